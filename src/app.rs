@@ -1,0 +1,60 @@
+//! Building and running the server: used by `main` and by the tests, which bind port 0.
+
+use std::net::TcpListener;
+use std::path::PathBuf;
+
+use actix_web::dev::Server;
+use actix_web::{App, HttpServer, web};
+
+
+use crate::db::Db;
+use crate::web::{self as site, AppState};
+
+#[derive(Debug, Clone)]
+pub struct Settings {
+    /// Address to listen on, e.g. `127.0.0.1:8080` (`127.0.0.1:0` picks a free port).
+    pub bind: String,
+    /// The SQLite file.
+    pub db: PathBuf,
+}
+
+pub struct Application {
+    server: Server,
+    port: u16,
+    db: Db,
+}
+
+impl Application {
+    /// Opens the database (running migrations) and binds the listener.
+    pub async fn build(settings: &Settings) -> anyhow::Result<Application> {
+        let db = Db::open(&settings.db).await?;
+        let listener = TcpListener::bind(&settings.bind)
+            .map_err(|e| anyhow::anyhow!("cannot listen on {}: {e}", settings.bind))?;
+        let port = listener.local_addr()?.port();
+        let state = web::Data::new(AppState { db: db.clone() });
+        let server = HttpServer::new(move || {
+            App::new()
+                .app_data(state.clone())
+                .app_data(web::FormConfig::default().limit(256 * 1024))
+                .wrap(site::security_headers())
+                .wrap(actix_web::middleware::Logger::new("%r %s %Dms"))
+                .configure(site::routes)
+                .default_service(web::to(site::not_found))
+        })
+        .listen(listener)?
+        .run();
+        Ok(Application { server, port, db })
+    }
+
+    pub fn port(&self) -> u16 {
+        self.port
+    }
+
+    pub fn db(&self) -> &Db {
+        &self.db
+    }
+
+    pub async fn run_until_stopped(self) -> std::io::Result<()> {
+        self.server.await
+    }
+}

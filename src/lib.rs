@@ -1,0 +1,9 @@
+//! spades-im: scoring, standings and playoffs for intramural Spades leagues.
+//!
+//! `rules` (the scoring engine) knows nothing of HTTP or SQL; `db` knows SQL and nothing of
+//! HTTP; `web` turns requests into calls of the two.
+
+pub mod app;
+pub mod db;
+pub mod rules;
+pub mod web;

@@ -1,0 +1,131 @@
+//! The `spades-im` command: serve (the default), score, backup.
+
+use std::io::Read;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use spades_im::app::{Application, Settings};
+use spades_im::db::Db;
+use spades_im::rules::score_json;
+use tracing_subscriber::EnvFilter;
+
+/// Scoring, standings and playoffs for intramural Spades leagues.
+#[derive(Parser)]
+#[command(version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+    #[command(flatten)]
+    serve: ServeArgs,
+}
+
+#[derive(clap::Args, Clone)]
+struct ServeArgs {
+    /// Address and port to listen on.
+    #[arg(long, env = "SPADES_BIND", default_value = "127.0.0.1:8080", global = true)]
+    bind: String,
+    /// The SQLite database file (created if missing).
+    #[arg(long, env = "SPADES_DB", default_value = "data/spades-im.sqlite3", global = true)]
+    db: PathBuf,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Serve the web pages and the JSON API (the default command).
+    Serve,
+    /// Score a game offline: reads a calculator request (JSON, as POST /api/v1/score) on
+    /// standard input and prints the answer. Exits 1 with the error JSON on invalid input.
+    Score,
+    /// Copy the database to FILE (VACUUM INTO) and check the copy's integrity.
+    Backup {
+        /// Where to write the copy; must not exist.
+        file: PathBuf,
+    },
+}
+
+fn main() -> ExitCode {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            EnvFilter::try_from_env("SPADES_LOG").unwrap_or_else(|_| EnvFilter::new("info")),
+        )
+        .with_writer(std::io::stderr)
+        .init();
+    let cli = Cli::parse();
+    match cli.command.unwrap_or(Command::Serve) {
+        Command::Serve => run_async(serve(cli.serve)),
+        Command::Score => score(),
+        Command::Backup { file } => run_async(backup(cli.serve.db, file)),
+    }
+}
+
+fn run_async(future: impl Future<Output = anyhow::Result<()>>) -> ExitCode {
+    let result = actix_web::rt::System::new().block_on(future);
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+async fn serve(args: ServeArgs) -> anyhow::Result<()> {
+    let settings = Settings {
+        bind: args.bind,
+        db: args.db,
+    };
+    let app = Application::build(&settings).await?;
+    let host = settings.bind.rsplit_once(':').map_or("127.0.0.1", |(h, _)| h);
+    let host = if host == "0.0.0.0" { "127.0.0.1" } else { host };
+    println!(
+        "spades-im is serving http://{host}:{}/ (database {})",
+        app.port(),
+        settings.db.display()
+    );
+    app.run_until_stopped().await?;
+    Ok(())
+}
+
+fn score() -> ExitCode {
+    let mut input = String::new();
+    if let Err(e) = std::io::stdin().read_to_string(&mut input) {
+        eprintln!("error: cannot read standard input: {e}");
+        return ExitCode::FAILURE;
+    }
+    let value: serde_json::Value = match serde_json::from_str(&input) {
+        Ok(v) => v,
+        Err(e) => {
+            let body = serde_json::json!({"error": {"code": "malformed", "message": format!("the input is not JSON: {e}")}});
+            println!("{body:#}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match score_json(value) {
+        Ok(answer) => match serde_json::to_string_pretty(&answer) {
+            Ok(text) => {
+                println!("{text}");
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::FAILURE
+            }
+        },
+        Err(error) => {
+            let body = serde_json::json!({ "error": error });
+            println!("{body:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+async fn backup(db: PathBuf, file: PathBuf) -> anyhow::Result<()> {
+    if file.exists() {
+        anyhow::bail!("{} already exists; choose a new file", file.display());
+    }
+    let db = Db::open(&db).await?;
+    db.backup(&file).await?;
+    println!("backup written to {} and checked", file.display());
+    Ok(())
+}

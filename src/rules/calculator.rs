@@ -1,0 +1,192 @@
+//! The stateless scoring calculator of API.md: a request of rules, stage, start and hands in,
+//! every hand's breakdown and the game's state out. The JSON API, the CLI and the calculator
+//! page all go through [`score_request`], so they cannot disagree.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::game::{Game, GameState, ScoredHand, Stage, TeamResult, TeamTotal};
+use super::hand::{Hand, HandInput, Team};
+use super::params::{Rules, RulesSpec};
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct StartInput {
+    #[serde(default)]
+    pub a: TeamTotal,
+    #[serde(default)]
+    pub b: TeamTotal,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ScoreRequest {
+    pub rules: RulesSpec,
+    #[serde(default)]
+    pub stage: Stage,
+    #[serde(default)]
+    pub start: Option<StartInput>,
+    #[serde(default)]
+    pub hands: Vec<HandInput>,
+}
+
+/// One hand of the answer: the breakdown of both teams and the state after it.
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+pub struct ScoredHandOut {
+    pub number: usize,
+    pub misdeal: bool,
+    pub time_called: bool,
+    /// This hand was a tie-break hand.
+    pub tiebreak: bool,
+    pub a: TeamResult,
+    pub b: TeamResult,
+    /// `in_progress`, `tiebreak`, `won` or `tied`.
+    pub status: String,
+    pub winner: Option<Team>,
+    pub reason: Option<String>,
+}
+
+impl From<&ScoredHand> for ScoredHandOut {
+    fn from(s: &ScoredHand) -> Self {
+        let (misdeal, time_called) = match &s.hand {
+            Hand::Misdeal => (true, false),
+            Hand::Played(p) => (false, p.time_called),
+        };
+        ScoredHandOut {
+            number: s.number,
+            misdeal,
+            time_called,
+            tiebreak: s.tiebreak,
+            a: s.a,
+            b: s.b,
+            status: s.state.status().to_string(),
+            winner: s.state.winner(),
+            reason: s.state.reason().map(|r| r.as_str().to_string()),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+pub struct ScoreResponse {
+    pub rules: Rules,
+    pub hands: Vec<ScoredHandOut>,
+    pub a: TeamTotal,
+    pub b: TeamTotal,
+    pub status: String,
+    pub winner: Option<Team>,
+    pub reason: Option<String>,
+}
+
+impl ScoreResponse {
+    pub fn new(game: &Game, hands: &[ScoredHand]) -> Self {
+        let state: GameState = game.state();
+        ScoreResponse {
+            rules: game.rules().clone(),
+            hands: hands.iter().map(ScoredHandOut::from).collect(),
+            a: game.total(Team::A),
+            b: game.total(Team::B),
+            status: state.status().to_string(),
+            winner: state.winner(),
+            reason: state.reason().map(|r| r.as_str().to_string()),
+        }
+    }
+}
+
+/// Why a request could not be scored, in the error shape of API.md.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+pub struct CalcError {
+    /// `invalid_request`, `invalid_rules`, `invalid_start`, `invalid_hand` or `game_over`.
+    pub code: String,
+    pub message: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hand: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub field: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub team: Option<Team>,
+    /// The player of `team` to blame (0 or 1, seat order), where one is.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub player: Option<usize>,
+}
+
+impl CalcError {
+    fn new(code: &str, message: String) -> Self {
+        CalcError {
+            code: code.to_string(),
+            message,
+            hand: None,
+            field: None,
+            team: None,
+            player: None,
+        }
+    }
+}
+
+impl From<super::hand::HandError> for CalcError {
+    fn from(e: super::hand::HandError) -> Self {
+        CalcError {
+            code: e.code.to_string(),
+            message: e.message,
+            hand: Some(e.hand),
+            field: e.field.map(str::to_string),
+            team: e.team,
+            player: e.player,
+        }
+    }
+}
+
+impl std::fmt::Display for CalcError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+/// Reads a request from JSON, naming the path of a field of the wrong type.
+pub fn parse_request(value: Value) -> Result<ScoreRequest, CalcError> {
+    serde_path_to_error::deserialize(value).map_err(|e| {
+        let path = e.path().to_string();
+        let mut err = CalcError::new("invalid_request", format!("{path}: {}", e.inner()));
+        // "hands[2].a.bids[0]" names hand 3.
+        if let Some(rest) = path.strip_prefix("hands[")
+            && let Some((index, field)) = rest.split_once(']')
+            && let Ok(index) = index.parse::<usize>()
+        {
+            err.code = "invalid_hand".into();
+            err.hand = Some(index + 1);
+            err.message = format!("hand {}: {}", index + 1, e.inner());
+            let field = field.trim_start_matches('.');
+            let field = field.split_once('.').map_or(field, |(_, f)| f);
+            let field = field.split('[').next().unwrap_or(field);
+            err.field = (!field.is_empty()).then(|| field.to_string());
+        } else if path != "." {
+            err.field = Some(path);
+        }
+        err
+    })
+}
+
+/// Scores a request: resolves the rules, then plays every hand in order.
+pub fn score_request(request: &ScoreRequest) -> Result<ScoreResponse, CalcError> {
+    let rules = request.rules.resolve().map_err(|e| CalcError {
+        field: e.field.map(|f| format!("rules.{f}")),
+        ..CalcError::new("invalid_rules", e.message)
+    })?;
+    let mut game = match &request.start {
+        Some(start) => Game::resume(rules, request.stage, start.a, start.b).map_err(|e| CalcError {
+            field: Some(e.field.to_string()),
+            ..CalcError::new("invalid_start", e.message)
+        })?,
+        None => Game::new(rules, request.stage),
+    };
+    let mut scored = Vec::with_capacity(request.hands.len());
+    for (index, input) in request.hands.iter().enumerate() {
+        let hand = input.parse(index + 1)?;
+        scored.push(game.play(&hand)?);
+    }
+    Ok(ScoreResponse::new(&game, &scored))
+}
+
+/// Parses and scores a JSON request (the CLI's and the API's entry point).
+pub fn score_json(value: Value) -> Result<ScoreResponse, CalcError> {
+    score_request(&parse_request(value)?)
+}

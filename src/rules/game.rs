@@ -1,0 +1,646 @@
+//! Scoring a hand (DESIGN §2.2) and ending a game (§2.3).
+
+use serde::{Deserialize, Serialize};
+
+use super::hand::{Bid, Hand, HandError, PlayedHand, Team, seat};
+use super::params::{BagOverflow, FailedNilTricks, Rules, SetPenalty, TenFor200Set, TieRule};
+
+/// Which stage of a season a game belongs to; only the regular season may end in a draw.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Stage {
+    #[default]
+    Regular,
+    Playoff,
+    Final,
+}
+
+impl Stage {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Stage::Regular => "regular",
+            Stage::Playoff => "playoff",
+            Stage::Final => "final",
+        }
+    }
+}
+
+/// A team's score and bag counter.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TeamTotal {
+    #[serde(default)]
+    pub score: i32,
+    #[serde(default)]
+    pub bags: u32,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum WinReason {
+    Target,
+    Time,
+    Tiebreak,
+    Floor,
+    Moon,
+    Forfeit,
+}
+
+impl WinReason {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            WinReason::Target => "target",
+            WinReason::Time => "time",
+            WinReason::Tiebreak => "tiebreak",
+            WinReason::Floor => "floor",
+            WinReason::Moon => "moon",
+            WinReason::Forfeit => "forfeit",
+        }
+    }
+}
+
+/// Where a game stands. A tie-break hand and a draw are outcomes, not errors.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GameState {
+    InProgress,
+    /// Tied where a draw is not allowed: the next hand decides.
+    Tiebreak,
+    Won {
+        winner: Team,
+        reason: WinReason,
+    },
+    /// A draw (regular season, `regular_season_ties = draw`).
+    Tied,
+}
+
+impl GameState {
+    pub fn status(self) -> &'static str {
+        match self {
+            GameState::InProgress => "in_progress",
+            GameState::Tiebreak => "tiebreak",
+            GameState::Won { .. } => "won",
+            GameState::Tied => "tied",
+        }
+    }
+
+    pub fn is_over(self) -> bool {
+        matches!(self, GameState::Won { .. } | GameState::Tied)
+    }
+
+    pub fn winner(self) -> Option<Team> {
+        match self {
+            GameState::Won { winner, .. } => Some(winner),
+            _ => None,
+        }
+    }
+
+    pub fn reason(self) -> Option<WinReason> {
+        match self {
+            GameState::Won { reason, .. } => Some(reason),
+            _ => None,
+        }
+    }
+}
+
+/// One team's scored hand, every part of §2.2 kept apart.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, utoipa::ToSchema)]
+pub struct TeamResult {
+    pub nil_points: i32,
+    /// The sum of the team's non-nil bids.
+    pub contract: u8,
+    /// Whether the contract was bid blind (`blind_bids`).
+    pub blind: bool,
+    /// Tricks that counted toward the contract, after revokes.
+    pub tricks_counted: u8,
+    /// `null` when the contract is 0.
+    pub made: Option<bool>,
+    pub contract_points: i32,
+    pub bag_points: i32,
+    /// Bags taken this hand.
+    pub bags_taken: u8,
+    pub bag_penalty: i32,
+    pub revoke_award: i32,
+    /// The hand's total for the team.
+    pub points: i32,
+    /// The bag counter after the hand (after penalties).
+    pub bags: u32,
+    /// The running score after the hand.
+    pub score: i32,
+}
+
+/// A hand with its breakdown and the game's state after it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ScoredHand {
+    pub number: usize,
+    pub hand: Hand,
+    /// This hand was played to break a tie.
+    pub tiebreak: bool,
+    pub a: TeamResult,
+    pub b: TeamResult,
+    pub state: GameState,
+}
+
+impl ScoredHand {
+    pub fn team(&self, team: Team) -> &TeamResult {
+        match team {
+            Team::A => &self.a,
+            Team::B => &self.b,
+        }
+    }
+}
+
+/// A game under way: the rules, the stage, both teams' totals and the state.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Game {
+    rules: Rules,
+    stage: Stage,
+    totals: [TeamTotal; 2],
+    state: GameState,
+    hands: usize,
+}
+
+/// A start state that cannot be (e.g. a bag counter already at the limit).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StartError {
+    pub field: &'static str,
+    pub message: String,
+}
+
+impl Game {
+    /// A game from 0–0.
+    pub fn new(rules: Rules, stage: Stage) -> Game {
+        let state = GameState::InProgress;
+        Game {
+            rules,
+            stage,
+            totals: [TeamTotal::default(); 2],
+            state,
+            hands: 0,
+        }
+    }
+
+    /// A game already under way. A start that already meets an ending (target, floor) is
+    /// decided or goes to a tie-break hand, as after a hand.
+    pub fn resume(rules: Rules, stage: Stage, a: TeamTotal, b: TeamTotal) -> Result<Game, StartError> {
+        for (team, total) in [(Team::A, a), (Team::B, b)] {
+            if let Some(limit) = rules.bags.limit
+                && total.bags >= limit
+            {
+                return Err(StartError {
+                    field: "start",
+                    message: format!(
+                        "start: team {} has {} bags; the counter is always below the limit of {limit}",
+                        team.as_str(),
+                        total.bags
+                    ),
+                });
+            }
+        }
+        let mut game = Game {
+            rules,
+            stage,
+            totals: [a, b],
+            state: GameState::InProgress,
+            hands: 0,
+        };
+        game.state = game.decide(None, false, false);
+        Ok(game)
+    }
+
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    pub fn stage(&self) -> Stage {
+        self.stage
+    }
+
+    pub fn state(&self) -> GameState {
+        self.state
+    }
+
+    pub fn total(&self, team: Team) -> TeamTotal {
+        self.totals[team.index()]
+    }
+
+    /// Hands recorded so far, misdeals included.
+    pub fn hands_played(&self) -> usize {
+        self.hands
+    }
+
+    /// Points `team` is behind the other before the next hand (negative when ahead).
+    pub fn deficit(&self, team: Team) -> i32 {
+        self.total(team.other()).score - self.total(team).score
+    }
+
+    /// Nil and blind nil may be bid by `team` now (for forms that offer only what is legal).
+    pub fn nil_allowed(&self) -> bool {
+        self.rules.nil.is_some()
+    }
+
+    pub fn blind_nil_allowed(&self, team: Team) -> bool {
+        let b = &self.rules.blind_nil;
+        b.when.allows(self.deficit(team), b.deficit)
+    }
+
+    pub fn blind_bid_allowed(&self, team: Team) -> bool {
+        self.rules
+            .blind_bids
+            .as_ref()
+            .is_some_and(|b| b.when.allows(self.deficit(team), b.deficit))
+    }
+
+    /// Scores the next hand. On an error nothing changes.
+    pub fn play(&mut self, hand: &Hand) -> Result<ScoredHand, HandError> {
+        let number = self.hands + 1;
+        if self.state.is_over() {
+            return Err(HandError {
+                code: "game_over",
+                hand: number,
+                field: None,
+                team: None,
+                player: None,
+                message: format!("hand {number}: the game is already decided"),
+            });
+        }
+        let tiebreak = self.state == GameState::Tiebreak;
+        let Hand::Played(played) = hand else {
+            self.hands = number;
+            let unchanged = |t: TeamTotal| TeamResult {
+                bags: t.bags,
+                score: t.score,
+                ..TeamResult::default()
+            };
+            return Ok(ScoredHand {
+                number,
+                hand: *hand,
+                tiebreak,
+                a: unchanged(self.totals[0]),
+                b: unchanged(self.totals[1]),
+                state: self.state,
+            });
+        };
+        self.check(number, played)?;
+
+        let counted = counted_tricks(&self.rules, played);
+        let mut results = [TeamResult::default(); 2];
+        for team in Team::BOTH {
+            results[team.index()] = self.score_team(played, team, counted);
+        }
+        for team in Team::BOTH {
+            let result = &mut results[team.index()];
+            let total = &mut self.totals[team.index()];
+            total.score += result.points;
+            total.bags = result.bags;
+            result.score = total.score;
+        }
+        self.hands = number;
+        let moon_winner = self.moon_winner(played, &results);
+        self.state = self.decide(moon_winner, tiebreak, played.time_called);
+        Ok(ScoredHand {
+            number,
+            hand: *hand,
+            tiebreak,
+            a: results[0],
+            b: results[1],
+            state: self.state,
+        })
+    }
+
+    /// The checks of §2.1 that depend on the rules and the score before the hand.
+    fn check(&self, number: usize, hand: &PlayedHand) -> Result<(), HandError> {
+        if hand.time_called && self.rules.time_limit_minutes.is_none() {
+            return Err(HandError::invalid(
+                number,
+                "time_called",
+                "these rules have no time limit, so time cannot be called",
+            ));
+        }
+        for team in Team::BOTH {
+            let name = team.as_str();
+            let th = hand.team(team);
+            for (player, bid) in th.bids.iter().enumerate() {
+                let seat = seat(team, player);
+                match bid {
+                    Bid::Nil if self.rules.nil.is_none() => {
+                        return Err(HandError::invalid(
+                            number,
+                            "bids",
+                            format!("seat {seat} bid nil, but these rules have no nil"),
+                        )
+                        .for_player(team, player));
+                    }
+                    Bid::BlindNil if !self.blind_nil_allowed(team) => {
+                        let b = &self.rules.blind_nil;
+                        let why = match b.when {
+                            super::params::BlindWhen::Never => {
+                                "these rules do not allow blind nil".to_string()
+                            }
+                            super::params::BlindWhen::BehindAtLeast => format!(
+                                "blind nil needs the team at least {} behind; team {name} is {}",
+                                b.deficit,
+                                describe_deficit(self.deficit(team))
+                            ),
+                            _ => format!(
+                                "blind nil needs the team more than {} behind; team {name} is {}",
+                                b.deficit,
+                                describe_deficit(self.deficit(team))
+                            ),
+                        };
+                        return Err(HandError::invalid(
+                            number,
+                            "bids",
+                            format!("seat {seat} bid blind nil, but {why}"),
+                        )
+                        .for_player(team, player));
+                    }
+                    _ => {}
+                }
+            }
+            let both_nil = th.bids.iter().all(|b| self.is_nil(*b));
+            let contract = th.contract();
+            if !both_nil && contract < self.rules.min_team_bid {
+                return Err(HandError::invalid(
+                    number,
+                    "bids",
+                    format!(
+                        "team {name} bid {contract}; the minimum team bid is {} unless both partners bid nil",
+                        self.rules.min_team_bid
+                    ),
+                )
+                .for_team(team));
+            }
+            if th.blind {
+                let Some(bb) = &self.rules.blind_bids else {
+                    return Err(HandError::invalid(
+                        number,
+                        "blind",
+                        "these rules have no blind bids",
+                    )
+                    .for_team(team));
+                };
+                if contract < bb.min_bid {
+                    return Err(HandError::invalid(
+                        number,
+                        "blind",
+                        format!(
+                            "team {name}'s blind bid is {contract}; a blind bid is at least {}",
+                            bb.min_bid
+                        ),
+                    )
+                    .for_team(team));
+                }
+                if !self.blind_bid_allowed(team) {
+                    return Err(HandError::invalid(
+                        number,
+                        "blind",
+                        format!(
+                            "team {name} may not bid blind now: it is {}",
+                            describe_deficit(self.deficit(team))
+                        ),
+                    )
+                    .for_team(team));
+                }
+            }
+            if hand.revokes[team.index()] > 0 && self.rules.revoke.is_none() {
+                return Err(HandError::invalid(
+                    number,
+                    "revokes",
+                    "these rules have no revoke penalty",
+                )
+                .for_team(team));
+            }
+        }
+        Ok(())
+    }
+
+    fn is_nil(&self, bid: Bid) -> bool {
+        is_nil(&self.rules, bid)
+    }
+
+    fn nil_value(&self, bid: Bid) -> Option<i32> {
+        match bid {
+            Bid::BlindNil => Some(self.rules.blind_nil.value),
+            b if self.is_nil(b) => self.rules.nil,
+            _ => None,
+        }
+    }
+
+    fn score_team(&self, hand: &PlayedHand, team: Team, counted: [u8; 2]) -> TeamResult {
+        let rules = &self.rules;
+        let th = hand.team(team);
+        let mut r = TeamResult {
+            contract: th.contract(),
+            blind: th.blind,
+            tricks_counted: counted[team.index()],
+            ..TeamResult::default()
+        };
+        // 1. Nil results.
+        let mut failed_nil_tricks = 0u8;
+        for (bid, took) in th.bids.iter().zip(th.tricks) {
+            if let Some(value) = self.nil_value(*bid) {
+                if took == 0 {
+                    r.nil_points += value;
+                } else {
+                    r.nil_points -= value;
+                    failed_nil_tricks += took;
+                }
+            }
+        }
+        // 3. Contract.
+        let multiplier = match (&rules.blind_bids, th.blind) {
+            (Some(bb), true) => bb.multiplier,
+            _ => 1,
+        };
+        let contract = i32::from(r.contract);
+        let counted = i32::from(r.tricks_counted);
+        let mut bags_taken = 0;
+        if contract > 0 {
+            let moon = rules.moon.as_ref().filter(|_| r.contract == 13);
+            let ten = rules
+                .ten_for_200
+                .as_ref()
+                .filter(|t| r.contract >= t.min_bid);
+            if counted >= contract {
+                r.made = Some(true);
+                let base = match (moon, ten) {
+                    (Some(m), _) => m.value,
+                    (None, Some(t)) => t.value,
+                    (None, None) => 10 * contract,
+                };
+                r.contract_points = base * multiplier;
+                bags_taken = counted - contract;
+            } else {
+                r.made = Some(false);
+                let base = match (moon, ten) {
+                    (Some(m), _) => m.value,
+                    (None, Some(t)) if t.set == TenFor200Set::Flat => t.value,
+                    _ => match rules.set_penalty {
+                        SetPenalty::PerBidTrick => 10 * contract,
+                        SetPenalty::PerShortTrick => 10 * (contract - counted),
+                    },
+                };
+                r.contract_points = -base * multiplier;
+            }
+        } else {
+            bags_taken = counted;
+        }
+        if rules.failed_nil_tricks == FailedNilTricks::BagsOnly {
+            bags_taken += i32::from(failed_nil_tricks);
+        }
+        r.bags_taken = bags_taken as u8;
+        r.bag_points = bags_taken * rules.bags.value;
+        // 4. Bag penalty.
+        let mut bags = self.total(team).bags + bags_taken as u32;
+        if let Some(limit) = rules.bags.limit {
+            while bags >= limit {
+                r.bag_penalty -= rules.bags.penalty;
+                bags = match rules.bags.overflow {
+                    BagOverflow::Carry => bags - limit,
+                    BagOverflow::Discard => 0,
+                };
+            }
+        }
+        r.bags = bags;
+        // 5. Revoke award: for each revoke of the other team.
+        if let Some(revoke) = &rules.revoke {
+            r.revoke_award = revoke.award * i32::from(hand.revokes[team.other().index()]);
+        }
+        r.points = r.nil_points + r.contract_points + r.bag_points + r.bag_penalty + r.revoke_award;
+        r
+    }
+
+    /// A made moon with `wins_game`.
+    fn moon_winner(&self, hand: &PlayedHand, results: &[TeamResult; 2]) -> Option<Team> {
+        let moon = self.rules.moon.as_ref()?;
+        if !moon.wins_game {
+            return None;
+        }
+        Team::BOTH.into_iter().find(|t| {
+            let r = &results[t.index()];
+            r.contract == 13 && r.made == Some(true) && hand.team(*t).contract() == 13
+        })
+    }
+
+    /// The state after a hand (or at the start): where several endings apply, the first of
+    /// these decides (DESIGN §2.3): a made moon that wins the game, the loss floor, a
+    /// tie-break hand, time, the target.
+    fn decide(&self, moon_winner: Option<Team>, tiebreak_hand: bool, time_called: bool) -> GameState {
+        if let Some(winner) = moon_winner {
+            return won(winner, WinReason::Moon);
+        }
+        let [a, b] = [self.totals[0].score, self.totals[1].score];
+        if let Some(floor) = self.rules.loss_floor {
+            match (a <= floor, b <= floor) {
+                (true, false) => return won(Team::B, WinReason::Floor),
+                (false, true) => return won(Team::A, WinReason::Floor),
+                (true, true) => return self.higher_or_tie(WinReason::Floor),
+                (false, false) => {}
+            }
+        }
+        if tiebreak_hand {
+            return self.higher_or_tie(WinReason::Tiebreak);
+        }
+        if time_called {
+            return self.higher_or_tie(WinReason::Time);
+        }
+        let target = self.rules.target;
+        match (a >= target, b >= target) {
+            (true, false) => won(Team::A, WinReason::Target),
+            (false, true) => won(Team::B, WinReason::Target),
+            (true, true) => self.higher_or_tie(WinReason::Target),
+            (false, false) => GameState::InProgress,
+        }
+    }
+
+    /// The higher score wins; equal scores are a draw where allowed, else a tie-break hand.
+    fn higher_or_tie(&self, reason: WinReason) -> GameState {
+        let [a, b] = [self.totals[0].score, self.totals[1].score];
+        if a > b {
+            won(Team::A, reason)
+        } else if b > a {
+            won(Team::B, reason)
+        } else if self.stage == Stage::Regular && self.rules.regular_season_ties == TieRule::Draw
+        {
+            GameState::Tied
+        } else {
+            GameState::Tiebreak
+        }
+    }
+}
+
+/// A bid of 0 is nil where the rules say so (and have nil).
+pub fn is_nil(rules: &Rules, bid: Bid) -> bool {
+    match bid {
+        Bid::Nil | Bid::BlindNil => true,
+        Bid::Tricks(0) => rules.zero_bid_is_nil && rules.nil.is_some(),
+        Bid::Tricks(_) => false,
+    }
+}
+
+fn won(winner: Team, reason: WinReason) -> GameState {
+    GameState::Won { winner, reason }
+}
+
+fn describe_deficit(deficit: i32) -> String {
+    match deficit {
+        0 => "level".to_string(),
+        d if d > 0 => format!("{d} behind"),
+        d => format!("{} ahead", -d),
+    }
+}
+
+/// Tricks that count toward each team's contract (§2.2 step 2): the non-nil players' tricks,
+/// failed nils' where they count, then the revokes' tricks moved to the other team. Both
+/// teams' revokes are capped by what the offending team counted before any move.
+pub fn counted_tricks(rules: &Rules, hand: &PlayedHand) -> [u8; 2] {
+    let mut counted = [0u8; 2];
+    for team in Team::BOTH {
+        let th = hand.team(team);
+        counted[team.index()] = th
+            .bids
+            .iter()
+            .zip(th.tricks)
+            .filter(|(bid, _)| {
+                !is_nil(rules, **bid) || rules.failed_nil_tricks == FailedNilTricks::CountTowardBid
+            })
+            .map(|(_, took)| took)
+            .sum();
+    }
+    if let Some(revoke) = &rules.revoke {
+        let moved = Team::BOTH.map(|team| {
+            let owed = u32::from(hand.revokes[team.index()]) * u32::from(revoke.tricks);
+            owed.min(u32::from(counted[team.index()])) as u8
+        });
+        counted = [
+            counted[0] - moved[0] + moved[1],
+            counted[1] - moved[1] + moved[0],
+        ];
+    }
+    counted
+}
+
+/// Scores a whole game from its hands and an optional start. Stops at the first invalid
+/// hand.
+pub fn score_game(
+    rules: &Rules,
+    stage: Stage,
+    start: Option<(TeamTotal, TeamTotal)>,
+    hands: &[Hand],
+) -> Result<(Game, Vec<ScoredHand>), GameError> {
+    let mut game = match start {
+        Some((a, b)) => Game::resume(rules.clone(), stage, a, b).map_err(GameError::Start)?,
+        None => Game::new(rules.clone(), stage),
+    };
+    let mut scored = Vec::with_capacity(hands.len());
+    for hand in hands {
+        scored.push(game.play(hand).map_err(GameError::Hand)?);
+    }
+    Ok((game, scored))
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum GameError {
+    Start(StartError),
+    Hand(HandError),
+}

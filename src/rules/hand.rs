@@ -1,0 +1,345 @@
+//! A hand as recorded at the table: the JSON shape of API.md ("Hand") and the checked domain
+//! type the engine scores.
+
+use serde::{Deserialize, Serialize};
+
+/// One of the two partnerships: `A` is seats 1 and 3, `B` seats 2 and 4.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Team {
+    A,
+    B,
+}
+
+impl Team {
+    pub fn other(self) -> Team {
+        match self {
+            Team::A => Team::B,
+            Team::B => Team::A,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Team::A => "a",
+            Team::B => "b",
+        }
+    }
+
+    pub fn index(self) -> usize {
+        match self {
+            Team::A => 0,
+            Team::B => 1,
+        }
+    }
+
+    pub const BOTH: [Team; 2] = [Team::A, Team::B];
+}
+
+/// A player's bid, as checked: a number of tricks, nil or blind nil.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Bid {
+    Tricks(u8),
+    Nil,
+    BlindNil,
+}
+
+impl Bid {
+    pub fn is_nil(self) -> bool {
+        matches!(self, Bid::Nil | Bid::BlindNil)
+    }
+}
+
+impl std::fmt::Display for Bid {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Bid::Tricks(n) => write!(f, "{n}"),
+            Bid::Nil => f.write_str("nil"),
+            Bid::BlindNil => f.write_str("blind nil"),
+        }
+    }
+}
+
+/// A bid as JSON carries it: an integer or `"nil"` / `"blind_nil"`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(untagged)]
+pub enum BidInput {
+    Number(i64),
+    Word(String),
+}
+
+impl From<Bid> for BidInput {
+    fn from(bid: Bid) -> Self {
+        match bid {
+            Bid::Tricks(n) => BidInput::Number(n.into()),
+            Bid::Nil => BidInput::Word("nil".into()),
+            Bid::BlindNil => BidInput::Word("blind_nil".into()),
+        }
+    }
+}
+
+/// One team's part of a hand, as sent.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TeamHandInput {
+    pub bids: Vec<BidInput>,
+    pub tricks: Vec<i64>,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub blind: bool,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RevokesInput {
+    #[serde(default)]
+    pub a: i64,
+    #[serde(default)]
+    pub b: i64,
+}
+
+/// A hand as sent: the four bids and tricks, or `{"misdeal": true}`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct HandInput {
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub misdeal: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub a: Option<TeamHandInput>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub b: Option<TeamHandInput>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub revokes: Option<RevokesInput>,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub time_called: bool,
+}
+
+/// One team's part of a checked hand: bids and tricks in seat order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct TeamHand {
+    pub bids: [Bid; 2],
+    pub tricks: [u8; 2],
+    pub blind: bool,
+}
+
+impl TeamHand {
+    /// The sum of the non-nil bids.
+    pub fn contract(&self) -> u8 {
+        self.bids
+            .iter()
+            .map(|bid| match bid {
+                Bid::Tricks(n) => *n,
+                _ => 0,
+            })
+            .sum()
+    }
+
+    pub fn tricks_taken(&self) -> u8 {
+        self.tricks[0] + self.tricks[1]
+    }
+}
+
+/// A played hand whose shape is checked (every number in range, the 13 tricks accounted for).
+/// What depends on the rules and the score (nil allowed, minimum bid, blind) is checked when
+/// the game plays it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct PlayedHand {
+    pub a: TeamHand,
+    pub b: TeamHand,
+    /// Revokes per offending team, indexed by [`Team::index`].
+    pub revokes: [u8; 2],
+    pub time_called: bool,
+}
+
+impl PlayedHand {
+    pub fn team(&self, team: Team) -> &TeamHand {
+        match team {
+            Team::A => &self.a,
+            Team::B => &self.b,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Hand {
+    Misdeal,
+    Played(PlayedHand),
+}
+
+/// An invalid hand: what is wrong and where. `hand` is 1-based.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HandError {
+    pub code: &'static str,
+    pub hand: usize,
+    pub field: Option<&'static str>,
+    pub team: Option<Team>,
+    /// Which player of the team (0 or 1, seat order), where one is to blame.
+    pub player: Option<usize>,
+    pub message: String,
+}
+
+impl std::fmt::Display for HandError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl HandError {
+    pub fn invalid(hand: usize, field: &'static str, detail: impl std::fmt::Display) -> Self {
+        HandError {
+            code: "invalid_hand",
+            hand,
+            field: Some(field),
+            team: None,
+            player: None,
+            message: format!("hand {hand}: {detail}"),
+        }
+    }
+
+    pub fn for_team(mut self, team: Team) -> Self {
+        self.team = Some(team);
+        self
+    }
+
+    pub fn for_player(mut self, team: Team, player: usize) -> Self {
+        self.team = Some(team);
+        self.player = Some(player);
+        self
+    }
+}
+
+/// Seat names for messages: team a is seats 1 and 3, team b seats 2 and 4.
+pub fn seat(team: Team, player: usize) -> u8 {
+    match team {
+        Team::A => 1 + 2 * player as u8,
+        Team::B => 2 + 2 * player as u8,
+    }
+}
+
+impl HandInput {
+    /// Checks the shape of the hand (`number` is its 1-based place, for messages).
+    pub fn parse(&self, number: usize) -> Result<Hand, HandError> {
+        if self.misdeal {
+            if self.a.is_some() || self.b.is_some() || self.revokes.is_some() || self.time_called
+            {
+                return Err(HandError::invalid(
+                    number,
+                    "misdeal",
+                    "a misdeal records no bids, tricks, revokes or time call",
+                ));
+            }
+            return Ok(Hand::Misdeal);
+        }
+        let a = parse_team(number, Team::A, self.a.as_ref())?;
+        let b = parse_team(number, Team::B, self.b.as_ref())?;
+        let total = u32::from(a.tricks_taken()) + u32::from(b.tricks_taken());
+        if total != 13 {
+            return Err(HandError::invalid(
+                number,
+                "tricks",
+                format!("tricks sum to {total}, not 13"),
+            ));
+        }
+        let revokes = self.revokes.clone().unwrap_or_default();
+        let mut counts = [0u8; 2];
+        for (team, value) in [(Team::A, revokes.a), (Team::B, revokes.b)] {
+            counts[team.index()] = u8::try_from(value)
+                .ok()
+                .filter(|n| *n <= 13)
+                .ok_or_else(|| {
+                    HandError::invalid(
+                        number,
+                        "revokes",
+                        format!("team {} revokes must be 0 to 13, not {value}", team.as_str()),
+                    )
+                    .for_team(team)
+                })?;
+        }
+        Ok(Hand::Played(PlayedHand {
+            a,
+            b,
+            revokes: counts,
+            time_called: self.time_called,
+        }))
+    }
+}
+
+fn parse_team(
+    number: usize,
+    team: Team,
+    input: Option<&TeamHandInput>,
+) -> Result<TeamHand, HandError> {
+    let name = team.as_str();
+    let input = input.ok_or_else(|| {
+        HandError::invalid(
+            number,
+            "bids",
+            format!("team {name} is missing (or send {{\"misdeal\": true}})"),
+        )
+        .for_team(team)
+    })?;
+    if input.bids.len() != 2 {
+        return Err(HandError::invalid(
+            number,
+            "bids",
+            format!(
+                "team {name} needs 2 bids, one per player, not {}",
+                input.bids.len()
+            ),
+        )
+        .for_team(team));
+    }
+    if input.tricks.len() != 2 {
+        return Err(HandError::invalid(
+            number,
+            "tricks",
+            format!(
+                "team {name} needs 2 trick counts, one per player, not {}",
+                input.tricks.len()
+            ),
+        )
+        .for_team(team));
+    }
+    let mut bids = [Bid::Tricks(0); 2];
+    let mut tricks = [0u8; 2];
+    for player in 0..2 {
+        let seat = seat(team, player);
+        bids[player] = match &input.bids[player] {
+            BidInput::Number(n) if (0..=13).contains(n) => Bid::Tricks(*n as u8),
+            BidInput::Word(w) if w == "nil" => Bid::Nil,
+            BidInput::Word(w) if w == "blind_nil" => Bid::BlindNil,
+            BidInput::Number(n) => {
+                return Err(HandError::invalid(
+                    number,
+                    "bids",
+                    format!("seat {seat} bid {n}; a bid is 0 to 13, nil or blind nil"),
+                )
+                .for_player(team, player));
+            }
+            BidInput::Word(w) => {
+                return Err(HandError::invalid(
+                    number,
+                    "bids",
+                    format!("seat {seat} bid \"{w}\"; a bid is 0 to 13, nil or blind nil"),
+                )
+                .for_player(team, player));
+            }
+        };
+        let took = input.tricks[player];
+        tricks[player] = u8::try_from(took)
+            .ok()
+            .filter(|n| *n <= 13)
+            .ok_or_else(|| {
+                HandError::invalid(
+                    number,
+                    "tricks",
+                    format!("seat {seat} took {took} tricks; tricks are 0 to 13"),
+                )
+                .for_player(team, player)
+            })?;
+    }
+    Ok(TeamHand {
+        bids,
+        tricks,
+        blind: input.blind,
+    })
+}

@@ -1,0 +1,18 @@
+//! The scoring engine: pure Rust, no web, database or clock. DESIGN §2.
+//!
+//! [`Game`] scores hands one at a time and reports the game's state as data (in progress, a
+//! tie-break hand next, won, tied); only invalid input is an error.
+
+pub mod calculator;
+pub mod describe;
+pub mod game;
+pub mod hand;
+pub mod params;
+
+pub use calculator::{CalcError, ScoreRequest, ScoreResponse, score_json, score_request};
+pub use game::{Game, GameState, ScoredHand, Stage, TeamResult, TeamTotal, WinReason, score_game};
+pub use hand::{Bid, Hand, HandError, HandInput, PlayedHand, Team, TeamHand};
+pub use params::{Preset, Rules, RulesSpec, preset, presets};
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,519 @@
+//! Rule parameters (DESIGN §2.4), the five presets, and the merge of a league's overrides
+//! over a preset.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+/// Every parameter the scoring engine reads. The JSON shape is the API's (`snake_case`,
+/// optional features are `null` when off).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Rules {
+    /// Points that end the game.
+    pub target: i32,
+    /// Minutes before time is called; `null` for no limit.
+    pub time_limit_minutes: Option<u32>,
+    /// Value of a nil bid (± this); `null` means nil may not be bid.
+    pub nil: Option<i32>,
+    /// A numeric bid of 0 is a nil bid.
+    pub zero_bid_is_nil: bool,
+    pub blind_nil: BlindNil,
+    pub failed_nil_tricks: FailedNilTricks,
+    /// The smallest team contract, unless both partners bid nil.
+    pub min_team_bid: u8,
+    pub set_penalty: SetPenalty,
+    pub bags: Bags,
+    pub ten_for_200: Option<TenFor200>,
+    pub revoke: Option<Revoke>,
+    pub regular_season_ties: TieRule,
+    /// A team at or below this score loses at once.
+    pub loss_floor: Option<i32>,
+    pub moon: Option<Moon>,
+    pub blind_bids: Option<BlindBids>,
+}
+
+/// When a team may bid blind: a condition on how far it is behind before the hand.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum BlindWhen {
+    Never,
+    Always,
+    BehindAtLeast,
+    BehindMoreThan,
+}
+
+impl BlindWhen {
+    /// Whether a team `deficit` points behind (negative when ahead) may bid blind.
+    pub fn allows(self, deficit: i32, threshold: i32) -> bool {
+        match self {
+            BlindWhen::Never => false,
+            BlindWhen::Always => true,
+            BlindWhen::BehindAtLeast => deficit >= threshold,
+            BlindWhen::BehindMoreThan => deficit > threshold,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields, default)]
+pub struct BlindNil {
+    pub value: i32,
+    pub when: BlindWhen,
+    /// The deficit that `behind_at_least` / `behind_more_than` compare with.
+    pub deficit: i32,
+}
+
+impl Default for BlindNil {
+    fn default() -> Self {
+        BlindNil {
+            value: 200,
+            when: BlindWhen::Never,
+            deficit: 100,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum FailedNilTricks {
+    /// A failed nil's tricks count for nothing.
+    Ignore,
+    /// A failed nil's tricks help the partner's contract (and become bags past it).
+    CountTowardBid,
+    /// A failed nil's tricks are bags but never help the contract.
+    BagsOnly,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum SetPenalty {
+    /// A set loses 10 per trick bid.
+    PerBidTrick,
+    /// A set loses 10 per trick short of the contract.
+    PerShortTrick,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum BagOverflow {
+    /// Bags past the limit carry on into the next count.
+    Carry,
+    /// The counter goes back to 0 at the limit.
+    Discard,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields, default)]
+pub struct Bags {
+    /// Bags that cost a penalty; `null` for no bag penalty.
+    pub limit: Option<u32>,
+    pub penalty: i32,
+    pub overflow: BagOverflow,
+    /// Points per overtrick (1; −1 or −10 in some variations).
+    pub value: i32,
+}
+
+impl Default for Bags {
+    fn default() -> Self {
+        Bags {
+            limit: Some(10),
+            penalty: 100,
+            overflow: BagOverflow::Carry,
+            value: 1,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum TenFor200Set {
+    /// A set 10-for-200 loses what any set loses (`set_penalty`).
+    PerBidTrick,
+    /// A set 10-for-200 loses its full value.
+    Flat,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields, default)]
+pub struct TenFor200 {
+    pub min_bid: u8,
+    pub value: i32,
+    pub set: TenFor200Set,
+}
+
+impl Default for TenFor200 {
+    fn default() -> Self {
+        TenFor200 {
+            min_bid: 10,
+            value: 200,
+            set: TenFor200Set::PerBidTrick,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields, default)]
+pub struct Revoke {
+    /// Tricks moved from the offending team to the other per revoke.
+    pub tricks: u8,
+    /// Points the other team gains per revoke.
+    pub award: i32,
+}
+
+impl Default for Revoke {
+    fn default() -> Self {
+        Revoke {
+            tricks: 3,
+            award: 30,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum TieRule {
+    Draw,
+    TiebreakHand,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields, default)]
+pub struct Moon {
+    pub value: i32,
+    pub wins_game: bool,
+}
+
+impl Default for Moon {
+    fn default() -> Self {
+        Moon {
+            value: 200,
+            wins_game: false,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields, default)]
+pub struct BlindBids {
+    pub min_bid: u8,
+    pub multiplier: i32,
+    pub when: BlindWhen,
+    pub deficit: i32,
+}
+
+impl Default for BlindBids {
+    fn default() -> Self {
+        BlindBids {
+            min_bid: 6,
+            multiplier: 2,
+            when: BlindWhen::BehindAtLeast,
+            deficit: 100,
+        }
+    }
+}
+
+/// A named preset: the rules of one seed document.
+#[derive(Debug, Clone)]
+pub struct Preset {
+    pub name: &'static str,
+    pub title: &'static str,
+    /// The document in `shared/rules/` it encodes.
+    pub source: &'static str,
+    pub rules: Rules,
+}
+
+/// The presets of DESIGN §2.4, exactly as tabled.
+pub fn presets() -> Vec<Preset> {
+    let base = Rules {
+        target: 500,
+        time_limit_minutes: None,
+        nil: Some(100),
+        zero_bid_is_nil: false,
+        blind_nil: BlindNil {
+            value: 200,
+            when: BlindWhen::Always,
+            deficit: 100,
+        },
+        failed_nil_tricks: FailedNilTricks::Ignore,
+        min_team_bid: 0,
+        set_penalty: SetPenalty::PerBidTrick,
+        bags: Bags::default(),
+        ten_for_200: None,
+        revoke: None,
+        regular_season_ties: TieRule::TiebreakHand,
+        loss_floor: None,
+        moon: None,
+        blind_bids: None,
+    };
+    vec![
+        Preset {
+            name: "chicago-im",
+            title: "University of Chicago IM",
+            source: "000",
+            rules: Rules {
+                zero_bid_is_nil: true,
+                blind_nil: BlindNil {
+                    value: 200,
+                    when: BlindWhen::Never,
+                    deficit: 100,
+                },
+                regular_season_ties: TieRule::Draw,
+                ..base.clone()
+            },
+        },
+        Preset {
+            name: "unc-im-300",
+            title: "UNC IM, regular season (300)",
+            source: "002",
+            rules: Rules {
+                target: 300,
+                time_limit_minutes: Some(30),
+                nil: Some(60),
+                blind_nil: BlindNil {
+                    value: 120,
+                    when: BlindWhen::BehindAtLeast,
+                    deficit: 100,
+                },
+                min_team_bid: 4,
+                bags: Bags {
+                    limit: Some(6),
+                    penalty: 60,
+                    overflow: BagOverflow::Carry,
+                    value: 1,
+                },
+                ten_for_200: Some(TenFor200 {
+                    min_bid: 10,
+                    value: 120,
+                    set: TenFor200Set::PerBidTrick,
+                }),
+                revoke: Some(Revoke::default()),
+                ..base.clone()
+            },
+        },
+        Preset {
+            name: "unc-im-500",
+            title: "UNC IM, championship (500)",
+            source: "002",
+            rules: Rules {
+                time_limit_minutes: Some(45),
+                blind_nil: BlindNil {
+                    value: 200,
+                    when: BlindWhen::BehindAtLeast,
+                    deficit: 100,
+                },
+                min_team_bid: 4,
+                ten_for_200: Some(TenFor200::default()),
+                revoke: Some(Revoke::default()),
+                ..base.clone()
+            },
+        },
+        Preset {
+            name: "classic",
+            title: "Classic (McLeod)",
+            source: "003",
+            rules: Rules {
+                nil: Some(50),
+                blind_nil: BlindNil {
+                    value: 100,
+                    when: BlindWhen::BehindMoreThan,
+                    deficit: 100,
+                },
+                failed_nil_tricks: FailedNilTricks::CountTowardBid,
+                ..base.clone()
+            },
+        },
+        Preset {
+            name: "partnership",
+            title: "Partnership",
+            source: "004",
+            rules: base,
+        },
+    ]
+}
+
+pub fn preset(name: &str) -> Option<Preset> {
+    presets().into_iter().find(|p| p.name == name)
+}
+
+/// Rules as a client sends them: a preset name, or an object with `"preset"` and overrides.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(untagged)]
+pub enum RulesSpec {
+    Preset(String),
+    #[schema(value_type = Object)]
+    Custom(Map<String, Value>),
+}
+
+impl Default for RulesSpec {
+    fn default() -> Self {
+        RulesSpec::Preset("partnership".to_string())
+    }
+}
+
+/// Rules that could not be resolved; `field` is the dotted path of the offending field.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RulesError {
+    pub field: Option<String>,
+    pub message: String,
+}
+
+impl std::fmt::Display for RulesError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl RulesSpec {
+    /// The base preset's name (`None` when an object names none).
+    pub fn preset_name(&self) -> Option<&str> {
+        match self {
+            RulesSpec::Preset(name) => Some(name),
+            RulesSpec::Custom(map) => map.get("preset").and_then(Value::as_str),
+        }
+    }
+
+    /// Merges the overrides over the preset field by field and checks the result.
+    pub fn resolve(&self) -> Result<Rules, RulesError> {
+        let name = self.preset_name().ok_or_else(|| RulesError {
+            field: Some("preset".into()),
+            message: "rules: \"preset\" must name a preset (e.g. \"unc-im-300\")".into(),
+        })?;
+        let base = preset(name).ok_or_else(|| RulesError {
+            field: Some("preset".into()),
+            message: format!(
+                "rules: unknown preset \"{name}\"; the presets are {}",
+                preset_names().join(", ")
+            ),
+        })?;
+        let RulesSpec::Custom(overrides) = self else {
+            return Ok(base.rules);
+        };
+        let mut merged = serde_json::to_value(&base.rules).map_err(internal)?;
+        for (key, value) in overrides {
+            if key == "preset" {
+                continue;
+            }
+            merge_field(&mut merged, key, value, key)?;
+        }
+        let rules: Rules = serde_path_to_error::deserialize(merged).map_err(|e| {
+            let path = e.path().to_string();
+            RulesError {
+                message: format!("rules.{path}: {}", e.inner()),
+                field: Some(path),
+            }
+        })?;
+        rules.check()?;
+        Ok(rules)
+    }
+}
+
+fn internal(e: serde_json::Error) -> RulesError {
+    RulesError {
+        field: None,
+        message: format!("rules: {e}"),
+    }
+}
+
+pub fn preset_names() -> Vec<&'static str> {
+    presets().iter().map(|p| p.name).collect()
+}
+
+/// The default object of an optional feature, so `{"moon": {"wins_game": true}}` turns the
+/// feature on with the other fields at their usual values.
+fn option_default(path: &str) -> Option<Value> {
+    let value = match path {
+        "ten_for_200" => serde_json::to_value(TenFor200::default()),
+        "revoke" => serde_json::to_value(Revoke::default()),
+        "moon" => serde_json::to_value(Moon::default()),
+        "blind_bids" => serde_json::to_value(BlindBids::default()),
+        _ => return None,
+    };
+    value.ok()
+}
+
+fn merge_field(target: &mut Value, key: &str, value: &Value, path: &str) -> Result<(), RulesError> {
+    let Some(object) = target.as_object_mut() else {
+        return Err(RulesError {
+            field: Some(path.into()),
+            message: format!("rules: unknown field \"{path}\""),
+        });
+    };
+    let Some(slot) = object.get_mut(key) else {
+        return Err(RulesError {
+            field: Some(path.into()),
+            message: format!("rules: unknown field \"{path}\""),
+        });
+    };
+    match value {
+        Value::Object(fields) => {
+            if slot.is_null() {
+                *slot = option_default(path).ok_or_else(|| RulesError {
+                    field: Some(path.into()),
+                    message: format!("rules.{path}: expected a value, not an object"),
+                })?;
+            }
+            if !slot.is_object() {
+                return Err(RulesError {
+                    field: Some(path.into()),
+                    message: format!("rules.{path}: expected a value, not an object"),
+                });
+            }
+            for (k, v) in fields {
+                merge_field(slot, k, v, &format!("{path}.{k}"))?;
+            }
+        }
+        other => *slot = other.clone(),
+    }
+    Ok(())
+}
+
+impl Rules {
+    /// Range checks that the types alone do not express.
+    pub fn check(&self) -> Result<(), RulesError> {
+        let fail = |field: &str, message: &str| {
+            Err(RulesError {
+                field: Some(field.into()),
+                message: format!("rules.{field}: {message}"),
+            })
+        };
+        if self.target <= 0 {
+            return fail("target", "must be above 0");
+        }
+        if self.time_limit_minutes == Some(0) {
+            return fail(
+                "time_limit_minutes",
+                "must be at least 1 (null for no limit)",
+            );
+        }
+        if self.min_team_bid > 13 {
+            return fail("min_team_bid", "must be 0 to 13");
+        }
+        if self.bags.limit == Some(0) {
+            return fail("bags.limit", "must be at least 1 (null for no penalty)");
+        }
+        if let Some(t) = &self.ten_for_200
+            && !(1..=13).contains(&t.min_bid)
+        {
+            return fail("ten_for_200.min_bid", "must be 1 to 13");
+        }
+        if let Some(r) = &self.revoke
+            && r.tricks > 13
+        {
+            return fail("revoke.tricks", "must be 0 to 13");
+        }
+        if let Some(b) = &self.blind_bids {
+            if !(1..=13).contains(&b.min_bid) {
+                return fail("blind_bids.min_bid", "must be 1 to 13");
+            }
+            if b.multiplier < 1 {
+                return fail("blind_bids.multiplier", "must be at least 1");
+            }
+        }
+        if let Some(floor) = self.loss_floor
+            && floor >= self.target
+        {
+            return fail("loss_floor", "must be below the target");
+        }
+        Ok(())
+    }
+}

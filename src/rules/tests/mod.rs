@@ -1,0 +1,1 @@
+//! Engine tests: worked examples of the rule documents, every rule under each preset, properties.

@@ -1,0 +1,572 @@
+//! The calculator page: a form of hands in, a scoresheet out. It builds the same
+//! [`ScoreRequest`] as the JSON API and scores it with the same function.
+
+use std::collections::BTreeMap;
+
+use actix_web::{HttpResponse, get, post, web};
+use askama::Template;
+use serde_json::{Map, Value};
+
+use super::error::PageError;
+use super::pages::html;
+use crate::rules::calculator::{CalcError, ScoreRequest, ScoreResponse, StartInput, score_request};
+use crate::rules::hand::{BidInput, HandInput, RevokesInput, TeamHandInput, seat};
+use crate::rules::params::{self, RulesSpec};
+use crate::rules::{Stage, Team, TeamResult, TeamTotal};
+
+pub fn routes(cfg: &mut web::ServiceConfig) {
+    cfg.service(show).service(submit);
+}
+
+/// Rows shown on a fresh page.
+const BLANK_ROWS: usize = 3;
+/// Rows accepted from one form (a long game is ~30 hands).
+const MAX_ROWS: usize = 200;
+
+/// What the user typed for one team in one hand, kept as text so it comes back as typed.
+#[derive(Debug, Clone, Default)]
+pub struct TeamCells {
+    pub key: &'static str,
+    pub bids: [String; 2],
+    pub tricks: [String; 2],
+    pub blind: bool,
+    pub revokes: String,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct RowInput {
+    pub teams: [TeamCells; 2],
+    pub time_called: bool,
+    pub misdeal: bool,
+}
+
+impl RowInput {
+    fn blank() -> RowInput {
+        let mut row = RowInput::default();
+        row.teams[0].key = "a";
+        row.teams[1].key = "b";
+        row
+    }
+
+    fn is_blank(&self) -> bool {
+        !self.time_called
+            && !self.misdeal
+            && self.teams.iter().all(|t| {
+                !t.blind
+                    && t.revokes.trim().is_empty()
+                    && t.bids.iter().chain(&t.tricks).all(|s| s.trim().is_empty())
+            })
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct CalcForm {
+    pub preset: String,
+    pub overrides: String,
+    pub stage: String,
+    /// Score and bags of a and b before the first hand.
+    pub start: [String; 4],
+    pub rows: Vec<RowInput>,
+}
+
+impl Default for CalcForm {
+    fn default() -> Self {
+        CalcForm {
+            preset: "unc-im-300".into(),
+            overrides: String::new(),
+            stage: "regular".into(),
+            start: Default::default(),
+            rows: (0..BLANK_ROWS).map(|_| RowInput::blank()).collect(),
+        }
+    }
+}
+
+impl CalcForm {
+    /// Reads the posted fields: `preset`, `overrides`, `stage`, `start_a_score`, ... and per
+    /// hand `h{i}_a_bid0`, `h{i}_a_tricks0`, `h{i}_a_blind`, `h{i}_a_revokes`, `h{i}_time`,
+    /// `h{i}_misdeal`.
+    pub fn from_pairs(pairs: &[(String, String)]) -> CalcForm {
+        let mut form = CalcForm {
+            rows: Vec::new(),
+            ..CalcForm::default()
+        };
+        let mut rows: BTreeMap<usize, RowInput> = BTreeMap::new();
+        for (name, value) in pairs {
+            match name.as_str() {
+                "preset" => form.preset = value.clone(),
+                "overrides" => form.overrides = value.clone(),
+                "stage" => form.stage = value.clone(),
+                "start_a_score" => form.start[0] = value.clone(),
+                "start_a_bags" => form.start[1] = value.clone(),
+                "start_b_score" => form.start[2] = value.clone(),
+                "start_b_bags" => form.start[3] = value.clone(),
+                other => {
+                    let Some((index, field)) = other
+                        .strip_prefix('h')
+                        .and_then(|rest| rest.split_once('_'))
+                    else {
+                        continue;
+                    };
+                    let Ok(index) = index.parse::<usize>() else {
+                        continue;
+                    };
+                    if index >= MAX_ROWS {
+                        continue;
+                    }
+                    let row = rows.entry(index).or_insert_with(RowInput::blank);
+                    set_cell(row, field, value);
+                }
+            }
+        }
+        let count = rows.keys().next_back().map_or(0, |last| last + 1);
+        form.rows = (0..count)
+            .map(|i| rows.remove(&i).unwrap_or_else(RowInput::blank))
+            .collect();
+        // Trailing blank rows are room to type, not hands.
+        while form.rows.last().is_some_and(RowInput::is_blank) {
+            form.rows.pop();
+        }
+        form
+    }
+
+    /// The request the JSON API would get for this form, or the first thing wrong with it.
+    pub fn to_request(&self) -> Result<ScoreRequest, CalcError> {
+        let rules = if self.overrides.trim().is_empty() {
+            RulesSpec::Preset(self.preset.clone())
+        } else {
+            let mut map: Map<String, Value> = match serde_json::from_str(&self.overrides) {
+                Ok(Value::Object(map)) => map,
+                Ok(_) => return Err(form_error("overrides", "overrides must be a JSON object, e.g. {\"target\": 300}".into())),
+                Err(e) => return Err(form_error("overrides", format!("overrides are not valid JSON: {e}"))),
+            };
+            map.insert("preset".into(), Value::String(self.preset.clone()));
+            RulesSpec::Custom(map)
+        };
+        let stage = match self.stage.as_str() {
+            "regular" | "" => Stage::Regular,
+            "playoff" => Stage::Playoff,
+            "final" => Stage::Final,
+            other => return Err(form_error("stage", format!("unknown stage \"{other}\""))),
+        };
+        let start = if self.start.iter().all(|s| s.trim().is_empty()) {
+            None
+        } else {
+            let number = |i: usize, what: &str| -> Result<i64, CalcError> {
+                let text = self.start[i].trim();
+                if text.is_empty() {
+                    return Ok(0);
+                }
+                text.parse::<i64>()
+                    .map_err(|_| form_error("start", format!("start: {what} must be a whole number, not \"{text}\"")))
+            };
+            let bags = |i: usize, what: &str| -> Result<u32, CalcError> {
+                u32::try_from(number(i, what)?)
+                    .map_err(|_| form_error("start", format!("start: {what} cannot be negative")))
+            };
+            let score = |i: usize, what: &str| -> Result<i32, CalcError> {
+                i32::try_from(number(i, what)?)
+                    .map_err(|_| form_error("start", format!("start: {what} is out of range")))
+            };
+            Some(StartInput {
+                a: TeamTotal {
+                    score: score(0, "team A's score")?,
+                    bags: bags(1, "team A's bags")?,
+                },
+                b: TeamTotal {
+                    score: score(2, "team B's score")?,
+                    bags: bags(3, "team B's bags")?,
+                },
+            })
+        };
+        let hands = self
+            .rows
+            .iter()
+            .enumerate()
+            .map(|(i, row)| row_to_hand(i + 1, row))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(ScoreRequest {
+            rules,
+            stage,
+            start,
+            hands,
+        })
+    }
+}
+
+fn set_cell(row: &mut RowInput, field: &str, value: &str) {
+    let value = value.to_string();
+    match field {
+        "time" => row.time_called = true,
+        "misdeal" => row.misdeal = true,
+        _ => {
+            let Some((team, cell)) = field.split_once('_') else {
+                return;
+            };
+            let t = match team {
+                "a" => &mut row.teams[0],
+                "b" => &mut row.teams[1],
+                _ => return,
+            };
+            match cell {
+                "bid0" => t.bids[0] = value,
+                "bid1" => t.bids[1] = value,
+                "tricks0" => t.tricks[0] = value,
+                "tricks1" => t.tricks[1] = value,
+                "blind" => t.blind = true,
+                "revokes" => t.revokes = value,
+                _ => {}
+            }
+        }
+    }
+}
+
+fn form_error(field: &str, message: String) -> CalcError {
+    CalcError {
+        code: "invalid_form".into(),
+        message,
+        hand: None,
+        field: Some(field.into()),
+        team: None,
+        player: None,
+    }
+}
+
+fn cell_error(number: usize, team: Team, player: Option<usize>, field: &str, detail: String) -> CalcError {
+    CalcError {
+        code: "invalid_hand".into(),
+        message: format!("hand {number}: {detail}"),
+        hand: Some(number),
+        field: Some(field.into()),
+        team: Some(team),
+        player,
+    }
+}
+
+fn row_to_hand(number: usize, row: &RowInput) -> Result<HandInput, CalcError> {
+    if row.misdeal {
+        return Ok(HandInput {
+            misdeal: true,
+            ..HandInput::default()
+        });
+    }
+    let mut teams = Vec::with_capacity(2);
+    let mut revokes = RevokesInput::default();
+    for (cells, team) in row.teams.iter().zip(Team::BOTH) {
+        let mut bids = Vec::with_capacity(2);
+        let mut tricks = Vec::with_capacity(2);
+        for player in 0..2 {
+            let seat = seat(team, player);
+            let bid = cells.bids[player].trim();
+            bids.push(match bid {
+                "" => return Err(cell_error(number, team, Some(player), "bids", format!("seat {seat} has no bid"))),
+                "nil" | "blind_nil" => BidInput::Word(bid.into()),
+                n => match n.parse::<i64>() {
+                    Ok(n) => BidInput::Number(n),
+                    Err(_) => BidInput::Word(n.into()),
+                },
+            });
+            let took = cells.tricks[player].trim();
+            tricks.push(match took.parse::<i64>() {
+                Ok(n) => n,
+                Err(_) if took.is_empty() => {
+                    return Err(cell_error(number, team, Some(player), "tricks", format!("seat {seat} has no trick count")));
+                }
+                Err(_) => {
+                    return Err(cell_error(
+                        number,
+                        team,
+                        Some(player),
+                        "tricks",
+                        format!("seat {seat} took \"{took}\" tricks; tricks are 0 to 13"),
+                    ));
+                }
+            });
+        }
+        let revoke_text = cells.revokes.trim();
+        let count = if revoke_text.is_empty() {
+            0
+        } else {
+            revoke_text.parse::<i64>().map_err(|_| {
+                cell_error(number, team, None, "revokes", format!("revokes must be a number, not \"{revoke_text}\""))
+            })?
+        };
+        match team {
+            Team::A => revokes.a = count,
+            Team::B => revokes.b = count,
+        }
+        teams.push(TeamHandInput {
+            bids,
+            tricks,
+            blind: cells.blind,
+        });
+    }
+    let b = teams.pop();
+    let a = teams.pop();
+    Ok(HandInput {
+        misdeal: false,
+        a,
+        b,
+        revokes: (revokes.a != 0 || revokes.b != 0).then_some(revokes),
+        time_called: row.time_called,
+    })
+}
+
+/// One team's cells as the template shows them, with what is wrong marked.
+pub struct TeamCellsView<'a> {
+    pub cells: &'a TeamCells,
+    pub seats: [u8; 2],
+    pub bad_bid: [bool; 2],
+    pub bad_tricks: [bool; 2],
+    pub bad_blind: bool,
+    pub bad_revokes: bool,
+}
+
+impl TeamCellsView<'_> {
+    /// Whether `value` is the bid typed for player `p`.
+    pub fn bid_is(&self, p: &usize, value: &str) -> bool {
+        self.cells.bids[*p] == value
+    }
+}
+
+pub struct RowView<'a> {
+    /// 0-based, for field names.
+    pub index: usize,
+    pub number: usize,
+    pub row: &'a RowInput,
+    pub teams: [TeamCellsView<'a>; 2],
+    pub bad_row: bool,
+    pub bad_time: bool,
+    pub bad_misdeal: bool,
+    pub error: Option<&'a str>,
+}
+
+fn row_views<'a>(rows: &'a [RowInput], error: Option<&'a CalcError>) -> Vec<RowView<'a>> {
+    rows.iter()
+        .enumerate()
+        .map(|(index, row)| {
+            let number = index + 1;
+            let here = error.filter(|e| e.hand == Some(number));
+            let field = here.and_then(|e| e.field.as_deref()).unwrap_or("");
+            let team_view = |t: usize| {
+                let team = Team::BOTH[t];
+                let mine = here.is_some_and(|e| e.team.is_none() || e.team == Some(team));
+                let player_bad = |p: usize, f: &str| {
+                    mine && field == f && here.is_some_and(|e| e.player.is_none() || e.player == Some(p))
+                };
+                TeamCellsView {
+                    cells: &row.teams[t],
+                    seats: [seat(team, 0), seat(team, 1)],
+                    bad_bid: [player_bad(0, "bids"), player_bad(1, "bids")],
+                    bad_tricks: [player_bad(0, "tricks"), player_bad(1, "tricks")],
+                    bad_blind: mine && field == "blind",
+                    bad_revokes: mine && field == "revokes",
+                }
+            };
+            RowView {
+                index,
+                number,
+                row,
+                teams: [team_view(0), team_view(1)],
+                bad_row: here.is_some(),
+                bad_time: field == "time_called",
+                bad_misdeal: field == "misdeal",
+                error: here.map(|e| e.message.as_str()),
+            }
+        })
+        .collect()
+}
+
+/// A line of the scoresheet.
+pub struct SheetRow {
+    pub number: usize,
+    pub note: String,
+    pub teams: [SheetTeam; 2],
+    pub status: String,
+}
+
+pub struct SheetTeam {
+    pub bids: String,
+    pub tricks: String,
+    pub result: TeamResult,
+    pub made: &'static str,
+    /// Tricks counted toward the contract, where they differ from the tricks taken
+    /// (a failed nil, a revoke).
+    pub counted: Option<u8>,
+}
+
+fn sheet(request: &ScoreRequest, answer: &ScoreResponse) -> Vec<SheetRow> {
+    answer
+        .hands
+        .iter()
+        .zip(&request.hands)
+        .map(|(out, input)| {
+            let team = |result: &TeamResult, cells: Option<&TeamHandInput>| SheetTeam {
+                bids: cells.map_or_else(String::new, |c| {
+                    let bids: Vec<String> = c
+                        .bids
+                        .iter()
+                        .map(|b| match b {
+                            BidInput::Number(n) => n.to_string(),
+                            BidInput::Word(w) if w == "blind_nil" => "blind nil".into(),
+                            BidInput::Word(w) => w.clone(),
+                        })
+                        .collect();
+                    format!("{}{}", bids.join(" + "), if c.blind { " (blind)" } else { "" })
+                }),
+                tricks: cells.map_or_else(String::new, |c| {
+                    c.tricks.iter().map(i64::to_string).collect::<Vec<_>>().join(" + ")
+                }),
+                counted: cells
+                    .map(|c| c.tricks.iter().sum::<i64>())
+                    .filter(|taken| *taken != i64::from(result.tricks_counted))
+                    .map(|_| result.tricks_counted),
+                result: *result,
+                made: match result.made {
+                    Some(true) => "made",
+                    Some(false) => "set",
+                    None => "",
+                },
+            };
+            let mut notes = Vec::new();
+            if out.misdeal {
+                notes.push("misdeal");
+            }
+            if out.tiebreak {
+                notes.push("tie-break hand");
+            }
+            if out.time_called {
+                notes.push("time called");
+            }
+            SheetRow {
+                number: out.number,
+                note: notes.join(", "),
+                teams: [team(&out.a, input.a.as_ref()), team(&out.b, input.b.as_ref())],
+                status: status_words(&out.status, out.winner, out.reason.as_deref()),
+            }
+        })
+        .collect()
+}
+
+/// The game's state in words: "Team A wins (target)".
+pub fn status_words(status: &str, winner: Option<Team>, reason: Option<&str>) -> String {
+    match (status, winner) {
+        ("won", Some(team)) => format!(
+            "Team {} wins ({})",
+            team.as_str().to_uppercase(),
+            match reason.unwrap_or("") {
+                "target" => "reached the target",
+                "time" => "time called",
+                "tiebreak" => "tie-break hand",
+                "floor" => "other team at the loss floor",
+                "moon" => "made the moon",
+                "forfeit" => "forfeit",
+                other => other,
+            }
+        ),
+        ("tied", _) => "Draw".into(),
+        ("tiebreak", _) => "Tied: the next hand breaks the tie".into(),
+        _ => "In progress".into(),
+    }
+}
+
+pub struct Summary {
+    pub a: TeamTotal,
+    pub b: TeamTotal,
+    pub status: String,
+    pub over: bool,
+}
+
+#[derive(Template)]
+#[template(path = "calculator.html")]
+struct CalculatorPage<'a> {
+    /// Name, title, selected.
+    presets: Vec<(&'static str, &'static str, bool)>,
+    form: &'a CalcForm,
+    rows: Vec<RowView<'a>>,
+    bid_options: Vec<(String, String)>,
+    error: Option<&'a CalcError>,
+    /// A form-level error (rules, stage, start) shown above the hands.
+    top_error: Option<&'a CalcError>,
+    sheet: Vec<SheetRow>,
+    summary: Option<Summary>,
+    row_count: usize,
+}
+
+fn bid_options() -> Vec<(String, String)> {
+    let mut options = vec![(String::new(), "–".to_string())];
+    options.extend((0..=13).map(|n| (n.to_string(), n.to_string())));
+    options.push(("nil".into(), "Nil".into()));
+    options.push(("blind_nil".into(), "Blind nil".into()));
+    options
+}
+
+fn render(form: &CalcForm, error: Option<&CalcError>, scored: Option<(&ScoreRequest, &ScoreResponse)>) -> Result<HttpResponse, PageError> {
+    let top_error = error.filter(|e| e.hand.is_none());
+    let page = CalculatorPage {
+        presets: params::presets()
+            .iter()
+            .map(|p| (p.name, p.title, p.name == form.preset))
+            .collect(),
+        form,
+        rows: row_views(&form.rows, error),
+        bid_options: bid_options(),
+        error,
+        top_error,
+        sheet: scored.map(|(req, ans)| sheet(req, ans)).unwrap_or_default(),
+        summary: scored.map(|(_, ans)| Summary {
+            a: ans.a,
+            b: ans.b,
+            status: status_words(&ans.status, ans.winner, ans.reason.as_deref()),
+            over: ans.status == "won" || ans.status == "tied",
+        }),
+        row_count: form.rows.len(),
+    };
+    let status = if error.is_some() {
+        actix_web::http::StatusCode::UNPROCESSABLE_ENTITY
+    } else {
+        actix_web::http::StatusCode::OK
+    };
+    Ok(html(status, page.render()?))
+}
+
+#[derive(serde::Deserialize)]
+struct ShowQuery {
+    preset: Option<String>,
+}
+
+#[get("/calculator")]
+async fn show(query: web::Query<ShowQuery>) -> Result<HttpResponse, PageError> {
+    let mut form = CalcForm::default();
+    if let Some(preset) = &query.preset
+        && params::preset(preset).is_some()
+    {
+        form.preset = preset.clone();
+    }
+    render(&form, None, None)
+}
+
+#[post("/calculator")]
+async fn submit(fields: web::Form<Vec<(String, String)>>) -> Result<HttpResponse, PageError> {
+    let mut form = CalcForm::from_pairs(&fields);
+    let adding = fields.iter().any(|(k, v)| k == "action" && v == "add");
+    let outcome = form.to_request().and_then(|req| score_request(&req).map(|ans| (req, ans)));
+    match outcome {
+        // "Add a hand" with nothing wrong yet only adds a row.
+        Ok((request, answer)) => {
+            let over = answer.status == "won" || answer.status == "tied";
+            if !over || adding {
+                form.rows.push(RowInput::blank());
+            }
+            render(&form, None, Some((&request, &answer)))
+        }
+        Err(error) => {
+            if adding {
+                form.rows.push(RowInput::blank());
+            }
+            if form.rows.is_empty() {
+                form.rows.push(RowInput::blank());
+            }
+            render(&form, Some(&error), None)
+        }
+    }
+}

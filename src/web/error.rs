@@ -1,0 +1,158 @@
+//! One error type for every handler, rendered as the API's JSON error shape under `/api/`
+//! and as an HTML page elsewhere. Internal causes are logged, never shown.
+
+use actix_web::http::StatusCode;
+use actix_web::{HttpResponse, ResponseError};
+use serde::Serialize;
+
+use crate::rules::CalcError;
+
+/// The body of every JSON error (API.md "Conventions").
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+pub struct ErrorBody {
+    pub error: CalcError,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum AppError {
+    /// The body is not JSON (400).
+    #[error("{0}")]
+    Malformed(String),
+    /// The input is well-formed but wrong: an invalid hand, unknown rules (422).
+    #[error("{0}")]
+    Invalid(CalcError),
+    #[error("not found")]
+    NotFound,
+    /// The database stayed busy: nothing was saved, the client should send again (503).
+    #[error("busy")]
+    Busy,
+    #[error("internal error: {0}")]
+    Internal(String),
+}
+
+impl AppError {
+    fn code_and_message(&self) -> (String, String) {
+        match self {
+            AppError::Malformed(m) => ("malformed".into(), m.clone()),
+            AppError::Invalid(e) => (e.code.clone(), e.message.clone()),
+            AppError::NotFound => ("not_found".into(), "not found".into()),
+            AppError::Busy => (
+                "busy".into(),
+                "the server is busy: not saved, send again".into(),
+            ),
+            AppError::Internal(_) => ("internal".into(), "internal error".into()),
+        }
+    }
+
+    pub fn body(&self) -> ErrorBody {
+        match self {
+            AppError::Invalid(e) => ErrorBody { error: e.clone() },
+            other => {
+                let (code, message) = other.code_and_message();
+                ErrorBody {
+                    error: CalcError {
+                        code,
+                        message,
+                        hand: None,
+                        field: None,
+                        team: None,
+                        player: None,
+                    },
+                }
+            }
+        }
+    }
+}
+
+impl From<CalcError> for AppError {
+    fn from(e: CalcError) -> Self {
+        AppError::Invalid(e)
+    }
+}
+
+impl From<sqlx::Error> for AppError {
+    fn from(e: sqlx::Error) -> Self {
+        if let sqlx::Error::Database(db) = &e
+            && (db.message().contains("database is locked") || db.message().contains("busy"))
+        {
+            return AppError::Busy;
+        }
+        if matches!(e, sqlx::Error::PoolTimedOut) {
+            return AppError::Busy;
+        }
+        AppError::Internal(e.to_string())
+    }
+}
+
+impl From<askama::Error> for AppError {
+    fn from(e: askama::Error) -> Self {
+        AppError::Internal(format!("template: {e}"))
+    }
+}
+
+impl ResponseError for AppError {
+    fn status_code(&self) -> StatusCode {
+        match self {
+            AppError::Malformed(_) => StatusCode::BAD_REQUEST,
+            AppError::Invalid(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            AppError::NotFound => StatusCode::NOT_FOUND,
+            AppError::Busy => StatusCode::SERVICE_UNAVAILABLE,
+            AppError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    /// JSON; pages wrap their errors in [`PageError`] to get HTML.
+    fn error_response(&self) -> HttpResponse {
+        if let AppError::Internal(cause) = self {
+            tracing::error!(%cause, "request failed");
+        }
+        let mut response = HttpResponse::build(self.status_code());
+        if matches!(self, AppError::Busy) {
+            response.insert_header(("Retry-After", "1"));
+        }
+        response.json(self.body())
+    }
+}
+
+/// An [`AppError`] shown as an HTML page.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct PageError(#[from] pub AppError);
+
+impl From<askama::Error> for PageError {
+    fn from(e: askama::Error) -> Self {
+        PageError(e.into())
+    }
+}
+
+#[derive(askama::Template)]
+#[template(path = "error.html")]
+struct ErrorPage {
+    status: u16,
+    title: String,
+    message: String,
+}
+
+impl ResponseError for PageError {
+    fn status_code(&self) -> StatusCode {
+        self.0.status_code()
+    }
+
+    fn error_response(&self) -> HttpResponse {
+        if let AppError::Internal(cause) = &self.0 {
+            tracing::error!(%cause, "page failed");
+        }
+        let status = self.status_code();
+        let (_, message) = self.0.code_and_message();
+        let page = ErrorPage {
+            status: status.as_u16(),
+            title: status.canonical_reason().unwrap_or("Error").to_string(),
+            message,
+        };
+        let html = askama::Template::render(&page)
+            .unwrap_or_else(|_| "<!doctype html><title>Error</title><p>Error</p>".into());
+        HttpResponse::build(status)
+            .content_type("text/html; charset=utf-8")
+            .body(html)
+    }
+}

@@ -1,0 +1,77 @@
+//! HTTP: pages (HTML), the JSON API, static assets, and the headers every answer carries.
+
+pub mod api;
+pub mod calculator;
+pub mod error;
+pub mod pages;
+
+use actix_web::http::header;
+use actix_web::middleware::DefaultHeaders;
+use actix_web::{HttpRequest, HttpResponse, get, web};
+
+use crate::db::Db;
+use error::{AppError, PageError};
+
+/// What every handler can reach.
+#[derive(Clone)]
+pub struct AppState {
+    pub db: Db,
+}
+
+/// The headers of GUIDE "Security": no inline script, no framing, no sniffing.
+pub fn security_headers() -> DefaultHeaders {
+    DefaultHeaders::new()
+        .add((
+            header::CONTENT_SECURITY_POLICY,
+            "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; \
+             object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+        ))
+        .add((header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
+        .add((header::X_FRAME_OPTIONS, "DENY"))
+        .add((header::REFERRER_POLICY, "same-origin"))
+}
+
+pub fn routes(cfg: &mut web::ServiceConfig) {
+    cfg.service(healthz)
+        .service(asset)
+        .configure(api::routes)
+        .configure(pages::routes)
+        .configure(calculator::routes);
+}
+
+/// Liveness and database reachability.
+#[get("/healthz")]
+async fn healthz(state: web::Data<AppState>) -> Result<HttpResponse, AppError> {
+    state.db.ping().await?;
+    Ok(HttpResponse::Ok().content_type("text/plain").body("ok"))
+}
+
+/// Static files, compiled into the binary so it runs from anywhere.
+const ASSETS: &[(&str, &str, &[u8])] = &[
+    ("style.css", "text/css; charset=utf-8", include_bytes!("../../static/style.css")),
+    ("print.css", "text/css; charset=utf-8", include_bytes!("../../static/print.css")),
+    ("calculator.js", "text/javascript; charset=utf-8", include_bytes!("../../static/calculator.js")),
+    ("favicon.svg", "image/svg+xml", include_bytes!("../../static/favicon.svg")),
+];
+
+#[get("/static/{name}")]
+async fn asset(name: web::Path<String>) -> Result<HttpResponse, PageError> {
+    let (_, content_type, body) = ASSETS
+        .iter()
+        .find(|(file, _, _)| *file == name.as_str())
+        .ok_or(AppError::NotFound)?;
+    Ok(HttpResponse::Ok()
+        .content_type(*content_type)
+        .insert_header((header::CACHE_CONTROL, "public, max-age=3600"))
+        .body(*body))
+}
+
+/// Anything else: a JSON 404 under the API, an HTML one elsewhere.
+pub async fn not_found(request: HttpRequest) -> HttpResponse {
+    use actix_web::ResponseError;
+    if request.path().starts_with("/api/") {
+        AppError::NotFound.error_response()
+    } else {
+        PageError(AppError::NotFound).error_response()
+    }
+}

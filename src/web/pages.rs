@@ -1,0 +1,145 @@
+//! Public HTML pages: home and the rules pages.
+
+use actix_web::http::StatusCode;
+use actix_web::{HttpResponse, get, web};
+use askama::Template;
+
+use super::error::{AppError, PageError};
+use crate::rules::describe::{RuleLine, describe, readings};
+use crate::rules::params::{self, BagOverflow, BlindWhen, Rules};
+
+pub fn routes(cfg: &mut web::ServiceConfig) {
+    cfg.service(home).service(rules_index).service(rules_show);
+}
+
+/// An HTML answer.
+pub fn html(status: StatusCode, body: String) -> HttpResponse {
+    HttpResponse::build(status)
+        .content_type("text/html; charset=utf-8")
+        .body(body)
+}
+
+#[derive(Template)]
+#[template(path = "home.html")]
+struct HomePage {
+    presets: Vec<(&'static str, &'static str)>,
+}
+
+#[get("/")]
+async fn home() -> Result<HttpResponse, PageError> {
+    let page = HomePage {
+        presets: params::presets().iter().map(|p| (p.name, p.title)).collect(),
+    };
+    Ok(html(StatusCode::OK, page.render()?))
+}
+
+/// One row of the presets table: a field and its value under each preset.
+struct FieldRow {
+    label: &'static str,
+    values: Vec<String>,
+}
+
+fn or_none<T>(value: Option<T>, show: impl Fn(T) -> String) -> String {
+    value.map_or_else(|| "none".to_string(), show)
+}
+
+fn when_words(when: BlindWhen, deficit: i32) -> String {
+    match when {
+        BlindWhen::Never => "never".into(),
+        BlindWhen::Always => "always".into(),
+        BlindWhen::BehindAtLeast => format!("behind ≥ {deficit}"),
+        BlindWhen::BehindMoreThan => format!("behind > {deficit}"),
+    }
+}
+
+fn snake(value: &impl serde::Serialize) -> String {
+    serde_json::to_value(value)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_default()
+}
+
+fn field_rows(all: &[Rules]) -> Vec<FieldRow> {
+    let row = |label, show: &dyn Fn(&Rules) -> String| FieldRow {
+        label,
+        values: all.iter().map(show).collect(),
+    };
+    vec![
+        row("target", &|r| r.target.to_string()),
+        row("time_limit_minutes", &|r| or_none(r.time_limit_minutes, |m| m.to_string())),
+        row("nil", &|r| or_none(r.nil, |v| format!("±{v}"))),
+        row("zero_bid_is_nil", &|r| r.zero_bid_is_nil.to_string()),
+        row("blind_nil.value", &|r| format!("±{}", r.blind_nil.value)),
+        row("blind_nil.when", &|r| when_words(r.blind_nil.when, r.blind_nil.deficit)),
+        row("failed_nil_tricks", &|r| snake(&r.failed_nil_tricks)),
+        row("min_team_bid", &|r| r.min_team_bid.to_string()),
+        row("set_penalty", &|r| snake(&r.set_penalty)),
+        row("bags (limit / penalty / overflow / value)", &|r| {
+            format!(
+                "{} / {} / {} / {}",
+                or_none(r.bags.limit, |l| l.to_string()),
+                r.bags.penalty,
+                match r.bags.overflow {
+                    BagOverflow::Carry => "carry",
+                    BagOverflow::Discard => "discard",
+                },
+                r.bags.value
+            )
+        }),
+        row("ten_for_200 (min_bid / value / set)", &|r| {
+            or_none(r.ten_for_200.as_ref(), |t| {
+                format!("{} / {} / {}", t.min_bid, t.value, snake(&t.set))
+            })
+        }),
+        row("revoke (tricks / award)", &|r| {
+            or_none(r.revoke.as_ref(), |v| format!("{} / {}", v.tricks, v.award))
+        }),
+        row("regular_season_ties", &|r| snake(&r.regular_season_ties)),
+        row("loss_floor", &|r| or_none(r.loss_floor, |f| f.to_string())),
+        row("moon", &|r| {
+            or_none(r.moon.as_ref(), |m| format!("±{}{}", m.value, if m.wins_game { ", wins" } else { "" }))
+        }),
+        row("blind_bids", &|r| {
+            or_none(r.blind_bids.as_ref(), |b| format!("≥ {} ×{}", b.min_bid, b.multiplier))
+        }),
+    ]
+}
+
+#[derive(Template)]
+#[template(path = "rules_index.html")]
+struct RulesIndexPage {
+    presets: Vec<params::Preset>,
+    rows: Vec<FieldRow>,
+}
+
+#[get("/rules")]
+async fn rules_index() -> Result<HttpResponse, PageError> {
+    let presets = params::presets();
+    let all: Vec<Rules> = presets.iter().map(|p| p.rules.clone()).collect();
+    let page = RulesIndexPage {
+        rows: field_rows(&all),
+        presets,
+    };
+    Ok(html(StatusCode::OK, page.render()?))
+}
+
+#[derive(Template)]
+#[template(path = "rules_show.html")]
+struct RulesPage {
+    preset: params::Preset,
+    lines: Vec<RuleLine>,
+    readings: Vec<&'static str>,
+    json: String,
+}
+
+#[get("/rules/{preset}")]
+async fn rules_show(path: web::Path<String>) -> Result<HttpResponse, PageError> {
+    let preset = params::preset(&path).ok_or(AppError::NotFound)?;
+    let page = RulesPage {
+        lines: describe(&preset.rules),
+        readings: readings(&preset.rules, preset.source),
+        json: serde_json::to_string_pretty(&preset.rules).unwrap_or_default(),
+        preset,
+    };
+    Ok(html(StatusCode::OK, page.render()?))
+}

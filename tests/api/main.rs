@@ -1,0 +1,4 @@
+//! Integration tests over real HTTP against a real SQLite file: one test binary, one module
+//! per area (keeps link times down).
+
+mod helpers;
