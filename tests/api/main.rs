@@ -2,3 +2,5 @@
 //! per area (keeps link times down).
 
 mod helpers;
+mod pages;
+mod score;

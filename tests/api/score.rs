@@ -1,0 +1,238 @@
+//! The scoring calculator through the JSON API, the CLI and the page: same numbers, same
+//! error shapes (API.md "Conventions", "Scoring calculator").
+
+use serde_json::{Value, json};
+
+use crate::helpers::spawn_app;
+
+/// A game under unc-im-300 (DESIGN §2.4): nil ±60, min bid 4, 6-bag rule, revokes 3/30.
+fn unc_request() -> Value {
+    json!({
+        "rules": "unc-im-300",
+        "hands": [
+            // A: 4 + nil, took 5 + 0 → nil +60, contract 40, 1 bag → 101.
+            // B: 3 + 3 = 6, took 4 + 4 = 8 → 60 + 2 bags → 62.
+            {"a": {"bids": [4, "nil"], "tricks": [5, 0]}, "b": {"bids": [3, 3], "tricks": [4, 4]}},
+            // A: 5 + 2 = 7, took 8 → 71 (002's example). B: 4 + 1 = 5, took 5 → 50.
+            {"a": {"bids": [5, 2], "tricks": [6, 2]}, "b": {"bids": [4, 1], "tricks": [3, 2]}},
+            // B revokes once: 3 of B's tricks move to A, A gains 30.
+            // A: 3 + 2 = 5, took 4 + 1 = 5 (+3) → 50 + 3 bags + 30 = 83.
+            // B: 4 + 2 = 6, took 5 + 3 = 8 (−3 = 5) → set, −60.
+            {"a": {"bids": [3, 2], "tricks": [4, 1]}, "b": {"bids": [4, 2], "tricks": [5, 3]},
+             "revokes": {"b": 1}}
+        ]
+    })
+}
+
+#[actix_web::test]
+async fn score_answers_every_field_of_api_md() {
+    let app = spawn_app().await;
+    let response = app.post_json("/api/v1/score", &unc_request()).await;
+    assert_eq!(response.status(), 200);
+    let body: Value = response.json().await.unwrap();
+    assert_eq!(body["rules"]["target"], 300);
+    assert_eq!(body["rules"]["bags"]["limit"], 6);
+    let hands = body["hands"].as_array().unwrap();
+    assert_eq!(hands.len(), 3);
+    let first = &hands[0];
+    for field in ["number", "misdeal", "time_called", "a", "b", "status"] {
+        assert!(first.get(field).is_some(), "hand has {field}");
+    }
+    for field in [
+        "nil_points", "contract", "tricks_counted", "made", "contract_points", "bag_points",
+        "bag_penalty", "revoke_award", "points", "bags", "score",
+    ] {
+        assert!(first["a"].get(field).is_some(), "team result has {field}");
+    }
+    assert_eq!(first["a"]["nil_points"], 60);
+    assert_eq!(first["a"]["contract_points"], 40);
+    assert_eq!(first["a"]["points"], 101);
+    assert_eq!(first["b"]["points"], 62);
+    assert_eq!(hands[1]["a"]["points"], 71);
+    let third = &hands[2];
+    assert_eq!(third["a"]["tricks_counted"], 8);
+    assert_eq!(third["a"]["revoke_award"], 30);
+    assert_eq!(third["a"]["points"], 83);
+    assert_eq!(third["b"]["tricks_counted"], 5);
+    assert_eq!(third["b"]["made"], false);
+    assert_eq!(third["b"]["contract_points"], -60);
+    // Bags: 1 (hand 1) + 1 (hand 2) + 3 (hand 3).
+    assert_eq!(body["a"], json!({"score": 101 + 71 + 83, "bags": 5}));
+    assert_eq!(body["b"], json!({"score": 62 + 50 - 60, "bags": 2}));
+    assert_eq!(body["status"], "in_progress");
+    assert_eq!(body["winner"], Value::Null);
+    assert_eq!(body["reason"], Value::Null);
+}
+
+#[actix_web::test]
+async fn a_game_won_on_target_reports_winner_and_reason() {
+    let app = spawn_app().await;
+    let request = json!({
+        "rules": "unc-im-300",
+        "start": {"a": {"score": 280, "bags": 0}, "b": {"score": 100, "bags": 0}},
+        "hands": [{"a": {"bids": [3, 2], "tricks": [3, 2]}, "b": {"bids": [4, 4], "tricks": [4, 4]}}]
+    });
+    let body: Value = app.post_json("/api/v1/score", &request).await.json().await.unwrap();
+    assert_eq!(body["a"]["score"], 330);
+    assert_eq!(body["status"], "won");
+    assert_eq!(body["winner"], "a");
+    assert_eq!(body["reason"], "target");
+}
+
+#[actix_web::test]
+async fn errors_have_one_shape_and_the_right_status() {
+    let app = spawn_app().await;
+    let cases: Vec<(&str, Value, u16, &str, Option<u64>, Option<&str>)> = vec![
+        (
+            "tricks sum to 12",
+            json!({"rules": "unc-im-300", "hands": [{"a": {"bids": [4, 3], "tricks": [4, 3]}, "b": {"bids": [3, 3], "tricks": [3, 2]}}]}),
+            422, "invalid_hand", Some(1), Some("tricks"),
+        ),
+        (
+            "below the minimum team bid",
+            json!({"rules": "unc-im-300", "hands": [{"a": {"bids": [2, 1], "tricks": [4, 3]}, "b": {"bids": [3, 3], "tricks": [3, 3]}}]}),
+            422, "invalid_hand", Some(1), Some("bids"),
+        ),
+        (
+            "a bid of 14",
+            json!({"rules": "partnership", "hands": [{"a": {"bids": [14, 3], "tricks": [4, 3]}, "b": {"bids": [3, 3], "tricks": [3, 3]}}]}),
+            422, "invalid_hand", Some(1), Some("bids"),
+        ),
+        (
+            "a bid of the wrong type names its hand",
+            json!({"rules": "partnership", "hands": [{"misdeal": true}, {"a": {"bids": [true, 3], "tricks": [4, 3]}, "b": {"bids": [3, 3], "tricks": [3, 3]}}]}),
+            422, "invalid_hand", Some(2), Some("bids"),
+        ),
+        (
+            "blind nil not allowed when level",
+            json!({"rules": "unc-im-300", "hands": [{"a": {"bids": [5, "blind_nil"], "tricks": [6, 0]}, "b": {"bids": [4, 3], "tricks": [4, 3]}}]}),
+            422, "invalid_hand", Some(1), Some("bids"),
+        ),
+        (
+            "unknown preset",
+            json!({"rules": "hearts", "hands": []}),
+            422, "invalid_rules", None, Some("rules.preset"),
+        ),
+        (
+            "unknown rules field",
+            json!({"rules": {"preset": "classic", "bags": {"limt": 5}}, "hands": []}),
+            422, "invalid_rules", None, Some("rules.bags.limt"),
+        ),
+        (
+            "rules field of the wrong type",
+            json!({"rules": {"preset": "classic", "target": "lots"}, "hands": []}),
+            422, "invalid_rules", None, Some("rules.target"),
+        ),
+        (
+            "unknown request field",
+            json!({"rules": "classic", "hands": [], "extra": 1}),
+            422, "invalid_request", None, Some("extra"),
+        ),
+        (
+            "start bags at the limit",
+            json!({"rules": "unc-im-300", "start": {"a": {"score": 0, "bags": 6}}, "hands": []}),
+            422, "invalid_start", None, Some("start"),
+        ),
+        (
+            "a hand after the game is decided",
+            json!({"rules": "unc-im-300", "start": {"a": {"score": 300, "bags": 0}},
+                   "hands": [{"a": {"bids": [4, 3], "tricks": [4, 3]}, "b": {"bids": [3, 3], "tricks": [3, 3]}}]}),
+            422, "game_over", Some(1), None,
+        ),
+    ];
+    for (what, request, status, code, hand, field) in cases {
+        let response = app.post_json("/api/v1/score", &request).await;
+        assert_eq!(response.status().as_u16(), status, "{what}");
+        let body: Value = response.json().await.unwrap();
+        let error = &body["error"];
+        assert_eq!(error["code"], code, "{what}: {body}");
+        assert!(error["message"].as_str().is_some_and(|m| !m.is_empty()), "{what}");
+        assert_eq!(error["hand"].as_u64(), hand, "{what}: {body}");
+        assert_eq!(error["field"].as_str(), field, "{what}: {body}");
+    }
+}
+
+#[actix_web::test]
+async fn a_body_that_is_not_json_is_a_400() {
+    let app = spawn_app().await;
+    let response = app
+        .client
+        .post(app.url("/api/v1/score"))
+        .header("content-type", "application/json")
+        .body("{not json")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 400);
+    let body: Value = response.json().await.unwrap();
+    assert_eq!(body["error"]["code"], "malformed");
+}
+
+#[actix_web::test]
+async fn presets_lists_the_five_presets_resolved() {
+    let app = spawn_app().await;
+    let body: Value = app.get("/api/v1/presets").await.json().await.unwrap();
+    let presets = body["presets"].as_array().unwrap();
+    let names: Vec<&str> = presets.iter().map(|p| p["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["chicago-im", "unc-im-300", "unc-im-500", "classic", "partnership"]);
+    let unc500 = &presets[2]["rules"];
+    assert_eq!(unc500["target"], 500);
+    assert_eq!(unc500["time_limit_minutes"], 45);
+    assert_eq!(unc500["ten_for_200"], json!({"min_bid": 10, "value": 200, "set": "per_bid_trick"}));
+    assert_eq!(unc500["revoke"], json!({"tricks": 3, "award": 30}));
+    assert_eq!(presets[0]["rules"]["regular_season_ties"], "draw");
+    assert_eq!(presets[3]["rules"]["blind_nil"]["when"], "behind_more_than");
+}
+
+#[actix_web::test]
+async fn openapi_document_describes_the_calculator() {
+    let app = spawn_app().await;
+    let body: Value = app.get("/api/v1/openapi.json").await.json().await.unwrap();
+    assert!(body["openapi"].as_str().unwrap().starts_with('3'));
+    assert!(body["paths"]["/api/v1/score"]["post"].is_object());
+    assert!(body["paths"]["/api/v1/presets"]["get"].is_object());
+    assert!(body["components"]["schemas"]["Rules"]["properties"]["ten_for_200"].is_object());
+}
+
+#[actix_web::test]
+async fn the_cli_prints_the_same_answer_as_the_api() {
+    let app = spawn_app().await;
+    let request = unc_request();
+    let api: Value = app.post_json("/api/v1/score", &request).await.json().await.unwrap();
+    let cli = run_cli(&request.to_string());
+    assert!(cli.status.success(), "{}", String::from_utf8_lossy(&cli.stderr));
+    let printed: Value = serde_json::from_slice(&cli.stdout).unwrap();
+    assert_eq!(printed, api);
+}
+
+#[actix_web::test]
+async fn the_cli_fails_with_the_error_json_on_invalid_input() {
+    let bad = json!({"rules": "unc-im-300", "hands": [{"a": {"bids": [4, 3], "tricks": [4, 3]}, "b": {"bids": [3, 3], "tricks": [3, 2]}}]});
+    let cli = run_cli(&bad.to_string());
+    assert!(!cli.status.success());
+    let printed: Value = serde_json::from_slice(&cli.stdout).unwrap();
+    assert_eq!(printed["error"]["code"], "invalid_hand");
+    assert_eq!(printed["error"]["message"], "hand 1: tricks sum to 12, not 13");
+    let garbage = run_cli("not json");
+    assert!(!garbage.status.success());
+    let printed: Value = serde_json::from_slice(&garbage.stdout).unwrap();
+    assert_eq!(printed["error"]["code"], "malformed");
+}
+
+fn run_cli(stdin: &str) -> std::process::Output {
+    use std::io::Write;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_spades-im"))
+        .arg("score")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawn the CLI");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
