@@ -6,7 +6,6 @@ use std::path::PathBuf;
 use actix_web::dev::Server;
 use actix_web::{App, HttpServer, web};
 
-
 use crate::db::Db;
 use crate::web::{self as site, AppState};
 

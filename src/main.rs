@@ -23,10 +23,20 @@ struct Cli {
 #[derive(clap::Args, Clone)]
 struct ServeArgs {
     /// Address and port to listen on.
-    #[arg(long, env = "SPADES_BIND", default_value = "127.0.0.1:8080", global = true)]
+    #[arg(
+        long,
+        env = "SPADES_BIND",
+        default_value = "127.0.0.1:8080",
+        global = true
+    )]
     bind: String,
     /// The SQLite database file (created if missing).
-    #[arg(long, env = "SPADES_DB", default_value = "data/spades-im.sqlite3", global = true)]
+    #[arg(
+        long,
+        env = "SPADES_DB",
+        default_value = "data/spades-im.sqlite3",
+        global = true
+    )]
     db: PathBuf,
 }
 
@@ -76,7 +86,10 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         db: args.db,
     };
     let app = Application::build(&settings).await?;
-    let host = settings.bind.rsplit_once(':').map_or("127.0.0.1", |(h, _)| h);
+    let host = settings
+        .bind
+        .rsplit_once(':')
+        .map_or("127.0.0.1", |(h, _)| h);
     let host = if host == "0.0.0.0" { "127.0.0.1" } else { host };
     println!(
         "spades-im is serving http://{host}:{}/ (database {})",

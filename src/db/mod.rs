@@ -101,10 +101,17 @@ impl Db {
     /// Copies the database to `dest` with `VACUUM INTO`, then checks the copy's integrity.
     pub async fn backup(&self, dest: &Path) -> Result<(), DbError> {
         let dest = dest.to_string_lossy().to_string();
-        sqlx::query("VACUUM INTO ?").bind(&dest).execute(&self.writer).await?;
+        sqlx::query("VACUUM INTO ?")
+            .bind(&dest)
+            .execute(&self.writer)
+            .await?;
         let copy = SqlitePoolOptions::new()
             .max_connections(1)
-            .connect_with(SqliteConnectOptions::from_str("sqlite:")?.filename(&dest).read_only(true))
+            .connect_with(
+                SqliteConnectOptions::from_str("sqlite:")?
+                    .filename(&dest)
+                    .read_only(true),
+            )
             .await?;
         let result: String = sqlx::query_scalar("PRAGMA integrity_check")
             .fetch_one(&copy)
@@ -115,7 +122,10 @@ impl Db {
 
     /// A cheap round trip to the reader pool, for health checks.
     pub async fn ping(&self) -> Result<(), sqlx::Error> {
-        sqlx::query("SELECT 1").execute(&self.reader).await.map(|_| ())
+        sqlx::query("SELECT 1")
+            .execute(&self.reader)
+            .await
+            .map(|_| ())
     }
 }
 

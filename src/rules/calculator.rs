@@ -155,7 +155,12 @@ pub fn parse_request(value: Value) -> Result<ScoreRequest, CalcError> {
             err.hand = Some(index + 1);
             err.message = format!("hand {}: {}", index + 1, e.inner());
             let field = field.trim_start_matches('.');
-            let field = field.split_once('.').map_or(field, |(_, f)| f);
+            // "a.bids[0]" names `bids`; "revokes.a" names `revokes`.
+            let field = match field.split_once('.') {
+                Some(("a" | "b", f)) => f,
+                Some((f, _)) => f,
+                None => field,
+            };
             let field = field.split('[').next().unwrap_or(field);
             err.field = (!field.is_empty()).then(|| field.to_string());
         } else if path != "." {
@@ -172,10 +177,12 @@ pub fn score_request(request: &ScoreRequest) -> Result<ScoreResponse, CalcError>
         ..CalcError::new("invalid_rules", e.message)
     })?;
     let mut game = match &request.start {
-        Some(start) => Game::resume(rules, request.stage, start.a, start.b).map_err(|e| CalcError {
-            field: Some(e.field.to_string()),
-            ..CalcError::new("invalid_start", e.message)
-        })?,
+        Some(start) => {
+            Game::resume(rules, request.stage, start.a, start.b).map_err(|e| CalcError {
+                field: Some(e.field.to_string()),
+                ..CalcError::new("invalid_start", e.message)
+            })?
+        }
         None => Game::new(rules, request.stage),
     };
     let mut scored = Vec::with_capacity(request.hands.len());

@@ -146,7 +146,8 @@ pub fn describe(rules: &Rules) -> Vec<RuleLine> {
                 bags.penalty,
                 match bags.overflow {
                     BagOverflow::Carry => "bags past it start the next count",
-                    BagOverflow::Discard => "the count then goes back to 0, bags past it are dropped",
+                    BagOverflow::Discard =>
+                        "the count then goes back to 0, bags past it are dropped",
                 }
             ),
             None => format!(

@@ -181,7 +181,12 @@ impl Game {
 
     /// A game already under way. A start that already meets an ending (target, floor) is
     /// decided or goes to a tie-break hand, as after a hand.
-    pub fn resume(rules: Rules, stage: Stage, a: TeamTotal, b: TeamTotal) -> Result<Game, StartError> {
+    pub fn resume(
+        rules: Rules,
+        stage: Stage,
+        a: TeamTotal,
+        b: TeamTotal,
+    ) -> Result<Game, StartError> {
         for (team, total) in [(Team::A, a), (Team::B, b)] {
             if let Some(limit) = rules.bags.limit
                 && total.bags >= limit
@@ -230,7 +235,9 @@ impl Game {
 
     /// Points `team` is behind the other before the next hand (negative when ahead).
     pub fn deficit(&self, team: Team) -> i32 {
-        self.total(team.other()).score - self.total(team).score
+        self.total(team.other())
+            .score
+            .saturating_sub(self.total(team).score)
     }
 
     /// Nil and blind nil may be bid by `team` now (for forms that offer only what is legal).
@@ -285,14 +292,20 @@ impl Game {
         let counted = counted_tricks(&self.rules, played);
         let mut results = [TeamResult::default(); 2];
         for team in Team::BOTH {
-            results[team.index()] = self.score_team(played, team, counted);
+            let total = self.totals[team.index()];
+            results[team.index()] = self
+                .score_team(played, team, counted)
+                .and_then(|r| {
+                    let score = total.score.checked_add(r.points)?;
+                    Some(TeamResult { score, ..r })
+                })
+                .ok_or_else(|| out_of_range(number, team))?;
         }
         for team in Team::BOTH {
-            let result = &mut results[team.index()];
+            let result = &results[team.index()];
             let total = &mut self.totals[team.index()];
-            total.score += result.points;
+            total.score = result.score;
             total.bags = result.bags;
-            result.score = total.score;
         }
         self.hands = number;
         let moon_winner = self.moon_winner(played, &results);
@@ -356,6 +369,17 @@ impl Game {
                     }
                     _ => {}
                 }
+            }
+            if th.contract() > 13 {
+                return Err(HandError::invalid(
+                    number,
+                    "bids",
+                    format!(
+                        "team {name} bid {}; a team cannot bid more than 13 tricks",
+                        th.contract()
+                    ),
+                )
+                .for_team(team));
             }
             let both_nil = th.bids.iter().all(|b| self.is_nil(*b));
             let contract = th.contract();
@@ -426,7 +450,9 @@ impl Game {
         }
     }
 
-    fn score_team(&self, hand: &PlayedHand, team: Team, counted: [u8; 2]) -> TeamResult {
+    /// `None` when a number leaves the range of an `i32` / `u32` (only rule values or a start
+    /// far outside any real game get there).
+    fn score_team(&self, hand: &PlayedHand, team: Team, counted: [u8; 2]) -> Option<TeamResult> {
         let rules = &self.rules;
         let th = hand.team(team);
         let mut r = TeamResult {
@@ -440,9 +466,9 @@ impl Game {
         for (bid, took) in th.bids.iter().zip(th.tricks) {
             if let Some(value) = self.nil_value(*bid) {
                 if took == 0 {
-                    r.nil_points += value;
+                    r.nil_points = r.nil_points.checked_add(value)?;
                 } else {
-                    r.nil_points -= value;
+                    r.nil_points = r.nil_points.checked_sub(value)?;
                     failed_nil_tricks += took;
                 }
             }
@@ -468,7 +494,7 @@ impl Game {
                     (None, Some(t)) => t.value,
                     (None, None) => 10 * contract,
                 };
-                r.contract_points = base * multiplier;
+                r.contract_points = base.checked_mul(multiplier)?;
                 bags_taken = counted - contract;
             } else {
                 r.made = Some(false);
@@ -480,7 +506,8 @@ impl Game {
                         SetPenalty::PerShortTrick => 10 * (contract - counted),
                     },
                 };
-                r.contract_points = -base * multiplier;
+                r.contract_points =
+                    i32::try_from(-(i64::from(base) * i64::from(multiplier))).ok()?;
             }
         } else {
             bags_taken = counted;
@@ -489,12 +516,12 @@ impl Game {
             bags_taken += i32::from(failed_nil_tricks);
         }
         r.bags_taken = bags_taken as u8;
-        r.bag_points = bags_taken * rules.bags.value;
+        r.bag_points = bags_taken.checked_mul(rules.bags.value)?;
         // 4. Bag penalty.
-        let mut bags = self.total(team).bags + bags_taken as u32;
+        let mut bags = self.total(team).bags.checked_add(bags_taken as u32)?;
         if let Some(limit) = rules.bags.limit {
             while bags >= limit {
-                r.bag_penalty -= rules.bags.penalty;
+                r.bag_penalty = r.bag_penalty.checked_sub(rules.bags.penalty)?;
                 bags = match rules.bags.overflow {
                     BagOverflow::Carry => bags - limit,
                     BagOverflow::Discard => 0,
@@ -504,10 +531,19 @@ impl Game {
         r.bags = bags;
         // 5. Revoke award: for each revoke of the other team.
         if let Some(revoke) = &rules.revoke {
-            r.revoke_award = revoke.award * i32::from(hand.revokes[team.other().index()]);
+            r.revoke_award = revoke
+                .award
+                .checked_mul(i32::from(hand.revokes[team.other().index()]))?;
         }
-        r.points = r.nil_points + r.contract_points + r.bag_points + r.bag_penalty + r.revoke_award;
-        r
+        r.points = [
+            r.contract_points,
+            r.bag_points,
+            r.bag_penalty,
+            r.revoke_award,
+        ]
+        .into_iter()
+        .try_fold(r.nil_points, i32::checked_add)?;
+        Some(r)
     }
 
     /// A made moon with `wins_game`.
@@ -525,7 +561,12 @@ impl Game {
     /// The state after a hand (or at the start): where several endings apply, the first of
     /// these decides (DESIGN §2.3): a made moon that wins the game, the loss floor, a
     /// tie-break hand, time, the target.
-    fn decide(&self, moon_winner: Option<Team>, tiebreak_hand: bool, time_called: bool) -> GameState {
+    fn decide(
+        &self,
+        moon_winner: Option<Team>,
+        tiebreak_hand: bool,
+        time_called: bool,
+    ) -> GameState {
         if let Some(winner) = moon_winner {
             return won(winner, WinReason::Moon);
         }
@@ -560,8 +601,7 @@ impl Game {
             won(Team::A, reason)
         } else if b > a {
             won(Team::B, reason)
-        } else if self.stage == Stage::Regular && self.rules.regular_season_ties == TieRule::Draw
-        {
+        } else if self.stage == Stage::Regular && self.rules.regular_season_ties == TieRule::Draw {
             GameState::Tied
         } else {
             GameState::Tiebreak
@@ -586,7 +626,23 @@ fn describe_deficit(deficit: i32) -> String {
     match deficit {
         0 => "level".to_string(),
         d if d > 0 => format!("{d} behind"),
-        d => format!("{} ahead", -d),
+        d => format!("{} ahead", d.unsigned_abs()),
+    }
+}
+
+/// A hand whose points or running score would not fit the engine's integers: only rule values
+/// or a start far outside any real game get there. Nothing changes.
+fn out_of_range(number: usize, team: Team) -> HandError {
+    HandError {
+        code: "invalid_hand",
+        hand: number,
+        field: None,
+        team: Some(team),
+        player: None,
+        message: format!(
+            "hand {number}: team {}'s points or score would be out of range (the rules' point values or the start are too large)",
+            team.as_str()
+        ),
     }
 }
 

@@ -219,8 +219,7 @@ impl HandInput {
     /// Checks the shape of the hand (`number` is its 1-based place, for messages).
     pub fn parse(&self, number: usize) -> Result<Hand, HandError> {
         if self.misdeal {
-            if self.a.is_some() || self.b.is_some() || self.revokes.is_some() || self.time_called
-            {
+            if self.a.is_some() || self.b.is_some() || self.revokes.is_some() || self.time_called {
                 return Err(HandError::invalid(
                     number,
                     "misdeal",
@@ -242,17 +241,21 @@ impl HandInput {
         let revokes = self.revokes.clone().unwrap_or_default();
         let mut counts = [0u8; 2];
         for (team, value) in [(Team::A, revokes.a), (Team::B, revokes.b)] {
-            counts[team.index()] = u8::try_from(value)
-                .ok()
-                .filter(|n| *n <= 13)
-                .ok_or_else(|| {
-                    HandError::invalid(
-                        number,
-                        "revokes",
-                        format!("team {} revokes must be 0 to 13, not {value}", team.as_str()),
-                    )
-                    .for_team(team)
-                })?;
+            counts[team.index()] =
+                u8::try_from(value)
+                    .ok()
+                    .filter(|n| *n <= 13)
+                    .ok_or_else(|| {
+                        HandError::invalid(
+                            number,
+                            "revokes",
+                            format!(
+                                "team {} revokes must be 0 to 13, not {value}",
+                                team.as_str()
+                            ),
+                        )
+                        .for_team(team)
+                    })?;
         }
         Ok(Hand::Played(PlayedHand {
             a,

@@ -467,6 +467,11 @@ fn merge_field(target: &mut Value, key: &str, value: &Value, path: &str) -> Resu
     Ok(())
 }
 
+/// The largest target (and the lowest loss floor) a league may set.
+const MAX_POINTS: i32 = 100_000;
+/// The largest value of a nil, penalty or bonus.
+const MAX_VALUE: i32 = 10_000;
+
 impl Rules {
     /// Range checks that the types alone do not express.
     pub fn check(&self) -> Result<(), RulesError> {
@@ -484,6 +489,29 @@ impl Rules {
                 "time_limit_minutes",
                 "must be at least 1 (null for no limit)",
             );
+        }
+        if self.target > MAX_POINTS {
+            return fail("target", &format!("must be at most {MAX_POINTS}"));
+        }
+        // Point values are magnitudes: the engine adds or subtracts them.
+        let values = [
+            ("nil", self.nil.unwrap_or(0)),
+            ("blind_nil.value", self.blind_nil.value),
+            ("bags.penalty", self.bags.penalty),
+            (
+                "ten_for_200.value",
+                self.ten_for_200.as_ref().map_or(0, |t| t.value),
+            ),
+            ("revoke.award", self.revoke.as_ref().map_or(0, |r| r.award)),
+            ("moon.value", self.moon.as_ref().map_or(0, |m| m.value)),
+        ];
+        for (field, value) in values {
+            if !(0..=MAX_VALUE).contains(&value) {
+                return fail(field, &format!("must be 0 to {MAX_VALUE}"));
+            }
+        }
+        if !(-10..=10).contains(&self.bags.value) {
+            return fail("bags.value", "must be -10 to 10");
         }
         if self.min_team_bid > 13 {
             return fail("min_team_bid", "must be 0 to 13");
@@ -505,14 +533,17 @@ impl Rules {
             if !(1..=13).contains(&b.min_bid) {
                 return fail("blind_bids.min_bid", "must be 1 to 13");
             }
-            if b.multiplier < 1 {
-                return fail("blind_bids.multiplier", "must be at least 1");
+            if !(1..=10).contains(&b.multiplier) {
+                return fail("blind_bids.multiplier", "must be 1 to 10");
             }
         }
         if let Some(floor) = self.loss_floor
-            && floor >= self.target
+            && !(-MAX_POINTS..self.target).contains(&floor)
         {
-            return fail("loss_floor", "must be below the target");
+            return fail(
+                "loss_floor",
+                &format!("must be below the target and at least -{MAX_POINTS}"),
+            );
         }
         Ok(())
     }

@@ -11,12 +11,15 @@ use crate::rules::params::{self, Rules, RulesSpec};
 use crate::rules::{TeamResult, TeamTotal, score_json};
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
-    cfg.service(score).service(list_presets).service(openapi_json);
+    cfg.service(score)
+        .service(list_presets)
+        .service(openapi_json);
 }
 
 /// Reads a JSON body: not JSON at all is a 400, JSON of the wrong shape a 422.
 pub fn json_body(body: &[u8]) -> Result<serde_json::Value, AppError> {
-    serde_json::from_slice(body).map_err(|e| AppError::Malformed(format!("the body is not JSON: {e}")))
+    serde_json::from_slice(body)
+        .map_err(|e| AppError::Malformed(format!("the body is not JSON: {e}")))
 }
 
 /// Scores a game from its hands, statelessly.
@@ -70,11 +73,28 @@ async fn list_presets() -> web::Json<PresetList> {
 
 #[derive(OpenApi)]
 #[openapi(
-    info(title = "spades-im", version = "1", description = "Scoring, standings and playoffs for intramural Spades leagues."),
+    info(
+        title = "spades-im",
+        version = "1",
+        description = "Scoring, standings and playoffs for intramural Spades leagues."
+    ),
     paths(score, list_presets),
     components(schemas(
-        ScoreRequest, ScoreResponse, ScoredHandOut, StartInput, HandInput, TeamHandInput,
-        RevokesInput, BidInput, RulesSpec, Rules, TeamResult, TeamTotal, ErrorBody, PresetOut, PresetList
+        ScoreRequest,
+        ScoreResponse,
+        ScoredHandOut,
+        StartInput,
+        HandInput,
+        TeamHandInput,
+        RevokesInput,
+        BidInput,
+        RulesSpec,
+        Rules,
+        TeamResult,
+        TeamTotal,
+        ErrorBody,
+        PresetOut,
+        PresetList
     ))
 )]
 pub struct ApiDoc;

@@ -136,8 +136,18 @@ impl CalcForm {
         } else {
             let mut map: Map<String, Value> = match serde_json::from_str(&self.overrides) {
                 Ok(Value::Object(map)) => map,
-                Ok(_) => return Err(form_error("overrides", "overrides must be a JSON object, e.g. {\"target\": 300}".into())),
-                Err(e) => return Err(form_error("overrides", format!("overrides are not valid JSON: {e}"))),
+                Ok(_) => {
+                    return Err(form_error(
+                        "overrides",
+                        "overrides must be a JSON object, e.g. {\"target\": 300}".into(),
+                    ));
+                }
+                Err(e) => {
+                    return Err(form_error(
+                        "overrides",
+                        format!("overrides are not valid JSON: {e}"),
+                    ));
+                }
             };
             map.insert("preset".into(), Value::String(self.preset.clone()));
             RulesSpec::Custom(map)
@@ -156,8 +166,12 @@ impl CalcForm {
                 if text.is_empty() {
                     return Ok(0);
                 }
-                text.parse::<i64>()
-                    .map_err(|_| form_error("start", format!("start: {what} must be a whole number, not \"{text}\"")))
+                text.parse::<i64>().map_err(|_| {
+                    form_error(
+                        "start",
+                        format!("start: {what} must be a whole number, not \"{text}\""),
+                    )
+                })
             };
             let bags = |i: usize, what: &str| -> Result<u32, CalcError> {
                 u32::try_from(number(i, what)?)
@@ -231,7 +245,13 @@ fn form_error(field: &str, message: String) -> CalcError {
     }
 }
 
-fn cell_error(number: usize, team: Team, player: Option<usize>, field: &str, detail: String) -> CalcError {
+fn cell_error(
+    number: usize,
+    team: Team,
+    player: Option<usize>,
+    field: &str,
+    detail: String,
+) -> CalcError {
     CalcError {
         code: "invalid_hand".into(),
         message: format!("hand {number}: {detail}"),
@@ -258,7 +278,15 @@ fn row_to_hand(number: usize, row: &RowInput) -> Result<HandInput, CalcError> {
             let seat = seat(team, player);
             let bid = cells.bids[player].trim();
             bids.push(match bid {
-                "" => return Err(cell_error(number, team, Some(player), "bids", format!("seat {seat} has no bid"))),
+                "" => {
+                    return Err(cell_error(
+                        number,
+                        team,
+                        Some(player),
+                        "bids",
+                        format!("seat {seat} has no bid"),
+                    ));
+                }
                 "nil" | "blind_nil" => BidInput::Word(bid.into()),
                 n => match n.parse::<i64>() {
                     Ok(n) => BidInput::Number(n),
@@ -269,7 +297,13 @@ fn row_to_hand(number: usize, row: &RowInput) -> Result<HandInput, CalcError> {
             tricks.push(match took.parse::<i64>() {
                 Ok(n) => n,
                 Err(_) if took.is_empty() => {
-                    return Err(cell_error(number, team, Some(player), "tricks", format!("seat {seat} has no trick count")));
+                    return Err(cell_error(
+                        number,
+                        team,
+                        Some(player),
+                        "tricks",
+                        format!("seat {seat} has no trick count"),
+                    ));
                 }
                 Err(_) => {
                     return Err(cell_error(
@@ -287,7 +321,13 @@ fn row_to_hand(number: usize, row: &RowInput) -> Result<HandInput, CalcError> {
             0
         } else {
             revoke_text.parse::<i64>().map_err(|_| {
-                cell_error(number, team, None, "revokes", format!("revokes must be a number, not \"{revoke_text}\""))
+                cell_error(
+                    number,
+                    team,
+                    None,
+                    "revokes",
+                    format!("revokes must be a number, not \"{revoke_text}\""),
+                )
             })?
         };
         match team {
@@ -351,7 +391,8 @@ fn row_views<'a>(rows: &'a [RowInput], error: Option<&'a CalcError>) -> Vec<RowV
                 let team = Team::BOTH[t];
                 let mine = here.is_some_and(|e| e.team.is_none() || e.team == Some(team));
                 let player_bad = |p: usize, f: &str| {
-                    mine && field == f && here.is_some_and(|e| e.player.is_none() || e.player == Some(p))
+                    mine && field == f
+                        && here.is_some_and(|e| e.player.is_none() || e.player == Some(p))
                 };
                 TeamCellsView {
                     cells: &row.teams[t],
@@ -411,10 +452,18 @@ fn sheet(request: &ScoreRequest, answer: &ScoreResponse) -> Vec<SheetRow> {
                             BidInput::Word(w) => w.clone(),
                         })
                         .collect();
-                    format!("{}{}", bids.join(" + "), if c.blind { " (blind)" } else { "" })
+                    format!(
+                        "{}{}",
+                        bids.join(" + "),
+                        if c.blind { " (blind)" } else { "" }
+                    )
                 }),
                 tricks: cells.map_or_else(String::new, |c| {
-                    c.tricks.iter().map(i64::to_string).collect::<Vec<_>>().join(" + ")
+                    c.tricks
+                        .iter()
+                        .map(i64::to_string)
+                        .collect::<Vec<_>>()
+                        .join(" + ")
                 }),
                 counted: cells
                     .map(|c| c.tricks.iter().sum::<i64>())
@@ -440,7 +489,10 @@ fn sheet(request: &ScoreRequest, answer: &ScoreResponse) -> Vec<SheetRow> {
             SheetRow {
                 number: out.number,
                 note: notes.join(", "),
-                teams: [team(&out.a, input.a.as_ref()), team(&out.b, input.b.as_ref())],
+                teams: [
+                    team(&out.a, input.a.as_ref()),
+                    team(&out.b, input.b.as_ref()),
+                ],
                 status: status_words(&out.status, out.winner, out.reason.as_deref()),
             }
         })
@@ -500,7 +552,11 @@ fn bid_options() -> Vec<(String, String)> {
     options
 }
 
-fn render(form: &CalcForm, error: Option<&CalcError>, scored: Option<(&ScoreRequest, &ScoreResponse)>) -> Result<HttpResponse, PageError> {
+fn render(
+    form: &CalcForm,
+    error: Option<&CalcError>,
+    scored: Option<(&ScoreRequest, &ScoreResponse)>,
+) -> Result<HttpResponse, PageError> {
     let top_error = error.filter(|e| e.hand.is_none());
     let page = CalculatorPage {
         presets: params::presets()
@@ -549,7 +605,9 @@ async fn show(query: web::Query<ShowQuery>) -> Result<HttpResponse, PageError> {
 async fn submit(fields: web::Form<Vec<(String, String)>>) -> Result<HttpResponse, PageError> {
     let mut form = CalcForm::from_pairs(&fields);
     let adding = fields.iter().any(|(k, v)| k == "action" && v == "add");
-    let outcome = form.to_request().and_then(|req| score_request(&req).map(|ans| (req, ans)));
+    let outcome = form
+        .to_request()
+        .and_then(|req| score_request(&req).map(|ans| (req, ans)));
     match outcome {
         // "Add a hand" with nothing wrong yet only adds a row.
         Ok((request, answer)) => {

@@ -48,10 +48,26 @@ async fn healthz(state: web::Data<AppState>) -> Result<HttpResponse, AppError> {
 
 /// Static files, compiled into the binary so it runs from anywhere.
 const ASSETS: &[(&str, &str, &[u8])] = &[
-    ("style.css", "text/css; charset=utf-8", include_bytes!("../../static/style.css")),
-    ("print.css", "text/css; charset=utf-8", include_bytes!("../../static/print.css")),
-    ("calculator.js", "text/javascript; charset=utf-8", include_bytes!("../../static/calculator.js")),
-    ("favicon.svg", "image/svg+xml", include_bytes!("../../static/favicon.svg")),
+    (
+        "style.css",
+        "text/css; charset=utf-8",
+        include_bytes!("../../static/style.css"),
+    ),
+    (
+        "print.css",
+        "text/css; charset=utf-8",
+        include_bytes!("../../static/print.css"),
+    ),
+    (
+        "calculator.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../../static/calculator.js"),
+    ),
+    (
+        "favicon.svg",
+        "image/svg+xml",
+        include_bytes!("../../static/favicon.svg"),
+    ),
 ];
 
 #[get("/static/{name}")]

@@ -28,7 +28,10 @@ struct HomePage {
 #[get("/")]
 async fn home() -> Result<HttpResponse, PageError> {
     let page = HomePage {
-        presets: params::presets().iter().map(|p| (p.name, p.title)).collect(),
+        presets: params::presets()
+            .iter()
+            .map(|p| (p.name, p.title))
+            .collect(),
     };
     Ok(html(StatusCode::OK, page.render()?))
 }
@@ -66,11 +69,15 @@ fn field_rows(all: &[Rules]) -> Vec<FieldRow> {
     };
     vec![
         row("target", &|r| r.target.to_string()),
-        row("time_limit_minutes", &|r| or_none(r.time_limit_minutes, |m| m.to_string())),
+        row("time_limit_minutes", &|r| {
+            or_none(r.time_limit_minutes, |m| m.to_string())
+        }),
         row("nil", &|r| or_none(r.nil, |v| format!("±{v}"))),
         row("zero_bid_is_nil", &|r| r.zero_bid_is_nil.to_string()),
         row("blind_nil.value", &|r| format!("±{}", r.blind_nil.value)),
-        row("blind_nil.when", &|r| when_words(r.blind_nil.when, r.blind_nil.deficit)),
+        row("blind_nil.when", &|r| {
+            when_words(r.blind_nil.when, r.blind_nil.deficit)
+        }),
         row("failed_nil_tricks", &|r| snake(&r.failed_nil_tricks)),
         row("min_team_bid", &|r| r.min_team_bid.to_string()),
         row("set_penalty", &|r| snake(&r.set_penalty)),
@@ -97,10 +104,14 @@ fn field_rows(all: &[Rules]) -> Vec<FieldRow> {
         row("regular_season_ties", &|r| snake(&r.regular_season_ties)),
         row("loss_floor", &|r| or_none(r.loss_floor, |f| f.to_string())),
         row("moon", &|r| {
-            or_none(r.moon.as_ref(), |m| format!("±{}{}", m.value, if m.wins_game { ", wins" } else { "" }))
+            or_none(r.moon.as_ref(), |m| {
+                format!("±{}{}", m.value, if m.wins_game { ", wins" } else { "" })
+            })
         }),
         row("blind_bids", &|r| {
-            or_none(r.blind_bids.as_ref(), |b| format!("≥ {} ×{}", b.min_bid, b.multiplier))
+            or_none(r.blind_bids.as_ref(), |b| {
+                format!("≥ {} ×{}", b.min_bid, b.multiplier)
+            })
         }),
     ]
 }

@@ -38,12 +38,21 @@ async fn public_pages_render() {
         ("/", "Spades leagues, scored exactly"),
         ("/rules", "unc-im-300"),
         ("/rules/unc-im-300", "Every 6th bag costs 60 points"),
-        ("/rules/unc-im-300", "+60 if the bidder takes no trick, −60 otherwise"),
-        ("/rules/unc-im-300", "Readings taken where the rules are unclear"),
+        (
+            "/rules/unc-im-300",
+            "+60 if the bidder takes no trick, −60 otherwise",
+        ),
+        (
+            "/rules/unc-im-300",
+            "Readings taken where the rules are unclear",
+        ),
         ("/rules/chicago-im", "Blind nil may not be bid."),
         ("/rules/classic", "more than 100 points behind"),
         ("/calculator", "Scoring calculator"),
-        ("/calculator?preset=classic", "<option value=\"classic\" selected>"),
+        (
+            "/calculator?preset=classic",
+            "<option value=\"classic\" selected>",
+        ),
     ] {
         let response = app.get(path).await;
         assert_eq!(response.status(), 200, "{path}");
@@ -72,7 +81,12 @@ async fn unknown_pages_are_404_in_the_right_format() {
     let app = spawn_app().await;
     let page = app.get("/rules/hearts").await;
     assert_eq!(page.status(), 404);
-    assert!(page.headers()["content-type"].to_str().unwrap().starts_with("text/html"));
+    assert!(
+        page.headers()["content-type"]
+            .to_str()
+            .unwrap()
+            .starts_with("text/html")
+    );
     let api = app.get("/api/v1/nothing").await;
     assert_eq!(api.status(), 404);
     let body: serde_json::Value = api.json().await.unwrap();
@@ -98,7 +112,12 @@ async fn static_assets_are_served_from_the_binary() {
     let app = spawn_app().await;
     let css = app.get("/static/style.css").await;
     assert_eq!(css.status(), 200);
-    assert!(css.headers()["content-type"].to_str().unwrap().starts_with("text/css"));
+    assert!(
+        css.headers()["content-type"]
+            .to_str()
+            .unwrap()
+            .starts_with("text/css")
+    );
     let js = app.get("/static/calculator.js").await;
     assert!(js.text().await.unwrap().contains("add-hand"));
     assert_eq!(app.get("/static/../Cargo.toml").await.status(), 404);
@@ -121,7 +140,10 @@ async fn the_calculator_form_scores_like_the_api() {
     let (status, html) = post_form(&app, &fields).await;
     assert_eq!(status, 200, "{html}");
     // Hand 1: A 101, B 62; hand 2: A 71, B 50 (see score.rs for the arithmetic).
-    assert!(html.contains("<strong id=\"score-a\">172</strong>"), "{html}");
+    assert!(
+        html.contains("<strong id=\"score-a\">172</strong>"),
+        "{html}"
+    );
     assert!(html.contains("<strong id=\"score-b\">112</strong>"));
     assert!(html.contains("In progress"));
     // The typed values come back, and a blank row is added for the next hand.
@@ -141,11 +163,17 @@ async fn an_invalid_hand_comes_back_with_every_value_and_the_message() {
     fields.extend(hand_fields(1, ["5", "6", "2", "2"], ["4", "3", "1", "1"]));
     let (status, html) = post_form(&app, &fields).await;
     assert_eq!(status, 422);
-    assert!(html.contains("id=\"hand-2-error\">hand 2: tricks sum to 12, not 13"), "{html}");
+    assert!(
+        html.contains("id=\"hand-2-error\">hand 2: tricks sum to 12, not 13"),
+        "{html}"
+    );
     assert!(html.contains("<option value=\"playoff\" selected>"));
     assert!(html.contains("name=\"h1_b_tricks1\" value=\"1\""));
     assert!(html.contains("name=\"h0_a_tricks0\" value=\"5\""));
-    assert!(!html.contains("id=\"score-a\""), "no scores for an invalid form");
+    assert!(
+        !html.contains("id=\"score-a\""),
+        "no scores for an invalid form"
+    );
 }
 
 #[actix_web::test]
@@ -156,9 +184,10 @@ async fn a_missing_trick_count_is_marked_on_its_field() {
     let (status, html) = post_form(&app, &fields).await;
     assert_eq!(status, 422);
     assert!(html.contains("hand 1: seat 3 has no trick count"));
-    assert!(html.contains(
-        "name=\"h0_a_tricks1\" value=\"\" aria-invalid=\"true\" class=\"invalid\""
-    ), "{html}");
+    assert!(
+        html.contains("name=\"h0_a_tricks1\" value=\"\" aria-invalid=\"true\" class=\"invalid\""),
+        "{html}"
+    );
 }
 
 #[actix_web::test]
@@ -187,11 +216,21 @@ async fn overrides_change_the_scoring() {
     // Chicago with blind nil agreed by both teams (000: ±200).
     let mut fields = vec![
         ("preset".to_string(), "chicago-im".to_string()),
-        ("overrides".to_string(), "{\"blind_nil\": {\"when\": \"always\"}}".to_string()),
+        (
+            "overrides".to_string(),
+            "{\"blind_nil\": {\"when\": \"always\"}}".to_string(),
+        ),
     ];
-    fields.extend(hand_fields(0, ["blind_nil", "0", "5", "6"], ["3", "4", "3", "3"]));
+    fields.extend(hand_fields(
+        0,
+        ["blind_nil", "0", "5", "6"],
+        ["3", "4", "3", "3"],
+    ));
     let (status, html) = post_form(&app, &fields).await;
     assert_eq!(status, 200, "{html}");
     // A: blind nil made +200, contract 5 with 6 tricks → 51; total 251.
-    assert!(html.contains("<strong id=\"score-a\">251</strong>"), "{html}");
+    assert!(
+        html.contains("<strong id=\"score-a\">251</strong>"),
+        "{html}"
+    );
 }

@@ -39,8 +39,17 @@ async fn score_answers_every_field_of_api_md() {
         assert!(first.get(field).is_some(), "hand has {field}");
     }
     for field in [
-        "nil_points", "contract", "tricks_counted", "made", "contract_points", "bag_points",
-        "bag_penalty", "revoke_award", "points", "bags", "score",
+        "nil_points",
+        "contract",
+        "tricks_counted",
+        "made",
+        "contract_points",
+        "bag_points",
+        "bag_penalty",
+        "revoke_award",
+        "points",
+        "bags",
+        "score",
     ] {
         assert!(first["a"].get(field).is_some(), "team result has {field}");
     }
@@ -72,7 +81,12 @@ async fn a_game_won_on_target_reports_winner_and_reason() {
         "start": {"a": {"score": 280, "bags": 0}, "b": {"score": 100, "bags": 0}},
         "hands": [{"a": {"bids": [3, 2], "tricks": [3, 2]}, "b": {"bids": [4, 4], "tricks": [4, 4]}}]
     });
-    let body: Value = app.post_json("/api/v1/score", &request).await.json().await.unwrap();
+    let body: Value = app
+        .post_json("/api/v1/score", &request)
+        .await
+        .json()
+        .await
+        .unwrap();
     assert_eq!(body["a"]["score"], 330);
     assert_eq!(body["status"], "won");
     assert_eq!(body["winner"], "a");
@@ -82,62 +96,104 @@ async fn a_game_won_on_target_reports_winner_and_reason() {
 #[actix_web::test]
 async fn errors_have_one_shape_and_the_right_status() {
     let app = spawn_app().await;
-    let cases: Vec<(&str, Value, u16, &str, Option<u64>, Option<&str>)> = vec![
+    // (what, request, status, code, hand, field)
+    type Case = (
+        &'static str,
+        Value,
+        u16,
+        &'static str,
+        Option<u64>,
+        Option<&'static str>,
+    );
+    let cases: Vec<Case> = vec![
         (
             "tricks sum to 12",
             json!({"rules": "unc-im-300", "hands": [{"a": {"bids": [4, 3], "tricks": [4, 3]}, "b": {"bids": [3, 3], "tricks": [3, 2]}}]}),
-            422, "invalid_hand", Some(1), Some("tricks"),
+            422,
+            "invalid_hand",
+            Some(1),
+            Some("tricks"),
         ),
         (
             "below the minimum team bid",
             json!({"rules": "unc-im-300", "hands": [{"a": {"bids": [2, 1], "tricks": [4, 3]}, "b": {"bids": [3, 3], "tricks": [3, 3]}}]}),
-            422, "invalid_hand", Some(1), Some("bids"),
+            422,
+            "invalid_hand",
+            Some(1),
+            Some("bids"),
         ),
         (
             "a bid of 14",
             json!({"rules": "partnership", "hands": [{"a": {"bids": [14, 3], "tricks": [4, 3]}, "b": {"bids": [3, 3], "tricks": [3, 3]}}]}),
-            422, "invalid_hand", Some(1), Some("bids"),
+            422,
+            "invalid_hand",
+            Some(1),
+            Some("bids"),
         ),
         (
             "a bid of the wrong type names its hand",
             json!({"rules": "partnership", "hands": [{"misdeal": true}, {"a": {"bids": [true, 3], "tricks": [4, 3]}, "b": {"bids": [3, 3], "tricks": [3, 3]}}]}),
-            422, "invalid_hand", Some(2), Some("bids"),
+            422,
+            "invalid_hand",
+            Some(2),
+            Some("bids"),
         ),
         (
             "blind nil not allowed when level",
             json!({"rules": "unc-im-300", "hands": [{"a": {"bids": [5, "blind_nil"], "tricks": [6, 0]}, "b": {"bids": [4, 3], "tricks": [4, 3]}}]}),
-            422, "invalid_hand", Some(1), Some("bids"),
+            422,
+            "invalid_hand",
+            Some(1),
+            Some("bids"),
         ),
         (
             "unknown preset",
             json!({"rules": "hearts", "hands": []}),
-            422, "invalid_rules", None, Some("rules.preset"),
+            422,
+            "invalid_rules",
+            None,
+            Some("rules.preset"),
         ),
         (
             "unknown rules field",
             json!({"rules": {"preset": "classic", "bags": {"limt": 5}}, "hands": []}),
-            422, "invalid_rules", None, Some("rules.bags.limt"),
+            422,
+            "invalid_rules",
+            None,
+            Some("rules.bags.limt"),
         ),
         (
             "rules field of the wrong type",
             json!({"rules": {"preset": "classic", "target": "lots"}, "hands": []}),
-            422, "invalid_rules", None, Some("rules.target"),
+            422,
+            "invalid_rules",
+            None,
+            Some("rules.target"),
         ),
         (
             "unknown request field",
             json!({"rules": "classic", "hands": [], "extra": 1}),
-            422, "invalid_request", None, Some("extra"),
+            422,
+            "invalid_request",
+            None,
+            Some("extra"),
         ),
         (
             "start bags at the limit",
             json!({"rules": "unc-im-300", "start": {"a": {"score": 0, "bags": 6}}, "hands": []}),
-            422, "invalid_start", None, Some("start"),
+            422,
+            "invalid_start",
+            None,
+            Some("start"),
         ),
         (
             "a hand after the game is decided",
             json!({"rules": "unc-im-300", "start": {"a": {"score": 300, "bags": 0}},
                    "hands": [{"a": {"bids": [4, 3], "tricks": [4, 3]}, "b": {"bids": [3, 3], "tricks": [3, 3]}}]}),
-            422, "game_over", Some(1), None,
+            422,
+            "game_over",
+            Some(1),
+            None,
         ),
     ];
     for (what, request, status, code, hand, field) in cases {
@@ -146,7 +202,10 @@ async fn errors_have_one_shape_and_the_right_status() {
         let body: Value = response.json().await.unwrap();
         let error = &body["error"];
         assert_eq!(error["code"], code, "{what}: {body}");
-        assert!(error["message"].as_str().is_some_and(|m| !m.is_empty()), "{what}");
+        assert!(
+            error["message"].as_str().is_some_and(|m| !m.is_empty()),
+            "{what}"
+        );
         assert_eq!(error["hand"].as_u64(), hand, "{what}: {body}");
         assert_eq!(error["field"].as_str(), field, "{what}: {body}");
     }
@@ -173,12 +232,27 @@ async fn presets_lists_the_five_presets_resolved() {
     let app = spawn_app().await;
     let body: Value = app.get("/api/v1/presets").await.json().await.unwrap();
     let presets = body["presets"].as_array().unwrap();
-    let names: Vec<&str> = presets.iter().map(|p| p["name"].as_str().unwrap()).collect();
-    assert_eq!(names, ["chicago-im", "unc-im-300", "unc-im-500", "classic", "partnership"]);
+    let names: Vec<&str> = presets
+        .iter()
+        .map(|p| p["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "chicago-im",
+            "unc-im-300",
+            "unc-im-500",
+            "classic",
+            "partnership"
+        ]
+    );
     let unc500 = &presets[2]["rules"];
     assert_eq!(unc500["target"], 500);
     assert_eq!(unc500["time_limit_minutes"], 45);
-    assert_eq!(unc500["ten_for_200"], json!({"min_bid": 10, "value": 200, "set": "per_bid_trick"}));
+    assert_eq!(
+        unc500["ten_for_200"],
+        json!({"min_bid": 10, "value": 200, "set": "per_bid_trick"})
+    );
     assert_eq!(unc500["revoke"], json!({"tricks": 3, "award": 30}));
     assert_eq!(presets[0]["rules"]["regular_season_ties"], "draw");
     assert_eq!(presets[3]["rules"]["blind_nil"]["when"], "behind_more_than");
@@ -198,9 +272,18 @@ async fn openapi_document_describes_the_calculator() {
 async fn the_cli_prints_the_same_answer_as_the_api() {
     let app = spawn_app().await;
     let request = unc_request();
-    let api: Value = app.post_json("/api/v1/score", &request).await.json().await.unwrap();
+    let api: Value = app
+        .post_json("/api/v1/score", &request)
+        .await
+        .json()
+        .await
+        .unwrap();
     let cli = run_cli(&request.to_string());
-    assert!(cli.status.success(), "{}", String::from_utf8_lossy(&cli.stderr));
+    assert!(
+        cli.status.success(),
+        "{}",
+        String::from_utf8_lossy(&cli.stderr)
+    );
     let printed: Value = serde_json::from_slice(&cli.stdout).unwrap();
     assert_eq!(printed, api);
 }
@@ -212,7 +295,10 @@ async fn the_cli_fails_with_the_error_json_on_invalid_input() {
     assert!(!cli.status.success());
     let printed: Value = serde_json::from_slice(&cli.stdout).unwrap();
     assert_eq!(printed["error"]["code"], "invalid_hand");
-    assert_eq!(printed["error"]["message"], "hand 1: tricks sum to 12, not 13");
+    assert_eq!(
+        printed["error"]["message"],
+        "hand 1: tricks sum to 12, not 13"
+    );
     let garbage = run_cli("not json");
     assert!(!garbage.status.success());
     let printed: Value = serde_json::from_slice(&garbage.stdout).unwrap();

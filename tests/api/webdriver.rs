@@ -1,0 +1,611 @@
+//! A tiny W3C WebDriver client over `reqwest`, enough for the browser tests: it starts
+//! `chromedriver` on a free port, opens one headless Chromium session with a fresh profile,
+//! and drives it over plain HTTP on localhost. Dropping the [`Browser`] ends the session (so
+//! Chromium quits) and kills chromedriver.
+
+#![allow(dead_code)] // A toolkit: not every test uses every call.
+
+use std::fmt;
+use std::io::{Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use actix_web::rt::time::sleep;
+use serde_json::{Value, json};
+
+/// The key W3C WebDriver uses for element references.
+const ELEMENT_KEY: &str = "element-6066-11e4-a52e-4f735466cecf";
+
+/// Chromium's arguments: headless, no sandbox (containers), nothing that reaches the network.
+const CHROME_ARGS: &[&str] = &[
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+    "--disable-quic",
+    "--window-size=1280,1024",
+];
+
+/// A WebDriver error (`code` is the W3C error code, e.g. `no such element`), or a transport
+/// or protocol failure (`code` is `client`).
+#[derive(Debug, Clone)]
+pub struct Error {
+    pub code: String,
+    pub message: String,
+}
+
+impl Error {
+    fn client(message: impl fmt::Display) -> Error {
+        Error {
+            code: "client".into(),
+            message: message.to_string(),
+        }
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "webdriver: {}: {}", self.code, self.message)
+    }
+}
+
+impl std::error::Error for Error {}
+
+pub type Result<T> = std::result::Result<T, Error>;
+
+/// Where chromedriver and Chromium are: `$CHROMEDRIVER` / `$CHROME_BIN`, else the PATH,
+/// else `/usr/bin`. `None` when either is missing.
+pub fn find_binaries() -> Option<(PathBuf, PathBuf)> {
+    let driver = locate("CHROMEDRIVER", &["chromedriver"])?;
+    let chrome = locate("CHROME_BIN", &["chromium", "chromium-browser"])?;
+    Some((driver, chrome))
+}
+
+fn locate(var: &str, names: &[&str]) -> Option<PathBuf> {
+    if let Some(path) = std::env::var_os(var).filter(|v| !v.is_empty()) {
+        let path = PathBuf::from(path);
+        return is_executable(&path).then_some(path);
+    }
+    let mut dirs: Vec<PathBuf> = std::env::var_os("PATH")
+        .map(|p| std::env::split_paths(&p).collect())
+        .unwrap_or_default();
+    dirs.push("/usr/bin".into());
+    names
+        .iter()
+        .flat_map(|name| dirs.iter().map(move |dir| dir.join(name)))
+        .find(|path| is_executable(path))
+}
+
+fn is_executable(path: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    path.metadata()
+        .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+}
+
+/// An element of the current page.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Element(String);
+
+/// chromedriver plus one Chromium session.
+pub struct Browser {
+    http: reqwest::Client,
+    driver: Child,
+    port: u16,
+    /// `http://127.0.0.1:{port}/session/{id}`
+    session: String,
+    session_path: String,
+    browser_pid: Option<u32>,
+    closed: bool,
+    // Dropped last: Chromium's profile and chromedriver's log.
+    dir: tempfile::TempDir,
+}
+
+impl Browser {
+    /// Starts chromedriver and a headless session.
+    pub async fn start(driver: &Path, chrome: &Path) -> Result<Browser> {
+        let dir = tempfile::Builder::new()
+            .prefix("spades-im-browser-")
+            .tempdir()
+            .map_err(Error::client)?;
+        let profile = dir.path().join("profile");
+        std::fs::create_dir(&profile).map_err(Error::client)?;
+        let http = reqwest::Client::builder()
+            .no_proxy()
+            .timeout(Duration::from_secs(60))
+            .build()
+            .map_err(Error::client)?;
+
+        // A free port can be taken between asking and chromedriver binding it: try again.
+        let mut last_error = None;
+        for _ in 0..3 {
+            let port = free_port()?;
+            let log = std::fs::File::create(dir.path().join("chromedriver.log"))
+                .map_err(Error::client)?;
+            let mut child = Command::new(driver)
+                .arg(format!("--port={port}"))
+                .stdin(Stdio::null())
+                .stdout(log.try_clone().map_err(Error::client)?)
+                .stderr(log)
+                .spawn()
+                .map_err(|e| Error::client(format!("cannot start {}: {e}", driver.display())))?;
+            match wait_ready(&http, port, &mut child).await {
+                Ok(()) => {
+                    let mut browser = Browser {
+                        http,
+                        driver: child,
+                        port,
+                        session: String::new(),
+                        session_path: String::new(),
+                        browser_pid: None,
+                        closed: true,
+                        dir,
+                    };
+                    browser
+                        .new_session(chrome, &profile)
+                        .await
+                        .map_err(|e| browser.with_log(e))?;
+                    return Ok(browser);
+                }
+                Err(e) => {
+                    let _ = child.kill();
+                    let _ = child.wait();
+                    last_error = Some(e);
+                }
+            }
+        }
+        let log = std::fs::read_to_string(dir.path().join("chromedriver.log")).unwrap_or_default();
+        let e = last_error.unwrap_or_else(|| Error::client("chromedriver did not start"));
+        Err(Error {
+            message: format!("{}\nchromedriver log:\n{log}", e.message),
+            ..e
+        })
+    }
+
+    fn with_log(&self, e: Error) -> Error {
+        let log =
+            std::fs::read_to_string(self.dir.path().join("chromedriver.log")).unwrap_or_default();
+        Error {
+            message: format!("{}\nchromedriver log:\n{log}", e.message),
+            ..e
+        }
+    }
+
+    async fn new_session(&mut self, chrome: &Path, profile: &Path) -> Result<()> {
+        let mut args: Vec<String> = CHROME_ARGS.iter().map(|a| a.to_string()).collect();
+        args.push(format!("--user-data-dir={}", profile.display()));
+        let body = json!({
+            "capabilities": {
+                "alwaysMatch": {
+                    "browserName": "chrome",
+                    "pageLoadStrategy": "normal",
+                    "goog:chromeOptions": {
+                        "binary": chrome.to_string_lossy(),
+                        "args": args,
+                    },
+                }
+            }
+        });
+        let url = format!("http://127.0.0.1:{}/session", self.port);
+        let value = send(self.http.post(url).json(&body)).await?;
+        let id = value["sessionId"]
+            .as_str()
+            .ok_or_else(|| Error::client(format!("no sessionId in {value}")))?;
+        self.session_path = format!("/session/{id}");
+        self.session = format!("http://127.0.0.1:{}{}", self.port, self.session_path);
+        self.browser_pid = value["capabilities"]["goog:processID"]
+            .as_u64()
+            .and_then(|p| u32::try_from(p).ok());
+        self.closed = false;
+        self.post(
+            "/timeouts",
+            json!({"implicit": 0, "pageLoad": 30_000, "script": 10_000}),
+        )
+        .await?;
+        Ok(())
+    }
+
+    async fn get(&self, path: &str) -> Result<Value> {
+        send(self.http.get(format!("{}{path}", self.session))).await
+    }
+
+    async fn post(&self, path: &str, body: Value) -> Result<Value> {
+        send(
+            self.http
+                .post(format!("{}{path}", self.session))
+                .json(&body),
+        )
+        .await
+    }
+
+    /// Loads `url` and waits for its load event.
+    pub async fn goto(&self, url: &str) -> Result<()> {
+        self.post("/url", json!({ "url": url })).await.map(drop)
+    }
+
+    pub async fn current_url(&self) -> Result<String> {
+        let value = self.get("/url").await?;
+        value
+            .as_str()
+            .map(str::to_string)
+            .ok_or_else(|| Error::client(format!("url is {value}")))
+    }
+
+    /// The first element matching a CSS selector (`no such element` when there is none).
+    pub async fn find(&self, css: &str) -> Result<Element> {
+        let value = self
+            .post("/element", json!({"using": "css selector", "value": css}))
+            .await?;
+        element(&value)
+    }
+
+    /// Every element matching a CSS selector, in document order.
+    pub async fn find_all(&self, css: &str) -> Result<Vec<Element>> {
+        let value = self
+            .post("/elements", json!({"using": "css selector", "value": css}))
+            .await?;
+        elements(&value)
+    }
+
+    /// Every element matching a CSS selector inside `parent`.
+    pub async fn find_all_in(&self, parent: &Element, css: &str) -> Result<Vec<Element>> {
+        let value = self
+            .post(
+                &format!("/element/{}/elements", parent.0),
+                json!({"using": "css selector", "value": css}),
+            )
+            .await?;
+        elements(&value)
+    }
+
+    /// Whether an element matches the selector now.
+    pub async fn exists(&self, css: &str) -> Result<bool> {
+        Ok(!self.find_all(css).await?.is_empty())
+    }
+
+    /// Waits up to `timeout` for an element matching `css` to appear.
+    pub async fn wait_for(&self, css: &str, timeout: Duration) -> Result<Element> {
+        let deadline = Instant::now() + timeout;
+        loop {
+            match self.find(css).await {
+                Ok(element) => return Ok(element),
+                Err(e) if e.code == "no such element" && Instant::now() < deadline => {
+                    sleep(Duration::from_millis(50)).await;
+                }
+                Err(e) if e.code == "no such element" => {
+                    return Err(Error {
+                        message: format!("no \"{css}\" after {timeout:?}"),
+                        ..e
+                    });
+                }
+                Err(e) => return Err(e),
+            }
+        }
+    }
+
+    /// Clicks `element` and waits until a new page replaces the current one and has loaded
+    /// (a form submission, a link).
+    pub async fn click_and_wait_for_page(
+        &self,
+        element: &Element,
+        timeout: Duration,
+    ) -> Result<()> {
+        let old_root = self.find("html").await?;
+        self.click(element).await?;
+        let deadline = Instant::now() + timeout;
+        loop {
+            match self.property(&old_root, "nodeName").await {
+                Err(e) if e.code == "stale element reference" || e.code == "no such element" => {
+                    break;
+                }
+                Err(e) => return Err(e),
+                Ok(_) if Instant::now() < deadline => sleep(Duration::from_millis(50)).await,
+                Ok(_) => return Err(Error::client(format!("no new page after {timeout:?}"))),
+            }
+        }
+        loop {
+            let state = self
+                .execute("return document.readyState", json!([]))
+                .await?;
+            if state == "complete" {
+                return Ok(());
+            }
+            if Instant::now() >= deadline {
+                return Err(Error::client(format!(
+                    "page still \"{state}\" after {timeout:?}"
+                )));
+            }
+            sleep(Duration::from_millis(50)).await;
+        }
+    }
+
+    pub async fn click(&self, element: &Element) -> Result<()> {
+        self.post(&format!("/element/{}/click", element.0), json!({}))
+            .await
+            .map(drop)
+    }
+
+    /// Empties an input.
+    pub async fn clear(&self, element: &Element) -> Result<()> {
+        self.post(&format!("/element/{}/clear", element.0), json!({}))
+            .await
+            .map(drop)
+    }
+
+    /// Types `text` into an element (focusing it first).
+    pub async fn send_keys(&self, element: &Element, text: &str) -> Result<()> {
+        self.post(
+            &format!("/element/{}/value", element.0),
+            json!({ "text": text }),
+        )
+        .await
+        .map(drop)
+    }
+
+    /// Selects the `<option>` of `select_css` whose value is `value`, by clicking it.
+    pub async fn select_by_value(&self, select_css: &str, value: &str) -> Result<()> {
+        let quoted = value.replace('\\', "\\\\").replace('"', "\\\"");
+        let option = self
+            .find(&format!("{select_css} option[value=\"{quoted}\"]"))
+            .await?;
+        self.click(&option).await?;
+        let selected = self.value_of(select_css).await?;
+        if selected == value {
+            Ok(())
+        } else {
+            Err(Error::client(format!(
+                "{select_css} shows \"{selected}\" after clicking the option \"{value}\""
+            )))
+        }
+    }
+
+    /// An element's rendered text (as a user sees it: `<br>` is a line break).
+    pub async fn text(&self, element: &Element) -> Result<String> {
+        let value = self.get(&format!("/element/{}/text", element.0)).await?;
+        Ok(value.as_str().unwrap_or_default().to_string())
+    }
+
+    /// The text of the first element matching `css`.
+    pub async fn text_of(&self, css: &str) -> Result<String> {
+        let element = self.find(css).await?;
+        self.text(&element).await
+    }
+
+    /// An HTML attribute as written in the page (`None` when absent).
+    pub async fn attribute(&self, element: &Element, name: &str) -> Result<Option<String>> {
+        let value = self
+            .get(&format!("/element/{}/attribute/{name}", element.0))
+            .await?;
+        Ok(value.as_str().map(str::to_string))
+    }
+
+    /// A DOM property (`value` of an input or select, `checked` of a checkbox) as JSON.
+    pub async fn property_json(&self, element: &Element, name: &str) -> Result<Value> {
+        self.get(&format!("/element/{}/property/{name}", element.0))
+            .await
+    }
+
+    /// A DOM property as text (`""` for null; booleans and numbers as JSON).
+    pub async fn property(&self, element: &Element, name: &str) -> Result<String> {
+        Ok(match self.property_json(element, name).await? {
+            Value::Null => String::new(),
+            Value::String(s) => s,
+            other => other.to_string(),
+        })
+    }
+
+    /// The current `value` of the first element matching `css`.
+    pub async fn value_of(&self, css: &str) -> Result<String> {
+        let element = self.find(css).await?;
+        self.property(&element, "value").await
+    }
+
+    /// Runs a script in the page (`arguments[i]` are `args`) and returns what it returns.
+    pub async fn execute(&self, script: &str, args: Value) -> Result<Value> {
+        self.post("/execute/sync", json!({ "script": script, "args": args }))
+            .await
+    }
+
+    /// The page's current markup.
+    pub async fn source(&self) -> Result<String> {
+        let value = self.get("/source").await?;
+        Ok(value.as_str().unwrap_or_default().to_string())
+    }
+
+    /// Saves a PNG of the viewport (for debugging a failure).
+    pub async fn screenshot(&self, path: &Path) -> Result<()> {
+        let value = self.get("/screenshot").await?;
+        let data = value
+            .as_str()
+            .ok_or_else(|| Error::client("the screenshot is not a string"))?;
+        let png =
+            base64_decode(data).ok_or_else(|| Error::client("the screenshot is not base64"))?;
+        std::fs::write(path, png).map_err(Error::client)
+    }
+
+    /// Ends the session (Chromium quits) and stops chromedriver.
+    pub async fn quit(mut self) -> Result<()> {
+        let result = if self.closed {
+            Ok(())
+        } else {
+            self.closed = true;
+            send(self.http.delete(&self.session)).await.map(drop)
+        };
+        // Drop stops chromedriver.
+        if result.is_err() {
+            self.closed = false;
+        }
+        result
+    }
+}
+
+impl Drop for Browser {
+    fn drop(&mut self) {
+        if !self.closed {
+            // Blocking on purpose: Drop cannot await, and Chromium must not outlive the test.
+            let ended = delete_blocking(self.port, &self.session_path).is_ok();
+            if !ended && let Some(pid) = self.browser_pid {
+                kill_browser(pid);
+            }
+        }
+        let _ = self.driver.kill();
+        let _ = self.driver.wait();
+    }
+}
+
+/// `DELETE /session/{id}` over a bare socket.
+fn delete_blocking(port: u16, path: &str) -> std::io::Result<()> {
+    let address = std::net::SocketAddr::from(([127, 0, 0, 1], port));
+    let mut stream = TcpStream::connect_timeout(&address, Duration::from_secs(2))?;
+    stream.set_read_timeout(Some(Duration::from_secs(20)))?;
+    write!(
+        stream,
+        "DELETE {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+    )?;
+    // chromedriver answers once Chromium has quit; it may keep the connection open, so read
+    // the status line and headers only.
+    let mut response = Vec::new();
+    let mut chunk = [0u8; 1024];
+    while !response.windows(4).any(|w| w == b"\r\n\r\n") {
+        let n = stream.read(&mut chunk)?;
+        if n == 0 {
+            break;
+        }
+        response.extend_from_slice(&chunk[..n]);
+    }
+    if response.starts_with(b"HTTP/1.1 200") {
+        Ok(())
+    } else {
+        Err(std::io::Error::other("the session did not end"))
+    }
+}
+
+/// The last resort when the session could not be ended: kill the browser chromedriver
+/// started for us, by its id, if that id still names a Chromium.
+fn kill_browser(pid: u32) {
+    let is_chromium = std::fs::read(format!("/proc/{pid}/cmdline"))
+        .is_ok_and(|cmd| String::from_utf8_lossy(&cmd).contains("chrom"));
+    if is_chromium {
+        let _ = Command::new("kill")
+            .arg(pid.to_string())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status();
+    }
+}
+
+fn free_port() -> Result<u16> {
+    let listener = TcpListener::bind("127.0.0.1:0").map_err(Error::client)?;
+    Ok(listener.local_addr().map_err(Error::client)?.port())
+}
+
+/// Polls chromedriver's `/status` until it is ready (or has exited).
+async fn wait_ready(http: &reqwest::Client, port: u16, child: &mut Child) -> Result<()> {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        if let Ok(Some(status)) = child.try_wait() {
+            return Err(Error::client(format!("chromedriver exited ({status})")));
+        }
+        let ready = http
+            .get(format!("http://127.0.0.1:{port}/status"))
+            .timeout(Duration::from_secs(2))
+            .send()
+            .await;
+        if let Ok(response) = ready
+            && let Ok(body) = response.json::<Value>().await
+            && body["value"]["ready"] == true
+        {
+            return Ok(());
+        }
+        if Instant::now() >= deadline {
+            return Err(Error::client("chromedriver was not ready after 20s"));
+        }
+        sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// Sends a request and unwraps WebDriver's `{"value": ...}`, turning an error value into
+/// [`Error`].
+async fn send(request: reqwest::RequestBuilder) -> Result<Value> {
+    let response = request.send().await.map_err(Error::client)?;
+    let status = response.status();
+    let body: Value = response
+        .json()
+        .await
+        .map_err(|e| Error::client(format!("HTTP {status}: the answer is not JSON: {e}")))?;
+    let value = body.get("value").cloned().unwrap_or(Value::Null);
+    if let Some(code) = value.get("error").and_then(Value::as_str) {
+        return Err(Error {
+            code: code.to_string(),
+            message: value["message"].as_str().unwrap_or_default().to_string(),
+        });
+    }
+    if !status.is_success() {
+        return Err(Error::client(format!("HTTP {status}: {body}")));
+    }
+    Ok(value)
+}
+
+fn element(value: &Value) -> Result<Element> {
+    value[ELEMENT_KEY]
+        .as_str()
+        .map(|id| Element(id.to_string()))
+        .ok_or_else(|| Error::client(format!("not an element: {value}")))
+}
+
+fn elements(value: &Value) -> Result<Vec<Element>> {
+    value
+        .as_array()
+        .ok_or_else(|| Error::client(format!("not a list: {value}")))?
+        .iter()
+        .map(element)
+        .collect()
+}
+
+/// Standard base64 (with padding), as WebDriver sends screenshots.
+fn base64_decode(text: &str) -> Option<Vec<u8>> {
+    fn sextet(c: u8) -> Option<u32> {
+        Some(match c {
+            b'A'..=b'Z' => c - b'A',
+            b'a'..=b'z' => c - b'a' + 26,
+            b'0'..=b'9' => c - b'0' + 52,
+            b'+' => 62,
+            b'/' => 63,
+            _ => return None,
+        } as u32)
+    }
+    let bytes: Vec<u8> = text.bytes().filter(|c| !c.is_ascii_whitespace()).collect();
+    let data = bytes
+        .strip_suffix(b"==")
+        .or_else(|| bytes.strip_suffix(b"="))
+        .unwrap_or(&bytes);
+    let mut out = Vec::with_capacity(data.len() * 3 / 4);
+    for chunk in data.chunks(4) {
+        let mut n = 0u32;
+        for (i, c) in chunk.iter().enumerate() {
+            n |= sextet(*c)? << (18 - 6 * i);
+        }
+        let len = match chunk.len() {
+            4 => 3,
+            3 => 2,
+            2 => 1,
+            _ => return None,
+        };
+        out.extend_from_slice(&n.to_be_bytes()[1..=len]);
+    }
+    Some(out)
+}
+
+#[test]
+fn base64_round_trip() {
+    assert_eq!(base64_decode("aGVsbG8=").unwrap(), b"hello");
+    assert_eq!(base64_decode("aGVsbG8h").unwrap(), b"hello!");
+    assert_eq!(base64_decode("aGk=").unwrap(), b"hi");
+    assert_eq!(base64_decode("YQ==").unwrap(), b"a");
+    assert!(base64_decode("a!==").is_none());
+}
