@@ -15,6 +15,8 @@ pub struct Settings {
     pub bind: String,
     /// The SQLite file.
     pub db: PathBuf,
+    /// Mark the session cookie `Secure` (needs HTTPS in front of the service).
+    pub secure_cookies: bool,
 }
 
 pub struct Application {
@@ -30,11 +32,16 @@ impl Application {
         let listener = TcpListener::bind(&settings.bind)
             .map_err(|e| anyhow::anyhow!("cannot listen on {}: {e}", settings.bind))?;
         let port = listener.local_addr()?.port();
-        let state = web::Data::new(AppState { db: db.clone() });
+        let state = web::Data::new(AppState {
+            db: db.clone(),
+            throttle: site::auth::Throttle::default(),
+            secure_cookies: settings.secure_cookies,
+        });
         let server = HttpServer::new(move || {
             App::new()
                 .app_data(state.clone())
                 .app_data(web::FormConfig::default().limit(256 * 1024))
+                .wrap(site::auth::SameOrigin)
                 .wrap(site::security_headers())
                 .wrap(actix_web::middleware::Logger::new("%r %s %Dms"))
                 .configure(site::routes)

@@ -5,5 +5,7 @@
 
 pub mod app;
 pub mod db;
+pub mod league;
 pub mod rules;
+pub mod service;
 pub mod web;

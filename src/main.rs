@@ -8,6 +8,7 @@ use clap::{Parser, Subcommand};
 use spades_im::app::{Application, Settings};
 use spades_im::db::Db;
 use spades_im::rules::score_json;
+use spades_im::service::{Role, accounts};
 use tracing_subscriber::EnvFilter;
 
 /// Scoring, standings and playoffs for intramural Spades leagues.
@@ -38,6 +39,10 @@ struct ServeArgs {
         global = true
     )]
     db: PathBuf,
+    /// Send the session cookie without `Secure`, for plain HTTP on a closed network only
+    /// (browsers accept Secure cookies over plain HTTP on 127.0.0.1 and localhost).
+    #[arg(long, env = "SPADES_INSECURE_COOKIES", global = true)]
+    insecure_cookies: bool,
 }
 
 #[derive(Subcommand)]
@@ -47,10 +52,44 @@ enum Command {
     /// Score a game offline: reads a calculator request (JSON, as POST /api/v1/score) on
     /// standard input and prints the answer. Exits 1 with the error JSON on invalid input.
     Score,
+    /// Manage users.
+    User {
+        #[command(subcommand)]
+        command: UserCommand,
+    },
+    /// Manage API tokens.
+    Token {
+        #[command(subcommand)]
+        command: TokenCommand,
+    },
     /// Copy the database to FILE (VACUUM INTO) and check the copy's integrity.
     Backup {
         /// Where to write the copy; must not exist.
         file: PathBuf,
+    },
+}
+
+#[derive(Subcommand)]
+enum UserCommand {
+    /// Add a user; prints a generated password unless --password-stdin is given.
+    Add {
+        name: String,
+        #[arg(long, value_parser = ["admin", "supervisor"])]
+        role: String,
+        /// Read the password from standard input (first line).
+        #[arg(long)]
+        password_stdin: bool,
+    },
+}
+
+#[derive(Subcommand)]
+enum TokenCommand {
+    /// Create an API token acting as the user NAME; prints it once.
+    Create {
+        name: String,
+        /// A label to recognise the token by.
+        #[arg(long, default_value = "cli")]
+        label: String,
     },
 }
 
@@ -66,6 +105,17 @@ fn main() -> ExitCode {
         Command::Serve => run_async(serve(cli.serve)),
         Command::Score => score(),
         Command::Backup { file } => run_async(backup(cli.serve.db, file)),
+        Command::User {
+            command:
+                UserCommand::Add {
+                    name,
+                    role,
+                    password_stdin,
+                },
+        } => run_async(add_user(cli.serve.db, name, role, password_stdin)),
+        Command::Token {
+            command: TokenCommand::Create { name, label },
+        } => run_async(create_token(cli.serve.db, name, label)),
     }
 }
 
@@ -84,8 +134,10 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let settings = Settings {
         bind: args.bind,
         db: args.db,
+        secure_cookies: !args.insecure_cookies,
     };
     let app = Application::build(&settings).await?;
+    let first_admin = accounts::ensure_admin(app.db()).await?;
     let host = settings
         .bind
         .rsplit_once(':')
@@ -96,6 +148,16 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         app.port(),
         settings.db.display()
     );
+    match first_admin {
+        Some((name, password)) => println!(
+            "First start: log in at http://{host}:{}/login as \"{name}\" with the password {password} (shown once; change it on the account page)",
+            app.port()
+        ),
+        None => println!(
+            "Log in at http://{host}:{}/login (add users with `spades-im user add NAME --role admin|supervisor`)",
+            app.port()
+        ),
+    }
     app.run_until_stopped().await?;
     Ok(())
 }
@@ -140,5 +202,48 @@ async fn backup(db: PathBuf, file: PathBuf) -> anyhow::Result<()> {
     let db = Db::open(&db).await?;
     db.backup(&file).await?;
     println!("backup written to {} and checked", file.display());
+    Ok(())
+}
+
+async fn add_user(
+    db: PathBuf,
+    name: String,
+    role: String,
+    password_stdin: bool,
+) -> anyhow::Result<()> {
+    let role =
+        Role::parse(&role).ok_or_else(|| anyhow::anyhow!("the role is admin or supervisor"))?;
+    let (password, generated) = if password_stdin {
+        let mut line = String::new();
+        std::io::stdin().read_line(&mut line)?;
+        (line.trim_end_matches(['\n', '\r']).to_string(), false)
+    } else {
+        (accounts::random_hex(8), true)
+    };
+    let db = Db::open(&db).await?;
+    let user = accounts::create_user(&db, &name, role, &password)
+        .await
+        .map_err(|e| anyhow::anyhow!("{e}"))?;
+    if generated {
+        println!(
+            "user {} ({}) added; password: {password}",
+            user.username,
+            role.as_str()
+        );
+    } else {
+        println!("user {} ({}) added", user.username, role.as_str());
+    }
+    Ok(())
+}
+
+async fn create_token(db: PathBuf, name: String, label: String) -> anyhow::Result<()> {
+    let db = Db::open(&db).await?;
+    let token = accounts::create_token(&db, &name, &label)
+        .await
+        .map_err(|e| match e {
+            spades_im::service::ServiceError::NotFound => anyhow::anyhow!("no user named {name}"),
+            other => anyhow::anyhow!("{other}"),
+        })?;
+    println!("{token}");
     Ok(())
 }

@@ -4,6 +4,10 @@
 //! WAL with `synchronous=FULL`, foreign keys on, a 5 s busy timeout, and every write
 //! transaction opened with `BEGIN IMMEDIATE`.
 
+pub mod leagues;
+pub mod matches;
+pub mod users;
+
 use std::path::Path;
 use std::str::FromStr;
 use std::time::Duration;
@@ -61,6 +65,11 @@ impl Db {
         let db = Db { writer, reader };
         db.check_settings().await?;
         Ok(db)
+    }
+
+    /// The writer pool, for a read that must see the latest write in the same request.
+    pub fn writer(&self) -> &SqlitePool {
+        &self.writer
     }
 
     /// A read-only connection pool for pages and reports.

@@ -23,6 +23,18 @@ pub enum AppError {
     Invalid(CalcError),
     #[error("not found")]
     NotFound,
+    /// No or bad credentials (401).
+    #[error("{0}")]
+    Unauthorized(String),
+    /// Logged in, but not allowed (403).
+    #[error("{0}")]
+    Forbidden(String),
+    /// The state changed under the request: stale version, already started... (409).
+    #[error("{message}")]
+    Conflict { code: String, message: String },
+    /// Too many failed logins: wait this many seconds (429).
+    #[error("too many attempts")]
+    Throttled(u64),
     /// The database stayed busy: nothing was saved, the client should send again (503).
     #[error("busy")]
     Busy,
@@ -36,6 +48,13 @@ impl AppError {
             AppError::Malformed(m) => ("malformed".into(), m.clone()),
             AppError::Invalid(e) => (e.code.clone(), e.message.clone()),
             AppError::NotFound => ("not_found".into(), "not found".into()),
+            AppError::Unauthorized(m) => ("unauthorized".into(), m.clone()),
+            AppError::Forbidden(m) => ("forbidden".into(), m.clone()),
+            AppError::Conflict { code, message } => (code.clone(), message.clone()),
+            AppError::Throttled(secs) => (
+                "throttled".into(),
+                format!("too many failed attempts: try again in {secs} seconds"),
+            ),
             AppError::Busy => (
                 "busy".into(),
                 "the server is busy: not saved, send again".into(),
@@ -70,6 +89,22 @@ impl From<CalcError> for AppError {
     }
 }
 
+impl From<crate::service::ServiceError> for AppError {
+    fn from(e: crate::service::ServiceError) -> Self {
+        use crate::service::ServiceError as S;
+        match e {
+            S::NotFound => AppError::NotFound,
+            S::Forbidden(m) => AppError::Forbidden(m),
+            S::Invalid(e) => AppError::Invalid(e),
+            S::Conflict { code, message } => AppError::Conflict {
+                code: code.into(),
+                message,
+            },
+            S::Db(e) => e.into(),
+        }
+    }
+}
+
 impl From<sqlx::Error> for AppError {
     fn from(e: sqlx::Error) -> Self {
         if let sqlx::Error::Database(db) = &e
@@ -96,6 +131,10 @@ impl ResponseError for AppError {
             AppError::Malformed(_) => StatusCode::BAD_REQUEST,
             AppError::Invalid(_) => StatusCode::UNPROCESSABLE_ENTITY,
             AppError::NotFound => StatusCode::NOT_FOUND,
+            AppError::Unauthorized(_) => StatusCode::UNAUTHORIZED,
+            AppError::Forbidden(_) => StatusCode::FORBIDDEN,
+            AppError::Conflict { .. } => StatusCode::CONFLICT,
+            AppError::Throttled(_) => StatusCode::TOO_MANY_REQUESTS,
             AppError::Busy => StatusCode::SERVICE_UNAVAILABLE,
             AppError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
@@ -110,6 +149,9 @@ impl ResponseError for AppError {
         if matches!(self, AppError::Busy) {
             response.insert_header(("Retry-After", "1"));
         }
+        if let AppError::Throttled(secs) = self {
+            response.insert_header(("Retry-After", secs.to_string()));
+        }
         response.json(self.body())
     }
 }
@@ -118,6 +160,12 @@ impl ResponseError for AppError {
 #[derive(Debug, thiserror::Error)]
 #[error("{0}")]
 pub struct PageError(#[from] pub AppError);
+
+impl From<crate::service::ServiceError> for PageError {
+    fn from(e: crate::service::ServiceError) -> Self {
+        PageError(e.into())
+    }
+}
 
 impl From<askama::Error> for PageError {
     fn from(e: askama::Error) -> Self {
@@ -141,6 +189,12 @@ impl ResponseError for PageError {
     fn error_response(&self) -> HttpResponse {
         if let AppError::Internal(cause) = &self.0 {
             tracing::error!(%cause, "page failed");
+        }
+        // A page that needs a login sends the browser to the login form.
+        if let AppError::Unauthorized(_) = &self.0 {
+            return HttpResponse::SeeOther()
+                .insert_header((actix_web::http::header::LOCATION, "/login"))
+                .finish();
         }
         let status = self.status_code();
         let (_, message) = self.0.code_and_message();

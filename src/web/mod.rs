@@ -1,6 +1,8 @@
 //! HTTP: pages (HTML), the JSON API, static assets, and the headers every answer carries.
 
 pub mod api;
+pub mod api_league;
+pub mod auth;
 pub mod calculator;
 pub mod error;
 pub mod pages;
@@ -13,9 +15,11 @@ use crate::db::Db;
 use error::{AppError, PageError};
 
 /// What every handler can reach.
-#[derive(Clone)]
 pub struct AppState {
     pub db: Db,
+    pub throttle: auth::Throttle,
+    /// Mark the session cookie `Secure` (off only for plain HTTP on a closed network).
+    pub secure_cookies: bool,
 }
 
 /// The headers of GUIDE "Security": no inline script, no framing, no sniffing.
@@ -35,6 +39,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.service(healthz)
         .service(asset)
         .configure(api::routes)
+        .configure(api_league::routes)
         .configure(pages::routes)
         .configure(calculator::routes);
 }

@@ -1,0 +1,191 @@
+//! Leagues, teams and league supervisors.
+
+use sqlx::SqliteConnection;
+
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct LeagueRow {
+    pub id: i64,
+    pub slug: String,
+    pub name: String,
+    pub rules_regular: String,
+    pub rules_playoff: String,
+    pub rules_final: String,
+    pub tiebreak_order: String,
+    pub created_at: String,
+}
+
+pub struct NewLeague<'a> {
+    pub slug: &'a str,
+    pub name: &'a str,
+    pub rules_regular: &'a str,
+    pub rules_playoff: &'a str,
+    pub rules_final: &'a str,
+    pub tiebreak_order: &'a str,
+    pub now: &'a str,
+}
+
+pub async fn insert(conn: &mut SqliteConnection, l: &NewLeague<'_>) -> sqlx::Result<i64> {
+    let row = sqlx::query(
+        "INSERT INTO leagues (slug, name, rules_regular, rules_playoff, rules_final, tiebreak_order, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?)",
+    )
+    .bind(l.slug)
+    .bind(l.name)
+    .bind(l.rules_regular)
+    .bind(l.rules_playoff)
+    .bind(l.rules_final)
+    .bind(l.tiebreak_order)
+    .bind(l.now)
+    .execute(conn)
+    .await?;
+    Ok(row.last_insert_rowid())
+}
+
+pub async fn update(conn: &mut SqliteConnection, id: i64, l: &NewLeague<'_>) -> sqlx::Result<()> {
+    sqlx::query(
+        "UPDATE leagues SET name = ?, rules_regular = ?, rules_playoff = ?, rules_final = ?, tiebreak_order = ?
+         WHERE id = ?",
+    )
+    .bind(l.name)
+    .bind(l.rules_regular)
+    .bind(l.rules_playoff)
+    .bind(l.rules_final)
+    .bind(l.tiebreak_order)
+    .bind(id)
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+pub async fn by_slug(conn: &mut SqliteConnection, slug: &str) -> sqlx::Result<Option<LeagueRow>> {
+    sqlx::query_as("SELECT * FROM leagues WHERE slug = ?")
+        .bind(slug)
+        .fetch_optional(conn)
+        .await
+}
+
+pub async fn by_id(conn: &mut SqliteConnection, id: i64) -> sqlx::Result<Option<LeagueRow>> {
+    sqlx::query_as("SELECT * FROM leagues WHERE id = ?")
+        .bind(id)
+        .fetch_optional(conn)
+        .await
+}
+
+pub async fn all(conn: &mut SqliteConnection) -> sqlx::Result<Vec<LeagueRow>> {
+    sqlx::query_as("SELECT * FROM leagues ORDER BY created_at DESC, id DESC")
+        .fetch_all(conn)
+        .await
+}
+
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct TeamRow {
+    pub id: i64,
+    pub league_id: i64,
+    pub name: String,
+    pub player1: String,
+    pub player2: String,
+    pub withdrawn: bool,
+}
+
+pub async fn insert_team(
+    conn: &mut SqliteConnection,
+    league_id: i64,
+    name: &str,
+    players: [&str; 2],
+) -> sqlx::Result<i64> {
+    let row =
+        sqlx::query("INSERT INTO teams (league_id, name, player1, player2) VALUES (?, ?, ?, ?)")
+            .bind(league_id)
+            .bind(name)
+            .bind(players[0])
+            .bind(players[1])
+            .execute(conn)
+            .await?;
+    Ok(row.last_insert_rowid())
+}
+
+pub async fn update_team(
+    conn: &mut SqliteConnection,
+    id: i64,
+    name: &str,
+    players: [&str; 2],
+    withdrawn: bool,
+) -> sqlx::Result<()> {
+    sqlx::query("UPDATE teams SET name = ?, player1 = ?, player2 = ?, withdrawn = ? WHERE id = ?")
+        .bind(name)
+        .bind(players[0])
+        .bind(players[1])
+        .bind(withdrawn)
+        .bind(id)
+        .execute(conn)
+        .await?;
+    Ok(())
+}
+
+pub async fn teams(conn: &mut SqliteConnection, league_id: i64) -> sqlx::Result<Vec<TeamRow>> {
+    sqlx::query_as("SELECT * FROM teams WHERE league_id = ? ORDER BY name COLLATE NOCASE, id")
+        .bind(league_id)
+        .fetch_all(conn)
+        .await
+}
+
+pub async fn team(conn: &mut SqliteConnection, id: i64) -> sqlx::Result<Option<TeamRow>> {
+    sqlx::query_as("SELECT * FROM teams WHERE id = ?")
+        .bind(id)
+        .fetch_optional(conn)
+        .await
+}
+
+pub async fn assign_supervisor(
+    conn: &mut SqliteConnection,
+    league_id: i64,
+    user_id: i64,
+) -> sqlx::Result<()> {
+    sqlx::query("INSERT OR IGNORE INTO league_supervisors (league_id, user_id) VALUES (?, ?)")
+        .bind(league_id)
+        .bind(user_id)
+        .execute(conn)
+        .await?;
+    Ok(())
+}
+
+pub async fn unassign_supervisor(
+    conn: &mut SqliteConnection,
+    league_id: i64,
+    user_id: i64,
+) -> sqlx::Result<()> {
+    sqlx::query("DELETE FROM league_supervisors WHERE league_id = ? AND user_id = ?")
+        .bind(league_id)
+        .bind(user_id)
+        .execute(conn)
+        .await?;
+    Ok(())
+}
+
+pub async fn is_supervisor(
+    conn: &mut SqliteConnection,
+    league_id: i64,
+    user_id: i64,
+) -> sqlx::Result<bool> {
+    let found: Option<i64> =
+        sqlx::query_scalar("SELECT 1 FROM league_supervisors WHERE league_id = ? AND user_id = ?")
+            .bind(league_id)
+            .bind(user_id)
+            .fetch_optional(conn)
+            .await?;
+    Ok(found.is_some())
+}
+
+/// Usernames of the supervisors assigned to a league.
+pub async fn supervisors(
+    conn: &mut SqliteConnection,
+    league_id: i64,
+) -> sqlx::Result<Vec<(i64, String)>> {
+    sqlx::query_as(
+        "SELECT u.id, u.username FROM league_supervisors s JOIN users u ON u.id = s.user_id
+         WHERE s.league_id = ? ORDER BY u.username",
+    )
+    .bind(league_id)
+    .fetch_all(conn)
+    .await
+}

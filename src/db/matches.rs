@@ -1,0 +1,269 @@
+//! Matches, their hands (revisions), idempotency keys and the audit log.
+
+use sqlx::SqliteConnection;
+
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct MatchRow {
+    pub id: i64,
+    pub league_id: i64,
+    pub stage: String,
+    pub round: Option<i64>,
+    pub team_a: i64,
+    pub team_b: i64,
+    pub table_name: Option<String>,
+    pub scheduled_at: Option<String>,
+    pub status: String,
+    pub started_at: Option<String>,
+    pub time_called_at: Option<String>,
+    pub rules: Option<String>,
+    pub forfeit: Option<String>,
+    pub version: i64,
+    pub score_a: i64,
+    pub score_b: i64,
+    pub bags_a: i64,
+    pub bags_b: i64,
+    pub game_status: String,
+    pub winner: Option<String>,
+    pub reason: Option<String>,
+}
+
+pub struct NewMatch<'a> {
+    pub league_id: i64,
+    pub stage: &'a str,
+    pub round: Option<i64>,
+    pub team_a: i64,
+    pub team_b: i64,
+    pub table_name: Option<&'a str>,
+    pub scheduled_at: Option<&'a str>,
+}
+
+pub async fn insert(conn: &mut SqliteConnection, m: &NewMatch<'_>) -> sqlx::Result<i64> {
+    let row = sqlx::query(
+        "INSERT INTO matches (league_id, stage, round, team_a, team_b, table_name, scheduled_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?)",
+    )
+    .bind(m.league_id)
+    .bind(m.stage)
+    .bind(m.round)
+    .bind(m.team_a)
+    .bind(m.team_b)
+    .bind(m.table_name)
+    .bind(m.scheduled_at)
+    .execute(conn)
+    .await?;
+    Ok(row.last_insert_rowid())
+}
+
+pub async fn by_id(conn: &mut SqliteConnection, id: i64) -> sqlx::Result<Option<MatchRow>> {
+    sqlx::query_as("SELECT * FROM matches WHERE id = ?")
+        .bind(id)
+        .fetch_optional(conn)
+        .await
+}
+
+pub async fn of_league(conn: &mut SqliteConnection, league_id: i64) -> sqlx::Result<Vec<MatchRow>> {
+    sqlx::query_as(
+        "SELECT * FROM matches WHERE league_id = ?
+         ORDER BY scheduled_at IS NULL, scheduled_at, round, id",
+    )
+    .bind(league_id)
+    .fetch_all(conn)
+    .await
+}
+
+pub async fn in_progress(conn: &mut SqliteConnection) -> sqlx::Result<Vec<MatchRow>> {
+    sqlx::query_as(
+        "SELECT * FROM matches WHERE status = 'in_progress' ORDER BY league_id, table_name, id",
+    )
+    .fetch_all(conn)
+    .await
+}
+
+/// Marks a match started with its rules frozen.
+pub async fn start(
+    conn: &mut SqliteConnection,
+    id: i64,
+    now: &str,
+    rules: &str,
+) -> sqlx::Result<()> {
+    sqlx::query(
+        "UPDATE matches SET status = 'in_progress', started_at = ?, rules = ?, version = version + 1
+         WHERE id = ?",
+    )
+    .bind(now)
+    .bind(rules)
+    .bind(id)
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+/// The cached totals and state, rebuilt from the hands.
+pub struct Totals<'a> {
+    pub status: &'a str,
+    pub score_a: i64,
+    pub score_b: i64,
+    pub bags_a: i64,
+    pub bags_b: i64,
+    pub game_status: &'a str,
+    pub winner: Option<&'a str>,
+    pub reason: Option<&'a str>,
+    pub forfeit: Option<&'a str>,
+}
+
+/// Writes the cached totals and bumps the version.
+pub async fn set_totals(conn: &mut SqliteConnection, id: i64, t: &Totals<'_>) -> sqlx::Result<()> {
+    sqlx::query(
+        "UPDATE matches SET status = ?, score_a = ?, score_b = ?, bags_a = ?, bags_b = ?,
+         game_status = ?, winner = ?, reason = ?, forfeit = ?, version = version + 1 WHERE id = ?",
+    )
+    .bind(t.status)
+    .bind(t.score_a)
+    .bind(t.score_b)
+    .bind(t.bags_a)
+    .bind(t.bags_b)
+    .bind(t.game_status)
+    .bind(t.winner)
+    .bind(t.reason)
+    .bind(t.forfeit)
+    .bind(id)
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+pub async fn call_time(conn: &mut SqliteConnection, id: i64, now: &str) -> sqlx::Result<()> {
+    sqlx::query("UPDATE matches SET time_called_at = ?, version = version + 1 WHERE id = ? AND time_called_at IS NULL")
+        .bind(now)
+        .bind(id)
+        .execute(conn)
+        .await?;
+    Ok(())
+}
+
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct HandRow {
+    pub id: i64,
+    pub match_id: i64,
+    pub number: i64,
+    pub revision: i64,
+    pub hand: String,
+    pub reason: Option<String>,
+    pub recorded_by: Option<i64>,
+    pub recorded_at: String,
+}
+
+/// The current revision of every hand of a match, in order.
+pub async fn current_hands(
+    conn: &mut SqliteConnection,
+    match_id: i64,
+) -> sqlx::Result<Vec<HandRow>> {
+    sqlx::query_as(
+        "SELECT h.* FROM hands h
+         WHERE h.match_id = ? AND h.revision = (
+             SELECT MAX(revision) FROM hands WHERE match_id = h.match_id AND number = h.number)
+         ORDER BY h.number",
+    )
+    .bind(match_id)
+    .fetch_all(conn)
+    .await
+}
+
+/// Every revision of every hand of a match (for the correction history).
+pub async fn all_revisions(
+    conn: &mut SqliteConnection,
+    match_id: i64,
+) -> sqlx::Result<Vec<HandRow>> {
+    sqlx::query_as("SELECT * FROM hands WHERE match_id = ? ORDER BY number, revision")
+        .bind(match_id)
+        .fetch_all(conn)
+        .await
+}
+
+pub struct NewHand<'a> {
+    pub match_id: i64,
+    pub number: i64,
+    pub revision: i64,
+    pub hand: &'a str,
+    pub reason: Option<&'a str>,
+    pub recorded_by: Option<i64>,
+    pub now: &'a str,
+}
+
+pub async fn insert_hand(conn: &mut SqliteConnection, h: &NewHand<'_>) -> sqlx::Result<i64> {
+    let row = sqlx::query(
+        "INSERT INTO hands (match_id, number, revision, hand, reason, recorded_by, recorded_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?)",
+    )
+    .bind(h.match_id)
+    .bind(h.number)
+    .bind(h.revision)
+    .bind(h.hand)
+    .bind(h.reason)
+    .bind(h.recorded_by)
+    .bind(h.now)
+    .execute(conn)
+    .await?;
+    Ok(row.last_insert_rowid())
+}
+
+pub async fn idempotent_response(
+    conn: &mut SqliteConnection,
+    match_id: i64,
+    key: &str,
+) -> sqlx::Result<Option<String>> {
+    sqlx::query_scalar("SELECT response FROM idempotency_keys WHERE match_id = ? AND key = ?")
+        .bind(match_id)
+        .bind(key)
+        .fetch_optional(conn)
+        .await
+}
+
+pub async fn save_idempotent_response(
+    conn: &mut SqliteConnection,
+    match_id: i64,
+    key: &str,
+    response: &str,
+    now: &str,
+) -> sqlx::Result<()> {
+    sqlx::query(
+        "INSERT INTO idempotency_keys (match_id, key, response, created_at) VALUES (?, ?, ?, ?)",
+    )
+    .bind(match_id)
+    .bind(key)
+    .bind(response)
+    .bind(now)
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+pub struct AuditEntry<'a> {
+    pub user_id: Option<i64>,
+    pub action: &'a str,
+    pub entity: &'a str,
+    pub entity_id: Option<i64>,
+    pub before: Option<&'a str>,
+    pub after: Option<&'a str>,
+    pub reason: Option<&'a str>,
+    pub now: &'a str,
+}
+
+/// Appends to the audit log; call inside the transaction of the change.
+pub async fn audit(conn: &mut SqliteConnection, e: &AuditEntry<'_>) -> sqlx::Result<()> {
+    sqlx::query(
+        "INSERT INTO audit_log (at, user_id, action, entity, entity_id, before, after, reason)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+    )
+    .bind(e.now)
+    .bind(e.user_id)
+    .bind(e.action)
+    .bind(e.entity)
+    .bind(e.entity_id)
+    .bind(e.before)
+    .bind(e.after)
+    .bind(e.reason)
+    .execute(conn)
+    .await?;
+    Ok(())
+}

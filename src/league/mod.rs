@@ -1,0 +1,5 @@
+//! Pure tournament logic: standings, tiebreakers, schedules (and, next, brackets). No web,
+//! SQL or clock.
+
+pub mod schedule;
+pub mod standings;

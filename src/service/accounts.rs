@@ -1,0 +1,258 @@
+//! Accounts: argon2id passwords, server-side sessions, hashed API tokens.
+
+use argon2::Argon2;
+use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
+use sha2::{Digest, Sha256};
+
+use super::{Role, ServiceError, User, now};
+use crate::db::{Db, users};
+
+/// How long a login lasts.
+pub const SESSION_HOURS: i64 = 12;
+
+/// `n` random bytes as lowercase hex.
+pub fn random_hex(n: usize) -> String {
+    let mut bytes = vec![0u8; n];
+    getrandom::fill(&mut bytes).expect("the operating system's random source failed");
+    hex(&bytes)
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// SHA-256 of a random secret (session id, API token): what is stored.
+pub fn secret_hash(secret: &str) -> String {
+    hex(&Sha256::digest(secret.as_bytes()))
+}
+
+/// argon2id with the crate's defaults (OWASP's minimum). Slow on purpose: call it off the
+/// async workers.
+pub fn hash_password(password: &str) -> String {
+    let mut salt = [0u8; 16];
+    getrandom::fill(&mut salt).expect("the operating system's random source failed");
+    let salt = SaltString::encode_b64(&salt).expect("16 bytes is a valid salt");
+    Argon2::default()
+        .hash_password(password.as_bytes(), &salt)
+        .map(|h| h.to_string())
+        .expect("argon2 hashing with default parameters")
+}
+
+pub fn verify_password(password: &str, hash: &str) -> bool {
+    PasswordHash::new(hash)
+        .map(|parsed| {
+            Argon2::default()
+                .verify_password(password.as_bytes(), &parsed)
+                .is_ok()
+        })
+        .unwrap_or(false)
+}
+
+/// A hash to verify against when the user does not exist, so both answers take as long.
+pub fn dummy_hash() -> &'static str {
+    static DUMMY: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    DUMMY.get_or_init(|| hash_password("no such user, no such password"))
+}
+
+pub fn validate_username(name: &str) -> Result<(), ServiceError> {
+    let ok = (2..=40).contains(&name.chars().count())
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'));
+    if ok {
+        Ok(())
+    } else {
+        Err(ServiceError::invalid(
+            "invalid_user",
+            "username",
+            "a username is 2 to 40 letters, digits, '.', '_' or '-'",
+        ))
+    }
+}
+
+pub fn validate_password(password: &str) -> Result<(), ServiceError> {
+    if password.chars().count() < 10 {
+        return Err(ServiceError::invalid(
+            "invalid_password",
+            "password",
+            "a password is at least 10 characters",
+        ));
+    }
+    Ok(())
+}
+
+fn user_of(row: users::UserRow) -> User {
+    User {
+        id: row.id,
+        username: row.username,
+        role: Role::parse(&row.role).unwrap_or(Role::Supervisor),
+    }
+}
+
+/// Creates a user with `password` (already checked by the caller's rules).
+pub async fn create_user(
+    db: &Db,
+    username: &str,
+    role: Role,
+    password: &str,
+) -> Result<User, ServiceError> {
+    validate_username(username)?;
+    validate_password(password)?;
+    let password = password.to_string();
+    let hash = actix_web::rt::task::spawn_blocking(move || hash_password(&password))
+        .await
+        .map_err(|e| ServiceError::Db(sqlx::Error::Protocol(format!("hashing failed: {e}"))))?;
+    let mut tx = db.write().await?;
+    if users::by_name(&mut tx, username).await?.is_some() {
+        return Err(ServiceError::invalid(
+            "invalid_user",
+            "username",
+            format!("the username \"{username}\" is taken"),
+        ));
+    }
+    let id = users::insert(&mut tx, username, &hash, role.as_str(), &now()).await?;
+    tx.commit().await?;
+    Ok(User {
+        id,
+        username: username.to_string(),
+        role,
+    })
+}
+
+/// Checks a username and password; `None` for either wrong (same answer, similar time).
+pub async fn check_login(
+    db: &Db,
+    username: &str,
+    password: &str,
+) -> Result<Option<User>, ServiceError> {
+    let mut conn = db.reader().acquire().await?;
+    let row = users::by_name(&mut conn, username).await?;
+    drop(conn);
+    let hash = row
+        .as_ref()
+        .map_or_else(|| dummy_hash().to_string(), |r| r.password_hash.clone());
+    let password = password.to_string();
+    let ok = actix_web::rt::task::spawn_blocking(move || verify_password(&password, &hash))
+        .await
+        .unwrap_or(false);
+    Ok(row.filter(|_| ok).map(user_of))
+}
+
+/// A new session: returns the session id (for the cookie) and its CSRF token.
+pub async fn open_session(db: &Db, user: &User) -> Result<(String, String), ServiceError> {
+    let id = random_hex(32);
+    let csrf = random_hex(32);
+    let created = chrono::Utc::now();
+    let expires = created + chrono::Duration::hours(SESSION_HOURS);
+    let mut tx = db.write().await?;
+    users::insert_session(
+        &mut tx,
+        &secret_hash(&id),
+        user.id,
+        &csrf,
+        &now(),
+        &expires.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+    )
+    .await?;
+    tx.commit().await?;
+    Ok((id, csrf))
+}
+
+/// The user and CSRF token of a live session.
+pub async fn session_user(
+    db: &Db,
+    session_id: &str,
+) -> Result<Option<(User, String)>, ServiceError> {
+    let mut conn = db.reader().acquire().await?;
+    Ok(users::session(&mut conn, &secret_hash(session_id), &now())
+        .await?
+        .map(|(s, u)| (user_of(u), s.csrf_token)))
+}
+
+pub async fn close_session(db: &Db, session_id: &str) -> Result<(), ServiceError> {
+    let mut tx = db.write().await?;
+    users::delete_session(&mut tx, &secret_hash(session_id)).await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+/// The user a bearer token acts as.
+pub async fn token_user(db: &Db, token: &str) -> Result<Option<User>, ServiceError> {
+    let mut conn = db.reader().acquire().await?;
+    Ok(users::user_by_token(&mut conn, &secret_hash(token))
+        .await?
+        .map(user_of))
+}
+
+/// Creates an API token for `username`; the token is shown once and stored hashed.
+pub async fn create_token(db: &Db, username: &str, name: &str) -> Result<String, ServiceError> {
+    let token = format!("spim_{}", random_hex(24));
+    let mut tx = db.write().await?;
+    let user = users::by_name(&mut tx, username)
+        .await?
+        .ok_or(ServiceError::NotFound)?;
+    users::insert_token(&mut tx, user.id, name, &secret_hash(&token), &now()).await?;
+    tx.commit().await?;
+    Ok(token)
+}
+
+pub async fn change_password(
+    db: &Db,
+    user: &User,
+    current: &str,
+    new: &str,
+) -> Result<(), ServiceError> {
+    validate_password(new)?;
+    if check_login(db, &user.username, current).await?.is_none() {
+        return Err(ServiceError::invalid(
+            "invalid_password",
+            "current",
+            "the current password is wrong",
+        ));
+    }
+    let new = new.to_string();
+    let hash = actix_web::rt::task::spawn_blocking(move || hash_password(&new))
+        .await
+        .map_err(|e| ServiceError::Db(sqlx::Error::Protocol(format!("hashing failed: {e}"))))?;
+    let mut tx = db.write().await?;
+    users::set_password(&mut tx, user.id, &hash).await?;
+    // Every other login ends with the old password.
+    users::delete_sessions_of(&mut tx, user.id).await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+/// On a database with no admin, creates `admin` with a random password and returns it.
+pub async fn ensure_admin(db: &Db) -> Result<Option<(String, String)>, ServiceError> {
+    let mut conn = db.reader().acquire().await?;
+    if users::count_admins(&mut conn).await? > 0 {
+        return Ok(None);
+    }
+    drop(conn);
+    let password = random_hex(8);
+    create_user(db, "admin", Role::Admin, &password).await?;
+    Ok(Some(("admin".into(), password)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn passwords_verify_only_themselves() {
+        let hash = hash_password("correct horse battery");
+        assert!(hash.starts_with("$argon2id$"));
+        assert!(verify_password("correct horse battery", &hash));
+        assert!(!verify_password("correct horse battery!", &hash));
+        assert!(!verify_password("x", "not a hash"));
+    }
+
+    #[test]
+    fn secrets_are_random_and_hashed() {
+        let a = random_hex(32);
+        assert_eq!(a.len(), 64);
+        assert_ne!(a, random_hex(32));
+        assert_eq!(secret_hash(&a).len(), 64);
+        assert_ne!(secret_hash(&a), a);
+    }
+}

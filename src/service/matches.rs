@@ -1,0 +1,652 @@
+//! A match on league night: start it (rules frozen, clock running), record hands, correct
+//! them (a new revision with a reason), call time, record forfeits. Totals are cached on the
+//! match and rebuilt from the hands whenever they change.
+
+use serde::{Deserialize, Serialize};
+use sqlx::SqliteConnection;
+
+use super::leagues::{League, audit};
+use super::{ServiceError, User, now};
+use crate::db::Db;
+use crate::db::leagues as db_leagues;
+use crate::db::matches::{self as db_matches, HandRow, MatchRow, NewHand, Totals};
+use crate::rules::calculator::ScoredHandOut;
+use crate::rules::{Game, HandInput, Rules, ScoredHand, Stage, Team, TeamTotal};
+
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+pub struct TeamRef {
+    pub id: i64,
+    pub name: String,
+}
+
+/// A recorded hand: what was entered, its breakdown, and which revision it is.
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+pub struct HandView {
+    #[serde(flatten)]
+    pub scored: ScoredHandOut,
+    /// The hand as entered (API.md "Hand").
+    pub hand: HandInput,
+    pub revision: i64,
+    pub recorded_at: String,
+    /// Why it was corrected (revisions after the first).
+    pub reason: Option<String>,
+}
+
+/// A match as the API answers it.
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+pub struct MatchView {
+    pub id: i64,
+    pub league: String,
+    pub stage: String,
+    pub round: Option<i64>,
+    pub table: Option<String>,
+    pub scheduled_at: Option<String>,
+    pub status: String,
+    pub started_at: Option<String>,
+    /// When time was called by a supervisor (if it was).
+    pub time_called_at: Option<String>,
+    /// When the time limit runs out (started + the rules' limit).
+    pub ends_at: Option<String>,
+    pub team_a: TeamRef,
+    pub team_b: TeamRef,
+    /// The rules it is played under: frozen at start; before that, the league's for its stage.
+    pub rules: Rules,
+    pub version: i64,
+    pub hands: Vec<HandView>,
+    pub a: TeamTotal,
+    pub b: TeamTotal,
+    pub game_status: String,
+    pub winner: Option<Team>,
+    pub reason: Option<String>,
+    /// `a`, `b` or `both` when the match was forfeited.
+    pub forfeit: Option<String>,
+}
+
+impl MatchView {
+    pub fn is_over(&self) -> bool {
+        matches!(self.status.as_str(), "complete" | "forfeit" | "cancelled")
+    }
+
+    /// Whose deal it is for the next hand (seat 1–4) and who bids first: the deal moves
+    /// left every hand (misdeals included: a new deal by the next dealer), seat 1 deals first.
+    pub fn next_dealer(&self) -> (u8, u8) {
+        let dealer = (self.hands.len() % 4) as u8 + 1;
+        (dealer, dealer % 4 + 1)
+    }
+}
+
+pub fn stage_of(s: &str) -> Stage {
+    match s {
+        "playoff" => Stage::Playoff,
+        "final" => Stage::Final,
+        _ => Stage::Regular,
+    }
+}
+
+fn rules_of(m: &MatchRow, league: &League) -> Result<Rules, ServiceError> {
+    match &m.rules {
+        Some(frozen) => serde_json::from_str(frozen)
+            .map_err(|e| ServiceError::Db(sqlx::Error::Protocol(format!("frozen rules: {e}")))),
+        None => Ok(league.rules_for(stage_of(&m.stage)).clone()),
+    }
+}
+
+fn stored_hand(row: &HandRow) -> Result<HandInput, ServiceError> {
+    serde_json::from_str(&row.hand)
+        .map_err(|e| ServiceError::Db(sqlx::Error::Protocol(format!("stored hand: {e}"))))
+}
+
+/// Replays hands with the rules: every hand's breakdown and the final game.
+fn replay(
+    rules: &Rules,
+    stage: Stage,
+    hands: &[HandInput],
+) -> Result<(Game, Vec<ScoredHand>), ServiceError> {
+    let mut game = Game::new(rules.clone(), stage);
+    let mut scored = Vec::with_capacity(hands.len());
+    for (i, input) in hands.iter().enumerate() {
+        let hand = input.parse(i + 1).map_err(crate::rules::CalcError::from)?;
+        scored.push(game.play(&hand).map_err(crate::rules::CalcError::from)?);
+    }
+    Ok((game, scored))
+}
+
+/// Loads a match with everything the API shows.
+pub async fn load(
+    conn: &mut SqliteConnection,
+    id: i64,
+) -> Result<(MatchView, League), ServiceError> {
+    let m = db_matches::by_id(conn, id)
+        .await?
+        .ok_or(ServiceError::NotFound)?;
+    let league_row = db_leagues::by_id(conn, m.league_id)
+        .await?
+        .ok_or(ServiceError::NotFound)?;
+    let league = League::from_row(league_row)?;
+    let view = build_view(conn, &m, &league).await?;
+    Ok((view, league))
+}
+
+async fn build_view(
+    conn: &mut SqliteConnection,
+    m: &MatchRow,
+    league: &League,
+) -> Result<MatchView, ServiceError> {
+    let team = |t: Option<db_leagues::TeamRow>, id: i64| TeamRef {
+        id,
+        name: t.map_or_else(|| format!("team {id}"), |t| t.name),
+    };
+    let team_a = team(db_leagues::team(conn, m.team_a).await?, m.team_a);
+    let team_b = team(db_leagues::team(conn, m.team_b).await?, m.team_b);
+    let rules = rules_of(m, league)?;
+    let rows = db_matches::current_hands(conn, m.id).await?;
+    let inputs = rows
+        .iter()
+        .map(stored_hand)
+        .collect::<Result<Vec<_>, _>>()?;
+    let (_, scored) = replay(&rules, stage_of(&m.stage), &inputs)?;
+    let hands = scored
+        .iter()
+        .zip(rows.iter().zip(inputs))
+        .map(|(s, (row, input))| HandView {
+            scored: ScoredHandOut::from(s),
+            hand: input,
+            revision: row.revision,
+            recorded_at: row.recorded_at.clone(),
+            reason: row.reason.clone(),
+        })
+        .collect();
+    let ends_at = match (&m.started_at, rules.time_limit_minutes) {
+        (Some(start), Some(limit)) => chrono::DateTime::parse_from_rfc3339(start).ok().map(|t| {
+            (t + chrono::Duration::minutes(i64::from(limit)))
+                .to_utc()
+                .to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+        }),
+        _ => None,
+    };
+    Ok(MatchView {
+        id: m.id,
+        league: league.row.slug.clone(),
+        stage: m.stage.clone(),
+        round: m.round,
+        table: m.table_name.clone(),
+        scheduled_at: m.scheduled_at.clone(),
+        status: m.status.clone(),
+        started_at: m.started_at.clone(),
+        time_called_at: m.time_called_at.clone(),
+        ends_at,
+        team_a,
+        team_b,
+        rules,
+        version: m.version,
+        hands,
+        a: TeamTotal {
+            score: m.score_a as i32,
+            bags: m.bags_a as u32,
+        },
+        b: TeamTotal {
+            score: m.score_b as i32,
+            bags: m.bags_b as u32,
+        },
+        game_status: m.game_status.clone(),
+        winner: match m.winner.as_deref() {
+            Some("a") => Some(Team::A),
+            Some("b") => Some(Team::B),
+            _ => None,
+        },
+        reason: m.reason.clone(),
+        forfeit: m.forfeit.clone(),
+    })
+}
+
+/// The match, if `user` may write to it: admins anywhere, supervisors in their leagues
+/// (elsewhere it does not exist for them: 404).
+async fn writable(
+    conn: &mut SqliteConnection,
+    user: &User,
+    id: i64,
+) -> Result<MatchRow, ServiceError> {
+    let m = db_matches::by_id(conn, id)
+        .await?
+        .ok_or(ServiceError::NotFound)?;
+    if !user.is_admin() && !db_leagues::is_supervisor(conn, m.league_id, user.id).await? {
+        return Err(ServiceError::NotFound);
+    }
+    Ok(m)
+}
+
+/// Whether `user` may run matches of the league.
+pub async fn may_supervise(
+    conn: &mut SqliteConnection,
+    user: &User,
+    league_id: i64,
+) -> Result<bool, ServiceError> {
+    Ok(user.is_admin() || db_leagues::is_supervisor(conn, league_id, user.id).await?)
+}
+
+fn check_version(m: &MatchRow, expected: i64) -> Result<(), ServiceError> {
+    if m.version != expected {
+        return Err(ServiceError::conflict(
+            "version_conflict",
+            format!(
+                "the match changed since you loaded it (version {} now, you had {expected}): reload to see the current score",
+                m.version
+            ),
+        ));
+    }
+    Ok(())
+}
+
+async fn league_of(conn: &mut SqliteConnection, m: &MatchRow) -> Result<League, ServiceError> {
+    let row = db_leagues::by_id(conn, m.league_id)
+        .await?
+        .ok_or(ServiceError::NotFound)?;
+    League::from_row(row)
+}
+
+pub async fn start(db: &Db, user: &User, id: i64) -> Result<MatchView, ServiceError> {
+    let mut tx = db.write().await?;
+    let m = writable(&mut tx, user, id).await?;
+    if m.status != "scheduled" {
+        return Err(ServiceError::conflict(
+            "not_scheduled",
+            format!(
+                "the match is {}, it can only be started once",
+                m.status.replace('_', " ")
+            ),
+        ));
+    }
+    let league = league_of(&mut tx, &m).await?;
+    let rules = league.rules_for(stage_of(&m.stage));
+    let frozen = serde_json::to_string(rules).unwrap_or_default();
+    let now = now();
+    db_matches::start(&mut tx, id, &now, &frozen).await?;
+    audit(
+        &mut tx,
+        user,
+        "start",
+        "match",
+        id,
+        None,
+        Some(&frozen),
+        None,
+    )
+    .await?;
+    let m = db_matches::by_id(&mut tx, id)
+        .await?
+        .ok_or(ServiceError::NotFound)?;
+    let view = build_view(&mut tx, &m, &league).await?;
+    tx.commit().await?;
+    Ok(view)
+}
+
+/// Time has run out for `m` at `now`: called by a supervisor or past the limit.
+fn time_expired(m: &MatchRow, rules: &Rules) -> bool {
+    if m.time_called_at.is_some() {
+        return true;
+    }
+    let (Some(start), Some(limit)) = (&m.started_at, rules.time_limit_minutes) else {
+        return false;
+    };
+    chrono::DateTime::parse_from_rfc3339(start)
+        .map(|t| chrono::Utc::now() >= t + chrono::Duration::minutes(i64::from(limit)))
+        .unwrap_or(false)
+}
+
+/// Writes the totals of `game` (after `scored`) on the match, bumping its version.
+async fn save_totals(
+    conn: &mut SqliteConnection,
+    id: i64,
+    game: &Game,
+) -> Result<(), ServiceError> {
+    let state = game.state();
+    let (a, b) = (game.total(Team::A), game.total(Team::B));
+    let status = if state.is_over() {
+        "complete"
+    } else {
+        "in_progress"
+    };
+    db_matches::set_totals(
+        conn,
+        id,
+        &Totals {
+            status,
+            score_a: a.score.into(),
+            score_b: b.score.into(),
+            bags_a: a.bags.into(),
+            bags_b: b.bags.into(),
+            game_status: state.status(),
+            winner: state.winner().map(Team::as_str),
+            reason: state.reason().map(|r| r.as_str()),
+            forfeit: None,
+        },
+    )
+    .await?;
+    Ok(())
+}
+
+/// The answer of a recorded hand, or the first answer again for a repeated idempotency key.
+pub enum Recorded {
+    New(Box<MatchView>),
+    Repeat(String),
+}
+
+/// Records the next hand. A repeated `idempotency_key` returns the first answer and records
+/// nothing; a stale `expected_version` is a conflict.
+pub async fn record_hand(
+    db: &Db,
+    user: &User,
+    id: i64,
+    input: &HandInput,
+    expected_version: i64,
+    idempotency_key: Option<&str>,
+) -> Result<Recorded, ServiceError> {
+    if let Some(key) = idempotency_key
+        && (key.is_empty() || key.len() > 200)
+    {
+        return Err(ServiceError::invalid(
+            "invalid_request",
+            "idempotency_key",
+            "an idempotency key is 1 to 200 characters",
+        ));
+    }
+    let mut tx = db.write().await?;
+    let m = writable(&mut tx, user, id).await?;
+    if let Some(key) = idempotency_key
+        && let Some(answer) = db_matches::idempotent_response(&mut tx, id, key).await?
+    {
+        return Ok(Recorded::Repeat(answer));
+    }
+    check_version(&m, expected_version)?;
+    match m.status.as_str() {
+        "in_progress" => {}
+        "scheduled" => {
+            return Err(ServiceError::conflict(
+                "not_started",
+                "start the match before entering hands",
+            ));
+        }
+        other => {
+            return Err(ServiceError::Invalid(crate::rules::CalcError {
+                code: "game_over".into(),
+                message: format!("the match is {}: no more hands", other.replace('_', " ")),
+                hand: None,
+                field: None,
+                team: None,
+                player: None,
+            }));
+        }
+    }
+    let league = league_of(&mut tx, &m).await?;
+    let rules = rules_of(&m, &league)?;
+    let rows = db_matches::current_hands(&mut tx, id).await?;
+    let mut inputs = rows
+        .iter()
+        .map(stored_hand)
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut hand = input.clone();
+    // The hand in play when time runs out is the time-called one (DESIGN §2.3).
+    if !hand.misdeal && time_expired(&m, &rules) && !inputs.iter().any(|h| h.time_called) {
+        hand.time_called = true;
+    }
+    inputs.push(hand.clone());
+    let (game, _) = replay(&rules, stage_of(&m.stage), &inputs)?;
+    let stored = serde_json::to_string(&hand).unwrap_or_default();
+    let now = now();
+    db_matches::insert_hand(
+        &mut tx,
+        &NewHand {
+            match_id: id,
+            number: inputs.len() as i64,
+            revision: 1,
+            hand: &stored,
+            reason: None,
+            recorded_by: Some(user.id),
+            now: &now,
+        },
+    )
+    .await?;
+    save_totals(&mut tx, id, &game).await?;
+    audit(
+        &mut tx,
+        user,
+        "record_hand",
+        "match",
+        id,
+        None,
+        Some(&stored),
+        None,
+    )
+    .await?;
+    let m = db_matches::by_id(&mut tx, id)
+        .await?
+        .ok_or(ServiceError::NotFound)?;
+    let view = build_view(&mut tx, &m, &league).await?;
+    if let Some(key) = idempotency_key {
+        let answer = serde_json::to_string(&view).unwrap_or_default();
+        db_matches::save_idempotent_response(&mut tx, id, key, &answer, &now).await?;
+    }
+    tx.commit().await?;
+    Ok(Recorded::New(Box::new(view)))
+}
+
+/// Corrects hand `number`: a new revision with its reason; every hand after it is rescored.
+pub async fn correct_hand(
+    db: &Db,
+    user: &User,
+    id: i64,
+    number: i64,
+    input: &HandInput,
+    reason: &str,
+    expected_version: i64,
+) -> Result<MatchView, ServiceError> {
+    let reason = reason.trim();
+    if reason.is_empty() {
+        return Err(ServiceError::invalid(
+            "invalid_correction",
+            "reason",
+            "say why the hand is corrected",
+        ));
+    }
+    let mut tx = db.write().await?;
+    let m = writable(&mut tx, user, id).await?;
+    check_version(&m, expected_version)?;
+    if m.status == "forfeit" || m.status == "cancelled" {
+        return Err(ServiceError::conflict(
+            "match_closed",
+            format!("the match is {}; its hands cannot change", m.status),
+        ));
+    }
+    let league = league_of(&mut tx, &m).await?;
+    let rules = rules_of(&m, &league)?;
+    let rows = db_matches::current_hands(&mut tx, id).await?;
+    let index = usize::try_from(number - 1)
+        .ok()
+        .filter(|i| *i < rows.len())
+        .ok_or(ServiceError::NotFound)?;
+    let mut inputs = rows
+        .iter()
+        .map(stored_hand)
+        .collect::<Result<Vec<_>, _>>()?;
+    let before = rows[index].hand.clone();
+    inputs[index] = input.clone();
+    let (game, _) = replay(&rules, stage_of(&m.stage), &inputs)?;
+    let stored = serde_json::to_string(input).unwrap_or_default();
+    let now = now();
+    db_matches::insert_hand(
+        &mut tx,
+        &NewHand {
+            match_id: id,
+            number,
+            revision: rows[index].revision + 1,
+            hand: &stored,
+            reason: Some(reason),
+            recorded_by: Some(user.id),
+            now: &now,
+        },
+    )
+    .await?;
+    save_totals(&mut tx, id, &game).await?;
+    audit(
+        &mut tx,
+        user,
+        "correct_hand",
+        "match",
+        id,
+        Some(&before),
+        Some(&stored),
+        Some(reason),
+    )
+    .await?;
+    let m = db_matches::by_id(&mut tx, id)
+        .await?
+        .ok_or(ServiceError::NotFound)?;
+    let view = build_view(&mut tx, &m, &league).await?;
+    tx.commit().await?;
+    Ok(view)
+}
+
+/// Calls time now: the hand in play is the last one (it is marked time-called when entered).
+pub async fn call_time(
+    db: &Db,
+    user: &User,
+    id: i64,
+    expected_version: i64,
+) -> Result<MatchView, ServiceError> {
+    let mut tx = db.write().await?;
+    let m = writable(&mut tx, user, id).await?;
+    check_version(&m, expected_version)?;
+    if m.status != "in_progress" {
+        return Err(ServiceError::conflict(
+            "not_in_progress",
+            "time can only be called in a match in play",
+        ));
+    }
+    let league = league_of(&mut tx, &m).await?;
+    if rules_of(&m, &league)?.time_limit_minutes.is_none() {
+        return Err(ServiceError::conflict(
+            "no_time_limit",
+            "these rules have no time limit",
+        ));
+    }
+    db_matches::call_time(&mut tx, id, &now()).await?;
+    audit(&mut tx, user, "call_time", "match", id, None, None, None).await?;
+    let m = db_matches::by_id(&mut tx, id)
+        .await?
+        .ok_or(ServiceError::NotFound)?;
+    let view = build_view(&mut tx, &m, &league).await?;
+    tx.commit().await?;
+    Ok(view)
+}
+
+#[derive(Debug, Clone, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ForfeitInput {
+    /// `a`, `b` or `both`: the team that forfeits.
+    pub team: String,
+    #[serde(default)]
+    pub expected_version: Option<i64>,
+}
+
+/// Records a forfeit: one team (the other wins) or both (both lose).
+pub async fn forfeit(
+    db: &Db,
+    user: &User,
+    id: i64,
+    input: &ForfeitInput,
+) -> Result<MatchView, ServiceError> {
+    let (winner, who) = match input.team.as_str() {
+        "a" => (Some("b"), "a"),
+        "b" => (Some("a"), "b"),
+        "both" => (None, "both"),
+        other => {
+            return Err(ServiceError::invalid(
+                "invalid_forfeit",
+                "team",
+                format!("the forfeiting team is \"a\", \"b\" or \"both\", not \"{other}\""),
+            ));
+        }
+    };
+    let mut tx = db.write().await?;
+    let m = writable(&mut tx, user, id).await?;
+    if let Some(expected) = input.expected_version {
+        check_version(&m, expected)?;
+    }
+    if matches!(m.status.as_str(), "complete" | "forfeit" | "cancelled") {
+        return Err(ServiceError::conflict(
+            "match_closed",
+            format!("the match is already {}", m.status),
+        ));
+    }
+    let league = league_of(&mut tx, &m).await?;
+    db_matches::set_totals(
+        &mut tx,
+        id,
+        &Totals {
+            status: "forfeit",
+            score_a: m.score_a,
+            score_b: m.score_b,
+            bags_a: m.bags_a,
+            bags_b: m.bags_b,
+            game_status: if winner.is_some() { "won" } else { "forfeit" },
+            winner,
+            reason: Some("forfeit"),
+            forfeit: Some(who),
+        },
+    )
+    .await?;
+    audit(&mut tx, user, "forfeit", "match", id, None, Some(who), None).await?;
+    let m = db_matches::by_id(&mut tx, id)
+        .await?
+        .ok_or(ServiceError::NotFound)?;
+    let view = build_view(&mut tx, &m, &league).await?;
+    tx.commit().await?;
+    Ok(view)
+}
+
+/// A revision of a hand, for the correction history.
+pub async fn history(conn: &mut SqliteConnection, id: i64) -> Result<Vec<HandRow>, ServiceError> {
+    Ok(db_matches::all_revisions(conn, id).await?)
+}
+
+/// The state a game is in, from the cached match row (for lists and scoreboards).
+pub fn state_words(m: &MatchView) -> String {
+    if m.status == "forfeit" {
+        return match m.forfeit.as_deref() {
+            Some("both") => "Double forfeit".into(),
+            Some(team) => format!(
+                "{} forfeited",
+                if team == "a" {
+                    &m.team_a.name
+                } else {
+                    &m.team_b.name
+                }
+            ),
+            None => "Forfeit".into(),
+        };
+    }
+    let winner = m.winner.map(|t| {
+        if t == Team::A {
+            &m.team_a.name
+        } else {
+            &m.team_b.name
+        }
+    });
+    match (m.game_status.as_str(), winner) {
+        ("won", Some(name)) => format!(
+            "{name} won ({})",
+            match m.reason.as_deref().unwrap_or("") {
+                "target" => "reached the target",
+                "time" => "time",
+                "tiebreak" => "tie-break hand",
+                "floor" => "loss floor",
+                "moon" => "moon",
+                other => other,
+            }
+        ),
+        ("tied", _) => "Draw".into(),
+        ("tiebreak", _) => "Tied: the next hand decides".into(),
+        _ if m.status == "scheduled" => "Not started".into(),
+        _ => "In progress".into(),
+    }
+}
