@@ -337,15 +337,17 @@ mod tests {
         // differential decides: B +390, A −290, C −100.
         let names: Vec<&str> = rows.iter().map(|r| r.team.as_str()).collect();
         assert_eq!(names, ["B", "C", "A"]);
-        // Two-way tie: head-to-head decides.
-        let t2 = teams(&["A", "B", "C"]);
+        // Two-way tie: A and B both 1–1 (C is 2–1 after beating D); A beat B, B has the
+        // better differential, so head-to-head puts A first and differential alone B.
+        let t2 = teams(&["A", "B", "C", "D"]);
         let results2 = vec![
             played(1, 2, 310, 300),
             played(2, 3, 500, 100),
-            played(1, 3, 100, 400),
-            played(2, 3, 100, 400),
+            played(3, 1, 400, 100),
+            played(3, 4, 400, 100),
         ];
         let rows2 = standings(&t2, &results2, &Tiebreak::DEFAULT_ORDER);
+        assert_eq!(rows2[0].team, "C");
         let a = rows2.iter().position(|r| r.team == "A").unwrap();
         let b = rows2.iter().position(|r| r.team == "B").unwrap();
         assert!(a < b, "A beat B head to head");
