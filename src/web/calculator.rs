@@ -531,6 +531,7 @@ pub struct Summary {
 #[derive(Template)]
 #[template(path = "calculator.html")]
 struct CalculatorPage<'a> {
+    nav: super::nav::Nav,
     /// Name, title, selected.
     presets: Vec<(&'static str, &'static str, bool)>,
     form: &'a CalcForm,
@@ -553,12 +554,14 @@ fn bid_options() -> Vec<(String, String)> {
 }
 
 fn render(
+    nav: super::nav::Nav,
     form: &CalcForm,
     error: Option<&CalcError>,
     scored: Option<(&ScoreRequest, &ScoreResponse)>,
 ) -> Result<HttpResponse, PageError> {
     let top_error = error.filter(|e| e.hand.is_none());
     let page = CalculatorPage {
+        nav,
         presets: params::presets()
             .iter()
             .map(|p| (p.name, p.title, p.name == form.preset))
@@ -591,18 +594,25 @@ struct ShowQuery {
 }
 
 #[get("/calculator")]
-async fn show(query: web::Query<ShowQuery>) -> Result<HttpResponse, PageError> {
+async fn show(
+    who: super::auth::MaybeAuthed,
+    query: web::Query<ShowQuery>,
+) -> Result<HttpResponse, PageError> {
     let mut form = CalcForm::default();
     if let Some(preset) = &query.preset
         && params::preset(preset).is_some()
     {
         form.preset = preset.clone();
     }
-    render(&form, None, None)
+    render(super::nav::Nav::maybe(&who), &form, None, None)
 }
 
 #[post("/calculator")]
-async fn submit(fields: web::Form<Vec<(String, String)>>) -> Result<HttpResponse, PageError> {
+async fn submit(
+    who: super::auth::MaybeAuthed,
+    fields: web::Form<Vec<(String, String)>>,
+) -> Result<HttpResponse, PageError> {
+    let nav = super::nav::Nav::maybe(&who);
     let mut form = CalcForm::from_pairs(&fields);
     let adding = fields.iter().any(|(k, v)| k == "action" && v == "add");
     let outcome = form
@@ -615,7 +625,7 @@ async fn submit(fields: web::Form<Vec<(String, String)>>) -> Result<HttpResponse
             if !over || adding {
                 form.rows.push(RowInput::blank());
             }
-            render(&form, None, Some((&request, &answer)))
+            render(nav, &form, None, Some((&request, &answer)))
         }
         Err(error) => {
             if adding {
@@ -624,7 +634,7 @@ async fn submit(fields: web::Form<Vec<(String, String)>>) -> Result<HttpResponse
             if form.rows.is_empty() {
                 form.rows.push(RowInput::blank());
             }
-            render(&form, Some(&error), None)
+            render(nav, &form, Some(&error), None)
         }
     }
 }

@@ -176,6 +176,7 @@ impl From<askama::Error> for PageError {
 #[derive(askama::Template)]
 #[template(path = "error.html")]
 struct ErrorPage {
+    nav: super::nav::Nav,
     status: u16,
     title: String,
     message: String,
@@ -199,6 +200,7 @@ impl ResponseError for PageError {
         let status = self.status_code();
         let (_, message) = self.0.code_and_message();
         let page = ErrorPage {
+            nav: super::nav::Nav::default(),
             status: status.as_u16(),
             title: status.canonical_reason().unwrap_or("Error").to_string(),
             message,

@@ -1,10 +1,12 @@
 //! HTTP: pages (HTML), the JSON API, static assets, and the headers every answer carries.
 
+pub mod account;
 pub mod api;
 pub mod api_league;
 pub mod auth;
 pub mod calculator;
 pub mod error;
+pub mod nav;
 pub mod pages;
 
 use actix_web::http::header;
@@ -41,7 +43,8 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .configure(api::routes)
         .configure(api_league::routes)
         .configure(pages::routes)
-        .configure(calculator::routes);
+        .configure(calculator::routes)
+        .configure(account::routes);
 }
 
 /// Liveness and database reachability.

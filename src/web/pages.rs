@@ -4,7 +4,9 @@ use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, get, web};
 use askama::Template;
 
+use super::auth::MaybeAuthed;
 use super::error::{AppError, PageError};
+use super::nav::Nav;
 use crate::rules::describe::{RuleLine, describe, readings};
 use crate::rules::params::{self, BagOverflow, BlindWhen, Rules};
 
@@ -22,12 +24,14 @@ pub fn html(status: StatusCode, body: String) -> HttpResponse {
 #[derive(Template)]
 #[template(path = "home.html")]
 struct HomePage {
+    nav: super::nav::Nav,
     presets: Vec<(&'static str, &'static str)>,
 }
 
 #[get("/")]
-async fn home() -> Result<HttpResponse, PageError> {
+async fn home(who: MaybeAuthed) -> Result<HttpResponse, PageError> {
     let page = HomePage {
+        nav: Nav::maybe(&who),
         presets: params::presets()
             .iter()
             .map(|p| (p.name, p.title))
@@ -119,15 +123,17 @@ fn field_rows(all: &[Rules]) -> Vec<FieldRow> {
 #[derive(Template)]
 #[template(path = "rules_index.html")]
 struct RulesIndexPage {
+    nav: super::nav::Nav,
     presets: Vec<params::Preset>,
     rows: Vec<FieldRow>,
 }
 
 #[get("/rules")]
-async fn rules_index() -> Result<HttpResponse, PageError> {
+async fn rules_index(who: MaybeAuthed) -> Result<HttpResponse, PageError> {
     let presets = params::presets();
     let all: Vec<Rules> = presets.iter().map(|p| p.rules.clone()).collect();
     let page = RulesIndexPage {
+        nav: Nav::maybe(&who),
         rows: field_rows(&all),
         presets,
     };
@@ -137,6 +143,7 @@ async fn rules_index() -> Result<HttpResponse, PageError> {
 #[derive(Template)]
 #[template(path = "rules_show.html")]
 struct RulesPage {
+    nav: super::nav::Nav,
     preset: params::Preset,
     lines: Vec<RuleLine>,
     readings: Vec<&'static str>,
@@ -144,9 +151,10 @@ struct RulesPage {
 }
 
 #[get("/rules/{preset}")]
-async fn rules_show(path: web::Path<String>) -> Result<HttpResponse, PageError> {
+async fn rules_show(who: MaybeAuthed, path: web::Path<String>) -> Result<HttpResponse, PageError> {
     let preset = params::preset(&path).ok_or(AppError::NotFound)?;
     let page = RulesPage {
+        nav: Nav::maybe(&who),
         lines: describe(&preset.rules),
         readings: readings(&preset.rules, preset.source),
         json: serde_json::to_string_pretty(&preset.rules).unwrap_or_default(),

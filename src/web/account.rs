@@ -1,0 +1,352 @@
+//! Login, logout and the account page (password, API tokens).
+
+use actix_web::cookie::{Cookie, SameSite, time::Duration as CookieDuration};
+use actix_web::http::StatusCode;
+use actix_web::{HttpRequest, HttpResponse, get, post, web};
+use askama::Template;
+use serde::Deserialize;
+
+use super::AppState;
+use super::auth::{Authed, MaybeAuthed, SESSION_COOKIE, Via, client_ip, private};
+use super::error::{AppError, PageError};
+use super::nav::Nav;
+use super::pages::html;
+use crate::db::users;
+use crate::service::{ServiceError, accounts};
+
+pub fn routes(cfg: &mut web::ServiceConfig) {
+    cfg.service(login_form)
+        .service(login)
+        .service(logout)
+        .service(account)
+        .service(change_password)
+        .service(create_token)
+        .service(revoke_token);
+}
+
+#[derive(Template)]
+#[template(path = "account/login.html")]
+struct LoginPage {
+    nav: Nav,
+    username: String,
+    next: String,
+    error: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct NextQuery {
+    next: Option<String>,
+}
+
+/// Only a path on this site (never `//host` or a full URL).
+fn safe_next(next: Option<&str>) -> String {
+    match next {
+        Some(n) if n.starts_with('/') && !n.starts_with("//") && !n.contains('\\') => n.to_string(),
+        _ => "/supervise".to_string(),
+    }
+}
+
+#[get("/login")]
+async fn login_form(
+    who: MaybeAuthed,
+    query: web::Query<NextQuery>,
+) -> Result<HttpResponse, PageError> {
+    let page = LoginPage {
+        nav: Nav::maybe(&who),
+        username: String::new(),
+        next: safe_next(query.next.as_deref()),
+        error: None,
+    };
+    Ok(private(html(StatusCode::OK, page.render()?)))
+}
+
+#[derive(Deserialize)]
+struct LoginForm {
+    #[serde(default)]
+    username: String,
+    #[serde(default)]
+    password: String,
+    #[serde(default)]
+    next: Option<String>,
+}
+
+#[post("/login")]
+async fn login(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    form: web::Form<LoginForm>,
+) -> Result<HttpResponse, PageError> {
+    let ip = client_ip(&req);
+    let username = form.username.trim().to_string();
+    let next = safe_next(form.next.as_deref());
+    let again = |status: StatusCode, message: String| -> Result<HttpResponse, PageError> {
+        let page = LoginPage {
+            nav: Nav::default(),
+            username: username.clone(),
+            next: next.clone(),
+            error: Some(message),
+        };
+        Ok(private(html(status, page.render()?)))
+    };
+    // Throttling is decided before any hashing.
+    if let Some(wait) = state.throttle.retry_after(&ip, &username) {
+        let mut response = again(
+            StatusCode::TOO_MANY_REQUESTS,
+            format!(
+                "Too many failed logins: try again in {} minutes.",
+                wait.div_ceil(60)
+            ),
+        )?;
+        response.headers_mut().insert(
+            actix_web::http::header::RETRY_AFTER,
+            actix_web::http::header::HeaderValue::from(wait),
+        );
+        return Ok(response);
+    }
+    let Some(user) = accounts::check_login(&state.db, &username, &form.password).await? else {
+        state.throttle.failed(&ip, &username);
+        return again(
+            StatusCode::UNAUTHORIZED,
+            "Wrong username or password.".into(),
+        );
+    };
+    state.throttle.succeeded(&username);
+    // A new session id at every login.
+    let (session, _csrf) = accounts::open_session(&state.db, &user).await?;
+    let cookie = Cookie::build(SESSION_COOKIE, session)
+        .path("/")
+        .http_only(true)
+        .same_site(SameSite::Strict)
+        .secure(state.secure_cookies)
+        .max_age(CookieDuration::hours(accounts::SESSION_HOURS))
+        .finish();
+    Ok(private(
+        HttpResponse::SeeOther()
+            .cookie(cookie)
+            .insert_header((actix_web::http::header::LOCATION, next))
+            .finish(),
+    ))
+}
+
+#[derive(Deserialize)]
+struct CsrfForm {
+    #[serde(default)]
+    csrf: String,
+}
+
+#[post("/logout")]
+async fn logout(
+    state: web::Data<AppState>,
+    who: Authed,
+    form: web::Form<CsrfForm>,
+) -> Result<HttpResponse, PageError> {
+    who.check_csrf(&form.csrf)?;
+    if let Via::Session { id, .. } = &who.via {
+        accounts::close_session(&state.db, id).await?;
+    }
+    let mut gone = Cookie::build(SESSION_COOKIE, "").path("/").finish();
+    gone.make_removal();
+    Ok(HttpResponse::SeeOther()
+        .cookie(gone)
+        .insert_header((actix_web::http::header::LOCATION, "/"))
+        .finish())
+}
+
+struct TokenLine {
+    id: i64,
+    name: String,
+    created_at: String,
+    revoked: bool,
+}
+
+#[derive(Template)]
+#[template(path = "account/account.html")]
+struct AccountPage {
+    nav: Nav,
+    role: &'static str,
+    tokens: Vec<TokenLine>,
+    /// A token just created: shown once.
+    new_token: Option<String>,
+    message: Option<String>,
+    error_field: String,
+    error: Option<String>,
+    token_name: String,
+}
+
+async fn render_account(
+    state: &AppState,
+    who: &Authed,
+    status: StatusCode,
+    new_token: Option<String>,
+    message: Option<String>,
+    error: Option<(String, String)>,
+    token_name: String,
+) -> Result<HttpResponse, PageError> {
+    let mut conn = state.db.reader().acquire().await.map_err(AppError::from)?;
+    let tokens = users::tokens_of(&mut conn, who.user.id)
+        .await
+        .map_err(AppError::from)?
+        .into_iter()
+        .map(|t| TokenLine {
+            id: t.id,
+            name: t.name,
+            created_at: t.created_at,
+            revoked: t.revoked_at.is_some(),
+        })
+        .collect();
+    let (error_field, error) = match error {
+        Some((f, m)) => (f, Some(m)),
+        None => (String::new(), None),
+    };
+    let page = AccountPage {
+        nav: Nav::of(who),
+        role: who.user.role.as_str(),
+        tokens,
+        new_token,
+        message,
+        error_field,
+        error,
+        token_name,
+    };
+    Ok(private(html(status, page.render()?)))
+}
+
+#[get("/account")]
+async fn account(state: web::Data<AppState>, who: Authed) -> Result<HttpResponse, PageError> {
+    render_account(
+        &state,
+        &who,
+        StatusCode::OK,
+        None,
+        None,
+        None,
+        String::new(),
+    )
+    .await
+}
+
+#[derive(Deserialize)]
+struct PasswordForm {
+    #[serde(default)]
+    csrf: String,
+    #[serde(default)]
+    current: String,
+    #[serde(default)]
+    new: String,
+    #[serde(default)]
+    repeat: String,
+}
+
+#[post("/account/password")]
+async fn change_password(
+    state: web::Data<AppState>,
+    who: Authed,
+    form: web::Form<PasswordForm>,
+) -> Result<HttpResponse, PageError> {
+    who.check_csrf(&form.csrf)?;
+    if form.new != form.repeat {
+        return render_account(
+            &state,
+            &who,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            None,
+            None,
+            Some(("repeat".into(), "the two new passwords differ".into())),
+            String::new(),
+        )
+        .await;
+    }
+    match accounts::change_password(&state.db, &who.user, &form.current, &form.new).await {
+        Ok(()) => {
+            // Every session ended with the old password, this one too: log in again.
+            Ok(HttpResponse::SeeOther()
+                .insert_header((actix_web::http::header::LOCATION, "/login?next=/account"))
+                .finish())
+        }
+        Err(ServiceError::Invalid(e)) => {
+            render_account(
+                &state,
+                &who,
+                StatusCode::UNPROCESSABLE_ENTITY,
+                None,
+                None,
+                Some((e.field.unwrap_or_default(), e.message)),
+                String::new(),
+            )
+            .await
+        }
+        Err(e) => Err(e.into()),
+    }
+}
+
+#[derive(Deserialize)]
+struct TokenForm {
+    #[serde(default)]
+    csrf: String,
+    #[serde(default)]
+    name: String,
+}
+
+#[post("/account/tokens")]
+async fn create_token(
+    state: web::Data<AppState>,
+    who: Authed,
+    form: web::Form<TokenForm>,
+) -> Result<HttpResponse, PageError> {
+    who.check_csrf(&form.csrf)?;
+    let name = form.name.trim();
+    if name.is_empty() || name.chars().count() > 60 {
+        return render_account(
+            &state,
+            &who,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            None,
+            None,
+            Some((
+                "name".into(),
+                "name the token (1 to 60 characters), e.g. \"scoreboard\"".into(),
+            )),
+            form.name.clone(),
+        )
+        .await;
+    }
+    let token = accounts::create_token(&state.db, &who.user.username, name).await?;
+    render_account(
+        &state,
+        &who,
+        StatusCode::OK,
+        Some(token),
+        None,
+        None,
+        String::new(),
+    )
+    .await
+}
+
+#[post("/account/tokens/{id}/revoke")]
+async fn revoke_token(
+    state: web::Data<AppState>,
+    who: Authed,
+    id: web::Path<i64>,
+    form: web::Form<CsrfForm>,
+) -> Result<HttpResponse, PageError> {
+    who.check_csrf(&form.csrf)?;
+    let mut tx = state.db.write().await.map_err(AppError::from)?;
+    let done = users::revoke_token(&mut tx, who.user.id, *id, &crate::service::now())
+        .await
+        .map_err(AppError::from)?;
+    tx.commit().await.map_err(AppError::from)?;
+    if !done {
+        return Err(AppError::NotFound.into());
+    }
+    render_account(
+        &state,
+        &who,
+        StatusCode::OK,
+        None,
+        Some("Token revoked.".into()),
+        None,
+        String::new(),
+    )
+    .await
+}
