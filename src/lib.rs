@@ -5,6 +5,7 @@
 
 pub mod app;
 pub mod db;
+pub mod demo;
 pub mod league;
 pub mod rules;
 pub mod service;

@@ -62,6 +62,9 @@ enum Command {
         #[command(subcommand)]
         command: TokenCommand,
     },
+    /// Load a sample season (8 teams, a round robin about half played, one match in
+    /// progress) into the database, for a first look.
+    Demo,
     /// Copy the database to FILE (VACUUM INTO) and check the copy's integrity.
     Backup {
         /// Where to write the copy; must not exist.
@@ -105,6 +108,7 @@ fn main() -> ExitCode {
         Command::Serve => run_async(serve(cli.serve)),
         Command::Score => score(),
         Command::Backup { file } => run_async(backup(cli.serve.db, file)),
+        Command::Demo => run_async(demo(cli.serve.db)),
         Command::User {
             command:
                 UserCommand::Add {
@@ -245,5 +249,12 @@ async fn create_token(db: PathBuf, name: String, label: String) -> anyhow::Resul
             other => anyhow::anyhow!("{other}"),
         })?;
     println!("{token}");
+    Ok(())
+}
+
+async fn demo(db: PathBuf) -> anyhow::Result<()> {
+    let db = Db::open(&db).await?;
+    let summary = spades_im::demo::load(&db).await?;
+    println!("{summary}");
     Ok(())
 }

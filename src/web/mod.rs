@@ -1,13 +1,16 @@
 //! HTTP: pages (HTML), the JSON API, static assets, and the headers every answer carries.
 
 pub mod account;
+pub mod admin;
 pub mod api;
 pub mod api_league;
 pub mod auth;
 pub mod calculator;
+pub mod console;
 pub mod error;
 pub mod nav;
 pub mod pages;
+pub mod public;
 
 use actix_web::http::header;
 use actix_web::middleware::DefaultHeaders;
@@ -44,7 +47,10 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .configure(api_league::routes)
         .configure(pages::routes)
         .configure(calculator::routes)
-        .configure(account::routes);
+        .configure(account::routes)
+        .configure(admin::routes)
+        .configure(console::routes)
+        .configure(public::routes);
 }
 
 /// Liveness and database reachability.

@@ -1,8 +1,12 @@
 //! Integration tests over real HTTP against a real SQLite file: one test binary, one module
 //! per area (keeps link times down).
 
+mod admin;
 mod browser;
+mod console;
 mod helpers;
+mod league_api;
 mod pages;
+mod public;
 mod score;
 mod webdriver;

@@ -1,0 +1,5 @@
+//! (console pages: being built.)
+
+use actix_web::web;
+
+pub fn routes(_cfg: &mut web::ServiceConfig) {}

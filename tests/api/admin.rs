@@ -1,0 +1,1 @@
+//! (admin tests: being built.)

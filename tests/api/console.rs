@@ -1,0 +1,1 @@
+//! (console tests: being built.)

@@ -1,0 +1,1 @@
+//! (league night API tests: being built.)

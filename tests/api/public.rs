@@ -1,0 +1,1 @@
+//! (public tests: being built.)
