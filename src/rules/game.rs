@@ -188,6 +188,16 @@ impl Game {
         b: TeamTotal,
     ) -> Result<Game, StartError> {
         for (team, total) in [(Team::A, a), (Team::B, b)] {
+            // Far beyond any real game; keeps every sum inside the engine's integers.
+            if total.score.unsigned_abs() > 100_000 || total.bags > 10_000 {
+                return Err(StartError {
+                    field: "start",
+                    message: format!(
+                        "start: team {}'s score must be within ±100000 and its bags at most 10000",
+                        team.as_str()
+                    ),
+                });
+            }
             if let Some(limit) = rules.bags.limit
                 && total.bags >= limit
             {
