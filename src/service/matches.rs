@@ -469,9 +469,15 @@ pub async fn correct_hand(
         .map(stored_hand)
         .collect::<Result<Vec<_>, _>>()?;
     let before = rows[index].hand.clone();
+    // The hand in play when time ran out stays the time-called one (it was marked by the
+    // service, so a client correcting its bids or tricks need not send the mark again).
+    let mut input = input.clone();
+    if !input.misdeal && inputs[index].time_called {
+        input.time_called = true;
+    }
     inputs[index] = input.clone();
     let (game, _) = replay(&rules, stage_of(&m.stage), &inputs)?;
-    let stored = serde_json::to_string(input).unwrap_or_default();
+    let stored = serde_json::to_string(&input).unwrap_or_default();
     let now = now();
     db_matches::insert_hand(
         &mut tx,

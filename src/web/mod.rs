@@ -60,28 +60,23 @@ async fn healthz(state: web::Data<AppState>) -> Result<HttpResponse, AppError> {
     Ok(HttpResponse::Ok().content_type("text/plain").body("ok"))
 }
 
-/// Static files, compiled into the binary so it runs from anywhere.
+/// A file of `static/`, compiled into the binary so it runs from anywhere.
+macro_rules! asset {
+    ($name:literal, $type:literal) => {
+        ($name, $type, include_bytes!(concat!("../../static/", $name)))
+    };
+}
+
 const ASSETS: &[(&str, &str, &[u8])] = &[
-    (
-        "style.css",
-        "text/css; charset=utf-8",
-        include_bytes!("../../static/style.css"),
-    ),
-    (
-        "print.css",
-        "text/css; charset=utf-8",
-        include_bytes!("../../static/print.css"),
-    ),
-    (
-        "calculator.js",
-        "text/javascript; charset=utf-8",
-        include_bytes!("../../static/calculator.js"),
-    ),
-    (
-        "favicon.svg",
-        "image/svg+xml",
-        include_bytes!("../../static/favicon.svg"),
-    ),
+    asset!("style.css", "text/css; charset=utf-8"),
+    asset!("print.css", "text/css; charset=utf-8"),
+    asset!("admin.css", "text/css; charset=utf-8"),
+    asset!("console.css", "text/css; charset=utf-8"),
+    asset!("public.css", "text/css; charset=utf-8"),
+    asset!("calculator.js", "text/javascript; charset=utf-8"),
+    asset!("console.js", "text/javascript; charset=utf-8"),
+    asset!("public.js", "text/javascript; charset=utf-8"),
+    asset!("favicon.svg", "image/svg+xml"),
 ];
 
 #[get("/static/{name}")]

@@ -84,9 +84,11 @@ fn in_ci() -> bool {
     std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "0" && !v.eq_ignore_ascii_case("false"))
 }
 
-#[actix_web::test]
-async fn calculator_works_in_a_browser() {
-    let Some((driver, chrome)) = find_binaries() else {
+/// The chromedriver and chromium to drive, or `None` (after saying so) where they are
+/// missing outside CI. In CI a missing browser fails the test: it never skips there.
+pub(crate) fn binaries_or_skip() -> Option<(std::path::PathBuf, std::path::PathBuf)> {
+    let found = find_binaries();
+    if found.is_none() {
         assert!(
             !in_ci(),
             "CI is set but chromedriver or chromium is missing: install chromium and \
@@ -97,6 +99,13 @@ async fn calculator_works_in_a_browser() {
             std::io::stderr(),
             "browser test skipped: install chromium and chromium-driver"
         );
+    }
+    found
+}
+
+#[actix_web::test]
+async fn calculator_works_in_a_browser() {
+    let Some((driver, chrome)) = binaries_or_skip() else {
         return;
     };
     let app = spawn_app().await;
@@ -116,7 +125,7 @@ async fn calculator_works_in_a_browser() {
         Err(_) => Some(format!("the browser test took over {WHOLE_TEST:?}")),
     };
     if let Some(failure) = failure {
-        let evidence = save_evidence(&browser).await;
+        let evidence = evidence(&browser, "calculator").await;
         let _ = browser.quit().await;
         panic!("{failure}\n{evidence}");
     }
@@ -128,10 +137,12 @@ async fn calculator_works_in_a_browser() {
 }
 
 /// A screenshot and the markup of the page as the failure left it, under `target/tmp`.
-async fn save_evidence(browser: &Browser) -> String {
+/// A screenshot and the markup of the page as a failure left it, under `target/tmp`, named
+/// after the test.
+pub(crate) async fn evidence(browser: &Browser, name: &str) -> String {
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"));
-    let png = dir.join("browser-calculator-failure.png");
-    let html = dir.join("browser-calculator-failure.html");
+    let png = dir.join(format!("browser-{name}-failure.png"));
+    let html = dir.join(format!("browser-{name}-failure.html"));
     let mut notes = Vec::new();
     match browser.screenshot(&png).await {
         Ok(()) => notes.push(format!("screenshot: {}", png.display())),

@@ -3,6 +3,7 @@
 
 mod admin;
 mod browser;
+mod browser_league;
 mod console;
 mod helpers;
 mod league_api;
