@@ -1,8 +1,303 @@
-//! A sample season for a first look: `spades-im demo`. (Being built.)
+//! A sample season for a first look: `spades-im demo`.
+//!
+//! Everything is loaded through the services the pages and the API use (so the rules check
+//! every hand): a supervisor account, the league "Demo Fall Season" with 8 teams, a round
+//! robin whose first league night was three weeks ago, the first three nights and half of
+//! tonight's matches played to the end, and one match of tonight in progress.
+//!
+//! The hands come from a small seeded generator, so every load is the same season.
 
-use crate::db::Db;
+use anyhow::{Context, bail};
 
-/// Loads the sample season; returns a line saying what was loaded and how to look at it.
-pub async fn load(_db: &Db) -> anyhow::Result<String> {
-    anyhow::bail!("the demo season is not built yet")
+use crate::db::matches as db_matches;
+use crate::db::{Db, users};
+use crate::rules::hand::{BidInput, TeamHandInput};
+use crate::rules::{HandInput, RulesSpec};
+use crate::service::leagues::{self, NewLeagueInput, NewTeamInput, ScheduleInput, StageRules};
+use crate::service::matches::{self, Recorded};
+use crate::service::{Role, ServiceError, User, accounts};
+
+pub const SLUG: &str = "demo-fall";
+pub const NAME: &str = "Demo Fall Season";
+pub const SUPERVISOR: &str = "supervisor";
+
+/// The teams and their players.
+const TEAMS: [(&str, [&str; 2]); 8] = [
+    ("Spade Runners", ["Maya Patel", "Jordan Lee"]),
+    ("Nil Rebels", ["Chris Okafor", "Sam Rivera"]),
+    ("Big Jokers", ["Taylor Nguyen", "Alex Kim"]),
+    ("Book Club", ["Priya Shah", "Marcus Brown"]),
+    ("Bag Ladies", ["Dana Whitfield", "Keisha Moore"]),
+    ("Set Happens", ["Luis Garcia", "Ethan Cole"]),
+    ("Trump Tower Hall", ["Noah Fischer", "Ava Johnson"]),
+    ("Late Night Renege", ["Zoe Martin", "Ben Carter"]),
+];
+
+/// Rounds (league nights) played to the end; on the next night, this many matches are
+/// complete, then one is in progress and the rest are still to be played.
+const ROUNDS_DONE: i64 = 3;
+const TONIGHT_DONE: usize = 2;
+/// Hands entered so far in the match in progress.
+const IN_PROGRESS_HANDS: usize = 3;
+
+/// splitmix64: small, seeded, good enough for sample data.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// A number in `lo..=hi`.
+    fn range(&mut self, lo: i64, hi: i64) -> i64 {
+        lo + (self.next() % (hi - lo + 1) as u64) as i64
+    }
+
+    /// True with probability `percent` / 100.
+    fn chance(&mut self, percent: u64) -> bool {
+        self.next() % 100 < percent
+    }
+}
+
+/// One team's part of a plausible hand that took `tricks` tricks, under rules with a
+/// minimum team bid of 4 and nil: bids near what the team then took, now and then a nil.
+fn team_hand(rng: &mut Rng, tricks: i64) -> TeamHandInput {
+    // A nil: the nil player usually makes it; the partner carries the contract.
+    if tricks >= 4 && rng.chance(8) {
+        let nil_tricks = if rng.chance(75) { 0 } else { 1 };
+        let partner = tricks - nil_tricks;
+        let contract = (partner + rng.range(-2, 1)).clamp(4, 13);
+        let (bids, took) = if rng.chance(50) {
+            (
+                vec![BidInput::Word("nil".into()), BidInput::Number(contract)],
+                vec![nil_tricks, partner],
+            )
+        } else {
+            (
+                vec![BidInput::Number(contract), BidInput::Word("nil".into())],
+                vec![partner, nil_tricks],
+            )
+        };
+        return TeamHandInput {
+            bids,
+            tricks: took,
+            blind: false,
+        };
+    }
+    let contract = (tricks + rng.range(-2, 1)).clamp(4, 13);
+    let first_bid = rng.range(1, contract - 1);
+    let first_took = rng.range(0, tricks);
+    TeamHandInput {
+        bids: vec![
+            BidInput::Number(first_bid),
+            BidInput::Number(contract - first_bid),
+        ],
+        tricks: vec![first_took, tricks - first_took],
+        blind: false,
+    }
+}
+
+/// A played hand: the 13 tricks split between the teams, each bidding near what it took.
+fn random_hand(rng: &mut Rng) -> HandInput {
+    if rng.chance(2) {
+        return HandInput {
+            misdeal: true,
+            ..HandInput::default()
+        };
+    }
+    let a = rng.range(2, 11);
+    HandInput {
+        misdeal: false,
+        a: Some(team_hand(rng, a)),
+        b: Some(team_hand(rng, 13 - a)),
+        revokes: None,
+        time_called: false,
+    }
+}
+
+fn service(e: ServiceError) -> anyhow::Error {
+    anyhow::anyhow!("{e}")
+}
+
+/// Enters `rng`'s hands into match `id` until the game is decided or `limit` hands are in.
+async fn play(db: &Db, user: &User, id: i64, rng: &mut Rng, limit: usize) -> anyhow::Result<()> {
+    let mut view = matches::start(db, user, id).await.map_err(service)?;
+    let mut hands = 0;
+    while view.status == "in_progress" && hands < limit {
+        // Keep the match in progress open: stop well short of the target.
+        if limit < usize::MAX && (view.a.score >= 200 || view.b.score >= 200) {
+            break;
+        }
+        let hand = random_hand(rng);
+        view = match matches::record_hand(db, user, id, &hand, view.version, None)
+            .await
+            .map_err(service)
+            .with_context(|| format!("demo match {id}, hand {}", hands + 1))?
+        {
+            Recorded::New(view) => *view,
+            Recorded::Repeat(_) => bail!("demo match {id}: a hand was taken for a repeat"),
+        };
+        hands += 1;
+        if hands > 200 {
+            bail!("demo match {id} does not end");
+        }
+    }
+    Ok(())
+}
+
+/// Loads the sample season; returns what was loaded and how to look at it.
+pub async fn load(db: &Db) -> anyhow::Result<String> {
+    {
+        let mut conn = db.reader().acquire().await?;
+        if crate::db::leagues::by_slug(&mut conn, SLUG)
+            .await?
+            .is_some()
+        {
+            bail!(
+                "a league with the slug \"{SLUG}\" exists already: the demo season is loaded \
+                 (use a fresh database file to load it again)"
+            );
+        }
+    }
+
+    // The supervisor who runs the tables (an existing account is reused as it is).
+    let (supervisor, password) = {
+        let mut conn = db.reader().acquire().await?;
+        let existing = users::by_name(&mut conn, SUPERVISOR).await?;
+        drop(conn);
+        match existing {
+            Some(row) => (
+                User {
+                    id: row.id,
+                    username: row.username,
+                    role: Role::parse(&row.role).unwrap_or(Role::Supervisor),
+                },
+                None,
+            ),
+            None => {
+                let password = accounts::random_hex(8);
+                let user = accounts::create_user(db, SUPERVISOR, Role::Supervisor, &password)
+                    .await
+                    .map_err(service)?;
+                (user, Some(password))
+            }
+        }
+    };
+
+    // The coordinator's part is done as the first admin; on a database where the server has
+    // not yet created one, as the supervisor account with the coordinator's rights (the
+    // audit log then names the supervisor).
+    let admin = {
+        let mut conn = db.reader().acquire().await?;
+        let all = users::all(&mut conn).await?;
+        match all.into_iter().find(|u| u.role == "admin") {
+            Some(row) => User {
+                id: row.id,
+                username: row.username,
+                role: Role::Admin,
+            },
+            None => User {
+                role: Role::Admin,
+                ..supervisor.clone()
+            },
+        }
+    };
+
+    let league = leagues::create_league(
+        db,
+        &admin,
+        &NewLeagueInput {
+            name: NAME.into(),
+            slug: Some(SLUG.into()),
+            rules: StageRules {
+                regular: RulesSpec::Preset("unc-im-300".into()),
+                playoff: None,
+                r#final: Some(RulesSpec::Preset("unc-im-500".into())),
+            },
+            tiebreak_order: None,
+        },
+    )
+    .await
+    .map_err(service)?;
+    for (name, players) in TEAMS {
+        leagues::add_team(
+            db,
+            &admin,
+            SLUG,
+            &NewTeamInput {
+                name: name.into(),
+                players: players.iter().map(|p| p.to_string()).collect(),
+            },
+        )
+        .await
+        .map_err(service)?;
+    }
+    if supervisor.role == Role::Supervisor {
+        leagues::assign_supervisor(db, &admin, SLUG, SUPERVISOR)
+            .await
+            .map_err(service)?;
+    }
+    let first_night = chrono::Local::now().date_naive() - chrono::Duration::weeks(3);
+    leagues::generate_schedule(
+        db,
+        &admin,
+        SLUG,
+        &ScheduleInput {
+            format: "round_robin".into(),
+            start_date: Some(first_night.format("%Y-%m-%d").to_string()),
+            time: Some("19:00".into()),
+            days_between: Some(7),
+        },
+    )
+    .await
+    .map_err(service)?;
+
+    let rows = {
+        let mut conn = db.reader().acquire().await?;
+        db_matches::of_league(&mut conn, league.row.id).await?
+    };
+    // The supervisor runs the tables when they may; otherwise the coordinator does.
+    let runner = if supervisor.role == Role::Supervisor {
+        &supervisor
+    } else {
+        &admin
+    };
+    let mut rng = Rng(0x5EED_5BAD_E5D0_2026);
+    let (mut complete, mut in_progress) = (0, 0);
+    let tonight = ROUNDS_DONE + 1;
+    let mut tonight_seen = 0;
+    for m in &rows {
+        let round = m.round.unwrap_or(0);
+        if round <= ROUNDS_DONE {
+            play(db, runner, m.id, &mut rng, usize::MAX).await?;
+            complete += 1;
+        } else if round == tonight {
+            tonight_seen += 1;
+            if tonight_seen <= TONIGHT_DONE {
+                play(db, runner, m.id, &mut rng, usize::MAX).await?;
+                complete += 1;
+            } else if tonight_seen == TONIGHT_DONE + 1 {
+                play(db, runner, m.id, &mut rng, IN_PROGRESS_HANDS).await?;
+                in_progress += 1;
+            }
+        }
+    }
+
+    let login = match password {
+        Some(p) => format!("log in as \"{SUPERVISOR}\" with the password {p} (shown once)"),
+        None => format!("log in as \"{SUPERVISOR}\" (existing account, password unchanged)"),
+    };
+    Ok(format!(
+        "Loaded the demo season \"{NAME}\" (/leagues/{SLUG}): {} teams, {} round-robin \
+         matches over {} league nights from {first_night}, {complete} played, {in_progress} in \
+         progress tonight.\nSupervisor: {login}; the supervisor is assigned to the league.\n\
+         Run `spades-im serve` and open /leagues/{SLUG}.",
+        TEAMS.len(),
+        rows.len(),
+        rows.iter().filter_map(|m| m.round).max().unwrap_or(0),
+    ))
 }

@@ -41,7 +41,12 @@ struct ServeArgs {
     db: PathBuf,
     /// Send the session cookie without `Secure`, for plain HTTP on a closed network only
     /// (browsers accept Secure cookies over plain HTTP on 127.0.0.1 and localhost).
-    #[arg(long, env = "SPADES_INSECURE_COOKIES", global = true)]
+    #[arg(
+        long,
+        env = "SPADES_INSECURE_COOKIES",
+        global = true,
+        value_parser = clap::builder::BoolishValueParser::new()
+    )]
     insecure_cookies: bool,
 }
 

@@ -53,8 +53,10 @@ impl Db {
             .synchronous(SqliteSynchronous::Full)
             .foreign_keys(true)
             .busy_timeout(Duration::from_secs(5));
+        // Waiting longer than this for the writer answers 503 "not saved, send again".
         let writer = SqlitePoolOptions::new()
             .max_connections(1)
+            .acquire_timeout(Duration::from_secs(10))
             .connect_with(base.clone().create_if_missing(true))
             .await?;
         MIGRATOR.run(&writer).await?;

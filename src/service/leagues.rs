@@ -819,3 +819,265 @@ pub fn result_of(m: &MatchRow) -> Option<standings::Result> {
         outcome,
     })
 }
+
+// ---- Appended for the admin pages (src/web/admin.rs) ----
+
+/// Checks a league's input exactly as [`create_league`] (`creating`) or [`update_league`]
+/// would, without writing, and returns the resolved rules per stage (for a preview).
+pub fn check_league_input(
+    input: &NewLeagueInput,
+    creating: bool,
+) -> Result<RulesByStage, ServiceError> {
+    let name = check_name(&input.name, "name", "the league's name")?;
+    if creating {
+        match input.slug.as_deref().map(str::trim) {
+            Some(s) if !s.is_empty() => {
+                if slugify(s) != s {
+                    return Err(ServiceError::invalid(
+                        "invalid_league",
+                        "slug",
+                        "a slug is lowercase letters, digits and single dashes, e.g. \"fall-2026\"",
+                    ));
+                }
+            }
+            _ => {
+                if slugify(&name).is_empty() {
+                    return Err(ServiceError::invalid(
+                        "invalid_league",
+                        "slug",
+                        "give the league a slug of letters or digits",
+                    ));
+                }
+            }
+        }
+    }
+    check_rules(&input.rules)?;
+    check_tiebreak(input.tiebreak_order.as_deref())?;
+    let resolve = |stage: &str, spec: Option<&RulesSpec>| {
+        spec.unwrap_or(&input.rules.regular).resolve().map_err(|e| {
+            ServiceError::invalid(
+                "invalid_rules",
+                &format!("rules.{stage}.{}", e.field.unwrap_or_default()),
+                format!("{stage} rules: {}", e.message),
+            )
+        })
+    };
+    Ok(RulesByStage {
+        regular: resolve("regular", None)?,
+        playoff: resolve("playoff", input.rules.playoff.as_ref())?,
+        r#final: resolve("final", input.rules.r#final.as_ref())?,
+    })
+}
+
+/// Removes a supervisor from a league (their account stays).
+pub async fn unassign_supervisor(
+    db: &Db,
+    user: &User,
+    slug: &str,
+    user_id: i64,
+) -> Result<(), ServiceError> {
+    require_admin(user)?;
+    let mut tx = db.write().await?;
+    let league = db_leagues::by_slug(&mut tx, slug)
+        .await?
+        .ok_or(ServiceError::NotFound)?;
+    if !db_leagues::is_supervisor(&mut tx, league.id, user_id).await? {
+        return Err(ServiceError::NotFound);
+    }
+    let username = users::by_id(&mut tx, user_id)
+        .await?
+        .map(|u| u.username)
+        .unwrap_or_default();
+    db_leagues::unassign_supervisor(&mut tx, league.id, user_id).await?;
+    audit(
+        &mut tx,
+        user,
+        "unassign_supervisor",
+        "league",
+        league.id,
+        Some(&username),
+        None,
+        None,
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+/// The most rows a roster import takes at once.
+pub const ROSTER_MAX_ROWS: usize = 500;
+
+/// One line of a roster CSV (`team,player1,player2`) as checked for import.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RosterRow {
+    /// 1-based line number in the text.
+    pub line: usize,
+    pub cells: Vec<String>,
+    /// The team to add when the row is valid.
+    pub team: Option<(String, [String; 2])>,
+    pub error: Option<String>,
+}
+
+/// Splits one CSV line into cells (double quotes around a cell, `""` inside one).
+pub fn csv_cells(line: &str) -> Vec<String> {
+    let mut cells = Vec::new();
+    let mut cell = String::new();
+    let mut quoted = false;
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' if quoted && chars.peek() == Some(&'"') => {
+                cell.push('"');
+                chars.next();
+            }
+            '"' if quoted => quoted = false,
+            '"' if cell.trim().is_empty() => {
+                cell.clear();
+                quoted = true;
+            }
+            ',' if !quoted => cells.push(std::mem::take(&mut cell)),
+            other => cell.push(other),
+        }
+    }
+    cells.push(cell);
+    cells.into_iter().map(|c| c.trim().to_string()).collect()
+}
+
+/// Checks every row of a roster CSV against the league's `existing` teams: blank lines and a
+/// header row (first cell "team") are skipped; each other row is valid or has its error.
+pub fn check_roster(csv: &str, existing: &[TeamRow]) -> Vec<RosterRow> {
+    let mut rows: Vec<RosterRow> = Vec::new();
+    let mut seen: Vec<(String, usize)> = Vec::new();
+    let text = csv.strip_prefix('\u{feff}').unwrap_or(csv);
+    let mut first = true;
+    for (i, raw) in text.lines().enumerate() {
+        if raw.trim().is_empty() {
+            continue;
+        }
+        let cells = csv_cells(raw);
+        if std::mem::take(&mut first)
+            && cells
+                .first()
+                .is_some_and(|c| c.eq_ignore_ascii_case("team"))
+        {
+            continue;
+        }
+        let line = i + 1;
+        let mut row = RosterRow {
+            line,
+            cells: cells.clone(),
+            team: None,
+            error: None,
+        };
+        if cells.len() != 3 {
+            row.error = Some(format!(
+                "expected 3 columns (team, player1, player2), found {}",
+                cells.len()
+            ));
+        } else {
+            let input = NewTeamInput {
+                name: cells[0].clone(),
+                players: vec![cells[1].clone(), cells[2].clone()],
+            };
+            match check_team(&input) {
+                Err(ServiceError::Invalid(e)) => row.error = Some(e.message),
+                Err(e) => row.error = Some(e.to_string()),
+                Ok((name, players)) => {
+                    if let Some((_, earlier)) =
+                        seen.iter().find(|(n, _)| n.eq_ignore_ascii_case(&name))
+                    {
+                        row.error = Some(format!(
+                            "\"{name}\" is already on line {earlier} of the file"
+                        ));
+                    } else if existing.iter().any(|t| t.name.eq_ignore_ascii_case(&name)) {
+                        row.error = Some(format!("the league already has a team named \"{name}\""));
+                    } else {
+                        seen.push((name.clone(), line));
+                        row.team = Some((name, players));
+                    }
+                }
+            }
+        }
+        rows.push(row);
+    }
+    rows
+}
+
+fn roster_limit(rows: &[RosterRow]) -> Result<(), ServiceError> {
+    if rows.len() > ROSTER_MAX_ROWS {
+        return Err(ServiceError::invalid(
+            "invalid_roster",
+            "csv",
+            format!("at most {ROSTER_MAX_ROWS} rows at once, not {}", rows.len()),
+        ));
+    }
+    Ok(())
+}
+
+/// The rows of a roster CSV checked against the league as it is now (nothing written).
+pub async fn preview_roster(
+    db: &Db,
+    user: &User,
+    slug: &str,
+    csv: &str,
+) -> Result<Vec<RosterRow>, ServiceError> {
+    require_admin(user)?;
+    let mut conn = db.reader().acquire().await?;
+    let league = db_leagues::by_slug(&mut conn, slug)
+        .await?
+        .ok_or(ServiceError::NotFound)?;
+    let existing = db_leagues::teams(&mut conn, league.id).await?;
+    let rows = check_roster(csv, &existing);
+    roster_limit(&rows)?;
+    Ok(rows)
+}
+
+/// Adds the valid rows of a roster CSV as teams in one transaction (rows with an error are
+/// skipped); returns the teams added. Nothing is written when no row is valid.
+pub async fn import_roster(
+    db: &Db,
+    user: &User,
+    slug: &str,
+    csv: &str,
+) -> Result<Vec<TeamView>, ServiceError> {
+    require_admin(user)?;
+    let mut tx = db.write().await?;
+    let league = db_leagues::by_slug(&mut tx, slug)
+        .await?
+        .ok_or(ServiceError::NotFound)?;
+    let existing = db_leagues::teams(&mut tx, league.id).await?;
+    let rows = check_roster(csv, &existing);
+    roster_limit(&rows)?;
+    let mut added = Vec::new();
+    for (name, players) in rows.into_iter().filter_map(|r| r.team) {
+        let id =
+            db_leagues::insert_team(&mut tx, league.id, &name, [&players[0], &players[1]]).await?;
+        let after = serde_json::json!({"name": name, "players": players}).to_string();
+        audit(
+            &mut tx,
+            user,
+            "create",
+            "team",
+            id,
+            None,
+            Some(&after),
+            Some("roster import"),
+        )
+        .await?;
+        added.push(TeamView {
+            id,
+            name,
+            players,
+            withdrawn: false,
+        });
+    }
+    if added.is_empty() {
+        return Err(ServiceError::invalid(
+            "invalid_roster",
+            "csv",
+            "no valid rows to import: fix the rows marked with an error",
+        ));
+    }
+    tx.commit().await?;
+    Ok(added)
+}

@@ -529,6 +529,12 @@ pub async fn call_time(
         ));
     }
     let league = league_of(&mut tx, &m).await?;
+    if m.time_called_at.is_some() {
+        return Err(ServiceError::conflict(
+            "time_already_called",
+            "time has already been called in this match",
+        ));
+    }
     if rules_of(&m, &league)?.time_limit_minutes.is_none() {
         return Err(ServiceError::conflict(
             "no_time_limit",

@@ -2,13 +2,24 @@
 
 use actix_web::{HttpResponse, get, post, web};
 use serde::Serialize;
-use utoipa::OpenApi;
+use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
+use utoipa::{Modify, OpenApi};
 
+use super::api_league::{
+    CorrectionRequest, HandRequest, LeagueList, MatchList, StandingOut, StandingsOut,
+    SupervisorInput, TeamList, VersionRequest,
+};
 use super::error::{AppError, ErrorBody};
+use super::public::{Board, BoardMatch};
 use crate::rules::calculator::{ScoreRequest, ScoreResponse, ScoredHandOut, StartInput};
 use crate::rules::hand::{BidInput, HandInput, RevokesInput, TeamHandInput};
 use crate::rules::params::{self, Rules, RulesSpec};
 use crate::rules::{TeamResult, TeamTotal, score_json};
+use crate::service::leagues::{
+    LeagueView, NewLeagueInput, NewMatchInput, NewTeamInput, RulesByStage, ScheduleInput,
+    StageRules, TeamView,
+};
+use crate::service::matches::{ForfeitInput, HandView, MatchView, TeamRef};
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.service(score)
@@ -78,7 +89,28 @@ async fn list_presets() -> web::Json<PresetList> {
         version = "1",
         description = "Scoring, standings and playoffs for intramural Spades leagues."
     ),
-    paths(score, list_presets),
+    paths(
+        score,
+        list_presets,
+        openapi_json,
+        super::api_league::create_league,
+        super::api_league::list_leagues,
+        super::api_league::show_league,
+        super::api_league::add_team,
+        super::api_league::list_teams,
+        super::api_league::add_supervisor,
+        super::api_league::schedule,
+        super::api_league::create_match,
+        super::api_league::list_matches,
+        super::api_league::show_match,
+        super::api_league::start_match,
+        super::api_league::record_hand,
+        super::api_league::correct_hand,
+        super::api_league::call_time,
+        super::api_league::forfeit,
+        super::api_league::standings,
+        super::public::scoreboard_json,
+    ),
     components(schemas(
         ScoreRequest,
         ScoreResponse,
@@ -94,12 +126,68 @@ async fn list_presets() -> web::Json<PresetList> {
         TeamTotal,
         ErrorBody,
         PresetOut,
-        PresetList
-    ))
+        PresetList,
+        StageRules,
+        NewLeagueInput,
+        RulesByStage,
+        LeagueView,
+        LeagueList,
+        NewTeamInput,
+        TeamView,
+        TeamList,
+        SupervisorInput,
+        ScheduleInput,
+        NewMatchInput,
+        TeamRef,
+        HandView,
+        MatchView,
+        MatchList,
+        HandRequest,
+        CorrectionRequest,
+        VersionRequest,
+        ForfeitInput,
+        StandingOut,
+        StandingsOut,
+        BoardMatch,
+        Board
+    )),
+    modifiers(&BearerAuth),
+    tags(
+        (name = "leagues", description = "Leagues, teams, supervisors, schedules and standings."),
+        (name = "matches", description = "League night: start a match, record and correct hands, call time, forfeits."),
+        (name = "scoreboard", description = "Every match in play.")
+    )
 )]
 pub struct ApiDoc;
 
+/// The `bearer` scheme of the writes: an API token from the account page.
+struct BearerAuth;
+
+impl Modify for BearerAuth {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        openapi
+            .components
+            .get_or_insert_with(utoipa::openapi::Components::new)
+            .add_security_scheme(
+                "bearer",
+                SecurityScheme::Http(
+                    HttpBuilder::new()
+                        .scheme(HttpAuthScheme::Bearer)
+                        .description(Some(
+                            "An API token (account page): `Authorization: Bearer <token>`",
+                        ))
+                        .build(),
+                ),
+            );
+    }
+}
+
 /// The OpenAPI 3 document of this API, generated from the handlers and types.
+#[utoipa::path(
+    get,
+    path = "/api/v1/openapi.json",
+    responses((status = 200, description = "this document (OpenAPI 3)"))
+)]
 #[get("/api/v1/openapi.json")]
 async fn openapi_json() -> HttpResponse {
     HttpResponse::Ok().json(ApiDoc::openapi())

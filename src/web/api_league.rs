@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use super::AppState;
 use super::api::json_body;
 use super::auth::{Admin, Authed};
-use super::error::AppError;
+use super::error::{AppError, ErrorBody};
 use crate::league::standings::Standing;
 use crate::rules::HandInput;
 use crate::service::leagues::{
@@ -50,6 +50,22 @@ pub fn parse<T: serde::de::DeserializeOwned>(body: &[u8]) -> Result<T, AppError>
     })
 }
 
+/// Creates a league (admin).
+#[utoipa::path(
+    post,
+    path = "/api/v1/leagues",
+    tag = "leagues",
+    request_body = NewLeagueInput,
+    security(("bearer" = [])),
+    responses(
+        (status = 201, description = "the new league", body = LeagueView),
+        (status = 400, description = "the body is not JSON", body = ErrorBody),
+        (status = 401, description = "no or bad credentials", body = ErrorBody),
+        (status = 403, description = "not an admin, or a cross-site request", body = ErrorBody),
+        (status = 409, description = "the slug is taken (`slug_taken`)", body = ErrorBody),
+        (status = 422, description = "invalid name, rules or tiebreak order", body = ErrorBody),
+    )
+)]
 #[post("/api/v1/leagues")]
 async fn create_league(
     state: web::Data<AppState>,
@@ -61,11 +77,20 @@ async fn create_league(
     Ok(HttpResponse::Created().json(league.view()))
 }
 
-#[derive(Serialize)]
-struct LeagueList {
+#[derive(Serialize, utoipa::ToSchema)]
+pub(crate) struct LeagueList {
     leagues: Vec<LeagueView>,
 }
 
+/// Lists every league.
+#[utoipa::path(
+    get,
+    path = "/api/v1/leagues",
+    tag = "leagues",
+    responses(
+        (status = 200, description = "every league", body = LeagueList),
+    )
+)]
 #[get("/api/v1/leagues")]
 async fn list_leagues(state: web::Data<AppState>) -> Result<HttpResponse, AppError> {
     let all = leagues::all_leagues(&state.db).await?;
@@ -74,6 +99,17 @@ async fn list_leagues(state: web::Data<AppState>) -> Result<HttpResponse, AppErr
     }))
 }
 
+/// A league with its rules resolved per stage.
+#[utoipa::path(
+    get,
+    path = "/api/v1/leagues/{slug}",
+    tag = "leagues",
+    params(("slug" = String, Path, description = "the league's slug")),
+    responses(
+        (status = 200, description = "the league", body = LeagueView),
+        (status = 404, description = "no such league", body = ErrorBody),
+    )
+)]
 #[get("/api/v1/leagues/{slug}")]
 async fn show_league(
     state: web::Data<AppState>,
@@ -84,6 +120,23 @@ async fn show_league(
     Ok(HttpResponse::Ok().json(league.view()))
 }
 
+/// Adds a team to a league (admin).
+#[utoipa::path(
+    post,
+    path = "/api/v1/leagues/{slug}/teams",
+    tag = "leagues",
+    params(("slug" = String, Path, description = "the league's slug")),
+    request_body = NewTeamInput,
+    security(("bearer" = [])),
+    responses(
+        (status = 201, description = "the new team", body = TeamView),
+        (status = 400, description = "the body is not JSON", body = ErrorBody),
+        (status = 401, description = "no or bad credentials", body = ErrorBody),
+        (status = 403, description = "not an admin, or a cross-site request", body = ErrorBody),
+        (status = 404, description = "no such league", body = ErrorBody),
+        (status = 422, description = "invalid name or players, or the name is taken in the league", body = ErrorBody),
+    )
+)]
 #[post("/api/v1/leagues/{slug}/teams")]
 async fn add_team(
     state: web::Data<AppState>,
@@ -96,11 +149,22 @@ async fn add_team(
     Ok(HttpResponse::Created().json(team))
 }
 
-#[derive(Serialize)]
-struct TeamList {
+#[derive(Serialize, utoipa::ToSchema)]
+pub(crate) struct TeamList {
     teams: Vec<TeamView>,
 }
 
+/// A league's teams.
+#[utoipa::path(
+    get,
+    path = "/api/v1/leagues/{slug}/teams",
+    tag = "leagues",
+    params(("slug" = String, Path, description = "the league's slug")),
+    responses(
+        (status = 200, description = "the league's teams", body = TeamList),
+        (status = 404, description = "no such league", body = ErrorBody),
+    )
+)]
 #[get("/api/v1/leagues/{slug}/teams")]
 async fn list_teams(
     state: web::Data<AppState>,
@@ -114,12 +178,29 @@ async fn list_teams(
     }))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
-struct SupervisorInput {
+pub(crate) struct SupervisorInput {
     username: String,
 }
 
+/// Lets a user run the league's matches (admin).
+#[utoipa::path(
+    post,
+    path = "/api/v1/leagues/{slug}/supervisors",
+    tag = "leagues",
+    params(("slug" = String, Path, description = "the league's slug")),
+    request_body = SupervisorInput,
+    security(("bearer" = [])),
+    responses(
+        (status = 204, description = "the user supervises the league"),
+        (status = 400, description = "the body is not JSON", body = ErrorBody),
+        (status = 401, description = "no or bad credentials", body = ErrorBody),
+        (status = 403, description = "not an admin, or a cross-site request", body = ErrorBody),
+        (status = 404, description = "no such league", body = ErrorBody),
+        (status = 422, description = "no such user (`invalid_user`), or a body of the wrong shape", body = ErrorBody),
+    )
+)]
 #[post("/api/v1/leagues/{slug}/supervisors")]
 async fn add_supervisor(
     state: web::Data<AppState>,
@@ -132,8 +213,8 @@ async fn add_supervisor(
     Ok(HttpResponse::NoContent().finish())
 }
 
-#[derive(Serialize)]
-struct MatchList {
+#[derive(Serialize, utoipa::ToSchema)]
+pub(crate) struct MatchList {
     matches: Vec<MatchView>,
 }
 
@@ -146,6 +227,24 @@ async fn views(state: &AppState, ids: &[i64]) -> Result<Vec<MatchView>, AppError
     Ok(out)
 }
 
+/// Generates the regular season's schedule (admin).
+#[utoipa::path(
+    post,
+    path = "/api/v1/leagues/{slug}/schedule",
+    tag = "leagues",
+    params(("slug" = String, Path, description = "the league's slug")),
+    request_body = ScheduleInput,
+    security(("bearer" = [])),
+    responses(
+        (status = 201, description = "the scheduled matches", body = MatchList),
+        (status = 400, description = "the body is not JSON", body = ErrorBody),
+        (status = 401, description = "no or bad credentials", body = ErrorBody),
+        (status = 403, description = "not an admin, or a cross-site request", body = ErrorBody),
+        (status = 404, description = "no such league", body = ErrorBody),
+        (status = 409, description = "the league already has regular-season matches (`schedule_exists`)", body = ErrorBody),
+        (status = 422, description = "invalid format, date, time or too few teams", body = ErrorBody),
+    )
+)]
 #[post("/api/v1/leagues/{slug}/schedule")]
 async fn schedule(
     state: web::Data<AppState>,
@@ -160,6 +259,23 @@ async fn schedule(
     }))
 }
 
+/// Adds a single match to a league (admin).
+#[utoipa::path(
+    post,
+    path = "/api/v1/leagues/{slug}/matches",
+    tag = "leagues",
+    params(("slug" = String, Path, description = "the league's slug")),
+    request_body = NewMatchInput,
+    security(("bearer" = [])),
+    responses(
+        (status = 201, description = "the new match", body = MatchView),
+        (status = 400, description = "the body is not JSON", body = ErrorBody),
+        (status = 401, description = "no or bad credentials", body = ErrorBody),
+        (status = 403, description = "not an admin, or a cross-site request", body = ErrorBody),
+        (status = 404, description = "no such league", body = ErrorBody),
+        (status = 422, description = "invalid teams, stage or time", body = ErrorBody),
+    )
+)]
 #[post("/api/v1/leagues/{slug}/matches")]
 async fn create_match(
     state: web::Data<AppState>,
@@ -173,6 +289,17 @@ async fn create_match(
     Ok(HttpResponse::Created().json(matches::load(&mut conn, id).await?.0))
 }
 
+/// A league's matches.
+#[utoipa::path(
+    get,
+    path = "/api/v1/leagues/{slug}/matches",
+    tag = "leagues",
+    params(("slug" = String, Path, description = "the league's slug")),
+    responses(
+        (status = 200, description = "the league's matches", body = MatchList),
+        (status = 404, description = "no such league", body = ErrorBody),
+    )
+)]
 #[get("/api/v1/leagues/{slug}/matches")]
 async fn list_matches(
     state: web::Data<AppState>,
@@ -188,6 +315,17 @@ async fn list_matches(
     Ok(HttpResponse::Ok().json(MatchList { matches: out }))
 }
 
+/// A match with its hands and totals.
+#[utoipa::path(
+    get,
+    path = "/api/v1/matches/{id}",
+    tag = "matches",
+    params(("id" = i64, Path, description = "the match id")),
+    responses(
+        (status = 200, description = "the match", body = MatchView),
+        (status = 404, description = "no such match", body = ErrorBody),
+    )
+)]
 #[get("/api/v1/matches/{id}")]
 async fn show_match(
     state: web::Data<AppState>,
@@ -197,6 +335,21 @@ async fn show_match(
     Ok(HttpResponse::Ok().json(matches::load(&mut conn, *id).await?.0))
 }
 
+/// Starts a match: its rules are frozen and its clock runs (admin or supervisor).
+#[utoipa::path(
+    post,
+    path = "/api/v1/matches/{id}/start",
+    tag = "matches",
+    params(("id" = i64, Path, description = "the match id")),
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "the started match", body = MatchView),
+        (status = 401, description = "no or bad credentials", body = ErrorBody),
+        (status = 403, description = "a cross-site request", body = ErrorBody),
+        (status = 404, description = "no such match, or not one of the leagues you supervise", body = ErrorBody),
+        (status = 409, description = "the match is not scheduled (`not_scheduled`)", body = ErrorBody),
+    )
+)]
 #[post("/api/v1/matches/{id}/start")]
 async fn start_match(
     state: web::Data<AppState>,
@@ -206,15 +359,35 @@ async fn start_match(
     Ok(HttpResponse::Ok().json(matches::start(&state.db, &who.user, *id).await?))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
-struct HandRequest {
+pub(crate) struct HandRequest {
     hand: HandInput,
     expected_version: i64,
     #[serde(default)]
     idempotency_key: Option<String>,
 }
 
+/// Records the next hand (admin or supervisor).
+#[utoipa::path(
+    post,
+    path = "/api/v1/matches/{id}/hands",
+    tag = "matches",
+    params(("id" = i64, Path, description = "the match id")),
+    request_body = HandRequest,
+    security(("bearer" = [])),
+    responses(
+        (status = 201, description = "the match with the hand; a repeated `idempotency_key` answers the first answer again",
+            body = MatchView,
+            headers(("Idempotent-Replay" = String, description = "`true` when the answer is a replay"))),
+        (status = 400, description = "the body is not JSON", body = ErrorBody),
+        (status = 401, description = "no or bad credentials", body = ErrorBody),
+        (status = 403, description = "a cross-site request", body = ErrorBody),
+        (status = 404, description = "no such match, or not one of the leagues you supervise", body = ErrorBody),
+        (status = 409, description = "stale `expected_version` (`version_conflict`) or the match is not started (`not_started`)", body = ErrorBody),
+        (status = 422, description = "an invalid hand, or the match is over (`game_over`)", body = ErrorBody),
+    )
+)]
 #[post("/api/v1/matches/{id}/hands")]
 async fn record_hand(
     state: web::Data<AppState>,
@@ -241,14 +414,36 @@ async fn record_hand(
     })
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
-struct CorrectionRequest {
+pub(crate) struct CorrectionRequest {
     hand: HandInput,
     reason: String,
     expected_version: i64,
 }
 
+/// Corrects a recorded hand: a new revision with a reason; later hands are rescored
+/// (admin or supervisor).
+#[utoipa::path(
+    put,
+    path = "/api/v1/matches/{id}/hands/{number}",
+    tag = "matches",
+    params(
+        ("id" = i64, Path, description = "the match id"),
+        ("number" = i64, Path, description = "the hand's number, from 1"),
+    ),
+    request_body = CorrectionRequest,
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "the match with the corrected hand", body = MatchView),
+        (status = 400, description = "the body is not JSON", body = ErrorBody),
+        (status = 401, description = "no or bad credentials", body = ErrorBody),
+        (status = 403, description = "a cross-site request", body = ErrorBody),
+        (status = 404, description = "no such match or hand, or not one of the leagues you supervise", body = ErrorBody),
+        (status = 409, description = "stale `expected_version` (`version_conflict`) or the match is closed (`match_closed`)", body = ErrorBody),
+        (status = 422, description = "an invalid hand or no reason", body = ErrorBody),
+    )
+)]
 #[put("/api/v1/matches/{id}/hands/{number}")]
 async fn correct_hand(
     state: web::Data<AppState>,
@@ -271,12 +466,30 @@ async fn correct_hand(
     Ok(HttpResponse::Ok().json(view))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
-struct VersionRequest {
+pub(crate) struct VersionRequest {
     expected_version: i64,
 }
 
+/// Calls time: the hand in play is the last (admin or supervisor).
+#[utoipa::path(
+    post,
+    path = "/api/v1/matches/{id}/time",
+    tag = "matches",
+    params(("id" = i64, Path, description = "the match id")),
+    request_body = VersionRequest,
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "the match with time called", body = MatchView),
+        (status = 400, description = "the body is not JSON", body = ErrorBody),
+        (status = 401, description = "no or bad credentials", body = ErrorBody),
+        (status = 403, description = "a cross-site request", body = ErrorBody),
+        (status = 404, description = "no such match, or not one of the leagues you supervise", body = ErrorBody),
+        (status = 409, description = "stale `expected_version`, the match is not in play, time already called, or no time limit", body = ErrorBody),
+        (status = 422, description = "a body of the wrong shape", body = ErrorBody),
+    )
+)]
 #[post("/api/v1/matches/{id}/time")]
 async fn call_time(
     state: web::Data<AppState>,
@@ -289,6 +502,24 @@ async fn call_time(
         .json(matches::call_time(&state.db, &who.user, *id, input.expected_version).await?))
 }
 
+/// Records a forfeit by one team or both (admin or supervisor).
+#[utoipa::path(
+    post,
+    path = "/api/v1/matches/{id}/forfeit",
+    tag = "matches",
+    params(("id" = i64, Path, description = "the match id")),
+    request_body = ForfeitInput,
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "the forfeited match", body = MatchView),
+        (status = 400, description = "the body is not JSON", body = ErrorBody),
+        (status = 401, description = "no or bad credentials", body = ErrorBody),
+        (status = 403, description = "a cross-site request", body = ErrorBody),
+        (status = 404, description = "no such match, or not one of the leagues you supervise", body = ErrorBody),
+        (status = 409, description = "stale `expected_version` or the match is already over (`match_closed`)", body = ErrorBody),
+        (status = 422, description = "`team` is not `a`, `b` or `both`", body = ErrorBody),
+    )
+)]
 #[post("/api/v1/matches/{id}/forfeit")]
 async fn forfeit(
     state: web::Data<AppState>,
@@ -300,7 +531,7 @@ async fn forfeit(
     Ok(HttpResponse::Ok().json(matches::forfeit(&state.db, &who.user, *id, &input).await?))
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, utoipa::ToSchema)]
 pub struct StandingOut {
     pub rank: usize,
     pub team_id: i64,
@@ -335,11 +566,22 @@ impl From<&Standing> for StandingOut {
     }
 }
 
-#[derive(Serialize)]
-struct StandingsOut {
+#[derive(Serialize, utoipa::ToSchema)]
+pub(crate) struct StandingsOut {
     rows: Vec<StandingOut>,
 }
 
+/// A league's standings, ranked with its tiebreaks.
+#[utoipa::path(
+    get,
+    path = "/api/v1/leagues/{slug}/standings",
+    tag = "leagues",
+    params(("slug" = String, Path, description = "the league's slug")),
+    responses(
+        (status = 200, description = "the standings", body = StandingsOut),
+        (status = 404, description = "no such league", body = ErrorBody),
+    )
+)]
 #[get("/api/v1/leagues/{slug}/standings")]
 async fn standings(
     state: web::Data<AppState>,

@@ -63,7 +63,11 @@ async fn healthz(state: web::Data<AppState>) -> Result<HttpResponse, AppError> {
 /// A file of `static/`, compiled into the binary so it runs from anywhere.
 macro_rules! asset {
     ($name:literal, $type:literal) => {
-        ($name, $type, include_bytes!(concat!("../../static/", $name)))
+        (
+            $name,
+            $type,
+            include_bytes!(concat!("../../static/", $name)),
+        )
     };
 }
 

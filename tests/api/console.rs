@@ -1,1 +1,1027 @@
-//! (console tests: being built.)
+//! The supervisor console over real HTTP with a logged-in browser (cookies, CSRF, no
+//! redirects followed): `/supervise`, the match console, start, hand entry, corrections with
+//! a reason and their history, time calls and forfeits.
+//!
+//! Happy paths: every route. Refusals: anonymous (303 to /login), a supervisor of another
+//! league (404), a missing CSRF token (403), a stale version (the 409 conflict page), the
+//! same form posted twice (one hand). Bad inputs (`bad_hands_come_back_with_the_message`):
+//! each is a 422 with the message next to the field, the typed values kept, and nothing
+//! written — checked on the database (row counts and the match version).
+
+use serde_json::{Value, json};
+use spades_im::service::Role;
+
+use crate::helpers::{Api, Browser, TestApp, spawn_app};
+
+/// What a refusal must leave alone: the match's version, and every row count it could touch.
+async fn written(app: &TestApp) -> String {
+    let mut conn = app.db.reader().acquire().await.expect("reader");
+    sqlx::query_scalar::<_, String>(
+        "SELECT (SELECT coalesce(sum(version), 0) FROM matches) || ' versions, ' ||
+                (SELECT count(*) FROM matches WHERE status <> 'scheduled') || ' started, ' ||
+                (SELECT count(*) FROM hands) || ' hands, ' ||
+                (SELECT count(*) FROM idempotency_keys) || ' keys, ' ||
+                (SELECT count(*) FROM audit_log) || ' audit rows'",
+    )
+    .fetch_one(&mut *conn)
+    .await
+    .expect("snapshot")
+}
+
+async fn match_json(app: &TestApp, id: i64) -> Value {
+    app.get(&format!("/api/v1/matches/{id}"))
+        .await
+        .json()
+        .await
+        .expect("match json")
+}
+
+/// A league `slug` under `rules` with two teams, supervisor `sue` assigned, one match.
+async fn league_match(app: &TestApp, admin: &Api, slug: &str, rules: Value) -> i64 {
+    let teams = app.league(admin, slug, rules, 2).await;
+    let r = admin
+        .post(
+            &format!("/api/v1/leagues/{slug}/supervisors"),
+            &json!({"username": "sue"}),
+        )
+        .await;
+    assert_eq!(r.status(), 204);
+    let m: Value = admin
+        .post(
+            &format!("/api/v1/leagues/{slug}/matches"),
+            &json!({"team_a": teams[0], "team_b": teams[1], "table": "7"}),
+        )
+        .await
+        .json()
+        .await
+        .expect("match");
+    m["id"].as_i64().expect("match id")
+}
+
+struct Setup {
+    app: TestApp,
+    admin: Api,
+    sue: Browser,
+    /// A match of `unc-im-300` (nil 60, blind nil 100 behind, min bid 4, revokes, 30 min).
+    id: i64,
+}
+
+async fn setup() -> Setup {
+    let app = spawn_app().await;
+    let admin = app.api_user("coord", Role::Admin).await;
+    app.user("sue", Role::Supervisor).await;
+    let id = league_match(&app, &admin, "fall", json!("unc-im-300")).await;
+    let sue = app.browser("sue").await;
+    Setup {
+        app,
+        admin,
+        sue,
+        id,
+    }
+}
+
+async fn text(r: reqwest::Response) -> (u16, String) {
+    let status = r.status().as_u16();
+    (status, r.text().await.expect("body"))
+}
+
+/// The value of a hidden field of the hand form.
+fn hidden(html: &str, name: &str) -> String {
+    let marker = format!("name=\"{name}\" value=\"");
+    let at = html
+        .find(&marker)
+        .unwrap_or_else(|| panic!("no {name} in page"))
+        + marker.len();
+    let end = html[at..].find('"').expect("end of value");
+    html[at..at + end].to_string()
+}
+
+/// A hand in seat order: bids and tricks of seats 1, 2, 3, 4.
+fn hand(version: &str, key: &str, bids: [&str; 4], tricks: [&str; 4]) -> Vec<(String, String)> {
+    let names = [
+        ("a_bid0", "a_tricks0"),
+        ("b_bid0", "b_tricks0"),
+        ("a_bid1", "a_tricks1"),
+        ("b_bid1", "b_tricks1"),
+    ];
+    let mut fields = vec![
+        ("expected_version".to_string(), version.to_string()),
+        ("idempotency_key".to_string(), key.to_string()),
+    ];
+    for (i, (bid, took)) in names.iter().enumerate() {
+        fields.push((bid.to_string(), bids[i].to_string()));
+        fields.push((took.to_string(), tricks[i].to_string()));
+    }
+    fields
+}
+
+async fn post(b: &Browser, path: &str, fields: &[(String, String)]) -> reqwest::Response {
+    let pairs: Vec<(&str, &str)> = fields
+        .iter()
+        .map(|(k, v)| (k.as_str(), v.as_str()))
+        .collect();
+    b.post_form(path, &pairs).await
+}
+
+fn location(r: &reqwest::Response) -> String {
+    r.headers()
+        .get("location")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("")
+        .to_string()
+}
+
+/// Starts the match from the console and returns the console page.
+async fn start(s: &Setup, id: i64) -> String {
+    let r = s
+        .sue
+        .post_form(&format!("/supervise/matches/{id}/start"), &[])
+        .await;
+    assert_eq!(r.status(), 303, "start");
+    assert_eq!(location(&r), format!("/supervise/matches/{id}"));
+    let (status, page) = text(s.sue.get(&format!("/supervise/matches/{id}")).await).await;
+    assert_eq!(status, 200);
+    page
+}
+
+/// The part of `html` from `from` to the next `to` (for "the message is next to the field").
+fn section<'a>(html: &'a str, from: &str, to: &str) -> &'a str {
+    let at = html
+        .find(from)
+        .unwrap_or_else(|| panic!("no {from} in page"));
+    let rest = &html[at..];
+    &rest[..rest.find(to).unwrap_or(rest.len())]
+}
+
+#[actix_web::test]
+async fn a_league_night_from_the_console() {
+    let s = setup().await;
+    let id = s.id;
+    let console = format!("/supervise/matches/{id}");
+
+    // Tonight's list links to the console; the console offers Start.
+    let (status, list) = text(s.sue.get("/supervise").await).await;
+    assert_eq!(status, 200);
+    assert!(list.contains(&format!("id=\"match-{id}\"")), "{list}");
+    assert!(list.contains(&format!("href=\"{console}\"")));
+    let (status, page) = text(s.sue.get(&console).await).await;
+    assert_eq!(status, 200);
+    assert!(page.contains("id=\"start\""));
+    assert!(
+        !page.contains("id=\"hand-form\""),
+        "no hands before the start"
+    );
+    assert!(
+        page.contains("seat 1 P1a") && page.contains("seat 4 P2b"),
+        "{page}"
+    );
+
+    // Start: the clock runs, the form shows dealer and first bidder, only legal bids.
+    let page = start(&s, id).await;
+    assert!(page.contains("id=\"hand-form\""));
+    assert!(
+        page.contains("id=\"time-left\" data-ends-at=\"20"),
+        "{page}"
+    );
+    assert!(page.contains("id=\"call-time\""));
+    assert!(page.contains("<strong id=\"dealer\">1</strong>"));
+    assert!(page.contains("<strong id=\"first-bidder\">2</strong>"));
+    assert!(page.contains("value=\"nil\""), "unc-im-300 has nil");
+    assert!(
+        !page.contains("value=\"blind_nil\""),
+        "no blind nil at 0-0 (needs 100 behind)"
+    );
+    assert!(
+        page.contains("name=\"a_revokes\""),
+        "unc-im-300 has revokes"
+    );
+    assert!(!page.contains("name=\"a_blind\""), "no blind bids");
+    assert_eq!(match_json(&s.app, id).await["status"], "in_progress");
+
+    // Record a hand: 303 back to the console (POST/redirect/GET).
+    let version = hidden(&page, "expected_version");
+    let key = hidden(&page, "idempotency_key");
+    assert!(key.len() >= 16);
+    let first = hand(&version, &key, ["4", "3", "nil", "2"], ["5", "4", "0", "4"]);
+    let r = post(&s.sue, &format!("{console}/hands"), &first).await;
+    assert_eq!(r.status(), 303);
+    assert_eq!(location(&r), console);
+    let m = match_json(&s.app, id).await;
+    assert_eq!(m["hands"].as_array().map(Vec::len), Some(1));
+    // a: 4 bid, 5 took → 41, nil made +60 = 101; b: 5 bid, 8 took → 53.
+    assert_eq!(m["a"]["score"], 101);
+    assert_eq!(m["b"]["score"], 53);
+
+    // The same form again (a double tap, a retry): recorded once, back to the console.
+    let before = written(&s.app).await;
+    let r = post(&s.sue, &format!("{console}/hands"), &first).await;
+    assert_eq!(r.status(), 303);
+    assert_eq!(written(&s.app).await, before, "a repeat writes nothing");
+    assert_eq!(
+        match_json(&s.app, id).await["hands"]
+            .as_array()
+            .map(Vec::len),
+        Some(1)
+    );
+
+    // The console: score, bags, breakdown, the deal moved on, a Correct link.
+    let (_, page) = text(s.sue.get(&console).await).await;
+    assert!(page.contains("<strong id=\"score-a\">101</strong>"));
+    assert!(page.contains("<strong id=\"score-b\">53</strong>"));
+    assert!(page.contains("id=\"bags-b\">bags 3"));
+    assert!(page.contains("<strong id=\"dealer\">2</strong>"));
+    assert!(page.contains("<strong id=\"first-bidder\">3</strong>"));
+    let row = section(&page, "data-hand=\"1\"", "</tr>");
+    assert!(
+        row.contains("<td>60</td>"),
+        "nil points in the breakdown: {row}"
+    );
+    assert!(row.contains("<strong>101</strong> (1)"), "{row}");
+    assert!(page.contains(&format!("href=\"{console}/hands/1/edit\"")));
+    assert!(page.contains("id=\"correct-1\""));
+    assert_ne!(
+        hidden(&page, "idempotency_key"),
+        key,
+        "a new form, a new key"
+    );
+
+    // Correct hand 1: the form prefilled, a reason, the history.
+    let (status, edit) = text(s.sue.get(&format!("{console}/hands/1/edit")).await).await;
+    assert_eq!(status, 200);
+    assert!(edit.contains("id=\"a_tricks0\" value=\"5\""), "{edit}");
+    assert!(section(&edit, "name=\"a_bid1\"", "</select>").contains("value=\"nil\" selected"));
+    assert!(edit.contains("name=\"reason\""));
+    let mut fix = hand(
+        &hidden(&edit, "expected_version"),
+        "",
+        ["4", "3", "nil", "2"],
+        ["6", "3", "0", "4"],
+    );
+    fix.push(("reason".into(), "seat 1 took 6, not 5".into()));
+    let r = post(&s.sue, &format!("{console}/hands/1"), &fix).await;
+    assert_eq!(r.status(), 303);
+    assert_eq!(location(&r), console);
+    let m = match_json(&s.app, id).await;
+    assert_eq!(m["hands"][0]["revision"], 2);
+    assert_eq!(m["a"]["score"], 102);
+    let (_, edit) = text(s.sue.get(&format!("{console}/hands/1/edit")).await).await;
+    let history = section(&edit, "id=\"history\"", "</table>");
+    assert!(history.contains("data-revision=\"1\""));
+    assert!(history.contains("data-revision=\"2\""));
+    assert!(history.contains("seat 1 took 6, not 5"), "{history}");
+
+    // Call time: the next hand is the last; the higher score wins on time.
+    let (_, page) = text(s.sue.get(&console).await).await;
+    let r = s
+        .sue
+        .post_form(
+            &format!("{console}/time"),
+            &[("expected_version", &hidden(&page, "expected_version"))],
+        )
+        .await;
+    assert_eq!(r.status(), 303);
+    assert!(match_json(&s.app, id).await["time_called_at"].is_string());
+    let (_, page) = text(s.sue.get(&console).await).await;
+    assert!(page.contains("id=\"time-called\""));
+    assert!(!page.contains("id=\"call-time\""));
+    let last = hand(
+        &hidden(&page, "expected_version"),
+        &hidden(&page, "idempotency_key"),
+        ["4", "4", "3", "2"],
+        ["4", "4", "3", "2"],
+    );
+    let r = post(&s.sue, &format!("{console}/hands"), &last).await;
+    assert_eq!(r.status(), 303);
+    let m = match_json(&s.app, id).await;
+    assert_eq!(m["status"], "complete");
+    assert_eq!(m["winner"], "a");
+    assert_eq!(m["reason"], "time");
+    assert_eq!(m["hands"][1]["time_called"], true);
+
+    // The result, prominently; no hand form once the match is over.
+    let (_, page) = text(s.sue.get(&console).await).await;
+    let status = section(&page, "id=\"game-status\"", "</div>");
+    assert!(status.contains("Team 1 won (time)"), "{status}");
+    assert!(status.contains("result"));
+    assert!(!page.contains("id=\"hand-form\""));
+    assert!(!page.contains("id=\"forfeit\""));
+
+    // A hand after the game is over: refused with the message, nothing written.
+    let before = written(&s.app).await;
+    let late = hand(
+        &m["version"].to_string(),
+        "late-key",
+        ["4", "4", "3", "2"],
+        ["4", "4", "3", "2"],
+    );
+    let (status, page) = text(post(&s.sue, &format!("{console}/hands"), &late).await).await;
+    assert_eq!(status, 422);
+    assert!(section(&page, "id=\"hand-error\"", "</p>").contains("no more hands"));
+    assert_eq!(written(&s.app).await, before);
+
+    // Correcting the time-called hand keeps it the time-called one: still won on time.
+    let (status, edit) = text(s.sue.get(&format!("{console}/hands/2/edit")).await).await;
+    assert_eq!(status, 200);
+    let mut fix = hand(
+        &hidden(&edit, "expected_version"),
+        "",
+        ["4", "4", "3", "2"],
+        ["5", "3", "3", "2"],
+    );
+    fix.push(("reason".into(), "seat 2 was set".into()));
+    let r = post(&s.sue, &format!("{console}/hands/2"), &fix).await;
+    assert_eq!(r.status(), 303);
+    let m = match_json(&s.app, id).await;
+    assert_eq!(m["hands"][1]["revision"], 2);
+    assert_eq!(m["hands"][1]["time_called"], true);
+    assert_eq!(m["status"], "complete");
+    assert_eq!(m["reason"], "time");
+
+    // Admins supervise every league.
+    let admin_browser = s.app.browser("coord").await;
+    assert_eq!(admin_browser.get(&console).await.status(), 200);
+    let _ = &s.admin;
+}
+
+#[actix_web::test]
+async fn forfeits_need_a_confirmation() {
+    let s = setup().await;
+    let console = format!("/supervise/matches/{}", s.id);
+    let page = start(&s, s.id).await;
+    assert!(page.contains("id=\"forfeit-a\""));
+    assert!(page.contains("id=\"forfeit-both\""));
+    let version = hidden(&page, "expected_version");
+
+    // Without the confirmation: 422, the message, nothing written.
+    let before = written(&s.app).await;
+    let r = s
+        .sue
+        .post_form(
+            &format!("{console}/forfeit"),
+            &[("expected_version", &version), ("team", "a")],
+        )
+        .await;
+    let (status, page) = text(r).await;
+    assert_eq!(status, 422);
+    assert!(section(&page, "id=\"forfeit-error\"", "</p>").contains("confirm"));
+    assert_eq!(written(&s.app).await, before);
+
+    // Confirmed: team a forfeits, team b wins.
+    let r = s
+        .sue
+        .post_form(
+            &format!("{console}/forfeit"),
+            &[
+                ("expected_version", &version),
+                ("team", "a"),
+                ("confirm", "1"),
+            ],
+        )
+        .await;
+    assert_eq!(r.status(), 303);
+    let m = match_json(&s.app, s.id).await;
+    assert_eq!(m["status"], "forfeit");
+    assert_eq!(m["forfeit"], "a");
+    assert_eq!(m["winner"], "b");
+    let (_, page) = text(s.sue.get(&console).await).await;
+    assert!(section(&page, "id=\"game-status\"", "</div>").contains("Team 1 forfeited"));
+    assert!(!page.contains("id=\"hand-form\""));
+
+    // A double forfeit on another match.
+    let other = league_match(&s.app, &s.admin, "spring", json!("unc-im-300")).await;
+    let r = s
+        .sue
+        .post_form(
+            &format!("/supervise/matches/{other}/forfeit"),
+            &[("team", "both"), ("confirm", "1")],
+        )
+        .await;
+    assert_eq!(r.status(), 303);
+    let m = match_json(&s.app, other).await;
+    assert_eq!(m["forfeit"], "both");
+    assert_eq!(m["winner"], Value::Null);
+}
+
+#[actix_web::test]
+async fn refusals_write_nothing() {
+    let s = setup().await;
+    let id = s.id;
+    let console = format!("/supervise/matches/{id}");
+
+    // Anonymous: every page and post goes to the login form.
+    let anon = &s.app.client;
+    for path in [
+        "/supervise".to_string(),
+        console.clone(),
+        format!("{console}/hands/1/edit"),
+    ] {
+        let r = anon.get(s.app.url(&path)).send().await.expect("get");
+        assert_eq!(r.status(), 303, "{path}");
+        assert!(location(&r).starts_with("/login"), "{path}");
+    }
+    // A supervisor of another league (set up before counting what is written).
+    s.app.user("olga", Role::Supervisor).await;
+    let other = league_match(&s.app, &s.admin, "other", json!("classic")).await;
+    let r = s
+        .admin
+        .post(
+            "/api/v1/leagues/other/supervisors",
+            &json!({"username": "olga"}),
+        )
+        .await;
+    assert_eq!(r.status(), 204);
+    let before = written(&s.app).await;
+    for path in ["start", "hands", "time", "forfeit", "hands/1"] {
+        let r = anon
+            .post(s.app.url(&format!("{console}/{path}")))
+            .form(&[("expected_version", "1"), ("team", "a"), ("confirm", "1")])
+            .send()
+            .await
+            .expect("post");
+        assert_eq!(r.status(), 303, "{path}");
+        assert!(location(&r).starts_with("/login"), "{path}");
+    }
+    assert_eq!(written(&s.app).await, before);
+
+    // A supervisor of another league: the match does not exist for them.
+    let olga = s.app.browser("olga").await;
+    let (_, list) = text(olga.get("/supervise").await).await;
+    assert!(!list.contains(&format!("id=\"match-{id}\"")));
+    assert!(list.contains(&format!("id=\"match-{other}\"")), "{list}");
+    assert_eq!(olga.get(&console).await.status(), 404);
+    assert_eq!(
+        olga.get(&format!("{console}/hands/1/edit")).await.status(),
+        404
+    );
+    for path in ["start", "hands", "time", "forfeit"] {
+        let r = olga
+            .post_form(
+                &format!("{console}/{path}"),
+                &[("expected_version", "1"), ("team", "a"), ("confirm", "1")],
+            )
+            .await;
+        assert_eq!(r.status(), 404, "{path}");
+    }
+    assert_eq!(written(&s.app).await, before);
+    assert_eq!(
+        olga.get(&format!("/supervise/matches/{other}"))
+            .await
+            .status(),
+        200
+    );
+
+    // Missing or wrong CSRF token: 403, nothing written.
+    for path in ["start", "hands", "time", "forfeit", "hands/1"] {
+        for csrf in ["", "forged"] {
+            let r = s
+                .sue
+                .post_form(
+                    &format!("{console}/{path}"),
+                    &[
+                        ("csrf", csrf),
+                        ("expected_version", "1"),
+                        ("team", "a"),
+                        ("confirm", "1"),
+                    ],
+                )
+                .await;
+            assert_eq!(r.status(), 403, "{path} csrf={csrf:?}");
+        }
+    }
+    assert_eq!(written(&s.app).await, before);
+
+    // Cross-site posts (by Origin or Sec-Fetch-Site) are refused before anything runs.
+    for (name, value) in [
+        ("origin", "http://evil.example"),
+        ("sec-fetch-site", "cross-site"),
+    ] {
+        let r = s
+            .sue
+            .client
+            .post(s.app.url(&format!("{console}/start")))
+            .header(name, value)
+            .form(&[("csrf", s.sue.csrf.as_str())])
+            .send()
+            .await
+            .expect("post");
+        assert_eq!(r.status(), 403, "{name}");
+    }
+    assert_eq!(written(&s.app).await, before);
+
+    // Stale version: two supervisors on one match; the second gets the conflict page.
+    let page = start(&s, id).await;
+    let stale = hidden(&page, "expected_version");
+    let r = post(
+        &s.sue,
+        &format!("{console}/hands"),
+        &hand(&stale, "k1", ["4", "4", "3", "2"], ["4", "4", "3", "2"]),
+    )
+    .await;
+    assert_eq!(r.status(), 303);
+    let before = written(&s.app).await;
+    let (status, page) = text(
+        post(
+            &s.sue,
+            &format!("{console}/hands"),
+            &hand(&stale, "k2", ["4", "4", "3", "2"], ["4", "4", "3", "2"]),
+        )
+        .await,
+    )
+    .await;
+    assert_eq!(status, 409);
+    assert!(page.contains("id=\"conflict\""));
+    assert!(page.contains(&format!("id=\"reload\" href=\"{console}\"")));
+    assert!(page.contains("<strong id=\"hand-count\">1</strong>"));
+    assert!(
+        page.contains("<strong id=\"score-a\">70</strong>"),
+        "{page}"
+    );
+    assert_eq!(written(&s.app).await, before);
+    // ... on a correction, a time call and a forfeit too.
+    let mut fix = hand(&stale, "", ["4", "4", "3", "2"], ["5", "3", "3", "2"]);
+    fix.push(("reason".into(), "typo".into()));
+    let (status, page) = text(post(&s.sue, &format!("{console}/hands/1"), &fix).await).await;
+    assert_eq!(status, 409);
+    assert!(page.contains("id=\"conflict\""));
+    let (status, _) = text(
+        s.sue
+            .post_form(&format!("{console}/time"), &[("expected_version", &stale)])
+            .await,
+    )
+    .await;
+    assert_eq!(status, 409);
+    let (status, _) = text(
+        s.sue
+            .post_form(
+                &format!("{console}/forfeit"),
+                &[
+                    ("expected_version", &stale),
+                    ("team", "b"),
+                    ("confirm", "1"),
+                ],
+            )
+            .await,
+    )
+    .await;
+    assert_eq!(status, 409);
+    assert_eq!(written(&s.app).await, before);
+    // A second Start (a double tap) just shows the console.
+    let r = s.sue.post_form(&format!("{console}/start"), &[]).await;
+    assert_eq!(r.status(), 303);
+    assert_eq!(written(&s.app).await, before);
+}
+
+/// One bad input: the fields, the message expected, where it must show, and a marked field.
+struct Bad {
+    what: &'static str,
+    fields: Vec<(String, String)>,
+    message: &'static str,
+    /// The message must be inside the part of the page from this marker to the next `to`.
+    near: &'static str,
+    to: &'static str,
+    /// A substring showing the field marked (and its typed value kept).
+    marked: &'static str,
+}
+
+#[actix_web::test]
+async fn bad_hands_come_back_with_the_message() {
+    let s = setup().await;
+    let id = s.id;
+    let console = format!("/supervise/matches/{id}");
+    let page = start(&s, id).await;
+    let v = hidden(&page, "expected_version");
+    // A second league whose rules have no nil, no revokes and no blind bids (classic, nil off).
+    let plain = league_match(
+        &s.app,
+        &s.admin,
+        "plain",
+        json!({"preset": "classic", "nil": null}),
+    )
+    .await;
+    let plain_page = start(&s, plain).await;
+    assert!(!plain_page.contains("value=\"nil\""), "no nil offered");
+    assert!(
+        !plain_page.contains("name=\"a_revokes\""),
+        "no revokes offered"
+    );
+    let pv = hidden(&plain_page, "expected_version");
+
+    let with = |mut fields: Vec<(String, String)>, extra: &[(&str, &str)]| {
+        for (k, val) in extra {
+            fields.push((k.to_string(), val.to_string()));
+        }
+        fields
+    };
+    let h = |bids: [&str; 4], tricks: [&str; 4]| hand(&v, "", bids, tricks);
+    let cases = vec![
+        Bad {
+            what: "tricks sum to 12",
+            fields: h(["4", "4", "3", "2"], ["4", "4", "3", "1"]),
+            message: "tricks sum to 12, not 13",
+            near: "data-field=\"tricks\"",
+            to: "</p>",
+            marked: "id=\"b_tricks1\" value=\"1\" aria-invalid=\"true\"",
+        },
+        Bad {
+            what: "missing bid",
+            fields: h(["4", "4", "", "2"], ["4", "4", "3", "2"]),
+            message: "seat 3 has no bid",
+            near: "data-seat=\"3\"",
+            to: "</fieldset>",
+            marked: "id=\"a_bid1\" aria-invalid=\"true\"",
+        },
+        Bad {
+            what: "bid 14",
+            fields: h(["14", "4", "3", "2"], ["4", "4", "3", "2"]),
+            message: "seat 1 bid 14; a bid is 0 to 13",
+            near: "data-seat=\"1\"",
+            to: "</fieldset>",
+            marked: "<option value=\"14\" selected>",
+        },
+        Bad {
+            what: "blind nil at 0-0",
+            fields: h(["4", "blind_nil", "3", "4"], ["4", "0", "3", "6"]),
+            message: "blind nil needs the team at least 100 behind",
+            near: "data-seat=\"2\"",
+            to: "</fieldset>",
+            marked: "id=\"b_bid0\" aria-invalid=\"true\"",
+        },
+        Bad {
+            what: "below the minimum bid",
+            fields: h(["1", "4", "2", "2"], ["4", "4", "3", "2"]),
+            message: "the minimum team bid is 4",
+            near: "data-team=\"a\"",
+            to: "</div>",
+            marked: "id=\"a_bid0\" aria-invalid=\"true\"",
+        },
+        Bad {
+            what: "a team bids 14",
+            fields: h(["7", "4", "7", "2"], ["4", "4", "3", "2"]),
+            message: "a team cannot bid more than 13",
+            near: "data-team=\"a\"",
+            to: "</div>",
+            marked: "id=\"a_bid1\" aria-invalid=\"true\"",
+        },
+        Bad {
+            what: "non-numeric tricks",
+            fields: h(["4", "4", "3", "2"], ["4", "abc", "3", "2"]),
+            message: "tricks are 0 to 13",
+            near: "data-seat=\"2\"",
+            to: "</fieldset>",
+            marked: "id=\"b_tricks0\" value=\"abc\" aria-invalid=\"true\"",
+        },
+        Bad {
+            what: "missing tricks",
+            fields: h(["4", "4", "3", "2"], ["4", "4", "", "2"]),
+            message: "seat 3 has no trick count",
+            near: "data-seat=\"3\"",
+            to: "</fieldset>",
+            marked: "id=\"a_tricks1\" value=\"\" aria-invalid=\"true\"",
+        },
+        Bad {
+            what: "tricks 14 for one player",
+            fields: h(["4", "4", "3", "2"], ["14", "0", "0", "0"]),
+            message: "seat 1 took 14 tricks",
+            near: "data-seat=\"1\"",
+            to: "</fieldset>",
+            marked: "id=\"a_tricks0\" value=\"14\" aria-invalid=\"true\"",
+        },
+        Bad {
+            what: "revokes not a number",
+            fields: with(
+                h(["4", "4", "3", "2"], ["4", "4", "3", "2"]),
+                &[("b_revokes", "two")],
+            ),
+            message: "revokes must be a number",
+            near: "data-team=\"b\"",
+            to: "</div>",
+            marked: "id=\"b_revokes\" value=\"two\" placeholder=\"0\" aria-invalid=\"true\"",
+        },
+        Bad {
+            what: "blind contract where the rules have no blind bids",
+            fields: with(
+                h(["4", "4", "3", "2"], ["4", "4", "3", "2"]),
+                &[("a_blind", "1")],
+            ),
+            message: "these rules have no blind bids",
+            near: "data-team=\"a\"",
+            to: "</div>",
+            marked: "",
+        },
+        Bad {
+            what: "no version",
+            fields: h(["4", "4", "3", "2"], ["4", "4", "3", "2"])
+                .into_iter()
+                .filter(|(k, _)| k != "expected_version")
+                .collect(),
+            message: "the form has no match version",
+            near: "data-field=\"form\"",
+            to: "</p>",
+            marked: "",
+        },
+    ];
+    let mut checked = 0;
+    for bad in cases {
+        if bad.message.is_empty() {
+            continue;
+        }
+        let before = written(&s.app).await;
+        let (status, page) =
+            text(post(&s.sue, &format!("{console}/hands"), &bad.fields).await).await;
+        assert_eq!(status, 422, "{}: {page}", bad.what);
+        let near = section(&page, bad.near, bad.to);
+        assert!(near.contains("id=\"hand-error\""), "{}: {near}", bad.what);
+        assert!(near.contains(bad.message), "{}: {near}", bad.what);
+        if !bad.marked.is_empty() {
+            assert!(page.contains(bad.marked), "{}: {page}", bad.what);
+        }
+        assert_eq!(written(&s.app).await, before, "{}", bad.what);
+        checked += 1;
+    }
+
+    // On the rules without nil, revokes: refused even when sent anyway.
+    let plain_cases = [
+        (
+            "nil where the rules have none",
+            hand(&pv, "", ["4", "nil", "3", "4"], ["4", "0", "3", "6"]),
+            "these rules have no nil",
+            "data-seat=\"2\"",
+            "</fieldset>",
+        ),
+        (
+            "revokes where the rules have none",
+            with(
+                hand(&pv, "", ["4", "4", "3", "2"], ["4", "4", "3", "2"]),
+                &[("a_revokes", "1")],
+            ),
+            "these rules have no revoke penalty",
+            "data-team=\"a\"",
+            "</div>",
+        ),
+    ];
+    for (what, fields, message, near, to) in plain_cases {
+        let before = written(&s.app).await;
+        let (status, page) = text(
+            post(
+                &s.sue,
+                &format!("/supervise/matches/{plain}/hands"),
+                &fields,
+            )
+            .await,
+        )
+        .await;
+        assert_eq!(status, 422, "{what}: {page}");
+        let near = section(&page, near, to);
+        assert!(near.contains(message), "{what}: {near}");
+        assert!(near.contains("id=\"hand-error\""), "{what}");
+        assert_eq!(written(&s.app).await, before, "{what}");
+        checked += 1;
+    }
+    // The nil sent anyway is kept (and shown) so the message makes sense.
+    assert!(checked >= 14);
+
+    // A correction without a reason; with a bad hand.
+    let r = post(
+        &s.sue,
+        &format!("{console}/hands"),
+        &hand(&v, "ok", ["4", "4", "3", "2"], ["4", "4", "3", "2"]),
+    )
+    .await;
+    assert_eq!(r.status(), 303);
+    let version = match_json(&s.app, id).await["version"].to_string();
+    let before = written(&s.app).await;
+    let mut fix = hand(&version, "", ["4", "4", "3", "2"], ["5", "3", "3", "2"]);
+    fix.push(("reason".into(), "   ".into()));
+    let (status, page) = text(post(&s.sue, &format!("{console}/hands/1"), &fix).await).await;
+    assert_eq!(status, 422);
+    let near = section(&page, "name=\"reason\"", "</p>");
+    assert!(near.contains("say why the hand is corrected"), "{near}");
+    assert!(page.contains("id=\"reason\" rows=\"2\" required aria-invalid=\"true\""));
+    assert!(
+        page.contains("id=\"a_tricks0\" value=\"5\""),
+        "typed values kept"
+    );
+    let mut fix = hand(&version, "", ["4", "4", "3", "2"], ["5", "3", "3", "1"]);
+    fix.push(("reason".into(), "recount".into()));
+    let (status, page) = text(post(&s.sue, &format!("{console}/hands/1"), &fix).await).await;
+    assert_eq!(status, 422);
+    assert!(section(&page, "data-field=\"tricks\"", "</p>").contains("tricks sum to 12"));
+    assert!(page.contains(">recount</textarea>"), "the reason is kept");
+    assert_eq!(written(&s.app).await, before);
+    // Correcting a hand that does not exist: 404.
+    assert_eq!(
+        s.sue.get(&format!("{console}/hands/9/edit")).await.status(),
+        404
+    );
+}
+
+#[actix_web::test]
+async fn blind_nil_is_offered_only_when_behind_enough() {
+    let s = setup().await;
+    let id = s.id;
+    let console = format!("/supervise/matches/{id}");
+    let page = start(&s, id).await;
+    // a bids 5+4 and takes 10 (91); b bids 2+2 and takes 3 (set: -40).
+    let r = post(
+        &s.sue,
+        &format!("{console}/hands"),
+        &hand(
+            &hidden(&page, "expected_version"),
+            "h1",
+            ["5", "2", "4", "2"],
+            ["6", "1", "4", "2"],
+        ),
+    )
+    .await;
+    assert_eq!(r.status(), 303);
+    let m = match_json(&s.app, id).await;
+    assert_eq!(m["a"]["score"], 91);
+    assert_eq!(m["b"]["score"], -40);
+    let (_, page) = text(s.sue.get(&console).await).await;
+    // Team b (seats 2 and 4) is 131 behind: blind nil offered to them only.
+    assert!(section(&page, "name=\"b_bid0\"", "</select>").contains("value=\"blind_nil\""));
+    assert!(section(&page, "name=\"b_bid1\"", "</select>").contains("value=\"blind_nil\""));
+    assert!(!section(&page, "name=\"a_bid0\"", "</select>").contains("value=\"blind_nil\""));
+    // And accepted.
+    let r = post(
+        &s.sue,
+        &format!("{console}/hands"),
+        &hand(
+            &hidden(&page, "expected_version"),
+            &hidden(&page, "idempotency_key"),
+            ["4", "blind_nil", "4", "5"],
+            ["4", "0", "4", "5"],
+        ),
+    )
+    .await;
+    assert_eq!(r.status(), 303);
+    let m = match_json(&s.app, id).await;
+    assert_eq!(m["hands"].as_array().map(Vec::len), Some(2));
+}
+
+#[actix_web::test]
+async fn console_assets_are_served() {
+    let app = spawn_app().await;
+    for (name, kind) in [
+        ("console.css", "text/css"),
+        ("console.js", "text/javascript"),
+    ] {
+        let r = app.get(&format!("/static/{name}")).await;
+        assert_eq!(r.status(), 200, "{name}");
+        let ct = r
+            .headers()
+            .get("content-type")
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("")
+            .to_string();
+        assert!(ct.starts_with(kind), "{name}: {ct}");
+    }
+    assert_eq!(app.get("/static/nope.js").await.status(), 404);
+}
+
+/// Plays the two hands that tie the match 130–130, with time called before the second.
+async fn tie_on_time(s: &Setup, id: i64) -> String {
+    let console = format!("/supervise/matches/{id}");
+    let page = start(s, id).await;
+    let r = post(
+        &s.sue,
+        &format!("{console}/hands"),
+        &hand(
+            &hidden(&page, "expected_version"),
+            &hidden(&page, "idempotency_key"),
+            ["4", "3", "3", "3"],
+            ["4", "3", "3", "3"],
+        ),
+    )
+    .await;
+    assert_eq!(r.status(), 303);
+    let (_, page) = text(s.sue.get(&console).await).await;
+    let r = s
+        .sue
+        .post_form(
+            &format!("{console}/time"),
+            &[("expected_version", &hidden(&page, "expected_version"))],
+        )
+        .await;
+    assert_eq!(r.status(), 303);
+    let (_, page) = text(s.sue.get(&console).await).await;
+    let r = post(
+        &s.sue,
+        &format!("{console}/hands"),
+        &hand(
+            &hidden(&page, "expected_version"),
+            &hidden(&page, "idempotency_key"),
+            ["3", "4", "3", "3"],
+            ["3", "4", "3", "3"],
+        ),
+    )
+    .await;
+    assert_eq!(r.status(), 303);
+    let (_, page) = text(s.sue.get(&console).await).await;
+    page
+}
+
+#[actix_web::test]
+async fn the_result_as_the_rules_decide_tiebreak_and_draw() {
+    let s = setup().await;
+    let id = s.id;
+    let console = format!("/supervise/matches/{id}");
+
+    // unc-im-300: tied when time runs out → one more hand decides.
+    let page = tie_on_time(&s, id).await;
+    let m = match_json(&s.app, id).await;
+    assert_eq!(m["game_status"], "tiebreak");
+    assert!(
+        section(&page, "id=\"game-status\"", "</div>").contains("Tied: the next hand decides"),
+        "{page}"
+    );
+    assert!(page.contains("(tie-break hand)"));
+    assert!(page.contains("id=\"hand-form\""));
+    let r = post(
+        &s.sue,
+        &format!("{console}/hands"),
+        &hand(
+            &hidden(&page, "expected_version"),
+            &hidden(&page, "idempotency_key"),
+            ["4", "3", "3", "3"],
+            ["4", "3", "3", "3"],
+        ),
+    )
+    .await;
+    assert_eq!(r.status(), 303);
+    let m = match_json(&s.app, id).await;
+    assert_eq!(m["winner"], "a");
+    assert_eq!(m["reason"], "tiebreak");
+    let (_, page) = text(s.sue.get(&console).await).await;
+    assert!(section(&page, "id=\"game-status\"", "</div>").contains("Team 1 won (tie-break hand)"));
+    assert!(!page.contains("id=\"hand-form\""));
+
+    // chicago-im with a clock: a regular-season tie is a draw.
+    let draw = league_match(
+        &s.app,
+        &s.admin,
+        "chicago",
+        json!({"preset": "chicago-im", "time_limit_minutes": 30}),
+    )
+    .await;
+    let page = tie_on_time(&s, draw).await;
+    let m = match_json(&s.app, draw).await;
+    assert_eq!(m["game_status"], "tied");
+    assert_eq!(m["status"], "complete");
+    assert!(section(&page, "id=\"game-status\"", "</div>").contains("Draw"));
+    assert!(!page.contains("id=\"hand-form\""));
+}
+
+#[actix_web::test]
+async fn tonight_lists_matches_in_play_first_and_misdeals_pass_the_deal() {
+    let s = setup().await;
+    // A second match in the same league, left scheduled.
+    let teams: Vec<i64> = {
+        let m = match_json(&s.app, s.id).await;
+        vec![
+            m["team_a"]["id"].as_i64().expect("a"),
+            m["team_b"]["id"].as_i64().expect("b"),
+        ]
+    };
+    let later: Value = s
+        .admin
+        .post(
+            "/api/v1/leagues/fall/matches",
+            &json!({"team_a": teams[1], "team_b": teams[0], "table": "2"}),
+        )
+        .await
+        .json()
+        .await
+        .expect("match");
+    let later = later["id"].as_i64().expect("id");
+    let page = start(&s, s.id).await;
+    let (_, list) = text(s.sue.get("/supervise").await).await;
+    let live = list.find(&format!("id=\"match-{}\"", s.id)).expect("live");
+    let scheduled = list
+        .find(&format!("id=\"match-{later}\""))
+        .expect("scheduled");
+    assert!(live < scheduled, "in play first");
+    assert!(section(&list, "id=\"live\"", "</ul>").contains(&format!("match-{}", s.id)));
+    assert!(section(&list, "id=\"upcoming\"", "</ul>").contains(&format!("match-{later}")));
+
+    // A misdeal: recorded, nothing scored, the deal moves on.
+    let console = format!("/supervise/matches/{}", s.id);
+    let r = s
+        .sue
+        .post_form(
+            &format!("{console}/hands"),
+            &[
+                ("expected_version", &hidden(&page, "expected_version")),
+                ("idempotency_key", &hidden(&page, "idempotency_key")),
+                ("misdeal", "1"),
+            ],
+        )
+        .await;
+    assert_eq!(r.status(), 303);
+    let m = match_json(&s.app, s.id).await;
+    assert_eq!(m["hands"][0]["misdeal"], true);
+    assert_eq!(m["a"]["score"], 0);
+    let (_, page) = text(s.sue.get(&console).await).await;
+    assert!(page.contains("<strong id=\"dealer\">2</strong>"));
+    assert!(section(&page, "data-hand=\"1\"", "</tr>").contains("misdeal"));
+}

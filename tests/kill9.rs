@@ -1,0 +1,520 @@
+//! kill -9 during league night: the real `spades-im` binary serves a real SQLite file while
+//! many clients enter hands at once, each to its own match, with idempotency keys and
+//! expected versions. The server is killed with SIGKILL at a random moment, restarted on the
+//! same file, and then:
+//!
+//! - every hand whose POST was acknowledged (201 received) is there, with what was sent;
+//! - each client's last request that got no answer is sent again with the same idempotency
+//!   key: the hand ends up recorded exactly once, whether the first try was committed before
+//!   the kill (the retry gets the first answer back) or not (the retry records it).
+//!
+//! Several rounds; the totals are printed. Finally the database itself is checked: one row
+//! per hand (no revisions, no duplicates) and one idempotency key per hand.
+
+use std::fs::File;
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+const BIN: &str = env!("CARGO_BIN_EXE_spades-im");
+/// Matches in play, one client each.
+const CLIENTS: usize = 16;
+const ROUNDS: usize = 8;
+
+/// The server process; killed when dropped, so a failing test leaves nothing behind.
+struct Server {
+    child: Child,
+    base: String,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Server {
+    /// SIGKILL, no warning, no clean shutdown.
+    fn kill9(mut self) {
+        self.child.kill().expect("SIGKILL the server");
+        self.child.wait().expect("reap the server");
+    }
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free port")
+        .port()
+}
+
+/// Runs a CLI command on the database and returns its standard output.
+fn cli(db: &Path, args: &[&str]) -> String {
+    let out = Command::new(BIN)
+        .args(args)
+        .arg("--db")
+        .arg(db)
+        .env("SPADES_LOG", "warn")
+        .output()
+        .expect("run spades-im");
+    assert!(
+        out.status.success(),
+        "spades-im {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("utf-8")
+}
+
+/// Starts `spades-im serve` on a free port and waits until it answers.
+async fn start(db: &Path, log: &Path) -> Server {
+    let port = free_port();
+    let log_file = File::options()
+        .create(true)
+        .append(true)
+        .open(log)
+        .expect("log file");
+    let child = Command::new(BIN)
+        .args(["serve", "--bind", &format!("127.0.0.1:{port}"), "--db"])
+        .arg(db)
+        // (clap reads a bool flag's variable as "true"/"false"; "1" is refused.)
+        .env("SPADES_INSECURE_COOKIES", "true")
+        .env("SPADES_LOG", "warn")
+        .stdout(Stdio::null())
+        .stderr(Stdio::from(log_file))
+        .spawn()
+        .expect("start the server");
+    let mut server = Server {
+        child,
+        base: format!("http://127.0.0.1:{port}"),
+    };
+    let http = reqwest::Client::new();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        if let Ok(r) = http.get(format!("{}/healthz", server.base)).send().await
+            && r.status() == 200
+        {
+            return server;
+        }
+        if let Some(status) = server.child.try_wait().expect("server status") {
+            panic!(
+                "the server exited ({status}): {}",
+                std::fs::read_to_string(log).unwrap_or_default()
+            );
+        }
+        assert!(Instant::now() < deadline, "the server did not come up");
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+}
+
+/// A tiny xorshift, seeded from the clock (the seed is printed, to replay a failure).
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    fn range(&mut self, lo: u64, hi: u64) -> u64 {
+        lo + self.next() % (hi - lo + 1)
+    }
+}
+
+/// Hand `k` of match `id`: every bid 0 (under "partnership" a 0 bid is a number, so every
+/// trick is a bag and the game never reaches its target); the tricks vary with `id` and `k`
+/// so the content of every hand can be checked.
+fn hand_for(id: i64, k: i64) -> Value {
+    let t = (id * 5 + k * 3) % 14;
+    let r = 13 - t;
+    json!({"a": {"bids": [0, 0], "tricks": [t / 2, t - t / 2]},
+           "b": {"bids": [0, 0], "tricks": [r / 2, r - r / 2]}})
+}
+
+fn key_for(id: i64, k: i64) -> String {
+    format!("match-{id}-hand-{k}")
+}
+
+/// One table: its match, what was acknowledged, and the request left without an answer.
+#[derive(Debug, Clone)]
+struct Table {
+    id: i64,
+    version: i64,
+    /// The number of the next hand.
+    next: i64,
+    acked: Vec<i64>,
+    /// (hand number, expected_version) of a request that got no answer.
+    pending: Option<(i64, i64)>,
+}
+
+fn body_for(id: i64, k: i64, version: i64) -> Value {
+    json!({"hand": hand_for(id, k), "expected_version": version, "idempotency_key": key_for(id, k)})
+}
+
+/// Enters hands as fast as the server takes them, until the server goes away.
+async fn play(http: reqwest::Client, base: String, token: String, mut t: Table) -> Table {
+    loop {
+        let k = t.next;
+        let sent = http
+            .post(format!("{base}/api/v1/matches/{}/hands", t.id))
+            .bearer_auth(&token)
+            .json(&body_for(t.id, k, t.version))
+            .send()
+            .await;
+        let response = match sent {
+            Ok(r) => r,
+            Err(_) => {
+                t.pending = Some((k, t.version));
+                return t;
+            }
+        };
+        let status = response.status().as_u16();
+        if status == 503 {
+            // Busy: not saved, send again.
+            tokio::time::sleep(Duration::from_millis(20)).await;
+            continue;
+        }
+        let body = response.json::<Value>().await;
+        match (status, body) {
+            (201, Ok(m)) => {
+                assert_eq!(m["hands"].as_array().map(Vec::len), Some(k as usize));
+                t.version = m["version"].as_i64().expect("version");
+                t.acked.push(k);
+                t.next = k + 1;
+            }
+            // The answer was cut off: not acknowledged.
+            (201, Err(_)) => {
+                t.pending = Some((k, t.version));
+                return t;
+            }
+            (status, body) => panic!("match {} hand {k}: {status} {body:?}", t.id),
+        }
+    }
+}
+
+async fn get_match(http: &reqwest::Client, base: &str, id: i64) -> Value {
+    let r = http
+        .get(format!("{base}/api/v1/matches/{id}"))
+        .send()
+        .await
+        .expect("get match");
+    assert_eq!(r.status(), 200);
+    r.json().await.expect("match json")
+}
+
+fn assert_hand(m: &Value, id: i64, k: i64) {
+    let hands = m["hands"].as_array().expect("hands");
+    let h = &hands[(k - 1) as usize];
+    let expected = hand_for(id, k);
+    assert_eq!(h["number"], k, "match {id} hand {k}: number");
+    assert_eq!(h["revision"], 1, "match {id} hand {k}: revision");
+    assert_eq!(
+        h["hand"]["a"], expected["a"],
+        "match {id} hand {k}: content"
+    );
+    assert_eq!(
+        h["hand"]["b"], expected["b"],
+        "match {id} hand {k}: content"
+    );
+}
+
+#[derive(Default, Debug)]
+struct Totals {
+    rounds: usize,
+    acked_checks: usize,
+    retries: usize,
+    /// Retries answered with the first answer: committed before the kill, never acknowledged.
+    replayed: usize,
+    duplicates: usize,
+    /// Answers made to be lost on purpose (see [`lost_answer`]).
+    lost_answers: usize,
+}
+
+/// After a restart: every acknowledged hand is there; the unanswered request is sent again
+/// with its idempotency key and the hand is then there exactly once.
+async fn verify_and_retry(base: &str, token: &str, tables: &mut [Table], totals: &mut Totals) {
+    let http = reqwest::Client::new();
+    for t in tables.iter_mut() {
+        let m = get_match(&http, base, t.id).await;
+        let count = m["hands"].as_array().expect("hands").len() as i64;
+        for &k in &t.acked {
+            assert!(
+                k <= count,
+                "match {}: acknowledged hand {k} lost ({count} hands)",
+                t.id
+            );
+            assert_hand(&m, t.id, k);
+            totals.acked_checks += 1;
+        }
+        let Some((k, version)) = t.pending.take() else {
+            continue;
+        };
+        assert!(
+            count == k - 1 || count == k,
+            "match {}: {count} hands with hand {k} unanswered",
+            t.id
+        );
+        let r = http
+            .post(format!("{base}/api/v1/matches/{}/hands", t.id))
+            .bearer_auth(token)
+            .json(&body_for(t.id, k, version))
+            .send()
+            .await
+            .expect("retry");
+        assert_eq!(r.status(), 201, "match {} retry of hand {k}", t.id);
+        let replay = r.headers().get("idempotent-replay").is_some();
+        assert_eq!(
+            replay,
+            count == k,
+            "match {}: a retry of a committed hand gets the first answer, else it records it",
+            t.id
+        );
+        totals.retries += 1;
+        totals.replayed += usize::from(replay);
+        let m = get_match(&http, base, t.id).await;
+        let after = m["hands"].as_array().expect("hands").len() as i64;
+        if after != k {
+            totals.duplicates += 1;
+        }
+        assert_eq!(after, k, "match {}: hand {k} recorded exactly once", t.id);
+        assert_hand(&m, t.id, k);
+        t.acked.push(k);
+        t.next = k + 1;
+        t.version = m["version"].as_i64().expect("version");
+    }
+}
+
+/// The answer that never reached the client, made to happen: the hand is sent on a raw
+/// connection whose answer is never read; once the hand is in, the connection is dropped and
+/// the request is sent again with the same idempotency key. It gets the first answer back
+/// and nothing is recorded twice.
+async fn lost_answer(base: &str, token: &str, t: &mut Table, totals: &mut Totals) {
+    use std::io::Write;
+    let http = reqwest::Client::new();
+    let k = t.next;
+    let body = body_for(t.id, k, t.version).to_string();
+    let host = base.trim_start_matches("http://");
+    let mut stream = std::net::TcpStream::connect(host).expect("connect");
+    write!(
+        stream,
+        "POST /api/v1/matches/{}/hands HTTP/1.1\r\nHost: {host}\r\nAuthorization: Bearer {token}\r\n\
+         Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        t.id,
+        body.len()
+    )
+    .expect("send");
+    stream.flush().expect("flush");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let m = get_match(&http, base, t.id).await;
+        if m["hands"].as_array().expect("hands").len() as i64 == k {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "match {}: hand {k} never recorded",
+            t.id
+        );
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    drop(stream);
+    let r = http
+        .post(format!("{base}/api/v1/matches/{}/hands", t.id))
+        .bearer_auth(token)
+        .json(&body_for(t.id, k, t.version))
+        .send()
+        .await
+        .expect("retry");
+    assert_eq!(r.status(), 201);
+    assert!(
+        r.headers().get("idempotent-replay").is_some(),
+        "match {}: the retry of a committed hand gets the first answer",
+        t.id
+    );
+    let first: Value = r.json().await.expect("answer");
+    assert_eq!(first["hands"].as_array().map(Vec::len), Some(k as usize));
+    let m = get_match(&http, base, t.id).await;
+    let after = m["hands"].as_array().expect("hands").len() as i64;
+    if after != k {
+        totals.duplicates += 1;
+    }
+    assert_eq!(after, k, "match {}: hand {k} recorded exactly once", t.id);
+    assert_hand(&m, t.id, k);
+    totals.retries += 1;
+    totals.replayed += 1;
+    totals.lost_answers += 1;
+    t.acked.push(k);
+    t.next = k + 1;
+    t.version = m["version"].as_i64().expect("version");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn acknowledged_hands_survive_kill_9_and_retries_record_once() {
+    let began = Instant::now();
+    let dir = tempfile::tempdir().expect("temp dir");
+    let db: PathBuf = dir.path().join("league.sqlite3");
+    let log = dir.path().join("server.log");
+    let seed = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(1, |d| d.as_nanos() as u64)
+        | 1;
+    let mut rng = Rng(seed);
+    println!("kill9: seed {seed}");
+
+    // Accounts through the CLI.
+    cli(&db, &["user", "add", "coord", "--role", "admin"]);
+    cli(&db, &["user", "add", "sup", "--role", "supervisor"]);
+    let admin = cli(&db, &["token", "create", "coord"]).trim().to_string();
+    let sup = cli(&db, &["token", "create", "sup"]).trim().to_string();
+
+    // The league through the API.
+    let mut server = start(&db, &log).await;
+    let http = reqwest::Client::new();
+    let post = |token: &str, path: &str, body: Value| {
+        http.post(format!("{}{path}", server.base))
+            .bearer_auth(token)
+            .json(&body)
+            .send()
+    };
+    let r = post(
+        &admin,
+        "/api/v1/leagues",
+        json!({"name": "Kill Nine", "slug": "k9", "rules": {"regular": "partnership"}}),
+    )
+    .await
+    .expect("league");
+    assert_eq!(r.status(), 201);
+    let r = post(
+        &admin,
+        "/api/v1/leagues/k9/supervisors",
+        json!({"username": "sup"}),
+    )
+    .await
+    .expect("assign");
+    assert_eq!(r.status(), 204);
+    let mut team_ids = Vec::new();
+    for i in 0..2 * CLIENTS {
+        let r = post(
+            &admin,
+            "/api/v1/leagues/k9/teams",
+            json!({"name": format!("Team {i}"), "players": [format!("P{i}a"), format!("P{i}b")]}),
+        )
+        .await
+        .expect("team");
+        assert_eq!(r.status(), 201);
+        team_ids.push(r.json::<Value>().await.expect("team")["id"].clone());
+    }
+    let mut tables = Vec::new();
+    for pair in team_ids.chunks(2) {
+        let r = post(
+            &admin,
+            "/api/v1/leagues/k9/matches",
+            json!({"team_a": pair[0], "team_b": pair[1], "table": format!("Table {}", tables.len() + 1)}),
+        )
+        .await
+        .expect("match");
+        assert_eq!(r.status(), 201);
+        let id = r.json::<Value>().await.expect("match")["id"]
+            .as_i64()
+            .expect("id");
+        let r = post(&sup, &format!("/api/v1/matches/{id}/start"), json!({}))
+            .await
+            .expect("start");
+        assert_eq!(r.status(), 200);
+        let version = r.json::<Value>().await.expect("match")["version"]
+            .as_i64()
+            .expect("version");
+        tables.push(Table {
+            id,
+            version,
+            next: 1,
+            acked: Vec::new(),
+            pending: None,
+        });
+    }
+
+    let mut totals = Totals::default();
+    for round in 1..=ROUNDS {
+        // Every table enters hands at once; the server dies at a random moment.
+        let http = reqwest::Client::builder()
+            .timeout(Duration::from_secs(10))
+            .build()
+            .expect("client");
+        let tasks: Vec<_> = tables
+            .iter()
+            .cloned()
+            .map(|t| tokio::spawn(play(http.clone(), server.base.clone(), sup.clone(), t)))
+            .collect();
+        let after = Duration::from_millis(rng.range(150, 900));
+        tokio::time::sleep(after).await;
+        server.kill9();
+        let mut next = Vec::with_capacity(tables.len());
+        for task in tasks {
+            next.push(task.await.expect("client task"));
+        }
+        tables = next;
+        let acked: usize = tables.iter().map(|t| t.acked.len()).sum();
+        let unanswered = tables.iter().filter(|t| t.pending.is_some()).count();
+
+        // Back up on the same file: check, retry, go on.
+        server = start(&db, &log).await;
+        let replayed = totals.replayed;
+        verify_and_retry(&server.base, &sup, &mut tables, &mut totals).await;
+        totals.rounds = round;
+        println!(
+            "kill9: round {round}: killed after {after:?}; {acked} hands acknowledged so far, \
+             {unanswered} unanswered and retried ({} had been committed)",
+            totals.replayed - replayed
+        );
+        lost_answer(
+            &server.base,
+            &sup,
+            &mut tables[round % CLIENTS],
+            &mut totals,
+        )
+        .await;
+    }
+    server.kill9();
+
+    // The database itself: one row per hand, one idempotency key per hand.
+    let database = spades_im::db::Db::open(&db).await.expect("open");
+    let mut conn = database.reader().acquire().await.expect("reader");
+    let rows: i64 = sqlx::query_scalar("SELECT count(*) FROM hands")
+        .fetch_one(&mut *conn)
+        .await
+        .expect("count");
+    let distinct: i64 =
+        sqlx::query_scalar("SELECT count(*) FROM (SELECT DISTINCT match_id, number FROM hands)")
+            .fetch_one(&mut *conn)
+            .await
+            .expect("count");
+    let keys: i64 = sqlx::query_scalar("SELECT count(*) FROM idempotency_keys")
+        .fetch_one(&mut *conn)
+        .await
+        .expect("count");
+    let acked: usize = tables.iter().map(|t| t.acked.len()).sum();
+    assert_eq!(rows, distinct, "no hand recorded twice");
+    assert_eq!(rows as usize, acked, "every hand acknowledged in the end");
+    assert_eq!(keys, rows, "one idempotency key per hand");
+    assert_eq!(totals.duplicates, 0);
+    assert!(totals.acked_checks > 0 && totals.retries > 0);
+    println!(
+        "kill9: {} rounds, {} acknowledged-hand checks ({acked} hands in {} matches), {} retries \
+         ({} answered with the first answer: {} committed before a kill, {} answers dropped on \
+         purpose), {} duplicates, {:.1?}",
+        totals.rounds,
+        totals.acked_checks,
+        tables.len(),
+        totals.retries,
+        totals.replayed,
+        totals.replayed - totals.lost_answers,
+        totals.lost_answers,
+        totals.duplicates,
+        began.elapsed()
+    );
+}
