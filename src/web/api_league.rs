@@ -422,8 +422,7 @@ pub(crate) struct CorrectionRequest {
     expected_version: i64,
 }
 
-/// Corrects a recorded hand: a new revision with a reason; later hands are rescored
-/// (admin or supervisor).
+/// Corrects a hand (a new revision with a reason), rescoring later ones (admin or supervisor).
 #[utoipa::path(
     put,
     path = "/api/v1/matches/{id}/hands/{number}",

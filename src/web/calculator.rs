@@ -8,9 +8,10 @@ use askama::Template;
 use serde_json::{Map, Value};
 
 use super::error::PageError;
+use super::hand_form::{TypedHand, form_error};
 use super::pages::html;
 use crate::rules::calculator::{CalcError, ScoreRequest, ScoreResponse, StartInput, score_request};
-use crate::rules::hand::{BidInput, HandInput, RevokesInput, TeamHandInput, seat};
+use crate::rules::hand::{BidInput, TeamHandInput, seat};
 use crate::rules::params::{self, RulesSpec};
 use crate::rules::{Stage, Team, TeamResult, TeamTotal};
 
@@ -23,42 +24,6 @@ const BLANK_ROWS: usize = 3;
 /// Rows accepted from one form (a long game is ~30 hands).
 const MAX_ROWS: usize = 200;
 
-/// What the user typed for one team in one hand, kept as text so it comes back as typed.
-#[derive(Debug, Clone, Default)]
-pub struct TeamCells {
-    pub key: &'static str,
-    pub bids: [String; 2],
-    pub tricks: [String; 2],
-    pub blind: bool,
-    pub revokes: String,
-}
-
-#[derive(Debug, Clone, Default)]
-pub struct RowInput {
-    pub teams: [TeamCells; 2],
-    pub time_called: bool,
-    pub misdeal: bool,
-}
-
-impl RowInput {
-    fn blank() -> RowInput {
-        let mut row = RowInput::default();
-        row.teams[0].key = "a";
-        row.teams[1].key = "b";
-        row
-    }
-
-    fn is_blank(&self) -> bool {
-        !self.time_called
-            && !self.misdeal
-            && self.teams.iter().all(|t| {
-                !t.blind
-                    && t.revokes.trim().is_empty()
-                    && t.bids.iter().chain(&t.tricks).all(|s| s.trim().is_empty())
-            })
-    }
-}
-
 #[derive(Debug, Clone)]
 pub struct CalcForm {
     pub preset: String,
@@ -66,7 +31,7 @@ pub struct CalcForm {
     pub stage: String,
     /// Score and bags of a and b before the first hand.
     pub start: [String; 4],
-    pub rows: Vec<RowInput>,
+    pub rows: Vec<TypedHand>,
 }
 
 impl Default for CalcForm {
@@ -76,7 +41,7 @@ impl Default for CalcForm {
             overrides: String::new(),
             stage: "regular".into(),
             start: Default::default(),
-            rows: (0..BLANK_ROWS).map(|_| RowInput::blank()).collect(),
+            rows: (0..BLANK_ROWS).map(|_| TypedHand::default()).collect(),
         }
     }
 }
@@ -90,7 +55,7 @@ impl CalcForm {
             rows: Vec::new(),
             ..CalcForm::default()
         };
-        let mut rows: BTreeMap<usize, RowInput> = BTreeMap::new();
+        let mut rows: BTreeMap<usize, TypedHand> = BTreeMap::new();
         for (name, value) in pairs {
             match name.as_str() {
                 "preset" => form.preset = value.clone(),
@@ -113,17 +78,17 @@ impl CalcForm {
                     if index >= MAX_ROWS {
                         continue;
                     }
-                    let row = rows.entry(index).or_insert_with(RowInput::blank);
-                    set_cell(row, field, value);
+                    let row = rows.entry(index).or_default();
+                    row.set(field, value);
                 }
             }
         }
         let count = rows.keys().next_back().map_or(0, |last| last + 1);
         form.rows = (0..count)
-            .map(|i| rows.remove(&i).unwrap_or_else(RowInput::blank))
+            .map(|i| rows.remove(&i).unwrap_or_default())
             .collect();
         // Trailing blank rows are room to type, not hands.
-        while form.rows.last().is_some_and(RowInput::is_blank) {
+        while form.rows.last().is_some_and(TypedHand::is_blank) {
             form.rows.pop();
         }
         form
@@ -196,7 +161,7 @@ impl CalcForm {
             .rows
             .iter()
             .enumerate()
-            .map(|(i, row)| row_to_hand(i + 1, row))
+            .map(|(i, row)| row.to_input(i + 1))
             .collect::<Result<Vec<_>, _>>()?;
         Ok(ScoreRequest {
             rules,
@@ -207,153 +172,14 @@ impl CalcForm {
     }
 }
 
-fn set_cell(row: &mut RowInput, field: &str, value: &str) {
-    let value = value.to_string();
-    match field {
-        "time" => row.time_called = true,
-        "misdeal" => row.misdeal = true,
-        _ => {
-            let Some((team, cell)) = field.split_once('_') else {
-                return;
-            };
-            let t = match team {
-                "a" => &mut row.teams[0],
-                "b" => &mut row.teams[1],
-                _ => return,
-            };
-            match cell {
-                "bid0" => t.bids[0] = value,
-                "bid1" => t.bids[1] = value,
-                "tricks0" => t.tricks[0] = value,
-                "tricks1" => t.tricks[1] = value,
-                "blind" => t.blind = true,
-                "revokes" => t.revokes = value,
-                _ => {}
-            }
-        }
-    }
-}
-
-fn form_error(field: &str, message: String) -> CalcError {
-    CalcError {
-        code: "invalid_form".into(),
-        message,
-        hand: None,
-        field: Some(field.into()),
-        team: None,
-        player: None,
-    }
-}
-
-fn cell_error(
-    number: usize,
-    team: Team,
-    player: Option<usize>,
-    field: &str,
-    detail: String,
-) -> CalcError {
-    CalcError {
-        code: "invalid_hand".into(),
-        message: format!("hand {number}: {detail}"),
-        hand: Some(number),
-        field: Some(field.into()),
-        team: Some(team),
-        player,
-    }
-}
-
-fn row_to_hand(number: usize, row: &RowInput) -> Result<HandInput, CalcError> {
-    if row.misdeal {
-        return Ok(HandInput {
-            misdeal: true,
-            ..HandInput::default()
-        });
-    }
-    let mut teams = Vec::with_capacity(2);
-    let mut revokes = RevokesInput::default();
-    for (cells, team) in row.teams.iter().zip(Team::BOTH) {
-        let mut bids = Vec::with_capacity(2);
-        let mut tricks = Vec::with_capacity(2);
-        for player in 0..2 {
-            let seat = seat(team, player);
-            let bid = cells.bids[player].trim();
-            bids.push(match bid {
-                "" => {
-                    return Err(cell_error(
-                        number,
-                        team,
-                        Some(player),
-                        "bids",
-                        format!("seat {seat} has no bid"),
-                    ));
-                }
-                "nil" | "blind_nil" => BidInput::Word(bid.into()),
-                n => match n.parse::<i64>() {
-                    Ok(n) => BidInput::Number(n),
-                    Err(_) => BidInput::Word(n.into()),
-                },
-            });
-            let took = cells.tricks[player].trim();
-            tricks.push(match took.parse::<i64>() {
-                Ok(n) => n,
-                Err(_) if took.is_empty() => {
-                    return Err(cell_error(
-                        number,
-                        team,
-                        Some(player),
-                        "tricks",
-                        format!("seat {seat} has no trick count"),
-                    ));
-                }
-                Err(_) => {
-                    return Err(cell_error(
-                        number,
-                        team,
-                        Some(player),
-                        "tricks",
-                        format!("seat {seat} took \"{took}\" tricks; tricks are 0 to 13"),
-                    ));
-                }
-            });
-        }
-        let revoke_text = cells.revokes.trim();
-        let count = if revoke_text.is_empty() {
-            0
-        } else {
-            revoke_text.parse::<i64>().map_err(|_| {
-                cell_error(
-                    number,
-                    team,
-                    None,
-                    "revokes",
-                    format!("revokes must be a number, not \"{revoke_text}\""),
-                )
-            })?
-        };
-        match team {
-            Team::A => revokes.a = count,
-            Team::B => revokes.b = count,
-        }
-        teams.push(TeamHandInput {
-            bids,
-            tricks,
-            blind: cells.blind,
-        });
-    }
-    let b = teams.pop();
-    let a = teams.pop();
-    Ok(HandInput {
-        misdeal: false,
-        a,
-        b,
-        revokes: (revokes.a != 0 || revokes.b != 0).then_some(revokes),
-        time_called: row.time_called,
-    })
-}
-
 /// One team's cells as the template shows them, with what is wrong marked.
 pub struct TeamCellsView<'a> {
-    pub cells: &'a TeamCells,
+    /// `a` or `b`, for field names.
+    pub key: &'static str,
+    pub bids: &'a [String; 2],
+    pub tricks: &'a [String; 2],
+    pub blind: bool,
+    pub revokes: &'a str,
     pub seats: [u8; 2],
     pub bad_bid: [bool; 2],
     pub bad_tricks: [bool; 2],
@@ -364,7 +190,7 @@ pub struct TeamCellsView<'a> {
 impl TeamCellsView<'_> {
     /// Whether `value` is the bid typed for player `p`.
     pub fn bid_is(&self, p: &usize, value: &str) -> bool {
-        self.cells.bids[*p] == value
+        self.bids[*p] == value
     }
 }
 
@@ -372,7 +198,7 @@ pub struct RowView<'a> {
     /// 0-based, for field names.
     pub index: usize,
     pub number: usize,
-    pub row: &'a RowInput,
+    pub row: &'a TypedHand,
     pub teams: [TeamCellsView<'a>; 2],
     pub bad_row: bool,
     pub bad_time: bool,
@@ -380,7 +206,7 @@ pub struct RowView<'a> {
     pub error: Option<&'a str>,
 }
 
-fn row_views<'a>(rows: &'a [RowInput], error: Option<&'a CalcError>) -> Vec<RowView<'a>> {
+fn row_views<'a>(rows: &'a [TypedHand], error: Option<&'a CalcError>) -> Vec<RowView<'a>> {
     rows.iter()
         .enumerate()
         .map(|(index, row)| {
@@ -395,7 +221,11 @@ fn row_views<'a>(rows: &'a [RowInput], error: Option<&'a CalcError>) -> Vec<RowV
                         && here.is_some_and(|e| e.player.is_none() || e.player == Some(p))
                 };
                 TeamCellsView {
-                    cells: &row.teams[t],
+                    key: team.as_str(),
+                    bids: &row.bids[t],
+                    tricks: &row.tricks[t],
+                    blind: row.blind[t],
+                    revokes: &row.revokes[t],
                     seats: [seat(team, 0), seat(team, 1)],
                     bad_bid: [player_bad(0, "bids"), player_bad(1, "bids")],
                     bad_tricks: [player_bad(0, "tricks"), player_bad(1, "tricks")],
@@ -623,16 +453,16 @@ async fn submit(
         Ok((request, answer)) => {
             let over = answer.status == "won" || answer.status == "tied";
             if !over || adding {
-                form.rows.push(RowInput::blank());
+                form.rows.push(TypedHand::default());
             }
             render(nav, &form, None, Some((&request, &answer)))
         }
         Err(error) => {
             if adding {
-                form.rows.push(RowInput::blank());
+                form.rows.push(TypedHand::default());
             }
             if form.rows.is_empty() {
-                form.rows.push(RowInput::blank());
+                form.rows.push(TypedHand::default());
             }
             render(nav, &form, Some(&error), None)
         }

@@ -13,11 +13,12 @@ use askama::Template;
 use super::AppState;
 use super::auth::{Authed, MaybeAuthed, private};
 use super::error::{AppError, PageError};
+use super::hand_form::{TypedHand, form_error};
 use super::nav::Nav;
 use super::pages::html;
 use crate::db::leagues as db_leagues;
 use crate::db::matches as db_matches;
-use crate::rules::hand::{BidInput, HandInput, RevokesInput, TeamHandInput, seat};
+use crate::rules::hand::{BidInput, HandInput, TeamHandInput};
 use crate::rules::{CalcError, Rules, Team, TeamResult, TeamTotal};
 use crate::service::ServiceError;
 use crate::service::accounts::random_hex;
@@ -191,12 +192,7 @@ async fn tonight(state: web::Data<AppState>, who: MaybeAuthed) -> Result<HttpRes
 /// `expected_version`, `idempotency_key`, `csrf`.
 #[derive(Debug, Clone, Default)]
 struct HandForm {
-    /// `[team][player]`.
-    bids: [[String; 2]; 2],
-    tricks: [[String; 2]; 2],
-    revokes: [String; 2],
-    blind: [bool; 2],
-    misdeal: bool,
+    hand: TypedHand,
     reason: String,
     version: String,
     key: String,
@@ -212,26 +208,17 @@ impl HandForm {
         for (name, value) in pairs {
             let v = value.clone();
             match name.as_str() {
-                "a_bid0" => f.bids[0][0] = v,
-                "a_bid1" => f.bids[0][1] = v,
-                "b_bid0" => f.bids[1][0] = v,
-                "b_bid1" => f.bids[1][1] = v,
-                "a_tricks0" => f.tricks[0][0] = v,
-                "a_tricks1" => f.tricks[0][1] = v,
-                "b_tricks0" => f.tricks[1][0] = v,
-                "b_tricks1" => f.tricks[1][1] = v,
-                "a_revokes" => f.revokes[0] = v,
-                "b_revokes" => f.revokes[1] = v,
-                "a_blind" => f.blind[0] = true,
-                "b_blind" => f.blind[1] = true,
-                "misdeal" => f.misdeal = true,
                 "reason" => f.reason = v,
                 "expected_version" => f.version = v,
                 "idempotency_key" => f.key = v,
                 "csrf" => f.csrf = v,
                 "team" => f.team = v,
                 "confirm" => f.confirm = true,
-                _ => {}
+                // The console has no time field: time is called with its own button.
+                "time" => {}
+                other => {
+                    f.hand.set(other, value);
+                }
             }
         }
         f
@@ -239,22 +226,10 @@ impl HandForm {
 
     /// The form of a recorded hand (for a correction).
     fn of_hand(hand: &HandInput) -> HandForm {
-        let mut f = HandForm {
-            misdeal: hand.misdeal,
+        HandForm {
+            hand: TypedHand::of_hand(hand),
             ..HandForm::default()
-        };
-        for (t, team) in [hand.a.as_ref(), hand.b.as_ref()].into_iter().enumerate() {
-            let Some(team) = team else { continue };
-            for p in 0..2 {
-                f.bids[t][p] = team.bids.get(p).map(bid_value).unwrap_or_default();
-                f.tricks[t][p] = team.tricks.get(p).map(i64::to_string).unwrap_or_default();
-            }
-            f.blind[t] = team.blind;
         }
-        if let Some(r) = &hand.revokes {
-            f.revokes = [nonzero(r.a), nonzero(r.b)];
-        }
-        f
     }
 
     fn expected_version(&self) -> Result<i64, CalcError> {
@@ -268,103 +243,7 @@ impl HandForm {
 
     /// The hand as the API would get it, or the first thing wrong with the typing.
     fn to_input(&self, number: usize) -> Result<HandInput, CalcError> {
-        if self.misdeal {
-            return Ok(HandInput {
-                misdeal: true,
-                ..HandInput::default()
-            });
-        }
-        let mut teams = Vec::with_capacity(2);
-        let mut revokes = RevokesInput::default();
-        for (t, team) in Team::BOTH.into_iter().enumerate() {
-            let mut bids = Vec::with_capacity(2);
-            let mut tricks = Vec::with_capacity(2);
-            for p in 0..2 {
-                let seat = seat(team, p);
-                let bid = self.bids[t][p].trim();
-                bids.push(match bid {
-                    "" => {
-                        return Err(cell_error(
-                            number,
-                            team,
-                            Some(p),
-                            "bids",
-                            format!("seat {seat} has no bid"),
-                        ));
-                    }
-                    "nil" | "blind_nil" => BidInput::Word(bid.into()),
-                    n => match n.parse::<i64>() {
-                        Ok(n) => BidInput::Number(n),
-                        Err(_) => BidInput::Word(n.into()),
-                    },
-                });
-                let took = self.tricks[t][p].trim();
-                tricks.push(match took.parse::<i64>() {
-                    Ok(n) => n,
-                    Err(_) if took.is_empty() => {
-                        return Err(cell_error(
-                            number,
-                            team,
-                            Some(p),
-                            "tricks",
-                            format!("seat {seat} has no trick count"),
-                        ));
-                    }
-                    Err(_) => {
-                        return Err(cell_error(
-                            number,
-                            team,
-                            Some(p),
-                            "tricks",
-                            format!("seat {seat} took \"{took}\" tricks; tricks are 0 to 13"),
-                        ));
-                    }
-                });
-            }
-            let text = self.revokes[t].trim();
-            let count = if text.is_empty() {
-                0
-            } else {
-                text.parse::<i64>().map_err(|_| {
-                    cell_error(
-                        number,
-                        team,
-                        None,
-                        "revokes",
-                        format!("revokes must be a number, not \"{text}\""),
-                    )
-                })?
-            };
-            match team {
-                Team::A => revokes.a = count,
-                Team::B => revokes.b = count,
-            }
-            teams.push(TeamHandInput {
-                bids,
-                tricks,
-                blind: self.blind[t],
-            });
-        }
-        let b = teams.pop();
-        let a = teams.pop();
-        Ok(HandInput {
-            misdeal: false,
-            a,
-            b,
-            revokes: (revokes.a != 0 || revokes.b != 0).then_some(revokes),
-            time_called: false,
-        })
-    }
-}
-
-fn nonzero(n: i64) -> String {
-    if n == 0 { String::new() } else { n.to_string() }
-}
-
-fn bid_value(bid: &BidInput) -> String {
-    match bid {
-        BidInput::Number(n) => n.to_string(),
-        BidInput::Word(w) => w.clone(),
+        self.hand.to_input(number)
     }
 }
 
@@ -373,34 +252,6 @@ fn bid_words(bid: &BidInput) -> String {
         BidInput::Number(n) => n.to_string(),
         BidInput::Word(w) if w == "blind_nil" => "blind nil".into(),
         BidInput::Word(w) => w.clone(),
-    }
-}
-
-fn form_error(field: &str, message: String) -> CalcError {
-    CalcError {
-        code: "invalid_form".into(),
-        message,
-        hand: None,
-        field: Some(field.into()),
-        team: None,
-        player: None,
-    }
-}
-
-fn cell_error(
-    number: usize,
-    team: Team,
-    player: Option<usize>,
-    field: &str,
-    detail: String,
-) -> CalcError {
-    CalcError {
-        code: "invalid_hand".into(),
-        message: format!("hand {number}: {detail}"),
-        hand: Some(number),
-        field: Some(field.into()),
-        team: Some(team),
-        player,
     }
 }
 
@@ -538,8 +389,8 @@ fn form_view(ctx: &FormContext<'_>, form: &HandForm, error: Option<&CalcError>) 
             player: ctx.players[t][p].clone(),
             bid_name: format!("{}_bid{p}", team.as_str()),
             tricks_name: format!("{}_tricks{p}", team.as_str()),
-            tricks: form.tricks[t][p].clone(),
-            options: bid_options(rules, deficit, form.bids[t][p].trim()),
+            tricks: form.hand.tricks[t][p].clone(),
+            options: bid_options(rules, deficit, form.hand.bids[t][p].trim()),
             bad_bid: blamed && field == "bids",
             bad_tricks: field == "tricks" && (blamed || error.is_some_and(|e| e.team.is_none())),
             error: seat_errors[t][p].take(),
@@ -558,8 +409,8 @@ fn form_view(ctx: &FormContext<'_>, form: &HandForm, error: Option<&CalcError>) 
                 } else {
                     ctx.view.team_b.name.clone()
                 },
-                revokes: form.revokes[t].clone(),
-                blind: form.blind[t],
+                revokes: form.hand.revokes[t].clone(),
+                blind: form.hand.blind[t],
                 bad_revokes: team_blamed(team) && field == "revokes",
                 bad_blind: team_blamed(team) && field == "blind",
                 error: team_errors[t].take(),
@@ -577,7 +428,7 @@ fn form_view(ctx: &FormContext<'_>, form: &HandForm, error: Option<&CalcError>) 
         },
         seats,
         teams,
-        misdeal: form.misdeal,
+        misdeal: form.hand.misdeal,
         show_revokes: rules.revoke.is_some(),
         show_blind: rules.blind_bids.is_some(),
         dealer,

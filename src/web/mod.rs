@@ -8,6 +8,7 @@ pub mod auth;
 pub mod calculator;
 pub mod console;
 pub mod error;
+pub mod hand_form;
 pub mod nav;
 pub mod pages;
 pub mod public;

@@ -268,6 +268,119 @@ async fn openapi_document_describes_the_calculator() {
     assert!(body["components"]["schemas"]["Rules"]["properties"]["ten_for_200"].is_object());
 }
 
+/// Every route under `/api/v1` (API.md), with its method; `true` when it writes (needs a login).
+const API_ROUTES: &[(&str, &str, bool)] = &[
+    ("post", "/api/v1/score", false),
+    ("get", "/api/v1/presets", false),
+    ("get", "/api/v1/openapi.json", false),
+    ("post", "/api/v1/leagues", true),
+    ("get", "/api/v1/leagues", false),
+    ("get", "/api/v1/leagues/{slug}", false),
+    ("post", "/api/v1/leagues/{slug}/teams", true),
+    ("get", "/api/v1/leagues/{slug}/teams", false),
+    ("post", "/api/v1/leagues/{slug}/supervisors", true),
+    ("post", "/api/v1/leagues/{slug}/schedule", true),
+    ("post", "/api/v1/leagues/{slug}/matches", true),
+    ("get", "/api/v1/leagues/{slug}/matches", false),
+    ("get", "/api/v1/leagues/{slug}/standings", false),
+    ("get", "/api/v1/matches/{id}", false),
+    ("post", "/api/v1/matches/{id}/start", true),
+    ("post", "/api/v1/matches/{id}/hands", true),
+    ("put", "/api/v1/matches/{id}/hands/{number}", true),
+    ("post", "/api/v1/matches/{id}/time", true),
+    ("post", "/api/v1/matches/{id}/forfeit", true),
+    ("get", "/api/v1/scoreboard", false),
+];
+
+#[actix_web::test]
+async fn openapi_document_describes_every_route() {
+    let app = spawn_app().await;
+    let body: Value = app.get("/api/v1/openapi.json").await.json().await.unwrap();
+    let mut documented: Vec<(String, String)> = body["paths"]
+        .as_object()
+        .unwrap()
+        .iter()
+        .flat_map(|(path, item)| {
+            item.as_object()
+                .unwrap()
+                .keys()
+                .filter(|k| ["get", "post", "put", "patch", "delete"].contains(&k.as_str()))
+                .map(|method| (method.clone(), path.clone()))
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    documented.sort();
+    let mut expected: Vec<(String, String)> = API_ROUTES
+        .iter()
+        .map(|(method, path, _)| (method.to_string(), path.to_string()))
+        .collect();
+    expected.sort();
+    assert_eq!(documented, expected);
+
+    let schemes = &body["components"]["securitySchemes"]["bearer"];
+    assert_eq!(schemes["type"], "http");
+    assert_eq!(schemes["scheme"], "bearer");
+    for (method, path, writes) in API_ROUTES {
+        let operation = &body["paths"][path][method];
+        let needs_login = operation["security"]
+            .as_array()
+            .is_some_and(|s| s.iter().any(|r| r.get("bearer").is_some()));
+        assert_eq!(needs_login, *writes, "{method} {path}: security");
+        for param in ["slug", "id", "number"] {
+            if path.contains(&format!("{{{param}}}")) {
+                let declared = operation["parameters"]
+                    .as_array()
+                    .is_some_and(|ps| ps.iter().any(|p| p["name"] == param && p["in"] == "path"));
+                assert!(declared, "{method} {path}: path parameter {param}");
+            }
+        }
+        // Every error answer is documented with the error shape.
+        let responses = operation["responses"].as_object().unwrap();
+        for (status, response) in responses {
+            if status.starts_with('4') {
+                assert_eq!(
+                    response["content"]["application/json"]["schema"]["$ref"],
+                    "#/components/schemas/ErrorBody",
+                    "{method} {path}: {status}"
+                );
+            }
+        }
+        if *writes {
+            assert!(responses.contains_key("401"), "{method} {path}: 401");
+            assert!(responses.contains_key("403"), "{method} {path}: 403");
+        }
+        if path.contains('{') {
+            assert!(responses.contains_key("404"), "{method} {path}: 404");
+        }
+    }
+    let schemas = body["components"]["schemas"].as_object().unwrap();
+    for schema in [
+        "NewLeagueInput",
+        "LeagueView",
+        "LeagueList",
+        "TeamList",
+        "SupervisorInput",
+        "MatchView",
+        "MatchList",
+        "HandRequest",
+        "CorrectionRequest",
+        "VersionRequest",
+        "ForfeitInput",
+        "StandingsOut",
+        "StandingOut",
+        "Board",
+        "BoardMatch",
+        "ErrorBody",
+    ] {
+        assert!(schemas.contains_key(schema), "schema {schema}");
+    }
+    assert_eq!(
+        body["paths"]["/api/v1/matches/{id}/hands"]["post"]["requestBody"]["content"]["application/json"]
+            ["schema"]["$ref"],
+        "#/components/schemas/HandRequest"
+    );
+}
+
 #[actix_web::test]
 async fn the_cli_prints_the_same_answer_as_the_api() {
     let app = spawn_app().await;
