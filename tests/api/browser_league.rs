@@ -13,7 +13,7 @@ use crate::browser::{binaries_or_skip, evidence};
 use crate::helpers::{PASSWORD, TestApp, spawn_app};
 use crate::webdriver::Browser;
 
-const WAIT: Duration = Duration::from_secs(15);
+const WAIT: Duration = Duration::from_secs(30);
 const WHOLE_TEST: Duration = Duration::from_secs(240);
 
 /// Runs `body` with a fresh browser; on failure keeps a screenshot and the page.
