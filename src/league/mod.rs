@@ -1,5 +1,6 @@
-//! Pure tournament logic: standings, tiebreakers, schedules (and, next, brackets). No web,
+//! Pure tournament logic: standings, tiebreakers, schedules and brackets. No web,
 //! SQL or clock.
 
+pub mod bracket;
 pub mod schedule;
 pub mod standings;
