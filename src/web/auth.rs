@@ -194,15 +194,20 @@ fn cross_site(req: &ServiceRequest) -> bool {
     let Some(origin) = headers.get(header::ORIGIN).and_then(|v| v.to_str().ok()) else {
         return false;
     };
-    let host = headers
-        .get(header::HOST)
-        .and_then(|v| v.to_str().ok())
-        .unwrap_or("");
     let origin_host = origin
         .split_once("://")
         .map_or(origin, |(_, rest)| rest)
         .trim_end_matches('/');
-    origin == "null" || !origin_host.eq_ignore_ascii_case(host)
+    // Behind a reverse proxy the public host may arrive as X-Forwarded-Host.
+    let same = [header::HOST.as_str(), "x-forwarded-host"]
+        .iter()
+        .any(|name| {
+            headers
+                .get(*name)
+                .and_then(|v| v.to_str().ok())
+                .is_some_and(|host| origin_host.eq_ignore_ascii_case(host.trim()))
+        });
+    origin == "null" || !same
 }
 
 impl<S, B> Service<ServiceRequest> for SameOriginService<S>

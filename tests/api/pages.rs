@@ -234,3 +234,27 @@ async fn overrides_change_the_scoring() {
         "{html}"
     );
 }
+
+#[actix_web::test]
+async fn a_proxy_forwarded_host_counts_as_this_site() {
+    let app = spawn_app().await;
+    let post = |forwarded: Option<&'static str>| {
+        let mut request = app
+            .client
+            .post(app.url("/login"))
+            .header("origin", "https://spades.example.edu")
+            .form(&[("username", "nobody"), ("password", "wrong password")]);
+        if let Some(host) = forwarded {
+            request = request.header("x-forwarded-host", host);
+        }
+        request.send()
+    };
+    // Another site's origin is refused before anything else happens.
+    assert_eq!(post(None).await.unwrap().status(), 403);
+    assert_eq!(post(Some("evil.example")).await.unwrap().status(), 403);
+    // The public host, passed on by the proxy: the login itself answers (wrong password).
+    assert_eq!(
+        post(Some("spades.example.edu")).await.unwrap().status(),
+        401
+    );
+}
