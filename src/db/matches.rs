@@ -267,3 +267,39 @@ pub async fn audit(conn: &mut SqliteConnection, e: &AuditEntry<'_>) -> sqlx::Res
     .await?;
     Ok(())
 }
+
+/// Changes the teams of a match that has not started (a playoff path moved by a correction);
+/// bumps the version. Returns whether a row changed.
+pub async fn set_teams(
+    conn: &mut SqliteConnection,
+    id: i64,
+    team_a: i64,
+    team_b: i64,
+) -> sqlx::Result<bool> {
+    let done = sqlx::query(
+        "UPDATE matches SET team_a = ?, team_b = ?, version = version + 1
+         WHERE id = ? AND status = 'scheduled' AND started_at IS NULL",
+    )
+    .bind(team_a)
+    .bind(team_b)
+    .bind(id)
+    .execute(conn)
+    .await?;
+    Ok(done.rows_affected() == 1)
+}
+
+/// Deletes a match that has not started (no hands): a playoff match whose entrants are no
+/// longer known after a correction. Returns whether a row was deleted.
+pub async fn delete_unstarted(conn: &mut SqliteConnection, id: i64) -> sqlx::Result<bool> {
+    let done = sqlx::query(
+        "DELETE FROM matches WHERE id = ? AND status = 'scheduled' AND started_at IS NULL
+         AND NOT EXISTS (SELECT 1 FROM hands WHERE match_id = ?)
+         AND NOT EXISTS (SELECT 1 FROM idempotency_keys WHERE match_id = ?)",
+    )
+    .bind(id)
+    .bind(id)
+    .bind(id)
+    .execute(conn)
+    .await?;
+    Ok(done.rows_affected() == 1)
+}

@@ -6,6 +6,7 @@
 
 pub mod leagues;
 pub mod matches;
+pub mod playoffs;
 pub mod users;
 
 use std::path::Path;

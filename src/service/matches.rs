@@ -407,6 +407,9 @@ pub async fn record_hand(
     )
     .await?;
     save_totals(&mut tx, id, &game).await?;
+    if m.stage != "regular" {
+        super::playoffs::advance(&mut tx, id).await?;
+    }
     audit(
         &mut tx,
         user,
@@ -493,6 +496,11 @@ pub async fn correct_hand(
     )
     .await?;
     save_totals(&mut tx, id, &game).await?;
+    if m.stage != "regular" {
+        // A changed winner moves the teams on, or is refused (`bracket_reset_needed`)
+        // where a later match has started.
+        super::playoffs::advance(&mut tx, id).await?;
+    }
     audit(
         &mut tx,
         user,
@@ -590,6 +598,12 @@ pub async fn forfeit(
             format!("the match is already {}", m.status),
         ));
     }
+    if winner.is_none() && m.stage != "regular" && super::playoffs::in_bracket(&mut tx, id).await? {
+        return Err(ServiceError::conflict(
+            "double_forfeit_playoff",
+            "a playoff match cannot be a double forfeit: someone must advance; record the forfeit of one team (the other advances)",
+        ));
+    }
     let league = league_of(&mut tx, &m).await?;
     db_matches::set_totals(
         &mut tx,
@@ -607,6 +621,9 @@ pub async fn forfeit(
         },
     )
     .await?;
+    if m.stage != "regular" {
+        super::playoffs::advance(&mut tx, id).await?;
+    }
     audit(&mut tx, user, "forfeit", "match", id, None, Some(who), None).await?;
     let m = db_matches::by_id(&mut tx, id)
         .await?

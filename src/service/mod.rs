@@ -5,6 +5,7 @@
 pub mod accounts;
 pub mod leagues;
 pub mod matches;
+pub mod playoffs;
 
 use crate::rules::CalcError;
 

@@ -109,6 +109,8 @@ async fn list_presets() -> web::Json<PresetList> {
         super::api_league::call_time,
         super::api_league::forfeit,
         super::api_league::standings,
+        super::api_playoffs::create_playoffs,
+        super::api_playoffs::show_bracket,
         super::public::scoreboard_json,
     ),
     components(schemas(
@@ -149,13 +151,17 @@ async fn list_presets() -> web::Json<PresetList> {
         StandingOut,
         StandingsOut,
         BoardMatch,
-        Board
+        Board,
+        crate::service::playoffs::PlayoffsInput,
+        crate::service::playoffs::BracketView,
+        crate::service::playoffs::BracketMatchView
     )),
     modifiers(&BearerAuth),
     tags(
         (name = "leagues", description = "Leagues, teams, supervisors, schedules and standings."),
         (name = "matches", description = "League night: start a match, record and correct hands, call time, forfeits."),
-        (name = "scoreboard", description = "Every match in play.")
+        (name = "scoreboard", description = "Every match in play."),
+        (name = "playoffs", description = "Playoff brackets seeded from the standings.")
     )
 )]
 pub struct ApiDoc;

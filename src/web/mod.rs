@@ -4,6 +4,7 @@ pub mod account;
 pub mod admin;
 pub mod api;
 pub mod api_league;
+pub mod api_playoffs;
 pub mod auth;
 pub mod calculator;
 pub mod console;
@@ -46,6 +47,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .service(asset)
         .configure(api::routes)
         .configure(api_league::routes)
+        .configure(api_playoffs::routes)
         .configure(pages::routes)
         .configure(calculator::routes)
         .configure(account::routes)

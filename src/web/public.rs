@@ -1181,7 +1181,7 @@ pub fn csv_cell(value: &str) -> String {
     }
 }
 
-fn csv_row<S: AsRef<str>>(cells: &[S]) -> String {
+pub(crate) fn csv_row<S: AsRef<str>>(cells: &[S]) -> String {
     let mut line = cells
         .iter()
         .map(|c| csv_cell(c.as_ref()))
@@ -1191,7 +1191,7 @@ fn csv_row<S: AsRef<str>>(cells: &[S]) -> String {
     line
 }
 
-fn csv_response(filename: &str, body: String) -> HttpResponse {
+pub(crate) fn csv_response(filename: &str, body: String) -> HttpResponse {
     HttpResponse::Ok()
         .content_type("text/csv; charset=utf-8")
         .insert_header((

@@ -8,6 +8,7 @@ mod console;
 mod helpers;
 mod league_api;
 mod pages;
+mod playoffs;
 mod public;
 mod score;
 mod webdriver;

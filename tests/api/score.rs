@@ -283,6 +283,8 @@ const API_ROUTES: &[(&str, &str, bool)] = &[
     ("post", "/api/v1/leagues/{slug}/matches", true),
     ("get", "/api/v1/leagues/{slug}/matches", false),
     ("get", "/api/v1/leagues/{slug}/standings", false),
+    ("post", "/api/v1/leagues/{slug}/playoffs", true),
+    ("get", "/api/v1/leagues/{slug}/bracket", false),
     ("get", "/api/v1/matches/{id}", false),
     ("post", "/api/v1/matches/{id}/start", true),
     ("post", "/api/v1/matches/{id}/hands", true),

@@ -1,0 +1,155 @@
+//! Playoff brackets: the bracket of a league, its seeds and its matches (migration 0003).
+
+use sqlx::SqliteConnection;
+
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct BracketRow {
+    pub id: i64,
+    pub league_id: i64,
+    pub format: String,
+    pub teams: i64,
+    pub third_place: bool,
+    pub grand_final: String,
+    pub created_at: String,
+}
+
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct BracketMatchRow {
+    pub bracket_id: i64,
+    pub match_index: i64,
+    pub section: String,
+    pub round: i64,
+    pub position: i64,
+    pub seed_a: Option<i64>,
+    pub seed_b: Option<i64>,
+    pub match_id: Option<i64>,
+}
+
+pub struct NewBracket<'a> {
+    pub league_id: i64,
+    pub format: &'a str,
+    pub teams: i64,
+    pub third_place: bool,
+    pub grand_final: &'a str,
+    pub now: &'a str,
+}
+
+pub async fn insert(conn: &mut SqliteConnection, b: &NewBracket<'_>) -> sqlx::Result<i64> {
+    let row = sqlx::query(
+        "INSERT INTO brackets (league_id, format, teams, third_place, grand_final, created_at)
+         VALUES (?, ?, ?, ?, ?, ?)",
+    )
+    .bind(b.league_id)
+    .bind(b.format)
+    .bind(b.teams)
+    .bind(b.third_place)
+    .bind(b.grand_final)
+    .bind(b.now)
+    .execute(conn)
+    .await?;
+    Ok(row.last_insert_rowid())
+}
+
+pub async fn of_league(
+    conn: &mut SqliteConnection,
+    league_id: i64,
+) -> sqlx::Result<Option<BracketRow>> {
+    sqlx::query_as("SELECT * FROM brackets WHERE league_id = ?")
+        .bind(league_id)
+        .fetch_optional(conn)
+        .await
+}
+
+pub async fn by_id(conn: &mut SqliteConnection, id: i64) -> sqlx::Result<Option<BracketRow>> {
+    sqlx::query_as("SELECT * FROM brackets WHERE id = ?")
+        .bind(id)
+        .fetch_optional(conn)
+        .await
+}
+
+pub async fn insert_seed(
+    conn: &mut SqliteConnection,
+    bracket_id: i64,
+    seed: i64,
+    team_id: i64,
+) -> sqlx::Result<()> {
+    sqlx::query("INSERT INTO bracket_seeds (bracket_id, seed, team_id) VALUES (?, ?, ?)")
+        .bind(bracket_id)
+        .bind(seed)
+        .bind(team_id)
+        .execute(conn)
+        .await?;
+    Ok(())
+}
+
+/// The team ids in seed order (seed 1 first).
+pub async fn seeds(conn: &mut SqliteConnection, bracket_id: i64) -> sqlx::Result<Vec<i64>> {
+    sqlx::query_scalar("SELECT team_id FROM bracket_seeds WHERE bracket_id = ? ORDER BY seed")
+        .bind(bracket_id)
+        .fetch_all(conn)
+        .await
+}
+
+pub async fn insert_match(conn: &mut SqliteConnection, m: &BracketMatchRow) -> sqlx::Result<()> {
+    sqlx::query(
+        "INSERT INTO bracket_matches
+         (bracket_id, match_index, section, round, position, seed_a, seed_b, match_id)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+    )
+    .bind(m.bracket_id)
+    .bind(m.match_index)
+    .bind(&m.section)
+    .bind(m.round)
+    .bind(m.position)
+    .bind(m.seed_a)
+    .bind(m.seed_b)
+    .bind(m.match_id)
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+/// Every match of a bracket, by index.
+pub async fn matches(
+    conn: &mut SqliteConnection,
+    bracket_id: i64,
+) -> sqlx::Result<Vec<BracketMatchRow>> {
+    sqlx::query_as("SELECT * FROM bracket_matches WHERE bracket_id = ? ORDER BY match_index")
+        .bind(bracket_id)
+        .fetch_all(conn)
+        .await
+}
+
+/// The bracket match played as real match `match_id`, if any.
+pub async fn by_match_id(
+    conn: &mut SqliteConnection,
+    match_id: i64,
+) -> sqlx::Result<Option<BracketMatchRow>> {
+    sqlx::query_as("SELECT * FROM bracket_matches WHERE match_id = ?")
+        .bind(match_id)
+        .fetch_optional(conn)
+        .await
+}
+
+/// Sets the known seeds and the real match of a bracket match.
+pub async fn update_match(
+    conn: &mut SqliteConnection,
+    bracket_id: i64,
+    index: i64,
+    seed_a: Option<i64>,
+    seed_b: Option<i64>,
+    match_id: Option<i64>,
+) -> sqlx::Result<()> {
+    sqlx::query(
+        "UPDATE bracket_matches SET seed_a = ?, seed_b = ?, match_id = ?
+         WHERE bracket_id = ? AND match_index = ?",
+    )
+    .bind(seed_a)
+    .bind(seed_b)
+    .bind(match_id)
+    .bind(bracket_id)
+    .bind(index)
+    .execute(conn)
+    .await?;
+    Ok(())
+}

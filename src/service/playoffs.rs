@@ -1,0 +1,513 @@
+//! Playoffs (DESIGN §3 "Playoffs"): a bracket seeded from the regular-season standings,
+//! whose real matches are created as their two teams become known. Winners advance by
+//! themselves: [`advance`] runs in the transaction of every hand, correction or forfeit of a
+//! playoff match. The bracket's structure is rebuilt by [`crate::league::bracket`] from its
+//! stored parameters; the results are the winners of its real matches.
+
+use serde::{Deserialize, Serialize};
+use sqlx::SqliteConnection;
+
+use super::leagues::{audit, league_by_slug, standings};
+use super::matches::TeamRef;
+use super::{ServiceError, User, now, require_admin};
+use crate::db::Db;
+use crate::db::leagues as db_leagues;
+use crate::db::matches::{self as db_matches, MatchRow, NewMatch};
+use crate::db::playoffs::{self as db_playoffs, BracketMatchRow, BracketRow, NewBracket};
+use crate::league::bracket::{
+    self, Bracket, BracketError, BracketState, Entrant, Format, GrandFinal, MatchStatus, Section,
+};
+
+/// `POST /api/v1/leagues/{slug}/playoffs`.
+#[derive(Debug, Clone, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PlayoffsInput {
+    /// `single_elimination` or `double_elimination`.
+    pub format: String,
+    /// How many teams of the standings go in (default: all active teams).
+    #[serde(default)]
+    pub teams: Option<usize>,
+    /// Single elimination: a match for third place between the semi-final losers.
+    #[serde(default)]
+    pub third_place: Option<bool>,
+    /// Double elimination: `none`, `simple` or `double` (default `double`: a reset match
+    /// when the losers'-bracket team wins the first grand final).
+    #[serde(default)]
+    pub grand_final: Option<String>,
+}
+
+/// A match of the bracket (API.md "Bracket").
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+pub struct BracketMatchView {
+    /// The bracket match's number (0-based, stable; `next_match` refers to it).
+    pub id: i64,
+    /// The real match (`/api/v1/matches/{id}`) once both teams are known.
+    pub match_id: Option<i64>,
+    pub round: i64,
+    pub position: i64,
+    /// `winners`, `losers`, `final` or `third_place`.
+    pub bracket: String,
+    /// Null while not known, or for a bye.
+    pub team_a: Option<TeamRef>,
+    pub team_b: Option<TeamRef>,
+    pub seed_a: Option<i64>,
+    pub seed_b: Option<i64>,
+    /// `waiting` (an entrant is not known), `bye`, `not_needed` (grand-final reset), or the
+    /// real match's status: `scheduled`, `in_progress`, `complete`, `forfeit`.
+    pub status: String,
+    pub score_a: Option<i64>,
+    pub score_b: Option<i64>,
+    /// `a` or `b` once decided (for a bye, the side that advances).
+    pub winner: Option<String>,
+    /// Where the winner goes: a bracket match `id` and its slot (0 = team_a, 1 = team_b).
+    pub next_match: Option<i64>,
+    pub next_slot: Option<i64>,
+    /// Where the loser goes (double elimination, third place, grand-final reset).
+    pub loser_next_match: Option<i64>,
+    pub loser_next_slot: Option<i64>,
+}
+
+/// A league's bracket (API.md "Bracket").
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+pub struct BracketView {
+    pub league: String,
+    /// `single_elimination` or `double_elimination`.
+    pub format: String,
+    pub teams: i64,
+    pub third_place: bool,
+    /// `none`, `simple` or `double` (`none` for single elimination).
+    pub grand_final: String,
+    pub matches: Vec<BracketMatchView>,
+    /// Once decided.
+    pub champion: Option<TeamRef>,
+}
+
+fn corrupt(what: &str) -> ServiceError {
+    ServiceError::Db(sqlx::Error::Protocol(format!("stored bracket: {what}")))
+}
+
+fn structure(row: &BracketRow) -> Result<Bracket, ServiceError> {
+    let format = Format::parse(&row.format).ok_or_else(|| corrupt("format"))?;
+    let seeds = usize::try_from(row.teams).map_err(|_| corrupt("teams"))?;
+    match format {
+        Format::SingleElimination => bracket::single_elimination(seeds, row.third_place),
+        Format::DoubleElimination => bracket::double_elimination(
+            seeds,
+            GrandFinal::parse(&row.grand_final).ok_or_else(|| corrupt("grand_final"))?,
+        ),
+    }
+    .map_err(|e| corrupt(&e.to_string()))
+}
+
+/// The winner's slot of a finished real match (team_a is always slot 0); none for a tie or a
+/// match not over.
+fn winner_slot(m: &MatchRow) -> Option<usize> {
+    if !matches!(m.status.as_str(), "complete" | "forfeit") {
+        return None;
+    }
+    match m.winner.as_deref() {
+        Some("a") => Some(0),
+        Some("b") => Some(1),
+        _ => None,
+    }
+}
+
+fn is_started(m: &MatchRow) -> bool {
+    m.status != "scheduled" || m.started_at.is_some()
+}
+
+fn seed_of(e: Entrant) -> Option<i64> {
+    e.team().map(|s| s as i64)
+}
+
+/// Everything stored about a bracket, with its state replayed from the real matches.
+struct Loaded {
+    row: BracketRow,
+    bracket: Bracket,
+    seeds: Vec<i64>,
+    rows: Vec<BracketMatchRow>,
+    real: Vec<Option<MatchRow>>,
+    state: BracketState,
+}
+
+async fn load(conn: &mut SqliteConnection, row: BracketRow) -> Result<Loaded, ServiceError> {
+    let bracket = structure(&row)?;
+    let seeds = db_playoffs::seeds(conn, row.id).await?;
+    let rows = db_playoffs::matches(conn, row.id).await?;
+    if rows.len() != bracket.matches.len() || seeds.len() != bracket.seeds {
+        return Err(corrupt("rows do not match the structure"));
+    }
+    let mut real = Vec::with_capacity(rows.len());
+    for r in &rows {
+        real.push(match r.match_id {
+            Some(id) => db_matches::by_id(conn, id).await?,
+            None => None,
+        });
+    }
+    // Results in index order (topological): a result counts while its match is ready with
+    // the same entrants as stored (otherwise the path changed: see `sync`).
+    let mut state = BracketState::new(&bracket);
+    for (i, r) in rows.iter().enumerate() {
+        let Some(m) = &real[i] else { continue };
+        let Some(w) = winner_slot(m) else { continue };
+        let e = state.entrants(i);
+        if state.status(i) == MatchStatus::Ready
+            && [seed_of(e[0]), seed_of(e[1])] == [r.seed_a, r.seed_b]
+        {
+            state.report(i, w).map_err(|e| corrupt(&e.to_string()))?;
+        }
+    }
+    Ok(Loaded {
+        row,
+        bracket,
+        seeds,
+        rows,
+        real,
+        state,
+    })
+}
+
+fn stage_for(bracket: &Bracket, index: usize) -> &'static str {
+    if bracket.matches[index].bracket == Section::Final || index == bracket.deciding {
+        "final"
+    } else {
+        "playoff"
+    }
+}
+
+/// Brings the stored bracket in line with its state: seeds of every match, real matches
+/// created for the pairings that became ready, teams moved in matches that have not started
+/// (or such matches removed when their teams are no longer known). A match already started
+/// whose entrants changed is a `bracket_reset_needed` conflict (nothing is written: the
+/// caller's transaction is dropped).
+async fn sync(conn: &mut SqliteConnection, l: &Loaded) -> Result<(), ServiceError> {
+    let mut blocked = Vec::new();
+    for (i, r) in l.rows.iter().enumerate() {
+        let e = l.state.entrants(i);
+        let seeds = [seed_of(e[0]), seed_of(e[1])];
+        let changed = seeds != [r.seed_a, r.seed_b];
+        let ready = matches!(
+            l.state.status(i),
+            MatchStatus::Ready | MatchStatus::Decided { .. }
+        );
+        if let Some(m) = &l.real[i]
+            && (changed || !ready)
+            && is_started(m)
+        {
+            blocked.push(m.id);
+        }
+    }
+    if !blocked.is_empty() {
+        let list = blocked
+            .iter()
+            .map(|id| format!("#{id}"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        return Err(ServiceError::conflict(
+            "bracket_reset_needed",
+            format!(
+                "this changes who plays in match(es) {list}, already started; an admin must reset that path of the bracket first"
+            ),
+        ));
+    }
+    let team = |seed: Option<i64>| seed.and_then(|s| l.seeds.get(s as usize - 1).copied());
+    for (i, r) in l.rows.iter().enumerate() {
+        let e = l.state.entrants(i);
+        let seeds = [seed_of(e[0]), seed_of(e[1])];
+        let ready = matches!(
+            l.state.status(i),
+            MatchStatus::Ready | MatchStatus::Decided { .. }
+        );
+        let mut match_id = r.match_id;
+        match (&l.real[i], ready) {
+            (Some(m), true) => {
+                let (a, b) = (team(seeds[0]), team(seeds[1]));
+                if let (Some(a), Some(b)) = (a, b)
+                    && (m.team_a, m.team_b) != (a, b)
+                {
+                    db_matches::set_teams(conn, m.id, a, b).await?;
+                }
+            }
+            (Some(m), false) => {
+                db_playoffs::update_match(conn, r.bracket_id, r.match_index, None, None, None)
+                    .await?;
+                db_matches::delete_unstarted(conn, m.id).await?;
+                match_id = None;
+            }
+            (None, true) => {
+                if let (Some(a), Some(b)) = (team(seeds[0]), team(seeds[1])) {
+                    let m = &l.bracket.matches[i];
+                    let id = db_matches::insert(
+                        conn,
+                        &NewMatch {
+                            league_id: l.row.league_id,
+                            stage: stage_for(&l.bracket, i),
+                            round: Some(m.round as i64),
+                            team_a: a,
+                            team_b: b,
+                            table_name: None,
+                            scheduled_at: None,
+                        },
+                    )
+                    .await?;
+                    match_id = Some(id);
+                }
+            }
+            (None, false) => {}
+        }
+        if seeds != [r.seed_a, r.seed_b] || match_id != r.match_id {
+            db_playoffs::update_match(
+                conn,
+                r.bracket_id,
+                r.match_index,
+                seeds[0],
+                seeds[1],
+                match_id,
+            )
+            .await?;
+        }
+    }
+    Ok(())
+}
+
+/// Whether real match `match_id` is a match of a bracket.
+pub async fn in_bracket(conn: &mut SqliteConnection, match_id: i64) -> Result<bool, ServiceError> {
+    Ok(db_playoffs::by_match_id(conn, match_id).await?.is_some())
+}
+
+/// After a playoff match changed (a hand, a correction, a forfeit), inside the same
+/// transaction: replays the bracket and moves the teams on. Nothing for a match outside a
+/// bracket.
+pub async fn advance(conn: &mut SqliteConnection, match_id: i64) -> Result<(), ServiceError> {
+    let Some(bm) = db_playoffs::by_match_id(conn, match_id).await? else {
+        return Ok(());
+    };
+    let row = db_playoffs::by_id(conn, bm.bracket_id)
+        .await?
+        .ok_or_else(|| corrupt("no bracket"))?;
+    let loaded = load(conn, row).await?;
+    sync(conn, &loaded).await
+}
+
+fn invalid(field: &str, message: impl Into<String>) -> ServiceError {
+    ServiceError::invalid("invalid_playoffs", field, message)
+}
+
+/// Creates the league's bracket from its regular-season standings (admin). Regular-season
+/// matches still unfinished do not stop it: the standings as they are decide the seeds.
+pub async fn create_playoffs(
+    db: &Db,
+    user: &User,
+    slug: &str,
+    input: &PlayoffsInput,
+) -> Result<BracketView, ServiceError> {
+    require_admin(user)?;
+    let format = Format::parse(&input.format).ok_or_else(|| {
+        invalid(
+            "format",
+            format!(
+                "unknown format \"{}\"; use single_elimination or double_elimination",
+                input.format
+            ),
+        )
+    })?;
+    let grand_final = match (format, input.grand_final.as_deref().map(str::trim)) {
+        (Format::SingleElimination, None | Some("none")) => GrandFinal::None,
+        (Format::SingleElimination, Some(_)) => {
+            return Err(invalid(
+                "grand_final",
+                "a grand final is for double elimination",
+            ));
+        }
+        (Format::DoubleElimination, None) => GrandFinal::Double,
+        (Format::DoubleElimination, Some(g)) => GrandFinal::parse(g).ok_or_else(|| {
+            invalid(
+                "grand_final",
+                format!("the grand final is none, simple or double, not \"{g}\""),
+            )
+        })?,
+    };
+    let third_place = input.third_place.unwrap_or(false);
+    if third_place && format == Format::DoubleElimination {
+        return Err(invalid(
+            "third_place",
+            "a third-place match is for single elimination",
+        ));
+    }
+    let mut tx = db.write().await?;
+    let league = league_by_slug(&mut tx, slug).await?;
+    if db_playoffs::of_league(&mut tx, league.row.id)
+        .await?
+        .is_some()
+    {
+        return Err(ServiceError::conflict(
+            "bracket_exists",
+            "the league already has a playoff bracket",
+        ));
+    }
+    let active: Vec<i64> = db_leagues::teams(&mut tx, league.row.id)
+        .await?
+        .into_iter()
+        .filter(|t| !t.withdrawn)
+        .map(|t| t.id)
+        .collect();
+    let table: Vec<_> = standings(&mut tx, &league)
+        .await?
+        .into_iter()
+        .filter(|s| active.contains(&s.team_id))
+        .collect();
+    let wanted = input.teams.unwrap_or(table.len());
+    if wanted < bracket::MIN_TEAMS || wanted > table.len().min(bracket::MAX_TEAMS) {
+        return Err(invalid(
+            "teams",
+            format!(
+                "a bracket needs 2 to {} teams (the league has {} active)",
+                table.len().min(bracket::MAX_TEAMS),
+                table.len()
+            ),
+        ));
+    }
+    let seeds = bracket::seed_teams(&table, Some(wanted));
+    let structure = match format {
+        Format::SingleElimination => bracket::single_elimination(seeds.len(), third_place),
+        Format::DoubleElimination => bracket::double_elimination(seeds.len(), grand_final),
+    }
+    .map_err(|e: BracketError| invalid("teams", e.to_string()))?;
+    let now = now();
+    let bracket_id = db_playoffs::insert(
+        &mut tx,
+        &NewBracket {
+            league_id: league.row.id,
+            format: format.as_str(),
+            teams: seeds.len() as i64,
+            third_place: structure.third_place,
+            grand_final: grand_final.as_str(),
+            now: &now,
+        },
+    )
+    .await?;
+    for (i, team) in seeds.iter().enumerate() {
+        db_playoffs::insert_seed(&mut tx, bracket_id, i as i64 + 1, *team).await?;
+    }
+    for m in &structure.matches {
+        db_playoffs::insert_match(
+            &mut tx,
+            &BracketMatchRow {
+                bracket_id,
+                match_index: m.index as i64,
+                section: m.bracket.as_str().into(),
+                round: m.round as i64,
+                position: m.position as i64,
+                seed_a: None,
+                seed_b: None,
+                match_id: None,
+            },
+        )
+        .await?;
+    }
+    let row = db_playoffs::by_id(&mut tx, bracket_id)
+        .await?
+        .ok_or_else(|| corrupt("just created"))?;
+    let loaded = load(&mut tx, row).await?;
+    sync(&mut tx, &loaded).await?;
+    let after = format!(
+        "{} of {} teams, {}",
+        format.as_str(),
+        seeds.len(),
+        if format == Format::DoubleElimination {
+            format!("grand final {}", grand_final.as_str())
+        } else {
+            format!("third place {}", structure.third_place)
+        }
+    );
+    audit(
+        &mut tx,
+        user,
+        "create_playoffs",
+        "league",
+        league.row.id,
+        None,
+        Some(&after),
+        None,
+    )
+    .await?;
+    let view = bracket_of(&mut tx, &league.row.slug).await?;
+    tx.commit().await?;
+    Ok(view)
+}
+
+/// A league's bracket as the API shows it (404 when the league has none).
+pub async fn bracket_of(
+    conn: &mut SqliteConnection,
+    slug: &str,
+) -> Result<BracketView, ServiceError> {
+    let league = league_by_slug(conn, slug).await?;
+    let row = db_playoffs::of_league(conn, league.row.id)
+        .await?
+        .ok_or(ServiceError::NotFound)?;
+    let l = load(conn, row).await?;
+    let mut names = std::collections::HashMap::new();
+    for t in db_leagues::teams(conn, league.row.id).await? {
+        names.insert(t.id, t.name);
+    }
+    let team_of = |seed: Option<usize>| -> Option<TeamRef> {
+        let id = *l.seeds.get(seed? - 1)?;
+        Some(TeamRef {
+            id,
+            name: names
+                .get(&id)
+                .cloned()
+                .unwrap_or_else(|| format!("team {id}")),
+        })
+    };
+    let mut matches = Vec::with_capacity(l.rows.len());
+    for (i, bm) in l.bracket.matches.iter().enumerate() {
+        let e = l.state.entrants(i);
+        let real = l.real[i].as_ref();
+        let status = match (l.state.status(i), real) {
+            (MatchStatus::Bye, _) => "bye".to_string(),
+            (MatchStatus::NotNeeded, _) => "not_needed".to_string(),
+            (_, Some(m)) => m.status.clone(),
+            (MatchStatus::Waiting, None) => "waiting".to_string(),
+            (_, None) => "scheduled".to_string(),
+        };
+        let winner = match l.state.status(i) {
+            MatchStatus::Decided { winner } => Some(winner),
+            MatchStatus::Bye => match e {
+                [Entrant::Team(_), _] => Some(0),
+                [_, Entrant::Team(_)] => Some(1),
+                _ => None,
+            },
+            _ => None,
+        }
+        .map(|w| if w == 0 { "a" } else { "b" }.to_string());
+        matches.push(BracketMatchView {
+            id: i as i64,
+            match_id: real.map(|m| m.id),
+            round: bm.round as i64,
+            position: bm.position as i64,
+            bracket: bm.bracket.as_str().to_string(),
+            team_a: team_of(e[0].team()),
+            team_b: team_of(e[1].team()),
+            seed_a: seed_of(e[0]),
+            seed_b: seed_of(e[1]),
+            status,
+            score_a: real.map(|m| m.score_a),
+            score_b: real.map(|m| m.score_b),
+            winner,
+            next_match: bm.next.map(|(m, _)| m as i64),
+            next_slot: bm.next.map(|(_, s)| s as i64),
+            loser_next_match: bm.loser_next.map(|(m, _)| m as i64),
+            loser_next_slot: bm.loser_next.map(|(_, s)| s as i64),
+        });
+    }
+    Ok(BracketView {
+        league: league.row.slug.clone(),
+        format: l.row.format.clone(),
+        teams: l.row.teams,
+        third_place: l.row.third_place,
+        grand_final: l.row.grand_final.clone(),
+        champion: team_of(l.state.champion()),
+        matches,
+    })
+}
