@@ -96,6 +96,31 @@ fn stored_hand(row: &HandRow) -> Result<HandInput, ServiceError> {
         .map_err(|e| ServiceError::Db(sqlx::Error::Protocol(format!("stored hand: {e}"))))
 }
 
+/// The current revision of every hand of a match, as stored and as API hands.
+async fn stored_hands(
+    conn: &mut SqliteConnection,
+    id: i64,
+) -> Result<(Vec<HandRow>, Vec<HandInput>), ServiceError> {
+    let rows = db_matches::current_hands(conn, id).await?;
+    let inputs = rows
+        .iter()
+        .map(stored_hand)
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok((rows, inputs))
+}
+
+/// The match as it is now, inside the transaction that changed it.
+async fn reload(
+    conn: &mut SqliteConnection,
+    id: i64,
+    league: &League,
+) -> Result<MatchView, ServiceError> {
+    let m = db_matches::by_id(conn, id)
+        .await?
+        .ok_or(ServiceError::NotFound)?;
+    build_view(conn, &m, league).await
+}
+
 /// Replays hands with the rules: every hand's breakdown and the final game.
 fn replay(
     rules: &Rules,
@@ -139,11 +164,7 @@ async fn build_view(
     let team_a = team(db_leagues::team(conn, m.team_a).await?, m.team_a);
     let team_b = team(db_leagues::team(conn, m.team_b).await?, m.team_b);
     let rules = rules_of(m, league)?;
-    let rows = db_matches::current_hands(conn, m.id).await?;
-    let inputs = rows
-        .iter()
-        .map(stored_hand)
-        .collect::<Result<Vec<_>, _>>()?;
+    let (rows, inputs) = stored_hands(conn, m.id).await?;
     let (_, scored) = replay(&rules, stage_of(&m.stage), &inputs)?;
     let hands = scored
         .iter()
@@ -272,10 +293,7 @@ pub async fn start(db: &Db, user: &User, id: i64) -> Result<MatchView, ServiceEr
         None,
     )
     .await?;
-    let m = db_matches::by_id(&mut tx, id)
-        .await?
-        .ok_or(ServiceError::NotFound)?;
-    let view = build_view(&mut tx, &m, &league).await?;
+    let view = reload(&mut tx, id, &league).await?;
     tx.commit().await?;
     Ok(view)
 }
@@ -379,11 +397,7 @@ pub async fn record_hand(
     }
     let league = league_of(&mut tx, &m).await?;
     let rules = rules_of(&m, &league)?;
-    let rows = db_matches::current_hands(&mut tx, id).await?;
-    let mut inputs = rows
-        .iter()
-        .map(stored_hand)
-        .collect::<Result<Vec<_>, _>>()?;
+    let (_, mut inputs) = stored_hands(&mut tx, id).await?;
     let mut hand = input.clone();
     // The hand in play when time runs out is the time-called one (DESIGN §2.3).
     if !hand.misdeal && time_expired(&m, &rules) && !inputs.iter().any(|h| h.time_called) {
@@ -421,10 +435,7 @@ pub async fn record_hand(
         None,
     )
     .await?;
-    let m = db_matches::by_id(&mut tx, id)
-        .await?
-        .ok_or(ServiceError::NotFound)?;
-    let view = build_view(&mut tx, &m, &league).await?;
+    let view = reload(&mut tx, id, &league).await?;
     if let Some(key) = idempotency_key {
         let answer = serde_json::to_string(&view).unwrap_or_default();
         db_matches::save_idempotent_response(&mut tx, id, key, &answer, &now).await?;
@@ -462,15 +473,11 @@ pub async fn correct_hand(
     }
     let league = league_of(&mut tx, &m).await?;
     let rules = rules_of(&m, &league)?;
-    let rows = db_matches::current_hands(&mut tx, id).await?;
+    let (rows, mut inputs) = stored_hands(&mut tx, id).await?;
     let index = usize::try_from(number - 1)
         .ok()
         .filter(|i| *i < rows.len())
         .ok_or(ServiceError::NotFound)?;
-    let mut inputs = rows
-        .iter()
-        .map(stored_hand)
-        .collect::<Result<Vec<_>, _>>()?;
     let before = rows[index].hand.clone();
     // The hand in play when time ran out stays the time-called one (it was marked by the
     // service, so a client correcting its bids or tricks need not send the mark again).
@@ -512,10 +519,7 @@ pub async fn correct_hand(
         Some(reason),
     )
     .await?;
-    let m = db_matches::by_id(&mut tx, id)
-        .await?
-        .ok_or(ServiceError::NotFound)?;
-    let view = build_view(&mut tx, &m, &league).await?;
+    let view = reload(&mut tx, id, &league).await?;
     tx.commit().await?;
     Ok(view)
 }
@@ -551,10 +555,7 @@ pub async fn call_time(
     }
     db_matches::call_time(&mut tx, id, &now()).await?;
     audit(&mut tx, user, "call_time", "match", id, None, None, None).await?;
-    let m = db_matches::by_id(&mut tx, id)
-        .await?
-        .ok_or(ServiceError::NotFound)?;
-    let view = build_view(&mut tx, &m, &league).await?;
+    let view = reload(&mut tx, id, &league).await?;
     tx.commit().await?;
     Ok(view)
 }
@@ -625,10 +626,7 @@ pub async fn forfeit(
         super::playoffs::advance(&mut tx, id).await?;
     }
     audit(&mut tx, user, "forfeit", "match", id, None, Some(who), None).await?;
-    let m = db_matches::by_id(&mut tx, id)
-        .await?
-        .ok_or(ServiceError::NotFound)?;
-    let view = build_view(&mut tx, &m, &league).await?;
+    let view = reload(&mut tx, id, &league).await?;
     tx.commit().await?;
     Ok(view)
 }
