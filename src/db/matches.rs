@@ -288,6 +288,16 @@ pub async fn set_teams(
     Ok(done.rows_affected() == 1)
 }
 
+/// Cancels a started playoff match whose entrants changed (an admin reset its path of the
+/// bracket): its hands stay stored under it, it no longer counts anywhere.
+pub async fn cancel(conn: &mut SqliteConnection, id: i64) -> sqlx::Result<()> {
+    sqlx::query("UPDATE matches SET status = 'cancelled', version = version + 1 WHERE id = ?")
+        .bind(id)
+        .execute(conn)
+        .await?;
+    Ok(())
+}
+
 /// Deletes a match that has not started (no hands): a playoff match whose entrants are no
 /// longer known after a correction. Returns whether a row was deleted.
 pub async fn delete_unstarted(conn: &mut SqliteConnection, id: i64) -> sqlx::Result<bool> {

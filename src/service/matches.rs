@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use sqlx::SqliteConnection;
 
 use super::leagues::{League, audit};
-use super::{ServiceError, User, now};
+use super::{ServiceError, User, now, require_admin};
 use crate::db::Db;
 use crate::db::leagues as db_leagues;
 use crate::db::matches::{self as db_matches, HandRow, MatchRow, NewHand, Totals};
@@ -422,7 +422,7 @@ pub async fn record_hand(
     .await?;
     save_totals(&mut tx, id, &game).await?;
     if m.stage != "regular" {
-        super::playoffs::advance(&mut tx, id).await?;
+        super::playoffs::advance(&mut tx, id, None).await?;
     }
     audit(
         &mut tx,
@@ -444,16 +444,31 @@ pub async fn record_hand(
     Ok(Recorded::New(Box::new(view)))
 }
 
+/// A correction of hand `number`: the new hand and why.
+#[derive(Debug, Clone, Copy)]
+pub struct Correction<'a> {
+    pub number: i64,
+    pub hand: &'a HandInput,
+    pub reason: &'a str,
+    pub expected_version: i64,
+    /// An admin confirms resetting the started playoff matches it changes (DESIGN §3).
+    pub reset_bracket_path: bool,
+}
+
 /// Corrects hand `number`: a new revision with its reason; every hand after it is rescored.
 pub async fn correct_hand(
     db: &Db,
     user: &User,
     id: i64,
-    number: i64,
-    input: &HandInput,
-    reason: &str,
-    expected_version: i64,
+    correction: &Correction<'_>,
 ) -> Result<MatchView, ServiceError> {
+    let Correction {
+        number,
+        hand: input,
+        reason,
+        expected_version,
+        reset_bracket_path: reset_path,
+    } = *correction;
     let reason = reason.trim();
     if reason.is_empty() {
         return Err(ServiceError::invalid(
@@ -461,6 +476,9 @@ pub async fn correct_hand(
             "reason",
             "say why the hand is corrected",
         ));
+    }
+    if reset_path {
+        require_admin(user)?;
     }
     let mut tx = db.write().await?;
     let m = writable(&mut tx, user, id).await?;
@@ -506,7 +524,11 @@ pub async fn correct_hand(
     if m.stage != "regular" {
         // A changed winner moves the teams on, or is refused (`bracket_reset_needed`)
         // where a later match has started.
-        super::playoffs::advance(&mut tx, id).await?;
+        let reset = reset_path.then_some(super::playoffs::PathReset {
+            admin: user,
+            reason,
+        });
+        super::playoffs::advance(&mut tx, id, reset.as_ref()).await?;
     }
     audit(
         &mut tx,
@@ -565,11 +587,16 @@ pub async fn call_time(
 pub struct ForfeitInput {
     /// `a`, `b` or `both`: the team that forfeits.
     pub team: String,
+    /// A double forfeit in the playoffs: the team the admin sends on, `a` or `b` (someone
+    /// must advance; DESIGN §3). Admin only; not for regular-season matches.
+    #[serde(default)]
+    pub advance: Option<String>,
     #[serde(default)]
     pub expected_version: Option<i64>,
 }
 
-/// Records a forfeit: one team (the other wins) or both (both lose).
+/// Records a forfeit: one team (the other wins) or both (both lose; in the playoffs the
+/// admin names the team that advances).
 pub async fn forfeit(
     db: &Db,
     user: &User,
@@ -599,12 +626,35 @@ pub async fn forfeit(
             format!("the match is already {}", m.status),
         ));
     }
-    if winner.is_none() && m.stage != "regular" && super::playoffs::in_bracket(&mut tx, id).await? {
-        return Err(ServiceError::conflict(
-            "double_forfeit_playoff",
-            "a playoff match cannot be a double forfeit: someone must advance; record the forfeit of one team (the other advances)",
-        ));
-    }
+    let in_bracket = m.stage != "regular" && super::playoffs::in_bracket(&mut tx, id).await?;
+    let advance = input.advance.as_deref().map(str::trim);
+    let winner = match (who, in_bracket, advance) {
+        (_, _, None) if !(who == "both" && in_bracket) => winner,
+        ("both", true, None) => {
+            return Err(ServiceError::conflict(
+                "double_forfeit_playoff",
+                "a double forfeit in the playoffs needs an admin to choose which team advances (\"advance\": \"a\" or \"b\")",
+            ));
+        }
+        ("both", true, Some(side @ ("a" | "b"))) => {
+            require_admin(user)?;
+            Some(side)
+        }
+        ("both", true, Some(other)) => {
+            return Err(ServiceError::invalid(
+                "invalid_forfeit",
+                "advance",
+                format!("the team that advances is \"a\" or \"b\", not \"{other}\""),
+            ));
+        }
+        _ => {
+            return Err(ServiceError::invalid(
+                "invalid_forfeit",
+                "advance",
+                "only a double forfeit in the playoffs chooses who advances",
+            ));
+        }
+    };
     let league = league_of(&mut tx, &m).await?;
     db_matches::set_totals(
         &mut tx,
@@ -623,9 +673,23 @@ pub async fn forfeit(
     )
     .await?;
     if m.stage != "regular" {
-        super::playoffs::advance(&mut tx, id).await?;
+        super::playoffs::advance(&mut tx, id, None).await?;
     }
-    audit(&mut tx, user, "forfeit", "match", id, None, Some(who), None).await?;
+    let after = match (who, winner) {
+        ("both", Some(side)) => format!("both; team {side} advances (admin's choice)"),
+        _ => who.to_string(),
+    };
+    audit(
+        &mut tx,
+        user,
+        "forfeit",
+        "match",
+        id,
+        None,
+        Some(&after),
+        None,
+    )
+    .await?;
     let view = reload(&mut tx, id, &league).await?;
     tx.commit().await?;
     Ok(view)

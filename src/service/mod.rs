@@ -60,6 +60,10 @@ pub enum ServiceError {
     /// The state changed under the request (stale version, match not started, ...).
     #[error("{message}")]
     Conflict { code: &'static str, message: String },
+    /// A correction would change who plays in these started playoff matches (real match
+    /// ids, the whole cascade): an admin must confirm resetting them (DESIGN §3).
+    #[error("bracket reset needed: {0:?}")]
+    ResetNeeded(Vec<i64>),
     #[error(transparent)]
     Db(#[from] sqlx::Error),
 }

@@ -4,6 +4,8 @@
 //! playoff match. The bracket's structure is rebuilt by [`crate::league::bracket`] from its
 //! stored parameters; the results are the winners of its real matches.
 
+use std::collections::HashMap;
+
 use serde::{Deserialize, Serialize};
 use sqlx::SqliteConnection;
 
@@ -175,17 +177,13 @@ fn stage_for(bracket: &Bracket, index: usize) -> &'static str {
     }
 }
 
-/// Brings the stored bracket in line with its state: seeds of every match, real matches
-/// created for the pairings that became ready, teams moved in matches that have not started
-/// (or such matches removed when their teams are no longer known). A match already started
-/// whose entrants changed is a `bracket_reset_needed` conflict (nothing is written: the
-/// caller's transaction is dropped).
-async fn sync(conn: &mut SqliteConnection, l: &Loaded) -> Result<(), ServiceError> {
-    let mut blocked = Vec::new();
+/// The started real matches whose entrants changed, or whose entrants are no longer known:
+/// a correction upstream changed who should play them.
+fn blocked(l: &Loaded) -> Vec<(usize, &MatchRow)> {
+    let mut out = Vec::new();
     for (i, r) in l.rows.iter().enumerate() {
         let e = l.state.entrants(i);
-        let seeds = [seed_of(e[0]), seed_of(e[1])];
-        let changed = seeds != [r.seed_a, r.seed_b];
+        let changed = [seed_of(e[0]), seed_of(e[1])] != [r.seed_a, r.seed_b];
         let ready = matches!(
             l.state.status(i),
             MatchStatus::Ready | MatchStatus::Decided { .. }
@@ -194,22 +192,17 @@ async fn sync(conn: &mut SqliteConnection, l: &Loaded) -> Result<(), ServiceErro
             && (changed || !ready)
             && is_started(m)
         {
-            blocked.push(m.id);
+            out.push((i, m));
         }
     }
-    if !blocked.is_empty() {
-        let list = blocked
-            .iter()
-            .map(|id| format!("#{id}"))
-            .collect::<Vec<_>>()
-            .join(", ");
-        return Err(ServiceError::conflict(
-            "bracket_reset_needed",
-            format!(
-                "this changes who plays in match(es) {list}, already started; an admin must reset that path of the bracket first"
-            ),
-        ));
-    }
+    out
+}
+
+/// Brings the stored bracket in line with its state: seeds of every match, real matches
+/// created for the pairings that became ready, teams moved in matches that have not started
+/// (or such matches removed when their teams are no longer known). The caller has dealt
+/// with the started matches of [`blocked`] first.
+async fn sync(conn: &mut SqliteConnection, l: &Loaded) -> Result<(), ServiceError> {
     let team = |seed: Option<i64>| seed.and_then(|s| l.seeds.get(s as usize - 1).copied());
     for (i, r) in l.rows.iter().enumerate() {
         let e = l.state.entrants(i);
@@ -275,33 +268,113 @@ pub async fn in_bracket(conn: &mut SqliteConnection, match_id: i64) -> Result<bo
     Ok(db_playoffs::by_match_id(conn, match_id).await?.is_some())
 }
 
+/// An admin's confirmation that started matches on a changed path may be reset, with the
+/// reason of the correction that changed it (kept in the audit log).
+pub struct PathReset<'a> {
+    pub admin: &'a User,
+    pub reason: &'a str,
+}
+
 /// After a playoff match changed (a hand, a correction, a forfeit), inside the same
 /// transaction: replays the bracket and moves the teams on. Nothing for a match outside a
 /// bracket.
-pub async fn advance(conn: &mut SqliteConnection, match_id: i64) -> Result<(), ServiceError> {
+///
+/// When the change alters who plays in a match that has already started, that match and
+/// every started match that depended on it are cancelled (hands kept) and replaced by fresh
+/// ones, which only an admin may confirm (`reset`); without it the answer is
+/// [`ServiceError::ResetNeeded`] with the whole list, and the caller's transaction is
+/// dropped, so nothing is written. DESIGN §3: "if a later match on that path has already
+/// started, the change waits for an admin to confirm resetting that path".
+pub async fn advance(
+    conn: &mut SqliteConnection,
+    match_id: i64,
+    reset: Option<&PathReset<'_>>,
+) -> Result<(), ServiceError> {
     let Some(bm) = db_playoffs::by_match_id(conn, match_id).await? else {
         return Ok(());
     };
     let row = db_playoffs::by_id(conn, bm.bracket_id)
         .await?
         .ok_or_else(|| corrupt("no bracket"))?;
-    let loaded = load(conn, row).await?;
-    sync(conn, &loaded).await
+    let mut cancelled: Vec<(i64, String)> = Vec::new();
+    // Each pass cancels at least one match, so this ends; a cancelled match's dependants
+    // show up as blocked in the next pass.
+    loop {
+        let loaded = load(conn, row.clone()).await?;
+        let blocked = blocked(&loaded);
+        if blocked.is_empty() {
+            sync(conn, &loaded).await?;
+            break;
+        }
+        for (index, m) in blocked {
+            let before = format!(
+                "bracket match M{}: team {} v team {}, {}, {}-{}",
+                index + 1,
+                m.team_a,
+                m.team_b,
+                m.status,
+                m.score_a,
+                m.score_b
+            );
+            cancelled.push((m.id, before));
+            db_matches::cancel(conn, m.id).await?;
+            db_playoffs::update_match(
+                conn,
+                row.id,
+                index as i64,
+                loaded.rows[index].seed_a,
+                loaded.rows[index].seed_b,
+                None,
+            )
+            .await?;
+        }
+    }
+    if cancelled.is_empty() {
+        return Ok(());
+    }
+    let Some(reset) = reset else {
+        return Err(ServiceError::ResetNeeded(
+            cancelled.into_iter().map(|(id, _)| id).collect(),
+        ));
+    };
+    require_admin(reset.admin)?;
+    for (id, before) in &cancelled {
+        audit(
+            conn,
+            reset.admin,
+            "reset_bracket_path",
+            "match",
+            *id,
+            Some(before),
+            Some("cancelled"),
+            Some(&format!(
+                "correction of match #{match_id}: {}",
+                reset.reason
+            )),
+        )
+        .await?;
+    }
+    Ok(())
 }
 
 fn invalid(field: &str, message: impl Into<String>) -> ServiceError {
     ServiceError::invalid("invalid_playoffs", field, message)
 }
 
-/// Creates the league's bracket from its regular-season standings (admin). Regular-season
-/// matches still unfinished do not stop it: the standings as they are decide the seeds.
-pub async fn create_playoffs(
-    db: &Db,
-    user: &User,
-    slug: &str,
+/// A bracket as it would be created: checked input, the seeds from the standings, the
+/// structure. Shared by the preview and the creation.
+struct Plan {
+    format: Format,
+    grand_final: GrandFinal,
+    seeds: Vec<i64>,
+    structure: Bracket,
+}
+
+async fn plan(
+    conn: &mut SqliteConnection,
+    league: &super::leagues::League,
     input: &PlayoffsInput,
-) -> Result<BracketView, ServiceError> {
-    require_admin(user)?;
+) -> Result<Plan, ServiceError> {
     let format = Format::parse(&input.format).ok_or_else(|| {
         invalid(
             "format",
@@ -334,9 +407,7 @@ pub async fn create_playoffs(
             "a third-place match is for single elimination",
         ));
     }
-    let mut tx = db.write().await?;
-    let league = league_by_slug(&mut tx, slug).await?;
-    if db_playoffs::of_league(&mut tx, league.row.id)
+    if db_playoffs::of_league(&mut *conn, league.row.id)
         .await?
         .is_some()
     {
@@ -345,13 +416,13 @@ pub async fn create_playoffs(
             "the league already has a playoff bracket",
         ));
     }
-    let active: Vec<i64> = db_leagues::teams(&mut tx, league.row.id)
+    let active: Vec<i64> = db_leagues::teams(&mut *conn, league.row.id)
         .await?
         .into_iter()
         .filter(|t| !t.withdrawn)
         .map(|t| t.id)
         .collect();
-    let table: Vec<_> = standings(&mut tx, &league)
+    let table: Vec<_> = standings(&mut *conn, league)
         .await?
         .into_iter()
         .filter(|s| active.contains(&s.team_id))
@@ -373,6 +444,53 @@ pub async fn create_playoffs(
         Format::DoubleElimination => bracket::double_elimination(seeds.len(), grand_final),
     }
     .map_err(|e: BracketError| invalid("teams", e.to_string()))?;
+    Ok(Plan {
+        format,
+        grand_final,
+        seeds,
+        structure,
+    })
+}
+
+/// The bracket that [`create_playoffs`] would create now, without saving anything (the
+/// admin's preview): seeds from the standings, byes decided, no real matches.
+pub async fn preview_playoffs(
+    conn: &mut SqliteConnection,
+    slug: &str,
+    input: &PlayoffsInput,
+) -> Result<BracketView, ServiceError> {
+    let league = league_by_slug(conn, slug).await?;
+    let plan = plan(conn, &league, input).await?;
+    let names = team_names(conn, league.row.id).await?;
+    let state = BracketState::new(&plan.structure);
+    let real = vec![None; plan.structure.matches.len()];
+    Ok(view_of(
+        &league.row.slug,
+        &plan.structure,
+        &state,
+        &plan.seeds,
+        &real,
+        &names,
+    ))
+}
+
+/// Creates the league's bracket from its regular-season standings (admin). Regular-season
+/// matches still unfinished do not stop it: the standings as they are decide the seeds.
+pub async fn create_playoffs(
+    db: &Db,
+    user: &User,
+    slug: &str,
+    input: &PlayoffsInput,
+) -> Result<BracketView, ServiceError> {
+    require_admin(user)?;
+    let mut tx = db.write().await?;
+    let league = league_by_slug(&mut tx, slug).await?;
+    let Plan {
+        format,
+        grand_final,
+        seeds,
+        structure,
+    } = plan(&mut tx, &league, input).await?;
     let now = now();
     let bracket_id = db_playoffs::insert(
         &mut tx,
@@ -446,12 +564,40 @@ pub async fn bracket_of(
         .await?
         .ok_or(ServiceError::NotFound)?;
     let l = load(conn, row).await?;
-    let mut names = std::collections::HashMap::new();
-    for t in db_leagues::teams(conn, league.row.id).await? {
-        names.insert(t.id, t.name);
-    }
+    let names = team_names(conn, league.row.id).await?;
+    Ok(view_of(
+        &league.row.slug,
+        &l.bracket,
+        &l.state,
+        &l.seeds,
+        &l.real,
+        &names,
+    ))
+}
+
+async fn team_names(
+    conn: &mut SqliteConnection,
+    league_id: i64,
+) -> Result<HashMap<i64, String>, ServiceError> {
+    Ok(db_leagues::teams(conn, league_id)
+        .await?
+        .into_iter()
+        .map(|t| (t.id, t.name))
+        .collect())
+}
+
+/// The bracket's view: its structure, its state, the seeded teams (team ids, seed 1 first)
+/// and the real match of each bracket match, if any.
+fn view_of(
+    slug: &str,
+    structure: &Bracket,
+    state: &BracketState,
+    seeds: &[i64],
+    real: &[Option<MatchRow>],
+    names: &HashMap<i64, String>,
+) -> BracketView {
     let team_of = |seed: Option<usize>| -> Option<TeamRef> {
-        let id = *l.seeds.get(seed? - 1)?;
+        let id = *seeds.get(seed?.checked_sub(1)?)?;
         Some(TeamRef {
             id,
             name: names
@@ -460,18 +606,18 @@ pub async fn bracket_of(
                 .unwrap_or_else(|| format!("team {id}")),
         })
     };
-    let mut matches = Vec::with_capacity(l.rows.len());
-    for (i, bm) in l.bracket.matches.iter().enumerate() {
-        let e = l.state.entrants(i);
-        let real = l.real[i].as_ref();
-        let status = match (l.state.status(i), real) {
+    let mut matches = Vec::with_capacity(structure.matches.len());
+    for (i, bm) in structure.matches.iter().enumerate() {
+        let e = state.entrants(i);
+        let real = real[i].as_ref();
+        let status = match (state.status(i), real) {
             (MatchStatus::Bye, _) => "bye".to_string(),
             (MatchStatus::NotNeeded, _) => "not_needed".to_string(),
             (_, Some(m)) => m.status.clone(),
             (MatchStatus::Waiting, None) => "waiting".to_string(),
             (_, None) => "scheduled".to_string(),
         };
-        let winner = match l.state.status(i) {
+        let winner = match state.status(i) {
             MatchStatus::Decided { winner } => Some(winner),
             MatchStatus::Bye => match e {
                 [Entrant::Team(_), _] => Some(0),
@@ -501,13 +647,13 @@ pub async fn bracket_of(
             loser_next_slot: bm.loser_next.map(|(_, s)| s as i64),
         });
     }
-    Ok(BracketView {
-        league: league.row.slug.clone(),
-        format: l.row.format.clone(),
-        teams: l.row.teams,
-        third_place: l.row.third_place,
-        grand_final: l.row.grand_final.clone(),
-        champion: team_of(l.state.champion()),
+    BracketView {
+        league: slug.to_string(),
+        format: structure.format.as_str().to_string(),
+        teams: seeds.len() as i64,
+        third_place: structure.third_place,
+        grand_final: structure.grand_final.as_str().to_string(),
+        champion: team_of(state.champion()),
         matches,
-    })
+    }
 }

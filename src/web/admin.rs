@@ -110,14 +110,14 @@ impl FromRequest for AdminPage {
 
 /// Where a form's error goes: which form on the page, which field, what to say.
 #[derive(Debug, Clone, Default)]
-struct Errors {
+pub(super) struct Errors {
     form: String,
     field: String,
     message: String,
 }
 
 impl Errors {
-    fn new(form: &str, field: &str, message: impl Into<String>) -> Errors {
+    pub(super) fn new(form: &str, field: &str, message: impl Into<String>) -> Errors {
         Errors {
             form: form.into(),
             field: field.into(),
@@ -126,18 +126,18 @@ impl Errors {
     }
 
     /// The message when it belongs to `field` (or the form as a whole, for `""`) of `form`.
-    fn at(&self, form: &str, field: &str) -> Option<&str> {
+    pub(super) fn at(&self, form: &str, field: &str) -> Option<&str> {
         (!self.message.is_empty() && self.form == form && self.field == field)
             .then_some(self.message.as_str())
     }
 
-    fn bad(&self, form: &str, field: &str) -> bool {
+    pub(super) fn bad(&self, form: &str, field: &str) -> bool {
         self.at(form, field).is_some()
     }
 
     /// The error of a service call on `form`; `fields` are the fields the form shows (any
     /// other field's message is shown at the top of the form).
-    fn of(form: &str, fields: &[&str], e: &ServiceError) -> Errors {
+    pub(super) fn of(form: &str, fields: &[&str], e: &ServiceError) -> Errors {
         let (field, message) = match e {
             ServiceError::Invalid(c) => (c.field.clone().unwrap_or_default(), c.message.clone()),
             other => (String::new(), other.to_string()),
@@ -152,11 +152,11 @@ impl Errors {
 }
 
 /// A service error that is the user's to fix (shown on the form) or not (an error page).
-fn fixable(e: &ServiceError) -> bool {
+pub(super) fn fixable(e: &ServiceError) -> bool {
     matches!(e, ServiceError::Invalid(_) | ServiceError::Conflict { .. })
 }
 
-fn see_other(to: &str) -> HttpResponse {
+pub(super) fn see_other(to: &str) -> HttpResponse {
     private(
         HttpResponse::SeeOther()
             .insert_header((header::LOCATION, to.to_string()))
@@ -164,11 +164,11 @@ fn see_other(to: &str) -> HttpResponse {
     )
 }
 
-fn page(status: StatusCode, body: String) -> HttpResponse {
+pub(super) fn page(status: StatusCode, body: String) -> HttpResponse {
     private(html(status, body))
 }
 
-fn status_of(errors: &Errors) -> StatusCode {
+pub(super) fn status_of(errors: &Errors) -> StatusCode {
     if errors.message.is_empty() {
         StatusCode::OK
     } else {
@@ -752,7 +752,7 @@ async fn new_league(
     league_post(&state, &who.0, None, form.into_inner()).await
 }
 
-async fn league_of(state: &AppState, slug: &str) -> Result<League, PageError> {
+pub(super) async fn league_of(state: &AppState, slug: &str) -> Result<League, PageError> {
     let mut conn = state.db.reader().acquire().await.map_err(AppError::from)?;
     Ok(leagues::league_by_slug(&mut conn, slug).await?)
 }

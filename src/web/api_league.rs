@@ -420,6 +420,10 @@ pub(crate) struct CorrectionRequest {
     hand: HandInput,
     reason: String,
     expected_version: i64,
+    /// Admin only: confirms resetting started playoff matches whose teams this correction
+    /// changes (after a `bracket_reset_needed` answer). They are cancelled, hands kept.
+    #[serde(default)]
+    reset_bracket_path: bool,
 }
 
 /// Corrects a hand (a new revision with a reason), rescoring later ones (admin or supervisor).
@@ -439,7 +443,7 @@ pub(crate) struct CorrectionRequest {
         (status = 401, description = "no or bad credentials", body = ErrorBody),
         (status = 403, description = "a cross-site request", body = ErrorBody),
         (status = 404, description = "no such match or hand, or not one of the leagues you supervise", body = ErrorBody),
-        (status = 409, description = "stale `expected_version` (`version_conflict`) or the match is closed (`match_closed`)", body = ErrorBody),
+        (status = 409, description = "stale `expected_version` (`version_conflict`), the match is closed (`match_closed`), or started playoff matches would change (`bracket_reset_needed`)", body = ErrorBody),
         (status = 422, description = "an invalid hand or no reason", body = ErrorBody),
     )
 )]
@@ -456,10 +460,13 @@ async fn correct_hand(
         &state.db,
         &who.user,
         id,
-        number,
-        &input.hand,
-        &input.reason,
-        input.expected_version,
+        &matches::Correction {
+            number,
+            hand: &input.hand,
+            reason: &input.reason,
+            expected_version: input.expected_version,
+            reset_bracket_path: input.reset_bracket_path,
+        },
     )
     .await?;
     Ok(HttpResponse::Ok().json(view))

@@ -200,6 +200,10 @@ struct HandForm {
     /// For the forfeit form.
     team: String,
     confirm: bool,
+    /// A playoff double forfeit: the side the admin sends on.
+    advance: Option<String>,
+    /// An admin's confirmation that a correction may reset started playoff matches.
+    reset_bracket_path: bool,
 }
 
 impl HandForm {
@@ -212,8 +216,16 @@ impl HandForm {
                 "expected_version" => f.version = v,
                 "idempotency_key" => f.key = v,
                 "csrf" => f.csrf = v,
-                "team" => f.team = v,
+                // "both-a" / "both-b": a double forfeit, the admin sending a or b on.
+                "team" => match v.split_once('-') {
+                    Some(("both", side)) => {
+                        f.team = "both".into();
+                        f.advance = Some(side.to_string());
+                    }
+                    _ => f.team = v,
+                },
                 "confirm" => f.confirm = true,
+                "reset_bracket_path" => f.reset_bracket_path = true,
                 // The console has no time field: time is called with its own button.
                 "time" => {}
                 other => {
@@ -568,6 +580,8 @@ struct ConsolePage {
     page_error: Option<String>,
     forfeit_error: Option<String>,
     forfeit_open: bool,
+    /// A playoff match: a double forfeit needs the admin to choose who advances.
+    playoff: bool,
 }
 
 fn time_left(view: &MatchView) -> (String, String) {
@@ -643,6 +657,7 @@ async fn render_console(
         page_error,
         forfeit_open: forfeit_error.is_some(),
         forfeit_error,
+        playoff: view.stage != "regular",
         m: view,
     }
     .render()?;
@@ -656,6 +671,8 @@ struct ConflictPage {
     m: MatchView,
     message: String,
     result: String,
+    /// A stale version: someone else changed the match (otherwise the message says why).
+    stale: bool,
 }
 
 /// The clear conflict page (409): what happened, the current state, a link to reload.
@@ -663,6 +680,7 @@ async fn conflict(
     state: &AppState,
     who: &Authed,
     id: i64,
+    code: &str,
     message: String,
 ) -> Result<HttpResponse, PageError> {
     let view = supervised(state, who, id).await?;
@@ -671,6 +689,7 @@ async fn conflict(
         result: result_words(&view),
         m: view,
         message,
+        stale: code == "version_conflict",
     }
     .render()?;
     Ok(page(StatusCode::CONFLICT, body))
@@ -714,7 +733,9 @@ async fn start(
             code: "not_scheduled",
             ..
         }) if supervised(&state, &who, id).await?.status == "in_progress" => Ok(see_other(&back)),
-        Err(ServiceError::Conflict { message, .. }) => conflict(&state, &who, id, message).await,
+        Err(ServiceError::Conflict { code, message }) => {
+            conflict(&state, &who, id, code, message).await
+        }
         Err(e) => Err(e.into()),
     }
 }
@@ -769,7 +790,9 @@ async fn record(
             )
             .await
         }
-        Err(ServiceError::Conflict { message, .. }) => conflict(&state, &who, id, message).await,
+        Err(ServiceError::Conflict { code, message }) => {
+            conflict(&state, &who, id, code, message).await
+        }
         Err(e) => Err(e.into()),
     }
 }
@@ -792,7 +815,9 @@ async fn call_time(
     let version = form.expected_version().map_err(AppError::Invalid)?;
     match matches::call_time(&state.db, &who.user, id, version).await {
         Ok(_) => Ok(see_other(&back)),
-        Err(ServiceError::Conflict { message, .. }) => conflict(&state, &who, id, message).await,
+        Err(ServiceError::Conflict { code, message }) => {
+            conflict(&state, &who, id, code, message).await
+        }
         Err(e) => Err(e.into()),
     }
 }
@@ -833,6 +858,7 @@ async fn forfeit(
     }
     let input = ForfeitInput {
         team: form.team.clone(),
+        advance: form.advance.clone(),
         expected_version: form.version.trim().parse().ok(),
     };
     match matches::forfeit(&state.db, &who.user, id, &input).await {
@@ -848,7 +874,9 @@ async fn forfeit(
             )
             .await
         }
-        Err(ServiceError::Conflict { message, .. }) => conflict(&state, &who, id, message).await,
+        Err(ServiceError::Conflict { code, message }) => {
+            conflict(&state, &who, id, code, message).await
+        }
         Err(e) => Err(e.into()),
     }
 }
@@ -1036,14 +1064,28 @@ async fn correct(
         &state.db,
         &who.user,
         id,
-        number as i64,
-        &hand,
-        &form.reason,
-        version,
+        &matches::Correction {
+            number: number as i64,
+            hand: &hand,
+            reason: &form.reason,
+            expected_version: version,
+            reset_bracket_path: form.reset_bracket_path,
+        },
     )
     .await
     {
         Ok(_) => Ok(see_other(&back)),
+        Err(ServiceError::ResetNeeded(ids)) if who.user.is_admin() => {
+            render_reset(&state, &who, view, number, &form.reason, &fields, &ids).await
+        }
+        Err(ServiceError::ResetNeeded(ids)) => {
+            let list = ids.iter().map(|id| format!("#{id}")).collect::<Vec<_>>();
+            let message = format!(
+                "This correction changes who won, and the playoff match(es) {} that followed have already started. Ask the coordinator (an admin) to make it: they see exactly what resets and confirm it.",
+                list.join(", ")
+            );
+            conflict(&state, &who, id, "bracket_reset_needed", message).await
+        }
         Err(ServiceError::Invalid(e)) => {
             render_edit(
                 &state,
@@ -1055,7 +1097,70 @@ async fn correct(
             )
             .await
         }
-        Err(ServiceError::Conflict { message, .. }) => conflict(&state, &who, id, message).await,
+        Err(ServiceError::Conflict { code, message }) => {
+            conflict(&state, &who, id, code, message).await
+        }
         Err(e) => Err(e.into()),
     }
+}
+
+// ---------------------------------------------------------------- bracket path reset
+
+struct ResetLine {
+    id: i64,
+    teams: String,
+    score: String,
+    state: String,
+    hands: usize,
+}
+
+#[derive(Template)]
+#[template(path = "console/reset.html")]
+struct ResetPage {
+    nav: Nav,
+    m: MatchView,
+    number: usize,
+    reason: String,
+    resets: Vec<ResetLine>,
+    /// The correction as typed, sent again with the confirmation.
+    fields: Vec<(String, String)>,
+}
+
+/// An admin's correction would change who plays in started playoff matches: show exactly
+/// which (their teams, score and hands), and ask to confirm the reset (DESIGN §3).
+async fn render_reset(
+    state: &AppState,
+    who: &Authed,
+    view: MatchView,
+    number: usize,
+    reason: &str,
+    fields: &[(String, String)],
+    ids: &[i64],
+) -> Result<HttpResponse, PageError> {
+    let mut conn = state.db.reader().acquire().await.map_err(AppError::from)?;
+    let mut resets = Vec::with_capacity(ids.len());
+    for id in ids {
+        let (m, _) = matches::load(&mut conn, *id).await?;
+        resets.push(ResetLine {
+            id: m.id,
+            teams: format!("{} v {}", m.team_a.name, m.team_b.name),
+            score: format!("{}–{}", m.a.score, m.b.score),
+            state: matches::state_words(&m),
+            hands: m.hands.len(),
+        });
+    }
+    let body = ResetPage {
+        nav: Nav::of(who),
+        m: view,
+        number,
+        reason: reason.to_string(),
+        resets,
+        fields: fields
+            .iter()
+            .filter(|(name, _)| name != "csrf" && name != "reset_bracket_path")
+            .cloned()
+            .collect(),
+    }
+    .render()?;
+    Ok(page(StatusCode::CONFLICT, body))
 }

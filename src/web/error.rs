@@ -100,6 +100,16 @@ impl From<crate::service::ServiceError> for AppError {
                 code: code.into(),
                 message,
             },
+            S::ResetNeeded(ids) => AppError::Conflict {
+                code: "bracket_reset_needed".into(),
+                message: format!(
+                    "this correction changes who plays in match(es) {}, already started; an admin confirms resetting them (they are cancelled, their hands kept) by sending the correction again with \"reset_bracket_path\": true",
+                    ids.iter()
+                        .map(|id| format!("#{id}"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            },
             S::Db(e) => e.into(),
         }
     }

@@ -2,6 +2,7 @@
 
 pub mod account;
 pub mod admin;
+pub mod admin_playoffs;
 pub mod api;
 pub mod api_league;
 pub mod api_playoffs;
@@ -52,6 +53,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .configure(calculator::routes)
         .configure(account::routes)
         .configure(admin::routes)
+        .configure(admin_playoffs::routes)
         .configure(console::routes)
         .configure(public::routes);
 }

@@ -9,6 +9,7 @@ mod helpers;
 mod league_api;
 mod pages;
 mod playoffs;
+mod playoffs_admin;
 mod public;
 mod score;
 mod webdriver;

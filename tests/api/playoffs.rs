@@ -8,19 +8,19 @@ use spades_im::service::Role;
 use crate::helpers::{Api, TestApp, spawn_app};
 
 /// A hand team A wins (71 to 41).
-fn a_hand() -> Value {
+pub fn a_hand() -> Value {
     json!({"a": {"bids": [4, 3], "tricks": [5, 3]}, "b": {"bids": [2, 2], "tricks": [3, 2]}})
 }
 
 /// A hand that, after one `a_hand`, takes team B over 100 and leaves A at 11.
-fn b_big_hand() -> Value {
+pub fn b_big_hand() -> Value {
     json!({"a": {"bids": [3, 3], "tricks": [1, 1]}, "b": {"bids": [4, 3], "tricks": [6, 5]}})
 }
 
 /// A league under partnership rules, playoffs to 100 (unc-im rules), the final unc-im-500;
 /// `teams` teams; the round robin finished by forfeits (team b of each match forfeits).
 /// Returns the team ids in standings order (seed 1 first).
-async fn season(app: &TestApp, admin: &Api, slug: &str, teams: usize) -> Vec<i64> {
+pub async fn season(app: &TestApp, admin: &Api, slug: &str, teams: usize) -> Vec<i64> {
     let r = admin
         .post(
             "/api/v1/leagues",
@@ -73,13 +73,13 @@ async fn season(app: &TestApp, admin: &Api, slug: &str, teams: usize) -> Vec<i64
         .collect()
 }
 
-async fn bracket(app: &TestApp, slug: &str) -> Value {
+pub async fn bracket(app: &TestApp, slug: &str) -> Value {
     let r = app.get(&format!("/api/v1/leagues/{slug}/bracket")).await;
     assert_eq!(r.status(), 200);
     r.json().await.unwrap()
 }
 
-async fn get_match(app: &TestApp, id: i64) -> Value {
+pub async fn get_match(app: &TestApp, id: i64) -> Value {
     app.get(&format!("/api/v1/matches/{id}"))
         .await
         .json()
@@ -87,7 +87,7 @@ async fn get_match(app: &TestApp, id: i64) -> Value {
         .unwrap()
 }
 
-async fn start(admin: &Api, id: i64) -> Value {
+pub async fn start(admin: &Api, id: i64) -> Value {
     let r = admin
         .post(&format!("/api/v1/matches/{id}/start"), &json!({}))
         .await;
@@ -95,7 +95,7 @@ async fn start(admin: &Api, id: i64) -> Value {
     r.json().await.unwrap()
 }
 
-async fn enter(admin: &Api, id: i64, hand: &Value, version: i64) -> Value {
+pub async fn enter(admin: &Api, id: i64, hand: &Value, version: i64) -> Value {
     let r = admin
         .post(
             &format!("/api/v1/matches/{id}/hands"),
@@ -107,7 +107,7 @@ async fn enter(admin: &Api, id: i64, hand: &Value, version: i64) -> Value {
 }
 
 /// Plays a playoff match to 100 with two hands team A wins.
-async fn play_a_wins(admin: &Api, id: i64) -> Value {
+pub async fn play_a_wins(admin: &Api, id: i64) -> Value {
     let m = start(admin, id).await;
     let m = enter(admin, id, &a_hand(), m["version"].as_i64().unwrap()).await;
     let m = enter(admin, id, &a_hand(), m["version"].as_i64().unwrap()).await;
@@ -116,7 +116,7 @@ async fn play_a_wins(admin: &Api, id: i64) -> Value {
     m
 }
 
-async fn forfeit(admin: &Api, id: i64, team: &str) -> Value {
+pub async fn forfeit(admin: &Api, id: i64, team: &str) -> Value {
     let r = admin
         .post(
             &format!("/api/v1/matches/{id}/forfeit"),
@@ -128,7 +128,7 @@ async fn forfeit(admin: &Api, id: i64, team: &str) -> Value {
 }
 
 /// The bracket matches with a real match not yet played.
-fn scheduled(b: &Value) -> Vec<Value> {
+pub fn scheduled(b: &Value) -> Vec<Value> {
     b["matches"]
         .as_array()
         .unwrap()
