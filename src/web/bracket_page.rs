@@ -164,8 +164,8 @@ fn fit_tenths(columns: usize, rows: usize, sections: usize) -> u32 {
     let width_em = columns.max(1) as f64 * 13.0;
     let mm_per_em = (160.0 / height_em).min(250.0 / width_em);
     let tenths = (mm_per_em / MM_PER_PT * 10.0).floor() as u32;
-    // Steps of half a point, from 3 to 10 points (the classes that exist).
-    (tenths / 5 * 5).clamp(30, 100)
+    // Steps of half a point, from 3 to 12 points (the classes that exist).
+    (tenths / 5 * 5).clamp(30, 120)
 }
 
 impl BracketDrawing {
@@ -183,7 +183,12 @@ impl BracketDrawing {
             }
         }
         let draw_box = |m: &BracketMatchView| -> MatchBox {
-            let started = matches!(m.status.as_str(), "in_progress" | "complete" | "forfeit");
+            // Scores once play started; a forfeit before any point shows none.
+            let started = match m.status.as_str() {
+                "in_progress" | "complete" => true,
+                "forfeit" => m.score_a.unwrap_or(0) != 0 || m.score_b.unwrap_or(0) != 0,
+                _ => false,
+            };
             let side = |slot: i64| -> Side {
                 let (team, seed, score) = if slot == 0 {
                     (&m.team_a, m.seed_a, m.score_a)
@@ -454,10 +459,10 @@ mod tests {
     #[test]
     fn the_print_size_shrinks_with_the_field() {
         // 16 teams single elimination: 4 columns + third place, 8 rows.
-        assert_eq!(fit_tenths(5, 8, 1), 100);
+        assert_eq!(fit_tenths(5, 8, 1), 120);
         // 64 teams: 6 columns + third place, 32 rows.
         let big = fit_tenths(7, 32, 1);
-        assert!((40..100).contains(&big), "{big}");
+        assert!((40..120).contains(&big), "{big}");
         assert!(fit_tenths(7, 16, 1) > big);
     }
 }

@@ -200,8 +200,14 @@ async fn six_team_single_elimination_page_shows_teams_seeds_scores_and_what_wait
             && the_box.contains(&format!("href=\"/matches/{id}\"")),
         "the box links to the match: {the_box}"
     );
-    assert!(the_box.contains(&format!("<span class=\"score\">{a}</span>")), "{the_box}");
-    assert!(the_box.contains(&format!("<span class=\"score\">{b}</span>")), "{the_box}");
+    assert!(
+        the_box.contains(&format!("<span class=\"score\">{a}</span>")),
+        "{the_box}"
+    );
+    assert!(
+        the_box.contains(&format!("<span class=\"score\">{b}</span>")),
+        "{the_box}"
+    );
     assert!(the_box.contains("Final"), "status in words: {the_box}");
     let winner_side = the_box
         .find("winner\"><span class=\"seed\">")
@@ -218,7 +224,10 @@ async fn six_team_single_elimination_page_shows_teams_seeds_scores_and_what_wait
     assert_eq!(status, 200);
     assert!(print.contains("Bracket League six"));
     for i in 1..=6 {
-        assert!(print.contains(&format!(">Team {i}<")), "print lists Team {i}");
+        assert!(
+            print.contains(&format!(">Team {i}<")),
+            "print lists Team {i}"
+        );
     }
     assert!(print.contains("Single elimination, 6 teams, with a third-place match"));
     assert!(print.contains("In progress"));
@@ -239,7 +248,9 @@ async fn double_elimination_page_has_losers_and_grand_final_sections() {
     .await;
     let (status, _, html) = page(&app, "/leagues/dbl/bracket").await;
     assert_eq!(status, 200);
-    let winners = html.find("id=\"section-winners\"").expect("winners section");
+    let winners = html
+        .find("id=\"section-winners\"")
+        .expect("winners section");
     let losers = html.find("id=\"section-losers\"").expect("losers section");
     let grand = html.find("id=\"section-final\"").expect("final section");
     assert!(winners < losers && losers < grand, "sections in order");
@@ -253,5 +264,8 @@ async fn double_elimination_page_has_losers_and_grand_final_sections() {
     ] {
         assert!(html.contains(heading), "{heading}");
     }
-    assert!(html.contains("Loser of M"), "the losers' bracket waits for losers");
+    assert!(
+        html.contains("Loser of M"),
+        "the losers' bracket waits for losers"
+    );
 }

@@ -88,7 +88,10 @@ async fn finish_by_forfeits(app: &TestApp, admin: &Api, slug: &str) -> Value {
         };
         let id = m["match_id"].as_i64().expect("match id");
         let r = admin
-            .post(&format!("/api/v1/matches/{id}/forfeit"), &json!({"team": "b"}))
+            .post(
+                &format!("/api/v1/matches/{id}/forfeit"),
+                &json!({"team": "b"}),
+            )
             .await;
         assert_eq!(r.status(), 200, "forfeit {id}");
     }
@@ -116,7 +119,12 @@ async fn the_bracket_page_in_a_browser() {
 
     // The 64-team bracket for the print check (nothing played).
     league(&admin, "b64", 64).await;
-    playoffs(&admin, "b64", json!({"format": "single_elimination", "third_place": true})).await;
+    playoffs(
+        &admin,
+        "b64",
+        json!({"format": "single_elimination", "third_place": true}),
+    )
+    .await;
 
     with_browser("bracket", async |browser| {
         let url = app.url("/leagues/b16/bracket");
@@ -207,24 +215,62 @@ async fn the_bracket_page_in_a_browser() {
                 .goto(&app.url(&format!("/leagues/{slug}/bracket/print")))
                 .await?;
             browser.wait_for("#bracket", WAIT).await?;
-            let pdf = browser
-                .print_pdf(json!({"orientation": "landscape"}))
+            // Laid out for print on a landscape Letter sheet less 8 mm margins (263 × 200 mm,
+            // 994 × 755 CSS px), the report is no bigger than the sheet.
+            browser.set_window_size(994, 600).await?;
+            browser.emulate_print(true).await?;
+            let size = browser
+                .execute(
+                    "const boxes = [...document.querySelectorAll('.rounds')]
+                         .map(e => e.getBoundingClientRect());
+                     return {w: Math.max(...boxes.map(b => b.right)),
+                             h: Math.max(...boxes.map(b => b.bottom)) + window.scrollY,
+                             inner: window.innerWidth};",
+                    json!([]),
+                )
                 .await?;
+            browser.emulate_print(false).await?;
+            eprintln!("{slug}: the printed bracket's extent in CSS px: {size}");
+            ensure!(
+                size["w"].as_f64().unwrap_or(f64::MAX) <= 994.0
+                    && size["h"].as_f64().unwrap_or(f64::MAX) <= 755.0,
+                "{slug}: printed size {size}"
+            );
+            // As asked, and without Chromium shrinking a too-wide page to fit: the report
+            // must fit by its own print sizes.
+            for options in [
+                json!({"orientation": "landscape"}),
+                json!({"orientation": "landscape", "shrinkToFit": false}),
+            ] {
+            let pdf = browser.print_pdf(options.clone()).await?;
             ensure!(pdf.starts_with(b"%PDF"), "a PDF");
             let pages = pdf_pages(&pdf);
             if pages != 1 {
                 let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
                     .join(format!("browser-bracket-{slug}.pdf"));
                 let _ = std::fs::write(&path, &pdf);
-                anyhow::bail!("{slug}: {pages} pages, not 1 ({})", path.display());
+                anyhow::bail!("{slug} {options}: {pages} pages, not 1 ({})", path.display());
+            }
             }
         }
+        // Evidence: the 64-team report as printed, at the size of a landscape A4 sheet.
+        browser.set_window_size(1123, 794).await?;
+        browser.emulate_print(true).await?;
         keep_screenshot(browser, "browser-bracket-print-64").await?;
-        // The count sees more than one page: the same report on small paper.
-        let pdf = browser
-            .print_pdf(json!({"orientation": "portrait", "page": {"width": 10.0, "height": 10.0}}))
+        browser
+            .goto(&app.url("/leagues/b16/bracket/print"))
             .await?;
-        ensure!(pdf_pages(&pdf) > 1, "a multi-page PDF is counted as such");
+        keep_screenshot(browser, "browser-bracket-print-16").await?;
+        browser.emulate_print(false).await?;
+        browser.set_window_size(1280, 1024).await?;
+        // The count sees more than one page: the 64-team bracket's JSON (the report's own
+        // `@page` size would be scaled onto any paper) is several pages of text.
+        browser
+            .goto(&app.url("/api/v1/leagues/b64/bracket"))
+            .await?;
+        let pdf = browser.print_pdf(json!({})).await?;
+        let pages = pdf_pages(&pdf);
+        ensure!(pages > 1, "a multi-page PDF is counted as such: {pages}");
         Ok(())
     })
     .await;

@@ -438,6 +438,18 @@ impl Browser {
         base64_decode(data).ok_or_else(|| Error::client("the PDF is not base64"))
     }
 
+    /// Shows the page as printed (Chromium's DevTools `Emulation.setEmulatedMedia` through
+    /// chromedriver's `goog/cdp/execute`), or as on screen again with `print: false`.
+    pub async fn emulate_print(&self, print: bool) -> Result<()> {
+        self.post(
+            "/goog/cdp/execute",
+            json!({"cmd": "Emulation.setEmulatedMedia",
+                   "params": {"media": if print { "print" } else { "" }}}),
+        )
+        .await
+        .map(drop)
+    }
+
     /// Resizes the browser window (`POST /session/{id}/window/rect`), in CSS pixels.
     pub async fn set_window_size(&self, width: u32, height: u32) -> Result<()> {
         self.post("/window/rect", json!({"width": width, "height": height}))
