@@ -2,7 +2,8 @@
 //! teams in their boxes and the score, its box links to the match page; on a 375 px phone
 //! the bracket scrolls inside its own box while the page does not; once every match is
 //! decided the champion banner shows. The printable report prints (WebDriver's print, in
-//! landscape) on exactly one page for 16 teams and for 64.
+//! landscape) on exactly one page for 16 teams, for 64, and for a 32-team double
+//! elimination.
 
 use std::time::Duration;
 
@@ -126,6 +127,10 @@ async fn the_bracket_page_in_a_browser() {
     )
     .await;
 
+    // And a 32-team double elimination: its losers' bracket goes under the winners'.
+    league(&admin, "d32", 32).await;
+    playoffs(&admin, "d32", json!({"format": "double_elimination"})).await;
+
     with_browser("bracket", async |browser| {
         let url = app.url("/leagues/b16/bracket");
         browser.goto(&url).await?;
@@ -210,14 +215,14 @@ async fn the_bracket_page_in_a_browser() {
         ensure!(banner.contains(champion), "the banner: {banner}");
 
         // The report prints on one landscape page, for 16 teams and for 64.
-        for slug in ["b16", "b64"] {
+        for slug in ["b16", "b64", "d32"] {
             browser
                 .goto(&app.url(&format!("/leagues/{slug}/bracket/print")))
                 .await?;
             browser.wait_for("#bracket", WAIT).await?;
             // Laid out for print on a landscape Letter sheet less 8 mm margins (263 × 200 mm,
             // 994 × 755 CSS px), the report is no bigger than the sheet.
-            browser.set_window_size(994, 600).await?;
+            browser.set_window_size(994, 800).await?;
             browser.emulate_print(true).await?;
             let size = browser
                 .execute(
@@ -229,6 +234,8 @@ async fn the_bracket_page_in_a_browser() {
                     json!([]),
                 )
                 .await?;
+            // Evidence: the report as printed.
+            keep_screenshot(browser, &format!("browser-bracket-print-{slug}")).await?;
             browser.emulate_print(false).await?;
             eprintln!("{slug}: the printed bracket's extent in CSS px: {size}");
             ensure!(
@@ -253,16 +260,6 @@ async fn the_bracket_page_in_a_browser() {
             }
             }
         }
-        // Evidence: the 64-team report as printed, at the size of a landscape A4 sheet.
-        browser.set_window_size(1123, 794).await?;
-        browser.emulate_print(true).await?;
-        keep_screenshot(browser, "browser-bracket-print-64").await?;
-        browser
-            .goto(&app.url("/leagues/b16/bracket/print"))
-            .await?;
-        keep_screenshot(browser, "browser-bracket-print-16").await?;
-        browser.emulate_print(false).await?;
-        browser.set_window_size(1280, 1024).await?;
         // The count sees more than one page: the 64-team bracket's JSON (the report's own
         // `@page` size would be scaled onto any paper) is several pages of text.
         browser
