@@ -269,3 +269,50 @@ async fn double_elimination_page_has_losers_and_grand_final_sections() {
         "the losers' bracket waits for losers"
     );
 }
+
+#[actix_web::test]
+async fn small_and_odd_brackets_draw() {
+    let app = spawn_app().await;
+    let admin = app.api_user("coord", Role::Admin).await;
+    for (slug, teams, body, heading) in [
+        ("two", 2, json!({"format": "single_elimination"}), "Final"),
+        (
+            "three",
+            3,
+            json!({"format": "single_elimination", "third_place": true}),
+            "Semi-finals",
+        ),
+        (
+            "dtwo",
+            2,
+            json!({"format": "double_elimination"}),
+            "Grand final reset",
+        ),
+        (
+            "dthree",
+            3,
+            json!({"format": "double_elimination", "grand_final": "simple"}),
+            "Losers final",
+        ),
+        (
+            "dfive",
+            5,
+            json!({"format": "double_elimination", "grand_final": "none"}),
+            "Winners final",
+        ),
+    ] {
+        league(&admin, slug, teams).await;
+        playoffs(&admin, slug, body).await;
+        for path in [
+            format!("/leagues/{slug}/bracket"),
+            format!("/leagues/{slug}/bracket/print"),
+        ] {
+            let (status, _, html) = page(&app, &path).await;
+            assert_eq!(status, 200, "{path}");
+            assert!(html.contains(heading), "{path}: {heading}");
+            for i in 1..=teams {
+                assert!(html.contains(&format!(">Team {i}<")), "{path}: Team {i}");
+            }
+        }
+    }
+}

@@ -214,6 +214,17 @@ async fn the_bracket_page_in_a_browser() {
         let banner = browser.text(&banner).await?;
         ensure!(banner.contains(champion), "the banner: {banner}");
 
+        // The double elimination on screen (evidence of its losers' columns).
+        browser.goto(&app.url("/leagues/d32/bracket")).await?;
+        browser.wait_for("#section-losers", WAIT).await?;
+        browser
+            .execute(
+                "document.getElementById('section-losers').scrollIntoView();",
+                json!([]),
+            )
+            .await?;
+        keep_screenshot(browser, "browser-bracket-double-losers").await?;
+
         // The report prints on one landscape page, for 16 teams and for 64.
         for slug in ["b16", "b64", "d32"] {
             browser
