@@ -7,6 +7,7 @@ pub mod api;
 pub mod api_league;
 pub mod api_playoffs;
 pub mod auth;
+pub mod bracket_page;
 pub mod calculator;
 pub mod console;
 pub mod error;
@@ -49,6 +50,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .configure(api::routes)
         .configure(api_league::routes)
         .configure(api_playoffs::routes)
+        .configure(bracket_page::routes)
         .configure(pages::routes)
         .configure(calculator::routes)
         .configure(account::routes)
@@ -82,9 +84,11 @@ const ASSETS: &[(&str, &str, &[u8])] = &[
     asset!("admin.css", "text/css; charset=utf-8"),
     asset!("console.css", "text/css; charset=utf-8"),
     asset!("public.css", "text/css; charset=utf-8"),
+    asset!("bracket.css", "text/css; charset=utf-8"),
     asset!("calculator.js", "text/javascript; charset=utf-8"),
     asset!("console.js", "text/javascript; charset=utf-8"),
     asset!("public.js", "text/javascript; charset=utf-8"),
+    asset!("bracket.js", "text/javascript; charset=utf-8"),
     asset!("favicon.svg", "image/svg+xml"),
 ];
 

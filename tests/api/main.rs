@@ -2,7 +2,9 @@
 //! per area (keeps link times down).
 
 mod admin;
+mod bracket_page;
 mod browser;
+mod browser_bracket;
 mod browser_league;
 mod console;
 mod helpers;

@@ -428,6 +428,35 @@ impl Browser {
         std::fs::write(path, png).map_err(Error::client)
     }
 
+    /// Prints the current page to PDF (`POST /session/{id}/print`; `options` as W3C
+    /// WebDriver's print parameters, e.g. `{"orientation": "landscape"}`); the PDF's bytes.
+    pub async fn print_pdf(&self, options: Value) -> Result<Vec<u8>> {
+        let value = self.post("/print", options).await?;
+        let data = value
+            .as_str()
+            .ok_or_else(|| Error::client("the PDF is not a string"))?;
+        base64_decode(data).ok_or_else(|| Error::client("the PDF is not base64"))
+    }
+
+    /// Shows the page as printed (Chromium's DevTools `Emulation.setEmulatedMedia` through
+    /// chromedriver's `goog/cdp/execute`), or as on screen again with `print: false`.
+    pub async fn emulate_print(&self, print: bool) -> Result<()> {
+        self.post(
+            "/goog/cdp/execute",
+            json!({"cmd": "Emulation.setEmulatedMedia",
+                   "params": {"media": if print { "print" } else { "" }}}),
+        )
+        .await
+        .map(drop)
+    }
+
+    /// Resizes the browser window (`POST /session/{id}/window/rect`), in CSS pixels.
+    pub async fn set_window_size(&self, width: u32, height: u32) -> Result<()> {
+        self.post("/window/rect", json!({"width": width, "height": height}))
+            .await
+            .map(drop)
+    }
+
     /// Ends the session (Chromium quits) and stops chromedriver.
     pub async fn quit(mut self) -> Result<()> {
         let result = if self.closed {
