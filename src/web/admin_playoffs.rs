@@ -10,6 +10,7 @@ use serde::Deserialize;
 
 use super::AppState;
 use super::admin::{AdminPage, Errors, fixable, league_of, page, see_other, status_of};
+use super::bracket_page::BracketDrawing;
 use super::error::{AppError, PageError};
 use super::nav::Nav;
 use crate::service::ServiceError;
@@ -95,6 +96,8 @@ struct PlayoffsPage {
     active: usize,
     typed: PlayoffsForm,
     preview: Option<Preview>,
+    /// The previewed bracket, drawn as the bracket page draws it (no links yet).
+    drawing: Option<BracketDrawing>,
     errors: Errors,
 }
 
@@ -195,6 +198,7 @@ async fn playoffs_form(
         active,
         typed: PlayoffsForm::defaults(active),
         preview: None,
+        drawing: None,
         errors: Errors::default(),
     }
     .render()?;
@@ -215,6 +219,7 @@ async fn playoffs_post(
     let slug = league.row.slug.clone();
     let mut errors = Errors::default();
     let mut preview = None;
+    let mut drawing = None;
     match form.input() {
         Err(e) => errors = Errors::of("playoffs", &FIELDS, &e),
         Ok(input) if form.action == "create" => {
@@ -227,7 +232,10 @@ async fn playoffs_post(
         Ok(input) => {
             let mut conn = state.db.reader().acquire().await.map_err(AppError::from)?;
             match playoffs::preview_playoffs(&mut conn, &slug, &input).await {
-                Ok(view) => preview = Some(preview_of(&view)),
+                Ok(view) => {
+                    preview = Some(preview_of(&view));
+                    drawing = Some(BracketDrawing::new(&view, false));
+                }
                 Err(e) if fixable(&e) => errors = Errors::of("playoffs", &FIELDS, &e),
                 Err(e) => return Err(e.into()),
             }
@@ -242,6 +250,7 @@ async fn playoffs_post(
         active,
         typed: form.into_inner(),
         preview,
+        drawing,
         errors: errors.clone(),
     }
     .render()?;

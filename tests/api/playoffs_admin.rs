@@ -420,6 +420,11 @@ async fn the_admin_previews_then_creates_the_playoffs_from_the_page() {
     );
     let (s3, s6) = (name_of(seeds[2]), name_of(seeds[5]));
     assert!(page.contains(&format!("(3) {s3} v (6) {s6}")), "{page}");
+    // The preview is drawn as the bracket page draws it, without match links.
+    assert!(page.contains("id=\"bracket\""), "{page}");
+    assert!(page.contains("Semi-finals"));
+    assert!(page.contains("Third place"));
+    assert!(!page.contains("href=\"/matches/"));
     assert_eq!(app.get("/api/v1/leagues/fall/bracket").await.status(), 404);
 
     // Create: to the bracket page; the bracket is the previewed one.

@@ -102,13 +102,42 @@ pub struct Browser {
     session_path: String,
     browser_pid: Option<u32>,
     closed: bool,
-    // Dropped last: Chromium's profile and chromedriver's log.
+    // Dropped after Drop: Chromium's profile and chromedriver's log.
     dir: tempfile::TempDir,
+    /// One browser test at a time in the test binary: several Chromiums on two cores made
+    /// pages slow enough for element lookups to race navigations. Released last.
+    _turn: BrowserTurn,
+}
+
+static ONE_BROWSER: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+thread_local! {
+    /// Browsers open on this thread (each test runs on its own thread).
+    static OPEN_HERE: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// The turn of one test thread: its first browser waits for it, a second browser of the same
+/// test (two supervisors) shares it instead of waiting for itself.
+struct BrowserTurn(Option<std::sync::MutexGuard<'static, ()>>);
+
+impl BrowserTurn {
+    fn take() -> BrowserTurn {
+        let open = OPEN_HERE.with(|n| n.replace(n.get() + 1));
+        // A test that failed while holding it poisons it; the next may still run.
+        BrowserTurn((open == 0).then(|| ONE_BROWSER.lock().unwrap_or_else(|e| e.into_inner())))
+    }
+}
+
+impl Drop for BrowserTurn {
+    fn drop(&mut self) {
+        OPEN_HERE.with(|n| n.set(n.get().saturating_sub(1)));
+    }
 }
 
 impl Browser {
     /// Starts chromedriver and a headless session.
     pub async fn start(driver: &Path, chrome: &Path) -> Result<Browser> {
+        let turn = BrowserTurn::take();
         let dir = tempfile::Builder::new()
             .prefix("spades-im-browser-")
             .tempdir()
@@ -145,6 +174,7 @@ impl Browser {
                         browser_pid: None,
                         closed: true,
                         dir,
+                        _turn: turn,
                     };
                     browser
                         .new_session(chrome, &profile)
