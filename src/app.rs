@@ -36,6 +36,7 @@ impl Application {
             db: db.clone(),
             throttle: site::auth::Throttle::default(),
             secure_cookies: settings.secure_cookies,
+            standings: Default::default(),
         });
         let server = HttpServer::new(move || {
             App::new()

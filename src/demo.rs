@@ -41,7 +41,7 @@ const TONIGHT_DONE: usize = 2;
 const IN_PROGRESS_HANDS: usize = 3;
 
 /// splitmix64: small, seeded, good enough for sample data.
-struct Rng(u64);
+pub(crate) struct Rng(pub(crate) u64);
 
 impl Rng {
     fn next(&mut self) -> u64 {
@@ -58,7 +58,7 @@ impl Rng {
     }
 
     /// True with probability `percent` / 100.
-    fn chance(&mut self, percent: u64) -> bool {
+    pub(crate) fn chance(&mut self, percent: u64) -> bool {
         self.next() % 100 < percent
     }
 }
@@ -102,7 +102,7 @@ fn team_hand(rng: &mut Rng, tricks: i64) -> TeamHandInput {
 }
 
 /// A played hand: the 13 tricks split between the teams, each bidding near what it took.
-fn random_hand(rng: &mut Rng) -> HandInput {
+pub(crate) fn random_hand(rng: &mut Rng) -> HandInput {
     if rng.chance(2) {
         return HandInput {
             misdeal: true,

@@ -6,6 +6,7 @@
 pub mod app;
 pub mod db;
 pub mod demo;
+pub mod generate;
 pub mod league;
 pub mod rules;
 pub mod service;

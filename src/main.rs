@@ -70,6 +70,20 @@ enum Command {
     /// Load a sample season (8 teams, a round robin about half played, one match in
     /// progress) into the database, for a first look.
     Demo,
+    /// Generate a large season for benchmarks: a league of TEAMS teams and MATCHES
+    /// round-robin matches played in order until HANDS hands are in (scored by the engine).
+    Generate {
+        #[arg(long, default_value_t = 64)]
+        teams: usize,
+        #[arg(long, default_value_t = 2000)]
+        matches: usize,
+        #[arg(long, default_value_t = 30000)]
+        hands: usize,
+        #[arg(long, default_value = "bench")]
+        slug: String,
+        #[arg(long, default_value_t = 2026)]
+        seed: u64,
+    },
     /// Copy the database to FILE (VACUUM INTO) and check the copy's integrity.
     Backup {
         /// Where to write the copy; must not exist.
@@ -114,6 +128,22 @@ fn main() -> ExitCode {
         Command::Score => score(),
         Command::Backup { file } => run_async(backup(cli.serve.db, file)),
         Command::Demo => run_async(demo(cli.serve.db)),
+        Command::Generate {
+            teams,
+            matches,
+            hands,
+            slug,
+            seed,
+        } => run_async(generate(
+            cli.serve.db,
+            spades_im::generate::SeasonSpec {
+                slug,
+                teams,
+                matches,
+                hands,
+                seed,
+            },
+        )),
         Command::User {
             command:
                 UserCommand::Add {
@@ -254,6 +284,30 @@ async fn create_token(db: PathBuf, name: String, label: String) -> anyhow::Resul
             other => anyhow::anyhow!("{other}"),
         })?;
     println!("{token}");
+    Ok(())
+}
+
+async fn generate(db: PathBuf, spec: spades_im::generate::SeasonSpec) -> anyhow::Result<()> {
+    let db = Db::open(&db).await?;
+    let (admin, password) = spades_im::generate::admin(&db).await?;
+    if let Some(password) = password {
+        println!(
+            "created the admin account \"{}\"; password: {password}",
+            admin.username
+        );
+    }
+    let started = std::time::Instant::now();
+    let g = spades_im::generate::season(&db, &admin, &spec).await?;
+    println!(
+        "league /leagues/{}: {} teams, {} matches ({} complete, {} in progress), {} hands in {:.1} s",
+        spec.slug,
+        spec.teams,
+        g.matches,
+        g.complete,
+        g.in_progress,
+        g.hands,
+        started.elapsed().as_secs_f64()
+    );
     Ok(())
 }
 

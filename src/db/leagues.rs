@@ -12,6 +12,8 @@ pub struct LeagueRow {
     pub rules_final: String,
     pub tiebreak_order: String,
     pub created_at: String,
+    /// Bumped by triggers whenever the standings may change (migration 0004).
+    pub standings_version: i64,
 }
 
 pub struct NewLeague<'a> {

@@ -25,6 +25,8 @@ pub struct MatchRow {
     pub game_status: String,
     pub winner: Option<String>,
     pub reason: Option<String>,
+    /// Hands recorded (cached with the totals).
+    pub hands_played: i64,
 }
 
 pub struct NewMatch<'a> {
@@ -71,6 +73,29 @@ pub async fn of_league(conn: &mut SqliteConnection, league_id: i64) -> sqlx::Res
     .await
 }
 
+/// What the standings need of a finished regular-season match.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct ResultRow {
+    pub team_a: i64,
+    pub team_b: i64,
+    pub status: String,
+    pub winner: Option<String>,
+    pub forfeit: Option<String>,
+    pub score_a: i64,
+    pub score_b: i64,
+}
+
+/// A league's finished regular-season matches: only the columns the standings use.
+pub async fn results(conn: &mut SqliteConnection, league_id: i64) -> sqlx::Result<Vec<ResultRow>> {
+    sqlx::query_as(
+        "SELECT team_a, team_b, status, winner, forfeit, score_a, score_b FROM matches
+         WHERE league_id = ? AND stage = 'regular' AND status IN ('complete', 'forfeit')",
+    )
+    .bind(league_id)
+    .fetch_all(conn)
+    .await
+}
+
 pub async fn in_progress(conn: &mut SqliteConnection) -> sqlx::Result<Vec<MatchRow>> {
     sqlx::query_as(
         "SELECT * FROM matches WHERE status = 'in_progress' ORDER BY league_id, table_name, id",
@@ -109,13 +134,15 @@ pub struct Totals<'a> {
     pub winner: Option<&'a str>,
     pub reason: Option<&'a str>,
     pub forfeit: Option<&'a str>,
+    pub hands_played: i64,
 }
 
 /// Writes the cached totals and bumps the version.
 pub async fn set_totals(conn: &mut SqliteConnection, id: i64, t: &Totals<'_>) -> sqlx::Result<()> {
     sqlx::query(
         "UPDATE matches SET status = ?, score_a = ?, score_b = ?, bags_a = ?, bags_b = ?,
-         game_status = ?, winner = ?, reason = ?, forfeit = ?, version = version + 1 WHERE id = ?",
+         game_status = ?, winner = ?, reason = ?, forfeit = ?, hands_played = ?,
+         version = version + 1 WHERE id = ?",
     )
     .bind(t.status)
     .bind(t.score_a)
@@ -126,6 +153,7 @@ pub async fn set_totals(conn: &mut SqliteConnection, id: i64, t: &Totals<'_>) ->
     .bind(t.winner)
     .bind(t.reason)
     .bind(t.forfeit)
+    .bind(t.hands_played)
     .bind(id)
     .execute(conn)
     .await?;

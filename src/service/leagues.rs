@@ -1,11 +1,14 @@
 //! Leagues, teams, supervisors, schedules and standings.
 
+use std::collections::HashMap;
+use std::sync::Arc;
+
 use serde::{Deserialize, Serialize};
 use sqlx::SqliteConnection;
 
 use super::{ServiceError, User, now, require_admin, slugify};
 use crate::db::leagues::{self as db_leagues, LeagueRow, NewLeague, TeamRow};
-use crate::db::matches::{self as db_matches, MatchRow, NewMatch};
+use crate::db::matches::{self as db_matches, NewMatch};
 use crate::db::{Db, users};
 use crate::league::schedule::round_robin;
 use crate::league::standings::{self, Outcome, Side, Standing, TeamEntry, Tiebreak};
@@ -769,7 +772,8 @@ pub fn parse_when(s: &str) -> Result<String, ServiceError> {
     Err(bad())
 }
 
-/// Standings of a league's regular season from the cached match totals.
+/// The regular-season standings, in the league's tiebreak order (DESIGN §3), computed from
+/// the finished matches' cached results.
 pub async fn standings(
     conn: &mut SqliteConnection,
     league: &League,
@@ -782,10 +786,9 @@ pub async fn standings(
             name: t.name.clone(),
         })
         .collect();
-    let matches = db_matches::of_league(conn, league.row.id).await?;
-    let results: Vec<standings::Result> = matches
+    let results: Vec<standings::Result> = db_matches::results(conn, league.row.id)
+        .await?
         .iter()
-        .filter(|m| m.stage == "regular")
         .filter_map(result_of)
         .collect();
     let order = if league.tiebreak.is_empty() {
@@ -797,7 +800,7 @@ pub async fn standings(
 }
 
 /// A finished match as a standings result; `None` while it is not finished.
-pub fn result_of(m: &MatchRow) -> Option<standings::Result> {
+fn result_of(m: &db_matches::ResultRow) -> Option<standings::Result> {
     let outcome = match (m.status.as_str(), m.forfeit.as_deref()) {
         ("forfeit", Some("a")) => Outcome::Forfeit(Side::A),
         ("forfeit", Some("b")) => Outcome::Forfeit(Side::B),
@@ -818,6 +821,50 @@ pub fn result_of(m: &MatchRow) -> Option<standings::Result> {
         score_b: m.score_b,
         outcome,
     })
+}
+
+/// Each league's standings, computed once per `standings_version` (bumped by triggers when a
+/// result or a team changes) and tiebreak order: reading them costs the rows, not the season.
+#[derive(Debug, Default)]
+pub struct StandingsCache {
+    leagues: std::sync::Mutex<HashMap<i64, CachedStandings>>,
+}
+
+#[derive(Debug)]
+struct CachedStandings {
+    version: i64,
+    tiebreak: String,
+    rows: Arc<Vec<Standing>>,
+}
+
+impl StandingsCache {
+    /// The standings of `league` as read in `conn` (whose league row gives the version).
+    pub async fn get(
+        &self,
+        conn: &mut SqliteConnection,
+        league: &League,
+    ) -> Result<Arc<Vec<Standing>>, ServiceError> {
+        let key = (league.row.standings_version, &league.row.tiebreak_order);
+        if let Ok(cache) = self.leagues.lock()
+            && let Some(c) = cache.get(&league.row.id)
+            && (c.version, &c.tiebreak) == key
+        {
+            return Ok(c.rows.clone());
+        }
+        // Computed outside the lock; two requests racing both compute, the later stores.
+        let rows = Arc::new(standings(conn, league).await?);
+        if let Ok(mut cache) = self.leagues.lock() {
+            cache.insert(
+                league.row.id,
+                CachedStandings {
+                    version: league.row.standings_version,
+                    tiebreak: league.row.tiebreak_order.clone(),
+                    rows: rows.clone(),
+                },
+            );
+        }
+        Ok(rows)
+    }
 }
 
 // ---- Appended for the admin pages (src/web/admin.rs) ----

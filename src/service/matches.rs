@@ -337,6 +337,7 @@ async fn save_totals(
             winner: state.winner().map(Team::as_str),
             reason: state.reason().map(|r| r.as_str()),
             forfeit: None,
+            hands_played: game.hands_played() as i64,
         },
     )
     .await?;
@@ -669,6 +670,7 @@ pub async fn forfeit(
             winner,
             reason: Some("forfeit"),
             forfeit: Some(who),
+            hands_played: m.hands_played,
         },
     )
     .await?;
@@ -702,31 +704,51 @@ pub async fn history(conn: &mut SqliteConnection, id: i64) -> Result<Vec<HandRow
 
 /// The state a game is in, from the cached match row (for lists and scoreboards).
 pub fn state_words(m: &MatchView) -> String {
+    words(&StateParts {
+        status: &m.status,
+        forfeit: m.forfeit.as_deref(),
+        game_status: &m.game_status,
+        winner: m.winner,
+        reason: m.reason.as_deref(),
+        names: [&m.team_a.name, &m.team_b.name],
+    })
+}
+
+/// What [`words`] needs of a match, a full one or a summary.
+struct StateParts<'a> {
+    status: &'a str,
+    forfeit: Option<&'a str>,
+    game_status: &'a str,
+    winner: Option<Team>,
+    reason: Option<&'a str>,
+    names: [&'a str; 2],
+}
+
+fn words(m: &StateParts<'_>) -> String {
+    if m.status == "cancelled" {
+        return "Cancelled (bracket reset)".into();
+    }
     if m.status == "forfeit" {
-        return match m.forfeit.as_deref() {
-            Some("both") => "Double forfeit".into(),
+        return match m.forfeit {
+            Some("both") => match m.winner {
+                Some(t) => format!(
+                    "Double forfeit; {} advances (coordinator's choice)",
+                    m.names[t.index()]
+                ),
+                None => "Double forfeit".into(),
+            },
             Some(team) => format!(
                 "{} forfeited",
-                if team == "a" {
-                    &m.team_a.name
-                } else {
-                    &m.team_b.name
-                }
+                if team == "a" { m.names[0] } else { m.names[1] }
             ),
             None => "Forfeit".into(),
         };
     }
-    let winner = m.winner.map(|t| {
-        if t == Team::A {
-            &m.team_a.name
-        } else {
-            &m.team_b.name
-        }
-    });
-    match (m.game_status.as_str(), winner) {
+    let winner = m.winner.map(|t| m.names[t.index()]);
+    match (m.game_status, winner) {
         ("won", Some(name)) => format!(
             "{name} won ({})",
-            match m.reason.as_deref().unwrap_or("") {
+            match m.reason.unwrap_or("") {
                 "target" => "reached the target",
                 "time" => "time",
                 "tiebreak" => "tie-break hand",
@@ -740,4 +762,88 @@ pub fn state_words(m: &MatchView) -> String {
         _ if m.status == "scheduled" => "Not started".into(),
         _ => "In progress".into(),
     }
+}
+
+/// A match as the list pages show it, from its cached totals without reading its hands, so
+/// the schedule, results and team pages stay flat in the number of hands played.
+#[derive(Debug, Clone)]
+pub struct MatchSummary {
+    pub id: i64,
+    pub stage: String,
+    pub round: Option<i64>,
+    pub table: Option<String>,
+    pub scheduled_at: Option<String>,
+    pub status: String,
+    pub team_a: TeamRef,
+    pub team_b: TeamRef,
+    pub a: TeamTotal,
+    pub b: TeamTotal,
+    pub hands: usize,
+    pub winner: Option<Team>,
+    /// The state in words (as [`state_words`]).
+    pub state: String,
+}
+
+impl MatchSummary {
+    fn of(m: &MatchRow, names: &std::collections::HashMap<i64, String>) -> MatchSummary {
+        let team = |id: i64| TeamRef {
+            id,
+            name: names
+                .get(&id)
+                .cloned()
+                .unwrap_or_else(|| format!("team {id}")),
+        };
+        let (team_a, team_b) = (team(m.team_a), team(m.team_b));
+        let winner = match m.winner.as_deref() {
+            Some("a") => Some(Team::A),
+            Some("b") => Some(Team::B),
+            _ => None,
+        };
+        let total = |score: i64, bags: i64| TeamTotal {
+            score: i32::try_from(score).unwrap_or(i32::MAX),
+            bags: u32::try_from(bags).unwrap_or(0),
+        };
+        let state = words(&StateParts {
+            status: &m.status,
+            forfeit: m.forfeit.as_deref(),
+            game_status: &m.game_status,
+            winner,
+            reason: m.reason.as_deref(),
+            names: [&team_a.name, &team_b.name],
+        });
+        MatchSummary {
+            id: m.id,
+            stage: m.stage.clone(),
+            round: m.round,
+            table: m.table_name.clone(),
+            scheduled_at: m.scheduled_at.clone(),
+            status: m.status.clone(),
+            a: total(m.score_a, m.bags_a),
+            b: total(m.score_b, m.bags_b),
+            hands: usize::try_from(m.hands_played).unwrap_or(0),
+            winner,
+            state,
+            team_a,
+            team_b,
+        }
+    }
+}
+
+/// Every match of a league, in schedule order, from the cached totals (cancelled matches
+/// of a reset bracket path left out).
+pub async fn summaries(
+    conn: &mut SqliteConnection,
+    league_id: i64,
+) -> Result<Vec<MatchSummary>, ServiceError> {
+    let names = db_leagues::teams(conn, league_id)
+        .await?
+        .into_iter()
+        .map(|t| (t.id, t.name))
+        .collect();
+    Ok(db_matches::of_league(conn, league_id)
+        .await?
+        .iter()
+        .filter(|m| m.status != "cancelled")
+        .map(|m| MatchSummary::of(m, &names))
+        .collect())
 }

@@ -595,7 +595,7 @@ async fn standings(
 ) -> Result<HttpResponse, AppError> {
     let mut conn = state.db.reader().acquire().await?;
     let league = leagues::league_by_slug(&mut conn, &slug).await?;
-    let rows = leagues::standings(&mut conn, &league).await?;
+    let rows = state.standings.get(&mut conn, &league).await?;
     Ok(HttpResponse::Ok().json(StandingsOut {
         rows: rows.iter().map(StandingOut::from).collect(),
     }))

@@ -29,6 +29,8 @@ pub struct AppState {
     pub throttle: auth::Throttle,
     /// Mark the session cookie `Secure` (off only for plain HTTP on a closed network).
     pub secure_cookies: bool,
+    /// Each league's standings, recomputed only when a result or a team changes.
+    pub standings: crate::service::leagues::StandingsCache,
 }
 
 /// The headers of GUIDE "Security": no inline script, no framing, no sniffing.

@@ -22,7 +22,7 @@ use crate::rules::describe::{RuleLine, describe};
 use crate::rules::hand::{BidInput, TeamHandInput};
 use crate::rules::{Team, TeamResult, TeamTotal};
 use crate::service::leagues::{self, League};
-use crate::service::matches::{self, MatchView, TeamRef, state_words};
+use crate::service::matches::{self, MatchSummary, MatchView, TeamRef, state_words};
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.service(league_index)
@@ -105,8 +105,8 @@ pub struct MatchLine {
     pub live: bool,
 }
 
-fn line(m: &MatchView) -> MatchLine {
-    let shows_score = m.status != "scheduled" && !(m.status == "forfeit" && m.hands.is_empty());
+fn line(m: &MatchSummary) -> MatchLine {
+    let shows_score = m.status != "scheduled" && !(m.status == "forfeit" && m.hands == 0);
     let (score_a, score_b) = if shows_score {
         (m.a.score.to_string(), m.b.score.to_string())
     } else {
@@ -127,25 +127,20 @@ fn line(m: &MatchView) -> MatchLine {
         score_b,
         bags_a: m.a.bags,
         bags_b: m.b.bags,
-        hands: m.hands.len(),
+        hands: m.hands,
         status: m.status.clone(),
-        state: state_words(m),
+        state: m.state.clone(),
         winner: m.winner.map(|t| t.as_str().to_string()).unwrap_or_default(),
         live: m.status == "in_progress",
     }
 }
 
-/// Every match of a league, in schedule order, with its scores.
+/// Every match of a league, in schedule order, with its scores (from the cached totals).
 async fn league_matches(
     conn: &mut SqliteConnection,
     league: &League,
-) -> Result<Vec<MatchView>, AppError> {
-    let rows = db_matches::of_league(conn, league.row.id).await?;
-    let mut out = Vec::with_capacity(rows.len());
-    for row in rows {
-        out.push(matches::load(conn, row.id).await?.0);
-    }
-    Ok(out)
+) -> Result<Vec<MatchSummary>, AppError> {
+    Ok(matches::summaries(conn, league.row.id).await?)
 }
 
 pub struct StandingRow {
@@ -154,12 +149,12 @@ pub struct StandingRow {
     pub differential: String,
 }
 
-fn standing_rows(rows: Vec<Standing>) -> Vec<StandingRow> {
-    rows.into_iter()
+fn standing_rows(rows: &[Standing]) -> Vec<StandingRow> {
+    rows.iter()
         .map(|s| StandingRow {
             win_pct: format!("{:.3}", s.win_pct),
             differential: signed(s.differential),
-            s,
+            s: s.clone(),
         })
         .collect()
 }
@@ -252,7 +247,7 @@ struct LeagueHomePage {
 }
 
 /// Scheduled within three days of `now` (local time, as the schedule is written).
-fn this_week(m: &MatchView, now: chrono::NaiveDateTime) -> bool {
+fn this_week(m: &MatchSummary, now: chrono::NaiveDateTime) -> bool {
     if m.status == "in_progress" {
         return true;
     }
@@ -270,12 +265,12 @@ async fn league_home(
 ) -> Result<HttpResponse, PageError> {
     let mut conn = state.db.reader().acquire().await.map_err(AppError::from)?;
     let league = leagues::league_by_slug(&mut conn, &slug).await?;
-    let standings = leagues::standings(&mut conn, &league).await?;
+    let standings = state.standings.get(&mut conn, &league).await?;
     let all = league_matches(&mut conn, &league).await?;
     let now = chrono::Local::now().naive_local();
     let this_week: Vec<MatchLine> = all.iter().filter(|m| this_week(m, now)).map(line).collect();
     // Latest results first: by scheduled time, then by id (the order they were made).
-    let mut finished: Vec<&MatchView> = all
+    let mut finished: Vec<&MatchSummary> = all
         .iter()
         .filter(|m| m.status == "complete" || m.status == "forfeit")
         .collect();
@@ -286,7 +281,7 @@ async fn league_home(
         nav: Nav::maybe(&who),
         slug: league.row.slug.clone(),
         name: league.row.name.clone(),
-        standings: standing_rows(standings),
+        standings: standing_rows(&standings),
         this_week,
         results,
         upcoming,
@@ -371,12 +366,12 @@ async fn standings_page(
 ) -> Result<HttpResponse, PageError> {
     let mut conn = state.db.reader().acquire().await.map_err(AppError::from)?;
     let league = leagues::league_by_slug(&mut conn, &slug).await?;
-    let rows = leagues::standings(&mut conn, &league).await?;
+    let rows = state.standings.get(&mut conn, &league).await?;
     let body = StandingsPage {
         nav: Nav::maybe(&who),
         slug: league.row.slug.clone(),
         name: league.row.name.clone(),
-        rows: standing_rows(rows),
+        rows: standing_rows(&rows),
         tiebreak: tiebreak_words(&league),
     }
     .render()?;
@@ -390,7 +385,7 @@ async fn standings_csv(
 ) -> Result<HttpResponse, PageError> {
     let mut conn = state.db.reader().acquire().await.map_err(AppError::from)?;
     let league = leagues::league_by_slug(&mut conn, &slug).await?;
-    let rows = leagues::standings(&mut conn, &league).await?;
+    let rows = state.standings.get(&mut conn, &league).await?;
     let mut out = csv_row(&[
         "rank",
         "team",
@@ -404,7 +399,7 @@ async fn standings_csv(
         "points_against",
         "differential",
     ]);
-    for s in &rows {
+    for s in rows.iter() {
         out.push_str(&csv_row(&[
             s.rank.to_string(),
             s.team.clone(),
@@ -442,7 +437,7 @@ struct SchedulePage {
     rounds: Vec<Round>,
 }
 
-fn round_title(m: &MatchView) -> String {
+fn round_title(m: &MatchSummary) -> String {
     let stage = match m.stage.as_str() {
         "playoff" => "Playoffs",
         "final" => "Final",
@@ -597,7 +592,7 @@ async fn team_page(
         slug: league.row.slug.clone(),
         name: league.row.name.clone(),
         team,
-        standing: standing_rows(standing).pop(),
+        standing: standing_rows(&standing).pop(),
         matches,
     }
     .render()?;

@@ -7,6 +7,7 @@ mod browser;
 mod browser_bracket;
 mod browser_league;
 mod console;
+mod generate;
 mod helpers;
 mod league_api;
 mod pages;

@@ -1,0 +1,427 @@
+//! The HTTP load benchmark (issue 5), against the real release binary on a generated season.
+//!
+//! `cargo bench --bench http_load` — needs `wrk` (`apt-get install wrk`). It generates a
+//! season (64 teams, 2,000 matches, 30,000 hands) with `spades-im generate`, starts
+//! `spades-im serve` on it, draws a 64-team double-elimination bracket through the API, then
+//! measures with wrk, at 1, 16, 64 and 256 connections, the bare `GET /healthz` (the
+//! framework's ceiling) and the public pages, each reported as a ratio of `/healthz`; and
+//! `POST /api/v1/matches/{id}/hands` (durable: `synchronous=FULL`) with one closed-loop
+//! supervisor per connection, each on its own match, sending the version it got back.
+//!
+//! `cargo bench --bench http_load -- scale` instead times the pages at one connection for
+//! seasons of 16, 256 and 1,024 teams with 10,000, 100,000 and 1,000,000 hands.
+//!
+//! Environment: `LOAD_SECONDS` (per measurement, default 5), `LOAD_CONNS` (default
+//! `1,16,64,256`). Figures only: nothing here fails on a time.
+
+use std::net::TcpListener;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+const BIN: &str = env!("CARGO_BIN_EXE_spades-im");
+
+/// A running `spades-im serve`, killed on drop.
+struct Server {
+    child: Child,
+    base: String,
+    token: String,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn run(args: &[&str], db: &Path) -> String {
+    let out = Command::new(BIN)
+        .arg("--db")
+        .arg(db)
+        .args(args)
+        .env("SPADES_LOG", "warn")
+        .output()
+        .expect("run spades-im");
+    assert!(
+        out.status.success(),
+        "spades-im {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// Generates a season into `db`; returns the generator's summary line.
+fn generate(db: &Path, teams: usize, matches: usize, hands: usize) -> String {
+    let (t, m, h) = (teams.to_string(), matches.to_string(), hands.to_string());
+    let out = run(
+        &["generate", "--teams", &t, "--matches", &m, "--hands", &h],
+        db,
+    );
+    out.lines().last().unwrap_or_default().to_string()
+}
+
+fn start(db: &Path) -> Server {
+    let port = TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free port")
+        .port();
+    let token = run(&["token", "create", "admin", "--label", "bench"], db)
+        .trim()
+        .to_string();
+    let child = Command::new(BIN)
+        .arg("--db")
+        .arg(db)
+        .args(["--bind", &format!("127.0.0.1:{port}"), "serve"])
+        .env("SPADES_LOG", "warn")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start spades-im serve");
+    let server = Server {
+        child,
+        base: format!("http://127.0.0.1:{port}"),
+        token,
+    };
+    for _ in 0..200 {
+        if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
+            return server;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    panic!("the server did not start");
+}
+
+/// What wrk measured.
+#[derive(Debug, Clone, Copy, Default)]
+struct Stats {
+    rps: f64,
+    p50_ms: f64,
+    p99_ms: f64,
+    errors: u64,
+}
+
+fn duration_ms(text: &str) -> f64 {
+    let text = text.trim();
+    let (number, factor) = if let Some(n) = text.strip_suffix("us") {
+        (n, 0.001)
+    } else if let Some(n) = text.strip_suffix("ms") {
+        (n, 1.0)
+    } else if let Some(n) = text.strip_suffix("m") {
+        (n, 60_000.0)
+    } else if let Some(n) = text.strip_suffix('s') {
+        (n, 1000.0)
+    } else {
+        (text, 1.0)
+    };
+    number.trim().parse::<f64>().unwrap_or(f64::NAN) * factor
+}
+
+fn wrk(url: &str, connections: usize, seconds: u64) -> Stats {
+    let threads = connections.clamp(1, 2);
+    let out = Command::new("wrk")
+        .args([
+            &format!("-t{threads}"),
+            &format!("-c{connections}"),
+            &format!("-d{seconds}s"),
+            "--latency",
+            "--timeout",
+            "10s",
+            url,
+        ])
+        .output()
+        .expect("wrk is installed (apt-get install wrk)");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let mut stats = Stats::default();
+    for line in text.lines() {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        match words.as_slice() {
+            ["Requests/sec:", n] => stats.rps = n.parse().unwrap_or(0.0),
+            ["50%", d] => stats.p50_ms = duration_ms(d),
+            ["99%", d] => stats.p99_ms = duration_ms(d),
+            ["Non-2xx", "or", "3xx", "responses:", n] => stats.errors += n.parse().unwrap_or(0),
+            ["Socket", "errors:", rest @ ..] => {
+                stats.errors += rest
+                    .iter()
+                    .filter_map(|w| w.trim_end_matches(',').parse::<u64>().ok())
+                    .sum::<u64>()
+            }
+            _ => {}
+        }
+    }
+    stats
+}
+
+fn percentile(sorted: &[Duration], p: f64) -> f64 {
+    if sorted.is_empty() {
+        return f64::NAN;
+    }
+    let i = ((sorted.len() as f64 * p).ceil() as usize).clamp(1, sorted.len()) - 1;
+    sorted[i].as_secs_f64() * 1000.0
+}
+
+/// Two hands that keep a game going (each team sets and makes in turn; no loss floor under
+/// unc-im-500), so every supervisor stays on one match.
+fn hand(n: usize) -> Value {
+    if n.is_multiple_of(2) {
+        json!({"a": {"bids": [4, 3], "tricks": [3, 3]}, "b": {"bids": [2, 2], "tricks": [4, 3]}})
+    } else {
+        json!({"a": {"bids": [2, 2], "tricks": [4, 3]}, "b": {"bids": [4, 3], "tricks": [3, 3]}})
+    }
+}
+
+/// `connections` supervisors, each entering hands on its own fresh match for `seconds`.
+async fn post_hands(server: &Server, teams: &[i64], connections: usize, seconds: u64) -> Stats {
+    let client = reqwest::Client::builder()
+        .pool_max_idle_per_host(connections)
+        .build()
+        .expect("client");
+    let auth = format!("Bearer {}", server.token);
+    // Setup (not timed): a started match per supervisor.
+    let mut matches = Vec::with_capacity(connections);
+    for i in 0..connections {
+        let (a, b) = (
+            teams[(2 * i) % teams.len()],
+            teams[(2 * i + 1) % teams.len()],
+        );
+        let m: Value = client
+            .post(format!("{}/api/v1/leagues/bench/matches", server.base))
+            .header("authorization", &auth)
+            .json(&json!({"team_a": a, "team_b": b}))
+            .send()
+            .await
+            .expect("create match")
+            .json()
+            .await
+            .expect("match json");
+        let id = m["id"].as_i64().expect("match id");
+        let m: Value = client
+            .post(format!("{}/api/v1/matches/{id}/start", server.base))
+            .header("authorization", &auth)
+            .json(&json!({}))
+            .send()
+            .await
+            .expect("start")
+            .json()
+            .await
+            .expect("start json");
+        matches.push((id, m["version"].as_i64().expect("version")));
+    }
+    let stop = Arc::new(AtomicBool::new(false));
+    let started = Instant::now();
+    let mut tasks = Vec::new();
+    for (id, mut version) in matches {
+        let (client, auth, stop, base) = (
+            client.clone(),
+            auth.clone(),
+            stop.clone(),
+            server.base.clone(),
+        );
+        tasks.push(tokio::spawn(async move {
+            let mut latencies = Vec::new();
+            let mut errors = 0u64;
+            let mut n = 0;
+            while !stop.load(Ordering::Relaxed) {
+                let t = Instant::now();
+                let r = client
+                    .post(format!("{base}/api/v1/matches/{id}/hands"))
+                    .header("authorization", &auth)
+                    .json(&json!({"hand": hand(n), "expected_version": version}))
+                    .send()
+                    .await;
+                match r {
+                    Ok(r) if r.status() == 201 => {
+                        let m: Value = r.json().await.unwrap_or_default();
+                        latencies.push(t.elapsed());
+                        version = m["version"].as_i64().unwrap_or(version);
+                        n += 1;
+                    }
+                    _ => {
+                        errors += 1;
+                        tokio::time::sleep(Duration::from_millis(10)).await;
+                    }
+                }
+            }
+            (latencies, errors)
+        }));
+    }
+    tokio::time::sleep(Duration::from_secs(seconds)).await;
+    stop.store(true, Ordering::Relaxed);
+    let mut all = Vec::new();
+    let mut errors = 0;
+    for t in tasks {
+        let (l, e) = t.await.expect("task");
+        all.extend(l);
+        errors += e;
+    }
+    let elapsed = started.elapsed().as_secs_f64();
+    all.sort();
+    Stats {
+        rps: all.len() as f64 / elapsed,
+        p50_ms: percentile(&all, 0.50),
+        p99_ms: percentile(&all, 0.99),
+        errors,
+    }
+}
+
+fn seconds() -> u64 {
+    std::env::var("LOAD_SECONDS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(5)
+}
+
+fn connection_counts() -> Vec<usize> {
+    std::env::var("LOAD_CONNS")
+        .unwrap_or_else(|_| "1,16,64,256".into())
+        .split(',')
+        .filter_map(|c| c.trim().parse().ok())
+        .collect()
+}
+
+async fn api(server: &Server, method: &str, path: &str, body: Value) -> Value {
+    let client = reqwest::Client::new();
+    let url = format!("{}{path}", server.base);
+    let request = match method {
+        "POST" => client.post(url).json(&body),
+        _ => client.get(url),
+    };
+    let r = request
+        .header("authorization", format!("Bearer {}", server.token))
+        .send()
+        .await
+        .expect("api call");
+    assert!(r.status().is_success(), "{method} {path}: {}", r.status());
+    r.json().await.unwrap_or_default()
+}
+
+/// The pages measured: name and path.
+fn pages(match_id: i64) -> Vec<(&'static str, String)> {
+    vec![
+        ("public match page", format!("/matches/{match_id}")),
+        ("standings page", "/leagues/bench/standings".into()),
+        ("scoreboard", "/scoreboard".into()),
+        ("bracket page", "/leagues/bench/bracket".into()),
+        ("standings API", "/api/v1/leagues/bench/standings".into()),
+    ]
+}
+
+/// A complete match of the generated season (the generator plays matches in id order, so
+/// match 10 is complete), with its hand count.
+async fn complete_match(server: &Server) -> (i64, usize) {
+    let m = api(server, "GET", "/api/v1/matches/10", json!({})).await;
+    assert_eq!(m["status"], "complete", "match 10 is played");
+    (10, m["hands"].as_array().map_or(0, Vec::len))
+}
+
+async fn load() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = dir.path().join("load.sqlite3");
+    let t = Instant::now();
+    let summary = generate(&db, 64, 2000, 30_000);
+    println!(
+        "season: {summary} (generated in {:.1} s)",
+        t.elapsed().as_secs_f64()
+    );
+    let server = start(&db);
+    let bracket = api(
+        &server,
+        "POST",
+        "/api/v1/leagues/bench/playoffs",
+        json!({"format": "double_elimination", "teams": 64}),
+    )
+    .await;
+    println!(
+        "bracket: {} matches, double elimination of 64",
+        bracket["matches"].as_array().map_or(0, Vec::len)
+    );
+    let standings = api(&server, "GET", "/api/v1/leagues/bench/standings", json!({})).await;
+    let teams: Vec<i64> = standings["rows"]
+        .as_array()
+        .map(|rows| rows.iter().filter_map(|r| r["team_id"].as_i64()).collect())
+        .unwrap_or_default();
+    let (match_id, hands) = complete_match(&server).await;
+    println!("match page: match {match_id}, {hands} hands");
+    let secs = seconds();
+    println!(
+        "\n| endpoint | connections | req/s | p50 ms | p99 ms | vs /healthz | errors |\n|---|---|---|---|---|---|---|"
+    );
+    for &c in &connection_counts() {
+        let ceiling = wrk(&format!("{}/healthz", server.base), c, secs);
+        println!(
+            "| GET /healthz | {c} | {:.0} | {:.2} | {:.2} | 100% | {} |",
+            ceiling.rps, ceiling.p50_ms, ceiling.p99_ms, ceiling.errors
+        );
+        for (name, path) in pages(match_id) {
+            let s = wrk(&format!("{}{path}", server.base), c, secs);
+            println!(
+                "| {name} `{path}` | {c} | {:.0} | {:.2} | {:.2} | {:.0}% | {} |",
+                s.rps,
+                s.p50_ms,
+                s.p99_ms,
+                100.0 * s.rps / ceiling.rps,
+                s.errors
+            );
+        }
+        let s = post_hands(&server, &teams, c, secs).await;
+        println!(
+            "| POST hands (durable) | {c} | {:.0} | {:.2} | {:.2} | {:.0}% | {} |",
+            s.rps,
+            s.p50_ms,
+            s.p99_ms,
+            100.0 * s.rps / ceiling.rps,
+            s.errors
+        );
+    }
+}
+
+async fn scale() {
+    let secs = seconds().min(3);
+    println!(
+        "\n| teams | hands | matches | standings page p50 / p99 ms | standings API | league home | schedule | match page | scoreboard | bracket page |\n|---|---|---|---|---|---|---|---|---|---|"
+    );
+    for &teams in &[16usize, 256, 1024] {
+        for &hands in &[10_000usize, 100_000, 1_000_000] {
+            let dir = tempfile::tempdir().expect("tempdir");
+            let db = dir.path().join("scale.sqlite3");
+            // ~14 hands a game: enough matches for the hands, a tenth left to play.
+            let matches = hands / 14 + hands / 140;
+            generate(&db, teams, matches, hands);
+            let server = start(&db);
+            api(
+                &server,
+                "POST",
+                "/api/v1/leagues/bench/playoffs",
+                json!({"format": "double_elimination", "teams": teams.min(64)}),
+            )
+            .await;
+            let mut cells = Vec::new();
+            for path in [
+                "/leagues/bench/standings",
+                "/api/v1/leagues/bench/standings",
+                "/leagues/bench",
+                "/leagues/bench/schedule",
+                "/matches/10",
+                "/scoreboard",
+                "/leagues/bench/bracket",
+            ] {
+                let s = wrk(&format!("{}{path}", server.base), 1, secs);
+                cells.push(format!("{:.2} / {:.2}", s.p50_ms, s.p99_ms));
+            }
+            println!("| {teams} | {hands} | {matches} | {} |", cells.join(" | "));
+        }
+    }
+}
+
+fn main() {
+    let runtime = tokio::runtime::Runtime::new().expect("runtime");
+    if std::env::args().any(|a| a == "scale") {
+        runtime.block_on(scale());
+    } else {
+        runtime.block_on(load());
+    }
+}

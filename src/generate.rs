@@ -1,0 +1,201 @@
+//! A generated season for the benchmarks: `spades-im generate --teams 64 --matches 2000
+//! --hands 30000`.
+//!
+//! The league and its regular-season matches are written straight through the database layer
+//! in one transaction (a million hands in seconds, where the services would take a durable
+//! commit per hand), but every hand is scored by the rules engine exactly as the services do,
+//! so the cached totals of each match are the ones its hands rebuild. Matches are played in
+//! round-robin order until the hand budget is spent: those are complete, the one that takes
+//! the last hands stays in progress, the rest are scheduled.
+
+use crate::db::Db;
+use crate::db::leagues as db_leagues;
+use crate::db::matches::{self as db_matches, NewHand, NewMatch, Totals};
+use crate::demo::{Rng, random_hand};
+use crate::league::schedule::round_robin;
+use crate::rules::{Game, RulesSpec, Stage, Team};
+use crate::service::leagues::{self, NewLeagueInput, StageRules};
+use crate::service::{User, now};
+
+/// What to generate.
+#[derive(Debug, Clone)]
+pub struct SeasonSpec {
+    pub slug: String,
+    pub teams: usize,
+    pub matches: usize,
+    pub hands: usize,
+    pub seed: u64,
+}
+
+/// What was generated.
+#[derive(Debug, Clone)]
+pub struct Generated {
+    pub league_id: i64,
+    pub matches: usize,
+    pub complete: usize,
+    pub in_progress: usize,
+    pub hands: usize,
+}
+
+/// Generates the season `spec` (a league with the slug `spec.slug`, created by `admin`).
+pub async fn season(db: &Db, admin: &User, spec: &SeasonSpec) -> anyhow::Result<Generated> {
+    anyhow::ensure!(spec.teams >= 2, "a season needs at least 2 teams");
+    let league = leagues::create_league(
+        db,
+        admin,
+        &NewLeagueInput {
+            name: format!("Generated {} teams", spec.teams),
+            slug: Some(spec.slug.clone()),
+            rules: StageRules {
+                // Games to 500 run ~18 hands: 30,000 hands fill most of 2,000 matches.
+                regular: RulesSpec::Preset("unc-im-500".into()),
+                playoff: None,
+                r#final: Some(RulesSpec::Preset("unc-im-500".into())),
+            },
+            tiebreak_order: None,
+        },
+    )
+    .await
+    .map_err(|e| anyhow::anyhow!("{e}"))?;
+    let rules = league.rules_for(Stage::Regular).clone();
+    let frozen = serde_json::to_string(&rules)?;
+    let stamp = now();
+    let mut rng = Rng(spec.seed);
+    let mut tx = db.write().await?;
+    let mut team_ids = Vec::with_capacity(spec.teams);
+    for i in 1..=spec.teams {
+        let (p1, p2) = (format!("Player {i}a"), format!("Player {i}b"));
+        team_ids.push(
+            db_leagues::insert_team(&mut tx, league.row.id, &format!("Team {i:04}"), [&p1, &p2])
+                .await?,
+        );
+    }
+    let rounds = round_robin(spec.teams);
+    let mut out = Generated {
+        league_id: league.row.id,
+        matches: 0,
+        complete: 0,
+        in_progress: 0,
+        hands: 0,
+    };
+    // Past one round robin, the schedule starts again (a league meeting every team twice).
+    let per_cycle = rounds.len();
+    let rounds_per_cycle = rounds.last().map_or(1, |p| p.round);
+    for n in 0..spec.matches {
+        let p = rounds[n % per_cycle];
+        let round = (n / per_cycle) * rounds_per_cycle + p.round;
+        let id = db_matches::insert(
+            &mut tx,
+            &NewMatch {
+                league_id: league.row.id,
+                stage: "regular",
+                round: Some(round as i64),
+                team_a: team_ids[p.a],
+                team_b: team_ids[p.b],
+                table_name: None,
+                scheduled_at: None,
+            },
+        )
+        .await?;
+        out.matches += 1;
+        if out.hands >= spec.hands {
+            continue;
+        }
+        db_matches::start(&mut tx, id, &stamp, &frozen).await?;
+        let mut game = Game::new(rules.clone(), Stage::Regular);
+        let mut number = 0;
+        while !game.state().is_over() && out.hands < spec.hands {
+            let input = overbid(random_hand(&mut rng), &mut rng);
+            let hand = input
+                .parse(number + 1)
+                .map_err(|e| anyhow::anyhow!("generated hand {}: {e:?}", number + 1))?;
+            game.play(&hand)
+                .map_err(|e| anyhow::anyhow!("generated hand: {e:?}"))?;
+            number += 1;
+            db_matches::insert_hand(
+                &mut tx,
+                &NewHand {
+                    match_id: id,
+                    number: number as i64,
+                    revision: 1,
+                    hand: &serde_json::to_string(&input)?,
+                    reason: None,
+                    recorded_by: Some(admin.id),
+                    now: &stamp,
+                },
+            )
+            .await?;
+            out.hands += 1;
+            anyhow::ensure!(number < 500, "a generated game does not end");
+        }
+        let state = game.state();
+        let (a, b) = (game.total(Team::A), game.total(Team::B));
+        if state.is_over() {
+            out.complete += 1;
+        } else {
+            out.in_progress += 1;
+        }
+        db_matches::set_totals(
+            &mut tx,
+            id,
+            &Totals {
+                status: if state.is_over() {
+                    "complete"
+                } else {
+                    "in_progress"
+                },
+                score_a: a.score.into(),
+                score_b: b.score.into(),
+                bags_a: a.bags.into(),
+                bags_b: b.bags.into(),
+                game_status: state.status(),
+                winner: state.winner().map(Team::as_str),
+                reason: state.reason().map(|r| r.as_str()),
+                forfeit: None,
+                hands_played: number as i64,
+            },
+        )
+        .await?;
+    }
+    tx.commit().await?;
+    Ok(out)
+}
+
+/// One team in four overbids by a trick (a set): league play has its share of sets, and
+/// the games run the ~15 hands to 500 that 30,000 hands in 2,000 matches need.
+fn overbid(mut hand: crate::rules::HandInput, rng: &mut Rng) -> crate::rules::HandInput {
+    use crate::rules::hand::BidInput;
+    for team in [hand.a.as_mut(), hand.b.as_mut()].into_iter().flatten() {
+        if !rng.chance(25) {
+            continue;
+        }
+        let total: i64 = team.tricks.iter().sum();
+        if let Some(BidInput::Number(first)) = team.bids.first_mut()
+            && total < 13
+        {
+            *first += 1;
+        }
+    }
+    hand
+}
+
+/// The first admin of the database, created (and its password returned) when there is none.
+pub async fn admin(db: &Db) -> anyhow::Result<(User, Option<String>)> {
+    let created = crate::service::accounts::ensure_admin(db)
+        .await
+        .map_err(|e| anyhow::anyhow!("{e}"))?;
+    let mut conn = db.reader().acquire().await?;
+    let row = crate::db::users::all(&mut conn)
+        .await?
+        .into_iter()
+        .find(|u| u.role == "admin")
+        .ok_or_else(|| anyhow::anyhow!("no admin account"))?;
+    Ok((
+        User {
+            id: row.id,
+            username: row.username,
+            role: crate::service::Role::Admin,
+        },
+        created.map(|(_, password)| password),
+    ))
+}
