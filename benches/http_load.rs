@@ -9,7 +9,14 @@
 //! supervisor per connection, each on its own match, sending the version it got back.
 //!
 //! `cargo bench --bench http_load -- scale` instead times the pages at one connection for
-//! seasons of 16, 256 and 1,024 teams with 10,000, 100,000 and 1,000,000 hands.
+//! seasons of 16, 256 and 1,024 teams with 10,000, 100,000 and 1,000,000 hands, with the page
+//! cache on (what visitors get) and off (`--no-page-cache`: the pages' own cost).
+//!
+//! `cargo bench --bench http_load -- playout` plays a 256-team double elimination through
+//! the API, as brackets-manager does in `benches/peer` (create, report every match, final
+//! standings): each match started and decided by one hand (playoff rules `partnership` to
+//! 100, so a made 10 wins), every write durable. One supervisor at a time, as the peer's
+//! loop, then 16 at once (tables of a league night).
 //!
 //! Environment: `LOAD_SECONDS` (per measurement, default 5), `LOAD_CONNS` (default
 //! `1,16,64,256`). Figures only: nothing here fails on a time.
@@ -66,6 +73,10 @@ fn generate(db: &Path, teams: usize, matches: usize, hands: usize) -> String {
 }
 
 fn start(db: &Path) -> Server {
+    start_with(db, &[])
+}
+
+fn start_with(db: &Path, flags: &[&str]) -> Server {
     let port = TcpListener::bind("127.0.0.1:0")
         .and_then(|l| l.local_addr())
         .expect("a free port")
@@ -76,7 +87,9 @@ fn start(db: &Path) -> Server {
     let child = Command::new(BIN)
         .arg("--db")
         .arg(db)
-        .args(["--bind", &format!("127.0.0.1:{port}"), "serve"])
+        .args(["--bind", &format!("127.0.0.1:{port}")])
+        .args(flags)
+        .arg("serve")
         .env("SPADES_LOG", "warn")
         .stdout(Stdio::null())
         .stderr(Stdio::null())
@@ -382,7 +395,7 @@ async fn load() {
 async fn scale() {
     let secs = seconds().min(3);
     println!(
-        "\n| teams | hands | matches | standings page p50 / p99 ms | standings API | league home | schedule | match page | scoreboard | bracket page |\n|---|---|---|---|---|---|---|---|---|---|"
+        "\n| teams | hands | matches | cache | standings page p50 / p99 ms | standings API | league home | schedule | match page | scoreboard | bracket page |\n|---|---|---|---|---|---|---|---|---|---|---|"
     );
     for &teams in &[16usize, 256, 1024] {
         for &hands in &[10_000usize, 100_000, 1_000_000] {
@@ -391,29 +404,192 @@ async fn scale() {
             // ~14 hands a game: enough matches for the hands, a tenth left to play.
             let matches = hands / 14 + hands / 140;
             generate(&db, teams, matches, hands);
-            let server = start(&db);
-            api(
-                &server,
-                "POST",
-                "/api/v1/leagues/bench/playoffs",
-                json!({"format": "double_elimination", "teams": teams.min(64)}),
-            )
-            .await;
-            let mut cells = Vec::new();
-            for path in [
-                "/leagues/bench/standings",
-                "/api/v1/leagues/bench/standings",
-                "/leagues/bench",
-                "/leagues/bench/schedule",
-                "/matches/10",
-                "/scoreboard",
-                "/leagues/bench/bracket",
-            ] {
-                let s = wrk(&format!("{}{path}", server.base), 1, secs);
-                cells.push(format!("{:.2} / {:.2}", s.p50_ms, s.p99_ms));
+            let mut bracket_made = false;
+            for (cache, flags) in [("on", &[][..]), ("off", &["--no-page-cache"][..])] {
+                let server = start_with(&db, flags);
+                if !bracket_made {
+                    api(
+                        &server,
+                        "POST",
+                        "/api/v1/leagues/bench/playoffs",
+                        json!({"format": "double_elimination", "teams": teams.min(64)}),
+                    )
+                    .await;
+                    bracket_made = true;
+                }
+                let mut cells = Vec::new();
+                for path in SCALE_PAGES {
+                    let s = wrk(&format!("{}{path}", server.base), 1, secs);
+                    cells.push(format!("{:.2} / {:.2}", s.p50_ms, s.p99_ms));
+                }
+                println!(
+                    "| {teams} | {hands} | {matches} | {cache} | {} |",
+                    cells.join(" | ")
+                );
             }
-            println!("| {teams} | {hands} | {matches} | {} |", cells.join(" | "));
         }
+    }
+}
+
+const SCALE_PAGES: [&str; 7] = [
+    "/leagues/bench/standings",
+    "/api/v1/leagues/bench/standings",
+    "/leagues/bench",
+    "/leagues/bench/schedule",
+    "/matches/10",
+    "/scoreboard",
+    "/leagues/bench/bracket",
+];
+
+/// The hand that decides a playoff match at once under `partnership` to 100: the winner
+/// bids and takes 10 (100 points), the loser 3.
+fn deciding_hand(a_wins: bool) -> Value {
+    let (w, l) = (
+        json!({"bids": [5, 5], "tricks": [5, 5]}),
+        json!({"bids": [2, 1], "tricks": [2, 1]}),
+    );
+    if a_wins {
+        json!({"a": w, "b": l})
+    } else {
+        json!({"a": l, "b": w})
+    }
+}
+
+/// Starts real match `id` and decides it with one hand; returns the winner side.
+async fn play_match(client: &reqwest::Client, base: &str, auth: &str, id: i64, a_wins: bool) {
+    let started: Value = client
+        .post(format!("{base}/api/v1/matches/{id}/start"))
+        .header("authorization", auth)
+        .json(&json!({}))
+        .send()
+        .await
+        .expect("start")
+        .json()
+        .await
+        .expect("start json");
+    let r = client
+        .post(format!("{base}/api/v1/matches/{id}/hands"))
+        .header("authorization", auth)
+        .json(&json!({"hand": deciding_hand(a_wins), "expected_version": started["version"]}))
+        .send()
+        .await
+        .expect("hand");
+    assert_eq!(r.status(), 201, "hand of match {id}");
+    let m: Value = r.json().await.expect("hand json");
+    assert_eq!(m["game_status"], "won", "one hand decides match {id}");
+}
+
+/// One play-out of the 256-team double elimination on a fresh database: (create, play,
+/// standings) in ms and the matches played.
+async fn playout_once(supervisors: usize, seed: u64) -> (f64, f64, f64, usize) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = dir.path().join("playout.sqlite3");
+    // A fresh database with its admin (the generator with no season), then a league whose
+    // playoffs are decided in one hand, and 256 teams with no regular season: the seeding
+    // falls to the documented last resort.
+    generate(&db, 2, 0, 0);
+    let server = start(&db);
+    let auth = format!("Bearer {}", server.token);
+    let client = reqwest::Client::new();
+    api(
+        &server,
+        "POST",
+        "/api/v1/leagues",
+        json!({"name": "Playout", "slug": "playout",
+               "rules": {"regular": "unc-im-500",
+                         "playoff": {"preset": "partnership", "target": 100},
+                         "final": {"preset": "partnership", "target": 100}}}),
+    )
+    .await;
+    for i in 1..=256 {
+        api(
+            &server,
+            "POST",
+            "/api/v1/leagues/playout/teams",
+            json!({"name": format!("Team {i:03}"), "players": ["P1", "P2"]}),
+        )
+        .await;
+    }
+    let t0 = Instant::now();
+    api(
+        &server,
+        "POST",
+        "/api/v1/leagues/playout/playoffs",
+        json!({"format": "double_elimination", "teams": 256, "grand_final": "double"}),
+    )
+    .await;
+    let t1 = Instant::now();
+    let mut rng = seed;
+    let mut played = 0;
+    loop {
+        let bracket = api(&server, "GET", "/api/v1/leagues/playout/bracket", json!({})).await;
+        if !bracket["champion"].is_null() {
+            break;
+        }
+        let ready: Vec<i64> = bracket["matches"]
+            .as_array()
+            .expect("matches")
+            .iter()
+            .filter(|m| m["status"] == "scheduled")
+            .filter_map(|m| m["match_id"].as_i64())
+            .collect();
+        assert!(
+            !ready.is_empty(),
+            "an undecided bracket has a match to play"
+        );
+        for chunk in ready.chunks(supervisors) {
+            let mut tasks = Vec::new();
+            for &id in chunk {
+                // SplitMix64 coin for the winner.
+                rng = rng.wrapping_add(0x9E37_79B9_7F4A_7C15);
+                let z = (rng ^ (rng >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+                let a_wins = (z ^ (z >> 27)) & 1 == 0;
+                let (client, base, auth) = (client.clone(), server.base.clone(), auth.clone());
+                tasks.push(tokio::spawn(async move {
+                    play_match(&client, &base, &auth, id, a_wins).await
+                }));
+            }
+            for t in tasks {
+                t.await.expect("a match played");
+                played += 1;
+            }
+        }
+    }
+    let t2 = Instant::now();
+    let bracket = api(&server, "GET", "/api/v1/leagues/playout/bracket", json!({})).await;
+    let t3 = Instant::now();
+    assert!(bracket["champion"]["id"].is_i64(), "a champion");
+    assert!(
+        played == 510 || played == 511,
+        "2N − 2 matches, + 1 for a reset: {played}"
+    );
+    let ms = |a: Instant, b: Instant| (b - a).as_secs_f64() * 1000.0;
+    (ms(t0, t1), ms(t1, t2), ms(t2, t3), played)
+}
+
+async fn playout() {
+    let runs: usize = std::env::var("PLAYOUT_RUNS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(3);
+    println!(
+        "\n| supervisors at once | run | create ms | play ms | standings ms | total ms | matches |\n|---|---|---|---|---|---|---|"
+    );
+    for supervisors in [1, 16] {
+        let mut totals = Vec::new();
+        for run in 1..=runs {
+            let (c, p, s, n) = playout_once(supervisors, run as u64).await;
+            totals.push(c + p + s);
+            println!(
+                "| {supervisors} | {run} | {c:.1} | {p:.1} | {s:.1} | {:.1} | {n} |",
+                c + p + s
+            );
+        }
+        totals.sort_by(f64::total_cmp);
+        println!(
+            "| {supervisors} | median | | | | {:.1} | |",
+            totals[totals.len() / 2]
+        );
     }
 }
 
@@ -421,6 +597,8 @@ fn main() {
     let runtime = tokio::runtime::Runtime::new().expect("runtime");
     if std::env::args().any(|a| a == "scale") {
         runtime.block_on(scale());
+    } else if std::env::args().any(|a| a == "playout") {
+        runtime.block_on(playout());
     } else {
         runtime.block_on(load());
     }

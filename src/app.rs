@@ -17,6 +17,9 @@ pub struct Settings {
     pub db: PathBuf,
     /// Mark the session cookie `Secure` (needs HTTPS in front of the service).
     pub secure_cookies: bool,
+    /// Serve anonymous visitors' public pages from a copy made at the current data version
+    /// (off to measure the pages' own cost).
+    pub page_cache: bool,
 }
 
 pub struct Application {
@@ -37,11 +40,15 @@ impl Application {
             throttle: site::auth::Throttle::default(),
             secure_cookies: settings.secure_cookies,
             standings: Default::default(),
+            pages: site::page_cache::PageCache::new(settings.page_cache),
         });
         let server = HttpServer::new(move || {
             App::new()
                 .app_data(state.clone())
                 .app_data(web::FormConfig::default().limit(256 * 1024))
+                .wrap(actix_web::middleware::from_fn(
+                    site::page_cache::serve_cached,
+                ))
                 .wrap(site::auth::SameOrigin)
                 .wrap(site::security_headers())
                 .wrap(actix_web::middleware::Logger::new("%r %s %Dms"))

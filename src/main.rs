@@ -48,6 +48,15 @@ struct ServeArgs {
         value_parser = clap::builder::BoolishValueParser::new()
     )]
     insecure_cookies: bool,
+    /// Render every public page afresh, even for anonymous visitors (by default they get a
+    /// copy made since the last change; see README "Speed").
+    #[arg(
+        long,
+        env = "SPADES_NO_PAGE_CACHE",
+        global = true,
+        value_parser = clap::builder::BoolishValueParser::new()
+    )]
+    no_page_cache: bool,
 }
 
 #[derive(Subcommand)]
@@ -174,6 +183,7 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         bind: args.bind,
         db: args.db,
         secure_cookies: !args.insecure_cookies,
+        page_cache: !args.no_page_cache,
     };
     let app = Application::build(&settings).await?;
     let first_admin = accounts::ensure_admin(app.db()).await?;

@@ -96,9 +96,24 @@ pub async fn results(conn: &mut SqliteConnection, league_id: i64) -> sqlx::Resul
     .await
 }
 
-pub async fn in_progress(conn: &mut SqliteConnection) -> sqlx::Result<Vec<MatchRow>> {
+/// A match in play with the names the scoreboard shows (one query for the whole board).
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct InPlayRow {
+    #[sqlx(flatten)]
+    pub m: MatchRow,
+    pub league_slug: String,
+    pub league_name: String,
+    pub name_a: String,
+    pub name_b: String,
+}
+
+pub async fn in_progress(conn: &mut SqliteConnection) -> sqlx::Result<Vec<InPlayRow>> {
     sqlx::query_as(
-        "SELECT * FROM matches WHERE status = 'in_progress' ORDER BY league_id, table_name, id",
+        "SELECT m.*, l.slug AS league_slug, l.name AS league_name,
+                ta.name AS name_a, tb.name AS name_b
+         FROM matches m JOIN leagues l ON l.id = m.league_id
+              JOIN teams ta ON ta.id = m.team_a JOIN teams tb ON tb.id = m.team_b
+         WHERE m.status = 'in_progress' ORDER BY m.league_id, m.table_name, m.id",
     )
     .fetch_all(conn)
     .await

@@ -133,6 +133,13 @@ impl Db {
     }
 
     /// A cheap round trip to the reader pool, for health checks.
+    /// The counter of changes to what the public pages show (migration 0005).
+    pub async fn data_version(&self) -> Result<i64, sqlx::Error> {
+        sqlx::query_scalar("SELECT n FROM data_version WHERE id = 1")
+            .fetch_one(&self.reader)
+            .await
+    }
+
     pub async fn ping(&self) -> Result<(), sqlx::Error> {
         sqlx::query("SELECT 1")
             .execute(&self.reader)

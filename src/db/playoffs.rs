@@ -120,6 +120,20 @@ pub async fn matches(
         .await
 }
 
+/// The real matches of a bracket's matches (those created so far), in one query.
+pub async fn real_matches(
+    conn: &mut SqliteConnection,
+    bracket_id: i64,
+) -> sqlx::Result<Vec<crate::db::matches::MatchRow>> {
+    sqlx::query_as(
+        "SELECT matches.* FROM matches JOIN bracket_matches ON bracket_matches.match_id = matches.id
+         WHERE bracket_matches.bracket_id = ?",
+    )
+    .bind(bracket_id)
+    .fetch_all(conn)
+    .await
+}
+
 /// The bracket match played as real match `match_id`, if any.
 pub async fn by_match_id(
     conn: &mut SqliteConnection,

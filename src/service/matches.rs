@@ -177,14 +177,7 @@ async fn build_view(
             reason: row.reason.clone(),
         })
         .collect();
-    let ends_at = match (&m.started_at, rules.time_limit_minutes) {
-        (Some(start), Some(limit)) => chrono::DateTime::parse_from_rfc3339(start).ok().map(|t| {
-            (t + chrono::Duration::minutes(i64::from(limit)))
-                .to_utc()
-                .to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
-        }),
-        _ => None,
-    };
+    let ends_at = ends_at(m, &rules);
     Ok(MatchView {
         id: m.id,
         league: league.row.slug.clone(),
@@ -218,6 +211,17 @@ async fn build_view(
         reason: m.reason.clone(),
         forfeit: m.forfeit.clone(),
     })
+}
+
+/// When the match's time runs out: its start plus the rules' time limit, if it has one.
+fn ends_at(m: &MatchRow, rules: &Rules) -> Option<String> {
+    let (start, limit) = (m.started_at.as_ref()?, rules.time_limit_minutes?);
+    let t = chrono::DateTime::parse_from_rfc3339(start).ok()?;
+    Some(
+        (t + chrono::Duration::minutes(i64::from(limit)))
+            .to_utc()
+            .to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+    )
 }
 
 /// The match, if `user` may write to it: admins anywhere, supervisors in their leagues
@@ -785,15 +789,7 @@ pub struct MatchSummary {
 }
 
 impl MatchSummary {
-    fn of(m: &MatchRow, names: &std::collections::HashMap<i64, String>) -> MatchSummary {
-        let team = |id: i64| TeamRef {
-            id,
-            name: names
-                .get(&id)
-                .cloned()
-                .unwrap_or_else(|| format!("team {id}")),
-        };
-        let (team_a, team_b) = (team(m.team_a), team(m.team_b));
+    fn of(m: &MatchRow, team_a: TeamRef, team_b: TeamRef) -> MatchSummary {
         let winner = match m.winner.as_deref() {
             Some("a") => Some(Team::A),
             Some("b") => Some(Team::B),
@@ -835,15 +831,69 @@ pub async fn summaries(
     conn: &mut SqliteConnection,
     league_id: i64,
 ) -> Result<Vec<MatchSummary>, ServiceError> {
-    let names = db_leagues::teams(conn, league_id)
+    let names: std::collections::HashMap<i64, String> = db_leagues::teams(conn, league_id)
         .await?
         .into_iter()
         .map(|t| (t.id, t.name))
         .collect();
+    let team = |id: i64| TeamRef {
+        id,
+        name: names
+            .get(&id)
+            .cloned()
+            .unwrap_or_else(|| format!("team {id}")),
+    };
     Ok(db_matches::of_league(conn, league_id)
         .await?
         .iter()
         .filter(|m| m.status != "cancelled")
-        .map(|m| MatchSummary::of(m, &names))
+        .map(|m| MatchSummary::of(m, team(m.team_a), team(m.team_b)))
         .collect())
+}
+
+/// A match in play, as the scoreboard shows it.
+#[derive(Debug, Clone)]
+pub struct InPlay {
+    pub summary: MatchSummary,
+    pub league: String,
+    pub league_name: String,
+    pub started_at: Option<String>,
+    pub ends_at: Option<String>,
+    pub time_called_at: Option<String>,
+    pub version: i64,
+}
+
+/// Every match in play in every league, from the cached totals: the scoreboard costs one
+/// query and the rows shown, however many hands they have.
+pub async fn in_play(conn: &mut SqliteConnection) -> Result<Vec<InPlay>, ServiceError> {
+    let rows = db_matches::in_progress(conn).await?;
+    let mut out = Vec::with_capacity(rows.len());
+    for r in rows {
+        let m = &r.m;
+        // A match in play always has its rules frozen (set when it started).
+        let frozen: Option<Rules> = m
+            .rules
+            .as_deref()
+            .and_then(|t| serde_json::from_str(t).ok());
+        out.push(InPlay {
+            ends_at: frozen.and_then(|rules| ends_at(m, &rules)),
+            league: r.league_slug,
+            league_name: r.league_name,
+            started_at: m.started_at.clone(),
+            time_called_at: m.time_called_at.clone(),
+            version: m.version,
+            summary: MatchSummary::of(
+                m,
+                TeamRef {
+                    id: m.team_a,
+                    name: r.name_a,
+                },
+                TeamRef {
+                    id: m.team_b,
+                    name: r.name_b,
+                },
+            ),
+        });
+    }
+    Ok(out)
 }

@@ -139,13 +139,16 @@ async fn load(conn: &mut SqliteConnection, row: BracketRow) -> Result<Loaded, Se
     if rows.len() != bracket.matches.len() || seeds.len() != bracket.seeds {
         return Err(corrupt("rows do not match the structure"));
     }
-    let mut real = Vec::with_capacity(rows.len());
-    for r in &rows {
-        real.push(match r.match_id {
-            Some(id) => db_matches::by_id(conn, id).await?,
-            None => None,
-        });
-    }
+    // One query for all of them, not one a bracket match (127 for 64 teams).
+    let mut by_id: HashMap<i64, MatchRow> = db_playoffs::real_matches(conn, row.id)
+        .await?
+        .into_iter()
+        .map(|m| (m.id, m))
+        .collect();
+    let real: Vec<Option<MatchRow>> = rows
+        .iter()
+        .map(|r| r.match_id.and_then(|id| by_id.remove(&id)))
+        .collect();
     // Results in index order (topological): a result counts while its match is ready with
     // the same entrants as stored (otherwise the path changed: see `sync`).
     let mut state = BracketState::new(&bracket);

@@ -13,6 +13,7 @@ pub mod console;
 pub mod error;
 pub mod hand_form;
 pub mod nav;
+pub mod page_cache;
 pub mod pages;
 pub mod public;
 
@@ -31,6 +32,8 @@ pub struct AppState {
     pub secure_cookies: bool,
     /// Each league's standings, recomputed only when a result or a team changes.
     pub standings: crate::service::leagues::StandingsCache,
+    /// Public pages for anonymous visitors, rendered once per change.
+    pub pages: page_cache::PageCache,
 }
 
 /// The headers of GUIDE "Security": no inline script, no framing, no sniffing.

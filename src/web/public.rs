@@ -1062,27 +1062,26 @@ pub struct Board {
 
 async fn board(state: &AppState) -> Result<Board, AppError> {
     let mut conn = state.db.reader().acquire().await?;
-    let rows = db_matches::in_progress(&mut conn).await?;
-    let mut out = Vec::with_capacity(rows.len());
-    for row in rows {
-        let (m, league) = matches::load(&mut conn, row.id).await?;
-        out.push(BoardMatch {
-            id: m.id,
-            league_name: league.row.name.clone(),
-            league: m.league.clone(),
-            table: m.table.clone(),
-            team_a: m.team_a.clone(),
-            team_b: m.team_b.clone(),
-            a: m.a,
-            b: m.b,
-            hands: m.hands.len(),
-            state: state_words(&m),
-            started_at: m.started_at.clone(),
-            ends_at: m.ends_at.clone(),
-            time_called_at: m.time_called_at.clone(),
-            version: m.version,
-        });
-    }
+    let out: Vec<BoardMatch> = matches::in_play(&mut conn)
+        .await?
+        .into_iter()
+        .map(|p| BoardMatch {
+            id: p.summary.id,
+            league_name: p.league_name,
+            league: p.league,
+            table: p.summary.table,
+            team_a: p.summary.team_a,
+            team_b: p.summary.team_b,
+            a: p.summary.a,
+            b: p.summary.b,
+            hands: p.summary.hands,
+            state: p.summary.state,
+            started_at: p.started_at,
+            ends_at: p.ends_at,
+            time_called_at: p.time_called_at,
+            version: p.version,
+        })
+        .collect();
     Ok(Board {
         version: out.iter().map(|m| m.version).sum(),
         key: out

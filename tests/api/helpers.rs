@@ -207,6 +207,7 @@ pub async fn spawn_app() -> TestApp {
         bind: "127.0.0.1:0".into(),
         db: dir.path().join("test.sqlite3"),
         secure_cookies: false,
+        page_cache: true,
     };
     let app = Application::build(&settings).await.expect("app builds");
     let address = format!("http://127.0.0.1:{}", app.port());

@@ -10,6 +10,7 @@ mod console;
 mod generate;
 mod helpers;
 mod league_api;
+mod page_cache;
 mod pages;
 mod playoffs;
 mod playoffs_admin;
