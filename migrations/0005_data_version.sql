@@ -73,3 +73,7 @@ BEGIN UPDATE data_version SET n = n + 1; END;
 
 CREATE TRIGGER data_version_bracket_matches_delete AFTER DELETE ON bracket_matches
 BEGIN UPDATE data_version SET n = n + 1; END;
+
+-- The scoreboard reads the matches in play across leagues: without this it scans every match
+-- of every season (2.9 ms at 78,570 matches against 0.2 ms at 785).
+CREATE INDEX matches_in_play ON matches(status) WHERE status = 'in_progress';

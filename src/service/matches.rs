@@ -426,7 +426,9 @@ pub async fn record_hand(
     )
     .await?;
     save_totals(&mut tx, id, &game).await?;
-    if m.stage != "regular" {
+    // A new hand can only end a game (none is taken after the end), so the bracket changes
+    // only then; reloading it for every hand made playoff hands cost ~3× a regular one.
+    if m.stage != "regular" && game.state().is_over() {
         super::playoffs::advance(&mut tx, id, None).await?;
     }
     audit(
