@@ -73,6 +73,50 @@ pub async fn of_league(conn: &mut SqliteConnection, league_id: i64) -> sqlx::Res
     .await
 }
 
+/// A league's matches in play or scheduled between `from` and `to` (as stored,
+/// `YYYY-MM-DDTHH:MM`), in schedule order: the league home's "this week".
+pub async fn in_window(
+    conn: &mut SqliteConnection,
+    league_id: i64,
+    from: &str,
+    to: &str,
+) -> sqlx::Result<Vec<MatchRow>> {
+    sqlx::query_as(
+        "SELECT * FROM matches WHERE league_id = ? AND status != 'cancelled'
+           AND (status = 'in_progress' OR scheduled_at BETWEEN ? AND ?)
+         ORDER BY scheduled_at IS NULL, scheduled_at, round, id",
+    )
+    .bind(league_id)
+    .bind(from)
+    .bind(to)
+    .fetch_all(conn)
+    .await
+}
+
+/// A league's latest `limit` finished matches: by scheduled time, then by id, newest first.
+pub async fn latest_results(
+    conn: &mut SqliteConnection,
+    league_id: i64,
+    limit: i64,
+) -> sqlx::Result<Vec<MatchRow>> {
+    sqlx::query_as(
+        "SELECT * FROM matches WHERE league_id = ? AND status IN ('complete', 'forfeit')
+         ORDER BY scheduled_at DESC, id DESC LIMIT ?",
+    )
+    .bind(league_id)
+    .bind(limit)
+    .fetch_all(conn)
+    .await
+}
+
+/// How many of a league's matches are still to be played.
+pub async fn count_scheduled(conn: &mut SqliteConnection, league_id: i64) -> sqlx::Result<i64> {
+    sqlx::query_scalar("SELECT count(*) FROM matches WHERE league_id = ? AND status = 'scheduled'")
+        .bind(league_id)
+        .fetch_one(conn)
+        .await
+}
+
 /// What the standings need of a finished regular-season match.
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct ResultRow {

@@ -833,6 +833,16 @@ pub async fn summaries(
     conn: &mut SqliteConnection,
     league_id: i64,
 ) -> Result<Vec<MatchSummary>, ServiceError> {
+    let rows = db_matches::of_league(conn, league_id).await?;
+    summaries_of(conn, league_id, &rows).await
+}
+
+/// `rows` (matches of league `league_id`) as summaries, cancelled ones left out.
+pub async fn summaries_of(
+    conn: &mut SqliteConnection,
+    league_id: i64,
+    rows: &[MatchRow],
+) -> Result<Vec<MatchSummary>, ServiceError> {
     let names: std::collections::HashMap<i64, String> = db_leagues::teams(conn, league_id)
         .await?
         .into_iter()
@@ -845,8 +855,7 @@ pub async fn summaries(
             .cloned()
             .unwrap_or_else(|| format!("team {id}")),
     };
-    Ok(db_matches::of_league(conn, league_id)
-        .await?
+    Ok(rows
         .iter()
         .filter(|m| m.status != "cancelled")
         .map(|m| MatchSummary::of(m, team(m.team_a), team(m.team_b)))

@@ -266,17 +266,37 @@ async fn league_home(
     let mut conn = state.db.reader().acquire().await.map_err(AppError::from)?;
     let league = leagues::league_by_slug(&mut conn, &slug).await?;
     let standings = state.standings.get(&mut conn, &league).await?;
-    let all = league_matches(&mut conn, &league).await?;
+    // Only the rows shown are read: the page stays flat in the season's matches.
     let now = chrono::Local::now().naive_local();
-    let this_week: Vec<MatchLine> = all.iter().filter(|m| this_week(m, now)).map(line).collect();
-    // Latest results first: by scheduled time, then by id (the order they were made).
-    let mut finished: Vec<&MatchSummary> = all
+    let stored = |t: chrono::NaiveDateTime| t.format("%Y-%m-%dT%H:%M").to_string();
+    // A minute wider than `this_week`, which then decides exactly.
+    let margin = chrono::Duration::minutes(3 * 24 * 60 + 1);
+    let window = db_matches::in_window(
+        &mut conn,
+        league.row.id,
+        &stored(now - margin),
+        &stored(now + margin),
+    )
+    .await
+    .map_err(AppError::from)?;
+    let this_week: Vec<MatchLine> = matches::summaries_of(&mut conn, league.row.id, &window)
+        .await?
         .iter()
-        .filter(|m| m.status == "complete" || m.status == "forfeit")
+        .filter(|m| this_week(m, now))
+        .map(line)
         .collect();
-    finished.sort_by(|x, y| y.scheduled_at.cmp(&x.scheduled_at).then(y.id.cmp(&x.id)));
-    let results = finished.into_iter().take(10).map(line).collect();
-    let upcoming = all.iter().filter(|m| m.status == "scheduled").count();
+    // Latest results first: by scheduled time, then by id (the order they were made).
+    let latest = db_matches::latest_results(&mut conn, league.row.id, 10)
+        .await
+        .map_err(AppError::from)?;
+    let results = matches::summaries_of(&mut conn, league.row.id, &latest)
+        .await?
+        .iter()
+        .map(line)
+        .collect();
+    let upcoming = db_matches::count_scheduled(&mut conn, league.row.id)
+        .await
+        .map_err(AppError::from)? as usize;
     let body = LeagueHomePage {
         nav: Nav::maybe(&who),
         slug: league.row.slug.clone(),
