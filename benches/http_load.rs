@@ -212,17 +212,7 @@ async fn post_hands(server: &Server, teams: &[i64], connections: usize, seconds:
             .await
             .expect("match json");
         let id = m["id"].as_i64().expect("match id");
-        let m: Value = client
-            .post(format!("{}/api/v1/matches/{id}/start", server.base))
-            .header("authorization", &auth)
-            .json(&json!({}))
-            .send()
-            .await
-            .expect("start")
-            .json()
-            .await
-            .expect("start json");
-        matches.push((id, m["version"].as_i64().expect("version")));
+        matches.push((id, start_match(&client, &server.base, &auth, id).await));
     }
     let stop = Arc::new(AtomicBool::new(false));
     let started = Instant::now();
@@ -455,8 +445,8 @@ fn deciding_hand(a_wins: bool) -> Value {
     }
 }
 
-/// Starts real match `id` and decides it with one hand; returns the winner side.
-async fn play_match(client: &reqwest::Client, base: &str, auth: &str, id: i64, a_wins: bool) {
+/// Starts match `id`; returns its version.
+async fn start_match(client: &reqwest::Client, base: &str, auth: &str, id: i64) -> i64 {
     let started: Value = client
         .post(format!("{base}/api/v1/matches/{id}/start"))
         .header("authorization", auth)
@@ -467,10 +457,16 @@ async fn play_match(client: &reqwest::Client, base: &str, auth: &str, id: i64, a
         .json()
         .await
         .expect("start json");
+    started["version"].as_i64().expect("version")
+}
+
+/// Starts real match `id` and decides it with one hand, won by team a if `a_wins`.
+async fn play_match(client: &reqwest::Client, base: &str, auth: &str, id: i64, a_wins: bool) {
+    let version = start_match(client, base, auth, id).await;
     let r = client
         .post(format!("{base}/api/v1/matches/{id}/hands"))
         .header("authorization", auth)
-        .json(&json!({"hand": deciding_hand(a_wins), "expected_version": started["version"]}))
+        .json(&json!({"hand": deciding_hand(a_wins), "expected_version": version}))
         .send()
         .await
         .expect("hand");

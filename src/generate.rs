@@ -10,10 +10,10 @@
 
 use crate::db::Db;
 use crate::db::leagues as db_leagues;
-use crate::db::matches::{self as db_matches, NewHand, NewMatch, Totals};
+use crate::db::matches::{self as db_matches, NewHand, NewMatch};
 use crate::demo::{Rng, random_hand};
 use crate::league::schedule::round_robin;
-use crate::rules::{Game, RulesSpec, Stage, Team};
+use crate::rules::{Game, RulesSpec, Stage};
 use crate::service::leagues::{self, NewLeagueInput, StageRules};
 use crate::service::{User, now};
 
@@ -128,34 +128,15 @@ pub async fn season(db: &Db, admin: &User, spec: &SeasonSpec) -> anyhow::Result<
             out.hands += 1;
             anyhow::ensure!(number < 500, "a generated game does not end");
         }
-        let state = game.state();
-        let (a, b) = (game.total(Team::A), game.total(Team::B));
-        if state.is_over() {
+        if game.state().is_over() {
             out.complete += 1;
         } else {
             out.in_progress += 1;
         }
-        db_matches::set_totals(
-            &mut tx,
-            id,
-            &Totals {
-                status: if state.is_over() {
-                    "complete"
-                } else {
-                    "in_progress"
-                },
-                score_a: a.score.into(),
-                score_b: b.score.into(),
-                bags_a: a.bags.into(),
-                bags_b: b.bags.into(),
-                game_status: state.status(),
-                winner: state.winner().map(Team::as_str),
-                reason: state.reason().map(|r| r.as_str()),
-                forfeit: None,
-                hands_played: number as i64,
-            },
-        )
-        .await?;
+        // The totals exactly as the services write them after a hand.
+        crate::service::matches::save_totals(&mut tx, id, &game)
+            .await
+            .map_err(|e| anyhow::anyhow!("{e}"))?;
     }
     tx.commit().await?;
     Ok(out)

@@ -316,7 +316,7 @@ fn time_expired(m: &MatchRow, rules: &Rules) -> bool {
 }
 
 /// Writes the totals of `game` (after `scored`) on the match, bumping its version.
-async fn save_totals(
+pub(crate) async fn save_totals(
     conn: &mut SqliteConnection,
     id: i64,
     game: &Game,
@@ -833,11 +833,12 @@ pub async fn summaries(
     conn: &mut SqliteConnection,
     league_id: i64,
 ) -> Result<Vec<MatchSummary>, ServiceError> {
-    let rows = db_matches::of_league(conn, league_id).await?;
+    let mut rows = db_matches::of_league(conn, league_id).await?;
+    rows.retain(|m| m.status != "cancelled");
     summaries_of(conn, league_id, &rows).await
 }
 
-/// `rows` (matches of league `league_id`) as summaries, cancelled ones left out.
+/// `rows` (matches of league `league_id`) as summaries, one for each, in order.
 pub async fn summaries_of(
     conn: &mut SqliteConnection,
     league_id: i64,
@@ -857,7 +858,6 @@ pub async fn summaries_of(
     };
     Ok(rows
         .iter()
-        .filter(|m| m.status != "cancelled")
         .map(|m| MatchSummary::of(m, team(m.team_a), team(m.team_b)))
         .collect())
 }

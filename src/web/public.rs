@@ -279,19 +279,21 @@ async fn league_home(
     )
     .await
     .map_err(AppError::from)?;
-    let this_week: Vec<MatchLine> = matches::summaries_of(&mut conn, league.row.id, &window)
-        .await?
-        .iter()
-        .filter(|m| this_week(m, now))
-        .map(line)
-        .collect();
     // Latest results first: by scheduled time, then by id (the order they were made).
     let latest = db_matches::latest_results(&mut conn, league.row.id, 10)
         .await
         .map_err(AppError::from)?;
-    let results = matches::summaries_of(&mut conn, league.row.id, &latest)
-        .await?
+    // One read of the team names for both lists (a summary for each row, in order).
+    let mut shown = matches::summaries_of(
+        &mut conn,
+        league.row.id,
+        &[window.as_slice(), &latest].concat(),
+    )
+    .await?;
+    let results: Vec<MatchLine> = shown.split_off(window.len()).iter().map(line).collect();
+    let this_week: Vec<MatchLine> = shown
         .iter()
+        .filter(|m| this_week(m, now))
         .map(line)
         .collect();
     let upcoming = db_matches::count_scheduled(&mut conn, league.row.id)
