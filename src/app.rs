@@ -37,20 +37,20 @@ impl Application {
         let port = listener.local_addr()?.port();
         let state = web::Data::new(AppState {
             db: db.clone(),
-            throttle: site::auth::Throttle::default(),
+            throttle: site::throttle::Throttle::default(),
             secure_cookies: settings.secure_cookies,
             standings: Default::default(),
-            pages: site::page_cache::PageCache::new(settings.page_cache),
+            pages: site::middleware::page_cache::PageCache::new(settings.page_cache),
         });
         let server = HttpServer::new(move || {
             App::new()
                 .app_data(state.clone())
                 .app_data(web::FormConfig::default().limit(256 * 1024))
                 .wrap(actix_web::middleware::from_fn(
-                    site::page_cache::serve_cached,
+                    site::middleware::page_cache::serve_cached,
                 ))
-                .wrap(site::auth::SameOrigin)
-                .wrap(site::security_headers())
+                .wrap(site::middleware::same_origin::SameOrigin)
+                .wrap(site::middleware::security_headers())
                 .wrap(actix_web::middleware::Logger::new("%r %s %Dms"))
                 .configure(site::routes)
                 .default_service(web::to(site::not_found))

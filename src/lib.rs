@@ -6,6 +6,7 @@
 pub mod app;
 pub mod db;
 pub mod demo;
+pub mod domain;
 pub mod generate;
 pub mod league;
 pub mod rules;

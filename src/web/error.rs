@@ -13,7 +13,7 @@ pub struct ErrorBody {
     pub error: CalcError,
 }
 
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug, Clone, thiserror::Error)]
 pub enum AppError {
     /// The body is not JSON (400).
     #[error("{0}")]
@@ -186,7 +186,7 @@ impl From<askama::Error> for PageError {
 #[derive(askama::Template)]
 #[template(path = "error.html")]
 struct ErrorPage {
-    nav: super::nav::Nav,
+    nav: crate::web::view::nav::Nav,
     status: u16,
     title: String,
     message: String,
@@ -210,7 +210,7 @@ impl ResponseError for PageError {
         let status = self.status_code();
         let (_, message) = self.0.code_and_message();
         let page = ErrorPage {
-            nav: super::nav::Nav::default(),
+            nav: crate::web::view::nav::Nav::default(),
             status: status.as_u16(),
             title: status.canonical_reason().unwrap_or("Error").to_string(),
             message,

@@ -1,24 +1,15 @@
 //! HTTP: pages (HTML), the JSON API, static assets, and the headers every answer carries.
 
-pub mod account;
-pub mod admin;
-pub mod admin_playoffs;
 pub mod api;
-pub mod api_league;
-pub mod api_playoffs;
-pub mod auth;
-pub mod bracket_page;
-pub mod calculator;
-pub mod console;
 pub mod error;
-pub mod hand_form;
-pub mod nav;
-pub mod page_cache;
+pub mod extract;
+pub mod middleware;
 pub mod pages;
-pub mod public;
+pub mod respond;
+pub mod throttle;
+pub mod view;
 
 use actix_web::http::header;
-use actix_web::middleware::DefaultHeaders;
 use actix_web::{HttpRequest, HttpResponse, get, web};
 
 use crate::db::Db;
@@ -27,42 +18,20 @@ use error::{AppError, PageError};
 /// What every handler can reach.
 pub struct AppState {
     pub db: Db,
-    pub throttle: auth::Throttle,
+    pub throttle: throttle::Throttle,
     /// Mark the session cookie `Secure` (off only for plain HTTP on a closed network).
     pub secure_cookies: bool,
     /// Each league's standings, recomputed only when a result or a team changes.
     pub standings: crate::service::leagues::StandingsCache,
     /// Public pages for anonymous visitors, rendered once per change.
-    pub pages: page_cache::PageCache,
-}
-
-/// The headers of GUIDE "Security": no inline script, no framing, no sniffing.
-pub fn security_headers() -> DefaultHeaders {
-    DefaultHeaders::new()
-        .add((
-            header::CONTENT_SECURITY_POLICY,
-            "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; \
-             object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
-        ))
-        .add((header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
-        .add((header::X_FRAME_OPTIONS, "DENY"))
-        .add((header::REFERRER_POLICY, "same-origin"))
+    pub pages: middleware::page_cache::PageCache,
 }
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.service(healthz)
         .service(asset)
         .configure(api::routes)
-        .configure(api_league::routes)
-        .configure(api_playoffs::routes)
-        .configure(bracket_page::routes)
-        .configure(pages::routes)
-        .configure(calculator::routes)
-        .configure(account::routes)
-        .configure(admin::routes)
-        .configure(admin_playoffs::routes)
-        .configure(console::routes)
-        .configure(public::routes);
+        .configure(pages::routes);
 }
 
 /// Liveness and database reachability.

@@ -10,12 +10,6 @@ use actix_web::http::header;
 use actix_web::{HttpResponse, get, post, web};
 use askama::Template;
 
-use super::AppState;
-use super::auth::{Authed, MaybeAuthed, private};
-use super::error::{AppError, PageError};
-use super::hand_form::{TypedHand, form_error};
-use super::nav::Nav;
-use super::pages::html;
 use crate::db::leagues as db_leagues;
 use crate::db::matches as db_matches;
 use crate::rules::hand::{BidInput, HandInput, TeamHandInput};
@@ -23,6 +17,13 @@ use crate::rules::{CalcError, Rules, Team, TeamResult, TeamTotal};
 use crate::service::ServiceError;
 use crate::service::accounts::random_hex;
 use crate::service::matches::{self, ForfeitInput, MatchView, Recorded};
+use crate::web::AppState;
+use crate::web::error::{AppError, PageError};
+use crate::web::extract::{Authed, Viewer};
+use crate::web::pages::hand_form::{TypedHand, form_error};
+use crate::web::respond::html;
+use crate::web::respond::no_store;
+use crate::web::view::nav::Nav;
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.service(tonight)
@@ -36,7 +37,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
 }
 
 /// The logged-in user, or a redirect to the login form that comes back here.
-fn logged_in(who: MaybeAuthed, back: &str) -> Result<Authed, Box<HttpResponse>> {
+fn logged_in(who: Viewer, back: &str) -> Result<Authed, Box<HttpResponse>> {
     who.0.ok_or_else(|| {
         Box::new(
             HttpResponse::SeeOther()
@@ -53,7 +54,7 @@ fn see_other(to: &str) -> HttpResponse {
 }
 
 fn page(status: StatusCode, body: String) -> HttpResponse {
-    private(html(status, body))
+    no_store(html(status, body))
 }
 
 /// Loads a match the user may supervise (404 for anyone else: it does not exist for them).
@@ -96,7 +97,7 @@ const RECENT: usize = 12;
 const UPCOMING: usize = 40;
 
 #[get("/supervise")]
-async fn tonight(state: web::Data<AppState>, who: MaybeAuthed) -> Result<HttpResponse, PageError> {
+async fn tonight(state: web::Data<AppState>, who: Viewer) -> Result<HttpResponse, PageError> {
     let who = match logged_in(who, "/supervise") {
         Ok(who) => who,
         Err(redirect) => return Ok(*redirect),
@@ -175,7 +176,7 @@ async fn tonight(state: web::Data<AppState>, who: MaybeAuthed) -> Result<HttpRes
     }
     let [live, upcoming, done] = out;
     let body = TonightPage {
-        nav: Nav::of(&who),
+        nav: who.nav(),
         live,
         upcoming,
         done,
@@ -640,7 +641,7 @@ async fn render_console(
     };
     let (time_left, ends_at) = time_left(&view);
     let body = ConsolePage {
-        nav: Nav::of(who),
+        nav: who.nav(),
         players,
         result: result_words(&view),
         over,
@@ -685,7 +686,7 @@ async fn conflict(
 ) -> Result<HttpResponse, PageError> {
     let view = supervised(state, who, id).await?;
     let body = ConflictPage {
-        nav: Nav::of(who),
+        nav: who.nav(),
         result: result_words(&view),
         m: view,
         message,
@@ -698,7 +699,7 @@ async fn conflict(
 #[get("/supervise/matches/{id}")]
 async fn console(
     state: web::Data<AppState>,
-    who: MaybeAuthed,
+    who: Viewer,
     id: web::Path<i64>,
 ) -> Result<HttpResponse, PageError> {
     let who = match logged_in(who, &format!("/supervise/matches/{id}")) {
@@ -714,7 +715,7 @@ type Fields = web::Form<Vec<(String, String)>>;
 #[post("/supervise/matches/{id}/start")]
 async fn start(
     state: web::Data<AppState>,
-    who: MaybeAuthed,
+    who: Viewer,
     id: web::Path<i64>,
     fields: Fields,
 ) -> Result<HttpResponse, PageError> {
@@ -743,7 +744,7 @@ async fn start(
 #[post("/supervise/matches/{id}/hands")]
 async fn record(
     state: web::Data<AppState>,
-    who: MaybeAuthed,
+    who: Viewer,
     id: web::Path<i64>,
     fields: Fields,
 ) -> Result<HttpResponse, PageError> {
@@ -800,7 +801,7 @@ async fn record(
 #[post("/supervise/matches/{id}/time")]
 async fn call_time(
     state: web::Data<AppState>,
-    who: MaybeAuthed,
+    who: Viewer,
     id: web::Path<i64>,
     fields: Fields,
 ) -> Result<HttpResponse, PageError> {
@@ -825,7 +826,7 @@ async fn call_time(
 #[post("/supervise/matches/{id}/forfeit")]
 async fn forfeit(
     state: web::Data<AppState>,
-    who: MaybeAuthed,
+    who: Viewer,
     id: web::Path<i64>,
     fields: Fields,
 ) -> Result<HttpResponse, PageError> {
@@ -990,7 +991,7 @@ async fn render_edit(
         })
         .collect();
     let body = EditPage {
-        nav: Nav::of(who),
+        nav: who.nav(),
         m: view,
         number,
         f: form,
@@ -1003,7 +1004,7 @@ async fn render_edit(
 #[get("/supervise/matches/{id}/hands/{number}/edit")]
 async fn edit_hand(
     state: web::Data<AppState>,
-    who: MaybeAuthed,
+    who: Viewer,
     path: web::Path<(i64, usize)>,
 ) -> Result<HttpResponse, PageError> {
     let (id, number) = path.into_inner();
@@ -1018,7 +1019,7 @@ async fn edit_hand(
 #[post("/supervise/matches/{id}/hands/{number}")]
 async fn correct(
     state: web::Data<AppState>,
-    who: MaybeAuthed,
+    who: Viewer,
     path: web::Path<(i64, usize)>,
     fields: Fields,
 ) -> Result<HttpResponse, PageError> {
@@ -1150,7 +1151,7 @@ async fn render_reset(
         });
     }
     let body = ResetPage {
-        nav: Nav::of(who),
+        nav: who.nav(),
         m: view,
         number,
         reason: reason.to_string(),

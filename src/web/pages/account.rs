@@ -6,13 +6,15 @@ use actix_web::{HttpRequest, HttpResponse, get, post, web};
 use askama::Template;
 use serde::Deserialize;
 
-use super::AppState;
-use super::auth::{Authed, MaybeAuthed, SESSION_COOKIE, Via, client_ip, private};
-use super::error::{AppError, PageError};
-use super::nav::Nav;
-use super::pages::html;
 use crate::db::users;
 use crate::service::{ServiceError, accounts};
+use crate::web::AppState;
+use crate::web::error::{AppError, PageError};
+use crate::web::extract::{Authed, SESSION_COOKIE, Supervisor, Via, Viewer};
+use crate::web::respond::html;
+use crate::web::respond::no_store;
+use crate::web::throttle::client_ip;
+use crate::web::view::nav::Nav;
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.service(login_form)
@@ -47,17 +49,14 @@ fn safe_next(next: Option<&str>) -> String {
 }
 
 #[get("/login")]
-async fn login_form(
-    who: MaybeAuthed,
-    query: web::Query<NextQuery>,
-) -> Result<HttpResponse, PageError> {
+async fn login_form(who: Viewer, query: web::Query<NextQuery>) -> Result<HttpResponse, PageError> {
     let page = LoginPage {
-        nav: Nav::maybe(&who),
+        nav: who.nav(),
         username: String::new(),
         next: safe_next(query.next.as_deref()),
         error: None,
     };
-    Ok(private(html(StatusCode::OK, page.render()?)))
+    Ok(no_store(html(StatusCode::OK, page.render()?)))
 }
 
 #[derive(Deserialize)]
@@ -86,7 +85,7 @@ async fn login(
             next: next.clone(),
             error: Some(message),
         };
-        Ok(private(html(status, page.render()?)))
+        Ok(no_store(html(status, page.render()?)))
     };
     // Throttling is decided before any hashing.
     if let Some(wait) = state.throttle.retry_after(&ip, &username) {
@@ -120,7 +119,7 @@ async fn login(
         .secure(state.secure_cookies)
         .max_age(CookieDuration::hours(accounts::SESSION_HOURS))
         .finish();
-    Ok(private(
+    Ok(no_store(
         HttpResponse::SeeOther()
             .cookie(cookie)
             .insert_header((actix_web::http::header::LOCATION, next))
@@ -137,7 +136,7 @@ struct CsrfForm {
 #[post("/logout")]
 async fn logout(
     state: web::Data<AppState>,
-    who: Authed,
+    Supervisor(who): Supervisor,
     form: web::Form<CsrfForm>,
 ) -> Result<HttpResponse, PageError> {
     who.check_csrf(&form.csrf)?;
@@ -199,7 +198,7 @@ async fn render_account(
         None => (String::new(), None),
     };
     let page = AccountPage {
-        nav: Nav::of(who),
+        nav: who.nav(),
         role: who.user.role.as_str(),
         tokens,
         new_token,
@@ -208,11 +207,14 @@ async fn render_account(
         error,
         token_name,
     };
-    Ok(private(html(status, page.render()?)))
+    Ok(no_store(html(status, page.render()?)))
 }
 
 #[get("/account")]
-async fn account(state: web::Data<AppState>, who: Authed) -> Result<HttpResponse, PageError> {
+async fn account(
+    state: web::Data<AppState>,
+    Supervisor(who): Supervisor,
+) -> Result<HttpResponse, PageError> {
     render_account(
         &state,
         &who,
@@ -240,7 +242,7 @@ struct PasswordForm {
 #[post("/account/password")]
 async fn change_password(
     state: web::Data<AppState>,
-    who: Authed,
+    Supervisor(who): Supervisor,
     form: web::Form<PasswordForm>,
 ) -> Result<HttpResponse, PageError> {
     who.check_csrf(&form.csrf)?;
@@ -290,7 +292,7 @@ struct TokenForm {
 #[post("/account/tokens")]
 async fn create_token(
     state: web::Data<AppState>,
-    who: Authed,
+    Supervisor(who): Supervisor,
     form: web::Form<TokenForm>,
 ) -> Result<HttpResponse, PageError> {
     who.check_csrf(&form.csrf)?;
@@ -326,7 +328,7 @@ async fn create_token(
 #[post("/account/tokens/{id}/revoke")]
 async fn revoke_token(
     state: web::Data<AppState>,
-    who: Authed,
+    Supervisor(who): Supervisor,
     id: web::Path<i64>,
     form: web::Form<CsrfForm>,
 ) -> Result<HttpResponse, PageError> {

@@ -4,16 +4,16 @@
 use actix_web::{HttpResponse, get, post, put, web};
 use serde::{Deserialize, Serialize};
 
-use super::AppState;
-use super::api::json_body;
-use super::auth::{Admin, Authed};
-use super::error::{AppError, ErrorBody};
 use crate::league::standings::Standing;
 use crate::rules::HandInput;
 use crate::service::leagues::{
     self, LeagueView, NewLeagueInput, NewMatchInput, NewTeamInput, ScheduleInput, TeamView,
 };
 use crate::service::matches::{self, ForfeitInput, MatchView, Recorded};
+use crate::web::AppState;
+use crate::web::error::{AppError, ErrorBody};
+use crate::web::extract::parse;
+use crate::web::extract::{Admin, Supervisor};
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.service(create_league)
@@ -32,22 +32,6 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .service(call_time)
         .service(forfeit)
         .service(standings);
-}
-
-/// Reads a JSON body into `T`, naming the field of a wrong shape (422) or 400 for not JSON.
-pub fn parse<T: serde::de::DeserializeOwned>(body: &[u8]) -> Result<T, AppError> {
-    let value = json_body(body)?;
-    serde_path_to_error::deserialize(value).map_err(|e| {
-        let path = e.path().to_string();
-        AppError::Invalid(crate::rules::CalcError {
-            code: "invalid_request".into(),
-            message: format!("{path}: {}", e.inner()),
-            hand: None,
-            field: (path != ".").then_some(path),
-            team: None,
-            player: None,
-        })
-    })
 }
 
 /// Creates a league (admin).
@@ -353,7 +337,7 @@ async fn show_match(
 #[post("/api/v1/matches/{id}/start")]
 async fn start_match(
     state: web::Data<AppState>,
-    who: Authed,
+    Supervisor(who): Supervisor,
     id: web::Path<i64>,
 ) -> Result<HttpResponse, AppError> {
     Ok(HttpResponse::Ok().json(matches::start(&state.db, &who.user, *id).await?))
@@ -391,7 +375,7 @@ pub(crate) struct HandRequest {
 #[post("/api/v1/matches/{id}/hands")]
 async fn record_hand(
     state: web::Data<AppState>,
-    who: Authed,
+    Supervisor(who): Supervisor,
     id: web::Path<i64>,
     body: web::Bytes,
 ) -> Result<HttpResponse, AppError> {
@@ -450,7 +434,7 @@ pub(crate) struct CorrectionRequest {
 #[put("/api/v1/matches/{id}/hands/{number}")]
 async fn correct_hand(
     state: web::Data<AppState>,
-    who: Authed,
+    Supervisor(who): Supervisor,
     path: web::Path<(i64, i64)>,
     body: web::Bytes,
 ) -> Result<HttpResponse, AppError> {
@@ -499,7 +483,7 @@ pub(crate) struct VersionRequest {
 #[post("/api/v1/matches/{id}/time")]
 async fn call_time(
     state: web::Data<AppState>,
-    who: Authed,
+    Supervisor(who): Supervisor,
     id: web::Path<i64>,
     body: web::Bytes,
 ) -> Result<HttpResponse, AppError> {
@@ -529,7 +513,7 @@ async fn call_time(
 #[post("/api/v1/matches/{id}/forfeit")]
 async fn forfeit(
     state: web::Data<AppState>,
-    who: Authed,
+    Supervisor(who): Supervisor,
     id: web::Path<i64>,
     body: web::Bytes,
 ) -> Result<HttpResponse, AppError> {

@@ -8,13 +8,14 @@ use actix_web::{HttpResponse, get, post, web};
 use askama::Template;
 use serde::Deserialize;
 
-use super::AppState;
-use super::admin::{AdminPage, Errors, fixable, league_of, page, see_other, status_of};
-use super::bracket_page::BracketDrawing;
-use super::error::{AppError, PageError};
-use super::nav::Nav;
 use crate::service::ServiceError;
 use crate::service::playoffs::{self, BracketView, PlayoffsInput};
+use crate::web::AppState;
+use crate::web::error::{AppError, PageError};
+use crate::web::extract::Admin;
+use crate::web::pages::admin::{Errors, fixable, league_of, page, see_other, status_of};
+use crate::web::pages::public::bracket::BracketDrawing;
+use crate::web::view::nav::Nav;
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.service(playoffs_form).service(playoffs_post);
@@ -185,13 +186,13 @@ async fn active_teams(state: &AppState, league_id: i64) -> Result<usize, PageErr
 #[get("/admin/leagues/{slug}/playoffs")]
 async fn playoffs_form(
     state: web::Data<AppState>,
-    who: AdminPage,
+    Admin(who): Admin,
     slug: web::Path<String>,
 ) -> Result<HttpResponse, PageError> {
     let league = league_of(&state, &slug).await?;
     let active = active_teams(&state, league.row.id).await?;
     let body = PlayoffsPage {
-        nav: Nav::of(&who.0),
+        nav: who.nav(),
         exists: has_bracket(&state, &league.row.slug).await?,
         slug: league.row.slug,
         name: league.row.name,
@@ -210,11 +211,11 @@ const FIELDS: [&str; 4] = ["format", "teams", "third_place", "grand_final"];
 #[post("/admin/leagues/{slug}/playoffs")]
 async fn playoffs_post(
     state: web::Data<AppState>,
-    who: AdminPage,
+    Admin(who): Admin,
     slug: web::Path<String>,
     form: web::Form<PlayoffsForm>,
 ) -> Result<HttpResponse, PageError> {
-    who.0.check_csrf(&form.csrf)?;
+    who.check_csrf(&form.csrf)?;
     let league = league_of(&state, &slug).await?;
     let slug = league.row.slug.clone();
     let mut errors = Errors::default();
@@ -223,7 +224,7 @@ async fn playoffs_post(
     match form.input() {
         Err(e) => errors = Errors::of("playoffs", &FIELDS, &e),
         Ok(input) if form.action == "create" => {
-            match playoffs::create_playoffs(&state.db, &who.0.user, &slug, &input).await {
+            match playoffs::create_playoffs(&state.db, &who.user, &slug, &input).await {
                 Ok(_) => return Ok(see_other(&format!("/leagues/{slug}/bracket"))),
                 Err(e) if fixable(&e) => errors = Errors::of("playoffs", &FIELDS, &e),
                 Err(e) => return Err(e.into()),
@@ -243,7 +244,7 @@ async fn playoffs_post(
     }
     let active = active_teams(&state, league.row.id).await?;
     let body = PlayoffsPage {
-        nav: Nav::of(&who.0),
+        nav: who.nav(),
         exists: has_bracket(&state, &slug).await?,
         slug,
         name: league.row.name,

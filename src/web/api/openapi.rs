@@ -5,12 +5,6 @@ use serde::Serialize;
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 
-use super::api_league::{
-    CorrectionRequest, HandRequest, LeagueList, MatchList, StandingOut, StandingsOut,
-    SupervisorInput, TeamList, VersionRequest,
-};
-use super::error::{AppError, ErrorBody};
-use super::public::{Board, BoardMatch};
 use crate::rules::calculator::{ScoreRequest, ScoreResponse, ScoredHandOut, StartInput};
 use crate::rules::hand::{BidInput, HandInput, RevokesInput, TeamHandInput};
 use crate::rules::params::{self, Rules, RulesSpec};
@@ -20,17 +14,18 @@ use crate::service::leagues::{
     StageRules, TeamView,
 };
 use crate::service::matches::{ForfeitInput, HandView, MatchView, TeamRef};
+use crate::web::api::leagues::{
+    CorrectionRequest, HandRequest, LeagueList, MatchList, StandingOut, StandingsOut,
+    SupervisorInput, TeamList, VersionRequest,
+};
+use crate::web::error::{AppError, ErrorBody};
+use crate::web::extract::json_body;
+use crate::web::pages::public::{Board, BoardMatch};
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.service(score)
         .service(list_presets)
         .service(openapi_json);
-}
-
-/// Reads a JSON body: not JSON at all is a 400, JSON of the wrong shape a 422.
-pub fn json_body(body: &[u8]) -> Result<serde_json::Value, AppError> {
-    serde_json::from_slice(body)
-        .map_err(|e| AppError::Malformed(format!("the body is not JSON: {e}")))
 }
 
 /// Scores a game from its hands, statelessly.
@@ -93,25 +88,25 @@ async fn list_presets() -> web::Json<PresetList> {
         score,
         list_presets,
         openapi_json,
-        super::api_league::create_league,
-        super::api_league::list_leagues,
-        super::api_league::show_league,
-        super::api_league::add_team,
-        super::api_league::list_teams,
-        super::api_league::add_supervisor,
-        super::api_league::schedule,
-        super::api_league::create_match,
-        super::api_league::list_matches,
-        super::api_league::show_match,
-        super::api_league::start_match,
-        super::api_league::record_hand,
-        super::api_league::correct_hand,
-        super::api_league::call_time,
-        super::api_league::forfeit,
-        super::api_league::standings,
-        super::api_playoffs::create_playoffs,
-        super::api_playoffs::show_bracket,
-        super::public::scoreboard_json,
+        crate::web::api::leagues::create_league,
+        crate::web::api::leagues::list_leagues,
+        crate::web::api::leagues::show_league,
+        crate::web::api::leagues::add_team,
+        crate::web::api::leagues::list_teams,
+        crate::web::api::leagues::add_supervisor,
+        crate::web::api::leagues::schedule,
+        crate::web::api::leagues::create_match,
+        crate::web::api::leagues::list_matches,
+        crate::web::api::leagues::show_match,
+        crate::web::api::leagues::start_match,
+        crate::web::api::leagues::record_hand,
+        crate::web::api::leagues::correct_hand,
+        crate::web::api::leagues::call_time,
+        crate::web::api::leagues::forfeit,
+        crate::web::api::leagues::standings,
+        crate::web::api::playoffs::create_playoffs,
+        crate::web::api::playoffs::show_bracket,
+        crate::web::pages::public::scoreboard_json,
     ),
     components(schemas(
         ScoreRequest,

@@ -7,13 +7,13 @@ use actix_web::{HttpResponse, get, post, web};
 use askama::Template;
 use serde_json::{Map, Value};
 
-use super::error::PageError;
-use super::hand_form::{TypedHand, form_error};
-use super::pages::html;
 use crate::rules::calculator::{CalcError, ScoreRequest, ScoreResponse, StartInput, score_request};
 use crate::rules::hand::{BidInput, TeamHandInput, seat};
 use crate::rules::params::{self, RulesSpec};
 use crate::rules::{Stage, Team, TeamResult, TeamTotal};
+use crate::web::error::PageError;
+use crate::web::pages::hand_form::{TypedHand, form_error};
+use crate::web::respond::html;
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.service(show).service(submit);
@@ -359,9 +359,9 @@ pub struct Summary {
 }
 
 #[derive(Template)]
-#[template(path = "calculator.html")]
+#[template(path = "public/calculator.html")]
 struct CalculatorPage<'a> {
-    nav: super::nav::Nav,
+    nav: crate::web::view::nav::Nav,
     /// Name, title, selected.
     presets: Vec<(&'static str, &'static str, bool)>,
     form: &'a CalcForm,
@@ -384,7 +384,7 @@ fn bid_options() -> Vec<(String, String)> {
 }
 
 fn render(
-    nav: super::nav::Nav,
+    nav: crate::web::view::nav::Nav,
     form: &CalcForm,
     error: Option<&CalcError>,
     scored: Option<(&ScoreRequest, &ScoreResponse)>,
@@ -425,7 +425,7 @@ struct ShowQuery {
 
 #[get("/calculator")]
 async fn show(
-    who: super::auth::MaybeAuthed,
+    who: crate::web::extract::Viewer,
     query: web::Query<ShowQuery>,
 ) -> Result<HttpResponse, PageError> {
     let mut form = CalcForm::default();
@@ -434,15 +434,15 @@ async fn show(
     {
         form.preset = preset.clone();
     }
-    render(super::nav::Nav::maybe(&who), &form, None, None)
+    render(who.nav(), &form, None, None)
 }
 
 #[post("/calculator")]
 async fn submit(
-    who: super::auth::MaybeAuthed,
+    who: crate::web::extract::Viewer,
     fields: web::Form<Vec<(String, String)>>,
 ) -> Result<HttpResponse, PageError> {
-    let nav = super::nav::Nav::maybe(&who);
+    let nav = who.nav();
     let mut form = CalcForm::from_pairs(&fields);
     let adding = fields.iter().any(|(k, v)| k == "action" && v == "add");
     let outcome = form

@@ -1,37 +1,31 @@
 //! Public HTML pages: home and the rules pages.
 
 use actix_web::http::StatusCode;
+
+use crate::web::respond::html;
 use actix_web::{HttpResponse, get, web};
 use askama::Template;
 
-use super::auth::MaybeAuthed;
-use super::error::{AppError, PageError};
-use super::nav::Nav;
 use crate::rules::describe::{RuleLine, describe, readings};
 use crate::rules::params::{self, BagOverflow, BlindWhen, Rules};
+use crate::web::error::{AppError, PageError};
+use crate::web::extract::Viewer;
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.service(home).service(rules_index).service(rules_show);
 }
 
-/// An HTML answer.
-pub fn html(status: StatusCode, body: String) -> HttpResponse {
-    HttpResponse::build(status)
-        .content_type("text/html; charset=utf-8")
-        .body(body)
-}
-
 #[derive(Template)]
-#[template(path = "home.html")]
+#[template(path = "public/home.html")]
 struct HomePage {
-    nav: super::nav::Nav,
+    nav: crate::web::view::nav::Nav,
     presets: Vec<(&'static str, &'static str)>,
 }
 
 #[get("/")]
-async fn home(who: MaybeAuthed) -> Result<HttpResponse, PageError> {
+async fn home(who: Viewer) -> Result<HttpResponse, PageError> {
     let page = HomePage {
-        nav: Nav::maybe(&who),
+        nav: who.nav(),
         presets: params::presets()
             .iter()
             .map(|p| (p.name, p.title))
@@ -121,19 +115,19 @@ fn field_rows(all: &[Rules]) -> Vec<FieldRow> {
 }
 
 #[derive(Template)]
-#[template(path = "rules_index.html")]
+#[template(path = "public/rules_index.html")]
 struct RulesIndexPage {
-    nav: super::nav::Nav,
+    nav: crate::web::view::nav::Nav,
     presets: Vec<params::Preset>,
     rows: Vec<FieldRow>,
 }
 
 #[get("/rules")]
-async fn rules_index(who: MaybeAuthed) -> Result<HttpResponse, PageError> {
+async fn rules_index(who: Viewer) -> Result<HttpResponse, PageError> {
     let presets = params::presets();
     let all: Vec<Rules> = presets.iter().map(|p| p.rules.clone()).collect();
     let page = RulesIndexPage {
-        nav: Nav::maybe(&who),
+        nav: who.nav(),
         rows: field_rows(&all),
         presets,
     };
@@ -141,9 +135,9 @@ async fn rules_index(who: MaybeAuthed) -> Result<HttpResponse, PageError> {
 }
 
 #[derive(Template)]
-#[template(path = "rules_show.html")]
+#[template(path = "public/rules_show.html")]
 struct RulesPage {
-    nav: super::nav::Nav,
+    nav: crate::web::view::nav::Nav,
     preset: params::Preset,
     lines: Vec<RuleLine>,
     readings: Vec<&'static str>,
@@ -151,10 +145,10 @@ struct RulesPage {
 }
 
 #[get("/rules/{preset}")]
-async fn rules_show(who: MaybeAuthed, path: web::Path<String>) -> Result<HttpResponse, PageError> {
+async fn rules_show(who: Viewer, path: web::Path<String>) -> Result<HttpResponse, PageError> {
     let preset = params::preset(&path).ok_or(AppError::NotFound)?;
     let page = RulesPage {
-        nav: Nav::maybe(&who),
+        nav: who.nav(),
         lines: describe(&preset.rules),
         readings: readings(&preset.rules, preset.source),
         json: serde_json::to_string_pretty(&preset.rules).unwrap_or_default(),

@@ -3,12 +3,12 @@
 
 use actix_web::{HttpResponse, get, post, web};
 
-use super::AppState;
-use super::api_league::parse;
-use super::auth::Admin;
-use super::error::{AppError, ErrorBody, PageError};
-use super::public::{csv_response, csv_row};
 use crate::service::playoffs::{self, BracketView, PlayoffsInput};
+use crate::web::AppState;
+use crate::web::error::{AppError, ErrorBody, PageError};
+use crate::web::extract::Admin;
+use crate::web::extract::parse;
+use crate::web::pages::public::{csv_response, csv_row};
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.service(create_playoffs)

@@ -3,6 +3,8 @@
 //! play (it refreshes itself: `public.js` polls, a `<noscript>` meta refresh otherwise); the
 //! standings and scoresheet CSV exports.
 
+pub mod bracket;
+
 use actix_web::http::StatusCode;
 use actix_web::http::header;
 use actix_web::{HttpResponse, get, web};
@@ -10,11 +12,6 @@ use askama::Template;
 use serde::Serialize;
 use sqlx::SqliteConnection;
 
-use super::AppState;
-use super::auth::{MaybeAuthed, private};
-use super::error::{AppError, PageError};
-use super::nav::Nav;
-use super::pages::html;
 use crate::db::leagues::TeamRow;
 use crate::db::matches as db_matches;
 use crate::league::standings::{Standing, Tiebreak};
@@ -23,6 +20,12 @@ use crate::rules::hand::{BidInput, TeamHandInput};
 use crate::rules::{Team, TeamResult, TeamTotal};
 use crate::service::leagues::{self, League};
 use crate::service::matches::{self, MatchSummary, MatchView, TeamRef, state_words};
+use crate::web::AppState;
+use crate::web::error::{AppError, PageError};
+use crate::web::extract::Viewer;
+use crate::web::respond::html;
+use crate::web::respond::no_store;
+use crate::web::view::nav::Nav;
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.service(league_index)
@@ -40,10 +43,10 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
 }
 
 /// A page; `no-store` when a logged-in user sees it (the header carries their CSRF token).
-fn page(who: &MaybeAuthed, body: String) -> HttpResponse {
+fn page(who: &Viewer, body: String) -> HttpResponse {
     let response = html(StatusCode::OK, body);
     if who.0.is_some() {
-        private(response)
+        no_store(response)
     } else {
         response
     }
@@ -199,10 +202,7 @@ struct LeaguesPage {
 }
 
 #[get("/leagues")]
-async fn league_index(
-    state: web::Data<AppState>,
-    who: MaybeAuthed,
-) -> Result<HttpResponse, PageError> {
+async fn league_index(state: web::Data<AppState>, who: Viewer) -> Result<HttpResponse, PageError> {
     let all = leagues::all_leagues(&state.db).await?;
     let mut conn = state.db.reader().acquire().await.map_err(AppError::from)?;
     let mut cards = Vec::with_capacity(all.len());
@@ -224,7 +224,7 @@ async fn league_index(
         });
     }
     let body = LeaguesPage {
-        nav: Nav::maybe(&who),
+        nav: who.nav(),
         leagues: cards,
     }
     .render()?;
@@ -260,7 +260,7 @@ fn this_week(m: &MatchSummary, now: chrono::NaiveDateTime) -> bool {
 #[get("/leagues/{slug}")]
 async fn league_home(
     state: web::Data<AppState>,
-    who: MaybeAuthed,
+    who: Viewer,
     slug: web::Path<String>,
 ) -> Result<HttpResponse, PageError> {
     let mut conn = state.db.reader().acquire().await.map_err(AppError::from)?;
@@ -300,7 +300,7 @@ async fn league_home(
         .await
         .map_err(AppError::from)? as usize;
     let body = LeagueHomePage {
-        nav: Nav::maybe(&who),
+        nav: who.nav(),
         slug: league.row.slug.clone(),
         name: league.row.name.clone(),
         standings: standing_rows(&standings),
@@ -335,7 +335,7 @@ struct LeagueRulesPage {
 #[get("/leagues/{slug}/rules")]
 async fn league_rules(
     state: web::Data<AppState>,
-    who: MaybeAuthed,
+    who: Viewer,
     slug: web::Path<String>,
 ) -> Result<HttpResponse, PageError> {
     let mut conn = state.db.reader().acquire().await.map_err(AppError::from)?;
@@ -357,7 +357,7 @@ async fn league_rules(
         });
     }
     let body = LeagueRulesPage {
-        nav: Nav::maybe(&who),
+        nav: who.nav(),
         slug: league.row.slug.clone(),
         name: league.row.name.clone(),
         tiebreak: tiebreak_words(&league),
@@ -383,14 +383,14 @@ struct StandingsPage {
 #[get("/leagues/{slug}/standings")]
 async fn standings_page(
     state: web::Data<AppState>,
-    who: MaybeAuthed,
+    who: Viewer,
     slug: web::Path<String>,
 ) -> Result<HttpResponse, PageError> {
     let mut conn = state.db.reader().acquire().await.map_err(AppError::from)?;
     let league = leagues::league_by_slug(&mut conn, &slug).await?;
     let rows = state.standings.get(&mut conn, &league).await?;
     let body = StandingsPage {
-        nav: Nav::maybe(&who),
+        nav: who.nav(),
         slug: league.row.slug.clone(),
         name: league.row.name.clone(),
         rows: standing_rows(&rows),
@@ -480,7 +480,7 @@ fn round_title(m: &MatchSummary) -> String {
 #[get("/leagues/{slug}/schedule")]
 async fn schedule_page(
     state: web::Data<AppState>,
-    who: MaybeAuthed,
+    who: Viewer,
     slug: web::Path<String>,
 ) -> Result<HttpResponse, PageError> {
     let mut conn = state.db.reader().acquire().await.map_err(AppError::from)?;
@@ -498,7 +498,7 @@ async fn schedule_page(
         }
     }
     let body = SchedulePage {
-        nav: Nav::maybe(&who),
+        nav: who.nav(),
         slug: league.row.slug.clone(),
         name: league.row.name.clone(),
         rounds,
@@ -522,14 +522,14 @@ struct TeamsPage {
 #[get("/leagues/{slug}/teams")]
 async fn teams_page(
     state: web::Data<AppState>,
-    who: MaybeAuthed,
+    who: Viewer,
     slug: web::Path<String>,
 ) -> Result<HttpResponse, PageError> {
     let mut conn = state.db.reader().acquire().await.map_err(AppError::from)?;
     let league = leagues::league_by_slug(&mut conn, &slug).await?;
     let teams = leagues::teams(&mut conn, league.row.id).await?;
     let body = TeamsPage {
-        nav: Nav::maybe(&who),
+        nav: who.nav(),
         slug: league.row.slug.clone(),
         name: league.row.name.clone(),
         teams,
@@ -562,7 +562,7 @@ struct TeamPage {
 #[get("/leagues/{slug}/teams/{id}")]
 async fn team_page(
     state: web::Data<AppState>,
-    who: MaybeAuthed,
+    who: Viewer,
     path: web::Path<(String, i64)>,
 ) -> Result<HttpResponse, PageError> {
     let (slug, team_id) = path.into_inner();
@@ -610,7 +610,7 @@ async fn team_page(
         })
         .collect();
     let body = TeamPage {
-        nav: Nav::maybe(&who),
+        nav: who.nav(),
         slug: league.row.slug.clone(),
         name: league.row.name.clone(),
         team,
@@ -913,14 +913,14 @@ struct MatchPage {
 #[get("/matches/{id}")]
 async fn match_page(
     state: web::Data<AppState>,
-    who: MaybeAuthed,
+    who: Viewer,
     id: web::Path<i64>,
 ) -> Result<HttpResponse, PageError> {
     let mut conn = state.db.reader().acquire().await.map_err(AppError::from)?;
     let (m, league) = matches::load(&mut conn, *id).await?;
     let rows = sheet(&m);
     let body = MatchPage {
-        nav: Nav::maybe(&who),
+        nav: who.nav(),
         league_name: league.row.name.clone(),
         state: state_words(&m),
         winner: m.winner.map_or("", Team::as_str),
@@ -1147,11 +1147,11 @@ struct ScoreboardPage {
 #[get("/scoreboard")]
 async fn scoreboard_page(
     state: web::Data<AppState>,
-    who: MaybeAuthed,
+    who: Viewer,
 ) -> Result<HttpResponse, PageError> {
     let b = board(&state).await?;
     let body = ScoreboardPage {
-        nav: Nav::maybe(&who),
+        nav: who.nav(),
         key: b.key,
         rows: b
             .matches

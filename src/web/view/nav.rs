@@ -1,6 +1,6 @@
 //! The site header's view of who is logged in; every page template has a `nav` field.
 
-use super::auth::{Authed, MaybeAuthed};
+use crate::service::User;
 
 #[derive(Debug, Clone, Default)]
 pub struct Nav {
@@ -11,15 +11,11 @@ pub struct Nav {
 }
 
 impl Nav {
-    pub fn of(authed: &Authed) -> Nav {
+    pub fn of(user: &User, csrf: &str) -> Nav {
         Nav {
-            user: Some(authed.user.username.clone()),
-            admin: authed.user.is_admin(),
-            csrf: authed.csrf().to_string(),
+            user: Some(user.username.clone()),
+            admin: user.is_admin(),
+            csrf: csrf.to_string(),
         }
-    }
-
-    pub fn maybe(who: &MaybeAuthed) -> Nav {
-        who.0.as_ref().map(Nav::of).unwrap_or_default()
     }
 }

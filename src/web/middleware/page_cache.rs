@@ -22,8 +22,8 @@ use actix_web::middleware::Next;
 use actix_web::web::{Bytes, Data};
 use actix_web::{Error, HttpResponse};
 
-use super::AppState;
-use super::auth::SESSION_COOKIE;
+use crate::web::AppState;
+use crate::web::extract::SESSION_COOKIE;
 
 /// How long a copy may serve when nothing changes (clock-dependent parts of a page).
 pub const FRESH_FOR: Duration = Duration::from_secs(5);

@@ -5,10 +5,10 @@
 //! # Reusing the drawing
 //!
 //! [`BracketDrawing::new`]`(&view, links)` turns a [`BracketView`] into what the partial
-//! `templates/public/bracket_drawing.html` draws: sections (Winners, Losers, Final, Third
+//! `templates/partials/bracket_drawing.html` draws: sections (Winners, Losers, Final, Third
 //! place) of round columns of match boxes. Any template whose context has a field
 //! `drawing: BracketDrawing` can draw it with
-//! `{% include "public/bracket_drawing.html" %}`, provided the page links
+//! `{% include "partials/bracket_drawing.html" %}`, provided the page links
 //! `/static/bracket.css`. Pass `links: false` for a bracket that does not exist yet (the
 //! admin's preview before creating the playoffs): no box then links to a match page.
 //!
@@ -20,14 +20,15 @@ use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, get, web};
 use askama::Template;
 
-use super::AppState;
-use super::auth::{MaybeAuthed, private};
-use super::error::{AppError, PageError};
-use super::nav::Nav;
-use super::pages::html;
 use crate::service::ServiceError;
 use crate::service::leagues;
 use crate::service::playoffs::{self, BracketMatchView, BracketView};
+use crate::web::AppState;
+use crate::web::error::{AppError, PageError};
+use crate::web::extract::Viewer;
+use crate::web::respond::html;
+use crate::web::respond::no_store;
+use crate::web::view::nav::Nav;
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.service(bracket_page).service(bracket_print);
@@ -36,7 +37,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
 // ---------------------------------------------------------------------------------------
 // The drawing
 
-/// A whole bracket, ready for `public/bracket_drawing.html`.
+/// A whole bracket, ready for `partials/bracket_drawing.html`.
 #[derive(Debug, Clone)]
 pub struct BracketDrawing {
     pub sections: Vec<DrawnSection>,
@@ -390,12 +391,12 @@ struct BracketPage {
 #[get("/leagues/{slug}/bracket")]
 async fn bracket_page(
     state: web::Data<AppState>,
-    who: MaybeAuthed,
+    who: Viewer,
     slug: web::Path<String>,
 ) -> Result<HttpResponse, PageError> {
     let (league, view) = league_and_bracket(&state, &slug).await?;
     let body = BracketPage {
-        nav: Nav::maybe(&who),
+        nav: who.nav(),
         slug: league.row.slug.clone(),
         name: league.row.name.clone(),
         format: view.as_ref().map(format_words).unwrap_or_default(),
@@ -405,7 +406,7 @@ async fn bracket_page(
     let response = html(StatusCode::OK, body);
     // The header carries a logged-in user's CSRF token: not for shared caches.
     Ok(if who.0.is_some() {
-        private(response)
+        no_store(response)
     } else {
         response
     })

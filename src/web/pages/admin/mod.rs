@@ -2,26 +2,21 @@
 //! words before saving), teams (add, edit, withdraw, roster CSV import with a preview),
 //! supervisors (accounts and league assignment), the schedule, and the backup download.
 //!
-//! Every route takes [`AdminPage`] (an anonymous browser is sent to the login page, a
+//! Every route takes [`Admin`] (an anonymous browser is sent to the login page, a
 //! supervisor gets 403); every POST checks the session's CSRF token; every answer is
 //! `Cache-Control: no-store`. A form with an error is shown again with every typed value and
 //! the message next to the field, and nothing is written.
 
+pub mod playoffs;
+
 use std::collections::HashMap;
-use std::future::Future;
-use std::pin::Pin;
 
 use actix_web::http::{StatusCode, header};
-use actix_web::{FromRequest, HttpRequest, HttpResponse, get, post, web};
+use actix_web::{HttpResponse, get, post, web};
 use askama::Template;
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
-use super::AppState;
-use super::auth::{Admin, Authed, private};
-use super::error::{AppError, PageError};
-use super::nav::Nav;
-use super::pages::html;
 use crate::db::leagues as db_leagues;
 use crate::db::matches as db_matches;
 use crate::db::users;
@@ -32,6 +27,12 @@ use crate::service::leagues::{
     self, League, NewLeagueInput, NewMatchInput, NewTeamInput, RosterRow, ScheduleInput, StageRules,
 };
 use crate::service::{Role, ServiceError, accounts};
+use crate::web::AppState;
+use crate::web::error::{AppError, PageError};
+use crate::web::extract::{Admin, Authed};
+use crate::web::respond::html;
+use crate::web::respond::no_store;
+use crate::web::view::nav::Nav;
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.service(dashboard)
@@ -52,60 +53,6 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .service(add_match)
         .service(import_form)
         .service(import);
-}
-
-/// The coordinator, for pages: an anonymous browser is sent to `/login` (and back here after
-/// logging in, for a GET), anyone else gets 403.
-pub struct AdminPage(pub Authed);
-
-/// Why [`AdminPage`] refused: an HTML error page, or the way to the login form.
-#[derive(Debug, thiserror::Error)]
-#[error("{error}")]
-pub struct Refused {
-    error: PageError,
-    /// Where to come back after logging in.
-    next: Option<String>,
-}
-
-impl actix_web::ResponseError for Refused {
-    fn status_code(&self) -> StatusCode {
-        match self.next {
-            Some(_) => StatusCode::SEE_OTHER,
-            None => self.error.status_code(),
-        }
-    }
-
-    fn error_response(&self) -> HttpResponse {
-        match &self.next {
-            Some(next) => {
-                let next: String = next
-                    .chars()
-                    .filter(|c| c.is_ascii_alphanumeric() || matches!(c, '/' | '-' | '_' | '.'))
-                    .collect();
-                see_other(&format!("/login?next={next}"))
-            }
-            None => self.error.error_response(),
-        }
-    }
-}
-
-impl FromRequest for AdminPage {
-    type Error = Refused;
-    type Future = Pin<Box<dyn Future<Output = Result<Self, Self::Error>>>>;
-
-    fn from_request(req: &HttpRequest, payload: &mut actix_web::dev::Payload) -> Self::Future {
-        let admin = Admin::from_request(req, payload);
-        let back = (req.method() == actix_web::http::Method::GET).then(|| req.path().to_string());
-        Box::pin(async move {
-            admin.await.map(|a| AdminPage(a.0)).map_err(|e| Refused {
-                next: match e {
-                    AppError::Unauthorized(_) => back.clone(),
-                    _ => None,
-                },
-                error: PageError(e),
-            })
-        })
-    }
 }
 
 /// Where a form's error goes: which form on the page, which field, what to say.
@@ -157,7 +104,7 @@ pub(super) fn fixable(e: &ServiceError) -> bool {
 }
 
 pub(super) fn see_other(to: &str) -> HttpResponse {
-    private(
+    no_store(
         HttpResponse::SeeOther()
             .insert_header((header::LOCATION, to.to_string()))
             .finish(),
@@ -165,7 +112,7 @@ pub(super) fn see_other(to: &str) -> HttpResponse {
 }
 
 pub(super) fn page(status: StatusCode, body: String) -> HttpResponse {
-    private(html(status, body))
+    no_store(html(status, body))
 }
 
 pub(super) fn status_of(errors: &Errors) -> StatusCode {
@@ -225,7 +172,7 @@ async fn render_dashboard(
         })
         .collect();
     let body = DashboardPage {
-        nav: Nav::of(who),
+        nav: who.nav(),
         leagues,
         users,
         username,
@@ -237,8 +184,11 @@ async fn render_dashboard(
 }
 
 #[get("/admin")]
-async fn dashboard(state: web::Data<AppState>, who: AdminPage) -> Result<HttpResponse, PageError> {
-    render_dashboard(&state, &who.0, String::new(), None, Errors::default()).await
+async fn dashboard(
+    state: web::Data<AppState>,
+    Admin(who): Admin,
+) -> Result<HttpResponse, PageError> {
+    render_dashboard(&state, &who, String::new(), None, Errors::default()).await
 }
 
 #[derive(Deserialize)]
@@ -255,10 +205,10 @@ struct UserForm {
 #[post("/admin/users")]
 async fn create_user(
     state: web::Data<AppState>,
-    who: AdminPage,
+    Admin(who): Admin,
     form: web::Form<UserForm>,
 ) -> Result<HttpResponse, PageError> {
-    who.0.check_csrf(&form.csrf)?;
+    who.check_csrf(&form.csrf)?;
     let username = form.username.trim().to_string();
     let password = if form.password.is_empty() {
         accounts::random_hex(8)
@@ -269,7 +219,7 @@ async fn create_user(
         Ok(_) => {
             render_dashboard(
                 &state,
-                &who.0,
+                &who,
                 String::new(),
                 Some((username, password)),
                 Errors::default(),
@@ -278,7 +228,7 @@ async fn create_user(
         }
         Err(e) if fixable(&e) => {
             let errors = Errors::of("user", &["username", "password"], &e);
-            render_dashboard(&state, &who.0, username, None, errors).await
+            render_dashboard(&state, &who, username, None, errors).await
         }
         Err(e) => Err(e.into()),
     }
@@ -551,7 +501,7 @@ fn render_league_form(
         })
         .collect();
     let body = LeagueFormPage {
-        nav: Nav::of(who),
+        nav: who.nav(),
         editing: editing.map(str::to_string),
         action,
         form,
@@ -715,7 +665,7 @@ async fn league_post(
         None => "/admin/leagues/new".to_string(),
     };
     let body = LeaguePreviewPage {
-        nav: Nav::of(who),
+        nav: who.nav(),
         editing: editing.map(str::to_string),
         action,
         form: form.normalized(),
@@ -739,17 +689,17 @@ fn league_errors(e: &ServiceError, fields: &[&str]) -> Errors {
 }
 
 #[get("/admin/leagues/new")]
-async fn new_league_form(who: AdminPage) -> Result<HttpResponse, PageError> {
-    render_league_form(&who.0, None, LeagueForm::blank(), Errors::default())
+async fn new_league_form(Admin(who): Admin) -> Result<HttpResponse, PageError> {
+    render_league_form(&who, None, LeagueForm::blank(), Errors::default())
 }
 
 #[post("/admin/leagues/new")]
 async fn new_league(
     state: web::Data<AppState>,
-    who: AdminPage,
+    Admin(who): Admin,
     form: web::Form<LeagueForm>,
 ) -> Result<HttpResponse, PageError> {
-    league_post(&state, &who.0, None, form.into_inner()).await
+    league_post(&state, &who, None, form.into_inner()).await
 }
 
 pub(super) async fn league_of(state: &AppState, slug: &str) -> Result<League, PageError> {
@@ -760,12 +710,12 @@ pub(super) async fn league_of(state: &AppState, slug: &str) -> Result<League, Pa
 #[get("/admin/leagues/{slug}/edit")]
 async fn edit_league_form(
     state: web::Data<AppState>,
-    who: AdminPage,
+    Admin(who): Admin,
     slug: web::Path<String>,
 ) -> Result<HttpResponse, PageError> {
     let league = league_of(&state, &slug).await?;
     render_league_form(
-        &who.0,
+        &who,
         Some(&league.row.slug),
         LeagueForm::of(&league),
         Errors::default(),
@@ -775,13 +725,13 @@ async fn edit_league_form(
 #[post("/admin/leagues/{slug}/edit")]
 async fn edit_league(
     state: web::Data<AppState>,
-    who: AdminPage,
+    Admin(who): Admin,
     slug: web::Path<String>,
     form: web::Form<LeagueForm>,
 ) -> Result<HttpResponse, PageError> {
-    who.0.check_csrf(&form.csrf)?;
+    who.check_csrf(&form.csrf)?;
     let league = league_of(&state, &slug).await?;
-    league_post(&state, &who.0, Some(&league.row.slug), form.into_inner()).await
+    league_post(&state, &who, Some(&league.row.slug), form.into_inner()).await
 }
 
 // ---------------------------------------------------------------------------------------
@@ -999,7 +949,7 @@ async fn render_league(
         .map(|t| (t.id, t.name.clone()))
         .collect();
     let body = LeaguePage {
-        nav: Nav::of(who),
+        nav: who.nav(),
         slug: league.row.slug.clone(),
         name: league.row.name.clone(),
         rules: STAGES
@@ -1030,13 +980,13 @@ struct DoneQuery {
 #[get("/admin/leagues/{slug}")]
 async fn league_page(
     state: web::Data<AppState>,
-    who: AdminPage,
+    Admin(who): Admin,
     slug: web::Path<String>,
     query: web::Query<DoneQuery>,
 ) -> Result<HttpResponse, PageError> {
     render_league(
         &state,
-        &who.0,
+        &who,
         &slug,
         Typed::default(),
         Errors::default(),
@@ -1057,23 +1007,23 @@ fn team_errors(form: &str, e: &ServiceError) -> Errors {
 #[post("/admin/leagues/{slug}/teams")]
 async fn add_team(
     state: web::Data<AppState>,
-    who: AdminPage,
+    Admin(who): Admin,
     slug: web::Path<String>,
     form: web::Form<TeamForm>,
 ) -> Result<HttpResponse, PageError> {
-    who.0.check_csrf(&form.csrf)?;
+    who.check_csrf(&form.csrf)?;
     let input = NewTeamInput {
         name: form.name.clone(),
         players: vec![form.player1.clone(), form.player2.clone()],
     };
-    match leagues::add_team(&state.db, &who.0.user, &slug, &input).await {
+    match leagues::add_team(&state.db, &who.user, &slug, &input).await {
         Ok(_) => Ok(done(&slug, "team")),
         Err(e) if fixable(&e) => {
             let typed = Typed {
                 team: form.into_inner(),
                 ..Typed::default()
             };
-            render_league(&state, &who.0, &slug, typed, team_errors("team", &e), None).await
+            render_league(&state, &who, &slug, typed, team_errors("team", &e), None).await
         }
         Err(e) => Err(e.into()),
     }
@@ -1092,18 +1042,18 @@ async fn team_in(state: &AppState, slug: &str, id: i64) -> Result<db_leagues::Te
 #[post("/admin/leagues/{slug}/teams/{id}")]
 async fn edit_team(
     state: web::Data<AppState>,
-    who: AdminPage,
+    Admin(who): Admin,
     path: web::Path<(String, i64)>,
     form: web::Form<TeamForm>,
 ) -> Result<HttpResponse, PageError> {
-    who.0.check_csrf(&form.csrf)?;
+    who.check_csrf(&form.csrf)?;
     let (slug, id) = path.into_inner();
     let team = team_in(&state, &slug, id).await?;
     let input = NewTeamInput {
         name: form.name.clone(),
         players: vec![form.player1.clone(), form.player2.clone()],
     };
-    match leagues::update_team(&state.db, &who.0.user, &slug, id, &input, team.withdrawn).await {
+    match leagues::update_team(&state.db, &who.user, &slug, id, &input, team.withdrawn).await {
         Ok(_) => Ok(done(&slug, "team-edit")),
         Err(e) if fixable(&e) => {
             let key = format!("team-{id}");
@@ -1111,7 +1061,7 @@ async fn edit_team(
                 edit: Some((id, form.into_inner())),
                 ..Typed::default()
             };
-            render_league(&state, &who.0, &slug, typed, team_errors(&key, &e), None).await
+            render_league(&state, &who, &slug, typed, team_errors(&key, &e), None).await
         }
         Err(e) => Err(e.into()),
     }
@@ -1129,11 +1079,11 @@ struct WithdrawForm {
 #[post("/admin/leagues/{slug}/teams/{id}/withdraw")]
 async fn withdraw_team(
     state: web::Data<AppState>,
-    who: AdminPage,
+    Admin(who): Admin,
     path: web::Path<(String, i64)>,
     form: web::Form<WithdrawForm>,
 ) -> Result<HttpResponse, PageError> {
-    who.0.check_csrf(&form.csrf)?;
+    who.check_csrf(&form.csrf)?;
     let (slug, id) = path.into_inner();
     let team = team_in(&state, &slug, id).await?;
     let withdrawn = form.withdrawn != "0";
@@ -1141,7 +1091,7 @@ async fn withdraw_team(
         name: team.name.clone(),
         players: vec![team.player1.clone(), team.player2.clone()],
     };
-    leagues::update_team(&state.db, &who.0.user, &slug, id, &input, withdrawn).await?;
+    leagues::update_team(&state.db, &who.user, &slug, id, &input, withdrawn).await?;
     Ok(done(
         &slug,
         if withdrawn { "withdrawn" } else { "reinstated" },
@@ -1151,11 +1101,11 @@ async fn withdraw_team(
 #[post("/admin/leagues/{slug}/supervisors")]
 async fn assign_supervisor(
     state: web::Data<AppState>,
-    who: AdminPage,
+    Admin(who): Admin,
     slug: web::Path<String>,
     form: web::Form<SupervisorForm>,
 ) -> Result<HttpResponse, PageError> {
-    who.0.check_csrf(&form.csrf)?;
+    who.check_csrf(&form.csrf)?;
     let username = form.username.trim().to_string();
     let result = if username.is_empty() {
         Err(ServiceError::invalid(
@@ -1164,7 +1114,7 @@ async fn assign_supervisor(
             "pick a supervisor account (create one on the admin page first)",
         ))
     } else {
-        leagues::assign_supervisor(&state.db, &who.0.user, &slug, &username).await
+        leagues::assign_supervisor(&state.db, &who.user, &slug, &username).await
     };
     match result {
         Ok(()) => Ok(done(&slug, "assigned")),
@@ -1174,7 +1124,7 @@ async fn assign_supervisor(
                 ..Typed::default()
             };
             let errors = Errors::of("supervisor", &["username"], &e);
-            render_league(&state, &who.0, &slug, typed, errors, None).await
+            render_league(&state, &who, &slug, typed, errors, None).await
         }
         Err(e) => Err(e.into()),
     }
@@ -1183,24 +1133,24 @@ async fn assign_supervisor(
 #[post("/admin/leagues/{slug}/supervisors/{user_id}/remove")]
 async fn unassign_supervisor(
     state: web::Data<AppState>,
-    who: AdminPage,
+    Admin(who): Admin,
     path: web::Path<(String, i64)>,
     form: web::Form<CsrfForm>,
 ) -> Result<HttpResponse, PageError> {
-    who.0.check_csrf(&form.csrf)?;
+    who.check_csrf(&form.csrf)?;
     let (slug, user_id) = path.into_inner();
-    leagues::unassign_supervisor(&state.db, &who.0.user, &slug, user_id).await?;
+    leagues::unassign_supervisor(&state.db, &who.user, &slug, user_id).await?;
     Ok(done(&slug, "unassigned"))
 }
 
 #[post("/admin/leagues/{slug}/schedule")]
 async fn generate_schedule(
     state: web::Data<AppState>,
-    who: AdminPage,
+    Admin(who): Admin,
     slug: web::Path<String>,
     form: web::Form<ScheduleForm>,
 ) -> Result<HttpResponse, PageError> {
-    who.0.check_csrf(&form.csrf)?;
+    who.check_csrf(&form.csrf)?;
     let days = form.days_between.trim();
     let days_between = if days.is_empty() {
         Ok(None)
@@ -1222,7 +1172,7 @@ async fn generate_schedule(
                 time: Some(form.time.clone()),
                 days_between,
             };
-            leagues::generate_schedule(&state.db, &who.0.user, &slug, &input).await
+            leagues::generate_schedule(&state.db, &who.user, &slug, &input).await
         }
         Err(e) => Err(e),
     };
@@ -1234,7 +1184,7 @@ async fn generate_schedule(
                 ..Typed::default()
             };
             let errors = Errors::of("schedule", &["start_date", "time", "days_between"], &e);
-            render_league(&state, &who.0, &slug, typed, errors, None).await
+            render_league(&state, &who, &slug, typed, errors, None).await
         }
         Err(e) => Err(e.into()),
     }
@@ -1243,11 +1193,11 @@ async fn generate_schedule(
 #[post("/admin/leagues/{slug}/matches")]
 async fn add_match(
     state: web::Data<AppState>,
-    who: AdminPage,
+    Admin(who): Admin,
     slug: web::Path<String>,
     form: web::Form<MatchForm>,
 ) -> Result<HttpResponse, PageError> {
-    who.0.check_csrf(&form.csrf)?;
+    who.check_csrf(&form.csrf)?;
     let team = |field: &str, value: &str, which: &str| -> Result<i64, ServiceError> {
         value.trim().parse::<i64>().map_err(|_| {
             ServiceError::invalid("invalid_match", field, format!("pick team {which}"))
@@ -1271,7 +1221,7 @@ async fn add_match(
             table: Some(form.table.clone()),
             scheduled_at: Some(form.scheduled_at.clone()),
         };
-        leagues::create_match(&state.db, &who.0.user, &slug, &input).await
+        leagues::create_match(&state.db, &who.user, &slug, &input).await
     }
     .await;
     match result {
@@ -1286,7 +1236,7 @@ async fn add_match(
                 &["team_a", "team_b", "stage", "table", "scheduled_at"],
                 &e,
             );
-            render_league(&state, &who.0, &slug, typed, errors, None).await
+            render_league(&state, &who, &slug, typed, errors, None).await
         }
         Err(e) => Err(e.into()),
     }
@@ -1321,12 +1271,12 @@ struct ImportForm {
 #[get("/admin/leagues/{slug}/import")]
 async fn import_form(
     state: web::Data<AppState>,
-    who: AdminPage,
+    Admin(who): Admin,
     slug: web::Path<String>,
 ) -> Result<HttpResponse, PageError> {
     let league = league_of(&state, &slug).await?;
     let body = ImportPage {
-        nav: Nav::of(&who.0),
+        nav: who.nav(),
         slug: league.row.slug,
         name: league.row.name,
         csv: String::new(),
@@ -1341,15 +1291,15 @@ async fn import_form(
 #[post("/admin/leagues/{slug}/import")]
 async fn import(
     state: web::Data<AppState>,
-    who: AdminPage,
+    Admin(who): Admin,
     slug: web::Path<String>,
     form: web::Form<ImportForm>,
 ) -> Result<HttpResponse, PageError> {
-    who.0.check_csrf(&form.csrf)?;
+    who.check_csrf(&form.csrf)?;
     let league = league_of(&state, &slug).await?;
     let mut errors = Errors::default();
     let mut rows =
-        match leagues::preview_roster(&state.db, &who.0.user, &league.row.slug, &form.csv).await {
+        match leagues::preview_roster(&state.db, &who.user, &league.row.slug, &form.csv).await {
             Ok(rows) => Some(rows),
             Err(e) if fixable(&e) => {
                 errors = Errors::of("import", &["csv"], &e);
@@ -1365,7 +1315,7 @@ async fn import(
             "paste the roster: one team a line, team,player1,player2",
         );
     } else if form.confirm == "1" && errors.message.is_empty() {
-        match leagues::import_roster(&state.db, &who.0.user, &league.row.slug, &form.csv).await {
+        match leagues::import_roster(&state.db, &who.user, &league.row.slug, &form.csv).await {
             Ok(_) => return Ok(done(&league.row.slug, "import")),
             Err(e) if fixable(&e) => errors = Errors::of("import", &["csv"], &e),
             Err(e) => return Err(e.into()),
@@ -1375,7 +1325,7 @@ async fn import(
         .as_ref()
         .map_or(0, |r| r.iter().filter(|r| r.team.is_some()).count());
     let body = ImportPage {
-        nav: Nav::of(&who.0),
+        nav: who.nav(),
         slug: league.row.slug,
         name: league.row.name,
         csv: form.csv.clone(),
@@ -1397,11 +1347,8 @@ struct BackupPage {
 }
 
 #[get("/admin/backup")]
-async fn backup_page(who: AdminPage) -> Result<HttpResponse, PageError> {
-    let body = BackupPage {
-        nav: Nav::of(&who.0),
-    }
-    .render()?;
+async fn backup_page(Admin(who): Admin) -> Result<HttpResponse, PageError> {
+    let body = BackupPage { nav: who.nav() }.render()?;
     Ok(page(StatusCode::OK, body))
 }
 
@@ -1409,10 +1356,10 @@ async fn backup_page(who: AdminPage) -> Result<HttpResponse, PageError> {
 #[post("/admin/backup")]
 async fn backup(
     state: web::Data<AppState>,
-    who: AdminPage,
+    Admin(who): Admin,
     form: web::Form<CsrfForm>,
 ) -> Result<HttpResponse, PageError> {
-    who.0.check_csrf(&form.csrf)?;
+    who.check_csrf(&form.csrf)?;
     let path = std::env::temp_dir().join(format!(
         "spades-im-backup-{}.sqlite3",
         accounts::random_hex(12)
@@ -1431,7 +1378,7 @@ async fn backup(
         "spades-im-{}.sqlite3",
         chrono::Utc::now().format("%Y%m%d-%H%M")
     );
-    Ok(private(
+    Ok(no_store(
         HttpResponse::Ok()
             .content_type("application/octet-stream")
             .insert_header((

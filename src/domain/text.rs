@@ -1,0 +1,174 @@
+//! Enums stored and sent as snake_case text.
+
+use sqlx::encode::IsNull;
+use sqlx::error::BoxDynError;
+use sqlx::sqlite::{Sqlite, SqliteArgumentsBuffer, SqliteTypeInfo, SqliteValueRef};
+
+/// A value that was not one of an enum's names (a bad request field or a corrupt row).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("\"{value}\" is not a {what} (one of: {expected})")]
+pub struct UnknownValue {
+    pub what: &'static str,
+    pub value: String,
+    pub expected: String,
+}
+
+/// An enum whose every value has one stored name.
+pub trait TextEnum: Sized + Copy + 'static {
+    /// What it is, in words, for error messages ("match status").
+    const WHAT: &'static str;
+    const ALL: &'static [Self];
+
+    fn as_str(self) -> &'static str;
+
+    /// The value named `s` exactly (stored text, a form field, a query parameter).
+    fn parse(s: &str) -> Result<Self, UnknownValue> {
+        Self::ALL
+            .iter()
+            .copied()
+            .find(|v| v.as_str() == s)
+            .ok_or_else(|| UnknownValue {
+                what: Self::WHAT,
+                value: s.to_string(),
+                expected: Self::ALL
+                    .iter()
+                    .map(|v| v.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            })
+    }
+}
+
+pub(crate) fn type_info() -> SqliteTypeInfo {
+    <str as sqlx::Type<Sqlite>>::type_info()
+}
+
+pub(crate) fn compatible(ty: &SqliteTypeInfo) -> bool {
+    <&str as sqlx::Type<Sqlite>>::compatible(ty)
+}
+
+pub(crate) fn encode<T: TextEnum>(
+    value: T,
+    buf: &mut SqliteArgumentsBuffer,
+) -> Result<IsNull, BoxDynError> {
+    <&str as sqlx::Encode<Sqlite>>::encode(value.as_str(), buf)
+}
+
+pub(crate) fn decode<T: TextEnum>(value: SqliteValueRef<'_>) -> Result<T, BoxDynError> {
+    let text = <&str as sqlx::Decode<Sqlite>>::decode(value)?;
+    Ok(T::parse(text)?)
+}
+
+/// `TextEnum` for `$t` with these names, plus its SQLite mapping.
+macro_rules! text_enum {
+    ($t:ty, $what:literal, { $($variant:path => $name:literal),+ $(,)? }) => {
+        $crate::domain::text::text_enum!(@sql $t);
+        impl $crate::domain::TextEnum for $t {
+            const WHAT: &'static str = $what;
+            const ALL: &'static [Self] = &[$($variant),+];
+            fn as_str(self) -> &'static str {
+                match self {
+                    $($variant => $name),+
+                }
+            }
+        }
+    };
+    (@sql $t:ty) => {
+        impl sqlx::Type<sqlx::sqlite::Sqlite> for $t {
+            fn type_info() -> sqlx::sqlite::SqliteTypeInfo {
+                $crate::domain::text::type_info()
+            }
+            fn compatible(ty: &sqlx::sqlite::SqliteTypeInfo) -> bool {
+                $crate::domain::text::compatible(ty)
+            }
+        }
+
+        impl<'q> sqlx::Encode<'q, sqlx::sqlite::Sqlite> for $t {
+            fn encode_by_ref(
+                &self,
+                buf: &mut sqlx::sqlite::SqliteArgumentsBuffer,
+            ) -> Result<sqlx::encode::IsNull, sqlx::error::BoxDynError> {
+                $crate::domain::text::encode(*self, buf)
+            }
+        }
+
+        impl<'r> sqlx::Decode<'r, sqlx::sqlite::Sqlite> for $t {
+            fn decode(
+                value: sqlx::sqlite::SqliteValueRef<'r>,
+            ) -> Result<Self, sqlx::error::BoxDynError> {
+                $crate::domain::text::decode(value)
+            }
+        }
+    };
+}
+pub(crate) use text_enum;
+
+/// [`text_enum!`] for an enum that already has an inherent `as_str` (the engine's own):
+/// the trait uses it, so the names are written once.
+macro_rules! text_enum_of {
+    ($t:ty, $what:literal, [$($variant:path),+ $(,)?]) => {
+        $crate::domain::text::text_enum!(@sql $t);
+        impl $crate::domain::TextEnum for $t {
+            const WHAT: &'static str = $what;
+            const ALL: &'static [Self] = &[$($variant),+];
+            fn as_str(self) -> &'static str {
+                <$t>::as_str(self)
+            }
+        }
+    };
+}
+
+// The engine's enums, stored as the names their serde derives already use.
+text_enum_of!(
+    crate::rules::Stage,
+    "stage",
+    [
+        crate::rules::Stage::Regular,
+        crate::rules::Stage::Playoff,
+        crate::rules::Stage::Final,
+    ]
+);
+text_enum_of!(
+    crate::rules::Team,
+    "team (a or b)",
+    [crate::rules::Team::A, crate::rules::Team::B]
+);
+text_enum_of!(
+    crate::rules::WinReason,
+    "reason a game was won",
+    [
+        crate::rules::WinReason::Target,
+        crate::rules::WinReason::Time,
+        crate::rules::WinReason::Tiebreak,
+        crate::rules::WinReason::Floor,
+        crate::rules::WinReason::Moon,
+        crate::rules::WinReason::Forfeit,
+    ]
+);
+text_enum_of!(
+    crate::league::bracket::Format,
+    "bracket format",
+    [
+        crate::league::bracket::Format::SingleElimination,
+        crate::league::bracket::Format::DoubleElimination,
+    ]
+);
+text_enum_of!(
+    crate::league::bracket::GrandFinal,
+    "grand final",
+    [
+        crate::league::bracket::GrandFinal::None,
+        crate::league::bracket::GrandFinal::Simple,
+        crate::league::bracket::GrandFinal::Double,
+    ]
+);
+text_enum_of!(
+    crate::league::bracket::Section,
+    "bracket section",
+    [
+        crate::league::bracket::Section::Winners,
+        crate::league::bracket::Section::Losers,
+        crate::league::bracket::Section::Final,
+        crate::league::bracket::Section::ThirdPlace,
+    ]
+);

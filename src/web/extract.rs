@@ -1,0 +1,327 @@
+//! Who is asking, decided before a handler runs: a session cookie (pages) or a bearer token
+//! (API). A handler names what it needs and gets nothing else:
+//!
+//! - [`Viewer`]: anyone (public pages show a login link or the user's name);
+//! - [`Supervisor`]: anyone logged in (supervisors and the coordinator; the service decides
+//!   which leagues they may touch);
+//! - [`Admin`]: the coordinator;
+//! - [`CsrfForm<T>`]: a form post whose session CSRF token is right (refused with 403
+//!   before the handler otherwise);
+//! - [`ApiJson<T>`]: a JSON body of the API's shape (400 for not JSON, 422 naming the field).
+//!
+//! A refusal is JSON under `/api/`; a page sends an anonymous browser to the login form and
+//! back, and shows anyone else an error page. A database error is a 500/503, never
+//! "anonymous".
+
+use std::future::Future;
+use std::pin::Pin;
+
+use actix_web::http::{Method, StatusCode, header};
+use actix_web::{FromRequest, HttpMessage, HttpRequest, HttpResponse, ResponseError, web};
+use serde::de::DeserializeOwned;
+
+use crate::service::{User, accounts};
+use crate::web::AppState;
+use crate::web::error::{AppError, PageError};
+use crate::web::respond::see_other;
+use crate::web::view::nav::Nav;
+
+pub const SESSION_COOKIE: &str = "spades_session";
+
+/// How the user proved who they are.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Via {
+    /// A browser session, with its CSRF token.
+    Session {
+        id: String,
+        csrf: String,
+    },
+    Token,
+}
+
+/// A logged-in user (401 otherwise).
+#[derive(Debug, Clone)]
+pub struct Authed {
+    pub user: User,
+    pub via: Via,
+}
+
+impl Authed {
+    /// The CSRF token to put in forms.
+    pub fn csrf(&self) -> &str {
+        match &self.via {
+            Via::Session { csrf, .. } => csrf,
+            Via::Token => "",
+        }
+    }
+
+    /// The site header for this user.
+    pub fn nav(&self) -> Nav {
+        Nav::of(&self.user, self.csrf())
+    }
+
+    /// Form posts from a session must carry the session's CSRF token.
+    pub fn check_csrf(&self, sent: &str) -> Result<(), AppError> {
+        match &self.via {
+            Via::Session { csrf, .. } if constant_eq(csrf, sent) => Ok(()),
+            Via::Session { .. } => Err(AppError::Forbidden(
+                "the form is out of date or not from this site (CSRF check failed): reload the page and try again".into(),
+            )),
+            Via::Token => Ok(()),
+        }
+    }
+}
+
+fn constant_eq(a: &str, b: &str) -> bool {
+    a.len() == b.len()
+        && a.bytes()
+            .zip(b.bytes())
+            .fold(0u8, |acc, (x, y)| acc | (x ^ y))
+            == 0
+}
+
+/// Reads the identity of a request, if any. Cached per request.
+async fn identify(req: &HttpRequest) -> Result<Option<Authed>, AppError> {
+    if let Some(found) = req.extensions().get::<Option<Authed>>() {
+        return Ok(found.clone());
+    }
+    let state = req
+        .app_data::<web::Data<AppState>>()
+        .ok_or_else(|| AppError::Internal("no app state".into()))?;
+    let found = if let Some(value) = req.headers().get(header::AUTHORIZATION) {
+        let token = value
+            .to_str()
+            .ok()
+            .and_then(|v| v.strip_prefix("Bearer "))
+            .map(str::trim)
+            .ok_or_else(|| AppError::Unauthorized("use Authorization: Bearer <token>".into()))?;
+        let user = accounts::token_user(&state.db, token)
+            .await?
+            .ok_or_else(|| {
+                AppError::Unauthorized("the API token is not valid (revoked or mistyped)".into())
+            })?;
+        Some(Authed {
+            user,
+            via: Via::Token,
+        })
+    } else if let Some(cookie) = req.cookie(SESSION_COOKIE) {
+        let id = cookie.value().to_string();
+        accounts::session_user(&state.db, &id)
+            .await?
+            .map(|(user, csrf)| Authed {
+                user,
+                via: Via::Session { id, csrf },
+            })
+    } else {
+        None
+    };
+    req.extensions_mut().insert(found.clone());
+    Ok(found)
+}
+
+/// Why an extractor refused: JSON under `/api/`, else the way to the login form (for an
+/// anonymous browser) or an HTML error page.
+#[derive(Debug, thiserror::Error)]
+#[error("{error}")]
+pub struct Refused {
+    error: AppError,
+    api: bool,
+    /// Where a page comes back to after logging in (GET requests only).
+    back: Option<String>,
+}
+
+impl Refused {
+    fn new(req: &HttpRequest, error: AppError) -> Refused {
+        Refused {
+            error,
+            api: req.path().starts_with("/api/"),
+            back: (req.method() == Method::GET).then(|| req.path().to_string()),
+        }
+    }
+}
+
+impl ResponseError for Refused {
+    fn status_code(&self) -> StatusCode {
+        match (&self.error, self.api) {
+            (AppError::Unauthorized(_), false) => StatusCode::SEE_OTHER,
+            (e, _) => e.status_code(),
+        }
+    }
+
+    fn error_response(&self) -> HttpResponse {
+        match (&self.error, self.api) {
+            (e, true) => e.error_response(),
+            (AppError::Unauthorized(_), false) => {
+                let next: String = self
+                    .back
+                    .as_deref()
+                    .unwrap_or("")
+                    .chars()
+                    .filter(|c| c.is_ascii_alphanumeric() || matches!(c, '/' | '-' | '_' | '.'))
+                    .collect();
+                if next.is_empty() {
+                    see_other("/login")
+                } else {
+                    see_other(&format!("/login?next={next}"))
+                }
+            }
+            (e, false) => PageError(e.clone()).error_response(),
+        }
+    }
+}
+
+type Extracted<T> = Pin<Box<dyn Future<Output = Result<T, Refused>>>>;
+
+/// The logged-in user behind `req`, or the refusal.
+async fn logged_in(req: &HttpRequest) -> Result<Authed, Refused> {
+    identify(req)
+        .await
+        .map_err(|e| Refused::new(req, e))?
+        .ok_or_else(|| Refused::new(req, AppError::Unauthorized("log in first".into())))
+}
+
+/// Anyone: the logged-in user, if there is one.
+pub struct Viewer(pub Option<Authed>);
+
+impl Viewer {
+    pub fn nav(&self) -> Nav {
+        self.0.as_ref().map(Authed::nav).unwrap_or_default()
+    }
+
+    pub fn user(&self) -> Option<&User> {
+        self.0.as_ref().map(|a| &a.user)
+    }
+}
+
+impl FromRequest for Viewer {
+    type Error = Refused;
+    type Future = Extracted<Self>;
+
+    fn from_request(req: &HttpRequest, _: &mut actix_web::dev::Payload) -> Self::Future {
+        let req = req.clone();
+        Box::pin(async move {
+            identify(&req)
+                .await
+                .map(Viewer)
+                .map_err(|e| Refused::new(&req, e))
+        })
+    }
+}
+
+/// Anyone logged in: a supervisor or the coordinator.
+pub struct Supervisor(pub Authed);
+
+impl FromRequest for Supervisor {
+    type Error = Refused;
+    type Future = Extracted<Self>;
+
+    fn from_request(req: &HttpRequest, _: &mut actix_web::dev::Payload) -> Self::Future {
+        let req = req.clone();
+        Box::pin(async move { logged_in(&req).await.map(Supervisor) })
+    }
+}
+
+/// The coordinator (403 for a supervisor).
+pub struct Admin(pub Authed);
+
+impl FromRequest for Admin {
+    type Error = Refused;
+    type Future = Extracted<Self>;
+
+    fn from_request(req: &HttpRequest, _: &mut actix_web::dev::Payload) -> Self::Future {
+        let req = req.clone();
+        Box::pin(async move {
+            let authed = logged_in(&req).await?;
+            if !authed.user.is_admin() {
+                return Err(Refused::new(
+                    &req,
+                    AppError::Forbidden("only an admin (the IM coordinator) may do this".into()),
+                ));
+            }
+            Ok(Admin(authed))
+        })
+    }
+}
+
+/// A form post (`application/x-www-form-urlencoded`) of `T` whose `csrf` field is the
+/// session's token. Requests with a bearer token need none.
+pub struct CsrfForm<T>(pub T);
+
+#[derive(serde::Deserialize)]
+struct CsrfField {
+    #[serde(default)]
+    csrf: String,
+}
+
+impl<T: DeserializeOwned + 'static> FromRequest for CsrfForm<T> {
+    type Error = Refused;
+    type Future = Extracted<Self>;
+
+    fn from_request(req: &HttpRequest, payload: &mut actix_web::dev::Payload) -> Self::Future {
+        let req = req.clone();
+        let body = web::Bytes::from_request(&req, payload);
+        Box::pin(async move {
+            let authed = logged_in(&req).await?;
+            let body = body.await.map_err(|e| {
+                Refused::new(
+                    &req,
+                    AppError::Malformed(format!("the form could not be read: {e}")),
+                )
+            })?;
+            let sent: CsrfField = serde_urlencoded::from_bytes(&body).unwrap_or(CsrfField {
+                csrf: String::new(),
+            });
+            authed
+                .check_csrf(&sent.csrf)
+                .map_err(|e| Refused::new(&req, e))?;
+            let form = serde_urlencoded::from_bytes(&body).map_err(|e| {
+                Refused::new(
+                    &req,
+                    AppError::Malformed(format!("the form is not valid: {e}")),
+                )
+            })?;
+            Ok(CsrfForm(form))
+        })
+    }
+}
+
+/// A JSON body read into `T`: not JSON at all is a 400, JSON of the wrong shape a 422
+/// naming the field.
+pub struct ApiJson<T>(pub T);
+
+impl<T: DeserializeOwned + 'static> FromRequest for ApiJson<T> {
+    type Error = AppError;
+    type Future = Pin<Box<dyn Future<Output = Result<Self, AppError>>>>;
+
+    fn from_request(req: &HttpRequest, payload: &mut actix_web::dev::Payload) -> Self::Future {
+        let body = web::Bytes::from_request(req, payload);
+        Box::pin(async move {
+            let body = body
+                .await
+                .map_err(|e| AppError::Malformed(format!("the body could not be read: {e}")))?;
+            parse(&body).map(ApiJson)
+        })
+    }
+}
+
+/// Reads a JSON body: not JSON at all is a 400, JSON of the wrong shape a 422.
+pub fn json_body(body: &[u8]) -> Result<serde_json::Value, AppError> {
+    serde_json::from_slice(body)
+        .map_err(|e| AppError::Malformed(format!("the body is not JSON: {e}")))
+}
+
+/// Reads a JSON body into `T`, naming the field of a wrong shape (422) or 400 for not JSON.
+pub fn parse<T: serde::de::DeserializeOwned>(body: &[u8]) -> Result<T, AppError> {
+    let value = json_body(body)?;
+    serde_path_to_error::deserialize(value).map_err(|e| {
+        let path = e.path().to_string();
+        AppError::Invalid(crate::rules::CalcError {
+            code: "invalid_request".into(),
+            message: format!("{path}: {}", e.inner()),
+            hand: None,
+            field: (path != ".").then_some(path),
+            team: None,
+            player: None,
+        })
+    })
+}

@@ -1,0 +1,23 @@
+//! HTML pages, by audience: `public` (everyone), `console` (supervisors), `admin` (the
+//! coordinator), `account` (anyone logged in), plus home, rules and the calculator.
+
+pub mod account;
+pub mod admin;
+pub mod calculator;
+pub mod console;
+pub mod hand_form;
+pub mod home;
+pub mod public;
+
+use actix_web::web;
+
+pub fn routes(cfg: &mut web::ServiceConfig) {
+    cfg.configure(public::bracket::routes)
+        .configure(home::routes)
+        .configure(calculator::routes)
+        .configure(account::routes)
+        .configure(admin::routes)
+        .configure(admin::playoffs::routes)
+        .configure(console::routes)
+        .configure(public::routes);
+}

@@ -1,0 +1,3 @@
+//! What pages share to show things: the site header (nav).
+
+pub mod nav;
