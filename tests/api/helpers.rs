@@ -202,7 +202,21 @@ impl Browser {
 
 /// Starts the application on 127.0.0.1 with a random port and a temporary database.
 pub async fn spawn_app() -> TestApp {
+    spawn_app_in(tempfile::tempdir().expect("temp dir")).await
+}
+
+/// Starts the application on a copy of the database file `db` (e.g. a fixture written by an
+/// earlier release), made in a temporary directory: the migrations run on the copy, and the
+/// original is never opened.
+pub async fn spawn_app_on_copy(db: &std::path::Path) -> TestApp {
     let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::copy(db, dir.path().join("test.sqlite3"))
+        .unwrap_or_else(|e| panic!("copy {}: {e}", db.display()));
+    spawn_app_in(dir).await
+}
+
+/// Starts the application on `dir/test.sqlite3` (created if missing).
+async fn spawn_app_in(dir: tempfile::TempDir) -> TestApp {
     let settings = Settings {
         bind: "127.0.0.1:0".into(),
         db: dir.path().join("test.sqlite3"),

@@ -16,4 +16,5 @@ mod playoffs;
 mod playoffs_admin;
 mod public;
 mod score;
+mod upgrade;
 mod webdriver;
