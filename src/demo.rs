@@ -15,7 +15,8 @@ use crate::rules::hand::{BidInput, TeamHandInput};
 use crate::rules::{HandInput, RulesSpec};
 use crate::service::leagues::{self, NewLeagueInput, NewTeamInput, ScheduleInput, StageRules};
 use crate::service::matches::{self, Recorded};
-use crate::service::{Role, ServiceError, User, accounts};
+use crate::domain::{MatchId, MatchStatus, Role};
+use crate::service::{ServiceError, User, accounts};
 
 pub const SLUG: &str = "demo-fall";
 pub const NAME: &str = "Demo Fall Season";
@@ -124,10 +125,10 @@ fn service(e: ServiceError) -> anyhow::Error {
 }
 
 /// Enters `rng`'s hands into match `id` until the game is decided or `limit` hands are in.
-async fn play(db: &Db, user: &User, id: i64, rng: &mut Rng, limit: usize) -> anyhow::Result<()> {
+async fn play(db: &Db, user: &User, id: MatchId, rng: &mut Rng, limit: usize) -> anyhow::Result<()> {
     let mut view = matches::start(db, user, id).await.map_err(service)?;
     let mut hands = 0;
-    while view.status == "in_progress" && hands < limit {
+    while view.status == MatchStatus::InProgress && hands < limit {
         // Keep the match in progress open: stop well short of the target.
         if limit < usize::MAX && (view.a.score >= 200 || view.b.score >= 200) {
             break;
@@ -174,7 +175,7 @@ pub async fn load(db: &Db) -> anyhow::Result<String> {
                 User {
                     id: row.id,
                     username: row.username,
-                    role: Role::parse(&row.role).unwrap_or(Role::Supervisor),
+                    role: row.role,
                 },
                 None,
             ),
@@ -194,7 +195,7 @@ pub async fn load(db: &Db) -> anyhow::Result<String> {
     let admin = {
         let mut conn = db.reader().acquire().await?;
         let all = users::all(&mut conn).await?;
-        match all.into_iter().find(|u| u.role == "admin") {
+        match all.into_iter().find(|u| u.role == Role::Admin) {
             Some(row) => User {
                 id: row.id,
                 username: row.username,

@@ -15,7 +15,8 @@ use crate::demo::{Rng, random_hand};
 use crate::league::schedule::round_robin;
 use crate::rules::{Game, RulesSpec, Stage};
 use crate::service::leagues::{self, NewLeagueInput, StageRules};
-use crate::service::{User, now};
+use crate::domain::{LeagueId, Timestamp};
+use crate::service::User;
 
 /// What to generate.
 #[derive(Debug, Clone)]
@@ -30,7 +31,7 @@ pub struct SeasonSpec {
 /// What was generated.
 #[derive(Debug, Clone)]
 pub struct Generated {
-    pub league_id: i64,
+    pub league_id: LeagueId,
     pub matches: usize,
     pub complete: usize,
     pub in_progress: usize,
@@ -59,7 +60,7 @@ pub async fn season(db: &Db, admin: &User, spec: &SeasonSpec) -> anyhow::Result<
     .map_err(|e| anyhow::anyhow!("{e}"))?;
     let rules = league.rules_for(Stage::Regular).clone();
     let frozen = serde_json::to_string(&rules)?;
-    let stamp = now();
+    let stamp = Timestamp::now();
     let mut rng = Rng(spec.seed);
     let mut tx = db.write().await?;
     let mut team_ids = Vec::with_capacity(spec.teams);
@@ -88,7 +89,7 @@ pub async fn season(db: &Db, admin: &User, spec: &SeasonSpec) -> anyhow::Result<
             &mut tx,
             &NewMatch {
                 league_id: league.row.id,
-                stage: "regular",
+                stage: Stage::Regular,
                 round: Some(round as i64),
                 team_a: team_ids[p.a],
                 team_b: team_ids[p.b],
@@ -101,7 +102,7 @@ pub async fn season(db: &Db, admin: &User, spec: &SeasonSpec) -> anyhow::Result<
         if out.hands >= spec.hands {
             continue;
         }
-        db_matches::start(&mut tx, id, &stamp, &frozen).await?;
+        db_matches::start(&mut tx, id, stamp, &frozen).await?;
         let mut game = Game::new(rules.clone(), Stage::Regular);
         let mut number = 0;
         while !game.state().is_over() && out.hands < spec.hands {
@@ -121,7 +122,7 @@ pub async fn season(db: &Db, admin: &User, spec: &SeasonSpec) -> anyhow::Result<
                     hand: &serde_json::to_string(&input)?,
                     reason: None,
                     recorded_by: Some(admin.id),
-                    now: &stamp,
+                    now: stamp,
                 },
             )
             .await?;
@@ -169,7 +170,7 @@ pub async fn admin(db: &Db) -> anyhow::Result<(User, Option<String>)> {
     let row = crate::db::users::all(&mut conn)
         .await?
         .into_iter()
-        .find(|u| u.role == "admin")
+        .find(|u| u.role == crate::domain::Role::Admin)
         .ok_or_else(|| anyhow::anyhow!("no admin account"))?;
     Ok((
         User {

@@ -2,16 +2,18 @@
 
 use sqlx::SqliteConnection;
 
+use crate::domain::{LeagueId, TeamId, Timestamp, UserId};
+
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct LeagueRow {
-    pub id: i64,
+    pub id: LeagueId,
     pub slug: String,
     pub name: String,
     pub rules_regular: String,
     pub rules_playoff: String,
     pub rules_final: String,
     pub tiebreak_order: String,
-    pub created_at: String,
+    pub created_at: Timestamp,
     /// Bumped by triggers whenever the standings may change (migration 0004).
     pub standings_version: i64,
 }
@@ -23,10 +25,10 @@ pub struct NewLeague<'a> {
     pub rules_playoff: &'a str,
     pub rules_final: &'a str,
     pub tiebreak_order: &'a str,
-    pub now: &'a str,
+    pub now: Timestamp,
 }
 
-pub async fn insert(conn: &mut SqliteConnection, l: &NewLeague<'_>) -> sqlx::Result<i64> {
+pub async fn insert(conn: &mut SqliteConnection, l: &NewLeague<'_>) -> sqlx::Result<LeagueId> {
     let row = sqlx::query(
         "INSERT INTO leagues (slug, name, rules_regular, rules_playoff, rules_final, tiebreak_order, created_at)
          VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -40,10 +42,10 @@ pub async fn insert(conn: &mut SqliteConnection, l: &NewLeague<'_>) -> sqlx::Res
     .bind(l.now)
     .execute(conn)
     .await?;
-    Ok(row.last_insert_rowid())
+    Ok(LeagueId(row.last_insert_rowid()))
 }
 
-pub async fn update(conn: &mut SqliteConnection, id: i64, l: &NewLeague<'_>) -> sqlx::Result<()> {
+pub async fn update(conn: &mut SqliteConnection, id: LeagueId, l: &NewLeague<'_>) -> sqlx::Result<()> {
     sqlx::query(
         "UPDATE leagues SET name = ?, rules_regular = ?, rules_playoff = ?, rules_final = ?, tiebreak_order = ?
          WHERE id = ?",
@@ -66,7 +68,7 @@ pub async fn by_slug(conn: &mut SqliteConnection, slug: &str) -> sqlx::Result<Op
         .await
 }
 
-pub async fn by_id(conn: &mut SqliteConnection, id: i64) -> sqlx::Result<Option<LeagueRow>> {
+pub async fn by_id(conn: &mut SqliteConnection, id: LeagueId) -> sqlx::Result<Option<LeagueRow>> {
     sqlx::query_as("SELECT * FROM leagues WHERE id = ?")
         .bind(id)
         .fetch_optional(conn)
@@ -81,8 +83,8 @@ pub async fn all(conn: &mut SqliteConnection) -> sqlx::Result<Vec<LeagueRow>> {
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct TeamRow {
-    pub id: i64,
-    pub league_id: i64,
+    pub id: TeamId,
+    pub league_id: LeagueId,
     pub name: String,
     pub player1: String,
     pub player2: String,
@@ -91,10 +93,10 @@ pub struct TeamRow {
 
 pub async fn insert_team(
     conn: &mut SqliteConnection,
-    league_id: i64,
+    league_id: LeagueId,
     name: &str,
     players: [&str; 2],
-) -> sqlx::Result<i64> {
+) -> sqlx::Result<TeamId> {
     let row =
         sqlx::query("INSERT INTO teams (league_id, name, player1, player2) VALUES (?, ?, ?, ?)")
             .bind(league_id)
@@ -103,12 +105,12 @@ pub async fn insert_team(
             .bind(players[1])
             .execute(conn)
             .await?;
-    Ok(row.last_insert_rowid())
+    Ok(TeamId(row.last_insert_rowid()))
 }
 
 pub async fn update_team(
     conn: &mut SqliteConnection,
-    id: i64,
+    id: TeamId,
     name: &str,
     players: [&str; 2],
     withdrawn: bool,
@@ -124,14 +126,14 @@ pub async fn update_team(
     Ok(())
 }
 
-pub async fn teams(conn: &mut SqliteConnection, league_id: i64) -> sqlx::Result<Vec<TeamRow>> {
+pub async fn teams(conn: &mut SqliteConnection, league_id: LeagueId) -> sqlx::Result<Vec<TeamRow>> {
     sqlx::query_as("SELECT * FROM teams WHERE league_id = ? ORDER BY name COLLATE NOCASE, id")
         .bind(league_id)
         .fetch_all(conn)
         .await
 }
 
-pub async fn team(conn: &mut SqliteConnection, id: i64) -> sqlx::Result<Option<TeamRow>> {
+pub async fn team(conn: &mut SqliteConnection, id: TeamId) -> sqlx::Result<Option<TeamRow>> {
     sqlx::query_as("SELECT * FROM teams WHERE id = ?")
         .bind(id)
         .fetch_optional(conn)
@@ -140,8 +142,8 @@ pub async fn team(conn: &mut SqliteConnection, id: i64) -> sqlx::Result<Option<T
 
 pub async fn assign_supervisor(
     conn: &mut SqliteConnection,
-    league_id: i64,
-    user_id: i64,
+    league_id: LeagueId,
+    user_id: UserId,
 ) -> sqlx::Result<()> {
     sqlx::query("INSERT OR IGNORE INTO league_supervisors (league_id, user_id) VALUES (?, ?)")
         .bind(league_id)
@@ -153,8 +155,8 @@ pub async fn assign_supervisor(
 
 pub async fn unassign_supervisor(
     conn: &mut SqliteConnection,
-    league_id: i64,
-    user_id: i64,
+    league_id: LeagueId,
+    user_id: UserId,
 ) -> sqlx::Result<()> {
     sqlx::query("DELETE FROM league_supervisors WHERE league_id = ? AND user_id = ?")
         .bind(league_id)
@@ -166,8 +168,8 @@ pub async fn unassign_supervisor(
 
 pub async fn is_supervisor(
     conn: &mut SqliteConnection,
-    league_id: i64,
-    user_id: i64,
+    league_id: LeagueId,
+    user_id: UserId,
 ) -> sqlx::Result<bool> {
     let found: Option<i64> =
         sqlx::query_scalar("SELECT 1 FROM league_supervisors WHERE league_id = ? AND user_id = ?")
@@ -181,8 +183,8 @@ pub async fn is_supervisor(
 /// Usernames of the supervisors assigned to a league.
 pub async fn supervisors(
     conn: &mut SqliteConnection,
-    league_id: i64,
-) -> sqlx::Result<Vec<(i64, String)>> {
+    league_id: LeagueId,
+) -> sqlx::Result<Vec<(UserId, String)>> {
     sqlx::query_as(
         "SELECT u.id, u.username FROM league_supervisors s JOIN users u ON u.id = s.user_id
          WHERE s.league_id = ? ORDER BY u.username",

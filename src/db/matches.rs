@@ -2,44 +2,50 @@
 
 use sqlx::SqliteConnection;
 
+use crate::domain::{
+    ForfeitSide, GameStatus, LeagueId, LocalTime, MatchId, MatchStatus, TeamId, Timestamp, UserId,
+};
+use crate::rules::{Stage, Team, WinReason};
+
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct MatchRow {
-    pub id: i64,
-    pub league_id: i64,
-    pub stage: String,
+    pub id: MatchId,
+    pub league_id: LeagueId,
+    pub stage: Stage,
     pub round: Option<i64>,
-    pub team_a: i64,
-    pub team_b: i64,
+    pub team_a: TeamId,
+    pub team_b: TeamId,
     pub table_name: Option<String>,
-    pub scheduled_at: Option<String>,
-    pub status: String,
-    pub started_at: Option<String>,
-    pub time_called_at: Option<String>,
+    pub scheduled_at: Option<LocalTime>,
+    pub status: MatchStatus,
+    pub started_at: Option<Timestamp>,
+    pub time_called_at: Option<Timestamp>,
+    /// The resolved rules frozen at start (JSON of `rules::Rules`).
     pub rules: Option<String>,
-    pub forfeit: Option<String>,
+    pub forfeit: Option<ForfeitSide>,
     pub version: i64,
     pub score_a: i64,
     pub score_b: i64,
     pub bags_a: i64,
     pub bags_b: i64,
-    pub game_status: String,
-    pub winner: Option<String>,
-    pub reason: Option<String>,
+    pub game_status: GameStatus,
+    pub winner: Option<Team>,
+    pub reason: Option<WinReason>,
     /// Hands recorded (cached with the totals).
     pub hands_played: i64,
 }
 
 pub struct NewMatch<'a> {
-    pub league_id: i64,
-    pub stage: &'a str,
+    pub league_id: LeagueId,
+    pub stage: Stage,
     pub round: Option<i64>,
-    pub team_a: i64,
-    pub team_b: i64,
+    pub team_a: TeamId,
+    pub team_b: TeamId,
     pub table_name: Option<&'a str>,
-    pub scheduled_at: Option<&'a str>,
+    pub scheduled_at: Option<LocalTime>,
 }
 
-pub async fn insert(conn: &mut SqliteConnection, m: &NewMatch<'_>) -> sqlx::Result<i64> {
+pub async fn insert(conn: &mut SqliteConnection, m: &NewMatch<'_>) -> sqlx::Result<MatchId> {
     let row = sqlx::query(
         "INSERT INTO matches (league_id, stage, round, team_a, team_b, table_name, scheduled_at)
          VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -53,17 +59,17 @@ pub async fn insert(conn: &mut SqliteConnection, m: &NewMatch<'_>) -> sqlx::Resu
     .bind(m.scheduled_at)
     .execute(conn)
     .await?;
-    Ok(row.last_insert_rowid())
+    Ok(MatchId(row.last_insert_rowid()))
 }
 
-pub async fn by_id(conn: &mut SqliteConnection, id: i64) -> sqlx::Result<Option<MatchRow>> {
+pub async fn by_id(conn: &mut SqliteConnection, id: MatchId) -> sqlx::Result<Option<MatchRow>> {
     sqlx::query_as("SELECT * FROM matches WHERE id = ?")
         .bind(id)
         .fetch_optional(conn)
         .await
 }
 
-pub async fn of_league(conn: &mut SqliteConnection, league_id: i64) -> sqlx::Result<Vec<MatchRow>> {
+pub async fn of_league(conn: &mut SqliteConnection, league_id: LeagueId) -> sqlx::Result<Vec<MatchRow>> {
     sqlx::query_as(
         "SELECT * FROM matches WHERE league_id = ?
          ORDER BY scheduled_at IS NULL, scheduled_at, round, id",
@@ -77,9 +83,9 @@ pub async fn of_league(conn: &mut SqliteConnection, league_id: i64) -> sqlx::Res
 /// `YYYY-MM-DDTHH:MM`), in schedule order: the league home's "this week".
 pub async fn in_window(
     conn: &mut SqliteConnection,
-    league_id: i64,
-    from: &str,
-    to: &str,
+    league_id: LeagueId,
+    from: LocalTime,
+    to: LocalTime,
 ) -> sqlx::Result<Vec<MatchRow>> {
     sqlx::query_as(
         "SELECT * FROM matches WHERE league_id = ? AND status != 'cancelled'
@@ -96,7 +102,7 @@ pub async fn in_window(
 /// A league's latest `limit` finished matches: by scheduled time, then by id, newest first.
 pub async fn latest_results(
     conn: &mut SqliteConnection,
-    league_id: i64,
+    league_id: LeagueId,
     limit: i64,
 ) -> sqlx::Result<Vec<MatchRow>> {
     sqlx::query_as(
@@ -110,7 +116,7 @@ pub async fn latest_results(
 }
 
 /// How many of a league's matches are still to be played.
-pub async fn count_scheduled(conn: &mut SqliteConnection, league_id: i64) -> sqlx::Result<i64> {
+pub async fn count_scheduled(conn: &mut SqliteConnection, league_id: LeagueId) -> sqlx::Result<i64> {
     sqlx::query_scalar("SELECT count(*) FROM matches WHERE league_id = ? AND status = 'scheduled'")
         .bind(league_id)
         .fetch_one(conn)
@@ -120,17 +126,17 @@ pub async fn count_scheduled(conn: &mut SqliteConnection, league_id: i64) -> sql
 /// What the standings need of a finished regular-season match.
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct ResultRow {
-    pub team_a: i64,
-    pub team_b: i64,
-    pub status: String,
-    pub winner: Option<String>,
-    pub forfeit: Option<String>,
+    pub team_a: TeamId,
+    pub team_b: TeamId,
+    pub status: MatchStatus,
+    pub winner: Option<Team>,
+    pub forfeit: Option<ForfeitSide>,
     pub score_a: i64,
     pub score_b: i64,
 }
 
 /// A league's finished regular-season matches: only the columns the standings use.
-pub async fn results(conn: &mut SqliteConnection, league_id: i64) -> sqlx::Result<Vec<ResultRow>> {
+pub async fn results(conn: &mut SqliteConnection, league_id: LeagueId) -> sqlx::Result<Vec<ResultRow>> {
     sqlx::query_as(
         "SELECT team_a, team_b, status, winner, forfeit, score_a, score_b FROM matches
          WHERE league_id = ? AND stage = 'regular' AND status IN ('complete', 'forfeit')",
@@ -166,8 +172,8 @@ pub async fn in_progress(conn: &mut SqliteConnection) -> sqlx::Result<Vec<InPlay
 /// Marks a match started with its rules frozen.
 pub async fn start(
     conn: &mut SqliteConnection,
-    id: i64,
-    now: &str,
+    id: MatchId,
+    now: Timestamp,
     rules: &str,
 ) -> sqlx::Result<()> {
     sqlx::query(
@@ -183,21 +189,21 @@ pub async fn start(
 }
 
 /// The cached totals and state, rebuilt from the hands.
-pub struct Totals<'a> {
-    pub status: &'a str,
+pub struct Totals {
+    pub status: MatchStatus,
     pub score_a: i64,
     pub score_b: i64,
     pub bags_a: i64,
     pub bags_b: i64,
-    pub game_status: &'a str,
-    pub winner: Option<&'a str>,
-    pub reason: Option<&'a str>,
-    pub forfeit: Option<&'a str>,
+    pub game_status: GameStatus,
+    pub winner: Option<Team>,
+    pub reason: Option<WinReason>,
+    pub forfeit: Option<ForfeitSide>,
     pub hands_played: i64,
 }
 
 /// Writes the cached totals and bumps the version.
-pub async fn set_totals(conn: &mut SqliteConnection, id: i64, t: &Totals<'_>) -> sqlx::Result<()> {
+pub async fn set_totals(conn: &mut SqliteConnection, id: MatchId, t: &Totals) -> sqlx::Result<()> {
     sqlx::query(
         "UPDATE matches SET status = ?, score_a = ?, score_b = ?, bags_a = ?, bags_b = ?,
          game_status = ?, winner = ?, reason = ?, forfeit = ?, hands_played = ?,
@@ -219,7 +225,7 @@ pub async fn set_totals(conn: &mut SqliteConnection, id: i64, t: &Totals<'_>) ->
     Ok(())
 }
 
-pub async fn call_time(conn: &mut SqliteConnection, id: i64, now: &str) -> sqlx::Result<()> {
+pub async fn call_time(conn: &mut SqliteConnection, id: MatchId, now: Timestamp) -> sqlx::Result<()> {
     sqlx::query("UPDATE matches SET time_called_at = ?, version = version + 1 WHERE id = ? AND time_called_at IS NULL")
         .bind(now)
         .bind(id)
@@ -230,20 +236,20 @@ pub async fn call_time(conn: &mut SqliteConnection, id: i64, now: &str) -> sqlx:
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct HandRow {
-    pub id: i64,
-    pub match_id: i64,
+    pub id: MatchId,
+    pub match_id: MatchId,
     pub number: i64,
     pub revision: i64,
     pub hand: String,
     pub reason: Option<String>,
-    pub recorded_by: Option<i64>,
-    pub recorded_at: String,
+    pub recorded_by: Option<UserId>,
+    pub recorded_at: Timestamp,
 }
 
 /// The current revision of every hand of a match, in order.
 pub async fn current_hands(
     conn: &mut SqliteConnection,
-    match_id: i64,
+    match_id: MatchId,
 ) -> sqlx::Result<Vec<HandRow>> {
     sqlx::query_as(
         "SELECT h.* FROM hands h
@@ -259,7 +265,7 @@ pub async fn current_hands(
 /// Every revision of every hand of a match (for the correction history).
 pub async fn all_revisions(
     conn: &mut SqliteConnection,
-    match_id: i64,
+    match_id: MatchId,
 ) -> sqlx::Result<Vec<HandRow>> {
     sqlx::query_as("SELECT * FROM hands WHERE match_id = ? ORDER BY number, revision")
         .bind(match_id)
@@ -268,13 +274,13 @@ pub async fn all_revisions(
 }
 
 pub struct NewHand<'a> {
-    pub match_id: i64,
+    pub match_id: MatchId,
     pub number: i64,
     pub revision: i64,
     pub hand: &'a str,
     pub reason: Option<&'a str>,
-    pub recorded_by: Option<i64>,
-    pub now: &'a str,
+    pub recorded_by: Option<UserId>,
+    pub now: Timestamp,
 }
 
 pub async fn insert_hand(conn: &mut SqliteConnection, h: &NewHand<'_>) -> sqlx::Result<i64> {
@@ -296,7 +302,7 @@ pub async fn insert_hand(conn: &mut SqliteConnection, h: &NewHand<'_>) -> sqlx::
 
 pub async fn idempotent_response(
     conn: &mut SqliteConnection,
-    match_id: i64,
+    match_id: MatchId,
     key: &str,
 ) -> sqlx::Result<Option<String>> {
     sqlx::query_scalar("SELECT response FROM idempotency_keys WHERE match_id = ? AND key = ?")
@@ -308,10 +314,10 @@ pub async fn idempotent_response(
 
 pub async fn save_idempotent_response(
     conn: &mut SqliteConnection,
-    match_id: i64,
+    match_id: MatchId,
     key: &str,
     response: &str,
-    now: &str,
+    now: Timestamp,
 ) -> sqlx::Result<()> {
     sqlx::query(
         "INSERT INTO idempotency_keys (match_id, key, response, created_at) VALUES (?, ?, ?, ?)",
@@ -326,14 +332,14 @@ pub async fn save_idempotent_response(
 }
 
 pub struct AuditEntry<'a> {
-    pub user_id: Option<i64>,
+    pub user_id: Option<UserId>,
     pub action: &'a str,
     pub entity: &'a str,
     pub entity_id: Option<i64>,
     pub before: Option<&'a str>,
     pub after: Option<&'a str>,
     pub reason: Option<&'a str>,
-    pub now: &'a str,
+    pub now: Timestamp,
 }
 
 /// Appends to the audit log; call inside the transaction of the change.
@@ -359,9 +365,9 @@ pub async fn audit(conn: &mut SqliteConnection, e: &AuditEntry<'_>) -> sqlx::Res
 /// bumps the version. Returns whether a row changed.
 pub async fn set_teams(
     conn: &mut SqliteConnection,
-    id: i64,
-    team_a: i64,
-    team_b: i64,
+    id: MatchId,
+    team_a: TeamId,
+    team_b: TeamId,
 ) -> sqlx::Result<bool> {
     let done = sqlx::query(
         "UPDATE matches SET team_a = ?, team_b = ?, version = version + 1
@@ -377,7 +383,7 @@ pub async fn set_teams(
 
 /// Cancels a started playoff match whose entrants changed (an admin reset its path of the
 /// bracket): its hands stay stored under it, it no longer counts anywhere.
-pub async fn cancel(conn: &mut SqliteConnection, id: i64) -> sqlx::Result<()> {
+pub async fn cancel(conn: &mut SqliteConnection, id: MatchId) -> sqlx::Result<()> {
     sqlx::query("UPDATE matches SET status = 'cancelled', version = version + 1 WHERE id = ?")
         .bind(id)
         .execute(conn)
@@ -387,7 +393,7 @@ pub async fn cancel(conn: &mut SqliteConnection, id: i64) -> sqlx::Result<()> {
 
 /// Deletes a match that has not started (no hands): a playoff match whose entrants are no
 /// longer known after a correction. Returns whether a row was deleted.
-pub async fn delete_unstarted(conn: &mut SqliteConnection, id: i64) -> sqlx::Result<bool> {
+pub async fn delete_unstarted(conn: &mut SqliteConnection, id: MatchId) -> sqlx::Result<bool> {
     let done = sqlx::query(
         "DELETE FROM matches WHERE id = ? AND status = 'scheduled' AND started_at IS NULL
          AND NOT EXISTS (SELECT 1 FROM hands WHERE match_id = ?)

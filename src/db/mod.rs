@@ -7,6 +7,7 @@
 pub mod leagues;
 pub mod matches;
 pub mod playoffs;
+pub mod tonight;
 pub mod users;
 
 use std::path::Path;

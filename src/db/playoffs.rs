@@ -2,39 +2,42 @@
 
 use sqlx::SqliteConnection;
 
+use crate::domain::{BracketId, LeagueId, MatchId, TeamId, Timestamp};
+use crate::league::bracket::{Format, GrandFinal, Section};
+
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct BracketRow {
-    pub id: i64,
-    pub league_id: i64,
-    pub format: String,
+    pub id: BracketId,
+    pub league_id: LeagueId,
+    pub format: Format,
     pub teams: i64,
     pub third_place: bool,
-    pub grand_final: String,
-    pub created_at: String,
+    pub grand_final: GrandFinal,
+    pub created_at: Timestamp,
 }
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct BracketMatchRow {
-    pub bracket_id: i64,
+    pub bracket_id: BracketId,
     pub match_index: i64,
-    pub section: String,
+    pub section: Section,
     pub round: i64,
     pub position: i64,
     pub seed_a: Option<i64>,
     pub seed_b: Option<i64>,
-    pub match_id: Option<i64>,
+    pub match_id: Option<MatchId>,
 }
 
-pub struct NewBracket<'a> {
-    pub league_id: i64,
-    pub format: &'a str,
+pub struct NewBracket {
+    pub league_id: LeagueId,
+    pub format: Format,
     pub teams: i64,
     pub third_place: bool,
-    pub grand_final: &'a str,
-    pub now: &'a str,
+    pub grand_final: GrandFinal,
+    pub now: Timestamp,
 }
 
-pub async fn insert(conn: &mut SqliteConnection, b: &NewBracket<'_>) -> sqlx::Result<i64> {
+pub async fn insert(conn: &mut SqliteConnection, b: &NewBracket) -> sqlx::Result<BracketId> {
     let row = sqlx::query(
         "INSERT INTO brackets (league_id, format, teams, third_place, grand_final, created_at)
          VALUES (?, ?, ?, ?, ?, ?)",
@@ -47,12 +50,12 @@ pub async fn insert(conn: &mut SqliteConnection, b: &NewBracket<'_>) -> sqlx::Re
     .bind(b.now)
     .execute(conn)
     .await?;
-    Ok(row.last_insert_rowid())
+    Ok(BracketId(row.last_insert_rowid()))
 }
 
 pub async fn of_league(
     conn: &mut SqliteConnection,
-    league_id: i64,
+    league_id: LeagueId,
 ) -> sqlx::Result<Option<BracketRow>> {
     sqlx::query_as("SELECT * FROM brackets WHERE league_id = ?")
         .bind(league_id)
@@ -60,7 +63,7 @@ pub async fn of_league(
         .await
 }
 
-pub async fn by_id(conn: &mut SqliteConnection, id: i64) -> sqlx::Result<Option<BracketRow>> {
+pub async fn by_id(conn: &mut SqliteConnection, id: BracketId) -> sqlx::Result<Option<BracketRow>> {
     sqlx::query_as("SELECT * FROM brackets WHERE id = ?")
         .bind(id)
         .fetch_optional(conn)
@@ -69,9 +72,9 @@ pub async fn by_id(conn: &mut SqliteConnection, id: i64) -> sqlx::Result<Option<
 
 pub async fn insert_seed(
     conn: &mut SqliteConnection,
-    bracket_id: i64,
+    bracket_id: BracketId,
     seed: i64,
-    team_id: i64,
+    team_id: TeamId,
 ) -> sqlx::Result<()> {
     sqlx::query("INSERT INTO bracket_seeds (bracket_id, seed, team_id) VALUES (?, ?, ?)")
         .bind(bracket_id)
@@ -83,7 +86,7 @@ pub async fn insert_seed(
 }
 
 /// The team ids in seed order (seed 1 first).
-pub async fn seeds(conn: &mut SqliteConnection, bracket_id: i64) -> sqlx::Result<Vec<i64>> {
+pub async fn seeds(conn: &mut SqliteConnection, bracket_id: BracketId) -> sqlx::Result<Vec<TeamId>> {
     sqlx::query_scalar("SELECT team_id FROM bracket_seeds WHERE bracket_id = ? ORDER BY seed")
         .bind(bracket_id)
         .fetch_all(conn)
@@ -98,7 +101,7 @@ pub async fn insert_match(conn: &mut SqliteConnection, m: &BracketMatchRow) -> s
     )
     .bind(m.bracket_id)
     .bind(m.match_index)
-    .bind(&m.section)
+    .bind(m.section)
     .bind(m.round)
     .bind(m.position)
     .bind(m.seed_a)
@@ -112,7 +115,7 @@ pub async fn insert_match(conn: &mut SqliteConnection, m: &BracketMatchRow) -> s
 /// Every match of a bracket, by index.
 pub async fn matches(
     conn: &mut SqliteConnection,
-    bracket_id: i64,
+    bracket_id: BracketId,
 ) -> sqlx::Result<Vec<BracketMatchRow>> {
     sqlx::query_as("SELECT * FROM bracket_matches WHERE bracket_id = ? ORDER BY match_index")
         .bind(bracket_id)
@@ -123,7 +126,7 @@ pub async fn matches(
 /// The real matches of a bracket's matches (those created so far), in one query.
 pub async fn real_matches(
     conn: &mut SqliteConnection,
-    bracket_id: i64,
+    bracket_id: BracketId,
 ) -> sqlx::Result<Vec<crate::db::matches::MatchRow>> {
     sqlx::query_as(
         "SELECT matches.* FROM matches JOIN bracket_matches ON bracket_matches.match_id = matches.id
@@ -137,7 +140,7 @@ pub async fn real_matches(
 /// The bracket match played as real match `match_id`, if any.
 pub async fn by_match_id(
     conn: &mut SqliteConnection,
-    match_id: i64,
+    match_id: MatchId,
 ) -> sqlx::Result<Option<BracketMatchRow>> {
     sqlx::query_as("SELECT * FROM bracket_matches WHERE match_id = ?")
         .bind(match_id)
@@ -148,11 +151,11 @@ pub async fn by_match_id(
 /// Sets the known seeds and the real match of a bracket match.
 pub async fn update_match(
     conn: &mut SqliteConnection,
-    bracket_id: i64,
+    bracket_id: BracketId,
     index: i64,
     seed_a: Option<i64>,
     seed_b: Option<i64>,
-    match_id: Option<i64>,
+    match_id: Option<MatchId>,
 ) -> sqlx::Result<()> {
     sqlx::query(
         "UPDATE bracket_matches SET seed_a = ?, seed_b = ?, match_id = ?

@@ -2,22 +2,24 @@
 
 use sqlx::SqliteConnection;
 
+use crate::domain::{Role, Timestamp, TokenId, UserId};
+
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct UserRow {
-    pub id: i64,
+    pub id: UserId,
     pub username: String,
     pub password_hash: String,
-    pub role: String,
-    pub created_at: String,
+    pub role: Role,
+    pub created_at: Timestamp,
 }
 
 pub async fn insert(
     conn: &mut SqliteConnection,
     username: &str,
     password_hash: &str,
-    role: &str,
-    now: &str,
-) -> sqlx::Result<i64> {
+    role: Role,
+    now: Timestamp,
+) -> sqlx::Result<UserId> {
     let row = sqlx::query(
         "INSERT INTO users (username, password_hash, role, created_at) VALUES (?, ?, ?, ?)",
     )
@@ -27,7 +29,7 @@ pub async fn insert(
     .bind(now)
     .execute(conn)
     .await?;
-    Ok(row.last_insert_rowid())
+    Ok(UserId(row.last_insert_rowid()))
 }
 
 pub async fn by_name(conn: &mut SqliteConnection, username: &str) -> sqlx::Result<Option<UserRow>> {
@@ -37,7 +39,7 @@ pub async fn by_name(conn: &mut SqliteConnection, username: &str) -> sqlx::Resul
         .await
 }
 
-pub async fn by_id(conn: &mut SqliteConnection, id: i64) -> sqlx::Result<Option<UserRow>> {
+pub async fn by_id(conn: &mut SqliteConnection, id: UserId) -> sqlx::Result<Option<UserRow>> {
     sqlx::query_as("SELECT * FROM users WHERE id = ?")
         .bind(id)
         .fetch_optional(conn)
@@ -56,7 +58,7 @@ pub async fn count_admins(conn: &mut SqliteConnection) -> sqlx::Result<i64> {
         .await
 }
 
-pub async fn set_password(conn: &mut SqliteConnection, id: i64, hash: &str) -> sqlx::Result<()> {
+pub async fn set_password(conn: &mut SqliteConnection, id: UserId, hash: &str) -> sqlx::Result<()> {
     sqlx::query("UPDATE users SET password_hash = ? WHERE id = ?")
         .bind(hash)
         .bind(id)
@@ -68,19 +70,19 @@ pub async fn set_password(conn: &mut SqliteConnection, id: i64, hash: &str) -> s
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct SessionRow {
     pub id_hash: String,
-    pub user_id: i64,
+    pub user_id: UserId,
     pub csrf_token: String,
-    pub created_at: String,
-    pub expires_at: String,
+    pub created_at: Timestamp,
+    pub expires_at: Timestamp,
 }
 
 pub async fn insert_session(
     conn: &mut SqliteConnection,
     id_hash: &str,
-    user_id: i64,
+    user_id: UserId,
     csrf: &str,
-    now: &str,
-    expires: &str,
+    now: Timestamp,
+    expires: Timestamp,
 ) -> sqlx::Result<()> {
     sqlx::query(
         "INSERT INTO sessions (id_hash, user_id, csrf_token, created_at, expires_at) VALUES (?, ?, ?, ?, ?)",
@@ -99,7 +101,7 @@ pub async fn insert_session(
 pub async fn session(
     conn: &mut SqliteConnection,
     id_hash: &str,
-    now: &str,
+    now: Timestamp,
 ) -> sqlx::Result<Option<(SessionRow, UserRow)>> {
     let session: Option<SessionRow> =
         sqlx::query_as("SELECT * FROM sessions WHERE id_hash = ? AND expires_at > ?")
@@ -121,7 +123,7 @@ pub async fn delete_session(conn: &mut SqliteConnection, id_hash: &str) -> sqlx:
     Ok(())
 }
 
-pub async fn delete_sessions_of(conn: &mut SqliteConnection, user_id: i64) -> sqlx::Result<()> {
+pub async fn delete_sessions_of(conn: &mut SqliteConnection, user_id: UserId) -> sqlx::Result<()> {
     sqlx::query("DELETE FROM sessions WHERE user_id = ?")
         .bind(user_id)
         .execute(conn)
@@ -131,21 +133,21 @@ pub async fn delete_sessions_of(conn: &mut SqliteConnection, user_id: i64) -> sq
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct TokenRow {
-    pub id: i64,
-    pub user_id: i64,
+    pub id: TokenId,
+    pub user_id: UserId,
     pub name: String,
     pub token_hash: String,
-    pub created_at: String,
-    pub revoked_at: Option<String>,
+    pub created_at: Timestamp,
+    pub revoked_at: Option<Timestamp>,
 }
 
 pub async fn insert_token(
     conn: &mut SqliteConnection,
-    user_id: i64,
+    user_id: UserId,
     name: &str,
     token_hash: &str,
-    now: &str,
-) -> sqlx::Result<i64> {
+    now: Timestamp,
+) -> sqlx::Result<TokenId> {
     let row = sqlx::query(
         "INSERT INTO api_tokens (user_id, name, token_hash, created_at) VALUES (?, ?, ?, ?)",
     )
@@ -155,7 +157,7 @@ pub async fn insert_token(
     .bind(now)
     .execute(conn)
     .await?;
-    Ok(row.last_insert_rowid())
+    Ok(TokenId(row.last_insert_rowid()))
 }
 
 pub async fn user_by_token(
@@ -171,7 +173,7 @@ pub async fn user_by_token(
     .await
 }
 
-pub async fn tokens_of(conn: &mut SqliteConnection, user_id: i64) -> sqlx::Result<Vec<TokenRow>> {
+pub async fn tokens_of(conn: &mut SqliteConnection, user_id: UserId) -> sqlx::Result<Vec<TokenRow>> {
     sqlx::query_as("SELECT * FROM api_tokens WHERE user_id = ? ORDER BY id DESC")
         .bind(user_id)
         .fetch_all(conn)
@@ -180,9 +182,9 @@ pub async fn tokens_of(conn: &mut SqliteConnection, user_id: i64) -> sqlx::Resul
 
 pub async fn revoke_token(
     conn: &mut SqliteConnection,
-    user_id: i64,
-    id: i64,
-    now: &str,
+    user_id: UserId,
+    id: TokenId,
+    now: Timestamp,
 ) -> sqlx::Result<bool> {
     let done = sqlx::query(
         "UPDATE api_tokens SET revoked_at = ? WHERE id = ? AND user_id = ? AND revoked_at IS NULL",

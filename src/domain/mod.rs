@@ -9,10 +9,11 @@
 
 mod ids;
 mod states;
-mod text;
+pub(crate) mod text;
 mod time;
 
 pub use ids::{BracketId, LeagueId, MatchId, TeamId, TokenId, UserId};
-pub use states::{ForfeitSide, GameStatus, MatchStatus, Role};
+pub use states::{BracketMatchStatus, ForfeitSide, GameStatus, MatchStatus, Role};
 pub use text::{TextEnum, UnknownValue};
+pub(crate) use text::text_enum;
 pub use time::{LocalTime, Timestamp};

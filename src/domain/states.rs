@@ -85,6 +85,53 @@ impl From<crate::rules::GameState> for GameStatus {
     }
 }
 
+/// Where a match of a playoff bracket stands: not playable yet, decided without playing,
+/// or the state of its real match.
+/// Sent as one name: `waiting`, `bye`, `not_needed` or the match status.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum BracketMatchStatus {
+    /// An entrant is not known yet.
+    Waiting,
+    /// One entrant and nobody to play: it advances.
+    Bye,
+    /// The grand-final reset, when the winners'-bracket team won the first grand final.
+    NotNeeded,
+    /// Both teams known; the real match's own status.
+    Match(MatchStatus),
+}
+
+impl Serialize for BracketMatchStatus {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
+impl BracketMatchStatus {
+    pub fn as_str(self) -> &'static str {
+        use crate::domain::TextEnum;
+        match self {
+            BracketMatchStatus::Waiting => "waiting",
+            BracketMatchStatus::Bye => "bye",
+            BracketMatchStatus::NotNeeded => "not_needed",
+            BracketMatchStatus::Match(status) => status.as_str(),
+        }
+    }
+
+    pub fn words(self) -> &'static str {
+        match self {
+            BracketMatchStatus::Waiting => "waiting",
+            BracketMatchStatus::Bye => "bye",
+            BracketMatchStatus::NotNeeded => "not needed",
+            BracketMatchStatus::Match(status) => status.words(),
+        }
+    }
+
+    /// The real match is being played.
+    pub fn is_live(self) -> bool {
+        self == BracketMatchStatus::Match(MatchStatus::InProgress)
+    }
+}
+
 /// Who forfeited a match.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]

@@ -45,7 +45,8 @@ use super::standings::Standing;
 pub const MIN_TEAMS: usize = 2;
 pub const MAX_TEAMS: usize = 256;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "snake_case")]
 pub enum Format {
     SingleElimination,
     DoubleElimination,
@@ -69,7 +70,8 @@ impl Format {
 }
 
 /// The grand final of a double elimination.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "snake_case")]
 pub enum GrandFinal {
     /// No grand final: the winners'-bracket champion wins; the losers' bracket is for second.
     None,
@@ -98,7 +100,10 @@ impl GrandFinal {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, utoipa::ToSchema,
+)]
+#[serde(rename_all = "snake_case")]
 pub enum Section {
     Winners,
     Losers,

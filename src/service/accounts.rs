@@ -4,7 +4,8 @@ use argon2::Argon2;
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
 use sha2::{Digest, Sha256};
 
-use super::{Role, ServiceError, User, now};
+use super::{ServiceError, User};
+use crate::domain::{Role, Timestamp, UserId};
 use crate::db::{Db, users};
 
 /// How long a login lasts.
@@ -85,7 +86,7 @@ fn user_of(row: users::UserRow) -> User {
     User {
         id: row.id,
         username: row.username,
-        role: Role::parse(&row.role).unwrap_or(Role::Supervisor),
+        role: row.role,
     }
 }
 
@@ -101,7 +102,7 @@ pub async fn create_user(
     let password = password.to_string();
     let hash = actix_web::rt::task::spawn_blocking(move || hash_password(&password))
         .await
-        .map_err(|e| ServiceError::Db(sqlx::Error::Protocol(format!("hashing failed: {e}"))))?;
+        .map_err(|e| ServiceError::corrupt("password hashing", e))?;
     let mut tx = db.write().await?;
     if users::by_name(&mut tx, username).await?.is_some() {
         return Err(ServiceError::invalid(
@@ -110,7 +111,7 @@ pub async fn create_user(
             format!("the username \"{username}\" is taken"),
         ));
     }
-    let id = users::insert(&mut tx, username, &hash, role.as_str(), &now()).await?;
+    let id = users::insert(&mut tx, username, &hash, role, Timestamp::now()).await?;
     tx.commit().await?;
     Ok(User {
         id,
@@ -142,16 +143,16 @@ pub async fn check_login(
 pub async fn open_session(db: &Db, user: &User) -> Result<(String, String), ServiceError> {
     let id = random_hex(32);
     let csrf = random_hex(32);
-    let created = chrono::Utc::now();
-    let expires = created + chrono::Duration::hours(SESSION_HOURS);
+    let created = Timestamp::now();
+    let expires = created.plus_minutes(SESSION_HOURS * 60);
     let mut tx = db.write().await?;
     users::insert_session(
         &mut tx,
         &secret_hash(&id),
         user.id,
         &csrf,
-        &now(),
-        &expires.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+        created,
+        expires,
     )
     .await?;
     tx.commit().await?;
@@ -164,7 +165,7 @@ pub async fn session_user(
     session_id: &str,
 ) -> Result<Option<(User, String)>, ServiceError> {
     let mut conn = db.reader().acquire().await?;
-    Ok(users::session(&mut conn, &secret_hash(session_id), &now())
+    Ok(users::session(&mut conn, &secret_hash(session_id), Timestamp::now())
         .await?
         .map(|(s, u)| (user_of(u), s.csrf_token)))
 }
@@ -184,16 +185,72 @@ pub async fn token_user(db: &Db, token: &str) -> Result<Option<User>, ServiceErr
         .map(user_of))
 }
 
-/// Creates an API token for `username`; the token is shown once and stored hashed.
+/// Creates an API token for `username`, with its audit row; the token is shown once and
+/// stored hashed.
 pub async fn create_token(db: &Db, username: &str, name: &str) -> Result<String, ServiceError> {
+    use super::audit::{Change, Subject, record};
     let token = format!("spim_{}", random_hex(24));
     let mut tx = db.write().await?;
-    let user = users::by_name(&mut tx, username)
+    let owner = users::by_name(&mut tx, username)
         .await?
+        .map(user_of)
         .ok_or(ServiceError::NotFound)?;
-    users::insert_token(&mut tx, user.id, name, &secret_hash(&token), &now()).await?;
+    let id = users::insert_token(&mut tx, owner.id, name, &secret_hash(&token), Timestamp::now())
+        .await?;
+    record(
+        &mut tx,
+        &owner,
+        Change::new("create_token", Subject::Token(id)).after(name),
+    )
+    .await?;
     tx.commit().await?;
     Ok(token)
+}
+
+/// An API token as its owner's account page lists it (never the token itself).
+#[derive(Debug, Clone)]
+pub struct TokenView {
+    pub id: crate::domain::TokenId,
+    pub name: String,
+    pub created_at: Timestamp,
+    pub revoked: bool,
+}
+
+/// The user's API tokens, newest first (revoked ones too).
+pub async fn tokens(db: &Db, user: &User) -> Result<Vec<TokenView>, ServiceError> {
+    let mut conn = db.reader().acquire().await?;
+    Ok(users::tokens_of(&mut conn, user.id)
+        .await?
+        .into_iter()
+        .map(|t| TokenView {
+            id: t.id,
+            name: t.name,
+            created_at: t.created_at,
+            revoked: t.revoked_at.is_some(),
+        })
+        .collect())
+}
+
+/// Revokes one of the user's own tokens, with its audit row (not found: another user's
+/// token, or one already revoked).
+pub async fn revoke_token(
+    db: &Db,
+    user: &User,
+    token_id: crate::domain::TokenId,
+) -> Result<(), ServiceError> {
+    use super::audit::{Change, Subject, record};
+    let mut tx = db.write().await?;
+    if !users::revoke_token(&mut tx, user.id, token_id, Timestamp::now()).await? {
+        return Err(ServiceError::NotFound);
+    }
+    record(
+        &mut tx,
+        user,
+        Change::new("revoke_token", Subject::Token(token_id)),
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(())
 }
 
 pub async fn change_password(
@@ -213,7 +270,7 @@ pub async fn change_password(
     let new = new.to_string();
     let hash = actix_web::rt::task::spawn_blocking(move || hash_password(&new))
         .await
-        .map_err(|e| ServiceError::Db(sqlx::Error::Protocol(format!("hashing failed: {e}"))))?;
+        .map_err(|e| ServiceError::corrupt("password hashing", e))?;
     let mut tx = db.write().await?;
     users::set_password(&mut tx, user.id, &hash).await?;
     // Every other login ends with the old password.

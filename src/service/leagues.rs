@@ -6,13 +6,15 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 use sqlx::SqliteConnection;
 
-use super::{ServiceError, User, now, require_admin, slugify};
+use super::audit;
+use super::{ConflictCode, ServiceError, User, require_admin, slugify, to_json};
+use crate::domain::{LeagueId, LocalTime, MatchId, MatchStatus, TeamId, TextEnum, Timestamp, UserId};
 use crate::db::leagues::{self as db_leagues, LeagueRow, NewLeague, TeamRow};
 use crate::db::matches::{self as db_matches, NewMatch};
 use crate::db::{Db, users};
 use crate::league::schedule::round_robin;
 use crate::league::standings::{self, Outcome, Side, Standing, TeamEntry, Tiebreak};
-use crate::rules::{Rules, RulesSpec, Stage};
+use crate::rules::{Rules, RulesSpec, Stage, Team};
 
 /// A league's rules as given per stage (playoff and final default to the regular rules).
 #[derive(Debug, Clone, Serialize, Deserialize, utoipa::ToSchema)]
@@ -46,7 +48,7 @@ pub struct RulesByStage {
 
 #[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct LeagueView {
-    pub id: i64,
+    pub id: LeagueId,
     pub slug: String,
     pub name: String,
     /// The rules as given (a preset name or overrides), per stage.
@@ -54,7 +56,7 @@ pub struct LeagueView {
     /// Every field resolved, per stage.
     pub rules: RulesByStage,
     pub tiebreak_order: Vec<String>,
-    pub created_at: String,
+    pub created_at: Timestamp,
 }
 
 /// A league as stored, with its rules resolved.
@@ -69,12 +71,11 @@ pub struct League {
 impl League {
     pub fn from_row(row: LeagueRow) -> Result<League, ServiceError> {
         let parse = |text: &str| -> Result<(RulesSpec, Rules), ServiceError> {
-            let spec: RulesSpec = serde_json::from_str(text).map_err(|e| {
-                ServiceError::Db(sqlx::Error::Protocol(format!("stored rules: {e}")))
-            })?;
-            let rules = spec.resolve().map_err(|e| {
-                ServiceError::Db(sqlx::Error::Protocol(format!("stored rules: {e}")))
-            })?;
+            let spec: RulesSpec = serde_json::from_str(text)
+                .map_err(|e| ServiceError::corrupt("stored rules", e))?;
+            let rules = spec
+                .resolve()
+                .map_err(|e| ServiceError::corrupt("stored rules", e.message))?;
             Ok((spec, rules))
         };
         let (s0, r0) = parse(&row.rules_regular)?;
@@ -119,7 +120,7 @@ impl League {
                 .iter()
                 .map(|t| t.as_str().to_string())
                 .collect(),
-            created_at: self.row.created_at.clone(),
+            created_at: self.row.created_at,
         }
     }
 }
@@ -161,7 +162,7 @@ fn check_rules(rules: &StageRules) -> Result<[String; 3], ServiceError> {
                 format!("{stage} rules: {}", e.message),
             )
         })?;
-        out[i] = serde_json::to_string(&spec).unwrap_or_default();
+        out[i] = to_json("rules", &spec)?;
     }
     Ok(out)
 }
@@ -232,11 +233,11 @@ pub async fn create_league(
     }
     let [regular, playoff, final_] = check_rules(&input.rules)?;
     let tiebreak = check_tiebreak(input.tiebreak_order.as_deref())?;
-    let now = now();
+    let now = Timestamp::now();
     let mut tx = db.write().await?;
     if db_leagues::by_slug(&mut tx, &slug).await?.is_some() {
         return Err(ServiceError::conflict(
-            "slug_taken",
+                ConflictCode::SlugTaken,
             format!("a league with the slug \"{slug}\" exists"),
         ));
     }
@@ -247,22 +248,13 @@ pub async fn create_league(
         rules_playoff: &playoff,
         rules_final: &final_,
         tiebreak_order: &tiebreak,
-        now: &now,
+        now,
     };
     let id = db_leagues::insert(&mut tx, &new).await?;
     let after =
         serde_json::json!({"slug": slug, "name": name, "rules": [regular, playoff, final_]})
             .to_string();
-    audit(
-        &mut tx,
-        user,
-        "create",
-        "league",
-        id,
-        None,
-        Some(&after),
-        None,
-    )
+    audit::record(&mut tx, user, audit::Change::new("create", audit::Subject::League(id)).after(&after))
     .await?;
     let row = db_leagues::by_id(&mut tx, id)
         .await?
@@ -283,7 +275,7 @@ pub async fn update_league(
     let name = check_name(&input.name, "name", "the league's name")?;
     let [regular, playoff, final_] = check_rules(&input.rules)?;
     let tiebreak = check_tiebreak(input.tiebreak_order.as_deref())?;
-    let now = now();
+    let now = Timestamp::now();
     let mut tx = db.write().await?;
     let before = db_leagues::by_slug(&mut tx, slug)
         .await?
@@ -295,21 +287,12 @@ pub async fn update_league(
         rules_playoff: &playoff,
         rules_final: &final_,
         tiebreak_order: &tiebreak,
-        now: &now,
+        now,
     };
     db_leagues::update(&mut tx, before.id, &new).await?;
     let b = serde_json::json!({"name": before.name, "rules": [before.rules_regular, before.rules_playoff, before.rules_final], "tiebreak": before.tiebreak_order}).to_string();
     let a = serde_json::json!({"name": name, "rules": [regular, playoff, final_], "tiebreak": tiebreak}).to_string();
-    audit(
-        &mut tx,
-        user,
-        "update",
-        "league",
-        before.id,
-        Some(&b),
-        Some(&a),
-        None,
-    )
+    audit::record(&mut tx, user, audit::Change::new("update", audit::Subject::League(before.id)).before(&b).after(&a))
     .await?;
     let row = db_leagues::by_id(&mut tx, before.id)
         .await?
@@ -318,32 +301,6 @@ pub async fn update_league(
     League::from_row(row)
 }
 
-#[allow(clippy::too_many_arguments)]
-pub async fn audit(
-    conn: &mut SqliteConnection,
-    user: &User,
-    action: &str,
-    entity: &str,
-    entity_id: i64,
-    before: Option<&str>,
-    after: Option<&str>,
-    reason: Option<&str>,
-) -> Result<(), sqlx::Error> {
-    db_matches::audit(
-        conn,
-        &db_matches::AuditEntry {
-            user_id: Some(user.id),
-            action,
-            entity,
-            entity_id: Some(entity_id),
-            before,
-            after,
-            reason,
-            now: &now(),
-        },
-    )
-    .await
-}
 
 #[derive(Debug, Clone, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -354,7 +311,7 @@ pub struct NewTeamInput {
 
 #[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct TeamView {
-    pub id: i64,
+    pub id: TeamId,
     pub name: String,
     pub players: [String; 2],
     pub withdrawn: bool,
@@ -411,16 +368,7 @@ pub async fn add_team(
     }
     let id = db_leagues::insert_team(&mut tx, league.id, &name, [&players[0], &players[1]]).await?;
     let after = serde_json::json!({"name": name, "players": players}).to_string();
-    audit(
-        &mut tx,
-        user,
-        "create",
-        "team",
-        id,
-        None,
-        Some(&after),
-        None,
-    )
+    audit::record(&mut tx, user, audit::Change::new("create", audit::Subject::Team(id)).after(&after))
     .await?;
     tx.commit().await?;
     Ok(TeamView {
@@ -435,7 +383,7 @@ pub async fn update_team(
     db: &Db,
     user: &User,
     slug: &str,
-    team_id: i64,
+    team_id: TeamId,
     input: &NewTeamInput,
     withdrawn: bool,
 ) -> Result<TeamView, ServiceError> {
@@ -468,24 +416,15 @@ pub async fn update_team(
         withdrawn,
     )
     .await?;
-    let b = serde_json::to_string(&TeamView::from(&before)).unwrap_or_default();
+    let b = to_json("team", &TeamView::from(&before))?;
     let view = TeamView {
         id: team_id,
         name,
         players,
         withdrawn,
     };
-    let a = serde_json::to_string(&view).unwrap_or_default();
-    audit(
-        &mut tx,
-        user,
-        "update",
-        "team",
-        team_id,
-        Some(&b),
-        Some(&a),
-        None,
-    )
+    let a = to_json("team", &view)?;
+    audit::record(&mut tx, user, audit::Change::new("update", audit::Subject::Team(team_id)).before(&b).after(&a))
     .await?;
     tx.commit().await?;
     Ok(view)
@@ -493,7 +432,7 @@ pub async fn update_team(
 
 pub async fn teams(
     conn: &mut SqliteConnection,
-    league_id: i64,
+    league_id: LeagueId,
 ) -> Result<Vec<TeamRow>, ServiceError> {
     Ok(db_leagues::teams(conn, league_id).await?)
 }
@@ -517,16 +456,7 @@ pub async fn assign_supervisor(
         )
     })?;
     db_leagues::assign_supervisor(&mut tx, league.id, target.id).await?;
-    audit(
-        &mut tx,
-        user,
-        "assign_supervisor",
-        "league",
-        league.id,
-        None,
-        Some(username),
-        None,
-    )
+    audit::record(&mut tx, user, audit::Change::new("assign_supervisor", audit::Subject::League(league.id)).after(username))
     .await?;
     tx.commit().await?;
     Ok(())
@@ -548,6 +478,16 @@ pub struct ScheduleInput {
     pub days_between: Option<u32>,
 }
 
+/// How a season's schedule is made (only round robins so far).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ScheduleFormat {
+    RoundRobin,
+}
+
+crate::domain::text_enum!(ScheduleFormat, "schedule format", {
+    ScheduleFormat::RoundRobin => "round_robin",
+});
+
 /// Generates a round robin of the league's active teams: one round per league night, tables
 /// numbered 1, 2, ... within a round.
 pub async fn generate_schedule(
@@ -555,15 +495,15 @@ pub async fn generate_schedule(
     user: &User,
     slug: &str,
     input: &ScheduleInput,
-) -> Result<Vec<i64>, ServiceError> {
+) -> Result<Vec<MatchId>, ServiceError> {
     require_admin(user)?;
-    if input.format != "round_robin" {
-        return Err(ServiceError::invalid(
+    let ScheduleFormat::RoundRobin = ScheduleFormat::parse(input.format.trim()).map_err(|_| {
+        ServiceError::invalid(
             "invalid_schedule",
             "format",
             format!("unknown format \"{}\"; use round_robin", input.format),
-        ));
-    }
+        )
+    })?;
     let start = match input
         .start_date
         .as_deref()
@@ -598,9 +538,9 @@ pub async fn generate_schedule(
         .await?
         .ok_or(ServiceError::NotFound)?;
     let existing = db_matches::of_league(&mut tx, league.id).await?;
-    if existing.iter().any(|m| m.stage == "regular") {
+    if existing.iter().any(|m| m.stage == Stage::Regular) {
         return Err(ServiceError::conflict(
-            "schedule_exists",
+                ConflictCode::ScheduleExists,
             "the league already has regular-season matches; add single matches instead",
         ));
     }
@@ -622,38 +562,26 @@ pub async fn generate_schedule(
         let table = table_in_round.entry(p.round).or_insert(0);
         *table += 1;
         let when = start.map(|d| {
-            (d + chrono::Duration::days(gap * (p.round as i64 - 1)))
-                .and_time(time)
-                .format("%Y-%m-%dT%H:%M")
-                .to_string()
+            LocalTime((d + chrono::Duration::days(gap * (p.round as i64 - 1))).and_time(time))
         });
         let table_name = format!("Table {table}");
         let id = db_matches::insert(
             &mut tx,
             &NewMatch {
                 league_id: league.id,
-                stage: "regular",
+                stage: Stage::Regular,
                 round: Some(p.round as i64),
                 team_a: active[p.a].id,
                 team_b: active[p.b].id,
                 table_name: Some(&table_name),
-                scheduled_at: when.as_deref(),
+                scheduled_at: when,
             },
         )
         .await?;
         ids.push(id);
     }
     let after = format!("{} matches", ids.len());
-    audit(
-        &mut tx,
-        user,
-        "generate_schedule",
-        "league",
-        league.id,
-        None,
-        Some(&after),
-        None,
-    )
+    audit::record(&mut tx, user, audit::Change::new("generate_schedule", audit::Subject::League(league.id)).after(&after))
     .await?;
     tx.commit().await?;
     Ok(ids)
@@ -662,8 +590,8 @@ pub async fn generate_schedule(
 #[derive(Debug, Clone, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct NewMatchInput {
-    pub team_a: i64,
-    pub team_b: i64,
+    pub team_a: TeamId,
+    pub team_b: TeamId,
     #[serde(default)]
     pub stage: Option<Stage>,
     #[serde(default)]
@@ -677,7 +605,7 @@ pub async fn create_match(
     user: &User,
     slug: &str,
     input: &NewMatchInput,
-) -> Result<i64, ServiceError> {
+) -> Result<MatchId, ServiceError> {
     require_admin(user)?;
     if input.team_a == input.team_b {
         return Err(ServiceError::invalid(
@@ -738,22 +666,22 @@ pub async fn create_match(
         &mut tx,
         &NewMatch {
             league_id: league.id,
-            stage: stage.as_str(),
+            stage,
             round: None,
             team_a: input.team_a,
             team_b: input.team_b,
             table_name: table,
-            scheduled_at: scheduled.as_deref(),
+            scheduled_at: scheduled,
         },
     )
     .await?;
-    audit(&mut tx, user, "create", "match", id, None, None, None).await?;
+    audit::record(&mut tx, user, audit::Change::new("create", audit::Subject::Match(id))).await?;
     tx.commit().await?;
     Ok(id)
 }
 
 /// Accepts `YYYY-MM-DDTHH:MM` (what a datetime-local input sends) or with seconds / a zone.
-pub fn parse_when(s: &str) -> Result<String, ServiceError> {
+pub fn parse_when(s: &str) -> Result<LocalTime, ServiceError> {
     let bad = || {
         ServiceError::invalid(
             "invalid_match",
@@ -762,11 +690,11 @@ pub fn parse_when(s: &str) -> Result<String, ServiceError> {
         )
     };
     if let Ok(t) = chrono::DateTime::parse_from_rfc3339(s) {
-        return Ok(t.naive_local().format("%Y-%m-%dT%H:%M").to_string());
+        return Ok(LocalTime(t.naive_local()));
     }
     for format in ["%Y-%m-%dT%H:%M", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M"] {
         if let Ok(t) = chrono::NaiveDateTime::parse_from_str(s, format) {
-            return Ok(t.format("%Y-%m-%dT%H:%M").to_string());
+            return Ok(LocalTime(t));
         }
     }
     Err(bad())
@@ -782,7 +710,7 @@ pub async fn standings(
         .await?
         .iter()
         .map(|t| TeamEntry {
-            id: t.id,
+            id: t.id.0,
             name: t.name.clone(),
         })
         .collect();
@@ -801,22 +729,24 @@ pub async fn standings(
 
 /// A finished match as a standings result; `None` while it is not finished.
 fn result_of(m: &db_matches::ResultRow) -> Option<standings::Result> {
-    let outcome = match (m.status.as_str(), m.forfeit.as_deref()) {
-        ("forfeit", Some("a")) => Outcome::Forfeit(Side::A),
-        ("forfeit", Some("b")) => Outcome::Forfeit(Side::B),
-        ("forfeit", _) => Outcome::DoubleForfeit,
-        ("complete", _) => Outcome::Played {
-            winner: match m.winner.as_deref() {
-                Some("a") => Some(Side::A),
-                Some("b") => Some(Side::B),
-                _ => None,
-            },
+    let side = |team: Team| match team {
+        Team::A => Side::A,
+        Team::B => Side::B,
+    };
+    let outcome = match (m.status, m.forfeit) {
+        (MatchStatus::Forfeit, Some(who)) => match who.team() {
+            Some(team) => Outcome::Forfeit(side(team)),
+            None => Outcome::DoubleForfeit,
+        },
+        (MatchStatus::Forfeit, None) => Outcome::DoubleForfeit,
+        (MatchStatus::Complete, _) => Outcome::Played {
+            winner: m.winner.map(side),
         },
         _ => return None,
     };
     Some(standings::Result {
-        team_a: m.team_a,
-        team_b: m.team_b,
+        team_a: m.team_a.0,
+        team_b: m.team_b.0,
         score_a: m.score_a,
         score_b: m.score_b,
         outcome,
@@ -827,7 +757,7 @@ fn result_of(m: &db_matches::ResultRow) -> Option<standings::Result> {
 /// result or a team changes) and tiebreak order: reading them costs the rows, not the season.
 #[derive(Debug, Default)]
 pub struct StandingsCache {
-    leagues: std::sync::Mutex<HashMap<i64, CachedStandings>>,
+    leagues: std::sync::Mutex<HashMap<LeagueId, CachedStandings>>,
 }
 
 #[derive(Debug)]
@@ -921,7 +851,7 @@ pub async fn unassign_supervisor(
     db: &Db,
     user: &User,
     slug: &str,
-    user_id: i64,
+    user_id: UserId,
 ) -> Result<(), ServiceError> {
     require_admin(user)?;
     let mut tx = db.write().await?;
@@ -936,195 +866,8 @@ pub async fn unassign_supervisor(
         .map(|u| u.username)
         .unwrap_or_default();
     db_leagues::unassign_supervisor(&mut tx, league.id, user_id).await?;
-    audit(
-        &mut tx,
-        user,
-        "unassign_supervisor",
-        "league",
-        league.id,
-        Some(&username),
-        None,
-        None,
-    )
+    audit::record(&mut tx, user, audit::Change::new("unassign_supervisor", audit::Subject::League(league.id)).before(&username))
     .await?;
     tx.commit().await?;
     Ok(())
-}
-
-/// The most rows a roster import takes at once.
-pub const ROSTER_MAX_ROWS: usize = 500;
-
-/// One line of a roster CSV (`team,player1,player2`) as checked for import.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RosterRow {
-    /// 1-based line number in the text.
-    pub line: usize,
-    pub cells: Vec<String>,
-    /// The team to add when the row is valid.
-    pub team: Option<(String, [String; 2])>,
-    pub error: Option<String>,
-}
-
-/// Splits one CSV line into cells (double quotes around a cell, `""` inside one).
-pub fn csv_cells(line: &str) -> Vec<String> {
-    let mut cells = Vec::new();
-    let mut cell = String::new();
-    let mut quoted = false;
-    let mut chars = line.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '"' if quoted && chars.peek() == Some(&'"') => {
-                cell.push('"');
-                chars.next();
-            }
-            '"' if quoted => quoted = false,
-            '"' if cell.trim().is_empty() => {
-                cell.clear();
-                quoted = true;
-            }
-            ',' if !quoted => cells.push(std::mem::take(&mut cell)),
-            other => cell.push(other),
-        }
-    }
-    cells.push(cell);
-    cells.into_iter().map(|c| c.trim().to_string()).collect()
-}
-
-/// Checks every row of a roster CSV against the league's `existing` teams: blank lines and a
-/// header row (first cell "team") are skipped; each other row is valid or has its error.
-pub fn check_roster(csv: &str, existing: &[TeamRow]) -> Vec<RosterRow> {
-    let mut rows: Vec<RosterRow> = Vec::new();
-    let mut seen: Vec<(String, usize)> = Vec::new();
-    let text = csv.strip_prefix('\u{feff}').unwrap_or(csv);
-    let mut first = true;
-    for (i, raw) in text.lines().enumerate() {
-        if raw.trim().is_empty() {
-            continue;
-        }
-        let cells = csv_cells(raw);
-        if std::mem::take(&mut first)
-            && cells
-                .first()
-                .is_some_and(|c| c.eq_ignore_ascii_case("team"))
-        {
-            continue;
-        }
-        let line = i + 1;
-        let mut row = RosterRow {
-            line,
-            cells: cells.clone(),
-            team: None,
-            error: None,
-        };
-        if cells.len() != 3 {
-            row.error = Some(format!(
-                "expected 3 columns (team, player1, player2), found {}",
-                cells.len()
-            ));
-        } else {
-            let input = NewTeamInput {
-                name: cells[0].clone(),
-                players: vec![cells[1].clone(), cells[2].clone()],
-            };
-            match check_team(&input) {
-                Err(ServiceError::Invalid(e)) => row.error = Some(e.message),
-                Err(e) => row.error = Some(e.to_string()),
-                Ok((name, players)) => {
-                    if let Some((_, earlier)) =
-                        seen.iter().find(|(n, _)| n.eq_ignore_ascii_case(&name))
-                    {
-                        row.error = Some(format!(
-                            "\"{name}\" is already on line {earlier} of the file"
-                        ));
-                    } else if existing.iter().any(|t| t.name.eq_ignore_ascii_case(&name)) {
-                        row.error = Some(format!("the league already has a team named \"{name}\""));
-                    } else {
-                        seen.push((name.clone(), line));
-                        row.team = Some((name, players));
-                    }
-                }
-            }
-        }
-        rows.push(row);
-    }
-    rows
-}
-
-fn roster_limit(rows: &[RosterRow]) -> Result<(), ServiceError> {
-    if rows.len() > ROSTER_MAX_ROWS {
-        return Err(ServiceError::invalid(
-            "invalid_roster",
-            "csv",
-            format!("at most {ROSTER_MAX_ROWS} rows at once, not {}", rows.len()),
-        ));
-    }
-    Ok(())
-}
-
-/// The rows of a roster CSV checked against the league as it is now (nothing written).
-pub async fn preview_roster(
-    db: &Db,
-    user: &User,
-    slug: &str,
-    csv: &str,
-) -> Result<Vec<RosterRow>, ServiceError> {
-    require_admin(user)?;
-    let mut conn = db.reader().acquire().await?;
-    let league = db_leagues::by_slug(&mut conn, slug)
-        .await?
-        .ok_or(ServiceError::NotFound)?;
-    let existing = db_leagues::teams(&mut conn, league.id).await?;
-    let rows = check_roster(csv, &existing);
-    roster_limit(&rows)?;
-    Ok(rows)
-}
-
-/// Adds the valid rows of a roster CSV as teams in one transaction (rows with an error are
-/// skipped); returns the teams added. Nothing is written when no row is valid.
-pub async fn import_roster(
-    db: &Db,
-    user: &User,
-    slug: &str,
-    csv: &str,
-) -> Result<Vec<TeamView>, ServiceError> {
-    require_admin(user)?;
-    let mut tx = db.write().await?;
-    let league = db_leagues::by_slug(&mut tx, slug)
-        .await?
-        .ok_or(ServiceError::NotFound)?;
-    let existing = db_leagues::teams(&mut tx, league.id).await?;
-    let rows = check_roster(csv, &existing);
-    roster_limit(&rows)?;
-    let mut added = Vec::new();
-    for (name, players) in rows.into_iter().filter_map(|r| r.team) {
-        let id =
-            db_leagues::insert_team(&mut tx, league.id, &name, [&players[0], &players[1]]).await?;
-        let after = serde_json::json!({"name": name, "players": players}).to_string();
-        audit(
-            &mut tx,
-            user,
-            "create",
-            "team",
-            id,
-            None,
-            Some(&after),
-            Some("roster import"),
-        )
-        .await?;
-        added.push(TeamView {
-            id,
-            name,
-            players,
-            withdrawn: false,
-        });
-    }
-    if added.is_empty() {
-        return Err(ServiceError::invalid(
-            "invalid_roster",
-            "csv",
-            "no valid rows to import: fix the rows marked with an error",
-        ));
-    }
-    tx.commit().await?;
-    Ok(added)
 }

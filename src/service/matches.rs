@@ -5,19 +5,17 @@
 use serde::{Deserialize, Serialize};
 use sqlx::SqliteConnection;
 
-use super::leagues::{League, audit};
-use super::{ServiceError, User, now, require_admin};
+use super::audit;
+use super::leagues::League;
+use super::{ConflictCode, ServiceError, TeamRef, User, require_admin, to_json};
+use crate::domain::{
+    ForfeitSide, TextEnum, GameStatus, LeagueId, LocalTime, MatchId, MatchStatus, TeamId, Timestamp,
+};
 use crate::db::Db;
 use crate::db::leagues as db_leagues;
 use crate::db::matches::{self as db_matches, HandRow, MatchRow, NewHand, Totals};
 use crate::rules::calculator::ScoredHandOut;
-use crate::rules::{Game, HandInput, Rules, ScoredHand, Stage, Team, TeamTotal};
-
-#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
-pub struct TeamRef {
-    pub id: i64,
-    pub name: String,
-}
+use crate::rules::{Game, HandInput, Rules, ScoredHand, Stage, Team, TeamTotal, WinReason};
 
 /// A recorded hand: what was entered, its breakdown, and which revision it is.
 #[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
@@ -27,7 +25,7 @@ pub struct HandView {
     /// The hand as entered (API.md "Hand").
     pub hand: HandInput,
     pub revision: i64,
-    pub recorded_at: String,
+    pub recorded_at: Timestamp,
     /// Why it was corrected (revisions after the first).
     pub reason: Option<String>,
 }
@@ -35,18 +33,18 @@ pub struct HandView {
 /// A match as the API answers it.
 #[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct MatchView {
-    pub id: i64,
+    pub id: MatchId,
     pub league: String,
-    pub stage: String,
+    pub stage: Stage,
     pub round: Option<i64>,
     pub table: Option<String>,
-    pub scheduled_at: Option<String>,
-    pub status: String,
-    pub started_at: Option<String>,
+    pub scheduled_at: Option<LocalTime>,
+    pub status: MatchStatus,
+    pub started_at: Option<Timestamp>,
     /// When time was called by a supervisor (if it was).
-    pub time_called_at: Option<String>,
+    pub time_called_at: Option<Timestamp>,
     /// When the time limit runs out (started + the rules' limit).
-    pub ends_at: Option<String>,
+    pub ends_at: Option<Timestamp>,
     pub team_a: TeamRef,
     pub team_b: TeamRef,
     /// The rules it is played under: frozen at start; before that, the league's for its stage.
@@ -55,16 +53,16 @@ pub struct MatchView {
     pub hands: Vec<HandView>,
     pub a: TeamTotal,
     pub b: TeamTotal,
-    pub game_status: String,
+    pub game_status: GameStatus,
     pub winner: Option<Team>,
-    pub reason: Option<String>,
+    pub reason: Option<WinReason>,
     /// `a`, `b` or `both` when the match was forfeited.
-    pub forfeit: Option<String>,
+    pub forfeit: Option<ForfeitSide>,
 }
 
 impl MatchView {
     pub fn is_over(&self) -> bool {
-        matches!(self.status.as_str(), "complete" | "forfeit" | "cancelled")
+        self.status.is_over()
     }
 
     /// Whose deal it is for the next hand (seat 1–4) and who bids first: the deal moves
@@ -75,31 +73,23 @@ impl MatchView {
     }
 }
 
-pub fn stage_of(s: &str) -> Stage {
-    match s {
-        "playoff" => Stage::Playoff,
-        "final" => Stage::Final,
-        _ => Stage::Regular,
-    }
-}
-
 fn rules_of(m: &MatchRow, league: &League) -> Result<Rules, ServiceError> {
     match &m.rules {
         Some(frozen) => serde_json::from_str(frozen)
-            .map_err(|e| ServiceError::Db(sqlx::Error::Protocol(format!("frozen rules: {e}")))),
-        None => Ok(league.rules_for(stage_of(&m.stage)).clone()),
+            .map_err(|e| ServiceError::corrupt("frozen rules", e)),
+        None => Ok(league.rules_for(m.stage).clone()),
     }
 }
 
 fn stored_hand(row: &HandRow) -> Result<HandInput, ServiceError> {
     serde_json::from_str(&row.hand)
-        .map_err(|e| ServiceError::Db(sqlx::Error::Protocol(format!("stored hand: {e}"))))
+        .map_err(|e| ServiceError::corrupt("stored hand", e))
 }
 
 /// The current revision of every hand of a match, as stored and as API hands.
 async fn stored_hands(
     conn: &mut SqliteConnection,
-    id: i64,
+    id: MatchId,
 ) -> Result<(Vec<HandRow>, Vec<HandInput>), ServiceError> {
     let rows = db_matches::current_hands(conn, id).await?;
     let inputs = rows
@@ -112,7 +102,7 @@ async fn stored_hands(
 /// The match as it is now, inside the transaction that changed it.
 async fn reload(
     conn: &mut SqliteConnection,
-    id: i64,
+    id: MatchId,
     league: &League,
 ) -> Result<MatchView, ServiceError> {
     let m = db_matches::by_id(conn, id)
@@ -139,7 +129,7 @@ fn replay(
 /// Loads a match with everything the API shows.
 pub async fn load(
     conn: &mut SqliteConnection,
-    id: i64,
+    id: MatchId,
 ) -> Result<(MatchView, League), ServiceError> {
     let m = db_matches::by_id(conn, id)
         .await?
@@ -157,7 +147,7 @@ async fn build_view(
     m: &MatchRow,
     league: &League,
 ) -> Result<MatchView, ServiceError> {
-    let team = |t: Option<db_leagues::TeamRow>, id: i64| TeamRef {
+    let team = |t: Option<db_leagues::TeamRow>, id: TeamId| TeamRef {
         id,
         name: t.map_or_else(|| format!("team {id}"), |t| t.name),
     };
@@ -165,7 +155,7 @@ async fn build_view(
     let team_b = team(db_leagues::team(conn, m.team_b).await?, m.team_b);
     let rules = rules_of(m, league)?;
     let (rows, inputs) = stored_hands(conn, m.id).await?;
-    let (_, scored) = replay(&rules, stage_of(&m.stage), &inputs)?;
+    let (_, scored) = replay(&rules, m.stage, &inputs)?;
     let hands = scored
         .iter()
         .zip(rows.iter().zip(inputs))
@@ -173,7 +163,7 @@ async fn build_view(
             scored: ScoredHandOut::from(s),
             hand: input,
             revision: row.revision,
-            recorded_at: row.recorded_at.clone(),
+            recorded_at: row.recorded_at,
             reason: row.reason.clone(),
         })
         .collect();
@@ -181,13 +171,13 @@ async fn build_view(
     Ok(MatchView {
         id: m.id,
         league: league.row.slug.clone(),
-        stage: m.stage.clone(),
+        stage: m.stage,
         round: m.round,
         table: m.table_name.clone(),
-        scheduled_at: m.scheduled_at.clone(),
-        status: m.status.clone(),
-        started_at: m.started_at.clone(),
-        time_called_at: m.time_called_at.clone(),
+        scheduled_at: m.scheduled_at,
+        status: m.status,
+        started_at: m.started_at,
+        time_called_at: m.time_called_at,
         ends_at,
         team_a,
         team_b,
@@ -202,26 +192,17 @@ async fn build_view(
             score: m.score_b as i32,
             bags: m.bags_b as u32,
         },
-        game_status: m.game_status.clone(),
-        winner: match m.winner.as_deref() {
-            Some("a") => Some(Team::A),
-            Some("b") => Some(Team::B),
-            _ => None,
-        },
-        reason: m.reason.clone(),
-        forfeit: m.forfeit.clone(),
+        game_status: m.game_status,
+        winner: m.winner,
+        reason: m.reason,
+        forfeit: m.forfeit,
     })
 }
 
 /// When the match's time runs out: its start plus the rules' time limit, if it has one.
-fn ends_at(m: &MatchRow, rules: &Rules) -> Option<String> {
-    let (start, limit) = (m.started_at.as_ref()?, rules.time_limit_minutes?);
-    let t = chrono::DateTime::parse_from_rfc3339(start).ok()?;
-    Some(
-        (t + chrono::Duration::minutes(i64::from(limit)))
-            .to_utc()
-            .to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
-    )
+fn ends_at(m: &MatchRow, rules: &Rules) -> Option<Timestamp> {
+    let (start, limit) = (m.started_at?, rules.time_limit_minutes?);
+    Some(start.plus_minutes(i64::from(limit)))
 }
 
 /// The match, if `user` may write to it: admins anywhere, supervisors in their leagues
@@ -229,7 +210,7 @@ fn ends_at(m: &MatchRow, rules: &Rules) -> Option<String> {
 async fn writable(
     conn: &mut SqliteConnection,
     user: &User,
-    id: i64,
+    id: MatchId,
 ) -> Result<MatchRow, ServiceError> {
     let m = db_matches::by_id(conn, id)
         .await?
@@ -244,7 +225,7 @@ async fn writable(
 pub async fn may_supervise(
     conn: &mut SqliteConnection,
     user: &User,
-    league_id: i64,
+    league_id: LeagueId,
 ) -> Result<bool, ServiceError> {
     Ok(user.is_admin() || db_leagues::is_supervisor(conn, league_id, user.id).await?)
 }
@@ -252,7 +233,7 @@ pub async fn may_supervise(
 fn check_version(m: &MatchRow, expected: i64) -> Result<(), ServiceError> {
     if m.version != expected {
         return Err(ServiceError::conflict(
-            "version_conflict",
+                ConflictCode::VersionConflict,
             format!(
                 "the match changed since you loaded it (version {} now, you had {expected}): reload to see the current score",
                 m.version
@@ -269,33 +250,23 @@ async fn league_of(conn: &mut SqliteConnection, m: &MatchRow) -> Result<League, 
     League::from_row(row)
 }
 
-pub async fn start(db: &Db, user: &User, id: i64) -> Result<MatchView, ServiceError> {
+pub async fn start(db: &Db, user: &User, id: MatchId) -> Result<MatchView, ServiceError> {
     let mut tx = db.write().await?;
     let m = writable(&mut tx, user, id).await?;
-    if m.status != "scheduled" {
+    if m.status != MatchStatus::Scheduled {
         return Err(ServiceError::conflict(
-            "not_scheduled",
+                ConflictCode::NotScheduled,
             format!(
                 "the match is {}, it can only be started once",
-                m.status.replace('_', " ")
+                m.status.words()
             ),
         ));
     }
     let league = league_of(&mut tx, &m).await?;
-    let rules = league.rules_for(stage_of(&m.stage));
-    let frozen = serde_json::to_string(rules).unwrap_or_default();
-    let now = now();
-    db_matches::start(&mut tx, id, &now, &frozen).await?;
-    audit(
-        &mut tx,
-        user,
-        "start",
-        "match",
-        id,
-        None,
-        Some(&frozen),
-        None,
-    )
+    let rules = league.rules_for(m.stage);
+    let frozen = to_json("frozen rules", rules)?;
+    db_matches::start(&mut tx, id, Timestamp::now(), &frozen).await?;
+    audit::record(&mut tx, user, audit::Change::new("start", audit::Subject::Match(id)).after(&frozen))
     .await?;
     let view = reload(&mut tx, id, &league).await?;
     tx.commit().await?;
@@ -307,26 +278,21 @@ fn time_expired(m: &MatchRow, rules: &Rules) -> bool {
     if m.time_called_at.is_some() {
         return true;
     }
-    let (Some(start), Some(limit)) = (&m.started_at, rules.time_limit_minutes) else {
-        return false;
-    };
-    chrono::DateTime::parse_from_rfc3339(start)
-        .map(|t| chrono::Utc::now() >= t + chrono::Duration::minutes(i64::from(limit)))
-        .unwrap_or(false)
+    ends_at(m, rules).is_some_and(|end| Timestamp::now() >= end)
 }
 
 /// Writes the totals of `game` (after `scored`) on the match, bumping its version.
 pub(crate) async fn save_totals(
     conn: &mut SqliteConnection,
-    id: i64,
+    id: MatchId,
     game: &Game,
 ) -> Result<(), ServiceError> {
     let state = game.state();
     let (a, b) = (game.total(Team::A), game.total(Team::B));
     let status = if state.is_over() {
-        "complete"
+        MatchStatus::Complete
     } else {
-        "in_progress"
+        MatchStatus::InProgress
     };
     db_matches::set_totals(
         conn,
@@ -337,9 +303,9 @@ pub(crate) async fn save_totals(
             score_b: b.score.into(),
             bags_a: a.bags.into(),
             bags_b: b.bags.into(),
-            game_status: state.status(),
-            winner: state.winner().map(Team::as_str),
-            reason: state.reason().map(|r| r.as_str()),
+            game_status: state.into(),
+            winner: state.winner(),
+            reason: state.reason(),
             forfeit: None,
             hands_played: game.hands_played() as i64,
         },
@@ -359,7 +325,7 @@ pub enum Recorded {
 pub async fn record_hand(
     db: &Db,
     user: &User,
-    id: i64,
+    id: MatchId,
     input: &HandInput,
     expected_version: i64,
     idempotency_key: Option<&str>,
@@ -381,18 +347,18 @@ pub async fn record_hand(
         return Ok(Recorded::Repeat(answer));
     }
     check_version(&m, expected_version)?;
-    match m.status.as_str() {
-        "in_progress" => {}
-        "scheduled" => {
+    match m.status {
+        MatchStatus::InProgress => {}
+        MatchStatus::Scheduled => {
             return Err(ServiceError::conflict(
-                "not_started",
+                ConflictCode::NotStarted,
                 "start the match before entering hands",
             ));
         }
         other => {
             return Err(ServiceError::Invalid(crate::rules::CalcError {
                 code: "game_over".into(),
-                message: format!("the match is {}: no more hands", other.replace('_', " ")),
+                message: format!("the match is {}: no more hands", other.words()),
                 hand: None,
                 field: None,
                 team: None,
@@ -409,9 +375,9 @@ pub async fn record_hand(
         hand.time_called = true;
     }
     inputs.push(hand.clone());
-    let (game, _) = replay(&rules, stage_of(&m.stage), &inputs)?;
-    let stored = serde_json::to_string(&hand).unwrap_or_default();
-    let now = now();
+    let (game, _) = replay(&rules, m.stage, &inputs)?;
+    let stored = to_json("hand", &hand)?;
+    let now = Timestamp::now();
     db_matches::insert_hand(
         &mut tx,
         &NewHand {
@@ -421,31 +387,22 @@ pub async fn record_hand(
             hand: &stored,
             reason: None,
             recorded_by: Some(user.id),
-            now: &now,
+            now,
         },
     )
     .await?;
     save_totals(&mut tx, id, &game).await?;
     // A new hand can only end a game (none is taken after the end), so the bracket changes
     // only then; reloading it for every hand made playoff hands cost ~3× a regular one.
-    if m.stage != "regular" && game.state().is_over() {
+    if m.stage != Stage::Regular && game.state().is_over() {
         super::playoffs::advance(&mut tx, id, None).await?;
     }
-    audit(
-        &mut tx,
-        user,
-        "record_hand",
-        "match",
-        id,
-        None,
-        Some(&stored),
-        None,
-    )
+    audit::record(&mut tx, user, audit::Change::new("record_hand", audit::Subject::Match(id)).after(&stored))
     .await?;
     let view = reload(&mut tx, id, &league).await?;
     if let Some(key) = idempotency_key {
-        let answer = serde_json::to_string(&view).unwrap_or_default();
-        db_matches::save_idempotent_response(&mut tx, id, key, &answer, &now).await?;
+        let answer = to_json("answer", &view)?;
+        db_matches::save_idempotent_response(&mut tx, id, key, &answer, now).await?;
     }
     tx.commit().await?;
     Ok(Recorded::New(Box::new(view)))
@@ -466,7 +423,7 @@ pub struct Correction<'a> {
 pub async fn correct_hand(
     db: &Db,
     user: &User,
-    id: i64,
+    id: MatchId,
     correction: &Correction<'_>,
 ) -> Result<MatchView, ServiceError> {
     let Correction {
@@ -490,10 +447,10 @@ pub async fn correct_hand(
     let mut tx = db.write().await?;
     let m = writable(&mut tx, user, id).await?;
     check_version(&m, expected_version)?;
-    if m.status == "forfeit" || m.status == "cancelled" {
+    if matches!(m.status, MatchStatus::Forfeit | MatchStatus::Cancelled) {
         return Err(ServiceError::conflict(
-            "match_closed",
-            format!("the match is {}; its hands cannot change", m.status),
+                ConflictCode::MatchClosed,
+            format!("the match is {}; its hands cannot change", m.status.words()),
         ));
     }
     let league = league_of(&mut tx, &m).await?;
@@ -511,9 +468,9 @@ pub async fn correct_hand(
         input.time_called = true;
     }
     inputs[index] = input.clone();
-    let (game, _) = replay(&rules, stage_of(&m.stage), &inputs)?;
-    let stored = serde_json::to_string(&input).unwrap_or_default();
-    let now = now();
+    let (game, _) = replay(&rules, m.stage, &inputs)?;
+    let stored = to_json("hand", &input)?;
+    let now = Timestamp::now();
     db_matches::insert_hand(
         &mut tx,
         &NewHand {
@@ -523,12 +480,12 @@ pub async fn correct_hand(
             hand: &stored,
             reason: Some(reason),
             recorded_by: Some(user.id),
-            now: &now,
+            now,
         },
     )
     .await?;
     save_totals(&mut tx, id, &game).await?;
-    if m.stage != "regular" {
+    if m.stage != Stage::Regular {
         // A changed winner moves the teams on, or is refused (`bracket_reset_needed`)
         // where a later match has started.
         let reset = reset_path.then_some(super::playoffs::PathReset {
@@ -537,16 +494,7 @@ pub async fn correct_hand(
         });
         super::playoffs::advance(&mut tx, id, reset.as_ref()).await?;
     }
-    audit(
-        &mut tx,
-        user,
-        "correct_hand",
-        "match",
-        id,
-        Some(&before),
-        Some(&stored),
-        Some(reason),
-    )
+    audit::record(&mut tx, user, audit::Change::new("correct_hand", audit::Subject::Match(id)).before(&before).after(&stored).reason(reason))
     .await?;
     let view = reload(&mut tx, id, &league).await?;
     tx.commit().await?;
@@ -557,33 +505,33 @@ pub async fn correct_hand(
 pub async fn call_time(
     db: &Db,
     user: &User,
-    id: i64,
+    id: MatchId,
     expected_version: i64,
 ) -> Result<MatchView, ServiceError> {
     let mut tx = db.write().await?;
     let m = writable(&mut tx, user, id).await?;
     check_version(&m, expected_version)?;
-    if m.status != "in_progress" {
+    if m.status != MatchStatus::InProgress {
         return Err(ServiceError::conflict(
-            "not_in_progress",
+                ConflictCode::NotInProgress,
             "time can only be called in a match in play",
         ));
     }
     let league = league_of(&mut tx, &m).await?;
     if m.time_called_at.is_some() {
         return Err(ServiceError::conflict(
-            "time_already_called",
+                ConflictCode::TimeAlreadyCalled,
             "time has already been called in this match",
         ));
     }
     if rules_of(&m, &league)?.time_limit_minutes.is_none() {
         return Err(ServiceError::conflict(
-            "no_time_limit",
+                ConflictCode::NoTimeLimit,
             "these rules have no time limit",
         ));
     }
-    db_matches::call_time(&mut tx, id, &now()).await?;
-    audit(&mut tx, user, "call_time", "match", id, None, None, None).await?;
+    db_matches::call_time(&mut tx, id, Timestamp::now()).await?;
+    audit::record(&mut tx, user, audit::Change::new("call_time", audit::Subject::Match(id))).await?;
     let view = reload(&mut tx, id, &league).await?;
     tx.commit().await?;
     Ok(view)
@@ -607,54 +555,55 @@ pub struct ForfeitInput {
 pub async fn forfeit(
     db: &Db,
     user: &User,
-    id: i64,
+    id: MatchId,
     input: &ForfeitInput,
 ) -> Result<MatchView, ServiceError> {
-    let (winner, who) = match input.team.as_str() {
-        "a" => (Some("b"), "a"),
-        "b" => (Some("a"), "b"),
-        "both" => (None, "both"),
-        other => {
-            return Err(ServiceError::invalid(
-                "invalid_forfeit",
-                "team",
-                format!("the forfeiting team is \"a\", \"b\" or \"both\", not \"{other}\""),
-            ));
-        }
-    };
+    let who = ForfeitSide::parse(input.team.as_str()).map_err(|_| {
+        ServiceError::invalid(
+            "invalid_forfeit",
+            "team",
+            format!(
+                "the forfeiting team is \"a\", \"b\" or \"both\", not \"{}\"",
+                input.team
+            ),
+        )
+    })?;
     let mut tx = db.write().await?;
     let m = writable(&mut tx, user, id).await?;
     if let Some(expected) = input.expected_version {
         check_version(&m, expected)?;
     }
-    if matches!(m.status.as_str(), "complete" | "forfeit" | "cancelled") {
+    if m.status.is_over() {
         return Err(ServiceError::conflict(
-            "match_closed",
-            format!("the match is already {}", m.status),
+                ConflictCode::MatchClosed,
+            format!("the match is already {}", m.status.words()),
         ));
     }
-    let in_bracket = m.stage != "regular" && super::playoffs::in_bracket(&mut tx, id).await?;
+    let in_bracket = m.stage != Stage::Regular && super::playoffs::in_bracket(&mut tx, id).await?;
     let advance = input.advance.as_deref().map(str::trim);
-    let winner = match (who, in_bracket, advance) {
-        (_, _, None) if !(who == "both" && in_bracket) => winner,
-        ("both", true, None) => {
+    let winner = match (who.team(), in_bracket, advance) {
+        // One team forfeits: the other wins.
+        (Some(team), _, None) => Some(team.other()),
+        // Both forfeit in the regular season: nobody wins.
+        (None, false, None) => None,
+        (None, true, None) => {
             return Err(ServiceError::conflict(
-                "double_forfeit_playoff",
+                ConflictCode::DoubleForfeitPlayoff,
                 "a double forfeit in the playoffs needs an admin to choose which team advances (\"advance\": \"a\" or \"b\")",
             ));
         }
-        ("both", true, Some(side @ ("a" | "b"))) => {
+        (None, true, Some(side)) => {
+            let team = Team::parse(side).map_err(|_| {
+                ServiceError::invalid(
+                    "invalid_forfeit",
+                    "advance",
+                    format!("the team that advances is \"a\" or \"b\", not \"{side}\""),
+                )
+            })?;
             require_admin(user)?;
-            Some(side)
+            Some(team)
         }
-        ("both", true, Some(other)) => {
-            return Err(ServiceError::invalid(
-                "invalid_forfeit",
-                "advance",
-                format!("the team that advances is \"a\" or \"b\", not \"{other}\""),
-            ));
-        }
-        _ => {
+        (_, _, Some(_)) => {
             return Err(ServiceError::invalid(
                 "invalid_forfeit",
                 "advance",
@@ -667,36 +616,33 @@ pub async fn forfeit(
         &mut tx,
         id,
         &Totals {
-            status: "forfeit",
+            status: MatchStatus::Forfeit,
             score_a: m.score_a,
             score_b: m.score_b,
             bags_a: m.bags_a,
             bags_b: m.bags_b,
-            game_status: if winner.is_some() { "won" } else { "forfeit" },
+            game_status: if winner.is_some() {
+                GameStatus::Won
+            } else {
+                GameStatus::Forfeit
+            },
             winner,
-            reason: Some("forfeit"),
+            reason: Some(WinReason::Forfeit),
             forfeit: Some(who),
             hands_played: m.hands_played,
         },
     )
     .await?;
-    if m.stage != "regular" {
+    if m.stage != Stage::Regular {
         super::playoffs::advance(&mut tx, id, None).await?;
     }
     let after = match (who, winner) {
-        ("both", Some(side)) => format!("both; team {side} advances (admin's choice)"),
-        _ => who.to_string(),
+        (ForfeitSide::Both, Some(team)) => {
+            format!("both; team {} advances (admin's choice)", team.as_str())
+        }
+        _ => who.as_str().to_string(),
     };
-    audit(
-        &mut tx,
-        user,
-        "forfeit",
-        "match",
-        id,
-        None,
-        Some(&after),
-        None,
-    )
+    audit::record(&mut tx, user, audit::Change::new("forfeit", audit::Subject::Match(id)).after(&after))
     .await?;
     let view = reload(&mut tx, id, &league).await?;
     tx.commit().await?;
@@ -704,68 +650,59 @@ pub async fn forfeit(
 }
 
 /// A revision of a hand, for the correction history.
-pub async fn history(conn: &mut SqliteConnection, id: i64) -> Result<Vec<HandRow>, ServiceError> {
+pub async fn history(conn: &mut SqliteConnection, id: MatchId) -> Result<Vec<HandRow>, ServiceError> {
     Ok(db_matches::all_revisions(conn, id).await?)
 }
 
 /// The state a game is in, from the cached match row (for lists and scoreboards).
 pub fn state_words(m: &MatchView) -> String {
     words(&StateParts {
-        status: &m.status,
-        forfeit: m.forfeit.as_deref(),
-        game_status: &m.game_status,
+        status: m.status,
+        forfeit: m.forfeit,
+        game_status: m.game_status,
         winner: m.winner,
-        reason: m.reason.as_deref(),
+        reason: m.reason,
         names: [&m.team_a.name, &m.team_b.name],
     })
 }
 
 /// What [`words`] needs of a match, a full one or a summary.
 struct StateParts<'a> {
-    status: &'a str,
-    forfeit: Option<&'a str>,
-    game_status: &'a str,
+    status: MatchStatus,
+    forfeit: Option<ForfeitSide>,
+    game_status: GameStatus,
     winner: Option<Team>,
-    reason: Option<&'a str>,
+    reason: Option<WinReason>,
     names: [&'a str; 2],
 }
 
 fn words(m: &StateParts<'_>) -> String {
-    if m.status == "cancelled" {
-        return "Cancelled (bracket reset)".into();
+    match m.status {
+        MatchStatus::Cancelled => return "Cancelled (bracket reset)".into(),
+        MatchStatus::Forfeit => {
+            return match m.forfeit.map(ForfeitSide::team) {
+                Some(None) => match m.winner {
+                    Some(t) => format!(
+                        "Double forfeit; {} advances (coordinator's choice)",
+                        m.names[t.index()]
+                    ),
+                    None => "Double forfeit".into(),
+                },
+                Some(Some(team)) => format!("{} forfeited", m.names[team.index()]),
+                None => "Forfeit".into(),
+            };
+        }
+        _ => {}
     }
-    if m.status == "forfeit" {
-        return match m.forfeit {
-            Some("both") => match m.winner {
-                Some(t) => format!(
-                    "Double forfeit; {} advances (coordinator's choice)",
-                    m.names[t.index()]
-                ),
-                None => "Double forfeit".into(),
-            },
-            Some(team) => format!(
-                "{} forfeited",
-                if team == "a" { m.names[0] } else { m.names[1] }
-            ),
-            None => "Forfeit".into(),
-        };
-    }
-    let winner = m.winner.map(|t| m.names[t.index()]);
-    match (m.game_status, winner) {
-        ("won", Some(name)) => format!(
-            "{name} won ({})",
-            match m.reason.unwrap_or("") {
-                "target" => "reached the target",
-                "time" => "time",
-                "tiebreak" => "tie-break hand",
-                "floor" => "loss floor",
-                "moon" => "moon",
-                other => other,
-            }
+    match (m.game_status, m.winner) {
+        (GameStatus::Won, Some(team)) => format!(
+            "{} won ({})",
+            m.names[team.index()],
+            m.reason.map_or("", WinReason::words)
         ),
-        ("tied", _) => "Draw".into(),
-        ("tiebreak", _) => "Tied: the next hand decides".into(),
-        _ if m.status == "scheduled" => "Not started".into(),
+        (GameStatus::Tied, _) => "Draw".into(),
+        (GameStatus::Tiebreak, _) => "Tied: the next hand decides".into(),
+        _ if m.status == MatchStatus::Scheduled => "Not started".into(),
         _ => "In progress".into(),
     }
 }
@@ -774,12 +711,12 @@ fn words(m: &StateParts<'_>) -> String {
 /// the schedule, results and team pages stay flat in the number of hands played.
 #[derive(Debug, Clone)]
 pub struct MatchSummary {
-    pub id: i64,
-    pub stage: String,
+    pub id: MatchId,
+    pub stage: Stage,
     pub round: Option<i64>,
     pub table: Option<String>,
-    pub scheduled_at: Option<String>,
-    pub status: String,
+    pub scheduled_at: Option<LocalTime>,
+    pub status: MatchStatus,
     pub team_a: TeamRef,
     pub team_b: TeamRef,
     pub a: TeamTotal,
@@ -792,30 +729,26 @@ pub struct MatchSummary {
 
 impl MatchSummary {
     fn of(m: &MatchRow, team_a: TeamRef, team_b: TeamRef) -> MatchSummary {
-        let winner = match m.winner.as_deref() {
-            Some("a") => Some(Team::A),
-            Some("b") => Some(Team::B),
-            _ => None,
-        };
+        let winner = m.winner;
         let total = |score: i64, bags: i64| TeamTotal {
             score: i32::try_from(score).unwrap_or(i32::MAX),
             bags: u32::try_from(bags).unwrap_or(0),
         };
         let state = words(&StateParts {
-            status: &m.status,
-            forfeit: m.forfeit.as_deref(),
-            game_status: &m.game_status,
+            status: m.status,
+            forfeit: m.forfeit,
+            game_status: m.game_status,
             winner,
-            reason: m.reason.as_deref(),
+            reason: m.reason,
             names: [&team_a.name, &team_b.name],
         });
         MatchSummary {
             id: m.id,
-            stage: m.stage.clone(),
+            stage: m.stage,
             round: m.round,
             table: m.table_name.clone(),
-            scheduled_at: m.scheduled_at.clone(),
-            status: m.status.clone(),
+            scheduled_at: m.scheduled_at,
+            status: m.status,
             a: total(m.score_a, m.bags_a),
             b: total(m.score_b, m.bags_b),
             hands: usize::try_from(m.hands_played).unwrap_or(0),
@@ -831,25 +764,25 @@ impl MatchSummary {
 /// of a reset bracket path left out).
 pub async fn summaries(
     conn: &mut SqliteConnection,
-    league_id: i64,
+    league_id: LeagueId,
 ) -> Result<Vec<MatchSummary>, ServiceError> {
     let mut rows = db_matches::of_league(conn, league_id).await?;
-    rows.retain(|m| m.status != "cancelled");
+    rows.retain(|m| m.status != MatchStatus::Cancelled);
     summaries_of(conn, league_id, &rows).await
 }
 
 /// `rows` (matches of league `league_id`) as summaries, one for each, in order.
 pub async fn summaries_of(
     conn: &mut SqliteConnection,
-    league_id: i64,
+    league_id: LeagueId,
     rows: &[MatchRow],
 ) -> Result<Vec<MatchSummary>, ServiceError> {
-    let names: std::collections::HashMap<i64, String> = db_leagues::teams(conn, league_id)
+    let names: std::collections::HashMap<TeamId, String> = db_leagues::teams(conn, league_id)
         .await?
         .into_iter()
         .map(|t| (t.id, t.name))
         .collect();
-    let team = |id: i64| TeamRef {
+    let team = |id: TeamId| TeamRef {
         id,
         name: names
             .get(&id)
@@ -868,9 +801,9 @@ pub struct InPlay {
     pub summary: MatchSummary,
     pub league: String,
     pub league_name: String,
-    pub started_at: Option<String>,
-    pub ends_at: Option<String>,
-    pub time_called_at: Option<String>,
+    pub started_at: Option<Timestamp>,
+    pub ends_at: Option<Timestamp>,
+    pub time_called_at: Option<Timestamp>,
     pub version: i64,
 }
 
@@ -890,8 +823,8 @@ pub async fn in_play(conn: &mut SqliteConnection) -> Result<Vec<InPlay>, Service
             ends_at: frozen.and_then(|rules| ends_at(m, &rules)),
             league: r.league_slug,
             league_name: r.league_name,
-            started_at: m.started_at.clone(),
-            time_called_at: m.time_called_at.clone(),
+            started_at: m.started_at,
+            time_called_at: m.time_called_at,
             version: m.version,
             summary: MatchSummary::of(
                 m,

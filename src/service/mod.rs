@@ -3,41 +3,32 @@
 //! engine to the hands and writes the result with an audit row.
 
 pub mod accounts;
+pub mod audit;
 pub mod leagues;
 pub mod matches;
 pub mod playoffs;
+pub mod console_views;
+pub mod tonight;
+pub mod league_home;
+pub mod public_views;
+pub mod roster;
+pub mod admin_views;
 
-use crate::rules::CalcError;
+mod error;
+
+pub use error::{ConflictCode, ServiceError, to_json};
+
+use serde::Serialize;
+
+pub use crate::domain::Role;
+use crate::domain::{TeamId, UserId};
 
 /// Who is acting.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct User {
-    pub id: i64,
+    pub id: UserId,
     pub username: String,
     pub role: Role,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Role {
-    Admin,
-    Supervisor,
-}
-
-impl Role {
-    pub fn parse(s: &str) -> Option<Role> {
-        match s {
-            "admin" => Some(Role::Admin),
-            "supervisor" => Some(Role::Supervisor),
-            _ => None,
-        }
-    }
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Role::Admin => "admin",
-            Role::Supervisor => "supervisor",
-        }
-    }
 }
 
 impl User {
@@ -46,57 +37,11 @@ impl User {
     }
 }
 
-/// Why an operation did not happen. Nothing was written.
-#[derive(Debug, thiserror::Error)]
-pub enum ServiceError {
-    #[error("not found")]
-    NotFound,
-    /// The user's role may not do this (a supervisor outside their leagues gets `NotFound`).
-    #[error("{0}")]
-    Forbidden(String),
-    /// Invalid input: the message names the field (and the hand).
-    #[error("{}", .0.message)]
-    Invalid(CalcError),
-    /// The state changed under the request (stale version, match not started, ...).
-    #[error("{message}")]
-    Conflict { code: &'static str, message: String },
-    /// A correction would change who plays in these started playoff matches (real match
-    /// ids, the whole cascade): an admin must confirm resetting them (DESIGN §3).
-    #[error("bracket reset needed: {0:?}")]
-    ResetNeeded(Vec<i64>),
-    #[error(transparent)]
-    Db(#[from] sqlx::Error),
-}
-
-impl ServiceError {
-    pub fn invalid(code: &str, field: &str, message: impl Into<String>) -> ServiceError {
-        ServiceError::Invalid(CalcError {
-            code: code.into(),
-            message: message.into(),
-            hand: None,
-            field: Some(field.into()),
-            team: None,
-            player: None,
-        })
-    }
-
-    pub fn conflict(code: &'static str, message: impl Into<String>) -> ServiceError {
-        ServiceError::Conflict {
-            code,
-            message: message.into(),
-        }
-    }
-}
-
-impl From<CalcError> for ServiceError {
-    fn from(e: CalcError) -> Self {
-        ServiceError::Invalid(e)
-    }
-}
-
-/// The current time as stored (RFC 3339, UTC, seconds).
-pub fn now() -> String {
-    chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+/// A team as lists and matches name it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+pub struct TeamRef {
+    pub id: TeamId,
+    pub name: String,
 }
 
 /// Admin only.

@@ -9,15 +9,20 @@ use std::collections::HashMap;
 use serde::{Deserialize, Serialize};
 use sqlx::SqliteConnection;
 
-use super::leagues::{audit, league_by_slug, standings};
-use super::matches::TeamRef;
-use super::{ServiceError, User, now, require_admin};
+use super::audit;
+use super::leagues::{league_by_slug, standings};
+use super::{ConflictCode, ServiceError, TeamRef, User, require_admin, to_json};
+use crate::domain::{
+    TextEnum, BracketId, BracketMatchStatus, LeagueId, MatchId, MatchStatus, TeamId, Timestamp,
+};
 use crate::db::Db;
+use crate::rules::{Stage, Team};
 use crate::db::leagues as db_leagues;
 use crate::db::matches::{self as db_matches, MatchRow, NewMatch};
 use crate::db::playoffs::{self as db_playoffs, BracketMatchRow, BracketRow, NewBracket};
 use crate::league::bracket::{
-    self, Bracket, BracketError, BracketState, Entrant, Format, GrandFinal, MatchStatus, Section,
+    self, Bracket, BracketError, BracketState, Entrant, Format, GrandFinal, MatchStatus as Slot,
+    Section,
 };
 
 /// `POST /api/v1/leagues/{slug}/playoffs`.
@@ -44,11 +49,11 @@ pub struct BracketMatchView {
     /// The bracket match's number (0-based, stable; `next_match` refers to it).
     pub id: i64,
     /// The real match (`/api/v1/matches/{id}`) once both teams are known.
-    pub match_id: Option<i64>,
+    pub match_id: Option<MatchId>,
     pub round: i64,
     pub position: i64,
     /// `winners`, `losers`, `final` or `third_place`.
-    pub bracket: String,
+    pub bracket: Section,
     /// Null while not known, or for a bye.
     pub team_a: Option<TeamRef>,
     pub team_b: Option<TeamRef>,
@@ -56,11 +61,12 @@ pub struct BracketMatchView {
     pub seed_b: Option<i64>,
     /// `waiting` (an entrant is not known), `bye`, `not_needed` (grand-final reset), or the
     /// real match's status: `scheduled`, `in_progress`, `complete`, `forfeit`.
-    pub status: String,
+    #[schema(value_type = String)]
+    pub status: BracketMatchStatus,
     pub score_a: Option<i64>,
     pub score_b: Option<i64>,
     /// `a` or `b` once decided (for a bye, the side that advances).
-    pub winner: Option<String>,
+    pub winner: Option<Team>,
     /// Where the winner goes: a bracket match `id` and its slot (0 = team_a, 1 = team_b).
     pub next_match: Option<i64>,
     pub next_slot: Option<i64>,
@@ -74,29 +80,25 @@ pub struct BracketMatchView {
 pub struct BracketView {
     pub league: String,
     /// `single_elimination` or `double_elimination`.
-    pub format: String,
+    pub format: Format,
     pub teams: i64,
     pub third_place: bool,
     /// `none`, `simple` or `double` (`none` for single elimination).
-    pub grand_final: String,
+    pub grand_final: GrandFinal,
     pub matches: Vec<BracketMatchView>,
     /// Once decided.
     pub champion: Option<TeamRef>,
 }
 
 fn corrupt(what: &str) -> ServiceError {
-    ServiceError::Db(sqlx::Error::Protocol(format!("stored bracket: {what}")))
+    ServiceError::corrupt("stored bracket", what)
 }
 
 fn structure(row: &BracketRow) -> Result<Bracket, ServiceError> {
-    let format = Format::parse(&row.format).ok_or_else(|| corrupt("format"))?;
     let seeds = usize::try_from(row.teams).map_err(|_| corrupt("teams"))?;
-    match format {
+    match row.format {
         Format::SingleElimination => bracket::single_elimination(seeds, row.third_place),
-        Format::DoubleElimination => bracket::double_elimination(
-            seeds,
-            GrandFinal::parse(&row.grand_final).ok_or_else(|| corrupt("grand_final"))?,
-        ),
+        Format::DoubleElimination => bracket::double_elimination(seeds, row.grand_final),
     }
     .map_err(|e| corrupt(&e.to_string()))
 }
@@ -104,18 +106,14 @@ fn structure(row: &BracketRow) -> Result<Bracket, ServiceError> {
 /// The winner's slot of a finished real match (team_a is always slot 0); none for a tie or a
 /// match not over.
 fn winner_slot(m: &MatchRow) -> Option<usize> {
-    if !matches!(m.status.as_str(), "complete" | "forfeit") {
+    if !m.status.is_result() {
         return None;
     }
-    match m.winner.as_deref() {
-        Some("a") => Some(0),
-        Some("b") => Some(1),
-        _ => None,
-    }
+    m.winner.map(Team::index)
 }
 
 fn is_started(m: &MatchRow) -> bool {
-    m.status != "scheduled" || m.started_at.is_some()
+    m.status != MatchStatus::Scheduled || m.started_at.is_some()
 }
 
 fn seed_of(e: Entrant) -> Option<i64> {
@@ -126,7 +124,7 @@ fn seed_of(e: Entrant) -> Option<i64> {
 struct Loaded {
     row: BracketRow,
     bracket: Bracket,
-    seeds: Vec<i64>,
+    seeds: Vec<TeamId>,
     rows: Vec<BracketMatchRow>,
     real: Vec<Option<MatchRow>>,
     state: BracketState,
@@ -140,7 +138,7 @@ async fn load(conn: &mut SqliteConnection, row: BracketRow) -> Result<Loaded, Se
         return Err(corrupt("rows do not match the structure"));
     }
     // One query for all of them, not one a bracket match (127 for 64 teams).
-    let mut by_id: HashMap<i64, MatchRow> = db_playoffs::real_matches(conn, row.id)
+    let mut by_id: HashMap<MatchId, MatchRow> = db_playoffs::real_matches(conn, row.id)
         .await?
         .into_iter()
         .map(|m| (m.id, m))
@@ -156,7 +154,7 @@ async fn load(conn: &mut SqliteConnection, row: BracketRow) -> Result<Loaded, Se
         let Some(m) = &real[i] else { continue };
         let Some(w) = winner_slot(m) else { continue };
         let e = state.entrants(i);
-        if state.status(i) == MatchStatus::Ready
+        if state.status(i) == Slot::Ready
             && [seed_of(e[0]), seed_of(e[1])] == [r.seed_a, r.seed_b]
         {
             state.report(i, w).map_err(|e| corrupt(&e.to_string()))?;
@@ -172,11 +170,11 @@ async fn load(conn: &mut SqliteConnection, row: BracketRow) -> Result<Loaded, Se
     })
 }
 
-fn stage_for(bracket: &Bracket, index: usize) -> &'static str {
+fn stage_for(bracket: &Bracket, index: usize) -> Stage {
     if bracket.matches[index].bracket == Section::Final || index == bracket.deciding {
-        "final"
+        Stage::Final
     } else {
-        "playoff"
+        Stage::Playoff
     }
 }
 
@@ -189,7 +187,7 @@ fn blocked(l: &Loaded) -> Vec<(usize, &MatchRow)> {
         let changed = [seed_of(e[0]), seed_of(e[1])] != [r.seed_a, r.seed_b];
         let ready = matches!(
             l.state.status(i),
-            MatchStatus::Ready | MatchStatus::Decided { .. }
+            Slot::Ready | Slot::Decided { .. }
         );
         if let Some(m) = &l.real[i]
             && (changed || !ready)
@@ -212,7 +210,7 @@ async fn sync(conn: &mut SqliteConnection, l: &Loaded) -> Result<(), ServiceErro
         let seeds = [seed_of(e[0]), seed_of(e[1])];
         let ready = matches!(
             l.state.status(i),
-            MatchStatus::Ready | MatchStatus::Decided { .. }
+            Slot::Ready | Slot::Decided { .. }
         );
         let mut match_id = r.match_id;
         match (&l.real[i], ready) {
@@ -267,7 +265,7 @@ async fn sync(conn: &mut SqliteConnection, l: &Loaded) -> Result<(), ServiceErro
 }
 
 /// Whether real match `match_id` is a match of a bracket.
-pub async fn in_bracket(conn: &mut SqliteConnection, match_id: i64) -> Result<bool, ServiceError> {
+pub async fn in_bracket(conn: &mut SqliteConnection, match_id: MatchId) -> Result<bool, ServiceError> {
     Ok(db_playoffs::by_match_id(conn, match_id).await?.is_some())
 }
 
@@ -290,7 +288,7 @@ pub struct PathReset<'a> {
 /// started, the change waits for an admin to confirm resetting that path".
 pub async fn advance(
     conn: &mut SqliteConnection,
-    match_id: i64,
+    match_id: MatchId,
     reset: Option<&PathReset<'_>>,
 ) -> Result<(), ServiceError> {
     let Some(bm) = db_playoffs::by_match_id(conn, match_id).await? else {
@@ -299,7 +297,7 @@ pub async fn advance(
     let row = db_playoffs::by_id(conn, bm.bracket_id)
         .await?
         .ok_or_else(|| corrupt("no bracket"))?;
-    let mut cancelled: Vec<(i64, String)> = Vec::new();
+    let mut cancelled: Vec<(MatchId, String)> = Vec::new();
     // Each pass cancels at least one match, so this ends; a cancelled match's dependants
     // show up as blocked in the next pass.
     loop {
@@ -315,7 +313,7 @@ pub async fn advance(
                 index + 1,
                 m.team_a,
                 m.team_b,
-                m.status,
+                m.status.as_str(),
                 m.score_a,
                 m.score_b
             );
@@ -342,19 +340,10 @@ pub async fn advance(
     };
     require_admin(reset.admin)?;
     for (id, before) in &cancelled {
-        audit(
-            conn,
-            reset.admin,
-            "reset_bracket_path",
-            "match",
-            *id,
-            Some(before),
-            Some("cancelled"),
-            Some(&format!(
+        audit::record(conn, reset.admin, audit::Change::new("reset_bracket_path", audit::Subject::Match(*id)).before(before).after("cancelled").reason(&format!(
                 "correction of match #{match_id}: {}",
                 reset.reason
-            )),
-        )
+            )))
         .await?;
     }
     Ok(())
@@ -369,7 +358,7 @@ fn invalid(field: &str, message: impl Into<String>) -> ServiceError {
 struct Plan {
     format: Format,
     grand_final: GrandFinal,
-    seeds: Vec<i64>,
+    seeds: Vec<TeamId>,
     structure: Bracket,
 }
 
@@ -415,7 +404,7 @@ async fn plan(
         .is_some()
     {
         return Err(ServiceError::conflict(
-            "bracket_exists",
+                ConflictCode::BracketExists,
             "the league already has a playoff bracket",
         ));
     }
@@ -423,7 +412,7 @@ async fn plan(
         .await?
         .into_iter()
         .filter(|t| !t.withdrawn)
-        .map(|t| t.id)
+        .map(|t| t.id.0)
         .collect();
     let table: Vec<_> = standings(&mut *conn, league)
         .await?
@@ -441,7 +430,10 @@ async fn plan(
             ),
         ));
     }
-    let seeds = bracket::seed_teams(&table, Some(wanted));
+    let seeds: Vec<TeamId> = bracket::seed_teams(&table, Some(wanted))
+        .into_iter()
+        .map(TeamId)
+        .collect();
     let structure = match format {
         Format::SingleElimination => bracket::single_elimination(seeds.len(), third_place),
         Format::DoubleElimination => bracket::double_elimination(seeds.len(), grand_final),
@@ -494,16 +486,16 @@ pub async fn create_playoffs(
         seeds,
         structure,
     } = plan(&mut tx, &league, input).await?;
-    let now = now();
+    let now = Timestamp::now();
     let bracket_id = db_playoffs::insert(
         &mut tx,
         &NewBracket {
             league_id: league.row.id,
-            format: format.as_str(),
+            format,
             teams: seeds.len() as i64,
             third_place: structure.third_place,
-            grand_final: grand_final.as_str(),
-            now: &now,
+            grand_final,
+            now,
         },
     )
     .await?;
@@ -516,7 +508,7 @@ pub async fn create_playoffs(
             &BracketMatchRow {
                 bracket_id,
                 match_index: m.index as i64,
-                section: m.bracket.as_str().into(),
+                section: m.bracket,
                 round: m.round as i64,
                 position: m.position as i64,
                 seed_a: None,
@@ -541,16 +533,7 @@ pub async fn create_playoffs(
             format!("third place {}", structure.third_place)
         }
     );
-    audit(
-        &mut tx,
-        user,
-        "create_playoffs",
-        "league",
-        league.row.id,
-        None,
-        Some(&after),
-        None,
-    )
+    audit::record(&mut tx, user, audit::Change::new("create_playoffs", audit::Subject::League(league.row.id)).after(&after))
     .await?;
     let view = bracket_of(&mut tx, &league.row.slug).await?;
     tx.commit().await?;
@@ -580,8 +563,8 @@ pub async fn bracket_of(
 
 async fn team_names(
     conn: &mut SqliteConnection,
-    league_id: i64,
-) -> Result<HashMap<i64, String>, ServiceError> {
+    league_id: LeagueId,
+) -> Result<HashMap<TeamId, String>, ServiceError> {
     Ok(db_leagues::teams(conn, league_id)
         .await?
         .into_iter()
@@ -595,9 +578,9 @@ fn view_of(
     slug: &str,
     structure: &Bracket,
     state: &BracketState,
-    seeds: &[i64],
+    seeds: &[TeamId],
     real: &[Option<MatchRow>],
-    names: &HashMap<i64, String>,
+    names: &HashMap<TeamId, String>,
 ) -> BracketView {
     let team_of = |seed: Option<usize>| -> Option<TeamRef> {
         let id = *seeds.get(seed?.checked_sub(1)?)?;
@@ -614,28 +597,28 @@ fn view_of(
         let e = state.entrants(i);
         let real = real[i].as_ref();
         let status = match (state.status(i), real) {
-            (MatchStatus::Bye, _) => "bye".to_string(),
-            (MatchStatus::NotNeeded, _) => "not_needed".to_string(),
-            (_, Some(m)) => m.status.clone(),
-            (MatchStatus::Waiting, None) => "waiting".to_string(),
-            (_, None) => "scheduled".to_string(),
+            (Slot::Bye, _) => BracketMatchStatus::Bye,
+            (Slot::NotNeeded, _) => BracketMatchStatus::NotNeeded,
+            (_, Some(m)) => BracketMatchStatus::Match(m.status),
+            (Slot::Waiting, None) => BracketMatchStatus::Waiting,
+            (_, None) => BracketMatchStatus::Match(MatchStatus::Scheduled),
         };
         let winner = match state.status(i) {
-            MatchStatus::Decided { winner } => Some(winner),
-            MatchStatus::Bye => match e {
+            Slot::Decided { winner } => Some(winner),
+            Slot::Bye => match e {
                 [Entrant::Team(_), _] => Some(0),
                 [_, Entrant::Team(_)] => Some(1),
                 _ => None,
             },
             _ => None,
         }
-        .map(|w| if w == 0 { "a" } else { "b" }.to_string());
+        .map(|w| if w == 0 { Team::A } else { Team::B });
         matches.push(BracketMatchView {
             id: i as i64,
             match_id: real.map(|m| m.id),
             round: bm.round as i64,
             position: bm.position as i64,
-            bracket: bm.bracket.as_str().to_string(),
+            bracket: bm.bracket,
             team_a: team_of(e[0].team()),
             team_b: team_of(e[1].team()),
             seed_a: seed_of(e[0]),
@@ -652,10 +635,10 @@ fn view_of(
     }
     BracketView {
         league: slug.to_string(),
-        format: structure.format.as_str().to_string(),
+        format: structure.format,
         teams: seeds.len() as i64,
         third_place: structure.third_place,
-        grand_final: structure.grand_final.as_str().to_string(),
+        grand_final: structure.grand_final,
         champion: team_of(state.champion()),
         matches,
     }

@@ -91,17 +91,17 @@ impl From<CalcError> for AppError {
 
 impl From<crate::service::ServiceError> for AppError {
     fn from(e: crate::service::ServiceError) -> Self {
-        use crate::service::ServiceError as S;
+        use crate::service::{ConflictCode, ServiceError as S};
         match e {
             S::NotFound => AppError::NotFound,
             S::Forbidden(m) => AppError::Forbidden(m),
             S::Invalid(e) => AppError::Invalid(e),
             S::Conflict { code, message } => AppError::Conflict {
-                code: code.into(),
+                code: code.as_str().into(),
                 message,
             },
             S::ResetNeeded(ids) => AppError::Conflict {
-                code: "bracket_reset_needed".into(),
+                code: ConflictCode::BracketResetNeeded.as_str().into(),
                 message: format!(
                     "this correction changes who plays in match(es) {}, already started; an admin confirms resetting them (they are cancelled, their hands kept) by sending the correction again with \"reset_bracket_path\": true",
                     ids.iter()
@@ -110,22 +110,18 @@ impl From<crate::service::ServiceError> for AppError {
                         .join(", ")
                 ),
             },
-            S::Db(e) => e.into(),
+            S::Busy => AppError::Busy,
+            S::Corrupt(cause) => AppError::Internal(format!("corrupt stored data: {cause}")),
+            S::Db(e) => AppError::Internal(e.to_string()),
         }
     }
 }
 
 impl From<sqlx::Error> for AppError {
+    /// Busy (SQLite's result code, or no pooled connection in time) is a 503, anything
+    /// else a 500.
     fn from(e: sqlx::Error) -> Self {
-        if let sqlx::Error::Database(db) = &e
-            && (db.message().contains("database is locked") || db.message().contains("busy"))
-        {
-            return AppError::Busy;
-        }
-        if matches!(e, sqlx::Error::PoolTimedOut) {
-            return AppError::Busy;
-        }
-        AppError::Internal(e.to_string())
+        crate::service::ServiceError::from(e).into()
     }
 }
 

@@ -1168,3 +1168,41 @@ async fn the_backup_is_a_fresh_sqlite_copy() {
     assert_eq!(teams, 2);
     copy.close().await;
 }
+
+#[actix_web::test]
+async fn a_roster_with_quoted_commas_and_line_breaks_is_imported_as_written() {
+    let (app, api, browser) = setup().await;
+    app.league(&api, "l1", json!("unc-im-300"), 0).await;
+    let csv = "team,player1,player2\r\n\
+               \"Kings, The\",Kim,Ken\r\n\
+               \"Night\nOwls\",\"Ned \"\"Nat\"\" Noe\",Nia\r\n";
+    let response = browser
+        .post_form(
+            "/admin/leagues/l1/import",
+            &[("csv", csv), ("confirm", "0")],
+        )
+        .await;
+    assert_eq!(response.status(), 200);
+    let html = unescape(&response.text().await.unwrap());
+    assert!(html.contains("2 of 2 rows can be imported."), "{html}");
+    let response = browser
+        .post_form(
+            "/admin/leagues/l1/import",
+            &[("csv", csv), ("confirm", "1")],
+        )
+        .await;
+    assert_eq!(response.status(), 303);
+    let mut conn = app.db.reader().acquire().await.unwrap();
+    let teams: Vec<(String, String, String)> =
+        sqlx::query_as("SELECT name, player1, player2 FROM teams ORDER BY name")
+            .fetch_all(&mut *conn)
+            .await
+            .unwrap();
+    assert_eq!(
+        teams,
+        vec![
+            ("Kings, The".into(), "Kim".into(), "Ken".into()),
+            ("Night\nOwls".into(), "Ned \"Nat\" Noe".into(), "Nia".into()),
+        ]
+    );
+}

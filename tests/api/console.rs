@@ -301,7 +301,7 @@ async fn a_league_night_from_the_console() {
     // The result, prominently; no hand form once the match is over.
     let (_, page) = text(s.sue.get(&console).await).await;
     let status = section(&page, "id=\"game-status\"", "</div>");
-    assert!(status.contains("Team 1 won (time)"), "{status}");
+    assert!(status.contains("Team 1 won (time called)"), "{status}");
     assert!(status.contains("result"));
     assert!(!page.contains("id=\"hand-form\""));
     assert!(!page.contains("id=\"forfeit\""));

@@ -4,6 +4,7 @@
 use actix_web::{HttpResponse, get, post, put, web};
 use serde::{Deserialize, Serialize};
 
+use crate::domain::MatchId;
 use crate::league::standings::Standing;
 use crate::rules::HandInput;
 use crate::service::leagues::{
@@ -202,7 +203,7 @@ pub(crate) struct MatchList {
     matches: Vec<MatchView>,
 }
 
-async fn views(state: &AppState, ids: &[i64]) -> Result<Vec<MatchView>, AppError> {
+async fn views(state: &AppState, ids: &[MatchId]) -> Result<Vec<MatchView>, AppError> {
     let mut conn = state.db.writer().acquire().await?;
     let mut out = Vec::with_capacity(ids.len());
     for id in ids {
@@ -313,7 +314,7 @@ async fn list_matches(
 #[get("/api/v1/matches/{id}")]
 async fn show_match(
     state: web::Data<AppState>,
-    id: web::Path<i64>,
+    id: web::Path<MatchId>,
 ) -> Result<HttpResponse, AppError> {
     let mut conn = state.db.reader().acquire().await?;
     Ok(HttpResponse::Ok().json(matches::load(&mut conn, *id).await?.0))
@@ -338,7 +339,7 @@ async fn show_match(
 async fn start_match(
     state: web::Data<AppState>,
     Supervisor(who): Supervisor,
-    id: web::Path<i64>,
+    id: web::Path<MatchId>,
 ) -> Result<HttpResponse, AppError> {
     Ok(HttpResponse::Ok().json(matches::start(&state.db, &who.user, *id).await?))
 }
@@ -376,7 +377,7 @@ pub(crate) struct HandRequest {
 async fn record_hand(
     state: web::Data<AppState>,
     Supervisor(who): Supervisor,
-    id: web::Path<i64>,
+    id: web::Path<MatchId>,
     body: web::Bytes,
 ) -> Result<HttpResponse, AppError> {
     let input: HandRequest = parse(&body)?;
@@ -435,7 +436,7 @@ pub(crate) struct CorrectionRequest {
 async fn correct_hand(
     state: web::Data<AppState>,
     Supervisor(who): Supervisor,
-    path: web::Path<(i64, i64)>,
+    path: web::Path<(MatchId, i64)>,
     body: web::Bytes,
 ) -> Result<HttpResponse, AppError> {
     let (id, number) = path.into_inner();
@@ -484,7 +485,7 @@ pub(crate) struct VersionRequest {
 async fn call_time(
     state: web::Data<AppState>,
     Supervisor(who): Supervisor,
-    id: web::Path<i64>,
+    id: web::Path<MatchId>,
     body: web::Bytes,
 ) -> Result<HttpResponse, AppError> {
     let input: VersionRequest = parse(&body)?;
@@ -514,7 +515,7 @@ async fn call_time(
 async fn forfeit(
     state: web::Data<AppState>,
     Supervisor(who): Supervisor,
-    id: web::Path<i64>,
+    id: web::Path<MatchId>,
     body: web::Bytes,
 ) -> Result<HttpResponse, AppError> {
     let input: ForfeitInput = parse(&body)?;

@@ -4,11 +4,13 @@
 pub mod leagues;
 pub mod openapi;
 pub mod playoffs;
+pub mod scoreboard;
 
 use actix_web::web;
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.configure(openapi::routes)
         .configure(leagues::routes)
-        .configure(playoffs::routes);
+        .configure(playoffs::routes)
+        .configure(scoreboard::routes);
 }

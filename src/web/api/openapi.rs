@@ -13,14 +13,15 @@ use crate::service::leagues::{
     LeagueView, NewLeagueInput, NewMatchInput, NewTeamInput, RulesByStage, ScheduleInput,
     StageRules, TeamView,
 };
-use crate::service::matches::{ForfeitInput, HandView, MatchView, TeamRef};
+use crate::service::TeamRef;
+use crate::service::matches::{ForfeitInput, HandView, MatchView};
 use crate::web::api::leagues::{
     CorrectionRequest, HandRequest, LeagueList, MatchList, StandingOut, StandingsOut,
     SupervisorInput, TeamList, VersionRequest,
 };
 use crate::web::error::{AppError, ErrorBody};
 use crate::web::extract::json_body;
-use crate::web::pages::public::{Board, BoardMatch};
+use crate::web::api::scoreboard::{Board, BoardMatch};
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.service(score)
@@ -106,7 +107,7 @@ async fn list_presets() -> web::Json<PresetList> {
         crate::web::api::leagues::standings,
         crate::web::api::playoffs::create_playoffs,
         crate::web::api::playoffs::show_bracket,
-        crate::web::pages::public::scoreboard_json,
+        crate::web::api::scoreboard::scoreboard_json,
     ),
     components(schemas(
         ScoreRequest,

@@ -1,6 +1,8 @@
 //! Playoffs in the JSON API (API.md "Bracket"): create a league's bracket, read it, and its
 //! CSV export.
 
+use crate::domain::TextEnum;
+use crate::rules::Team;
 use actix_web::{HttpResponse, get, post, web};
 
 use crate::service::playoffs::{self, BracketView, PlayoffsInput};
@@ -82,24 +84,24 @@ async fn bracket_csv(
     ]);
     let text = |v: Option<i64>| v.map(|n| n.to_string()).unwrap_or_default();
     for m in &view.matches {
-        let name = |t: &Option<crate::service::matches::TeamRef>| {
+        let name = |t: &Option<crate::service::TeamRef>| {
             t.as_ref().map(|t| t.name.clone()).unwrap_or_default()
         };
-        let winner = match m.winner.as_deref() {
-            Some("a") => name(&m.team_a),
-            Some("b") => name(&m.team_b),
-            _ => String::new(),
+        let winner = match m.winner {
+            Some(Team::A) => name(&m.team_a),
+            Some(Team::B) => name(&m.team_b),
+            None => String::new(),
         };
         out.push_str(&csv_row(&[
             m.round.to_string(),
-            m.bracket.clone(),
+            m.bracket.as_str().to_string(),
             m.position.to_string(),
-            text(m.match_id),
+            text(m.match_id.map(|id| id.0)),
             text(m.seed_a),
             name(&m.team_a),
             text(m.seed_b),
             name(&m.team_b),
-            m.status.clone(),
+            m.status.as_str().to_string(),
             text(m.score_a),
             text(m.score_b),
             winner,

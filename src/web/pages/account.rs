@@ -6,15 +6,15 @@ use actix_web::{HttpRequest, HttpResponse, get, post, web};
 use askama::Template;
 use serde::Deserialize;
 
-use crate::db::users;
+use crate::domain::{TextEnum, TokenId};
 use crate::service::{ServiceError, accounts};
 use crate::web::AppState;
-use crate::web::error::{AppError, PageError};
-use crate::web::extract::{Authed, SESSION_COOKIE, Supervisor, Via, Viewer};
-use crate::web::respond::html;
-use crate::web::respond::no_store;
+use crate::web::error::PageError;
+use crate::web::extract::{Authed, CsrfForm, SESSION_COOKIE, Supervisor, Via, Viewer};
+use crate::web::respond::{html, no_store, see_other};
 use crate::web::throttle::client_ip;
 use crate::web::view::nav::Nav;
+use crate::web::view::time::{Stamp, stamp};
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.service(login_form)
@@ -127,19 +127,16 @@ async fn login(
     ))
 }
 
+/// The form of a button: nothing but the CSRF token.
 #[derive(Deserialize)]
-struct CsrfForm {
-    #[serde(default)]
-    csrf: String,
-}
+struct Empty {}
 
 #[post("/logout")]
 async fn logout(
     state: web::Data<AppState>,
     Supervisor(who): Supervisor,
-    form: web::Form<CsrfForm>,
+    _: CsrfForm<Empty>,
 ) -> Result<HttpResponse, PageError> {
-    who.check_csrf(&form.csrf)?;
     if let Via::Session { id, .. } = &who.via {
         accounts::close_session(&state.db, id).await?;
     }
@@ -152,9 +149,9 @@ async fn logout(
 }
 
 struct TokenLine {
-    id: i64,
+    id: TokenId,
     name: String,
-    created_at: String,
+    created: Stamp,
     revoked: bool,
 }
 
@@ -181,16 +178,14 @@ async fn render_account(
     error: Option<(String, String)>,
     token_name: String,
 ) -> Result<HttpResponse, PageError> {
-    let mut conn = state.db.reader().acquire().await.map_err(AppError::from)?;
-    let tokens = users::tokens_of(&mut conn, who.user.id)
-        .await
-        .map_err(AppError::from)?
+    let tokens = accounts::tokens(&state.db, &who.user)
+        .await?
         .into_iter()
         .map(|t| TokenLine {
             id: t.id,
             name: t.name,
-            created_at: t.created_at,
-            revoked: t.revoked_at.is_some(),
+            created: stamp(t.created_at),
+            revoked: t.revoked,
         })
         .collect();
     let (error_field, error) = match error {
@@ -230,8 +225,6 @@ async fn account(
 #[derive(Deserialize)]
 struct PasswordForm {
     #[serde(default)]
-    csrf: String,
-    #[serde(default)]
     current: String,
     #[serde(default)]
     new: String,
@@ -243,9 +236,8 @@ struct PasswordForm {
 async fn change_password(
     state: web::Data<AppState>,
     Supervisor(who): Supervisor,
-    form: web::Form<PasswordForm>,
+    CsrfForm(form): CsrfForm<PasswordForm>,
 ) -> Result<HttpResponse, PageError> {
-    who.check_csrf(&form.csrf)?;
     if form.new != form.repeat {
         return render_account(
             &state,
@@ -261,9 +253,7 @@ async fn change_password(
     match accounts::change_password(&state.db, &who.user, &form.current, &form.new).await {
         Ok(()) => {
             // Every session ended with the old password, this one too: log in again.
-            Ok(HttpResponse::SeeOther()
-                .insert_header((actix_web::http::header::LOCATION, "/login?next=/account"))
-                .finish())
+            Ok(see_other("/login?next=/account"))
         }
         Err(ServiceError::Invalid(e)) => {
             render_account(
@@ -284,8 +274,6 @@ async fn change_password(
 #[derive(Deserialize)]
 struct TokenForm {
     #[serde(default)]
-    csrf: String,
-    #[serde(default)]
     name: String,
 }
 
@@ -293,9 +281,8 @@ struct TokenForm {
 async fn create_token(
     state: web::Data<AppState>,
     Supervisor(who): Supervisor,
-    form: web::Form<TokenForm>,
+    CsrfForm(form): CsrfForm<TokenForm>,
 ) -> Result<HttpResponse, PageError> {
-    who.check_csrf(&form.csrf)?;
     let name = form.name.trim();
     if name.is_empty() || name.chars().count() > 60 {
         return render_account(
@@ -329,18 +316,10 @@ async fn create_token(
 async fn revoke_token(
     state: web::Data<AppState>,
     Supervisor(who): Supervisor,
-    id: web::Path<i64>,
-    form: web::Form<CsrfForm>,
+    id: web::Path<TokenId>,
+    _: CsrfForm<Empty>,
 ) -> Result<HttpResponse, PageError> {
-    who.check_csrf(&form.csrf)?;
-    let mut tx = state.db.write().await.map_err(AppError::from)?;
-    let done = users::revoke_token(&mut tx, who.user.id, *id, &crate::service::now())
-        .await
-        .map_err(AppError::from)?;
-    tx.commit().await.map_err(AppError::from)?;
-    if !done {
-        return Err(AppError::NotFound.into());
-    }
+    accounts::revoke_token(&state.db, &who.user, *id).await?;
     render_account(
         &state,
         &who,

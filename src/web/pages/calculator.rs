@@ -3,17 +3,22 @@
 
 use std::collections::BTreeMap;
 
+use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, get, post, web};
 use askama::Template;
 use serde_json::{Map, Value};
 
+use crate::domain::TextEnum;
 use crate::rules::calculator::{CalcError, ScoreRequest, ScoreResponse, StartInput, score_request};
-use crate::rules::hand::{BidInput, TeamHandInput, seat};
+use crate::rules::hand::seat;
 use crate::rules::params::{self, RulesSpec};
-use crate::rules::{Stage, Team, TeamResult, TeamTotal};
+use crate::rules::{Stage, Team, TeamTotal};
 use crate::web::error::PageError;
+use crate::web::extract::Viewer;
 use crate::web::pages::hand_form::{TypedHand, form_error};
 use crate::web::respond::html;
+use crate::web::view::nav::Nav;
+use crate::web::view::scoresheet::{self, Scoresheet, TEAMS};
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.service(show).service(submit);
@@ -94,6 +99,15 @@ impl CalcForm {
         form
     }
 
+    /// The stage chosen (the regular season if none).
+    fn stage(&self) -> Result<Stage, CalcError> {
+        if self.stage.is_empty() {
+            return Ok(Stage::Regular);
+        }
+        Stage::parse(&self.stage)
+            .map_err(|_| form_error("stage", format!("unknown stage \"{}\"", self.stage)))
+    }
+
     /// The request the JSON API would get for this form, or the first thing wrong with it.
     pub fn to_request(&self) -> Result<ScoreRequest, CalcError> {
         let rules = if self.overrides.trim().is_empty() {
@@ -117,12 +131,7 @@ impl CalcForm {
             map.insert("preset".into(), Value::String(self.preset.clone()));
             RulesSpec::Custom(map)
         };
-        let stage = match self.stage.as_str() {
-            "regular" | "" => Stage::Regular,
-            "playoff" => Stage::Playoff,
-            "final" => Stage::Final,
-            other => return Err(form_error("stage", format!("unknown stage \"{other}\""))),
-        };
+        let stage = self.stage()?;
         let start = if self.start.iter().all(|s| s.trim().is_empty()) {
             None
         } else {
@@ -247,110 +256,7 @@ fn row_views<'a>(rows: &'a [TypedHand], error: Option<&'a CalcError>) -> Vec<Row
         .collect()
 }
 
-/// A line of the scoresheet.
-pub struct SheetRow {
-    pub number: usize,
-    pub note: String,
-    pub teams: [SheetTeam; 2],
-    pub status: String,
-}
-
-pub struct SheetTeam {
-    pub bids: String,
-    pub tricks: String,
-    pub result: TeamResult,
-    pub made: &'static str,
-    /// Tricks counted toward the contract, where they differ from the tricks taken
-    /// (a failed nil, a revoke).
-    pub counted: Option<u8>,
-}
-
-fn sheet(request: &ScoreRequest, answer: &ScoreResponse) -> Vec<SheetRow> {
-    answer
-        .hands
-        .iter()
-        .zip(&request.hands)
-        .map(|(out, input)| {
-            let team = |result: &TeamResult, cells: Option<&TeamHandInput>| SheetTeam {
-                bids: cells.map_or_else(String::new, |c| {
-                    let bids: Vec<String> = c
-                        .bids
-                        .iter()
-                        .map(|b| match b {
-                            BidInput::Number(n) => n.to_string(),
-                            BidInput::Word(w) if w == "blind_nil" => "blind nil".into(),
-                            BidInput::Word(w) => w.clone(),
-                        })
-                        .collect();
-                    format!(
-                        "{}{}",
-                        bids.join(" + "),
-                        if c.blind { " (blind)" } else { "" }
-                    )
-                }),
-                tricks: cells.map_or_else(String::new, |c| {
-                    c.tricks
-                        .iter()
-                        .map(i64::to_string)
-                        .collect::<Vec<_>>()
-                        .join(" + ")
-                }),
-                counted: cells
-                    .map(|c| c.tricks.iter().sum::<i64>())
-                    .filter(|taken| *taken != i64::from(result.tricks_counted))
-                    .map(|_| result.tricks_counted),
-                result: *result,
-                made: match result.made {
-                    Some(true) => "made",
-                    Some(false) => "set",
-                    None => "",
-                },
-            };
-            let mut notes = Vec::new();
-            if out.misdeal {
-                notes.push("misdeal");
-            }
-            if out.tiebreak {
-                notes.push("tie-break hand");
-            }
-            if out.time_called {
-                notes.push("time called");
-            }
-            SheetRow {
-                number: out.number,
-                note: notes.join(", "),
-                teams: [
-                    team(&out.a, input.a.as_ref()),
-                    team(&out.b, input.b.as_ref()),
-                ],
-                status: status_words(&out.status, out.winner, out.reason.as_deref()),
-            }
-        })
-        .collect()
-}
-
-/// The game's state in words: "Team A wins (target)".
-pub fn status_words(status: &str, winner: Option<Team>, reason: Option<&str>) -> String {
-    match (status, winner) {
-        ("won", Some(team)) => format!(
-            "Team {} wins ({})",
-            team.as_str().to_uppercase(),
-            match reason.unwrap_or("") {
-                "target" => "reached the target",
-                "time" => "time called",
-                "tiebreak" => "tie-break hand",
-                "floor" => "other team at the loss floor",
-                "moon" => "made the moon",
-                "forfeit" => "forfeit",
-                other => other,
-            }
-        ),
-        ("tied", _) => "Draw".into(),
-        ("tiebreak", _) => "Tied: the next hand breaks the tie".into(),
-        _ => "In progress".into(),
-    }
-}
-
+/// The totals and the game's state after the last hand.
 pub struct Summary {
     pub a: TeamTotal,
     pub b: TeamTotal,
@@ -358,19 +264,38 @@ pub struct Summary {
     pub over: bool,
 }
 
+impl Summary {
+    fn of(answer: &ScoreResponse) -> Summary {
+        let names = TEAMS.map(String::from);
+        Summary {
+            a: answer.a,
+            b: answer.b,
+            status: scoresheet::game_words(
+                &answer.status,
+                answer.winner,
+                answer.reason.as_deref(),
+                &names,
+            ),
+            over: scoresheet::game_over(&answer.status),
+        }
+    }
+}
+
 #[derive(Template)]
 #[template(path = "public/calculator.html")]
 struct CalculatorPage<'a> {
-    nav: crate::web::view::nav::Nav,
+    nav: Nav,
     /// Name, title, selected.
     presets: Vec<(&'static str, &'static str, bool)>,
+    /// Value, label, selected.
+    stages: Vec<(&'static str, &'static str, bool)>,
     form: &'a CalcForm,
     rows: Vec<RowView<'a>>,
     bid_options: Vec<(String, String)>,
     error: Option<&'a CalcError>,
     /// A form-level error (rules, stage, start) shown above the hands.
     top_error: Option<&'a CalcError>,
-    sheet: Vec<SheetRow>,
+    sheet: Option<Scoresheet>,
     summary: Option<Summary>,
     row_count: usize,
 }
@@ -383,8 +308,21 @@ fn bid_options() -> Vec<(String, String)> {
     options
 }
 
+/// The stages to choose from, the form's selected (none for a stage that does not exist).
+fn stage_options(form: &CalcForm) -> Vec<(&'static str, &'static str, bool)> {
+    let chosen = form.stage().ok();
+    [
+        (Stage::Regular, "Regular season"),
+        (Stage::Playoff, "Playoff"),
+        (Stage::Final, "Final"),
+    ]
+    .into_iter()
+    .map(|(stage, label)| (stage.as_str(), label, chosen == Some(stage)))
+    .collect()
+}
+
 fn render(
-    nav: crate::web::view::nav::Nav,
+    nav: Nav,
     form: &CalcForm,
     error: Option<&CalcError>,
     scored: Option<(&ScoreRequest, &ScoreResponse)>,
@@ -396,24 +334,22 @@ fn render(
             .iter()
             .map(|p| (p.name, p.title, p.name == form.preset))
             .collect(),
+        stages: stage_options(form),
         form,
         rows: row_views(&form.rows, error),
         bid_options: bid_options(),
         error,
         top_error,
-        sheet: scored.map(|(req, ans)| sheet(req, ans)).unwrap_or_default(),
-        summary: scored.map(|(_, ans)| Summary {
-            a: ans.a,
-            b: ans.b,
-            status: status_words(&ans.status, ans.winner, ans.reason.as_deref()),
-            over: ans.status == "won" || ans.status == "tied",
-        }),
+        sheet: scored
+            .map(|(req, ans)| Scoresheet::of_calculation(req, ans))
+            .filter(|sheet| !sheet.rows.is_empty()),
+        summary: scored.map(|(_, ans)| Summary::of(ans)),
         row_count: form.rows.len(),
     };
     let status = if error.is_some() {
-        actix_web::http::StatusCode::UNPROCESSABLE_ENTITY
+        StatusCode::UNPROCESSABLE_ENTITY
     } else {
-        actix_web::http::StatusCode::OK
+        StatusCode::OK
     };
     Ok(html(status, page.render()?))
 }
@@ -424,10 +360,7 @@ struct ShowQuery {
 }
 
 #[get("/calculator")]
-async fn show(
-    who: crate::web::extract::Viewer,
-    query: web::Query<ShowQuery>,
-) -> Result<HttpResponse, PageError> {
+async fn show(who: Viewer, query: web::Query<ShowQuery>) -> Result<HttpResponse, PageError> {
     let mut form = CalcForm::default();
     if let Some(preset) = &query.preset
         && params::preset(preset).is_some()
@@ -437,9 +370,10 @@ async fn show(
     render(who.nav(), &form, None, None)
 }
 
+/// The calculator is public and writes nothing: its form has no CSRF token.
 #[post("/calculator")]
 async fn submit(
-    who: crate::web::extract::Viewer,
+    who: Viewer,
     fields: web::Form<Vec<(String, String)>>,
 ) -> Result<HttpResponse, PageError> {
     let nav = who.nav();
@@ -451,8 +385,7 @@ async fn submit(
     match outcome {
         // "Add a hand" with nothing wrong yet only adds a row.
         Ok((request, answer)) => {
-            let over = answer.status == "won" || answer.status == "tied";
-            if !over || adding {
+            if !scoresheet::game_over(&answer.status) || adding {
                 form.rows.push(TypedHand::default());
             }
             render(nav, &form, None, Some((&request, &answer)))

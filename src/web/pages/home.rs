@@ -1,8 +1,6 @@
 //! Public HTML pages: home and the rules pages.
 
 use actix_web::http::StatusCode;
-
-use crate::web::respond::html;
 use actix_web::{HttpResponse, get, web};
 use askama::Template;
 
@@ -10,6 +8,8 @@ use crate::rules::describe::{RuleLine, describe, readings};
 use crate::rules::params::{self, BagOverflow, BlindWhen, Rules};
 use crate::web::error::{AppError, PageError};
 use crate::web::extract::Viewer;
+use crate::web::respond::html;
+use crate::web::view::nav::Nav;
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.service(home).service(rules_index).service(rules_show);
@@ -18,7 +18,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
 #[derive(Template)]
 #[template(path = "public/home.html")]
 struct HomePage {
-    nav: crate::web::view::nav::Nav,
+    nav: Nav,
     presets: Vec<(&'static str, &'static str)>,
 }
 
@@ -117,7 +117,7 @@ fn field_rows(all: &[Rules]) -> Vec<FieldRow> {
 #[derive(Template)]
 #[template(path = "public/rules_index.html")]
 struct RulesIndexPage {
-    nav: crate::web::view::nav::Nav,
+    nav: Nav,
     presets: Vec<params::Preset>,
     rows: Vec<FieldRow>,
 }
@@ -137,7 +137,7 @@ async fn rules_index(who: Viewer) -> Result<HttpResponse, PageError> {
 #[derive(Template)]
 #[template(path = "public/rules_show.html")]
 struct RulesPage {
-    nav: crate::web::view::nav::Nav,
+    nav: Nav,
     preset: params::Preset,
     lines: Vec<RuleLine>,
     readings: Vec<&'static str>,

@@ -3,18 +3,21 @@
 //! the standings, the first-round pairings and byes) before saving; then create it. Once the
 //! bracket exists the page links to it.
 
-use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, get, post, web};
 use askama::Template;
 use serde::Deserialize;
 
-use crate::service::ServiceError;
+use super::{Errors, fixable};
+use crate::domain::BracketMatchStatus;
+use crate::league::bracket::{Format, GrandFinal, Section};
+use crate::service::admin_views::{self, PlayoffsSetup};
 use crate::service::playoffs::{self, BracketView, PlayoffsInput};
+use crate::service::{ServiceError, TeamRef};
 use crate::web::AppState;
-use crate::web::error::{AppError, PageError};
-use crate::web::extract::Admin;
-use crate::web::pages::admin::{Errors, fixable, league_of, page, see_other, status_of};
-use crate::web::pages::public::bracket::BracketDrawing;
+use crate::web::error::PageError;
+use crate::web::extract::{Admin, CsrfForm};
+use crate::web::respond::{html, no_store, see_other};
+use crate::web::view::bracket::BracketDrawing;
 use crate::web::view::nav::Nav;
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
@@ -24,8 +27,6 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
 /// The form as typed (strings, so a bad value comes back as it was).
 #[derive(Debug, Clone, Deserialize)]
 struct PlayoffsForm {
-    #[serde(default)]
-    csrf: String,
     #[serde(default)]
     format: String,
     #[serde(default)]
@@ -43,13 +44,17 @@ struct PlayoffsForm {
 impl PlayoffsForm {
     fn defaults(active: usize) -> PlayoffsForm {
         PlayoffsForm {
-            csrf: String::new(),
-            format: "single_elimination".into(),
+            format: Format::SingleElimination.as_str().into(),
             teams: active.to_string(),
             third_place: Some("1".into()),
-            grand_final: "double".into(),
+            grand_final: GrandFinal::Double.as_str().into(),
             action: String::new(),
         }
+    }
+
+    /// Double elimination is chosen.
+    fn double(&self) -> bool {
+        Format::parse(&self.format) == Some(Format::DoubleElimination)
     }
 
     fn input(&self) -> Result<PlayoffsInput, ServiceError> {
@@ -63,7 +68,7 @@ impl PlayoffsForm {
                 )
             })?),
         };
-        let double = self.format == "double_elimination";
+        let double = self.double();
         Ok(PlayoffsInput {
             format: self.format.clone(),
             teams,
@@ -72,6 +77,35 @@ impl PlayoffsForm {
             grand_final: double.then(|| self.grand_final.clone()),
         })
     }
+}
+
+/// A choice of the grand-final list: its value, its label, and whether it was typed.
+struct GrandFinalOption {
+    value: &'static str,
+    label: &'static str,
+    selected: bool,
+}
+
+fn grand_finals(typed: &str) -> Vec<GrandFinalOption> {
+    let typed = GrandFinal::parse(typed);
+    [
+        (
+            GrandFinal::Double,
+            "Double: a reset match if the losers'-bracket team wins the first",
+        ),
+        (GrandFinal::Simple, "Simple: one match"),
+        (
+            GrandFinal::None,
+            "None: the two bracket winners are first and second",
+        ),
+    ]
+    .into_iter()
+    .map(|(g, label)| GrandFinalOption {
+        value: g.as_str(),
+        label,
+        selected: typed == Some(g),
+    })
+    .collect()
 }
 
 struct SeedLine {
@@ -96,10 +130,32 @@ struct PlayoffsPage {
     exists: bool,
     active: usize,
     typed: PlayoffsForm,
+    grand_finals: Vec<GrandFinalOption>,
     preview: Option<Preview>,
     /// The previewed bracket, drawn as the bracket page draws it (no links yet).
     drawing: Option<BracketDrawing>,
     errors: Errors,
+}
+
+impl PlayoffsPage {
+    fn new(nav: Nav, setup: PlayoffsSetup, typed: PlayoffsForm) -> PlayoffsPage {
+        PlayoffsPage {
+            nav,
+            slug: setup.slug,
+            name: setup.name,
+            exists: setup.bracket_exists,
+            active: setup.active_teams,
+            grand_finals: grand_finals(&typed.grand_final),
+            typed,
+            preview: None,
+            drawing: None,
+            errors: Errors::default(),
+        }
+    }
+
+    fn answer(&self) -> Result<HttpResponse, PageError> {
+        Ok(no_store(html(self.errors.status(), self.render()?)))
+    }
 }
 
 struct Preview {
@@ -119,21 +175,22 @@ fn preview_of(view: &BracketView) -> Preview {
                 seeds.push(SeedLine {
                     seed,
                     team: team.name.clone(),
-                    bye: m.status == "bye",
+                    bye: m.status == BracketMatchStatus::Bye,
                 });
             }
         }
     }
     seeds.sort_by_key(|s| s.seed);
-    let name =
-        |seed: Option<i64>, team: &Option<crate::service::matches::TeamRef>| match (seed, team) {
-            (Some(s), Some(t)) => format!("({s}) {}", t.name),
-            _ => "—".to_string(),
-        };
+    let name = |seed: Option<i64>, team: &Option<TeamRef>| match (seed, team) {
+        (Some(s), Some(t)) => format!("({s}) {}", t.name),
+        _ => "—".to_string(),
+    };
     let pairings = view
         .matches
         .iter()
-        .filter(|m| m.bracket == "winners" && m.round == 1 && m.status != "bye")
+        .filter(|m| {
+            m.bracket == Section::Winners && m.round == 1 && m.status != BracketMatchStatus::Bye
+        })
         .map(|m| Pairing {
             label: format!("M{}", m.id + 1),
             a: name(m.seed_a, &m.team_a),
@@ -141,8 +198,11 @@ fn preview_of(view: &BracketView) -> Preview {
         })
         .collect();
     let byes = seeds.iter().filter(|s| s.bye).count();
-    let format = if view.format == "double_elimination" {
-        format!("Double elimination, grand final: {}", view.grand_final)
+    let format = if view.format == Format::DoubleElimination {
+        format!(
+            "Double elimination, grand final: {}",
+            view.grand_final.as_str()
+        )
     } else if view.third_place {
         "Single elimination with a third-place match".to_string()
     } else {
@@ -159,28 +219,14 @@ fn preview_of(view: &BracketView) -> Preview {
         matches: view
             .matches
             .iter()
-            .filter(|m| m.status != "bye" && m.status != "not_needed")
+            .filter(|m| {
+                !matches!(
+                    m.status,
+                    BracketMatchStatus::Bye | BracketMatchStatus::NotNeeded
+                )
+            })
             .count(),
     }
-}
-
-async fn has_bracket(state: &AppState, slug: &str) -> Result<bool, PageError> {
-    let mut conn = state.db.reader().acquire().await.map_err(AppError::from)?;
-    match playoffs::bracket_of(&mut conn, slug).await {
-        Ok(_) => Ok(true),
-        Err(ServiceError::NotFound) => Ok(false),
-        Err(e) => Err(e.into()),
-    }
-}
-
-async fn active_teams(state: &AppState, league_id: i64) -> Result<usize, PageError> {
-    let mut conn = state.db.reader().acquire().await.map_err(AppError::from)?;
-    Ok(crate::db::leagues::teams(&mut conn, league_id)
-        .await
-        .map_err(AppError::from)?
-        .iter()
-        .filter(|t| !t.withdrawn)
-        .count())
 }
 
 #[get("/admin/leagues/{slug}/playoffs")]
@@ -189,21 +235,9 @@ async fn playoffs_form(
     Admin(who): Admin,
     slug: web::Path<String>,
 ) -> Result<HttpResponse, PageError> {
-    let league = league_of(&state, &slug).await?;
-    let active = active_teams(&state, league.row.id).await?;
-    let body = PlayoffsPage {
-        nav: who.nav(),
-        exists: has_bracket(&state, &league.row.slug).await?,
-        slug: league.row.slug,
-        name: league.row.name,
-        active,
-        typed: PlayoffsForm::defaults(active),
-        preview: None,
-        drawing: None,
-        errors: Errors::default(),
-    }
-    .render()?;
-    Ok(page(StatusCode::OK, body))
+    let setup = admin_views::playoffs_setup(&state.db, &who.user, &slug).await?;
+    let typed = PlayoffsForm::defaults(setup.active_teams);
+    PlayoffsPage::new(who.nav(), setup, typed).answer()
 }
 
 const FIELDS: [&str; 4] = ["format", "teams", "third_place", "grand_final"];
@@ -213,14 +247,13 @@ async fn playoffs_post(
     state: web::Data<AppState>,
     Admin(who): Admin,
     slug: web::Path<String>,
-    form: web::Form<PlayoffsForm>,
+    CsrfForm(form): CsrfForm<PlayoffsForm>,
 ) -> Result<HttpResponse, PageError> {
-    who.check_csrf(&form.csrf)?;
-    let league = league_of(&state, &slug).await?;
-    let slug = league.row.slug.clone();
+    // The league first: an unknown one is a 404 whatever the form says.
+    let setup = admin_views::playoffs_setup(&state.db, &who.user, &slug).await?;
+    let slug = setup.slug.clone();
     let mut errors = Errors::default();
-    let mut preview = None;
-    let mut drawing = None;
+    let mut view = None;
     match form.input() {
         Err(e) => errors = Errors::of("playoffs", &FIELDS, &e),
         Ok(input) if form.action == "create" => {
@@ -230,30 +263,16 @@ async fn playoffs_post(
                 Err(e) => return Err(e.into()),
             }
         }
-        Ok(input) => {
-            let mut conn = state.db.reader().acquire().await.map_err(AppError::from)?;
-            match playoffs::preview_playoffs(&mut conn, &slug, &input).await {
-                Ok(view) => {
-                    preview = Some(preview_of(&view));
-                    drawing = Some(BracketDrawing::new(&view, false));
-                }
-                Err(e) if fixable(&e) => errors = Errors::of("playoffs", &FIELDS, &e),
-                Err(e) => return Err(e.into()),
-            }
-        }
+        Ok(input) => match admin_views::preview_playoffs(&state.db, &who.user, &slug, &input).await
+        {
+            Ok(v) => view = Some(v),
+            Err(e) if fixable(&e) => errors = Errors::of("playoffs", &FIELDS, &e),
+            Err(e) => return Err(e.into()),
+        },
     }
-    let active = active_teams(&state, league.row.id).await?;
-    let body = PlayoffsPage {
-        nav: who.nav(),
-        exists: has_bracket(&state, &slug).await?,
-        slug,
-        name: league.row.name,
-        active,
-        typed: form.into_inner(),
-        preview,
-        drawing,
-        errors: errors.clone(),
-    }
-    .render()?;
-    Ok(page(status_of(&errors), body))
+    let mut page = PlayoffsPage::new(who.nav(), setup, form);
+    page.preview = view.as_ref().map(preview_of);
+    page.drawing = view.as_ref().map(|v| BracketDrawing::new(v, false));
+    page.errors = errors;
+    page.answer()
 }

@@ -1,0 +1,69 @@
+//! What the supervisor console reads besides the writes of `matches`: a match the user may
+//! run, the players at its table, and the revisions of a hand.
+
+use sqlx::SqliteConnection;
+
+use super::matches::{self, MatchView};
+use super::{ServiceError, User};
+use crate::db::leagues as db_leagues;
+use crate::domain::{MatchId, Timestamp};
+use crate::rules::HandInput;
+
+/// Match `id` if `user` may run it (admins anywhere, supervisors in their leagues); for
+/// anyone else it does not exist (`NotFound`).
+pub async fn supervised(
+    conn: &mut SqliteConnection,
+    user: &User,
+    id: MatchId,
+) -> Result<MatchView, ServiceError> {
+    let (view, league) = matches::load(conn, id).await?;
+    if !matches::may_supervise(conn, user, league.row.id).await? {
+        return Err(ServiceError::NotFound);
+    }
+    Ok(view)
+}
+
+/// The players at the table, `[team][player]`: team a's seats 1 and 3, team b's seats 2
+/// and 4 (blank for a team that is gone).
+pub async fn lineup(
+    conn: &mut SqliteConnection,
+    view: &MatchView,
+) -> Result<[[String; 2]; 2], ServiceError> {
+    let mut out: [[String; 2]; 2] = Default::default();
+    for (seats, id) in out.iter_mut().zip([view.team_a.id, view.team_b.id]) {
+        if let Some(team) = db_leagues::team(conn, id).await? {
+            *seats = [team.player1, team.player2];
+        }
+    }
+    Ok(out)
+}
+
+/// One revision of a hand.
+#[derive(Debug, Clone)]
+pub struct Revision {
+    pub revision: i64,
+    pub recorded_at: Timestamp,
+    /// Why it was corrected (revisions after the first).
+    pub reason: Option<String>,
+    /// The hand as entered (`None` if the stored text does not read back).
+    pub hand: Option<HandInput>,
+}
+
+/// Every revision of hand `number` of match `id`, first to last.
+pub async fn revisions(
+    conn: &mut SqliteConnection,
+    id: MatchId,
+    number: usize,
+) -> Result<Vec<Revision>, ServiceError> {
+    Ok(matches::history(conn, id)
+        .await?
+        .into_iter()
+        .filter(|r| usize::try_from(r.number).is_ok_and(|n| n == number))
+        .map(|r| Revision {
+            revision: r.revision,
+            recorded_at: r.recorded_at,
+            hand: serde_json::from_str(&r.hand).ok(),
+            reason: r.reason,
+        })
+        .collect())
+}

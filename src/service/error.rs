@@ -1,0 +1,147 @@
+//! Why an operation did not happen. Nothing was written: every service call is one
+//! transaction, rolled back when it returns an error.
+
+use crate::domain::MatchId;
+use crate::rules::CalcError;
+
+#[derive(Debug, thiserror::Error)]
+pub enum ServiceError {
+    /// Invalid input: the message names the field (and the hand).
+    #[error("{}", .0.message)]
+    Invalid(CalcError),
+    /// The state changed under the request (stale version, match not started, ...).
+    #[error("{message}")]
+    Conflict { code: ConflictCode, message: String },
+    /// A correction would change who plays in these started playoff matches (the whole
+    /// cascade): an admin must confirm resetting them (docs/scoring.md, "Playoffs").
+    #[error("bracket reset needed: {0:?}")]
+    ResetNeeded(Vec<MatchId>),
+    #[error("not found")]
+    NotFound,
+    /// The user's role may not do this (a supervisor outside their leagues gets `NotFound`).
+    #[error("{0}")]
+    Forbidden(String),
+    /// The database stayed busy past its timeout: nothing was saved, send again.
+    #[error("the database is busy")]
+    Busy,
+    /// Stored data that does not read back (a frozen rule set, a hand): a bug or a damaged
+    /// database, never the user's input.
+    #[error("stored data does not read back: {0}")]
+    Corrupt(String),
+    #[error(transparent)]
+    Db(sqlx::Error),
+}
+
+/// What changed under a request, as the API's error `code` says it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ConflictCode {
+    /// The match changed since the client loaded it (`expected_version` is stale).
+    VersionConflict,
+    NotStarted,
+    NotScheduled,
+    NotInProgress,
+    MatchClosed,
+    TimeAlreadyCalled,
+    NoTimeLimit,
+    DoubleForfeitPlayoff,
+    SlugTaken,
+    ScheduleExists,
+    BracketExists,
+    BracketResetNeeded,
+}
+
+impl ConflictCode {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ConflictCode::VersionConflict => "version_conflict",
+            ConflictCode::NotStarted => "not_started",
+            ConflictCode::NotScheduled => "not_scheduled",
+            ConflictCode::NotInProgress => "not_in_progress",
+            ConflictCode::MatchClosed => "match_closed",
+            ConflictCode::TimeAlreadyCalled => "time_already_called",
+            ConflictCode::NoTimeLimit => "no_time_limit",
+            ConflictCode::DoubleForfeitPlayoff => "double_forfeit_playoff",
+            ConflictCode::SlugTaken => "slug_taken",
+            ConflictCode::ScheduleExists => "schedule_exists",
+            ConflictCode::BracketExists => "bracket_exists",
+            ConflictCode::BracketResetNeeded => "bracket_reset_needed",
+        }
+    }
+}
+
+impl ServiceError {
+    pub fn invalid(code: &str, field: &str, message: impl Into<String>) -> ServiceError {
+        ServiceError::Invalid(CalcError {
+            code: code.into(),
+            message: message.into(),
+            hand: None,
+            field: Some(field.into()),
+            team: None,
+            player: None,
+        })
+    }
+
+    pub fn conflict(code: ConflictCode, message: impl Into<String>) -> ServiceError {
+        ServiceError::Conflict {
+            code,
+            message: message.into(),
+        }
+    }
+
+    /// Stored data that does not decode.
+    pub fn corrupt(what: &str, e: impl std::fmt::Display) -> ServiceError {
+        ServiceError::Corrupt(format!("{what}: {e}"))
+    }
+}
+
+impl From<CalcError> for ServiceError {
+    fn from(e: CalcError) -> Self {
+        ServiceError::Invalid(e)
+    }
+}
+
+/// SQLite's primary result codes for "another connection holds the lock".
+const SQLITE_BUSY: i32 = 5;
+const SQLITE_LOCKED: i32 = 6;
+
+impl From<sqlx::Error> for ServiceError {
+    /// A lock held past the busy timeout, or no pooled connection in time, is `Busy`
+    /// (decided by SQLite's result code, never by the message text).
+    fn from(e: sqlx::Error) -> Self {
+        match &e {
+            sqlx::Error::PoolTimedOut => ServiceError::Busy,
+            sqlx::Error::Database(db)
+                if db
+                    .code()
+                    .and_then(|c| c.parse::<i32>().ok())
+                    .is_some_and(|c| matches!(c & 0xff, SQLITE_BUSY | SQLITE_LOCKED)) =>
+            {
+                ServiceError::Busy
+            }
+            _ => ServiceError::Db(e),
+        }
+    }
+}
+
+/// JSON of a value stored in a TEXT column (rules, hands, answers): serializing our own
+/// types cannot fail short of a bug, which is reported rather than stored as "".
+pub fn to_json<T: serde::Serialize>(what: &str, value: &T) -> Result<String, ServiceError> {
+    serde_json::to_string(value).map_err(|e| ServiceError::corrupt(what, e))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn busy_is_decided_by_the_result_code() {
+        assert!(matches!(
+            ServiceError::from(sqlx::Error::PoolTimedOut),
+            ServiceError::Busy
+        ));
+        assert!(matches!(
+            ServiceError::from(sqlx::Error::RowNotFound),
+            ServiceError::Db(_)
+        ));
+    }
+}

@@ -1,0 +1,102 @@
+//! The front of the public league pages: the list of leagues with their counts, and a
+//! league's home (its standings, this week's matches, the latest results). Each is one read
+//! of the rows it shows, so the home page stays flat in the number of matches of a season.
+
+use std::sync::Arc;
+
+use sqlx::SqliteConnection;
+
+use super::ServiceError;
+use super::leagues::{self, League, StandingsCache};
+use super::matches::{self, MatchSummary};
+use crate::db::leagues as db_leagues;
+use crate::db::matches as db_matches;
+use crate::domain::{LocalTime, MatchStatus};
+use crate::league::standings::Standing;
+
+/// A league on the list of leagues.
+#[derive(Debug, Clone)]
+pub struct LeagueCard {
+    pub slug: String,
+    pub name: String,
+    pub teams: usize,
+    pub matches: usize,
+    /// Complete or forfeited.
+    pub played: usize,
+    /// In progress.
+    pub live: usize,
+}
+
+/// Every league, newest first, with how many teams and matches it has.
+pub async fn league_cards(conn: &mut SqliteConnection) -> Result<Vec<LeagueCard>, ServiceError> {
+    let all = db_leagues::all(conn).await?;
+    let mut cards = Vec::with_capacity(all.len());
+    for row in all {
+        let league = League::from_row(row)?.row;
+        let teams = db_leagues::teams(conn, league.id).await?;
+        let rows = db_matches::of_league(conn, league.id).await?;
+        let count = |pick: fn(MatchStatus) -> bool| rows.iter().filter(|m| pick(m.status)).count();
+        cards.push(LeagueCard {
+            teams: teams.len(),
+            matches: rows.len(),
+            played: count(MatchStatus::is_result),
+            live: count(|s| s == MatchStatus::InProgress),
+            slug: league.slug,
+            name: league.name,
+        });
+    }
+    Ok(cards)
+}
+
+/// "This week" on a league's home: the matches in play and those scheduled no more than
+/// this many days before or after now.
+pub const THIS_WEEK_DAYS: i64 = 3;
+
+/// How many of the latest results a league's home shows.
+pub const LATEST_RESULTS: i64 = 10;
+
+/// A league's home page.
+#[derive(Debug, Clone)]
+pub struct LeagueHome {
+    pub league: League,
+    pub standings: Arc<Vec<Standing>>,
+    /// In play, or scheduled within [`THIS_WEEK_DAYS`] of now; in schedule order.
+    pub this_week: Vec<MatchSummary>,
+    /// The latest [`LATEST_RESULTS`] finished matches, newest first (by scheduled time,
+    /// then in the order they were made).
+    pub results: Vec<MatchSummary>,
+    /// Matches not started yet, in the whole season.
+    pub upcoming: usize,
+}
+
+/// The home of league `slug` at `now` (the league's wall-clock time).
+pub async fn league_home(
+    conn: &mut SqliteConnection,
+    standings: &StandingsCache,
+    slug: &str,
+    now: LocalTime,
+) -> Result<LeagueHome, ServiceError> {
+    let league = leagues::league_by_slug(conn, slug).await?;
+    let rows = standings.get(conn, &league).await?;
+    let days = chrono::Duration::days(THIS_WEEK_DAYS);
+    let window = db_matches::in_window(
+        conn,
+        league.row.id,
+        LocalTime(now.0 - days),
+        LocalTime(now.0 + days),
+    )
+    .await?;
+    let latest = db_matches::latest_results(conn, league.row.id, LATEST_RESULTS).await?;
+    // One read of the team names for both lists (a summary for each row, in order).
+    let mut this_week =
+        matches::summaries_of(conn, league.row.id, &[window.as_slice(), &latest].concat()).await?;
+    let results = this_week.split_off(window.len());
+    let upcoming = db_matches::count_scheduled(conn, league.row.id).await?;
+    Ok(LeagueHome {
+        league,
+        standings: rows,
+        this_week,
+        results,
+        upcoming: usize::try_from(upcoming).unwrap_or(0),
+    })
+}

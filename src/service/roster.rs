@@ -1,0 +1,383 @@
+//! A league's roster: its teams imported from a CSV (`team,player1,player2`, checked row by
+//! row before anything is written), and a team's edit or withdrawal by the coordinator.
+
+use sqlx::SqliteConnection;
+
+use super::audit;
+use super::leagues::{NewTeamInput, TeamView, check_team};
+use super::{ServiceError, User, require_admin};
+use crate::db::Db;
+use crate::db::leagues::{self as db_leagues, LeagueRow, TeamRow};
+use crate::domain::TeamId;
+
+/// The most rows a roster import takes at once.
+pub const ROSTER_MAX_ROWS: usize = 500;
+
+/// One row of a roster CSV (`team,player1,player2`) as checked for import.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RosterRow {
+    /// 1-based line number in the text where the row starts.
+    pub line: usize,
+    pub cells: Vec<String>,
+    /// The team to add when the row is valid.
+    pub team: Option<(String, [String; 2])>,
+    pub error: Option<String>,
+}
+
+/// A roster CSV checked against a league as it is now.
+#[derive(Debug, Clone)]
+pub struct RosterPreview {
+    pub slug: String,
+    pub name: String,
+    pub rows: Vec<RosterRow>,
+    /// How many rows would be imported.
+    pub valid: usize,
+}
+
+/// The records of a CSV text, each with the line it starts on and its cells (trimmed).
+/// Quoted cells may hold commas, `""` and line breaks; blank lines are skipped.
+fn records(csv: &str) -> Result<Vec<(usize, Vec<String>)>, ServiceError> {
+    let text = csv.strip_prefix('\u{feff}').unwrap_or(csv);
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .trim(csv::Trim::All)
+        .from_reader(text.as_bytes());
+    let mut out = Vec::new();
+    for record in reader.records() {
+        let record = record.map_err(|e| {
+            ServiceError::invalid(
+                "invalid_roster",
+                "csv",
+                format!("the CSV could not be read: {e}"),
+            )
+        })?;
+        let cells: Vec<String> = record.iter().map(str::to_string).collect();
+        // A line of spaces only.
+        if cells.len() == 1 && cells[0].is_empty() {
+            continue;
+        }
+        let line = record.position().map_or(0, |p| p.line() as usize);
+        out.push((line, cells));
+    }
+    Ok(out)
+}
+
+/// Checks every row of a roster CSV against the league's `existing` teams: blank lines and a
+/// header row (first cell "team") are skipped; each other row is valid or has its error.
+pub fn check_roster(csv: &str, existing: &[TeamRow]) -> Result<Vec<RosterRow>, ServiceError> {
+    let mut rows: Vec<RosterRow> = Vec::new();
+    let mut seen: Vec<(String, usize)> = Vec::new();
+    for (i, (line, cells)) in records(csv)?.into_iter().enumerate() {
+        if i == 0
+            && cells
+                .first()
+                .is_some_and(|c| c.eq_ignore_ascii_case("team"))
+        {
+            continue;
+        }
+        let mut row = RosterRow {
+            line,
+            cells: cells.clone(),
+            team: None,
+            error: None,
+        };
+        if cells.len() != 3 {
+            row.error = Some(format!(
+                "expected 3 columns (team, player1, player2), found {}",
+                cells.len()
+            ));
+        } else {
+            let input = NewTeamInput {
+                name: cells[0].clone(),
+                players: vec![cells[1].clone(), cells[2].clone()],
+            };
+            match check_team(&input) {
+                Err(ServiceError::Invalid(e)) => row.error = Some(e.message),
+                Err(e) => row.error = Some(e.to_string()),
+                Ok((name, players)) => {
+                    if let Some((_, earlier)) =
+                        seen.iter().find(|(n, _)| n.eq_ignore_ascii_case(&name))
+                    {
+                        row.error = Some(format!(
+                            "\"{name}\" is already on line {earlier} of the file"
+                        ));
+                    } else if existing.iter().any(|t| t.name.eq_ignore_ascii_case(&name)) {
+                        row.error = Some(format!("the league already has a team named \"{name}\""));
+                    } else {
+                        seen.push((name.clone(), line));
+                        row.team = Some((name, players));
+                    }
+                }
+            }
+        }
+        rows.push(row);
+    }
+    Ok(rows)
+}
+
+/// A roster has 1 to [`ROSTER_MAX_ROWS`] rows.
+fn roster_size(rows: &[RosterRow]) -> Result<(), ServiceError> {
+    if rows.is_empty() {
+        return Err(ServiceError::invalid(
+            "invalid_roster",
+            "csv",
+            "paste the roster: one team a line, team,player1,player2",
+        ));
+    }
+    if rows.len() > ROSTER_MAX_ROWS {
+        return Err(ServiceError::invalid(
+            "invalid_roster",
+            "csv",
+            format!("at most {ROSTER_MAX_ROWS} rows at once, not {}", rows.len()),
+        ));
+    }
+    Ok(())
+}
+
+async fn league_row(conn: &mut SqliteConnection, slug: &str) -> Result<LeagueRow, ServiceError> {
+    db_leagues::by_slug(conn, slug)
+        .await?
+        .ok_or(ServiceError::NotFound)
+}
+
+/// The rows of a roster CSV checked against the league as it is now (nothing written).
+pub async fn preview_roster(
+    db: &Db,
+    user: &User,
+    slug: &str,
+    csv: &str,
+) -> Result<RosterPreview, ServiceError> {
+    require_admin(user)?;
+    let mut conn = db.reader().acquire().await?;
+    let league = league_row(&mut conn, slug).await?;
+    let existing = db_leagues::teams(&mut conn, league.id).await?;
+    let rows = check_roster(csv, &existing)?;
+    roster_size(&rows)?;
+    Ok(RosterPreview {
+        slug: league.slug,
+        name: league.name,
+        valid: rows.iter().filter(|r| r.team.is_some()).count(),
+        rows,
+    })
+}
+
+/// Adds the valid rows of a roster CSV as teams in one transaction (rows with an error are
+/// skipped), each with its audit row; returns the teams added. Nothing is written when no
+/// row is valid.
+pub async fn import_roster(
+    db: &Db,
+    user: &User,
+    slug: &str,
+    csv: &str,
+) -> Result<Vec<TeamView>, ServiceError> {
+    require_admin(user)?;
+    let mut tx = db.write().await?;
+    let league = league_row(&mut tx, slug).await?;
+    let existing = db_leagues::teams(&mut tx, league.id).await?;
+    let rows = check_roster(csv, &existing)?;
+    roster_size(&rows)?;
+    let mut added = Vec::new();
+    for (name, players) in rows.into_iter().filter_map(|r| r.team) {
+        let id =
+            db_leagues::insert_team(&mut tx, league.id, &name, [&players[0], &players[1]]).await?;
+        let after = serde_json::json!({"name": name, "players": players}).to_string();
+        audit::record(
+            &mut tx,
+            user,
+            audit::Change::new("create", audit::Subject::Team(id))
+                .after(&after)
+                .reason("roster import"),
+        )
+        .await?;
+        added.push(TeamView {
+            id,
+            name,
+            players,
+            withdrawn: false,
+        });
+    }
+    if added.is_empty() {
+        return Err(ServiceError::invalid(
+            "invalid_roster",
+            "csv",
+            "no valid rows to import: fix the rows marked with an error",
+        ));
+    }
+    tx.commit().await?;
+    Ok(added)
+}
+
+/// Writes a team's new state in `tx` with its audit row.
+async fn save_team(
+    tx: &mut SqliteConnection,
+    user: &User,
+    before: &TeamRow,
+    after: TeamView,
+) -> Result<TeamView, ServiceError> {
+    db_leagues::update_team(
+        tx,
+        before.id,
+        &after.name,
+        [&after.players[0], &after.players[1]],
+        after.withdrawn,
+    )
+    .await?;
+    let b = super::to_json("team", &TeamView::from(before))?;
+    let a = super::to_json("team", &after)?;
+    audit::record(
+        tx,
+        user,
+        audit::Change::new("update", audit::Subject::Team(before.id))
+            .before(&b)
+            .after(&a),
+    )
+    .await?;
+    Ok(after)
+}
+
+/// The team `team_id` of the league `slug` (not found in another league).
+async fn team_of(
+    conn: &mut SqliteConnection,
+    slug: &str,
+    team_id: TeamId,
+) -> Result<TeamRow, ServiceError> {
+    let league = league_row(conn, slug).await?;
+    db_leagues::team(conn, team_id)
+        .await?
+        .filter(|t| t.league_id == league.id)
+        .ok_or(ServiceError::NotFound)
+}
+
+/// Renames a team or changes its players (it stays withdrawn or active).
+pub async fn edit_team(
+    db: &Db,
+    user: &User,
+    slug: &str,
+    team_id: TeamId,
+    input: &NewTeamInput,
+) -> Result<TeamView, ServiceError> {
+    require_admin(user)?;
+    let mut tx = db.write().await?;
+    let before = team_of(&mut tx, slug, team_id).await?;
+    let (name, players) = check_team(input)?;
+    if db_leagues::teams(&mut tx, before.league_id)
+        .await?
+        .iter()
+        .any(|t| t.id != team_id && t.name.eq_ignore_ascii_case(&name))
+    {
+        return Err(ServiceError::invalid(
+            "invalid_team",
+            "name",
+            format!("the league already has a team named \"{name}\""),
+        ));
+    }
+    let after = TeamView {
+        id: team_id,
+        name,
+        players,
+        withdrawn: before.withdrawn,
+    };
+    let view = save_team(&mut tx, user, &before, after).await?;
+    tx.commit().await?;
+    Ok(view)
+}
+
+/// Withdraws a team from the league (`true`) or reinstates it (`false`).
+pub async fn set_withdrawn(
+    db: &Db,
+    user: &User,
+    slug: &str,
+    team_id: TeamId,
+    withdrawn: bool,
+) -> Result<TeamView, ServiceError> {
+    require_admin(user)?;
+    let mut tx = db.write().await?;
+    let before = team_of(&mut tx, slug, team_id).await?;
+    let after = TeamView {
+        withdrawn,
+        ..TeamView::from(&before)
+    };
+    let view = save_team(&mut tx, user, &before, after).await?;
+    tx.commit().await?;
+    Ok(view)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::LeagueId;
+
+    fn team(name: &str) -> TeamRow {
+        TeamRow {
+            id: TeamId(1),
+            league_id: LeagueId(1),
+            name: name.into(),
+            player1: "p".into(),
+            player2: "q".into(),
+            withdrawn: false,
+        }
+    }
+
+    fn teams(rows: &[RosterRow]) -> Vec<(usize, String, [String; 2])> {
+        rows.iter()
+            .filter_map(|r| r.team.clone().map(|(n, p)| (r.line, n, p)))
+            .collect()
+    }
+
+    #[test]
+    fn rows_are_checked_with_their_line_numbers() {
+        let csv = "team,player1,player2\nAces,Ann,Al\n\n  \nLonely,Lou\naces,Ava,Abe\nOld,Oz,Ola\n";
+        let rows = check_roster(csv, &[team("old")]).unwrap();
+        assert_eq!(rows.len(), 4, "header and blank lines skipped");
+        assert_eq!(
+            teams(&rows),
+            vec![(2, "Aces".into(), ["Ann".into(), "Al".into()])]
+        );
+        assert_eq!(rows[1].line, 5);
+        assert_eq!(
+            rows[1].error.as_deref(),
+            Some("expected 3 columns (team, player1, player2), found 2")
+        );
+        assert_eq!(
+            rows[2].error.as_deref(),
+            Some("\"aces\" is already on line 2 of the file")
+        );
+        assert_eq!(
+            rows[3].error.as_deref(),
+            Some("the league already has a team named \"Old\"")
+        );
+    }
+
+    #[test]
+    fn quoted_cells_keep_commas_quotes_and_line_breaks() {
+        let csv = "\u{feff}\"Kings, The\", Kim ,Ken\r\n\"Two\nLines\",\"Li \"\"Lee\"\" Lu\",Lo\r\nLast,La,Lu";
+        let rows = check_roster(csv, &[]).unwrap();
+        assert!(rows.iter().all(|r| r.error.is_none()), "{rows:?}");
+        assert_eq!(
+            teams(&rows),
+            vec![
+                (1, "Kings, The".into(), ["Kim".into(), "Ken".into()]),
+                (
+                    2,
+                    "Two\nLines".into(),
+                    ["Li \"Lee\" Lu".into(), "Lo".into()]
+                ),
+                (4, "Last".into(), ["La".into(), "Lu".into()]),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_roster_has_one_to_the_most_rows() {
+        let empty = check_roster("\n\n", &[]).unwrap();
+        assert!(roster_size(&empty).is_err());
+        let many: String = (0..=ROSTER_MAX_ROWS)
+            .map(|i| format!("T{i},a,b\n"))
+            .collect();
+        let rows = check_roster(&many, &[]).unwrap();
+        assert_eq!(rows.len(), ROSTER_MAX_ROWS + 1);
+        assert!(roster_size(&rows).is_err());
+        assert!(roster_size(&rows[..ROSTER_MAX_ROWS]).is_ok());
+    }
+}

@@ -1,0 +1,48 @@
+//! `/admin/backup`: a download of a fresh copy of the whole database.
+
+use actix_web::http::{StatusCode, header};
+use actix_web::{HttpResponse, get, post, web};
+use askama::Template;
+
+use super::Empty;
+use crate::service::admin_views;
+use crate::web::AppState;
+use crate::web::error::PageError;
+use crate::web::extract::{Admin, CsrfForm};
+use crate::web::respond::{html, no_store};
+use crate::web::view::nav::Nav;
+
+#[derive(Template)]
+#[template(path = "admin/backup.html")]
+struct BackupPage {
+    nav: Nav,
+}
+
+#[get("/admin/backup")]
+pub(super) async fn backup_page(Admin(who): Admin) -> Result<HttpResponse, PageError> {
+    let body = BackupPage { nav: who.nav() }.render()?;
+    Ok(no_store(html(StatusCode::OK, body)))
+}
+
+/// A fresh `VACUUM INTO` copy (integrity checked), sent as a download.
+#[post("/admin/backup")]
+pub(super) async fn backup(
+    state: web::Data<AppState>,
+    Admin(who): Admin,
+    _: CsrfForm<Empty>,
+) -> Result<HttpResponse, PageError> {
+    let bytes = admin_views::backup(&state.db, &who.user).await?;
+    let name = format!(
+        "spades-im-{}.sqlite3",
+        chrono::Utc::now().format("%Y%m%d-%H%M")
+    );
+    Ok(no_store(
+        HttpResponse::Ok()
+            .content_type("application/octet-stream")
+            .insert_header((
+                header::CONTENT_DISPOSITION,
+                format!("attachment; filename=\"{name}\""),
+            ))
+            .body(bytes),
+    ))
+}

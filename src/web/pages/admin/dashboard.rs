@@ -1,0 +1,100 @@
+//! `/admin`: the leagues, the accounts, and a new supervisor account.
+
+use actix_web::{HttpResponse, get, post, web};
+use askama::Template;
+use serde::Deserialize;
+
+use super::{Errors, fixable};
+use crate::domain::{Role, TextEnum};
+use crate::service::{accounts, admin_views};
+use crate::web::AppState;
+use crate::web::error::PageError;
+use crate::web::extract::{Admin, Authed, CsrfForm};
+use crate::web::respond::{html, no_store};
+use crate::web::view::nav::Nav;
+
+struct UserLine {
+    username: String,
+    role: &'static str,
+}
+
+#[derive(Template)]
+#[template(path = "admin/index.html")]
+struct DashboardPage {
+    nav: Nav,
+    leagues: Vec<(String, String)>,
+    users: Vec<UserLine>,
+    username: String,
+    /// A just-created account and its password (shown once).
+    created: Option<(String, String)>,
+    errors: Errors,
+}
+
+async fn render_dashboard(
+    state: &AppState,
+    who: &Authed,
+    username: String,
+    created: Option<(String, String)>,
+    errors: Errors,
+) -> Result<HttpResponse, PageError> {
+    let view = admin_views::dashboard(&state.db, &who.user).await?;
+    let body = DashboardPage {
+        nav: who.nav(),
+        leagues: view.leagues.into_iter().map(|l| (l.slug, l.name)).collect(),
+        users: view
+            .accounts
+            .into_iter()
+            .map(|a| UserLine {
+                username: a.username,
+                role: a.role.as_str(),
+            })
+            .collect(),
+        username,
+        created,
+        errors: errors.clone(),
+    }
+    .render()?;
+    Ok(no_store(html(errors.status(), body)))
+}
+
+#[get("/admin")]
+pub(super) async fn dashboard(
+    state: web::Data<AppState>,
+    Admin(who): Admin,
+) -> Result<HttpResponse, PageError> {
+    render_dashboard(&state, &who, String::new(), None, Errors::default()).await
+}
+
+#[derive(Deserialize)]
+pub(super) struct UserForm {
+    #[serde(default)]
+    username: String,
+    #[serde(default)]
+    password: String,
+}
+
+/// Creates a supervisor account; an empty password generates one, shown once.
+#[post("/admin/users")]
+pub(super) async fn create_user(
+    state: web::Data<AppState>,
+    Admin(who): Admin,
+    CsrfForm(form): CsrfForm<UserForm>,
+) -> Result<HttpResponse, PageError> {
+    let username = form.username.trim().to_string();
+    let password = if form.password.is_empty() {
+        accounts::random_hex(8)
+    } else {
+        form.password
+    };
+    match accounts::create_user(&state.db, &username, Role::Supervisor, &password).await {
+        Ok(_) => {
+            let created = Some((username, password));
+            render_dashboard(&state, &who, String::new(), created, Errors::default()).await
+        }
+        Err(e) if fixable(&e) => {
+            let errors = Errors::of("user", &["username", "password"], &e);
+            render_dashboard(&state, &who, username, None, errors).await
+        }
+        Err(e) => Err(e.into()),
+    }
+}

@@ -1,0 +1,256 @@
+//! A league's admin page, `/admin/leagues/{slug}`: its rules, teams, supervisors, schedule
+//! and matches, with a form for each (their POSTs are in `teams` and `schedule`).
+
+use actix_web::{HttpResponse, get, web};
+use askama::Template;
+use serde::Deserialize;
+
+use super::Errors;
+use super::league_input::{STAGES, spec_words};
+use crate::domain::{MatchId, MatchStatus, TeamId, TextEnum, UserId};
+use crate::rules::Stage;
+use crate::service::admin_views;
+use crate::web::AppState;
+use crate::web::error::PageError;
+use crate::web::extract::{Admin, Authed};
+use crate::web::respond::{html, no_store};
+use crate::web::view::nav::Nav;
+use crate::web::view::time;
+
+#[derive(Debug, Clone, Default, Deserialize)]
+pub(super) struct TeamForm {
+    #[serde(default)]
+    pub(super) name: String,
+    #[serde(default)]
+    pub(super) player1: String,
+    #[serde(default)]
+    pub(super) player2: String,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+pub(super) struct SupervisorForm {
+    #[serde(default)]
+    pub(super) username: String,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+pub(super) struct ScheduleForm {
+    #[serde(default)]
+    pub(super) start_date: String,
+    #[serde(default)]
+    pub(super) time: String,
+    #[serde(default)]
+    pub(super) days_between: String,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+pub(super) struct MatchForm {
+    #[serde(default)]
+    pub(super) team_a: String,
+    #[serde(default)]
+    pub(super) team_b: String,
+    #[serde(default)]
+    pub(super) stage: String,
+    #[serde(default)]
+    pub(super) table: String,
+    #[serde(default)]
+    pub(super) scheduled_at: String,
+}
+
+/// What was typed in the league page's forms (kept when one of them has an error).
+#[derive(Default)]
+pub(super) struct Typed {
+    pub(super) team: TeamForm,
+    /// The team being edited and what was typed for it.
+    pub(super) edit: Option<(TeamId, TeamForm)>,
+    pub(super) supervisor: SupervisorForm,
+    pub(super) schedule: ScheduleForm,
+    pub(super) game: MatchForm,
+}
+
+struct TeamLine {
+    id: TeamId,
+    name: String,
+    player1: String,
+    player2: String,
+    withdrawn: bool,
+    /// The edit form is open (it has an error).
+    open: bool,
+    form: TeamForm,
+    form_key: String,
+}
+
+struct MatchLine {
+    id: MatchId,
+    when: String,
+    table: String,
+    stage: &'static str,
+    round: String,
+    team_a: String,
+    team_b: String,
+    status: &'static str,
+    score: String,
+}
+
+/// A choice of the match form's stage list: its value, its label, and whether it was typed.
+struct StageOption {
+    value: &'static str,
+    label: &'static str,
+    selected: bool,
+}
+
+#[derive(Template)]
+#[template(path = "admin/league.html")]
+struct LeaguePage {
+    nav: Nav,
+    slug: String,
+    name: String,
+    rules: Vec<(&'static str, String)>,
+    tiebreak: Vec<&'static str>,
+    teams: Vec<TeamLine>,
+    active: Vec<(TeamId, String)>,
+    supervisors: Vec<(UserId, String)>,
+    candidates: Vec<String>,
+    matches: Vec<MatchLine>,
+    has_regular: bool,
+    stages: Vec<StageOption>,
+    typed: Typed,
+    errors: Errors,
+    notice: Option<&'static str>,
+}
+
+fn notice_of(done: Option<&str>) -> Option<&'static str> {
+    Some(match done? {
+        "saved" => "League saved.",
+        "team" => "Team added.",
+        "team-edit" => "Team saved.",
+        "withdrawn" => "Team withdrawn.",
+        "reinstated" => "Team reinstated.",
+        "assigned" => "Supervisor assigned.",
+        "unassigned" => "Supervisor removed from the league.",
+        "schedule" => "Round robin generated.",
+        "match" => "Match added.",
+        "import" => "Roster imported.",
+        _ => return None,
+    })
+}
+
+/// The league's page with what was typed and the error of the form that was posted.
+pub(super) async fn render_league(
+    state: &AppState,
+    who: &Authed,
+    slug: &str,
+    typed: Typed,
+    errors: Errors,
+    notice: Option<&'static str>,
+) -> Result<HttpResponse, PageError> {
+    let view = admin_views::league_admin(&state.db, &who.user, slug).await?;
+    let has_regular = view.has_regular();
+    let matches = view
+        .matches
+        .into_iter()
+        .map(|m| MatchLine {
+            id: m.id,
+            when: m.scheduled_at.map(time::scheduled).unwrap_or_default(),
+            table: m.table.unwrap_or_default(),
+            stage: m.stage.words(),
+            round: m.round.map(|r| r.to_string()).unwrap_or_default(),
+            team_a: m.team_a,
+            team_b: m.team_b,
+            status: m.status.words(),
+            score: if m.status == MatchStatus::Scheduled {
+                String::new()
+            } else {
+                format!("{}–{}", m.score_a, m.score_b)
+            },
+        })
+        .collect();
+    let teams = view
+        .teams
+        .iter()
+        .map(|t| {
+            let [player1, player2] = t.players.clone();
+            let edited = typed.edit.as_ref().filter(|(i, _)| *i == t.id);
+            TeamLine {
+                id: t.id,
+                name: t.name.clone(),
+                withdrawn: t.withdrawn,
+                open: edited.is_some(),
+                form: edited.map(|(_, f)| f.clone()).unwrap_or_else(|| TeamForm {
+                    name: t.name.clone(),
+                    player1: player1.clone(),
+                    player2: player2.clone(),
+                }),
+                player1,
+                player2,
+                form_key: format!("team-{}", t.id),
+            }
+        })
+        .collect();
+    let active = view
+        .teams
+        .iter()
+        .filter(|t| !t.withdrawn)
+        .map(|t| (t.id, t.name.clone()))
+        .collect();
+    let typed_stage = Stage::parse(&typed.game.stage).ok();
+    let stages = [
+        (Stage::Regular, "Regular season"),
+        (Stage::Playoff, "Playoff"),
+        (Stage::Final, "Final"),
+    ]
+    .into_iter()
+    .map(|(stage, label)| StageOption {
+        value: stage.as_str(),
+        label,
+        selected: typed_stage == Some(stage),
+    })
+    .collect();
+    let league = &view.league;
+    let body = LeaguePage {
+        nav: who.nav(),
+        slug: league.row.slug.clone(),
+        name: league.row.name.clone(),
+        rules: STAGES
+            .iter()
+            .zip(league.specs.iter())
+            .map(|((_, label), spec)| (*label, spec_words(spec)))
+            .collect(),
+        tiebreak: league.tiebreak.iter().map(|t| t.words()).collect(),
+        teams,
+        active,
+        supervisors: view.supervisors,
+        candidates: view.candidates,
+        matches,
+        has_regular,
+        stages,
+        typed,
+        errors: errors.clone(),
+        notice,
+    }
+    .render()?;
+    Ok(no_store(html(errors.status(), body)))
+}
+
+#[derive(Deserialize)]
+struct DoneQuery {
+    done: Option<String>,
+}
+
+#[get("/admin/leagues/{slug}")]
+pub(super) async fn league_page(
+    state: web::Data<AppState>,
+    Admin(who): Admin,
+    slug: web::Path<String>,
+    query: web::Query<DoneQuery>,
+) -> Result<HttpResponse, PageError> {
+    render_league(
+        &state,
+        &who,
+        &slug,
+        Typed::default(),
+        Errors::default(),
+        notice_of(query.done.as_deref()),
+    )
+    .await
+}

@@ -1,0 +1,134 @@
+//! The league page's team and supervisor forms: add, edit, withdraw or reinstate a team;
+//! assign or unassign a supervisor.
+
+use actix_web::{HttpResponse, post, web};
+use serde::Deserialize;
+
+use super::league::{SupervisorForm, TeamForm, Typed, render_league};
+use super::{Empty, Errors, done, fixable};
+use crate::domain::{TeamId, UserId};
+use crate::service::leagues::{self, NewTeamInput};
+use crate::service::{ServiceError, roster};
+use crate::web::AppState;
+use crate::web::error::PageError;
+use crate::web::extract::{Admin, CsrfForm};
+
+/// The players' error ("players") goes next to the second player's field.
+fn team_errors(form: &str, e: &ServiceError) -> Errors {
+    Errors::of(form, &["name", "players"], e)
+}
+
+fn team_input(form: &TeamForm) -> NewTeamInput {
+    NewTeamInput {
+        name: form.name.clone(),
+        players: vec![form.player1.clone(), form.player2.clone()],
+    }
+}
+
+#[post("/admin/leagues/{slug}/teams")]
+pub(super) async fn add_team(
+    state: web::Data<AppState>,
+    Admin(who): Admin,
+    slug: web::Path<String>,
+    CsrfForm(form): CsrfForm<TeamForm>,
+) -> Result<HttpResponse, PageError> {
+    match leagues::add_team(&state.db, &who.user, &slug, &team_input(&form)).await {
+        Ok(_) => Ok(done(&slug, "team")),
+        Err(e) if fixable(&e) => {
+            let typed = Typed {
+                team: form,
+                ..Typed::default()
+            };
+            render_league(&state, &who, &slug, typed, team_errors("team", &e), None).await
+        }
+        Err(e) => Err(e.into()),
+    }
+}
+
+#[post("/admin/leagues/{slug}/teams/{id}")]
+pub(super) async fn edit_team(
+    state: web::Data<AppState>,
+    Admin(who): Admin,
+    path: web::Path<(String, TeamId)>,
+    CsrfForm(form): CsrfForm<TeamForm>,
+) -> Result<HttpResponse, PageError> {
+    let (slug, id) = path.into_inner();
+    match roster::edit_team(&state.db, &who.user, &slug, id, &team_input(&form)).await {
+        Ok(_) => Ok(done(&slug, "team-edit")),
+        Err(e) if fixable(&e) => {
+            let key = format!("team-{id}");
+            let typed = Typed {
+                edit: Some((id, form)),
+                ..Typed::default()
+            };
+            render_league(&state, &who, &slug, typed, team_errors(&key, &e), None).await
+        }
+        Err(e) => Err(e.into()),
+    }
+}
+
+#[derive(Deserialize)]
+pub(super) struct WithdrawForm {
+    /// "1" to withdraw, "0" to reinstate.
+    #[serde(default)]
+    withdrawn: String,
+}
+
+#[post("/admin/leagues/{slug}/teams/{id}/withdraw")]
+pub(super) async fn withdraw_team(
+    state: web::Data<AppState>,
+    Admin(who): Admin,
+    path: web::Path<(String, TeamId)>,
+    CsrfForm(form): CsrfForm<WithdrawForm>,
+) -> Result<HttpResponse, PageError> {
+    let (slug, id) = path.into_inner();
+    let withdrawn = form.withdrawn != "0";
+    roster::set_withdrawn(&state.db, &who.user, &slug, id, withdrawn).await?;
+    Ok(done(
+        &slug,
+        if withdrawn { "withdrawn" } else { "reinstated" },
+    ))
+}
+
+#[post("/admin/leagues/{slug}/supervisors")]
+pub(super) async fn assign_supervisor(
+    state: web::Data<AppState>,
+    Admin(who): Admin,
+    slug: web::Path<String>,
+    CsrfForm(form): CsrfForm<SupervisorForm>,
+) -> Result<HttpResponse, PageError> {
+    let username = form.username.trim();
+    let result = if username.is_empty() {
+        Err(ServiceError::invalid(
+            "invalid_user",
+            "username",
+            "pick a supervisor account (create one on the admin page first)",
+        ))
+    } else {
+        leagues::assign_supervisor(&state.db, &who.user, &slug, username).await
+    };
+    match result {
+        Ok(()) => Ok(done(&slug, "assigned")),
+        Err(e) if fixable(&e) => {
+            let errors = Errors::of("supervisor", &["username"], &e);
+            let typed = Typed {
+                supervisor: form,
+                ..Typed::default()
+            };
+            render_league(&state, &who, &slug, typed, errors, None).await
+        }
+        Err(e) => Err(e.into()),
+    }
+}
+
+#[post("/admin/leagues/{slug}/supervisors/{user_id}/remove")]
+pub(super) async fn unassign_supervisor(
+    state: web::Data<AppState>,
+    Admin(who): Admin,
+    path: web::Path<(String, UserId)>,
+    _: CsrfForm<Empty>,
+) -> Result<HttpResponse, PageError> {
+    let (slug, user_id) = path.into_inner();
+    leagues::unassign_supervisor(&state.db, &who.user, &slug, user_id).await?;
+    Ok(done(&slug, "unassigned"))
+}

@@ -1,0 +1,47 @@
+//! The clear conflict page (409): what happened, the current state, a link to reload.
+
+use actix_web::HttpResponse;
+use actix_web::http::StatusCode;
+use askama::Template;
+
+use super::match_console::result_words;
+use super::supervised;
+use crate::domain::MatchId;
+use crate::service::ConflictCode;
+use crate::service::matches::MatchView;
+use crate::web::AppState;
+use crate::web::error::PageError;
+use crate::web::extract::Authed;
+use crate::web::respond::{html, no_store};
+use crate::web::view::nav::Nav;
+
+#[derive(Template)]
+#[template(path = "console/conflict.html")]
+struct ConflictPage {
+    nav: Nav,
+    m: MatchView,
+    message: String,
+    result: String,
+    /// A stale version: someone else changed the match (otherwise the message says why).
+    stale: bool,
+}
+
+/// Nothing was saved: `message` says why, and the match as it is now is shown.
+pub(super) async fn conflict(
+    state: &AppState,
+    who: &Authed,
+    id: MatchId,
+    code: ConflictCode,
+    message: String,
+) -> Result<HttpResponse, PageError> {
+    let view = supervised(state, who, id).await?;
+    let body = ConflictPage {
+        nav: who.nav(),
+        result: result_words(&view),
+        m: view,
+        message,
+        stale: code == ConflictCode::VersionConflict,
+    }
+    .render()?;
+    Ok(no_store(html(StatusCode::CONFLICT, body)))
+}

@@ -1,0 +1,268 @@
+//! Correcting a recorded hand: the form prefilled with the hand, a reason, the hand's
+//! history; and, when an admin's correction changes who plays in started playoff matches,
+//! the page that shows exactly what resets and asks to confirm it (docs/scoring.md,
+//! "Playoffs").
+
+use actix_web::http::StatusCode;
+use actix_web::{HttpResponse, get, post, web};
+use askama::Template;
+
+use super::conflict::conflict;
+use super::form::{FormContext, FormView, HandForm, form_view};
+use super::{Fields, back_to_console, lineup, supervised};
+use crate::domain::{MatchId, MatchStatus};
+use crate::rules::CalcError;
+use crate::rules::hand::{HandInput, TeamHandInput};
+use crate::service::matches::{self, MatchView};
+use crate::service::{ConflictCode, ServiceError, console_views};
+use crate::web::AppState;
+use crate::web::error::{AppError, PageError};
+use crate::web::extract::{Authed, CsrfForm, Supervisor};
+use crate::web::pages::hand_form::form_error;
+use crate::web::respond::{html, no_store};
+use crate::web::view::nav::Nav;
+use crate::web::view::scoresheet::{bids_text, tricks_text};
+use crate::web::view::time::stamp;
+
+struct RevisionLine {
+    revision: i64,
+    recorded_at: String,
+    reason: String,
+    summary: String,
+}
+
+#[derive(Template)]
+#[template(path = "console/edit.html")]
+struct EditPage {
+    nav: Nav,
+    m: MatchView,
+    number: usize,
+    f: FormView,
+    history: Vec<RevisionLine>,
+}
+
+/// A hand in one line, for the history: "A: bid 4 + nil, took 5 + 0; B: ...".
+fn summary(hand: &HandInput) -> String {
+    if hand.misdeal {
+        return "misdeal".into();
+    }
+    let team = |name: &str, t: Option<&TeamHandInput>| {
+        t.map_or_else(String::new, |t| {
+            format!("{name}: bid {}, took {}", bids_text(t), tricks_text(t))
+        })
+    };
+    let mut s = format!(
+        "{}; {}",
+        team("A", hand.a.as_ref()),
+        team("B", hand.b.as_ref())
+    );
+    if let Some(r) = &hand.revokes {
+        s.push_str(&format!("; revokes A {} B {}", r.a, r.b));
+    }
+    if hand.time_called {
+        s.push_str("; time called");
+    }
+    s
+}
+
+/// The correction form of hand `number`; `typed` is a correction sent back with its error.
+async fn render_edit(
+    state: &AppState,
+    who: &Authed,
+    view: MatchView,
+    number: usize,
+    typed: Option<(&HandForm, &CalcError)>,
+    status: StatusCode,
+) -> Result<HttpResponse, PageError> {
+    let index = number
+        .checked_sub(1)
+        .filter(|i| *i < view.hands.len())
+        .ok_or(AppError::NotFound)?;
+    if !matches!(view.status, MatchStatus::InProgress | MatchStatus::Complete) {
+        return Err(AppError::NotFound.into());
+    }
+    let players = lineup(state, &view).await?;
+    let (form, error) = match typed {
+        Some((f, e)) => (f.clone(), Some(e)),
+        None => (HandForm::of_hand(&view.hands[index].hand), None),
+    };
+    // The match as it stood before this hand: the bids it allowed, whose deal it was.
+    let mut before = view.clone();
+    before.hands.truncate(index);
+    let ctx = FormContext {
+        before: &before,
+        players: &players,
+        action: format!("/supervise/matches/{}/hands/{number}", view.id),
+        correction: true,
+    };
+    let form = form_view(&ctx, &form, error);
+    let mut conn = state.db.reader().acquire().await.map_err(AppError::from)?;
+    let history = console_views::revisions(&mut conn, view.id, number)
+        .await?
+        .into_iter()
+        .map(|r| RevisionLine {
+            revision: r.revision,
+            recorded_at: stamp(r.recorded_at).shown,
+            reason: r.reason.unwrap_or_default(),
+            summary: r.hand.as_ref().map(summary).unwrap_or_default(),
+        })
+        .collect();
+    let body = EditPage {
+        nav: who.nav(),
+        m: view,
+        number,
+        f: form,
+        history,
+    }
+    .render()?;
+    Ok(no_store(html(status, body)))
+}
+
+#[get("/supervise/matches/{id}/hands/{number}/edit")]
+pub(super) async fn edit_hand(
+    state: web::Data<AppState>,
+    Supervisor(who): Supervisor,
+    path: web::Path<(MatchId, usize)>,
+) -> Result<HttpResponse, PageError> {
+    let (id, number) = path.into_inner();
+    let view = supervised(&state, &who, id).await?;
+    render_edit(&state, &who, view, number, None, StatusCode::OK).await
+}
+
+#[post("/supervise/matches/{id}/hands/{number}")]
+pub(super) async fn correct(
+    state: web::Data<AppState>,
+    Supervisor(who): Supervisor,
+    path: web::Path<(MatchId, usize)>,
+    CsrfForm(fields): Fields,
+) -> Result<HttpResponse, PageError> {
+    let (id, number) = path.into_inner();
+    let form = HandForm::from_pairs(&fields);
+    let view = supervised(&state, &who, id).await?;
+    let parsed = form.expected_version().and_then(|v| {
+        if form.reason.trim().is_empty() {
+            return Err(form_error(
+                "reason",
+                "say why the hand is corrected (e.g. \"seat 3 took 4, not 3\")".into(),
+            ));
+        }
+        form.to_input(number).map(|h| (v, h))
+    });
+    let (version, mut hand) = match parsed {
+        Ok(ok) => ok,
+        Err(e) => {
+            return render_edit(
+                &state,
+                &who,
+                view,
+                number,
+                Some((&form, &e)),
+                StatusCode::UNPROCESSABLE_ENTITY,
+            )
+            .await;
+        }
+    };
+    // The hand in play when time ran out stays the time-called one.
+    if !hand.misdeal
+        && let Some(recorded) = number.checked_sub(1).and_then(|i| view.hands.get(i))
+    {
+        hand.time_called = recorded.hand.time_called;
+    }
+    let correction = matches::Correction {
+        number: i64::try_from(number).map_err(|_| AppError::NotFound)?,
+        hand: &hand,
+        reason: &form.reason,
+        expected_version: version,
+        reset_bracket_path: form.reset_bracket_path,
+    };
+    match matches::correct_hand(&state.db, &who.user, id, &correction).await {
+        Ok(_) => Ok(back_to_console(id)),
+        Err(ServiceError::ResetNeeded(ids)) if who.user.is_admin() => {
+            render_reset(&state, &who, view, number, &form.reason, &fields, &ids).await
+        }
+        Err(ServiceError::ResetNeeded(ids)) => {
+            let list = ids.iter().map(|id| format!("#{id}")).collect::<Vec<_>>();
+            let message = format!(
+                "This correction changes who won, and the playoff match(es) {} that followed have already started. Ask the coordinator (an admin) to make it: they see exactly what resets and confirm it.",
+                list.join(", ")
+            );
+            conflict(&state, &who, id, ConflictCode::BracketResetNeeded, message).await
+        }
+        Err(ServiceError::Invalid(e)) => {
+            render_edit(
+                &state,
+                &who,
+                view,
+                number,
+                Some((&form, &e)),
+                StatusCode::UNPROCESSABLE_ENTITY,
+            )
+            .await
+        }
+        Err(ServiceError::Conflict { code, message }) => {
+            conflict(&state, &who, id, code, message).await
+        }
+        Err(e) => Err(e.into()),
+    }
+}
+
+// ---------------------------------------------------------------- bracket path reset
+
+struct ResetLine {
+    id: MatchId,
+    teams: String,
+    score: String,
+    state: String,
+    hands: usize,
+}
+
+#[derive(Template)]
+#[template(path = "console/reset.html")]
+struct ResetPage {
+    nav: Nav,
+    m: MatchView,
+    number: usize,
+    reason: String,
+    resets: Vec<ResetLine>,
+    /// The correction as typed, sent again with the confirmation.
+    fields: Vec<(String, String)>,
+}
+
+/// An admin's correction would change who plays in started playoff matches: show exactly
+/// which (their teams, score and hands), and ask to confirm the reset.
+async fn render_reset(
+    state: &AppState,
+    who: &Authed,
+    view: MatchView,
+    number: usize,
+    reason: &str,
+    fields: &[(String, String)],
+    ids: &[MatchId],
+) -> Result<HttpResponse, PageError> {
+    let mut conn = state.db.reader().acquire().await.map_err(AppError::from)?;
+    let mut resets = Vec::with_capacity(ids.len());
+    for id in ids {
+        let (m, _) = matches::load(&mut conn, *id).await?;
+        resets.push(ResetLine {
+            id: m.id,
+            teams: format!("{} v {}", m.team_a.name, m.team_b.name),
+            score: format!("{}–{}", m.a.score, m.b.score),
+            state: matches::state_words(&m),
+            hands: m.hands.len(),
+        });
+    }
+    let body = ResetPage {
+        nav: who.nav(),
+        m: view,
+        number,
+        reason: reason.to_string(),
+        resets,
+        fields: fields
+            .iter()
+            .filter(|(name, _)| name != "csrf" && name != "reset_bracket_path")
+            .cloned()
+            .collect(),
+    }
+    .render()?;
+    Ok(no_store(html(StatusCode::CONFLICT, body)))
+}

@@ -1,0 +1,319 @@
+//! The hand form of the console, for a new hand and for a correction: what was typed (kept
+//! as typed so it comes back after an error), and the view of it with the dealer, the first
+//! bidder, only the bids the rules allow now, and each message next to its field.
+
+use crate::domain::{ForfeitSide, TextEnum};
+use crate::rules::hand::HandInput;
+use crate::rules::{CalcError, Game, Team, TeamTotal};
+use crate::service::accounts::random_hex;
+use crate::service::matches::MatchView;
+use crate::web::pages::hand_form::{TypedHand, form_error};
+
+/// What was posted by a console form, kept as text so it comes back as typed. Field names:
+/// `a_bid0` (seat 1), `a_bid1` (seat 3), `b_bid0` (seat 2), `b_bid1` (seat 4), the same
+/// with `_tricks`, `a_revokes`, `b_revokes`, `a_blind`, `b_blind`, `misdeal`, `reason`,
+/// `expected_version`, `idempotency_key`; the forfeit form's `team` and `confirm`; an
+/// admin's `reset_bracket_path`. (`csrf` is checked before the handler runs.)
+#[derive(Debug, Clone, Default)]
+pub(super) struct HandForm {
+    pub hand: TypedHand,
+    pub reason: String,
+    pub version: String,
+    pub key: String,
+    /// For the forfeit form: the side as sent (`a`, `b`, `both`).
+    pub team: String,
+    pub confirm: bool,
+    /// A playoff double forfeit: the side the admin sends on.
+    pub advance: Option<String>,
+    /// An admin's confirmation that a correction may reset started playoff matches.
+    pub reset_bracket_path: bool,
+}
+
+impl HandForm {
+    pub fn from_pairs(pairs: &[(String, String)]) -> HandForm {
+        let mut f = HandForm::default();
+        for (name, value) in pairs {
+            let v = value.clone();
+            match name.as_str() {
+                "reason" => f.reason = v,
+                "expected_version" => f.version = v,
+                "idempotency_key" => f.key = v,
+                // "both-a" / "both-b": a double forfeit, the admin sending a or b on.
+                "team" => match v.split_once('-') {
+                    Some((both, side)) if ForfeitSide::parse(both) == Ok(ForfeitSide::Both) => {
+                        f.team = both.to_string();
+                        f.advance = Some(side.to_string());
+                    }
+                    _ => f.team = v,
+                },
+                "confirm" => f.confirm = true,
+                "reset_bracket_path" => f.reset_bracket_path = true,
+                // The console has no time field: time is called with its own button.
+                "time" | "csrf" => {}
+                other => {
+                    f.hand.set(other, value);
+                }
+            }
+        }
+        f
+    }
+
+    /// The form of a recorded hand (for a correction).
+    pub fn of_hand(hand: &HandInput) -> HandForm {
+        HandForm {
+            hand: TypedHand::of_hand(hand),
+            ..HandForm::default()
+        }
+    }
+
+    pub fn expected_version(&self) -> Result<i64, CalcError> {
+        self.version.trim().parse().map_err(|_| {
+            form_error(
+                "expected_version",
+                "the form has no match version: reload the console".into(),
+            )
+        })
+    }
+
+    /// The side that forfeits, if one was chosen.
+    pub fn forfeit_side(&self) -> Option<ForfeitSide> {
+        ForfeitSide::parse(&self.team).ok()
+    }
+
+    /// The hand as the API would get it, or the first thing wrong with the typing.
+    pub fn to_input(&self, number: usize) -> Result<HandInput, CalcError> {
+        self.hand.to_input(number)
+    }
+}
+
+/// One seat of the form, in seat order.
+pub(super) struct SeatView {
+    pub seat: u8,
+    pub team: &'static str,
+    pub team_name: String,
+    pub player: String,
+    pub bid_name: String,
+    pub tricks_name: String,
+    pub tricks: String,
+    /// (value, label, selected).
+    pub options: Vec<(String, String, bool)>,
+    pub bad_bid: bool,
+    pub bad_tricks: bool,
+    pub error: Option<String>,
+    pub dealer: bool,
+    pub first: bool,
+}
+
+/// A team's extras (revokes, blind contract) and its team-level message.
+pub(super) struct TeamBox {
+    pub key: &'static str,
+    pub name: String,
+    pub revokes: String,
+    pub blind: bool,
+    pub bad_revokes: bool,
+    pub bad_blind: bool,
+    pub error: Option<String>,
+}
+
+/// Everything the hand form template needs (new hand or correction).
+pub(super) struct FormView {
+    pub action: String,
+    /// `Some` on a correction: the reason as typed.
+    pub reason: Option<String>,
+    pub version: i64,
+    pub key: String,
+    pub seats: Vec<SeatView>,
+    pub teams: Vec<TeamBox>,
+    pub misdeal: bool,
+    pub show_revokes: bool,
+    pub show_blind: bool,
+    pub dealer: u8,
+    pub first: u8,
+    /// Messages not tied to one seat or team.
+    pub tricks_error: Option<String>,
+    pub reason_error: Option<String>,
+    pub top_error: Option<String>,
+    pub submit: &'static str,
+}
+
+/// What the form is for.
+pub(super) struct FormContext<'a> {
+    /// The match as it stands before the hand being entered: its last hand's totals decide
+    /// the bids allowed, its hand count the deal.
+    pub before: &'a MatchView,
+    /// The players, `[team][player]`.
+    pub players: &'a [[String; 2]; 2],
+    pub action: String,
+    pub correction: bool,
+}
+
+/// The bids offered to a seat: 0–13, nil and blind nil where the game allows them now.
+fn bid_options(game: &Game, team: Team, typed: &str) -> Vec<(String, String, bool)> {
+    let mut options = vec![(String::new(), "bid…".to_string())];
+    options.extend((0..=13).map(|n| (n.to_string(), n.to_string())));
+    if game.nil_allowed() {
+        options.push(("nil".into(), "Nil".into()));
+    }
+    if game.blind_nil_allowed(team) {
+        options.push(("blind_nil".into(), "Blind nil".into()));
+    }
+    // A value the rules do not offer now (sent anyway) is kept, so the message makes sense.
+    if !options.iter().any(|(v, _)| v == typed) {
+        options.push((typed.to_string(), typed.replace('_', " ")));
+    }
+    options
+        .into_iter()
+        .map(|(v, l)| {
+            let selected = v == typed;
+            (v, l, selected)
+        })
+        .collect()
+}
+
+/// The game as it stands before the hand: the rules and the totals after the last hand.
+fn game_before(view: &MatchView) -> Game {
+    let totals = view.hands.last().map_or([TeamTotal::default(); 2], |h| {
+        [&h.scored.a, &h.scored.b].map(|r| TeamTotal {
+            score: r.score,
+            bags: r.bags,
+        })
+    });
+    Game::resume(view.rules.clone(), view.stage, totals[0], totals[1])
+        .unwrap_or_else(|_| Game::new(view.rules.clone(), view.stage))
+}
+
+pub(super) fn form_view(
+    ctx: &FormContext<'_>,
+    form: &HandForm,
+    error: Option<&CalcError>,
+) -> FormView {
+    let view = ctx.before;
+    let game = game_before(view);
+    let (dealer, first) = view.next_dealer();
+    let names = [&view.team_a.name, &view.team_b.name];
+    let field = error.and_then(|e| e.field.as_deref()).unwrap_or("");
+    let mut seats = Vec::with_capacity(4);
+    let mut tricks_error = None;
+    let mut reason_error = None;
+    let mut top_error = None;
+    let mut team_errors: [Option<String>; 2] = [None, None];
+    let mut seat_errors: [[Option<String>; 2]; 2] = Default::default();
+    if let Some(e) = error {
+        match (e.team, e.player) {
+            (Some(t), Some(p)) if field == "bids" || field == "tricks" => {
+                seat_errors[t.index()][p] = Some(e.message.clone());
+            }
+            (Some(t), _) => team_errors[t.index()] = Some(e.message.clone()),
+            (None, _) if field == "tricks" => tricks_error = Some(e.message.clone()),
+            (None, _) if field == "reason" => reason_error = Some(e.message.clone()),
+            _ => top_error = Some(e.message.clone()),
+        }
+    }
+    let team_blamed = |t: Team| error.is_some_and(|e| e.team == Some(t));
+    for s in 1..=4u8 {
+        let team = if s % 2 == 1 { Team::A } else { Team::B };
+        let t = team.index();
+        let p = usize::from((s - 1) / 2);
+        let blamed =
+            team_blamed(team) && error.is_some_and(|e| e.player.is_none() || e.player == Some(p));
+        seats.push(SeatView {
+            seat: s,
+            team: team.as_str(),
+            team_name: names[t].clone(),
+            player: ctx.players[t][p].clone(),
+            bid_name: format!("{}_bid{p}", team.as_str()),
+            tricks_name: format!("{}_tricks{p}", team.as_str()),
+            tricks: form.hand.tricks[t][p].clone(),
+            options: bid_options(&game, team, form.hand.bids[t][p].trim()),
+            bad_bid: blamed && field == "bids",
+            bad_tricks: field == "tricks" && (blamed || error.is_some_and(|e| e.team.is_none())),
+            error: seat_errors[t][p].take(),
+            dealer: s == dealer,
+            first: s == first,
+        });
+    }
+    let teams = Team::BOTH
+        .into_iter()
+        .map(|team| {
+            let t = team.index();
+            TeamBox {
+                key: team.as_str(),
+                name: names[t].clone(),
+                revokes: form.hand.revokes[t].clone(),
+                blind: form.hand.blind[t],
+                bad_revokes: team_blamed(team) && field == "revokes",
+                bad_blind: team_blamed(team) && field == "blind",
+                error: team_errors[t].take(),
+            }
+        })
+        .collect();
+    let rules = game.rules();
+    FormView {
+        action: ctx.action.clone(),
+        reason: ctx.correction.then(|| form.reason.clone()),
+        version: view.version,
+        key: if form.key.is_empty() {
+            random_hex(16)
+        } else {
+            form.key.clone()
+        },
+        seats,
+        teams,
+        misdeal: form.hand.misdeal,
+        show_revokes: rules.revoke.is_some(),
+        show_blind: rules.blind_bids.is_some(),
+        dealer,
+        first,
+        tricks_error,
+        reason_error,
+        top_error,
+        submit: if ctx.correction {
+            "Save the correction"
+        } else {
+            "Record the hand"
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pairs(fields: &[(&str, &str)]) -> Vec<(String, String)> {
+        fields
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn a_double_forfeit_names_the_side_sent_on() {
+        let form = HandForm::from_pairs(&pairs(&[("team", "both-b"), ("confirm", "1")]));
+        assert_eq!(form.forfeit_side(), Some(ForfeitSide::Both));
+        assert_eq!(form.advance.as_deref(), Some("b"));
+        assert!(form.confirm);
+        let form = HandForm::from_pairs(&pairs(&[("team", "a")]));
+        assert_eq!(form.forfeit_side(), Some(ForfeitSide::A));
+        assert_eq!(form.advance, None);
+        assert_eq!(
+            HandForm::from_pairs(&pairs(&[("team", "c")])).forfeit_side(),
+            None
+        );
+    }
+
+    #[test]
+    fn the_hand_fields_are_kept_as_typed() {
+        let form = HandForm::from_pairs(&pairs(&[
+            ("csrf", "token"),
+            ("expected_version", " 7 "),
+            ("a_bid0", "4"),
+            ("b_tricks1", "abc"),
+            ("reason", "recount"),
+        ]));
+        assert_eq!(form.expected_version().ok(), Some(7));
+        assert_eq!(form.hand.bids[0][0], "4");
+        assert_eq!(form.hand.tricks[1][1], "abc");
+        assert_eq!(form.reason, "recount");
+        assert!(HandForm::default().expected_version().is_err());
+    }
+}

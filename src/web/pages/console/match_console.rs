@@ -1,0 +1,290 @@
+//! A match's console: the score, the clock, the hand form, the scoresheet; and its posts:
+//! start, record a hand, call time, forfeit.
+
+use actix_web::http::StatusCode;
+use actix_web::{HttpResponse, get, post, web};
+use askama::Template;
+
+use super::conflict::conflict;
+use super::form::{FormContext, FormView, HandForm, form_view};
+use super::{Fields, back_to_console, lineup, supervised};
+use crate::domain::{GameStatus, MatchId, MatchStatus, TextEnum, Timestamp};
+use crate::rules::{CalcError, Stage};
+use crate::service::matches::{self, ForfeitInput, MatchView, Recorded};
+use crate::service::{ConflictCode, ServiceError};
+use crate::web::AppState;
+use crate::web::error::{AppError, PageError};
+use crate::web::extract::{Authed, CsrfForm, Supervisor};
+use crate::web::respond::{html, no_store};
+use crate::web::view::nav::Nav;
+use crate::web::view::scoresheet::Scoresheet;
+
+#[derive(Template)]
+#[template(path = "console/console.html")]
+struct ConsolePage {
+    nav: Nav,
+    m: MatchView,
+    players: [[String; 2]; 2],
+    result: String,
+    over: bool,
+    scheduled: bool,
+    live: bool,
+    tiebreak: bool,
+    time_limit: Option<u32>,
+    time_left: String,
+    ends_at: String,
+    time_called: bool,
+    sheet: Scoresheet,
+    form: Option<FormView>,
+    /// A message for the whole page (e.g. a hand sent after the game is over).
+    page_error: Option<String>,
+    forfeit_error: Option<String>,
+    forfeit_open: bool,
+    /// A playoff match: a double forfeit needs the admin to choose who advances.
+    playoff: bool,
+}
+
+/// The result in words, prominent: who won and how, or the state of play.
+pub(super) fn result_words(view: &MatchView) -> String {
+    if view.status == MatchStatus::InProgress
+        && view.game_status == GameStatus::InProgress
+        && view.time_called_at.is_some()
+    {
+        return "Time called: this is the last hand".into();
+    }
+    matches::state_words(view)
+}
+
+/// The clock: the time left in words, and when it runs out (RFC 3339, for `console.js`).
+fn time_left(view: &MatchView) -> (String, String) {
+    let Some(ends) = view.ends_at else {
+        return (String::new(), String::new());
+    };
+    let left = (ends.0 - Timestamp::now().0).num_seconds();
+    let words = if view.time_called_at.is_some() || left <= 0 {
+        "Time is up: finish this hand".to_string()
+    } else {
+        format!("{}:{:02} left", left / 60, left % 60)
+    };
+    (words, ends.to_string())
+}
+
+/// The console of `view`; `typed` is a hand sent back with its error, `forfeit_error` a
+/// forfeit refused.
+async fn render_console(
+    state: &AppState,
+    who: &Authed,
+    view: MatchView,
+    status: StatusCode,
+    typed: Option<(&HandForm, &CalcError)>,
+    forfeit_error: Option<String>,
+) -> Result<HttpResponse, PageError> {
+    let players = lineup(state, &view).await?;
+    let live = view.status == MatchStatus::InProgress;
+    let form = if live {
+        let ctx = FormContext {
+            before: &view,
+            players: &players,
+            action: format!("/supervise/matches/{}/hands", view.id),
+            correction: false,
+        };
+        let blank = HandForm::default();
+        let (form, error) = match typed {
+            Some((f, e)) => (f, Some(e)),
+            None => (&blank, None),
+        };
+        Some(form_view(&ctx, form, error))
+    } else {
+        None
+    };
+    let page_error = match (&form, typed) {
+        (None, Some((_, e))) => Some(e.message.clone()),
+        _ => None,
+    };
+    let (time_left, ends_at) = time_left(&view);
+    let can_correct = matches!(view.status, MatchStatus::InProgress | MatchStatus::Complete);
+    let body = ConsolePage {
+        nav: who.nav(),
+        players,
+        result: result_words(&view),
+        over: view.is_over(),
+        scheduled: view.status == MatchStatus::Scheduled,
+        live,
+        tiebreak: view.game_status == GameStatus::Tiebreak,
+        time_limit: view.rules.time_limit_minutes,
+        time_left,
+        ends_at,
+        time_called: view.time_called_at.is_some(),
+        sheet: Scoresheet {
+            classes: false,
+            correct: can_correct.then_some(view.id),
+            ..Scoresheet::of_match(&view)
+        },
+        form,
+        page_error,
+        forfeit_open: forfeit_error.is_some(),
+        forfeit_error,
+        playoff: view.stage != Stage::Regular,
+        m: view,
+    }
+    .render()?;
+    Ok(no_store(html(status, body)))
+}
+
+#[get("/supervise/matches/{id}")]
+pub(super) async fn console(
+    state: web::Data<AppState>,
+    Supervisor(who): Supervisor,
+    id: web::Path<MatchId>,
+) -> Result<HttpResponse, PageError> {
+    let view = supervised(&state, &who, *id).await?;
+    render_console(&state, &who, view, StatusCode::OK, None, None).await
+}
+
+#[post("/supervise/matches/{id}/start")]
+pub(super) async fn start(
+    state: web::Data<AppState>,
+    Supervisor(who): Supervisor,
+    id: web::Path<MatchId>,
+    _: Fields,
+) -> Result<HttpResponse, PageError> {
+    let id = *id;
+    match matches::start(&state.db, &who.user, id).await {
+        Ok(_) => Ok(back_to_console(id)),
+        // A double tap on Start: it is started, show it.
+        Err(ServiceError::Conflict {
+            code: ConflictCode::NotScheduled,
+            ..
+        }) if supervised(&state, &who, id).await?.status == MatchStatus::InProgress => {
+            Ok(back_to_console(id))
+        }
+        Err(ServiceError::Conflict { code, message }) => {
+            conflict(&state, &who, id, code, message).await
+        }
+        Err(e) => Err(e.into()),
+    }
+}
+
+#[post("/supervise/matches/{id}/hands")]
+pub(super) async fn record(
+    state: web::Data<AppState>,
+    Supervisor(who): Supervisor,
+    id: web::Path<MatchId>,
+    CsrfForm(fields): Fields,
+) -> Result<HttpResponse, PageError> {
+    let id = *id;
+    let form = HandForm::from_pairs(&fields);
+    let view = supervised(&state, &who, id).await?;
+    let number = view.hands.len() + 1;
+    let parsed = form
+        .expected_version()
+        .and_then(|v| form.to_input(number).map(|h| (v, h)));
+    let (version, hand) = match parsed {
+        Ok(ok) => ok,
+        Err(e) => {
+            return render_console(
+                &state,
+                &who,
+                view,
+                StatusCode::UNPROCESSABLE_ENTITY,
+                Some((&form, &e)),
+                None,
+            )
+            .await;
+        }
+    };
+    let key = form.key.trim();
+    let key = (!key.is_empty()).then_some(key);
+    match matches::record_hand(&state.db, &who.user, id, &hand, version, key).await {
+        Ok(Recorded::New(_) | Recorded::Repeat(_)) => Ok(back_to_console(id)),
+        Err(ServiceError::Invalid(e)) => {
+            let view = supervised(&state, &who, id).await?;
+            render_console(
+                &state,
+                &who,
+                view,
+                StatusCode::UNPROCESSABLE_ENTITY,
+                Some((&form, &e)),
+                None,
+            )
+            .await
+        }
+        Err(ServiceError::Conflict { code, message }) => {
+            conflict(&state, &who, id, code, message).await
+        }
+        Err(e) => Err(e.into()),
+    }
+}
+
+#[post("/supervise/matches/{id}/time")]
+pub(super) async fn call_time(
+    state: web::Data<AppState>,
+    Supervisor(who): Supervisor,
+    id: web::Path<MatchId>,
+    CsrfForm(fields): Fields,
+) -> Result<HttpResponse, PageError> {
+    let id = *id;
+    let form = HandForm::from_pairs(&fields);
+    let version = form.expected_version().map_err(AppError::Invalid)?;
+    match matches::call_time(&state.db, &who.user, id, version).await {
+        Ok(_) => Ok(back_to_console(id)),
+        Err(ServiceError::Conflict { code, message }) => {
+            conflict(&state, &who, id, code, message).await
+        }
+        Err(e) => Err(e.into()),
+    }
+}
+
+#[post("/supervise/matches/{id}/forfeit")]
+pub(super) async fn forfeit(
+    state: web::Data<AppState>,
+    Supervisor(who): Supervisor,
+    id: web::Path<MatchId>,
+    CsrfForm(fields): Fields,
+) -> Result<HttpResponse, PageError> {
+    let id = *id;
+    let form = HandForm::from_pairs(&fields);
+    let view = supervised(&state, &who, id).await?;
+    let side = match (form.forfeit_side(), form.confirm) {
+        (Some(side), true) => side,
+        (chosen, _) => {
+            let problem = if chosen.is_none() {
+                "choose which team forfeits"
+            } else {
+                "tick \"I confirm\" to record the forfeit: it ends the match"
+            };
+            return render_console(
+                &state,
+                &who,
+                view,
+                StatusCode::UNPROCESSABLE_ENTITY,
+                None,
+                Some(problem.to_string()),
+            )
+            .await;
+        }
+    };
+    let input = ForfeitInput {
+        team: side.as_str().to_string(),
+        advance: form.advance.clone(),
+        expected_version: form.version.trim().parse().ok(),
+    };
+    match matches::forfeit(&state.db, &who.user, id, &input).await {
+        Ok(_) => Ok(back_to_console(id)),
+        Err(ServiceError::Invalid(e)) => {
+            render_console(
+                &state,
+                &who,
+                view,
+                StatusCode::UNPROCESSABLE_ENTITY,
+                None,
+                Some(e.message),
+            )
+            .await
+        }
+        Err(ServiceError::Conflict { code, message }) => {
+            conflict(&state, &who, id, code, message).await
+        }
+        Err(e) => Err(e.into()),
+    }
+}

@@ -1,0 +1,84 @@
+//! `/supervise`: the evening's matches of the leagues the user runs — in play first, then
+//! the scheduled ones (the day's first), then the latest finished — each a link to its
+//! console.
+
+use actix_web::http::StatusCode;
+use actix_web::{HttpResponse, get, web};
+use askama::Template;
+
+use crate::domain::{MatchId, MatchStatus};
+use crate::service::tonight::{self as service, Listed};
+use crate::web::AppState;
+use crate::web::error::{AppError, PageError};
+use crate::web::extract::Supervisor;
+use crate::web::respond::{html, no_store};
+use crate::web::view::nav::Nav;
+use crate::web::view::time;
+
+struct ListItem {
+    id: MatchId,
+    league: String,
+    table: String,
+    when: String,
+    team_a: String,
+    team_b: String,
+    score_a: i32,
+    score_b: i32,
+    state: String,
+    /// The card's class: `live`, `today`, `upcoming` or `done`.
+    kind: &'static str,
+    /// Scheduled for today.
+    today: bool,
+}
+
+impl ListItem {
+    fn of(listed: Listed) -> ListItem {
+        let m = listed.summary;
+        let kind = match m.status {
+            MatchStatus::InProgress => "live",
+            MatchStatus::Scheduled if listed.today => "today",
+            MatchStatus::Scheduled => "upcoming",
+            _ => "done",
+        };
+        ListItem {
+            id: m.id,
+            league: listed.league_name,
+            table: m.table.unwrap_or_default(),
+            when: m.scheduled_at.map(time::scheduled).unwrap_or_default(),
+            team_a: m.team_a.name,
+            team_b: m.team_b.name,
+            score_a: m.a.score,
+            score_b: m.b.score,
+            state: m.state,
+            kind,
+            today: listed.today,
+        }
+    }
+}
+
+#[derive(Template)]
+#[template(path = "console/tonight.html")]
+struct TonightPage {
+    nav: Nav,
+    live: Vec<ListItem>,
+    upcoming: Vec<ListItem>,
+    done: Vec<ListItem>,
+}
+
+#[get("/supervise")]
+pub(super) async fn tonight(
+    state: web::Data<AppState>,
+    Supervisor(who): Supervisor,
+) -> Result<HttpResponse, PageError> {
+    let mut conn = state.db.reader().acquire().await.map_err(AppError::from)?;
+    let list = service::tonight(&mut conn, &who.user, time::local_now()).await?;
+    let items = |list: Vec<Listed>| list.into_iter().map(ListItem::of).collect();
+    let body = TonightPage {
+        nav: who.nav(),
+        live: items(list.live),
+        upcoming: items(list.upcoming),
+        done: items(list.done),
+    }
+    .render()?;
+    Ok(no_store(html(StatusCode::OK, body)))
+}

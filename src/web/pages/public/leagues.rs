@@ -1,0 +1,128 @@
+//! `/leagues` (every league with its counts), `/leagues/{slug}` (a league's home: standings,
+//! this week's matches, the latest results) and `/leagues/{slug}/rules` (its rules in words).
+
+use actix_web::{HttpResponse, get, web};
+use askama::Template;
+
+use super::{MatchLine, StandingRow, capitalized, line, page, standing_rows, tiebreak_words};
+use crate::rules::Stage;
+use crate::rules::describe::{RuleLine, describe};
+use crate::service::league_home::{self as home, LeagueCard};
+use crate::service::leagues;
+use crate::web::AppState;
+use crate::web::error::{AppError, PageError};
+use crate::web::extract::Viewer;
+use crate::web::view::nav::Nav;
+use crate::web::view::time;
+
+#[derive(Template)]
+#[template(path = "public/leagues.html")]
+struct LeaguesPage {
+    nav: Nav,
+    leagues: Vec<LeagueCard>,
+}
+
+#[get("/leagues")]
+pub(super) async fn league_index(
+    state: web::Data<AppState>,
+    who: Viewer,
+) -> Result<HttpResponse, PageError> {
+    let mut conn = state.db.reader().acquire().await.map_err(AppError::from)?;
+    let body = LeaguesPage {
+        nav: who.nav(),
+        leagues: home::league_cards(&mut conn).await?,
+    }
+    .render()?;
+    Ok(page(&who, body))
+}
+
+#[derive(Template)]
+#[template(path = "public/league.html")]
+struct LeagueHomePage {
+    nav: Nav,
+    slug: String,
+    name: String,
+    standings: Vec<StandingRow>,
+    this_week: Vec<MatchLine>,
+    results: Vec<MatchLine>,
+    upcoming: usize,
+}
+
+#[get("/leagues/{slug}")]
+pub(super) async fn league_home(
+    state: web::Data<AppState>,
+    who: Viewer,
+    slug: web::Path<String>,
+) -> Result<HttpResponse, PageError> {
+    let mut conn = state.db.reader().acquire().await.map_err(AppError::from)?;
+    let view = home::league_home(&mut conn, &state.standings, &slug, time::local_now()).await?;
+    let body = LeagueHomePage {
+        nav: who.nav(),
+        standings: standing_rows(&view.standings),
+        this_week: view.this_week.iter().map(line).collect(),
+        results: view.results.iter().map(line).collect(),
+        upcoming: view.upcoming,
+        slug: view.league.row.slug,
+        name: view.league.row.name,
+    }
+    .render()?;
+    Ok(page(&who, body))
+}
+
+/// The rules of one stage in words.
+pub struct StageRulesWords {
+    pub stage: String,
+    pub lines: Vec<RuleLine>,
+    /// The same rules as the stage before ("Playoff rules: as the regular season").
+    pub same_as: Option<String>,
+}
+
+#[derive(Template)]
+#[template(path = "public/rules.html")]
+struct LeagueRulesPage {
+    nav: Nav,
+    slug: String,
+    name: String,
+    stages: Vec<StageRulesWords>,
+    tiebreak: Vec<&'static str>,
+}
+
+#[get("/leagues/{slug}/rules")]
+pub(super) async fn league_rules(
+    state: web::Data<AppState>,
+    who: Viewer,
+    slug: web::Path<String>,
+) -> Result<HttpResponse, PageError> {
+    let mut conn = state.db.reader().acquire().await.map_err(AppError::from)?;
+    let league = leagues::league_by_slug(&mut conn, &slug).await?;
+    let all = [Stage::Regular, Stage::Playoff, Stage::Final];
+    let stages = all
+        .iter()
+        .enumerate()
+        .map(|(i, &stage)| {
+            let rules = league.rules_for(stage);
+            let same_as = all[..i]
+                .iter()
+                .find(|&&before| league.rules_for(before) == rules)
+                .map(|before| capitalized(before.words()));
+            StageRulesWords {
+                stage: capitalized(stage.words()),
+                lines: if same_as.is_some() {
+                    Vec::new()
+                } else {
+                    describe(rules)
+                },
+                same_as,
+            }
+        })
+        .collect();
+    let body = LeagueRulesPage {
+        nav: who.nav(),
+        tiebreak: tiebreak_words(&league),
+        slug: league.row.slug,
+        name: league.row.name,
+        stages,
+    }
+    .render()?;
+    Ok(page(&who, body))
+}

@@ -1,0 +1,335 @@
+//! `/matches/{id}`: a match's board, clock, score chart, scoresheet and rules (it polls while
+//! the match is in play or about to start), and `/matches/{id}/scoresheet.csv`.
+
+use actix_web::{HttpResponse, get, web};
+use askama::Template;
+
+use super::{csv_response, csv_row, page};
+use crate::domain::{MatchId, MatchStatus, TextEnum};
+use crate::rules::describe::{RuleLine, describe};
+use crate::rules::hand::{BidInput, TeamHandInput};
+use crate::rules::{Stage, Team, TeamResult};
+use crate::service::matches::{self, MatchView, state_words};
+use crate::web::AppState;
+use crate::web::error::{AppError, PageError};
+use crate::web::extract::Viewer;
+use crate::web::view::chart::Chart;
+use crate::web::view::nav::Nav;
+use crate::web::view::time::{self, Stamp, stamp};
+
+// ---------------------------------------------------------------------------------------
+// The scoresheet
+
+pub struct SheetTeam {
+    pub bids: String,
+    pub tricks: String,
+    /// Tricks counted toward the contract where they differ from the tricks taken.
+    pub counted: Option<u8>,
+    pub r: TeamResult,
+    pub made: &'static str,
+}
+
+pub struct SheetRow {
+    pub number: usize,
+    pub note: String,
+    pub revision: i64,
+    pub reason: String,
+    pub recorded: Stamp,
+    pub teams: [SheetTeam; 2],
+    pub revokes: String,
+    pub status: String,
+}
+
+fn bids_text(cells: &TeamHandInput) -> String {
+    let bids: Vec<String> = cells
+        .bids
+        .iter()
+        .map(|b| match b {
+            BidInput::Number(n) => n.to_string(),
+            BidInput::Word(w) if w == "blind_nil" => "blind nil".into(),
+            BidInput::Word(w) => w.clone(),
+        })
+        .collect();
+    format!(
+        "{}{}",
+        bids.join(" + "),
+        if cells.blind { " (blind)" } else { "" }
+    )
+}
+
+fn tricks_text(cells: &TeamHandInput) -> String {
+    cells
+        .tricks
+        .iter()
+        .map(i64::to_string)
+        .collect::<Vec<_>>()
+        .join(" + ")
+}
+
+/// The game's state after a hand, with the teams' names.
+fn hand_status(m: &MatchView, status: &str, winner: Option<Team>, reason: Option<&str>) -> String {
+    let name = |t: Team| match t {
+        Team::A => m.team_a.name.as_str(),
+        Team::B => m.team_b.name.as_str(),
+    };
+    match (status, winner) {
+        ("won", Some(t)) => format!(
+            "{} wins ({})",
+            name(t),
+            match reason.unwrap_or("") {
+                "target" => "reached the target",
+                "time" => "time called",
+                "tiebreak" => "tie-break hand",
+                "floor" => "other team at the loss floor",
+                "moon" => "made the moon",
+                other => other,
+            }
+        ),
+        ("tied", _) => "Draw".into(),
+        ("tiebreak", _) => "Tied: the next hand breaks the tie".into(),
+        _ => String::new(),
+    }
+}
+
+fn revokes_text(m: &crate::rules::HandInput) -> String {
+    let Some(r) = &m.revokes else {
+        return String::new();
+    };
+    let mut parts = Vec::new();
+    if r.a != 0 {
+        parts.push(format!("a:{}", r.a));
+    }
+    if r.b != 0 {
+        parts.push(format!("b:{}", r.b));
+    }
+    parts.join(" ")
+}
+
+fn sheet(m: &MatchView) -> Vec<SheetRow> {
+    m.hands
+        .iter()
+        .map(|h| {
+            let team = |r: &TeamResult, cells: Option<&TeamHandInput>| SheetTeam {
+                bids: cells.map(bids_text).unwrap_or_default(),
+                tricks: cells.map(tricks_text).unwrap_or_default(),
+                counted: cells
+                    .map(|c| c.tricks.iter().sum::<i64>())
+                    .filter(|taken| *taken != i64::from(r.tricks_counted))
+                    .map(|_| r.tricks_counted),
+                r: *r,
+                made: match r.made {
+                    Some(true) => "made",
+                    Some(false) => "set",
+                    None => "",
+                },
+            };
+            let mut notes = Vec::new();
+            if h.scored.misdeal {
+                notes.push("misdeal");
+            }
+            if h.scored.tiebreak {
+                notes.push("tie-break hand");
+            }
+            if h.scored.time_called {
+                notes.push("time called");
+            }
+            SheetRow {
+                number: h.scored.number,
+                note: notes.join(", "),
+                revision: h.revision,
+                reason: h.reason.clone().unwrap_or_default(),
+                recorded: stamp(h.recorded_at),
+                teams: [
+                    team(&h.scored.a, h.hand.a.as_ref()),
+                    team(&h.scored.b, h.hand.b.as_ref()),
+                ],
+                revokes: revokes_text(&h.hand),
+                status: hand_status(
+                    m,
+                    &h.scored.status,
+                    h.scored.winner,
+                    h.scored.reason.as_deref(),
+                ),
+            }
+        })
+        .collect()
+}
+
+// ---------------------------------------------------------------------------------------
+// The page
+
+#[derive(Template)]
+#[template(path = "public/match.html")]
+struct MatchPage {
+    nav: Nav,
+    m: MatchView,
+    league_name: String,
+    state: String,
+    /// The status as stored, for the page's class and `data-status`.
+    status: &'static str,
+    /// Not started yet (the page polls, slowly, for the start).
+    scheduled: bool,
+    /// The stage in words, outside the regular season.
+    stage: Option<&'static str>,
+    a_won: bool,
+    b_won: bool,
+    when: String,
+    started: Option<Stamp>,
+    ends: Option<Stamp>,
+    called: Option<Stamp>,
+    time_limit: Option<u32>,
+    live: bool,
+    rows: Vec<SheetRow>,
+    chart: Option<Chart>,
+    corrected: usize,
+    rule_lines: Vec<RuleLine>,
+}
+
+#[get("/matches/{id}")]
+pub(super) async fn match_page(
+    state: web::Data<AppState>,
+    who: Viewer,
+    id: web::Path<MatchId>,
+) -> Result<HttpResponse, PageError> {
+    let mut conn = state.db.reader().acquire().await.map_err(AppError::from)?;
+    let (m, league) = matches::load(&mut conn, *id).await?;
+    let rows = sheet(&m);
+    let scores: Vec<(i32, i32)> = m
+        .hands
+        .iter()
+        .map(|h| (h.scored.a.score, h.scored.b.score))
+        .collect();
+    let body = MatchPage {
+        nav: who.nav(),
+        league_name: league.row.name,
+        state: state_words(&m),
+        status: m.status.as_str(),
+        scheduled: m.status == MatchStatus::Scheduled,
+        stage: (m.stage != Stage::Regular).then(|| m.stage.words()),
+        a_won: m.winner == Some(Team::A),
+        b_won: m.winner == Some(Team::B),
+        when: m.scheduled_at.map(time::scheduled).unwrap_or_default(),
+        started: m.started_at.map(stamp),
+        ends: m.ends_at.map(stamp),
+        called: m.time_called_at.map(stamp),
+        time_limit: m.rules.time_limit_minutes,
+        live: m.status == MatchStatus::InProgress,
+        corrected: rows.iter().filter(|r| r.revision > 1).count(),
+        chart: (!scores.is_empty()).then(|| Chart::new(&scores, m.rules.target)),
+        rule_lines: describe(&m.rules),
+        rows,
+        m,
+    }
+    .render()?;
+    Ok(page(&who, body))
+}
+
+// ---------------------------------------------------------------------------------------
+// The scoresheet as CSV
+
+#[get("/matches/{id}/scoresheet.csv")]
+pub(super) async fn scoresheet_csv(
+    state: web::Data<AppState>,
+    id: web::Path<MatchId>,
+) -> Result<HttpResponse, PageError> {
+    let mut conn = state.db.reader().acquire().await.map_err(AppError::from)?;
+    let (m, league) = matches::load(&mut conn, *id).await?;
+    let mut header: Vec<String> = [
+        "number",
+        "a_bids",
+        "a_tricks",
+        "b_bids",
+        "b_tricks",
+        "revokes",
+        "time_called",
+        "misdeal",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    for t in ["a", "b"] {
+        for f in TEAM_FIELDS {
+            header.push(format!("{t}_{f}"));
+        }
+    }
+    header.extend(["status", "revision", "correction_reason"].map(String::from));
+    let mut out = csv_row(&header);
+    let cells = |c: Option<&TeamHandInput>| -> (String, String) {
+        c.map_or_else(Default::default, |c| {
+            let mut bids: Vec<String> = c
+                .bids
+                .iter()
+                .map(|b| match b {
+                    BidInput::Number(n) => n.to_string(),
+                    BidInput::Word(w) => w.clone(),
+                })
+                .collect();
+            if c.blind {
+                bids.push("blind".into());
+            }
+            (
+                bids.join(" "),
+                c.tricks
+                    .iter()
+                    .map(i64::to_string)
+                    .collect::<Vec<_>>()
+                    .join(" "),
+            )
+        })
+    };
+    for h in &m.hands {
+        let (a_bids, a_tricks) = cells(h.hand.a.as_ref());
+        let (b_bids, b_tricks) = cells(h.hand.b.as_ref());
+        let mut row = vec![
+            h.scored.number.to_string(),
+            a_bids,
+            a_tricks,
+            b_bids,
+            b_tricks,
+            revokes_text(&h.hand),
+            h.scored.time_called.to_string(),
+            h.scored.misdeal.to_string(),
+        ];
+        for r in [&h.scored.a, &h.scored.b] {
+            row.extend(team_fields(r));
+        }
+        row.push(h.scored.status.clone());
+        row.push(h.revision.to_string());
+        row.push(h.reason.clone().unwrap_or_default());
+        out.push_str(&csv_row(&row));
+    }
+    Ok(csv_response(
+        &format!("{}-match-{}-scoresheet.csv", league.row.slug, m.id),
+        out,
+    ))
+}
+
+const TEAM_FIELDS: [&str; 11] = [
+    "nil_points",
+    "contract",
+    "tricks_counted",
+    "made",
+    "contract_points",
+    "bag_points",
+    "bag_penalty",
+    "revoke_award",
+    "points",
+    "bags",
+    "score",
+];
+
+fn team_fields(r: &TeamResult) -> [String; 11] {
+    [
+        r.nil_points.to_string(),
+        r.contract.to_string(),
+        r.tricks_counted.to_string(),
+        r.made.map(|b| b.to_string()).unwrap_or_default(),
+        r.contract_points.to_string(),
+        r.bag_points.to_string(),
+        r.bag_penalty.to_string(),
+        r.revoke_award.to_string(),
+        r.points.to_string(),
+        r.bags.to_string(),
+        r.score.to_string(),
+    ]
+}

@@ -1,0 +1,344 @@
+//! The bracket drawing: a [`BracketView`] turned into what `templates/partials/bracket_drawing.html`
+//! draws (DESIGN §3 "Playoffs" and "Reports"): sections (Winners, Losers, Final, Third
+//! place) of round columns of match boxes.
+//!
+//! Any template whose context has a field `drawing: BracketDrawing` can draw it with
+//! `{% include "partials/bracket_drawing.html" %}`, provided the page links
+//! `/static/bracket.css`: the public bracket page and its printed report, and the admin's
+//! preview before creating the playoffs. [`BracketDrawing::new`]`(&view, links)`: pass
+//! `links: false` for a bracket that does not exist yet or is printed (no box then links to
+//! a match page).
+//!
+//! The drawing needs no script: each round is a flex column whose slots share its height,
+//! so a later round's box sits halfway between its two feeders; the connector lines are
+//! CSS pseudo-elements (see `static/bracket.css`).
+
+use std::collections::{BTreeMap, HashMap};
+
+use crate::domain::{BracketMatchStatus, MatchStatus};
+use crate::league::bracket::{Format, Section};
+use crate::rules::Team;
+use crate::service::playoffs::{BracketMatchView, BracketView};
+
+/// A whole bracket, ready for `partials/bracket_drawing.html`.
+#[derive(Debug, Clone)]
+pub struct BracketDrawing {
+    pub sections: Vec<DrawnSection>,
+    /// The champion's name, once decided.
+    pub champion: Option<String>,
+    /// `size-16`, `size-32`, `size-64` or `size-256`: smaller boxes for bigger fields.
+    pub size_class: &'static str,
+    /// The font size (in tenths of a point) at which the printed report fits one landscape
+    /// page: the class `fit-{n}` of `bracket.css`.
+    pub fit: u32,
+    /// Some match is being played (the page refreshes itself).
+    pub live: bool,
+}
+
+/// Winners, Losers, Final or Third place.
+#[derive(Debug, Clone)]
+pub struct DrawnSection {
+    pub section: Section,
+    /// `winners`, `losers`, `final` or `third_place` (the section's id and class).
+    pub key: &'static str,
+    pub title: &'static str,
+    pub rounds: Vec<DrawnRound>,
+}
+
+/// One column of a section.
+#[derive(Debug, Clone)]
+pub struct DrawnRound {
+    /// 1-based within its section (the single-elimination final counts as the last
+    /// winners' round).
+    pub round: i64,
+    pub title: String,
+    /// `pairs` when each two boxes feed one box of the next column, `straight` when each box
+    /// feeds the box beside it, empty for the last column (the connector lines to draw).
+    pub feeds: &'static str,
+    /// Fed by the column before it (draws the incoming line).
+    pub fed: bool,
+    pub boxes: Vec<MatchBox>,
+}
+
+/// One match of the bracket.
+#[derive(Debug, Clone)]
+pub struct MatchBox {
+    /// `M1`, `M2`...: the bracket match's `id` + 1, as "Winner of M3" refers to it.
+    pub number: String,
+    /// The real match's page, when there is one and links are wanted.
+    pub href: Option<String>,
+    /// The status as stored (`scheduled`, `in_progress`, `complete`, `forfeit`, `bye`,
+    /// `waiting`, `not_needed`), for the box's class.
+    pub status: &'static str,
+    /// The status in words.
+    pub state: &'static str,
+    pub sides: [Side; 2],
+}
+
+/// One slot of a match box.
+#[derive(Debug, Clone)]
+pub struct Side {
+    /// The seed, or empty.
+    pub seed: String,
+    /// The team's name, or what is known of it: "Winner of M3", "Loser of M5", "Bye".
+    pub name: String,
+    /// Whether `name` is a real team (otherwise it is shown in italics).
+    pub known: bool,
+    /// Empty until the match has started.
+    pub score: String,
+    pub winner: bool,
+}
+
+fn state_words(status: BracketMatchStatus) -> &'static str {
+    match status {
+        BracketMatchStatus::Match(MatchStatus::Scheduled) => "Scheduled",
+        BracketMatchStatus::Match(MatchStatus::InProgress) => "In progress",
+        BracketMatchStatus::Match(MatchStatus::Complete) => "Final",
+        BracketMatchStatus::Match(MatchStatus::Forfeit) => "Forfeit",
+        BracketMatchStatus::Match(MatchStatus::Cancelled) => "Cancelled",
+        BracketMatchStatus::Bye => "Bye",
+        BracketMatchStatus::NotNeeded => "Not needed",
+        BracketMatchStatus::Waiting => "Waiting",
+    }
+}
+
+/// A section's heading.
+fn section_title(section: Section, single: bool) -> &'static str {
+    match section {
+        Section::Winners if single => "Bracket",
+        Section::Winners => "Winners bracket",
+        Section::Losers => "Losers bracket",
+        Section::Final => "Final",
+        Section::ThirdPlace => "Third place",
+    }
+}
+
+/// A round's heading. `last` is the section's last round number; `single` is whether the
+/// bracket is single elimination (whose final closes the winners' columns).
+fn round_title(section: Section, round: i64, last: i64, single: bool) -> String {
+    let from_end = last - round;
+    match section {
+        Section::Winners if single => match from_end {
+            // `last` counts the final here (see `BracketDrawing::new`).
+            0 => "Final".into(),
+            1 => "Semi-finals".into(),
+            2 => "Quarter-finals".into(),
+            _ => format!("Round {round}"),
+        },
+        Section::Winners => match from_end {
+            0 => "Winners final".into(),
+            1 => "Winners semi-finals".into(),
+            2 => "Winners quarter-finals".into(),
+            _ => format!("Round {round}"),
+        },
+        Section::Losers if from_end == 0 => "Losers final".into(),
+        Section::Losers => format!("Losers round {round}"),
+        Section::Final if round == 1 && single => "Final".into(),
+        Section::Final if round == 1 => "Grand final".into(),
+        Section::Final => "Grand final reset".into(),
+        Section::ThirdPlace => "Third place".into(),
+    }
+}
+
+/// The font size, in tenths of a point, at which a drawing of `columns` columns and `rows`
+/// box rows (stacked sections added up) fits a landscape page. The page is taken as the
+/// smaller of A4 and Letter less 10 mm margins and the report's header: 250 × 160 mm. In
+/// `bracket.css`'s print sizes a box row takes 3 em and a column 13 em, plus 3 em of
+/// headings per section.
+fn fit_tenths(columns: usize, rows: usize, sections: usize) -> u32 {
+    const MM_PER_PT: f64 = 0.3528;
+    let height_em = rows as f64 * 3.0 + sections as f64 * 3.0;
+    let width_em = columns.max(1) as f64 * 13.0;
+    let mm_per_em = (160.0 / height_em).min(250.0 / width_em);
+    let tenths = (mm_per_em / MM_PER_PT * 10.0).floor() as u32;
+    // Steps of half a point, from 3 to 12 points (the classes that exist).
+    (tenths / 5 * 5).clamp(30, 120)
+}
+
+impl BracketDrawing {
+    /// The drawing of `view`; `links` makes every box with a real match link to its page.
+    pub fn new(view: &BracketView, links: bool) -> BracketDrawing {
+        let single = view.format == Format::SingleElimination;
+        // Where each slot's team comes from, for a slot not known yet.
+        let mut feeders = HashMap::new();
+        for m in &view.matches {
+            if let (Some(t), Some(s)) = (m.next_match, m.next_slot) {
+                feeders.insert((t, s), format!("Winner of M{}", m.id + 1));
+            }
+            if let (Some(t), Some(s)) = (m.loser_next_match, m.loser_next_slot) {
+                feeders.insert((t, s), format!("Loser of M{}", m.id + 1));
+            }
+        }
+        let draw_box = |m: &BracketMatchView| -> MatchBox {
+            // Scores once play started; a forfeit before any point shows none.
+            let started = match m.status {
+                BracketMatchStatus::Match(MatchStatus::InProgress | MatchStatus::Complete) => true,
+                BracketMatchStatus::Match(MatchStatus::Forfeit) => {
+                    m.score_a.unwrap_or(0) != 0 || m.score_b.unwrap_or(0) != 0
+                }
+                _ => false,
+            };
+            let side = |slot: i64| -> Side {
+                let (team, seed, score) = if slot == 0 {
+                    (&m.team_a, m.seed_a, m.score_a)
+                } else {
+                    (&m.team_b, m.seed_b, m.score_b)
+                };
+                let name = match team {
+                    Some(t) => t.name.clone(),
+                    None if m.status == BracketMatchStatus::Bye => "Bye".into(),
+                    None => feeders
+                        .get(&(m.id, slot))
+                        .cloned()
+                        .unwrap_or_else(|| "To be decided".into()),
+                };
+                Side {
+                    seed: seed.map(|s| s.to_string()).unwrap_or_default(),
+                    known: team.is_some(),
+                    name,
+                    score: if started {
+                        score.map(|s| s.to_string()).unwrap_or_default()
+                    } else {
+                        String::new()
+                    },
+                    winner: m.winner == Some(if slot == 0 { Team::A } else { Team::B })
+                        && team.is_some(),
+                }
+            };
+            MatchBox {
+                number: format!("M{}", m.id + 1),
+                href: m
+                    .match_id
+                    .filter(|_| links)
+                    .map(|id| format!("/matches/{id}")),
+                status: m.status.as_str(),
+                state: state_words(m.status),
+                sides: [side(0), side(1)],
+            }
+        };
+
+        // Single elimination: the final closes the winners' columns, so it lines up with
+        // the semi-finals that feed it.
+        let section_of = |m: &BracketMatchView| match m.bracket {
+            Section::Final if single => Section::Winners,
+            other => other,
+        };
+        let winners_rounds = view
+            .matches
+            .iter()
+            .filter(|m| m.bracket == Section::Winners)
+            .map(|m| m.round)
+            .max()
+            .unwrap_or(0);
+        // (section, round) → the section's matches, rounds in order, boxes by position.
+        let mut grouped: BTreeMap<(Section, i64), Vec<&BracketMatchView>> = BTreeMap::new();
+        for m in &view.matches {
+            let round = if single && m.bracket == Section::Final {
+                winners_rounds + 1
+            } else {
+                m.round
+            };
+            grouped.entry((section_of(m), round)).or_default().push(m);
+        }
+        let mut sections: Vec<DrawnSection> = Vec::new();
+        for ((section, round), mut list) in grouped {
+            list.sort_by_key(|m| m.position);
+            if sections.last().is_none_or(|s| s.section != section) {
+                sections.push(DrawnSection {
+                    section,
+                    key: section.as_str(),
+                    title: section_title(section, single),
+                    rounds: Vec::new(),
+                });
+            }
+            if let Some(drawn) = sections.last_mut() {
+                drawn.rounds.push(DrawnRound {
+                    round,
+                    title: String::new(), // named below, once the last round is known
+                    feeds: "",
+                    fed: false,
+                    boxes: list.into_iter().map(&draw_box).collect(),
+                });
+            }
+        }
+        for section in &mut sections {
+            let last = section.rounds.iter().map(|r| r.round).max().unwrap_or(1);
+            let count: Vec<usize> = section.rounds.iter().map(|r| r.boxes.len()).collect();
+            for (i, r) in section.rounds.iter_mut().enumerate() {
+                r.title = round_title(section.section, r.round, last, single);
+                // Connectors only inside a section, where the next column is fed by this one.
+                r.feeds = match count.get(i + 1) {
+                    Some(&n) if n * 2 == count[i] => "pairs",
+                    Some(&n) if n == count[i] => "straight",
+                    _ => "",
+                };
+                r.fed = i > 0;
+            }
+        }
+
+        let teams = view.teams.max(0) as usize;
+        let size_class = match teams {
+            0..=16 => "size-16",
+            17..=32 => "size-32",
+            33..=64 => "size-64",
+            _ => "size-256",
+        };
+        // Printed, the sections stand one under the other, except the small ones (final,
+        // third place) which sit beside the winners' columns.
+        let tall = |s: &DrawnSection| s.rounds.iter().map(|r| r.boxes.len()).max().unwrap_or(0);
+        let (mut columns, mut rows, mut stacked) = (0, 0, 0);
+        let mut beside = 0;
+        for s in &sections {
+            if matches!(s.section, Section::Final | Section::ThirdPlace) {
+                beside += s.rounds.len();
+                rows = rows.max(tall(s));
+            } else {
+                columns = columns.max(s.rounds.len());
+                rows += tall(s);
+                stacked += 1;
+            }
+        }
+        let columns = columns.max(sections.first().map_or(0, |s| s.rounds.len()) + beside);
+        BracketDrawing {
+            champion: view.champion.as_ref().map(|t| t.name.clone()),
+            live: view.matches.iter().any(|m| m.status.is_live()),
+            fit: fit_tenths(columns, rows, stacked.max(1)),
+            size_class,
+            sections,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_titles() {
+        use Section::{Final, Losers, ThirdPlace, Winners};
+        assert_eq!(round_title(Winners, 1, 3, true), "Quarter-finals");
+        assert_eq!(round_title(Winners, 2, 3, true), "Semi-finals");
+        assert_eq!(round_title(Winners, 3, 3, true), "Final");
+        assert_eq!(round_title(Winners, 1, 5, true), "Round 1");
+        assert_eq!(round_title(Winners, 3, 5, true), "Quarter-finals");
+        assert_eq!(round_title(Losers, 2, 4, false), "Losers round 2");
+        assert_eq!(round_title(Losers, 4, 4, false), "Losers final");
+        assert_eq!(round_title(Final, 1, 2, false), "Grand final");
+        assert_eq!(round_title(Final, 2, 2, false), "Grand final reset");
+        assert_eq!(round_title(ThirdPlace, 1, 1, true), "Third place");
+    }
+
+    #[test]
+    fn the_print_size_shrinks_with_the_field() {
+        // 16 teams single elimination: 4 columns + third place, 8 rows: at least 10 pt.
+        assert!(fit_tenths(5, 8, 1) >= 100);
+        assert!(
+            fit_tenths(1, 1, 1) <= 120,
+            "no bigger than the biggest class"
+        );
+        // 64 teams: 6 columns + third place, 32 rows.
+        let big = fit_tenths(7, 32, 1);
+        assert!((40..120).contains(&big), "{big}");
+        assert!(fit_tenths(7, 16, 1) > big);
+    }
+}

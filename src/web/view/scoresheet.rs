@@ -1,0 +1,288 @@
+//! The scoresheet: one row per hand with both teams' bids and tricks, the breakdown of the
+//! points, the running score (bags) and the game's state after it. One view for the match
+//! page, the supervisor console and the calculator, shown by
+//! `templates/partials/scoresheet.html`.
+
+use crate::domain::{GameStatus, MatchId, TextEnum};
+use crate::rules::calculator::{ScoreRequest, ScoreResponse, ScoredHandOut};
+use crate::rules::hand::{BidInput, HandInput, TeamHandInput};
+use crate::rules::{Team, TeamResult, WinReason};
+use crate::service::matches::MatchView;
+
+pub struct Scoresheet {
+    /// The table's `id`: `sheet` (the console, the calculator), `scoresheet` on the match
+    /// page.
+    pub id: &'static str,
+    /// The teams as the header and the game column name them.
+    pub names: [String; 2],
+    pub rows: Vec<SheetRow>,
+    /// Each cell carries its column's class (`nil`, `contract`, ...). The console's cells
+    /// are bare (its tests read `<td>60</td>`).
+    pub classes: bool,
+    /// On the console: each hand links to its correction form.
+    pub correct: Option<MatchId>,
+}
+
+/// A hand of the sheet.
+pub struct SheetRow {
+    pub number: usize,
+    /// "misdeal", "tie-break hand", "time called".
+    pub note: String,
+    /// Revokes by team ("a:1 b:2"), empty without.
+    pub revokes: String,
+    pub revision: i64,
+    /// Why it was corrected (revisions after the first).
+    pub reason: String,
+    pub teams: [SheetTeam; 2],
+    /// The game after this hand: "Team A wins (time called)", "In progress"...
+    pub status: String,
+}
+
+/// A team's cells of a hand.
+pub struct SheetTeam {
+    pub bids: String,
+    pub tricks: String,
+    /// Tricks counted toward the contract where they differ from the tricks taken (a
+    /// failed nil, a revoke).
+    pub counted: Option<u8>,
+    pub r: TeamResult,
+    /// "made", "set" or empty (no contract).
+    pub made: &'static str,
+}
+
+impl Scoresheet {
+    /// The hands of a recorded match.
+    pub fn of_match(m: &MatchView) -> Scoresheet {
+        let names = [m.team_a.name.clone(), m.team_b.name.clone()];
+        let rows = m
+            .hands
+            .iter()
+            .map(|h| row(&h.scored, &h.hand, h.revision, h.reason.as_deref(), &names))
+            .collect();
+        Scoresheet {
+            id: "sheet",
+            names,
+            rows,
+            classes: true,
+            correct: None,
+        }
+    }
+
+    /// The hands of a calculator request, as scored.
+    pub fn of_calculation(request: &ScoreRequest, answer: &ScoreResponse) -> Scoresheet {
+        let names = TEAMS.map(String::from);
+        let rows = answer
+            .hands
+            .iter()
+            .zip(&request.hands)
+            .map(|(out, hand)| row(out, hand, 1, None, &names))
+            .collect();
+        Scoresheet {
+            id: "sheet",
+            names,
+            rows,
+            classes: true,
+            correct: None,
+        }
+    }
+
+    /// How many hands were corrected after entry.
+    pub fn corrected(&self) -> usize {
+        self.rows.iter().filter(|r| r.revision > 1).count()
+    }
+}
+
+/// The teams' names where they have none (the calculator).
+pub const TEAMS: [&str; 2] = ["Team A", "Team B"];
+
+fn row(
+    out: &ScoredHandOut,
+    hand: &HandInput,
+    revision: i64,
+    reason: Option<&str>,
+    names: &[String; 2],
+) -> SheetRow {
+    let team = |r: &TeamResult, cells: Option<&TeamHandInput>| SheetTeam {
+        bids: cells.map(bids_text).unwrap_or_default(),
+        tricks: cells.map(tricks_text).unwrap_or_default(),
+        counted: cells
+            .map(|c| c.tricks.iter().sum::<i64>())
+            .filter(|taken| *taken != i64::from(r.tricks_counted))
+            .map(|_| r.tricks_counted),
+        r: *r,
+        made: match r.made {
+            Some(true) => "made",
+            Some(false) => "set",
+            None => "",
+        },
+    };
+    let notes = [
+        (out.misdeal, "misdeal"),
+        (out.tiebreak, "tie-break hand"),
+        (out.time_called, "time called"),
+    ];
+    SheetRow {
+        number: out.number,
+        note: notes
+            .iter()
+            .filter(|(on, _)| *on)
+            .map(|(_, note)| *note)
+            .collect::<Vec<_>>()
+            .join(", "),
+        revokes: revokes_text(hand),
+        revision,
+        reason: reason.unwrap_or_default().to_string(),
+        teams: [team(&out.a, hand.a.as_ref()), team(&out.b, hand.b.as_ref())],
+        status: hand_words(out, names),
+    }
+}
+
+/// A bid in words: "4", "nil", "blind nil".
+pub fn bid_text(bid: &BidInput) -> String {
+    match bid {
+        BidInput::Number(n) => n.to_string(),
+        BidInput::Word(w) => w.replace('_', " "),
+    }
+}
+
+/// A team's bids in words: "4 + nil", "3 + 4 (blind)".
+pub fn bids_text(team: &TeamHandInput) -> String {
+    let bids: Vec<String> = team.bids.iter().map(bid_text).collect();
+    format!(
+        "{}{}",
+        bids.join(" + "),
+        if team.blind { " (blind)" } else { "" }
+    )
+}
+
+/// A team's tricks: "5 + 0".
+pub fn tricks_text(team: &TeamHandInput) -> String {
+    team.tricks
+        .iter()
+        .map(i64::to_string)
+        .collect::<Vec<_>>()
+        .join(" + ")
+}
+
+/// Revokes by team: "a:1 b:2" (empty without).
+fn revokes_text(hand: &HandInput) -> String {
+    let Some(r) = &hand.revokes else {
+        return String::new();
+    };
+    let mut parts = Vec::new();
+    if r.a != 0 {
+        parts.push(format!("a:{}", r.a));
+    }
+    if r.b != 0 {
+        parts.push(format!("b:{}", r.b));
+    }
+    parts.join(" ")
+}
+
+/// The game after a scored hand, in words.
+fn hand_words(out: &ScoredHandOut, names: &[String; 2]) -> String {
+    game_words(&out.status, out.winner, out.reason.as_deref(), names)
+}
+
+/// A game's state in words, with the teams' names: "Team A wins (time called)", "Draw",
+/// "Tied: the next hand breaks the tie", "In progress". `status` and `reason` as the
+/// engine's answer names them (`won`, `time`).
+pub fn game_words(
+    status: &str,
+    winner: Option<Team>,
+    reason: Option<&str>,
+    names: &[String; 2],
+) -> String {
+    let reason = reason.and_then(|r| WinReason::parse(r).ok());
+    match (GameStatus::parse(status).ok(), winner) {
+        (Some(GameStatus::Won), Some(team)) => format!(
+            "{} wins ({})",
+            names[team.index()],
+            reason.map_or("", WinReason::words)
+        ),
+        (Some(GameStatus::Tied), _) => "Draw".into(),
+        (Some(GameStatus::Tiebreak), _) => "Tied: the next hand breaks the tie".into(),
+        _ => "In progress".into(),
+    }
+}
+
+/// Whether a game in the engine's words (`won`, `tied`, ...) is over.
+pub fn game_over(status: &str) -> bool {
+    matches!(
+        GameStatus::parse(status),
+        Ok(GameStatus::Won | GameStatus::Tied)
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::calculator::score_request;
+    use crate::rules::params::RulesSpec;
+
+    fn team(bids: &[BidInput], tricks: &[i64], blind: bool) -> TeamHandInput {
+        TeamHandInput {
+            bids: bids.to_vec(),
+            tricks: tricks.to_vec(),
+            blind,
+        }
+    }
+
+    #[test]
+    fn bids_and_tricks_in_words() {
+        let a = team(
+            &[BidInput::Number(4), BidInput::Word("blind_nil".into())],
+            &[5, 0],
+            false,
+        );
+        assert_eq!(bids_text(&a), "4 + blind nil");
+        assert_eq!(tricks_text(&a), "5 + 0");
+        let b = team(&[BidInput::Number(3), BidInput::Number(4)], &[4, 4], true);
+        assert_eq!(bids_text(&b), "3 + 4 (blind)");
+    }
+
+    #[test]
+    fn a_calculation_reads_as_the_sheet() {
+        let hand = |a: TeamHandInput, b: TeamHandInput, time_called: bool| HandInput {
+            a: Some(a),
+            b: Some(b),
+            time_called,
+            ..HandInput::default()
+        };
+        let request = ScoreRequest {
+            rules: RulesSpec::Preset("unc-im-300".into()),
+            stage: crate::rules::Stage::Regular,
+            start: None,
+            hands: vec![
+                hand(
+                    team(
+                        &[BidInput::Number(4), BidInput::Word("nil".into())],
+                        &[5, 0],
+                        false,
+                    ),
+                    team(&[BidInput::Number(3), BidInput::Number(4)], &[4, 4], false),
+                    false,
+                ),
+                hand(
+                    team(&[BidInput::Number(4), BidInput::Number(3)], &[4, 3], false),
+                    team(&[BidInput::Number(2), BidInput::Number(2)], &[2, 4], false),
+                    true,
+                ),
+            ],
+        };
+        let answer = match score_request(&request) {
+            Ok(answer) => answer,
+            Err(e) => panic!("scored: {}", e.message),
+        };
+        let sheet = Scoresheet::of_calculation(&request, &answer);
+        assert_eq!(sheet.rows.len(), 2);
+        let first = &sheet.rows[0];
+        assert_eq!(first.teams[0].bids, "4 + nil");
+        assert_eq!(first.teams[0].r.nil_points, 60);
+        assert_eq!(first.status, "In progress");
+        let last = &sheet.rows[1];
+        assert_eq!(last.note, "time called");
+        assert_eq!(last.status, "Team A wins (time called)");
+        assert_eq!(sheet.corrected(), 0);
+    }
+}

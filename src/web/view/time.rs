@@ -1,0 +1,72 @@
+//! Times as every page shows them: a scheduled time in the league's own wall-clock time
+//! ("Tue 24 Nov 2026, 19:00"), and an instant as a [`Stamp`] for a `<time>` element that
+//! `public.js` rewrites in the reader's own time zone.
+
+use chrono::Timelike;
+
+use crate::domain::{LocalTime, Timestamp};
+
+/// A scheduled time: "Tue 24 Nov 2026, 19:00".
+pub fn scheduled(t: LocalTime) -> String {
+    t.0.format("%a %-d %b %Y, %H:%M").to_string()
+}
+
+/// The day of a scheduled time: "Tue 24 Nov 2026".
+pub fn day(t: LocalTime) -> String {
+    t.0.format("%a %-d %b %Y").to_string()
+}
+
+/// A wall-clock time in full, for a printed report: "24 November 2026, 19:00".
+pub fn long(t: LocalTime) -> String {
+    t.0.format("%-d %B %Y, %H:%M").to_string()
+}
+
+/// The server's wall-clock time now, to the minute (schedules are written in it).
+pub fn local_now() -> LocalTime {
+    let now = chrono::Local::now().naive_local();
+    LocalTime(
+        now.with_second(0)
+            .and_then(|t| t.with_nanosecond(0))
+            .unwrap_or(now),
+    )
+}
+
+/// An instant for `<time datetime="{{ iso }}" data-local>{{ shown }}</time>`: shown in UTC
+/// until the script shows it in the reader's time zone.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Stamp {
+    /// As stored (RFC 3339, UTC).
+    pub iso: String,
+    /// "24 Nov 2026, 19:05 UTC".
+    pub shown: String,
+}
+
+impl Stamp {
+    pub fn of(t: Timestamp) -> Stamp {
+        Stamp {
+            iso: t.to_string(),
+            shown: t.0.format("%-d %b %Y, %H:%M UTC").to_string(),
+        }
+    }
+}
+
+/// [`Stamp::of`], for `Option::map`.
+pub fn stamp(t: Timestamp) -> Stamp {
+    Stamp::of(t)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn times_in_words() {
+        let t = LocalTime::parse("2026-11-24T19:00").unwrap();
+        assert_eq!(scheduled(t), "Tue 24 Nov 2026, 19:00");
+        assert_eq!(day(t), "Tue 24 Nov 2026");
+        assert_eq!(long(t), "24 November 2026, 19:00");
+        let s = stamp(Timestamp::parse("2026-11-24T14:05:09-05:00").unwrap());
+        assert_eq!(s.iso, "2026-11-24T19:05:09Z");
+        assert_eq!(s.shown, "24 Nov 2026, 19:05 UTC");
+    }
+}
