@@ -181,7 +181,7 @@ fn generate_season(rng: &mut Rng) -> Vec<(Rules, Vec<Hand>)> {
     games
 }
 
-/// The calculator request (API.md) for a game from 0–0.
+/// The calculator request (docs/api.md §5.1) for a game from 0–0.
 fn request_json(preset_name: &str, hands: &[Hand]) -> Value {
     let team = |th: &TeamHand| TeamHandInput {
         bids: th.bids.iter().map(|b| BidInput::from(*b)).collect(),

@@ -13,7 +13,9 @@ use crate::db::matches as db_matches;
 use crate::db::{Db, users};
 use crate::rules::hand::{BidInput, TeamHandInput};
 use crate::rules::{HandInput, RulesSpec};
-use crate::service::leagues::{self, NewLeagueInput, NewTeamInput, ScheduleInput, StageRules};
+use crate::service::leagues::{self, NewLeagueInput, StageRules};
+use crate::service::teams::NewTeamInput;
+use crate::service::schedule::ScheduleInput;
 use crate::service::matches::{self, Recorded};
 use crate::domain::{MatchId, MatchStatus, Role};
 use crate::service::{ServiceError, User, accounts};
@@ -225,7 +227,7 @@ pub async fn load(db: &Db) -> anyhow::Result<String> {
     .await
     .map_err(service)?;
     for (name, players) in TEAMS {
-        leagues::add_team(
+        crate::service::teams::add_team(
             db,
             &admin,
             SLUG,
@@ -243,7 +245,7 @@ pub async fn load(db: &Db) -> anyhow::Result<String> {
             .map_err(service)?;
     }
     let first_night = chrono::Local::now().date_naive() - chrono::Duration::weeks(3);
-    leagues::generate_schedule(
+    crate::service::schedule::generate_schedule(
         db,
         &admin,
         SLUG,

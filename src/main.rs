@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+use spades_im::domain::TextEnum;
 use spades_im::app::{Application, Settings};
 use spades_im::db::Db;
 use spades_im::rules::score_json;
@@ -261,7 +262,7 @@ async fn add_user(
     password_stdin: bool,
 ) -> anyhow::Result<()> {
     let role =
-        Role::parse(&role).ok_or_else(|| anyhow::anyhow!("the role is admin or supervisor"))?;
+        Role::parse(&role).map_err(|_| anyhow::anyhow!("the role is admin or supervisor"))?;
     let (password, generated) = if password_stdin {
         let mut line = String::new();
         std::io::stdin().read_line(&mut line)?;

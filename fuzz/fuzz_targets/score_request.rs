@@ -107,7 +107,7 @@ impl Num {
     }
 }
 
-/// One override of a rule field (DESIGN §2.4), value shaped by `Num`.
+/// One override of a rule field (docs/scoring.md §5.1), value shaped by `Num`.
 #[derive(Debug, Arbitrary)]
 enum Override {
     Target(Num),

@@ -1,6 +1,6 @@
 //! SQLite access. Functions take a connection; the caller decides the transaction.
 //!
-//! One writer connection and a small read-only pool (GUIDE: "Data that is never lost"):
+//! One writer connection and a small read-only pool (so that no acknowledged write is lost and writes do not fail as "database is locked"):
 //! WAL with `synchronous=FULL`, foreign keys on, a 5 s busy timeout, and every write
 //! transaction opened with `BEGIN IMMEDIATE`.
 

@@ -1,4 +1,4 @@
-//! Playoff brackets (DESIGN §3 "Playoffs"): single elimination (optional third-place match)
+//! Playoff brackets (docs/scoring.md §9): single elimination (optional third-place match)
 //! and double elimination (grand final of none, simple or double), seeded from the
 //! standings, plus a pure [`BracketState`] that applies results. No web, SQL or clock.
 //!

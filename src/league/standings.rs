@@ -1,4 +1,4 @@
-//! Regular-season standings (DESIGN §3): played, won, lost, tied, forfeits, win %, points
+//! Regular-season standings (docs/scoring.md §7): played, won, lost, tied, forfeits, win %, points
 //! for/against, differential; ties between teams broken by the league's order, then by name
 //! and id so the order is always the same.
 

@@ -1,4 +1,4 @@
-//! The stateless scoring calculator of API.md: a request of rules, stage, start and hands in,
+//! The stateless scoring calculator (docs/api.md §5.1): a request of rules, stage, start and hands in,
 //! every hand's breakdown and the game's state out. The JSON API, the CLI and the calculator
 //! page all go through [`score_request`], so they cannot disagree.
 
@@ -92,7 +92,7 @@ impl ScoreResponse {
     }
 }
 
-/// Why a request could not be scored, in the error shape of API.md.
+/// Why a request could not be scored, in the error shape of docs/api.md §3.1.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct CalcError {
     /// `invalid_request`, `invalid_rules`, `invalid_start`, `invalid_hand` or `game_over`.

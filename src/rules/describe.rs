@@ -212,7 +212,7 @@ pub fn describe(rules: &Rules) -> Vec<RuleLine> {
     lines
 }
 
-/// The readings taken where the source documents are unclear (DESIGN §2.4), for the rules
+/// The readings taken where the source documents are unclear (docs/scoring.md §6.1), for the rules
 /// that they concern.
 pub fn readings(rules: &Rules, source: &str) -> Vec<&'static str> {
     let mut notes = Vec::new();

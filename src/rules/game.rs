@@ -1,4 +1,4 @@
-//! Scoring a hand (DESIGN §2.2) and ending a game (§2.3).
+//! Scoring a hand (docs/scoring.md §3) and ending a game (§4).
 
 use serde::{Deserialize, Serialize};
 
@@ -569,7 +569,7 @@ impl Game {
     }
 
     /// The state after a hand (or at the start): where several endings apply, the first of
-    /// these decides (DESIGN §2.3): a made moon that wins the game, the loss floor, a
+    /// these decides (docs/scoring.md §4.7): a made moon that wins the game, the loss floor, a
     /// tie-break hand, time, the target.
     fn decide(
         &self,

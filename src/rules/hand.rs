@@ -1,4 +1,4 @@
-//! A hand as recorded at the table: the JSON shape of API.md ("Hand") and the checked domain
+//! A hand as recorded at the table: the JSON shape of docs/api.md §4.2 and the checked domain
 //! type the engine scores.
 
 use serde::{Deserialize, Serialize};

@@ -1,4 +1,4 @@
-//! The scoring engine: pure Rust, no web, database or clock. DESIGN §2.
+//! The scoring engine: pure Rust, no web, database or clock. docs/scoring.md §2–§6.
 //!
 //! [`Game`] scores hands one at a time and reports the game's state as data (in progress, a
 //! tie-break hand next, won, tied); only invalid input is an error.

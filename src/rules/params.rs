@@ -1,4 +1,4 @@
-//! Rule parameters (DESIGN §2.4), the five presets, and the merge of a league's overrides
+//! Rule parameters (docs/scoring.md §5.1), the five presets, and the merge of a league's overrides
 //! over a preset.
 
 use serde::{Deserialize, Serialize};
@@ -217,12 +217,12 @@ impl Default for BlindBids {
 pub struct Preset {
     pub name: &'static str,
     pub title: &'static str,
-    /// The document in `shared/rules/` it encodes.
+    /// The number of the rule document it encodes (docs/scoring.md §1.3).
     pub source: &'static str,
     pub rules: Rules,
 }
 
-/// The presets of DESIGN §2.4, exactly as tabled.
+/// The presets of docs/scoring.md §5.2, exactly as tabled.
 pub fn presets() -> Vec<Preset> {
     let base = Rules {
         target: 500,

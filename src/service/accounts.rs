@@ -5,7 +5,7 @@ use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, Salt
 use sha2::{Digest, Sha256};
 
 use super::{ServiceError, User};
-use crate::domain::{Role, Timestamp, UserId};
+use crate::domain::{Role, Timestamp};
 use crate::db::{Db, users};
 
 /// How long a login lasts.

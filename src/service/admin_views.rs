@@ -5,7 +5,8 @@
 use std::collections::HashMap;
 use std::path::Path;
 
-use super::leagues::{self, League, TeamView};
+use super::leagues::{self, League};
+use super::teams::TeamView;
 use super::playoffs::{self, BracketView, PlayoffsInput};
 use super::{ServiceError, User, require_admin};
 use crate::db::{

@@ -7,8 +7,9 @@ use std::sync::Arc;
 use sqlx::SqliteConnection;
 
 use super::ServiceError;
-use super::leagues::{self, League, StandingsCache};
+use super::leagues::{self, League};
 use super::matches::{self, MatchSummary};
+use super::standings::StandingsCache;
 use crate::db::leagues as db_leagues;
 use crate::db::matches as db_matches;
 use crate::domain::{LocalTime, MatchStatus};

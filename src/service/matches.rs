@@ -22,7 +22,7 @@ use crate::rules::{Game, HandInput, Rules, ScoredHand, Stage, Team, TeamTotal, W
 pub struct HandView {
     #[serde(flatten)]
     pub scored: ScoredHandOut,
-    /// The hand as entered (API.md "Hand").
+    /// The hand as entered (docs/api.md §4.2).
     pub hand: HandInput,
     pub revision: i64,
     pub recorded_at: Timestamp,
@@ -370,7 +370,7 @@ pub async fn record_hand(
     let rules = rules_of(&m, &league)?;
     let (_, mut inputs) = stored_hands(&mut tx, id).await?;
     let mut hand = input.clone();
-    // The hand in play when time runs out is the time-called one (DESIGN §2.3).
+    // The hand in play when time runs out is the time-called one (docs/scoring.md §4.3, §8.3).
     if !hand.misdeal && time_expired(&m, &rules) && !inputs.iter().any(|h| h.time_called) {
         hand.time_called = true;
     }
@@ -415,7 +415,7 @@ pub struct Correction<'a> {
     pub hand: &'a HandInput,
     pub reason: &'a str,
     pub expected_version: i64,
-    /// An admin confirms resetting the started playoff matches it changes (DESIGN §3).
+    /// An admin confirms resetting the started playoff matches it changes (docs/scoring.md §9.9).
     pub reset_bracket_path: bool,
 }
 
@@ -543,7 +543,7 @@ pub struct ForfeitInput {
     /// `a`, `b` or `both`: the team that forfeits.
     pub team: String,
     /// A double forfeit in the playoffs: the team the admin sends on, `a` or `b` (someone
-    /// must advance; DESIGN §3). Admin only; not for regular-season matches.
+    /// must advance; docs/scoring.md §9.8). Admin only; not for regular-season matches.
     #[serde(default)]
     pub advance: Option<String>,
     #[serde(default)]

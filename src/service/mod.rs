@@ -5,6 +5,9 @@
 pub mod accounts;
 pub mod audit;
 pub mod leagues;
+pub mod schedule;
+pub mod standings;
+pub mod teams;
 pub mod matches;
 pub mod playoffs;
 pub mod console_views;

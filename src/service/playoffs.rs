@@ -1,4 +1,4 @@
-//! Playoffs (DESIGN §3 "Playoffs"): a bracket seeded from the regular-season standings,
+//! Playoffs (docs/scoring.md §9): a bracket seeded from the regular-season standings,
 //! whose real matches are created as their two teams become known. Winners advance by
 //! themselves: [`advance`] runs in the transaction of every hand, correction or forfeit of a
 //! playoff match. The bracket's structure is rebuilt by [`crate::league::bracket`] from its
@@ -10,10 +10,11 @@ use serde::{Deserialize, Serialize};
 use sqlx::SqliteConnection;
 
 use super::audit;
-use super::leagues::{league_by_slug, standings};
-use super::{ConflictCode, ServiceError, TeamRef, User, require_admin, to_json};
+use super::leagues::league_by_slug;
+use super::standings::standings;
+use super::{ConflictCode, ServiceError, TeamRef, User, require_admin};
 use crate::domain::{
-    TextEnum, BracketId, BracketMatchStatus, LeagueId, MatchId, MatchStatus, TeamId, Timestamp,
+    TextEnum, BracketMatchStatus, LeagueId, MatchId, MatchStatus, TeamId, Timestamp,
 };
 use crate::db::Db;
 use crate::rules::{Stage, Team};
@@ -43,7 +44,7 @@ pub struct PlayoffsInput {
     pub grand_final: Option<String>,
 }
 
-/// A match of the bracket (API.md "Bracket").
+/// A match of the bracket (docs/api.md §4.8).
 #[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct BracketMatchView {
     /// The bracket match's number (0-based, stable; `next_match` refers to it).
@@ -75,7 +76,7 @@ pub struct BracketMatchView {
     pub loser_next_slot: Option<i64>,
 }
 
-/// A league's bracket (API.md "Bracket").
+/// A league's bracket (docs/api.md §4.8).
 #[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct BracketView {
     pub league: String,
@@ -284,8 +285,7 @@ pub struct PathReset<'a> {
 /// every started match that depended on it are cancelled (hands kept) and replaced by fresh
 /// ones, which only an admin may confirm (`reset`); without it the answer is
 /// [`ServiceError::ResetNeeded`] with the whole list, and the caller's transaction is
-/// dropped, so nothing is written. DESIGN §3: "if a later match on that path has already
-/// started, the change waits for an admin to confirm resetting that path".
+/// dropped, so nothing is written (docs/scoring.md §9.9, docs/api.md §8.4).
 pub async fn advance(
     conn: &mut SqliteConnection,
     match_id: MatchId,

@@ -7,9 +7,10 @@ use std::sync::Arc;
 use sqlx::SqliteConnection;
 
 use super::ServiceError;
-use super::leagues::{self, League, StandingsCache};
+use super::leagues::{self, League};
 use super::matches::{self, MatchSummary};
 use super::playoffs::{self, BracketView};
+use super::standings::StandingsCache;
 use crate::db::leagues::TeamRow;
 use crate::domain::TeamId;
 use crate::league::standings::Standing;
@@ -56,7 +57,7 @@ pub struct LeagueTeams {
 
 pub async fn teams(conn: &mut SqliteConnection, slug: &str) -> Result<LeagueTeams, ServiceError> {
     let league = leagues::league_by_slug(conn, slug).await?;
-    let teams = leagues::teams(conn, league.row.id).await?;
+    let teams = super::teams::teams(conn, league.row.id).await?;
     Ok(LeagueTeams { league, teams })
 }
 
@@ -79,7 +80,7 @@ pub async fn team(
     id: TeamId,
 ) -> Result<TeamSeason, ServiceError> {
     let league = leagues::league_by_slug(conn, slug).await?;
-    let team = leagues::teams(conn, league.row.id)
+    let team = super::teams::teams(conn, league.row.id)
         .await?
         .into_iter()
         .find(|t| t.id == id)

@@ -4,7 +4,7 @@
 use sqlx::SqliteConnection;
 
 use super::audit;
-use super::leagues::{NewTeamInput, TeamView, check_team};
+use super::teams::{NewTeamInput, TeamView, check_team};
 use super::{ServiceError, User, require_admin};
 use crate::db::Db;
 use crate::db::leagues::{self as db_leagues, LeagueRow, TeamRow};
@@ -37,7 +37,9 @@ pub struct RosterPreview {
 /// The records of a CSV text, each with the line it starts on and its cells (trimmed).
 /// Quoted cells may hold commas, `""` and line breaks; blank lines are skipped.
 fn records(csv: &str) -> Result<Vec<(usize, Vec<String>)>, ServiceError> {
-    let text = csv.strip_prefix('\u{feff}').unwrap_or(csv);
+    // Browsers send a textarea's line breaks as CRLF: one line break each (also inside a
+    // quoted cell), counted once.
+    let text = csv.strip_prefix('\u{feff}').unwrap_or(csv).replace("\r\n", "\n");
     let mut reader = csv::ReaderBuilder::new()
         .has_headers(false)
         .flexible(true)

@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use crate::rules::CalcError;
 
-/// The body of every JSON error (API.md "Conventions").
+/// The body of every JSON error (docs/api.md §3.1).
 #[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct ErrorBody {
     pub error: CalcError,

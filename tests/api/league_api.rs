@@ -1,4 +1,4 @@
-//! The JSON API of league night (API.md "Leagues, teams, matches") over real HTTP: every
+//! The JSON API of league night (docs/api.md §6–§7) over real HTTP: every
 //! route's happy path, its refusals (anonymous, bad or revoked token, cross-site, wrong
 //! role, wrong league, stale version, duplicate submission), the throttled login, bad JSON
 //! inputs, forfeits, corrections, time calls, and the demo season.
@@ -175,7 +175,7 @@ fn hand3() -> Value {
     hand([2, 2], [2, 2], [4, 4], [5, 4])
 }
 
-/// Checks the API.md error shape and status; returns the `error` object.
+/// Checks the error shape of docs/api.md §3.1 and status; returns the `error` object.
 async fn refused(r: reqwest::Response, status: u16, code: &str, what: &str) -> Value {
     assert_eq!(r.status().as_u16(), status, "{what}: status");
     let body: Value = r
@@ -1021,7 +1021,7 @@ async fn correction_keeps_history_and_rescores_later_hands() {
 
     // The old revision is still there, and the audit row has the reason.
     let mut conn = app.db.reader().acquire().await.unwrap();
-    let history = spades_im::service::matches::history(&mut conn, id)
+    let history = spades_im::service::matches::history(&mut conn, spades_im::domain::MatchId(id))
         .await
         .unwrap();
     let first: Vec<_> = history.iter().filter(|h| h.number == 1).collect();
@@ -1341,7 +1341,7 @@ struct Bad {
 /// | 47 | forfeit       | team "c"                                          | 422    | invalid_forfeit    |
 /// | 48 | forfeit       | team missing                                      | 422    | invalid_request    |
 ///
-/// 48 bad inputs, each answered in the API.md error shape and leaving the database as it was.
+/// 48 bad inputs, each answered in the error shape of docs/api.md §3.1 and leaving the database as it was.
 #[actix_web::test]
 async fn bad_inputs_are_refused_and_write_nothing() {
     let n = night().await;
@@ -1916,7 +1916,7 @@ async fn demo_season_loads_through_the_services() {
         .unwrap();
     let league_id = league["id"].as_i64().unwrap();
     assert!(
-        spades_im::db::leagues::is_supervisor(&mut conn, league_id, sup.id)
+        spades_im::db::leagues::is_supervisor(&mut conn, spades_im::domain::LeagueId(league_id), sup.id)
             .await
             .unwrap()
     );
@@ -1940,7 +1940,7 @@ async fn demo_season_is_set_up_by_the_first_admin_when_there_is_one() {
         .await
         .unwrap()
         .unwrap();
-    assert_eq!(sup.role, "supervisor");
+    assert_eq!(sup.role, Role::Supervisor);
     let by: Vec<(String, i64)> =
         sqlx::query_as("SELECT DISTINCT action, user_id FROM audit_log ORDER BY action, user_id")
             .fetch_all(&mut *conn)
@@ -1953,7 +1953,7 @@ async fn demo_season_is_set_up_by_the_first_admin_when_there_is_one() {
         } else {
             coord.id
         };
-        assert_eq!(*user, expected, "{action} by {user}");
+        assert_eq!(*user, expected.0, "{action} by {user}");
     }
     assert!(by.iter().any(|(a, _)| a == "record_hand"));
     assert!(by.iter().any(|(a, _)| a == "generate_schedule"));

@@ -1,6 +1,6 @@
 //! The coordinator's side of the playoffs: creating the bracket from the admin page with a
 //! preview, confirming a reset of a started path after a correction (console and API), and
-//! choosing who advances after a double forfeit (DESIGN §3).
+//! choosing who advances after a double forfeit (docs/scoring.md §9.8–§9.9, docs/api.md §8.4–§8.5).
 
 use serde_json::{Value, json};
 use spades_im::service::Role;

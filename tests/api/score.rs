@@ -1,11 +1,11 @@
 //! The scoring calculator through the JSON API, the CLI and the page: same numbers, same
-//! error shapes (API.md "Conventions", "Scoring calculator").
+//! error shapes (docs/api.md §3 and §5.1).
 
 use serde_json::{Value, json};
 
 use crate::helpers::spawn_app;
 
-/// A game under unc-im-300 (DESIGN §2.4): nil ±60, min bid 4, 6-bag rule, revokes 3/30.
+/// A game under unc-im-300 (docs/scoring.md §5.2): nil ±60, min bid 4, 6-bag rule, revokes 3/30.
 fn unc_request() -> Value {
     json!({
         "rules": "unc-im-300",
@@ -268,7 +268,7 @@ async fn openapi_document_describes_the_calculator() {
     assert!(body["components"]["schemas"]["Rules"]["properties"]["ten_for_200"].is_object());
 }
 
-/// Every route under `/api/v1` (API.md), with its method; `true` when it writes (needs a login).
+/// Every route under `/api/v1` (docs/api.md §12), with its method; `true` when it writes (needs a login).
 const API_ROUTES: &[(&str, &str, bool)] = &[
     ("post", "/api/v1/score", false),
     ("get", "/api/v1/presets", false),

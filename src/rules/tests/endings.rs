@@ -1,4 +1,4 @@
-//! Ending a game (DESIGN §2.3), the start state of a resumed game, misdeals, and the
+//! Ending a game (docs/scoring.md §4), the start state of a resumed game, misdeals, and the
 //! calculator's view of the same.
 
 use serde_json::{Value, json};
@@ -422,7 +422,7 @@ fn no_hand_after_the_game_is_decided() {
     assert_eq!((e.code, e.hand), ("game_over", 2), "after a draw");
 }
 
-/// The calculator reports each hand's state and the game's, as API.md shows.
+/// The calculator reports each hand's state and the game's, as docs/api.md §4.4 and §5.1 show.
 #[test]
 fn calculator_reports_states() {
     let res = calc(json!({"rules": "unc-im-300", "hands": [

@@ -1,5 +1,5 @@
-//! Every worked example of the rule documents in `shared/rules/`, under the preset that
-//! encodes the document (DESIGN §2.4), each citing the document and the example.
+//! Every worked example of the original rule documents (000–004, docs/scoring.md §1.3), under the preset that
+//! encodes the document (docs/scoring.md §5.2), each citing the document and the example.
 
 use serde_json::json;
 
@@ -424,7 +424,7 @@ fn doc002_ten_for_200() {
 }
 
 /// 002, Scoring 3: "A team can accumulate 6 sandbags, but on the 6th Sandbag the team will be
-/// penalized 60 points. The sandbag count will be reset to zero." DESIGN's reading: bags
+/// penalized 60 points. The sandbag count will be reset to zero." Reading taken (docs/scoring.md §6.1): bags
 /// past the 6th in the same hand start the new count (`carry`).
 #[test]
 fn doc002_six_bag_rule() {
@@ -477,7 +477,7 @@ fn doc002_championship_ten_bag_rule() {
 
 /// 002, The Play 4: "the team will forfeit 3 tricks to the opposing team. The team receiving
 /// the tricks will be awarded 30 points. The offending team will need to make their original
-/// bid or be penalized according to their original bid." DESIGN's reading: the 3 tricks are
+/// bid or be penalized according to their original bid." Reading taken (docs/scoring.md §6.1): the 3 tricks are
 /// ordinary tricks for the receiving team (towards its bid and as bags), plus 30 points.
 #[test]
 fn doc002_revoke_three_tricks_and_30_points() {
@@ -515,7 +515,7 @@ fn doc002_revoke_three_tricks_and_30_points() {
 
 /// 002, Game Time 4: "If the time limit expires ... the game will be finished to determine
 /// the winner ... If the game is tied the score for next hand will determine the winner"
-/// (DESIGN's reading: the hand in play is finished, then the higher score wins; tied, the
+/// (reading taken, docs/scoring.md §6.1: the hand in play is finished, then the higher score wins; tied, the
 /// next hand decides).
 #[test]
 fn doc002_time_limit() {
@@ -566,8 +566,8 @@ fn doc002_to_300_and_to_500() {
     assert_eq!(game.state(), GameState::InProgress, "300 is not 500");
 }
 
-/// 002, Misdeal: a misdeal is redealt; DESIGN 2.1: "scores nothing and changes nothing but is
-/// kept in the record".
+/// 002, Misdeal: a misdeal is redealt; docs/scoring.md §2.3: it scores nothing, changes nothing and
+/// keeps its place in the record.
 #[test]
 fn doc002_misdeal_scores_nothing() {
     let r = preset("unc-im-300");

@@ -1,5 +1,5 @@
-//! The presets of DESIGN §2.4 exactly as tabled, and a league's overrides merged over them
-//! (API.md "Rules": nested objects merged field by field; unknown fields or presets refused).
+//! The presets of docs/scoring.md §5.2 exactly as tabled, and a league's overrides merged over them
+//! (docs/scoring.md §5.3: nested objects merged field by field; unknown fields or presets refused).
 
 use serde_json::{Value, json};
 

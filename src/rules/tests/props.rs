@@ -617,7 +617,7 @@ proptest! {
     }
 }
 
-/// §2.2 step 3 written out from DESIGN: (made, contract points, bags taken) of a team that
+/// docs/scoring.md §3.4 (the contract) written out again: (made, contract points, bags taken) of a team that
 /// counted `counted` tricks.
 fn expected_contract(r: &Rules, th: &TeamHand, counted: u8) -> (Option<bool>, i32, u8) {
     let contract = i32::from(th.contract());

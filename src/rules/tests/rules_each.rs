@@ -1,4 +1,4 @@
-//! Every scoring rule of DESIGN §2.2 under each preset, and every option of §2.4.
+//! Every scoring rule of docs/scoring.md §3 under each preset, and every option of §5.4.
 
 use serde_json::{Value, json};
 

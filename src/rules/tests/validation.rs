@@ -1,4 +1,4 @@
-//! Validation of hands (DESIGN §2.1): each failure is a clear message naming the hand and the
+//! Validation of hands (docs/scoring.md §2.4–§2.6): each failure is a clear message naming the hand and the
 //! field, and nothing is saved. Through the engine and through the calculator.
 
 use serde_json::{Value, json};
@@ -40,7 +40,7 @@ fn tricks_must_sum_to_13() {
         );
         assert_eq!(e.message, format!("hand 2: tricks sum to {sum}, not 13"));
     }
-    // API.md's example message, through the calculator.
+    // The example message of docs/scoring.md §2.6, through the calculator.
     let e = second_hand_error(
         json!("unc-im-300"),
         hj(json!([4, 4]), [4, 4], json!([3, 3]), [2, 2]),
@@ -396,7 +396,7 @@ fn refused_hand_changes_nothing() {
 }
 
 /// Hands of the wrong JSON shape, through the calculator: the error names the hand and the
-/// field (API.md: "An invalid hand is a 422 naming the hand (1-based) and the field").
+/// field (docs/api.md §5.1: an invalid hand is a 422 naming the hand, 1-based, and the field).
 #[test]
 fn calculator_names_the_field_of_a_malformed_hand() {
     for (bad, field) in [

@@ -1,4 +1,4 @@
-//! The JSON API of league night (API.md "Leagues, teams, matches"): the same services as
+//! The JSON API of league night (docs/api.md §6–§7): the same services as
 //! the pages.
 
 use actix_web::{HttpResponse, get, post, put, web};
@@ -7,9 +7,9 @@ use serde::{Deserialize, Serialize};
 use crate::domain::MatchId;
 use crate::league::standings::Standing;
 use crate::rules::HandInput;
-use crate::service::leagues::{
-    self, LeagueView, NewLeagueInput, NewMatchInput, NewTeamInput, ScheduleInput, TeamView,
-};
+use crate::service::leagues::{self, LeagueView, NewLeagueInput};
+use crate::service::schedule::{NewMatchInput, ScheduleInput};
+use crate::service::teams::{NewTeamInput, TeamView};
 use crate::service::matches::{self, ForfeitInput, MatchView, Recorded};
 use crate::web::AppState;
 use crate::web::error::{AppError, ErrorBody};
@@ -130,7 +130,7 @@ async fn add_team(
     body: web::Bytes,
 ) -> Result<HttpResponse, AppError> {
     let input: NewTeamInput = parse(&body)?;
-    let team = leagues::add_team(&state.db, &admin.0.user, &slug, &input).await?;
+    let team = crate::service::teams::add_team(&state.db, &admin.0.user, &slug, &input).await?;
     Ok(HttpResponse::Created().json(team))
 }
 
@@ -157,7 +157,7 @@ async fn list_teams(
 ) -> Result<HttpResponse, AppError> {
     let mut conn = state.db.reader().acquire().await?;
     let league = leagues::league_by_slug(&mut conn, &slug).await?;
-    let teams = leagues::teams(&mut conn, league.row.id).await?;
+    let teams = crate::service::teams::teams(&mut conn, league.row.id).await?;
     Ok(HttpResponse::Ok().json(TeamList {
         teams: teams.iter().map(TeamView::from).collect(),
     }))
@@ -238,7 +238,7 @@ async fn schedule(
     body: web::Bytes,
 ) -> Result<HttpResponse, AppError> {
     let input: ScheduleInput = parse(&body)?;
-    let ids = leagues::generate_schedule(&state.db, &admin.0.user, &slug, &input).await?;
+    let ids = crate::service::schedule::generate_schedule(&state.db, &admin.0.user, &slug, &input).await?;
     Ok(HttpResponse::Created().json(MatchList {
         matches: views(&state, &ids).await?,
     }))
@@ -269,7 +269,7 @@ async fn create_match(
     body: web::Bytes,
 ) -> Result<HttpResponse, AppError> {
     let input: NewMatchInput = parse(&body)?;
-    let id = leagues::create_match(&state.db, &admin.0.user, &slug, &input).await?;
+    let id = crate::service::schedule::create_match(&state.db, &admin.0.user, &slug, &input).await?;
     let mut conn = state.db.writer().acquire().await?;
     Ok(HttpResponse::Created().json(matches::load(&mut conn, id).await?.0))
 }

@@ -1,4 +1,4 @@
-//! The JSON API (`/api/v1`): API.md.
+//! The JSON API (`/api/v1`): docs/api.md.
 
 use actix_web::{HttpResponse, get, post, web};
 use serde::Serialize;
@@ -9,10 +9,9 @@ use crate::rules::calculator::{ScoreRequest, ScoreResponse, ScoredHandOut, Start
 use crate::rules::hand::{BidInput, HandInput, RevokesInput, TeamHandInput};
 use crate::rules::params::{self, Rules, RulesSpec};
 use crate::rules::{TeamResult, TeamTotal, score_json};
-use crate::service::leagues::{
-    LeagueView, NewLeagueInput, NewMatchInput, NewTeamInput, RulesByStage, ScheduleInput,
-    StageRules, TeamView,
-};
+use crate::service::leagues::{LeagueView, NewLeagueInput, RulesByStage, StageRules};
+use crate::service::schedule::{NewMatchInput, ScheduleInput};
+use crate::service::teams::{NewTeamInput, TeamView};
 use crate::service::TeamRef;
 use crate::service::matches::{ForfeitInput, HandView, MatchView};
 use crate::web::api::leagues::{
@@ -51,7 +50,7 @@ async fn score(body: web::Bytes) -> Result<web::Json<ScoreResponse>, AppError> {
 pub struct PresetOut {
     pub name: &'static str,
     pub title: &'static str,
-    /// The rule document it encodes (`shared/rules/NNN_*.txt`).
+    /// The number of the rule document it encodes (000–004; docs/scoring.md §1.3).
     pub source: &'static str,
     pub rules: Rules,
 }

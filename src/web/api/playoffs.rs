@@ -1,7 +1,6 @@
-//! Playoffs in the JSON API (API.md "Bracket"): create a league's bracket, read it, and its
+//! Playoffs in the JSON API (docs/api.md §8): create a league's bracket, read it, and its
 //! CSV export.
 
-use crate::domain::TextEnum;
 use crate::rules::Team;
 use actix_web::{HttpResponse, get, post, web};
 

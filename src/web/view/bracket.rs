@@ -1,5 +1,5 @@
 //! The bracket drawing: a [`BracketView`] turned into what `templates/partials/bracket_drawing.html`
-//! draws (DESIGN §3 "Playoffs" and "Reports"): sections (Winners, Losers, Final, Third
+//! draws (docs/scoring.md §9.3–§9.5; docs/api.md §8.2): sections (Winners, Losers, Final, Third
 //! place) of round columns of match boxes.
 //!
 //! Any template whose context has a field `drawing: BracketDrawing` can draw it with

@@ -165,7 +165,7 @@ pub fn tricks_text(team: &TeamHandInput) -> String {
 }
 
 /// Revokes by team: "a:1 b:2" (empty without).
-fn revokes_text(hand: &HandInput) -> String {
+pub fn revokes_text(hand: &HandInput) -> String {
     let Some(r) = &hand.revokes else {
         return String::new();
     };

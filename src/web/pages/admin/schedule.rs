@@ -7,7 +7,7 @@ use super::{Errors, done, fixable};
 use crate::domain::{TeamId, TextEnum};
 use crate::rules::Stage;
 use crate::service::ServiceError;
-use crate::service::leagues::{self, NewMatchInput, ScheduleInput};
+use crate::service::schedule::{NewMatchInput, ScheduleInput};
 use crate::web::AppState;
 use crate::web::error::PageError;
 use crate::web::extract::{Admin, CsrfForm};
@@ -43,7 +43,7 @@ pub(super) async fn generate_schedule(
                 time: Some(form.time.clone()),
                 days_between,
             };
-            leagues::generate_schedule(&state.db, &who.user, &slug, &input).await
+            crate::service::schedule::generate_schedule(&state.db, &who.user, &slug, &input).await
         }
         Err(e) => Err(e),
     };
@@ -96,7 +96,7 @@ pub(super) async fn add_match(
     CsrfForm(form): CsrfForm<MatchForm>,
 ) -> Result<HttpResponse, PageError> {
     let result = match match_input(&form) {
-        Ok(input) => leagues::create_match(&state.db, &who.user, &slug, &input).await,
+        Ok(input) => crate::service::schedule::create_match(&state.db, &who.user, &slug, &input).await,
         Err(e) => Err(e),
     };
     match result {

@@ -7,7 +7,8 @@ use serde::Deserialize;
 use super::league::{SupervisorForm, TeamForm, Typed, render_league};
 use super::{Empty, Errors, done, fixable};
 use crate::domain::{TeamId, UserId};
-use crate::service::leagues::{self, NewTeamInput};
+use crate::service::leagues;
+use crate::service::teams::NewTeamInput;
 use crate::service::{ServiceError, roster};
 use crate::web::AppState;
 use crate::web::error::PageError;
@@ -32,7 +33,7 @@ pub(super) async fn add_team(
     slug: web::Path<String>,
     CsrfForm(form): CsrfForm<TeamForm>,
 ) -> Result<HttpResponse, PageError> {
-    match leagues::add_team(&state.db, &who.user, &slug, &team_input(&form)).await {
+    match crate::service::teams::add_team(&state.db, &who.user, &slug, &team_input(&form)).await {
         Ok(_) => Ok(done(&slug, "team")),
         Err(e) if fixable(&e) => {
             let typed = Typed {

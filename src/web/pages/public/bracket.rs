@@ -1,6 +1,6 @@
 //! The public bracket page (`GET /leagues/{slug}/bracket`) and its printable one-page report
 //! (`GET /leagues/{slug}/bracket/print`), drawn in HTML and CSS by
-//! [`crate::web::view::bracket::BracketDrawing`] (DESIGN §3 "Playoffs" and "Reports"). Its
+//! [`crate::web::view::bracket::BracketDrawing`] (docs/scoring.md §9; docs/api.md §8.2 and §10.2). Its
 //! CSV is `api::playoffs`.
 
 use actix_web::http::StatusCode;

@@ -15,145 +15,8 @@ use crate::web::error::{AppError, PageError};
 use crate::web::extract::Viewer;
 use crate::web::view::chart::Chart;
 use crate::web::view::nav::Nav;
+use crate::web::view::scoresheet::{Scoresheet, revokes_text};
 use crate::web::view::time::{self, Stamp, stamp};
-
-// ---------------------------------------------------------------------------------------
-// The scoresheet
-
-pub struct SheetTeam {
-    pub bids: String,
-    pub tricks: String,
-    /// Tricks counted toward the contract where they differ from the tricks taken.
-    pub counted: Option<u8>,
-    pub r: TeamResult,
-    pub made: &'static str,
-}
-
-pub struct SheetRow {
-    pub number: usize,
-    pub note: String,
-    pub revision: i64,
-    pub reason: String,
-    pub recorded: Stamp,
-    pub teams: [SheetTeam; 2],
-    pub revokes: String,
-    pub status: String,
-}
-
-fn bids_text(cells: &TeamHandInput) -> String {
-    let bids: Vec<String> = cells
-        .bids
-        .iter()
-        .map(|b| match b {
-            BidInput::Number(n) => n.to_string(),
-            BidInput::Word(w) if w == "blind_nil" => "blind nil".into(),
-            BidInput::Word(w) => w.clone(),
-        })
-        .collect();
-    format!(
-        "{}{}",
-        bids.join(" + "),
-        if cells.blind { " (blind)" } else { "" }
-    )
-}
-
-fn tricks_text(cells: &TeamHandInput) -> String {
-    cells
-        .tricks
-        .iter()
-        .map(i64::to_string)
-        .collect::<Vec<_>>()
-        .join(" + ")
-}
-
-/// The game's state after a hand, with the teams' names.
-fn hand_status(m: &MatchView, status: &str, winner: Option<Team>, reason: Option<&str>) -> String {
-    let name = |t: Team| match t {
-        Team::A => m.team_a.name.as_str(),
-        Team::B => m.team_b.name.as_str(),
-    };
-    match (status, winner) {
-        ("won", Some(t)) => format!(
-            "{} wins ({})",
-            name(t),
-            match reason.unwrap_or("") {
-                "target" => "reached the target",
-                "time" => "time called",
-                "tiebreak" => "tie-break hand",
-                "floor" => "other team at the loss floor",
-                "moon" => "made the moon",
-                other => other,
-            }
-        ),
-        ("tied", _) => "Draw".into(),
-        ("tiebreak", _) => "Tied: the next hand breaks the tie".into(),
-        _ => String::new(),
-    }
-}
-
-fn revokes_text(m: &crate::rules::HandInput) -> String {
-    let Some(r) = &m.revokes else {
-        return String::new();
-    };
-    let mut parts = Vec::new();
-    if r.a != 0 {
-        parts.push(format!("a:{}", r.a));
-    }
-    if r.b != 0 {
-        parts.push(format!("b:{}", r.b));
-    }
-    parts.join(" ")
-}
-
-fn sheet(m: &MatchView) -> Vec<SheetRow> {
-    m.hands
-        .iter()
-        .map(|h| {
-            let team = |r: &TeamResult, cells: Option<&TeamHandInput>| SheetTeam {
-                bids: cells.map(bids_text).unwrap_or_default(),
-                tricks: cells.map(tricks_text).unwrap_or_default(),
-                counted: cells
-                    .map(|c| c.tricks.iter().sum::<i64>())
-                    .filter(|taken| *taken != i64::from(r.tricks_counted))
-                    .map(|_| r.tricks_counted),
-                r: *r,
-                made: match r.made {
-                    Some(true) => "made",
-                    Some(false) => "set",
-                    None => "",
-                },
-            };
-            let mut notes = Vec::new();
-            if h.scored.misdeal {
-                notes.push("misdeal");
-            }
-            if h.scored.tiebreak {
-                notes.push("tie-break hand");
-            }
-            if h.scored.time_called {
-                notes.push("time called");
-            }
-            SheetRow {
-                number: h.scored.number,
-                note: notes.join(", "),
-                revision: h.revision,
-                reason: h.reason.clone().unwrap_or_default(),
-                recorded: stamp(h.recorded_at),
-                teams: [
-                    team(&h.scored.a, h.hand.a.as_ref()),
-                    team(&h.scored.b, h.hand.b.as_ref()),
-                ],
-                revokes: revokes_text(&h.hand),
-                status: hand_status(
-                    m,
-                    &h.scored.status,
-                    h.scored.winner,
-                    h.scored.reason.as_deref(),
-                ),
-            }
-        })
-        .collect()
-}
 
 // ---------------------------------------------------------------------------------------
 // The page
@@ -179,9 +42,8 @@ struct MatchPage {
     called: Option<Stamp>,
     time_limit: Option<u32>,
     live: bool,
-    rows: Vec<SheetRow>,
+    sheet: Scoresheet,
     chart: Option<Chart>,
-    corrected: usize,
     rule_lines: Vec<RuleLine>,
 }
 
@@ -193,7 +55,10 @@ pub(super) async fn match_page(
 ) -> Result<HttpResponse, PageError> {
     let mut conn = state.db.reader().acquire().await.map_err(AppError::from)?;
     let (m, league) = matches::load(&mut conn, *id).await?;
-    let rows = sheet(&m);
+    let sheet = Scoresheet {
+        id: "scoresheet",
+        ..Scoresheet::of_match(&m)
+    };
     let scores: Vec<(i32, i32)> = m
         .hands
         .iter()
@@ -214,10 +79,9 @@ pub(super) async fn match_page(
         called: m.time_called_at.map(stamp),
         time_limit: m.rules.time_limit_minutes,
         live: m.status == MatchStatus::InProgress,
-        corrected: rows.iter().filter(|r| r.revision > 1).count(),
         chart: (!scores.is_empty()).then(|| Chart::new(&scores, m.rules.target)),
         rule_lines: describe(&m.rules),
-        rows,
+        sheet,
         m,
     }
     .render()?;

@@ -19,7 +19,7 @@ mod teams;
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, web};
 
-use crate::domain::{MatchStatus, TextEnum};
+use crate::domain::{MatchId, MatchStatus, TextEnum};
 use crate::league::standings::{Standing, Tiebreak};
 use crate::rules::Team;
 use crate::service::TeamRef;
@@ -58,7 +58,7 @@ fn page(who: &Viewer, body: String) -> HttpResponse {
 
 /// A match as a line of a list (schedule, results, team page).
 pub struct MatchLine {
-    pub id: crate::domain::MatchId,
+    pub id: MatchId,
     pub when: String,
     pub table: String,
     pub a: TeamRef,

@@ -1,0 +1,251 @@
+//! A league's schedule: a generated round robin, or single matches added by hand.
+
+
+use serde::Deserialize;
+
+use super::audit;
+use super::{ConflictCode, ServiceError, User, require_admin};
+use crate::domain::{LocalTime, MatchId, TeamId, TextEnum};
+use crate::db::leagues::{self as db_leagues, TeamRow};
+use crate::db::matches::{self as db_matches, NewMatch};
+use crate::db::Db;
+use crate::league::schedule::round_robin;
+use crate::rules::Stage;
+
+#[derive(Debug, Clone, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ScheduleInput {
+    /// `round_robin`.
+    pub format: String,
+    /// The first league night (`YYYY-MM-DD`); later rounds follow weekly.
+    #[serde(default)]
+    pub start_date: Option<String>,
+    /// Time of day of the matches (`HH:MM`, default 19:00).
+    #[serde(default)]
+    pub time: Option<String>,
+    /// Days between league nights (default 7).
+    #[serde(default)]
+    pub days_between: Option<u32>,
+}
+
+/// How a season's schedule is made (only round robins so far).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ScheduleFormat {
+    RoundRobin,
+}
+
+crate::domain::text_enum!(ScheduleFormat, "schedule format", {
+    ScheduleFormat::RoundRobin => "round_robin",
+});
+
+/// Generates a round robin of the league's active teams: one round per league night, tables
+/// numbered 1, 2, ... within a round.
+pub async fn generate_schedule(
+    db: &Db,
+    user: &User,
+    slug: &str,
+    input: &ScheduleInput,
+) -> Result<Vec<MatchId>, ServiceError> {
+    require_admin(user)?;
+    let ScheduleFormat::RoundRobin = ScheduleFormat::parse(input.format.trim()).map_err(|_| {
+        ServiceError::invalid(
+            "invalid_schedule",
+            "format",
+            format!("unknown format \"{}\"; use round_robin", input.format),
+        )
+    })?;
+    let start = match input
+        .start_date
+        .as_deref()
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+    {
+        Some(d) => Some(
+            chrono::NaiveDate::parse_from_str(d, "%Y-%m-%d").map_err(|_| {
+                ServiceError::invalid(
+                    "invalid_schedule",
+                    "start_date",
+                    "the first date is YYYY-MM-DD",
+                )
+            })?,
+        ),
+        None => None,
+    };
+    let time = match input
+        .time
+        .as_deref()
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+    {
+        Some(t) => chrono::NaiveTime::parse_from_str(t, "%H:%M").map_err(|_| {
+            ServiceError::invalid("invalid_schedule", "time", "the time is HH:MM, e.g. 19:00")
+        })?,
+        None => chrono::NaiveTime::from_hms_opt(19, 0, 0).unwrap_or_default(),
+    };
+    let gap = i64::from(input.days_between.unwrap_or(7).clamp(1, 60));
+    let mut tx = db.write().await?;
+    let league = db_leagues::by_slug(&mut tx, slug)
+        .await?
+        .ok_or(ServiceError::NotFound)?;
+    let existing = db_matches::of_league(&mut tx, league.id).await?;
+    if existing.iter().any(|m| m.stage == Stage::Regular) {
+        return Err(ServiceError::conflict(
+                ConflictCode::ScheduleExists,
+            "the league already has regular-season matches; add single matches instead",
+        ));
+    }
+    let active: Vec<TeamRow> = db_leagues::teams(&mut tx, league.id)
+        .await?
+        .into_iter()
+        .filter(|t| !t.withdrawn)
+        .collect();
+    if active.len() < 2 {
+        return Err(ServiceError::invalid(
+            "invalid_schedule",
+            "format",
+            "a round robin needs at least 2 active teams",
+        ));
+    }
+    let mut ids = Vec::new();
+    let mut table_in_round = std::collections::HashMap::new();
+    for p in round_robin(active.len()) {
+        let table = table_in_round.entry(p.round).or_insert(0);
+        *table += 1;
+        let when = start.map(|d| {
+            LocalTime((d + chrono::Duration::days(gap * (p.round as i64 - 1))).and_time(time))
+        });
+        let table_name = format!("Table {table}");
+        let id = db_matches::insert(
+            &mut tx,
+            &NewMatch {
+                league_id: league.id,
+                stage: Stage::Regular,
+                round: Some(p.round as i64),
+                team_a: active[p.a].id,
+                team_b: active[p.b].id,
+                table_name: Some(&table_name),
+                scheduled_at: when,
+            },
+        )
+        .await?;
+        ids.push(id);
+    }
+    let after = format!("{} matches", ids.len());
+    audit::record(&mut tx, user, audit::Change::new("generate_schedule", audit::Subject::League(league.id)).after(&after))
+    .await?;
+    tx.commit().await?;
+    Ok(ids)
+}
+
+#[derive(Debug, Clone, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NewMatchInput {
+    pub team_a: TeamId,
+    pub team_b: TeamId,
+    #[serde(default)]
+    pub stage: Option<Stage>,
+    #[serde(default)]
+    pub table: Option<String>,
+    #[serde(default)]
+    pub scheduled_at: Option<String>,
+}
+
+pub async fn create_match(
+    db: &Db,
+    user: &User,
+    slug: &str,
+    input: &NewMatchInput,
+) -> Result<MatchId, ServiceError> {
+    require_admin(user)?;
+    if input.team_a == input.team_b {
+        return Err(ServiceError::invalid(
+            "invalid_match",
+            "team_b",
+            "a team cannot play itself",
+        ));
+    }
+    let scheduled = match input
+        .scheduled_at
+        .as_deref()
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+    {
+        Some(s) => Some(parse_when(s)?),
+        None => None,
+    };
+    let table = input
+        .table
+        .as_deref()
+        .map(str::trim)
+        .filter(|s| !s.is_empty());
+    if table.is_some_and(|t| t.chars().count() > 40) {
+        return Err(ServiceError::invalid(
+            "invalid_match",
+            "table",
+            "a table name is at most 40 characters",
+        ));
+    }
+    let stage = input.stage.unwrap_or_default();
+    let mut tx = db.write().await?;
+    let league = db_leagues::by_slug(&mut tx, slug)
+        .await?
+        .ok_or(ServiceError::NotFound)?;
+    for (field, id) in [("team_a", input.team_a), ("team_b", input.team_b)] {
+        let team = db_leagues::team(&mut tx, id)
+            .await?
+            .filter(|t| t.league_id == league.id);
+        match team {
+            None => {
+                return Err(ServiceError::invalid(
+                    "invalid_match",
+                    field,
+                    format!("team {id} is not in this league"),
+                ));
+            }
+            Some(t) if t.withdrawn => {
+                return Err(ServiceError::invalid(
+                    "invalid_match",
+                    field,
+                    format!("{} has withdrawn", t.name),
+                ));
+            }
+            Some(_) => {}
+        }
+    }
+    let id = db_matches::insert(
+        &mut tx,
+        &NewMatch {
+            league_id: league.id,
+            stage,
+            round: None,
+            team_a: input.team_a,
+            team_b: input.team_b,
+            table_name: table,
+            scheduled_at: scheduled,
+        },
+    )
+    .await?;
+    audit::record(&mut tx, user, audit::Change::new("create", audit::Subject::Match(id))).await?;
+    tx.commit().await?;
+    Ok(id)
+}
+
+/// Accepts `YYYY-MM-DDTHH:MM` (what a datetime-local input sends) or with seconds / a zone.
+pub fn parse_when(s: &str) -> Result<LocalTime, ServiceError> {
+    let bad = || {
+        ServiceError::invalid(
+            "invalid_match",
+            "scheduled_at",
+            "the time is YYYY-MM-DDTHH:MM, e.g. 2026-11-24T19:00",
+        )
+    };
+    if let Ok(t) = chrono::DateTime::parse_from_rfc3339(s) {
+        return Ok(LocalTime(t.naive_local()));
+    }
+    for format in ["%Y-%m-%dT%H:%M", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M"] {
+        if let Ok(t) = chrono::NaiveDateTime::parse_from_str(s, format) {
+            return Ok(LocalTime(t));
+        }
+    }
+    Err(bad())
+}

@@ -1,0 +1,147 @@
+//! Teams of a league: add, rename or change players, withdraw.
+
+
+use serde::{Deserialize, Serialize};
+use sqlx::SqliteConnection;
+
+use super::audit;
+use super::{ServiceError, User, require_admin, to_json};
+use super::leagues::check_name;
+use crate::domain::{LeagueId, TeamId};
+use crate::db::leagues::{self as db_leagues, TeamRow};
+use crate::db::Db;
+
+#[derive(Debug, Clone, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NewTeamInput {
+    pub name: String,
+    pub players: Vec<String>,
+}
+
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+pub struct TeamView {
+    pub id: TeamId,
+    pub name: String,
+    pub players: [String; 2],
+    pub withdrawn: bool,
+}
+
+impl From<&TeamRow> for TeamView {
+    fn from(t: &TeamRow) -> Self {
+        TeamView {
+            id: t.id,
+            name: t.name.clone(),
+            players: [t.player1.clone(), t.player2.clone()],
+            withdrawn: t.withdrawn,
+        }
+    }
+}
+
+/// Checks a team's name and two players.
+pub fn check_team(input: &NewTeamInput) -> Result<(String, [String; 2]), ServiceError> {
+    let name = check_name(&input.name, "name", "the team's name")?;
+    if input.players.len() != 2 {
+        return Err(ServiceError::invalid(
+            "invalid_team",
+            "players",
+            format!("a team has 2 players, not {}", input.players.len()),
+        ));
+    }
+    let p1 = check_name(&input.players[0], "players", "each player's name")?;
+    let p2 = check_name(&input.players[1], "players", "each player's name")?;
+    Ok((name, [p1, p2]))
+}
+
+pub async fn add_team(
+    db: &Db,
+    user: &User,
+    slug: &str,
+    input: &NewTeamInput,
+) -> Result<TeamView, ServiceError> {
+    require_admin(user)?;
+    let (name, players) = check_team(input)?;
+    let mut tx = db.write().await?;
+    let league = db_leagues::by_slug(&mut tx, slug)
+        .await?
+        .ok_or(ServiceError::NotFound)?;
+    if db_leagues::teams(&mut tx, league.id)
+        .await?
+        .iter()
+        .any(|t| t.name.eq_ignore_ascii_case(&name))
+    {
+        return Err(ServiceError::invalid(
+            "invalid_team",
+            "name",
+            format!("the league already has a team named \"{name}\""),
+        ));
+    }
+    let id = db_leagues::insert_team(&mut tx, league.id, &name, [&players[0], &players[1]]).await?;
+    let after = serde_json::json!({"name": name, "players": players}).to_string();
+    audit::record(&mut tx, user, audit::Change::new("create", audit::Subject::Team(id)).after(&after))
+    .await?;
+    tx.commit().await?;
+    Ok(TeamView {
+        id,
+        name,
+        players,
+        withdrawn: false,
+    })
+}
+
+pub async fn update_team(
+    db: &Db,
+    user: &User,
+    slug: &str,
+    team_id: TeamId,
+    input: &NewTeamInput,
+    withdrawn: bool,
+) -> Result<TeamView, ServiceError> {
+    require_admin(user)?;
+    let (name, players) = check_team(input)?;
+    let mut tx = db.write().await?;
+    let league = db_leagues::by_slug(&mut tx, slug)
+        .await?
+        .ok_or(ServiceError::NotFound)?;
+    let before = db_leagues::team(&mut tx, team_id)
+        .await?
+        .filter(|t| t.league_id == league.id)
+        .ok_or(ServiceError::NotFound)?;
+    if db_leagues::teams(&mut tx, league.id)
+        .await?
+        .iter()
+        .any(|t| t.id != team_id && t.name.eq_ignore_ascii_case(&name))
+    {
+        return Err(ServiceError::invalid(
+            "invalid_team",
+            "name",
+            format!("the league already has a team named \"{name}\""),
+        ));
+    }
+    db_leagues::update_team(
+        &mut tx,
+        team_id,
+        &name,
+        [&players[0], &players[1]],
+        withdrawn,
+    )
+    .await?;
+    let b = to_json("team", &TeamView::from(&before))?;
+    let view = TeamView {
+        id: team_id,
+        name,
+        players,
+        withdrawn,
+    };
+    let a = to_json("team", &view)?;
+    audit::record(&mut tx, user, audit::Change::new("update", audit::Subject::Team(team_id)).before(&b).after(&a))
+    .await?;
+    tx.commit().await?;
+    Ok(view)
+}
+
+pub async fn teams(
+    conn: &mut SqliteConnection,
+    league_id: LeagueId,
+) -> Result<Vec<TeamRow>, ServiceError> {
+    Ok(db_leagues::teams(conn, league_id).await?)
+}
