@@ -1,3 +1,5 @@
+// A benchmark, like a test, may stop at the first impossible state.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 //! Benchmarks of the scoring engine (`spades_im::rules`), no HTTP or database:
 //!
 //! - `game_500`: one whole game to 500 under `partnership` (`score_game`), in hands/s;

@@ -1,3 +1,5 @@
+// A benchmark, like a test, may stop at the first impossible state.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 //! The HTTP load benchmark (issue 5), against the real release binary on a generated season.
 //!
 //! `cargo bench --bench http_load` — needs `wrk` (`apt-get install wrk`). It generates a

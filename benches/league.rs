@@ -1,3 +1,5 @@
+// A benchmark, like a test, may stop at the first impossible state.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 //! Benchmarks of the pure tournament logic (`spades_im::league`), no HTTP or database:
 //!
 //! - `league/standings/N`: `standings::standings` for N = 16, 64, 256 and 1,024 teams with the

@@ -11,13 +11,13 @@ use anyhow::{Context, bail};
 
 use crate::db::matches as db_matches;
 use crate::db::{Db, users};
+use crate::domain::{MatchId, MatchStatus, Role};
 use crate::rules::hand::{BidInput, TeamHandInput};
 use crate::rules::{HandInput, RulesSpec};
 use crate::service::leagues::{self, NewLeagueInput, StageRules};
-use crate::service::teams::NewTeamInput;
-use crate::service::schedule::ScheduleInput;
 use crate::service::matches::{self, Recorded};
-use crate::domain::{MatchId, MatchStatus, Role};
+use crate::service::schedule::ScheduleInput;
+use crate::service::teams::NewTeamInput;
 use crate::service::{ServiceError, User, accounts};
 
 pub const SLUG: &str = "demo-fall";
@@ -127,7 +127,13 @@ fn service(e: ServiceError) -> anyhow::Error {
 }
 
 /// Enters `rng`'s hands into match `id` until the game is decided or `limit` hands are in.
-async fn play(db: &Db, user: &User, id: MatchId, rng: &mut Rng, limit: usize) -> anyhow::Result<()> {
+async fn play(
+    db: &Db,
+    user: &User,
+    id: MatchId,
+    rng: &mut Rng,
+    limit: usize,
+) -> anyhow::Result<()> {
     let mut view = matches::start(db, user, id).await.map_err(service)?;
     let mut hands = 0;
     while view.status == MatchStatus::InProgress && hands < limit {

@@ -12,11 +12,11 @@ use crate::db::Db;
 use crate::db::leagues as db_leagues;
 use crate::db::matches::{self as db_matches, NewHand, NewMatch};
 use crate::demo::{Rng, random_hand};
+use crate::domain::{LeagueId, Timestamp};
 use crate::league::schedule::round_robin;
 use crate::rules::{Game, RulesSpec, Stage};
-use crate::service::leagues::{self, NewLeagueInput, StageRules};
-use crate::domain::{LeagueId, Timestamp};
 use crate::service::User;
+use crate::service::leagues::{self, NewLeagueInput, StageRules};
 
 /// What to generate.
 #[derive(Debug, Clone)]

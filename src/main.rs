@@ -5,9 +5,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use spades_im::domain::TextEnum;
 use spades_im::app::{Application, Settings};
 use spades_im::db::Db;
+use spades_im::domain::TextEnum;
 use spades_im::rules::score_json;
 use spades_im::service::{Role, accounts};
 use tracing_subscriber::EnvFilter;

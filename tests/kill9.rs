@@ -1,3 +1,5 @@
+// Test code may stop at the first impossible state.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 //! kill -9 during league night: the real `spades-im` binary serves a real SQLite file while
 //! many clients enter hands at once, each to its own match, with idempotency keys and
 //! expected versions. The server is killed with SIGKILL at a random moment, restarted on the

@@ -45,7 +45,11 @@ pub async fn insert(conn: &mut SqliteConnection, l: &NewLeague<'_>) -> sqlx::Res
     Ok(LeagueId(row.last_insert_rowid()))
 }
 
-pub async fn update(conn: &mut SqliteConnection, id: LeagueId, l: &NewLeague<'_>) -> sqlx::Result<()> {
+pub async fn update(
+    conn: &mut SqliteConnection,
+    id: LeagueId,
+    l: &NewLeague<'_>,
+) -> sqlx::Result<()> {
     sqlx::query(
         "UPDATE leagues SET name = ?, rules_regular = ?, rules_playoff = ?, rules_final = ?, tiebreak_order = ?
          WHERE id = ?",

@@ -69,7 +69,10 @@ pub async fn by_id(conn: &mut SqliteConnection, id: MatchId) -> sqlx::Result<Opt
         .await
 }
 
-pub async fn of_league(conn: &mut SqliteConnection, league_id: LeagueId) -> sqlx::Result<Vec<MatchRow>> {
+pub async fn of_league(
+    conn: &mut SqliteConnection,
+    league_id: LeagueId,
+) -> sqlx::Result<Vec<MatchRow>> {
     sqlx::query_as(
         "SELECT * FROM matches WHERE league_id = ?
          ORDER BY scheduled_at IS NULL, scheduled_at, round, id",
@@ -116,7 +119,10 @@ pub async fn latest_results(
 }
 
 /// How many of a league's matches are still to be played.
-pub async fn count_scheduled(conn: &mut SqliteConnection, league_id: LeagueId) -> sqlx::Result<i64> {
+pub async fn count_scheduled(
+    conn: &mut SqliteConnection,
+    league_id: LeagueId,
+) -> sqlx::Result<i64> {
     sqlx::query_scalar("SELECT count(*) FROM matches WHERE league_id = ? AND status = 'scheduled'")
         .bind(league_id)
         .fetch_one(conn)
@@ -136,7 +142,10 @@ pub struct ResultRow {
 }
 
 /// A league's finished regular-season matches: only the columns the standings use.
-pub async fn results(conn: &mut SqliteConnection, league_id: LeagueId) -> sqlx::Result<Vec<ResultRow>> {
+pub async fn results(
+    conn: &mut SqliteConnection,
+    league_id: LeagueId,
+) -> sqlx::Result<Vec<ResultRow>> {
     sqlx::query_as(
         "SELECT team_a, team_b, status, winner, forfeit, score_a, score_b FROM matches
          WHERE league_id = ? AND stage = 'regular' AND status IN ('complete', 'forfeit')",
@@ -225,7 +234,11 @@ pub async fn set_totals(conn: &mut SqliteConnection, id: MatchId, t: &Totals) ->
     Ok(())
 }
 
-pub async fn call_time(conn: &mut SqliteConnection, id: MatchId, now: Timestamp) -> sqlx::Result<()> {
+pub async fn call_time(
+    conn: &mut SqliteConnection,
+    id: MatchId,
+    now: Timestamp,
+) -> sqlx::Result<()> {
     sqlx::query("UPDATE matches SET time_called_at = ?, version = version + 1 WHERE id = ? AND time_called_at IS NULL")
         .bind(now)
         .bind(id)

@@ -86,7 +86,10 @@ pub async fn insert_seed(
 }
 
 /// The team ids in seed order (seed 1 first).
-pub async fn seeds(conn: &mut SqliteConnection, bracket_id: BracketId) -> sqlx::Result<Vec<TeamId>> {
+pub async fn seeds(
+    conn: &mut SqliteConnection,
+    bracket_id: BracketId,
+) -> sqlx::Result<Vec<TeamId>> {
     sqlx::query_scalar("SELECT team_id FROM bracket_seeds WHERE bracket_id = ? ORDER BY seed")
         .bind(bracket_id)
         .fetch_all(conn)

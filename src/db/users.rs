@@ -173,7 +173,10 @@ pub async fn user_by_token(
     .await
 }
 
-pub async fn tokens_of(conn: &mut SqliteConnection, user_id: UserId) -> sqlx::Result<Vec<TokenRow>> {
+pub async fn tokens_of(
+    conn: &mut SqliteConnection,
+    user_id: UserId,
+) -> sqlx::Result<Vec<TokenRow>> {
     sqlx::query_as("SELECT * FROM api_tokens WHERE user_id = ? ORDER BY id DESC")
         .bind(user_id)
         .fetch_all(conn)

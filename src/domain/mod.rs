@@ -14,6 +14,6 @@ mod time;
 
 pub use ids::{BracketId, LeagueId, MatchId, TeamId, TokenId, UserId};
 pub use states::{BracketMatchStatus, ForfeitSide, GameStatus, MatchStatus, Role};
-pub use text::{TextEnum, UnknownValue};
 pub(crate) use text::text_enum;
+pub use text::{TextEnum, UnknownValue};
 pub use time::{LocalTime, Timestamp};

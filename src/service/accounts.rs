@@ -5,13 +5,15 @@ use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, Salt
 use sha2::{Digest, Sha256};
 
 use super::{ServiceError, User};
-use crate::domain::{Role, Timestamp};
 use crate::db::{Db, users};
+use crate::domain::{Role, Timestamp};
 
 /// How long a login lasts.
 pub const SESSION_HOURS: i64 = 12;
 
 /// `n` random bytes as lowercase hex.
+// Without the OS's random source no secret can be made safely: stopping is the only answer.
+#[allow(clippy::expect_used)]
 pub fn random_hex(n: usize) -> String {
     let mut bytes = vec![0u8; n];
     getrandom::fill(&mut bytes).expect("the operating system's random source failed");
@@ -29,6 +31,8 @@ pub fn secret_hash(secret: &str) -> String {
 
 /// argon2id with the crate's defaults (OWASP's minimum). Slow on purpose: call it off the
 /// async workers.
+// As `random_hex`; argon2 with its default parameters and a 16-byte salt cannot fail.
+#[allow(clippy::expect_used)]
 pub fn hash_password(password: &str) -> String {
     let mut salt = [0u8; 16];
     getrandom::fill(&mut salt).expect("the operating system's random source failed");
@@ -146,15 +150,7 @@ pub async fn open_session(db: &Db, user: &User) -> Result<(String, String), Serv
     let created = Timestamp::now();
     let expires = created.plus_minutes(SESSION_HOURS * 60);
     let mut tx = db.write().await?;
-    users::insert_session(
-        &mut tx,
-        &secret_hash(&id),
-        user.id,
-        &csrf,
-        created,
-        expires,
-    )
-    .await?;
+    users::insert_session(&mut tx, &secret_hash(&id), user.id, &csrf, created, expires).await?;
     tx.commit().await?;
     Ok((id, csrf))
 }
@@ -165,9 +161,11 @@ pub async fn session_user(
     session_id: &str,
 ) -> Result<Option<(User, String)>, ServiceError> {
     let mut conn = db.reader().acquire().await?;
-    Ok(users::session(&mut conn, &secret_hash(session_id), Timestamp::now())
-        .await?
-        .map(|(s, u)| (user_of(u), s.csrf_token)))
+    Ok(
+        users::session(&mut conn, &secret_hash(session_id), Timestamp::now())
+            .await?
+            .map(|(s, u)| (user_of(u), s.csrf_token)),
+    )
 }
 
 pub async fn close_session(db: &Db, session_id: &str) -> Result<(), ServiceError> {
@@ -195,8 +193,14 @@ pub async fn create_token(db: &Db, username: &str, name: &str) -> Result<String,
         .await?
         .map(user_of)
         .ok_or(ServiceError::NotFound)?;
-    let id = users::insert_token(&mut tx, owner.id, name, &secret_hash(&token), Timestamp::now())
-        .await?;
+    let id = users::insert_token(
+        &mut tx,
+        owner.id,
+        name,
+        &secret_hash(&token),
+        Timestamp::now(),
+    )
+    .await?;
     record(
         &mut tx,
         &owner,

@@ -6,8 +6,8 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use super::leagues::{self, League};
-use super::teams::TeamView;
 use super::playoffs::{self, BracketView, PlayoffsInput};
+use super::teams::TeamView;
 use super::{ServiceError, User, require_admin};
 use crate::db::{
     Db, DbError, leagues as db_leagues, matches as db_matches, playoffs as db_playoffs, users,

@@ -1,14 +1,13 @@
 //! Leagues: their rules per stage (checked and resolved), tiebreak order and supervisors.
 
-
 use serde::{Deserialize, Serialize};
 use sqlx::SqliteConnection;
 
 use super::audit;
 use super::{ConflictCode, ServiceError, User, require_admin, slugify, to_json};
-use crate::domain::{LeagueId, Timestamp, UserId};
 use crate::db::leagues::{self as db_leagues, LeagueRow, NewLeague};
 use crate::db::{Db, users};
+use crate::domain::{LeagueId, Timestamp, UserId};
 use crate::league::standings::Tiebreak;
 use crate::rules::{Rules, RulesSpec, Stage};
 
@@ -67,8 +66,8 @@ pub struct League {
 impl League {
     pub fn from_row(row: LeagueRow) -> Result<League, ServiceError> {
         let parse = |text: &str| -> Result<(RulesSpec, Rules), ServiceError> {
-            let spec: RulesSpec = serde_json::from_str(text)
-                .map_err(|e| ServiceError::corrupt("stored rules", e))?;
+            let spec: RulesSpec =
+                serde_json::from_str(text).map_err(|e| ServiceError::corrupt("stored rules", e))?;
             let rules = spec
                 .resolve()
                 .map_err(|e| ServiceError::corrupt("stored rules", e.message))?;
@@ -233,7 +232,7 @@ pub async fn create_league(
     let mut tx = db.write().await?;
     if db_leagues::by_slug(&mut tx, &slug).await?.is_some() {
         return Err(ServiceError::conflict(
-                ConflictCode::SlugTaken,
+            ConflictCode::SlugTaken,
             format!("a league with the slug \"{slug}\" exists"),
         ));
     }
@@ -250,7 +249,11 @@ pub async fn create_league(
     let after =
         serde_json::json!({"slug": slug, "name": name, "rules": [regular, playoff, final_]})
             .to_string();
-    audit::record(&mut tx, user, audit::Change::new("create", audit::Subject::League(id)).after(&after))
+    audit::record(
+        &mut tx,
+        user,
+        audit::Change::new("create", audit::Subject::League(id)).after(&after),
+    )
     .await?;
     let row = db_leagues::by_id(&mut tx, id)
         .await?
@@ -288,7 +291,13 @@ pub async fn update_league(
     db_leagues::update(&mut tx, before.id, &new).await?;
     let b = serde_json::json!({"name": before.name, "rules": [before.rules_regular, before.rules_playoff, before.rules_final], "tiebreak": before.tiebreak_order}).to_string();
     let a = serde_json::json!({"name": name, "rules": [regular, playoff, final_], "tiebreak": tiebreak}).to_string();
-    audit::record(&mut tx, user, audit::Change::new("update", audit::Subject::League(before.id)).before(&b).after(&a))
+    audit::record(
+        &mut tx,
+        user,
+        audit::Change::new("update", audit::Subject::League(before.id))
+            .before(&b)
+            .after(&a),
+    )
     .await?;
     let row = db_leagues::by_id(&mut tx, before.id)
         .await?
@@ -316,7 +325,11 @@ pub async fn assign_supervisor(
         )
     })?;
     db_leagues::assign_supervisor(&mut tx, league.id, target.id).await?;
-    audit::record(&mut tx, user, audit::Change::new("assign_supervisor", audit::Subject::League(league.id)).after(username))
+    audit::record(
+        &mut tx,
+        user,
+        audit::Change::new("assign_supervisor", audit::Subject::League(league.id)).after(username),
+    )
     .await?;
     tx.commit().await?;
     Ok(())
@@ -391,7 +404,12 @@ pub async fn unassign_supervisor(
         .map(|u| u.username)
         .unwrap_or_default();
     db_leagues::unassign_supervisor(&mut tx, league.id, user_id).await?;
-    audit::record(&mut tx, user, audit::Change::new("unassign_supervisor", audit::Subject::League(league.id)).before(&username))
+    audit::record(
+        &mut tx,
+        user,
+        audit::Change::new("unassign_supervisor", audit::Subject::League(league.id))
+            .before(&username),
+    )
     .await?;
     tx.commit().await?;
     Ok(())

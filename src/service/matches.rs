@@ -8,12 +8,12 @@ use sqlx::SqliteConnection;
 use super::audit;
 use super::leagues::League;
 use super::{ConflictCode, ServiceError, TeamRef, User, require_admin, to_json};
-use crate::domain::{
-    ForfeitSide, TextEnum, GameStatus, LeagueId, LocalTime, MatchId, MatchStatus, TeamId, Timestamp,
-};
 use crate::db::Db;
 use crate::db::leagues as db_leagues;
 use crate::db::matches::{self as db_matches, HandRow, MatchRow, NewHand, Totals};
+use crate::domain::{
+    ForfeitSide, GameStatus, LeagueId, LocalTime, MatchId, MatchStatus, TeamId, TextEnum, Timestamp,
+};
 use crate::rules::calculator::ScoredHandOut;
 use crate::rules::{Game, HandInput, Rules, ScoredHand, Stage, Team, TeamTotal, WinReason};
 
@@ -75,15 +75,15 @@ impl MatchView {
 
 fn rules_of(m: &MatchRow, league: &League) -> Result<Rules, ServiceError> {
     match &m.rules {
-        Some(frozen) => serde_json::from_str(frozen)
-            .map_err(|e| ServiceError::corrupt("frozen rules", e)),
+        Some(frozen) => {
+            serde_json::from_str(frozen).map_err(|e| ServiceError::corrupt("frozen rules", e))
+        }
         None => Ok(league.rules_for(m.stage).clone()),
     }
 }
 
 fn stored_hand(row: &HandRow) -> Result<HandInput, ServiceError> {
-    serde_json::from_str(&row.hand)
-        .map_err(|e| ServiceError::corrupt("stored hand", e))
+    serde_json::from_str(&row.hand).map_err(|e| ServiceError::corrupt("stored hand", e))
 }
 
 /// The current revision of every hand of a match, as stored and as API hands.
@@ -233,7 +233,7 @@ pub async fn may_supervise(
 fn check_version(m: &MatchRow, expected: i64) -> Result<(), ServiceError> {
     if m.version != expected {
         return Err(ServiceError::conflict(
-                ConflictCode::VersionConflict,
+            ConflictCode::VersionConflict,
             format!(
                 "the match changed since you loaded it (version {} now, you had {expected}): reload to see the current score",
                 m.version
@@ -255,7 +255,7 @@ pub async fn start(db: &Db, user: &User, id: MatchId) -> Result<MatchView, Servi
     let m = writable(&mut tx, user, id).await?;
     if m.status != MatchStatus::Scheduled {
         return Err(ServiceError::conflict(
-                ConflictCode::NotScheduled,
+            ConflictCode::NotScheduled,
             format!(
                 "the match is {}, it can only be started once",
                 m.status.words()
@@ -266,7 +266,11 @@ pub async fn start(db: &Db, user: &User, id: MatchId) -> Result<MatchView, Servi
     let rules = league.rules_for(m.stage);
     let frozen = to_json("frozen rules", rules)?;
     db_matches::start(&mut tx, id, Timestamp::now(), &frozen).await?;
-    audit::record(&mut tx, user, audit::Change::new("start", audit::Subject::Match(id)).after(&frozen))
+    audit::record(
+        &mut tx,
+        user,
+        audit::Change::new("start", audit::Subject::Match(id)).after(&frozen),
+    )
     .await?;
     let view = reload(&mut tx, id, &league).await?;
     tx.commit().await?;
@@ -397,7 +401,11 @@ pub async fn record_hand(
     if m.stage != Stage::Regular && game.state().is_over() {
         super::playoffs::advance(&mut tx, id, None).await?;
     }
-    audit::record(&mut tx, user, audit::Change::new("record_hand", audit::Subject::Match(id)).after(&stored))
+    audit::record(
+        &mut tx,
+        user,
+        audit::Change::new("record_hand", audit::Subject::Match(id)).after(&stored),
+    )
     .await?;
     let view = reload(&mut tx, id, &league).await?;
     if let Some(key) = idempotency_key {
@@ -449,7 +457,7 @@ pub async fn correct_hand(
     check_version(&m, expected_version)?;
     if matches!(m.status, MatchStatus::Forfeit | MatchStatus::Cancelled) {
         return Err(ServiceError::conflict(
-                ConflictCode::MatchClosed,
+            ConflictCode::MatchClosed,
             format!("the match is {}; its hands cannot change", m.status.words()),
         ));
     }
@@ -494,7 +502,14 @@ pub async fn correct_hand(
         });
         super::playoffs::advance(&mut tx, id, reset.as_ref()).await?;
     }
-    audit::record(&mut tx, user, audit::Change::new("correct_hand", audit::Subject::Match(id)).before(&before).after(&stored).reason(reason))
+    audit::record(
+        &mut tx,
+        user,
+        audit::Change::new("correct_hand", audit::Subject::Match(id))
+            .before(&before)
+            .after(&stored)
+            .reason(reason),
+    )
     .await?;
     let view = reload(&mut tx, id, &league).await?;
     tx.commit().await?;
@@ -513,25 +528,30 @@ pub async fn call_time(
     check_version(&m, expected_version)?;
     if m.status != MatchStatus::InProgress {
         return Err(ServiceError::conflict(
-                ConflictCode::NotInProgress,
+            ConflictCode::NotInProgress,
             "time can only be called in a match in play",
         ));
     }
     let league = league_of(&mut tx, &m).await?;
     if m.time_called_at.is_some() {
         return Err(ServiceError::conflict(
-                ConflictCode::TimeAlreadyCalled,
+            ConflictCode::TimeAlreadyCalled,
             "time has already been called in this match",
         ));
     }
     if rules_of(&m, &league)?.time_limit_minutes.is_none() {
         return Err(ServiceError::conflict(
-                ConflictCode::NoTimeLimit,
+            ConflictCode::NoTimeLimit,
             "these rules have no time limit",
         ));
     }
     db_matches::call_time(&mut tx, id, Timestamp::now()).await?;
-    audit::record(&mut tx, user, audit::Change::new("call_time", audit::Subject::Match(id))).await?;
+    audit::record(
+        &mut tx,
+        user,
+        audit::Change::new("call_time", audit::Subject::Match(id)),
+    )
+    .await?;
     let view = reload(&mut tx, id, &league).await?;
     tx.commit().await?;
     Ok(view)
@@ -575,7 +595,7 @@ pub async fn forfeit(
     }
     if m.status.is_over() {
         return Err(ServiceError::conflict(
-                ConflictCode::MatchClosed,
+            ConflictCode::MatchClosed,
             format!("the match is already {}", m.status.words()),
         ));
     }
@@ -642,7 +662,11 @@ pub async fn forfeit(
         }
         _ => who.as_str().to_string(),
     };
-    audit::record(&mut tx, user, audit::Change::new("forfeit", audit::Subject::Match(id)).after(&after))
+    audit::record(
+        &mut tx,
+        user,
+        audit::Change::new("forfeit", audit::Subject::Match(id)).after(&after),
+    )
     .await?;
     let view = reload(&mut tx, id, &league).await?;
     tx.commit().await?;
@@ -650,7 +674,10 @@ pub async fn forfeit(
 }
 
 /// A revision of a hand, for the correction history.
-pub async fn history(conn: &mut SqliteConnection, id: MatchId) -> Result<Vec<HandRow>, ServiceError> {
+pub async fn history(
+    conn: &mut SqliteConnection,
+    id: MatchId,
+) -> Result<Vec<HandRow>, ServiceError> {
     Ok(db_matches::all_revisions(conn, id).await?)
 }
 

@@ -3,19 +3,19 @@
 //! engine to the hands and writes the result with an audit row.
 
 pub mod accounts;
+pub mod admin_views;
 pub mod audit;
+pub mod console_views;
+pub mod league_home;
 pub mod leagues;
+pub mod matches;
+pub mod playoffs;
+pub mod public_views;
+pub mod roster;
 pub mod schedule;
 pub mod standings;
 pub mod teams;
-pub mod matches;
-pub mod playoffs;
-pub mod console_views;
 pub mod tonight;
-pub mod league_home;
-pub mod public_views;
-pub mod roster;
-pub mod admin_views;
 
 mod error;
 

@@ -13,18 +13,18 @@ use super::audit;
 use super::leagues::league_by_slug;
 use super::standings::standings;
 use super::{ConflictCode, ServiceError, TeamRef, User, require_admin};
-use crate::domain::{
-    TextEnum, BracketMatchStatus, LeagueId, MatchId, MatchStatus, TeamId, Timestamp,
-};
 use crate::db::Db;
-use crate::rules::{Stage, Team};
 use crate::db::leagues as db_leagues;
 use crate::db::matches::{self as db_matches, MatchRow, NewMatch};
 use crate::db::playoffs::{self as db_playoffs, BracketMatchRow, BracketRow, NewBracket};
+use crate::domain::{
+    BracketMatchStatus, LeagueId, MatchId, MatchStatus, TeamId, TextEnum, Timestamp,
+};
 use crate::league::bracket::{
     self, Bracket, BracketError, BracketState, Entrant, Format, GrandFinal, MatchStatus as Slot,
     Section,
 };
+use crate::rules::{Stage, Team};
 
 /// `POST /api/v1/leagues/{slug}/playoffs`.
 #[derive(Debug, Clone, Deserialize, utoipa::ToSchema)]
@@ -155,8 +155,7 @@ async fn load(conn: &mut SqliteConnection, row: BracketRow) -> Result<Loaded, Se
         let Some(m) = &real[i] else { continue };
         let Some(w) = winner_slot(m) else { continue };
         let e = state.entrants(i);
-        if state.status(i) == Slot::Ready
-            && [seed_of(e[0]), seed_of(e[1])] == [r.seed_a, r.seed_b]
+        if state.status(i) == Slot::Ready && [seed_of(e[0]), seed_of(e[1])] == [r.seed_a, r.seed_b]
         {
             state.report(i, w).map_err(|e| corrupt(&e.to_string()))?;
         }
@@ -186,10 +185,7 @@ fn blocked(l: &Loaded) -> Vec<(usize, &MatchRow)> {
     for (i, r) in l.rows.iter().enumerate() {
         let e = l.state.entrants(i);
         let changed = [seed_of(e[0]), seed_of(e[1])] != [r.seed_a, r.seed_b];
-        let ready = matches!(
-            l.state.status(i),
-            Slot::Ready | Slot::Decided { .. }
-        );
+        let ready = matches!(l.state.status(i), Slot::Ready | Slot::Decided { .. });
         if let Some(m) = &l.real[i]
             && (changed || !ready)
             && is_started(m)
@@ -209,10 +205,7 @@ async fn sync(conn: &mut SqliteConnection, l: &Loaded) -> Result<(), ServiceErro
     for (i, r) in l.rows.iter().enumerate() {
         let e = l.state.entrants(i);
         let seeds = [seed_of(e[0]), seed_of(e[1])];
-        let ready = matches!(
-            l.state.status(i),
-            Slot::Ready | Slot::Decided { .. }
-        );
+        let ready = matches!(l.state.status(i), Slot::Ready | Slot::Decided { .. });
         let mut match_id = r.match_id;
         match (&l.real[i], ready) {
             (Some(m), true) => {
@@ -266,7 +259,10 @@ async fn sync(conn: &mut SqliteConnection, l: &Loaded) -> Result<(), ServiceErro
 }
 
 /// Whether real match `match_id` is a match of a bracket.
-pub async fn in_bracket(conn: &mut SqliteConnection, match_id: MatchId) -> Result<bool, ServiceError> {
+pub async fn in_bracket(
+    conn: &mut SqliteConnection,
+    match_id: MatchId,
+) -> Result<bool, ServiceError> {
     Ok(db_playoffs::by_match_id(conn, match_id).await?.is_some())
 }
 
@@ -340,10 +336,17 @@ pub async fn advance(
     };
     require_admin(reset.admin)?;
     for (id, before) in &cancelled {
-        audit::record(conn, reset.admin, audit::Change::new("reset_bracket_path", audit::Subject::Match(*id)).before(before).after("cancelled").reason(&format!(
-                "correction of match #{match_id}: {}",
-                reset.reason
-            )))
+        audit::record(
+            conn,
+            reset.admin,
+            audit::Change::new("reset_bracket_path", audit::Subject::Match(*id))
+                .before(before)
+                .after("cancelled")
+                .reason(&format!(
+                    "correction of match #{match_id}: {}",
+                    reset.reason
+                )),
+        )
         .await?;
     }
     Ok(())
@@ -404,7 +407,7 @@ async fn plan(
         .is_some()
     {
         return Err(ServiceError::conflict(
-                ConflictCode::BracketExists,
+            ConflictCode::BracketExists,
             "the league already has a playoff bracket",
         ));
     }
@@ -533,7 +536,11 @@ pub async fn create_playoffs(
             format!("third place {}", structure.third_place)
         }
     );
-    audit::record(&mut tx, user, audit::Change::new("create_playoffs", audit::Subject::League(league.row.id)).after(&after))
+    audit::record(
+        &mut tx,
+        user,
+        audit::Change::new("create_playoffs", audit::Subject::League(league.row.id)).after(&after),
+    )
     .await?;
     let view = bracket_of(&mut tx, &league.row.slug).await?;
     tx.commit().await?;

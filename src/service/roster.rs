@@ -39,7 +39,10 @@ pub struct RosterPreview {
 fn records(csv: &str) -> Result<Vec<(usize, Vec<String>)>, ServiceError> {
     // Browsers send a textarea's line breaks as CRLF: one line break each (also inside a
     // quoted cell), counted once.
-    let text = csv.strip_prefix('\u{feff}').unwrap_or(csv).replace("\r\n", "\n");
+    let text = csv
+        .strip_prefix('\u{feff}')
+        .unwrap_or(csv)
+        .replace("\r\n", "\n");
     let mut reader = csv::ReaderBuilder::new()
         .has_headers(false)
         .flexible(true)

@@ -1,14 +1,13 @@
 //! A league's schedule: a generated round robin, or single matches added by hand.
 
-
 use serde::Deserialize;
 
 use super::audit;
 use super::{ConflictCode, ServiceError, User, require_admin};
-use crate::domain::{LocalTime, MatchId, TeamId, TextEnum};
+use crate::db::Db;
 use crate::db::leagues::{self as db_leagues, TeamRow};
 use crate::db::matches::{self as db_matches, NewMatch};
-use crate::db::Db;
+use crate::domain::{LocalTime, MatchId, TeamId, TextEnum};
 use crate::league::schedule::round_robin;
 use crate::rules::Stage;
 
@@ -90,7 +89,7 @@ pub async fn generate_schedule(
     let existing = db_matches::of_league(&mut tx, league.id).await?;
     if existing.iter().any(|m| m.stage == Stage::Regular) {
         return Err(ServiceError::conflict(
-                ConflictCode::ScheduleExists,
+            ConflictCode::ScheduleExists,
             "the league already has regular-season matches; add single matches instead",
         ));
     }
@@ -131,7 +130,11 @@ pub async fn generate_schedule(
         ids.push(id);
     }
     let after = format!("{} matches", ids.len());
-    audit::record(&mut tx, user, audit::Change::new("generate_schedule", audit::Subject::League(league.id)).after(&after))
+    audit::record(
+        &mut tx,
+        user,
+        audit::Change::new("generate_schedule", audit::Subject::League(league.id)).after(&after),
+    )
     .await?;
     tx.commit().await?;
     Ok(ids)
@@ -225,7 +228,12 @@ pub async fn create_match(
         },
     )
     .await?;
-    audit::record(&mut tx, user, audit::Change::new("create", audit::Subject::Match(id))).await?;
+    audit::record(
+        &mut tx,
+        user,
+        audit::Change::new("create", audit::Subject::Match(id)),
+    )
+    .await?;
     tx.commit().await?;
     Ok(id)
 }

@@ -8,9 +8,9 @@ use sqlx::SqliteConnection;
 
 use super::ServiceError;
 use super::leagues::League;
-use crate::domain::{LeagueId, MatchStatus};
 use crate::db::leagues::{self as db_leagues};
 use crate::db::matches::{self as db_matches};
+use crate::domain::{LeagueId, MatchStatus};
 use crate::league::standings::{self, Outcome, Side, Standing, TeamEntry, Tiebreak};
 use crate::rules::Team;
 

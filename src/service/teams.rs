@@ -1,15 +1,14 @@
 //! Teams of a league: add, rename or change players, withdraw.
 
-
 use serde::{Deserialize, Serialize};
 use sqlx::SqliteConnection;
 
 use super::audit;
-use super::{ServiceError, User, require_admin, to_json};
 use super::leagues::check_name;
-use crate::domain::{LeagueId, TeamId};
-use crate::db::leagues::{self as db_leagues, TeamRow};
+use super::{ServiceError, User, require_admin, to_json};
 use crate::db::Db;
+use crate::db::leagues::{self as db_leagues, TeamRow};
+use crate::domain::{LeagueId, TeamId};
 
 #[derive(Debug, Clone, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -77,7 +76,11 @@ pub async fn add_team(
     }
     let id = db_leagues::insert_team(&mut tx, league.id, &name, [&players[0], &players[1]]).await?;
     let after = serde_json::json!({"name": name, "players": players}).to_string();
-    audit::record(&mut tx, user, audit::Change::new("create", audit::Subject::Team(id)).after(&after))
+    audit::record(
+        &mut tx,
+        user,
+        audit::Change::new("create", audit::Subject::Team(id)).after(&after),
+    )
     .await?;
     tx.commit().await?;
     Ok(TeamView {
@@ -133,7 +136,13 @@ pub async fn update_team(
         withdrawn,
     };
     let a = to_json("team", &view)?;
-    audit::record(&mut tx, user, audit::Change::new("update", audit::Subject::Team(team_id)).before(&b).after(&a))
+    audit::record(
+        &mut tx,
+        user,
+        audit::Change::new("update", audit::Subject::Team(team_id))
+            .before(&b)
+            .after(&a),
+    )
     .await?;
     tx.commit().await?;
     Ok(view)

@@ -61,7 +61,7 @@ impl Authed {
     }
 
     /// Form posts from a session must carry the session's CSRF token.
-    pub fn check_csrf(&self, sent: &str) -> Result<(), AppError> {
+    fn check_csrf(&self, sent: &str) -> Result<(), AppError> {
         match &self.via {
             Via::Session { csrf, .. } if constant_eq(csrf, sent) => Ok(()),
             Via::Session { .. } => Err(AppError::Forbidden(

@@ -40,7 +40,10 @@ async fn a_generated_season_is_consistent_with_its_hands() {
     drop(conn);
     // The schedule shows every match from the cached totals.
     let page = app.get("/leagues/gen/schedule").await.text().await.unwrap();
-    let done = summaries.iter().find(|s| s.status == spades_im::domain::MatchStatus::Complete).unwrap();
+    let done = summaries
+        .iter()
+        .find(|s| s.status == spades_im::domain::MatchStatus::Complete)
+        .unwrap();
     assert!(page.contains(&format!("/matches/{}", done.id)));
     assert!(page.contains(&done.state), "{}", done.state);
 }

@@ -1916,9 +1916,13 @@ async fn demo_season_loads_through_the_services() {
         .unwrap();
     let league_id = league["id"].as_i64().unwrap();
     assert!(
-        spades_im::db::leagues::is_supervisor(&mut conn, spades_im::domain::LeagueId(league_id), sup.id)
-            .await
-            .unwrap()
+        spades_im::db::leagues::is_supervisor(
+            &mut conn,
+            spades_im::domain::LeagueId(league_id),
+            sup.id
+        )
+        .await
+        .unwrap()
     );
     drop(conn);
 

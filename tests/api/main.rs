@@ -1,3 +1,5 @@
+// Test code may stop at the first impossible state.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 //! Integration tests over real HTTP against a real SQLite file: one test binary, one module
 //! per area (keeps link times down).
 

@@ -8,9 +8,9 @@ use crate::domain::MatchId;
 use crate::league::standings::Standing;
 use crate::rules::HandInput;
 use crate::service::leagues::{self, LeagueView, NewLeagueInput};
+use crate::service::matches::{self, ForfeitInput, MatchView, Recorded};
 use crate::service::schedule::{NewMatchInput, ScheduleInput};
 use crate::service::teams::{NewTeamInput, TeamView};
-use crate::service::matches::{self, ForfeitInput, MatchView, Recorded};
 use crate::web::AppState;
 use crate::web::error::{AppError, ErrorBody};
 use crate::web::extract::parse;
@@ -238,7 +238,8 @@ async fn schedule(
     body: web::Bytes,
 ) -> Result<HttpResponse, AppError> {
     let input: ScheduleInput = parse(&body)?;
-    let ids = crate::service::schedule::generate_schedule(&state.db, &admin.0.user, &slug, &input).await?;
+    let ids = crate::service::schedule::generate_schedule(&state.db, &admin.0.user, &slug, &input)
+        .await?;
     Ok(HttpResponse::Created().json(MatchList {
         matches: views(&state, &ids).await?,
     }))
@@ -269,7 +270,8 @@ async fn create_match(
     body: web::Bytes,
 ) -> Result<HttpResponse, AppError> {
     let input: NewMatchInput = parse(&body)?;
-    let id = crate::service::schedule::create_match(&state.db, &admin.0.user, &slug, &input).await?;
+    let id =
+        crate::service::schedule::create_match(&state.db, &admin.0.user, &slug, &input).await?;
     let mut conn = state.db.writer().acquire().await?;
     Ok(HttpResponse::Created().json(matches::load(&mut conn, id).await?.0))
 }

@@ -9,18 +9,18 @@ use crate::rules::calculator::{ScoreRequest, ScoreResponse, ScoredHandOut, Start
 use crate::rules::hand::{BidInput, HandInput, RevokesInput, TeamHandInput};
 use crate::rules::params::{self, Rules, RulesSpec};
 use crate::rules::{TeamResult, TeamTotal, score_json};
+use crate::service::TeamRef;
 use crate::service::leagues::{LeagueView, NewLeagueInput, RulesByStage, StageRules};
+use crate::service::matches::{ForfeitInput, HandView, MatchView};
 use crate::service::schedule::{NewMatchInput, ScheduleInput};
 use crate::service::teams::{NewTeamInput, TeamView};
-use crate::service::TeamRef;
-use crate::service::matches::{ForfeitInput, HandView, MatchView};
 use crate::web::api::leagues::{
     CorrectionRequest, HandRequest, LeagueList, MatchList, StandingOut, StandingsOut,
     SupervisorInput, TeamList, VersionRequest,
 };
+use crate::web::api::scoreboard::{Board, BoardMatch};
 use crate::web::error::{AppError, ErrorBody};
 use crate::web::extract::json_body;
-use crate::web::api::scoreboard::{Board, BoardMatch};
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.service(score)

@@ -96,7 +96,9 @@ pub(super) async fn add_match(
     CsrfForm(form): CsrfForm<MatchForm>,
 ) -> Result<HttpResponse, PageError> {
     let result = match match_input(&form) {
-        Ok(input) => crate::service::schedule::create_match(&state.db, &who.user, &slug, &input).await,
+        Ok(input) => {
+            crate::service::schedule::create_match(&state.db, &who.user, &slug, &input).await
+        }
         Err(e) => Err(e),
     };
     match result {
