@@ -8,8 +8,8 @@ use sqlx::SqliteConnection;
 
 use super::ServiceError;
 use super::leagues::{self, League};
-use super::matches::{self, MatchSummary};
 use super::standings::StandingsCache;
+use super::summaries::MatchSummary;
 use crate::db::leagues as db_leagues;
 use crate::db::matches as db_matches;
 use crate::domain::{LocalTime, MatchStatus};
@@ -90,7 +90,8 @@ pub async fn league_home(
     let latest = db_matches::latest_results(conn, league.row.id, LATEST_RESULTS).await?;
     // One read of the team names for both lists (a summary for each row, in order).
     let mut this_week =
-        matches::summaries_of(conn, league.row.id, &[window.as_slice(), &latest].concat()).await?;
+        super::summaries::summaries_of(conn, league.row.id, &[window.as_slice(), &latest].concat())
+            .await?;
     let results = this_week.split_off(window.len());
     let upcoming = db_matches::count_scheduled(conn, league.row.id).await?;
     Ok(LeagueHome {

@@ -14,6 +14,7 @@ pub mod public_views;
 pub mod roster;
 pub mod schedule;
 pub mod standings;
+pub mod summaries;
 pub mod teams;
 pub mod tonight;
 

@@ -8,9 +8,9 @@ use sqlx::SqliteConnection;
 
 use super::ServiceError;
 use super::leagues::{self, League};
-use super::matches::{self, MatchSummary};
 use super::playoffs::{self, BracketView};
 use super::standings::StandingsCache;
+use super::summaries::MatchSummary;
 use crate::db::leagues::TeamRow;
 use crate::domain::TeamId;
 use crate::league::standings::Standing;
@@ -44,7 +44,7 @@ pub async fn schedule(
     slug: &str,
 ) -> Result<LeagueSchedule, ServiceError> {
     let league = leagues::league_by_slug(conn, slug).await?;
-    let matches = matches::summaries(conn, league.row.id).await?;
+    let matches = super::summaries::summaries(conn, league.row.id).await?;
     Ok(LeagueSchedule { league, matches })
 }
 
@@ -91,7 +91,7 @@ pub async fn team(
         .iter()
         .find(|s| s.team_id == id.0)
         .cloned();
-    let mut matches = matches::summaries(conn, league.row.id).await?;
+    let mut matches = super::summaries::summaries(conn, league.row.id).await?;
     matches.retain(|m| m.team_a.id == id || m.team_b.id == id);
     Ok(TeamSeason {
         league,

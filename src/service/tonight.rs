@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use chrono::{Days, NaiveDate, NaiveTime};
 use sqlx::SqliteConnection;
 
-use super::matches::{self, MatchSummary};
+use super::summaries::MatchSummary;
 use super::{ServiceError, User};
 use crate::db::tonight::{self as db_tonight, ListedRow};
 use crate::domain::{LocalTime, MatchId, MatchStatus};
@@ -80,7 +80,7 @@ async fn listed(
             .filter(|r| r.m.league_id == league)
             .map(|r| r.m.clone())
             .collect();
-        for summary in matches::summaries_of(conn, league, &of_league).await? {
+        for summary in super::summaries::summaries_of(conn, league, &of_league).await? {
             summaries.insert(summary.id, summary);
         }
     }

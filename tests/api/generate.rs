@@ -23,7 +23,9 @@ async fn a_generated_season_is_consistent_with_its_hands() {
     assert!(g.complete > 10, "{g:?}");
     assert!(g.in_progress <= 1);
     let mut conn = app.db.reader().acquire().await.unwrap();
-    let summaries = matches::summaries(&mut conn, g.league_id).await.unwrap();
+    let summaries = spades_im::service::summaries::summaries(&mut conn, g.league_id)
+        .await
+        .unwrap();
     assert_eq!(summaries.len(), 40);
     let mut hands = 0;
     for s in &summaries {
@@ -33,7 +35,12 @@ async fn a_generated_season_is_consistent_with_its_hands() {
         assert_eq!((s.a, s.b), (view.a, view.b), "match {}", s.id);
         assert_eq!(s.winner, view.winner, "match {}", s.id);
         assert_eq!(s.status, view.status, "match {}", s.id);
-        assert_eq!(s.state, matches::state_words(&view), "match {}", s.id);
+        assert_eq!(
+            s.state,
+            spades_im::service::summaries::state_words(&view),
+            "match {}",
+            s.id
+        );
         hands += view.hands.len();
     }
     assert_eq!(hands, 400);

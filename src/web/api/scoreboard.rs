@@ -8,7 +8,6 @@ use serde::Serialize;
 use crate::domain::{MatchId, Timestamp};
 use crate::rules::TeamTotal;
 use crate::service::TeamRef;
-use crate::service::matches;
 use crate::web::AppState;
 use crate::web::error::AppError;
 
@@ -47,7 +46,7 @@ pub struct Board {
 /// The board as it is now.
 pub async fn board(state: &AppState) -> Result<Board, AppError> {
     let mut conn = state.db.reader().acquire().await?;
-    let out: Vec<BoardMatch> = matches::in_play(&mut conn)
+    let out: Vec<BoardMatch> = crate::service::summaries::in_play(&mut conn)
         .await?
         .into_iter()
         .map(|p| BoardMatch {

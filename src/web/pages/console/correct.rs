@@ -247,7 +247,7 @@ async fn render_reset(
             id: m.id,
             teams: format!("{} v {}", m.team_a.name, m.team_b.name),
             score: format!("{}–{}", m.a.score, m.b.score),
-            state: matches::state_words(&m),
+            state: crate::service::summaries::state_words(&m),
             hands: m.hands.len(),
         });
     }

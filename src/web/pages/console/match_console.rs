@@ -52,7 +52,7 @@ pub(super) fn result_words(view: &MatchView) -> String {
     {
         return "Time called: this is the last hand".into();
     }
-    matches::state_words(view)
+    crate::service::summaries::state_words(view)
 }
 
 /// The clock: the time left in words, and when it runs out (RFC 3339, for `console.js`).

@@ -24,7 +24,7 @@ use crate::league::standings::{Standing, Tiebreak};
 use crate::rules::Team;
 use crate::service::TeamRef;
 use crate::service::leagues::League;
-use crate::service::matches::MatchSummary;
+use crate::service::summaries::MatchSummary;
 use crate::web::extract::Viewer;
 use crate::web::respond::{html, no_store};
 use crate::web::view::time;

@@ -6,8 +6,8 @@ use askama::Template;
 
 use super::{MatchLine, capitalized, line, page};
 use crate::rules::Stage;
-use crate::service::matches::MatchSummary;
 use crate::service::public_views;
+use crate::service::summaries::MatchSummary;
 use crate::web::AppState;
 use crate::web::error::{AppError, PageError};
 use crate::web::extract::Viewer;

@@ -1,0 +1,206 @@
+//! Matches as lists show them (schedule, results, team pages, the scoreboard): from the
+//! totals cached on each match row, never from its hands, so the pages stay flat in the
+//! number of hands played; and the state of a game in words.
+
+//! A match on league night: start it (rules frozen, clock running), record hands, correct
+//! them (a new revision with a reason), call time, record forfeits. Totals are cached on the
+//! match and rebuilt from the hands whenever they change.
+
+use sqlx::SqliteConnection;
+
+use super::matches::{MatchView, ends_at};
+use super::{ServiceError, TeamRef};
+use crate::db::leagues as db_leagues;
+use crate::db::matches::{self as db_matches, MatchRow};
+use crate::domain::{
+    ForfeitSide, GameStatus, LeagueId, LocalTime, MatchId, MatchStatus, TeamId, Timestamp,
+};
+use crate::rules::{Rules, Stage, Team, TeamTotal, WinReason};
+
+/// The state a game is in, from the cached match row (for lists and scoreboards).
+pub fn state_words(m: &MatchView) -> String {
+    words(&StateParts {
+        status: m.status,
+        forfeit: m.forfeit,
+        game_status: m.game_status,
+        winner: m.winner,
+        reason: m.reason,
+        names: [&m.team_a.name, &m.team_b.name],
+    })
+}
+
+/// What [`words`] needs of a match, a full one or a summary.
+struct StateParts<'a> {
+    status: MatchStatus,
+    forfeit: Option<ForfeitSide>,
+    game_status: GameStatus,
+    winner: Option<Team>,
+    reason: Option<WinReason>,
+    names: [&'a str; 2],
+}
+
+fn words(m: &StateParts<'_>) -> String {
+    match m.status {
+        MatchStatus::Cancelled => return "Cancelled (bracket reset)".into(),
+        MatchStatus::Forfeit => {
+            return match m.forfeit.map(ForfeitSide::team) {
+                Some(None) => match m.winner {
+                    Some(t) => format!(
+                        "Double forfeit; {} advances (coordinator's choice)",
+                        m.names[t.index()]
+                    ),
+                    None => "Double forfeit".into(),
+                },
+                Some(Some(team)) => format!("{} forfeited", m.names[team.index()]),
+                None => "Forfeit".into(),
+            };
+        }
+        _ => {}
+    }
+    match (m.game_status, m.winner) {
+        (GameStatus::Won, Some(team)) => format!(
+            "{} won ({})",
+            m.names[team.index()],
+            m.reason.map_or("", WinReason::words)
+        ),
+        (GameStatus::Tied, _) => "Draw".into(),
+        (GameStatus::Tiebreak, _) => "Tied: the next hand decides".into(),
+        _ if m.status == MatchStatus::Scheduled => "Not started".into(),
+        _ => "In progress".into(),
+    }
+}
+
+/// A match as the list pages show it, from its cached totals without reading its hands, so
+/// the schedule, results and team pages stay flat in the number of hands played.
+#[derive(Debug, Clone)]
+pub struct MatchSummary {
+    pub id: MatchId,
+    pub stage: Stage,
+    pub round: Option<i64>,
+    pub table: Option<String>,
+    pub scheduled_at: Option<LocalTime>,
+    pub status: MatchStatus,
+    pub team_a: TeamRef,
+    pub team_b: TeamRef,
+    pub a: TeamTotal,
+    pub b: TeamTotal,
+    pub hands: usize,
+    pub winner: Option<Team>,
+    /// The state in words (as [`state_words`]).
+    pub state: String,
+}
+
+impl MatchSummary {
+    fn of(m: &MatchRow, team_a: TeamRef, team_b: TeamRef) -> MatchSummary {
+        let winner = m.winner;
+        let total = |score: i64, bags: i64| TeamTotal {
+            score: i32::try_from(score).unwrap_or(i32::MAX),
+            bags: u32::try_from(bags).unwrap_or(0),
+        };
+        let state = words(&StateParts {
+            status: m.status,
+            forfeit: m.forfeit,
+            game_status: m.game_status,
+            winner,
+            reason: m.reason,
+            names: [&team_a.name, &team_b.name],
+        });
+        MatchSummary {
+            id: m.id,
+            stage: m.stage,
+            round: m.round,
+            table: m.table_name.clone(),
+            scheduled_at: m.scheduled_at,
+            status: m.status,
+            a: total(m.score_a, m.bags_a),
+            b: total(m.score_b, m.bags_b),
+            hands: usize::try_from(m.hands_played).unwrap_or(0),
+            winner,
+            state,
+            team_a,
+            team_b,
+        }
+    }
+}
+
+/// Every match of a league, in schedule order, from the cached totals (cancelled matches
+/// of a reset bracket path left out).
+pub async fn summaries(
+    conn: &mut SqliteConnection,
+    league_id: LeagueId,
+) -> Result<Vec<MatchSummary>, ServiceError> {
+    let mut rows = db_matches::of_league(conn, league_id).await?;
+    rows.retain(|m| m.status != MatchStatus::Cancelled);
+    summaries_of(conn, league_id, &rows).await
+}
+
+/// `rows` (matches of league `league_id`) as summaries, one for each, in order.
+pub async fn summaries_of(
+    conn: &mut SqliteConnection,
+    league_id: LeagueId,
+    rows: &[MatchRow],
+) -> Result<Vec<MatchSummary>, ServiceError> {
+    let names: std::collections::HashMap<TeamId, String> = db_leagues::teams(conn, league_id)
+        .await?
+        .into_iter()
+        .map(|t| (t.id, t.name))
+        .collect();
+    let team = |id: TeamId| TeamRef {
+        id,
+        name: names
+            .get(&id)
+            .cloned()
+            .unwrap_or_else(|| format!("team {id}")),
+    };
+    Ok(rows
+        .iter()
+        .map(|m| MatchSummary::of(m, team(m.team_a), team(m.team_b)))
+        .collect())
+}
+
+/// A match in play, as the scoreboard shows it.
+#[derive(Debug, Clone)]
+pub struct InPlay {
+    pub summary: MatchSummary,
+    pub league: String,
+    pub league_name: String,
+    pub started_at: Option<Timestamp>,
+    pub ends_at: Option<Timestamp>,
+    pub time_called_at: Option<Timestamp>,
+    pub version: i64,
+}
+
+/// Every match in play in every league, from the cached totals: the scoreboard costs one
+/// query and the rows shown, however many hands they have.
+pub async fn in_play(conn: &mut SqliteConnection) -> Result<Vec<InPlay>, ServiceError> {
+    let rows = db_matches::in_progress(conn).await?;
+    let mut out = Vec::with_capacity(rows.len());
+    for r in rows {
+        let m = &r.m;
+        // A match in play always has its rules frozen (set when it started).
+        let frozen: Option<Rules> = m
+            .rules
+            .as_deref()
+            .and_then(|t| serde_json::from_str(t).ok());
+        out.push(InPlay {
+            ends_at: frozen.and_then(|rules| ends_at(m, &rules)),
+            league: r.league_slug,
+            league_name: r.league_name,
+            started_at: m.started_at,
+            time_called_at: m.time_called_at,
+            version: m.version,
+            summary: MatchSummary::of(
+                m,
+                TeamRef {
+                    id: m.team_a,
+                    name: r.name_a,
+                },
+                TeamRef {
+                    id: m.team_b,
+                    name: r.name_b,
+                },
+            ),
+        });
+    }
+    Ok(out)
+}
