@@ -1,13 +1,19 @@
-//! Teams of a league: add, rename or change players, withdraw.
+//! Teams of a league: add one, list them (edits and withdrawals are in `roster`).
 
 use serde::{Deserialize, Serialize};
+
 use sqlx::SqliteConnection;
 
 use super::audit;
+
 use super::leagues::check_name;
-use super::{ServiceError, User, require_admin, to_json};
+
+use super::{ServiceError, User, require_admin};
+
 use crate::db::Db;
+
 use crate::db::leagues::{self as db_leagues, TeamRow};
+
 use crate::domain::{LeagueId, TeamId};
 
 #[derive(Debug, Clone, Deserialize, utoipa::ToSchema)]
@@ -89,63 +95,6 @@ pub async fn add_team(
         players,
         withdrawn: false,
     })
-}
-
-pub async fn update_team(
-    db: &Db,
-    user: &User,
-    slug: &str,
-    team_id: TeamId,
-    input: &NewTeamInput,
-    withdrawn: bool,
-) -> Result<TeamView, ServiceError> {
-    require_admin(user)?;
-    let (name, players) = check_team(input)?;
-    let mut tx = db.write().await?;
-    let league = db_leagues::by_slug(&mut tx, slug)
-        .await?
-        .ok_or(ServiceError::NotFound)?;
-    let before = db_leagues::team(&mut tx, team_id)
-        .await?
-        .filter(|t| t.league_id == league.id)
-        .ok_or(ServiceError::NotFound)?;
-    if db_leagues::teams(&mut tx, league.id)
-        .await?
-        .iter()
-        .any(|t| t.id != team_id && t.name.eq_ignore_ascii_case(&name))
-    {
-        return Err(ServiceError::invalid(
-            "invalid_team",
-            "name",
-            format!("the league already has a team named \"{name}\""),
-        ));
-    }
-    db_leagues::update_team(
-        &mut tx,
-        team_id,
-        &name,
-        [&players[0], &players[1]],
-        withdrawn,
-    )
-    .await?;
-    let b = to_json("team", &TeamView::from(&before))?;
-    let view = TeamView {
-        id: team_id,
-        name,
-        players,
-        withdrawn,
-    };
-    let a = to_json("team", &view)?;
-    audit::record(
-        &mut tx,
-        user,
-        audit::Change::new("update", audit::Subject::Team(team_id))
-            .before(&b)
-            .after(&a),
-    )
-    .await?;
-    tx.commit().await?;
-    Ok(view)
 }
 
 pub async fn teams(
