@@ -226,6 +226,21 @@ struct Builder {
 }
 
 impl Builder {
+    /// A bracket's builder for `seeds` teams (2–256) with its winners' rounds (the last one
+    /// in `last_section`): indexes per round.
+    fn with_winners(
+        seeds: usize,
+        last_section: Section,
+    ) -> Result<(Builder, Vec<Vec<usize>>), BracketError> {
+        let size = check_size(seeds)?;
+        let mut b = Builder {
+            matches: Vec::new(),
+            leaves: Vec::new(),
+        };
+        let rounds = b.winners(seeds, size, last_section);
+        Ok((b, rounds))
+    }
+
     fn push(&mut self, section: Section, round: usize, position: usize, slots: [Slot; 2]) -> usize {
         let index = self.matches.len();
         let mut leaves = [0u64; 2];
@@ -342,12 +357,7 @@ fn or(into: &mut [u64; 2], from: [u64; 2]) {
 /// A single-elimination bracket for `seeds` teams (2–256), with a third-place match between
 /// the semi-final losers if asked (and there are at least 4 teams).
 pub fn single_elimination(seeds: usize, third_place: bool) -> Result<Bracket, BracketError> {
-    let size = check_size(seeds)?;
-    let mut b = Builder {
-        matches: Vec::new(),
-        leaves: Vec::new(),
-    };
-    let rounds = b.winners(seeds, size, Section::Final);
+    let (mut b, rounds) = Builder::with_winners(seeds, Section::Final)?;
     let deciding = rounds[rounds.len() - 1][0];
     let third_place = third_place && seeds >= 4;
     if third_place {
@@ -372,12 +382,7 @@ pub fn single_elimination(seeds: usize, third_place: bool) -> Result<Bracket, Br
 
 /// A double-elimination bracket for `seeds` teams (2–256).
 pub fn double_elimination(seeds: usize, grand_final: GrandFinal) -> Result<Bracket, BracketError> {
-    let size = check_size(seeds)?;
-    let mut b = Builder {
-        matches: Vec::new(),
-        leaves: Vec::new(),
-    };
-    let w = b.winners(seeds, size, Section::Winners);
+    let (mut b, w) = Builder::with_winners(seeds, Section::Winners)?;
     let wb_final = w[w.len() - 1][0];
     // The losers' champion comes from here (with 2 teams: the loser of the only match).
     let mut lb_champion = Slot::LoserOf(wb_final);
@@ -894,18 +899,22 @@ mod tests {
         }
     }
 
+    /// The losers' final: the last match of the losers' bracket (none without one).
+    fn losers_final(b: &Bracket) -> Option<usize> {
+        b.matches
+            .iter()
+            .filter(|m| m.bracket == Section::Losers)
+            .map(|m| m.index)
+            .max()
+    }
+
     /// A played losers'-bracket match fed by a winners' loser (the losers' first round and the
     /// drop rounds), except the losers' final, is never a rematch. Without byes (8, 16, 32,
     /// 64...) that is every team's first losers' match; with byes a dropped team can skip its
     /// drop match and meet an earlier opponent in the next round (e.g. 5 teams: 4 beats 5,
     /// loses to 1, gets a bye, then may meet 5), which the structure cannot avoid.
     fn no_early_rematch(b: &Bracket, played: &[(usize, usize, usize)]) -> Result<(), String> {
-        let lb_final = b
-            .matches
-            .iter()
-            .filter(|m| m.bracket == Section::Losers)
-            .map(|m| m.index)
-            .max();
+        let lb_final = losers_final(b);
         let mut pairs: HashSet<(usize, usize)> = HashSet::new();
         let mut in_losers: HashSet<usize> = HashSet::new();
         for &(m, w, l) in played {
@@ -944,12 +953,7 @@ mod tests {
         for n in 2usize..=256 {
             let b = double_elimination(n, GrandFinal::Simple).unwrap();
             let reach = reachable(&b);
-            let lb_final = b
-                .matches
-                .iter()
-                .filter(|m| m.bracket == Section::Losers)
-                .map(|m| m.index)
-                .max();
+            let lb_final = losers_final(&b);
             for m in b.matches.iter().filter(|m| m.bracket == Section::Losers) {
                 if Some(m.index) == lb_final {
                     continue;

@@ -5,7 +5,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::game::{Game, GameState, ScoredHand, Stage, TeamResult, TeamTotal};
+use super::game::{Game, GameState, Phase, ScoredHand, Stage, TeamResult, TeamTotal, WinReason};
 use super::hand::{Hand, HandInput, Team};
 use super::params::{Rules, RulesSpec};
 
@@ -41,9 +41,9 @@ pub struct ScoredHandOut {
     pub a: TeamResult,
     pub b: TeamResult,
     /// `in_progress`, `tiebreak`, `won` or `tied`.
-    pub status: String,
+    pub status: Phase,
     pub winner: Option<Team>,
-    pub reason: Option<String>,
+    pub reason: Option<WinReason>,
 }
 
 impl From<&ScoredHand> for ScoredHandOut {
@@ -59,9 +59,9 @@ impl From<&ScoredHand> for ScoredHandOut {
             tiebreak: s.tiebreak,
             a: s.a,
             b: s.b,
-            status: s.state.status().to_string(),
+            status: s.state.phase(),
             winner: s.state.winner(),
-            reason: s.state.reason().map(|r| r.as_str().to_string()),
+            reason: s.state.reason(),
         }
     }
 }
@@ -72,9 +72,9 @@ pub struct ScoreResponse {
     pub hands: Vec<ScoredHandOut>,
     pub a: TeamTotal,
     pub b: TeamTotal,
-    pub status: String,
+    pub status: Phase,
     pub winner: Option<Team>,
-    pub reason: Option<String>,
+    pub reason: Option<WinReason>,
 }
 
 impl ScoreResponse {
@@ -85,9 +85,9 @@ impl ScoreResponse {
             hands: hands.iter().map(ScoredHandOut::from).collect(),
             a: game.total(Team::A),
             b: game.total(Team::B),
-            status: state.status().to_string(),
+            status: state.phase(),
             winner: state.winner(),
-            reason: state.reason().map(|r| r.as_str().to_string()),
+            reason: state.reason(),
         }
     }
 }

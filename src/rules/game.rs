@@ -59,6 +59,31 @@ impl WinReason {
     }
 }
 
+/// A game's state without its data, as the API names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Phase {
+    InProgress,
+    Tiebreak,
+    Won,
+    Tied,
+}
+
+impl Phase {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Phase::InProgress => "in_progress",
+            Phase::Tiebreak => "tiebreak",
+            Phase::Won => "won",
+            Phase::Tied => "tied",
+        }
+    }
+
+    pub fn is_over(self) -> bool {
+        matches!(self, Phase::Won | Phase::Tied)
+    }
+}
+
 /// Where a game stands. A tie-break hand and a draw are outcomes, not errors.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum GameState {
@@ -74,12 +99,12 @@ pub enum GameState {
 }
 
 impl GameState {
-    pub fn status(self) -> &'static str {
+    pub fn phase(self) -> Phase {
         match self {
-            GameState::InProgress => "in_progress",
-            GameState::Tiebreak => "tiebreak",
-            GameState::Won { .. } => "won",
-            GameState::Tied => "tied",
+            GameState::InProgress => Phase::InProgress,
+            GameState::Tiebreak => Phase::Tiebreak,
+            GameState::Won { .. } => Phase::Won,
+            GameState::Tied => Phase::Tied,
         }
     }
 

@@ -10,7 +10,9 @@ pub mod hand;
 pub mod params;
 
 pub use calculator::{CalcError, ScoreRequest, ScoreResponse, score_json, score_request};
-pub use game::{Game, GameState, ScoredHand, Stage, TeamResult, TeamTotal, WinReason, score_game};
+pub use game::{
+    Game, GameState, Phase, ScoredHand, Stage, TeamResult, TeamTotal, WinReason, score_game,
+};
 pub use hand::{Bid, Hand, HandError, HandInput, PlayedHand, Team, TeamHand};
 pub use params::{Preset, Rules, RulesSpec, preset, presets};
 

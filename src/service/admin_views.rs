@@ -5,8 +5,7 @@
 use std::collections::HashMap;
 use std::path::Path;
 
-use super::leagues::{self, League};
-use super::playoffs::{self, BracketView, PlayoffsInput};
+use super::leagues::{self, League, league_row};
 use super::teams::TeamView;
 use super::{ServiceError, User, require_admin};
 use crate::db::{
@@ -168,9 +167,7 @@ pub async fn playoffs_setup(
 ) -> Result<PlayoffsSetup, ServiceError> {
     require_admin(user)?;
     let mut conn = db.reader().acquire().await?;
-    let league = db_leagues::by_slug(&mut conn, slug)
-        .await?
-        .ok_or(ServiceError::NotFound)?;
+    let league = league_row(&mut conn, slug).await?;
     let active_teams = db_leagues::teams(&mut conn, league.id)
         .await?
         .iter()
@@ -185,18 +182,6 @@ pub async fn playoffs_setup(
         active_teams,
         bracket_exists,
     })
-}
-
-/// The bracket [`playoffs::create_playoffs`] would create now (nothing written).
-pub async fn preview_playoffs(
-    db: &Db,
-    user: &User,
-    slug: &str,
-    input: &PlayoffsInput,
-) -> Result<BracketView, ServiceError> {
-    require_admin(user)?;
-    let mut conn = db.reader().acquire().await?;
-    playoffs::preview_playoffs(&mut conn, slug, input).await
 }
 
 /// A fresh copy of the whole database (`VACUUM INTO`, integrity checked), read from a

@@ -1,14 +1,14 @@
 //! Why an operation did not happen. Nothing was written: every service call is one
 //! transaction, rolled back when it returns an error.
 
-use crate::domain::MatchId;
+use crate::domain::{FieldError, MatchId};
 use crate::rules::CalcError;
 
 #[derive(Debug, thiserror::Error)]
 pub enum ServiceError {
     /// Invalid input: the message names the field (and the hand).
     #[error("{}", .0.message)]
-    Invalid(CalcError),
+    Invalid(FieldError),
     /// The state changed under the request (stale version, match not started, ...).
     #[error("{message}")]
     Conflict { code: ConflictCode, message: String },
@@ -71,14 +71,7 @@ impl ConflictCode {
 
 impl ServiceError {
     pub fn invalid(code: &str, field: &str, message: impl Into<String>) -> ServiceError {
-        ServiceError::Invalid(CalcError {
-            code: code.into(),
-            message: message.into(),
-            hand: None,
-            field: Some(field.into()),
-            team: None,
-            player: None,
-        })
+        ServiceError::Invalid(FieldError::at(code, field, message))
     }
 
     pub fn conflict(code: ConflictCode, message: impl Into<String>) -> ServiceError {
@@ -96,7 +89,7 @@ impl ServiceError {
 
 impl From<CalcError> for ServiceError {
     fn from(e: CalcError) -> Self {
-        ServiceError::Invalid(e)
+        ServiceError::Invalid(e.into())
     }
 }
 

@@ -1,7 +1,7 @@
 //! Leagues: their rules per stage (checked and resolved), tiebreak order and supervisors.
 
 use serde::{Deserialize, Serialize};
-use sqlx::SqliteConnection;
+use sqlx::{Sqlite, SqliteConnection, Transaction};
 
 use super::audit;
 use super::{ConflictCode, ServiceError, User, require_admin, slugify, to_json};
@@ -124,10 +124,17 @@ pub async fn league_by_slug(
     conn: &mut SqliteConnection,
     slug: &str,
 ) -> Result<League, ServiceError> {
-    let row = db_leagues::by_slug(conn, slug)
+    League::from_row(league_row(conn, slug).await?)
+}
+
+/// A league's row as stored (404 for an unknown slug).
+pub(crate) async fn league_row(
+    conn: &mut SqliteConnection,
+    slug: &str,
+) -> Result<LeagueRow, ServiceError> {
+    db_leagues::by_slug(conn, slug)
         .await?
-        .ok_or(ServiceError::NotFound)?;
-    League::from_row(row)
+        .ok_or(ServiceError::NotFound)
 }
 
 pub async fn all_leagues(db: &Db) -> Result<Vec<League>, ServiceError> {
@@ -139,27 +146,37 @@ pub async fn all_leagues(db: &Db) -> Result<Vec<League>, ServiceError> {
         .collect()
 }
 
-/// Checks rules per stage; an error names the stage ("rules.playoff.bags.limit").
-fn check_rules(rules: &StageRules) -> Result<[String; 3], ServiceError> {
-    let regular = rules.regular.clone();
-    let stages = [
-        ("regular", Some(regular.clone())),
-        ("playoff", rules.playoff.clone()),
-        ("final", rules.r#final.clone()),
-    ];
-    let mut out: [String; 3] = Default::default();
-    for (i, (stage, spec)) in stages.into_iter().enumerate() {
-        let spec = spec.unwrap_or_else(|| regular.clone());
-        spec.resolve().map_err(|e| {
+/// Every league as the API shows it.
+pub async fn views(db: &Db) -> Result<Vec<LeagueView>, ServiceError> {
+    Ok(all_leagues(db).await?.iter().map(League::view).collect())
+}
+
+/// The league `slug` as the API shows it (404 for no such league).
+pub async fn view_by_slug(db: &Db, slug: &str) -> Result<LeagueView, ServiceError> {
+    let mut conn = db.reader().acquire().await?;
+    Ok(league_by_slug(&mut conn, slug).await?.view())
+}
+
+/// Checks the rules per stage (playoff and final default to the regular rules): each as
+/// stored (JSON) and resolved. An error names the stage ("rules.playoff.bags.limit").
+fn check_rules(rules: &StageRules) -> Result<[(String, Rules); 3], ServiceError> {
+    let [regular, playoff, r#final] = [
+        ("regular", None),
+        ("playoff", rules.playoff.as_ref()),
+        ("final", rules.r#final.as_ref()),
+    ]
+    .map(|(stage, spec)| -> Result<(String, Rules), ServiceError> {
+        let spec = spec.unwrap_or(&rules.regular);
+        let resolved = spec.resolve().map_err(|e| {
             ServiceError::invalid(
                 "invalid_rules",
                 &format!("rules.{stage}.{}", e.field.unwrap_or_default()),
                 format!("{stage} rules: {}", e.message),
             )
         })?;
-        out[i] = to_json("rules", &spec)?;
-    }
-    Ok(out)
+        Ok((to_json("rules", spec)?, resolved))
+    });
+    Ok([regular?, playoff?, r#final?])
 }
 
 fn check_tiebreak(order: Option<&[String]>) -> Result<String, ServiceError> {
@@ -198,16 +215,10 @@ pub(crate) fn check_name(name: &str, field: &str, what: &str) -> Result<String, 
     Ok(name.to_string())
 }
 
-pub async fn create_league(
-    db: &Db,
-    user: &User,
-    input: &NewLeagueInput,
-) -> Result<League, ServiceError> {
-    require_admin(user)?;
-    let name = check_name(&input.name, "name", "the league's name")?;
-    let slug = match &input.slug {
-        Some(s) if !s.trim().is_empty() => {
-            let s = s.trim();
+/// A new league's slug: the one given (trimmed), else made from the name.
+fn check_slug(slug: Option<&str>, name: &str) -> Result<String, ServiceError> {
+    let slug = match slug.map(str::trim) {
+        Some(s) if !s.is_empty() => {
             if slugify(s) != s {
                 return Err(ServiceError::invalid(
                     "invalid_league",
@@ -217,7 +228,7 @@ pub async fn create_league(
             }
             s.to_string()
         }
-        _ => slugify(&name),
+        _ => slugify(name),
     };
     if slug.is_empty() {
         return Err(ServiceError::invalid(
@@ -226,28 +237,84 @@ pub async fn create_league(
             "give the league a slug of letters or digits",
         ));
     }
-    let [regular, playoff, final_] = check_rules(&input.rules)?;
-    let tiebreak = check_tiebreak(input.tiebreak_order.as_deref())?;
+    Ok(slug)
+}
+
+/// A league's input, checked: what [`create_league`] and [`update_league`] store.
+struct Checked {
+    name: String,
+    slug: String,
+    /// Per stage (regular, playoff, final): the rules as stored and resolved.
+    rules: [(String, Rules); 3],
+    tiebreak: String,
+}
+
+impl Checked {
+    fn row(&self, now: Timestamp) -> NewLeague<'_> {
+        NewLeague {
+            slug: &self.slug,
+            name: &self.name,
+            rules_regular: &self.rules[0].0,
+            rules_playoff: &self.rules[1].0,
+            rules_final: &self.rules[2].0,
+            tiebreak_order: &self.tiebreak,
+            now,
+        }
+    }
+
+    /// The rules as stored, per stage (for the audit log).
+    fn stored_rules(&self) -> [&str; 3] {
+        self.rules.each_ref().map(|(text, _)| text.as_str())
+    }
+}
+
+/// Checks a league's input in order: name, slug, rules per stage, tiebreak order. `existing`
+/// is the slug of the league being changed (it stays); without it, the slug of a new league
+/// is checked.
+fn check_input(input: &NewLeagueInput, existing: Option<&str>) -> Result<Checked, ServiceError> {
+    let name = check_name(&input.name, "name", "the league's name")?;
+    let slug = match existing {
+        Some(slug) => slug.to_string(),
+        None => check_slug(input.slug.as_deref(), &name)?,
+    };
+    Ok(Checked {
+        rules: check_rules(&input.rules)?,
+        tiebreak: check_tiebreak(input.tiebreak_order.as_deref())?,
+        name,
+        slug,
+    })
+}
+
+/// Reads back the league just written, then commits.
+async fn commit_league(
+    mut tx: Transaction<'static, Sqlite>,
+    id: LeagueId,
+) -> Result<League, ServiceError> {
+    let row = db_leagues::by_id(&mut tx, id)
+        .await?
+        .ok_or(ServiceError::NotFound)?;
+    tx.commit().await?;
+    League::from_row(row)
+}
+
+pub async fn create_league(
+    db: &Db,
+    user: &User,
+    input: &NewLeagueInput,
+) -> Result<League, ServiceError> {
+    require_admin(user)?;
+    let new = check_input(input, None)?;
     let now = Timestamp::now();
     let mut tx = db.write().await?;
-    if db_leagues::by_slug(&mut tx, &slug).await?.is_some() {
+    if db_leagues::by_slug(&mut tx, &new.slug).await?.is_some() {
         return Err(ServiceError::conflict(
             ConflictCode::SlugTaken,
-            format!("a league with the slug \"{slug}\" exists"),
+            format!("a league with the slug \"{}\" exists", new.slug),
         ));
     }
-    let new = NewLeague {
-        slug: &slug,
-        name: &name,
-        rules_regular: &regular,
-        rules_playoff: &playoff,
-        rules_final: &final_,
-        tiebreak_order: &tiebreak,
-        now,
-    };
-    let id = db_leagues::insert(&mut tx, &new).await?;
+    let id = db_leagues::insert(&mut tx, &new.row(now)).await?;
     let after =
-        serde_json::json!({"slug": slug, "name": name, "rules": [regular, playoff, final_]})
+        serde_json::json!({"slug": new.slug, "name": new.name, "rules": new.stored_rules()})
             .to_string();
     audit::record(
         &mut tx,
@@ -255,11 +322,7 @@ pub async fn create_league(
         audit::Change::new("create", audit::Subject::League(id)).after(&after),
     )
     .await?;
-    let row = db_leagues::by_id(&mut tx, id)
-        .await?
-        .ok_or(ServiceError::NotFound)?;
-    tx.commit().await?;
-    League::from_row(row)
+    commit_league(tx, id).await
 }
 
 /// Changes a league's name, rules or tiebreak order (matches already started keep the rules
@@ -271,26 +334,13 @@ pub async fn update_league(
     input: &NewLeagueInput,
 ) -> Result<League, ServiceError> {
     require_admin(user)?;
-    let name = check_name(&input.name, "name", "the league's name")?;
-    let [regular, playoff, final_] = check_rules(&input.rules)?;
-    let tiebreak = check_tiebreak(input.tiebreak_order.as_deref())?;
+    let new = check_input(input, Some(slug))?;
     let now = Timestamp::now();
     let mut tx = db.write().await?;
-    let before = db_leagues::by_slug(&mut tx, slug)
-        .await?
-        .ok_or(ServiceError::NotFound)?;
-    let new = NewLeague {
-        slug,
-        name: &name,
-        rules_regular: &regular,
-        rules_playoff: &playoff,
-        rules_final: &final_,
-        tiebreak_order: &tiebreak,
-        now,
-    };
-    db_leagues::update(&mut tx, before.id, &new).await?;
+    let before = league_row(&mut tx, slug).await?;
+    db_leagues::update(&mut tx, before.id, &new.row(now)).await?;
     let b = serde_json::json!({"name": before.name, "rules": [before.rules_regular, before.rules_playoff, before.rules_final], "tiebreak": before.tiebreak_order}).to_string();
-    let a = serde_json::json!({"name": name, "rules": [regular, playoff, final_], "tiebreak": tiebreak}).to_string();
+    let a = serde_json::json!({"name": new.name, "rules": new.stored_rules(), "tiebreak": new.tiebreak}).to_string();
     audit::record(
         &mut tx,
         user,
@@ -299,11 +349,7 @@ pub async fn update_league(
             .after(&a),
     )
     .await?;
-    let row = db_leagues::by_id(&mut tx, before.id)
-        .await?
-        .ok_or(ServiceError::NotFound)?;
-    tx.commit().await?;
-    League::from_row(row)
+    commit_league(tx, before.id).await
 }
 
 pub async fn assign_supervisor(
@@ -314,9 +360,7 @@ pub async fn assign_supervisor(
 ) -> Result<(), ServiceError> {
     require_admin(user)?;
     let mut tx = db.write().await?;
-    let league = db_leagues::by_slug(&mut tx, slug)
-        .await?
-        .ok_or(ServiceError::NotFound)?;
+    let league = league_row(&mut tx, slug).await?;
     let target = users::by_name(&mut tx, username).await?.ok_or_else(|| {
         ServiceError::invalid(
             "invalid_user",
@@ -343,44 +387,12 @@ pub fn check_league_input(
     input: &NewLeagueInput,
     creating: bool,
 ) -> Result<RulesByStage, ServiceError> {
-    let name = check_name(&input.name, "name", "the league's name")?;
-    if creating {
-        match input.slug.as_deref().map(str::trim) {
-            Some(s) if !s.is_empty() => {
-                if slugify(s) != s {
-                    return Err(ServiceError::invalid(
-                        "invalid_league",
-                        "slug",
-                        "a slug is lowercase letters, digits and single dashes, e.g. \"fall-2026\"",
-                    ));
-                }
-            }
-            _ => {
-                if slugify(&name).is_empty() {
-                    return Err(ServiceError::invalid(
-                        "invalid_league",
-                        "slug",
-                        "give the league a slug of letters or digits",
-                    ));
-                }
-            }
-        }
-    }
-    check_rules(&input.rules)?;
-    check_tiebreak(input.tiebreak_order.as_deref())?;
-    let resolve = |stage: &str, spec: Option<&RulesSpec>| {
-        spec.unwrap_or(&input.rules.regular).resolve().map_err(|e| {
-            ServiceError::invalid(
-                "invalid_rules",
-                &format!("rules.{stage}.{}", e.field.unwrap_or_default()),
-                format!("{stage} rules: {}", e.message),
-            )
-        })
-    };
+    let existing = (!creating).then(|| input.slug.as_deref().unwrap_or_default());
+    let [(_, regular), (_, playoff), (_, r#final)] = check_input(input, existing)?.rules;
     Ok(RulesByStage {
-        regular: resolve("regular", None)?,
-        playoff: resolve("playoff", input.rules.playoff.as_ref())?,
-        r#final: resolve("final", input.rules.r#final.as_ref())?,
+        regular,
+        playoff,
+        r#final,
     })
 }
 
@@ -393,9 +405,7 @@ pub async fn unassign_supervisor(
 ) -> Result<(), ServiceError> {
     require_admin(user)?;
     let mut tx = db.write().await?;
-    let league = db_leagues::by_slug(&mut tx, slug)
-        .await?
-        .ok_or(ServiceError::NotFound)?;
+    let league = league_row(&mut tx, slug).await?;
     if !db_leagues::is_supervisor(&mut tx, league.id, user_id).await? {
         return Err(ServiceError::NotFound);
     }

@@ -364,14 +364,10 @@ pub async fn record_hand(
             ));
         }
         other => {
-            return Err(ServiceError::Invalid(crate::rules::CalcError {
-                code: "game_over".into(),
-                message: format!("the match is {}: no more hands", other.words()),
-                hand: None,
-                field: None,
-                team: None,
-                player: None,
-            }));
+            return Err(ServiceError::Invalid(crate::domain::FieldError::new(
+                "game_over",
+                format!("the match is {}: no more hands", other.words()),
+            )));
         }
     }
     let league = league_of(&mut tx, &m).await?;
@@ -683,4 +679,34 @@ pub async fn history(
     id: MatchId,
 ) -> Result<Vec<HandRow>, ServiceError> {
     Ok(db_matches::all_revisions(conn, id).await?)
+}
+
+/// A match as the API shows it, with its hands and totals.
+pub async fn view(db: &Db, id: MatchId) -> Result<MatchView, ServiceError> {
+    let mut conn = db.reader().acquire().await?;
+    Ok(load(&mut conn, id).await?.0)
+}
+
+/// The matches `ids` as the API shows them, read on the writer's connection so that a write
+/// just committed is seen.
+pub async fn views_after_write(db: &Db, ids: &[MatchId]) -> Result<Vec<MatchView>, ServiceError> {
+    let mut conn = db.writer().acquire().await?;
+    let mut out = Vec::with_capacity(ids.len());
+    for id in ids {
+        out.push(load(&mut conn, *id).await?.0);
+    }
+    Ok(out)
+}
+
+/// Every match of the league `slug` (404 for no such league), in schedule order, as the API
+/// shows them (with their hands; cancelled ones too).
+pub async fn league_matches(db: &Db, slug: &str) -> Result<Vec<MatchView>, ServiceError> {
+    let mut conn = db.reader().acquire().await?;
+    let league = super::leagues::league_by_slug(&mut conn, slug).await?;
+    let rows = db_matches::of_league(&mut conn, league.row.id).await?;
+    let mut out = Vec::with_capacity(rows.len());
+    for m in &rows {
+        out.push(build_view(&mut conn, m, &league).await?);
+    }
+    Ok(out)
 }

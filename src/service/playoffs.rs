@@ -453,13 +453,16 @@ async fn plan(
 /// The bracket that [`create_playoffs`] would create now, without saving anything (the
 /// admin's preview): seeds from the standings, byes decided, no real matches.
 pub async fn preview_playoffs(
-    conn: &mut SqliteConnection,
+    db: &Db,
+    user: &User,
     slug: &str,
     input: &PlayoffsInput,
 ) -> Result<BracketView, ServiceError> {
-    let league = league_by_slug(conn, slug).await?;
-    let plan = plan(conn, &league, input).await?;
-    let names = team_names(conn, league.row.id).await?;
+    require_admin(user)?;
+    let mut conn = db.reader().acquire().await?;
+    let league = league_by_slug(&mut conn, slug).await?;
+    let plan = plan(&mut conn, &league, input).await?;
+    let names = team_names(&mut conn, league.row.id).await?;
     let state = BracketState::new(&plan.structure);
     let real = vec![None; plan.structure.matches.len()];
     Ok(view_of(

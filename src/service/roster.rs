@@ -4,10 +4,11 @@
 use sqlx::SqliteConnection;
 
 use super::audit;
+use super::leagues::league_row;
 use super::teams::{NewTeamInput, TeamView, check_team};
 use super::{ServiceError, User, require_admin};
 use crate::db::Db;
-use crate::db::leagues::{self as db_leagues, LeagueRow, TeamRow};
+use crate::db::leagues::{self as db_leagues, TeamRow};
 use crate::domain::TeamId;
 
 /// The most rows a roster import takes at once.
@@ -138,12 +139,6 @@ fn roster_size(rows: &[RosterRow]) -> Result<(), ServiceError> {
         ));
     }
     Ok(())
-}
-
-async fn league_row(conn: &mut SqliteConnection, slug: &str) -> Result<LeagueRow, ServiceError> {
-    db_leagues::by_slug(conn, slug)
-        .await?
-        .ok_or(ServiceError::NotFound)
 }
 
 /// The rows of a roster CSV checked against the league as it is now (nothing written).

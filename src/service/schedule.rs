@@ -3,6 +3,8 @@
 use serde::Deserialize;
 
 use super::audit;
+use super::leagues::league_row;
+use super::matches::{self, MatchView};
 use super::{ConflictCode, ServiceError, User, require_admin};
 use crate::db::Db;
 use crate::db::leagues::{self as db_leagues, TeamRow};
@@ -83,9 +85,7 @@ pub async fn generate_schedule(
     };
     let gap = i64::from(input.days_between.unwrap_or(7).clamp(1, 60));
     let mut tx = db.write().await?;
-    let league = db_leagues::by_slug(&mut tx, slug)
-        .await?
-        .ok_or(ServiceError::NotFound)?;
+    let league = league_row(&mut tx, slug).await?;
     let existing = db_matches::of_league(&mut tx, league.id).await?;
     if existing.iter().any(|m| m.stage == Stage::Regular) {
         return Err(ServiceError::conflict(
@@ -190,9 +190,7 @@ pub async fn create_match(
     }
     let stage = input.stage.unwrap_or_default();
     let mut tx = db.write().await?;
-    let league = db_leagues::by_slug(&mut tx, slug)
-        .await?
-        .ok_or(ServiceError::NotFound)?;
+    let league = league_row(&mut tx, slug).await?;
     for (field, id) in [("team_a", input.team_a), ("team_b", input.team_b)] {
         let team = db_leagues::team(&mut tx, id)
             .await?
@@ -256,4 +254,27 @@ pub fn parse_when(s: &str) -> Result<LocalTime, ServiceError> {
         }
     }
     Err(bad())
+}
+
+/// [`generate_schedule`], answering the new matches as the API shows them.
+pub async fn generate_schedule_views(
+    db: &Db,
+    user: &User,
+    slug: &str,
+    input: &ScheduleInput,
+) -> Result<Vec<MatchView>, ServiceError> {
+    let ids = generate_schedule(db, user, slug, input).await?;
+    matches::views_after_write(db, &ids).await
+}
+
+/// [`create_match`], answering the new match as the API shows it.
+pub async fn create_match_view(
+    db: &Db,
+    user: &User,
+    slug: &str,
+    input: &NewMatchInput,
+) -> Result<MatchView, ServiceError> {
+    let id = create_match(db, user, slug, input).await?;
+    let mut conn = db.writer().acquire().await?;
+    Ok(matches::load(&mut conn, id).await?.0)
 }

@@ -8,6 +8,7 @@ use sqlx::SqliteConnection;
 
 use super::ServiceError;
 use super::leagues::League;
+use crate::db::Db;
 use crate::db::leagues::{self as db_leagues};
 use crate::db::matches::{self as db_matches};
 use crate::domain::{LeagueId, MatchStatus};
@@ -109,4 +110,15 @@ impl StandingsCache {
         }
         Ok(rows)
     }
+}
+
+/// The standings of the league `slug` (404 for no such league), from `cache`.
+pub async fn table(
+    db: &Db,
+    cache: &StandingsCache,
+    slug: &str,
+) -> Result<Arc<Vec<Standing>>, ServiceError> {
+    let mut conn = db.reader().acquire().await?;
+    let league = super::leagues::league_by_slug(&mut conn, slug).await?;
+    cache.get(&mut conn, &league).await
 }

@@ -1,15 +1,13 @@
 //! Matches as lists show them (schedule, results, team pages, the scoreboard): from the
 //! totals cached on each match row, never from its hands, so the pages stay flat in the
-//! number of hands played; and the state of a game in words.
+//! number of hands played; the state of a game in words; and the scoreboard.
 
-//! A match on league night: start it (rules frozen, clock running), record hands, correct
-//! them (a new revision with a reason), call time, record forfeits. Totals are cached on the
-//! match and rebuilt from the hands whenever they change.
-
+use serde::Serialize;
 use sqlx::SqliteConnection;
 
 use super::matches::{MatchView, ends_at};
 use super::{ServiceError, TeamRef};
+use crate::db::Db;
 use crate::db::leagues as db_leagues;
 use crate::db::matches::{self as db_matches, MatchRow};
 use crate::domain::{
@@ -203,4 +201,66 @@ pub async fn in_play(conn: &mut SqliteConnection) -> Result<Vec<InPlay>, Service
         });
     }
     Ok(out)
+}
+
+/// A match in play, as the scoreboard's JSON shows it.
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct BoardMatch {
+    pub id: MatchId,
+    pub league: String,
+    pub league_name: String,
+    pub table: Option<String>,
+    pub team_a: TeamRef,
+    pub team_b: TeamRef,
+    pub a: TeamTotal,
+    pub b: TeamTotal,
+    pub hands: usize,
+    pub state: String,
+    pub started_at: Option<Timestamp>,
+    pub ends_at: Option<Timestamp>,
+    pub time_called_at: Option<Timestamp>,
+    pub version: i64,
+}
+
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct Board {
+    /// The sum of the versions of the matches in play.
+    pub version: i64,
+    /// Changes whenever any match in play changes, starts or ends: `id:version,...`.
+    pub key: String,
+    pub matches: Vec<BoardMatch>,
+}
+
+/// The scoreboard as it is now: every match in play, in every league.
+pub async fn board(db: &Db) -> Result<Board, ServiceError> {
+    let mut conn = db.reader().acquire().await?;
+    let matches: Vec<BoardMatch> = in_play(&mut conn)
+        .await?
+        .into_iter()
+        .map(|p| BoardMatch {
+            id: p.summary.id,
+            league_name: p.league_name,
+            league: p.league,
+            table: p.summary.table,
+            team_a: p.summary.team_a,
+            team_b: p.summary.team_b,
+            a: p.summary.a,
+            b: p.summary.b,
+            hands: p.summary.hands,
+            state: p.summary.state,
+            started_at: p.started_at,
+            ends_at: p.ends_at,
+            time_called_at: p.time_called_at,
+            version: p.version,
+        })
+        .collect();
+    Ok(Board {
+        version: matches.iter().map(|m| m.version).sum(),
+        key: matches
+            .iter()
+            .map(|m| format!("{}:{}", m.id, m.version))
+            .collect::<Vec<_>>()
+            .join(","),
+        matches,
+    })
 }

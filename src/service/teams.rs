@@ -6,7 +6,7 @@ use sqlx::SqliteConnection;
 
 use super::audit;
 
-use super::leagues::check_name;
+use super::leagues::{check_name, league_row};
 
 use super::{ServiceError, User, require_admin};
 
@@ -66,9 +66,7 @@ pub async fn add_team(
     require_admin(user)?;
     let (name, players) = check_team(input)?;
     let mut tx = db.write().await?;
-    let league = db_leagues::by_slug(&mut tx, slug)
-        .await?
-        .ok_or(ServiceError::NotFound)?;
+    let league = league_row(&mut tx, slug).await?;
     if db_leagues::teams(&mut tx, league.id)
         .await?
         .iter()
@@ -102,4 +100,15 @@ pub async fn teams(
     league_id: LeagueId,
 ) -> Result<Vec<TeamRow>, ServiceError> {
     Ok(db_leagues::teams(conn, league_id).await?)
+}
+
+/// The teams of the league `slug` as the API shows them (404 for no such league).
+pub async fn list(db: &Db, slug: &str) -> Result<Vec<TeamView>, ServiceError> {
+    let mut conn = db.reader().acquire().await?;
+    let league = super::leagues::league_by_slug(&mut conn, slug).await?;
+    Ok(teams(&mut conn, league.row.id)
+        .await?
+        .iter()
+        .map(TeamView::from)
+        .collect())
 }

@@ -5,12 +5,13 @@ use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, ResponseError};
 use serde::Serialize;
 
+use crate::domain::FieldError;
 use crate::rules::CalcError;
 
 /// The body of every JSON error (docs/api.md §3.1).
 #[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct ErrorBody {
-    pub error: CalcError,
+    pub error: FieldError,
 }
 
 #[derive(Debug, Clone, thiserror::Error)]
@@ -20,7 +21,7 @@ pub enum AppError {
     Malformed(String),
     /// The input is well-formed but wrong: an invalid hand, unknown rules (422).
     #[error("{0}")]
-    Invalid(CalcError),
+    Invalid(FieldError),
     #[error("not found")]
     NotFound,
     /// No or bad credentials (401).
@@ -69,14 +70,7 @@ impl AppError {
             other => {
                 let (code, message) = other.code_and_message();
                 ErrorBody {
-                    error: CalcError {
-                        code,
-                        message,
-                        hand: None,
-                        field: None,
-                        team: None,
-                        player: None,
-                    },
+                    error: FieldError::new(&code, message),
                 }
             }
         }
@@ -85,7 +79,7 @@ impl AppError {
 
 impl From<CalcError> for AppError {
     fn from(e: CalcError) -> Self {
-        AppError::Invalid(e)
+        AppError::Invalid(e.into())
     }
 }
 

@@ -20,6 +20,7 @@ use actix_web::http::{Method, StatusCode, header};
 use actix_web::{FromRequest, HttpMessage, HttpRequest, HttpResponse, ResponseError, web};
 use serde::de::DeserializeOwned;
 
+use crate::domain::FieldError;
 use crate::service::{User, accounts};
 use crate::web::AppState;
 use crate::web::error::{AppError, PageError};
@@ -172,13 +173,34 @@ impl ResponseError for Refused {
 
 type Extracted<T> = Pin<Box<dyn Future<Output = Result<T, Refused>>>>;
 
-/// The logged-in user behind `req`, or the refusal.
-async fn logged_in(req: &HttpRequest) -> Result<Authed, Refused> {
-    identify(req)
-        .await
-        .map_err(|e| Refused::new(req, e))?
-        .ok_or_else(|| Refused::new(req, AppError::Unauthorized("log in first".into())))
+/// What an extractor of identity ([`Viewer`], [`Supervisor`], [`Admin`]) accepts: the
+/// request's identity (`None`: anonymous), or why not.
+trait FromIdentity: Sized {
+    fn from_identity(found: Option<Authed>) -> Result<Self, AppError>;
 }
+
+/// The identity of `req` as `T` accepts it, or the refusal.
+async fn identified<T: FromIdentity>(req: &HttpRequest) -> Result<T, Refused> {
+    let found = identify(req).await.map_err(|e| Refused::new(req, e))?;
+    T::from_identity(found).map_err(|e| Refused::new(req, e))
+}
+
+/// `FromRequest` for the extractors of identity.
+macro_rules! extract_identity {
+    ($($name:ident),*) => {$(
+        impl FromRequest for $name {
+            type Error = Refused;
+            type Future = Extracted<Self>;
+
+            fn from_request(req: &HttpRequest, _: &mut actix_web::dev::Payload) -> Self::Future {
+                let req = req.clone();
+                Box::pin(async move { identified(&req).await })
+            }
+        }
+    )*};
+}
+
+extract_identity!(Viewer, Supervisor, Admin);
 
 /// Anyone: the logged-in user, if there is one.
 pub struct Viewer(pub Option<Authed>);
@@ -193,53 +215,35 @@ impl Viewer {
     }
 }
 
-impl FromRequest for Viewer {
-    type Error = Refused;
-    type Future = Extracted<Self>;
-
-    fn from_request(req: &HttpRequest, _: &mut actix_web::dev::Payload) -> Self::Future {
-        let req = req.clone();
-        Box::pin(async move {
-            identify(&req)
-                .await
-                .map(Viewer)
-                .map_err(|e| Refused::new(&req, e))
-        })
+impl FromIdentity for Viewer {
+    fn from_identity(found: Option<Authed>) -> Result<Self, AppError> {
+        Ok(Viewer(found))
     }
 }
 
 /// Anyone logged in: a supervisor or the coordinator.
 pub struct Supervisor(pub Authed);
 
-impl FromRequest for Supervisor {
-    type Error = Refused;
-    type Future = Extracted<Self>;
-
-    fn from_request(req: &HttpRequest, _: &mut actix_web::dev::Payload) -> Self::Future {
-        let req = req.clone();
-        Box::pin(async move { logged_in(&req).await.map(Supervisor) })
+impl FromIdentity for Supervisor {
+    fn from_identity(found: Option<Authed>) -> Result<Self, AppError> {
+        found
+            .map(Supervisor)
+            .ok_or_else(|| AppError::Unauthorized("log in first".into()))
     }
 }
 
 /// The coordinator (403 for a supervisor).
 pub struct Admin(pub Authed);
 
-impl FromRequest for Admin {
-    type Error = Refused;
-    type Future = Extracted<Self>;
-
-    fn from_request(req: &HttpRequest, _: &mut actix_web::dev::Payload) -> Self::Future {
-        let req = req.clone();
-        Box::pin(async move {
-            let authed = logged_in(&req).await?;
-            if !authed.user.is_admin() {
-                return Err(Refused::new(
-                    &req,
-                    AppError::Forbidden("only an admin (the IM coordinator) may do this".into()),
-                ));
-            }
-            Ok(Admin(authed))
-        })
+impl FromIdentity for Admin {
+    fn from_identity(found: Option<Authed>) -> Result<Self, AppError> {
+        let Supervisor(authed) = Supervisor::from_identity(found)?;
+        if !authed.user.is_admin() {
+            return Err(AppError::Forbidden(
+                "only an admin (the IM coordinator) may do this".into(),
+            ));
+        }
+        Ok(Admin(authed))
     }
 }
 
@@ -261,7 +265,7 @@ impl<T: DeserializeOwned + 'static> FromRequest for CsrfForm<T> {
         let req = req.clone();
         let body = web::Bytes::from_request(&req, payload);
         Box::pin(async move {
-            let authed = logged_in(&req).await?;
+            let Supervisor(authed) = identified(&req).await?;
             let body = body.await.map_err(|e| {
                 Refused::new(
                     &req,
@@ -315,13 +319,11 @@ pub fn parse<T: serde::de::DeserializeOwned>(body: &[u8]) -> Result<T, AppError>
     let value = json_body(body)?;
     serde_path_to_error::deserialize(value).map_err(|e| {
         let path = e.path().to_string();
-        AppError::Invalid(crate::rules::CalcError {
-            code: "invalid_request".into(),
-            message: format!("{path}: {}", e.inner()),
-            hand: None,
-            field: (path != ".").then_some(path),
-            team: None,
-            player: None,
+        let message = format!("{path}: {}", e.inner());
+        AppError::Invalid(if path == "." {
+            FieldError::new("invalid_request", message)
+        } else {
+            FieldError::at("invalid_request", &path, message)
         })
     })
 }

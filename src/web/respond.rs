@@ -4,6 +4,8 @@
 use actix_web::HttpResponse;
 use actix_web::http::{StatusCode, header};
 
+use crate::web::error::AppError;
+
 /// An HTML answer.
 pub fn html(status: StatusCode, body: String) -> HttpResponse {
     HttpResponse::build(status)
@@ -27,4 +29,89 @@ pub fn see_other(to: &str) -> HttpResponse {
             .insert_header((header::LOCATION, to.to_string()))
             .finish(),
     )
+}
+
+/// A CSV download (RFC 4180, CRLF line ends) written by the `csv` crate. A cell a
+/// spreadsheet would run as a formula (`=`, `+`, `-`, `@`, tab, CR first) gets a leading `'`;
+/// plain negative numbers stay numbers.
+pub struct Csv {
+    writer: csv::Writer<Vec<u8>>,
+}
+
+impl Csv {
+    /// A file whose first row is `header`.
+    pub fn with_header<S: AsRef<str>>(header: &[S]) -> Result<Csv, AppError> {
+        let mut csv = Csv {
+            writer: csv::WriterBuilder::new()
+                .terminator(csv::Terminator::CRLF)
+                .from_writer(Vec::new()),
+        };
+        csv.row(header)?;
+        Ok(csv)
+    }
+
+    pub fn row<S: AsRef<str>>(&mut self, cells: &[S]) -> Result<(), AppError> {
+        self.writer
+            .write_record(cells.iter().map(|c| defused(c.as_ref()).into_owned()))
+            .map_err(|e| AppError::Internal(format!("csv: {e}")))
+    }
+
+    /// The file as a download named `filename`.
+    pub fn download(self, filename: &str) -> Result<HttpResponse, AppError> {
+        let body = self
+            .writer
+            .into_inner()
+            .map_err(|e| AppError::Internal(format!("csv: {e}")))?;
+        Ok(HttpResponse::Ok()
+            .content_type("text/csv; charset=utf-8")
+            .insert_header((
+                header::CONTENT_DISPOSITION,
+                format!("attachment; filename=\"{filename}\""),
+            ))
+            .body(body))
+    }
+}
+
+/// A plain number (what a spreadsheet may read as one): `-40`, `0.750`.
+fn is_number(s: &str) -> bool {
+    let digits = s.strip_prefix('-').unwrap_or(s);
+    let mut parts = digits.splitn(2, '.');
+    let whole = parts.next().unwrap_or("");
+    let frac = parts.next();
+    !whole.is_empty()
+        && whole.bytes().all(|b| b.is_ascii_digit())
+        && frac.is_none_or(|f| !f.is_empty() && f.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// `value` as a spreadsheet should show it: text, never a formula.
+fn defused(value: &str) -> std::borrow::Cow<'_, str> {
+    if value.starts_with(['=', '+', '-', '@', '\t', '\r']) && !is_number(value) {
+        format!("'{value}").into()
+    } else {
+        value.into()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Csv, defused, is_number};
+
+    fn line(cells: &[&str]) -> String {
+        let csv = Csv::with_header(cells).unwrap();
+        String::from_utf8(csv.writer.into_inner().unwrap()).unwrap()
+    }
+
+    #[test]
+    fn cells_are_quoted_and_defused() {
+        assert_eq!(line(&["Aces", "-40", "0.750"]), "Aces,-40,0.750\r\n");
+        assert_eq!(line(&["=1+2", "+1", "-1+2"]), "'=1+2,'+1,'-1+2\r\n");
+        assert_eq!(line(&["@SUM(A1)", "a,b"]), "'@SUM(A1),\"a,b\"\r\n");
+        assert_eq!(line(&["say \"hi\"", "two\nlines"]), "\"say \"\"hi\"\"\",\"two\nlines\"\r\n");
+        assert_eq!(
+            line(&["=HYPERLINK(\"x\",1)"]),
+            "\"'=HYPERLINK(\"\"x\"\",1)\"\r\n"
+        );
+        assert_eq!(defused("plain"), "plain");
+        assert!(is_number("12") && is_number("-3.5") && !is_number("-") && !is_number("1."));
+    }
 }

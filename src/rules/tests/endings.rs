@@ -4,16 +4,8 @@
 use serde_json::{Value, json};
 
 use super::support::*;
-use crate::rules::game::{Game, GameState, Stage, TeamTotal, WinReason};
+use crate::rules::game::{Game, GameState, Phase, Stage, TeamTotal, WinReason};
 use crate::rules::hand::{Hand, Team};
-
-const PRESETS: [&str; 5] = [
-    "chicago-im",
-    "unc-im-300",
-    "unc-im-500",
-    "classic",
-    "partnership",
-];
 
 fn won(winner: Team, reason: WinReason) -> GameState {
     GameState::Won { winner, reason }
@@ -354,16 +346,16 @@ fn calculator_start() {
                           "b": {"score": 500}}}),
     );
     assert_eq!(
-        (res.status.as_str(), res.winner, res.reason),
-        ("tied", None, None)
+        (res.status, res.winner, res.reason),
+        (Phase::Tied, None, None)
     );
     let res = calc(json!({"rules": "chicago-im", "stage": "playoff",
                           "start": {"a": {"score": 500}, "b": {"score": 500}},
                           "hands": [exact(4)]}));
     assert!(res.hands[0].tiebreak);
     assert_eq!(
-        (res.status.as_str(), res.winner, res.reason.as_deref()),
-        ("won", Some(Team::B), Some("tiebreak"))
+        (res.status, res.winner, res.reason),
+        (Phase::Won, Some(Team::B), Some(WinReason::Tiebreak))
     );
     let e = calc_err(
         json!({"rules": "chicago-im", "start": {"a": {"score": 500}, "b": {"score": 500}},
@@ -452,8 +444,8 @@ fn calculator_reports_states() {
     assert!(res.hands[1].time_called);
     assert_eq!((res.a.score, res.b.score), (71 + 60, 50 + 70));
     assert_eq!(
-        (res.status.as_str(), res.winner, res.reason.as_deref()),
-        ("won", Some(Team::A), Some("time"))
+        (res.status, res.winner, res.reason),
+        (Phase::Won, Some(Team::A), Some(WinReason::Time))
     );
     assert_eq!(res.rules, preset("unc-im-300"));
     let json = serde_json::to_value(&res).unwrap();

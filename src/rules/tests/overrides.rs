@@ -19,141 +19,80 @@ fn error(spec: Value) -> (Option<String>, String) {
     (e.field, e.message)
 }
 
-/// Each preset, field by field, as the table of §2.4 has it.
+/// Each preset, field by field, as the table of docs/scoring.md §5.2 has it.
 #[test]
 fn presets_match_the_design_table() {
-    let bags = |limit, penalty| Bags {
-        limit: Some(limit),
-        penalty,
-        overflow: BagOverflow::Carry,
-        value: 1,
-    };
-    let blind = |value, when| BlindNil {
-        value,
-        when,
-        deficit: 100,
-    };
-    let expected = [
-        (
-            "chicago-im",
-            "000",
-            Rules {
-                target: 500,
-                time_limit_minutes: None,
-                nil: Some(100),
-                zero_bid_is_nil: true,
-                blind_nil: blind(200, BlindWhen::Never),
-                failed_nil_tricks: FailedNilTricks::Ignore,
-                min_team_bid: 0,
-                set_penalty: SetPenalty::PerBidTrick,
-                bags: bags(10, 100),
-                ten_for_200: None,
-                revoke: None,
-                regular_season_ties: TieRule::Draw,
-                loss_floor: None,
-                moon: None,
-                blind_bids: None,
-            },
-        ),
-        (
-            "unc-im-300",
-            "002",
-            Rules {
-                target: 300,
-                time_limit_minutes: Some(30),
-                nil: Some(60),
-                zero_bid_is_nil: false,
-                blind_nil: blind(120, BlindWhen::BehindAtLeast),
-                failed_nil_tricks: FailedNilTricks::Ignore,
-                min_team_bid: 4,
-                set_penalty: SetPenalty::PerBidTrick,
-                bags: bags(6, 60),
-                ten_for_200: Some(TenFor200 {
-                    min_bid: 10,
-                    value: 120,
-                    set: TenFor200Set::PerBidTrick,
-                }),
-                revoke: Some(Revoke {
-                    tricks: 3,
-                    award: 30,
-                }),
-                regular_season_ties: TieRule::TiebreakHand,
-                loss_floor: None,
-                moon: None,
-                blind_bids: None,
-            },
-        ),
-        (
-            "unc-im-500",
-            "002",
-            Rules {
-                target: 500,
-                time_limit_minutes: Some(45),
-                nil: Some(100),
-                zero_bid_is_nil: false,
-                blind_nil: blind(200, BlindWhen::BehindAtLeast),
-                failed_nil_tricks: FailedNilTricks::Ignore,
-                min_team_bid: 4,
-                set_penalty: SetPenalty::PerBidTrick,
-                bags: bags(10, 100),
-                ten_for_200: Some(TenFor200 {
-                    min_bid: 10,
-                    value: 200,
-                    set: TenFor200Set::PerBidTrick,
-                }),
-                revoke: Some(Revoke {
-                    tricks: 3,
-                    award: 30,
-                }),
-                regular_season_ties: TieRule::TiebreakHand,
-                loss_floor: None,
-                moon: None,
-                blind_bids: None,
-            },
-        ),
-        (
-            "classic",
-            "003",
-            Rules {
-                target: 500,
-                time_limit_minutes: None,
-                nil: Some(50),
-                zero_bid_is_nil: false,
-                blind_nil: blind(100, BlindWhen::BehindMoreThan),
-                failed_nil_tricks: FailedNilTricks::CountTowardBid,
-                min_team_bid: 0,
-                set_penalty: SetPenalty::PerBidTrick,
-                bags: bags(10, 100),
-                ten_for_200: None,
-                revoke: None,
-                regular_season_ties: TieRule::TiebreakHand,
-                loss_floor: None,
-                moon: None,
-                blind_bids: None,
-            },
-        ),
-        (
-            "partnership",
-            "004",
-            Rules {
-                target: 500,
-                time_limit_minutes: None,
-                nil: Some(100),
-                zero_bid_is_nil: false,
-                blind_nil: blind(200, BlindWhen::Always),
-                failed_nil_tricks: FailedNilTricks::Ignore,
-                min_team_bid: 0,
-                set_penalty: SetPenalty::PerBidTrick,
-                bags: bags(10, 100),
-                ten_for_200: None,
-                revoke: None,
-                regular_season_ties: TieRule::TiebreakHand,
-                loss_floor: None,
-                moon: None,
-                blind_bids: None,
-            },
-        ),
+    // The table: a row per field, a column per preset (in the order of `PRESETS`).
+    let source = ["000", "002", "002", "003", "004"];
+    let target = [500, 300, 500, 500, 500];
+    let time_limit_minutes = [None, Some(30), Some(45), None, None];
+    let nil = [Some(100), Some(60), Some(100), Some(50), Some(100)];
+    let zero_bid_is_nil = [true, false, false, false, false];
+    // value / when / deficit
+    let blind_nil = [
+        (200, BlindWhen::Never, 100),
+        (120, BlindWhen::BehindAtLeast, 100),
+        (200, BlindWhen::BehindAtLeast, 100),
+        (100, BlindWhen::BehindMoreThan, 100),
+        (200, BlindWhen::Always, 100),
     ];
+    let failed_nil_tricks = [
+        FailedNilTricks::Ignore,
+        FailedNilTricks::Ignore,
+        FailedNilTricks::Ignore,
+        FailedNilTricks::CountTowardBid,
+        FailedNilTricks::Ignore,
+    ];
+    let min_team_bid = [0, 4, 4, 0, 0];
+    // limit / penalty (overflow `carry` and value 1 in every preset)
+    let bags = [(10, 100), (6, 60), (10, 100), (10, 100), (10, 100)];
+    // min_bid / value (set `per_bid_trick`)
+    let ten_for_200 = [None, Some((10, 120)), Some((10, 200)), None, None];
+    // tricks / award
+    let revoke = [None, Some((3, 30)), Some((3, 30)), None, None];
+    let regular_season_ties = [
+        TieRule::Draw,
+        TieRule::TiebreakHand,
+        TieRule::TiebreakHand,
+        TieRule::TiebreakHand,
+        TieRule::TiebreakHand,
+    ];
+    let expected: Vec<(&str, &str, Rules)> = (0..PRESETS.len())
+        .map(|i| {
+            let rules = Rules {
+                target: target[i],
+                time_limit_minutes: time_limit_minutes[i],
+                nil: nil[i],
+                zero_bid_is_nil: zero_bid_is_nil[i],
+                blind_nil: BlindNil {
+                    value: blind_nil[i].0,
+                    when: blind_nil[i].1,
+                    deficit: blind_nil[i].2,
+                },
+                failed_nil_tricks: failed_nil_tricks[i],
+                min_team_bid: min_team_bid[i],
+                set_penalty: SetPenalty::PerBidTrick,
+                bags: Bags {
+                    limit: Some(bags[i].0),
+                    penalty: bags[i].1,
+                    overflow: BagOverflow::Carry,
+                    value: 1,
+                },
+                ten_for_200: ten_for_200[i].map(|(min_bid, value)| TenFor200 {
+                    min_bid,
+                    value,
+                    set: TenFor200Set::PerBidTrick,
+                }),
+                revoke: revoke[i].map(|(tricks, award)| Revoke { tricks, award }),
+                regular_season_ties: regular_season_ties[i],
+                // `null` in every preset.
+                loss_floor: None,
+                moon: None,
+                blind_bids: None,
+            };
+            (PRESETS[i], source[i], rules)
+        })
+        .collect();
     let all = presets();
     assert_eq!(all.len(), expected.len());
     assert_eq!(

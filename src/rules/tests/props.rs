@@ -715,11 +715,11 @@ proptest! {
         for (out, s) in res.hands.iter().zip(&scored) {
             prop_assert_eq!(out.a, s.a);
             prop_assert_eq!(out.b, s.b);
-            prop_assert_eq!(out.status.as_str(), s.state.status());
+            prop_assert_eq!(out.status, s.state.phase());
             prop_assert_eq!(out.winner, s.state.winner());
         }
         prop_assert_eq!((res.a, res.b), (game.total(Team::A), game.total(Team::B)));
-        prop_assert_eq!(res.status.as_str(), game.state().status());
+        prop_assert_eq!(res.status, game.state().phase());
     }
 }
 

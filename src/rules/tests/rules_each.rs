@@ -7,14 +7,6 @@ use crate::rules::game::{Stage, counted_tricks};
 use crate::rules::hand::Hand;
 use crate::rules::params::FailedNilTricks;
 
-const PRESETS: [&str; 5] = [
-    "chicago-im",
-    "unc-im-300",
-    "unc-im-500",
-    "classic",
-    "partnership",
-];
-
 /// (nil, blind nil, bag limit, bag penalty) of each preset, from the table of §2.4.
 fn table(name: &str) -> (i32, i32, u32, i32) {
     match name {

@@ -8,6 +8,15 @@ use crate::rules::game::{Game, ScoredHand, Stage, TeamTotal};
 use crate::rules::hand::{Hand, HandError, HandInput};
 use crate::rules::params::{Rules, RulesSpec};
 
+/// The presets' names, as the tests of every rule under each preset go through them.
+pub const PRESETS: [&str; 5] = [
+    "chicago-im",
+    "unc-im-300",
+    "unc-im-500",
+    "classic",
+    "partnership",
+];
+
 /// Rules from their JSON spec (a preset name or an object with overrides); panics if invalid.
 pub fn rules(spec: Value) -> Rules {
     let spec: RulesSpec = serde_json::from_value(spec.clone()).expect("rules spec shape");

@@ -7,14 +7,6 @@ use super::support::*;
 use crate::rules::game::Stage;
 use crate::rules::hand::{HandError, Team};
 
-const PRESETS: [&str; 5] = [
-    "chicago-im",
-    "unc-im-300",
-    "unc-im-500",
-    "classic",
-    "partnership",
-];
-
 /// The shape error of a hand sent as hand `number`.
 fn shape_error(value: Value, number: usize) -> HandError {
     parse(value, number).expect_err("the hand's shape should be refused")

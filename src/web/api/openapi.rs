@@ -13,14 +13,14 @@ use crate::service::TeamRef;
 use crate::service::leagues::{LeagueView, NewLeagueInput, RulesByStage, StageRules};
 use crate::service::matches::{ForfeitInput, HandView, MatchView};
 use crate::service::schedule::{NewMatchInput, ScheduleInput};
+use crate::service::summaries::{Board, BoardMatch};
 use crate::service::teams::{NewTeamInput, TeamView};
-use crate::web::api::leagues::{
-    CorrectionRequest, HandRequest, LeagueList, MatchList, StandingOut, StandingsOut,
-    SupervisorInput, TeamList, VersionRequest,
-};
-use crate::web::api::scoreboard::{Board, BoardMatch};
+use crate::web::api::leagues::{LeagueList, SupervisorInput};
+use crate::web::api::matches::{CorrectionRequest, HandRequest, MatchList, VersionRequest};
+use crate::web::api::standings::{StandingOut, StandingsOut};
+use crate::web::api::teams::TeamList;
 use crate::web::error::{AppError, ErrorBody};
-use crate::web::extract::json_body;
+use crate::web::extract::ApiJson;
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.service(score)
@@ -40,8 +40,9 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
     )
 )]
 #[post("/api/v1/score")]
-async fn score(body: web::Bytes) -> Result<web::Json<ScoreResponse>, AppError> {
-    let value = json_body(&body)?;
+async fn score(
+    ApiJson(value): ApiJson<serde_json::Value>,
+) -> Result<web::Json<ScoreResponse>, AppError> {
     Ok(web::Json(score_json(value)?))
 }
 
@@ -91,19 +92,19 @@ async fn list_presets() -> web::Json<PresetList> {
         crate::web::api::leagues::create_league,
         crate::web::api::leagues::list_leagues,
         crate::web::api::leagues::show_league,
-        crate::web::api::leagues::add_team,
-        crate::web::api::leagues::list_teams,
         crate::web::api::leagues::add_supervisor,
-        crate::web::api::leagues::schedule,
-        crate::web::api::leagues::create_match,
-        crate::web::api::leagues::list_matches,
-        crate::web::api::leagues::show_match,
-        crate::web::api::leagues::start_match,
-        crate::web::api::leagues::record_hand,
-        crate::web::api::leagues::correct_hand,
-        crate::web::api::leagues::call_time,
-        crate::web::api::leagues::forfeit,
-        crate::web::api::leagues::standings,
+        crate::web::api::teams::add_team,
+        crate::web::api::teams::list_teams,
+        crate::web::api::matches::schedule,
+        crate::web::api::matches::create_match,
+        crate::web::api::matches::list_matches,
+        crate::web::api::matches::show_match,
+        crate::web::api::matches::start_match,
+        crate::web::api::matches::record_hand,
+        crate::web::api::matches::correct_hand,
+        crate::web::api::matches::call_time,
+        crate::web::api::matches::forfeit,
+        crate::web::api::standings::standings,
         crate::web::api::playoffs::create_playoffs,
         crate::web::api::playoffs::show_bracket,
         crate::web::api::scoreboard::scoreboard_json,

@@ -169,14 +169,31 @@ struct AccountPage {
     token_name: String,
 }
 
-async fn render_account(
-    state: &AppState,
-    who: &Authed,
-    status: StatusCode,
+/// What the account page shows besides the tokens: a token just created (shown once), a
+/// message, a form's error (field, message) and the token name as typed.
+#[derive(Default)]
+struct Shown {
     new_token: Option<String>,
     message: Option<String>,
     error: Option<(String, String)>,
     token_name: String,
+}
+
+impl Shown {
+    /// A form refused: its field and why.
+    fn error(field: impl Into<String>, message: impl Into<String>) -> Shown {
+        Shown {
+            error: Some((field.into(), message.into())),
+            ..Shown::default()
+        }
+    }
+}
+
+async fn render_account(
+    state: &AppState,
+    who: &Authed,
+    status: StatusCode,
+    shown: Shown,
 ) -> Result<HttpResponse, PageError> {
     let tokens = accounts::tokens(&state.db, &who.user)
         .await?
@@ -188,7 +205,7 @@ async fn render_account(
             revoked: t.revoked,
         })
         .collect();
-    let (error_field, error) = match error {
+    let (error_field, error) = match shown.error {
         Some((f, m)) => (f, Some(m)),
         None => (String::new(), None),
     };
@@ -196,11 +213,11 @@ async fn render_account(
         nav: who.nav(),
         role: who.user.role.as_str(),
         tokens,
-        new_token,
-        message,
+        new_token: shown.new_token,
+        message: shown.message,
         error_field,
         error,
-        token_name,
+        token_name: shown.token_name,
     };
     Ok(no_store(html(status, page.render()?)))
 }
@@ -210,16 +227,7 @@ async fn account(
     state: web::Data<AppState>,
     Supervisor(who): Supervisor,
 ) -> Result<HttpResponse, PageError> {
-    render_account(
-        &state,
-        &who,
-        StatusCode::OK,
-        None,
-        None,
-        None,
-        String::new(),
-    )
-    .await
+    render_account(&state, &who, StatusCode::OK, Shown::default()).await
 }
 
 #[derive(Deserialize)]
@@ -238,37 +246,17 @@ async fn change_password(
     Supervisor(who): Supervisor,
     CsrfForm(form): CsrfForm<PasswordForm>,
 ) -> Result<HttpResponse, PageError> {
-    if form.new != form.repeat {
-        return render_account(
-            &state,
-            &who,
-            StatusCode::UNPROCESSABLE_ENTITY,
-            None,
-            None,
-            Some(("repeat".into(), "the two new passwords differ".into())),
-            String::new(),
-        )
-        .await;
-    }
-    match accounts::change_password(&state.db, &who.user, &form.current, &form.new).await {
-        Ok(()) => {
+    let refused = if form.new != form.repeat {
+        Shown::error("repeat", "the two new passwords differ")
+    } else {
+        match accounts::change_password(&state.db, &who.user, &form.current, &form.new).await {
             // Every session ended with the old password, this one too: log in again.
-            Ok(see_other("/login?next=/account"))
+            Ok(()) => return Ok(see_other("/login?next=/account")),
+            Err(ServiceError::Invalid(e)) => Shown::error(e.field.unwrap_or_default(), e.message),
+            Err(e) => return Err(e.into()),
         }
-        Err(ServiceError::Invalid(e)) => {
-            render_account(
-                &state,
-                &who,
-                StatusCode::UNPROCESSABLE_ENTITY,
-                None,
-                None,
-                Some((e.field.unwrap_or_default(), e.message)),
-                String::new(),
-            )
-            .await
-        }
-        Err(e) => Err(e.into()),
-    }
+    };
+    render_account(&state, &who, StatusCode::UNPROCESSABLE_ENTITY, refused).await
 }
 
 #[derive(Deserialize)]
@@ -285,31 +273,21 @@ async fn create_token(
 ) -> Result<HttpResponse, PageError> {
     let name = form.name.trim();
     if name.is_empty() || name.chars().count() > 60 {
-        return render_account(
-            &state,
-            &who,
-            StatusCode::UNPROCESSABLE_ENTITY,
-            None,
-            None,
-            Some((
-                "name".into(),
-                "name the token (1 to 60 characters), e.g. \"scoreboard\"".into(),
-            )),
-            form.name.clone(),
-        )
-        .await;
+        let refused = Shown {
+            token_name: form.name.clone(),
+            ..Shown::error(
+                "name",
+                "name the token (1 to 60 characters), e.g. \"scoreboard\"",
+            )
+        };
+        return render_account(&state, &who, StatusCode::UNPROCESSABLE_ENTITY, refused).await;
     }
     let token = accounts::create_token(&state.db, &who.user.username, name).await?;
-    render_account(
-        &state,
-        &who,
-        StatusCode::OK,
-        Some(token),
-        None,
-        None,
-        String::new(),
-    )
-    .await
+    let shown = Shown {
+        new_token: Some(token),
+        ..Shown::default()
+    };
+    render_account(&state, &who, StatusCode::OK, shown).await
 }
 
 #[post("/account/tokens/{id}/revoke")]
@@ -320,14 +298,9 @@ async fn revoke_token(
     _: CsrfForm<Empty>,
 ) -> Result<HttpResponse, PageError> {
     accounts::revoke_token(&state.db, &who.user, *id).await?;
-    render_account(
-        &state,
-        &who,
-        StatusCode::OK,
-        None,
-        Some("Token revoked.".into()),
-        None,
-        String::new(),
-    )
-    .await
+    let shown = Shown {
+        message: Some("Token revoked.".into()),
+        ..Shown::default()
+    };
+    render_account(&state, &who, StatusCode::OK, shown).await
 }

@@ -271,12 +271,12 @@ impl Summary {
             a: answer.a,
             b: answer.b,
             status: scoresheet::game_words(
-                &answer.status,
+                answer.status,
                 answer.winner,
-                answer.reason.as_deref(),
+                answer.reason,
                 &names,
             ),
-            over: scoresheet::game_over(&answer.status),
+            over: answer.status.is_over(),
         }
     }
 }
@@ -385,7 +385,7 @@ async fn submit(
     match outcome {
         // "Add a hand" with nothing wrong yet only adds a row.
         Ok((request, answer)) => {
-            if !scoresheet::game_over(&answer.status) || adding {
+            if !answer.status.is_over() || adding {
                 form.rows.push(TypedHand::default());
             }
             render(nav, &form, None, Some((&request, &answer)))

@@ -3,10 +3,10 @@
 //! page, the supervisor console and the calculator, shown by
 //! `templates/partials/scoresheet.html`.
 
-use crate::domain::{GameStatus, MatchId, TextEnum};
+use crate::domain::MatchId;
 use crate::rules::calculator::{ScoreRequest, ScoreResponse, ScoredHandOut};
 use crate::rules::hand::{BidInput, HandInput, TeamHandInput};
-use crate::rules::{Team, TeamResult, WinReason};
+use crate::rules::{Phase, Team, TeamResult, WinReason};
 use crate::service::matches::MatchView;
 
 pub struct Scoresheet {
@@ -59,13 +59,7 @@ impl Scoresheet {
             .iter()
             .map(|h| row(&h.scored, &h.hand, h.revision, h.reason.as_deref(), &names))
             .collect();
-        Scoresheet {
-            id: "sheet",
-            names,
-            rows,
-            classes: true,
-            correct: None,
-        }
+        Scoresheet::new(names, rows)
     }
 
     /// The hands of a calculator request, as scored.
@@ -77,6 +71,12 @@ impl Scoresheet {
             .zip(&request.hands)
             .map(|(out, hand)| row(out, hand, 1, None, &names))
             .collect();
+        Scoresheet::new(names, rows)
+    }
+
+    /// The sheet as the console and the calculator show it: cells with their classes, no
+    /// correction links.
+    fn new(names: [String; 2], rows: Vec<SheetRow>) -> Scoresheet {
         Scoresheet {
             id: "sheet",
             names,
@@ -181,37 +181,28 @@ pub fn revokes_text(hand: &HandInput) -> String {
 
 /// The game after a scored hand, in words.
 fn hand_words(out: &ScoredHandOut, names: &[String; 2]) -> String {
-    game_words(&out.status, out.winner, out.reason.as_deref(), names)
+    game_words(out.status, out.winner, out.reason, names)
 }
 
 /// A game's state in words, with the teams' names: "Team A wins (time called)", "Draw",
 /// "Tied: the next hand breaks the tie", "In progress". `status` and `reason` as the
 /// engine's answer names them (`won`, `time`).
 pub fn game_words(
-    status: &str,
+    status: Phase,
     winner: Option<Team>,
-    reason: Option<&str>,
+    reason: Option<WinReason>,
     names: &[String; 2],
 ) -> String {
-    let reason = reason.and_then(|r| WinReason::parse(r).ok());
-    match (GameStatus::parse(status).ok(), winner) {
-        (Some(GameStatus::Won), Some(team)) => format!(
+    match (status, winner) {
+        (Phase::Won, Some(team)) => format!(
             "{} wins ({})",
             names[team.index()],
             reason.map_or("", WinReason::words)
         ),
-        (Some(GameStatus::Tied), _) => "Draw".into(),
-        (Some(GameStatus::Tiebreak), _) => "Tied: the next hand breaks the tie".into(),
+        (Phase::Tied, _) => "Draw".into(),
+        (Phase::Tiebreak, _) => "Tied: the next hand breaks the tie".into(),
         _ => "In progress".into(),
     }
-}
-
-/// Whether a game in the engine's words (`won`, `tied`, ...) is over.
-pub fn game_over(status: &str) -> bool {
-    matches!(
-        GameStatus::parse(status),
-        Ok(GameStatus::Won | GameStatus::Tied)
-    )
 }
 
 #[cfg(test)]

@@ -263,8 +263,7 @@ async fn playoffs_post(
                 Err(e) => return Err(e.into()),
             }
         }
-        Ok(input) => match admin_views::preview_playoffs(&state.db, &who.user, &slug, &input).await
-        {
+        Ok(input) => match playoffs::preview_playoffs(&state.db, &who.user, &slug, &input).await {
             Ok(v) => view = Some(v),
             Err(e) if fixable(&e) => errors = Errors::of("playoffs", &FIELDS, &e),
             Err(e) => return Err(e.into()),

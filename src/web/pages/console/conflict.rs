@@ -4,10 +4,10 @@ use actix_web::HttpResponse;
 use actix_web::http::StatusCode;
 use askama::Template;
 
-use super::match_console::result_words;
-use super::supervised;
+use super::result_words;
+use super::{back_to_console, supervised};
 use crate::domain::MatchId;
-use crate::service::ConflictCode;
+use crate::service::{ConflictCode, ServiceError};
 use crate::service::matches::MatchView;
 use crate::web::AppState;
 use crate::web::error::PageError;
@@ -44,4 +44,21 @@ pub(super) async fn conflict(
     }
     .render()?;
     Ok(no_store(html(StatusCode::CONFLICT, body)))
+}
+
+/// The answer to a console post once the service has answered: back to the console when it
+/// was done, this page when the match changed under the form; any other error as it is.
+pub(super) async fn after_post<T>(
+    state: &AppState,
+    who: &Authed,
+    id: MatchId,
+    done: Result<T, ServiceError>,
+) -> Result<HttpResponse, PageError> {
+    match done {
+        Ok(_) => Ok(back_to_console(id)),
+        Err(ServiceError::Conflict { code, message }) => {
+            conflict(state, who, id, code, message).await
+        }
+        Err(e) => Err(e.into()),
+    }
 }

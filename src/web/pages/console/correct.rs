@@ -11,7 +11,7 @@ use super::conflict::conflict;
 use super::form::{FormContext, FormView, HandForm, form_view};
 use super::{Fields, back_to_console, lineup, supervised};
 use crate::domain::{MatchId, MatchStatus};
-use crate::rules::CalcError;
+use crate::domain::FieldError;
 use crate::rules::hand::{HandInput, TeamHandInput};
 use crate::service::matches::{self, MatchView};
 use crate::service::{ConflictCode, ServiceError, console_views};
@@ -71,7 +71,7 @@ async fn render_edit(
     who: &Authed,
     view: MatchView,
     number: usize,
-    typed: Option<(&HandForm, &CalcError)>,
+    typed: Option<(&HandForm, &FieldError)>,
     status: StatusCode,
 ) -> Result<HttpResponse, PageError> {
     let index = number
@@ -144,7 +144,8 @@ pub(super) async fn correct(
             return Err(form_error(
                 "reason",
                 "say why the hand is corrected (e.g. \"seat 3 took 4, not 3\")".into(),
-            ));
+            )
+            .into());
         }
         form.to_input(number).map(|h| (v, h))
     });

@@ -4,10 +4,11 @@
 
 use crate::domain::{ForfeitSide, TextEnum};
 use crate::rules::hand::HandInput;
-use crate::rules::{CalcError, Game, Team, TeamTotal};
+use crate::domain::FieldError;
+use crate::rules::{Game, Team, TeamTotal};
 use crate::service::accounts::random_hex;
 use crate::service::matches::MatchView;
-use crate::web::pages::hand_form::{TypedHand, form_error};
+use crate::web::pages::hand_form::TypedHand;
 
 /// What was posted by a console form, kept as text so it comes back as typed. Field names:
 /// `a_bid0` (seat 1), `a_bid1` (seat 3), `b_bid0` (seat 2), `b_bid1` (seat 4), the same
@@ -66,11 +67,12 @@ impl HandForm {
         }
     }
 
-    pub fn expected_version(&self) -> Result<i64, CalcError> {
+    pub fn expected_version(&self) -> Result<i64, FieldError> {
         self.version.trim().parse().map_err(|_| {
-            form_error(
+            FieldError::at(
+                "invalid_form",
                 "expected_version",
-                "the form has no match version: reload the console".into(),
+                "the form has no match version: reload the console",
             )
         })
     }
@@ -81,8 +83,8 @@ impl HandForm {
     }
 
     /// The hand as the API would get it, or the first thing wrong with the typing.
-    pub fn to_input(&self, number: usize) -> Result<HandInput, CalcError> {
-        self.hand.to_input(number)
+    pub fn to_input(&self, number: usize) -> Result<HandInput, FieldError> {
+        Ok(self.hand.to_input(number)?)
     }
 }
 
@@ -185,7 +187,7 @@ fn game_before(view: &MatchView) -> Game {
 pub(super) fn form_view(
     ctx: &FormContext<'_>,
     form: &HandForm,
-    error: Option<&CalcError>,
+    error: Option<&FieldError>,
 ) -> FormView {
     let view = ctx.before;
     let game = game_before(view);

@@ -5,11 +5,12 @@ use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, get, post, web};
 use askama::Template;
 
-use super::conflict::conflict;
+use super::conflict::after_post;
 use super::form::{FormContext, FormView, HandForm, form_view};
-use super::{Fields, back_to_console, lineup, supervised};
+use super::{Fields, back_to_console, lineup, result_words, supervised};
 use crate::domain::{GameStatus, MatchId, MatchStatus, TextEnum, Timestamp};
-use crate::rules::{CalcError, Stage};
+use crate::domain::FieldError;
+use crate::rules::Stage;
 use crate::service::matches::{self, ForfeitInput, MatchView, Recorded};
 use crate::service::{ConflictCode, ServiceError};
 use crate::web::AppState;
@@ -44,16 +45,6 @@ struct ConsolePage {
     playoff: bool,
 }
 
-/// The result in words, prominent: who won and how, or the state of play.
-pub(super) fn result_words(view: &MatchView) -> String {
-    if view.status == MatchStatus::InProgress
-        && view.game_status == GameStatus::InProgress
-        && view.time_called_at.is_some()
-    {
-        return "Time called: this is the last hand".into();
-    }
-    crate::service::summaries::state_words(view)
-}
 
 /// The clock: the time left in words, and when it runs out (RFC 3339, for `console.js`).
 fn time_left(view: &MatchView) -> (String, String) {
@@ -76,7 +67,7 @@ async fn render_console(
     who: &Authed,
     view: MatchView,
     status: StatusCode,
-    typed: Option<(&HandForm, &CalcError)>,
+    typed: Option<(&HandForm, &FieldError)>,
     forfeit_error: Option<String>,
 ) -> Result<HttpResponse, PageError> {
     let players = lineup(state, &view).await?;
@@ -150,7 +141,6 @@ pub(super) async fn start(
 ) -> Result<HttpResponse, PageError> {
     let id = *id;
     match matches::start(&state.db, &who.user, id).await {
-        Ok(_) => Ok(back_to_console(id)),
         // A double tap on Start: it is started, show it.
         Err(ServiceError::Conflict {
             code: ConflictCode::NotScheduled,
@@ -158,10 +148,7 @@ pub(super) async fn start(
         }) if supervised(&state, &who, id).await?.status == MatchStatus::InProgress => {
             Ok(back_to_console(id))
         }
-        Err(ServiceError::Conflict { code, message }) => {
-            conflict(&state, &who, id, code, message).await
-        }
-        Err(e) => Err(e.into()),
+        started => after_post(&state, &who, id, started).await,
     }
 }
 
@@ -179,41 +166,26 @@ pub(super) async fn record(
     let parsed = form
         .expected_version()
         .and_then(|v| form.to_input(number).map(|h| (v, h)));
-    let (version, hand) = match parsed {
-        Ok(ok) => ok,
-        Err(e) => {
-            return render_console(
-                &state,
-                &who,
-                view,
-                StatusCode::UNPROCESSABLE_ENTITY,
-                Some((&form, &e)),
-                None,
-            )
-            .await;
+    let (view, e) = match parsed {
+        Err(e) => (view, e),
+        Ok((version, hand)) => {
+            let key = form.key.trim();
+            let key = (!key.is_empty()).then_some(key);
+            match matches::record_hand(&state.db, &who.user, id, &hand, version, key).await {
+                Err(ServiceError::Invalid(e)) => (supervised(&state, &who, id).await?, e),
+                recorded => return after_post(&state, &who, id, recorded).await,
+            }
         }
     };
-    let key = form.key.trim();
-    let key = (!key.is_empty()).then_some(key);
-    match matches::record_hand(&state.db, &who.user, id, &hand, version, key).await {
-        Ok(Recorded::New(_) | Recorded::Repeat(_)) => Ok(back_to_console(id)),
-        Err(ServiceError::Invalid(e)) => {
-            let view = supervised(&state, &who, id).await?;
-            render_console(
-                &state,
-                &who,
-                view,
-                StatusCode::UNPROCESSABLE_ENTITY,
-                Some((&form, &e)),
-                None,
-            )
-            .await
-        }
-        Err(ServiceError::Conflict { code, message }) => {
-            conflict(&state, &who, id, code, message).await
-        }
-        Err(e) => Err(e.into()),
-    }
+    render_console(
+        &state,
+        &who,
+        view,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        Some((&form, &e)),
+        None,
+    )
+    .await
 }
 
 #[post("/supervise/matches/{id}/time")]
@@ -226,13 +198,8 @@ pub(super) async fn call_time(
     let id = *id;
     let form = HandForm::from_pairs(&fields);
     let version = form.expected_version().map_err(AppError::Invalid)?;
-    match matches::call_time(&state.db, &who.user, id, version).await {
-        Ok(_) => Ok(back_to_console(id)),
-        Err(ServiceError::Conflict { code, message }) => {
-            conflict(&state, &who, id, code, message).await
-        }
-        Err(e) => Err(e.into()),
-    }
+    let called = matches::call_time(&state.db, &who.user, id, version).await;
+    after_post(&state, &who, id, called).await
 }
 
 #[post("/supervise/matches/{id}/forfeit")]
@@ -245,46 +212,30 @@ pub(super) async fn forfeit(
     let id = *id;
     let form = HandForm::from_pairs(&fields);
     let view = supervised(&state, &who, id).await?;
-    let side = match (form.forfeit_side(), form.confirm) {
-        (Some(side), true) => side,
-        (chosen, _) => {
-            let problem = if chosen.is_none() {
-                "choose which team forfeits"
-            } else {
-                "tick \"I confirm\" to record the forfeit: it ends the match"
+    let problem = match (form.forfeit_side(), form.confirm) {
+        (None, _) => "choose which team forfeits".to_string(),
+        (Some(_), false) => {
+            "tick \"I confirm\" to record the forfeit: it ends the match".to_string()
+        }
+        (Some(side), true) => {
+            let input = ForfeitInput {
+                team: side.as_str().to_string(),
+                advance: form.advance.clone(),
+                expected_version: form.version.trim().parse().ok(),
             };
-            return render_console(
-                &state,
-                &who,
-                view,
-                StatusCode::UNPROCESSABLE_ENTITY,
-                None,
-                Some(problem.to_string()),
-            )
-            .await;
+            match matches::forfeit(&state.db, &who.user, id, &input).await {
+                Err(ServiceError::Invalid(e)) => e.message,
+                done => return after_post(&state, &who, id, done).await,
+            }
         }
     };
-    let input = ForfeitInput {
-        team: side.as_str().to_string(),
-        advance: form.advance.clone(),
-        expected_version: form.version.trim().parse().ok(),
-    };
-    match matches::forfeit(&state.db, &who.user, id, &input).await {
-        Ok(_) => Ok(back_to_console(id)),
-        Err(ServiceError::Invalid(e)) => {
-            render_console(
-                &state,
-                &who,
-                view,
-                StatusCode::UNPROCESSABLE_ENTITY,
-                None,
-                Some(e.message),
-            )
-            .await
-        }
-        Err(ServiceError::Conflict { code, message }) => {
-            conflict(&state, &who, id, code, message).await
-        }
-        Err(e) => Err(e.into()),
-    }
+    render_console(
+        &state,
+        &who,
+        view,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        None,
+        Some(problem),
+    )
+    .await
 }

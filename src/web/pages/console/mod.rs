@@ -23,7 +23,7 @@ mod tonight;
 
 use actix_web::{HttpResponse, web};
 
-use crate::domain::MatchId;
+use crate::domain::{GameStatus, MatchId, MatchStatus};
 use crate::service::console_views;
 use crate::service::matches::MatchView;
 use crate::web::AppState;
@@ -65,4 +65,15 @@ async fn supervised(state: &AppState, who: &Authed, id: MatchId) -> Result<Match
 async fn lineup(state: &AppState, view: &MatchView) -> Result<[[String; 2]; 2], PageError> {
     let mut conn = state.db.reader().acquire().await.map_err(AppError::from)?;
     Ok(console_views::lineup(&mut conn, view).await?)
+}
+
+/// The result in words, prominent: who won and how, or the state of play.
+fn result_words(view: &MatchView) -> String {
+    if view.status == MatchStatus::InProgress
+        && view.game_status == GameStatus::InProgress
+        && view.time_called_at.is_some()
+    {
+        return "Time called: this is the last hand".into();
+    }
+    crate::service::summaries::state_words(view)
 }

@@ -9,18 +9,21 @@ use askama::Template;
 
 use super::{capitalized, page};
 use crate::league::bracket::{Format, GrandFinal};
-use crate::service::playoffs::BracketView;
+use crate::rules::Team;
+use crate::service::playoffs::{self, BracketView};
 use crate::service::public_views::{self, LeagueBracket};
 use crate::web::AppState;
 use crate::web::error::{AppError, PageError};
 use crate::web::extract::Viewer;
-use crate::web::respond::html;
+use crate::web::respond::{Csv, html};
 use crate::web::view::bracket::BracketDrawing;
 use crate::web::view::nav::Nav;
 use crate::web::view::time;
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
-    cfg.service(bracket_page).service(bracket_print);
+    cfg.service(bracket_page)
+        .service(bracket_print)
+        .service(bracket_csv);
 }
 
 /// The format in words: "Single elimination, 6 teams, with a third-place match".
@@ -107,4 +110,44 @@ async fn bracket_print(
     }
     .render()?;
     Ok(html(StatusCode::OK, body))
+}
+
+/// The bracket as CSV: one row per bracket match, in bracket order.
+#[get("/leagues/{slug}/bracket.csv")]
+pub(super) async fn bracket_csv(
+    state: web::Data<AppState>,
+    slug: web::Path<String>,
+) -> Result<HttpResponse, PageError> {
+    let mut conn = state.db.reader().acquire().await.map_err(AppError::from)?;
+    let view = playoffs::bracket_of(&mut conn, &slug).await?;
+    let mut csv = Csv::with_header(&[
+        "round", "bracket", "position", "match_id", "seed_a", "team_a", "seed_b", "team_b",
+        "status", "score_a", "score_b", "winner",
+    ])?;
+    let text = |v: Option<i64>| v.map(|n| n.to_string()).unwrap_or_default();
+    for m in &view.matches {
+        let name = |t: &Option<crate::service::TeamRef>| {
+            t.as_ref().map(|t| t.name.clone()).unwrap_or_default()
+        };
+        let winner = match m.winner {
+            Some(Team::A) => name(&m.team_a),
+            Some(Team::B) => name(&m.team_b),
+            None => String::new(),
+        };
+        csv.row(&[
+            m.round.to_string(),
+            m.bracket.as_str().to_string(),
+            m.position.to_string(),
+            text(m.match_id.map(|id| id.0)),
+            text(m.seed_a),
+            name(&m.team_a),
+            text(m.seed_b),
+            name(&m.team_b),
+            m.status.as_str().to_string(),
+            text(m.score_a),
+            text(m.score_b),
+            winner,
+        ])?;
+    }
+    Ok(csv.download(&format!("{}-bracket.csv", view.league))?)
 }

@@ -4,7 +4,8 @@
 use actix_web::{HttpResponse, get, web};
 use askama::Template;
 
-use super::{csv_response, csv_row, page};
+use super::page;
+use crate::web::respond::Csv;
 use crate::domain::{MatchId, MatchStatus, TextEnum};
 use crate::rules::describe::{RuleLine, describe};
 use crate::rules::hand::{BidInput, TeamHandInput};
@@ -118,7 +119,7 @@ pub(super) async fn scoresheet_csv(
         }
     }
     header.extend(["status", "revision", "correction_reason"].map(String::from));
-    let mut out = csv_row(&header);
+    let mut csv = Csv::with_header(&header)?;
     let cells = |c: Option<&TeamHandInput>| -> (String, String) {
         c.map_or_else(Default::default, |c| {
             let mut bids: Vec<String> = c
@@ -158,15 +159,15 @@ pub(super) async fn scoresheet_csv(
         for r in [&h.scored.a, &h.scored.b] {
             row.extend(team_fields(r));
         }
-        row.push(h.scored.status.clone());
+        row.push(h.scored.status.as_str().to_string());
         row.push(h.revision.to_string());
         row.push(h.reason.clone().unwrap_or_default());
-        out.push_str(&csv_row(&row));
+        csv.row(&row)?;
     }
-    Ok(csv_response(
-        &format!("{}-match-{}-scoresheet.csv", league.row.slug, m.id),
-        out,
-    ))
+    Ok(csv.download(&format!(
+        "{}-match-{}-scoresheet.csv",
+        league.row.slug, m.id
+    ))?)
 }
 
 const TEAM_FIELDS: [&str; 11] = [

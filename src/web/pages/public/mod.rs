@@ -8,7 +8,6 @@
 //! `service::public_views`, ...) and only turn its view into a template's fields.
 
 pub mod bracket;
-mod csv;
 mod leagues;
 mod match_page;
 mod schedule;
@@ -29,7 +28,6 @@ use crate::web::extract::Viewer;
 use crate::web::respond::{html, no_store};
 use crate::web::view::time;
 
-pub use csv::{csv_cell, csv_response, csv_row};
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.service(leagues::league_index)

@@ -6,8 +6,8 @@ use askama::Template;
 
 use super::page;
 use crate::domain::Timestamp;
+use crate::service::summaries::{BoardMatch, board};
 use crate::web::AppState;
-use crate::web::api::scoreboard::{BoardMatch, board};
 use crate::web::error::PageError;
 use crate::web::extract::Viewer;
 use crate::web::view::nav::Nav;
@@ -34,7 +34,7 @@ pub(super) async fn scoreboard_page(
     state: web::Data<AppState>,
     who: Viewer,
 ) -> Result<HttpResponse, PageError> {
-    let b = board(&state).await?;
+    let b = board(&state.db).await?;
     let body = ScoreboardPage {
         nav: who.nav(),
         key: b.key,

@@ -4,7 +4,8 @@
 use actix_web::{HttpResponse, get, web};
 use askama::Template;
 
-use super::{StandingRow, csv_response, csv_row, page, standing_rows, tiebreak_words};
+use super::{StandingRow, page, standing_rows, tiebreak_words};
+use crate::web::respond::Csv;
 use crate::service::public_views;
 use crate::web::AppState;
 use crate::web::error::{AppError, PageError};
@@ -47,7 +48,7 @@ pub(super) async fn standings_csv(
 ) -> Result<HttpResponse, PageError> {
     let mut conn = state.db.reader().acquire().await.map_err(AppError::from)?;
     let view = public_views::standings(&mut conn, &state.standings, &slug).await?;
-    let mut out = csv_row(&[
+    let mut csv = Csv::with_header(&[
         "rank",
         "team",
         "played",
@@ -59,9 +60,9 @@ pub(super) async fn standings_csv(
         "points_for",
         "points_against",
         "differential",
-    ]);
+    ])?;
     for s in view.rows.iter() {
-        out.push_str(&csv_row(&[
+        csv.row(&[
             s.rank.to_string(),
             s.team.clone(),
             s.played.to_string(),
@@ -73,10 +74,7 @@ pub(super) async fn standings_csv(
             s.points_for.to_string(),
             s.points_against.to_string(),
             s.differential.to_string(),
-        ]));
+        ])?;
     }
-    Ok(csv_response(
-        &format!("{}-standings.csv", view.league.row.slug),
-        out,
-    ))
+    Ok(csv.download(&format!("{}-standings.csv", view.league.row.slug))?)
 }

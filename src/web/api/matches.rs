@@ -1,0 +1,321 @@
+//! Matches in the JSON API (docs/api.md §6–§7): a league's schedule and single matches, and
+//! league night: start a match, record and correct hands, call time, forfeits.
+
+use actix_web::{HttpResponse, get, post, put, web};
+use serde::{Deserialize, Serialize};
+
+use crate::domain::MatchId;
+use crate::rules::HandInput;
+use crate::service::matches::{self, ForfeitInput, MatchView, Recorded};
+use crate::service::schedule::{
+    NewMatchInput, ScheduleInput, create_match_view, generate_schedule_views,
+};
+use crate::web::AppState;
+use crate::web::error::{AppError, ErrorBody};
+use crate::web::extract::{Admin, ApiJson, Supervisor};
+
+pub fn routes(cfg: &mut web::ServiceConfig) {
+    cfg.service(schedule)
+        .service(create_match)
+        .service(list_matches)
+        .service(show_match)
+        .service(start_match)
+        .service(record_hand)
+        .service(correct_hand)
+        .service(call_time)
+        .service(forfeit);
+}
+
+#[derive(Serialize, utoipa::ToSchema)]
+pub(crate) struct MatchList {
+    matches: Vec<MatchView>,
+}
+
+/// Generates the regular season's schedule (admin).
+#[utoipa::path(
+    post,
+    path = "/api/v1/leagues/{slug}/schedule",
+    tag = "leagues",
+    params(("slug" = String, Path, description = "the league's slug")),
+    request_body = ScheduleInput,
+    security(("bearer" = [])),
+    responses(
+        (status = 201, description = "the scheduled matches", body = MatchList),
+        (status = 400, description = "the body is not JSON", body = ErrorBody),
+        (status = 401, description = "no or bad credentials", body = ErrorBody),
+        (status = 403, description = "not an admin, or a cross-site request", body = ErrorBody),
+        (status = 404, description = "no such league", body = ErrorBody),
+        (status = 409, description = "the league already has regular-season matches (`schedule_exists`)", body = ErrorBody),
+        (status = 422, description = "invalid format, date, time or too few teams", body = ErrorBody),
+    )
+)]
+#[post("/api/v1/leagues/{slug}/schedule")]
+async fn schedule(
+    state: web::Data<AppState>,
+    Admin(who): Admin,
+    slug: web::Path<String>,
+    ApiJson(input): ApiJson<ScheduleInput>,
+) -> Result<HttpResponse, AppError> {
+    let matches = generate_schedule_views(&state.db, &who.user, &slug, &input).await?;
+    Ok(HttpResponse::Created().json(MatchList { matches }))
+}
+
+/// Adds a single match to a league (admin).
+#[utoipa::path(
+    post,
+    path = "/api/v1/leagues/{slug}/matches",
+    tag = "leagues",
+    params(("slug" = String, Path, description = "the league's slug")),
+    request_body = NewMatchInput,
+    security(("bearer" = [])),
+    responses(
+        (status = 201, description = "the new match", body = MatchView),
+        (status = 400, description = "the body is not JSON", body = ErrorBody),
+        (status = 401, description = "no or bad credentials", body = ErrorBody),
+        (status = 403, description = "not an admin, or a cross-site request", body = ErrorBody),
+        (status = 404, description = "no such league", body = ErrorBody),
+        (status = 422, description = "invalid teams, stage or time", body = ErrorBody),
+    )
+)]
+#[post("/api/v1/leagues/{slug}/matches")]
+async fn create_match(
+    state: web::Data<AppState>,
+    Admin(who): Admin,
+    slug: web::Path<String>,
+    ApiJson(input): ApiJson<NewMatchInput>,
+) -> Result<HttpResponse, AppError> {
+    let created = create_match_view(&state.db, &who.user, &slug, &input).await?;
+    Ok(HttpResponse::Created().json(created))
+}
+
+/// A league's matches.
+#[utoipa::path(
+    get,
+    path = "/api/v1/leagues/{slug}/matches",
+    tag = "leagues",
+    params(("slug" = String, Path, description = "the league's slug")),
+    responses(
+        (status = 200, description = "the league's matches", body = MatchList),
+        (status = 404, description = "no such league", body = ErrorBody),
+    )
+)]
+#[get("/api/v1/leagues/{slug}/matches")]
+async fn list_matches(
+    state: web::Data<AppState>,
+    slug: web::Path<String>,
+) -> Result<HttpResponse, AppError> {
+    let matches = matches::league_matches(&state.db, &slug).await?;
+    Ok(HttpResponse::Ok().json(MatchList { matches }))
+}
+
+/// A match with its hands and totals.
+#[utoipa::path(
+    get,
+    path = "/api/v1/matches/{id}",
+    tag = "matches",
+    params(("id" = i64, Path, description = "the match id")),
+    responses(
+        (status = 200, description = "the match", body = MatchView),
+        (status = 404, description = "no such match", body = ErrorBody),
+    )
+)]
+#[get("/api/v1/matches/{id}")]
+async fn show_match(
+    state: web::Data<AppState>,
+    id: web::Path<MatchId>,
+) -> Result<HttpResponse, AppError> {
+    Ok(HttpResponse::Ok().json(matches::view(&state.db, *id).await?))
+}
+
+/// Starts a match: its rules are frozen and its clock runs (admin or supervisor).
+#[utoipa::path(
+    post,
+    path = "/api/v1/matches/{id}/start",
+    tag = "matches",
+    params(("id" = i64, Path, description = "the match id")),
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "the started match", body = MatchView),
+        (status = 401, description = "no or bad credentials", body = ErrorBody),
+        (status = 403, description = "a cross-site request", body = ErrorBody),
+        (status = 404, description = "no such match, or not one of the leagues you supervise", body = ErrorBody),
+        (status = 409, description = "the match is not scheduled (`not_scheduled`)", body = ErrorBody),
+    )
+)]
+#[post("/api/v1/matches/{id}/start")]
+async fn start_match(
+    state: web::Data<AppState>,
+    Supervisor(who): Supervisor,
+    id: web::Path<MatchId>,
+) -> Result<HttpResponse, AppError> {
+    Ok(HttpResponse::Ok().json(matches::start(&state.db, &who.user, *id).await?))
+}
+
+#[derive(Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct HandRequest {
+    hand: HandInput,
+    expected_version: i64,
+    #[serde(default)]
+    idempotency_key: Option<String>,
+}
+
+/// Records the next hand (admin or supervisor).
+#[utoipa::path(
+    post,
+    path = "/api/v1/matches/{id}/hands",
+    tag = "matches",
+    params(("id" = i64, Path, description = "the match id")),
+    request_body = HandRequest,
+    security(("bearer" = [])),
+    responses(
+        (status = 201, description = "the match with the hand; a repeated `idempotency_key` answers the first answer again",
+            body = MatchView,
+            headers(("Idempotent-Replay" = String, description = "`true` when the answer is a replay"))),
+        (status = 400, description = "the body is not JSON", body = ErrorBody),
+        (status = 401, description = "no or bad credentials", body = ErrorBody),
+        (status = 403, description = "a cross-site request", body = ErrorBody),
+        (status = 404, description = "no such match, or not one of the leagues you supervise", body = ErrorBody),
+        (status = 409, description = "stale `expected_version` (`version_conflict`) or the match is not started (`not_started`)", body = ErrorBody),
+        (status = 422, description = "an invalid hand, or the match is over (`game_over`)", body = ErrorBody),
+    )
+)]
+#[post("/api/v1/matches/{id}/hands")]
+async fn record_hand(
+    state: web::Data<AppState>,
+    Supervisor(who): Supervisor,
+    id: web::Path<MatchId>,
+    ApiJson(input): ApiJson<HandRequest>,
+) -> Result<HttpResponse, AppError> {
+    let recorded = matches::record_hand(
+        &state.db,
+        &who.user,
+        *id,
+        &input.hand,
+        input.expected_version,
+        input.idempotency_key.as_deref(),
+    )
+    .await?;
+    Ok(match recorded {
+        Recorded::New(view) => HttpResponse::Created().json(view),
+        Recorded::Repeat(answer) => HttpResponse::Created()
+            .content_type("application/json")
+            .insert_header(("Idempotent-Replay", "true"))
+            .body(answer),
+    })
+}
+
+#[derive(Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct CorrectionRequest {
+    hand: HandInput,
+    reason: String,
+    expected_version: i64,
+    /// Admin only: confirms resetting started playoff matches whose teams this correction
+    /// changes (after a `bracket_reset_needed` answer). They are cancelled, hands kept.
+    #[serde(default)]
+    reset_bracket_path: bool,
+}
+
+/// Corrects a hand (a new revision with a reason), rescoring later ones (admin or supervisor).
+#[utoipa::path(
+    put,
+    path = "/api/v1/matches/{id}/hands/{number}",
+    tag = "matches",
+    params(
+        ("id" = i64, Path, description = "the match id"),
+        ("number" = i64, Path, description = "the hand's number, from 1"),
+    ),
+    request_body = CorrectionRequest,
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "the match with the corrected hand", body = MatchView),
+        (status = 400, description = "the body is not JSON", body = ErrorBody),
+        (status = 401, description = "no or bad credentials", body = ErrorBody),
+        (status = 403, description = "a cross-site request", body = ErrorBody),
+        (status = 404, description = "no such match or hand, or not one of the leagues you supervise", body = ErrorBody),
+        (status = 409, description = "stale `expected_version` (`version_conflict`), the match is closed (`match_closed`), or started playoff matches would change (`bracket_reset_needed`)", body = ErrorBody),
+        (status = 422, description = "an invalid hand or no reason", body = ErrorBody),
+    )
+)]
+#[put("/api/v1/matches/{id}/hands/{number}")]
+async fn correct_hand(
+    state: web::Data<AppState>,
+    Supervisor(who): Supervisor,
+    path: web::Path<(MatchId, i64)>,
+    ApiJson(input): ApiJson<CorrectionRequest>,
+) -> Result<HttpResponse, AppError> {
+    let (id, number) = path.into_inner();
+    let correction = matches::Correction {
+        number,
+        hand: &input.hand,
+        reason: &input.reason,
+        expected_version: input.expected_version,
+        reset_bracket_path: input.reset_bracket_path,
+    };
+    let view = matches::correct_hand(&state.db, &who.user, id, &correction).await?;
+    Ok(HttpResponse::Ok().json(view))
+}
+
+#[derive(Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct VersionRequest {
+    expected_version: i64,
+}
+
+/// Calls time: the hand in play is the last (admin or supervisor).
+#[utoipa::path(
+    post,
+    path = "/api/v1/matches/{id}/time",
+    tag = "matches",
+    params(("id" = i64, Path, description = "the match id")),
+    request_body = VersionRequest,
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "the match with time called", body = MatchView),
+        (status = 400, description = "the body is not JSON", body = ErrorBody),
+        (status = 401, description = "no or bad credentials", body = ErrorBody),
+        (status = 403, description = "a cross-site request", body = ErrorBody),
+        (status = 404, description = "no such match, or not one of the leagues you supervise", body = ErrorBody),
+        (status = 409, description = "stale `expected_version`, the match is not in play, time already called, or no time limit", body = ErrorBody),
+        (status = 422, description = "a body of the wrong shape", body = ErrorBody),
+    )
+)]
+#[post("/api/v1/matches/{id}/time")]
+async fn call_time(
+    state: web::Data<AppState>,
+    Supervisor(who): Supervisor,
+    id: web::Path<MatchId>,
+    ApiJson(input): ApiJson<VersionRequest>,
+) -> Result<HttpResponse, AppError> {
+    let view = matches::call_time(&state.db, &who.user, *id, input.expected_version).await?;
+    Ok(HttpResponse::Ok().json(view))
+}
+
+/// Records a forfeit by one team or both (admin or supervisor).
+#[utoipa::path(
+    post,
+    path = "/api/v1/matches/{id}/forfeit",
+    tag = "matches",
+    params(("id" = i64, Path, description = "the match id")),
+    request_body = ForfeitInput,
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "the forfeited match", body = MatchView),
+        (status = 400, description = "the body is not JSON", body = ErrorBody),
+        (status = 401, description = "no or bad credentials", body = ErrorBody),
+        (status = 403, description = "a cross-site request", body = ErrorBody),
+        (status = 404, description = "no such match, or not one of the leagues you supervise", body = ErrorBody),
+        (status = 409, description = "stale `expected_version` or the match is already over (`match_closed`)", body = ErrorBody),
+        (status = 422, description = "`team` is not `a`, `b` or `both`", body = ErrorBody),
+    )
+)]
+#[post("/api/v1/matches/{id}/forfeit")]
+async fn forfeit(
+    state: web::Data<AppState>,
+    Supervisor(who): Supervisor,
+    id: web::Path<MatchId>,
+    ApiJson(input): ApiJson<ForfeitInput>,
+) -> Result<HttpResponse, AppError> {
+    Ok(HttpResponse::Ok().json(matches::forfeit(&state.db, &who.user, *id, &input).await?))
+}

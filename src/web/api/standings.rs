@@ -1,0 +1,75 @@
+//! A league's standings in the JSON API (docs/api.md §6).
+
+use actix_web::{HttpResponse, get, web};
+use serde::Serialize;
+
+use crate::league::standings::Standing;
+use crate::web::AppState;
+use crate::web::error::{AppError, ErrorBody};
+
+pub fn routes(cfg: &mut web::ServiceConfig) {
+    cfg.service(standings);
+}
+
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct StandingOut {
+    pub rank: usize,
+    pub team_id: i64,
+    pub team: String,
+    pub played: u32,
+    pub won: u32,
+    pub lost: u32,
+    pub tied: u32,
+    pub forfeits: u32,
+    pub win_pct: f64,
+    pub points_for: i64,
+    pub points_against: i64,
+    pub differential: i64,
+}
+
+impl From<&Standing> for StandingOut {
+    /// The row as sent: the winning percentage rounded to three places.
+    fn from(s: &Standing) -> Self {
+        StandingOut {
+            rank: s.rank,
+            team_id: s.team_id,
+            team: s.team.clone(),
+            played: s.played,
+            won: s.won,
+            lost: s.lost,
+            tied: s.tied,
+            forfeits: s.forfeits,
+            win_pct: (s.win_pct * 1000.0).round() / 1000.0,
+            points_for: s.points_for,
+            points_against: s.points_against,
+            differential: s.differential,
+        }
+    }
+}
+
+#[derive(Serialize, utoipa::ToSchema)]
+pub(crate) struct StandingsOut {
+    rows: Vec<StandingOut>,
+}
+
+/// A league's standings, ranked with its tiebreaks.
+#[utoipa::path(
+    get,
+    path = "/api/v1/leagues/{slug}/standings",
+    tag = "leagues",
+    params(("slug" = String, Path, description = "the league's slug")),
+    responses(
+        (status = 200, description = "the standings", body = StandingsOut),
+        (status = 404, description = "no such league", body = ErrorBody),
+    )
+)]
+#[get("/api/v1/leagues/{slug}/standings")]
+async fn standings(
+    state: web::Data<AppState>,
+    slug: web::Path<String>,
+) -> Result<HttpResponse, AppError> {
+    let rows = crate::service::standings::table(&state.db, &state.standings, &slug).await?;
+    Ok(HttpResponse::Ok().json(StandingsOut {
+        rows: rows.iter().map(StandingOut::from).collect(),
+    }))
+}

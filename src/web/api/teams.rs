@@ -1,0 +1,65 @@
+//! A league's teams in the JSON API (docs/api.md §6).
+
+use actix_web::{HttpResponse, get, post, web};
+use serde::Serialize;
+
+use crate::service::teams::{self, NewTeamInput, TeamView};
+use crate::web::AppState;
+use crate::web::error::{AppError, ErrorBody};
+use crate::web::extract::{Admin, ApiJson};
+
+pub fn routes(cfg: &mut web::ServiceConfig) {
+    cfg.service(add_team).service(list_teams);
+}
+
+/// Adds a team to a league (admin).
+#[utoipa::path(
+    post,
+    path = "/api/v1/leagues/{slug}/teams",
+    tag = "leagues",
+    params(("slug" = String, Path, description = "the league's slug")),
+    request_body = NewTeamInput,
+    security(("bearer" = [])),
+    responses(
+        (status = 201, description = "the new team", body = TeamView),
+        (status = 400, description = "the body is not JSON", body = ErrorBody),
+        (status = 401, description = "no or bad credentials", body = ErrorBody),
+        (status = 403, description = "not an admin, or a cross-site request", body = ErrorBody),
+        (status = 404, description = "no such league", body = ErrorBody),
+        (status = 422, description = "invalid name or players, or the name is taken in the league", body = ErrorBody),
+    )
+)]
+#[post("/api/v1/leagues/{slug}/teams")]
+async fn add_team(
+    state: web::Data<AppState>,
+    Admin(who): Admin,
+    slug: web::Path<String>,
+    ApiJson(input): ApiJson<NewTeamInput>,
+) -> Result<HttpResponse, AppError> {
+    Ok(HttpResponse::Created().json(teams::add_team(&state.db, &who.user, &slug, &input).await?))
+}
+
+#[derive(Serialize, utoipa::ToSchema)]
+pub(crate) struct TeamList {
+    teams: Vec<TeamView>,
+}
+
+/// A league's teams.
+#[utoipa::path(
+    get,
+    path = "/api/v1/leagues/{slug}/teams",
+    tag = "leagues",
+    params(("slug" = String, Path, description = "the league's slug")),
+    responses(
+        (status = 200, description = "the league's teams", body = TeamList),
+        (status = 404, description = "no such league", body = ErrorBody),
+    )
+)]
+#[get("/api/v1/leagues/{slug}/teams")]
+async fn list_teams(
+    state: web::Data<AppState>,
+    slug: web::Path<String>,
+) -> Result<HttpResponse, AppError> {
+    let teams = teams::list(&state.db, &slug).await?;
+    Ok(HttpResponse::Ok().json(TeamList { teams }))
+}
