@@ -173,6 +173,21 @@ pub async fn load(db: &Db) -> anyhow::Result<String> {
         }
     }
 
+    // The coordinator's part is done as the first admin; on a database where the server has
+    // not yet created one, as the supervisor account with the coordinator's rights (the
+    // audit log then names the supervisor).
+    let first_admin = {
+        let mut conn = db.reader().acquire().await?;
+        let all = users::all(&mut conn).await?;
+        all.into_iter()
+            .find(|u| u.role == Role::Admin)
+            .map(|row| User {
+                id: row.id,
+                username: row.username,
+                role: Role::Admin,
+            })
+    };
+
     // The supervisor who runs the tables (an existing account is reused as it is).
     let (supervisor, password) = {
         let mut conn = db.reader().acquire().await?;
@@ -189,32 +204,23 @@ pub async fn load(db: &Db) -> anyhow::Result<String> {
             ),
             None => {
                 let password = accounts::random_hex(8);
-                let user = accounts::create_user(db, SUPERVISOR, Role::Supervisor, &password)
-                    .await
-                    .map_err(service)?;
+                let user = accounts::create_user(
+                    db,
+                    first_admin.as_ref(),
+                    SUPERVISOR,
+                    Role::Supervisor,
+                    &password,
+                )
+                .await
+                .map_err(service)?;
                 (user, Some(password))
             }
         }
     };
-
-    // The coordinator's part is done as the first admin; on a database where the server has
-    // not yet created one, as the supervisor account with the coordinator's rights (the
-    // audit log then names the supervisor).
-    let admin = {
-        let mut conn = db.reader().acquire().await?;
-        let all = users::all(&mut conn).await?;
-        match all.into_iter().find(|u| u.role == Role::Admin) {
-            Some(row) => User {
-                id: row.id,
-                username: row.username,
-                role: Role::Admin,
-            },
-            None => User {
-                role: Role::Admin,
-                ..supervisor.clone()
-            },
-        }
-    };
+    let admin = first_admin.unwrap_or_else(|| User {
+        role: Role::Admin,
+        ..supervisor.clone()
+    });
 
     let league = leagues::create_league(
         db,

@@ -271,7 +271,7 @@ async fn add_user(
         (accounts::random_hex(8), true)
     };
     let db = Db::open(&db).await?;
-    let user = accounts::create_user(&db, &name, role, &password)
+    let user = accounts::create_user(&db, None, &name, role, &password)
         .await
         .map_err(|e| anyhow::anyhow!("{e}"))?;
     if generated {

@@ -4,9 +4,9 @@ use argon2::Argon2;
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
 use sha2::{Digest, Sha256};
 
-use super::{ServiceError, User};
+use super::{ServiceError, User, audit};
 use crate::db::{Db, users};
-use crate::domain::{Role, Timestamp};
+use crate::domain::{Role, TextEnum, Timestamp};
 
 /// How long a login lasts.
 pub const SESSION_HOURS: i64 = 12;
@@ -94,9 +94,11 @@ fn user_of(row: users::UserRow) -> User {
     }
 }
 
-/// Creates a user with `password` (already checked by the caller's rules).
+/// Creates a user with `password`, by the admin `by` (none from the command line or at the
+/// first start).
 pub async fn create_user(
     db: &Db,
+    by: Option<&User>,
     username: &str,
     role: Role,
     password: &str,
@@ -116,6 +118,13 @@ pub async fn create_user(
         ));
     }
     let id = users::insert(&mut tx, username, &hash, role, Timestamp::now()).await?;
+    let after = format!("{username} ({})", role.as_str());
+    audit::record_by(
+        &mut tx,
+        by,
+        audit::Change::new("create", audit::Subject::User(id)).after(&after),
+    )
+    .await?;
     tx.commit().await?;
     Ok(User {
         id,
@@ -279,6 +288,12 @@ pub async fn change_password(
     users::set_password(&mut tx, user.id, &hash).await?;
     // Every other login ends with the old password.
     users::delete_sessions_of(&mut tx, user.id).await?;
+    audit::record(
+        &mut tx,
+        user,
+        audit::Change::new("change_password", audit::Subject::User(user.id)),
+    )
+    .await?;
     tx.commit().await?;
     Ok(())
 }
@@ -291,7 +306,7 @@ pub async fn ensure_admin(db: &Db) -> Result<Option<(String, String)>, ServiceEr
     }
     drop(conn);
     let password = random_hex(8);
-    create_user(db, "admin", Role::Admin, &password).await?;
+    create_user(db, None, "admin", Role::Admin, &password).await?;
     Ok(Some(("admin".into(), password)))
 }
 

@@ -82,11 +82,21 @@ pub async fn record(
     user: &User,
     change: Change<'_>,
 ) -> Result<(), ServiceError> {
+    record_by(conn, Some(user), change).await
+}
+
+/// As [`record`], for a change that may have no user behind it (the command line, the
+/// first start).
+pub async fn record_by(
+    conn: &mut SqliteConnection,
+    user: Option<&User>,
+    change: Change<'_>,
+) -> Result<(), ServiceError> {
     let (entity, entity_id) = change.subject.stored();
     db_matches::audit(
         conn,
         &AuditEntry {
-            user_id: Some(user.id),
+            user_id: user.map(|u| u.id),
             action: change.action,
             entity,
             entity_id: Some(entity_id),

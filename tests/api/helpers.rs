@@ -41,7 +41,7 @@ impl TestApp {
 
     /// Creates a user with [`PASSWORD`].
     pub async fn user(&self, name: &str, role: Role) {
-        accounts::create_user(&self.db, name, role, PASSWORD)
+        accounts::create_user(&self.db, None, name, role, PASSWORD)
             .await
             .expect("create user");
     }

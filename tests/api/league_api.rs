@@ -1945,13 +1945,18 @@ async fn demo_season_is_set_up_by_the_first_admin_when_there_is_one() {
         .unwrap()
         .unwrap();
     assert_eq!(sup.role, Role::Supervisor);
-    let by: Vec<(String, i64)> =
+    let by: Vec<(String, Option<i64>)> =
         sqlx::query_as("SELECT DISTINCT action, user_id FROM audit_log ORDER BY action, user_id")
             .fetch_all(&mut *conn)
             .await
             .unwrap();
-    // The coordinator's part as the admin, the tables run by the supervisor.
+    // The coordinator's part as the admin, the tables run by the supervisor; only the
+    // coordinator's own account was made by nobody (the test's setup, as the command line).
     for (action, user) in &by {
+        let Some(user) = user else {
+            assert_eq!(action, "create", "{action} by nobody");
+            continue;
+        };
         let expected = if ["start", "record_hand"].contains(&action.as_str()) {
             sup.id
         } else {
@@ -1959,6 +1964,14 @@ async fn demo_season_is_set_up_by_the_first_admin_when_there_is_one() {
         };
         assert_eq!(*user, expected.0, "{action} by {user}");
     }
+    let supervisor_created_by: Option<i64> = sqlx::query_scalar(
+        "SELECT user_id FROM audit_log WHERE action = 'create' AND entity = 'user' AND entity_id = ?",
+    )
+    .bind(sup.id.0)
+    .fetch_one(&mut *conn)
+    .await
+    .unwrap();
+    assert_eq!(supervisor_created_by, Some(coord.id.0), "the demo's supervisor, by the admin");
     assert!(by.iter().any(|(a, _)| a == "record_hand"));
     assert!(by.iter().any(|(a, _)| a == "generate_schedule"));
 }

@@ -7,9 +7,9 @@ use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, get, post, web};
 use askama::Template;
 
-use super::conflict::conflict;
+use super::conflict::{after_post, conflict};
 use super::form::{FormContext, FormView, HandForm, form_view};
-use super::{Fields, back_to_console, lineup, supervised};
+use super::{Fields, lineup, supervised};
 use crate::domain::{MatchId, MatchStatus};
 use crate::domain::FieldError;
 use crate::rules::hand::{HandInput, TeamHandInput};
@@ -149,35 +149,26 @@ pub(super) async fn correct(
         }
         form.to_input(number).map(|h| (v, h))
     });
-    let (version, mut hand) = match parsed {
-        Ok(ok) => ok,
-        Err(e) => {
-            return render_edit(
-                &state,
-                &who,
-                view,
-                number,
-                Some((&form, &e)),
-                StatusCode::UNPROCESSABLE_ENTITY,
-            )
-            .await;
+    let corrected = match parsed {
+        Err(e) => Err(ServiceError::Invalid(e)),
+        Ok((version, mut hand)) => {
+            // The hand in play when time ran out stays the time-called one.
+            if !hand.misdeal
+                && let Some(recorded) = number.checked_sub(1).and_then(|i| view.hands.get(i))
+            {
+                hand.time_called = recorded.hand.time_called;
+            }
+            let correction = matches::Correction {
+                number: i64::try_from(number).map_err(|_| AppError::NotFound)?,
+                hand: &hand,
+                reason: &form.reason,
+                expected_version: version,
+                reset_bracket_path: form.reset_bracket_path,
+            };
+            matches::correct_hand(&state.db, &who.user, id, &correction).await
         }
     };
-    // The hand in play when time ran out stays the time-called one.
-    if !hand.misdeal
-        && let Some(recorded) = number.checked_sub(1).and_then(|i| view.hands.get(i))
-    {
-        hand.time_called = recorded.hand.time_called;
-    }
-    let correction = matches::Correction {
-        number: i64::try_from(number).map_err(|_| AppError::NotFound)?,
-        hand: &hand,
-        reason: &form.reason,
-        expected_version: version,
-        reset_bracket_path: form.reset_bracket_path,
-    };
-    match matches::correct_hand(&state.db, &who.user, id, &correction).await {
-        Ok(_) => Ok(back_to_console(id)),
+    match corrected {
         Err(ServiceError::ResetNeeded(ids)) if who.user.is_admin() => {
             render_reset(&state, &who, view, number, &form.reason, &fields, &ids).await
         }
@@ -200,10 +191,7 @@ pub(super) async fn correct(
             )
             .await
         }
-        Err(ServiceError::Conflict { code, message }) => {
-            conflict(&state, &who, id, code, message).await
-        }
-        Err(e) => Err(e.into()),
+        done => after_post(&state, &who, id, done).await,
     }
 }
 

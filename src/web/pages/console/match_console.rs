@@ -11,7 +11,7 @@ use super::{Fields, back_to_console, lineup, result_words, supervised};
 use crate::domain::{GameStatus, MatchId, MatchStatus, TextEnum, Timestamp};
 use crate::domain::FieldError;
 use crate::rules::Stage;
-use crate::service::matches::{self, ForfeitInput, MatchView, Recorded};
+use crate::service::matches::{self, ForfeitInput, MatchView};
 use crate::service::{ConflictCode, ServiceError};
 use crate::web::AppState;
 use crate::web::error::{AppError, PageError};
