@@ -95,18 +95,14 @@ impl Db {
                 .fetch_one(pool)
                 .await?;
             expect("journal_mode", mode.to_lowercase(), "wal")?;
-            let sync: i64 = sqlx::query_scalar("PRAGMA synchronous")
-                .fetch_one(pool)
-                .await?;
-            expect("synchronous", sync.to_string(), "2")?;
-            let fk: i64 = sqlx::query_scalar("PRAGMA foreign_keys")
-                .fetch_one(pool)
-                .await?;
-            expect("foreign_keys", fk.to_string(), "1")?;
-            let timeout: i64 = sqlx::query_scalar("PRAGMA busy_timeout")
-                .fetch_one(pool)
-                .await?;
-            expect("busy_timeout", timeout.to_string(), "5000")?;
+            for (pragma, query, expected) in [
+                ("synchronous", "PRAGMA synchronous", "2"),
+                ("foreign_keys", "PRAGMA foreign_keys", "1"),
+                ("busy_timeout", "PRAGMA busy_timeout", "5000"),
+            ] {
+                let found: i64 = sqlx::query_scalar(query).fetch_one(pool).await?;
+                expect(pragma, found.to_string(), expected)?;
+            }
         }
         Ok(())
     }

@@ -6,7 +6,7 @@ use sha2::{Digest, Sha256};
 
 use super::{ServiceError, User, audit};
 use crate::db::{Db, users};
-use crate::domain::{Role, TextEnum, Timestamp};
+use crate::domain::{Role, TextEnum, Timestamp, TokenId};
 
 /// How long a login lasts.
 pub const SESSION_HOURS: i64 = 12;
@@ -195,7 +195,6 @@ pub async fn token_user(db: &Db, token: &str) -> Result<Option<User>, ServiceErr
 /// Creates an API token for `username`, with its audit row; the token is shown once and
 /// stored hashed.
 pub async fn create_token(db: &Db, username: &str, name: &str) -> Result<String, ServiceError> {
-    use super::audit::{Change, Subject, record};
     let token = format!("spim_{}", random_hex(24));
     let mut tx = db.write().await?;
     let owner = users::by_name(&mut tx, username)
@@ -210,10 +209,10 @@ pub async fn create_token(db: &Db, username: &str, name: &str) -> Result<String,
         Timestamp::now(),
     )
     .await?;
-    record(
+    audit::record(
         &mut tx,
         &owner,
-        Change::new("create_token", Subject::Token(id)).after(name),
+        audit::Change::new("create_token", audit::Subject::Token(id)).after(name),
     )
     .await?;
     tx.commit().await?;
@@ -223,7 +222,7 @@ pub async fn create_token(db: &Db, username: &str, name: &str) -> Result<String,
 /// An API token as its owner's account page lists it (never the token itself).
 #[derive(Debug, Clone)]
 pub struct TokenView {
-    pub id: crate::domain::TokenId,
+    pub id: TokenId,
     pub name: String,
     pub created_at: Timestamp,
     pub revoked: bool,
@@ -246,20 +245,15 @@ pub async fn tokens(db: &Db, user: &User) -> Result<Vec<TokenView>, ServiceError
 
 /// Revokes one of the user's own tokens, with its audit row (not found: another user's
 /// token, or one already revoked).
-pub async fn revoke_token(
-    db: &Db,
-    user: &User,
-    token_id: crate::domain::TokenId,
-) -> Result<(), ServiceError> {
-    use super::audit::{Change, Subject, record};
+pub async fn revoke_token(db: &Db, user: &User, token_id: TokenId) -> Result<(), ServiceError> {
     let mut tx = db.write().await?;
     if !users::revoke_token(&mut tx, user.id, token_id, Timestamp::now()).await? {
         return Err(ServiceError::NotFound);
     }
-    record(
+    audit::record(
         &mut tx,
         user,
-        Change::new("revoke_token", Subject::Token(token_id)),
+        audit::Change::new("revoke_token", audit::Subject::Token(token_id)),
     )
     .await?;
     tx.commit().await?;

@@ -33,6 +33,9 @@ pub enum AppError {
     /// The state changed under the request: stale version, already started... (409).
     #[error("{message}")]
     Conflict { code: String, message: String },
+    /// The body is over the size limit (413).
+    #[error("too large")]
+    TooLarge,
     /// Too many failed logins: wait this many seconds (429).
     #[error("too many attempts")]
     Throttled(u64),
@@ -52,6 +55,10 @@ impl AppError {
             AppError::Unauthorized(m) => ("unauthorized".into(), m.clone()),
             AppError::Forbidden(m) => ("forbidden".into(), m.clone()),
             AppError::Conflict { code, message } => (code.clone(), message.clone()),
+            AppError::TooLarge => (
+                "too_large".into(),
+                "the body is too large (256 KiB at most)".into(),
+            ),
             AppError::Throttled(secs) => (
                 "throttled".into(),
                 format!("too many failed attempts: try again in {secs} seconds"),
@@ -134,6 +141,7 @@ impl ResponseError for AppError {
             AppError::Unauthorized(_) => StatusCode::UNAUTHORIZED,
             AppError::Forbidden(_) => StatusCode::FORBIDDEN,
             AppError::Conflict { .. } => StatusCode::CONFLICT,
+            AppError::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             AppError::Throttled(_) => StatusCode::TOO_MANY_REQUESTS,
             AppError::Busy => StatusCode::SERVICE_UNAVAILABLE,
             AppError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,

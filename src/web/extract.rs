@@ -290,8 +290,19 @@ impl<T: DeserializeOwned + 'static> FromRequest for CsrfForm<T> {
 }
 
 /// A JSON body read into `T`: not JSON at all is a 400, JSON of the wrong shape a 422
-/// naming the field.
-pub struct ApiJson<T>(pub T);
+/// naming the field, a body over the size limit a 413.
+///
+/// The verdict waits for the handler ([`ApiJson::into_inner`]): extractors run at the same
+/// time, so an error here would otherwise race the caller's credentials, and a request with
+/// bad credentials must get its 401/403 whatever its body.
+pub struct ApiJson<T>(Result<T, AppError>);
+
+impl<T> ApiJson<T> {
+    /// The body, once the handler's other extractors (the caller's rights) have passed.
+    pub fn into_inner(self) -> Result<T, AppError> {
+        self.0
+    }
+}
 
 impl<T: DeserializeOwned + 'static> FromRequest for ApiJson<T> {
     type Error = AppError;
@@ -300,10 +311,16 @@ impl<T: DeserializeOwned + 'static> FromRequest for ApiJson<T> {
     fn from_request(req: &HttpRequest, payload: &mut actix_web::dev::Payload) -> Self::Future {
         let body = web::Bytes::from_request(req, payload);
         Box::pin(async move {
-            let body = body
-                .await
-                .map_err(|e| AppError::Malformed(format!("the body could not be read: {e}")))?;
-            parse(&body).map(ApiJson)
+            let parsed = match body.await {
+                Ok(body) => parse(&body),
+                Err(e) if e.as_response_error().status_code() == StatusCode::PAYLOAD_TOO_LARGE => {
+                    Err(AppError::TooLarge)
+                }
+                Err(e) => Err(AppError::Malformed(format!(
+                    "the body could not be read: {e}"
+                ))),
+            };
+            Ok(ApiJson(parsed))
         })
     }
 }

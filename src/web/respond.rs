@@ -106,7 +106,10 @@ mod tests {
         assert_eq!(line(&["Aces", "-40", "0.750"]), "Aces,-40,0.750\r\n");
         assert_eq!(line(&["=1+2", "+1", "-1+2"]), "'=1+2,'+1,'-1+2\r\n");
         assert_eq!(line(&["@SUM(A1)", "a,b"]), "'@SUM(A1),\"a,b\"\r\n");
-        assert_eq!(line(&["say \"hi\"", "two\nlines"]), "\"say \"\"hi\"\"\",\"two\nlines\"\r\n");
+        assert_eq!(
+            line(&["say \"hi\"", "two\nlines"]),
+            "\"say \"\"hi\"\"\",\"two\nlines\"\r\n"
+        );
         assert_eq!(
             line(&["=HYPERLINK(\"x\",1)"]),
             "\"'=HYPERLINK(\"\"x\"\",1)\"\r\n"

@@ -37,9 +37,9 @@
 
 use serde_json::{Value, json};
 use spades_im::db::users;
-use spades_im::service::Role;
+use spades_im::service::{Role, accounts};
 
-use crate::helpers::{Api, TestApp, spawn_app};
+use crate::helpers::{Api, PASSWORD, TestApp, spawn_app};
 
 /// Row counts of every table of league night and the sum of the match versions.
 async fn snapshot(app: &TestApp) -> String {
@@ -1971,7 +1971,104 @@ async fn demo_season_is_set_up_by_the_first_admin_when_there_is_one() {
     .fetch_one(&mut *conn)
     .await
     .unwrap();
-    assert_eq!(supervisor_created_by, Some(coord.id.0), "the demo's supervisor, by the admin");
+    assert_eq!(
+        supervisor_created_by,
+        Some(coord.id.0),
+        "the demo's supervisor, by the admin"
+    );
     assert!(by.iter().any(|(a, _)| a == "record_hand"));
     assert!(by.iter().any(|(a, _)| a == "generate_schedule"));
+}
+
+/// The caller's rights are judged before the body: bad credentials with a bad body are a
+/// 401, a supervisor's bad body on an admin route a 403, every time (the extractors run at
+/// the same time, so a body error must not win the race); a body over the limit is a 413 in
+/// the API's error shape.
+#[actix_web::test]
+async fn credentials_are_judged_before_the_body() {
+    let app = spawn_app().await;
+    let supervisor = app.api_user("sup", Role::Supervisor).await;
+    let bad_token = app.api("spim_not_a_token");
+    for _ in 0..20 {
+        let r = bad_token
+            .client
+            .post(app.url("/api/v1/leagues"))
+            .bearer_auth(&bad_token.token)
+            .header("content-type", "application/json")
+            .body("{not json")
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status(), 401);
+        let r = supervisor.post("/api/v1/leagues", &json!({"nme": 1})).await;
+        assert_eq!(r.status(), 403);
+    }
+    let admin = app.api_user("coord", Role::Admin).await;
+    let huge = "x".repeat(300 * 1024);
+    let r = admin
+        .post(
+            "/api/v1/leagues",
+            &json!({"name": huge, "rules": {"regular": "classic"}}),
+        )
+        .await;
+    assert_eq!(r.status(), 413);
+    let body: Value = r.json().await.unwrap();
+    assert_eq!(body["error"]["code"], "too_large");
+    // A right body from the admin still goes through.
+    let r = admin
+        .post(
+            "/api/v1/leagues",
+            &json!({"name": "Ok", "rules": {"regular": "classic"}}),
+        )
+        .await;
+    assert_eq!(r.status(), 201);
+}
+
+/// Accounts leave audit rows too: a user created by the admin (by nobody from the command
+/// line), a password changed, a token created and revoked.
+#[actix_web::test]
+async fn account_changes_are_audited() {
+    let app = spawn_app().await;
+    app.user("coord", Role::Admin).await;
+    let coord = {
+        let mut conn = app.db.reader().acquire().await.unwrap();
+        users::by_name(&mut conn, "coord").await.unwrap().unwrap()
+    };
+    let admin = spades_im::service::User {
+        id: coord.id,
+        username: coord.username.clone(),
+        role: Role::Admin,
+    };
+    let sup = accounts::create_user(&app.db, Some(&admin), "sup", Role::Supervisor, PASSWORD)
+        .await
+        .unwrap();
+    accounts::change_password(&app.db, &sup, PASSWORD, "another good password")
+        .await
+        .unwrap();
+    let token = accounts::create_token(&app.db, "sup", "phone")
+        .await
+        .unwrap();
+    assert!(!token.is_empty());
+    let tokens = accounts::tokens(&app.db, &sup).await.unwrap();
+    accounts::revoke_token(&app.db, &sup, tokens[0].id)
+        .await
+        .unwrap();
+    let mut conn = app.db.reader().acquire().await.unwrap();
+    let rows: Vec<(String, String, Option<i64>)> = sqlx::query_as(
+        "SELECT action, entity, user_id FROM audit_log WHERE entity IN ('user', 'api_token') ORDER BY id",
+    )
+    .fetch_all(&mut *conn)
+    .await
+    .unwrap();
+    let (coord_id, sup_id) = (Some(coord.id.0), Some(sup.id.0));
+    assert_eq!(
+        rows,
+        vec![
+            ("create".into(), "user".into(), None),
+            ("create".into(), "user".into(), coord_id),
+            ("change_password".into(), "user".into(), sup_id),
+            ("create_token".into(), "api_token".into(), sup_id),
+            ("revoke_token".into(), "api_token".into(), sup_id),
+        ]
+    );
 }

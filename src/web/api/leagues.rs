@@ -35,8 +35,9 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
 async fn create_league(
     state: web::Data<AppState>,
     Admin(who): Admin,
-    ApiJson(input): ApiJson<NewLeagueInput>,
+    body: ApiJson<NewLeagueInput>,
 ) -> Result<HttpResponse, AppError> {
+    let input = body.into_inner()?;
     let league = leagues::create_league(&state.db, &who.user, &input).await?;
     Ok(HttpResponse::Created().json(league.view()))
 }
@@ -108,8 +109,9 @@ async fn add_supervisor(
     state: web::Data<AppState>,
     Admin(who): Admin,
     slug: web::Path<String>,
-    ApiJson(input): ApiJson<SupervisorInput>,
+    body: ApiJson<SupervisorInput>,
 ) -> Result<HttpResponse, AppError> {
+    let input = body.into_inner()?;
     leagues::assign_supervisor(&state.db, &who.user, &slug, &input.username).await?;
     Ok(HttpResponse::NoContent().finish())
 }

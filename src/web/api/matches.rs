@@ -54,8 +54,9 @@ async fn schedule(
     state: web::Data<AppState>,
     Admin(who): Admin,
     slug: web::Path<String>,
-    ApiJson(input): ApiJson<ScheduleInput>,
+    body: ApiJson<ScheduleInput>,
 ) -> Result<HttpResponse, AppError> {
+    let input = body.into_inner()?;
     let matches = generate_schedule_views(&state.db, &who.user, &slug, &input).await?;
     Ok(HttpResponse::Created().json(MatchList { matches }))
 }
@@ -82,8 +83,9 @@ async fn create_match(
     state: web::Data<AppState>,
     Admin(who): Admin,
     slug: web::Path<String>,
-    ApiJson(input): ApiJson<NewMatchInput>,
+    body: ApiJson<NewMatchInput>,
 ) -> Result<HttpResponse, AppError> {
+    let input = body.into_inner()?;
     let created = create_match_view(&state.db, &who.user, &slug, &input).await?;
     Ok(HttpResponse::Created().json(created))
 }
@@ -185,8 +187,9 @@ async fn record_hand(
     state: web::Data<AppState>,
     Supervisor(who): Supervisor,
     id: web::Path<MatchId>,
-    ApiJson(input): ApiJson<HandRequest>,
+    body: ApiJson<HandRequest>,
 ) -> Result<HttpResponse, AppError> {
+    let input = body.into_inner()?;
     let recorded = matches::record_hand(
         &state.db,
         &who.user,
@@ -243,8 +246,9 @@ async fn correct_hand(
     state: web::Data<AppState>,
     Supervisor(who): Supervisor,
     path: web::Path<(MatchId, i64)>,
-    ApiJson(input): ApiJson<CorrectionRequest>,
+    body: ApiJson<CorrectionRequest>,
 ) -> Result<HttpResponse, AppError> {
+    let input = body.into_inner()?;
     let (id, number) = path.into_inner();
     let correction = matches::Correction {
         number,
@@ -286,8 +290,9 @@ async fn call_time(
     state: web::Data<AppState>,
     Supervisor(who): Supervisor,
     id: web::Path<MatchId>,
-    ApiJson(input): ApiJson<VersionRequest>,
+    body: ApiJson<VersionRequest>,
 ) -> Result<HttpResponse, AppError> {
+    let input = body.into_inner()?;
     let view = matches::call_time(&state.db, &who.user, *id, input.expected_version).await?;
     Ok(HttpResponse::Ok().json(view))
 }
@@ -315,7 +320,8 @@ async fn forfeit(
     state: web::Data<AppState>,
     Supervisor(who): Supervisor,
     id: web::Path<MatchId>,
-    ApiJson(input): ApiJson<ForfeitInput>,
+    body: ApiJson<ForfeitInput>,
 ) -> Result<HttpResponse, AppError> {
+    let input = body.into_inner()?;
     Ok(HttpResponse::Ok().json(matches::forfeit(&state.db, &who.user, *id, &input).await?))
 }

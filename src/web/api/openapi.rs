@@ -40,9 +40,8 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
     )
 )]
 #[post("/api/v1/score")]
-async fn score(
-    ApiJson(value): ApiJson<serde_json::Value>,
-) -> Result<web::Json<ScoreResponse>, AppError> {
+async fn score(body: ApiJson<serde_json::Value>) -> Result<web::Json<ScoreResponse>, AppError> {
+    let value = body.into_inner()?;
     Ok(web::Json(score_json(value)?))
 }
 

@@ -35,8 +35,9 @@ async fn create_playoffs(
     state: web::Data<AppState>,
     Admin(who): Admin,
     slug: web::Path<String>,
-    ApiJson(input): ApiJson<PlayoffsInput>,
+    body: ApiJson<PlayoffsInput>,
 ) -> Result<HttpResponse, AppError> {
+    let input = body.into_inner()?;
     let view = playoffs::create_playoffs(&state.db, &who.user, &slug, &input).await?;
     Ok(HttpResponse::Created().json(view))
 }

@@ -34,8 +34,9 @@ async fn add_team(
     state: web::Data<AppState>,
     Admin(who): Admin,
     slug: web::Path<String>,
-    ApiJson(input): ApiJson<NewTeamInput>,
+    body: ApiJson<NewTeamInput>,
 ) -> Result<HttpResponse, AppError> {
+    let input = body.into_inner()?;
     Ok(HttpResponse::Created().json(teams::add_team(&state.db, &who.user, &slug, &input).await?))
 }
 

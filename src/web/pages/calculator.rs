@@ -270,12 +270,7 @@ impl Summary {
         Summary {
             a: answer.a,
             b: answer.b,
-            status: scoresheet::game_words(
-                answer.status,
-                answer.winner,
-                answer.reason,
-                &names,
-            ),
+            status: scoresheet::game_words(answer.status, answer.winner, answer.reason, &names),
             over: answer.status.is_over(),
         }
     }

@@ -86,7 +86,15 @@ pub(super) async fn create_user(
     } else {
         form.password
     };
-    match accounts::create_user(&state.db, Some(&who.user), &username, Role::Supervisor, &password).await {
+    match accounts::create_user(
+        &state.db,
+        Some(&who.user),
+        &username,
+        Role::Supervisor,
+        &password,
+    )
+    .await
+    {
         Ok(_) => {
             let created = Some((username, password));
             render_dashboard(&state, &who, String::new(), created, Errors::default()).await

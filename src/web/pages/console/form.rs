@@ -2,9 +2,9 @@
 //! as typed so it comes back after an error), and the view of it with the dealer, the first
 //! bidder, only the bids the rules allow now, and each message next to its field.
 
+use crate::domain::FieldError;
 use crate::domain::{ForfeitSide, TextEnum};
 use crate::rules::hand::HandInput;
-use crate::domain::FieldError;
 use crate::rules::{Game, Team, TeamTotal};
 use crate::service::accounts::random_hex;
 use crate::service::matches::MatchView;

@@ -8,8 +8,8 @@ use askama::Template;
 use super::conflict::after_post;
 use super::form::{FormContext, FormView, HandForm, form_view};
 use super::{Fields, back_to_console, lineup, result_words, supervised};
-use crate::domain::{GameStatus, MatchId, MatchStatus, TextEnum, Timestamp};
 use crate::domain::FieldError;
+use crate::domain::{GameStatus, MatchId, MatchStatus, TextEnum, Timestamp};
 use crate::rules::Stage;
 use crate::service::matches::{self, ForfeitInput, MatchView};
 use crate::service::{ConflictCode, ServiceError};
@@ -44,7 +44,6 @@ struct ConsolePage {
     /// A playoff match: a double forfeit needs the admin to choose who advances.
     playoff: bool,
 }
-
 
 /// The clock: the time left in words, and when it runs out (RFC 3339, for `console.js`).
 fn time_left(view: &MatchView) -> (String, String) {

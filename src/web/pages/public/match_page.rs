@@ -5,7 +5,6 @@ use actix_web::{HttpResponse, get, web};
 use askama::Template;
 
 use super::page;
-use crate::web::respond::Csv;
 use crate::domain::{MatchId, MatchStatus, TextEnum};
 use crate::rules::describe::{RuleLine, describe};
 use crate::rules::hand::{BidInput, TeamHandInput};
@@ -15,6 +14,7 @@ use crate::service::summaries::state_words;
 use crate::web::AppState;
 use crate::web::error::{AppError, PageError};
 use crate::web::extract::Viewer;
+use crate::web::respond::Csv;
 use crate::web::view::chart::Chart;
 use crate::web::view::nav::Nav;
 use crate::web::view::scoresheet::{Scoresheet, revokes_text};

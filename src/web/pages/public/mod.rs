@@ -28,7 +28,6 @@ use crate::web::extract::Viewer;
 use crate::web::respond::{html, no_store};
 use crate::web::view::time;
 
-
 pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.service(leagues::league_index)
         .service(leagues::league_home)

@@ -5,11 +5,11 @@ use actix_web::{HttpResponse, get, web};
 use askama::Template;
 
 use super::{StandingRow, page, standing_rows, tiebreak_words};
-use crate::web::respond::Csv;
 use crate::service::public_views;
 use crate::web::AppState;
 use crate::web::error::{AppError, PageError};
 use crate::web::extract::Viewer;
+use crate::web::respond::Csv;
 use crate::web::view::nav::Nav;
 
 #[derive(Template)]
