@@ -27,11 +27,26 @@ pub struct AppState {
     pub pages: middleware::page_cache::PageCache,
 }
 
+/// Every route. What anyone may read about a league night comes last, in one scope wrapped
+/// by the page cache; everything else (writes, pages of logged-in users, home, rules, the
+/// calculator) comes first, so a path both have (`GET` and `POST /api/v1/leagues`) reaches
+/// the write only by its method.
 pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.service(healthz)
         .service(asset)
         .configure(api::routes)
-        .configure(pages::routes);
+        .configure(pages::routes)
+        .service(
+            web::scope("")
+                .wrap(actix_web::middleware::from_fn(
+                    middleware::page_cache::serve_cached,
+                ))
+                .configure(api::public_reads)
+                .configure(pages::public::routes)
+                .configure(pages::public::bracket::routes)
+                // The scope takes every path left, so it answers the 404s too.
+                .default_service(web::to(not_found)),
+        );
 }
 
 /// Liveness and database reachability.

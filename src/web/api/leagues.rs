@@ -8,11 +8,14 @@ use crate::web::AppState;
 use crate::web::error::{AppError, ErrorBody};
 use crate::web::extract::{Admin, ApiJson};
 
+/// The writes.
 pub fn routes(cfg: &mut web::ServiceConfig) {
-    cfg.service(create_league)
-        .service(list_leagues)
-        .service(show_league)
-        .service(add_supervisor);
+    cfg.service(create_league).service(add_supervisor);
+}
+
+/// The public reads, served from the page cache to anonymous visitors.
+pub fn reads(cfg: &mut web::ServiceConfig) {
+    cfg.service(list_leagues).service(show_league);
 }
 
 /// Creates a league (admin).

@@ -14,16 +14,20 @@ use crate::web::AppState;
 use crate::web::error::{AppError, ErrorBody};
 use crate::web::extract::{Admin, ApiJson, Supervisor};
 
+/// The writes.
 pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.service(schedule)
         .service(create_match)
-        .service(list_matches)
-        .service(show_match)
         .service(start_match)
         .service(record_hand)
         .service(correct_hand)
         .service(call_time)
         .service(forfeit);
+}
+
+/// The public reads, served from the page cache to anonymous visitors.
+pub fn reads(cfg: &mut web::ServiceConfig) {
+    cfg.service(list_matches).service(show_match);
 }
 
 #[derive(Serialize, utoipa::ToSchema)]

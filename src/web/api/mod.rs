@@ -11,12 +11,22 @@ pub mod teams;
 
 use actix_web::web;
 
+/// Writes, and the reads that are not cached (presets, the OpenAPI document).
 pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.configure(openapi::routes)
         .configure(leagues::routes)
         .configure(teams::routes)
         .configure(matches::routes)
-        .configure(standings::routes)
-        .configure(playoffs::routes)
-        .configure(scoreboard::routes);
+        .configure(playoffs::routes);
+}
+
+/// What anyone may read about a league night; the page cache serves these to anonymous
+/// visitors.
+pub fn public_reads(cfg: &mut web::ServiceConfig) {
+    cfg.configure(leagues::reads)
+        .configure(teams::reads)
+        .configure(matches::reads)
+        .configure(standings::reads)
+        .configure(playoffs::reads)
+        .configure(scoreboard::reads);
 }

@@ -22,6 +22,8 @@ use crate::web::api::teams::TeamList;
 use crate::web::error::{AppError, ErrorBody};
 use crate::web::extract::ApiJson;
 
+/// The calculator, the presets and this document (not cached: they change only with a
+/// release).
 pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.service(score)
         .service(list_presets)

@@ -7,8 +7,14 @@ use crate::web::AppState;
 use crate::web::error::{AppError, ErrorBody};
 use crate::web::extract::{Admin, ApiJson};
 
+/// The writes.
 pub fn routes(cfg: &mut web::ServiceConfig) {
-    cfg.service(create_playoffs).service(show_bracket);
+    cfg.service(create_playoffs);
+}
+
+/// The public reads, served from the page cache to anonymous visitors.
+pub fn reads(cfg: &mut web::ServiceConfig) {
+    cfg.service(show_bracket);
 }
 
 /// Creates the league's playoff bracket, seeded from the regular-season standings (admin).

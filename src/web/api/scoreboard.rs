@@ -8,7 +8,8 @@ use crate::service::summaries::{self, Board};
 use crate::web::AppState;
 use crate::web::error::AppError;
 
-pub fn routes(cfg: &mut web::ServiceConfig) {
+/// The public reads, served from the page cache to anonymous visitors.
+pub fn reads(cfg: &mut web::ServiceConfig) {
     cfg.service(scoreboard_json);
 }
 

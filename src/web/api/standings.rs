@@ -7,7 +7,8 @@ use crate::league::standings::Standing;
 use crate::web::AppState;
 use crate::web::error::{AppError, ErrorBody};
 
-pub fn routes(cfg: &mut web::ServiceConfig) {
+/// The public reads, served from the page cache to anonymous visitors.
+pub fn reads(cfg: &mut web::ServiceConfig) {
     cfg.service(standings);
 }
 

@@ -8,8 +8,14 @@ use crate::web::AppState;
 use crate::web::error::{AppError, ErrorBody};
 use crate::web::extract::{Admin, ApiJson};
 
+/// The writes.
 pub fn routes(cfg: &mut web::ServiceConfig) {
-    cfg.service(add_team).service(list_teams);
+    cfg.service(add_team);
+}
+
+/// The public reads, served from the page cache to anonymous visitors.
+pub fn reads(cfg: &mut web::ServiceConfig) {
+    cfg.service(list_teams);
 }
 
 /// Adds a team to a league (admin).

@@ -31,16 +31,6 @@ pub const FRESH_FOR: Duration = Duration::from_secs(5);
 /// Copies kept at most; past that the cache starts again empty (query strings are free text).
 const MAX_ENTRIES: usize = 1024;
 
-/// The public pages and API reads that are cached.
-const PUBLIC_PREFIXES: [&str; 6] = [
-    "/leagues",
-    "/matches/",
-    "/scoreboard",
-    "/api/v1/leagues",
-    "/api/v1/matches/",
-    "/api/v1/scoreboard",
-];
-
 const CACHE_HEADER: HeaderName = HeaderName::from_static("x-page-cache");
 
 /// The copies, by path and query.
@@ -87,7 +77,6 @@ fn cacheable(req: &ServiceRequest) -> bool {
     req.method() == Method::GET
         && !req.headers().contains_key(header::AUTHORIZATION)
         && req.cookie(SESSION_COOKIE).is_none()
-        && PUBLIC_PREFIXES.iter().any(|p| req.path().starts_with(p))
 }
 
 fn answer(copy: Copy, hit: &'static str) -> HttpResponse {
@@ -99,7 +88,8 @@ fn answer(copy: Copy, hit: &'static str) -> HttpResponse {
     response
 }
 
-/// The middleware (`actix_web::middleware::from_fn`).
+/// The middleware (`actix_web::middleware::from_fn`), wrapping the scope of public reads
+/// (`web::routes`).
 pub async fn serve_cached(
     req: ServiceRequest,
     next: Next<impl MessageBody + 'static>,

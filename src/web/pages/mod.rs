@@ -11,13 +11,13 @@ pub mod public;
 
 use actix_web::web;
 
+/// The pages outside the page cache: home, rules, the calculator, and every page of a
+/// logged-in user. The public league pages (`public::routes`) go in the cached scope.
 pub fn routes(cfg: &mut web::ServiceConfig) {
-    cfg.configure(public::bracket::routes)
-        .configure(home::routes)
+    cfg.configure(home::routes)
         .configure(calculator::routes)
         .configure(account::routes)
         .configure(admin::routes)
         .configure(admin::playoffs::routes)
-        .configure(console::routes)
-        .configure(public::routes);
+        .configure(console::routes);
 }
