@@ -5,9 +5,10 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::game::{Game, GameState, Phase, ScoredHand, Stage, TeamResult, TeamTotal, WinReason};
+use super::game::{Game, ScoredHand, TeamResult};
 use super::hand::{Hand, HandInput, Team};
 use super::params::{Rules, RulesSpec};
+use super::state::{GameState, Phase, Stage, TeamTotal, WinReason};
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]

@@ -8,13 +8,13 @@ pub mod describe;
 pub mod game;
 pub mod hand;
 pub mod params;
+pub mod state;
 
 pub use calculator::{CalcError, ScoreRequest, ScoreResponse, score_json, score_request};
-pub use game::{
-    Game, GameState, Phase, ScoredHand, Stage, TeamResult, TeamTotal, WinReason, score_game,
-};
+pub use game::{Game, ScoredHand, TeamResult, score_game};
 pub use hand::{Bid, Hand, HandError, HandInput, PlayedHand, Team, TeamHand};
 pub use params::{Preset, Rules, RulesSpec, preset, presets};
+pub use state::{GameState, Phase, Stage, TeamTotal, WinReason};
 
 #[cfg(test)]
 mod tests;

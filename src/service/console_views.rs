@@ -3,7 +3,8 @@
 
 use sqlx::SqliteConnection;
 
-use super::matches::{self, MatchView};
+use super::match_view::MatchView;
+use super::matches;
 use super::{ServiceError, User};
 use crate::db::leagues as db_leagues;
 use crate::domain::{MatchId, Timestamp};
@@ -16,7 +17,7 @@ pub async fn supervised(
     user: &User,
     id: MatchId,
 ) -> Result<MatchView, ServiceError> {
-    let (view, league) = matches::load(conn, id).await?;
+    let (view, league) = super::match_view::load(conn, id).await?;
     if !matches::may_supervise(conn, user, league.row.id).await? {
         return Err(ServiceError::NotFound);
     }
@@ -55,7 +56,7 @@ pub async fn revisions(
     id: MatchId,
     number: usize,
 ) -> Result<Vec<Revision>, ServiceError> {
-    Ok(matches::history(conn, id)
+    Ok(super::match_view::history(conn, id)
         .await?
         .into_iter()
         .filter(|r| usize::try_from(r.number).is_ok_and(|n| n == number))

@@ -8,6 +8,7 @@ pub mod audit;
 pub mod console_views;
 pub mod league_home;
 pub mod leagues;
+pub mod match_view;
 pub mod matches;
 pub mod playoffs;
 pub mod public_views;

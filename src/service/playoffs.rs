@@ -450,6 +450,20 @@ async fn plan(
     })
 }
 
+/// The league and the bracket it would get, for the admin (shared by the preview and the
+/// creation).
+async fn checked_plan(
+    conn: &mut SqliteConnection,
+    user: &User,
+    slug: &str,
+    input: &PlayoffsInput,
+) -> Result<(super::leagues::League, Plan), ServiceError> {
+    require_admin(user)?;
+    let league = league_by_slug(&mut *conn, slug).await?;
+    let plan = plan(conn, &league, input).await?;
+    Ok((league, plan))
+}
+
 /// The bracket that [`create_playoffs`] would create now, without saving anything (the
 /// admin's preview): seeds from the standings, byes decided, no real matches.
 pub async fn preview_playoffs(
@@ -458,10 +472,8 @@ pub async fn preview_playoffs(
     slug: &str,
     input: &PlayoffsInput,
 ) -> Result<BracketView, ServiceError> {
-    require_admin(user)?;
     let mut conn = db.reader().acquire().await?;
-    let league = league_by_slug(&mut conn, slug).await?;
-    let plan = plan(&mut conn, &league, input).await?;
+    let (league, plan) = checked_plan(&mut conn, user, slug, input).await?;
     let names = team_names(&mut conn, league.row.id).await?;
     let state = BracketState::new(&plan.structure);
     let real = vec![None; plan.structure.matches.len()];
@@ -483,15 +495,16 @@ pub async fn create_playoffs(
     slug: &str,
     input: &PlayoffsInput,
 ) -> Result<BracketView, ServiceError> {
-    require_admin(user)?;
     let mut tx = db.write().await?;
-    let league = league_by_slug(&mut tx, slug).await?;
-    let Plan {
-        format,
-        grand_final,
-        seeds,
-        structure,
-    } = plan(&mut tx, &league, input).await?;
+    let (
+        league,
+        Plan {
+            format,
+            grand_final,
+            seeds,
+            structure,
+        },
+    ) = checked_plan(&mut tx, user, slug, input).await?;
     let now = Timestamp::now();
     let bracket_id = db_playoffs::insert(
         &mut tx,

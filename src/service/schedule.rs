@@ -4,7 +4,7 @@ use serde::Deserialize;
 
 use super::audit;
 use super::leagues::league_row;
-use super::matches::{self, MatchView};
+use super::match_view::MatchView;
 use super::{ConflictCode, ServiceError, User, require_admin};
 use crate::db::Db;
 use crate::db::leagues::{self as db_leagues, TeamRow};
@@ -264,7 +264,7 @@ pub async fn generate_schedule_views(
     input: &ScheduleInput,
 ) -> Result<Vec<MatchView>, ServiceError> {
     let ids = generate_schedule(db, user, slug, input).await?;
-    matches::views_after_write(db, &ids).await
+    super::match_view::views_after_write(db, &ids).await
 }
 
 /// [`create_match`], answering the new match as the API shows it.
@@ -276,5 +276,5 @@ pub async fn create_match_view(
 ) -> Result<MatchView, ServiceError> {
     let id = create_match(db, user, slug, input).await?;
     let mut conn = db.writer().acquire().await?;
-    Ok(matches::load(&mut conn, id).await?.0)
+    Ok(super::match_view::load(&mut conn, id).await?.0)
 }

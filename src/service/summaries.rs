@@ -5,7 +5,7 @@
 use serde::Serialize;
 use sqlx::SqliteConnection;
 
-use super::matches::{MatchView, ends_at};
+use super::match_view::{MatchView, ends_at};
 use super::{ServiceError, TeamRef};
 use crate::db::Db;
 use crate::db::leagues as db_leagues;

@@ -2,7 +2,6 @@
 //! the ones its hands rebuild through the rules engine, and the list pages show them.
 
 use spades_im::generate::{SeasonSpec, admin, season};
-use spades_im::service::matches;
 
 use crate::helpers::spawn_app;
 
@@ -30,7 +29,9 @@ async fn a_generated_season_is_consistent_with_its_hands() {
     let mut hands = 0;
     for s in &summaries {
         // `load` replays the stored hands with the frozen rules.
-        let (view, _) = matches::load(&mut conn, s.id).await.unwrap();
+        let (view, _) = spades_im::service::match_view::load(&mut conn, s.id)
+            .await
+            .unwrap();
         assert_eq!(s.hands, view.hands.len(), "match {}", s.id);
         assert_eq!((s.a, s.b), (view.a, view.b), "match {}", s.id);
         assert_eq!(s.winner, view.winner, "match {}", s.id);

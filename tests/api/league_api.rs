@@ -1021,9 +1021,10 @@ async fn correction_keeps_history_and_rescores_later_hands() {
 
     // The old revision is still there, and the audit row has the reason.
     let mut conn = app.db.reader().acquire().await.unwrap();
-    let history = spades_im::service::matches::history(&mut conn, spades_im::domain::MatchId(id))
-        .await
-        .unwrap();
+    let history =
+        spades_im::service::match_view::history(&mut conn, spades_im::domain::MatchId(id))
+            .await
+            .unwrap();
     let first: Vec<_> = history.iter().filter(|h| h.number == 1).collect();
     assert_eq!(first.len(), 2);
     assert_eq!(first[0].revision, 1);

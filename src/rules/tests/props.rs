@@ -12,14 +12,13 @@ use proptest::prelude::*;
 use serde_json::{Value, json};
 
 use crate::rules::calculator::score_json;
-use crate::rules::game::{
-    Game, GameState, ScoredHand, Stage, TeamTotal, counted_tricks, is_nil, score_game,
-};
+use crate::rules::game::{Game, ScoredHand, counted_tricks, is_nil, score_game};
 use crate::rules::hand::{Bid, Hand, PlayedHand, Team, TeamHand};
 use crate::rules::params::{
     BagOverflow, BlindBids, BlindWhen, FailedNilTricks, Moon, Revoke, Rules, RulesSpec, SetPenalty,
     TenFor200Set, TieRule, presets,
 };
+use crate::rules::state::{GameState, Stage, TeamTotal};
 
 /// Cases per property (each case is a whole game of up to 40 hands, or one hand).
 const GAME_CASES: u32 = 2000;
@@ -581,7 +580,7 @@ proptest! {
             let Hand::Played(p) = hand else { unreachable!() };
             match s.state {
                 GameState::Won { winner, reason } => {
-                    use crate::rules::game::WinReason::*;
+                    use crate::rules::state::WinReason::*;
                     let (w, l) = if winner == Team::A { (a, b) } else { (b, a) };
                     match reason {
                         Target => prop_assert!(w >= r.target && w > l),

@@ -4,9 +4,10 @@
 use serde_json::{Value, json};
 
 use crate::rules::calculator::{CalcError, ScoreResponse, score_json};
-use crate::rules::game::{Game, ScoredHand, Stage, TeamTotal};
+use crate::rules::game::{Game, ScoredHand};
 use crate::rules::hand::{Hand, HandError, HandInput};
 use crate::rules::params::{Rules, RulesSpec};
+use crate::rules::state::{Stage, TeamTotal};
 
 /// The presets' names, as the tests of every rule under each preset go through them.
 pub const PRESETS: [&str; 5] = [

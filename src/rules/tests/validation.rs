@@ -4,8 +4,8 @@
 use serde_json::{Value, json};
 
 use super::support::*;
-use crate::rules::game::Stage;
 use crate::rules::hand::{HandError, Team};
+use crate::rules::state::Stage;
 
 /// The shape error of a hand sent as hand `number`.
 fn shape_error(value: Value, number: usize) -> HandError {

@@ -6,7 +6,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::domain::MatchId;
 use crate::rules::HandInput;
-use crate::service::matches::{self, ForfeitInput, MatchView, Recorded};
+use crate::service::match_view::MatchView;
+use crate::service::matches::{self, ForfeitInput, Recorded};
 use crate::service::schedule::{
     NewMatchInput, ScheduleInput, create_match_view, generate_schedule_views,
 };
@@ -110,7 +111,7 @@ async fn list_matches(
     state: web::Data<AppState>,
     slug: web::Path<String>,
 ) -> Result<HttpResponse, AppError> {
-    let matches = matches::league_matches(&state.db, &slug).await?;
+    let matches = crate::service::match_view::league_matches(&state.db, &slug).await?;
     Ok(HttpResponse::Ok().json(MatchList { matches }))
 }
 
@@ -130,7 +131,7 @@ async fn show_match(
     state: web::Data<AppState>,
     id: web::Path<MatchId>,
 ) -> Result<HttpResponse, AppError> {
-    Ok(HttpResponse::Ok().json(matches::view(&state.db, *id).await?))
+    Ok(HttpResponse::Ok().json(crate::service::match_view::view(&state.db, *id).await?))
 }
 
 /// Starts a match: its rules are frozen and its clock runs (admin or supervisor).

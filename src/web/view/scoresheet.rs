@@ -7,7 +7,7 @@ use crate::domain::MatchId;
 use crate::rules::calculator::{ScoreRequest, ScoreResponse, ScoredHandOut};
 use crate::rules::hand::{BidInput, HandInput, TeamHandInput};
 use crate::rules::{Phase, Team, TeamResult, WinReason};
-use crate::service::matches::MatchView;
+use crate::service::match_view::MatchView;
 
 pub struct Scoresheet {
     /// The table's `id`: `sheet` (the console, the calculator), `scoresheet` on the match

@@ -7,7 +7,7 @@ use askama::Template;
 use super::result_words;
 use super::{back_to_console, supervised};
 use crate::domain::MatchId;
-use crate::service::matches::MatchView;
+use crate::service::match_view::MatchView;
 use crate::service::{ConflictCode, ServiceError};
 use crate::web::AppState;
 use crate::web::error::PageError;

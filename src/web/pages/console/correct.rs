@@ -13,7 +13,8 @@ use super::{Fields, lineup, supervised};
 use crate::domain::FieldError;
 use crate::domain::{MatchId, MatchStatus};
 use crate::rules::hand::{HandInput, TeamHandInput};
-use crate::service::matches::{self, MatchView};
+use crate::service::match_view::MatchView;
+use crate::service::matches;
 use crate::service::{ConflictCode, ServiceError, console_views};
 use crate::web::AppState;
 use crate::web::error::{AppError, PageError};
@@ -231,7 +232,7 @@ async fn render_reset(
     let mut conn = state.db.reader().acquire().await.map_err(AppError::from)?;
     let mut resets = Vec::with_capacity(ids.len());
     for id in ids {
-        let (m, _) = matches::load(&mut conn, *id).await?;
+        let (m, _) = crate::service::match_view::load(&mut conn, *id).await?;
         resets.push(ResetLine {
             id: m.id,
             teams: format!("{} v {}", m.team_a.name, m.team_b.name),

@@ -25,7 +25,7 @@ use actix_web::{HttpResponse, web};
 
 use crate::domain::{GameStatus, MatchId, MatchStatus};
 use crate::service::console_views;
-use crate::service::matches::MatchView;
+use crate::service::match_view::MatchView;
 use crate::web::AppState;
 use crate::web::error::{AppError, PageError};
 use crate::web::extract::{Authed, CsrfForm};

@@ -9,7 +9,7 @@ use crate::domain::{MatchId, MatchStatus, TextEnum};
 use crate::rules::describe::{RuleLine, describe};
 use crate::rules::hand::{BidInput, TeamHandInput};
 use crate::rules::{Stage, Team, TeamResult};
-use crate::service::matches::{self, MatchView};
+use crate::service::match_view::MatchView;
 use crate::service::summaries::state_words;
 use crate::web::AppState;
 use crate::web::error::{AppError, PageError};
@@ -56,7 +56,7 @@ pub(super) async fn match_page(
     id: web::Path<MatchId>,
 ) -> Result<HttpResponse, PageError> {
     let mut conn = state.db.reader().acquire().await.map_err(AppError::from)?;
-    let (m, league) = matches::load(&mut conn, *id).await?;
+    let (m, league) = crate::service::match_view::load(&mut conn, *id).await?;
     let sheet = Scoresheet {
         id: "scoresheet",
         ..Scoresheet::of_match(&m)
@@ -99,7 +99,7 @@ pub(super) async fn scoresheet_csv(
     id: web::Path<MatchId>,
 ) -> Result<HttpResponse, PageError> {
     let mut conn = state.db.reader().acquire().await.map_err(AppError::from)?;
-    let (m, league) = matches::load(&mut conn, *id).await?;
+    let (m, league) = crate::service::match_view::load(&mut conn, *id).await?;
     let mut header: Vec<String> = [
         "number",
         "a_bids",

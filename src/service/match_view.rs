@@ -1,0 +1,240 @@
+//! A match as the API and the pages show it: every hand replayed through the engine from
+//! the stored revisions, with its breakdown, the totals and the clock.
+
+use serde::Serialize;
+use sqlx::SqliteConnection;
+
+use super::leagues::League;
+use super::{ServiceError, TeamRef};
+use crate::db::Db;
+use crate::db::leagues as db_leagues;
+use crate::db::matches::{self as db_matches, HandRow, MatchRow};
+use crate::domain::{ForfeitSide, GameStatus, LocalTime, MatchId, MatchStatus, TeamId, Timestamp};
+use crate::rules::calculator::ScoredHandOut;
+use crate::rules::{Game, HandInput, Rules, ScoredHand, Stage, Team, TeamTotal, WinReason};
+
+/// A recorded hand: what was entered, its breakdown, and which revision it is.
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+pub struct HandView {
+    #[serde(flatten)]
+    pub scored: ScoredHandOut,
+    /// The hand as entered (docs/api.md §4.2).
+    pub hand: HandInput,
+    pub revision: i64,
+    pub recorded_at: Timestamp,
+    /// Why it was corrected (revisions after the first).
+    pub reason: Option<String>,
+}
+
+/// A match as the API answers it.
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+pub struct MatchView {
+    pub id: MatchId,
+    pub league: String,
+    pub stage: Stage,
+    pub round: Option<i64>,
+    pub table: Option<String>,
+    pub scheduled_at: Option<LocalTime>,
+    pub status: MatchStatus,
+    pub started_at: Option<Timestamp>,
+    /// When time was called by a supervisor (if it was).
+    pub time_called_at: Option<Timestamp>,
+    /// When the time limit runs out (started + the rules' limit).
+    pub ends_at: Option<Timestamp>,
+    pub team_a: TeamRef,
+    pub team_b: TeamRef,
+    /// The rules it is played under: frozen at start; before that, the league's for its stage.
+    pub rules: Rules,
+    pub version: i64,
+    pub hands: Vec<HandView>,
+    pub a: TeamTotal,
+    pub b: TeamTotal,
+    pub game_status: GameStatus,
+    pub winner: Option<Team>,
+    pub reason: Option<WinReason>,
+    /// `a`, `b` or `both` when the match was forfeited.
+    pub forfeit: Option<ForfeitSide>,
+}
+
+impl MatchView {
+    pub fn is_over(&self) -> bool {
+        self.status.is_over()
+    }
+
+    /// Whose deal it is for the next hand (seat 1–4) and who bids first: the deal moves
+    /// left every hand (misdeals included: a new deal by the next dealer), seat 1 deals first.
+    pub fn next_dealer(&self) -> (u8, u8) {
+        let dealer = (self.hands.len() % 4) as u8 + 1;
+        (dealer, dealer % 4 + 1)
+    }
+}
+
+pub(super) fn rules_of(m: &MatchRow, league: &League) -> Result<Rules, ServiceError> {
+    match &m.rules {
+        Some(frozen) => {
+            serde_json::from_str(frozen).map_err(|e| ServiceError::corrupt("frozen rules", e))
+        }
+        None => Ok(league.rules_for(m.stage).clone()),
+    }
+}
+
+pub(super) fn stored_hand(row: &HandRow) -> Result<HandInput, ServiceError> {
+    serde_json::from_str(&row.hand).map_err(|e| ServiceError::corrupt("stored hand", e))
+}
+
+/// The current revision of every hand of a match, as stored and as API hands.
+pub(super) async fn stored_hands(
+    conn: &mut SqliteConnection,
+    id: MatchId,
+) -> Result<(Vec<HandRow>, Vec<HandInput>), ServiceError> {
+    let rows = db_matches::current_hands(conn, id).await?;
+    let inputs = rows
+        .iter()
+        .map(stored_hand)
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok((rows, inputs))
+}
+
+/// The match as it is now, inside the transaction that changed it.
+pub(super) async fn reload(
+    conn: &mut SqliteConnection,
+    id: MatchId,
+    league: &League,
+) -> Result<MatchView, ServiceError> {
+    let m = db_matches::by_id(conn, id)
+        .await?
+        .ok_or(ServiceError::NotFound)?;
+    build_view(conn, &m, league).await
+}
+
+/// Replays hands with the rules: every hand's breakdown and the final game.
+pub(super) fn replay(
+    rules: &Rules,
+    stage: Stage,
+    hands: &[HandInput],
+) -> Result<(Game, Vec<ScoredHand>), ServiceError> {
+    let mut game = Game::new(rules.clone(), stage);
+    let mut scored = Vec::with_capacity(hands.len());
+    for (i, input) in hands.iter().enumerate() {
+        let hand = input.parse(i + 1).map_err(crate::rules::CalcError::from)?;
+        scored.push(game.play(&hand).map_err(crate::rules::CalcError::from)?);
+    }
+    Ok((game, scored))
+}
+
+/// Loads a match with everything the API shows.
+pub async fn load(
+    conn: &mut SqliteConnection,
+    id: MatchId,
+) -> Result<(MatchView, League), ServiceError> {
+    let m = db_matches::by_id(conn, id)
+        .await?
+        .ok_or(ServiceError::NotFound)?;
+    let league_row = db_leagues::by_id(conn, m.league_id)
+        .await?
+        .ok_or(ServiceError::NotFound)?;
+    let league = League::from_row(league_row)?;
+    let view = build_view(conn, &m, &league).await?;
+    Ok((view, league))
+}
+
+pub(super) async fn build_view(
+    conn: &mut SqliteConnection,
+    m: &MatchRow,
+    league: &League,
+) -> Result<MatchView, ServiceError> {
+    let team = |t: Option<db_leagues::TeamRow>, id: TeamId| TeamRef {
+        id,
+        name: t.map_or_else(|| format!("team {id}"), |t| t.name),
+    };
+    let team_a = team(db_leagues::team(conn, m.team_a).await?, m.team_a);
+    let team_b = team(db_leagues::team(conn, m.team_b).await?, m.team_b);
+    let rules = rules_of(m, league)?;
+    let (rows, inputs) = stored_hands(conn, m.id).await?;
+    let (_, scored) = replay(&rules, m.stage, &inputs)?;
+    let hands = scored
+        .iter()
+        .zip(rows.iter().zip(inputs))
+        .map(|(s, (row, input))| HandView {
+            scored: ScoredHandOut::from(s),
+            hand: input,
+            revision: row.revision,
+            recorded_at: row.recorded_at,
+            reason: row.reason.clone(),
+        })
+        .collect();
+    let ends_at = ends_at(m, &rules);
+    Ok(MatchView {
+        id: m.id,
+        league: league.row.slug.clone(),
+        stage: m.stage,
+        round: m.round,
+        table: m.table_name.clone(),
+        scheduled_at: m.scheduled_at,
+        status: m.status,
+        started_at: m.started_at,
+        time_called_at: m.time_called_at,
+        ends_at,
+        team_a,
+        team_b,
+        rules,
+        version: m.version,
+        hands,
+        a: TeamTotal {
+            score: m.score_a as i32,
+            bags: m.bags_a as u32,
+        },
+        b: TeamTotal {
+            score: m.score_b as i32,
+            bags: m.bags_b as u32,
+        },
+        game_status: m.game_status,
+        winner: m.winner,
+        reason: m.reason,
+        forfeit: m.forfeit,
+    })
+}
+
+/// When the match's time runs out: its start plus the rules' time limit, if it has one.
+pub(crate) fn ends_at(m: &MatchRow, rules: &Rules) -> Option<Timestamp> {
+    let (start, limit) = (m.started_at?, rules.time_limit_minutes?);
+    Some(start.plus_minutes(i64::from(limit)))
+}
+
+/// A revision of a hand, for the correction history.
+pub async fn history(
+    conn: &mut SqliteConnection,
+    id: MatchId,
+) -> Result<Vec<HandRow>, ServiceError> {
+    Ok(db_matches::all_revisions(conn, id).await?)
+}
+
+/// A match as the API shows it, with its hands and totals.
+pub async fn view(db: &Db, id: MatchId) -> Result<MatchView, ServiceError> {
+    let mut conn = db.reader().acquire().await?;
+    Ok(load(&mut conn, id).await?.0)
+}
+
+/// The matches `ids` as the API shows them, read on the writer's connection so that a write
+/// just committed is seen.
+pub async fn views_after_write(db: &Db, ids: &[MatchId]) -> Result<Vec<MatchView>, ServiceError> {
+    let mut conn = db.writer().acquire().await?;
+    let mut out = Vec::with_capacity(ids.len());
+    for id in ids {
+        out.push(load(&mut conn, *id).await?.0);
+    }
+    Ok(out)
+}
+
+/// Every match of the league `slug` (404 for no such league), in schedule order, as the API
+/// shows them (with their hands; cancelled ones too).
+pub async fn league_matches(db: &Db, slug: &str) -> Result<Vec<MatchView>, ServiceError> {
+    let mut conn = db.reader().acquire().await?;
+    let league = super::leagues::league_by_slug(&mut conn, slug).await?;
+    let rows = db_matches::of_league(&mut conn, league.row.id).await?;
+    let mut out = Vec::with_capacity(rows.len());
+    for m in &rows {
+        out.push(build_view(&mut conn, m, &league).await?);
+    }
+    Ok(out)
+}
