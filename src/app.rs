@@ -7,6 +7,7 @@ use actix_web::dev::Server;
 use actix_web::{App, HttpServer, web};
 
 use crate::db::Db;
+use crate::domain::Clock;
 use crate::web::{self as site, AppState};
 
 #[derive(Debug, Clone)]
@@ -20,6 +21,8 @@ pub struct Settings {
     /// Serve anonymous visitors' public pages from a copy made at the current data version
     /// (off to measure the pages' own cost).
     pub page_cache: bool,
+    /// The time and the league's time zone (the machine's clock but for tests).
+    pub clock: Clock,
 }
 
 pub struct Application {
@@ -31,7 +34,7 @@ pub struct Application {
 impl Application {
     /// Opens the database (running migrations) and binds the listener.
     pub async fn build(settings: &Settings) -> anyhow::Result<Application> {
-        let db = Db::open(&settings.db).await?;
+        let db = Db::open(&settings.db, settings.clock.clone()).await?;
         let listener = TcpListener::bind(&settings.bind)
             .map_err(|e| anyhow::anyhow!("cannot listen on {}: {e}", settings.bind))?;
         let port = listener.local_addr()?.port();

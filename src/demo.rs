@@ -256,7 +256,7 @@ pub async fn load(db: &Db) -> anyhow::Result<String> {
             .await
             .map_err(service)?;
     }
-    let first_night = chrono::Local::now().date_naive() - chrono::Duration::weeks(3);
+    let first_night = db.clock().local_now().0.date() - chrono::Duration::weeks(3);
     crate::service::schedule::generate_schedule(
         db,
         &admin,

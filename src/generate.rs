@@ -12,7 +12,7 @@ use crate::db::Db;
 use crate::db::leagues as db_leagues;
 use crate::db::matches::{self as db_matches, NewHand, NewMatch};
 use crate::demo::{Rng, random_hand};
-use crate::domain::{LeagueId, Timestamp};
+use crate::domain::LeagueId;
 use crate::league::schedule::round_robin;
 use crate::rules::{Game, RulesSpec, Stage};
 use crate::service::User;
@@ -60,7 +60,7 @@ pub async fn season(db: &Db, admin: &User, spec: &SeasonSpec) -> anyhow::Result<
     .map_err(|e| anyhow::anyhow!("{e}"))?;
     let rules = league.rules_for(Stage::Regular).clone();
     let frozen = serde_json::to_string(&rules)?;
-    let stamp = Timestamp::now();
+    let stamp = db.clock().now();
     let mut rng = Rng(spec.seed);
     let mut tx = db.write().await?;
     let mut team_ids = Vec::with_capacity(spec.teams);

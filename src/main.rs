@@ -1,4 +1,4 @@
-//! The `spades-im` command: serve (the default), score, backup.
+//! The `spades-im` command: serve (the default), score, backup, restore.
 
 use std::io::Read;
 use std::path::PathBuf;
@@ -8,6 +8,7 @@ use clap::{Parser, Subcommand};
 use spades_im::app::{Application, Settings};
 use spades_im::db::Db;
 use spades_im::domain::TextEnum;
+use spades_im::domain::{Clock, machine_zone};
 use spades_im::rules::score_json;
 use spades_im::service::{Role, accounts};
 use tracing_subscriber::EnvFilter;
@@ -58,6 +59,30 @@ struct ServeArgs {
         value_parser = clap::builder::BoolishValueParser::new()
     )]
     no_page_cache: bool,
+    /// The league's time zone (IANA name, e.g. America/New_York): schedules, "tonight" and
+    /// "this week" are in its wall-clock time. Default: the machine's zone.
+    #[arg(long, env = "SPADES_TIME_ZONE", global = true)]
+    time_zone: Option<String>,
+}
+
+impl ServeArgs {
+    /// The database, migrated, on the machine's clock.
+    async fn open(&self) -> anyhow::Result<Db> {
+        Ok(Db::open(&self.db, self.clock()?).await?)
+    }
+
+    /// The machine's clock in the configured time zone.
+    fn clock(&self) -> anyhow::Result<Clock> {
+        let zone = match self.time_zone.as_deref().map(str::trim) {
+            None | Some("") => machine_zone(),
+            Some(name) => name.parse().map_err(|_| {
+                anyhow::anyhow!(
+                    "unknown time zone \"{name}\": use an IANA name such as America/New_York"
+                )
+            })?,
+        };
+        Ok(Clock::system(zone))
+    }
 }
 
 #[derive(Subcommand)]
@@ -99,6 +124,17 @@ enum Command {
         /// Where to write the copy; must not exist.
         file: PathBuf,
     },
+    /// Put a backup in place as the --db file: checks its integrity and that it is a
+    /// spades-im database no newer than this program, then copies it in atomically. Refuses
+    /// a database in use (stop the server first) and an existing one unless --force.
+    Restore {
+        /// The backup to restore (written by `backup` or the admin page's download).
+        #[arg(value_name = "BACKUP_FILE")]
+        file: PathBuf,
+        /// Replace the --db file if it exists (never while a server has it open).
+        #[arg(long)]
+        force: bool,
+    },
 }
 
 #[derive(Subcommand)]
@@ -136,8 +172,9 @@ fn main() -> ExitCode {
     match cli.command.unwrap_or(Command::Serve) {
         Command::Serve => run_async(serve(cli.serve)),
         Command::Score => score(),
-        Command::Backup { file } => run_async(backup(cli.serve.db, file)),
-        Command::Demo => run_async(demo(cli.serve.db)),
+        Command::Backup { file } => run_async(backup(cli.serve, file)),
+        Command::Restore { file, force } => run_async(restore(cli.serve.db, file, force)),
+        Command::Demo => run_async(demo(cli.serve)),
         Command::Generate {
             teams,
             matches,
@@ -145,7 +182,7 @@ fn main() -> ExitCode {
             slug,
             seed,
         } => run_async(generate(
-            cli.serve.db,
+            cli.serve,
             spades_im::generate::SeasonSpec {
                 slug,
                 teams,
@@ -161,10 +198,10 @@ fn main() -> ExitCode {
                     role,
                     password_stdin,
                 },
-        } => run_async(add_user(cli.serve.db, name, role, password_stdin)),
+        } => run_async(add_user(cli.serve, name, role, password_stdin)),
         Command::Token {
             command: TokenCommand::Create { name, label },
-        } => run_async(create_token(cli.serve.db, name, label)),
+        } => run_async(create_token(cli.serve, name, label)),
     }
 }
 
@@ -172,6 +209,10 @@ fn run_async(future: impl Future<Output = anyhow::Result<()>>) -> ExitCode {
     let result = actix_web::rt::System::new().block_on(future);
     match result {
         Ok(()) => ExitCode::SUCCESS,
+        Err(e) if is_busy(&e) => {
+            eprintln!("error: {BUSY}");
+            ExitCode::FAILURE
+        }
         Err(e) => {
             eprintln!("error: {e:#}");
             ExitCode::FAILURE
@@ -179,12 +220,47 @@ fn run_async(future: impl Future<Output = anyhow::Result<()>>) -> ExitCode {
     }
 }
 
+/// What a command says when SQLite stayed locked past its busy timeout: nothing was written.
+const BUSY: &str = "the database is busy (the server is writing): try again";
+
+/// Whether `e` is SQLite staying busy or locked past the busy timeout (by its result code, as
+/// the server decides its 503), anywhere in the chain of causes.
+fn is_busy(e: &anyhow::Error) -> bool {
+    fn sqlite_busy(e: &sqlx::Error) -> bool {
+        matches!(e, sqlx::Error::PoolTimedOut)
+            || e.as_database_error()
+                .and_then(|d| d.code())
+                .and_then(|c| c.parse::<i32>().ok())
+                .is_some_and(|c| matches!(c & 0xff, 5 | 6))
+    }
+    e.chain().any(|cause| {
+        matches!(
+            cause.downcast_ref::<spades_im::service::ServiceError>(),
+            Some(spades_im::service::ServiceError::Busy)
+        ) || cause.downcast_ref::<sqlx::Error>().is_some_and(sqlite_busy)
+            || matches!(
+                cause.downcast_ref::<sqlx::migrate::MigrateError>(),
+                Some(sqlx::migrate::MigrateError::Execute(e)) if sqlite_busy(e)
+            )
+    })
+}
+
+/// A service error for the command line; busy keeps its type for [`is_busy`].
+fn service_error(e: spades_im::service::ServiceError) -> anyhow::Error {
+    match e {
+        spades_im::service::ServiceError::Busy => anyhow::Error::new(e),
+        other => anyhow::anyhow!("{other}"),
+    }
+}
+
 async fn serve(args: ServeArgs) -> anyhow::Result<()> {
+    let clock = args.clock()?;
     let settings = Settings {
         bind: args.bind,
         db: args.db,
         secure_cookies: !args.insecure_cookies,
         page_cache: !args.no_page_cache,
+        clock,
     };
     let app = Application::build(&settings).await?;
     let first_admin = accounts::ensure_admin(app.db()).await?;
@@ -204,7 +280,7 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
             app.port()
         ),
         None => println!(
-            "Log in at http://{host}:{}/login (add users with `spades-im user add NAME --role admin|supervisor`)",
+            "Log in at http://{host}:{}/login (add users with `cargo run --release -- user add NAME --role admin|supervisor`)",
             app.port()
         ),
     }
@@ -245,18 +321,49 @@ fn score() -> ExitCode {
     }
 }
 
-async fn backup(db: PathBuf, file: PathBuf) -> anyhow::Result<()> {
+async fn backup(args: ServeArgs, file: PathBuf) -> anyhow::Result<()> {
     if file.exists() {
         anyhow::bail!("{} already exists; choose a new file", file.display());
     }
-    let db = Db::open(&db).await?;
+    let db = args.open().await?;
     db.backup(&file).await?;
     println!("backup written to {} and checked", file.display());
     Ok(())
 }
 
+async fn restore(db: PathBuf, file: PathBuf, force: bool) -> anyhow::Result<()> {
+    let done = spades_im::db::restore(&file, &db, force).await?;
+    let schema = if done.migration < done.latest {
+        format!(
+            "its tables are at migration {} of {}: the server brings them up to date when it starts",
+            done.migration, done.latest
+        )
+    } else {
+        format!(
+            "its tables are at migration {}, this program's last",
+            done.migration
+        )
+    };
+    println!(
+        "restored {} as {}{}",
+        file.display(),
+        db.display(),
+        if done.replaced {
+            " (in place of the database that was there)"
+        } else {
+            ""
+        }
+    );
+    println!("checked: integrity, foreign keys and the schema; {schema}");
+    println!(
+        "serve it with: cargo run --release -- --db {}",
+        db.display()
+    );
+    Ok(())
+}
+
 async fn add_user(
-    db: PathBuf,
+    args: ServeArgs,
     name: String,
     role: String,
     password_stdin: bool,
@@ -270,10 +377,10 @@ async fn add_user(
     } else {
         (accounts::random_hex(8), true)
     };
-    let db = Db::open(&db).await?;
+    let db = args.open().await?;
     let user = accounts::create_user(&db, None, &name, role, &password)
         .await
-        .map_err(|e| anyhow::anyhow!("{e}"))?;
+        .map_err(service_error)?;
     if generated {
         println!(
             "user {} ({}) added; password: {password}",
@@ -286,20 +393,20 @@ async fn add_user(
     Ok(())
 }
 
-async fn create_token(db: PathBuf, name: String, label: String) -> anyhow::Result<()> {
-    let db = Db::open(&db).await?;
+async fn create_token(args: ServeArgs, name: String, label: String) -> anyhow::Result<()> {
+    let db = args.open().await?;
     let token = accounts::create_token(&db, &name, &label)
         .await
         .map_err(|e| match e {
             spades_im::service::ServiceError::NotFound => anyhow::anyhow!("no user named {name}"),
-            other => anyhow::anyhow!("{other}"),
+            other => service_error(other),
         })?;
     println!("{token}");
     Ok(())
 }
 
-async fn generate(db: PathBuf, spec: spades_im::generate::SeasonSpec) -> anyhow::Result<()> {
-    let db = Db::open(&db).await?;
+async fn generate(args: ServeArgs, spec: spades_im::generate::SeasonSpec) -> anyhow::Result<()> {
+    let db = args.open().await?;
     let (admin, password) = spades_im::generate::admin(&db).await?;
     if let Some(password) = password {
         println!(
@@ -322,8 +429,8 @@ async fn generate(db: PathBuf, spec: spades_im::generate::SeasonSpec) -> anyhow:
     Ok(())
 }
 
-async fn demo(db: PathBuf) -> anyhow::Result<()> {
-    let db = Db::open(&db).await?;
+async fn demo(args: ServeArgs) -> anyhow::Result<()> {
+    let db = args.open().await?;
     let summary = spades_im::demo::load(&db).await?;
     println!("{summary}");
     Ok(())

@@ -10,8 +10,11 @@
 //!   key: the hand ends up recorded exactly once, whether the first try was committed before
 //!   the kill (the retry gets the first answer back) or not (the retry records it).
 //!
-//! Several rounds; the totals are printed. Finally the database itself is checked: one row
-//! per hand (no revisions, no duplicates) and one idempotency key per hand.
+//! Several rounds; the totals are printed. The moment of each kill is drawn from a seeded
+//! generator, printed as `KILL9_SEED=<n>`; set `KILL9_SEED` (decimal or `0x` hex) to draw the
+//! same moments again (the same schedule of kills; how far the server got by then still
+//! depends on the machine). Finally the database itself is checked: one row per hand (no
+//! revisions, no duplicates) and one idempotency key per hand.
 
 use std::fs::File;
 use std::net::TcpListener;
@@ -112,8 +115,59 @@ async fn start(db: &Path, log: &Path) -> Server {
     }
 }
 
-/// A tiny xorshift, seeded from the clock (the seed is printed, to replay a failure).
+/// A tiny xorshift: every random choice of the test comes from it (today: when each round's
+/// kill falls). Its seed is `KILL9_SEED` if set, else the clock; it is printed as
+/// `KILL9_SEED=<n>` so a failure can be run again with the same choices.
 struct Rng(u64);
+
+/// The variable that sets the seed: decimal (`KILL9_SEED=12345`) or hex (`KILL9_SEED=0x3039`).
+const SEED_VAR: &str = "KILL9_SEED";
+
+/// `text` as a seed: decimal, or hex after `0x`; never 0 (xorshift would stay at 0).
+fn parse_seed(text: &str) -> Result<u64, String> {
+    let text = text.trim();
+    let parsed = match text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")) {
+        Some(hex) => u64::from_str_radix(hex, 16),
+        None => text.parse(),
+    };
+    match parsed {
+        Ok(0) => Err(format!("{SEED_VAR}={text}: the seed must not be 0")),
+        Ok(seed) => Ok(seed),
+        Err(e) => Err(format!(
+            "{SEED_VAR}={text}: not a decimal or 0x-hex u64 ({e})"
+        )),
+    }
+}
+
+/// The seed from `KILL9_SEED`, or from the clock when it is unset or empty.
+fn seed() -> u64 {
+    match std::env::var(SEED_VAR) {
+        Ok(text) if !text.trim().is_empty() => parse_seed(&text).unwrap_or_else(|e| panic!("{e}")),
+        _ => {
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(1, |d| d.as_nanos() as u64)
+                | 1
+        }
+    }
+}
+
+#[test]
+fn seeds_are_read_in_decimal_and_hex() {
+    assert_eq!(parse_seed("12345"), Ok(12345));
+    assert_eq!(parse_seed(" 0x3039 "), Ok(12345));
+    assert_eq!(parse_seed("0X3039"), Ok(12345));
+    assert_eq!(parse_seed("18446744073709551615"), Ok(u64::MAX));
+    assert!(parse_seed("0").is_err());
+    assert!(parse_seed("0x0").is_err());
+    assert!(parse_seed("12ab").is_err());
+    assert!(parse_seed("-1").is_err());
+    // The same seed, the same choices.
+    let (mut a, mut b) = (Rng(12345), Rng(parse_seed("0x3039").unwrap()));
+    for _ in 0..100 {
+        assert_eq!(a.range(150, 900), b.range(150, 900));
+    }
+}
 
 impl Rng {
     fn next(&mut self) -> u64 {
@@ -361,12 +415,11 @@ async fn acknowledged_hands_survive_kill_9_and_retries_record_once() {
     let dir = tempfile::tempdir().expect("temp dir");
     let db: PathBuf = dir.path().join("league.sqlite3");
     let log = dir.path().join("server.log");
-    let seed = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(1, |d| d.as_nanos() as u64)
-        | 1;
+    let seed = seed();
     let mut rng = Rng(seed);
-    println!("kill9: seed {seed}");
+    // Shown with a failure (cargo prints a failing test's output): run it again with
+    // `KILL9_SEED=<n> cargo test --test kill9`.
+    println!("kill9: {SEED_VAR}={seed}");
 
     // Accounts through the CLI.
     cli(&db, &["user", "add", "coord", "--role", "admin"]);
@@ -484,7 +537,8 @@ async fn acknowledged_hands_survive_kill_9_and_retries_record_once() {
     server.kill9();
 
     // The database itself: one row per hand, one idempotency key per hand.
-    let database = spades_im::db::Db::open(&db).await.expect("open");
+    let clock = spades_im::domain::Clock::system(chrono_tz::Tz::UTC);
+    let database = spades_im::db::Db::open(&db, clock).await.expect("open");
     let mut conn = database.reader().acquire().await.expect("reader");
     let rows: i64 = sqlx::query_scalar("SELECT count(*) FROM hands")
         .fetch_one(&mut *conn)

@@ -7,12 +7,14 @@
 //! `league::bracket::{Format, GrandFinal, Section}`) get their SQL mapping here, so `rules`
 //! and `league` stay free of SQL.
 
+mod clock;
 mod field_error;
 mod ids;
 mod states;
 pub(crate) mod text;
 mod time;
 
+pub use clock::{Clock, ManualTime, SystemTime, TimeSource, machine_zone};
 pub use field_error::FieldError;
 pub use ids::{BracketId, LeagueId, MatchId, TeamId, TokenId, UserId};
 pub use states::{BracketMatchStatus, ForfeitSide, GameStatus, MatchStatus, Role};

@@ -16,10 +16,6 @@ use sqlx::sqlite::{Sqlite, SqliteArgumentsBuffer, SqliteTypeInfo, SqliteValueRef
 pub struct Timestamp(pub DateTime<Utc>);
 
 impl Timestamp {
-    pub fn now() -> Timestamp {
-        Timestamp(Utc::now().with_nanosecond(0).unwrap_or_else(Utc::now))
-    }
-
     /// Reads RFC 3339 in any offset (as stored, or as an API client sends it).
     pub fn parse(s: &str) -> Result<Timestamp, chrono::ParseError> {
         DateTime::parse_from_rfc3339(s.trim()).map(|t| Timestamp(t.to_utc()))

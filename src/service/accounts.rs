@@ -103,6 +103,7 @@ pub async fn create_user(
     role: Role,
     password: &str,
 ) -> Result<User, ServiceError> {
+    let now = db.clock().now();
     validate_username(username)?;
     validate_password(password)?;
     let password = password.to_string();
@@ -117,11 +118,12 @@ pub async fn create_user(
             format!("the username \"{username}\" is taken"),
         ));
     }
-    let id = users::insert(&mut tx, username, &hash, role, Timestamp::now()).await?;
+    let id = users::insert(&mut tx, username, &hash, role, now).await?;
     let after = format!("{username} ({})", role.as_str());
     audit::record_by(
         &mut tx,
         by,
+        now,
         audit::Change::new("create", audit::Subject::User(id)).after(&after),
     )
     .await?;
@@ -154,9 +156,10 @@ pub async fn check_login(
 
 /// A new session: returns the session id (for the cookie) and its CSRF token.
 pub async fn open_session(db: &Db, user: &User) -> Result<(String, String), ServiceError> {
+    let now = db.clock().now();
     let id = random_hex(32);
     let csrf = random_hex(32);
-    let created = Timestamp::now();
+    let created = now;
     let expires = created.plus_minutes(SESSION_HOURS * 60);
     let mut tx = db.write().await?;
     users::insert_session(&mut tx, &secret_hash(&id), user.id, &csrf, created, expires).await?;
@@ -169,12 +172,11 @@ pub async fn session_user(
     db: &Db,
     session_id: &str,
 ) -> Result<Option<(User, String)>, ServiceError> {
+    let now = db.clock().now();
     let mut conn = db.reader().acquire().await?;
-    Ok(
-        users::session(&mut conn, &secret_hash(session_id), Timestamp::now())
-            .await?
-            .map(|(s, u)| (user_of(u), s.csrf_token)),
-    )
+    Ok(users::session(&mut conn, &secret_hash(session_id), now)
+        .await?
+        .map(|(s, u)| (user_of(u), s.csrf_token)))
 }
 
 pub async fn close_session(db: &Db, session_id: &str) -> Result<(), ServiceError> {
@@ -195,23 +197,18 @@ pub async fn token_user(db: &Db, token: &str) -> Result<Option<User>, ServiceErr
 /// Creates an API token for `username`, with its audit row; the token is shown once and
 /// stored hashed.
 pub async fn create_token(db: &Db, username: &str, name: &str) -> Result<String, ServiceError> {
+    let now = db.clock().now();
     let token = format!("spim_{}", random_hex(24));
     let mut tx = db.write().await?;
     let owner = users::by_name(&mut tx, username)
         .await?
         .map(user_of)
         .ok_or(ServiceError::NotFound)?;
-    let id = users::insert_token(
-        &mut tx,
-        owner.id,
-        name,
-        &secret_hash(&token),
-        Timestamp::now(),
-    )
-    .await?;
+    let id = users::insert_token(&mut tx, owner.id, name, &secret_hash(&token), now).await?;
     audit::record(
         &mut tx,
         &owner,
+        now,
         audit::Change::new("create_token", audit::Subject::Token(id)).after(name),
     )
     .await?;
@@ -246,13 +243,15 @@ pub async fn tokens(db: &Db, user: &User) -> Result<Vec<TokenView>, ServiceError
 /// Revokes one of the user's own tokens, with its audit row (not found: another user's
 /// token, or one already revoked).
 pub async fn revoke_token(db: &Db, user: &User, token_id: TokenId) -> Result<(), ServiceError> {
+    let now = db.clock().now();
     let mut tx = db.write().await?;
-    if !users::revoke_token(&mut tx, user.id, token_id, Timestamp::now()).await? {
+    if !users::revoke_token(&mut tx, user.id, token_id, now).await? {
         return Err(ServiceError::NotFound);
     }
     audit::record(
         &mut tx,
         user,
+        now,
         audit::Change::new("revoke_token", audit::Subject::Token(token_id)),
     )
     .await?;
@@ -266,6 +265,7 @@ pub async fn change_password(
     current: &str,
     new: &str,
 ) -> Result<(), ServiceError> {
+    let now = db.clock().now();
     validate_password(new)?;
     if check_login(db, &user.username, current).await?.is_none() {
         return Err(ServiceError::invalid(
@@ -285,6 +285,7 @@ pub async fn change_password(
     audit::record(
         &mut tx,
         user,
+        now,
         audit::Change::new("change_password", audit::Subject::User(user.id)),
     )
     .await?;

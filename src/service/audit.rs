@@ -76,13 +76,15 @@ impl<'a> Change<'a> {
     }
 }
 
-/// Appends `change` by `user` to the audit log; call inside the transaction of the change.
+/// Appends `change` by `user` at `now` to the audit log; call inside the transaction of the
+/// change.
 pub async fn record(
     conn: &mut SqliteConnection,
     user: &User,
+    now: Timestamp,
     change: Change<'_>,
 ) -> Result<(), ServiceError> {
-    record_by(conn, Some(user), change).await
+    record_by(conn, Some(user), now, change).await
 }
 
 /// As [`record`], for a change that may have no user behind it (the command line, the
@@ -90,6 +92,7 @@ pub async fn record(
 pub async fn record_by(
     conn: &mut SqliteConnection,
     user: Option<&User>,
+    now: Timestamp,
     change: Change<'_>,
 ) -> Result<(), ServiceError> {
     let (entity, entity_id) = change.subject.stored();
@@ -103,7 +106,7 @@ pub async fn record_by(
             before: change.before,
             after: change.after,
             reason: change.reason,
-            now: Timestamp::now(),
+            now,
         },
     )
     .await?;

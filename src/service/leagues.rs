@@ -302,9 +302,9 @@ pub async fn create_league(
     user: &User,
     input: &NewLeagueInput,
 ) -> Result<League, ServiceError> {
+    let now = db.clock().now();
     require_admin(user)?;
     let new = check_input(input, None)?;
-    let now = Timestamp::now();
     let mut tx = db.write().await?;
     if db_leagues::by_slug(&mut tx, &new.slug).await?.is_some() {
         return Err(ServiceError::conflict(
@@ -319,6 +319,7 @@ pub async fn create_league(
     audit::record(
         &mut tx,
         user,
+        now,
         audit::Change::new("create", audit::Subject::League(id)).after(&after),
     )
     .await?;
@@ -333,9 +334,9 @@ pub async fn update_league(
     slug: &str,
     input: &NewLeagueInput,
 ) -> Result<League, ServiceError> {
+    let now = db.clock().now();
     require_admin(user)?;
     let new = check_input(input, Some(slug))?;
-    let now = Timestamp::now();
     let mut tx = db.write().await?;
     let before = league_row(&mut tx, slug).await?;
     db_leagues::update(&mut tx, before.id, &new.row(now)).await?;
@@ -344,6 +345,7 @@ pub async fn update_league(
     audit::record(
         &mut tx,
         user,
+        now,
         audit::Change::new("update", audit::Subject::League(before.id))
             .before(&b)
             .after(&a),
@@ -358,6 +360,7 @@ pub async fn assign_supervisor(
     slug: &str,
     username: &str,
 ) -> Result<(), ServiceError> {
+    let now = db.clock().now();
     require_admin(user)?;
     let mut tx = db.write().await?;
     let league = league_row(&mut tx, slug).await?;
@@ -372,6 +375,7 @@ pub async fn assign_supervisor(
     audit::record(
         &mut tx,
         user,
+        now,
         audit::Change::new("assign_supervisor", audit::Subject::League(league.id)).after(username),
     )
     .await?;
@@ -403,6 +407,7 @@ pub async fn unassign_supervisor(
     slug: &str,
     user_id: UserId,
 ) -> Result<(), ServiceError> {
+    let now = db.clock().now();
     require_admin(user)?;
     let mut tx = db.write().await?;
     let league = league_row(&mut tx, slug).await?;
@@ -417,6 +422,7 @@ pub async fn unassign_supervisor(
     audit::record(
         &mut tx,
         user,
+        now,
         audit::Change::new("unassign_supervisor", audit::Subject::League(league.id))
             .before(&username),
     )

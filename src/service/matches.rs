@@ -61,6 +61,7 @@ async fn league_of(conn: &mut SqliteConnection, m: &MatchRow) -> Result<League, 
 }
 
 pub async fn start(db: &Db, user: &User, id: MatchId) -> Result<MatchView, ServiceError> {
+    let now = db.clock().now();
     let mut tx = db.write().await?;
     let m = writable(&mut tx, user, id).await?;
     if m.status != MatchStatus::Scheduled {
@@ -75,10 +76,11 @@ pub async fn start(db: &Db, user: &User, id: MatchId) -> Result<MatchView, Servi
     let league = league_of(&mut tx, &m).await?;
     let rules = league.rules_for(m.stage);
     let frozen = to_json("frozen rules", rules)?;
-    db_matches::start(&mut tx, id, Timestamp::now(), &frozen).await?;
+    db_matches::start(&mut tx, id, now, &frozen).await?;
     audit::record(
         &mut tx,
         user,
+        now,
         audit::Change::new("start", audit::Subject::Match(id)).after(&frozen),
     )
     .await?;
@@ -88,11 +90,11 @@ pub async fn start(db: &Db, user: &User, id: MatchId) -> Result<MatchView, Servi
 }
 
 /// Time has run out for `m` at `now`: called by a supervisor or past the limit.
-fn time_expired(m: &MatchRow, rules: &Rules) -> bool {
+fn time_expired(m: &MatchRow, rules: &Rules, now: Timestamp) -> bool {
     if m.time_called_at.is_some() {
         return true;
     }
-    ends_at(m, rules).is_some_and(|end| Timestamp::now() >= end)
+    ends_at(m, rules).is_some_and(|end| now >= end)
 }
 
 /// Writes the totals of `game` (after `scored`) on the match, bumping its version.
@@ -144,6 +146,7 @@ pub async fn record_hand(
     expected_version: i64,
     idempotency_key: Option<&str>,
 ) -> Result<Recorded, ServiceError> {
+    let now = db.clock().now();
     if let Some(key) = idempotency_key
         && (key.is_empty() || key.len() > 200)
     {
@@ -181,13 +184,12 @@ pub async fn record_hand(
     let (_, mut inputs) = stored_hands(&mut tx, id).await?;
     let mut hand = input.clone();
     // The hand in play when time runs out is the time-called one (docs/scoring.md §4.3, §8.3).
-    if !hand.misdeal && time_expired(&m, &rules) && !inputs.iter().any(|h| h.time_called) {
+    if !hand.misdeal && time_expired(&m, &rules, now) && !inputs.iter().any(|h| h.time_called) {
         hand.time_called = true;
     }
     inputs.push(hand.clone());
     let (game, _) = replay(&rules, m.stage, &inputs)?;
     let stored = to_json("hand", &hand)?;
-    let now = Timestamp::now();
     db_matches::insert_hand(
         &mut tx,
         &NewHand {
@@ -205,11 +207,12 @@ pub async fn record_hand(
     // A new hand can only end a game (none is taken after the end), so the bracket changes
     // only then; reloading it for every hand made playoff hands cost ~3× a regular one.
     if m.stage != Stage::Regular && game.state().is_over() {
-        super::playoffs::advance(&mut tx, id, None).await?;
+        super::playoffs::advance(&mut tx, id, now, None).await?;
     }
     audit::record(
         &mut tx,
         user,
+        now,
         audit::Change::new("record_hand", audit::Subject::Match(id)).after(&stored),
     )
     .await?;
@@ -240,6 +243,7 @@ pub async fn correct_hand(
     id: MatchId,
     correction: &Correction<'_>,
 ) -> Result<MatchView, ServiceError> {
+    let now = db.clock().now();
     let Correction {
         number,
         hand: input,
@@ -284,7 +288,6 @@ pub async fn correct_hand(
     inputs[index] = input.clone();
     let (game, _) = replay(&rules, m.stage, &inputs)?;
     let stored = to_json("hand", &input)?;
-    let now = Timestamp::now();
     db_matches::insert_hand(
         &mut tx,
         &NewHand {
@@ -306,11 +309,12 @@ pub async fn correct_hand(
             admin: user,
             reason,
         });
-        super::playoffs::advance(&mut tx, id, reset.as_ref()).await?;
+        super::playoffs::advance(&mut tx, id, now, reset.as_ref()).await?;
     }
     audit::record(
         &mut tx,
         user,
+        now,
         audit::Change::new("correct_hand", audit::Subject::Match(id))
             .before(&before)
             .after(&stored)
@@ -329,6 +333,7 @@ pub async fn call_time(
     id: MatchId,
     expected_version: i64,
 ) -> Result<MatchView, ServiceError> {
+    let now = db.clock().now();
     let mut tx = db.write().await?;
     let m = writable(&mut tx, user, id).await?;
     check_version(&m, expected_version)?;
@@ -351,10 +356,11 @@ pub async fn call_time(
             "these rules have no time limit",
         ));
     }
-    db_matches::call_time(&mut tx, id, Timestamp::now()).await?;
+    db_matches::call_time(&mut tx, id, now).await?;
     audit::record(
         &mut tx,
         user,
+        now,
         audit::Change::new("call_time", audit::Subject::Match(id)),
     )
     .await?;
@@ -384,6 +390,7 @@ pub async fn forfeit(
     id: MatchId,
     input: &ForfeitInput,
 ) -> Result<MatchView, ServiceError> {
+    let now = db.clock().now();
     let who = ForfeitSide::parse(input.team.as_str()).map_err(|_| {
         ServiceError::invalid(
             "invalid_forfeit",
@@ -460,7 +467,7 @@ pub async fn forfeit(
     )
     .await?;
     if m.stage != Stage::Regular {
-        super::playoffs::advance(&mut tx, id, None).await?;
+        super::playoffs::advance(&mut tx, id, now, None).await?;
     }
     let after = match (who, winner) {
         (ForfeitSide::Both, Some(team)) => {
@@ -471,6 +478,7 @@ pub async fn forfeit(
     audit::record(
         &mut tx,
         user,
+        now,
         audit::Change::new("forfeit", audit::Subject::Match(id)).after(&after),
     )
     .await?;

@@ -285,6 +285,7 @@ pub struct PathReset<'a> {
 pub async fn advance(
     conn: &mut SqliteConnection,
     match_id: MatchId,
+    now: Timestamp,
     reset: Option<&PathReset<'_>>,
 ) -> Result<(), ServiceError> {
     let Some(bm) = db_playoffs::by_match_id(conn, match_id).await? else {
@@ -339,6 +340,7 @@ pub async fn advance(
         audit::record(
             conn,
             reset.admin,
+            now,
             audit::Change::new("reset_bracket_path", audit::Subject::Match(*id))
                 .before(before)
                 .after("cancelled")
@@ -495,6 +497,7 @@ pub async fn create_playoffs(
     slug: &str,
     input: &PlayoffsInput,
 ) -> Result<BracketView, ServiceError> {
+    let now = db.clock().now();
     let mut tx = db.write().await?;
     let (
         league,
@@ -505,7 +508,6 @@ pub async fn create_playoffs(
             structure,
         },
     ) = checked_plan(&mut tx, user, slug, input).await?;
-    let now = Timestamp::now();
     let bracket_id = db_playoffs::insert(
         &mut tx,
         &NewBracket {
@@ -555,6 +557,7 @@ pub async fn create_playoffs(
     audit::record(
         &mut tx,
         user,
+        now,
         audit::Change::new("create_playoffs", audit::Subject::League(league.row.id)).after(&after),
     )
     .await?;

@@ -10,6 +10,7 @@ use super::{ServiceError, User, require_admin};
 use crate::db::Db;
 use crate::db::leagues::{self as db_leagues, TeamRow};
 use crate::domain::TeamId;
+use crate::domain::Timestamp;
 
 /// The most rows a roster import takes at once.
 pub const ROSTER_MAX_ROWS: usize = 500;
@@ -171,6 +172,7 @@ pub async fn import_roster(
     slug: &str,
     csv: &str,
 ) -> Result<Vec<TeamView>, ServiceError> {
+    let now = db.clock().now();
     require_admin(user)?;
     let mut tx = db.write().await?;
     let league = league_row(&mut tx, slug).await?;
@@ -185,6 +187,7 @@ pub async fn import_roster(
         audit::record(
             &mut tx,
             user,
+            now,
             audit::Change::new("create", audit::Subject::Team(id))
                 .after(&after)
                 .reason("roster import"),
@@ -212,6 +215,7 @@ pub async fn import_roster(
 async fn save_team(
     tx: &mut SqliteConnection,
     user: &User,
+    now: Timestamp,
     before: &TeamRow,
     after: TeamView,
 ) -> Result<TeamView, ServiceError> {
@@ -228,6 +232,7 @@ async fn save_team(
     audit::record(
         tx,
         user,
+        now,
         audit::Change::new("update", audit::Subject::Team(before.id))
             .before(&b)
             .after(&a),
@@ -278,7 +283,7 @@ pub async fn edit_team(
         players,
         withdrawn: before.withdrawn,
     };
-    let view = save_team(&mut tx, user, &before, after).await?;
+    let view = save_team(&mut tx, user, db.clock().now(), &before, after).await?;
     tx.commit().await?;
     Ok(view)
 }
@@ -298,7 +303,7 @@ pub async fn set_withdrawn(
         withdrawn,
         ..TeamView::from(&before)
     };
-    let view = save_team(&mut tx, user, &before, after).await?;
+    let view = save_team(&mut tx, user, db.clock().now(), &before, after).await?;
     tx.commit().await?;
     Ok(view)
 }

@@ -47,6 +47,7 @@ pub async fn generate_schedule(
     slug: &str,
     input: &ScheduleInput,
 ) -> Result<Vec<MatchId>, ServiceError> {
+    let now = db.clock().now();
     require_admin(user)?;
     let ScheduleFormat::RoundRobin = ScheduleFormat::parse(input.format.trim()).map_err(|_| {
         ServiceError::invalid(
@@ -133,6 +134,7 @@ pub async fn generate_schedule(
     audit::record(
         &mut tx,
         user,
+        now,
         audit::Change::new("generate_schedule", audit::Subject::League(league.id)).after(&after),
     )
     .await?;
@@ -159,6 +161,7 @@ pub async fn create_match(
     slug: &str,
     input: &NewMatchInput,
 ) -> Result<MatchId, ServiceError> {
+    let now = db.clock().now();
     require_admin(user)?;
     if input.team_a == input.team_b {
         return Err(ServiceError::invalid(
@@ -229,6 +232,7 @@ pub async fn create_match(
     audit::record(
         &mut tx,
         user,
+        now,
         audit::Change::new("create", audit::Subject::Match(id)),
     )
     .await?;

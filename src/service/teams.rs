@@ -63,6 +63,7 @@ pub async fn add_team(
     slug: &str,
     input: &NewTeamInput,
 ) -> Result<TeamView, ServiceError> {
+    let now = db.clock().now();
     require_admin(user)?;
     let (name, players) = check_team(input)?;
     let mut tx = db.write().await?;
@@ -83,6 +84,7 @@ pub async fn add_team(
     audit::record(
         &mut tx,
         user,
+        now,
         audit::Change::new("create", audit::Subject::Team(id)).after(&after),
     )
     .await?;

@@ -2,17 +2,17 @@
 //! gets the error next to that hand with everything typed kept, adds a row with the page's
 //! script, fixes the hand and reads the same scores as the JSON API gives.
 //!
-//! Needs Debian's `chromium` and `chromium-driver`. Without them the test says so and passes,
-//! unless `CI` is set: in CI a missing browser is a failure, never a skip.
+//! Needs Debian's `chromium` and `chromium-driver`. Without them the test prints `SKIPPED:`
+//! and passes, unless `CI` is set: in CI a missing browser is a failure, never a skip (see
+//! [`crate::webdriver::skip`]).
 
-use std::io::Write;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail, ensure};
 use serde_json::{Value, json};
 
 use crate::helpers::{TestApp, spawn_app};
-use crate::webdriver::{Browser, find_binaries};
+use crate::webdriver::{Browser, binaries_or_skip};
 
 /// How long one page or element may take to show up.
 const WAIT: Duration = Duration::from_secs(15);
@@ -79,33 +79,9 @@ const EXPECTED_SHEET: [[&str; 20]; 3] = [
      "Team A wins (time called)"],
 ];
 
-/// `CI` set to anything but empty, `0` or `false`.
-fn in_ci() -> bool {
-    std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "0" && !v.eq_ignore_ascii_case("false"))
-}
-
-/// The chromedriver and chromium to drive, or `None` (after saying so) where they are
-/// missing outside CI. In CI a missing browser fails the test: it never skips there.
-pub(crate) fn binaries_or_skip() -> Option<(std::path::PathBuf, std::path::PathBuf)> {
-    let found = find_binaries();
-    if found.is_none() {
-        assert!(
-            !in_ci(),
-            "CI is set but chromedriver or chromium is missing: install chromium and \
-             chromium-driver (or set CHROMEDRIVER / CHROME_BIN); the browser test never skips in CI"
-        );
-        // Straight to stderr, past the test harness's capture, so the skip is seen.
-        let _ = writeln!(
-            std::io::stderr(),
-            "browser test skipped: install chromium and chromium-driver"
-        );
-    }
-    found
-}
-
 #[actix_web::test]
 async fn calculator_works_in_a_browser() {
-    let Some((driver, chrome)) = binaries_or_skip() else {
+    let Some((driver, chrome)) = binaries_or_skip("browser::calculator_works_in_a_browser") else {
         return;
     };
     let app = spawn_app().await;

@@ -12,19 +12,20 @@ use serde_json::{Value, json};
 use spades_im::service::Role;
 
 use crate::bracket_page::{bracket, first_scheduled, league, play_a_wins, playoffs};
-use crate::browser::{binaries_or_skip, evidence};
+use crate::browser::evidence;
 use crate::helpers::{Api, TestApp, spawn_app};
-use crate::webdriver::Browser;
+use crate::webdriver::{Browser, binaries_or_skip};
 
 const WAIT: Duration = Duration::from_secs(30);
 const WHOLE_TEST: Duration = Duration::from_secs(240);
 
-/// Runs `body` with a fresh browser; on failure keeps a screenshot and the page.
-async fn with_browser<F>(name: &str, body: F)
+/// Runs `body` with a fresh browser for the browser test `test` (skips without one, see
+/// [`binaries_or_skip`]); on failure keeps a screenshot and the page, named after `name`.
+async fn with_browser<F>(test: &str, name: &str, body: F)
 where
     F: AsyncFnOnce(&Browser) -> anyhow::Result<()>,
 {
-    let Some((driver, chrome)) = binaries_or_skip() else {
+    let Some((driver, chrome)) = binaries_or_skip(test) else {
         return;
     };
     let browser = Browser::start(&driver, &chrome)
@@ -98,6 +99,9 @@ async fn finish_by_forfeits(app: &TestApp, admin: &Api, slug: &str) -> Value {
     }
 }
 
+/// This test's name, for [`binaries_or_skip`].
+const BRACKET_TEST: &str = "browser_bracket::the_bracket_page_in_a_browser";
+
 #[actix_web::test]
 async fn the_bracket_page_in_a_browser() {
     let app = spawn_app().await;
@@ -131,7 +135,7 @@ async fn the_bracket_page_in_a_browser() {
     league(&admin, "d32", 32).await;
     playoffs(&admin, "d32", json!({"format": "double_elimination"})).await;
 
-    with_browser("bracket", async |browser| {
+    with_browser(BRACKET_TEST, "bracket", async |browser| {
         let url = app.url("/leagues/b16/bracket");
         browser.goto(&url).await?;
         browser.wait_for("#bracket", WAIT).await?;

@@ -9,19 +9,20 @@ use anyhow::{Context, ensure};
 use serde_json::{Value, json};
 use spades_im::service::Role;
 
-use crate::browser::{binaries_or_skip, evidence};
+use crate::browser::evidence;
 use crate::helpers::{PASSWORD, TestApp, spawn_app};
-use crate::webdriver::Browser;
+use crate::webdriver::{Browser, binaries_or_skip};
 
 const WAIT: Duration = Duration::from_secs(30);
 const WHOLE_TEST: Duration = Duration::from_secs(240);
 
-/// Runs `body` with a fresh browser; on failure keeps a screenshot and the page.
-async fn with_browser<F>(name: &str, body: F)
+/// Runs `body` with a fresh browser for the browser test `test` (skips without one, see
+/// [`binaries_or_skip`]); on failure keeps a screenshot and the page, named after `name`.
+async fn with_browser<F>(test: &str, name: &str, body: F)
 where
     F: AsyncFnOnce(&Browser) -> anyhow::Result<()>,
 {
-    let Some((driver, chrome)) = binaries_or_skip() else {
+    let Some((driver, chrome)) = binaries_or_skip(test) else {
         return;
     };
     let browser = Browser::start(&driver, &chrome)
@@ -114,11 +115,14 @@ async fn scores(browser: &Browser) -> anyhow::Result<(String, String)> {
     ))
 }
 
+/// This test's name, for [`binaries_or_skip`].
+const LEAGUE_NIGHT_TEST: &str = "browser_league::a_supervisor_runs_a_match_in_a_browser";
+
 #[actix_web::test]
 async fn a_supervisor_runs_a_match_in_a_browser() {
     let app = spawn_app().await;
     let (admin, id) = league_night(&app).await;
-    with_browser("league-night", async |browser| {
+    with_browser(LEAGUE_NIGHT_TEST, "league-night", async |browser| {
         login(browser, &app, "sam").await?;
         browser
             .find(&format!("a#match-{id}"))
@@ -199,13 +203,14 @@ async fn a_supervisor_runs_a_match_in_a_browser() {
             scores(browser).await?
         );
 
-        // The public match page shows the corrected numbers.
+        // The public match page shows the corrected numbers, each in its team's score box.
         browser.goto(&app.url(&format!("/matches/{id}"))).await?;
-        let page = browser.source().await?;
         ensure!(
-            page.contains("173") && page.contains("111"),
-            "public match page"
+            scores(browser).await? == ("173".into(), "111".into()),
+            "public match page: {:?}",
+            scores(browser).await?
         );
+        let page = browser.source().await?;
         ensure!(
             page.contains("seat 1 took one more trick"),
             "the correction's reason"
@@ -244,15 +249,58 @@ async fn a_supervisor_runs_a_match_in_a_browser() {
             "the match is over: {}",
             done["status"]
         );
-        let winner_score = done["a"]["score"].as_i64().context("score")?;
-        let winner = done["team_a"]["name"].as_str().context("name")?.to_string();
-        browser.goto(&app.url("/leagues/fall/standings")).await?;
-        let standings = browser.source().await?;
-        ensure!(standings.contains(&winner), "standings list {winner}");
-        ensure!(
-            standings.contains(&winner_score.to_string()),
-            "standings show {winner}'s {winner_score} points for"
+        ensure!(done["winner"] == "a", "team A won: {}", done["winner"]);
+        let (winner, loser) = (
+            done["team_a"]["id"].as_i64().context("team a")?,
+            done["team_b"]["id"].as_i64().context("team b")?,
         );
+        let (winner_score, loser_score) = (
+            done["a"]["score"].as_i64().context("score")?,
+            done["b"]["score"].as_i64().context("score")?,
+        );
+        browser.goto(&app.url("/leagues/fall/standings")).await?;
+        // The one match played: the winner ranks first, 1 won 0 lost, its points for and
+        // against; the loser 0 won 1 lost; read cell by cell in each team's own row.
+        let rows = browser.find_all("#standings tbody tr").await?;
+        let first = rows.first().context("standings rows")?;
+        ensure!(
+            browser.attribute(first, "id").await?.as_deref()
+                == Some(format!("standing-{winner}").as_str()),
+            "the winner's row comes first"
+        );
+        for (team, expected) in [
+            (
+                winner,
+                vec![
+                    ("c-rank", "1".to_string()),
+                    ("c-played", "1".into()),
+                    ("c-won", "1".into()),
+                    ("c-lost", "0".into()),
+                    ("c-pf", winner_score.to_string()),
+                    ("c-pa", loser_score.to_string()),
+                ],
+            ),
+            (
+                loser,
+                vec![
+                    ("c-played", "1".to_string()),
+                    ("c-won", "0".into()),
+                    ("c-lost", "1".into()),
+                    ("c-pf", loser_score.to_string()),
+                    ("c-pa", winner_score.to_string()),
+                ],
+            ),
+        ] {
+            for (class, value) in expected {
+                let shown = browser
+                    .text_of(&format!("#standing-{team} td.{class}"))
+                    .await?;
+                ensure!(
+                    shown == value,
+                    "standings: team {team}'s {class} is {shown:?}, expected {value:?}"
+                );
+            }
+        }
 
         // Log out: the console is closed again.
         browser.goto(&app.url("/supervise")).await?;
@@ -268,6 +316,10 @@ async fn a_supervisor_runs_a_match_in_a_browser() {
     })
     .await;
 }
+
+/// The name of the conflict test, for its two browsers.
+const CONFLICT_TEST: &str =
+    "browser_league::the_second_supervisor_with_a_stale_page_gets_the_conflict_page";
 
 #[actix_web::test]
 async fn the_second_supervisor_with_a_stale_page_gets_the_conflict_page() {
@@ -285,14 +337,14 @@ async fn the_second_supervisor_with_a_stale_page_gets_the_conflict_page() {
         .post(&format!("/api/v1/matches/{id}/start"), &json!({}))
         .await;
     assert_eq!(started.status(), 200);
-    with_browser("conflict", async |first| {
+    with_browser(CONFLICT_TEST, "conflict", async |first| {
         login(first, &app, "sam").await?;
         first
             .goto(&app.url(&format!("/supervise/matches/{id}")))
             .await?;
         first.wait_for("#hand-form", WAIT).await?;
         // The second supervisor, in a browser of their own, records the hand first.
-        with_browser("conflict-second", async |second| {
+        with_browser(CONFLICT_TEST, "conflict-second", async |second| {
             login(second, &app, "kim").await?;
             second
                 .goto(&app.url(&format!("/supervise/matches/{id}")))

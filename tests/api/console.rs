@@ -6,27 +6,12 @@
 //! league (404), a missing CSRF token (403), a stale version (the 409 conflict page), the
 //! same form posted twice (one hand). Bad inputs (`bad_hands_come_back_with_the_message`):
 //! each is a 422 with the message next to the field, the typed values kept, and nothing
-//! written — checked on the database (row counts and the match version).
+//! written — checked on the database (every row of every table, [`crate::helpers::Tables`]).
 
 use serde_json::{Value, json};
 use spades_im::service::Role;
 
 use crate::helpers::{Api, Browser, TestApp, spawn_app};
-
-/// What a refusal must leave alone: the match's version, and every row count it could touch.
-async fn written(app: &TestApp) -> String {
-    let mut conn = app.db.reader().acquire().await.expect("reader");
-    sqlx::query_scalar::<_, String>(
-        "SELECT (SELECT coalesce(sum(version), 0) FROM matches) || ' versions, ' ||
-                (SELECT count(*) FROM matches WHERE status <> 'scheduled') || ' started, ' ||
-                (SELECT count(*) FROM hands) || ' hands, ' ||
-                (SELECT count(*) FROM idempotency_keys) || ' keys, ' ||
-                (SELECT count(*) FROM audit_log) || ' audit rows'",
-    )
-    .fetch_one(&mut *conn)
-    .await
-    .expect("snapshot")
-}
 
 async fn match_json(app: &TestApp, id: i64) -> Value {
     app.get(&format!("/api/v1/matches/{id}"))
@@ -213,10 +198,12 @@ async fn a_league_night_from_the_console() {
     assert_eq!(m["b"]["score"], 53);
 
     // The same form again (a double tap, a retry): recorded once, back to the console.
-    let before = written(&s.app).await;
+    let before = s.app.tables().await;
     let r = post(&s.sue, &format!("{console}/hands"), &first).await;
     assert_eq!(r.status(), 303);
-    assert_eq!(written(&s.app).await, before, "a repeat writes nothing");
+    s.app
+        .assert_nothing_written(&before, "a repeat writes nothing")
+        .await;
     assert_eq!(
         match_json(&s.app, id).await["hands"]
             .as_array()
@@ -307,7 +294,7 @@ async fn a_league_night_from_the_console() {
     assert!(!page.contains("id=\"forfeit\""));
 
     // A hand after the game is over: refused with the message, nothing written.
-    let before = written(&s.app).await;
+    let before = s.app.tables().await;
     let late = hand(
         &m["version"].to_string(),
         "late-key",
@@ -317,7 +304,9 @@ async fn a_league_night_from_the_console() {
     let (status, page) = text(post(&s.sue, &format!("{console}/hands"), &late).await).await;
     assert_eq!(status, 422);
     assert!(section(&page, "id=\"hand-error\"", "</p>").contains("no more hands"));
-    assert_eq!(written(&s.app).await, before);
+    s.app
+        .assert_nothing_written(&before, "nothing written")
+        .await;
 
     // Correcting the time-called hand keeps it the time-called one: still won on time.
     let (status, edit) = text(s.sue.get(&format!("{console}/hands/2/edit")).await).await;
@@ -353,7 +342,7 @@ async fn forfeits_need_a_confirmation() {
     let version = hidden(&page, "expected_version");
 
     // Without the confirmation: 422, the message, nothing written.
-    let before = written(&s.app).await;
+    let before = s.app.tables().await;
     let r = s
         .sue
         .post_form(
@@ -364,7 +353,9 @@ async fn forfeits_need_a_confirmation() {
     let (status, page) = text(r).await;
     assert_eq!(status, 422);
     assert!(section(&page, "id=\"forfeit-error\"", "</p>").contains("confirm"));
-    assert_eq!(written(&s.app).await, before);
+    s.app
+        .assert_nothing_written(&before, "nothing written")
+        .await;
 
     // Confirmed: team a forfeits, team b wins.
     let r = s
@@ -430,7 +421,9 @@ async fn refusals_write_nothing() {
         )
         .await;
     assert_eq!(r.status(), 204);
-    let before = written(&s.app).await;
+    // Logged in now: a login writes its session row, which is no refusal's doing.
+    let olga = s.app.browser("olga").await;
+    let before = s.app.tables().await;
     for path in ["start", "hands", "time", "forfeit", "hands/1"] {
         let r = anon
             .post(s.app.url(&format!("{console}/{path}")))
@@ -441,10 +434,11 @@ async fn refusals_write_nothing() {
         assert_eq!(r.status(), 303, "{path}");
         assert!(location(&r).starts_with("/login"), "{path}");
     }
-    assert_eq!(written(&s.app).await, before);
+    s.app
+        .assert_nothing_written(&before, "nothing written")
+        .await;
 
     // A supervisor of another league: the match does not exist for them.
-    let olga = s.app.browser("olga").await;
     let (_, list) = text(olga.get("/supervise").await).await;
     assert!(!list.contains(&format!("id=\"match-{id}\"")));
     assert!(list.contains(&format!("id=\"match-{other}\"")), "{list}");
@@ -462,7 +456,9 @@ async fn refusals_write_nothing() {
             .await;
         assert_eq!(r.status(), 404, "{path}");
     }
-    assert_eq!(written(&s.app).await, before);
+    s.app
+        .assert_nothing_written(&before, "nothing written")
+        .await;
     assert_eq!(
         olga.get(&format!("/supervise/matches/{other}"))
             .await
@@ -488,7 +484,9 @@ async fn refusals_write_nothing() {
             assert_eq!(r.status(), 403, "{path} csrf={csrf:?}");
         }
     }
-    assert_eq!(written(&s.app).await, before);
+    s.app
+        .assert_nothing_written(&before, "nothing written")
+        .await;
 
     // Cross-site posts (by Origin or Sec-Fetch-Site) are refused before anything runs.
     for (name, value) in [
@@ -506,7 +504,9 @@ async fn refusals_write_nothing() {
             .expect("post");
         assert_eq!(r.status(), 403, "{name}");
     }
-    assert_eq!(written(&s.app).await, before);
+    s.app
+        .assert_nothing_written(&before, "nothing written")
+        .await;
 
     // Stale version: two supervisors on one match; the second gets the conflict page.
     let page = start(&s, id).await;
@@ -518,7 +518,7 @@ async fn refusals_write_nothing() {
     )
     .await;
     assert_eq!(r.status(), 303);
-    let before = written(&s.app).await;
+    let before = s.app.tables().await;
     let (status, page) = text(
         post(
             &s.sue,
@@ -536,7 +536,9 @@ async fn refusals_write_nothing() {
         page.contains("<strong id=\"score-a\">70</strong>"),
         "{page}"
     );
-    assert_eq!(written(&s.app).await, before);
+    s.app
+        .assert_nothing_written(&before, "nothing written")
+        .await;
     // ... on a correction, a time call and a forfeit too.
     let mut fix = hand(&stale, "", ["4", "4", "3", "2"], ["5", "3", "3", "2"]);
     fix.push(("reason".into(), "typo".into()));
@@ -564,11 +566,15 @@ async fn refusals_write_nothing() {
     )
     .await;
     assert_eq!(status, 409);
-    assert_eq!(written(&s.app).await, before);
+    s.app
+        .assert_nothing_written(&before, "nothing written")
+        .await;
     // A second Start (a double tap) just shows the console.
     let r = s.sue.post_form(&format!("{console}/start"), &[]).await;
     assert_eq!(r.status(), 303);
-    assert_eq!(written(&s.app).await, before);
+    s.app
+        .assert_nothing_written(&before, "nothing written")
+        .await;
 }
 
 /// One bad input: the fields, the message expected, where it must show, and a marked field.
@@ -725,7 +731,7 @@ async fn bad_hands_come_back_with_the_message() {
         if bad.message.is_empty() {
             continue;
         }
-        let before = written(&s.app).await;
+        let before = s.app.tables().await;
         let (status, page) =
             text(post(&s.sue, &format!("{console}/hands"), &bad.fields).await).await;
         assert_eq!(status, 422, "{}: {page}", bad.what);
@@ -735,7 +741,7 @@ async fn bad_hands_come_back_with_the_message() {
         if !bad.marked.is_empty() {
             assert!(page.contains(bad.marked), "{}: {page}", bad.what);
         }
-        assert_eq!(written(&s.app).await, before, "{}", bad.what);
+        s.app.assert_nothing_written(&before, bad.what).await;
         checked += 1;
     }
 
@@ -760,7 +766,7 @@ async fn bad_hands_come_back_with_the_message() {
         ),
     ];
     for (what, fields, message, near, to) in plain_cases {
-        let before = written(&s.app).await;
+        let before = s.app.tables().await;
         let (status, page) = text(
             post(
                 &s.sue,
@@ -774,7 +780,7 @@ async fn bad_hands_come_back_with_the_message() {
         let near = section(&page, near, to);
         assert!(near.contains(message), "{what}: {near}");
         assert!(near.contains("id=\"hand-error\""), "{what}");
-        assert_eq!(written(&s.app).await, before, "{what}");
+        s.app.assert_nothing_written(&before, what).await;
         checked += 1;
     }
     // The nil sent anyway is kept (and shown) so the message makes sense.
@@ -789,7 +795,7 @@ async fn bad_hands_come_back_with_the_message() {
     .await;
     assert_eq!(r.status(), 303);
     let version = match_json(&s.app, id).await["version"].to_string();
-    let before = written(&s.app).await;
+    let before = s.app.tables().await;
     let mut fix = hand(&version, "", ["4", "4", "3", "2"], ["5", "3", "3", "2"]);
     fix.push(("reason".into(), "   ".into()));
     let (status, page) = text(post(&s.sue, &format!("{console}/hands/1"), &fix).await).await;
@@ -807,7 +813,9 @@ async fn bad_hands_come_back_with_the_message() {
     assert_eq!(status, 422);
     assert!(section(&page, "data-field=\"tricks\"", "</p>").contains("tricks sum to 12"));
     assert!(page.contains(">recount</textarea>"), "the reason is kept");
-    assert_eq!(written(&s.app).await, before);
+    s.app
+        .assert_nothing_written(&before, "nothing written")
+        .await;
     // Correcting a hand that does not exist: 404.
     assert_eq!(
         s.sue.get(&format!("{console}/hands/9/edit")).await.status(),

@@ -1,9 +1,17 @@
 //! A real server on a free port with a fresh SQLite file per test, and fixtures: users,
-//! tokens, logged-in browsers (cookie clients), leagues with teams.
+//! tokens, logged-in browsers (cookie clients), leagues with teams; and [`Tables`], every
+//! row of the database, for "nothing written".
+
+use std::collections::BTreeMap;
+use std::fmt;
 
 use serde_json::{Value, json};
+use sha2::{Digest, Sha256};
 use spades_im::app::{Application, Settings};
+use std::sync::Arc;
+
 use spades_im::db::Db;
+use spades_im::domain::{Clock, ManualTime};
 use spades_im::service::{Role, accounts};
 
 pub struct TestApp {
@@ -96,6 +104,45 @@ impl TestApp {
             .expect("account page");
         browser.csrf = csrf_in(&account).expect("the account page has a CSRF token");
         browser
+    }
+
+    /// Sends `GET {target} HTTP/1.1` over a plain TCP connection, the target exactly as
+    /// given: no URL parser on the way to normalise `..` or percent-encoded dots away (as
+    /// reqwest's would). Returns the status and the whole answer, headers and body.
+    pub async fn raw_get(&self, target: &str) -> (u16, String) {
+        use std::io::{Read, Write};
+        let host = self.address.trim_start_matches("http://").to_string();
+        let request = format!("GET {target} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n");
+        // A blocking socket, off the test's thread (the server may share its runtime).
+        let answer = actix_web::rt::task::spawn_blocking(move || {
+            let mut stream = std::net::TcpStream::connect(&host).expect("connect");
+            stream
+                .set_read_timeout(Some(std::time::Duration::from_secs(10)))
+                .expect("timeout");
+            stream.write_all(request.as_bytes()).expect("send");
+            let mut answer = Vec::new();
+            stream.read_to_end(&mut answer).expect("read the answer");
+            String::from_utf8_lossy(&answer).into_owned()
+        })
+        .await
+        .expect("raw request");
+        let status = answer
+            .strip_prefix("HTTP/1.1 ")
+            .and_then(|rest| rest.get(..3))
+            .and_then(|code| code.parse().ok())
+            .unwrap_or_else(|| panic!("GET {target}: no status line in {answer:?}"));
+        (status, answer)
+    }
+
+    /// Every row of every table, for comparing before and after a request.
+    pub async fn tables(&self) -> Tables {
+        tables(&self.db).await
+    }
+
+    /// Panics, naming the rows that differ, unless the database holds exactly the rows of
+    /// `before`: nothing inserted, deleted or updated in place, in any table.
+    pub async fn assert_nothing_written(&self, before: &Tables, what: impl fmt::Display) {
+        before.assert_same(&self.tables().await, what);
     }
 
     /// A league with `teams` teams ("Team 1", ...) under `rules`, created by `admin`.
@@ -200,9 +247,176 @@ impl Browser {
     }
 }
 
-/// Starts the application on 127.0.0.1 with a random port and a temporary database.
+/// The whole content of a database: for each table (`sqlite_master` itself included, so a
+/// change of schema counts too), every row rendered as text (`rowid=1, name='Team 1', …`,
+/// values through SQLite's `quote()`, so `NULL`, `'NULL'`, `1` and `'1'` differ), in rowid
+/// order.
+///
+/// No table is left out: `sqlite_sequence` (AUTOINCREMENT counters) catches an insert rolled
+/// back by a delete, `data_version` and `leagues.standings_version` a trigger that fired,
+/// `sessions`, `api_tokens` and `idempotency_keys` a login or key recorded by a refused
+/// request. (Nothing in the schema changes on a mere read: no last-seen column, no
+/// `sqlite_stat1` since nothing runs `ANALYZE`; if that ever changes, exclude it here with the
+/// reason.) Of `sqlite_master` the `rootpage` column is left out: it is where SQLite keeps
+/// the table in the file, not content.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Tables(BTreeMap<String, Vec<String>>);
+
+impl Tables {
+    /// SHA-256 of every row of every table, in hex.
+    pub fn digest(&self) -> String {
+        let mut hash = Sha256::new();
+        for (table, rows) in &self.0 {
+            hash.update(table.as_bytes());
+            hash.update([0]);
+            for row in rows {
+                hash.update(row.as_bytes());
+                hash.update([0]);
+            }
+            hash.update([1]);
+        }
+        hash.finalize().iter().map(|b| format!("{b:02x}")).collect()
+    }
+
+    /// The rows only in `self` (`-`) or only in `after` (`+`), table by table; at most 40
+    /// lines. Empty when the two are the same.
+    pub fn diff(&self, after: &Tables) -> String {
+        let empty = Vec::new();
+        let mut lines = Vec::new();
+        let names: std::collections::BTreeSet<&String> =
+            self.0.keys().chain(after.0.keys()).collect();
+        for name in names {
+            let old = self.0.get(name).unwrap_or(&empty);
+            let new = after.0.get(name).unwrap_or(&empty);
+            for row in old.iter().filter(|r| !new.contains(r)) {
+                lines.push(format!("- {name}: {row}"));
+            }
+            for row in new.iter().filter(|r| !old.contains(r)) {
+                lines.push(format!("+ {name}: {row}"));
+            }
+            // The same rows in another order (or the same row twice in one of them).
+            if old != new
+                && !lines
+                    .iter()
+                    .any(|l| l[2..].starts_with(&format!("{name}: ")))
+            {
+                lines.push(format!(
+                    "~ {name}: the same rows, in another order or count"
+                ));
+            }
+        }
+        let more = lines.len().saturating_sub(40);
+        lines.truncate(40);
+        if more > 0 {
+            lines.push(format!("… and {more} more"));
+        }
+        lines.join("\n")
+    }
+
+    /// Panics with [`Tables::diff`] unless `after` holds exactly the same rows.
+    pub fn assert_same(&self, after: &Tables, what: impl fmt::Display) {
+        if self != after {
+            panic!(
+                "{what}: the database changed (- before, + after):\n{}",
+                self.diff(after)
+            );
+        }
+    }
+}
+
+/// Table by table, the row count (the rows themselves are in [`Tables::diff`]), then the
+/// digest of all.
+impl fmt::Debug for Tables {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (table, rows) in &self.0 {
+            write!(f, "{table}: {}, ", rows.len())?;
+        }
+        write!(f, "sha256 {}", self.digest())
+    }
+}
+
+/// Reads [`Tables`] through the read pool (what is committed).
+pub async fn tables(db: &Db) -> Tables {
+    let mut conn = db.reader().acquire().await.expect("reader");
+    let schema: Vec<(String, String, String, Option<String>)> =
+        sqlx::query_as("SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name")
+            .fetch_all(&mut *conn)
+            .await
+            .expect("sqlite_master");
+    let mut all = BTreeMap::new();
+    all.insert(
+        "sqlite_master".to_string(),
+        schema
+            .iter()
+            .map(|(kind, name, table, sql)| {
+                format!("type={kind:?}, name={name:?}, tbl_name={table:?}, sql={sql:?}")
+            })
+            .collect(),
+    );
+    for (kind, name, _, sql) in &schema {
+        if kind != "table" {
+            continue;
+        }
+        let columns: Vec<String> =
+            sqlx::query_scalar("SELECT name FROM pragma_table_info(?) ORDER BY cid")
+                .bind(name)
+                .fetch_all(&mut *conn)
+                .await
+                .expect("columns");
+        assert!(!columns.is_empty(), "table {name} has no columns");
+        let without_rowid = sql
+            .as_deref()
+            .is_some_and(|s| s.to_ascii_uppercase().contains("WITHOUT ROWID"));
+        let mut parts: Vec<String> = columns
+            .iter()
+            .map(|c| {
+                format!(
+                    "'{}=' || quote(\"{}\")",
+                    c.replace('\'', "''"),
+                    c.replace('"', "\"\"")
+                )
+            })
+            .collect();
+        if !without_rowid {
+            parts.insert(0, "'rowid=' || quote(rowid)".into());
+        }
+        let order = if without_rowid { "1" } else { "rowid" };
+        let query = format!(
+            "SELECT {} FROM \"{}\" ORDER BY {order}",
+            parts.join(" || ', ' || "),
+            name.replace('"', "\"\"")
+        );
+        let rows: Vec<String> = sqlx::query_scalar(sqlx::AssertSqlSafe(query))
+            .fetch_all(&mut *conn)
+            .await
+            .unwrap_or_else(|e| panic!("rows of {name}: {e}"));
+        all.insert(name.clone(), rows);
+    }
+    Tables(all)
+}
+
+/// Starts the application on 127.0.0.1 with a random port and a temporary database, on the
+/// machine's clock.
 pub async fn spawn_app() -> TestApp {
-    spawn_app_in(tempfile::tempdir().expect("temp dir")).await
+    spawn_app_in(tempfile::tempdir().expect("temp dir"), system_clock()).await
+}
+
+/// As [`spawn_app`], on `clock` (a [`ManualTime`] the test moves, in a chosen time zone).
+pub async fn spawn_app_with_clock(clock: Clock) -> TestApp {
+    spawn_app_in(tempfile::tempdir().expect("temp dir"), clock).await
+}
+
+/// A clock standing at `rfc3339` in `zone`, and the handle that moves it.
+pub fn manual_clock(rfc3339: &str, zone: chrono_tz::Tz) -> (Clock, Arc<ManualTime>) {
+    let start = chrono::DateTime::parse_from_rfc3339(rfc3339)
+        .expect("an RFC 3339 time")
+        .to_utc();
+    let time = Arc::new(ManualTime::starting_at(start));
+    (Clock::new(time.clone(), zone), time)
+}
+
+fn system_clock() -> Clock {
+    Clock::system(spades_im::domain::machine_zone())
 }
 
 /// Starts the application on a copy of the database file `db` (e.g. a fixture written by an
@@ -212,16 +426,17 @@ pub async fn spawn_app_on_copy(db: &std::path::Path) -> TestApp {
     let dir = tempfile::tempdir().expect("temp dir");
     std::fs::copy(db, dir.path().join("test.sqlite3"))
         .unwrap_or_else(|e| panic!("copy {}: {e}", db.display()));
-    spawn_app_in(dir).await
+    spawn_app_in(dir, system_clock()).await
 }
 
 /// Starts the application on `dir/test.sqlite3` (created if missing).
-async fn spawn_app_in(dir: tempfile::TempDir) -> TestApp {
+async fn spawn_app_in(dir: tempfile::TempDir, clock: Clock) -> TestApp {
     let settings = Settings {
         bind: "127.0.0.1:0".into(),
         db: dir.path().join("test.sqlite3"),
         secure_cookies: false,
         page_cache: true,
+        clock: clock.clone(),
     };
     let app = Application::build(&settings).await.expect("app builds");
     let address = format!("http://127.0.0.1:{}", app.port());
@@ -236,4 +451,206 @@ async fn spawn_app_in(dir: tempfile::TempDir) -> TestApp {
         db,
         _dir: dir,
     }
+}
+
+// ---------------------------------------------------------------------------------------
+// A league followed through time (corrections.rs, tiebreaks.rs, double_elimination.rs):
+// hands, playing and correcting matches through the API, anonymous reads with their
+// `X-Page-Cache` header, and the text of pages and CSV files.
+
+/// A hand: team a's bids and tricks, then team b's (seat order).
+pub fn hand_of(
+    a_bids: [i64; 2],
+    a_tricks: [i64; 2],
+    b_bids: [i64; 2],
+    b_tricks: [i64; 2],
+) -> Value {
+    json!({"a": {"bids": a_bids, "tricks": a_tricks}, "b": {"bids": b_bids, "tricks": b_tricks}})
+}
+
+/// The JSON of an answer, after checking its status (the body is shown when it differs).
+pub async fn json_with_status(response: reqwest::Response, status: u16, what: &str) -> Value {
+    let got = response.status().as_u16();
+    let body = response.text().await.expect("body");
+    assert_eq!(got, status, "{what}: {body}");
+    serde_json::from_str(&body).unwrap_or_else(|e| panic!("{what}: not JSON ({e}): {body}"))
+}
+
+impl Api {
+    /// Adds a single match to league `slug` (admin).
+    pub async fn add_match(&self, slug: &str, team_a: i64, team_b: i64, table: &str) -> Value {
+        let r = self
+            .post(
+                &format!("/api/v1/leagues/{slug}/matches"),
+                &json!({"team_a": team_a, "team_b": team_b, "table": table}),
+            )
+            .await;
+        json_with_status(r, 201, "add a match").await
+    }
+
+    pub async fn start_match(&self, id: i64) -> Value {
+        let r = self
+            .post(&format!("/api/v1/matches/{id}/start"), &json!({}))
+            .await;
+        json_with_status(r, 200, &format!("start match {id}")).await
+    }
+
+    /// Records `hand` in match `m` (as last seen: its id and version).
+    pub async fn enter_hand(&self, m: &Value, hand: &Value) -> Value {
+        let id = m["id"].as_i64().expect("match id");
+        let r = self
+            .post(
+                &format!("/api/v1/matches/{id}/hands"),
+                &json!({"hand": hand, "expected_version": m["version"]}),
+            )
+            .await;
+        json_with_status(r, 201, &format!("hand in match {id}")).await
+    }
+
+    /// Starts match `id` and records `hands`; the match as it is after the last.
+    pub async fn play_hands(&self, id: i64, hands: &[Value]) -> Value {
+        let mut m = self.start_match(id).await;
+        for hand in hands {
+            m = self.enter_hand(&m, hand).await;
+        }
+        m
+    }
+
+    /// Corrects hand `number` of match `m` (as last seen); the answer as it came.
+    pub async fn correct_hand(
+        &self,
+        m: &Value,
+        number: i64,
+        hand: &Value,
+        reason: &str,
+        reset_bracket_path: bool,
+    ) -> reqwest::Response {
+        let id = m["id"].as_i64().expect("match id");
+        let mut body = json!({"hand": hand, "reason": reason, "expected_version": m["version"]});
+        if reset_bracket_path {
+            body["reset_bracket_path"] = json!(true);
+        }
+        self.put(&format!("/api/v1/matches/{id}/hands/{number}"), &body)
+            .await
+    }
+}
+
+/// An anonymous GET (no cookie, no token: the page cache may answer): the status, the
+/// `X-Page-Cache` header ("" when absent) and the body.
+pub async fn anonymous_get(app: &TestApp, path: &str) -> (u16, String, String) {
+    let r = reqwest::Client::new()
+        .get(app.url(path))
+        .send()
+        .await
+        .expect("request failed");
+    let cache = r
+        .headers()
+        .get("x-page-cache")
+        .map(|v| v.to_str().expect("header").to_string())
+        .unwrap_or_default();
+    (r.status().as_u16(), cache, r.text().await.expect("body"))
+}
+
+/// The text of an HTML fragment: tags dropped, the usual entities decoded, white space
+/// collapsed to single spaces.
+pub fn html_text(fragment: &str) -> String {
+    let mut out = String::new();
+    let mut in_tag = false;
+    for c in fragment.chars() {
+        match c {
+            '<' => {
+                in_tag = true;
+                out.push(' ');
+            }
+            '>' if in_tag => in_tag = false,
+            c if !in_tag => out.push(c),
+            _ => {}
+        }
+    }
+    let out = out
+        .replace("&amp;", "&")
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&#x27;", "'")
+        .replace("&#39;", "'");
+    out.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The element of `html` whose `id` is `id`, from its opening tag to the first `close`
+/// after it (included); `None` when there is no such element.
+pub fn html_element<'a>(html: &'a str, id: &str, close: &str) -> Option<&'a str> {
+    let at = html.find(&format!(" id=\"{id}\""))?;
+    let start = html[..at].rfind('<')?;
+    let len = html[start..].find(close)? + close.len();
+    Some(&html[start..start + len])
+}
+
+/// The cells (`td` and `th`) of an HTML table row, as text.
+pub fn html_cells(row: &str) -> Vec<String> {
+    let mut cells = Vec::new();
+    let mut rest = row;
+    loop {
+        let td = rest.find("<td");
+        let th = rest.find("<th");
+        let (at, close) = match (td, th) {
+            (Some(d), Some(h)) if h < d => (h, "</th>"),
+            (Some(d), _) => (d, "</td>"),
+            (None, Some(h)) => (h, "</th>"),
+            (None, None) => break,
+        };
+        let open_end = at + rest[at..].find('>').expect("tag end") + 1;
+        let end = open_end + rest[open_end..].find(close).expect("cell end");
+        cells.push(html_text(&rest[open_end..end]));
+        rest = &rest[end + close.len()..];
+    }
+    cells
+}
+
+/// The rows of the standings table (`#standings`) of a page, top first, each as its cells'
+/// text: rank, team, then the page's columns.
+pub fn html_standings(html: &str) -> Vec<Vec<String>> {
+    let table = html_element(html, "standings", "</table>").expect("a standings table");
+    table
+        .split("<tr id=\"standing-")
+        .skip(1)
+        .map(|row| html_cells(&row[..row.find("</tr>").expect("row end")]))
+        .collect()
+}
+
+/// Parses CSV (RFC 4180: quoted fields with doubled quotes, CRLF line ends).
+pub fn csv_rows(text: &str) -> Vec<Vec<String>> {
+    let mut rows = Vec::new();
+    let mut row = Vec::new();
+    let mut field = String::new();
+    let mut quoted = false;
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if quoted {
+            match c {
+                '"' if chars.peek() == Some(&'"') => {
+                    field.push('"');
+                    chars.next();
+                }
+                '"' => quoted = false,
+                other => field.push(other),
+            }
+            continue;
+        }
+        match c {
+            '"' => quoted = true,
+            ',' => row.push(std::mem::take(&mut field)),
+            '\r' => {}
+            '\n' => {
+                row.push(std::mem::take(&mut field));
+                rows.push(std::mem::take(&mut row));
+            }
+            other => field.push(other),
+        }
+    }
+    if !field.is_empty() || !row.is_empty() {
+        row.push(field);
+        rows.push(row);
+    }
+    rows
 }

@@ -3,8 +3,8 @@
 //! role, wrong league, stale version, duplicate submission), the throttled login, bad JSON
 //! inputs, forfeits, corrections, time calls, and the demo season.
 //!
-//! "Nothing written" is checked on the database itself: a [`snapshot`] of every table's
-//! row count and the sum of the match versions, taken before and after each refusal.
+//! "Nothing written" is checked on the database itself: every row of every table
+//! ([`crate::helpers::Tables`]), read before and after each refusal, must be the same.
 //!
 //! Refusals tested per write route (`refusals_route_by_route`, `revoked_token_is_refused`,
 //! `stale_version_is_a_conflict_and_writes_nothing`):
@@ -40,28 +40,6 @@ use spades_im::db::users;
 use spades_im::service::{Role, accounts};
 
 use crate::helpers::{Api, PASSWORD, TestApp, spawn_app};
-
-/// Row counts of every table of league night and the sum of the match versions.
-async fn snapshot(app: &TestApp) -> String {
-    let mut conn = app.db.reader().acquire().await.expect("reader");
-    sqlx::query_scalar::<_, String>(
-        "SELECT (SELECT count(*) FROM users) || ' users, ' ||
-                (SELECT count(*) FROM sessions) || ' sessions, ' ||
-                (SELECT count(*) FROM api_tokens WHERE revoked_at IS NULL) || ' tokens, ' ||
-                (SELECT count(*) FROM leagues) || ' leagues, ' ||
-                (SELECT count(*) FROM teams) || ' teams, ' ||
-                (SELECT count(*) FROM league_supervisors) || ' supervisors, ' ||
-                (SELECT count(*) FROM matches) || ' matches, ' ||
-                (SELECT coalesce(sum(version), 0) FROM matches) || ' versions, ' ||
-                (SELECT count(*) FROM matches WHERE status <> 'scheduled') || ' started, ' ||
-                (SELECT count(*) FROM hands) || ' hands, ' ||
-                (SELECT count(*) FROM idempotency_keys) || ' keys, ' ||
-                (SELECT count(*) FROM audit_log) || ' audit rows'",
-    )
-    .fetch_one(&mut *conn)
-    .await
-    .expect("snapshot")
-}
 
 /// A league night: an admin, a supervisor assigned to "fall" (unc-im-300: 30-minute limit,
 /// minimum team bid 4) and an outsider assigned only to "spring" (classic: no time limit).
@@ -583,7 +561,7 @@ async fn refusals_route_by_route() {
     let n = night().await;
     let app = &n.app;
     let (routes, _, _) = write_routes(&n).await;
-    let before = snapshot(app).await;
+    let before = app.tables().await;
     let mut refusals = 0;
     let evil = [("origin", "https://evil.example".to_string())];
     let cross = [("sec-fetch-site", "cross-site".to_string())];
@@ -637,7 +615,8 @@ async fn refusals_route_by_route() {
             .await;
         }
         refusals += 1;
-        assert_eq!(snapshot(app).await, before, "{what}: nothing written");
+        app.assert_nothing_written(&before, format_args!("{what}: nothing written"))
+            .await;
     }
     assert_eq!(refusals, 50);
 
@@ -680,7 +659,7 @@ async fn refusals_route_by_route() {
             version = answer["version"].as_i64();
         }
     }
-    assert_ne!(snapshot(app).await, before);
+    assert_ne!(app.tables().await, before);
 }
 
 #[actix_web::test]
@@ -717,7 +696,7 @@ async fn revoked_token_is_refused() {
         .post_form(&format!("/account/tokens/{token_id}/revoke"), &[])
         .await;
     assert_eq!(r.status(), 200, "revoke on the account page");
-    let before = snapshot(app).await;
+    let before = app.tables().await;
     for r in &routes {
         refused(
             send(app, Cred::Bearer(&token), r.method, &r.path, &r.body, &[]).await,
@@ -727,7 +706,7 @@ async fn revoked_token_is_refused() {
         )
         .await;
     }
-    assert_eq!(snapshot(app).await, before, "nothing written");
+    app.assert_nothing_written(&before, "nothing written").await;
 }
 
 #[actix_web::test]
@@ -738,7 +717,7 @@ async fn stale_version_is_a_conflict_and_writes_nothing() {
     let m = n.enter(id, &hand1(), v0).await;
     let v1 = m["version"].as_i64().unwrap();
     assert_eq!(v1, v0 + 1);
-    let before = snapshot(app).await;
+    let before = app.tables().await;
     let stale: [(&str, String, Value); 4] = [
         (
             "POST",
@@ -781,11 +760,8 @@ async fn stale_version_is_a_conflict_and_writes_nothing() {
             error["message"].as_str().unwrap().contains(&v1.to_string()),
             "the conflict names the current version: {error}"
         );
-        assert_eq!(
-            snapshot(app).await,
-            before,
-            "{method} {path}: nothing written"
-        );
+        app.assert_nothing_written(&before, format_args!("{method} {path}: nothing written"))
+            .await;
     }
     let m = n.get_match(id).await;
     assert_eq!(m["version"], v1);
@@ -803,7 +779,7 @@ async fn duplicate_idempotency_key_records_once() {
     let first = n.sup.post(&path, &body).await;
     assert_eq!(first.status(), 201);
     let first: Value = first.json().await.unwrap();
-    let after_first = snapshot(app).await;
+    let after_first = app.tables().await;
 
     // The double tap: the same body again.
     let again = n.sup.post(&path, &body).await;
@@ -817,7 +793,8 @@ async fn duplicate_idempotency_key_records_once() {
     );
     let again: Value = again.json().await.unwrap();
     assert_eq!(again, first, "the first answer, as it was");
-    assert_eq!(snapshot(app).await, after_first, "nothing new recorded");
+    app.assert_nothing_written(&after_first, "nothing new recorded")
+        .await;
 
     // A retry with the same key but another hand and a version now stale: still the first
     // answer, nothing recorded.
@@ -830,7 +807,8 @@ async fn duplicate_idempotency_key_records_once() {
         .await;
     assert_eq!(retry.status(), 201);
     assert_eq!(retry.json::<Value>().await.unwrap(), first);
-    assert_eq!(snapshot(app).await, after_first);
+    app.assert_nothing_written(&after_first, "nothing written")
+        .await;
 
     let m = n.get_match(id).await;
     assert_eq!(m["hands"].as_array().unwrap().len(), 1);
@@ -892,7 +870,7 @@ async fn forfeits_one_team_and_both_count_in_standings() {
     assert_eq!(m["winner"], Value::Null);
 
     // A closed match takes no second forfeit, no hand, no start, no time call.
-    let before = snapshot(app).await;
+    let before = app.tables().await;
     refused(
         n.sup
             .post(
@@ -927,7 +905,7 @@ async fn forfeits_one_team_and_both_count_in_standings() {
         "start after a forfeit",
     )
     .await;
-    assert_eq!(snapshot(app).await, before);
+    app.assert_nothing_written(&before, "nothing written").await;
 
     let rows = n.standings("fall").await;
     let row = |id: i64| rows.iter().find(|r| r["team_id"] == id).unwrap().clone();
@@ -967,7 +945,7 @@ async fn correction_keeps_history_and_rescores_later_hands() {
     assert_eq!(m["hands"][1]["a"]["score"], 131);
 
     // A reason is required: missing (422 invalid_request), blank (422 invalid_correction).
-    let before = snapshot(app).await;
+    let before = app.tables().await;
     let path = format!("/api/v1/matches/{id}/hands/1");
     let corrected = hand([4, 3], [3, 3], [2, 2], [4, 3]);
     refused(
@@ -992,7 +970,7 @@ async fn correction_keeps_history_and_rescores_later_hands() {
     )
     .await;
     assert_eq!(e["field"], "reason");
-    assert_eq!(snapshot(app).await, before);
+    app.assert_nothing_written(&before, "nothing written").await;
 
     // Hand 1 was A 6 taken (set: −70) and B 7 taken (40 + 3 bags).
     let r = n
@@ -1116,7 +1094,7 @@ async fn time_call_ends_the_game_after_the_next_hand() {
     assert_eq!(m["hands"][1]["revision"], 3);
 
     // Over: no more hands, no second time call.
-    let before = snapshot(app).await;
+    let before = app.tables().await;
     let v = m["version"].as_i64().unwrap();
     refused(
         n.sup
@@ -1142,7 +1120,7 @@ async fn time_call_ends_the_game_after_the_next_hand() {
         "time after the end",
     )
     .await;
-    assert_eq!(snapshot(app).await, before);
+    app.assert_nothing_written(&before, "nothing written").await;
     // The standings count the win by time, with the points.
     let rows = n.standings("fall").await;
     let winner = rows.iter().find(|r| r["team_id"] == n.teams[0]).unwrap();
@@ -1163,7 +1141,7 @@ async fn time_call_ends_the_game_after_the_next_hand() {
     let v: i64 = r.json::<Value>().await.unwrap()["version"]
         .as_i64()
         .unwrap();
-    let before = snapshot(app).await;
+    let before = app.tables().await;
     refused(
         n.outsider
             .post(
@@ -1176,14 +1154,14 @@ async fn time_call_ends_the_game_after_the_next_hand() {
         "time without a limit",
     )
     .await;
-    assert_eq!(snapshot(app).await, before);
+    app.assert_nothing_written(&before, "nothing written").await;
 }
 
 #[actix_web::test]
 async fn cross_site_origin_is_refused_on_writes_only() {
     let n = night().await;
     let app = &n.app;
-    let before = snapshot(app).await;
+    let before = app.tables().await;
     let body = json!({"name": "Evil League", "rules": {"regular": "classic"}}).to_string();
     for headers in [
         vec![("origin", "https://evil.example".to_string())],
@@ -1207,7 +1185,7 @@ async fn cross_site_origin_is_refused_on_writes_only() {
         )
         .await;
     }
-    assert_eq!(snapshot(app).await, before);
+    app.assert_nothing_written(&before, "nothing written").await;
     // Reads from anywhere are fine.
     let r = reqwest::Client::new()
         .get(app.url("/api/v1/leagues"))
@@ -1257,7 +1235,7 @@ async fn login_is_throttled_before_hashing() {
         let r = login("sup", "wrong password!").await;
         assert_eq!(r.status(), 401, "wrong password {i}");
     }
-    let before = snapshot(&app).await;
+    let before = app.tables().await;
     // The 6th try is refused even with the right password: decided before hashing.
     let r = login("sup", crate::helpers::PASSWORD).await;
     assert_eq!(r.status(), 429);
@@ -1273,7 +1251,8 @@ async fn login_is_throttled_before_hashing() {
     assert!(r.headers().get("set-cookie").is_none(), "no session");
     // Also for a differently cased username.
     assert_eq!(login("SUP", crate::helpers::PASSWORD).await.status(), 429);
-    assert_eq!(snapshot(&app).await, before, "no session opened");
+    app.assert_nothing_written(&before, "no session opened")
+        .await;
     // Another user from the same address is not locked out.
     assert_eq!(login("coord", crate::helpers::PASSWORD).await.status(), 303);
 }
@@ -1766,7 +1745,7 @@ async fn bad_inputs_are_refused_and_write_nothing() {
     whats.dedup();
     assert_eq!(whats.len(), cases.len(), "distinct cases");
 
-    let before = snapshot(app).await;
+    let before = app.tables().await;
     for case in &cases {
         let token = if case.path.starts_with("/api/v1/matches/") {
             &n.sup.token
@@ -1789,12 +1768,8 @@ async fn bad_inputs_are_refused_and_write_nothing() {
         if let Some(number) = case.hand {
             assert_eq!(error["hand"], number, "{}: hand in {error}", case.what);
         }
-        assert_eq!(
-            snapshot(app).await,
-            before,
-            "{}: nothing written",
-            case.what
-        );
+        app.assert_nothing_written(&before, format_args!("{}: nothing written", case.what))
+            .await;
     }
     // And the match is as it was: one hand, the same version.
     let m = n.get_match(live).await;
@@ -1928,10 +1903,10 @@ async fn demo_season_loads_through_the_services() {
     drop(conn);
 
     // Loading it again is refused, and changes nothing.
-    let before = snapshot(&app).await;
+    let before = app.tables().await;
     let again = spades_im::demo::load(&app.db).await;
     assert!(again.is_err());
-    assert_eq!(snapshot(&app).await, before);
+    app.assert_nothing_written(&before, "nothing written").await;
 }
 
 #[actix_web::test]

@@ -120,7 +120,57 @@ async fn static_assets_are_served_from_the_binary() {
     );
     let js = app.get("/static/calculator.js").await;
     assert!(js.text().await.unwrap().contains("add-hand"));
-    assert_eq!(app.get("/static/../Cargo.toml").await.status(), 404);
+}
+
+/// `..` in a static path, sent as typed: reqwest (like a browser) would resolve
+/// `/static/../Cargo.toml` to `/Cargo.toml` before sending, so these go over a raw
+/// connection. Every form is a 404, and nothing of the files next to `static/` comes back.
+#[actix_web::test]
+async fn static_paths_do_not_leave_static() {
+    let app = spawn_app().await;
+    let root = env!("CARGO_MANIFEST_DIR");
+    let cargo = std::fs::read_to_string(format!("{root}/Cargo.toml")).unwrap();
+    let main = std::fs::read_to_string(format!("{root}/src/main.rs")).unwrap();
+    // A line of each file that no page or asset of the service contains.
+    let leaks = [
+        cargo
+            .lines()
+            .find(|l| l.starts_with("rust-version"))
+            .unwrap(),
+        main.lines().find(|l| l.starts_with("use ")).unwrap(),
+    ];
+    // A file that is there, asked for the same ways, is found: the raw requests do reach the
+    // asset route.
+    let (status, answer) = app.raw_get("/static/style.css").await;
+    assert_eq!(status, 200, "{answer}");
+    for target in [
+        "/static/../Cargo.toml",
+        "/static/../src/main.rs",
+        "/static/../../spades-im/Cargo.toml",
+        "/static/%2e%2e/Cargo.toml",
+        "/static/%2E%2E/Cargo.toml",
+        "/static/.%2e/Cargo.toml",
+        "/static/..%2fCargo.toml",
+        "/static/..%2FCargo.toml",
+        "/static/%2e%2e%2fCargo.toml",
+        "/static/%2e%2e%2Fsrc%2Fmain.rs",
+        "/static/..%5cCargo.toml",
+        "/static/..\\Cargo.toml",
+        "/static/%252e%252e%252fCargo.toml",
+        "/static/....//Cargo.toml",
+        "/static//../Cargo.toml",
+        "/static/./../Cargo.toml",
+        "/static/style.css/../../Cargo.toml",
+    ] {
+        let (status, answer) = app.raw_get(target).await;
+        assert_eq!(status, 404, "GET {target}: {answer}");
+        for leak in leaks {
+            assert!(
+                !answer.contains(leak),
+                "GET {target} leaks {leak:?}: {answer}"
+            );
+        }
+    }
 }
 
 #[actix_web::test]

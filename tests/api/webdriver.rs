@@ -59,6 +59,92 @@ impl std::error::Error for Error {}
 
 pub type Result<T> = std::result::Result<T, Error>;
 
+/// Every test that drives a browser, by its name in the test binary. Each one gets its
+/// binaries from [`binaries_or_skip`] with that name, which refuses a name missing here, so
+/// [`browser_skips_are_reported`] always counts them all.
+pub const BROWSER_TESTS: &[&str] = &[
+    "browser::calculator_works_in_a_browser",
+    "browser_league::a_supervisor_runs_a_match_in_a_browser",
+    "browser_league::the_second_supervisor_with_a_stale_page_gets_the_conflict_page",
+    "browser_bracket::the_bracket_page_in_a_browser",
+];
+
+/// What to install, for the skip messages.
+const INSTALL: &str = "install chromium and chromium-driver (or set CHROMEDRIVER / CHROME_BIN)";
+
+/// Browser tests skipped so far in this run of the test binary.
+static SKIPPED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// `CI` set to anything but empty, `0` or `false`.
+pub fn in_ci() -> bool {
+    std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "0" && !v.eq_ignore_ascii_case("false"))
+}
+
+/// The chromedriver and Chromium for the browser test `test` (a name in [`BROWSER_TESTS`]),
+/// or `None` after [`skip`] where they are missing. In CI a missing browser fails the test.
+pub fn binaries_or_skip(test: &str) -> Option<(PathBuf, PathBuf)> {
+    assert!(
+        BROWSER_TESTS.contains(&test),
+        "{test} is not in webdriver::BROWSER_TESTS: add it there so its skips are counted"
+    );
+    // libtest names each test's thread after the test (unless it runs on the main thread).
+    if let Some(thread) = std::thread::current().name().filter(|n| *n != "main") {
+        assert_eq!(
+            thread, test,
+            "binaries_or_skip called with another test's name"
+        );
+    }
+    let found = find_binaries();
+    if found.is_none() {
+        skip(test, "no chromium");
+    }
+    found
+}
+
+/// Says that `test` does nothing on this machine, and counts it: one line `SKIPPED: <test>
+/// (<reason>)` written straight to stderr, past the test harness's capture, so it shows
+/// among the `ok` lines. With `CI` set it panics instead: in CI a browser test never skips.
+pub fn skip(test: &str, reason: &str) {
+    assert!(
+        !in_ci(),
+        "CI is set but {test} would skip ({reason}): {INSTALL}; browser tests never skip in CI"
+    );
+    let n = SKIPPED.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1;
+    let _ = writeln!(
+        std::io::stderr(),
+        "SKIPPED: {test} ({reason}; {n} of {} browser tests skipped so far; {INSTALL})",
+        BROWSER_TESTS.len()
+    );
+}
+
+/// The count of browser tests that skip on this machine, said once per run (the other skips
+/// are one line each, and a skipped test still reads `ok`). Fails in CI without a browser,
+/// like the browser tests themselves.
+#[test]
+fn browser_skips_are_reported() {
+    let skipping = if find_binaries().is_some() {
+        0
+    } else {
+        BROWSER_TESTS.len()
+    };
+    assert!(
+        skipping == 0 || !in_ci(),
+        "CI is set but chromedriver or chromium is missing: {INSTALL}; the {} browser tests \
+         never skip in CI",
+        BROWSER_TESTS.len()
+    );
+    let _ = writeln!(
+        std::io::stderr(),
+        "browser tests skipped: {skipping} of {}{}",
+        BROWSER_TESTS.len(),
+        if skipping > 0 {
+            format!(" ({INSTALL} to run them)")
+        } else {
+            String::new()
+        }
+    );
+}
+
 /// Where chromedriver and Chromium are: `$CHROMEDRIVER` / `$CHROME_BIN`, else the PATH,
 /// else `/usr/bin`. `None` when either is missing.
 pub fn find_binaries() -> Option<(PathBuf, PathBuf)> {

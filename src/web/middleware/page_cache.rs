@@ -12,7 +12,7 @@
 
 use std::collections::HashMap;
 use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use actix_web::body::{self, BoxBody, MessageBody};
 use actix_web::dev::{ServiceRequest, ServiceResponse};
@@ -22,6 +22,7 @@ use actix_web::middleware::Next;
 use actix_web::web::{Bytes, Data};
 use actix_web::{Error, HttpResponse};
 
+use crate::domain::Timestamp;
 use crate::web::AppState;
 use crate::web::extract::SESSION_COOKIE;
 
@@ -43,7 +44,8 @@ pub struct PageCache {
 #[derive(Debug, Clone)]
 struct Copy {
     version: i64,
-    made: Instant,
+    /// On the service's clock (a test that moves the clock sees the copy age).
+    made: Timestamp,
     status: StatusCode,
     headers: HeaderMap,
     body: Bytes,
@@ -57,10 +59,11 @@ impl PageCache {
         }
     }
 
-    fn get(&self, key: &str, version: i64) -> Option<Copy> {
+    fn get(&self, key: &str, version: i64, now: Timestamp) -> Option<Copy> {
         let entries = self.entries.lock().ok()?;
         let copy = entries.get(key)?;
-        (copy.version == version && copy.made.elapsed() < FRESH_FOR).then(|| copy.clone())
+        let age = (now.0 - copy.made.0).to_std().unwrap_or(Duration::MAX);
+        (copy.version == version && age < FRESH_FOR).then(|| copy.clone())
     }
 
     fn put(&self, key: String, copy: Copy) {
@@ -103,7 +106,8 @@ pub async fn serve_cached(
         return Ok(next.call(req).await?.map_into_boxed_body());
     };
     let key = req.uri().to_string();
-    if let Some(copy) = state.pages.get(&key, version) {
+    let now = state.db.clock().now();
+    if let Some(copy) = state.pages.get(&key, version, now) {
         return Ok(req.into_response(answer(copy, "hit")));
     }
     let response = next.call(req).await?;
@@ -117,7 +121,7 @@ pub async fn serve_cached(
         .map_err(|_| actix_web::error::ErrorInternalServerError("page body"))?;
     let copy = Copy {
         version,
-        made: Instant::now(),
+        made: now,
         status: head.status(),
         headers: head.headers().clone(),
         body,

@@ -2,8 +2,6 @@
 //! ("Tue 24 Nov 2026, 19:00"), and an instant as a [`Stamp`] for a `<time>` element that
 //! `public.js` rewrites in the reader's own time zone.
 
-use chrono::Timelike;
-
 use crate::domain::{LocalTime, Timestamp};
 
 /// A scheduled time: "Tue 24 Nov 2026, 19:00".
@@ -19,16 +17,6 @@ pub fn day(t: LocalTime) -> String {
 /// A wall-clock time in full, for a printed report: "24 November 2026, 19:00".
 pub fn long(t: LocalTime) -> String {
     t.0.format("%-d %B %Y, %H:%M").to_string()
-}
-
-/// The server's wall-clock time now, to the minute (schedules are written in it).
-pub fn local_now() -> LocalTime {
-    let now = chrono::Local::now().naive_local();
-    LocalTime(
-        now.with_second(0)
-            .and_then(|t| t.with_nanosecond(0))
-            .unwrap_or(now),
-    )
 }
 
 /// An instant for `<time datetime="{{ iso }}" data-local>{{ shown }}</time>`: shown in UTC

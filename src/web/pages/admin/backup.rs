@@ -34,7 +34,7 @@ pub(super) async fn backup(
     let bytes = admin_views::backup(&state.db, &who.user).await?;
     let name = format!(
         "spades-im-{}.sqlite3",
-        chrono::Utc::now().format("%Y%m%d-%H%M")
+        state.db.clock().local_now().0.format("%Y%m%d-%H%M")
     );
     Ok(no_store(
         HttpResponse::Ok()

@@ -47,11 +47,11 @@ struct ConsolePage {
 }
 
 /// The clock: the time left in words, and when it runs out (RFC 3339, for `console.js`).
-fn time_left(view: &MatchView) -> (String, String) {
+fn time_left(view: &MatchView, now: Timestamp) -> (String, String) {
     let Some(ends) = view.ends_at else {
         return (String::new(), String::new());
     };
-    let left = (ends.0 - Timestamp::now().0).num_seconds();
+    let left = (ends.0 - now.0).num_seconds();
     let words = if view.time_called_at.is_some() || left <= 0 {
         "Time is up: finish this hand".to_string()
     } else {
@@ -92,7 +92,7 @@ async fn render_console(
         (None, Some((_, e))) => Some(e.message.clone()),
         _ => None,
     };
-    let (time_left, ends_at) = time_left(&view);
+    let (time_left, ends_at) = time_left(&view, state.db.clock().now());
     let can_correct = matches!(view.status, MatchStatus::InProgress | MatchStatus::Complete);
     let body = ConsolePage {
         nav: who.nav(),

@@ -71,7 +71,7 @@ pub(super) async fn tonight(
     Supervisor(who): Supervisor,
 ) -> Result<HttpResponse, PageError> {
     let mut conn = state.db.reader().acquire().await.map_err(AppError::from)?;
-    let list = service::tonight(&mut conn, &who.user, time::local_now()).await?;
+    let list = service::tonight(&mut conn, &who.user, state.db.clock().local_now()).await?;
     let items = |list: Vec<Listed>| list.into_iter().map(ListItem::of).collect();
     let body = TonightPage {
         nav: who.nav(),

@@ -102,7 +102,7 @@ async fn bracket_print(
     let view = league_bracket(&state, &slug).await?;
     let body = BracketPrintPage {
         format: view.bracket.as_ref().map(format_words).unwrap_or_default(),
-        printed: time::long(time::local_now()),
+        printed: time::long(state.db.clock().local_now()),
         // On paper nothing is clicked: no links.
         drawing: view.bracket.as_ref().map(|v| BracketDrawing::new(v, false)),
         slug: view.league.row.slug,

@@ -13,7 +13,6 @@ use crate::web::AppState;
 use crate::web::error::{AppError, PageError};
 use crate::web::extract::Viewer;
 use crate::web::view::nav::Nav;
-use crate::web::view::time;
 
 #[derive(Template)]
 #[template(path = "public/leagues.html")]
@@ -55,7 +54,13 @@ pub(super) async fn league_home(
     slug: web::Path<String>,
 ) -> Result<HttpResponse, PageError> {
     let mut conn = state.db.reader().acquire().await.map_err(AppError::from)?;
-    let view = home::league_home(&mut conn, &state.standings, &slug, time::local_now()).await?;
+    let view = home::league_home(
+        &mut conn,
+        &state.standings,
+        &slug,
+        state.db.clock().local_now(),
+    )
+    .await?;
     let body = LeagueHomePage {
         nav: who.nav(),
         standings: standing_rows(&view.standings),

@@ -5,7 +5,6 @@ use actix_web::{HttpResponse, get, web};
 use askama::Template;
 
 use super::page;
-use crate::domain::Timestamp;
 use crate::service::summaries::{BoardMatch, board};
 use crate::web::AppState;
 use crate::web::error::PageError;
@@ -47,7 +46,7 @@ pub(super) async fn scoreboard_page(
                 m,
             })
             .collect(),
-        updated: stamp(Timestamp::now()),
+        updated: stamp(state.db.clock().now()),
     }
     .render()?;
     Ok(page(&who, body))

@@ -1,0 +1,195 @@
+//! The service through time, on a clock the test moves (`helpers::manual_clock`): a time
+//! limit run out by the clock, a session that expires, "tonight" across midnight and "this
+//! week" across a daylight-saving change, with the server in a time zone of the league's
+//! choosing (not the machine's).
+//!
+//! Each test was checked against a planted bug (named in its doc comment) that made it fail.
+
+use chrono::Duration;
+use serde_json::{Value, json};
+use spades_im::service::Role;
+
+use crate::helpers::{manual_clock, spawn_app_with_clock};
+
+fn hand(a_bids: [i64; 2], a_tricks: [i64; 2], b_bids: [i64; 2], b_tricks: [i64; 2]) -> Value {
+    json!({"a": {"bids": a_bids, "tricks": a_tricks}, "b": {"bids": b_bids, "tricks": b_tricks}})
+}
+
+/// Under `unc-im-300` (30 minutes), the clock running past the limit makes the next hand
+/// the last one: it is marked time-called and the game is won on time, with no supervisor
+/// calling time. `ends_at` is the start plus the limit, exactly.
+/// Planted bug that fails it: `time_expired` comparing with the machine's clock instead of
+/// the service's (the hand is then not marked).
+#[actix_web::test]
+async fn the_time_limit_runs_out_by_the_clock() {
+    let (clock, time) = manual_clock("2026-11-24T00:00:00Z", chrono_tz::America::New_York);
+    let app = spawn_app_with_clock(clock).await;
+    let admin = app.api_user("coord", Role::Admin).await;
+    let teams = app.league(&admin, "fall", json!("unc-im-300"), 2).await;
+    let m: Value = admin
+        .post(
+            "/api/v1/leagues/fall/matches",
+            &json!({"team_a": teams[0], "team_b": teams[1]}),
+        )
+        .await
+        .json()
+        .await
+        .unwrap();
+    let id = m["id"].as_i64().unwrap();
+    let started: Value = admin
+        .post(&format!("/api/v1/matches/{id}/start"), &json!({}))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(started["started_at"], "2026-11-24T00:00:00Z");
+    assert_eq!(started["ends_at"], "2026-11-24T00:30:00Z");
+    // 29 minutes in: a hand like any other.
+    time.advance(Duration::minutes(29));
+    let r = admin
+        .post(
+            &format!("/api/v1/matches/{id}/hands"),
+            &json!({"hand": hand([4, 3], [4, 4], [2, 2], [3, 2]), "expected_version": started["version"]}),
+        )
+        .await;
+    assert_eq!(r.status(), 201);
+    let after_one: Value = r.json().await.unwrap();
+    assert_eq!(after_one["hands"][0]["time_called"], false);
+    assert_eq!(after_one["status"], "in_progress");
+    // 31 minutes in: the clock ran out, so this hand is the time-called last one.
+    time.advance(Duration::minutes(2));
+    let r = admin
+        .post(
+            &format!("/api/v1/matches/{id}/hands"),
+            &json!({"hand": hand([3, 3], [3, 3], [3, 4], [3, 4]), "expected_version": after_one["version"]}),
+        )
+        .await;
+    assert_eq!(r.status(), 201);
+    let last: Value = r.json().await.unwrap();
+    assert_eq!(last["hands"][1]["time_called"], true);
+    assert_eq!(last["status"], "complete");
+    assert_eq!(last["game_status"], "won");
+    assert_eq!(last["reason"], "time");
+    // A: 71 + 60 = 131, B: 41 + 70 = 111.
+    assert_eq!(
+        (last["a"]["score"].as_i64(), last["b"]["score"].as_i64()),
+        (Some(131), Some(111))
+    );
+    assert_eq!(last["winner"], "a");
+    // The audit log is stamped by the same clock.
+    let mut conn = app.db.reader().acquire().await.unwrap();
+    let at: String = sqlx::query_scalar("SELECT max(at) FROM audit_log")
+        .fetch_one(&mut *conn)
+        .await
+        .unwrap();
+    assert_eq!(at, "2026-11-24T00:31:00Z");
+}
+
+/// A login lasts 12 hours on the service's clock: at 11:59 the account page is served, at
+/// 12:00:01 the browser is sent to the login form.
+/// Planted bug that fails it: the session query comparing `expires_at` with the machine's
+/// time.
+#[actix_web::test]
+async fn a_session_expires_after_twelve_hours() {
+    let (clock, time) = manual_clock("2030-01-01T08:00:00Z", chrono_tz::Europe::London);
+    let app = spawn_app_with_clock(clock).await;
+    app.user("sup", Role::Supervisor).await;
+    let browser = app.browser("sup").await;
+    time.advance(Duration::hours(11) + Duration::minutes(59));
+    assert_eq!(browser.get("/account").await.status(), 200);
+    time.advance(Duration::minutes(1) + Duration::seconds(1));
+    let r = browser.get("/account").await;
+    assert_eq!(r.status(), 303);
+    assert!(
+        r.headers()["location"]
+            .to_str()
+            .unwrap()
+            .starts_with("/login")
+    );
+}
+
+/// "Tonight" is the league's calendar day, not UTC's nor the machine's: in London in June
+/// (BST, UTC+1), at 23:30 UTC it is already the next day, 00:30, so a match scheduled for
+/// that day's evening is today's; half an hour earlier it is tomorrow's.
+/// Planted bug that fails it: taking "today" from the UTC date (or the machine's zone, UTC
+/// on CI).
+#[actix_web::test]
+async fn tonight_turns_at_the_leagues_midnight() {
+    let (clock, time) = manual_clock("2026-06-10T22:30:00Z", chrono_tz::Europe::London);
+    let app = spawn_app_with_clock(clock).await;
+    let admin = app.api_user("coord", Role::Admin).await;
+    let teams = app.league(&admin, "summer", json!("classic"), 2).await;
+    app.user("sam", Role::Supervisor).await;
+    let r = admin
+        .post(
+            "/api/v1/leagues/summer/supervisors",
+            &json!({"username": "sam"}),
+        )
+        .await;
+    assert!(r.status().is_success());
+    let m: Value = admin
+        .post(
+            "/api/v1/leagues/summer/matches",
+            &json!({"team_a": teams[0], "team_b": teams[1], "scheduled_at": "2026-06-11T19:00"}),
+        )
+        .await
+        .json()
+        .await
+        .unwrap();
+    let id = m["id"].as_i64().unwrap();
+    let sam = app.browser("sam").await;
+    let card = |page: &str| -> String {
+        let start = page
+            .find(&format!("id=\"match-{id}\""))
+            .expect("the match is on the list");
+        page[start..start + page[start..].find("</a>").unwrap()].to_string()
+    };
+    // 23:30 BST on the 10th: the match is tomorrow's.
+    let page = sam.get("/supervise").await.text().await.unwrap();
+    assert!(!card(&page).contains("today"), "{}", card(&page));
+    // 00:30 BST on the 11th (23:30 UTC on the 10th): it is today's.
+    time.advance(Duration::hours(1));
+    let page = sam.get("/supervise").await.text().await.unwrap();
+    assert!(
+        card(&page).contains("<strong>today</strong>"),
+        "{}",
+        card(&page)
+    );
+}
+
+/// "This week" on a league's home is three days either side of the league's wall-clock
+/// now: in New York when the clocks go forward (01:59 EST → 03:00 EDT, two real minutes),
+/// the window's end moves an hour and a minute, so a match at 02:30 three days later comes
+/// into the week.
+/// Planted bug that fails it: computing the window in UTC (or in the machine's zone).
+#[actix_web::test]
+async fn this_week_follows_the_leagues_clock_across_daylight_saving() {
+    let (clock, time) = manual_clock("2026-03-08T06:59:00Z", chrono_tz::America::New_York);
+    let app = spawn_app_with_clock(clock).await;
+    let admin = app.api_user("coord", Role::Admin).await;
+    let teams = app.league(&admin, "spring", json!("classic"), 2).await;
+    let r = admin
+        .post(
+            "/api/v1/leagues/spring/matches",
+            &json!({"team_a": teams[0], "team_b": teams[1], "scheduled_at": "2026-03-11T02:30", "table": "Table 9"}),
+        )
+        .await;
+    assert_eq!(r.status(), 201);
+    let week = |page: String| -> String {
+        let start = page.find("<h2>This week</h2>").expect("this week");
+        let end = page[start..].find("<h2>").map_or(page.len(), |e| {
+            page[start + 4..]
+                .find("<h2>")
+                .map_or(page.len(), |f| start + 4 + f)
+                .max(start + e)
+        });
+        page[start..end].to_string()
+    };
+    // 01:59 EST: the week ends 2026-03-11T01:59, before the match.
+    let page = app.get("/leagues/spring").await.text().await.unwrap();
+    assert!(!week(page.clone()).contains("Table 9"), "{}", week(page));
+    // Two minutes later it is 03:01 EDT: the week ends 03:01 on the 11th, after it.
+    time.advance(Duration::minutes(2));
+    let page = app.get("/leagues/spring").await.text().await.unwrap();
+    assert!(week(page.clone()).contains("Table 9"), "{}", week(page));
+}
