@@ -654,3 +654,21 @@ pub fn csv_rows(text: &str) -> Vec<Vec<String>> {
     }
     rows
 }
+
+impl TestApp {
+    /// A second server on the same database file with the page cache off and the same
+    /// `clock`: what every page is when rendered afresh, to compare with the cached copies.
+    pub async fn uncached_twin(&self, clock: Clock) -> String {
+        let settings = Settings {
+            bind: "127.0.0.1:0".into(),
+            db: self._dir.path().join("test.sqlite3"),
+            secure_cookies: false,
+            page_cache: false,
+            clock,
+        };
+        let app = Application::build(&settings).await.expect("twin builds");
+        let address = format!("http://127.0.0.1:{}", app.port());
+        actix_web::rt::spawn(app.run_until_stopped());
+        address
+    }
+}

@@ -96,8 +96,11 @@ fn season() -> Vec<(char, char, Value, (i64, i64))> {
     ]
 }
 
-/// (team, won, lost, win %, points for, points against) of every team.
-fn record(team: char) -> (i64, i64, &'static str, i64, i64) {
+/// Won, lost, win % (as shown), points for, points against.
+type Record = (i64, i64, &'static str, i64, i64);
+
+/// The record of every team.
+fn record(team: char) -> Record {
     match team {
         'A' => (1, 1, "0.500", 20, 50),
         'B' => (1, 1, "0.500", 51, 52),
@@ -167,7 +170,7 @@ async fn assert_standings(
     when: &str,
 ) {
     let id = |t: char| ids.iter().find(|(l, _)| *l == t).unwrap().1;
-    let rows: Vec<(usize, char, (i64, i64, &str, i64, i64))> = order
+    let rows: Vec<(usize, char, Record)> = order
         .iter()
         .enumerate()
         .map(|(i, t)| (i + 1, *t, record(*t)))
