@@ -12,8 +12,8 @@
 //!
 //! Replay a failure with `LEAGUE_WALK_SEED=<n>` (printed on failure); `LEAGUE_WALK_CASES`
 //! and `LEAGUE_WALK_STEPS` set the size (default 6 walks of 40 steps).
-//! Planted bugs that fail it: dropping the trigger that bumps `data_version` on hands (a
-//! page copy outlives a hand), and not saving totals after a correction.
+//! Planted bugs that fail it: the page cache ignoring `data_version` (a copy outlives a
+//! change), and a correction not saving the match's totals.
 
 use chrono::Duration;
 use serde_json::{Value, json};

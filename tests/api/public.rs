@@ -270,8 +270,13 @@ async fn league_pages_show_the_apis_numbers() {
 
     let html = page(&app, "/leagues").await;
     assert!(html.contains("href=\"/leagues/fall\""));
-    assert!(html.contains("4 teams · 2 of 6 matches played"), "{html}");
-    assert!(html.contains("1 in play"));
+    let fall = element(&html, "league-fall", "</li>");
+    assert!(
+        fall.contains(
+            "<p>4 teams · 2 of 6 matches played · <strong class=\"live\">1 in play</strong></p>"
+        ),
+        "{fall}"
+    );
 
     // League home: standings first, this week's matches (round 1), latest results.
     let html = page(&app, "/leagues/fall").await;
@@ -710,8 +715,11 @@ async fn scoresheet_csv_equals_the_api() {
         "seat 2 took 3, seat 4 took 1",
         "the reason (with its comma) survives"
     );
-    // A set is a plain negative number, not a defused formula.
-    assert!(text.contains(",-60,"), "{text}");
+    // A set is a plain negative number, not a defused formula: in hand 2 (corrected) B bid
+    // 3 + 3 and took 3 + 1.
+    let column = |name: &str| rows[0].iter().position(|c| c == name).unwrap();
+    assert_eq!(rows[2][column("b_contract_points")], "-60", "{text}");
+    assert_eq!(rows[2][column("b_made")], "false", "{text}");
     assert!(!text.contains("'-"));
 
     // 404s for the exports.
