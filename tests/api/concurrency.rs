@@ -491,9 +491,10 @@ enum Outcome {
     Busy,
 }
 
-/// A CLI run must succeed or say plainly that the database is busy; anything else (a panic,
-/// a raw SQLite error) fails the test.
-fn outcome(args: &[&str], out: &Output) -> Outcome {
+/// A CLI run must succeed or say plainly that the database is busy, and only after waiting
+/// the busy timeout (5 s) for the lock; anything else (a panic, a raw SQLite error, giving up
+/// at once) fails the test.
+fn outcome(args: &[&str], out: &Output, took: Duration) -> Outcome {
     let (so, se) = (stdout(out), stderr(out));
     assert!(
         !se.contains("panicked"),
@@ -512,6 +513,10 @@ fn outcome(args: &[&str], out: &Output) -> Outcome {
         se.trim(),
         BUSY,
         "{args:?} failed other than busy (stdout: {so})"
+    );
+    assert!(
+        took >= Duration::from_millis(4500),
+        "{args:?} gave up after {took:?}, not after the busy timeout"
     );
     Outcome::Busy
 }
@@ -540,8 +545,9 @@ async fn the_cli_writes_while_the_server_writes_and_nothing_is_lost_or_damaged()
     barrier.wait().await;
     let mut runs: Vec<(Vec<String>, Outcome)> = Vec::new();
     let mut run = async |args: &[&str]| {
+        let started = Instant::now();
         let out = cli_async(&db, args).await;
-        let o = outcome(args, &out);
+        let o = outcome(args, &out, started.elapsed());
         runs.push((args.iter().map(|a| a.to_string()).collect(), o));
     };
     run(&["demo"]).await;

@@ -258,8 +258,15 @@ async fn double_elimination_by_hands_with_corrections_resets_and_a_grand_final_f
         (&wb_final, &wb_final_before, 4, 2),
         (&drop1, &drop1_before, 7, 1),
     ] {
+        // The real match itself, not only the bracket drawn from the results: its teams
+        // moved and its version went up.
         let m = real(&app, &now["match_id"]).await;
-        assert_eq!((&m["team_a"], &m["team_b"]), (&team[a], &team[b_]));
+        assert_eq!(
+            (&m["team_a"], &m["team_b"]),
+            (&team[a], &team[b_]),
+            "real match {} has the moved teams",
+            m["id"]
+        );
         assert_eq!(m["status"], "scheduled");
         assert_eq!(m["version"], before["version"].as_i64().unwrap() + 1);
     }

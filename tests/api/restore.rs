@@ -359,6 +359,7 @@ async fn a_backup_taken_during_the_load_holds_a_prefix_of_the_acknowledged_hands
     );
 
     for backup in [&by_cli, &by_server] {
+        let mut held = Vec::new();
         let (integrity, broken) = check_file(backup).await;
         assert_eq!(integrity, ["ok"], "{}", backup.display());
         assert_eq!(broken, 0, "{}", backup.display());
@@ -396,7 +397,9 @@ async fn a_backup_taken_during_the_load_holds_a_prefix_of_the_acknowledged_hands
             let numbers: Vec<i64> = rows.iter().map(|(n, r, _)| n * 100 + r).collect();
             let expected: Vec<i64> = (1..=n as i64).map(|k| k * 100 + 1).collect();
             assert_eq!(numbers, expected, "{what}: the stored hands");
+            held.push(n);
         }
+        println!("{} holds {held:?} hands", backup.display());
     }
 }
 
@@ -486,6 +489,15 @@ async fn restore_refuses_what_is_not_a_sound_spades_im_backup() {
     assert!(len >= 3 * page, "a backup of several pages");
     bytes[len - page..].fill(0xA5);
     std::fs::write(&damaged, &bytes).unwrap();
+    // An index taken out of the schema, its pages left: only the integrity check sees it.
+    altered(
+        &good,
+        &bad("lost-pages.sqlite3"),
+        "PRAGMA writable_schema = ON;
+         DELETE FROM sqlite_master WHERE name = 'matches_league';
+         PRAGMA writable_schema = OFF;",
+    )
+    .await;
     altered(
         &good,
         &bad("orphans.sqlite3"),
@@ -532,6 +544,10 @@ async fn restore_refuses_what_is_not_a_sound_spades_im_backup() {
         ("missing.sqlite3", "cannot read the backup"),
         ("text.sqlite3", "is not an SQLite database"),
         ("damaged.sqlite3", "is damaged"),
+        (
+            "lost-pages.sqlite3",
+            "is damaged: its integrity check found",
+        ),
         ("orphans.sqlite3", "refer to rows that do not exist"),
         ("newer.sqlite3", "was written by a newer spades-im"),
         ("unfinished.sqlite3", "did not finish"),
@@ -574,6 +590,26 @@ async fn restore_refuses_what_is_not_a_sound_spades_im_backup() {
     assert_eq!(listing(&into), ["spades.sqlite3"]);
     let copy = spawn_app_on_copy(&target).await;
     assert_same_answers(&s.app, &copy).await;
+
+    // With --force over it, a bad backup is refused all the same and the database in place
+    // is left byte for byte as it was.
+    let in_place = std::fs::read(&target).unwrap();
+    for (name, says) in cases {
+        let file = bad(name);
+        let out = cli_async(&target, &["restore", file.to_str().unwrap(), "--force"]).await;
+        assert_eq!(out.status.code(), Some(1), "{name} --force");
+        assert!(
+            stderr(&out).contains(says),
+            "{name} --force: {}",
+            stderr(&out)
+        );
+        assert_eq!(
+            std::fs::read(&target).unwrap(),
+            in_place,
+            "{name} --force: the database in place is untouched"
+        );
+        assert_eq!(listing(&into), ["spades.sqlite3"], "{name} --force");
+    }
 }
 
 #[actix_web::test]

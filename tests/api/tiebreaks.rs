@@ -182,6 +182,15 @@ async fn assert_standings(
         "standings",
     )
     .await;
+    // The order first, in names (a readable failure), then every field.
+    let names: Vec<&str> = api["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["team"].as_str().unwrap())
+        .collect();
+    let expected: Vec<&str> = order.iter().map(|t| name(*t)).collect();
+    assert_eq!(names, expected, "{when}: {slug}: the API's order");
     let expected: Vec<Value> = rows
         .iter()
         .map(|(rank, t, (won, lost, pct, pf, pa))| {
