@@ -1,4 +1,4 @@
-//! A sample season for a first look: `spades-im demo`.
+//! A sample season for a first look: `cargo run --release -- demo`.
 //!
 //! Everything is loaded through the services the pages and the API use (so the rules check
 //! every hand): a supervisor account, the league "Demo Fall Season" with 8 teams, a round
@@ -310,7 +310,7 @@ pub async fn load(db: &Db) -> anyhow::Result<String> {
         "Loaded the demo season \"{NAME}\" (/leagues/{SLUG}): {} teams, {} round-robin \
          matches over {} league nights from {first_night}, {complete} played, {in_progress} in \
          progress tonight.\nSupervisor: {login}; the supervisor is assigned to the league.\n\
-         Run `spades-im serve` and open /leagues/{SLUG}.",
+         Start the server with `cargo run --release` (the same --db, if you gave one) and open /leagues/{SLUG}.",
         TEAMS.len(),
         rows.len(),
         rows.iter().filter_map(|m| m.round).max().unwrap_or(0),

@@ -1,4 +1,4 @@
-//! A generated season for the benchmarks: `spades-im generate --teams 64 --matches 2000
+//! A generated season for the benchmarks: `cargo run --release -- generate --teams 64 --matches 2000
 //! --hands 30000`.
 //!
 //! The league and its regular-season matches are written straight through the database layer

@@ -59,14 +59,19 @@ impl Db {
             .foreign_keys(true)
             .busy_timeout(Duration::from_secs(5));
         // Waiting longer than this for the writer answers 503 "not saved, send again".
+        // One connection each stays open while the server runs, so `restore` can tell the
+        // file is in use (an idle pool would otherwise close them all).
         let writer = SqlitePoolOptions::new()
             .max_connections(1)
+            .min_connections(1)
+            .idle_timeout(None)
             .acquire_timeout(Duration::from_secs(10))
             .connect_with(base.clone().create_if_missing(true))
             .await?;
         MIGRATOR.run(&writer).await?;
         let reader = SqlitePoolOptions::new()
             .max_connections(4)
+            .min_connections(1)
             .connect_with(base.read_only(true))
             .await?;
         let db = Db {
