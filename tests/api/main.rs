@@ -17,6 +17,7 @@ mod generate;
 mod helpers;
 mod league_api;
 mod league_walk;
+mod login_next;
 mod page_cache;
 mod pages;
 mod playoffs;

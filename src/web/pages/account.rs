@@ -43,9 +43,21 @@ struct NextQuery {
 /// Only a path on this site (never `//host` or a full URL).
 fn safe_next(next: Option<&str>) -> String {
     match next {
-        Some(n) if n.starts_with('/') && !n.starts_with("//") && !n.contains('\\') => n.to_string(),
+        Some(n) if is_local_path(n) => n.to_string(),
         _ => "/supervise".to_string(),
     }
+}
+
+/// A path on this site, and nothing a browser could read as another host: it starts with one
+/// `/` and holds only letters, digits and `/ - _ . ~ ? = &` (no `//`, backslash, control
+/// character, space or percent-encoding, which browsers may decode or drop into `//host`).
+fn is_local_path(next: &str) -> bool {
+    next.starts_with('/')
+        && !next.contains("//")
+        && next.len() <= 200
+        && next
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"/-_.~?=&".contains(&b))
 }
 
 #[get("/login")]
