@@ -313,12 +313,14 @@ pub async fn insert_hand(conn: &mut SqliteConnection, h: &NewHand<'_>) -> sqlx::
     Ok(row.last_insert_rowid())
 }
 
+/// The first answer to an idempotency key, and the hand it was sent with (none for keys
+/// stored before migration 0006).
 pub async fn idempotent_response(
     conn: &mut SqliteConnection,
     match_id: MatchId,
     key: &str,
-) -> sqlx::Result<Option<String>> {
-    sqlx::query_scalar("SELECT response FROM idempotency_keys WHERE match_id = ? AND key = ?")
+) -> sqlx::Result<Option<(String, Option<String>)>> {
+    sqlx::query_as("SELECT response, request FROM idempotency_keys WHERE match_id = ? AND key = ?")
         .bind(match_id)
         .bind(key)
         .fetch_optional(conn)
@@ -329,14 +331,17 @@ pub async fn save_idempotent_response(
     conn: &mut SqliteConnection,
     match_id: MatchId,
     key: &str,
+    request: &str,
     response: &str,
     now: Timestamp,
 ) -> sqlx::Result<()> {
     sqlx::query(
-        "INSERT INTO idempotency_keys (match_id, key, response, created_at) VALUES (?, ?, ?, ?)",
+        "INSERT INTO idempotency_keys (match_id, key, request, response, created_at)
+         VALUES (?, ?, ?, ?, ?)",
     )
     .bind(match_id)
     .bind(key)
+    .bind(request)
     .bind(response)
     .bind(now)
     .execute(conn)

@@ -156,11 +156,19 @@ pub async fn record_hand(
             "an idempotency key is 1 to 200 characters",
         ));
     }
+    let request = to_json("hand", input)?;
     let mut tx = db.write().await?;
     let m = writable(&mut tx, user, id).await?;
     if let Some(key) = idempotency_key
-        && let Some(answer) = db_matches::idempotent_response(&mut tx, id, key).await?
+        && let Some((answer, first)) = db_matches::idempotent_response(&mut tx, id, key).await?
     {
+        if first.is_some_and(|first| first != request) {
+            return Err(ServiceError::invalid(
+                "idempotency_key_reused",
+                "idempotency_key",
+                "this idempotency key was already used for a different hand: nothing was recorded; send a new key for a new hand",
+            ));
+        }
         return Ok(Recorded::Repeat(answer));
     }
     check_version(&m, expected_version)?;
@@ -219,7 +227,7 @@ pub async fn record_hand(
     let view = reload(&mut tx, id, &league).await?;
     if let Some(key) = idempotency_key {
         let answer = to_json("answer", &view)?;
-        db_matches::save_idempotent_response(&mut tx, id, key, &answer, now).await?;
+        db_matches::save_idempotent_response(&mut tx, id, key, &request, &answer, now).await?;
     }
     tx.commit().await?;
     Ok(Recorded::New(Box::new(view)))

@@ -796,8 +796,8 @@ async fn duplicate_idempotency_key_records_once() {
     app.assert_nothing_written(&after_first, "nothing new recorded")
         .await;
 
-    // A retry with the same key but another hand and a version now stale: still the first
-    // answer, nothing recorded.
+    // The same key with another hand (and a version now stale) is refused, not answered with
+    // the first hand: the client must not believe this hand was recorded.
     let retry = n
         .sup
         .post(
@@ -805,8 +805,13 @@ async fn duplicate_idempotency_key_records_once() {
             &json!({"hand": hand2(), "expected_version": v, "idempotency_key": "table-1-hand-1"}),
         )
         .await;
-    assert_eq!(retry.status(), 201);
-    assert_eq!(retry.json::<Value>().await.unwrap(), first);
+    refused(
+        retry,
+        422,
+        "idempotency_key_reused",
+        "the key with another hand",
+    )
+    .await;
     app.assert_nothing_written(&after_first, "nothing written")
         .await;
 
@@ -2047,4 +2052,61 @@ async fn account_changes_are_audited() {
             ("revoke_token".into(), "api_token".into(), sup_id),
         ]
     );
+}
+
+/// The same idempotency key with a different hand is refused (422 `idempotency_key_reused`,
+/// nothing recorded): answering it with the first hand would make the client believe a hand
+/// was recorded that was not. The same key with the same hand still returns the first answer.
+#[actix_web::test]
+async fn an_idempotency_key_reused_for_another_hand_is_refused() {
+    let app = spawn_app().await;
+    let admin = app.api_user("coord", Role::Admin).await;
+    let teams = app.league(&admin, "keys", json!("classic"), 2).await;
+    let m: Value = admin
+        .post(
+            "/api/v1/leagues/keys/matches",
+            &json!({"team_a": teams[0], "team_b": teams[1]}),
+        )
+        .await
+        .json()
+        .await
+        .unwrap();
+    let id = m["id"].as_i64().unwrap();
+    let started: Value = admin
+        .post(&format!("/api/v1/matches/{id}/start"), &json!({}))
+        .await
+        .json()
+        .await
+        .unwrap();
+    let send = |h: Value| json!({"hand": h, "expected_version": started["version"], "idempotency_key": "table-3-hand-1"});
+    let first = admin
+        .post(&format!("/api/v1/matches/{id}/hands"), &send(hand1()))
+        .await;
+    assert_eq!(first.status(), 201);
+    let first: Value = first.json().await.unwrap();
+    let again = admin
+        .post(&format!("/api/v1/matches/{id}/hands"), &send(hand1()))
+        .await;
+    assert_eq!(again.status(), 201);
+    assert_eq!(again.json::<Value>().await.unwrap(), first);
+    let before = app.tables().await;
+    let other = admin
+        .post(&format!("/api/v1/matches/{id}/hands"), &send(hand2()))
+        .await;
+    let error = refused(
+        other,
+        422,
+        "idempotency_key_reused",
+        "another hand, same key",
+    )
+    .await;
+    assert_eq!(error["field"], "idempotency_key");
+    app.assert_nothing_written(&before, "a reused key").await;
+    let m: Value = admin
+        .get(&format!("/api/v1/matches/{id}"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(m["hands"].as_array().unwrap().len(), 1);
 }

@@ -46,7 +46,11 @@ async fn login_sends_the_browser_only_to_a_path_of_this_site() {
             .fetch_one(&mut *conn)
             .await
             .unwrap();
-        assert_eq!(sessions, i as i64 + 1, "one session per login (next {next:?})");
+        assert_eq!(
+            sessions,
+            i as i64 + 1,
+            "one session per login (next {next:?})"
+        );
         // The login form carries only a safe `next` too.
         let form = client
             .get(app.url(&format!("/login?next={}", urlencode(next))))
@@ -56,7 +60,10 @@ async fn login_sends_the_browser_only_to_a_path_of_this_site() {
         assert_eq!(form.status(), 200, "login form with next {next:?}");
         let page = form.text().await.unwrap();
         assert!(
-            page.contains(&format!("name=\"next\" value=\"{}\"", expected.replace('&', "&#38;"))),
+            page.contains(&format!(
+                "name=\"next\" value=\"{}\"",
+                expected.replace('&', "&#38;")
+            )),
             "login form with next {next:?}"
         );
     }
