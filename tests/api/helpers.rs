@@ -618,41 +618,16 @@ pub fn html_standings(html: &str) -> Vec<Vec<String>> {
         .collect()
 }
 
-/// Parses CSV (RFC 4180: quoted fields with doubled quotes, CRLF line ends).
+/// Parses CSV (RFC 4180: quoted fields with doubled quotes, CRLF line ends) with the `csv`
+/// crate, every row as it is (no header row taken out).
 pub fn csv_rows(text: &str) -> Vec<Vec<String>> {
-    let mut rows = Vec::new();
-    let mut row = Vec::new();
-    let mut field = String::new();
-    let mut quoted = false;
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
-        if quoted {
-            match c {
-                '"' if chars.peek() == Some(&'"') => {
-                    field.push('"');
-                    chars.next();
-                }
-                '"' => quoted = false,
-                other => field.push(other),
-            }
-            continue;
-        }
-        match c {
-            '"' => quoted = true,
-            ',' => row.push(std::mem::take(&mut field)),
-            '\r' => {}
-            '\n' => {
-                row.push(std::mem::take(&mut field));
-                rows.push(std::mem::take(&mut row));
-            }
-            other => field.push(other),
-        }
-    }
-    if !field.is_empty() || !row.is_empty() {
-        row.push(field);
-        rows.push(row);
-    }
-    rows
+    csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .from_reader(text.as_bytes())
+        .records()
+        .map(|r| r.expect("a CSV row").iter().map(String::from).collect())
+        .collect()
 }
 
 impl TestApp {

@@ -5,7 +5,7 @@
 use serde_json::{Value, json};
 use spades_im::service::Role;
 
-use crate::helpers::{Api, TestApp, spawn_app};
+use crate::helpers::{Api, TestApp, csv_rows, spawn_app};
 
 // ---------------------------------------------------------------------------------------
 // Helpers
@@ -78,43 +78,6 @@ fn count(haystack: &str, needle: &str) -> usize {
     haystack.matches(needle).count()
 }
 
-/// Parses CSV (RFC 4180: quoted fields with doubled quotes, CRLF line ends).
-fn parse_csv(text: &str) -> Vec<Vec<String>> {
-    let mut rows = Vec::new();
-    let mut row = Vec::new();
-    let mut field = String::new();
-    let mut quoted = false;
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
-        if quoted {
-            match c {
-                '"' if chars.peek() == Some(&'"') => {
-                    field.push('"');
-                    chars.next();
-                }
-                '"' => quoted = false,
-                other => field.push(other),
-            }
-            continue;
-        }
-        match c {
-            '"' => quoted = true,
-            ',' => row.push(std::mem::take(&mut field)),
-            '\r' => {}
-            '\n' => {
-                row.push(std::mem::take(&mut field));
-                rows.push(std::mem::take(&mut row));
-            }
-            other => field.push(other),
-        }
-    }
-    if !field.is_empty() || !row.is_empty() {
-        row.push(field);
-        rows.push(row);
-    }
-    rows
-}
-
 async fn csv(app: &TestApp, path: &str, filename: &str) -> (String, Vec<Vec<String>>) {
     let response = app.get(path).await;
     assert_eq!(response.status(), 200, "GET {path}");
@@ -130,7 +93,7 @@ async fn csv(app: &TestApp, path: &str, filename: &str) -> (String, Vec<Vec<Stri
     );
     let text = response.text().await.unwrap();
     assert!(text.ends_with("\r\n"), "{path}: rows end with CRLF");
-    let rows = parse_csv(&text);
+    let rows = csv_rows(&text);
     (text, rows)
 }
 
