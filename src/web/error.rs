@@ -36,6 +36,12 @@ pub enum AppError {
     /// The body is over the size limit (413).
     #[error("too large")]
     TooLarge,
+    /// No route under this path answers this method (405); these methods do.
+    #[error("method not allowed")]
+    MethodNotAllowed(Vec<&'static str>),
+    /// A write whose body is not declared `application/json` (415).
+    #[error("unsupported media type")]
+    UnsupportedMediaType,
     /// Too many failed logins: wait this many seconds (429).
     #[error("too many attempts")]
     Throttled(u64),
@@ -58,6 +64,14 @@ impl AppError {
             AppError::TooLarge => (
                 "too_large".into(),
                 "the body is too large (256 KiB at most)".into(),
+            ),
+            AppError::MethodNotAllowed(allowed) => (
+                "method_not_allowed".into(),
+                format!("this path answers {} only", allowed.join(", ")),
+            ),
+            AppError::UnsupportedMediaType => (
+                "unsupported_media_type".into(),
+                "send the body as JSON with Content-Type: application/json".into(),
             ),
             AppError::Throttled(secs) => (
                 "throttled".into(),
@@ -142,6 +156,8 @@ impl ResponseError for AppError {
             AppError::Forbidden(_) => StatusCode::FORBIDDEN,
             AppError::Conflict { .. } => StatusCode::CONFLICT,
             AppError::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+            AppError::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
+            AppError::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             AppError::Throttled(_) => StatusCode::TOO_MANY_REQUESTS,
             AppError::Busy => StatusCode::SERVICE_UNAVAILABLE,
             AppError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
@@ -159,6 +175,9 @@ impl ResponseError for AppError {
         }
         if let AppError::Throttled(secs) = self {
             response.insert_header(("Retry-After", secs.to_string()));
+        }
+        if let AppError::MethodNotAllowed(allowed) = self {
+            response.insert_header((actix_web::http::header::ALLOW, allowed.join(", ")));
         }
         response.json(self.body())
     }
