@@ -23,6 +23,8 @@ pub struct Settings {
     pub page_cache: bool,
     /// The time and the league's time zone (the machine's clock but for tests).
     pub clock: Clock,
+    /// Reverse proxies whose `X-Forwarded-For` names the client (for the login throttle).
+    pub trusted_proxies: Vec<ipnet::IpNet>,
 }
 
 pub struct Application {
@@ -41,6 +43,9 @@ impl Application {
         let state = web::Data::new(AppState {
             db: db.clone(),
             throttle: site::throttle::Throttle::default(),
+            client_address: site::throttle::ClientAddress::trusting(
+                settings.trusted_proxies.clone(),
+            ),
             secure_cookies: settings.secure_cookies,
             standings: Default::default(),
             pages: site::middleware::page_cache::PageCache::new(settings.page_cache),

@@ -63,6 +63,29 @@ struct ServeArgs {
     /// "this week" are in its wall-clock time. Default: the machine's zone.
     #[arg(long, env = "SPADES_TIME_ZONE", global = true)]
     time_zone: Option<String>,
+    /// A reverse proxy (address or CIDR block, e.g. 127.0.0.1 or 10.0.0.0/8) whose
+    /// X-Forwarded-For header names the client, for the login throttle. Repeat the flag, or
+    /// separate with commas. Without it every client is its peer address (see README,
+    /// "Behind a reverse proxy").
+    #[arg(
+        long = "trusted-proxy",
+        env = "SPADES_TRUSTED_PROXIES",
+        value_name = "CIDR",
+        value_delimiter = ',',
+        value_parser = parse_proxy,
+        global = true
+    )]
+    trusted_proxies: Vec<ipnet::IpNet>,
+}
+
+/// An address block, or a single address as a block of one.
+fn parse_proxy(s: &str) -> Result<ipnet::IpNet, String> {
+    let s = s.trim();
+    s.parse::<ipnet::IpNet>()
+        .or_else(|_| s.parse::<std::net::IpAddr>().map(ipnet::IpNet::from))
+        .map_err(|_| {
+            format!("\"{s}\" is not an address or CIDR block (e.g. 127.0.0.1 or 10.0.0.0/8)")
+        })
 }
 
 impl ServeArgs {
@@ -261,6 +284,7 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         secure_cookies: !args.insecure_cookies,
         page_cache: !args.no_page_cache,
         clock,
+        trusted_proxies: args.trusted_proxies,
     };
     let app = Application::build(&settings).await?;
     let first_admin = accounts::ensure_admin(app.db()).await?;

@@ -19,6 +19,8 @@ use error::{AppError, PageError};
 pub struct AppState {
     pub db: Db,
     pub throttle: throttle::Throttle,
+    /// Who the client is (the peer, or what a trusted proxy says).
+    pub client_address: throttle::ClientAddress,
     /// Mark the session cookie `Secure` (off only for plain HTTP on a closed network).
     pub secure_cookies: bool,
     /// Each league's standings, recomputed only when a result or a team changes.

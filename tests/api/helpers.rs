@@ -398,12 +398,27 @@ pub async fn tables(db: &Db) -> Tables {
 /// Starts the application on 127.0.0.1 with a random port and a temporary database, on the
 /// machine's clock.
 pub async fn spawn_app() -> TestApp {
-    spawn_app_in(tempfile::tempdir().expect("temp dir"), system_clock()).await
+    spawn_app_in(
+        tempfile::tempdir().expect("temp dir"),
+        system_clock(),
+        vec![],
+    )
+    .await
+}
+
+/// As [`spawn_app_with_clock`], believing `X-Forwarded-For` from peers in `proxies` (CIDR
+/// blocks) as the login throttle does behind a reverse proxy.
+pub async fn spawn_app_behind(proxies: &[&str], clock: Clock) -> TestApp {
+    let trusted = proxies
+        .iter()
+        .map(|p| p.parse().expect("a CIDR block"))
+        .collect();
+    spawn_app_in(tempfile::tempdir().expect("temp dir"), clock, trusted).await
 }
 
 /// As [`spawn_app`], on `clock` (a [`ManualTime`] the test moves, in a chosen time zone).
 pub async fn spawn_app_with_clock(clock: Clock) -> TestApp {
-    spawn_app_in(tempfile::tempdir().expect("temp dir"), clock).await
+    spawn_app_in(tempfile::tempdir().expect("temp dir"), clock, vec![]).await
 }
 
 /// A clock standing at `rfc3339` in `zone`, and the handle that moves it.
@@ -426,17 +441,22 @@ pub async fn spawn_app_on_copy(db: &std::path::Path) -> TestApp {
     let dir = tempfile::tempdir().expect("temp dir");
     std::fs::copy(db, dir.path().join("test.sqlite3"))
         .unwrap_or_else(|e| panic!("copy {}: {e}", db.display()));
-    spawn_app_in(dir, system_clock()).await
+    spawn_app_in(dir, system_clock(), vec![]).await
 }
 
 /// Starts the application on `dir/test.sqlite3` (created if missing).
-async fn spawn_app_in(dir: tempfile::TempDir, clock: Clock) -> TestApp {
+async fn spawn_app_in(
+    dir: tempfile::TempDir,
+    clock: Clock,
+    trusted_proxies: Vec<ipnet::IpNet>,
+) -> TestApp {
     let settings = Settings {
         bind: "127.0.0.1:0".into(),
         db: dir.path().join("test.sqlite3"),
         secure_cookies: false,
         page_cache: true,
         clock: clock.clone(),
+        trusted_proxies,
     };
     let app = Application::build(&settings).await.expect("app builds");
     let address = format!("http://127.0.0.1:{}", app.port());
@@ -640,6 +660,7 @@ impl TestApp {
             secure_cookies: false,
             page_cache: false,
             clock,
+            trusted_proxies: vec![],
         };
         let app = Application::build(&settings).await.expect("twin builds");
         let address = format!("http://127.0.0.1:{}", app.port());

@@ -18,6 +18,7 @@ mod helpers;
 mod league_api;
 mod league_walk;
 mod login_next;
+mod login_throttle;
 mod page_cache;
 mod pages;
 mod playoffs;

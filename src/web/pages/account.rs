@@ -12,7 +12,6 @@ use crate::web::AppState;
 use crate::web::error::PageError;
 use crate::web::extract::{Authed, CsrfForm, SESSION_COOKIE, Supervisor, Via, Viewer};
 use crate::web::respond::{html, no_store, see_other};
-use crate::web::throttle::client_ip;
 use crate::web::view::nav::Nav;
 use crate::web::view::time::{Stamp, stamp};
 
@@ -87,7 +86,8 @@ async fn login(
     state: web::Data<AppState>,
     form: web::Form<LoginForm>,
 ) -> Result<HttpResponse, PageError> {
-    let ip = client_ip(&req);
+    let client = state.client_address.of(&req);
+    let now = state.db.clock().now().0;
     let username = form.username.trim().to_string();
     let next = safe_next(form.next.as_deref());
     let again = |status: StatusCode, message: String| -> Result<HttpResponse, PageError> {
@@ -100,12 +100,12 @@ async fn login(
         Ok(no_store(html(status, page.render()?)))
     };
     // Throttling is decided before any hashing.
-    if let Some(wait) = state.throttle.retry_after(&ip, &username) {
+    if let Some(wait) = state.throttle.retry_after(client, &username, now) {
         let mut response = again(
             StatusCode::TOO_MANY_REQUESTS,
             format!(
-                "Too many failed logins: try again in {} minutes.",
-                wait.div_ceil(60)
+                "Too many failed logins from this device: {}",
+                try_again_in(wait)
             ),
         )?;
         response.headers_mut().insert(
@@ -115,13 +115,13 @@ async fn login(
         return Ok(response);
     }
     let Some(user) = accounts::check_login(&state.db, &username, &form.password).await? else {
-        state.throttle.failed(&ip, &username);
+        state.throttle.failed(client, &username, now);
         return again(
             StatusCode::UNAUTHORIZED,
             "Wrong username or password.".into(),
         );
     };
-    state.throttle.succeeded(&username);
+    state.throttle.succeeded(client, &username);
     // A new session id at every login.
     let (session, _csrf) = accounts::open_session(&state.db, &user).await?;
     let cookie = Cookie::build(SESSION_COOKIE, session)
@@ -252,23 +252,60 @@ struct PasswordForm {
     repeat: String,
 }
 
+/// "try again in 3 seconds" / "… in 2 minutes".
+fn try_again_in(secs: u64) -> String {
+    match secs {
+        1 => "try again in a second.".into(),
+        0..60 => format!("try again in {secs} seconds."),
+        _ => format!("try again in {} minutes.", secs.div_ceil(60)),
+    }
+}
+
+/// The current password is checked under the login throttle: a session left open on a shared
+/// computer must not become a way to guess the password.
 #[post("/account/password")]
 async fn change_password(
+    req: HttpRequest,
     state: web::Data<AppState>,
     Supervisor(who): Supervisor,
     CsrfForm(form): CsrfForm<PasswordForm>,
 ) -> Result<HttpResponse, PageError> {
-    let refused = if form.new != form.repeat {
-        Shown::error("repeat", "the two new passwords differ")
+    let client = state.client_address.of(&req);
+    let now = state.db.clock().now().0;
+    let username = &who.user.username;
+    let (status, refused) = if form.new != form.repeat {
+        (
+            StatusCode::UNPROCESSABLE_ENTITY,
+            Shown::error("repeat", "the two new passwords differ"),
+        )
+    } else if let Some(wait) = state.throttle.retry_after(client, username, now) {
+        (
+            StatusCode::TOO_MANY_REQUESTS,
+            Shown::error(
+                "current",
+                format!("Too many wrong passwords: {}", try_again_in(wait)),
+            ),
+        )
     } else {
         match accounts::change_password(&state.db, &who.user, &form.current, &form.new).await {
             // Every session ended with the old password, this one too: log in again.
-            Ok(()) => return Ok(see_other("/login?next=/account")),
-            Err(ServiceError::Invalid(e)) => Shown::error(e.field.unwrap_or_default(), e.message),
+            Ok(()) => {
+                state.throttle.succeeded(client, username);
+                return Ok(see_other("/login?next=/account"));
+            }
+            Err(ServiceError::Invalid(e)) => {
+                if e.field.as_deref() == Some("current") {
+                    state.throttle.failed(client, username, now);
+                }
+                (
+                    StatusCode::UNPROCESSABLE_ENTITY,
+                    Shown::error(e.field.unwrap_or_default(), e.message),
+                )
+            }
             Err(e) => return Err(e.into()),
         }
     };
-    render_account(&state, &who, StatusCode::UNPROCESSABLE_ENTITY, refused).await
+    render_account(&state, &who, status, refused).await
 }
 
 #[derive(Deserialize)]
