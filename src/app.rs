@@ -54,6 +54,9 @@ impl Application {
             App::new()
                 .app_data(state.clone())
                 .app_data(web::FormConfig::default().limit(256 * 1024))
+                .wrap(actix_web::middleware::from_fn(
+                    site::middleware::private::no_store_when_logged_in,
+                ))
                 .wrap(site::middleware::same_origin::SameOrigin)
                 .wrap(site::middleware::security_headers())
                 .wrap(actix_web::middleware::Logger::new("%r %s %Dms"))

@@ -2,6 +2,10 @@
 //! type the engine scores.
 
 use serde::{Deserialize, Serialize};
+use utoipa::openapi::RefOr;
+use utoipa::openapi::schema::{
+    Array, ArrayBuilder, ArrayItems, ObjectBuilder, OneOfBuilder, Schema, Type,
+};
 
 /// One of the two partnerships: `A` is seats 1 and 3, `B` seats 2 and 4.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema)]
@@ -61,11 +65,61 @@ impl std::fmt::Display for Bid {
 }
 
 /// A bid as JSON carries it: an integer or `"nil"` / `"blind_nil"`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum BidInput {
     Number(i64),
     Word(String),
+}
+
+/// The schema says what a bid may be (what [`HandInput::parse`] accepts), not only the JSON
+/// types the enum reads.
+impl utoipa::PartialSchema for BidInput {
+    fn schema() -> RefOr<Schema> {
+        OneOfBuilder::new()
+            .item(
+                ObjectBuilder::new()
+                    .schema_type(Type::Integer)
+                    .minimum(Some(0))
+                    .maximum(Some(MAX_TRICKS)),
+            )
+            .item(
+                ObjectBuilder::new()
+                    .schema_type(Type::String)
+                    .enum_values(Some(["nil", "blind_nil"])),
+            )
+            .description(Some(
+                "A bid: a number of tricks from 0 to 13, `\"nil\"` or `\"blind_nil\"`.",
+            ))
+            .into()
+    }
+}
+
+impl utoipa::ToSchema for BidInput {}
+
+/// The most tricks a bid or a player can name.
+const MAX_TRICKS: u8 = 13;
+
+/// Two entries, in seat order.
+fn two<T: Into<RefOr<Schema>>>(item: T) -> Array {
+    ArrayBuilder::new()
+        .items(ArrayItems::RefOrSchema(Box::new(item.into())))
+        .min_items(Some(2))
+        .max_items(Some(2))
+        .build()
+}
+
+/// The schema of `tricks`: two counts from 0 to 13.
+fn trick_counts() -> Array {
+    two(ObjectBuilder::new()
+        .schema_type(Type::Integer)
+        .minimum(Some(0))
+        .maximum(Some(MAX_TRICKS)))
+}
+
+/// The schema of `bids`: two bids.
+fn two_bids() -> Array {
+    two(<BidInput as utoipa::PartialSchema>::schema())
 }
 
 impl From<Bid> for BidInput {
@@ -82,7 +136,11 @@ impl From<Bid> for BidInput {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TeamHandInput {
+    /// The two players' bids, in seat order.
+    #[schema(schema_with = two_bids)]
     pub bids: Vec<BidInput>,
+    /// The tricks each of the two players took, in seat order (the four add up to 13).
+    #[schema(schema_with = trick_counts)]
     pub tricks: Vec<i64>,
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub blind: bool,
@@ -92,8 +150,10 @@ pub struct TeamHandInput {
 #[serde(deny_unknown_fields)]
 pub struct RevokesInput {
     #[serde(default)]
+    #[schema(minimum = 0, maximum = 13)]
     pub a: i64,
     #[serde(default)]
+    #[schema(minimum = 0, maximum = 13)]
     pub b: i64,
 }
 

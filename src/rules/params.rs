@@ -3,6 +3,8 @@
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
+use utoipa::openapi::RefOr;
+use utoipa::openapi::schema::{ObjectBuilder, Schema, Type};
 
 /// Every parameter the scoring engine reads. The JSON shape is the API's (`snake_case`,
 /// optional features are `null` when off).
@@ -10,23 +12,28 @@ use serde_json::{Map, Value};
 #[serde(deny_unknown_fields)]
 pub struct Rules {
     /// Points that end the game.
+    #[schema(minimum = 1, maximum = 100_000)]
     pub target: i32,
     /// Minutes before time is called; `null` for no limit.
+    #[schema(minimum = 1, maximum = 4_294_967_295_u64, format = Int64)]
     pub time_limit_minutes: Option<u32>,
     /// Value of a nil bid (± this); `null` means nil may not be bid.
+    #[schema(minimum = 0, maximum = 10_000)]
     pub nil: Option<i32>,
     /// A numeric bid of 0 is a nil bid.
     pub zero_bid_is_nil: bool,
     pub blind_nil: BlindNil,
     pub failed_nil_tricks: FailedNilTricks,
     /// The smallest team contract, unless both partners bid nil.
+    #[schema(maximum = 13)]
     pub min_team_bid: u8,
     pub set_penalty: SetPenalty,
     pub bags: Bags,
     pub ten_for_200: Option<TenFor200>,
     pub revoke: Option<Revoke>,
     pub regular_season_ties: TieRule,
-    /// A team at or below this score loses at once.
+    /// A team at or below this score loses at once (below `target`).
+    #[schema(minimum = -100_000, maximum = 99_999)]
     pub loss_floor: Option<i32>,
     pub moon: Option<Moon>,
     pub blind_bids: Option<BlindBids>,
@@ -57,6 +64,7 @@ impl BlindWhen {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct BlindNil {
+    #[schema(minimum = 0, maximum = 10_000)]
     pub value: i32,
     pub when: BlindWhen,
     /// The deficit that `behind_at_least` / `behind_more_than` compare with.
@@ -106,10 +114,13 @@ pub enum BagOverflow {
 #[serde(deny_unknown_fields, default)]
 pub struct Bags {
     /// Bags that cost a penalty; `null` for no bag penalty.
+    #[schema(minimum = 1, maximum = 4_294_967_295_u64, format = Int64)]
     pub limit: Option<u32>,
+    #[schema(minimum = 0, maximum = 10_000)]
     pub penalty: i32,
     pub overflow: BagOverflow,
     /// Points per overtrick (1; −1 or −10 in some variations).
+    #[schema(minimum = -10, maximum = 10)]
     pub value: i32,
 }
 
@@ -136,7 +147,9 @@ pub enum TenFor200Set {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct TenFor200 {
+    #[schema(minimum = 1, maximum = 13)]
     pub min_bid: u8,
+    #[schema(minimum = 0, maximum = 10_000)]
     pub value: i32,
     pub set: TenFor200Set,
 }
@@ -155,8 +168,10 @@ impl Default for TenFor200 {
 #[serde(deny_unknown_fields, default)]
 pub struct Revoke {
     /// Tricks moved from the offending team to the other per revoke.
+    #[schema(maximum = 13)]
     pub tricks: u8,
     /// Points the other team gains per revoke.
+    #[schema(minimum = 0, maximum = 10_000)]
     pub award: i32,
 }
 
@@ -179,6 +194,7 @@ pub enum TieRule {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct Moon {
+    #[schema(minimum = 0, maximum = 10_000)]
     pub value: i32,
     pub wins_game: bool,
 }
@@ -195,7 +211,9 @@ impl Default for Moon {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct BlindBids {
+    #[schema(minimum = 1, maximum = 13)]
     pub min_bid: u8,
+    #[schema(minimum = 1, maximum = 10)]
     pub multiplier: i32,
     pub when: BlindWhen,
     pub deficit: i32,
@@ -339,9 +357,77 @@ pub fn preset(name: &str) -> Option<Preset> {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(untagged)]
 pub enum RulesSpec {
+    #[schema(value_type = PresetName)]
     Preset(String),
-    #[schema(value_type = Object)]
+    #[schema(value_type = RulesOverrides)]
     Custom(Map<String, Value>),
+}
+
+/// A preset's name (docs/scoring.md §5.2): the schema lists [`presets`].
+pub struct PresetName;
+
+impl utoipa::PartialSchema for PresetName {
+    fn schema() -> RefOr<Schema> {
+        ObjectBuilder::new()
+            .schema_type(Type::String)
+            .enum_values(Some(preset_names()))
+            .description(Some("A preset's name (docs/scoring.md §5.2)."))
+            .into()
+    }
+}
+
+impl utoipa::ToSchema for PresetName {}
+
+// Only for the OpenAPI document: the object form of `RulesSpec`. `RulesSpec::resolve` reads
+// the real thing, a JSON object merged over the preset; the test
+// `overrides_name_every_field_of_the_rules` keeps the two in step.
+/// A preset and the fields of the rules to change (docs/scoring.md §5.3). Nested objects
+/// are merged field by field; an optional feature is turned off with `null`, or on with an
+/// object of the fields that differ from its usual values.
+#[derive(Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code)]
+pub struct RulesOverrides {
+    #[schema(value_type = PresetName)]
+    preset: String,
+    #[serde(default)]
+    #[schema(minimum = 1, maximum = 100_000)]
+    target: i32,
+    #[serde(default)]
+    #[schema(minimum = 1, maximum = 4_294_967_295_u64, format = Int64)]
+    time_limit_minutes: Option<u32>,
+    #[serde(default)]
+    #[schema(minimum = 0, maximum = 10_000)]
+    nil: Option<i32>,
+    #[serde(default)]
+    zero_bid_is_nil: bool,
+    #[serde(default)]
+    blind_nil: BlindNil,
+    #[serde(default)]
+    #[schema(value_type = FailedNilTricks)]
+    failed_nil_tricks: String,
+    #[serde(default)]
+    #[schema(maximum = 13)]
+    min_team_bid: u8,
+    #[serde(default)]
+    #[schema(value_type = SetPenalty)]
+    set_penalty: String,
+    #[serde(default)]
+    bags: Bags,
+    #[serde(default)]
+    ten_for_200: Option<TenFor200>,
+    #[serde(default)]
+    revoke: Option<Revoke>,
+    #[serde(default)]
+    #[schema(value_type = TieRule)]
+    regular_season_ties: String,
+    #[serde(default)]
+    #[schema(minimum = -100_000, maximum = 99_999)]
+    loss_floor: Option<i32>,
+    #[serde(default)]
+    moon: Option<Moon>,
+    #[serde(default)]
+    blind_bids: Option<BlindBids>,
 }
 
 impl Default for RulesSpec {

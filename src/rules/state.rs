@@ -32,6 +32,7 @@ pub struct TeamTotal {
     #[serde(default)]
     pub score: i32,
     #[serde(default)]
+    #[schema(maximum = 4_294_967_295_u64, format = Int64)]
     pub bags: u32,
 }
 

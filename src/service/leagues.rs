@@ -4,6 +4,7 @@ use serde::{Deserialize, Serialize};
 use sqlx::{Sqlite, SqliteConnection, Transaction};
 
 use super::audit;
+use super::text::{self, TextRule};
 use super::{ConflictCode, ServiceError, User, require_admin, slugify, to_json};
 use crate::db::leagues::{self as db_leagues, LeagueRow, NewLeague};
 use crate::db::{Db, users};
@@ -204,15 +205,14 @@ fn check_tiebreak(order: Option<&[String]>) -> Result<String, ServiceError> {
 }
 
 pub(crate) fn check_name(name: &str, field: &str, what: &str) -> Result<String, ServiceError> {
-    let name = name.trim();
-    if name.is_empty() || name.chars().count() > 80 {
-        return Err(ServiceError::invalid(
-            "invalid_input",
-            field,
-            format!("{what} must be 1 to 80 characters"),
-        ));
+    TextRule {
+        code: "invalid_input",
+        field,
+        what,
+        max: text::NAME_MAX,
+        lines: false,
     }
-    Ok(name.to_string())
+    .check(name)
 }
 
 /// A new league's slug: the one given (trimmed), else made from the name.

@@ -8,6 +8,7 @@ use sqlx::SqliteConnection;
 use super::audit;
 use super::leagues::League;
 use super::match_view::{MatchView, ends_at, reload, replay, rules_of, stored_hands};
+use super::text::{self, TextRule};
 use super::{ConflictCode, ServiceError, User, require_admin, to_json};
 use crate::db::Db;
 use crate::db::leagues as db_leagues;
@@ -148,12 +149,14 @@ pub async fn record_hand(
 ) -> Result<Recorded, ServiceError> {
     let now = db.clock().now();
     if let Some(key) = idempotency_key
-        && (key.is_empty() || key.len() > 200)
+        && (key.is_empty()
+            || key.chars().count() > text::IDEMPOTENCY_KEY_MAX
+            || key.chars().any(char::is_control))
     {
         return Err(ServiceError::invalid(
             "invalid_request",
             "idempotency_key",
-            "an idempotency key is 1 to 200 characters",
+            "an idempotency key is 1 to 200 characters, none of them a control character",
         ));
     }
     let request = to_json("hand", input)?;
@@ -259,14 +262,22 @@ pub async fn correct_hand(
         expected_version,
         reset_bracket_path: reset_path,
     } = *correction;
-    let reason = reason.trim();
-    if reason.is_empty() {
+    if reason.trim().is_empty() {
         return Err(ServiceError::invalid(
             "invalid_correction",
             "reason",
             "say why the hand is corrected",
         ));
     }
+    let reason = TextRule {
+        code: "invalid_correction",
+        field: "reason",
+        what: "the reason",
+        max: text::REASON_MAX,
+        lines: true,
+    }
+    .check(reason)?;
+    let reason = reason.as_str();
     if reset_path {
         require_admin(user)?;
     }

@@ -17,6 +17,7 @@ pub mod schedule;
 pub mod standings;
 pub mod summaries;
 pub mod teams;
+pub mod text;
 pub mod tonight;
 
 mod error;

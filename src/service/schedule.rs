@@ -5,6 +5,7 @@ use serde::Deserialize;
 use super::audit;
 use super::leagues::league_row;
 use super::match_view::MatchView;
+use super::text::{self, TextRule};
 use super::{ConflictCode, ServiceError, User, require_admin};
 use crate::db::Db;
 use crate::db::leagues::{self as db_leagues, TeamRow};
@@ -179,18 +180,19 @@ pub async fn create_match(
         Some(s) => Some(parse_when(s)?),
         None => None,
     };
-    let table = input
-        .table
-        .as_deref()
-        .map(str::trim)
-        .filter(|s| !s.is_empty());
-    if table.is_some_and(|t| t.chars().count() > 40) {
-        return Err(ServiceError::invalid(
-            "invalid_match",
-            "table",
-            "a table name is at most 40 characters",
-        ));
-    }
+    let table = match input.table.as_deref().map(str::trim) {
+        None | Some("") => None,
+        Some(table) => Some(
+            TextRule {
+                code: "invalid_match",
+                field: "table",
+                what: "a table name",
+                max: text::TABLE_MAX,
+                lines: false,
+            }
+            .check(table)?,
+        ),
+    };
     let stage = input.stage.unwrap_or_default();
     let mut tx = db.write().await?;
     let league = league_row(&mut tx, slug).await?;
@@ -224,7 +226,7 @@ pub async fn create_match(
             round: None,
             team_a: input.team_a,
             team_b: input.team_b,
-            table_name: table,
+            table_name: table.as_deref(),
             scheduled_at: scheduled,
         },
     )

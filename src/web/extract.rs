@@ -7,7 +7,12 @@
 //! - [`Admin`]: the coordinator;
 //! - [`CsrfForm<T>`]: a form post whose session CSRF token is right (refused with 403
 //!   before the handler otherwise);
-//! - [`ApiJson<T>`]: a JSON body of the API's shape (400 for not JSON, 422 naming the field).
+//! - [`ApiJson<T>`]: a JSON body of the API's shape (415 unless sent as `application/json`,
+//!   400 for not JSON, 422 naming the field).
+//!
+//! An API write (any method but GET/HEAD under `/api/`) acts for a bearer token, or for a
+//! browser session only together with the session's CSRF token in `X-CSRF-Token` (for the
+//! pages' own scripts): the cookie alone is refused with 403, whatever the Origin.
 //!
 //! A refusal is JSON under `/api/`; a page sends an anonymous browser to the login form and
 //! back, and shows anyone else an error page. A database error is a 500/503, never
@@ -179,9 +184,39 @@ trait FromIdentity: Sized {
     fn from_identity(found: Option<Authed>) -> Result<Self, AppError>;
 }
 
+/// The header a page's script sends the session's CSRF token in, for an API write.
+pub const CSRF_HEADER: &str = "x-csrf-token";
+
+/// An API write with a session cookie must carry the session's CSRF token in
+/// [`CSRF_HEADER`]: a cookie is sent by the browser on its own, the header only by our pages.
+fn check_api_write(req: &HttpRequest, found: &Option<Authed>) -> Result<(), AppError> {
+    let write = !matches!(*req.method(), Method::GET | Method::HEAD | Method::OPTIONS);
+    match found {
+        Some(
+            authed @ Authed {
+                via: Via::Session { .. },
+                ..
+            },
+        ) if write && req.path().starts_with("/api/") => {
+            let sent = req
+                .headers()
+                .get(CSRF_HEADER)
+                .and_then(|v| v.to_str().ok())
+                .unwrap_or("");
+            authed.check_csrf(sent).map_err(|_| {
+                AppError::Forbidden(
+                    "an API write with a session cookie needs the session's CSRF token in the X-CSRF-Token header; scripts and other programs use a bearer token (Authorization: Bearer …)".into(),
+                )
+            })
+        }
+        _ => Ok(()),
+    }
+}
+
 /// The identity of `req` as `T` accepts it, or the refusal.
 async fn identified<T: FromIdentity>(req: &HttpRequest) -> Result<T, Refused> {
     let found = identify(req).await.map_err(|e| Refused::new(req, e))?;
+    check_api_write(req, &found).map_err(|e| Refused::new(req, e))?;
     T::from_identity(found).map_err(|e| Refused::new(req, e))
 }
 
@@ -289,8 +324,9 @@ impl<T: DeserializeOwned + 'static> FromRequest for CsrfForm<T> {
     }
 }
 
-/// A JSON body read into `T`: not JSON at all is a 400, JSON of the wrong shape a 422
-/// naming the field, a body over the size limit a 413.
+/// A JSON body read into `T`: a body not declared `application/json` (or `…+json`) is a
+/// 415, not JSON at all a 400, JSON of the wrong shape a 422 naming the field, a body over the
+/// size limit a 413.
 ///
 /// The verdict waits for the handler ([`ApiJson::into_inner`]): extractors run at the same
 /// time, so an error here would otherwise race the caller's credentials, and a request with
@@ -309,9 +345,12 @@ impl<T: DeserializeOwned + 'static> FromRequest for ApiJson<T> {
     type Future = Pin<Box<dyn Future<Output = Result<Self, AppError>>>>;
 
     fn from_request(req: &HttpRequest, payload: &mut actix_web::dev::Payload) -> Self::Future {
+        let declared_json = is_json(req);
         let body = web::Bytes::from_request(req, payload);
         Box::pin(async move {
             let parsed = match body.await {
+                // Too large comes first: it is what the client must change whatever it sends.
+                Ok(_) if !declared_json => Err(AppError::UnsupportedMediaType),
                 Ok(body) => parse(&body),
                 Err(e) if e.as_response_error().status_code() == StatusCode::PAYLOAD_TOO_LARGE => {
                     Err(AppError::TooLarge)
@@ -325,6 +364,28 @@ impl<T: DeserializeOwned + 'static> FromRequest for ApiJson<T> {
     }
 }
 
+/// The request says its body is JSON: `application/json` or `application/…+json`, with any
+/// parameters (`; charset=utf-8`).
+fn is_json(req: &HttpRequest) -> bool {
+    let Some(value) = req
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+    else {
+        return false;
+    };
+    let essence = value
+        .split(';')
+        .next()
+        .unwrap_or("")
+        .trim()
+        .to_ascii_lowercase();
+    essence == "application/json"
+        || essence
+            .strip_prefix("application/")
+            .is_some_and(|sub| sub.ends_with("+json"))
+}
+
 /// Reads a JSON body: not JSON at all is a 400, JSON of the wrong shape a 422.
 pub fn json_body(body: &[u8]) -> Result<serde_json::Value, AppError> {
     serde_json::from_slice(body)
@@ -333,7 +394,7 @@ pub fn json_body(body: &[u8]) -> Result<serde_json::Value, AppError> {
 
 /// Reads a JSON body into `T`, naming the field of a wrong shape (422) or 400 for not JSON.
 pub fn parse<T: serde::de::DeserializeOwned>(body: &[u8]) -> Result<T, AppError> {
-    let value = json_body(body)?;
+    let value = crate::web::api::whole_numbers_as_integers(json_body(body)?);
     serde_path_to_error::deserialize(value).map_err(|e| {
         let path = e.path().to_string();
         let message = format!("{path}: {}", e.inner());

@@ -32,22 +32,31 @@ pub struct AppState {
 /// Every route. What anyone may read about a league night comes last, in one scope wrapped
 /// by the page cache; everything else (writes, pages of logged-in users, home, rules, the
 /// calculator) comes first, so a path both have (`GET` and `POST /api/v1/leagues`) reaches
-/// the write only by its method.
+/// the write only by its method. All of it sits in a scope that turns `HEAD` into `GET`
+/// before routing ([`middleware::head`]), so every `GET` route answers `HEAD` too.
 pub fn routes(cfg: &mut web::ServiceConfig) {
-    cfg.service(healthz)
-        .service(asset)
-        .configure(api::routes)
-        .configure(pages::routes)
+    cfg.app_data(web::PathConfig::default().error_handler(path_error))
         .service(
             web::scope("")
                 .wrap(actix_web::middleware::from_fn(
-                    middleware::page_cache::serve_cached,
+                    middleware::head::head_as_get,
                 ))
-                .configure(api::public_reads)
-                .configure(pages::public::routes)
-                .configure(pages::public::bracket::routes)
-                // The scope takes every path left, so it answers the 404s too.
-                .default_service(web::to(not_found)),
+                .service(healthz)
+                .service(asset)
+                .configure(api::routes)
+                .configure(pages::routes)
+                .service(
+                    web::scope("")
+                        .wrap(actix_web::middleware::from_fn(
+                            middleware::page_cache::serve_cached,
+                        ))
+                        .configure(api::public_reads)
+                        .configure(pages::public::routes)
+                        .configure(pages::public::bracket::routes)
+                        // The scope takes every path left, so it answers the 404s (and the
+                        // API's 405s) too.
+                        .default_service(web::to(not_found)),
+                ),
         );
 }
 
@@ -95,12 +104,23 @@ async fn asset(name: web::Path<String>) -> Result<HttpResponse, PageError> {
         .body(*body))
 }
 
-/// Anything else: a JSON 404 under the API, an HTML one elsewhere.
+/// Anything else: under the API, a JSON 405 (with `Allow`) for a path of the API asked with
+/// a method it does not answer, else a JSON 404; an HTML 404 elsewhere.
 pub async fn not_found(request: HttpRequest) -> HttpResponse {
     use actix_web::ResponseError;
     if request.path().starts_with("/api/") {
-        AppError::NotFound.error_response()
+        api::fallback::unrouted(request.method(), request.path()).error_response()
     } else {
         PageError(AppError::NotFound).error_response()
+    }
+}
+
+/// A path segment that does not parse (`/api/v1/matches/abc`): no such thing, a 404 (JSON
+/// under the API, an HTML page elsewhere) rather than actix's plain-text one.
+fn path_error(_: actix_web::error::PathError, request: &HttpRequest) -> actix_web::Error {
+    if request.path().starts_with("/api/") {
+        AppError::NotFound.into()
+    } else {
+        PageError(AppError::NotFound).into()
     }
 }

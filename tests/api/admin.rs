@@ -997,7 +997,7 @@ async fn the_schedule_is_generated_and_single_matches_added() {
         (
             [a, b, "regular", long, ""],
             "match-table-error",
-            "at most 40 characters",
+            "a table name must be 1 to 40 characters",
         ),
         (
             [a, b, "regular", "", "tomorrow"],
@@ -1170,12 +1170,13 @@ async fn the_backup_is_a_fresh_sqlite_copy() {
 }
 
 #[actix_web::test]
-async fn a_roster_with_quoted_commas_and_line_breaks_is_imported_as_written() {
+async fn a_roster_with_quoted_commas_is_imported_as_written_and_a_name_on_two_lines_is_refused() {
     let (app, api, browser) = setup().await;
     app.league(&api, "l1", json!("unc-im-300"), 0).await;
     let csv = "team,player1,player2\r\n\
                \"Kings, The\",Kim,Ken\r\n\
-               \"Night\nOwls\",\"Ned \"\"Nat\"\" Noe\",Nia\r\n";
+               \"Night\nOwls\",Ned,Nia\r\n\
+               Night Owls,\"Ned \"\"Nat\"\" Noe\",Nia\r\n";
     let response = browser
         .post_form(
             "/admin/leagues/l1/import",
@@ -1184,7 +1185,11 @@ async fn a_roster_with_quoted_commas_and_line_breaks_is_imported_as_written() {
         .await;
     assert_eq!(response.status(), 200);
     let html = unescape(&response.text().await.unwrap());
-    assert!(html.contains("2 of 2 rows can be imported."), "{html}");
+    assert!(html.contains("2 of 3 rows can be imported."), "{html}");
+    assert!(
+        html.contains("the team's name contains a control character (U+000A)"),
+        "{html}"
+    );
     let response = browser
         .post_form(
             "/admin/leagues/l1/import",
@@ -1202,7 +1207,7 @@ async fn a_roster_with_quoted_commas_and_line_breaks_is_imported_as_written() {
         teams,
         vec![
             ("Kings, The".into(), "Kim".into(), "Ken".into()),
-            ("Night\nOwls".into(), "Ned \"Nat\" Noe".into(), "Nia".into()),
+            ("Night Owls".into(), "Ned \"Nat\" Noe".into(), "Nia".into()),
         ]
     );
 }

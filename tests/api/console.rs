@@ -802,7 +802,9 @@ async fn bad_hands_come_back_with_the_message() {
     assert_eq!(status, 422);
     let near = section(&page, "name=\"reason\"", "</p>");
     assert!(near.contains("say why the hand is corrected"), "{near}");
-    assert!(page.contains("id=\"reason\" rows=\"2\" required aria-invalid=\"true\""));
+    assert!(
+        page.contains("id=\"reason\" rows=\"2\" maxlength=\"500\" required aria-invalid=\"true\"")
+    );
     assert!(
         page.contains("id=\"a_tricks0\" value=\"5\""),
         "typed values kept"

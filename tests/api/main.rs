@@ -4,6 +4,7 @@
 //! per area (keeps link times down).
 
 mod admin;
+mod api_shape;
 mod bracket_page;
 mod browser;
 mod browser_bracket;
@@ -14,6 +15,7 @@ mod console;
 mod corrections;
 mod double_elimination;
 mod generate;
+mod hardening;
 mod helpers;
 mod league_api;
 mod league_walk;

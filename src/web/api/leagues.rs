@@ -27,9 +27,11 @@ pub fn reads(cfg: &mut web::ServiceConfig) {
     security(("bearer" = [])),
     responses(
         (status = 201, description = "the new league", body = LeagueView),
-        (status = 400, description = "the body is not JSON", body = ErrorBody),
+        (status = 400, description = "the body is not JSON (`malformed`)", body = ErrorBody),
+        (status = 413, description = "the body is larger than 256 KiB (`too_large`)", body = ErrorBody),
+        (status = 415, description = "the body is not sent as `Content-Type: application/json` (`unsupported_media_type`)", body = ErrorBody),
         (status = 401, description = "no or bad credentials", body = ErrorBody),
-        (status = 403, description = "not an admin, or a cross-site request", body = ErrorBody),
+        (status = 403, description = "not an admin, a cross-site request, or a session cookie without the session's `X-CSRF-Token`", body = ErrorBody),
         (status = 409, description = "the slug is taken (`slug_taken`)", body = ErrorBody),
         (status = 422, description = "invalid name, rules or tiebreak order", body = ErrorBody),
     )
@@ -70,7 +72,7 @@ async fn list_leagues(state: web::Data<AppState>) -> Result<HttpResponse, AppErr
     get,
     path = "/api/v1/leagues/{slug}",
     tag = "leagues",
-    params(("slug" = String, Path, description = "the league's slug")),
+    params(("slug" = String, Path, description = "the league's slug", pattern = r"^[a-z0-9]+(-[a-z0-9]+)*$")),
     responses(
         (status = 200, description = "the league", body = LeagueView),
         (status = 404, description = "no such league", body = ErrorBody),
@@ -87,6 +89,8 @@ async fn show_league(
 #[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct SupervisorInput {
+    /// An existing user's name.
+    #[schema(pattern = r"^[A-Za-z0-9._-]{2,40}$")]
     username: String,
 }
 
@@ -95,14 +99,16 @@ pub(crate) struct SupervisorInput {
     post,
     path = "/api/v1/leagues/{slug}/supervisors",
     tag = "leagues",
-    params(("slug" = String, Path, description = "the league's slug")),
+    params(("slug" = String, Path, description = "the league's slug", pattern = r"^[a-z0-9]+(-[a-z0-9]+)*$")),
     request_body = SupervisorInput,
     security(("bearer" = [])),
     responses(
         (status = 204, description = "the user supervises the league"),
-        (status = 400, description = "the body is not JSON", body = ErrorBody),
+        (status = 400, description = "the body is not JSON (`malformed`)", body = ErrorBody),
+        (status = 413, description = "the body is larger than 256 KiB (`too_large`)", body = ErrorBody),
+        (status = 415, description = "the body is not sent as `Content-Type: application/json` (`unsupported_media_type`)", body = ErrorBody),
         (status = 401, description = "no or bad credentials", body = ErrorBody),
-        (status = 403, description = "not an admin, or a cross-site request", body = ErrorBody),
+        (status = 403, description = "not an admin, a cross-site request, or a session cookie without the session's `X-CSRF-Token`", body = ErrorBody),
         (status = 404, description = "no such league", body = ErrorBody),
         (status = 422, description = "no such user (`invalid_user`), or a body of the wrong shape", body = ErrorBody),
     )

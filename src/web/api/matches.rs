@@ -41,14 +41,16 @@ pub(crate) struct MatchList {
     post,
     path = "/api/v1/leagues/{slug}/schedule",
     tag = "leagues",
-    params(("slug" = String, Path, description = "the league's slug")),
+    params(("slug" = String, Path, description = "the league's slug", pattern = r"^[a-z0-9]+(-[a-z0-9]+)*$")),
     request_body = ScheduleInput,
     security(("bearer" = [])),
     responses(
         (status = 201, description = "the scheduled matches", body = MatchList),
-        (status = 400, description = "the body is not JSON", body = ErrorBody),
+        (status = 400, description = "the body is not JSON (`malformed`)", body = ErrorBody),
+        (status = 413, description = "the body is larger than 256 KiB (`too_large`)", body = ErrorBody),
+        (status = 415, description = "the body is not sent as `Content-Type: application/json` (`unsupported_media_type`)", body = ErrorBody),
         (status = 401, description = "no or bad credentials", body = ErrorBody),
-        (status = 403, description = "not an admin, or a cross-site request", body = ErrorBody),
+        (status = 403, description = "not an admin, a cross-site request, or a session cookie without the session's `X-CSRF-Token`", body = ErrorBody),
         (status = 404, description = "no such league", body = ErrorBody),
         (status = 409, description = "the league already has regular-season matches (`schedule_exists`)", body = ErrorBody),
         (status = 422, description = "invalid format, date, time or too few teams", body = ErrorBody),
@@ -71,14 +73,16 @@ async fn schedule(
     post,
     path = "/api/v1/leagues/{slug}/matches",
     tag = "leagues",
-    params(("slug" = String, Path, description = "the league's slug")),
+    params(("slug" = String, Path, description = "the league's slug", pattern = r"^[a-z0-9]+(-[a-z0-9]+)*$")),
     request_body = NewMatchInput,
     security(("bearer" = [])),
     responses(
         (status = 201, description = "the new match", body = MatchView),
-        (status = 400, description = "the body is not JSON", body = ErrorBody),
+        (status = 400, description = "the body is not JSON (`malformed`)", body = ErrorBody),
+        (status = 413, description = "the body is larger than 256 KiB (`too_large`)", body = ErrorBody),
+        (status = 415, description = "the body is not sent as `Content-Type: application/json` (`unsupported_media_type`)", body = ErrorBody),
         (status = 401, description = "no or bad credentials", body = ErrorBody),
-        (status = 403, description = "not an admin, or a cross-site request", body = ErrorBody),
+        (status = 403, description = "not an admin, a cross-site request, or a session cookie without the session's `X-CSRF-Token`", body = ErrorBody),
         (status = 404, description = "no such league", body = ErrorBody),
         (status = 422, description = "invalid teams, stage or time", body = ErrorBody),
     )
@@ -100,7 +104,7 @@ async fn create_match(
     get,
     path = "/api/v1/leagues/{slug}/matches",
     tag = "leagues",
-    params(("slug" = String, Path, description = "the league's slug")),
+    params(("slug" = String, Path, description = "the league's slug", pattern = r"^[a-z0-9]+(-[a-z0-9]+)*$")),
     responses(
         (status = 200, description = "the league's matches", body = MatchList),
         (status = 404, description = "no such league", body = ErrorBody),
@@ -120,7 +124,7 @@ async fn list_matches(
     get,
     path = "/api/v1/matches/{id}",
     tag = "matches",
-    params(("id" = i64, Path, description = "the match id")),
+    params(("id" = i64, Path, description = "the match id", minimum = 1)),
     responses(
         (status = 200, description = "the match", body = MatchView),
         (status = 404, description = "no such match", body = ErrorBody),
@@ -139,12 +143,12 @@ async fn show_match(
     post,
     path = "/api/v1/matches/{id}/start",
     tag = "matches",
-    params(("id" = i64, Path, description = "the match id")),
+    params(("id" = i64, Path, description = "the match id", minimum = 1)),
     security(("bearer" = [])),
     responses(
         (status = 200, description = "the started match", body = MatchView),
         (status = 401, description = "no or bad credentials", body = ErrorBody),
-        (status = 403, description = "a cross-site request", body = ErrorBody),
+        (status = 403, description = "a cross-site request, or a session cookie without the session's `X-CSRF-Token`", body = ErrorBody),
         (status = 404, description = "no such match, or not one of the leagues you supervise", body = ErrorBody),
         (status = 409, description = "the match is not scheduled (`not_scheduled`)", body = ErrorBody),
     )
@@ -162,8 +166,17 @@ async fn start_match(
 #[serde(deny_unknown_fields)]
 pub(crate) struct HandRequest {
     hand: HandInput,
+    /// The match's `version` as last seen.
+    #[schema(minimum = 1)]
     expected_version: i64,
+    /// Unique per attempt to record one hand: a retry with the same key and hand answers
+    /// the first answer again. 1 to 200 characters, no control characters.
     #[serde(default)]
+    #[schema(
+        min_length = 1,
+        max_length = 200,
+        pattern = r"^[^\x00-\x1F\x7F-\x9F]*$"
+    )]
     idempotency_key: Option<String>,
 }
 
@@ -172,16 +185,18 @@ pub(crate) struct HandRequest {
     post,
     path = "/api/v1/matches/{id}/hands",
     tag = "matches",
-    params(("id" = i64, Path, description = "the match id")),
+    params(("id" = i64, Path, description = "the match id", minimum = 1)),
     request_body = HandRequest,
     security(("bearer" = [])),
     responses(
         (status = 201, description = "the match with the hand; a repeated `idempotency_key` answers the first answer again",
             body = MatchView,
             headers(("Idempotent-Replay" = String, description = "`true` when the answer is a replay"))),
-        (status = 400, description = "the body is not JSON", body = ErrorBody),
+        (status = 400, description = "the body is not JSON (`malformed`)", body = ErrorBody),
+        (status = 413, description = "the body is larger than 256 KiB (`too_large`)", body = ErrorBody),
+        (status = 415, description = "the body is not sent as `Content-Type: application/json` (`unsupported_media_type`)", body = ErrorBody),
         (status = 401, description = "no or bad credentials", body = ErrorBody),
-        (status = 403, description = "a cross-site request", body = ErrorBody),
+        (status = 403, description = "a cross-site request, or a session cookie without the session's `X-CSRF-Token`", body = ErrorBody),
         (status = 404, description = "no such match, or not one of the leagues you supervise", body = ErrorBody),
         (status = 409, description = "stale `expected_version` (`version_conflict`) or the match is not started (`not_started`)", body = ErrorBody),
         (status = 422, description = "an invalid hand, or the match is over (`game_over`)", body = ErrorBody),
@@ -217,7 +232,16 @@ async fn record_hand(
 #[serde(deny_unknown_fields)]
 pub(crate) struct CorrectionRequest {
     hand: HandInput,
+    /// Why: not blank, at most 500 characters (trimmed), no control characters but line
+    /// breaks.
+    #[schema(
+        min_length = 1,
+        max_length = 500,
+        pattern = r"^[^\x00-\x09\x0B\x0C\x0E-\x1F\x7F-\x9F]*[^\x00-\x1F\x7F-\x9F \u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000][^\x00-\x09\x0B\x0C\x0E-\x1F\x7F-\x9F]*$"
+    )]
     reason: String,
+    /// The match's `version` as last seen.
+    #[schema(minimum = 1)]
     expected_version: i64,
     /// Admin only: confirms resetting started playoff matches whose teams this correction
     /// changes (after a `bracket_reset_needed` answer). They are cancelled, hands kept.
@@ -231,19 +255,21 @@ pub(crate) struct CorrectionRequest {
     path = "/api/v1/matches/{id}/hands/{number}",
     tag = "matches",
     params(
-        ("id" = i64, Path, description = "the match id"),
-        ("number" = i64, Path, description = "the hand's number, from 1"),
+        ("id" = i64, Path, description = "the match id", minimum = 1),
+        ("number" = i64, Path, description = "the hand's number, from 1", minimum = 1),
     ),
     request_body = CorrectionRequest,
     security(("bearer" = [])),
     responses(
         (status = 200, description = "the match with the corrected hand", body = MatchView),
-        (status = 400, description = "the body is not JSON", body = ErrorBody),
+        (status = 400, description = "the body is not JSON (`malformed`)", body = ErrorBody),
         (status = 401, description = "no or bad credentials", body = ErrorBody),
-        (status = 403, description = "a cross-site request", body = ErrorBody),
+        (status = 403, description = "a non-admin sending `reset_bracket_path`, a cross-site request, or a session cookie without the session's `X-CSRF-Token`", body = ErrorBody),
         (status = 404, description = "no such match or hand, or not one of the leagues you supervise", body = ErrorBody),
         (status = 409, description = "stale `expected_version` (`version_conflict`), the match is closed (`match_closed`), or started playoff matches would change (`bracket_reset_needed`)", body = ErrorBody),
-        (status = 422, description = "an invalid hand or no reason", body = ErrorBody),
+        (status = 413, description = "the body is larger than 256 KiB (`too_large`)", body = ErrorBody),
+        (status = 415, description = "the body is not sent as `Content-Type: application/json` (`unsupported_media_type`)", body = ErrorBody),
+        (status = 422, description = "an invalid hand, or a reason that is blank, too long or holds a control character (`invalid_correction`)", body = ErrorBody),
     )
 )]
 #[put("/api/v1/matches/{id}/hands/{number}")]
@@ -269,6 +295,8 @@ async fn correct_hand(
 #[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct VersionRequest {
+    /// The match's `version` as last seen.
+    #[schema(minimum = 1)]
     expected_version: i64,
 }
 
@@ -277,14 +305,16 @@ pub(crate) struct VersionRequest {
     post,
     path = "/api/v1/matches/{id}/time",
     tag = "matches",
-    params(("id" = i64, Path, description = "the match id")),
+    params(("id" = i64, Path, description = "the match id", minimum = 1)),
     request_body = VersionRequest,
     security(("bearer" = [])),
     responses(
         (status = 200, description = "the match with time called", body = MatchView),
-        (status = 400, description = "the body is not JSON", body = ErrorBody),
+        (status = 400, description = "the body is not JSON (`malformed`)", body = ErrorBody),
+        (status = 413, description = "the body is larger than 256 KiB (`too_large`)", body = ErrorBody),
+        (status = 415, description = "the body is not sent as `Content-Type: application/json` (`unsupported_media_type`)", body = ErrorBody),
         (status = 401, description = "no or bad credentials", body = ErrorBody),
-        (status = 403, description = "a cross-site request", body = ErrorBody),
+        (status = 403, description = "a cross-site request, or a session cookie without the session's `X-CSRF-Token`", body = ErrorBody),
         (status = 404, description = "no such match, or not one of the leagues you supervise", body = ErrorBody),
         (status = 409, description = "stale `expected_version`, the match is not in play, time already called, or no time limit", body = ErrorBody),
         (status = 422, description = "a body of the wrong shape", body = ErrorBody),
@@ -307,14 +337,16 @@ async fn call_time(
     post,
     path = "/api/v1/matches/{id}/forfeit",
     tag = "matches",
-    params(("id" = i64, Path, description = "the match id")),
+    params(("id" = i64, Path, description = "the match id", minimum = 1)),
     request_body = ForfeitInput,
     security(("bearer" = [])),
     responses(
         (status = 200, description = "the forfeited match", body = MatchView),
-        (status = 400, description = "the body is not JSON", body = ErrorBody),
+        (status = 400, description = "the body is not JSON (`malformed`)", body = ErrorBody),
+        (status = 413, description = "the body is larger than 256 KiB (`too_large`)", body = ErrorBody),
+        (status = 415, description = "the body is not sent as `Content-Type: application/json` (`unsupported_media_type`)", body = ErrorBody),
         (status = 401, description = "no or bad credentials", body = ErrorBody),
-        (status = 403, description = "a cross-site request", body = ErrorBody),
+        (status = 403, description = "a non-admin sending `advance`, a cross-site request, or a session cookie without the session's `X-CSRF-Token`", body = ErrorBody),
         (status = 404, description = "no such match, or not one of the leagues you supervise", body = ErrorBody),
         (status = 409, description = "stale `expected_version` or the match is already over (`match_closed`)", body = ErrorBody),
         (status = 422, description = "`team` is not `a`, `b` or `both`", body = ErrorBody),

@@ -1,6 +1,7 @@
 //! The JSON API under `/api/v1` (docs/api.md): one module per resource; `openapi` is the
 //! only module that knows them all.
 
+pub mod fallback;
 pub mod leagues;
 pub mod matches;
 pub mod openapi;
@@ -29,4 +30,58 @@ pub fn public_reads(cfg: &mut web::ServiceConfig) {
         .configure(standings::reads)
         .configure(playoffs::reads)
         .configure(scoreboard::reads);
+}
+
+/// `value` with every number written as a float with no fraction (`2.0`) written as the
+/// integer it is (`2`), where an `i64` or `u64` holds it. JSON Schema counts `2.0` as an
+/// integer, so a client may send it where the API reads one (`expected_version`, a trick
+/// count); serde would refuse it. Run on a request body before it is read into its type.
+pub fn whole_numbers_as_integers(value: serde_json::Value) -> serde_json::Value {
+    use serde_json::{Number, Value};
+    match value {
+        Value::Number(n) if n.is_f64() => {
+            let whole = n.as_f64().filter(|f| f.fract() == 0.0);
+            // The bounds are exact powers of two: a float in [-2^63, 2^63) converts exactly.
+            match whole {
+                Some(f)
+                    if (-9_223_372_036_854_775_808.0..9_223_372_036_854_775_808.0).contains(&f) =>
+                {
+                    Value::Number(Number::from(f as i64))
+                }
+                Some(f) if (0.0..18_446_744_073_709_551_616.0).contains(&f) => {
+                    Value::Number(Number::from(f as u64))
+                }
+                _ => Value::Number(n),
+            }
+        }
+        Value::Array(items) => {
+            Value::Array(items.into_iter().map(whole_numbers_as_integers).collect())
+        }
+        Value::Object(fields) => Value::Object(
+            fields
+                .into_iter()
+                .map(|(k, v)| (k, whole_numbers_as_integers(v)))
+                .collect(),
+        ),
+        other => other,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::whole_numbers_as_integers;
+
+    #[test]
+    fn floats_without_a_fraction_become_integers() {
+        let body = json!({"expected_version": 3.0, "hand": {"a": {"tricks": [4.0, -0.0], "bids": ["nil", 2.5]}},
+                          "big": 1e300, "huge": 1.8e19, "n": null, "s": "4.0"});
+        assert_eq!(
+            whole_numbers_as_integers(body),
+            json!({"expected_version": 3, "hand": {"a": {"tricks": [4, 0], "bids": ["nil", 2.5]}},
+                   "big": 1e300, "huge": 18_000_000_000_000_000_000_u64, "n": null, "s": "4.0"})
+        );
+        assert!(whole_numbers_as_integers(json!(3.0)).is_i64());
+    }
 }

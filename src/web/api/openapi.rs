@@ -2,9 +2,13 @@
 
 use actix_web::{HttpResponse, get, post, web};
 use serde::Serialize;
+use serde_json::{Value, json};
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 
+use crate::domain::TextEnum;
+use crate::league::bracket;
+use crate::league::standings::Tiebreak;
 use crate::rules::calculator::{ScoreRequest, ScoreResponse, ScoredHandOut, StartInput};
 use crate::rules::hand::{BidInput, HandInput, RevokesInput, TeamHandInput};
 use crate::rules::params::{self, Rules, RulesSpec};
@@ -13,9 +17,11 @@ use crate::service::TeamRef;
 use crate::service::leagues::{LeagueView, NewLeagueInput, RulesByStage, StageRules};
 use crate::service::match_view::{HandView, MatchView};
 use crate::service::matches::ForfeitInput;
+use crate::service::schedule::ScheduleFormat;
 use crate::service::schedule::{NewMatchInput, ScheduleInput};
 use crate::service::summaries::{Board, BoardMatch};
 use crate::service::teams::{NewTeamInput, TeamView};
+use crate::service::text as service_text;
 use crate::web::api::leagues::{LeagueList, SupervisorInput};
 use crate::web::api::matches::{CorrectionRequest, HandRequest, MatchList, VersionRequest};
 use crate::web::api::standings::{StandingOut, StandingsOut};
@@ -38,7 +44,10 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
     request_body = ScoreRequest,
     responses(
         (status = 200, description = "every hand's breakdown and the game's state", body = ScoreResponse),
-        (status = 400, description = "the body is not JSON", body = ErrorBody),
+        (status = 400, description = "the body is not JSON (`malformed`)", body = ErrorBody),
+        (status = 403, description = "a cross-site request", body = ErrorBody),
+        (status = 413, description = "the body is larger than 256 KiB (`too_large`)", body = ErrorBody),
+        (status = 415, description = "the body is not sent as `Content-Type: application/json` (`unsupported_media_type`)", body = ErrorBody),
         (status = 422, description = "invalid rules, start or hand; or a hand after the game is decided (`game_over`)", body = ErrorBody),
     )
 )]
@@ -193,6 +202,292 @@ impl Modify for BearerAuth {
     responses((status = 200, description = "this document (OpenAPI 3)"))
 )]
 #[get("/api/v1/openapi.json")]
-async fn openapi_json() -> HttpResponse {
-    HttpResponse::Ok().json(ApiDoc::openapi())
+async fn openapi_json() -> Result<HttpResponse, AppError> {
+    Ok(HttpResponse::Ok().json(document()?))
+}
+
+/// The document as served: [`ApiDoc`], with the checks of the service's input types
+/// (`src/service`) written into their schemas ([`service_constraints`]) and the hands of a
+/// match shown as the JSON reads ([`flatten_hand_view`]).
+pub fn document() -> Result<Value, AppError> {
+    let mut doc = serde_json::to_value(ApiDoc::openapi())
+        .map_err(|e| AppError::Internal(format!("the OpenAPI document: {e}")))?;
+    let schemas = &mut doc["components"]["schemas"];
+    for (schema, property, constraint) in service_constraints() {
+        let slot = &mut schemas[schema]["properties"][property];
+        match constraint {
+            Constraint::Add(keywords) => {
+                if let (Some(slot), Value::Object(keywords)) = (slot.as_object_mut(), keywords) {
+                    slot.extend(keywords);
+                }
+            }
+            Constraint::Replace(mut with) => {
+                if let (Some(description), Some(with)) =
+                    (slot.get("description").cloned(), with.as_object_mut())
+                {
+                    with.insert("description".into(), description);
+                }
+                *slot = with;
+            }
+        }
+    }
+    flatten_hand_view(schemas);
+    Ok(doc)
+}
+
+/// How a property of a service type's schema changes.
+enum Constraint {
+    /// These keywords are added (`maxLength`, `pattern`, `enum`...).
+    Add(Value),
+    /// The property's schema is this one (its description kept).
+    Replace(Value),
+}
+
+/// A reference to a component schema.
+fn component(name: &str) -> Value {
+    json!({"$ref": format!("#/components/schemas/{name}")})
+}
+
+/// A reference to a component schema, or `null`.
+fn component_or_null(name: &str) -> Value {
+    json!({"oneOf": [component(name), {"type": "null"}]})
+}
+
+/// A league's slug, as its path segment and its answers carry it.
+pub const SLUG_PATTERN: &str = "^[a-z0-9]+(-[a-z0-9]+)*$";
+
+/// The control characters (`char::is_control`), which no stored text may hold
+/// (`service::text`), as the inside of a regular expression's character class.
+const CONTROL: &str = r"\x00-\x1F\x7F-\x9F";
+/// The white space that trimming removes (`char::is_whitespace`) besides the control
+/// characters, as the inside of a character class. Spelled out: `\s` differs between the
+/// regular expression dialects that read the document.
+const SPACE: &str = r" \u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000";
+
+/// A name as `service::text` takes it: at most `max` characters, none a control
+/// character, not only white space (it is trimmed).
+fn text(max: usize) -> Value {
+    json!({
+        "minLength": 1,
+        "maxLength": max,
+        "pattern": format!("^[^{CONTROL}]*[^{CONTROL}{SPACE}][^{CONTROL}]*$"),
+    })
+}
+
+/// What the service checks of its input types (`src/service`), as JSON Schema: the types
+/// live outside the web layer, so their schemas get these here rather than from
+/// attributes. Text is trimmed and checked by `service::text`.
+fn service_constraints() -> Vec<(&'static str, &'static str, Constraint)> {
+    use Constraint::{Add, Replace};
+    let name = || text(service_text::NAME_MAX);
+    let mut player = name();
+    player["type"] = json!("string");
+    let tiebreaks: Vec<&str> = Tiebreak::DEFAULT_ORDER.iter().map(|t| t.as_str()).collect();
+    let schedule_formats: Vec<&str> = ScheduleFormat::ALL.iter().map(|f| f.as_str()).collect();
+    // A day of a month that has it (29 February left out), as `YYYY-MM-DD`.
+    let date = r"[0-9]{4}-(?:(?:0[1-9]|1[0-2])-(?:0[1-9]|1[0-9]|2[0-8])|(?:0[13-9]|1[0-2])-(?:29|30)|(?:0[13578]|1[02])-31)";
+    let hour_minute = "(?:[01][0-9]|2[0-3]):[0-5][0-9]";
+    let seconds = ":[0-5][0-9]";
+    let offset = "(?:Z|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])";
+    let scheduled_at = format!(
+        "^(?:{date}(?:T{hour_minute}(?:{seconds})?| {hour_minute}|T{hour_minute}{seconds}(?:\\.[0-9]+)?{offset}))?$"
+    );
+    vec![
+        ("NewLeagueInput", "name", Add(name())),
+        (
+            "NewLeagueInput",
+            "slug",
+            Add(json!({
+                "pattern": "^(?:[a-z0-9]+(?:-[a-z0-9]+)*)?$",
+                "description": "Lowercase letters, digits and single dashes; made from the name when missing or empty."
+            })),
+        ),
+        (
+            "NewLeagueInput",
+            "tiebreak_order",
+            Add(json!({"items": {"type": "string", "enum": tiebreaks}})),
+        ),
+        ("LeagueView", "slug", Add(json!({"pattern": SLUG_PATTERN}))),
+        (
+            "LeagueView",
+            "tiebreak_order",
+            Add(json!({"items": {"type": "string", "enum": tiebreaks}})),
+        ),
+        ("NewTeamInput", "name", Add(name())),
+        (
+            "NewTeamInput",
+            "players",
+            Add(json!({
+                "minItems": 2,
+                "maxItems": 2,
+                "items": player
+            })),
+        ),
+        (
+            "ScheduleInput",
+            "format",
+            Add(json!({"enum": schedule_formats})),
+        ),
+        (
+            "ScheduleInput",
+            "start_date",
+            Add(json!({
+                "pattern": format!("^(?:{date})?$"),
+                "description": "The first league night, `YYYY-MM-DD`; empty or `null` for matches without a date. Later rounds follow `days_between` days apart."
+            })),
+        ),
+        (
+            "ScheduleInput",
+            "time",
+            Add(json!({"pattern": format!("^(?:{hour_minute})?$")})),
+        ),
+        (
+            "ScheduleInput",
+            "days_between",
+            Add(json!({"format": "int64", "maximum": u32::MAX})),
+        ),
+        (
+            "NewMatchInput",
+            "table",
+            Add(json!({
+                "maxLength": service_text::TABLE_MAX,
+                "pattern": format!("^[^{CONTROL}]*$"),
+                "description": "Trimmed; empty or `null` for none."
+            })),
+        ),
+        (
+            "NewMatchInput",
+            "scheduled_at",
+            Add(json!({
+                "pattern": scheduled_at,
+                "description": "`YYYY-MM-DDTHH:MM` in the league's time zone; also with seconds, with a space for `T`, or RFC 3339 with an offset (its local time is kept)."
+            })),
+        ),
+        ("ForfeitInput", "team", Replace(component("ForfeitSide"))),
+        (
+            "ForfeitInput",
+            "advance",
+            Replace(component_or_null("Team")),
+        ),
+        (
+            "ForfeitInput",
+            "expected_version",
+            Add(json!({"minimum": 1})),
+        ),
+        ("PlayoffsInput", "format", Replace(component("Format"))),
+        (
+            "PlayoffsInput",
+            "grand_final",
+            Replace(component_or_null("GrandFinal")),
+        ),
+        (
+            "PlayoffsInput",
+            "teams",
+            Add(json!({"minimum": bracket::MIN_TEAMS, "maximum": bracket::MAX_TEAMS})),
+        ),
+    ]
+}
+
+/// A hand of a match is written with the scored hand's fields and then the recorded ones,
+/// so its JSON has `reason` twice (docs/api.md §4.5) and a reader keeps the second, the
+/// correction's reason. Its schema says so: the scored hand's properties, then the
+/// recorded ones over them, in one object (where `allOf` would ask `reason` to be both).
+fn flatten_hand_view(schemas: &mut Value) {
+    let scored = schemas["ScoredHandOut"].clone();
+    let view = &mut schemas["HandView"];
+    let Some(recorded) = view["allOf"].get(1).cloned() else {
+        return;
+    };
+    let mut properties = scored["properties"].clone();
+    if let (Some(properties), Some(own)) = (
+        properties.as_object_mut(),
+        recorded["properties"].as_object(),
+    ) {
+        properties.extend(own.clone());
+    }
+    let mut required: Vec<Value> = Vec::new();
+    for name in [&scored["required"], &recorded["required"]]
+        .into_iter()
+        .filter_map(Value::as_array)
+        .flatten()
+    {
+        if !required.contains(name) {
+            required.push(name.clone());
+        }
+    }
+    *view = json!({
+        "type": "object",
+        "description": format!(
+            "{} Written as a scored hand (ScoredHandOut) followed by `hand`, `revision`, `recorded_at` and `reason`: `reason` appears twice, and a reader keeps the second, why the hand was corrected (`null` for a first entry).",
+            view["description"].as_str().unwrap_or("A recorded hand.")
+        ),
+        "properties": properties,
+        "required": required,
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn schemas() -> Value {
+        document().unwrap()["components"]["schemas"].clone()
+    }
+
+    /// Every constraint lands on a property that the generated schema has: a field renamed
+    /// or removed in `src/service` fails here instead of leaving a constraint on nothing.
+    #[test]
+    fn every_service_constraint_names_a_property() {
+        let generated = serde_json::to_value(ApiDoc::openapi()).unwrap();
+        for (schema, property, _) in service_constraints() {
+            assert!(
+                generated["components"]["schemas"][schema]["properties"][property].is_object(),
+                "{schema}.{property} is not in the document"
+            );
+        }
+    }
+
+    /// The object form of the rules names the preset and every field of the rules, with
+    /// the same constraints, none of them required but the preset.
+    #[test]
+    fn overrides_name_every_field_of_the_rules() {
+        let schemas = schemas();
+        let rules = schemas["Rules"]["properties"].as_object().unwrap();
+        let overrides = schemas["RulesOverrides"]["properties"].as_object().unwrap();
+        assert_eq!(
+            overrides
+                .keys()
+                .filter(|k| *k != "preset")
+                .collect::<Vec<_>>(),
+            rules.keys().collect::<Vec<_>>()
+        );
+        for (name, schema) in rules {
+            let mut expected = schema.clone();
+            let mut got = overrides[name].clone();
+            for s in [&mut expected, &mut got] {
+                if let Some(o) = s.as_object_mut() {
+                    o.remove("description");
+                }
+            }
+            if got.get("$ref").is_some() || expected.get("$ref").is_some() {
+                continue;
+            }
+            assert_eq!(got, expected, "rules field {name}");
+        }
+        assert_eq!(schemas["RulesOverrides"]["required"], json!(["preset"]));
+        assert_eq!(schemas["PresetName"]["enum"], json!(params::preset_names()));
+    }
+
+    /// A hand of a match has one `reason`, the correction's (the JSON's second one).
+    #[test]
+    fn a_match_hand_is_one_object_whose_reason_is_the_correction() {
+        let view = &schemas()["HandView"];
+        assert!(view.get("allOf").is_none());
+        assert_eq!(
+            view["properties"]["reason"]["type"],
+            json!(["string", "null"])
+        );
+        assert!(view["properties"]["tiebreak"].is_object());
+        assert!(view["properties"]["revision"].is_object());
+    }
 }

@@ -58,7 +58,7 @@ pub(crate) struct StandingsOut {
     get,
     path = "/api/v1/leagues/{slug}/standings",
     tag = "leagues",
-    params(("slug" = String, Path, description = "the league's slug")),
+    params(("slug" = String, Path, description = "the league's slug", pattern = r"^[a-z0-9]+(-[a-z0-9]+)*$")),
     responses(
         (status = 200, description = "the standings", body = StandingsOut),
         (status = 404, description = "no such league", body = ErrorBody),

@@ -23,14 +23,16 @@ pub fn reads(cfg: &mut web::ServiceConfig) {
     post,
     path = "/api/v1/leagues/{slug}/teams",
     tag = "leagues",
-    params(("slug" = String, Path, description = "the league's slug")),
+    params(("slug" = String, Path, description = "the league's slug", pattern = r"^[a-z0-9]+(-[a-z0-9]+)*$")),
     request_body = NewTeamInput,
     security(("bearer" = [])),
     responses(
         (status = 201, description = "the new team", body = TeamView),
-        (status = 400, description = "the body is not JSON", body = ErrorBody),
+        (status = 400, description = "the body is not JSON (`malformed`)", body = ErrorBody),
+        (status = 413, description = "the body is larger than 256 KiB (`too_large`)", body = ErrorBody),
+        (status = 415, description = "the body is not sent as `Content-Type: application/json` (`unsupported_media_type`)", body = ErrorBody),
         (status = 401, description = "no or bad credentials", body = ErrorBody),
-        (status = 403, description = "not an admin, or a cross-site request", body = ErrorBody),
+        (status = 403, description = "not an admin, a cross-site request, or a session cookie without the session's `X-CSRF-Token`", body = ErrorBody),
         (status = 404, description = "no such league", body = ErrorBody),
         (status = 422, description = "invalid name or players, or the name is taken in the league", body = ErrorBody),
     )
@@ -56,7 +58,7 @@ pub(crate) struct TeamList {
     get,
     path = "/api/v1/leagues/{slug}/teams",
     tag = "leagues",
-    params(("slug" = String, Path, description = "the league's slug")),
+    params(("slug" = String, Path, description = "the league's slug", pattern = r"^[a-z0-9]+(-[a-z0-9]+)*$")),
     responses(
         (status = 200, description = "the league's teams", body = TeamList),
         (status = 404, description = "no such league", body = ErrorBody),

@@ -1,7 +1,9 @@
-//! What wraps every request: the security headers, the cross-site refusal and the page
-//! cache for anonymous visitors.
+//! What wraps every request: the security headers, the cross-site refusal, `HEAD` as `GET`
+//! and the page cache for anonymous visitors.
 
+pub mod head;
 pub mod page_cache;
+pub mod private;
 pub mod same_origin;
 
 use actix_web::http::header;

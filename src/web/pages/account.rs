@@ -7,6 +7,7 @@ use askama::Template;
 use serde::Deserialize;
 
 use crate::domain::{TextEnum, TokenId};
+use crate::service::text::{TOKEN_NAME_MAX, TextRule};
 use crate::service::{ServiceError, accounts};
 use crate::web::AppState;
 use crate::web::error::PageError;
@@ -320,18 +321,25 @@ async fn create_token(
     Supervisor(who): Supervisor,
     CsrfForm(form): CsrfForm<TokenForm>,
 ) -> Result<HttpResponse, PageError> {
-    let name = form.name.trim();
-    if name.is_empty() || name.chars().count() > 60 {
-        let refused = Shown {
-            token_name: form.name.clone(),
-            ..Shown::error(
-                "name",
-                "name the token (1 to 60 characters), e.g. \"scoreboard\"",
-            )
-        };
-        return render_account(&state, &who, StatusCode::UNPROCESSABLE_ENTITY, refused).await;
-    }
-    let token = accounts::create_token(&state.db, &who.user.username, name).await?;
+    let rule = TextRule {
+        code: "invalid_input",
+        field: "name",
+        what: "the token's name (e.g. \"scoreboard\")",
+        max: TOKEN_NAME_MAX,
+        lines: false,
+    };
+    let name = match rule.check(&form.name) {
+        Ok(name) => name,
+        Err(ServiceError::Invalid(e)) => {
+            let refused = Shown {
+                token_name: form.name.clone(),
+                ..Shown::error("name", e.message)
+            };
+            return render_account(&state, &who, StatusCode::UNPROCESSABLE_ENTITY, refused).await;
+        }
+        Err(e) => return Err(e.into()),
+    };
+    let token = accounts::create_token(&state.db, &who.user.username, &name).await?;
     let shown = Shown {
         new_token: Some(token),
         ..Shown::default()
