@@ -15,10 +15,12 @@ use arbitrary::{Arbitrary, Unstructured};
 use libfuzzer_sys::fuzz_target;
 use serde_json::{Map, Value, json};
 use spades_im::rules::calculator::{StartInput, parse_request};
-use spades_im::rules::game::{TeamResult, TeamTotal};
+use spades_im::rules::game::TeamResult;
 use spades_im::rules::hand::{BidInput, HandInput, RevokesInput, TeamHandInput};
 use spades_im::rules::params::RulesSpec;
-use spades_im::rules::{CalcError, ScoreRequest, ScoreResponse, Stage, score_json, score_request};
+use spades_im::rules::{
+    CalcError, ScoreRequest, ScoreResponse, Stage, TeamTotal, score_json, score_request,
+};
 
 /// The most hands a structured request carries (a long game is ~30).
 const MAX_HANDS: usize = 120;
@@ -38,7 +40,7 @@ fuzz_target!(|data: &[u8]| {
         let result = score_request(&request);
         if show_requests() {
             let outcome = match &result {
-                Ok(r) => format!("ok {} hands, {}", r.hands.len(), r.status),
+                Ok(r) => format!("ok {} hands, {}", r.hands.len(), r.status.as_str()),
                 Err(e) => format!("error {} {:?}", e.code, e.field),
             };
             let json = serde_json::to_string(&request).unwrap_or_default();
@@ -435,13 +437,17 @@ fn check(request: &ScoreRequest, result: &Result<ScoreResponse, CalcError>) {
             "hand {} decided the game but more hands were scored",
             index + 1
         );
-        check_state(&hand.status, hand.winner.is_some(), hand.reason.is_some());
+        check_state(
+            hand.status.as_str(),
+            hand.winner.is_some(),
+            hand.reason.is_some(),
+        );
     }
     assert_eq!(i64::from(response.a.score), running[0]);
     assert_eq!(i64::from(response.b.score), running[1]);
     assert_eq!([response.a.bags, response.b.bags], bags);
     check_state(
-        &response.status,
+        response.status.as_str(),
         response.winner.is_some(),
         response.reason.is_some(),
     );
