@@ -266,6 +266,7 @@ pub async fn load(db: &Db) -> anyhow::Result<String> {
             start_date: Some(first_night.format("%Y-%m-%d").to_string()),
             time: Some("19:00".into()),
             days_between: Some(7),
+            mode: Default::default(),
         },
     )
     .await

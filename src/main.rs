@@ -59,9 +59,11 @@ struct ServeArgs {
         value_parser = clap::builder::BoolishValueParser::new()
     )]
     no_page_cache: bool,
-    /// The league's time zone (IANA name, e.g. America/New_York): schedules, "tonight" and
-    /// "this week" are in its wall-clock time. Default: the machine's zone.
-    #[arg(long, env = "SPADES_TIME_ZONE", global = true)]
+    /// The league's time zone (IANA name, e.g. America/New_York): schedules, "tonight",
+    /// "this week", calendar feeds and the nights a move names are in its wall-clock time.
+    /// Default: the machine's zone. Also `--tz`, and `SPADES_TZ` when SPADES_TIME_ZONE is
+    /// not set.
+    #[arg(long, visible_alias = "tz", env = "SPADES_TIME_ZONE", global = true)]
     time_zone: Option<String>,
     /// A reverse proxy (address or CIDR block, e.g. 127.0.0.1 or 10.0.0.0/8) whose
     /// X-Forwarded-For header names the client, for the login throttle. Repeat the flag, or
@@ -96,7 +98,11 @@ impl ServeArgs {
 
     /// The machine's clock in the configured time zone.
     fn clock(&self) -> anyhow::Result<Clock> {
-        let zone = match self.time_zone.as_deref().map(str::trim) {
+        let named = self
+            .time_zone
+            .clone()
+            .or_else(|| std::env::var("SPADES_TZ").ok());
+        let zone = match named.as_deref().map(str::trim) {
             None | Some("") => machine_zone(),
             Some(name) => name.parse().map_err(|_| {
                 anyhow::anyhow!(

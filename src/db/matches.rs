@@ -33,6 +33,10 @@ pub struct MatchRow {
     pub reason: Option<WinReason>,
     /// Hands recorded (cached with the totals).
     pub hands_played: i64,
+    /// iCalendar SEQUENCE: bumped at every change of time, place, teams or status.
+    pub sequence: i64,
+    /// Why the match was postponed or cancelled.
+    pub status_note: Option<String>,
 }
 
 pub struct NewMatch<'a> {
@@ -60,6 +64,24 @@ pub async fn insert(conn: &mut SqliteConnection, m: &NewMatch<'_>) -> sqlx::Resu
     .execute(conn)
     .await?;
     Ok(MatchId(row.last_insert_rowid()))
+}
+
+/// The matches of a league scheduled in `[start, end)`, in time order.
+pub async fn scheduled_between(
+    conn: &mut SqliteConnection,
+    league_id: LeagueId,
+    start: LocalTime,
+    end: LocalTime,
+) -> sqlx::Result<Vec<MatchRow>> {
+    sqlx::query_as(
+        "SELECT * FROM matches WHERE league_id = ? AND scheduled_at >= ? AND scheduled_at < ?
+         ORDER BY scheduled_at, id",
+    )
+    .bind(league_id)
+    .bind(start)
+    .bind(end)
+    .fetch_all(conn)
+    .await
 }
 
 pub async fn by_id(conn: &mut SqliteConnection, id: MatchId) -> sqlx::Result<Option<MatchRow>> {
@@ -123,10 +145,12 @@ pub async fn count_scheduled(
     conn: &mut SqliteConnection,
     league_id: LeagueId,
 ) -> sqlx::Result<i64> {
-    sqlx::query_scalar("SELECT count(*) FROM matches WHERE league_id = ? AND status = 'scheduled'")
-        .bind(league_id)
-        .fetch_one(conn)
-        .await
+    sqlx::query_scalar(
+        "SELECT count(*) FROM matches WHERE league_id = ? AND status IN ('scheduled', 'postponed')",
+    )
+    .bind(league_id)
+    .fetch_one(conn)
+    .await
 }
 
 /// What the standings need of a finished regular-season match.
@@ -379,6 +403,64 @@ pub async fn audit(conn: &mut SqliteConnection, e: &AuditEntry<'_>) -> sqlx::Res
     Ok(())
 }
 
+/// Where, when and between whom a match that has not started is played, and its state
+/// (scheduled, postponed or cancelled, with why).
+pub struct Placement<'a> {
+    pub scheduled_at: Option<LocalTime>,
+    pub table_name: Option<&'a str>,
+    pub team_a: TeamId,
+    pub team_b: TeamId,
+    pub status: MatchStatus,
+    pub status_note: Option<&'a str>,
+}
+
+/// Sets a match's placement if it is still at `version` and not started; bumps the version
+/// and the calendar sequence. Returns whether a row changed (false: it moved on meanwhile).
+pub async fn place(
+    conn: &mut SqliteConnection,
+    id: MatchId,
+    version: i64,
+    p: &Placement<'_>,
+) -> sqlx::Result<bool> {
+    let done = sqlx::query(
+        "UPDATE matches SET scheduled_at = ?, table_name = ?, team_a = ?, team_b = ?,
+                status = ?, status_note = ?, version = version + 1, sequence = sequence + 1
+         WHERE id = ? AND version = ? AND status IN ('scheduled', 'postponed')
+               AND started_at IS NULL",
+    )
+    .bind(p.scheduled_at)
+    .bind(p.table_name)
+    .bind(p.team_a)
+    .bind(p.team_b)
+    .bind(p.status)
+    .bind(p.status_note)
+    .bind(id)
+    .bind(version)
+    .execute(conn)
+    .await?;
+    Ok(done.rows_affected() == 1)
+}
+
+/// Moves a match to another table (allowed while it is played); bumps the version and the
+/// calendar sequence. Returns whether a row changed.
+pub async fn set_table(
+    conn: &mut SqliteConnection,
+    id: MatchId,
+    version: i64,
+    table_name: Option<&str>,
+) -> sqlx::Result<bool> {
+    let done = sqlx::query(
+        "UPDATE matches SET table_name = ?, version = version + 1, sequence = sequence + 1
+         WHERE id = ? AND version = ? AND status <> 'cancelled'",
+    )
+    .bind(table_name)
+    .bind(id)
+    .bind(version)
+    .execute(conn)
+    .await?;
+    Ok(done.rows_affected() == 1)
+}
+
 /// Changes the teams of a match that has not started (a playoff path moved by a correction);
 /// bumps the version. Returns whether a row changed.
 pub async fn set_teams(
@@ -388,8 +470,9 @@ pub async fn set_teams(
     team_b: TeamId,
 ) -> sqlx::Result<bool> {
     let done = sqlx::query(
-        "UPDATE matches SET team_a = ?, team_b = ?, version = version + 1
-         WHERE id = ? AND status = 'scheduled' AND started_at IS NULL",
+        "UPDATE matches SET team_a = ?, team_b = ?, version = version + 1,
+                sequence = sequence + 1
+         WHERE id = ? AND status IN ('scheduled', 'postponed') AND started_at IS NULL",
     )
     .bind(team_a)
     .bind(team_b)
@@ -402,10 +485,13 @@ pub async fn set_teams(
 /// Cancels a started playoff match whose entrants changed (an admin reset its path of the
 /// bracket): its hands stay stored under it, it no longer counts anywhere.
 pub async fn cancel(conn: &mut SqliteConnection, id: MatchId) -> sqlx::Result<()> {
-    sqlx::query("UPDATE matches SET status = 'cancelled', version = version + 1 WHERE id = ?")
-        .bind(id)
-        .execute(conn)
-        .await?;
+    sqlx::query(
+        "UPDATE matches SET status = 'cancelled', version = version + 1, sequence = sequence + 1
+         WHERE id = ?",
+    )
+    .bind(id)
+    .execute(conn)
+    .await?;
     Ok(())
 }
 
@@ -413,7 +499,8 @@ pub async fn cancel(conn: &mut SqliteConnection, id: MatchId) -> sqlx::Result<()
 /// longer known after a correction. Returns whether a row was deleted.
 pub async fn delete_unstarted(conn: &mut SqliteConnection, id: MatchId) -> sqlx::Result<bool> {
     let done = sqlx::query(
-        "DELETE FROM matches WHERE id = ? AND status = 'scheduled' AND started_at IS NULL
+        "DELETE FROM matches WHERE id = ? AND status IN ('scheduled', 'postponed')
+         AND started_at IS NULL
          AND NOT EXISTS (SELECT 1 FROM hands WHERE match_id = ?)
          AND NOT EXISTS (SELECT 1 FROM idempotency_keys WHERE match_id = ?)",
     )

@@ -69,7 +69,7 @@ pub async fn finished(
 ) -> sqlx::Result<Vec<ListedRow>> {
     sqlx::query_as(
         "SELECT m.*, l.name AS league_name FROM matches m JOIN leagues l ON l.id = m.league_id
-         WHERE m.status NOT IN ('in_progress', 'scheduled') AND (?1 IS NULL OR m.league_id IN
+         WHERE m.status NOT IN ('in_progress', 'scheduled', 'postponed') AND (?1 IS NULL OR m.league_id IN
                (SELECT league_id FROM league_supervisors WHERE user_id = ?1))
          ORDER BY m.started_at IS NULL, m.started_at DESC, m.id DESC
          LIMIT ?2",

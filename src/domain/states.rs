@@ -11,16 +11,20 @@ use crate::rules::{Stage, WinReason};
 #[serde(rename_all = "snake_case")]
 pub enum MatchStatus {
     Scheduled,
+    /// Not played at its time and not yet given a new one (its `scheduled_at` is empty).
+    Postponed,
     InProgress,
     Complete,
     Forfeit,
-    /// A started playoff match whose entrants changed (an admin reset its bracket path):
-    /// its hands stay stored, it counts nowhere.
+    /// Called off: by the coordinator before it started (with a reason), or a started
+    /// playoff match whose entrants changed (an admin reset its bracket path; its hands stay
+    /// stored). It counts for nobody.
     Cancelled,
 }
 
 text_enum!(MatchStatus, "match status", {
     MatchStatus::Scheduled => "scheduled",
+    MatchStatus::Postponed => "postponed",
     MatchStatus::InProgress => "in_progress",
     MatchStatus::Complete => "complete",
     MatchStatus::Forfeit => "forfeit",
@@ -36,6 +40,11 @@ impl MatchStatus {
         )
     }
 
+    /// Not started yet: its time, table and teams may still change.
+    pub fn is_unstarted(self) -> bool {
+        matches!(self, MatchStatus::Scheduled | MatchStatus::Postponed)
+    }
+
     /// A result the standings count.
     pub fn is_result(self) -> bool {
         matches!(self, MatchStatus::Complete | MatchStatus::Forfeit)
@@ -44,6 +53,7 @@ impl MatchStatus {
     pub fn words(self) -> &'static str {
         match self {
             MatchStatus::Scheduled => "scheduled",
+            MatchStatus::Postponed => "postponed",
             MatchStatus::InProgress => "in progress",
             MatchStatus::Complete => "complete",
             MatchStatus::Forfeit => "forfeit",

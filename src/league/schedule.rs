@@ -40,6 +40,29 @@ pub fn round_robin(n: usize) -> Vec<Pairing> {
     pairings
 }
 
+/// The rest of a round robin of `n` teams once some pairs have met or are scheduled
+/// (`met`, pairs of indexes in either order): the circle method's pairings without those,
+/// renumbered so that rounds left empty disappear (rounds still 1-based; each team plays at
+/// most once a round).
+pub fn rest_of_round_robin(n: usize, met: &[(usize, usize)]) -> Vec<Pairing> {
+    let met: std::collections::HashSet<(usize, usize)> =
+        met.iter().map(|&(a, b)| (a.min(b), a.max(b))).collect();
+    let mut rest: Vec<Pairing> = round_robin(n)
+        .into_iter()
+        .filter(|p| !met.contains(&(p.a.min(p.b), p.a.max(p.b))))
+        .collect();
+    let mut renumbered = 0;
+    let mut last = 0;
+    for p in &mut rest {
+        if p.round != last {
+            last = p.round;
+            renumbered += 1;
+        }
+        p.round = renumbered;
+    }
+    rest
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -66,6 +89,39 @@ mod tests {
                 }
                 // Odd counts: exactly one bye per round.
                 assert_eq!(playing.len(), n - n % 2, "n = {n}, round {round}");
+            }
+        }
+    }
+
+    proptest::proptest! {
+        /// Whatever has been played or scheduled, the rest adds every missing pair exactly
+        /// once and no pair already met, nobody twice in a round.
+        #[test]
+        fn the_rest_completes_the_round_robin_without_repeats(
+            n in 2usize..24,
+            picks in proptest::collection::vec((0usize..24, 0usize..24), 0..80),
+        ) {
+            let met: Vec<(usize, usize)> = picks
+                .into_iter()
+                .map(|(a, b)| (a % n, b % n))
+                .filter(|(a, b)| a != b)
+                .collect();
+            let already: HashSet<(usize, usize)> =
+                met.iter().map(|&(a, b)| (a.min(b), a.max(b))).collect();
+            let rest = rest_of_round_robin(n, &met);
+            let mut all = already.clone();
+            for p in &rest {
+                proptest::prop_assert!(all.insert((p.a.min(p.b), p.a.max(p.b))), "repeat {p:?}");
+            }
+            proptest::prop_assert_eq!(all.len(), n * (n - 1) / 2);
+            let mut rounds: Vec<usize> = rest.iter().map(|p| p.round).collect();
+            rounds.dedup();
+            proptest::prop_assert!(rounds.iter().enumerate().all(|(i, r)| *r == i + 1));
+            for round in rounds {
+                let mut playing = HashSet::new();
+                for p in rest.iter().filter(|p| p.round == round) {
+                    proptest::prop_assert!(playing.insert(p.a) && playing.insert(p.b));
+                }
             }
         }
     }

@@ -39,6 +39,8 @@ pub enum ConflictCode {
     VersionConflict,
     NotStarted,
     NotScheduled,
+    /// Postponing, cancelling, moving or re-teaming a match that has started.
+    MatchStarted,
     NotInProgress,
     MatchClosed,
     TimeAlreadyCalled,
@@ -56,6 +58,7 @@ impl ConflictCode {
             ConflictCode::VersionConflict => "version_conflict",
             ConflictCode::NotStarted => "not_started",
             ConflictCode::NotScheduled => "not_scheduled",
+            ConflictCode::MatchStarted => "match_started",
             ConflictCode::NotInProgress => "not_in_progress",
             ConflictCode::MatchClosed => "match_closed",
             ConflictCode::TimeAlreadyCalled => "time_already_called",

@@ -36,6 +36,9 @@ pub struct MatchView {
     pub table: Option<String>,
     pub scheduled_at: Option<LocalTime>,
     pub status: MatchStatus,
+    /// Why the coordinator postponed or cancelled the match (absent otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub status_note: Option<String>,
     pub started_at: Option<Timestamp>,
     /// When time was called by a supervisor (if it was).
     pub time_called_at: Option<Timestamp>,
@@ -172,6 +175,7 @@ pub(super) async fn build_view(
         table: m.table_name.clone(),
         scheduled_at: m.scheduled_at,
         status: m.status,
+        status_note: m.status_note.clone(),
         started_at: m.started_at,
         time_called_at: m.time_called_at,
         ends_at,

@@ -177,7 +177,7 @@ pub async fn record_hand(
     check_version(&m, expected_version)?;
     match m.status {
         MatchStatus::InProgress => {}
-        MatchStatus::Scheduled => {
+        MatchStatus::Scheduled | MatchStatus::Postponed => {
             return Err(ServiceError::conflict(
                 ConflictCode::NotStarted,
                 "start the match before entering hands",

@@ -3,8 +3,10 @@
 //! engine to the hands and writes the result with an audit row.
 
 pub mod accounts;
+pub mod admin_schedule;
 pub mod admin_views;
 pub mod audit;
+pub mod calendar;
 pub mod console_views;
 pub mod league_home;
 pub mod leagues;
@@ -12,6 +14,7 @@ pub mod match_view;
 pub mod matches;
 pub mod playoffs;
 pub mod public_views;
+pub mod reschedule;
 pub mod roster;
 pub mod schedule;
 pub mod standings;

@@ -114,7 +114,7 @@ fn winner_slot(m: &MatchRow) -> Option<usize> {
 }
 
 fn is_started(m: &MatchRow) -> bool {
-    m.status != MatchStatus::Scheduled || m.started_at.is_some()
+    !m.status.is_unstarted() || m.started_at.is_some()
 }
 
 fn seed_of(e: Entrant) -> Option<i64> {

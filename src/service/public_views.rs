@@ -4,6 +4,7 @@
 
 use std::sync::Arc;
 
+use chrono::NaiveDate;
 use sqlx::SqliteConnection;
 
 use super::ServiceError;
@@ -14,6 +15,7 @@ use super::summaries::MatchSummary;
 use crate::db::leagues::TeamRow;
 use crate::domain::TeamId;
 use crate::league::standings::Standing;
+use crate::rules::Stage;
 
 /// A league and its regular-season standings.
 #[derive(Debug, Clone)]
@@ -32,10 +34,35 @@ pub async fn standings(
     Ok(LeagueStandings { league, rows })
 }
 
-/// A league and every one of its matches, in schedule order (cancelled ones left out).
+/// A league's schedule as the public page shows it: the regular season night by night, then
+/// the playoffs night by night, then the matches without a time. Every match is in it but the
+/// cancelled ones of a reset bracket path (a new match replaced each); a match the
+/// coordinator cancelled or postponed stays, marked.
 #[derive(Debug, Clone)]
 pub struct LeagueSchedule {
     pub league: League,
+    /// The regular-season matches that have a time, by night, in date order.
+    pub regular: Vec<Night>,
+    /// The playoff and final matches that have a time, by night, in date order.
+    pub playoffs: Vec<Night>,
+    /// The matches without a time (not yet scheduled, or postponed): the regular season's
+    /// by round (those of no round last), then the playoffs' and the final's by round.
+    pub undated: Vec<RoundOf>,
+}
+
+/// The matches of one night (the date of their scheduled time, in the league's wall-clock
+/// time), by time.
+#[derive(Debug, Clone)]
+pub struct Night {
+    pub date: NaiveDate,
+    pub matches: Vec<MatchSummary>,
+}
+
+/// The matches of one round of one stage.
+#[derive(Debug, Clone)]
+pub struct RoundOf {
+    pub stage: Stage,
+    pub round: Option<i64>,
     pub matches: Vec<MatchSummary>,
 }
 
@@ -45,7 +72,58 @@ pub async fn schedule(
 ) -> Result<LeagueSchedule, ServiceError> {
     let league = leagues::league_by_slug(conn, slug).await?;
     let matches = super::summaries::summaries(conn, league.row.id).await?;
-    Ok(LeagueSchedule { league, matches })
+    let (regular, playoffs, undated) = grouped(matches);
+    Ok(LeagueSchedule {
+        league,
+        regular,
+        playoffs,
+        undated,
+    })
+}
+
+/// `matches` by night (regular season, then playoffs) and the undated ones by round.
+fn grouped(matches: Vec<MatchSummary>) -> (Vec<Night>, Vec<Night>, Vec<RoundOf>) {
+    let (mut dated, mut undated): (Vec<_>, Vec<_>) =
+        matches.into_iter().partition(|m| m.scheduled_at.is_some());
+    dated.sort_by_key(|m| (m.scheduled_at, m.round, m.id));
+    let (regular, playoffs): (Vec<_>, Vec<_>) =
+        dated.into_iter().partition(|m| m.stage == Stage::Regular);
+    let stage_order = |stage: Stage| match stage {
+        Stage::Regular => 0,
+        Stage::Playoff => 1,
+        Stage::Final => 2,
+    };
+    undated.sort_by_key(|m| (stage_order(m.stage), m.round.is_none(), m.round, m.id));
+    let mut rounds: Vec<RoundOf> = Vec::new();
+    for m in undated {
+        match rounds.last_mut() {
+            Some(r) if r.stage == m.stage && r.round == m.round => r.matches.push(m),
+            _ => rounds.push(RoundOf {
+                stage: m.stage,
+                round: m.round,
+                matches: vec![m],
+            }),
+        }
+    }
+    (nights(regular), nights(playoffs), rounds)
+}
+
+/// Dated `matches`, in time order, by night.
+fn nights(matches: Vec<MatchSummary>) -> Vec<Night> {
+    let mut nights: Vec<Night> = Vec::new();
+    for m in matches {
+        let Some(date) = m.scheduled_at.map(|t| t.0.date()) else {
+            continue;
+        };
+        match nights.last_mut() {
+            Some(n) if n.date == date => n.matches.push(m),
+            _ => nights.push(Night {
+                date,
+                matches: vec![m],
+            }),
+        }
+    }
+    nights
 }
 
 /// A league and its teams, by name.

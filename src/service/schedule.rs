@@ -1,6 +1,7 @@
 //! A league's schedule: a generated round robin, or single matches added by hand.
 
 use serde::Deserialize;
+use sqlx::SqliteConnection;
 
 use super::audit;
 use super::leagues::league_row;
@@ -9,9 +10,9 @@ use super::text::{self, TextRule};
 use super::{ConflictCode, ServiceError, User, require_admin};
 use crate::db::Db;
 use crate::db::leagues::{self as db_leagues, TeamRow};
-use crate::db::matches::{self as db_matches, NewMatch};
-use crate::domain::{LocalTime, MatchId, TeamId, TextEnum};
-use crate::league::schedule::round_robin;
+use crate::db::matches::{self as db_matches, MatchRow, NewMatch};
+use crate::domain::{LeagueId, LocalTime, MatchId, MatchStatus, TeamId, TextEnum};
+use crate::league::schedule::rest_of_round_robin;
 use crate::rules::Stage;
 
 #[derive(Debug, Clone, Deserialize, utoipa::ToSchema)]
@@ -28,6 +29,24 @@ pub struct ScheduleInput {
     /// Days between league nights (default 7).
     #[serde(default)]
     pub days_between: Option<u32>,
+    /// `new` (default): the league has no regular-season match yet. `rest`: add the pairings
+    /// not yet scheduled or played (a cancelled match counts as not scheduled) as rounds
+    /// after the last. `replace`: while no regular-season match has started, delete them all
+    /// and generate anew.
+    #[serde(default)]
+    pub mode: ScheduleMode,
+}
+
+/// What a generation does with the regular-season matches already there.
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, serde::Serialize, utoipa::ToSchema,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum ScheduleMode {
+    #[default]
+    New,
+    Rest,
+    Replace,
 }
 
 /// How a season's schedule is made (only round robins so far).
@@ -88,12 +107,45 @@ pub async fn generate_schedule(
     let gap = i64::from(input.days_between.unwrap_or(7).clamp(1, 60));
     let mut tx = db.write().await?;
     let league = league_row(&mut tx, slug).await?;
-    let existing = db_matches::of_league(&mut tx, league.id).await?;
-    if existing.iter().any(|m| m.stage == Stage::Regular) {
-        return Err(ServiceError::conflict(
-            ConflictCode::ScheduleExists,
-            "the league already has regular-season matches; add single matches instead",
-        ));
+    let regular: Vec<MatchRow> = db_matches::of_league(&mut tx, league.id)
+        .await?
+        .into_iter()
+        .filter(|m| m.stage == Stage::Regular)
+        .collect();
+    // Started, or decided without starting (a forfeit).
+    let played = regular
+        .iter()
+        .filter(|m| {
+            m.started_at.is_some() || !m.status.is_unstarted() && m.status != MatchStatus::Cancelled
+        })
+        .count();
+    match input.mode {
+        ScheduleMode::New if !regular.is_empty() => {
+            return Err(ServiceError::conflict(
+                ConflictCode::ScheduleExists,
+                "the league already has regular-season matches: generate the rest of the round robin (mode rest), replace the schedule while nothing has been played (mode replace), or add single matches",
+            ));
+        }
+        ScheduleMode::Replace if played > 0 => {
+            return Err(ServiceError::conflict(
+                ConflictCode::MatchStarted,
+                "regular-season matches have been played: the schedule can no longer be replaced; generate the rest of it instead",
+            ));
+        }
+        ScheduleMode::Replace => {
+            for m in &regular {
+                if !db_matches::delete_unstarted(&mut tx, m.id).await? {
+                    return Err(ServiceError::conflict(
+                        ConflictCode::MatchStarted,
+                        format!(
+                            "match #{} has started meanwhile: nothing was replaced",
+                            m.id
+                        ),
+                    ));
+                }
+            }
+        }
+        ScheduleMode::New | ScheduleMode::Rest => {}
     }
     let active: Vec<TeamRow> = db_leagues::teams(&mut tx, league.id)
         .await?
@@ -107,9 +159,38 @@ pub async fn generate_schedule(
             "a round robin needs at least 2 active teams",
         ));
     }
+    // What the rest leaves out: every pair scheduled or played (a cancelled one may come
+    // back), and after which round and night it goes on.
+    let (met, first_round, start) = if input.mode == ScheduleMode::Rest {
+        let index = |id: TeamId| active.iter().position(|t| t.id == id);
+        let standing = regular
+            .iter()
+            .filter(|m| m.status != MatchStatus::Cancelled);
+        let met: Vec<(usize, usize)> = standing
+            .filter_map(|m| Some((index(m.team_a)?, index(m.team_b)?)))
+            .collect();
+        let last_round = regular.iter().filter_map(|m| m.round).max().unwrap_or(0);
+        let last_night = regular
+            .iter()
+            .filter_map(|m| m.scheduled_at)
+            .map(|t| t.0.date())
+            .max();
+        let start = start.or(last_night.map(|d| d + chrono::Duration::days(gap)));
+        (met, last_round, start)
+    } else {
+        (Vec::new(), 0, start)
+    };
+    let pairings = rest_of_round_robin(active.len(), &met);
+    if pairings.is_empty() {
+        return Err(ServiceError::invalid(
+            "invalid_schedule",
+            "format",
+            "every pair of active teams is already scheduled or has played: nothing to add",
+        ));
+    }
     let mut ids = Vec::new();
     let mut table_in_round = std::collections::HashMap::new();
-    for p in round_robin(active.len()) {
+    for p in pairings {
         let table = table_in_round.entry(p.round).or_insert(0);
         *table += 1;
         let when = start.map(|d| {
@@ -121,7 +202,7 @@ pub async fn generate_schedule(
             &NewMatch {
                 league_id: league.id,
                 stage: Stage::Regular,
-                round: Some(p.round as i64),
+                round: Some(first_round + p.round as i64),
                 team_a: active[p.a].id,
                 team_b: active[p.b].id,
                 table_name: Some(&table_name),
@@ -180,43 +261,12 @@ pub async fn create_match(
         Some(s) => Some(parse_when(s)?),
         None => None,
     };
-    let table = match input.table.as_deref().map(str::trim) {
-        None | Some("") => None,
-        Some(table) => Some(
-            TextRule {
-                code: "invalid_match",
-                field: "table",
-                what: "a table name",
-                max: text::TABLE_MAX,
-                lines: false,
-            }
-            .check(table)?,
-        ),
-    };
+    let table = check_table(input.table.as_deref())?;
     let stage = input.stage.unwrap_or_default();
     let mut tx = db.write().await?;
     let league = league_row(&mut tx, slug).await?;
     for (field, id) in [("team_a", input.team_a), ("team_b", input.team_b)] {
-        let team = db_leagues::team(&mut tx, id)
-            .await?
-            .filter(|t| t.league_id == league.id);
-        match team {
-            None => {
-                return Err(ServiceError::invalid(
-                    "invalid_match",
-                    field,
-                    format!("team {id} is not in this league"),
-                ));
-            }
-            Some(t) if t.withdrawn => {
-                return Err(ServiceError::invalid(
-                    "invalid_match",
-                    field,
-                    format!("{} has withdrawn", t.name),
-                ));
-            }
-            Some(_) => {}
-        }
+        check_team(&mut tx, league.id, field, id).await?;
     }
     let id = db_matches::insert(
         &mut tx,
@@ -240,6 +290,47 @@ pub async fn create_match(
     .await?;
     tx.commit().await?;
     Ok(id)
+}
+
+/// A table name as typed: trimmed, empty for none.
+pub(crate) fn check_table(table: Option<&str>) -> Result<Option<String>, ServiceError> {
+    match table.map(str::trim) {
+        None | Some("") => Ok(None),
+        Some(table) => TextRule {
+            code: "invalid_match",
+            field: "table",
+            what: "a table name",
+            max: text::TABLE_MAX,
+            lines: false,
+        }
+        .check(table)
+        .map(Some),
+    }
+}
+
+/// Team `id` may play a new match of league `league_id` (named `field` in the error).
+pub(crate) async fn check_team(
+    conn: &mut SqliteConnection,
+    league_id: LeagueId,
+    field: &str,
+    id: TeamId,
+) -> Result<TeamRow, ServiceError> {
+    let team = db_leagues::team(conn, id)
+        .await?
+        .filter(|t| t.league_id == league_id);
+    match team {
+        None => Err(ServiceError::invalid(
+            "invalid_match",
+            field,
+            format!("team {id} is not in this league"),
+        )),
+        Some(t) if t.withdrawn => Err(ServiceError::invalid(
+            "invalid_match",
+            field,
+            format!("{} has withdrawn", t.name),
+        )),
+        Some(t) => Ok(t),
+    }
 }
 
 /// Accepts `YYYY-MM-DDTHH:MM` (what a datetime-local input sends) or with seconds / a zone.

@@ -19,6 +19,7 @@ use crate::rules::{Rules, Stage, Team, TeamTotal, WinReason};
 pub fn state_words(m: &MatchView) -> String {
     words(&StateParts {
         status: m.status,
+        started: m.started_at.is_some(),
         forfeit: m.forfeit,
         game_status: m.game_status,
         winner: m.winner,
@@ -30,6 +31,7 @@ pub fn state_words(m: &MatchView) -> String {
 /// What [`words`] needs of a match, a full one or a summary.
 struct StateParts<'a> {
     status: MatchStatus,
+    started: bool,
     forfeit: Option<ForfeitSide>,
     game_status: GameStatus,
     winner: Option<Team>,
@@ -39,7 +41,9 @@ struct StateParts<'a> {
 
 fn words(m: &StateParts<'_>) -> String {
     match m.status {
-        MatchStatus::Cancelled => return "Cancelled (bracket reset)".into(),
+        MatchStatus::Cancelled if m.started => return "Cancelled (bracket reset)".into(),
+        MatchStatus::Cancelled => return "Cancelled".into(),
+        MatchStatus::Postponed => return "Postponed".into(),
         MatchStatus::Forfeit => {
             return match m.forfeit.map(ForfeitSide::team) {
                 Some(None) => match m.winner {
@@ -86,6 +90,8 @@ pub struct MatchSummary {
     pub winner: Option<Team>,
     /// The state in words (as [`state_words`]).
     pub state: String,
+    /// Why it was postponed or cancelled, when the coordinator said.
+    pub note: Option<String>,
 }
 
 impl MatchSummary {
@@ -97,6 +103,7 @@ impl MatchSummary {
         };
         let state = words(&StateParts {
             status: m.status,
+            started: m.started_at.is_some(),
             forfeit: m.forfeit,
             game_status: m.game_status,
             winner,
@@ -115,20 +122,22 @@ impl MatchSummary {
             hands: usize::try_from(m.hands_played).unwrap_or(0),
             winner,
             state,
+            note: m.status_note.clone(),
             team_a,
             team_b,
         }
     }
 }
 
-/// Every match of a league, in schedule order, from the cached totals (cancelled matches
-/// of a reset bracket path left out).
+/// Every match of a league, in schedule order, from the cached totals (the cancelled matches
+/// of a reset bracket path left out: a new match replaced each; a match the coordinator
+/// cancelled stays, marked).
 pub async fn summaries(
     conn: &mut SqliteConnection,
     league_id: LeagueId,
 ) -> Result<Vec<MatchSummary>, ServiceError> {
     let mut rows = db_matches::of_league(conn, league_id).await?;
-    rows.retain(|m| m.status != MatchStatus::Cancelled);
+    rows.retain(|m| !(m.status == MatchStatus::Cancelled && m.started_at.is_some()));
     summaries_of(conn, league_id, &rows).await
 }
 

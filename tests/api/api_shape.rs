@@ -113,8 +113,10 @@ async fn a_method_a_path_does_not_answer_is_a_json_405_naming_the_methods_that_d
     let admin = app.api_user("admin", Role::Admin).await;
     let cases = [
         (Method::DELETE, "/api/v1/leagues", "GET, HEAD, POST"),
-        (Method::PUT, "/api/v1/matches/1", "GET, HEAD"),
-        (Method::PATCH, "/api/v1/matches/abc", "GET, HEAD"),
+        (Method::PUT, "/api/v1/matches/1", "GET, HEAD, PATCH"),
+        (Method::DELETE, "/api/v1/matches/abc", "GET, HEAD, PATCH"),
+        (Method::GET, "/api/v1/matches/1/postpone", "POST"),
+        (Method::GET, "/api/v1/leagues/fall-2026/nights/move", "POST"),
         (Method::GET, "/api/v1/score", "POST"),
         (Method::POST, "/api/v1/presets", "GET, HEAD"),
         (Method::GET, "/api/v1/matches/1/hands", "POST"),

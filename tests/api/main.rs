@@ -4,11 +4,14 @@
 //! per area (keeps link times down).
 
 mod admin;
+mod admin_schedule;
 mod api_shape;
 mod bracket_page;
 mod browser;
 mod browser_bracket;
 mod browser_league;
+mod browser_schedule;
+mod calendar;
 mod clock;
 mod concurrency;
 mod console;
@@ -26,6 +29,7 @@ mod pages;
 mod playoffs;
 mod playoffs_admin;
 mod public;
+mod reschedule;
 mod restore;
 mod score;
 mod tiebreaks;

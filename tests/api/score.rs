@@ -291,6 +291,10 @@ const API_ROUTES: &[(&str, &str, bool)] = &[
     ("put", "/api/v1/matches/{id}/hands/{number}", true),
     ("post", "/api/v1/matches/{id}/time", true),
     ("post", "/api/v1/matches/{id}/forfeit", true),
+    ("patch", "/api/v1/matches/{id}", true),
+    ("post", "/api/v1/matches/{id}/postpone", true),
+    ("post", "/api/v1/matches/{id}/cancel", true),
+    ("post", "/api/v1/leagues/{slug}/nights/move", true),
     ("get", "/api/v1/scoreboard", false),
 ];
 

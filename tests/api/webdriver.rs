@@ -67,6 +67,7 @@ pub const BROWSER_TESTS: &[&str] = &[
     "browser_league::a_supervisor_runs_a_match_in_a_browser",
     "browser_league::the_second_supervisor_with_a_stale_page_gets_the_conflict_page",
     "browser_bracket::the_bracket_page_in_a_browser",
+    "browser_schedule::the_coordinator_moves_a_night_and_postpones_a_match",
 ];
 
 /// What to install, for the skip messages.

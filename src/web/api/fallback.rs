@@ -104,7 +104,7 @@ mod tests {
         );
         assert_eq!(
             allowed_methods("/api/v1/matches/abc"),
-            Some(vec!["GET", "HEAD"])
+            Some(vec!["GET", "HEAD", "PATCH"])
         );
         assert_eq!(allowed_methods("/api/v1/score"), Some(vec!["POST"]));
         assert_eq!(allowed_methods("/api/v1/nothing"), None);

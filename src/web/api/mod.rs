@@ -6,6 +6,7 @@ pub mod leagues;
 pub mod matches;
 pub mod openapi;
 pub mod playoffs;
+pub mod reschedule;
 pub mod scoreboard;
 pub mod standings;
 pub mod teams;
@@ -18,6 +19,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .configure(leagues::routes)
         .configure(teams::routes)
         .configure(matches::routes)
+        .configure(reschedule::routes)
         .configure(playoffs::routes);
 }
 

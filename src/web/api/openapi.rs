@@ -115,6 +115,10 @@ async fn list_presets() -> web::Json<PresetList> {
         crate::web::api::matches::correct_hand,
         crate::web::api::matches::call_time,
         crate::web::api::matches::forfeit,
+        crate::web::api::reschedule::change_match,
+        crate::web::api::reschedule::postpone,
+        crate::web::api::reschedule::cancel,
+        crate::web::api::reschedule::move_night,
         crate::web::api::standings::standings,
         crate::web::api::playoffs::create_playoffs,
         crate::web::api::playoffs::show_bracket,
@@ -155,6 +159,10 @@ async fn list_presets() -> web::Json<PresetList> {
         CorrectionRequest,
         VersionRequest,
         ForfeitInput,
+        crate::service::reschedule::MatchChange,
+        crate::service::reschedule::CallOff,
+        crate::service::reschedule::NightMove,
+        crate::service::reschedule::NightMoved,
         StandingOut,
         StandingsOut,
         BoardMatch,
@@ -168,7 +176,8 @@ async fn list_presets() -> web::Json<PresetList> {
         (name = "leagues", description = "Leagues, teams, supervisors, schedules and standings."),
         (name = "matches", description = "League night: start a match, record and correct hands, call time, forfeits."),
         (name = "scoreboard", description = "Every match in play."),
-        (name = "playoffs", description = "Playoff brackets seeded from the standings.")
+        (name = "playoffs", description = "Playoff brackets seeded from the standings."),
+        (name = "schedule", description = "Changing the schedule: a match's time, table or teams, postponing, cancelling, moving a league night.")
     )
 )]
 pub struct ApiDoc;
@@ -362,6 +371,40 @@ fn service_constraints() -> Vec<(&'static str, &'static str, Constraint)> {
                 "pattern": scheduled_at,
                 "description": "`YYYY-MM-DDTHH:MM` in the league's time zone; also with seconds, with a space for `T`, or RFC 3339 with an offset (its local time is kept)."
             })),
+        ),
+        (
+            "MatchChange",
+            "scheduled_at",
+            Add(json!({
+                "pattern": scheduled_at,
+                "description": "The new time, `YYYY-MM-DDTHH:MM` in the league's time zone (as for a new match); `null` or empty for \"not yet scheduled\". A time given to a postponed match makes it scheduled again."
+            })),
+        ),
+        (
+            "MatchChange",
+            "table",
+            Add(json!({
+                "maxLength": service_text::TABLE_MAX,
+                "pattern": format!("^[^{CONTROL}]*$"),
+                "description": "The table; `null` or empty for none. The only change allowed once the match started."
+            })),
+        ),
+        ("MatchChange", "team_a", Add(json!({"minimum": 1}))),
+        ("MatchChange", "team_b", Add(json!({"minimum": 1}))),
+        (
+            "MatchChange",
+            "expected_version",
+            Add(json!({"minimum": 1})),
+        ),
+        (
+            "NightMove",
+            "from",
+            Add(json!({"pattern": format!("^{date}$")})),
+        ),
+        (
+            "NightMove",
+            "to",
+            Add(json!({"pattern": format!("^{date}$")})),
         ),
         ("ForfeitInput", "team", Replace(component("ForfeitSide"))),
         (

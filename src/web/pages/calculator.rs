@@ -197,9 +197,15 @@ pub struct TeamCellsView<'a> {
 }
 
 impl TeamCellsView<'_> {
-    /// Whether `value` is the bid typed for player `p`.
+    /// Whether `value` is the bid typed for player `p`: the same text, or the same number
+    /// written otherwise (` 4`, `04`, `+4` score as 4, so they show as 4 when the page comes
+    /// back, and post again as 4; found by the `hand_form` fuzz target).
     pub fn bid_is(&self, p: &usize, value: &str) -> bool {
-        self.bids[*p] == value
+        let typed = self.bids[*p].trim();
+        typed == value
+            || typed
+                .parse::<i64>()
+                .is_ok_and(|n| value.parse::<i64>() == Ok(n))
     }
 }
 

@@ -92,6 +92,7 @@ pub struct Side {
 fn state_words(status: BracketMatchStatus) -> &'static str {
     match status {
         BracketMatchStatus::Match(MatchStatus::Scheduled) => "Scheduled",
+        BracketMatchStatus::Match(MatchStatus::Postponed) => "Postponed",
         BracketMatchStatus::Match(MatchStatus::InProgress) => "In progress",
         BracketMatchStatus::Match(MatchStatus::Complete) => "Final",
         BracketMatchStatus::Match(MatchStatus::Forfeit) => "Forfeit",

@@ -41,6 +41,17 @@ pub(super) struct ScheduleForm {
     pub(super) time: String,
     #[serde(default)]
     pub(super) days_between: String,
+    /// `new` (or empty), `rest` or `replace`: what the generation does with the matches
+    /// already there.
+    #[serde(default)]
+    pub(super) mode: String,
+    /// The replace form's "I understand every scheduled match is replaced": present when
+    /// ticked.
+    #[serde(default)]
+    pub(super) understand: Option<String>,
+    /// `schedule` when posted from the schedule page (an error is shown there).
+    #[serde(default)]
+    pub(super) from: String,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -55,6 +66,10 @@ pub(super) struct MatchForm {
     pub(super) table: String,
     #[serde(default)]
     pub(super) scheduled_at: String,
+    /// `schedule` when posted from the schedule page (an error is shown there, and the
+    /// next match of the same night is offered after it).
+    #[serde(default)]
+    pub(super) from: String,
 }
 
 /// What was typed in the league page's forms (kept when one of them has an error).
@@ -113,6 +128,10 @@ struct LeaguePage {
     candidates: Vec<String>,
     matches: Vec<MatchLine>,
     has_regular: bool,
+    /// Regular-season matches with no date (a round robin generated without one).
+    undated: usize,
+    /// Postponed matches waiting for a new time.
+    postponed: usize,
     stages: Vec<StageOption>,
     typed: Typed,
     errors: Errors,
@@ -128,7 +147,6 @@ fn notice_of(done: Option<&str>) -> Option<&'static str> {
         "reinstated" => "Team reinstated.",
         "assigned" => "Supervisor assigned.",
         "unassigned" => "Supervisor removed from the league.",
-        "schedule" => "Round robin generated.",
         "match" => "Match added.",
         "import" => "Roster imported.",
         _ => return None,
@@ -146,6 +164,20 @@ pub(super) async fn render_league(
 ) -> Result<HttpResponse, PageError> {
     let view = admin_views::league_admin(&state.db, &who.user, slug).await?;
     let has_regular = view.has_regular();
+    let undated = view
+        .matches
+        .iter()
+        .filter(|m| {
+            m.stage == Stage::Regular
+                && m.scheduled_at.is_none()
+                && m.status == MatchStatus::Scheduled
+        })
+        .count();
+    let postponed = view
+        .matches
+        .iter()
+        .filter(|m| m.status == MatchStatus::Postponed)
+        .count();
     let matches = view
         .matches
         .into_iter()
@@ -158,7 +190,7 @@ pub(super) async fn render_league(
             team_a: m.team_a,
             team_b: m.team_b,
             status: m.status.words(),
-            score: if m.status == MatchStatus::Scheduled {
+            score: if m.status.is_unstarted() {
                 String::new()
             } else {
                 format!("{}–{}", m.score_a, m.score_b)
@@ -223,6 +255,8 @@ pub(super) async fn render_league(
         candidates: view.candidates,
         matches,
         has_regular,
+        undated,
+        postponed,
         stages,
         typed,
         errors: errors.clone(),

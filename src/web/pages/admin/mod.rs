@@ -1,14 +1,15 @@
 //! The coordinator's pages under `/admin`: leagues (rules per stage with a preview in plain
 //! words before saving), teams (add, edit, withdraw, roster CSV import with a preview),
-//! supervisors (accounts and league assignment), the schedule, the playoffs and the backup
-//! download.
+//! supervisors (accounts and league assignment), the schedule (generated, then changed match
+//! by match or night by night on its own page), the playoffs and the backup download.
 //!
 //! Every route takes [`Admin`](crate::web::extract::Admin) (an anonymous browser is sent to
 //! the login page, a supervisor gets 403); every POST is a
 //! [`CsrfForm`](crate::web::extract::CsrfForm); every answer is `Cache-Control: no-store`.
-//! Each page reads through one `service::admin_views` call and each form writes through one
-//! service call. A form with an error is shown again with every typed value and the message
-//! next to the field, and nothing is written.
+//! Each page reads through one `service::admin_views` call (the schedule page through
+//! `service::admin_schedule`) and each form writes through one service call. A form with an
+//! error is shown again with every typed value and the message next to the field, and
+//! nothing is written.
 
 mod backup;
 mod dashboard;
@@ -18,6 +19,8 @@ mod league_form;
 mod league_input;
 pub mod playoffs;
 mod schedule;
+mod schedule_edit;
+mod schedule_page;
 mod teams;
 
 use actix_web::http::StatusCode;
@@ -45,6 +48,11 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .service(teams::unassign_supervisor)
         .service(schedule::generate_schedule)
         .service(schedule::add_match)
+        .service(schedule_page::schedule_page)
+        .service(schedule_edit::change_match)
+        .service(schedule_edit::postpone_match)
+        .service(schedule_edit::cancel_match)
+        .service(schedule_edit::move_night)
         .service(import::import_form)
         .service(import::import);
 }

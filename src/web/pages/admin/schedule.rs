@@ -1,16 +1,21 @@
-//! The league page's schedule forms: generate the round robin, add a single match.
+//! The schedule's generation and single matches: generate the round robin (`new`), the rest
+//! of it (`rest`) or all of it again (`replace`), and add a single match. The league page and
+//! the schedule page both post here; a form with an error comes back on the page it was
+//! posted from (`from=schedule`).
 
 use actix_web::{HttpResponse, post, web};
 
 use super::league::{MatchForm, ScheduleForm, Typed, render_league};
-use super::{Errors, done, fixable};
+use super::schedule_page::{self, Refusal, ScheduleTyped, render_schedule};
+use super::{Errors, fixable};
 use crate::domain::{TeamId, TextEnum};
 use crate::rules::Stage;
-use crate::service::ServiceError;
-use crate::service::schedule::{NewMatchInput, ScheduleInput};
+use crate::service::schedule::{NewMatchInput, ScheduleInput, ScheduleMode};
+use crate::service::{ConflictCode, ServiceError};
 use crate::web::AppState;
 use crate::web::error::PageError;
 use crate::web::extract::{Admin, CsrfForm};
+use crate::web::respond::see_other;
 
 /// Days between league nights: empty for the default, else 1 to 60.
 fn days_between(typed: &str) -> Result<Option<u32>, ServiceError> {
@@ -28,6 +33,48 @@ fn days_between(typed: &str) -> Result<Option<u32>, ServiceError> {
     }
 }
 
+/// The mode a generation form asks for, and the form's name on the page (where its error
+/// is shown).
+fn mode_of(typed: &str) -> (ScheduleMode, &'static str) {
+    match typed.trim() {
+        "rest" => (ScheduleMode::Rest, "rest"),
+        "replace" => (ScheduleMode::Replace, "replace"),
+        _ => (ScheduleMode::New, "schedule"),
+    }
+}
+
+/// The generation form as the service takes it; the replace form must have its box ticked.
+fn schedule_input(form: &ScheduleForm, mode: ScheduleMode) -> Result<ScheduleInput, ServiceError> {
+    if mode == ScheduleMode::Replace && form.understand.is_none() {
+        return Err(ServiceError::invalid(
+            "invalid_schedule",
+            "understand",
+            "tick \"I understand every scheduled match is replaced\" to regenerate the schedule",
+        ));
+    }
+    Ok(ScheduleInput {
+        format: "round_robin".into(),
+        start_date: Some(form.start_date.clone()),
+        time: Some(form.time.clone()),
+        days_between: days_between(&form.days_between)?,
+        mode,
+    })
+}
+
+/// A refusal of a generation in the page's words (the service speaks to API clients).
+fn generation_refusal(e: ServiceError) -> ServiceError {
+    match e {
+        ServiceError::Conflict {
+            code: ConflictCode::ScheduleExists,
+            ..
+        } => ServiceError::conflict(
+            ConflictCode::ScheduleExists,
+            "the league already has regular-season matches: on the schedule page, generate the rest of the round robin, regenerate the whole schedule while nothing has been played, or add single matches",
+        ),
+        other => other,
+    }
+}
+
 #[post("/admin/leagues/{slug}/schedule")]
 pub(super) async fn generate_schedule(
     state: web::Data<AppState>,
@@ -35,27 +82,44 @@ pub(super) async fn generate_schedule(
     slug: web::Path<String>,
     CsrfForm(form): CsrfForm<ScheduleForm>,
 ) -> Result<HttpResponse, PageError> {
-    let result = match days_between(&form.days_between) {
-        Ok(days_between) => {
-            let input = ScheduleInput {
-                format: "round_robin".into(),
-                start_date: Some(form.start_date.clone()),
-                time: Some(form.time.clone()),
-                days_between,
-            };
-            crate::service::schedule::generate_schedule(&state.db, &who.user, &slug, &input).await
+    let (mode, key) = mode_of(&form.mode);
+    let result = match schedule_input(&form, mode) {
+        Ok(input) => {
+            crate::service::schedule::generate_schedule(&state.db, &who.user, &slug, &input)
+                .await
+                .map_err(generation_refusal)
         }
         Err(e) => Err(e),
     };
     match result {
-        Ok(_) => Ok(done(&slug, "schedule")),
-        Err(e) if fixable(&e) => {
-            let errors = Errors::of("schedule", &["start_date", "time", "days_between"], &e);
-            let typed = Typed {
-                schedule: form,
-                ..Typed::default()
+        Ok(ids) => {
+            let what = match mode {
+                ScheduleMode::New => "generated",
+                ScheduleMode::Rest => "rest",
+                ScheduleMode::Replace => "replaced",
             };
-            render_league(&state, &who, &slug, typed, errors, None).await
+            Ok(see_other(&format!(
+                "/admin/leagues/{slug}/schedule?done={what}&n={}",
+                ids.len()
+            )))
+        }
+        Err(e) if fixable(&e) => {
+            let fields = ["start_date", "time", "days_between", "understand"];
+            let errors = Errors::of(key, &fields, &e);
+            if form.from == "schedule" || mode != ScheduleMode::New {
+                let refusal = Refusal::new(errors, &e, key);
+                let typed = ScheduleTyped {
+                    generate: form,
+                    ..ScheduleTyped::default()
+                };
+                render_schedule(&state, &who, &slug, typed, Some(refusal), None).await
+            } else {
+                let typed = Typed {
+                    schedule: form,
+                    ..Typed::default()
+                };
+                render_league(&state, &who, &slug, typed, errors, None).await
+            }
         }
         Err(e) => Err(e.into()),
     }
@@ -101,19 +165,27 @@ pub(super) async fn add_match(
         }
         Err(e) => Err(e),
     };
+    let on_schedule = form.from == "schedule";
     match result {
-        Ok(_) => Ok(done(&slug, "match")),
+        Ok(id) if on_schedule => Ok(see_other(&schedule_page::added(&slug, id, &form))),
+        Ok(_) => Ok(super::done(&slug, "match")),
         Err(e) if fixable(&e) => {
-            let errors = Errors::of(
-                "match",
-                &["team_a", "team_b", "stage", "table", "scheduled_at"],
-                &e,
-            );
-            let typed = Typed {
-                game: form,
-                ..Typed::default()
-            };
-            render_league(&state, &who, &slug, typed, errors, None).await
+            let fields = ["team_a", "team_b", "stage", "table", "scheduled_at"];
+            let errors = Errors::of("match", &fields, &e);
+            if on_schedule {
+                let refusal = Refusal::new(errors, &e, "match");
+                let typed = ScheduleTyped {
+                    add: form,
+                    ..ScheduleTyped::default()
+                };
+                render_schedule(&state, &who, &slug, typed, Some(refusal), None).await
+            } else {
+                let typed = Typed {
+                    game: form,
+                    ..Typed::default()
+                };
+                render_league(&state, &who, &slug, typed, errors, None).await
+            }
         }
         Err(e) => Err(e.into()),
     }

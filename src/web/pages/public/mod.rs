@@ -2,12 +2,14 @@
 //! (`leagues`, `standings`, `schedule`, `teams`); the match page with its scoresheet, clock
 //! and score chart (`match_page`); the scoreboard of every match in play (`scoreboard`: it
 //! refreshes itself, `public.js` polls, a `<noscript>` meta refresh otherwise); the bracket
-//! (`bracket`); the standings and scoresheet CSV exports (`csv`).
+//! (`bracket`); the standings and scoresheet CSV exports (`csv`); the calendar feeds of a
+//! league's and a team's matches (`calendar`).
 //!
 //! Handlers read through one service call (`service::league_home`,
 //! `service::public_views`, ...) and only turn its view into a template's fields.
 
 pub mod bracket;
+mod calendar;
 mod leagues;
 mod match_page;
 mod schedule;
@@ -39,7 +41,9 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .service(teams::team_page)
         .service(match_page::scoresheet_csv)
         .service(match_page::match_page)
-        .service(scoreboard::scoreboard_page);
+        .service(scoreboard::scoreboard_page)
+        .service(calendar::league_calendar)
+        .service(calendar::team_calendar);
 }
 
 /// A public page: `no-store` when a logged-in user sees it (the header carries their CSRF
@@ -66,14 +70,16 @@ pub struct MatchLine {
     /// The status as stored, for the line's class.
     pub status: &'static str,
     pub state: String,
+    /// Why it was postponed or cancelled (empty when it was not, or nobody said).
+    pub note: String,
     pub a_won: bool,
     pub b_won: bool,
 }
 
 fn line(m: &MatchSummary) -> MatchLine {
     let shows_score = match m.status {
-        MatchStatus::Scheduled => false,
-        MatchStatus::Forfeit => m.hands > 0,
+        MatchStatus::Scheduled | MatchStatus::Postponed => false,
+        MatchStatus::Forfeit | MatchStatus::Cancelled => m.hands > 0,
         _ => true,
     };
     let (score_a, score_b) = if shows_score {
@@ -91,6 +97,10 @@ fn line(m: &MatchSummary) -> MatchLine {
         score_b,
         status: m.status.as_str(),
         state: m.state.clone(),
+        note: match m.status {
+            MatchStatus::Postponed | MatchStatus::Cancelled => m.note.clone().unwrap_or_default(),
+            _ => String::new(),
+        },
         a_won: m.winner == Some(Team::A),
         b_won: m.winner == Some(Team::B),
     }

@@ -1,21 +1,31 @@
-//! `/leagues/{slug}/schedule`: every match of a league with its result, by round (or by day,
-//! or by stage in the playoffs).
+//! `/leagues/{slug}/schedule`: every match of a league with its result, night by night: the
+//! regular season's, then the playoffs', then under "Not yet scheduled" the matches without
+//! a time, by round.
 
 use actix_web::{HttpResponse, get, web};
 use askama::Template;
+use chrono::NaiveDate;
 
 use super::{MatchLine, capitalized, line, page};
 use crate::rules::Stage;
-use crate::service::public_views;
-use crate::service::summaries::MatchSummary;
+use crate::service::public_views::{self, Night, RoundOf};
 use crate::web::AppState;
 use crate::web::error::{AppError, PageError};
 use crate::web::extract::Viewer;
 use crate::web::view::nav::Nav;
-use crate::web::view::time;
 
-/// The matches under one heading.
-pub struct Round {
+/// A part of the schedule: the regular season, the playoffs, the matches not yet scheduled.
+pub struct Part {
+    pub id: &'static str,
+    /// Its own heading (`h2`, its groups' then `h3`), or none (its groups' are `h2`).
+    pub title: Option<&'static str>,
+    pub groups: Vec<Group>,
+}
+
+/// The matches under one heading: a night, or a round of the matches without a time.
+pub struct Group {
+    pub id: String,
+    /// Empty for no heading of its own.
     pub title: String,
     pub matches: Vec<MatchLine>,
 }
@@ -26,21 +36,78 @@ struct SchedulePage {
     nav: Nav,
     slug: String,
     name: String,
-    rounds: Vec<Round>,
+    parts: Vec<Part>,
 }
 
-/// The heading a match goes under: "Round 2 · Tue 24 Nov 2026", "Playoffs, round 1".
-fn round_title(m: &MatchSummary) -> String {
-    let date = m.scheduled_at.map(time::day);
-    match (m.stage, m.round, date) {
-        (Stage::Regular, Some(r), Some(d)) => format!("Round {r} · {d}"),
-        (Stage::Regular, Some(r), None) => format!("Round {r}"),
-        (Stage::Regular, None, Some(d)) => d,
-        (Stage::Regular, None, None) => "Not yet scheduled".into(),
-        (s, Some(r), _) => format!("{}, round {r}", capitalized(s.words())),
-        (s, None, Some(d)) => format!("{} · {d}", capitalized(s.words())),
-        (s, None, None) => capitalized(s.words()),
+/// A night in words: "Tuesday 24 November 2026".
+fn night_words(date: NaiveDate) -> String {
+    date.format("%A %-d %B %Y").to_string()
+}
+
+/// The stage and round in words: "Round 2", "Playoffs, round 1", "Final".
+fn round_words(stage: Stage, round: Option<i64>) -> Option<String> {
+    match (stage, round) {
+        (Stage::Regular, Some(r)) => Some(format!("Round {r}")),
+        (Stage::Regular, None) => None,
+        (s, Some(r)) => Some(format!("{}, round {r}", capitalized(s.words()))),
+        (s, None) => Some(capitalized(s.words())),
     }
+}
+
+/// The heading of a night: its date, after the round when every match of it is of one
+/// ("Round 2 · Tuesday 24 November 2026", "Playoffs, round 1 · Tuesday 8 December 2026";
+/// "Playoffs · ..." for a night of several playoff rounds).
+fn night_title(n: &Night) -> String {
+    let date = night_words(n.date);
+    let first = n.matches.first().map(|m| (m.stage, m.round));
+    let all = |pick: &dyn Fn(Stage) -> bool| n.matches.iter().all(|m| pick(m.stage));
+    let round = match first {
+        Some((stage, round))
+            if n.matches
+                .iter()
+                .all(|m| (m.stage, m.round) == (stage, round)) =>
+        {
+            round_words(stage, round)
+        }
+        _ if all(&|s| s == Stage::Regular) => None,
+        _ if all(&|s| s == Stage::Final) => Some(capitalized(Stage::Final.words())),
+        _ => Some(capitalized(Stage::Playoff.words())),
+    };
+    match round {
+        Some(r) => format!("{r} · {date}"),
+        None => date,
+    }
+}
+
+fn night_groups(prefix: &str, nights: &[Night]) -> Vec<Group> {
+    nights
+        .iter()
+        .map(|n| Group {
+            id: format!("{prefix}-{}", n.date),
+            title: night_title(n),
+            matches: n.matches.iter().map(line).collect(),
+        })
+        .collect()
+}
+
+/// The undated matches by round; a lone group of regular matches of no round needs no
+/// heading of its own, among others it is "Other matches".
+fn round_groups(rounds: &[RoundOf]) -> Vec<Group> {
+    rounds
+        .iter()
+        .enumerate()
+        .map(|(i, r)| Group {
+            id: format!("undated-{}", i + 1),
+            title: round_words(r.stage, r.round).unwrap_or_else(|| {
+                if rounds.len() > 1 {
+                    "Other matches".into()
+                } else {
+                    String::new()
+                }
+            }),
+            matches: r.matches.iter().map(line).collect(),
+        })
+        .collect()
 }
 
 #[get("/leagues/{slug}/schedule")]
@@ -51,23 +118,50 @@ pub(super) async fn schedule_page(
 ) -> Result<HttpResponse, PageError> {
     let mut conn = state.db.reader().acquire().await.map_err(AppError::from)?;
     let view = public_views::schedule(&mut conn, &slug).await?;
-    let mut rounds: Vec<Round> = Vec::new();
-    for m in &view.matches {
-        let title = round_title(m);
-        match rounds.last_mut() {
-            Some(r) if r.title == title => r.matches.push(line(m)),
-            _ => rounds.push(Round {
-                title,
-                matches: vec![line(m)],
-            }),
-        }
-    }
+    let parts: Vec<Part> = [
+        Part {
+            id: "regular-season",
+            title: None,
+            groups: night_groups("night", &view.regular),
+        },
+        Part {
+            id: "playoffs",
+            title: None,
+            groups: night_groups("playoff-night", &view.playoffs),
+        },
+        Part {
+            id: "not-yet-scheduled",
+            title: Some("Not yet scheduled"),
+            groups: round_groups(&view.undated),
+        },
+    ]
+    .into_iter()
+    .filter(|p| !p.groups.is_empty())
+    .collect();
     let body = SchedulePage {
         nav: who.nav(),
         slug: view.league.row.slug,
         name: view.league.row.name,
-        rounds,
+        parts,
     }
     .render()?;
     Ok(page(&who, body))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn headings_in_words() {
+        let d = NaiveDate::from_ymd_opt(2026, 11, 24).unwrap();
+        assert_eq!(night_words(d), "Tuesday 24 November 2026");
+        assert_eq!(round_words(Stage::Regular, Some(2)).unwrap(), "Round 2");
+        assert_eq!(round_words(Stage::Regular, None), None);
+        assert_eq!(
+            round_words(Stage::Playoff, Some(1)).unwrap(),
+            "Playoffs, round 1"
+        );
+        assert_eq!(round_words(Stage::Final, None).unwrap(), "Final");
+    }
 }

@@ -1,0 +1,485 @@
+//! Changing a schedule during the season (docs/api.md §6.8): a match's time, table or teams,
+//! postponing and cancelling it, and moving a whole league night. Only the coordinator does
+//! it; each operation is one transaction with one audit row, and a match that has started
+//! keeps its time and teams (409 `match_started`; only its table may still change).
+
+use chrono::{NaiveDate, NaiveDateTime};
+use serde::{Deserialize, Deserializer};
+use sqlx::SqliteConnection;
+
+use super::audit;
+use super::leagues::league_row;
+use super::match_view::{MatchView, views_after_write};
+use super::schedule::{check_table, check_team, parse_when};
+use super::text::{self, TextRule};
+use super::{ConflictCode, ServiceError, User, require_admin};
+use crate::db::Db;
+use crate::db::matches::{self as db_matches, MatchRow, Placement};
+use crate::domain::{LocalTime, MatchId, MatchStatus, TextEnum};
+use crate::rules::Stage;
+
+/// `Some(value)` for a field that is present, `null` included: tells "set to none" (`null`)
+/// from "leave as it is" (absent, the `#[serde(default)]`).
+fn present<'de, D, T>(d: D) -> Result<Option<T>, D::Error>
+where
+    D: Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    T::deserialize(d).map(Some)
+}
+
+/// What changes in a match (`PATCH /api/v1/matches/{id}`): each field present is set, each
+/// absent one kept.
+#[derive(Debug, Clone, Default, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MatchChange {
+    /// The new time (`YYYY-MM-DDTHH:MM`, the league's time zone); `null` for "not yet
+    /// scheduled". A time given to a postponed match makes it scheduled again.
+    #[serde(default, deserialize_with = "present")]
+    #[schema(value_type = Option<String>)]
+    pub scheduled_at: Option<Option<String>>,
+    /// The table; `null` or empty for none. The only change allowed once the match started.
+    #[serde(default, deserialize_with = "present")]
+    #[schema(value_type = Option<String>)]
+    pub table: Option<Option<String>>,
+    /// Regular-season matches only: a playoff match's teams come from its bracket.
+    #[serde(default)]
+    pub team_a: Option<crate::domain::TeamId>,
+    #[serde(default)]
+    pub team_b: Option<crate::domain::TeamId>,
+    /// The match's version as the caller last saw it (409 `version_conflict` otherwise).
+    pub expected_version: i64,
+}
+
+impl MatchChange {
+    fn is_empty(&self) -> bool {
+        self.scheduled_at.is_none()
+            && self.table.is_none()
+            && self.team_a.is_none()
+            && self.team_b.is_none()
+    }
+}
+
+/// Why a match is postponed or cancelled (`POST …/postpone`, `POST …/cancel`).
+#[derive(Debug, Clone, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CallOff {
+    /// Shown with the match ("rec center closed"): not blank, at most 500 characters
+    /// (trimmed), no control characters but line breaks.
+    #[schema(
+        min_length = 1,
+        max_length = 500,
+        pattern = r"^[^\x00-\x09\x0B\x0C\x0E-\x1F\x7F-\x9F]*[^\x00-\x1F\x7F-\x9F \u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000][^\x00-\x09\x0B\x0C\x0E-\x1F\x7F-\x9F]*$"
+    )]
+    pub reason: String,
+    /// The match's version as the caller last saw it; checked when given.
+    #[serde(default)]
+    #[schema(minimum = 1)]
+    pub expected_version: Option<i64>,
+}
+
+/// A league night moved to another date (`POST /api/v1/leagues/{slug}/nights/move`).
+#[derive(Debug, Clone, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NightMove {
+    /// The night's date, `YYYY-MM-DD`, in the league's time zone.
+    pub from: String,
+    /// The new date, `YYYY-MM-DD`: every match keeps its time of day.
+    pub to: String,
+}
+
+/// What a night move did: how many matches moved, and each as it is now.
+#[derive(Debug, Clone, serde::Serialize, utoipa::ToSchema)]
+pub struct NightMoved {
+    pub moved: usize,
+    pub matches: Vec<MatchView>,
+}
+
+fn reason_rule() -> TextRule<'static> {
+    TextRule {
+        code: "invalid_input",
+        field: "reason",
+        what: "the reason",
+        max: text::REASON_MAX,
+        lines: true,
+    }
+}
+
+/// The match, for a change by the coordinator at `expected` version (if given).
+async fn changeable(
+    conn: &mut SqliteConnection,
+    id: MatchId,
+    expected: Option<i64>,
+) -> Result<MatchRow, ServiceError> {
+    let m = db_matches::by_id(conn, id)
+        .await?
+        .ok_or(ServiceError::NotFound)?;
+    if let Some(expected) = expected
+        && m.version != expected
+    {
+        return Err(ServiceError::conflict(
+            ConflictCode::VersionConflict,
+            format!(
+                "the match changed since you loaded it (version {} now, you had {expected}): reload it",
+                m.version
+            ),
+        ));
+    }
+    if m.status == MatchStatus::Cancelled {
+        return Err(ServiceError::conflict(
+            ConflictCode::MatchClosed,
+            "the match is cancelled",
+        ));
+    }
+    Ok(m)
+}
+
+fn started(m: &MatchRow, what: &str) -> ServiceError {
+    ServiceError::conflict(
+        ConflictCode::MatchStarted,
+        format!(
+            "the match has started ({}): {what} only a match that has not started",
+            m.status.words()
+        ),
+    )
+}
+
+/// "2026-11-24 19:00, Table 3, team 4 vs team 7" (or "postponed: …", "cancelled: …") for
+/// the audit log.
+fn describe(p: &Placement<'_>) -> String {
+    let when = p.scheduled_at.map_or_else(
+        || "no time".to_string(),
+        |t| t.0.format("%Y-%m-%d %H:%M").to_string(),
+    );
+    let table = p.table_name.unwrap_or("no table");
+    format!(
+        "{}: {when}, {table}, team {} vs team {}",
+        p.status.as_str(),
+        p.team_a,
+        p.team_b
+    )
+}
+
+fn placement(m: &MatchRow) -> Placement<'_> {
+    Placement {
+        scheduled_at: m.scheduled_at,
+        table_name: m.table_name.as_deref(),
+        team_a: m.team_a,
+        team_b: m.team_b,
+        status: m.status,
+        status_note: m.status_note.as_deref(),
+    }
+}
+
+/// Writes `after` over `m` (known unstarted) with one audit row; a concurrent change in
+/// between is a version conflict.
+async fn replace(
+    conn: &mut SqliteConnection,
+    user: &User,
+    m: &MatchRow,
+    action: &str,
+    after: &Placement<'_>,
+    reason: Option<&str>,
+    now: crate::domain::Timestamp,
+) -> Result<(), ServiceError> {
+    if !db_matches::place(conn, m.id, m.version, after).await? {
+        return Err(ServiceError::conflict(
+            ConflictCode::VersionConflict,
+            "the match changed meanwhile: reload it",
+        ));
+    }
+    let before = describe(&placement(m));
+    let after = describe(after);
+    let mut change = audit::Change::new(action, audit::Subject::Match(m.id))
+        .before(&before)
+        .after(&after);
+    if let Some(reason) = reason {
+        change = change.reason(reason);
+    }
+    audit::record(conn, user, now, change).await?;
+    Ok(())
+}
+
+/// Changes a match's time, table or teams.
+pub async fn change_match(
+    db: &Db,
+    user: &User,
+    id: MatchId,
+    change: &MatchChange,
+) -> Result<MatchView, ServiceError> {
+    let now = db.clock().now();
+    require_admin(user)?;
+    if change.is_empty() {
+        return Err(ServiceError::invalid(
+            "invalid_request",
+            "scheduled_at",
+            "nothing to change: send scheduled_at, table, team_a or team_b",
+        ));
+    }
+    let when = match &change.scheduled_at {
+        Some(Some(s)) if !s.trim().is_empty() => Some(Some(parse_when(s.trim())?)),
+        Some(_) => Some(None),
+        None => None,
+    };
+    let table = match &change.table {
+        Some(t) => Some(check_table(t.as_deref())?),
+        None => None,
+    };
+    let mut tx = db.write().await?;
+    let m = changeable(&mut tx, id, Some(change.expected_version)).await?;
+    let reteam = change.team_a.is_some() || change.team_b.is_some();
+    if !m.status.is_unstarted() {
+        if when.is_some() || reteam {
+            return Err(started(&m, "the time and the teams change on"));
+        }
+        // A started match may still change tables.
+        let table = table.flatten();
+        if !db_matches::set_table(&mut tx, m.id, m.version, table.as_deref()).await? {
+            return Err(ServiceError::conflict(
+                ConflictCode::VersionConflict,
+                "the match changed meanwhile: reload it",
+            ));
+        }
+        let before = m.table_name.clone().unwrap_or_else(|| "no table".into());
+        let after = table.unwrap_or_else(|| "no table".into());
+        audit::record(
+            &mut tx,
+            user,
+            now,
+            audit::Change::new("change_table", audit::Subject::Match(m.id))
+                .before(&before)
+                .after(&after),
+        )
+        .await?;
+        tx.commit().await?;
+        return Ok(views_after_write(db, &[id]).await?.remove(0));
+    }
+    if reteam && m.stage != Stage::Regular {
+        return Err(ServiceError::invalid(
+            "invalid_match",
+            if change.team_a.is_some() {
+                "team_a"
+            } else {
+                "team_b"
+            },
+            "a playoff match's teams come from its bracket",
+        ));
+    }
+    let team_a = change.team_a.unwrap_or(m.team_a);
+    let team_b = change.team_b.unwrap_or(m.team_b);
+    if team_a == team_b {
+        return Err(ServiceError::invalid(
+            "invalid_match",
+            "team_b",
+            "a team cannot play itself",
+        ));
+    }
+    if let Some(a) = change.team_a {
+        check_team(&mut tx, m.league_id, "team_a", a).await?;
+    }
+    if let Some(b) = change.team_b {
+        check_team(&mut tx, m.league_id, "team_b", b).await?;
+    }
+    let scheduled_at = when.unwrap_or(m.scheduled_at);
+    // A postponed match is scheduled again once it has a time.
+    let (status, note) = match (m.status, scheduled_at) {
+        (MatchStatus::Postponed, None) => (MatchStatus::Postponed, m.status_note.as_deref()),
+        _ => (MatchStatus::Scheduled, None),
+    };
+    let after = Placement {
+        scheduled_at,
+        table_name: match &table {
+            Some(t) => t.as_deref(),
+            None => m.table_name.as_deref(),
+        },
+        team_a,
+        team_b,
+        status,
+        status_note: note,
+    };
+    replace(&mut tx, user, &m, "change_match", &after, None, now).await?;
+    tx.commit().await?;
+    Ok(views_after_write(db, &[id]).await?.remove(0))
+}
+
+/// Postpones a match that has not started: it loses its time until it gets a new one.
+pub async fn postpone(
+    db: &Db,
+    user: &User,
+    id: MatchId,
+    call_off: &CallOff,
+) -> Result<MatchView, ServiceError> {
+    call_off_match(db, user, id, call_off, MatchStatus::Postponed).await
+}
+
+/// Cancels a match that has not started: it counts for nobody and stays listed as
+/// cancelled. A playoff match is decided by a forfeit instead (its winner goes on).
+pub async fn cancel(
+    db: &Db,
+    user: &User,
+    id: MatchId,
+    call_off: &CallOff,
+) -> Result<MatchView, ServiceError> {
+    call_off_match(db, user, id, call_off, MatchStatus::Cancelled).await
+}
+
+async fn call_off_match(
+    db: &Db,
+    user: &User,
+    id: MatchId,
+    call_off: &CallOff,
+    to: MatchStatus,
+) -> Result<MatchView, ServiceError> {
+    let now = db.clock().now();
+    require_admin(user)?;
+    if call_off.reason.trim().is_empty() {
+        return Err(ServiceError::invalid(
+            "invalid_input",
+            "reason",
+            "say why (the teams see it with the match)",
+        ));
+    }
+    let reason = reason_rule().check(&call_off.reason)?;
+    let mut tx = db.write().await?;
+    let m = changeable(&mut tx, id, call_off.expected_version).await?;
+    let verb = if to == MatchStatus::Postponed {
+        "postponed"
+    } else {
+        "cancelled"
+    };
+    if !m.status.is_unstarted() {
+        return Err(started(&m, &format!("{verb} can be")));
+    }
+    if m.status == to {
+        return Err(ServiceError::conflict(
+            ConflictCode::NotScheduled,
+            format!("the match is already {verb}"),
+        ));
+    }
+    if to == MatchStatus::Cancelled && m.stage != Stage::Regular {
+        return Err(ServiceError::invalid(
+            "invalid_match",
+            "reason",
+            "a playoff match cannot be cancelled: its winner goes on in the bracket; record a forfeit instead",
+        ));
+    }
+    let after = Placement {
+        // A cancelled match keeps its time, so a calendar shows it as cancelled there.
+        scheduled_at: if to == MatchStatus::Postponed {
+            None
+        } else {
+            m.scheduled_at
+        },
+        status: to,
+        status_note: Some(&reason),
+        ..placement(&m)
+    };
+    let action = if to == MatchStatus::Postponed {
+        "postpone"
+    } else {
+        "cancel"
+    };
+    replace(&mut tx, user, &m, action, &after, Some(&reason), now).await?;
+    tx.commit().await?;
+    Ok(views_after_write(db, &[id]).await?.remove(0))
+}
+
+fn parse_date(s: &str, field: &str) -> Result<NaiveDate, ServiceError> {
+    NaiveDate::parse_from_str(s.trim(), "%Y-%m-%d").map_err(|_| {
+        ServiceError::invalid(
+            "invalid_schedule",
+            field,
+            "a date is YYYY-MM-DD, e.g. 2026-11-24",
+        )
+    })
+}
+
+/// The matches of league `slug` that a move of night `from` would move: those scheduled on
+/// that local date that have not started, in time order.
+pub async fn night(
+    conn: &mut SqliteConnection,
+    slug: &str,
+    from: NaiveDate,
+) -> Result<Vec<MatchRow>, ServiceError> {
+    let league = league_row(conn, slug).await?;
+    let start = LocalTime(from.and_hms_opt(0, 0, 0).unwrap_or_default());
+    let end = LocalTime(
+        from.succ_opt()
+            .unwrap_or(from)
+            .and_hms_opt(0, 0, 0)
+            .unwrap_or_default(),
+    );
+    Ok(db_matches::scheduled_between(conn, league.id, start, end)
+        .await?
+        .into_iter()
+        .filter(|m| m.status == MatchStatus::Scheduled)
+        .collect())
+}
+
+/// The two dates of a night move, checked.
+pub fn night_dates(input: &NightMove) -> Result<(NaiveDate, NaiveDate), ServiceError> {
+    let from = parse_date(&input.from, "from")?;
+    let to = parse_date(&input.to, "to")?;
+    if from == to {
+        return Err(ServiceError::invalid(
+            "invalid_schedule",
+            "to",
+            "the new date is the same as the night's date",
+        ));
+    }
+    Ok((from, to))
+}
+
+/// Moves every match of a league night that has not started to another date, each at its
+/// time of day (a rained-out night). A night with nothing left to move moves nothing (so a
+/// repeated request is harmless).
+pub async fn move_night(
+    db: &Db,
+    user: &User,
+    slug: &str,
+    input: &NightMove,
+) -> Result<NightMoved, ServiceError> {
+    let now = db.clock().now();
+    require_admin(user)?;
+    let (from, to) = night_dates(input)?;
+    let mut tx = db.write().await?;
+    let league = league_row(&mut tx, slug).await?;
+    let moving = night(&mut tx, slug, from).await?;
+    if moving.is_empty() {
+        return Ok(NightMoved {
+            moved: 0,
+            matches: Vec::new(),
+        });
+    }
+    let mut ids = Vec::with_capacity(moving.len());
+    for m in &moving {
+        let time = m.scheduled_at.map(|t| t.0.time()).unwrap_or_default();
+        let after = Placement {
+            scheduled_at: Some(LocalTime(NaiveDateTime::new(to, time))),
+            ..placement(m)
+        };
+        if !db_matches::place(&mut tx, m.id, m.version, &after).await? {
+            return Err(ServiceError::conflict(
+                ConflictCode::VersionConflict,
+                "a match of that night changed meanwhile: try again",
+            ));
+        }
+        ids.push(m.id);
+    }
+    let before = from.to_string();
+    let after = format!("{to} ({} matches)", ids.len());
+    audit::record(
+        &mut tx,
+        user,
+        now,
+        audit::Change::new("move_night", audit::Subject::League(league.id))
+            .before(&before)
+            .after(&after),
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(NightMoved {
+        moved: ids.len(),
+        matches: views_after_write(db, &ids).await?,
+    })
+}

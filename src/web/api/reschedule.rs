@@ -1,0 +1,150 @@
+//! Changing the schedule (admin): a match's time, table or teams, postponing, cancelling,
+//! moving a league night (docs/api.md §6.8).
+
+use actix_web::{HttpResponse, patch, post, web};
+
+use crate::domain::MatchId;
+use crate::service::match_view::MatchView;
+use crate::service::reschedule::{self, CallOff, MatchChange, NightMove, NightMoved};
+use crate::web::AppState;
+use crate::web::error::{AppError, ErrorBody};
+use crate::web::extract::{Admin, ApiJson};
+
+pub fn routes(cfg: &mut web::ServiceConfig) {
+    cfg.service(change_match)
+        .service(postpone)
+        .service(cancel)
+        .service(move_night);
+}
+
+/// Changes a match's time, table or teams (admin). Once the match has started only its
+/// table may change.
+#[utoipa::path(
+    patch,
+    path = "/api/v1/matches/{id}",
+    tag = "schedule",
+    params(("id" = i64, Path, description = "the match id", minimum = 1)),
+    request_body = MatchChange,
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "the match as it is now", body = MatchView),
+        (status = 400, description = "the body is not JSON (`malformed`)", body = ErrorBody),
+        (status = 401, description = "no or bad credentials", body = ErrorBody),
+        (status = 403, description = "not an admin, a cross-site request, or a session cookie without the session's `X-CSRF-Token`", body = ErrorBody),
+        (status = 404, description = "no such match", body = ErrorBody),
+        (status = 409, description = "stale `expected_version` (`version_conflict`), the match started and the time or teams were to change (`match_started`), or it is cancelled (`match_closed`)", body = ErrorBody),
+        (status = 413, description = "the body is larger than 256 KiB (`too_large`)", body = ErrorBody),
+        (status = 415, description = "the body is not sent as `Content-Type: application/json` (`unsupported_media_type`)", body = ErrorBody),
+        (status = 422, description = "nothing to change, a bad time or table, a team not in the league, withdrawn or playing itself, or new teams for a playoff match", body = ErrorBody),
+    )
+)]
+#[patch("/api/v1/matches/{id}")]
+async fn change_match(
+    state: web::Data<AppState>,
+    Admin(who): Admin,
+    id: web::Path<MatchId>,
+    body: ApiJson<MatchChange>,
+) -> Result<HttpResponse, AppError> {
+    let change = body.into_inner()?;
+    let view = reschedule::change_match(&state.db, &who.user, *id, &change).await?;
+    Ok(HttpResponse::Ok().json(view))
+}
+
+/// Postpones a match that has not started (admin): it loses its time until it is given a
+/// new one with `PATCH`.
+#[utoipa::path(
+    post,
+    path = "/api/v1/matches/{id}/postpone",
+    tag = "schedule",
+    params(("id" = i64, Path, description = "the match id", minimum = 1)),
+    request_body = CallOff,
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "the match, `status: \"postponed\"`", body = MatchView),
+        (status = 400, description = "the body is not JSON (`malformed`)", body = ErrorBody),
+        (status = 401, description = "no or bad credentials", body = ErrorBody),
+        (status = 403, description = "not an admin, a cross-site request, or a session cookie without the session's `X-CSRF-Token`", body = ErrorBody),
+        (status = 404, description = "no such match", body = ErrorBody),
+        (status = 409, description = "stale `expected_version`, the match started (`match_started`), is cancelled (`match_closed`) or already postponed (`not_scheduled`)", body = ErrorBody),
+        (status = 413, description = "the body is larger than 256 KiB (`too_large`)", body = ErrorBody),
+        (status = 415, description = "the body is not sent as `Content-Type: application/json` (`unsupported_media_type`)", body = ErrorBody),
+        (status = 422, description = "no reason, or one over 500 characters or with a control character", body = ErrorBody),
+    )
+)]
+#[post("/api/v1/matches/{id}/postpone")]
+async fn postpone(
+    state: web::Data<AppState>,
+    Admin(who): Admin,
+    id: web::Path<MatchId>,
+    body: ApiJson<CallOff>,
+) -> Result<HttpResponse, AppError> {
+    let input = body.into_inner()?;
+    let view = reschedule::postpone(&state.db, &who.user, *id, &input).await?;
+    Ok(HttpResponse::Ok().json(view))
+}
+
+/// Cancels a regular-season match that has not started (admin): it counts for nobody and
+/// stays listed as cancelled.
+#[utoipa::path(
+    post,
+    path = "/api/v1/matches/{id}/cancel",
+    tag = "schedule",
+    params(("id" = i64, Path, description = "the match id", minimum = 1)),
+    request_body = CallOff,
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "the match, `status: \"cancelled\"`", body = MatchView),
+        (status = 400, description = "the body is not JSON (`malformed`)", body = ErrorBody),
+        (status = 401, description = "no or bad credentials", body = ErrorBody),
+        (status = 403, description = "not an admin, a cross-site request, or a session cookie without the session's `X-CSRF-Token`", body = ErrorBody),
+        (status = 404, description = "no such match", body = ErrorBody),
+        (status = 409, description = "stale `expected_version`, the match started (`match_started`) or is already cancelled (`match_closed`)", body = ErrorBody),
+        (status = 413, description = "the body is larger than 256 KiB (`too_large`)", body = ErrorBody),
+        (status = 415, description = "the body is not sent as `Content-Type: application/json` (`unsupported_media_type`)", body = ErrorBody),
+        (status = 422, description = "no reason, or one over 500 characters or with a control character; or a playoff match (record a forfeit instead)", body = ErrorBody),
+    )
+)]
+#[post("/api/v1/matches/{id}/cancel")]
+async fn cancel(
+    state: web::Data<AppState>,
+    Admin(who): Admin,
+    id: web::Path<MatchId>,
+    body: ApiJson<CallOff>,
+) -> Result<HttpResponse, AppError> {
+    let input = body.into_inner()?;
+    let view = reschedule::cancel(&state.db, &who.user, *id, &input).await?;
+    Ok(HttpResponse::Ok().json(view))
+}
+
+/// Moves a league night (admin): every match of that date that has not started keeps its
+/// time of day on the new date. A night with nothing to move answers `moved: 0`.
+#[utoipa::path(
+    post,
+    path = "/api/v1/leagues/{slug}/nights/move",
+    tag = "schedule",
+    params(("slug" = String, Path, description = "the league's slug", pattern = "^[a-z0-9]+(-[a-z0-9]+)*$")),
+    request_body = NightMove,
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "how many matches moved, and each as it is now", body = NightMoved),
+        (status = 400, description = "the body is not JSON (`malformed`)", body = ErrorBody),
+        (status = 401, description = "no or bad credentials", body = ErrorBody),
+        (status = 403, description = "not an admin, a cross-site request, or a session cookie without the session's `X-CSRF-Token`", body = ErrorBody),
+        (status = 404, description = "no such league", body = ErrorBody),
+        (status = 409, description = "a match of that night changed during the move (`version_conflict`): send it again", body = ErrorBody),
+        (status = 413, description = "the body is larger than 256 KiB (`too_large`)", body = ErrorBody),
+        (status = 415, description = "the body is not sent as `Content-Type: application/json` (`unsupported_media_type`)", body = ErrorBody),
+        (status = 422, description = "a date that is not `YYYY-MM-DD`, or the same date twice (`invalid_schedule`)", body = ErrorBody),
+    )
+)]
+#[post("/api/v1/leagues/{slug}/nights/move")]
+async fn move_night(
+    state: web::Data<AppState>,
+    Admin(who): Admin,
+    slug: web::Path<String>,
+    body: ApiJson<NightMove>,
+) -> Result<HttpResponse, AppError> {
+    let input = body.into_inner()?;
+    let moved = reschedule::move_night(&state.db, &who.user, &slug, &input).await?;
+    Ok(HttpResponse::Ok().json(moved))
+}

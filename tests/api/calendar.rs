@@ -1,0 +1,531 @@
+//! The calendar feeds (`/leagues/{slug}/calendar.ics`, `/teams/{id}/calendar.ics`) over real
+//! HTTP, parsed back with the `icalendar` crate's parser and checked line by line by hand
+//! (CRLF, 75-octet folding, escaping); the public schedule's grouping by night; and the
+//! supervisor's list of tonight's matches after a match moves, is postponed or cancelled.
+//! Matches are postponed, cancelled and moved through the API (docs/api.md §6.8).
+
+use chrono::{DateTime, Utc};
+use icalendar::{CalendarDateTime, Component, DatePerhapsTime, EventLike, EventStatus};
+use serde_json::{Value, json};
+use spades_im::domain::LocalTime;
+use spades_im::service::{Role, accounts, tonight};
+
+use crate::helpers::{
+    Api, PASSWORD, TestApp, anonymous_get, html_element, html_text, json_with_status, manual_clock,
+    spawn_app_with_clock,
+};
+
+/// Longer than a content line may be (75 octets with `X-WR-CALNAME:`), with a comma to
+/// escape and a character of more than one octet.
+const LONG_NAME: &str = "Intramural Spades — Thursday nights at the Student Union, Fall 2026";
+
+/// A team name with both characters TEXT escapes.
+const ODD_TEAM: &str = "Aces, Kings; Co.";
+
+async fn team(admin: &Api, slug: &str, name: &str, players: [&str; 2]) -> i64 {
+    let r = admin
+        .post(
+            &format!("/api/v1/leagues/{slug}/teams"),
+            &json!({"name": name, "players": players}),
+        )
+        .await;
+    json_with_status(r, 201, "add a team").await["id"]
+        .as_i64()
+        .unwrap()
+}
+
+/// Adds a match (admin); `when` in the league's wall-clock time, `stage` "regular" or
+/// "playoff". Its id.
+async fn add(
+    admin: &Api,
+    slug: &str,
+    (a, b): (i64, i64),
+    table: &str,
+    when: Option<&str>,
+    stage: &str,
+) -> i64 {
+    let mut body = json!({"team_a": a, "team_b": b, "table": table, "stage": stage});
+    if let Some(when) = when {
+        body["scheduled_at"] = json!(when);
+    }
+    let r = admin
+        .post(&format!("/api/v1/leagues/{slug}/matches"), &body)
+        .await;
+    json_with_status(r, 201, "add a match").await["id"]
+        .as_i64()
+        .unwrap()
+}
+
+/// Cancels match `id` through the API (admin), with `note` as the reason.
+async fn cancel(admin: &Api, id: i64, note: &str) {
+    let r = admin
+        .post(
+            &format!("/api/v1/matches/{id}/cancel"),
+            &json!({"reason": note}),
+        )
+        .await;
+    json_with_status(r, 200, "cancel").await;
+}
+
+/// Postpones match `id` through the API (admin).
+async fn postpone(admin: &Api, id: i64, note: &str) {
+    let r = admin
+        .post(
+            &format!("/api/v1/matches/{id}/postpone"),
+            &json!({"reason": note}),
+        )
+        .await;
+    json_with_status(r, 200, "postpone").await;
+}
+
+/// Gives match `id` a new time through the API (admin): `PATCH` at its current version.
+async fn move_to(admin: &Api, id: i64, when: &str) {
+    let m = json_with_status(
+        admin.get(&format!("/api/v1/matches/{id}")).await,
+        200,
+        "match",
+    )
+    .await;
+    let r = admin
+        .client
+        .patch(format!("{}/api/v1/matches/{id}", admin.base))
+        .bearer_auth(&admin.token)
+        .json(&json!({"scheduled_at": when, "expected_version": m["version"]}))
+        .send()
+        .await
+        .unwrap();
+    json_with_status(r, 200, "new time").await;
+}
+
+/// An anonymous GET of a feed: checked to be `text/calendar` in UTF-8 with CRLF line ends
+/// and no line over 75 octets; its text and the calendar parsed from it.
+async fn feed(app: &TestApp, path: &str) -> (String, icalendar::Calendar) {
+    let r = reqwest::Client::new()
+        .get(app.url(path))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 200, "{path}");
+    assert_eq!(
+        r.headers()["content-type"].to_str().unwrap(),
+        "text/calendar; charset=utf-8",
+        "{path}"
+    );
+    let text = r.text().await.unwrap();
+    assert!(text.ends_with("\r\n"), "{path}: {text}");
+    for line in text.trim_end_matches("\r\n").split("\r\n") {
+        assert!(
+            line.len() <= 75,
+            "{path}: a line of {} octets: {line:?}",
+            line.len()
+        );
+        assert!(
+            !line.contains(['\r', '\n']),
+            "{path}: a bare line end in {line:?}"
+        );
+    }
+    let cal: icalendar::Calendar = text
+        .parse()
+        .unwrap_or_else(|e| panic!("{path} does not parse: {e}\n{text}"));
+    (text, cal)
+}
+
+/// The events of a calendar by UID.
+fn events(cal: &icalendar::Calendar) -> Vec<&icalendar::Event> {
+    cal.events().collect()
+}
+
+fn event<'a>(cal: &'a icalendar::Calendar, uid: &str) -> &'a icalendar::Event {
+    cal.events()
+        .find(|e| e.get_uid() == Some(uid))
+        .unwrap_or_else(|| panic!("no event {uid}"))
+}
+
+fn uid(id: i64) -> String {
+    format!("match-{id}@spades-im")
+}
+
+/// An event's DTSTART, which must be a UTC date-time (`…Z`).
+fn start(e: &icalendar::Event) -> DateTime<Utc> {
+    match e.get_start() {
+        Some(DatePerhapsTime::DateTime(CalendarDateTime::Utc(t))) => t,
+        other => panic!("DTSTART is not in UTC: {other:?}"),
+    }
+}
+
+fn end(e: &icalendar::Event) -> DateTime<Utc> {
+    match e.get_end() {
+        Some(DatePerhapsTime::DateTime(CalendarDateTime::Utc(t))) => t,
+        other => panic!("DTEND is not in UTC: {other:?}"),
+    }
+}
+
+fn utc(s: &str) -> DateTime<Utc> {
+    DateTime::parse_from_rfc3339(s).unwrap().to_utc()
+}
+
+#[actix_web::test]
+async fn league_and_team_feeds_follow_the_schedule() {
+    // The service runs in New York; the schedule is in its wall-clock time.
+    let (clock, _) = manual_clock("2026-11-20T12:00:00Z", chrono_tz::America::New_York);
+    let app = spawn_app_with_clock(clock).await;
+    let admin = app.api_user("coord", Role::Admin).await;
+    let r = admin
+        .post(
+            "/api/v1/leagues",
+            &json!({"name": LONG_NAME, "slug": "fall", "rules": {"regular": "classic"}}),
+        )
+        .await;
+    json_with_status(r, 201, "create the league").await;
+    let odd = team(&admin, "fall", ODD_TEAM, ["Ann", "Bo"]).await;
+    let two = team(&admin, "fall", "Team 2", ["Cy", "Di"]).await;
+    let three = team(&admin, "fall", "Team 3", ["Ed", "Flo"]).await;
+    let four = team(&admin, "fall", "Team 4", ["Gus", "Hal"]).await;
+
+    // 19:00 EST (UTC-5) is midnight UTC, the next day.
+    let winter = add(
+        &admin,
+        "fall",
+        (odd, two),
+        "Table 1",
+        Some("2026-11-24T19:00"),
+        "regular",
+    )
+    .await;
+    let called_off = add(
+        &admin,
+        "fall",
+        (three, four),
+        "Table 2",
+        Some("2026-11-24T19:00"),
+        "regular",
+    )
+    .await;
+    // 02:30 on the night New York springs forward never happens: read with the offset
+    // before the gap (EST), 07:30 UTC, as RFC 5545 reads it.
+    let gap = add(
+        &admin,
+        "fall",
+        (two, three),
+        "Table 1",
+        Some("2027-03-14T02:30"),
+        "regular",
+    )
+    .await;
+    let undated = add(&admin, "fall", (odd, three), "Table 3", None, "regular").await;
+    let postponed = add(
+        &admin,
+        "fall",
+        (odd, four),
+        "Table 4",
+        Some("2026-12-01T19:00"),
+        "regular",
+    )
+    .await;
+    cancel(&admin, called_off, "Gym closed; sorry, folks").await;
+    postpone(&admin, postponed, "Snow").await;
+
+    let (text, cal) = feed(&app, "/leagues/fall/calendar.ics").await;
+    // The calendar's name, escaped and folded: read back whole.
+    assert_eq!(
+        cal.property_value("X-WR-CALNAME"),
+        Some(LONG_NAME),
+        "{text}"
+    );
+    assert!(
+        text.contains("X-WR-CALNAME:Intramural Spades — Thursday nights at the Student Union\\,"),
+        "the comma is escaped: {text}"
+    );
+    assert!(text.contains("\r\n "), "a long line is folded: {text}");
+    // One event per match that has a time: not the undated one, not the postponed one.
+    let all = events(&cal);
+    assert_eq!(all.len(), 3, "{text}");
+    let uids: Vec<&str> = all.iter().map(|e| e.get_uid().unwrap()).collect();
+    assert_eq!(uids, [uid(winter), uid(called_off), uid(gap)], "{text}");
+    assert!(!text.contains(&uid(undated)) && !text.contains(&uid(postponed)));
+
+    let e = event(&cal, &uid(winter));
+    assert_eq!(start(e), utc("2026-11-25T00:00:00Z"));
+    assert_eq!(end(e), utc("2026-11-25T01:30:00Z"), "90 minutes");
+    assert_eq!(
+        e.get_timestamp(),
+        Some(utc("2026-11-20T12:00:00Z")),
+        "DTSTAMP"
+    );
+    assert_eq!(
+        e.get_summary(),
+        Some(format!("{ODD_TEAM} vs Team 2").as_str())
+    );
+    assert!(
+        text.replace("\r\n ", "")
+            .contains("\r\nSUMMARY:Aces\\, Kings\\; Co. vs Team 2\r\n"),
+        "the comma and semicolon are escaped: {text}"
+    );
+    assert_eq!(e.get_location(), Some("Table 1"));
+    assert_eq!(e.get_status(), Some(EventStatus::Confirmed));
+    assert_eq!(e.get_sequence(), Some(0));
+    let description = e.get_description().unwrap();
+    assert!(description.contains(LONG_NAME), "{description}");
+    assert!(description.contains("Regular season"), "{description}");
+
+    let e = event(&cal, &uid(called_off));
+    assert_eq!(e.get_status(), Some(EventStatus::Cancelled));
+    assert_eq!(e.get_sequence(), Some(1));
+    assert_eq!(start(e), utc("2026-11-25T00:00:00Z"));
+    let description = e.get_description().unwrap();
+    assert!(
+        description.contains("Cancelled: Gym closed; sorry, folks"),
+        "{description}"
+    );
+
+    assert_eq!(start(event(&cal, &uid(gap))), utc("2027-03-14T07:30:00Z"));
+
+    // The match moves (a Thursday, 18:00 EST): the same UID, a greater SEQUENCE, the new
+    // time.
+    move_to(&admin, winter, "2026-11-26T18:00").await;
+    let (text, cal) = feed(&app, "/leagues/fall/calendar.ics").await;
+    let e = event(&cal, &uid(winter));
+    assert_eq!(start(e), utc("2026-11-26T23:00:00Z"), "{text}");
+    assert_eq!(e.get_sequence(), Some(1), "{text}");
+    assert_eq!(events(&cal).len(), 3);
+    // The postponed match gets a new time (in summer, EDT): it comes back, its sequence
+    // bumped again.
+    move_to(&admin, postponed, "2027-06-10T19:00").await;
+    let (_, cal) = feed(&app, "/leagues/fall/calendar.ics").await;
+    let e = event(&cal, &uid(postponed));
+    assert_eq!(start(e), utc("2027-06-10T23:00:00Z"));
+    assert_eq!(e.get_sequence(), Some(2));
+    assert_eq!(e.get_location(), Some("Table 4"));
+
+    // A team's feed: only its matches, named after it.
+    let (text, cal) = feed(&app, &format!("/teams/{odd}/calendar.ics")).await;
+    let uids: Vec<&str> = events(&cal).iter().map(|e| e.get_uid().unwrap()).collect();
+    assert_eq!(uids, [uid(winter), uid(postponed)], "{text}");
+    assert_eq!(
+        cal.property_value("X-WR-CALNAME"),
+        Some(format!("{ODD_TEAM} · {LONG_NAME}").as_str())
+    );
+    let (_, cal) = feed(&app, &format!("/teams/{three}/calendar.ics")).await;
+    let uids: Vec<&str> = events(&cal).iter().map(|e| e.get_uid().unwrap()).collect();
+    assert_eq!(uids, [uid(called_off), uid(gap)]);
+
+    // The pages link to the feeds.
+    let (_, _, home) = anonymous_get(&app, "/leagues/fall").await;
+    assert!(
+        home.contains("href=\"/leagues/fall/calendar.ics\""),
+        "{home}"
+    );
+    assert!(home.contains("Add to calendar"));
+    let (_, _, page) = anonymous_get(&app, &format!("/leagues/fall/teams/{odd}")).await;
+    assert!(
+        page.contains(&format!("href=\"/teams/{odd}/calendar.ics\"")),
+        "{page}"
+    );
+
+    // Unknown league or team: 404.
+    for path in [
+        "/leagues/nope/calendar.ics",
+        "/teams/999999/calendar.ics",
+        "/teams/x/calendar.ics",
+    ] {
+        assert_eq!(anonymous_get(&app, path).await.0, 404, "{path}");
+    }
+}
+
+/// The headings (`h2`, `h3`) of a page, in order, as text.
+fn headings(html: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut rest = html;
+    while let Some(at) = rest.find("<h") {
+        rest = &rest[at + 2..];
+        let level = rest.chars().next().unwrap_or(' ');
+        if !matches!(level, '2' | '3') || !rest[1..].starts_with('>') {
+            continue;
+        }
+        let end = rest.find("</h").unwrap();
+        out.push(format!("{level} {}", html_text(&rest[2..end])));
+        rest = &rest[end..];
+    }
+    out
+}
+
+#[actix_web::test]
+async fn the_schedule_goes_night_by_night_with_undated_matches_last() {
+    let (clock, _) = manual_clock("2026-11-20T12:00:00Z", chrono_tz::America::New_York);
+    let app = spawn_app_with_clock(clock).await;
+    let admin = app.api_user("coord", Role::Admin).await;
+    let t = app.league(&admin, "fall", json!("classic"), 4).await;
+    // A round robin without dates: rounds 1 to 3, not yet scheduled.
+    let r = admin
+        .post(
+            "/api/v1/leagues/fall/schedule",
+            &json!({"format": "round_robin"}),
+        )
+        .await;
+    let generated = json_with_status(r, 201, "schedule").await;
+    let generated: Vec<Value> = generated["matches"].as_array().unwrap().clone();
+    let round2 = generated.iter().find(|m| m["round"] == 2).unwrap()["id"]
+        .as_i64()
+        .unwrap();
+    postpone(&admin, round2, "Team 1 at a tournament").await;
+    // Nights added out of order; a playoff match on a night and one without a time (round 1
+    // of the playoffs, as the bracket makes them: it used to sort between Round 1 and
+    // Round 2).
+    let later = add(
+        &admin,
+        "fall",
+        (t[0], t[1]),
+        "Table 1",
+        Some("2026-12-01T19:00"),
+        "regular",
+    )
+    .await;
+    let first = add(
+        &admin,
+        "fall",
+        (t[2], t[3]),
+        "Table 2",
+        Some("2026-11-24T19:30"),
+        "regular",
+    )
+    .await;
+    let off = add(
+        &admin,
+        "fall",
+        (t[0], t[2]),
+        "Table 1",
+        Some("2026-11-24T19:00"),
+        "regular",
+    )
+    .await;
+    cancel(&admin, off, "Gym closed").await;
+    let playoff = add(
+        &admin,
+        "fall",
+        (t[0], t[3]),
+        "Table 1",
+        Some("2026-12-08T19:00"),
+        "playoff",
+    )
+    .await;
+    let undated_playoff = add(&admin, "fall", (t[1], t[2]), "Table 2", None, "playoff").await;
+    // A round, as a bracket gives its matches (no API sets one on a single match).
+    sqlx::query("UPDATE matches SET round = 1 WHERE id = ?")
+        .bind(undated_playoff)
+        .execute(app.db.writer())
+        .await
+        .unwrap();
+
+    let (status, _, html) = anonymous_get(&app, "/leagues/fall/schedule").await;
+    assert_eq!(status, 200);
+    assert_eq!(
+        headings(&html),
+        [
+            "2 Tuesday 24 November 2026",
+            "2 Tuesday 1 December 2026",
+            "2 Playoffs · Tuesday 8 December 2026",
+            "2 Not yet scheduled",
+            "3 Round 1",
+            "3 Round 2",
+            "3 Round 3",
+            "3 Playoffs, round 1",
+        ],
+        "{html}"
+    );
+    // Within a night, by time: the cancelled 19:00 match before the 19:30 one.
+    let night = html_element(&html, "night-2026-11-24", "</section>").unwrap();
+    let (a, b) = (
+        night.find(&format!("id=\"match-{off}\"")).unwrap(),
+        night.find(&format!("id=\"match-{first}\"")).unwrap(),
+    );
+    assert!(a < b, "{night}");
+    // Postponed and cancelled in words, with the reason.
+    let row = html_text(html_element(&html, &format!("match-{off}"), "</li>").unwrap());
+    assert!(row.contains("Cancelled (Gym closed)"), "{row}");
+    let row = html_text(html_element(&html, &format!("match-{round2}"), "</li>").unwrap());
+    assert!(row.contains("Postponed (Team 1 at a tournament)"), "{row}");
+    let section = html_element(&html, "not-yet-scheduled", "</h2>").unwrap();
+    assert!(section.contains("Not yet scheduled"));
+    // Every match links to its page.
+    let mut all: Vec<i64> = generated
+        .iter()
+        .map(|m| m["id"].as_i64().unwrap())
+        .collect();
+    all.extend([later, first, off, playoff, undated_playoff]);
+    for id in all {
+        assert!(
+            html.contains(&format!("href=\"/matches/{id}\"")),
+            "match {id}"
+        );
+    }
+}
+
+#[actix_web::test]
+async fn tonight_follows_moves_and_leaves_out_postponed_and_cancelled_matches() {
+    // 20 November 2026, 12:00 in New York.
+    let (clock, _) = manual_clock("2026-11-20T17:00:00Z", chrono_tz::America::New_York);
+    let app = spawn_app_with_clock(clock).await;
+    let admin = app.api_user("coord", Role::Admin).await;
+    let t = app.league(&admin, "fall", json!("classic"), 4).await;
+    let moved = add(
+        &admin,
+        "fall",
+        (t[0], t[1]),
+        "Table 1",
+        Some("2026-11-27T19:00"),
+        "regular",
+    )
+    .await;
+    let kept = add(
+        &admin,
+        "fall",
+        (t[2], t[3]),
+        "Table 2",
+        Some("2026-11-20T19:00"),
+        "regular",
+    )
+    .await;
+    let off = add(
+        &admin,
+        "fall",
+        (t[0], t[2]),
+        "Table 3",
+        Some("2026-11-20T19:00"),
+        "regular",
+    )
+    .await;
+    let later = add(
+        &admin,
+        "fall",
+        (t[1], t[3]),
+        "Table 4",
+        Some("2026-11-20T20:00"),
+        "regular",
+    )
+    .await;
+    move_to(&admin, moved, "2026-11-20T18:30").await;
+    cancel(&admin, off, "No room").await;
+    postpone(&admin, later, "Snow").await;
+
+    let boss = accounts::create_user(&app.db, None, "boss", Role::Admin, PASSWORD)
+        .await
+        .unwrap();
+    let mut conn = app.db.reader().acquire().await.unwrap();
+    let now = LocalTime::parse("2026-11-20T12:00").unwrap();
+    let list = tonight::tonight(&mut conn, &boss, now).await.unwrap();
+    let upcoming: Vec<(i64, bool)> = list
+        .upcoming
+        .iter()
+        .map(|l| (l.summary.id.0, l.today))
+        .collect();
+    assert_eq!(
+        upcoming,
+        [(moved, true), (kept, true)],
+        "tonight, by the new time"
+    );
+    assert!(list.live.is_empty());
+    assert!(
+        list.done.iter().all(|l| l.summary.id.0 != later),
+        "a postponed match is not finished"
+    );
+}
