@@ -234,6 +234,7 @@ pub async fn load(db: &Db) -> anyhow::Result<String> {
                 r#final: Some(RulesSpec::Preset("unc-im-500".into())),
             },
             tiebreak_order: None,
+            settings: None,
         },
     )
     .await

@@ -54,6 +54,7 @@ pub async fn season(db: &Db, admin: &User, spec: &SeasonSpec) -> anyhow::Result<
                 r#final: Some(RulesSpec::Preset("unc-im-500".into())),
             },
             tiebreak_order: None,
+            settings: None,
         },
     )
     .await

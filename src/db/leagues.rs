@@ -16,6 +16,8 @@ pub struct LeagueRow {
     pub created_at: Timestamp,
     /// Bumped by triggers whenever the standings may change (migration 0004).
     pub standings_version: i64,
+    /// The season settings as given (JSON of `league::settings::Settings`; migration 0008).
+    pub settings: String,
 }
 
 pub struct NewLeague<'a> {
@@ -43,6 +45,20 @@ pub async fn insert(conn: &mut SqliteConnection, l: &NewLeague<'_>) -> sqlx::Res
     .execute(conn)
     .await?;
     Ok(LeagueId(row.last_insert_rowid()))
+}
+
+/// Stores a league's season settings (JSON).
+pub async fn set_settings(
+    conn: &mut SqliteConnection,
+    id: LeagueId,
+    settings: &str,
+) -> sqlx::Result<()> {
+    sqlx::query("UPDATE leagues SET settings = ? WHERE id = ?")
+        .bind(settings)
+        .bind(id)
+        .execute(conn)
+        .await?;
+    Ok(())
 }
 
 pub async fn update(

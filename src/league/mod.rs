@@ -3,4 +3,5 @@
 
 pub mod bracket;
 pub mod schedule;
+pub mod settings;
 pub mod standings;

@@ -9,6 +9,7 @@ use super::{ConflictCode, ServiceError, User, require_admin, slugify, to_json};
 use crate::db::leagues::{self as db_leagues, LeagueRow, NewLeague};
 use crate::db::{Db, users};
 use crate::domain::{LeagueId, Timestamp, UserId};
+use crate::league::settings::Settings;
 use crate::league::standings::Tiebreak;
 use crate::rules::{Rules, RulesSpec, Stage};
 
@@ -33,6 +34,11 @@ pub struct NewLeagueInput {
     /// Standings tiebreak order, e.g. `["head_to_head", "differential", "points_for"]`.
     #[serde(default)]
     pub tiebreak_order: Option<Vec<String>>,
+    /// Season settings (forfeit policy, sportsmanship, eligibility), merged field by field
+    /// over the defaults (or, for a change, over the league's current settings).
+    #[serde(default)]
+    #[schema(value_type = Option<Settings>)]
+    pub settings: Option<serde_json::Value>,
 }
 
 #[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
@@ -53,6 +59,8 @@ pub struct LeagueView {
     pub rules: RulesByStage,
     pub tiebreak_order: Vec<String>,
     pub created_at: Timestamp,
+    /// Forfeit policy, sportsmanship scale, playoff eligibility (every field resolved).
+    pub settings: Settings,
 }
 
 /// A league as stored, with its rules resolved.
@@ -62,6 +70,7 @@ pub struct League {
     pub specs: [RulesSpec; 3],
     pub rules: [Rules; 3],
     pub tiebreak: Vec<Tiebreak>,
+    pub settings: Settings,
 }
 
 impl League {
@@ -82,11 +91,14 @@ impl League {
             .split(',')
             .filter_map(Tiebreak::parse)
             .collect();
+        let settings: Settings = serde_json::from_str(&row.settings)
+            .map_err(|e| ServiceError::corrupt("stored settings", e))?;
         Ok(League {
             row,
             specs: [s0, s1, s2],
             rules: [r0, r1, r2],
             tiebreak,
+            settings,
         })
     }
 
@@ -117,6 +129,7 @@ impl League {
                 .map(|t| t.as_str().to_string())
                 .collect(),
             created_at: self.row.created_at,
+            settings: self.settings.clone(),
         }
     }
 }
@@ -313,6 +326,10 @@ pub async fn create_league(
         ));
     }
     let id = db_leagues::insert(&mut tx, &new.row(now)).await?;
+    if let Some(patch) = &input.settings {
+        let settings = checked_settings(&Settings::default(), patch)?;
+        db_leagues::set_settings(&mut tx, id, &to_json("settings", &settings)?).await?;
+    }
     let after =
         serde_json::json!({"slug": new.slug, "name": new.name, "rules": new.stored_rules()})
             .to_string();
@@ -340,6 +357,11 @@ pub async fn update_league(
     let mut tx = db.write().await?;
     let before = league_row(&mut tx, slug).await?;
     db_leagues::update(&mut tx, before.id, &new.row(now)).await?;
+    if let Some(patch) = &input.settings {
+        let current = League::from_row(before.clone())?.settings;
+        let settings = checked_settings(&current, patch)?;
+        db_leagues::set_settings(&mut tx, before.id, &to_json("settings", &settings)?).await?;
+    }
     let b = serde_json::json!({"name": before.name, "rules": [before.rules_regular, before.rules_playoff, before.rules_final], "tiebreak": before.tiebreak_order}).to_string();
     let a = serde_json::json!({"name": new.name, "rules": new.stored_rules(), "tiebreak": new.tiebreak}).to_string();
     audit::record(
@@ -352,6 +374,44 @@ pub async fn update_league(
     )
     .await?;
     commit_league(tx, before.id).await
+}
+
+/// `patch` merged over `current`, or why not (422 `invalid_settings` naming the field).
+fn checked_settings(
+    current: &Settings,
+    patch: &serde_json::Value,
+) -> Result<Settings, ServiceError> {
+    current
+        .merged(patch)
+        .map_err(|e| ServiceError::invalid("invalid_settings", &e.field, e.message))
+}
+
+/// Changes a league's season settings, merged field by field over the current ones.
+pub async fn change_settings(
+    db: &Db,
+    user: &User,
+    slug: &str,
+    patch: &serde_json::Value,
+) -> Result<League, ServiceError> {
+    let now = db.clock().now();
+    require_admin(user)?;
+    let mut tx = db.write().await?;
+    let row = league_row(&mut tx, slug).await?;
+    let id = row.id;
+    let before = row.settings.clone();
+    let settings = checked_settings(&League::from_row(row)?.settings, patch)?;
+    let after = to_json("settings", &settings)?;
+    db_leagues::set_settings(&mut tx, id, &after).await?;
+    audit::record(
+        &mut tx,
+        user,
+        now,
+        audit::Change::new("change_settings", audit::Subject::League(id))
+            .before(&before)
+            .after(&after),
+    )
+    .await?;
+    commit_league(tx, id).await
 }
 
 pub async fn assign_supervisor(

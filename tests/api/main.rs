@@ -32,6 +32,7 @@ mod public;
 mod reschedule;
 mod restore;
 mod score;
+mod settings;
 mod tiebreaks;
 mod upgrade;
 mod webdriver;

@@ -292,6 +292,7 @@ const API_ROUTES: &[(&str, &str, bool)] = &[
     ("post", "/api/v1/matches/{id}/time", true),
     ("post", "/api/v1/matches/{id}/forfeit", true),
     ("patch", "/api/v1/matches/{id}", true),
+    ("patch", "/api/v1/leagues/{slug}", true),
     ("post", "/api/v1/matches/{id}/postpone", true),
     ("post", "/api/v1/matches/{id}/cancel", true),
     ("post", "/api/v1/leagues/{slug}/nights/move", true),

@@ -1,8 +1,9 @@
 //! Leagues and their supervisors in the JSON API (docs/api.md §6).
 
-use actix_web::{HttpResponse, get, post, web};
+use actix_web::{HttpResponse, get, patch, post, web};
 use serde::{Deserialize, Serialize};
 
+use crate::league::settings::Settings;
 use crate::service::leagues::{self, LeagueView, NewLeagueInput};
 use crate::web::AppState;
 use crate::web::error::{AppError, ErrorBody};
@@ -10,7 +11,9 @@ use crate::web::extract::{Admin, ApiJson};
 
 /// The writes.
 pub fn routes(cfg: &mut web::ServiceConfig) {
-    cfg.service(create_league).service(add_supervisor);
+    cfg.service(create_league)
+        .service(change_league)
+        .service(add_supervisor);
 }
 
 /// The public reads, served from the page cache to anonymous visitors.
@@ -45,6 +48,47 @@ async fn create_league(
     let input = body.into_inner()?;
     let league = leagues::create_league(&state.db, &who.user, &input).await?;
     Ok(HttpResponse::Created().json(league.view()))
+}
+
+/// What changes in a league through `PATCH`: its season settings, merged field by field.
+#[derive(Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct LeagueChange {
+    /// Only the fields given change; `null` puts a field back to its default.
+    #[schema(value_type = Settings)]
+    settings: serde_json::Value,
+}
+
+/// Changes a league's season settings (admin): forfeit policy, sportsmanship scale, playoff
+/// eligibility.
+#[utoipa::path(
+    patch,
+    path = "/api/v1/leagues/{slug}",
+    tag = "leagues",
+    params(("slug" = String, Path, description = "the league's slug", pattern = "^[a-z0-9]+(-[a-z0-9]+)*$")),
+    request_body = LeagueChange,
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "the league with its settings", body = LeagueView),
+        (status = 400, description = "the body is not JSON (`malformed`)", body = ErrorBody),
+        (status = 401, description = "no or bad credentials", body = ErrorBody),
+        (status = 403, description = "not an admin, a cross-site request, or a session cookie without the session's `X-CSRF-Token`", body = ErrorBody),
+        (status = 404, description = "no such league", body = ErrorBody),
+        (status = 413, description = "the body is larger than 256 KiB (`too_large`)", body = ErrorBody),
+        (status = 415, description = "the body is not sent as `Content-Type: application/json` (`unsupported_media_type`)", body = ErrorBody),
+        (status = 422, description = "an unknown field or a value out of range (`invalid_settings`, naming the field)", body = ErrorBody),
+    )
+)]
+#[patch("/api/v1/leagues/{slug}")]
+async fn change_league(
+    state: web::Data<AppState>,
+    Admin(who): Admin,
+    slug: web::Path<String>,
+    body: ApiJson<LeagueChange>,
+) -> Result<HttpResponse, AppError> {
+    let change = body.into_inner()?;
+    let league = leagues::change_settings(&state.db, &who.user, &slug, &change.settings).await?;
+    Ok(HttpResponse::Ok().json(league.view()))
 }
 
 #[derive(Serialize, utoipa::ToSchema)]

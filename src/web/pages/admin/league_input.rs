@@ -187,6 +187,7 @@ impl LeagueForm {
                 r#final: self.spec(Stage::Final)?,
             },
             tiebreak_order: Some(tiebreak),
+            settings: None,
         })
     }
 

@@ -1,0 +1,318 @@
+//! How a league runs its season besides the scoring rules (docs/api.md §6.9): the forfeit
+//! policy, the sportsmanship scale, and who may enter the playoffs. Every field is optional
+//! with a default that changes nothing (no grace clock, never dropped, no ratings, every team
+//! eligible); a change is merged into the stored settings field by field, as rules are.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// A league's season settings.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Settings {
+    /// In a change, `null` puts the whole section back to its defaults.
+    #[serde(default)]
+    #[schema(value_type = Option<ForfeitPolicy>)]
+    pub forfeit: ForfeitPolicy,
+    /// The rating scale; `null`: the league does not rate sportsmanship.
+    #[serde(default)]
+    pub sportsmanship: Option<Sportsmanship>,
+    /// In a change, `null` puts the whole section back to its defaults.
+    #[serde(default)]
+    #[schema(value_type = Option<Eligibility>)]
+    pub eligibility: Eligibility,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ForfeitPolicy {
+    /// Minutes after a match's time when the console offers the forfeit against a team not
+    /// checked in; `null`: no grace clock.
+    #[serde(default)]
+    #[schema(minimum = 0, maximum = 120)]
+    pub grace_minutes: Option<u32>,
+    /// A team's n-th forfeit withdraws it; `null`: never.
+    #[serde(default)]
+    #[schema(minimum = 1, maximum = 20)]
+    pub drop_after: Option<u32>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Sportsmanship {
+    /// Default 1 (`null` in a change: the default).
+    #[serde(default = "one")]
+    #[schema(value_type = Option<u32>, minimum = 0, maximum = 10)]
+    pub min: u32,
+    /// Default 5 (`null` in a change: the default).
+    #[serde(default = "five")]
+    #[schema(value_type = Option<u32>, minimum = 1, maximum = 10)]
+    pub max: u32,
+    /// The rating a forfeiting team gets without asking; `null`: none.
+    #[serde(default)]
+    #[schema(minimum = 0, maximum = 10)]
+    pub forfeit_rating: Option<u32>,
+    /// Matches show "rating missing" until both teams are rated (default false; `null` in
+    /// a change: the default).
+    #[serde(default)]
+    #[schema(value_type = Option<bool>)]
+    pub required: bool,
+}
+
+fn one() -> u32 {
+    1
+}
+
+fn five() -> u32 {
+    5
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Eligibility {
+    /// The lowest sportsmanship average that may enter the playoffs; `null`: no minimum.
+    #[serde(default)]
+    pub min_sportsmanship: Option<f64>,
+    /// The most forfeits a playoff team may have; `null`: no limit.
+    #[serde(default)]
+    #[schema(minimum = 0, maximum = 50)]
+    pub max_forfeits: Option<u32>,
+    /// The lowest win percentage (0 to 1); `null`: no minimum.
+    #[serde(default)]
+    #[schema(minimum = 0, maximum = 1)]
+    pub min_win_pct: Option<f64>,
+    /// The playoffs wait until every regular-season match is played (or forced). Default
+    /// true (`null` in a change: the default).
+    #[serde(default = "yes")]
+    #[schema(value_type = Option<bool>)]
+    pub require_all_played: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+impl Default for Eligibility {
+    fn default() -> Self {
+        Eligibility {
+            min_sportsmanship: None,
+            max_forfeits: None,
+            min_win_pct: None,
+            require_all_played: true,
+        }
+    }
+}
+
+/// A setting out of range: the field's path and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SettingError {
+    pub field: String,
+    pub message: String,
+}
+
+fn bad(field: &str, message: impl Into<String>) -> SettingError {
+    SettingError {
+        field: field.into(),
+        message: message.into(),
+    }
+}
+
+impl Settings {
+    /// `patch` merged into `self` field by field (objects recursively; a `null` resets a
+    /// field to its default), then read and checked: unknown fields and values out of range
+    /// are errors naming the field.
+    pub fn merged(&self, patch: &Value) -> Result<Settings, SettingError> {
+        // serde would also read a struct from an array of its fields: only objects here.
+        let Value::Object(sections) = patch else {
+            return Err(bad("settings", "settings: expected an object"));
+        };
+        for (name, section) in sections {
+            if !(section.is_object() || section.is_null()) {
+                let field = format!("settings.{name}");
+                return Err(bad(&field, format!("{field}: expected an object or null")));
+            }
+        }
+        let mut base = serde_json::to_value(self).map_err(|e| bad("settings", e.to_string()))?;
+        merge(&mut base, patch);
+        let settings: Settings = serde_path_to_error::deserialize(base).map_err(|e| {
+            let path = e.path().to_string();
+            let field = if path == "." {
+                "settings".to_string()
+            } else {
+                format!("settings.{path}")
+            };
+            bad(&field, format!("{field}: {}", e.inner()))
+        })?;
+        settings.check()?;
+        Ok(settings)
+    }
+
+    /// Every value in its range.
+    pub fn check(&self) -> Result<(), SettingError> {
+        if let Some(g) = self.forfeit.grace_minutes
+            && g > 120
+        {
+            return Err(bad(
+                "settings.forfeit.grace_minutes",
+                "the grace period is 0 to 120 minutes",
+            ));
+        }
+        if let Some(n) = self.forfeit.drop_after
+            && !(1..=20).contains(&n)
+        {
+            return Err(bad(
+                "settings.forfeit.drop_after",
+                "a team is dropped after 1 to 20 forfeits",
+            ));
+        }
+        if let Some(s) = &self.sportsmanship {
+            if s.max > 10 || s.min >= s.max {
+                return Err(bad(
+                    "settings.sportsmanship",
+                    "the rating scale runs from min to a larger max, at most 10",
+                ));
+            }
+            if let Some(r) = s.forfeit_rating
+                && !(s.min..=s.max).contains(&r)
+            {
+                return Err(bad(
+                    "settings.sportsmanship.forfeit_rating",
+                    format!("the forfeit rating is on the scale, {} to {}", s.min, s.max),
+                ));
+            }
+        }
+        let e = &self.eligibility;
+        if let Some(m) = e.min_sportsmanship {
+            let Some(s) = &self.sportsmanship else {
+                return Err(bad(
+                    "settings.eligibility.min_sportsmanship",
+                    "a sportsmanship minimum needs a rating scale (settings.sportsmanship)",
+                ));
+            };
+            if !m.is_finite() || m < f64::from(s.min) || m > f64::from(s.max) {
+                return Err(bad(
+                    "settings.eligibility.min_sportsmanship",
+                    format!(
+                        "the minimum average is on the scale, {} to {}",
+                        s.min, s.max
+                    ),
+                ));
+            }
+        }
+        if let Some(n) = e.max_forfeits
+            && n > 50
+        {
+            return Err(bad(
+                "settings.eligibility.max_forfeits",
+                "the forfeit limit is 0 to 50",
+            ));
+        }
+        if let Some(p) = e.min_win_pct
+            && !(p.is_finite() && (0.0..=1.0).contains(&p))
+        {
+            return Err(bad(
+                "settings.eligibility.min_win_pct",
+                "the minimum win percentage is 0 to 1 (e.g. 0.5)",
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// JSON merge: objects field by field, anything else replaced; `null` removes the field (so
+/// it takes its default when read).
+fn merge(base: &mut Value, patch: &Value) {
+    match (base, patch) {
+        (Value::Object(base), Value::Object(patch)) => {
+            for (key, value) in patch {
+                if value.is_null() {
+                    base.remove(key);
+                } else if let Some(slot) = base.get_mut(key)
+                    && slot.is_object()
+                    && value.is_object()
+                {
+                    merge(slot, value);
+                } else {
+                    base.insert(key.clone(), value.clone());
+                }
+            }
+        }
+        (base, patch) => *base = patch.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn the_defaults_change_nothing() {
+        let s = Settings::default();
+        assert_eq!(s.forfeit.grace_minutes, None);
+        assert_eq!(s.forfeit.drop_after, None);
+        assert_eq!(s.sportsmanship, None);
+        assert!(s.eligibility.require_all_played);
+        assert_eq!(Settings::default().merged(&json!({})).unwrap(), s);
+    }
+
+    #[test]
+    fn a_change_is_merged_field_by_field() {
+        let s = Settings::default()
+            .merged(&json!({
+                "forfeit": {"grace_minutes": 10, "drop_after": 2},
+                "sportsmanship": {"min": 1, "max": 5, "forfeit_rating": 1, "required": true},
+                "eligibility": {"min_sportsmanship": 3.0, "max_forfeits": 1}
+            }))
+            .unwrap();
+        let t = s.merged(&json!({"forfeit": {"drop_after": 3}})).unwrap();
+        assert_eq!(t.forfeit.grace_minutes, Some(10), "kept");
+        assert_eq!(t.forfeit.drop_after, Some(3));
+        assert_eq!(t.sportsmanship, s.sportsmanship);
+        let u = t
+            .merged(&json!({"forfeit": {"grace_minutes": null}}))
+            .unwrap();
+        assert_eq!(u.forfeit.grace_minutes, None, "null resets");
+    }
+
+    #[test]
+    fn unknown_fields_and_values_out_of_range_name_the_field() {
+        let base = Settings::default();
+        let cases = [
+            (json!({"forfeit": {"grace": 5}}), "settings.forfeit"),
+            (json!({"colour": "red"}), "settings"),
+            (
+                json!({"forfeit": {"grace_minutes": 500}}),
+                "settings.forfeit.grace_minutes",
+            ),
+            (
+                json!({"forfeit": {"drop_after": 0}}),
+                "settings.forfeit.drop_after",
+            ),
+            (
+                json!({"sportsmanship": {"min": 5, "max": 5}}),
+                "settings.sportsmanship",
+            ),
+            (
+                json!({"sportsmanship": {"min": 1, "max": 5, "forfeit_rating": 7}}),
+                "settings.sportsmanship.forfeit_rating",
+            ),
+            (
+                json!({"eligibility": {"min_sportsmanship": 3.0}}),
+                "settings.eligibility.min_sportsmanship",
+            ),
+            (
+                json!({"eligibility": {"min_win_pct": 1.5}}),
+                "settings.eligibility.min_win_pct",
+            ),
+            (
+                json!({"forfeit": {"drop_after": -1}}),
+                "settings.forfeit.drop_after",
+            ),
+        ];
+        for (patch, field) in cases {
+            let e = base.merged(&patch).unwrap_err();
+            assert!(e.field.starts_with(field), "{patch}: {e:?}");
+        }
+    }
+}
