@@ -8,6 +8,7 @@ pub mod admin_views;
 pub mod audit;
 pub mod calendar;
 pub mod console_views;
+pub mod eligibility;
 pub mod league_home;
 pub mod leagues;
 pub mod match_view;

@@ -413,23 +413,24 @@ async fn plan(
             "the league already has a playoff bracket",
         ));
     }
-    let active: Vec<i64> = db_leagues::teams(&mut *conn, league.row.id)
+    // Only eligible teams are seeded (withdrawn teams never are).
+    let eligible: Vec<i64> = super::eligibility::table(&mut *conn, league)
         .await?
         .into_iter()
-        .filter(|t| !t.withdrawn)
-        .map(|t| t.id.0)
+        .filter(|row| row.eligible)
+        .map(|row| row.team_id.0)
         .collect();
     let table: Vec<_> = standings(&mut *conn, league)
         .await?
         .into_iter()
-        .filter(|s| active.contains(&s.team_id))
+        .filter(|s| eligible.contains(&s.team_id))
         .collect();
     let wanted = input.teams.unwrap_or(table.len());
     if wanted < bracket::MIN_TEAMS || wanted > table.len().min(bracket::MAX_TEAMS) {
         return Err(invalid(
             "teams",
             format!(
-                "a bracket needs 2 to {} teams (the league has {} active)",
+                "a bracket needs 2 to {} teams (the league has {} eligible)",
                 table.len().min(bracket::MAX_TEAMS),
                 table.len()
             ),

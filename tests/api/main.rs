@@ -17,6 +17,7 @@ mod concurrency;
 mod console;
 mod corrections;
 mod double_elimination;
+mod eligibility;
 mod generate;
 mod hardening;
 mod helpers;

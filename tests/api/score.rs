@@ -293,6 +293,7 @@ const API_ROUTES: &[(&str, &str, bool)] = &[
     ("post", "/api/v1/matches/{id}/forfeit", true),
     ("patch", "/api/v1/matches/{id}", true),
     ("patch", "/api/v1/leagues/{slug}", true),
+    ("get", "/api/v1/leagues/{slug}/eligibility", false),
     ("post", "/api/v1/matches/{id}/postpone", true),
     ("post", "/api/v1/matches/{id}/cancel", true),
     ("post", "/api/v1/leagues/{slug}/nights/move", true),

@@ -4,12 +4,13 @@ use actix_web::{HttpResponse, get, web};
 use serde::Serialize;
 
 use crate::league::standings::Standing;
+use crate::service::eligibility::EligibilityTable;
 use crate::web::AppState;
 use crate::web::error::{AppError, ErrorBody};
 
 /// The public reads, served from the page cache to anonymous visitors.
 pub fn reads(cfg: &mut web::ServiceConfig) {
-    cfg.service(standings);
+    cfg.service(standings).service(eligibility);
 }
 
 #[derive(Serialize, utoipa::ToSchema)]
@@ -73,4 +74,24 @@ async fn standings(
     Ok(HttpResponse::Ok().json(StandingsOut {
         rows: rows.iter().map(StandingOut::from).collect(),
     }))
+}
+
+/// Who may enter the playoffs: each team judged by the league's eligibility settings, with
+/// every failing rule and what a team needs to stay in, in words.
+#[utoipa::path(
+    get,
+    path = "/api/v1/leagues/{slug}/eligibility",
+    tag = "leagues",
+    params(("slug" = String, Path, description = "the league's slug", pattern = r"^[a-z0-9]+(-[a-z0-9]+)*$")),
+    responses(
+        (status = 200, description = "every team, in standings order", body = EligibilityTable),
+        (status = 404, description = "no such league", body = ErrorBody),
+    )
+)]
+#[get("/api/v1/leagues/{slug}/eligibility")]
+async fn eligibility(
+    state: web::Data<AppState>,
+    slug: web::Path<String>,
+) -> Result<HttpResponse, AppError> {
+    Ok(HttpResponse::Ok().json(crate::service::eligibility::of_league(&state.db, &slug).await?))
 }

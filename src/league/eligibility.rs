@@ -1,0 +1,225 @@
+//! Who may enter the playoffs (docs/api.md §6.9), and what a team needs to stay in: each
+//! rule of the league's eligibility settings judged on a team's own record, in words.
+
+use super::settings::Settings;
+
+/// What eligibility looks at of one team.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Record {
+    pub played: u32,
+    pub won: u32,
+    pub tied: u32,
+    pub forfeits: u32,
+    /// Its sportsmanship ratings so far.
+    pub ratings: Vec<u32>,
+    /// Withdrawn or dropped: out of the playoffs whatever its record.
+    pub withdrawn: bool,
+}
+
+impl Record {
+    pub fn win_pct(&self) -> f64 {
+        if self.played == 0 {
+            0.0
+        } else {
+            (f64::from(self.won) + 0.5 * f64::from(self.tied)) / f64::from(self.played)
+        }
+    }
+
+    /// The sportsmanship average, `None` before the first rating.
+    pub fn average(&self) -> Option<f64> {
+        if self.ratings.is_empty() {
+            None
+        } else {
+            let sum: u32 = self.ratings.iter().sum();
+            Some(f64::from(sum) / self.ratings.len() as f64)
+        }
+    }
+}
+
+/// Every rule the team fails, in words; empty: eligible.
+pub fn failing(settings: &Settings, record: &Record) -> Vec<String> {
+    let rules = &settings.eligibility;
+    let mut reasons = Vec::new();
+    if record.withdrawn {
+        reasons.push("the team has withdrawn".to_string());
+    }
+    // A team not rated yet is not held back by the sportsmanship minimum.
+    if let (Some(min), Some(average)) = (rules.min_sportsmanship, record.average())
+        && average < min
+    {
+        reasons.push(format!(
+            "sportsmanship average {average:.1} is below {min:.1}"
+        ));
+    }
+    if let Some(max) = rules.max_forfeits
+        && record.forfeits > max
+    {
+        let forfeits = match record.forfeits {
+            1 => "1 forfeit".to_string(),
+            n => format!("{n} forfeits"),
+        };
+        reasons.push(format!("{forfeits}, more than the {max} allowed"));
+    }
+    if let Some(min) = rules.min_win_pct
+        && record.played > 0
+        && record.win_pct() < min
+    {
+        reasons.push(format!(
+            "win percentage {:.3} is below {min:.3}",
+            record.win_pct()
+        ));
+    }
+    reasons
+}
+
+/// The lowest rating on the scale that keeps (or brings) the average at or above `min` after
+/// one more game, if any.
+pub fn lowest_rating_keeping(min: f64, ratings: &[u32], scale: (u32, u32)) -> Option<u32> {
+    let sum: u32 = ratings.iter().sum();
+    let n = ratings.len() as f64 + 1.0;
+    (scale.0..=scale.1).find(|r| f64::from(sum + r) / n >= min)
+}
+
+/// What the team needs to stay eligible (or to become eligible again), a line per rule at
+/// risk, in plain words: "one more forfeit and you are out of the playoffs".
+pub fn at_risk(settings: &Settings, record: &Record) -> Vec<String> {
+    if record.withdrawn {
+        return Vec::new();
+    }
+    let rules = &settings.eligibility;
+    let mut lines = Vec::new();
+    if let Some(drop) = settings.forfeit.drop_after
+        && record.forfeits + 1 == drop
+    {
+        lines.push("one more forfeit and the team is dropped from the league".to_string());
+    }
+    if let Some(max) = rules.max_forfeits
+        && record.forfeits == max
+    {
+        lines.push("one more forfeit and you are out of the playoffs".to_string());
+    }
+    if let (Some(min), Some(scale)) = (rules.min_sportsmanship, &settings.sportsmanship)
+        && let Some(average) = record.average()
+    {
+        let keeping = lowest_rating_keeping(min, &record.ratings, (scale.min, scale.max));
+        match keeping {
+            Some(r) if average >= min && r > scale.min => lines.push(format!(
+                "your sportsmanship average is {average:.1}: a rating of {} next game would drop it below {min:.1}",
+                r - 1
+            )),
+            Some(r) if average < min => lines.push(format!(
+                "your sportsmanship average is {average:.1}, below {min:.1}: a rating of {r} or more next game brings it back"
+            )),
+            None => lines.push(format!(
+                "your sportsmanship average is {average:.1}, below {min:.1}: even a {} next game would not bring it back",
+                scale.max
+            )),
+            _ => {}
+        }
+    }
+    lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn settings() -> Settings {
+        Settings::default()
+            .merged(&json!({
+                "forfeit": {"drop_after": 3},
+                "sportsmanship": {"min": 1, "max": 5},
+                "eligibility": {"min_sportsmanship": 3.0, "max_forfeits": 1, "min_win_pct": 0.5}
+            }))
+            .unwrap()
+    }
+
+    #[test]
+    fn each_failing_rule_is_named() {
+        let record = Record {
+            played: 4,
+            won: 1,
+            tied: 0,
+            forfeits: 2,
+            ratings: vec![3, 2, 3],
+            withdrawn: false,
+        };
+        assert_eq!(
+            failing(&settings(), &record),
+            vec![
+                "sportsmanship average 2.7 is below 3.0",
+                "2 forfeits, more than the 1 allowed",
+                "win percentage 0.250 is below 0.500",
+            ]
+        );
+        let fine = Record {
+            played: 4,
+            won: 3,
+            ratings: vec![4, 3],
+            forfeits: 1,
+            ..Record::default()
+        };
+        assert!(failing(&settings(), &fine).is_empty());
+        // Not rated yet, nothing played: not held back.
+        assert!(failing(&settings(), &Record::default()).is_empty());
+        let gone = Record {
+            withdrawn: true,
+            ..fine
+        };
+        assert_eq!(failing(&settings(), &gone), vec!["the team has withdrawn"]);
+    }
+
+    #[test]
+    fn what_a_team_needs_in_words() {
+        let record = Record {
+            played: 3,
+            won: 2,
+            forfeits: 1,
+            ratings: vec![3, 3, 4, 3, 3, 3, 3, 3, 3, 3],
+            ..Record::default()
+        };
+        // Average 3.1: a 2 next game makes 33/11 = 3.0 (still in), a 1 makes 32/11 < 3.
+        assert_eq!(
+            at_risk(&settings(), &record),
+            vec![
+                "one more forfeit and you are out of the playoffs",
+                "your sportsmanship average is 3.1: a rating of 1 next game would drop it below 3.0",
+            ]
+        );
+        let low = Record {
+            ratings: vec![2, 3],
+            ..Record::default()
+        };
+        assert_eq!(
+            at_risk(&settings(), &low),
+            vec![
+                "your sportsmanship average is 2.5, below 3.0: a rating of 4 or more next game brings it back"
+            ]
+        );
+    }
+
+    proptest::proptest! {
+        /// The line never promises what the rules would deny: the rating it names as enough
+        /// keeps the team eligible by sportsmanship, and the one it warns about does not.
+        #[test]
+        fn the_needed_rating_is_what_the_rules_judge(
+            ratings in proptest::collection::vec(1u32..=5, 1..30),
+            min_tenths in 10u32..=50,
+        ) {
+            let min = f64::from(min_tenths) / 10.0;
+            let mut s = settings();
+            s.eligibility.min_sportsmanship = Some(min);
+            s.eligibility.max_forfeits = None;
+            s.eligibility.min_win_pct = None;
+            let record = Record { ratings: ratings.clone(), ..Record::default() };
+            let keeping = lowest_rating_keeping(min, &ratings, (1, 5));
+            for r in 1..=5u32 {
+                let mut next = record.clone();
+                next.ratings.push(r);
+                let eligible = failing(&s, &next).is_empty();
+                proptest::prop_assert_eq!(eligible, keeping.is_some_and(|k| r >= k), "rating {}", r);
+            }
+        }
+    }
+}

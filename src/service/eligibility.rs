@@ -1,0 +1,77 @@
+//! Who may enter the playoffs (docs/api.md §6.10): each team's record judged by the league's
+//! eligibility settings (`league::eligibility`), and the seeding's list of eligible teams.
+
+use std::collections::HashSet;
+
+use serde::Serialize;
+use sqlx::SqliteConnection;
+
+use super::ServiceError;
+use super::leagues::{League, league_by_slug};
+use super::standings::standings;
+use crate::db::Db;
+use crate::db::leagues as db_leagues;
+use crate::domain::TeamId;
+use crate::league::eligibility::{Record, at_risk, failing};
+
+/// One team's eligibility.
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+pub struct EligibilityRow {
+    pub team_id: TeamId,
+    pub team: String,
+    pub eligible: bool,
+    /// Every rule the team fails, in words ("sportsmanship average 2.7 is below 3.0").
+    pub reasons: Vec<String>,
+    /// What the team needs to stay eligible, in words ("one more forfeit and you are out of
+    /// the playoffs").
+    pub at_risk: Vec<String>,
+}
+
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+pub struct EligibilityTable {
+    pub rows: Vec<EligibilityRow>,
+}
+
+/// Every team of the league with its verdict, in standings order.
+pub async fn table(
+    conn: &mut SqliteConnection,
+    league: &League,
+) -> Result<Vec<EligibilityRow>, ServiceError> {
+    let withdrawn: HashSet<i64> = db_leagues::teams(&mut *conn, league.row.id)
+        .await?
+        .into_iter()
+        .filter(|t| t.withdrawn)
+        .map(|t| t.id.0)
+        .collect();
+    Ok(standings(conn, league)
+        .await?
+        .into_iter()
+        .map(|s| {
+            let record = Record {
+                played: s.played,
+                won: s.won,
+                tied: s.tied,
+                forfeits: s.forfeits,
+                ratings: Vec::new(),
+                withdrawn: withdrawn.contains(&s.team_id),
+            };
+            let reasons = failing(&league.settings, &record);
+            EligibilityRow {
+                team_id: TeamId(s.team_id),
+                team: s.team,
+                eligible: reasons.is_empty(),
+                at_risk: at_risk(&league.settings, &record),
+                reasons,
+            }
+        })
+        .collect())
+}
+
+/// The eligibility of every team of league `slug` (public).
+pub async fn of_league(db: &Db, slug: &str) -> Result<EligibilityTable, ServiceError> {
+    let mut conn = db.reader().acquire().await?;
+    let league = league_by_slug(&mut conn, slug).await?;
+    Ok(EligibilityTable {
+        rows: table(&mut conn, &league).await?,
+    })
+}

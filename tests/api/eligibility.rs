@@ -1,0 +1,138 @@
+//! Who may enter the playoffs (docs/api.md §6.10): each team judged by the league's
+//! eligibility settings with the failing rules and what it needs in words, and the bracket
+//! seeding only eligible teams.
+
+use serde_json::{Value, json};
+use spades_im::service::Role;
+
+use crate::helpers::{json_with_status, spawn_app};
+
+fn row(table: &Value, team: i64) -> &Value {
+    table["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["team_id"] == team)
+        .unwrap()
+}
+
+#[actix_web::test]
+async fn only_eligible_teams_are_seeded_and_the_reasons_are_in_words() {
+    let app = spawn_app().await;
+    let admin = app.api_user("coord", Role::Admin).await;
+    let t = app.league(&admin, "fall", json!("classic"), 5).await;
+    // Before any setting, everybody is eligible and nobody is at risk.
+    let table = json_with_status(
+        admin.get("/api/v1/leagues/fall/eligibility").await,
+        200,
+        "eligibility",
+    )
+    .await;
+    assert!(
+        table["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|r| r["eligible"] == true)
+    );
+    let r = admin
+        .client
+        .patch(app.url("/api/v1/leagues/fall"))
+        .bearer_auth(&admin.token)
+        .json(&json!({"settings": {"eligibility": {"max_forfeits": 0}, "forfeit": {"drop_after": 2}}}))
+        .send()
+        .await
+        .unwrap();
+    json_with_status(r, 200, "settings").await;
+    // Team 1 forfeits its match against team 2; team 5 withdraws.
+    let m = admin.add_match("fall", t[0], t[1], "T1").await;
+    let r = admin
+        .post(
+            &format!("/api/v1/matches/{}/forfeit", m["id"]),
+            &json!({"team": "a"}),
+        )
+        .await;
+    json_with_status(r, 200, "forfeit").await;
+    let browser = {
+        app.user("coord-page", Role::Admin).await;
+        app.browser("coord-page").await
+    };
+    let r = browser
+        .post_form(&format!("/admin/leagues/fall/teams/{}/withdraw", t[4]), &[])
+        .await;
+    assert!(
+        r.status().is_redirection() || r.status().is_success(),
+        "withdraw: {}",
+        r.status()
+    );
+
+    let table = json_with_status(
+        app.get("/api/v1/leagues/fall/eligibility").await,
+        200,
+        "eligibility",
+    )
+    .await;
+    let one = row(&table, t[0]);
+    assert_eq!(one["eligible"], false);
+    assert_eq!(
+        one["reasons"],
+        json!(["1 forfeit, more than the 0 allowed"])
+    );
+    assert_eq!(
+        one["at_risk"],
+        json!(["one more forfeit and the team is dropped from the league"])
+    );
+    let two = row(&table, t[1]);
+    assert_eq!(two["eligible"], true);
+    assert_eq!(
+        two["at_risk"],
+        json!(["one more forfeit and you are out of the playoffs"])
+    );
+    let five = row(&table, t[4]);
+    assert_eq!(five["eligible"], false);
+    assert_eq!(five["reasons"], json!(["the team has withdrawn"]));
+
+    // Four teams cannot be seeded from three eligible ones.
+    let before = app.tables().await;
+    let r = admin
+        .post(
+            "/api/v1/leagues/fall/playoffs",
+            &json!({"format": "single_elimination", "teams": 4}),
+        )
+        .await;
+    let refused = json_with_status(r, 422, "four of three").await;
+    assert!(
+        refused["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("3 eligible"),
+        "{refused}"
+    );
+    app.assert_nothing_written(&before, "a bracket of too many teams")
+        .await;
+    let r = admin
+        .post(
+            "/api/v1/leagues/fall/playoffs",
+            &json!({"format": "single_elimination"}),
+        )
+        .await;
+    let bracket = json_with_status(r, 201, "playoffs").await;
+    let seeded: Vec<i64> = bracket["matches"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|m| [m["team_a"]["id"].as_i64(), m["team_b"]["id"].as_i64()])
+        .flatten()
+        .collect();
+    assert!(
+        !seeded.contains(&t[0]),
+        "team 1 is not eligible: {seeded:?}"
+    );
+    assert!(!seeded.contains(&t[4]), "team 5 has withdrawn");
+    assert!(seeded.contains(&t[1]));
+    // Unknown league: 404.
+    assert_eq!(
+        app.get("/api/v1/leagues/nope/eligibility").await.status(),
+        404
+    );
+}
