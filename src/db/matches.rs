@@ -140,6 +140,21 @@ pub async fn latest_results(
     .await
 }
 
+/// How many of a league's regular-season matches are not played yet: scheduled, postponed
+/// or in progress.
+pub async fn count_unplayed_regular(
+    conn: &mut SqliteConnection,
+    league_id: LeagueId,
+) -> sqlx::Result<i64> {
+    sqlx::query_scalar(
+        "SELECT count(*) FROM matches WHERE league_id = ? AND stage = 'regular'
+         AND status IN ('scheduled', 'postponed', 'in_progress')",
+    )
+    .bind(league_id)
+    .fetch_one(conn)
+    .await
+}
+
 /// How many of a league's matches are still to be played.
 pub async fn count_scheduled(
     conn: &mut SqliteConnection,

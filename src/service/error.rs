@@ -49,6 +49,8 @@ pub enum ConflictCode {
     SlugTaken,
     ScheduleExists,
     BracketExists,
+    /// Playoffs while regular-season matches remain, under `require_all_played`.
+    SeasonUnfinished,
     BracketResetNeeded,
 }
 
@@ -67,6 +69,7 @@ impl ConflictCode {
             ConflictCode::SlugTaken => "slug_taken",
             ConflictCode::ScheduleExists => "schedule_exists",
             ConflictCode::BracketExists => "bracket_exists",
+            ConflictCode::SeasonUnfinished => "season_unfinished",
             ConflictCode::BracketResetNeeded => "bracket_reset_needed",
         }
     }

@@ -42,6 +42,10 @@ pub struct PlayoffsInput {
     /// when the losers'-bracket team wins the first grand final).
     #[serde(default)]
     pub grand_final: Option<String>,
+    /// Create the bracket although regular-season matches remain to be played, under
+    /// `require_all_played` (audited); otherwise that is a 409 `season_unfinished`.
+    #[serde(default)]
+    pub force: Option<bool>,
 }
 
 /// A match of the bracket (docs/api.md §4.8).
@@ -490,8 +494,9 @@ pub async fn preview_playoffs(
     ))
 }
 
-/// Creates the league's bracket from its regular-season standings (admin). Regular-season
-/// matches still unfinished do not stop it: the standings as they are decide the seeds.
+/// Creates the league's bracket from its regular-season standings (admin), seeding the
+/// eligible teams. Under `require_all_played` it waits for the regular season unless
+/// forced (409 `season_unfinished`).
 pub async fn create_playoffs(
     db: &Db,
     user: &User,
@@ -509,6 +514,18 @@ pub async fn create_playoffs(
             structure,
         },
     ) = checked_plan(&mut tx, user, slug, input).await?;
+    // The season must be over first, unless the league says otherwise or the admin forces it.
+    let remaining = db_matches::count_unplayed_regular(&mut tx, league.row.id).await?;
+    let forced = remaining > 0 && league.settings.eligibility.require_all_played;
+    if forced && input.force != Some(true) {
+        return Err(ServiceError::conflict(
+            ConflictCode::SeasonUnfinished,
+            format!(
+                "{remaining} regular-season match{} still to be played (scheduled, postponed or in progress): finish the season first, or create the playoffs anyway with \"force\": true",
+                if remaining == 1 { " is" } else { "es are" }
+            ),
+        ));
+    }
     let bracket_id = db_playoffs::insert(
         &mut tx,
         &NewBracket {
@@ -555,13 +572,16 @@ pub async fn create_playoffs(
             format!("third place {}", structure.third_place)
         }
     );
-    audit::record(
-        &mut tx,
-        user,
-        now,
-        audit::Change::new("create_playoffs", audit::Subject::League(league.row.id)).after(&after),
-    )
-    .await?;
+    let forced_reason = format!(
+        "forced with {remaining} regular-season match{} unplayed",
+        if remaining == 1 { "" } else { "es" }
+    );
+    let mut change =
+        audit::Change::new("create_playoffs", audit::Subject::League(league.row.id)).after(&after);
+    if forced {
+        change = change.reason(&forced_reason);
+    }
+    audit::record(&mut tx, user, now, change).await?;
     let view = bracket_of(&mut tx, &league.row.slug).await?;
     tx.commit().await?;
     Ok(view)

@@ -136,3 +136,101 @@ async fn only_eligible_teams_are_seeded_and_the_reasons_are_in_words() {
         404
     );
 }
+
+#[actix_web::test]
+async fn playoffs_wait_for_the_season_unless_forced_and_a_force_is_audited() {
+    let app = spawn_app().await;
+    let admin = app.api_user("coord", Role::Admin).await;
+    let t = app.league(&admin, "fall", json!("classic"), 4).await;
+    let done = admin.add_match("fall", t[0], t[1], "T1").await;
+    let r = admin
+        .post(
+            &format!("/api/v1/matches/{}/forfeit", done["id"]),
+            &json!({"team": "b"}),
+        )
+        .await;
+    json_with_status(r, 200, "forfeit").await;
+    let open = admin.add_match("fall", t[2], t[3], "T2").await;
+    let postponed = admin.add_match("fall", t[0], t[2], "T3").await;
+    let r = admin
+        .post(
+            &format!("/api/v1/matches/{}/postpone", postponed["id"]),
+            &json!({"reason": "snow"}),
+        )
+        .await;
+    json_with_status(r, 200, "postpone").await;
+    let before = app.tables().await;
+    let r = admin
+        .post(
+            "/api/v1/leagues/fall/playoffs",
+            &json!({"format": "single_elimination"}),
+        )
+        .await;
+    let refused = json_with_status(r, 409, "unfinished").await;
+    assert_eq!(refused["error"]["code"], "season_unfinished");
+    assert!(
+        refused["error"]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("2 regular-season matches are still to be played"),
+        "{refused}"
+    );
+    app.assert_nothing_written(&before, "playoffs before the season ends")
+        .await;
+    // A cancelled match is not waited for; forcing creates it, and says so in the audit log.
+    let r = admin
+        .post(
+            &format!("/api/v1/matches/{}/cancel", open["id"]),
+            &json!({"reason": "no gym"}),
+        )
+        .await;
+    json_with_status(r, 200, "cancel").await;
+    let r = admin
+        .post(
+            "/api/v1/leagues/fall/playoffs",
+            &json!({"format": "single_elimination", "force": true}),
+        )
+        .await;
+    json_with_status(r, 201, "forced").await;
+    let mut conn = app.db.reader().acquire().await.unwrap();
+    let reason: Option<String> =
+        sqlx::query_scalar("SELECT reason FROM audit_log WHERE action = 'create_playoffs'")
+            .fetch_one(&mut *conn)
+            .await
+            .unwrap();
+    assert_eq!(
+        reason.as_deref(),
+        Some("forced with 1 regular-season match unplayed")
+    );
+}
+
+#[actix_web::test]
+async fn a_league_that_does_not_require_the_whole_season_seeds_at_once() {
+    let app = spawn_app().await;
+    let admin = app.api_user("coord", Role::Admin).await;
+    let t = app.league(&admin, "fall", json!("classic"), 4).await;
+    admin.add_match("fall", t[0], t[1], "T1").await;
+    let r = admin
+        .client
+        .patch(app.url("/api/v1/leagues/fall"))
+        .bearer_auth(&admin.token)
+        .json(&json!({"settings": {"eligibility": {"require_all_played": false}}}))
+        .send()
+        .await
+        .unwrap();
+    json_with_status(r, 200, "settings").await;
+    let r = admin
+        .post(
+            "/api/v1/leagues/fall/playoffs",
+            &json!({"format": "single_elimination"}),
+        )
+        .await;
+    json_with_status(r, 201, "playoffs mid-season").await;
+    let mut conn = app.db.reader().acquire().await.unwrap();
+    let reason: Option<String> =
+        sqlx::query_scalar("SELECT reason FROM audit_log WHERE action = 'create_playoffs'")
+            .fetch_one(&mut *conn)
+            .await
+            .unwrap();
+    assert_eq!(reason, None, "nothing was forced");
+}

@@ -137,7 +137,11 @@ async fn walk(seed: u64, steps: u64) -> Vec<String> {
                 playoffs = true;
                 let format = ["single_elimination", "double_elimination"][rng.below(2)];
                 let r = admin
-                    .post("/api/v1/leagues/walk/playoffs", &json!({"format": format}))
+                    // Mid-season on purpose (forced): the caches must follow both stages.
+                    .post(
+                        "/api/v1/leagues/walk/playoffs",
+                        &json!({"format": format, "force": true}),
+                    )
                     .await;
                 format!("playoffs {format}: {}", r.status())
             }

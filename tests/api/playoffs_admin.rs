@@ -376,7 +376,12 @@ async fn the_admin_previews_then_creates_the_playoffs_from_the_page() {
         )
         .await;
     assert_eq!(r.status(), 422);
-    assert!(r.text().await.unwrap().contains("the league has 6 eligible"));
+    assert!(
+        r.text()
+            .await
+            .unwrap()
+            .contains("the league has 6 eligible")
+    );
     assert_eq!(app.get("/api/v1/leagues/fall/bracket").await.status(), 404);
 
     // The preview: seeds from the standings, byes to seeds 1 and 2, the pairings; nothing

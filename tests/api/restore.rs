@@ -219,7 +219,7 @@ async fn played_season() -> Season {
         .admin
         .post(
             &format!("/api/v1/leagues/{}/playoffs", s.slug),
-            &json!({"format": "single_elimination", "teams": 4}),
+            &json!({"format": "single_elimination", "teams": 4, "force": true}),
         )
         .await;
     assert_eq!(r.status(), 201, "playoffs: {}", r.text().await.unwrap());

@@ -36,6 +36,9 @@ struct PlayoffsForm {
     third_place: Option<String>,
     #[serde(default)]
     grand_final: String,
+    /// A checkbox: create although regular-season matches remain.
+    #[serde(default)]
+    force: Option<String>,
     /// `preview` or `create`.
     #[serde(default)]
     action: String,
@@ -48,6 +51,7 @@ impl PlayoffsForm {
             teams: active.to_string(),
             third_place: Some("1".into()),
             grand_final: GrandFinal::Double.as_str().into(),
+            force: None,
             action: String::new(),
         }
     }
@@ -75,6 +79,7 @@ impl PlayoffsForm {
             // Each option belongs to one format: the other's control is ignored.
             third_place: (!double).then_some(self.third_place.is_some()),
             grand_final: double.then(|| self.grand_final.clone()),
+            force: Some(self.force.is_some()),
         })
     }
 }
@@ -240,7 +245,7 @@ async fn playoffs_form(
     PlayoffsPage::new(who.nav(), setup, typed).answer()
 }
 
-const FIELDS: [&str; 4] = ["format", "teams", "third_place", "grand_final"];
+const FIELDS: [&str; 5] = ["format", "teams", "third_place", "grand_final", "force"];
 
 #[post("/admin/leagues/{slug}/playoffs")]
 async fn playoffs_post(
