@@ -109,6 +109,18 @@ pub struct TeamRow {
     pub player1: String,
     pub player2: String,
     pub withdrawn: bool,
+    /// Why the forfeit policy withdrew it (migration 0009).
+    pub dropped_reason: Option<String>,
+}
+
+/// Withdraws a team under the league's forfeit policy, saying why.
+pub async fn drop_team(conn: &mut SqliteConnection, id: TeamId, reason: &str) -> sqlx::Result<()> {
+    sqlx::query("UPDATE teams SET withdrawn = 1, dropped_reason = ? WHERE id = ?")
+        .bind(reason)
+        .bind(id)
+        .execute(conn)
+        .await?;
+    Ok(())
 }
 
 pub async fn insert_team(
@@ -135,14 +147,19 @@ pub async fn update_team(
     players: [&str; 2],
     withdrawn: bool,
 ) -> sqlx::Result<()> {
-    sqlx::query("UPDATE teams SET name = ?, player1 = ?, player2 = ?, withdrawn = ? WHERE id = ?")
-        .bind(name)
-        .bind(players[0])
-        .bind(players[1])
-        .bind(withdrawn)
-        .bind(id)
-        .execute(conn)
-        .await?;
+    // A team put back in play is no longer "dropped".
+    sqlx::query(
+        "UPDATE teams SET name = ?1, player1 = ?2, player2 = ?3, withdrawn = ?4,
+                dropped_reason = CASE WHEN ?4 THEN dropped_reason END
+         WHERE id = ?5",
+    )
+    .bind(name)
+    .bind(players[0])
+    .bind(players[1])
+    .bind(withdrawn)
+    .bind(id)
+    .execute(conn)
+    .await?;
     Ok(())
 }
 

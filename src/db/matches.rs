@@ -155,6 +155,43 @@ pub async fn count_unplayed_regular(
     .await
 }
 
+/// How many regular-season forfeits team `team` of league `league_id` has (double forfeits
+/// included).
+pub async fn count_forfeits(
+    conn: &mut SqliteConnection,
+    league_id: LeagueId,
+    team: TeamId,
+) -> sqlx::Result<i64> {
+    sqlx::query_scalar(
+        "SELECT count(*) FROM matches WHERE league_id = ?1 AND stage = 'regular'
+         AND status = 'forfeit'
+         AND ((team_a = ?2 AND forfeit IN ('a', 'both')) OR (team_b = ?2 AND forfeit IN ('b', 'both')))",
+    )
+    .bind(league_id)
+    .bind(team)
+    .fetch_one(conn)
+    .await
+}
+
+/// Cancels every regular-season match of `team` that has not started, saying why; the ids.
+pub async fn cancel_unstarted_of(
+    conn: &mut SqliteConnection,
+    team: TeamId,
+    note: &str,
+) -> sqlx::Result<Vec<MatchId>> {
+    sqlx::query_scalar(
+        "UPDATE matches SET status = 'cancelled', status_note = ?1, version = version + 1,
+                sequence = sequence + 1
+         WHERE (team_a = ?2 OR team_b = ?2) AND stage = 'regular'
+               AND status IN ('scheduled', 'postponed') AND started_at IS NULL
+         RETURNING id",
+    )
+    .bind(note)
+    .bind(team)
+    .fetch_all(conn)
+    .await
+}
+
 /// How many of a league's matches are still to be played.
 pub async fn count_scheduled(
     conn: &mut SqliteConnection,

@@ -36,12 +36,15 @@ impl Record {
     }
 }
 
+/// The reason of a withdrawn team.
+pub const WITHDRAWN: &str = "the team has withdrawn";
+
 /// Every rule the team fails, in words; empty: eligible.
 pub fn failing(settings: &Settings, record: &Record) -> Vec<String> {
     let rules = &settings.eligibility;
     let mut reasons = Vec::new();
     if record.withdrawn {
-        reasons.push("the team has withdrawn".to_string());
+        reasons.push(WITHDRAWN.to_string());
     }
     // A team not rated yet is not held back by the sportsmanship minimum.
     if let (Some(min), Some(average)) = (rules.min_sportsmanship, record.average())

@@ -1,7 +1,7 @@
 //! Who may enter the playoffs (docs/api.md §6.10): each team's record judged by the league's
 //! eligibility settings (`league::eligibility`), and the seeding's list of eligible teams.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use serde::Serialize;
 use sqlx::SqliteConnection;
@@ -12,7 +12,7 @@ use super::standings::standings;
 use crate::db::Db;
 use crate::db::leagues as db_leagues;
 use crate::domain::TeamId;
-use crate::league::eligibility::{Record, at_risk, failing};
+use crate::league::eligibility::{Record, WITHDRAWN, at_risk, failing};
 
 /// One team's eligibility.
 #[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
@@ -37,11 +37,16 @@ pub async fn table(
     conn: &mut SqliteConnection,
     league: &League,
 ) -> Result<Vec<EligibilityRow>, ServiceError> {
-    let withdrawn: HashSet<i64> = db_leagues::teams(&mut *conn, league.row.id)
-        .await?
-        .into_iter()
+    let teams = db_leagues::teams(&mut *conn, league.row.id).await?;
+    let withdrawn: HashSet<i64> = teams
+        .iter()
         .filter(|t| t.withdrawn)
         .map(|t| t.id.0)
+        .collect();
+    // A team the forfeit policy dropped says so instead of "withdrawn".
+    let dropped: HashMap<i64, &str> = teams
+        .iter()
+        .filter_map(|t| Some((t.id.0, t.dropped_reason.as_deref()?)))
         .collect();
     Ok(standings(conn, league)
         .await?
@@ -55,7 +60,14 @@ pub async fn table(
                 ratings: Vec::new(),
                 withdrawn: withdrawn.contains(&s.team_id),
             };
-            let reasons = failing(&league.settings, &record);
+            let mut reasons = failing(&league.settings, &record);
+            if let Some(why) = dropped.get(&s.team_id) {
+                for reason in &mut reasons {
+                    if reason == WITHDRAWN {
+                        *reason = format!("the team was {why}");
+                    }
+                }
+            }
             EligibilityRow {
                 team_id: TeamId(s.team_id),
                 team: s.team,

@@ -13,7 +13,9 @@ use super::{ConflictCode, ServiceError, User, require_admin, to_json};
 use crate::db::Db;
 use crate::db::leagues as db_leagues;
 use crate::db::matches::{self as db_matches, MatchRow, NewHand, Totals};
-use crate::domain::{ForfeitSide, GameStatus, LeagueId, MatchId, MatchStatus, TextEnum, Timestamp};
+use crate::domain::{
+    ForfeitSide, GameStatus, LeagueId, MatchId, MatchStatus, TeamId, TextEnum, Timestamp,
+};
 use crate::rules::{Game, HandInput, Rules, Stage, Team, WinReason};
 
 /// The match, if `user` may write to it: admins anywhere, supervisors in their leagues
@@ -401,6 +403,43 @@ pub struct ForfeitInput {
     pub expected_version: Option<i64>,
 }
 
+/// The forfeit policy (`drop_after: n`): a team's n-th regular-season forfeit withdraws it,
+/// in the forfeit's own transaction: its matches not started are cancelled, its results
+/// stay, and the audit log says why.
+async fn drop_at_limit(
+    conn: &mut SqliteConnection,
+    user: &User,
+    now: Timestamp,
+    league: &League,
+    team: TeamId,
+) -> Result<(), ServiceError> {
+    let Some(limit) = league.settings.forfeit.drop_after else {
+        return Ok(());
+    };
+    let Some(row) = db_leagues::team(conn, team).await? else {
+        return Ok(());
+    };
+    let forfeits = db_matches::count_forfeits(conn, league.row.id, team).await?;
+    if row.withdrawn || forfeits < i64::from(limit) {
+        return Ok(());
+    }
+    let reason = format!("dropped after {forfeits} forfeits");
+    db_leagues::drop_team(conn, team, &reason).await?;
+    let cancelled =
+        db_matches::cancel_unstarted_of(conn, team, &format!("{} {reason}", row.name)).await?;
+    let after = format!("{reason}; {} matches cancelled", cancelled.len());
+    audit::record(
+        conn,
+        user,
+        now,
+        audit::Change::new("drop_team", audit::Subject::Team(team))
+            .after(&after)
+            .reason(&reason),
+    )
+    .await?;
+    Ok(())
+}
+
 /// Records a forfeit: one team (the other wins) or both (both lose; in the playoffs the
 /// admin names the team that advances).
 pub async fn forfeit(
@@ -487,6 +526,15 @@ pub async fn forfeit(
     .await?;
     if m.stage != Stage::Regular {
         super::playoffs::advance(&mut tx, id, now, None).await?;
+    } else {
+        let forfeiting = match who.team() {
+            Some(Team::A) => vec![m.team_a],
+            Some(Team::B) => vec![m.team_b],
+            None => vec![m.team_a, m.team_b],
+        };
+        for team in forfeiting {
+            drop_at_limit(&mut tx, user, now, &league, team).await?;
+        }
     }
     let after = match (who, winner) {
         (ForfeitSide::Both, Some(team)) => {

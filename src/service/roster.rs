@@ -198,6 +198,7 @@ pub async fn import_roster(
             name,
             players,
             withdrawn: false,
+            dropped_reason: None,
         });
     }
     if added.is_empty() {
@@ -282,6 +283,7 @@ pub async fn edit_team(
         name,
         players,
         withdrawn: before.withdrawn,
+        dropped_reason: before.dropped_reason.clone(),
     };
     let view = save_team(&mut tx, user, db.clock().now(), &before, after).await?;
     tx.commit().await?;
@@ -321,6 +323,7 @@ mod tests {
             player1: "p".into(),
             player2: "q".into(),
             withdrawn: false,
+            dropped_reason: None,
         }
     }
 

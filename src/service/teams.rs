@@ -29,6 +29,9 @@ pub struct TeamView {
     pub name: String,
     pub players: [String; 2],
     pub withdrawn: bool,
+    /// Once the forfeit policy dropped the team: why ("dropped after 2 forfeits").
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dropped_reason: Option<String>,
 }
 
 impl From<&TeamRow> for TeamView {
@@ -38,6 +41,7 @@ impl From<&TeamRow> for TeamView {
             name: t.name.clone(),
             players: [t.player1.clone(), t.player2.clone()],
             withdrawn: t.withdrawn,
+            dropped_reason: t.dropped_reason.clone(),
         }
     }
 }
@@ -94,6 +98,7 @@ pub async fn add_team(
         name,
         players,
         withdrawn: false,
+        dropped_reason: None,
     })
 }
 

@@ -234,3 +234,108 @@ async fn a_league_that_does_not_require_the_whole_season_seeds_at_once() {
             .unwrap();
     assert_eq!(reason, None, "nothing was forced");
 }
+
+#[actix_web::test]
+async fn a_team_is_dropped_at_its_nth_forfeit_in_the_same_transaction() {
+    let app = spawn_app().await;
+    let admin = app.api_user("coord", Role::Admin).await;
+    let t = app.league(&admin, "fall", json!("classic"), 4).await;
+    let r = admin
+        .client
+        .patch(app.url("/api/v1/leagues/fall"))
+        .bearer_auth(&admin.token)
+        .json(&json!({"settings": {"forfeit": {"drop_after": 2}}}))
+        .send()
+        .await
+        .unwrap();
+    json_with_status(r, 200, "settings").await;
+    let first = admin.add_match("fall", t[0], t[1], "T1").await;
+    let second = admin.add_match("fall", t[2], t[0], "T2").await;
+    let later = admin.add_match("fall", t[0], t[3], "T3").await;
+    let others = admin.add_match("fall", t[1], t[2], "T4").await;
+    let r = admin
+        .post(
+            &format!("/api/v1/matches/{}/forfeit", first["id"]),
+            &json!({"team": "a"}),
+        )
+        .await;
+    json_with_status(r, 200, "first forfeit").await;
+    let teams = json_with_status(app.get("/api/v1/leagues/fall/teams").await, 200, "teams").await;
+    assert_eq!(
+        teams["teams"][0]["withdrawn"], false,
+        "one forfeit: still in"
+    );
+    // The second forfeit (team 1 is team b there) drops the team.
+    let r = admin
+        .post(
+            &format!("/api/v1/matches/{}/forfeit", second["id"]),
+            &json!({"team": "b"}),
+        )
+        .await;
+    json_with_status(r, 200, "second forfeit").await;
+    let teams = json_with_status(app.get("/api/v1/leagues/fall/teams").await, 200, "teams").await;
+    let one = teams["teams"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|x| x["id"] == t[0])
+        .unwrap();
+    assert_eq!(one["withdrawn"], true);
+    assert_eq!(one["dropped_reason"], "dropped after 2 forfeits");
+    // Its match not started is cancelled; the others' stays; its results stay.
+    let later = json_with_status(
+        app.get(&format!("/api/v1/matches/{}", later["id"])).await,
+        200,
+        "later",
+    )
+    .await;
+    assert_eq!(later["status"], "cancelled");
+    assert_eq!(later["status_note"], "Team 1 dropped after 2 forfeits");
+    let others = json_with_status(
+        app.get(&format!("/api/v1/matches/{}", others["id"])).await,
+        200,
+        "others",
+    )
+    .await;
+    assert_eq!(others["status"], "scheduled");
+    let standings = json_with_status(
+        app.get("/api/v1/leagues/fall/standings").await,
+        200,
+        "standings",
+    )
+    .await;
+    let row = standings["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["team_id"] == t[0])
+        .unwrap();
+    assert_eq!(row["forfeits"], 2, "results stay");
+    let table = json_with_status(
+        app.get("/api/v1/leagues/fall/eligibility").await,
+        200,
+        "eligibility",
+    )
+    .await;
+    assert_eq!(
+        row_of(&table, t[0])["reasons"],
+        json!(["the team was dropped after 2 forfeits"])
+    );
+    let mut conn = app.db.reader().acquire().await.unwrap();
+    let audited: Vec<(String, Option<String>)> =
+        sqlx::query_as("SELECT after, reason FROM audit_log WHERE action = 'drop_team'")
+            .fetch_all(&mut *conn)
+            .await
+            .unwrap();
+    assert_eq!(
+        audited,
+        vec![(
+            "dropped after 2 forfeits; 1 matches cancelled".to_string(),
+            Some("dropped after 2 forfeits".to_string())
+        )]
+    );
+}
+
+fn row_of(table: &Value, team: i64) -> &Value {
+    row(table, team)
+}
