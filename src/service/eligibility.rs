@@ -10,9 +10,10 @@ use super::ServiceError;
 use super::leagues::{League, league_by_slug};
 use super::standings::standings;
 use crate::db::Db;
-use crate::db::leagues as db_leagues;
+use crate::db::leagues::{self as db_leagues, TeamRow};
 use crate::domain::TeamId;
 use crate::league::eligibility::{Record, WITHDRAWN, at_risk, failing};
+use crate::league::standings::Standing;
 
 /// One team's eligibility.
 #[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
@@ -38,6 +39,13 @@ pub async fn table(
     league: &League,
 ) -> Result<Vec<EligibilityRow>, ServiceError> {
     let teams = db_leagues::teams(&mut *conn, league.row.id).await?;
+    let table = standings(conn, league).await?;
+    Ok(judge(league, &teams, &table))
+}
+
+/// The verdict on each row of `table` (the league's standings), from its `teams`: for a
+/// caller that has the standings already (the playoffs' seeding).
+pub(super) fn judge(league: &League, teams: &[TeamRow], table: &[Standing]) -> Vec<EligibilityRow> {
     let withdrawn: HashSet<i64> = teams
         .iter()
         .filter(|t| t.withdrawn)
@@ -48,9 +56,8 @@ pub async fn table(
         .iter()
         .filter_map(|t| Some((t.id.0, t.dropped_reason.as_deref()?)))
         .collect();
-    Ok(standings(conn, league)
-        .await?
-        .into_iter()
+    table
+        .iter()
         .map(|s| {
             let record = Record {
                 played: s.played,
@@ -70,13 +77,13 @@ pub async fn table(
             }
             EligibilityRow {
                 team_id: TeamId(s.team_id),
-                team: s.team,
+                team: s.team.clone(),
                 eligible: reasons.is_empty(),
                 at_risk: at_risk(&league.settings, &record),
                 reasons,
             }
         })
-        .collect())
+        .collect()
 }
 
 /// The eligibility of every team of league `slug` (public).

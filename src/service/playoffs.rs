@@ -417,15 +417,16 @@ async fn plan(
             "the league already has a playoff bracket",
         ));
     }
-    // Only eligible teams are seeded (withdrawn teams never are).
-    let eligible: Vec<i64> = super::eligibility::table(&mut *conn, league)
-        .await?
+    // Only eligible teams are seeded (withdrawn teams never are); the standings once, for
+    // the verdicts and the seeds.
+    let teams = db_leagues::teams(&mut *conn, league.row.id).await?;
+    let all = standings(&mut *conn, league).await?;
+    let eligible: Vec<i64> = super::eligibility::judge(league, &teams, &all)
         .into_iter()
         .filter(|row| row.eligible)
         .map(|row| row.team_id.0)
         .collect();
-    let table: Vec<_> = standings(&mut *conn, league)
-        .await?
+    let table: Vec<_> = all
         .into_iter()
         .filter(|s| eligible.contains(&s.team_id))
         .collect();
