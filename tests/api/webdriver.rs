@@ -41,6 +41,16 @@ pub struct Error {
 }
 
 impl Error {
+    /// The element is no longer in the page: the page was replaced. Chromium says so with the
+    /// W3C codes, or, when asked while the old document is being torn down, with an
+    /// "unknown error" whose message says the node "does not belong to the document".
+    fn is_gone(&self) -> bool {
+        self.code == "stale element reference"
+            || self.code == "no such element"
+            || (self.code == "unknown error"
+                && self.message.contains("does not belong to the document"))
+    }
+
     fn client(message: impl fmt::Display) -> Error {
         Error {
             code: "client".into(),
@@ -417,9 +427,7 @@ impl Browser {
         let deadline = Instant::now() + timeout;
         loop {
             match self.property(&old_root, "nodeName").await {
-                Err(e) if e.code == "stale element reference" || e.code == "no such element" => {
-                    break;
-                }
+                Err(e) if e.is_gone() => break,
                 Err(e) => return Err(e),
                 Ok(_) if Instant::now() < deadline => sleep(Duration::from_millis(50)).await,
                 Ok(_) => return Err(Error::client(format!("no new page after {timeout:?}"))),
