@@ -107,6 +107,7 @@ fn season(n: usize, seed: u64) -> (Vec<TeamEntry>, Vec<MatchResult>) {
                     score_a,
                     score_b,
                     outcome: Outcome::Played { winner },
+                    ratings: [Some(4), Some(5)],
                 }
             };
             let forfeit = |outcome| MatchResult {
@@ -115,6 +116,7 @@ fn season(n: usize, seed: u64) -> (Vec<TeamEntry>, Vec<MatchResult>) {
                 score_a: 0,
                 score_b: 0,
                 outcome,
+                ratings: [None, None],
             };
             if rng.chance(2) {
                 forfeit(Outcome::DoubleForfeit)

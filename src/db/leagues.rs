@@ -230,3 +230,63 @@ pub async fn supervisors(
     .fetch_all(conn)
     .await
 }
+
+/// An admin's eligibility decision on a team (migration 0010), with who made it.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct OverrideRow {
+    pub team_id: TeamId,
+    pub eligible: bool,
+    pub reason: String,
+    pub set_by: String,
+    pub set_at: Timestamp,
+}
+
+/// The eligibility overrides of a league's teams.
+pub async fn overrides(
+    conn: &mut SqliteConnection,
+    league_id: LeagueId,
+) -> sqlx::Result<Vec<OverrideRow>> {
+    sqlx::query_as(
+        "SELECT o.team_id, o.eligible, o.reason, u.username AS set_by, o.set_at
+         FROM eligibility_overrides o JOIN teams t ON t.id = o.team_id
+         JOIN users u ON u.id = o.set_by
+         WHERE t.league_id = ?",
+    )
+    .bind(league_id)
+    .fetch_all(conn)
+    .await
+}
+
+/// Sets a team's override (`Some`: eligible or not, with the reason), or removes it (`None`).
+pub async fn set_override(
+    conn: &mut SqliteConnection,
+    team: TeamId,
+    decision: Option<(bool, &str)>,
+    by: UserId,
+    at: Timestamp,
+) -> sqlx::Result<()> {
+    match decision {
+        Some((eligible, reason)) => {
+            sqlx::query(
+                "INSERT INTO eligibility_overrides (team_id, eligible, reason, set_by, set_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5)
+                 ON CONFLICT (team_id) DO UPDATE
+                 SET eligible = ?2, reason = ?3, set_by = ?4, set_at = ?5",
+            )
+            .bind(team)
+            .bind(eligible)
+            .bind(reason)
+            .bind(by)
+            .bind(at)
+            .execute(conn)
+            .await?;
+        }
+        None => {
+            sqlx::query("DELETE FROM eligibility_overrides WHERE team_id = ?")
+                .bind(team)
+                .execute(conn)
+                .await?;
+        }
+    }
+    Ok(())
+}

@@ -37,6 +37,13 @@ pub struct MatchRow {
     pub sequence: i64,
     /// Why the match was postponed or cancelled.
     pub status_note: Option<String>,
+    /// When each team checked in at the table (before the start).
+    pub checked_in_a: Option<Timestamp>,
+    pub checked_in_b: Option<Timestamp>,
+    /// The sportsmanship rating each team got, and the supervisor's note.
+    pub rating_a: Option<i64>,
+    pub rating_b: Option<i64>,
+    pub rating_note: Option<String>,
 }
 
 pub struct NewMatch<'a> {
@@ -173,6 +180,53 @@ pub async fn count_forfeits(
     .await
 }
 
+/// Sets (or with `None` clears) when `team`'s side of the match checked in.
+pub async fn set_check_in(
+    conn: &mut SqliteConnection,
+    id: MatchId,
+    team: Team,
+    at: Option<Timestamp>,
+) -> sqlx::Result<()> {
+    let sql = match team {
+        Team::A => "UPDATE matches SET checked_in_a = ? WHERE id = ?",
+        Team::B => "UPDATE matches SET checked_in_b = ? WHERE id = ?",
+    };
+    sqlx::query(sql).bind(at).bind(id).execute(conn).await?;
+    Ok(())
+}
+
+/// Stores both teams' sportsmanship ratings and the note.
+pub async fn set_ratings(
+    conn: &mut SqliteConnection,
+    id: MatchId,
+    ratings: [Option<i64>; 2],
+    note: Option<&str>,
+) -> sqlx::Result<()> {
+    sqlx::query("UPDATE matches SET rating_a = ?, rating_b = ?, rating_note = ? WHERE id = ?")
+        .bind(ratings[0])
+        .bind(ratings[1])
+        .bind(note)
+        .bind(id)
+        .execute(conn)
+        .await?;
+    Ok(())
+}
+
+/// A league's finished matches still waiting for a sportsmanship rating (either side).
+pub async fn unrated(
+    conn: &mut SqliteConnection,
+    league_id: LeagueId,
+) -> sqlx::Result<Vec<MatchRow>> {
+    sqlx::query_as(
+        "SELECT * FROM matches WHERE league_id = ? AND status IN ('complete', 'forfeit')
+           AND (rating_a IS NULL OR rating_b IS NULL)
+         ORDER BY scheduled_at IS NULL, scheduled_at, id",
+    )
+    .bind(league_id)
+    .fetch_all(conn)
+    .await
+}
+
 /// Cancels every regular-season match of `team` that has not started, saying why; the ids.
 pub async fn cancel_unstarted_of(
     conn: &mut SqliteConnection,
@@ -215,6 +269,8 @@ pub struct ResultRow {
     pub forfeit: Option<ForfeitSide>,
     pub score_a: i64,
     pub score_b: i64,
+    pub rating_a: Option<i64>,
+    pub rating_b: Option<i64>,
 }
 
 /// A league's finished regular-season matches: only the columns the standings use.
@@ -223,7 +279,8 @@ pub async fn results(
     league_id: LeagueId,
 ) -> sqlx::Result<Vec<ResultRow>> {
     sqlx::query_as(
-        "SELECT team_a, team_b, status, winner, forfeit, score_a, score_b FROM matches
+        "SELECT team_a, team_b, status, winner, forfeit, score_a, score_b, rating_a, rating_b
+         FROM matches
          WHERE league_id = ? AND stage = 'regular' AND status IN ('complete', 'forfeit')",
     )
     .bind(league_id)

@@ -78,6 +78,8 @@ pub struct Result {
     pub score_a: i64,
     pub score_b: i64,
     pub outcome: Outcome,
+    /// The sportsmanship rating each team got (`[a, b]`), if rated.
+    pub ratings: [Option<u32>; 2],
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -94,6 +96,19 @@ pub struct Standing {
     pub points_for: i64,
     pub points_against: i64,
     pub differential: i64,
+    /// Its sportsmanship ratings, in match order.
+    pub ratings: Vec<u32>,
+}
+
+impl Standing {
+    /// The sportsmanship average, `None` before the first rating.
+    pub fn sportsmanship(&self) -> Option<f64> {
+        if self.ratings.is_empty() {
+            return None;
+        }
+        let sum: u32 = self.ratings.iter().sum();
+        Some(f64::from(sum) / self.ratings.len() as f64)
+    }
 }
 
 fn win_pct(won: u32, tied: u32, played: u32) -> f64 {
@@ -121,6 +136,7 @@ pub fn standings(teams: &[TeamEntry], results: &[Result], order: &[Tiebreak]) ->
             points_for: 0,
             points_against: 0,
             differential: 0,
+            ratings: Vec::new(),
         })
         .collect();
     let index: HashMap<i64, usize> = rows
@@ -132,8 +148,12 @@ pub fn standings(teams: &[TeamEntry], results: &[Result], order: &[Tiebreak]) ->
         let (Some(&ia), Some(&ib)) = (index.get(&r.team_a), index.get(&r.team_b)) else {
             continue;
         };
-        for (i, own, other) in [(ia, r.score_a, r.score_b), (ib, r.score_b, r.score_a)] {
+        for (i, own, other, rating) in [
+            (ia, r.score_a, r.score_b, r.ratings[0]),
+            (ib, r.score_b, r.score_a, r.ratings[1]),
+        ] {
             rows[i].played += 1;
+            rows[i].ratings.extend(rating);
             if matches!(r.outcome, Outcome::Played { .. }) {
                 rows[i].points_for += own;
                 rows[i].points_against += other;
@@ -272,6 +292,7 @@ mod tests {
             score_a: sa,
             score_b: sb,
             outcome: Outcome::Played { winner },
+            ratings: [None, None],
         }
     }
 
@@ -287,6 +308,7 @@ mod tests {
                 score_a: 0,
                 score_b: 0,
                 outcome: Outcome::Forfeit(Side::A),
+                ratings: [Some(1), None],
             },
         ];
         let rows = standings(&t, &results, &Tiebreak::DEFAULT_ORDER);
@@ -315,6 +337,7 @@ mod tests {
             score_a: 0,
             score_b: 0,
             outcome: Outcome::DoubleForfeit,
+            ratings: [None, None],
         }];
         let rows = standings(&t, &results, &Tiebreak::DEFAULT_ORDER);
         assert!(

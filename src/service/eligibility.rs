@@ -3,15 +3,16 @@
 
 use std::collections::{HashMap, HashSet};
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use sqlx::SqliteConnection;
 
-use super::ServiceError;
 use super::leagues::{League, league_by_slug};
 use super::standings::standings;
+use super::text::{REASON_MAX, TextRule};
+use super::{ServiceError, User, audit, require_admin};
 use crate::db::Db;
-use crate::db::leagues::{self as db_leagues, TeamRow};
-use crate::domain::TeamId;
+use crate::db::leagues::{self as db_leagues, OverrideRow, TeamRow};
+use crate::domain::{TeamId, Timestamp};
 use crate::league::eligibility::{Record, WITHDRAWN, at_risk, failing};
 use crate::league::standings::Standing;
 
@@ -26,6 +27,30 @@ pub struct EligibilityRow {
     /// What the team needs to stay eligible, in words ("one more forfeit and you are out of
     /// the playoffs").
     pub at_risk: Vec<String>,
+    /// An admin's decision over the rules (then `eligible` is the decision's).
+    #[serde(rename = "override")]
+    pub decision: Option<Override>,
+}
+
+/// An admin's decision on a team's eligibility.
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+pub struct Override {
+    pub eligible: bool,
+    pub reason: String,
+    /// The admin's username.
+    pub by: String,
+    pub at: Timestamp,
+}
+
+impl From<&OverrideRow> for Override {
+    fn from(row: &OverrideRow) -> Self {
+        Override {
+            eligible: row.eligible,
+            reason: row.reason.clone(),
+            by: row.set_by.clone(),
+            at: row.set_at,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
@@ -39,13 +64,21 @@ pub async fn table(
     league: &League,
 ) -> Result<Vec<EligibilityRow>, ServiceError> {
     let teams = db_leagues::teams(&mut *conn, league.row.id).await?;
+    let overrides = db_leagues::overrides(&mut *conn, league.row.id).await?;
     let table = standings(conn, league).await?;
-    Ok(judge(league, &teams, &table))
+    Ok(judge(league, &teams, &overrides, &table))
 }
 
-/// The verdict on each row of `table` (the league's standings), from its `teams`: for a
-/// caller that has the standings already (the playoffs' seeding).
-pub(super) fn judge(league: &League, teams: &[TeamRow], table: &[Standing]) -> Vec<EligibilityRow> {
+/// The verdict on each row of `table` (the league's standings), from its `teams` and the
+/// admins' `overrides`: for a caller that has the standings already (the playoffs' seeding).
+pub(super) fn judge(
+    league: &League,
+    teams: &[TeamRow],
+    overrides: &[OverrideRow],
+    table: &[Standing],
+) -> Vec<EligibilityRow> {
+    let decisions: HashMap<i64, &OverrideRow> =
+        overrides.iter().map(|o| (o.team_id.0, o)).collect();
     let withdrawn: HashSet<i64> = teams
         .iter()
         .filter(|t| t.withdrawn)
@@ -64,7 +97,7 @@ pub(super) fn judge(league: &League, teams: &[TeamRow], table: &[Standing]) -> V
                 won: s.won,
                 tied: s.tied,
                 forfeits: s.forfeits,
-                ratings: Vec::new(),
+                ratings: s.ratings.clone(),
                 withdrawn: withdrawn.contains(&s.team_id),
             };
             let mut reasons = failing(&league.settings, &record);
@@ -75,12 +108,16 @@ pub(super) fn judge(league: &League, teams: &[TeamRow], table: &[Standing]) -> V
                     }
                 }
             }
+            let decision = decisions.get(&s.team_id).map(|o| Override::from(*o));
             EligibilityRow {
                 team_id: TeamId(s.team_id),
                 team: s.team.clone(),
-                eligible: reasons.is_empty(),
+                eligible: decision
+                    .as_ref()
+                    .map_or(reasons.is_empty(), |d| d.eligible),
                 at_risk: at_risk(&league.settings, &record),
                 reasons,
+                decision,
             }
         })
         .collect()
@@ -93,4 +130,99 @@ pub async fn of_league(db: &Db, slug: &str) -> Result<EligibilityTable, ServiceE
     Ok(EligibilityTable {
         rows: table(&mut conn, &league).await?,
     })
+}
+
+/// An admin's decision: `eligible` true or false with a reason, or `null` to remove it.
+#[derive(Debug, Clone, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct OverrideInput {
+    /// `true` or `false` over what the rules say; `null` gives the decision back to them.
+    pub eligible: Option<bool>,
+    /// Why: required with a decision, at most 500 characters (trimmed), no control
+    /// characters but line breaks.
+    #[serde(default)]
+    #[schema(
+        max_length = 500,
+        pattern = r"^[^\x00-\x09\x0B\x0C\x0E-\x1F\x7F-\x9F]*$"
+    )]
+    pub reason: Option<String>,
+}
+
+/// Sets or removes an admin's decision on the eligibility of `team` of league `slug`
+/// (audited); the team's row as it is now.
+pub async fn set_override(
+    db: &Db,
+    user: &User,
+    slug: &str,
+    team: TeamId,
+    input: &OverrideInput,
+) -> Result<EligibilityRow, ServiceError> {
+    require_admin(user)?;
+    let now = db.clock().now();
+    let reason = match (input.eligible, input.reason.as_deref()) {
+        (Some(_), reason) => Some(
+            TextRule {
+                code: "invalid_input",
+                field: "reason",
+                what: "the reason",
+                max: REASON_MAX,
+                lines: true,
+            }
+            .check(reason.unwrap_or_default())?,
+        ),
+        (None, _) => None,
+    };
+    let mut tx = db.write().await?;
+    let league = league_by_slug(&mut tx, slug).await?;
+    let row = db_leagues::team(&mut tx, team)
+        .await?
+        .filter(|t| t.league_id == league.row.id)
+        .ok_or(ServiceError::NotFound)?;
+    if row.withdrawn && input.eligible == Some(true) {
+        return Err(ServiceError::invalid(
+            "invalid_input",
+            "eligible",
+            format!(
+                "{} has withdrawn: put it back in the league on the teams page before making it eligible",
+                row.name
+            ),
+        ));
+    }
+    let before = db_leagues::overrides(&mut tx, league.row.id)
+        .await?
+        .into_iter()
+        .find(|o| o.team_id == team)
+        .map(|o| decision_words(Some(o.eligible)));
+    db_leagues::set_override(
+        &mut tx,
+        team,
+        input.eligible.zip(reason.as_deref()),
+        user.id,
+        now,
+    )
+    .await?;
+    let after = decision_words(input.eligible);
+    let mut change = audit::Change::new("override_eligibility", audit::Subject::Team(team))
+        .after(&after);
+    if let Some(before) = &before {
+        change = change.before(before);
+    }
+    if let Some(reason) = &reason {
+        change = change.reason(reason);
+    }
+    audit::record(&mut tx, user, now, change).await?;
+    let rows = table(&mut tx, &league).await?;
+    tx.commit().await?;
+    rows.into_iter()
+        .find(|r| r.team_id == team)
+        .ok_or(ServiceError::NotFound)
+}
+
+fn decision_words(eligible: Option<bool>) -> String {
+    match eligible {
+        Some(true) => "eligible (admin's decision)",
+        Some(false) => "not eligible (admin's decision)",
+        None => "as the rules say",
+    }
+    .to_string()
 }

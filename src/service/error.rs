@@ -52,6 +52,10 @@ pub enum ConflictCode {
     /// Playoffs while regular-season matches remain, under `require_all_played`.
     SeasonUnfinished,
     BracketResetNeeded,
+    /// Rating sportsmanship in a league that has no scale.
+    NoSportsmanship,
+    /// Rating a match that is not complete or forfeited.
+    MatchNotOver,
 }
 
 impl ConflictCode {
@@ -71,6 +75,8 @@ impl ConflictCode {
             ConflictCode::BracketExists => "bracket_exists",
             ConflictCode::SeasonUnfinished => "season_unfinished",
             ConflictCode::BracketResetNeeded => "bracket_reset_needed",
+            ConflictCode::NoSportsmanship => "no_sportsmanship",
+            ConflictCode::MatchNotOver => "match_not_over",
         }
     }
 }

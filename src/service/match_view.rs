@@ -57,6 +57,30 @@ pub struct MatchView {
     pub reason: Option<WinReason>,
     /// `a`, `b` or `both` when the match was forfeited.
     pub forfeit: Option<ForfeitSide>,
+    /// When each team checked in at the table (docs/api.md §6.9).
+    pub checked_in: CheckedIn,
+    /// Both teams' sportsmanship ratings; present only when the league rates sportsmanship.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sportsmanship: Option<Ratings>,
+}
+
+/// When each team checked in (`null`: not yet).
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+pub struct CheckedIn {
+    pub a: Option<Timestamp>,
+    pub b: Option<Timestamp>,
+}
+
+/// A match's sportsmanship ratings (`null`: not rated yet).
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+pub struct Ratings {
+    pub a: Option<u32>,
+    pub b: Option<u32>,
+    /// The supervisor's note, seen by admins only on the pages.
+    pub note: Option<String>,
+    /// The league requires ratings, the match is over and a team is not rated yet: the
+    /// console and the admin dashboard say "rating missing".
+    pub missing: bool,
 }
 
 impl MatchView {
@@ -196,6 +220,26 @@ pub(super) async fn build_view(
         winner: m.winner,
         reason: m.reason,
         forfeit: m.forfeit,
+        checked_in: CheckedIn {
+            a: m.checked_in_a,
+            b: m.checked_in_b,
+        },
+        sportsmanship: ratings_of(m, league),
+    })
+}
+
+/// The ratings of `m`, if its league rates sportsmanship.
+fn ratings_of(m: &MatchRow, league: &League) -> Option<Ratings> {
+    let scale = league.settings.sportsmanship.as_ref()?;
+    let rating = |r: Option<i64>| r.and_then(|r| u32::try_from(r).ok());
+    let (a, b) = (rating(m.rating_a), rating(m.rating_b));
+    Some(Ratings {
+        a,
+        b,
+        note: m.rating_note.clone(),
+        missing: scale.required
+            && m.status.is_result()
+            && (a.is_none() || b.is_none()),
     })
 }
 

@@ -20,7 +20,7 @@ use crate::rules::{Game, HandInput, Rules, Stage, Team, WinReason};
 
 /// The match, if `user` may write to it: admins anywhere, supervisors in their leagues
 /// (elsewhere it does not exist for them: 404).
-async fn writable(
+pub(super) async fn writable(
     conn: &mut SqliteConnection,
     user: &User,
     id: MatchId,
@@ -56,7 +56,7 @@ fn check_version(m: &MatchRow, expected: i64) -> Result<(), ServiceError> {
     Ok(())
 }
 
-async fn league_of(conn: &mut SqliteConnection, m: &MatchRow) -> Result<League, ServiceError> {
+pub(super) async fn league_of(conn: &mut SqliteConnection, m: &MatchRow) -> Result<League, ServiceError> {
     let row = db_leagues::by_id(conn, m.league_id)
         .await?
         .ok_or(ServiceError::NotFound)?;
@@ -524,6 +524,7 @@ pub async fn forfeit(
         },
     )
     .await?;
+    super::conduct::rate_forfeit(&mut tx, id, &league).await?;
     if m.stage != Stage::Regular {
         super::playoffs::advance(&mut tx, id, now, None).await?;
     } else {

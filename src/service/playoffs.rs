@@ -420,8 +420,9 @@ async fn plan(
     // Only eligible teams are seeded (withdrawn teams never are); the standings once, for
     // the verdicts and the seeds.
     let teams = db_leagues::teams(&mut *conn, league.row.id).await?;
+    let overrides = db_leagues::overrides(&mut *conn, league.row.id).await?;
     let all = standings(&mut *conn, league).await?;
-    let eligible: Vec<i64> = super::eligibility::judge(league, &teams, &all)
+    let eligible: Vec<i64> = super::eligibility::judge(league, &teams, &overrides, &all)
         .into_iter()
         .filter(|row| row.eligible)
         .map(|row| row.team_id.0)

@@ -65,7 +65,12 @@ fn result_of(m: &db_matches::ResultRow) -> Option<standings::Result> {
         score_a: m.score_a,
         score_b: m.score_b,
         outcome,
+        ratings: [rating(m.rating_a), rating(m.rating_b)],
     })
+}
+
+fn rating(stored: Option<i64>) -> Option<u32> {
+    stored.and_then(|r| u32::try_from(r).ok())
 }
 
 /// Each league's standings, computed once per `standings_version` (bumped by triggers when a
@@ -112,13 +117,15 @@ impl StandingsCache {
     }
 }
 
-/// The standings of the league `slug` (404 for no such league), from `cache`.
+/// The standings of the league `slug` (404 for no such league), from `cache`, and whether
+/// the league rates sportsmanship (the rows then show each team's average).
 pub async fn table(
     db: &Db,
     cache: &StandingsCache,
     slug: &str,
-) -> Result<Arc<Vec<Standing>>, ServiceError> {
+) -> Result<(Arc<Vec<Standing>>, bool), ServiceError> {
     let mut conn = db.reader().acquire().await?;
     let league = super::leagues::league_by_slug(&mut conn, slug).await?;
-    cache.get(&mut conn, &league).await
+    let rows = cache.get(&mut conn, &league).await?;
+    Ok((rows, league.settings.sportsmanship.is_some()))
 }

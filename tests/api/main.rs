@@ -4,16 +4,19 @@
 //! per area (keeps link times down).
 
 mod admin;
+mod admin_conduct;
 mod admin_schedule;
 mod api_shape;
 mod bracket_page;
 mod browser;
 mod browser_bracket;
+mod browser_conduct;
 mod browser_league;
 mod browser_schedule;
 mod calendar;
 mod clock;
 mod concurrency;
+mod conduct;
 mod console;
 mod corrections;
 mod double_elimination;
@@ -30,6 +33,7 @@ mod pages;
 mod playoffs;
 mod playoffs_admin;
 mod public;
+mod public_conduct;
 mod reschedule;
 mod restore;
 mod score;

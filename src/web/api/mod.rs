@@ -1,6 +1,7 @@
 //! The JSON API under `/api/v1` (docs/api.md): one module per resource; `openapi` is the
 //! only module that knows them all.
 
+pub mod conduct;
 pub mod fallback;
 pub mod leagues;
 pub mod matches;
@@ -20,6 +21,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .configure(teams::routes)
         .configure(matches::routes)
         .configure(reschedule::routes)
+        .configure(conduct::routes)
         .configure(playoffs::routes);
 }
 

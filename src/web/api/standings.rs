@@ -27,11 +27,17 @@ pub struct StandingOut {
     pub points_for: i64,
     pub points_against: i64,
     pub differential: i64,
+    /// The team's sportsmanship average to two places (`null` before its first rating);
+    /// present only when the league rates sportsmanship.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<f64>)]
+    pub sportsmanship: Option<Option<f64>>,
 }
 
-impl From<&Standing> for StandingOut {
-    /// The row as sent: the winning percentage rounded to three places.
-    fn from(s: &Standing) -> Self {
+impl StandingOut {
+    /// The row as sent: the winning percentage rounded to three places; `rated`: the league
+    /// rates sportsmanship.
+    fn new(s: &Standing, rated: bool) -> Self {
         StandingOut {
             rank: s.rank,
             team_id: s.team_id,
@@ -45,6 +51,8 @@ impl From<&Standing> for StandingOut {
             points_for: s.points_for,
             points_against: s.points_against,
             differential: s.differential,
+            sportsmanship: rated
+                .then(|| s.sportsmanship().map(|avg| (avg * 100.0).round() / 100.0)),
         }
     }
 }
@@ -70,9 +78,10 @@ async fn standings(
     state: web::Data<AppState>,
     slug: web::Path<String>,
 ) -> Result<HttpResponse, AppError> {
-    let rows = crate::service::standings::table(&state.db, &state.standings, &slug).await?;
+    let (rows, rated) =
+        crate::service::standings::table(&state.db, &state.standings, &slug).await?;
     Ok(HttpResponse::Ok().json(StandingsOut {
-        rows: rows.iter().map(StandingOut::from).collect(),
+        rows: rows.iter().map(|s| StandingOut::new(s, rated)).collect(),
     }))
 }
 

@@ -1,0 +1,268 @@
+//! Conduct at the table (docs/api.md §6.9): teams check in before the start, the console
+//! offers a forfeit against a team still absent once the league's grace period has passed (a
+//! person decides; nothing forfeits by itself), and after the match the supervisor rates both
+//! teams' sportsmanship on the league's scale. A forfeiting team gets the league's forfeit
+//! rating in the forfeit's own transaction (`matches::forfeit`).
+
+use serde::Deserialize;
+use sqlx::SqliteConnection;
+
+use super::audit;
+use super::leagues::League;
+use super::match_view::{MatchView, reload};
+use super::matches::{league_of, writable};
+use super::text::{REASON_MAX, TextRule};
+use super::{ConflictCode, ServiceError, User};
+use crate::db::Db;
+use crate::db::matches::{self as db_matches, MatchRow};
+use crate::domain::{LocalTime, MatchId, MatchStatus, TextEnum, Timestamp};
+use crate::league::settings::Settings;
+use crate::rules::Team;
+
+/// A check-in (or, with `present: false`, taking one back after a wrong tap).
+#[derive(Debug, Clone, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CheckInInput {
+    /// `a` or `b`.
+    #[schema(value_type = crate::rules::Team)]
+    pub team: String,
+    /// Default true; `false` takes the check-in back.
+    #[serde(default = "present")]
+    #[schema(value_type = Option<bool>)]
+    pub present: bool,
+}
+
+fn present() -> bool {
+    true
+}
+
+fn side(team: &str, field: &str) -> Result<Team, ServiceError> {
+    Team::parse(team.trim()).map_err(|_| {
+        ServiceError::invalid(
+            "invalid_input",
+            field,
+            format!("the team is \"a\" or \"b\", not \"{team}\""),
+        )
+    })
+}
+
+/// Checks a team in (keeping the first time if it already is) or takes its check-in back;
+/// only before the start of a scheduled match.
+pub async fn check_in(
+    db: &Db,
+    user: &User,
+    id: MatchId,
+    input: &CheckInInput,
+) -> Result<MatchView, ServiceError> {
+    let team = side(&input.team, "team")?;
+    let now = db.clock().now();
+    let mut tx = db.write().await?;
+    let m = writable(&mut tx, user, id).await?;
+    if m.status != MatchStatus::Scheduled {
+        return Err(ServiceError::conflict(
+            ConflictCode::NotScheduled,
+            format!(
+                "teams check in before the start of a scheduled match; this one is {}",
+                m.status.words()
+            ),
+        ));
+    }
+    let league = league_of(&mut tx, &m).await?;
+    let current = match team {
+        Team::A => m.checked_in_a,
+        Team::B => m.checked_in_b,
+    };
+    let wanted = if input.present {
+        Some(current.unwrap_or(now))
+    } else {
+        None
+    };
+    if wanted != current {
+        db_matches::set_check_in(&mut tx, id, team, wanted).await?;
+        let action = if input.present {
+            "check_in"
+        } else {
+            "undo_check_in"
+        };
+        audit::record(
+            &mut tx,
+            user,
+            now,
+            audit::Change::new(action, audit::Subject::Match(id)).after(team.as_str()),
+        )
+        .await?;
+    }
+    let view = reload(&mut tx, id, &league).await?;
+    tx.commit().await?;
+    Ok(view)
+}
+
+/// When the grace period of a match ends: its time plus the league's `grace_minutes`.
+pub fn grace_ends(view: &MatchView, settings: &Settings) -> Option<LocalTime> {
+    let grace = settings.forfeit.grace_minutes?;
+    let at = view.scheduled_at?;
+    Some(LocalTime(at.0 + chrono::Duration::minutes(i64::from(grace))))
+}
+
+/// The teams the console offers to forfeit for absence at local time `now`: the match has not
+/// started, its grace period has ended, and they have not checked in.
+pub fn absent_after_grace(view: &MatchView, settings: &Settings, now: LocalTime) -> Vec<Team> {
+    match grace_ends(view, settings) {
+        Some(ends) if view.status == MatchStatus::Scheduled && now.0 >= ends.0 => [
+            (Team::A, view.checked_in.a),
+            (Team::B, view.checked_in.b),
+        ]
+        .into_iter()
+        .filter(|(_, at)| at.is_none())
+        .map(|(team, _)| team)
+        .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// Both teams' sportsmanship ratings after a match.
+#[derive(Debug, Clone, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RatingInput {
+    /// Team a's rating, on the league's scale.
+    pub a: i64,
+    /// Team b's rating, on the league's scale.
+    pub b: i64,
+    /// What happened, for the coordinator: at most 500 characters (trimmed), no control
+    /// characters but line breaks; shown to admins only. Empty or `null`: no note.
+    #[serde(default)]
+    #[schema(
+        max_length = 500,
+        pattern = r"^[^\x00-\x09\x0B\x0C\x0E-\x1F\x7F-\x9F]*$"
+    )]
+    pub note: Option<String>,
+}
+
+/// The ratings of the forfeiting team(s) of `m`: the league's forfeit rating, when it has one.
+fn forfeit_ratings(m: &MatchRow, league: &League) -> [Option<i64>; 2] {
+    let rating = league
+        .settings
+        .sportsmanship
+        .as_ref()
+        .and_then(|s| s.forfeit_rating)
+        .map(i64::from);
+    let (a, b) = match m.forfeit.map(|f| f.team()) {
+        Some(Some(Team::A)) => (true, false),
+        Some(Some(Team::B)) => (false, true),
+        Some(None) => (true, true),
+        None => (false, false),
+    };
+    [rating.filter(|_| a), rating.filter(|_| b)]
+}
+
+/// Gives the forfeiting team(s) of a match just forfeited the league's forfeit rating, in
+/// the forfeit's transaction.
+pub(super) async fn rate_forfeit(
+    conn: &mut SqliteConnection,
+    id: MatchId,
+    league: &League,
+) -> Result<(), ServiceError> {
+    let m = db_matches::by_id(conn, id)
+        .await?
+        .ok_or(ServiceError::NotFound)?;
+    let fixed = forfeit_ratings(&m, league);
+    if fixed == [None, None] {
+        return Ok(());
+    }
+    let ratings = [fixed[0].or(m.rating_a), fixed[1].or(m.rating_b)];
+    db_matches::set_ratings(conn, id, ratings, m.rating_note.as_deref()).await?;
+    Ok(())
+}
+
+/// Rates both teams of a finished (complete or forfeited) match on the league's scale,
+/// replacing earlier ratings; a forfeiting team's rating is the league's forfeit rating.
+pub async fn rate(
+    db: &Db,
+    user: &User,
+    id: MatchId,
+    input: &RatingInput,
+) -> Result<MatchView, ServiceError> {
+    let now = db.clock().now();
+    let note = match input.note.as_deref().map(str::trim) {
+        None | Some("") => None,
+        Some(note) => Some(
+            TextRule {
+                code: "invalid_rating",
+                field: "note",
+                what: "the note",
+                max: REASON_MAX,
+                lines: true,
+            }
+            .check(note)?,
+        ),
+    };
+    let mut tx = db.write().await?;
+    let m = writable(&mut tx, user, id).await?;
+    let league = league_of(&mut tx, &m).await?;
+    let Some(scale) = league.settings.sportsmanship.clone() else {
+        return Err(ServiceError::conflict(
+            ConflictCode::NoSportsmanship,
+            "this league does not rate sportsmanship (its settings have no scale)",
+        ));
+    };
+    if !m.status.is_result() {
+        return Err(ServiceError::conflict(
+            ConflictCode::MatchNotOver,
+            format!(
+                "sportsmanship is rated once the match is complete or forfeited; this one is {}",
+                m.status.words()
+            ),
+        ));
+    }
+    let fixed = forfeit_ratings(&m, &league);
+    let mut ratings = [None, None];
+    for (i, (field, given)) in [("a", input.a), ("b", input.b)].into_iter().enumerate() {
+        if let Some(rating) = fixed[i] {
+            if given != rating {
+                return Err(ServiceError::invalid(
+                    "invalid_rating",
+                    field,
+                    format!(
+                        "team {field} forfeited: its rating is the league's forfeit rating, {rating}"
+                    ),
+                ));
+            }
+        } else if given < i64::from(scale.min) || given > i64::from(scale.max) {
+            return Err(ServiceError::invalid(
+                "invalid_rating",
+                field,
+                format!(
+                    "a rating is {} to {} in this league, not {given}",
+                    scale.min, scale.max
+                ),
+            ));
+        }
+        ratings[i] = Some(given);
+    }
+    let before = format!(
+        "a {}, b {}",
+        words(m.rating_a),
+        words(m.rating_b)
+    );
+    db_matches::set_ratings(&mut tx, id, ratings, note.as_deref()).await?;
+    let after = format!("a {}, b {}", input.a, input.b);
+    let mut change = audit::Change::new("rate_sportsmanship", audit::Subject::Match(id))
+        .before(&before)
+        .after(&after);
+    if let Some(note) = &note {
+        change = change.reason(note);
+    }
+    audit::record(&mut tx, user, now, change).await?;
+    let view = reload(&mut tx, id, &league).await?;
+    tx.commit().await?;
+    Ok(view)
+}
+
+fn words(rating: Option<i64>) -> String {
+    rating.map_or_else(|| "unrated".to_string(), |r| r.to_string())
+}
+
+/// When a check-in was made, for the console ("checked in 18:52").
+pub fn checked_in_at(at: Timestamp, zone: chrono_tz::Tz) -> String {
+    at.0.with_timezone(&zone).format("%H:%M").to_string()
+}

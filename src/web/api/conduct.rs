@@ -1,0 +1,122 @@
+//! Conduct at the table (docs/api.md §6.9): check-in before the start, sportsmanship ratings
+//! after the match, and an admin's decision on a team's playoff eligibility.
+
+use actix_web::{HttpResponse, post, web};
+
+use crate::domain::{MatchId, TeamId};
+use crate::service::conduct::{self, CheckInInput, RatingInput};
+use crate::service::eligibility::{self, EligibilityRow, OverrideInput};
+use crate::service::match_view::MatchView;
+use crate::web::AppState;
+use crate::web::error::{AppError, ErrorBody};
+use crate::web::extract::{Admin, ApiJson, Supervisor};
+
+pub fn routes(cfg: &mut web::ServiceConfig) {
+    cfg.service(check_in)
+        .service(rate)
+        .service(override_eligibility);
+}
+
+/// Checks a team in at the table before the start (or, with `"present": false`, takes the
+/// check-in back). Checking in twice keeps the first time.
+#[utoipa::path(
+    post,
+    path = "/api/v1/matches/{id}/check-in",
+    tag = "matches",
+    params(("id" = i64, Path, description = "the match id", minimum = 1)),
+    request_body = CheckInInput,
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "the match, with `checked_in`", body = MatchView),
+        (status = 400, description = "the body is not JSON (`malformed`)", body = ErrorBody),
+        (status = 401, description = "no or bad credentials", body = ErrorBody),
+        (status = 403, description = "not a supervisor, a cross-site request, or a session cookie without the session's `X-CSRF-Token`", body = ErrorBody),
+        (status = 404, description = "no such match, or not one of the supervisor's leagues", body = ErrorBody),
+        (status = 409, description = "the match has started, is over, postponed or cancelled (`not_scheduled`)", body = ErrorBody),
+        (status = 413, description = "the body is larger than 256 KiB (`too_large`)", body = ErrorBody),
+        (status = 415, description = "the body is not sent as `Content-Type: application/json` (`unsupported_media_type`)", body = ErrorBody),
+        (status = 422, description = "the team is not `a` or `b`", body = ErrorBody),
+    )
+)]
+#[post("/api/v1/matches/{id}/check-in")]
+async fn check_in(
+    state: web::Data<AppState>,
+    Supervisor(who): Supervisor,
+    id: web::Path<MatchId>,
+    body: ApiJson<CheckInInput>,
+) -> Result<HttpResponse, AppError> {
+    let input = body.into_inner()?;
+    let view = conduct::check_in(&state.db, &who.user, *id, &input).await?;
+    Ok(HttpResponse::Ok().json(view))
+}
+
+/// Rates both teams' sportsmanship after a complete or forfeited match, on the league's
+/// scale (a new rating replaces the earlier one). A forfeiting team's rating is the league's
+/// `forfeit_rating`, given at the forfeit.
+#[utoipa::path(
+    post,
+    path = "/api/v1/matches/{id}/sportsmanship",
+    tag = "matches",
+    params(("id" = i64, Path, description = "the match id", minimum = 1)),
+    request_body = RatingInput,
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "the match, with `sportsmanship`", body = MatchView),
+        (status = 400, description = "the body is not JSON (`malformed`)", body = ErrorBody),
+        (status = 401, description = "no or bad credentials", body = ErrorBody),
+        (status = 403, description = "not a supervisor, a cross-site request, or a session cookie without the session's `X-CSRF-Token`", body = ErrorBody),
+        (status = 404, description = "no such match, or not one of the supervisor's leagues", body = ErrorBody),
+        (status = 409, description = "the match is not complete or forfeited (`match_not_over`), or the league does not rate sportsmanship (`no_sportsmanship`)", body = ErrorBody),
+        (status = 413, description = "the body is larger than 256 KiB (`too_large`)", body = ErrorBody),
+        (status = 415, description = "the body is not sent as `Content-Type: application/json` (`unsupported_media_type`)", body = ErrorBody),
+        (status = 422, description = "a rating off the league's scale, a forfeiting team not given the forfeit rating, or a note too long or with control characters (`invalid_rating`)", body = ErrorBody),
+    )
+)]
+#[post("/api/v1/matches/{id}/sportsmanship")]
+async fn rate(
+    state: web::Data<AppState>,
+    Supervisor(who): Supervisor,
+    id: web::Path<MatchId>,
+    body: ApiJson<RatingInput>,
+) -> Result<HttpResponse, AppError> {
+    let input = body.into_inner()?;
+    let view = conduct::rate(&state.db, &who.user, *id, &input).await?;
+    Ok(HttpResponse::Ok().json(view))
+}
+
+/// An admin's decision on a team's playoff eligibility, over what the rules say (audited):
+/// `{"eligible": true|false, "reason"}`, or `{"eligible": null}` to give it back to the rules.
+#[utoipa::path(
+    post,
+    path = "/api/v1/leagues/{slug}/eligibility/{team_id}",
+    tag = "playoffs",
+    params(
+        ("slug" = String, Path, description = "the league's slug", pattern = r"^[a-z0-9]+(-[a-z0-9]+)*$"),
+        ("team_id" = i64, Path, description = "the team's id", minimum = 1),
+    ),
+    request_body = OverrideInput,
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "the team's eligibility row", body = EligibilityRow),
+        (status = 400, description = "the body is not JSON (`malformed`)", body = ErrorBody),
+        (status = 401, description = "no or bad credentials", body = ErrorBody),
+        (status = 403, description = "not an admin, a cross-site request, or a session cookie without the session's `X-CSRF-Token`", body = ErrorBody),
+        (status = 404, description = "no such league, or no such team in it", body = ErrorBody),
+        (status = 413, description = "the body is larger than 256 KiB (`too_large`)", body = ErrorBody),
+        (status = 415, description = "the body is not sent as `Content-Type: application/json` (`unsupported_media_type`)", body = ErrorBody),
+        (status = 422, description = "a decision without a reason, a reason too long or with control characters, or a withdrawn team made eligible", body = ErrorBody),
+    )
+)]
+#[post("/api/v1/leagues/{slug}/eligibility/{team_id}")]
+async fn override_eligibility(
+    state: web::Data<AppState>,
+    Admin(who): Admin,
+    path: web::Path<(String, TeamId)>,
+    body: ApiJson<OverrideInput>,
+) -> Result<HttpResponse, AppError> {
+    let input = body.into_inner()?;
+    let (slug, team) = path.into_inner();
+    let row: EligibilityRow =
+        eligibility::set_override(&state.db, &who.user, &slug, team, &input).await?;
+    Ok(HttpResponse::Ok().json(row))
+}
