@@ -219,6 +219,95 @@ impl Settings {
     }
 }
 
+impl Settings {
+    /// The settings in words, a sentence per section, for the league's rules page and the
+    /// admin form's preview: what a captain needs to know about forfeits, ratings and the
+    /// playoffs.
+    pub fn describe(&self) -> Vec<String> {
+        let mut lines = Vec::new();
+        let plural = |n: u32, one: &str, many: &str| {
+            if n == 1 {
+                format!("1 {one}")
+            } else {
+                format!("{n} {many}")
+            }
+        };
+        lines.push(match self.forfeit.grace_minutes {
+            Some(0) => "Teams check in with the supervisor before the match. A team not at the table at the match time may be forfeited.".to_string(),
+            Some(g) => format!(
+                "Teams check in with the supervisor before the match. A team not at the table {} after the match time may be forfeited.",
+                plural(g, "minute", "minutes")
+            ),
+            None => "Teams check in with the supervisor before the match; there is no set grace period.".to_string(),
+        });
+        if let Some(n) = self.forfeit.drop_after {
+            lines.push(format!(
+                "A team is dropped from the league at its {} forfeit: its remaining matches are cancelled, its results stay.",
+                ordinal(n)
+            ));
+        }
+        if let Some(scale) = &self.sportsmanship {
+            let mut line = format!(
+                "The supervisor rates each team's sportsmanship after every match, from {} to {}.",
+                scale.min, scale.max
+            );
+            if let Some(r) = scale.forfeit_rating {
+                line.push_str(&format!(" A team that forfeits is rated {r}."));
+            }
+            if scale.required {
+                line.push_str(" Every match must be rated.");
+            }
+            lines.push(line);
+        }
+        let e = &self.eligibility;
+        let mut rules = Vec::new();
+        if let Some(m) = e.min_sportsmanship {
+            rules.push(format!("a sportsmanship average of at least {m:.1}"));
+        }
+        if let Some(n) = e.max_forfeits {
+            rules.push(match n {
+                0 => "no forfeits".to_string(),
+                n => format!("no more than {}", plural(n, "forfeit", "forfeits")),
+            });
+        }
+        if let Some(p) = e.min_win_pct {
+            rules.push(format!("a win percentage of at least {p:.3}"));
+        }
+        lines.push(if rules.is_empty() {
+            "Every team that has not withdrawn may enter the playoffs.".to_string()
+        } else {
+            format!("To enter the playoffs a team needs {}.", list(&rules))
+        });
+        lines.push(if e.require_all_played {
+            "The playoffs start once every regular-season match is played.".to_string()
+        } else {
+            "The playoffs may start before every regular-season match is played.".to_string()
+        });
+        lines
+    }
+}
+
+/// "1st", "2nd", "3rd", "4th" … "11th", "12th", "13th", "21st".
+fn ordinal(n: u32) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
+}
+
+/// "a", "a and b", "a, b and c".
+fn list(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    }
+}
+
 /// JSON merge: objects field by field, anything else replaced; `null` removes the field (so
 /// it takes its default when read).
 fn merge(base: &mut Value, patch: &Value) {
@@ -245,6 +334,36 @@ fn merge(base: &mut Value, patch: &Value) {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn the_settings_read_in_words() {
+        let s = Settings::default()
+            .merged(&json!({
+                "forfeit": {"grace_minutes": 10, "drop_after": 2},
+                "sportsmanship": {"min": 1, "max": 5, "forfeit_rating": 1, "required": true},
+                "eligibility": {"min_sportsmanship": 3.0, "max_forfeits": 1}
+            }))
+            .unwrap();
+        assert_eq!(
+            s.describe(),
+            [
+                "Teams check in with the supervisor before the match. A team not at the table 10 minutes after the match time may be forfeited.",
+                "A team is dropped from the league at its 2nd forfeit: its remaining matches are cancelled, its results stay.",
+                "The supervisor rates each team's sportsmanship after every match, from 1 to 5. A team that forfeits is rated 1. Every match must be rated.",
+                "To enter the playoffs a team needs a sportsmanship average of at least 3.0 and no more than 1 forfeit.",
+                "The playoffs start once every regular-season match is played.",
+            ]
+        );
+        let plain = Settings::default().describe();
+        assert_eq!(plain.len(), 3);
+        assert_eq!(
+            plain[1],
+            "Every team that has not withdrawn may enter the playoffs."
+        );
+        assert_eq!(ordinal(11), "11th");
+        assert_eq!(ordinal(21), "21st");
+        assert_eq!(ordinal(3), "3rd");
+    }
 
     #[test]
     fn the_defaults_change_nothing() {
