@@ -423,7 +423,10 @@ async fn drop_at_limit(
     if row.withdrawn || forfeits < i64::from(limit) {
         return Ok(());
     }
-    let reason = format!("dropped after {forfeits} forfeits");
+    let reason = match forfeits {
+        1 => "dropped after 1 forfeit".to_string(),
+        n => format!("dropped after {n} forfeits"),
+    };
     db_leagues::drop_team(conn, team, &reason).await?;
     let cancelled =
         db_matches::cancel_unstarted_of(conn, team, &format!("{} {reason}", row.name)).await?;

@@ -116,6 +116,10 @@ async fn a_method_a_path_does_not_answer_is_a_json_405_naming_the_methods_that_d
         (Method::PUT, "/api/v1/matches/1", "GET, HEAD, PATCH"),
         (Method::DELETE, "/api/v1/matches/abc", "GET, HEAD, PATCH"),
         (Method::GET, "/api/v1/matches/1/postpone", "POST"),
+        (Method::GET, "/api/v1/matches/1/check-in", "POST"),
+        (Method::PUT, "/api/v1/matches/1/sportsmanship", "POST"),
+        (Method::GET, "/api/v1/leagues/fall-2026/eligibility/3", "POST"),
+        (Method::POST, "/api/v1/leagues/fall-2026/eligibility", "GET, HEAD"),
         (Method::GET, "/api/v1/leagues/fall-2026/nights/move", "POST"),
         (Method::GET, "/api/v1/score", "POST"),
         (Method::POST, "/api/v1/presets", "GET, HEAD"),
@@ -283,6 +287,14 @@ async fn a_body_over_the_limit_is_a_json_413_on_every_route_that_takes_one() {
         (Method::PUT, "/api/v1/matches/1/hands/1"),
         (Method::POST, "/api/v1/matches/1/time"),
         (Method::POST, "/api/v1/matches/1/forfeit"),
+        (Method::PATCH, "/api/v1/matches/1"),
+        (Method::POST, "/api/v1/matches/1/postpone"),
+        (Method::POST, "/api/v1/matches/1/cancel"),
+        (Method::PATCH, "/api/v1/leagues/fall-2026"),
+        (Method::POST, "/api/v1/leagues/fall-2026/nights/move"),
+        (Method::POST, "/api/v1/matches/1/check-in"),
+        (Method::POST, "/api/v1/matches/1/sportsmanship"),
+        (Method::POST, "/api/v1/leagues/fall-2026/eligibility/1"),
     ];
     for (method, path) in routes {
         // Declared as JSON, and declared as something else: the size is judged first.
