@@ -101,21 +101,22 @@ pub async fn check_in(
 pub fn grace_ends(view: &MatchView, settings: &Settings) -> Option<LocalTime> {
     let grace = settings.forfeit.grace_minutes?;
     let at = view.scheduled_at?;
-    Some(LocalTime(at.0 + chrono::Duration::minutes(i64::from(grace))))
+    Some(LocalTime(
+        at.0 + chrono::Duration::minutes(i64::from(grace)),
+    ))
 }
 
 /// The teams the console offers to forfeit for absence at local time `now`: the match has not
 /// started, its grace period has ended, and they have not checked in.
 pub fn absent_after_grace(view: &MatchView, settings: &Settings, now: LocalTime) -> Vec<Team> {
     match grace_ends(view, settings) {
-        Some(ends) if view.status == MatchStatus::Scheduled && now.0 >= ends.0 => [
-            (Team::A, view.checked_in.a),
-            (Team::B, view.checked_in.b),
-        ]
-        .into_iter()
-        .filter(|(_, at)| at.is_none())
-        .map(|(team, _)| team)
-        .collect(),
+        Some(ends) if view.status == MatchStatus::Scheduled && now.0 >= ends.0 => {
+            [(Team::A, view.checked_in.a), (Team::B, view.checked_in.b)]
+                .into_iter()
+                .filter(|(_, at)| at.is_none())
+                .map(|(team, _)| team)
+                .collect()
+        }
         _ => Vec::new(),
     }
 }
@@ -239,11 +240,7 @@ pub async fn rate(
         }
         ratings[i] = Some(given);
     }
-    let before = format!(
-        "a {}, b {}",
-        words(m.rating_a),
-        words(m.rating_b)
-    );
+    let before = format!("a {}, b {}", words(m.rating_a), words(m.rating_b));
     db_matches::set_ratings(&mut tx, id, ratings, note.as_deref()).await?;
     let after = format!("a {}, b {}", input.a, input.b);
     let mut change = audit::Change::new("rate_sportsmanship", audit::Subject::Match(id))

@@ -112,9 +112,7 @@ pub(super) fn judge(
             EligibilityRow {
                 team_id: TeamId(s.team_id),
                 team: s.team.clone(),
-                eligible: decision
-                    .as_ref()
-                    .map_or(reasons.is_empty(), |d| d.eligible),
+                eligible: decision.as_ref().map_or(reasons.is_empty(), |d| d.eligible),
                 at_risk: at_risk(&league.settings, &record),
                 reasons,
                 decision,
@@ -202,8 +200,8 @@ pub async fn set_override(
     )
     .await?;
     let after = decision_words(input.eligible);
-    let mut change = audit::Change::new("override_eligibility", audit::Subject::Team(team))
-        .after(&after);
+    let mut change =
+        audit::Change::new("override_eligibility", audit::Subject::Team(team)).after(&after);
     if let Some(before) = &before {
         change = change.before(before);
     }

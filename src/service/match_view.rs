@@ -237,9 +237,7 @@ fn ratings_of(m: &MatchRow, league: &League) -> Option<Ratings> {
         a,
         b,
         note: m.rating_note.clone(),
-        missing: scale.required
-            && m.status.is_result()
-            && (a.is_none() || b.is_none()),
+        missing: scale.required && m.status.is_result() && (a.is_none() || b.is_none()),
     })
 }
 

@@ -56,7 +56,10 @@ fn check_version(m: &MatchRow, expected: i64) -> Result<(), ServiceError> {
     Ok(())
 }
 
-pub(super) async fn league_of(conn: &mut SqliteConnection, m: &MatchRow) -> Result<League, ServiceError> {
+pub(super) async fn league_of(
+    conn: &mut SqliteConnection,
+    m: &MatchRow,
+) -> Result<League, ServiceError> {
     let row = db_leagues::by_id(conn, m.league_id)
         .await?
         .ok_or(ServiceError::NotFound)?;

@@ -118,8 +118,16 @@ async fn a_method_a_path_does_not_answer_is_a_json_405_naming_the_methods_that_d
         (Method::GET, "/api/v1/matches/1/postpone", "POST"),
         (Method::GET, "/api/v1/matches/1/check-in", "POST"),
         (Method::PUT, "/api/v1/matches/1/sportsmanship", "POST"),
-        (Method::GET, "/api/v1/leagues/fall-2026/eligibility/3", "POST"),
-        (Method::POST, "/api/v1/leagues/fall-2026/eligibility", "GET, HEAD"),
+        (
+            Method::GET,
+            "/api/v1/leagues/fall-2026/eligibility/3",
+            "POST",
+        ),
+        (
+            Method::POST,
+            "/api/v1/leagues/fall-2026/eligibility",
+            "GET, HEAD",
+        ),
         (Method::GET, "/api/v1/leagues/fall-2026/nights/move", "POST"),
         (Method::GET, "/api/v1/score", "POST"),
         (Method::POST, "/api/v1/presets", "GET, HEAD"),

@@ -20,7 +20,12 @@ async fn season() -> (TestApp, Api, Api, Vec<i64>) {
     let admin = app.api_user("coord", Role::Admin).await;
     let sup = app.api_user("sup", Role::Supervisor).await;
     let t = app
-        .league(&admin, "fall", json!({"preset": "unc-im-300", "target": 100}), 4)
+        .league(
+            &admin,
+            "fall",
+            json!({"preset": "unc-im-300", "target": 100}),
+            4,
+        )
         .await;
     let settings: Value = serde_json::from_str(SETTINGS).unwrap();
     let r = admin
@@ -33,7 +38,10 @@ async fn season() -> (TestApp, Api, Api, Vec<i64>) {
         .unwrap();
     json_with_status(r, 200, "settings").await;
     let r = admin
-        .post("/api/v1/leagues/fall/supervisors", &json!({"username": "sup"}))
+        .post(
+            "/api/v1/leagues/fall/supervisors",
+            &json!({"username": "sup"}),
+        )
         .await;
     assert!(r.status().is_success(), "supervisor: {}", r.status());
     (app, admin, sup, t)
@@ -70,9 +78,12 @@ async fn a_team_checks_in_once_and_only_before_the_start() {
     let r = sup.post(&path, &json!({"team": "a"})).await;
     let again = json_with_status(r, 200, "check in a again").await;
     assert_eq!(again["checked_in"]["a"], "2026-11-23T18:00:00Z");
-    app.assert_nothing_written(&before, "a second check-in").await;
+    app.assert_nothing_written(&before, "a second check-in")
+        .await;
     // A wrong tap is taken back.
-    let r = sup.post(&path, &json!({"team": "a", "present": false})).await;
+    let r = sup
+        .post(&path, &json!({"team": "a", "present": false}))
+        .await;
     let undone = json_with_status(r, 200, "undo").await;
     assert_eq!(undone["checked_in"]["a"], Value::Null);
 
@@ -115,7 +126,8 @@ async fn a_team_checks_in_once_and_only_before_the_start() {
         "no such match",
     )
     .await;
-    app.assert_nothing_written(&before, "refused check-ins").await;
+    app.assert_nothing_written(&before, "refused check-ins")
+        .await;
 
     // Once started: 409.
     admin.start_match(id).await;
@@ -171,15 +183,30 @@ async fn ratings_go_on_the_league_scale_after_the_match_and_make_the_average() {
         (json!({"a": 4, "b": 0}), "b"),
         (json!({"a": 4, "b": 4, "note": "bad\u{7}bell"}), "note"),
     ] {
-        let e = refused(sup.post(&path, &body).await, 422, "invalid_rating", "off scale").await;
+        let e = refused(
+            sup.post(&path, &body).await,
+            422,
+            "invalid_rating",
+            "off scale",
+        )
+        .await;
         assert_eq!(e["error"]["field"], field, "{body}: {e}");
     }
-    let e = refused(sup.post(&path, &json!({"a": 4})).await, 422, "invalid_request", "no b").await;
+    let e = refused(
+        sup.post(&path, &json!({"a": 4})).await,
+        422,
+        "invalid_request",
+        "no b",
+    )
+    .await;
     assert!(e["error"]["message"].as_str().unwrap().contains('b'), "{e}");
     app.assert_nothing_written(&before, "refused ratings").await;
 
     let r = sup
-        .post(&path, &json!({"a": 4, "b": 2, "note": "  b argued every call \n  "}))
+        .post(
+            &path,
+            &json!({"a": 4, "b": 2, "note": "  b argued every call \n  "}),
+        )
         .await;
     let rated = json_with_status(r, 200, "rate").await;
     assert_eq!(
@@ -256,7 +283,10 @@ async fn a_forfeiting_team_gets_the_forfeit_rating_in_the_forfeits_transaction()
     let m = admin.add_match("fall", t[0], t[1], "T1").await;
     let id = m["id"].as_i64().unwrap();
     let r = sup
-        .post(&format!("/api/v1/matches/{id}/forfeit"), &json!({"team": "b"}))
+        .post(
+            &format!("/api/v1/matches/{id}/forfeit"),
+            &json!({"team": "b"}),
+        )
         .await;
     let forfeited = json_with_status(r, 200, "forfeit").await;
     assert_eq!(
@@ -307,7 +337,12 @@ async fn a_league_without_a_scale_does_not_rate() {
     let app = spawn_app_with_clock(clock).await;
     let admin = app.api_user("coord", Role::Admin).await;
     let t = app
-        .league(&admin, "plain", json!({"preset": "unc-im-300", "target": 100}), 2)
+        .league(
+            &admin,
+            "plain",
+            json!({"preset": "unc-im-300", "target": 100}),
+            2,
+        )
         .await;
     let m = admin.add_match("plain", t[0], t[1], "T1").await;
     assert!(m.get("sportsmanship").is_none(), "{m}");
@@ -385,7 +420,8 @@ async fn an_admin_overrides_eligibility_with_a_reason_and_it_is_audited() {
     )
     .await;
     refused(
-        sup.post(&path, &json!({"eligible": true, "reason": "x"})).await,
+        sup.post(&path, &json!({"eligible": true, "reason": "x"}))
+            .await,
         403,
         "forbidden",
         "a supervisor",
@@ -403,7 +439,8 @@ async fn an_admin_overrides_eligibility_with_a_reason_and_it_is_audited() {
         "a team of another league",
     )
     .await;
-    app.assert_nothing_written(&before, "refused overrides").await;
+    app.assert_nothing_written(&before, "refused overrides")
+        .await;
 
     let r = admin
         .post(

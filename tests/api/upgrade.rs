@@ -511,7 +511,11 @@ async fn the_v0_1_database_reads_the_same() {
                 "match {}: nobody checked in",
                 m["id"]
             );
-            assert!(m.get("sportsmanship").is_none(), "match {}: not rated", m["id"]);
+            assert!(
+                m.get("sportsmanship").is_none(),
+                "match {}: not rated",
+                m["id"]
+            );
         }
     }
 
