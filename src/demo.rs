@@ -5,7 +5,14 @@
 //! robin whose first league night was three weeks ago, the first three nights and half of
 //! tonight's matches played to the end, and one match of tonight in progress.
 //!
-//! The hands come from a small seeded generator, so every load is the same season.
+//! The season has its settings (docs/api.md §6.9): a 10-minute grace period, a team dropped
+//! at its 3rd forfeit, sportsmanship rated 1 to 5 after every match (a forfeiting team gets
+//! 1), and to enter the playoffs a team needs an average of at least 3.0 and at most 1
+//! forfeit. Every match played is rated: most teams get 4s and 5s; [`AT_RISK`] has an
+//! average of 3.0, so a low rating next game would cost it its playoff place.
+//!
+//! The hands and the ratings come from small seeded generators, so every load is the same
+//! season.
 
 use anyhow::{Context, bail};
 
@@ -14,6 +21,7 @@ use crate::db::{Db, users};
 use crate::domain::{MatchId, MatchStatus, Role};
 use crate::rules::hand::{BidInput, TeamHandInput};
 use crate::rules::{HandInput, RulesSpec};
+use crate::service::conduct::{self, RatingInput};
 use crate::service::leagues::{self, NewLeagueInput, StageRules};
 use crate::service::matches::{self, Recorded};
 use crate::service::schedule::ScheduleInput;
@@ -35,6 +43,19 @@ const TEAMS: [(&str, [&str; 2]); 8] = [
     ("Trump Tower Hall", ["Noah Fischer", "Ava Johnson"]),
     ("Late Night Renege", ["Zoe Martin", "Ben Carter"]),
 ];
+
+/// The league's season settings (merged over the defaults).
+const SETTINGS: &str = r#"{
+    "forfeit": {"grace_minutes": 10, "drop_after": 3},
+    "sportsmanship": {"min": 1, "max": 5, "forfeit_rating": 1, "required": true},
+    "eligibility": {"min_sportsmanship": 3.0, "max_forfeits": 1}
+}"#;
+
+/// The team whose sportsmanship is at risk: its ratings follow [`AT_RISK_RATINGS`] (an
+/// average of 3.0 or a little above, after any number of matches), so the pages have a
+/// warning to show.
+pub const AT_RISK: &str = "Late Night Renege";
+const AT_RISK_RATINGS: [u32; 6] = [3, 4, 2, 3, 3, 4];
 
 /// Rounds (league nights) played to the end; on the next night, this many matches are
 /// complete, then one is in progress and the rest are still to be played.
@@ -234,13 +255,14 @@ pub async fn load(db: &Db) -> anyhow::Result<String> {
                 r#final: Some(RulesSpec::Preset("unc-im-500".into())),
             },
             tiebreak_order: None,
-            settings: None,
+            settings: Some(serde_json::from_str(SETTINGS)?),
         },
     )
     .await
     .map_err(service)?;
+    let mut at_risk = None;
     for (name, players) in TEAMS {
-        crate::service::teams::add_team(
+        let team = crate::service::teams::add_team(
             db,
             &admin,
             SLUG,
@@ -251,6 +273,9 @@ pub async fn load(db: &Db) -> anyhow::Result<String> {
         )
         .await
         .map_err(service)?;
+        if name == AT_RISK {
+            at_risk = Some(team.id);
+        }
     }
     if supervisor.role == Role::Supervisor {
         leagues::assign_supervisor(db, &admin, SLUG, SUPERVISOR)
@@ -287,21 +312,53 @@ pub async fn load(db: &Db) -> anyhow::Result<String> {
     let (mut complete, mut in_progress) = (0, 0);
     let tonight = ROUNDS_DONE + 1;
     let mut tonight_seen = 0;
+    let mut played = Vec::new();
     for m in &rows {
         let round = m.round.unwrap_or(0);
         if round <= ROUNDS_DONE {
             play(db, runner, m.id, &mut rng, usize::MAX).await?;
             complete += 1;
+            played.push(m);
         } else if round == tonight {
             tonight_seen += 1;
             if tonight_seen <= TONIGHT_DONE {
                 play(db, runner, m.id, &mut rng, usize::MAX).await?;
                 complete += 1;
+                played.push(m);
             } else if tonight_seen == TONIGHT_DONE + 1 {
                 play(db, runner, m.id, &mut rng, IN_PROGRESS_HANDS).await?;
                 in_progress += 1;
             }
         }
+    }
+
+    // Every match played is rated, in schedule order: [`AT_RISK`] by its list, the others a
+    // 4 or a 5 from their own seeded generator (the hands above stay as they were). The
+    // ratings are the coordinator's here, as the rest of the setup (the supervisor only
+    // runs the tables).
+    let mut ratings = Rng(0xC0DE_5EED_0F00_2026);
+    let mut at_risk_rated = 0;
+    for m in &played {
+        let mut rating = |team| {
+            if Some(team) == at_risk {
+                let r = AT_RISK_RATINGS[at_risk_rated % AT_RISK_RATINGS.len()];
+                at_risk_rated += 1;
+                i64::from(r)
+            } else if ratings.chance(50) {
+                5
+            } else {
+                4
+            }
+        };
+        let input = RatingInput {
+            a: rating(m.team_a),
+            b: rating(m.team_b),
+            note: None,
+        };
+        conduct::rate(db, &admin, m.id, &input)
+            .await
+            .map_err(service)
+            .with_context(|| format!("demo match {}: sportsmanship ratings", m.id))?;
     }
 
     let login = match password {
@@ -311,7 +368,9 @@ pub async fn load(db: &Db) -> anyhow::Result<String> {
     Ok(format!(
         "Loaded the demo season \"{NAME}\" (/leagues/{SLUG}): {} teams, {} round-robin \
          matches over {} league nights from {first_night}, {complete} played, {in_progress} in \
-         progress tonight.\nSupervisor: {login}; the supervisor is assigned to the league.\n\
+         progress tonight; sportsmanship rated after every match played ({AT_RISK} is one low \
+         rating from losing its playoff place).\nSupervisor: {login}; the supervisor is \
+         assigned to the league.\n\
          Start the server with `cargo run --release` (the same --db, if you gave one) and open /leagues/{SLUG}.",
         TEAMS.len(),
         rows.len(),

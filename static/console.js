@@ -1,8 +1,12 @@
 // The supervisor console's enhancements; everything works without them.
 // 1. Counts down the match clock from data-ends-at.
 // 2. Flags, as you type, tricks that do not sum to 13 (the server checks again).
+// 3. Gives the ratings' error summary the focus (where `autofocus` was not honoured).
 (function () {
   "use strict";
+
+  var summary = document.getElementById("rating-error");
+  if (summary && document.activeElement !== summary) summary.focus();
 
   var clock = document.getElementById("time-left");
   if (clock && clock.dataset.endsAt && !clock.dataset.called) {

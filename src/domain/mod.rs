@@ -13,6 +13,7 @@ mod ids;
 mod states;
 pub(crate) mod text;
 mod time;
+pub mod words;
 
 pub use clock::{Clock, ManualTime, SystemTime, TimeSource, machine_zone};
 pub use field_error::FieldError;

@@ -51,7 +51,8 @@ pub fn failing(settings: &Settings, record: &Record) -> Vec<String> {
         && average < min
     {
         reasons.push(format!(
-            "sportsmanship average {average:.1} is below {min:.1}"
+            "sportsmanship average {} is below {min:.1}",
+            below(average, min)
         ));
     }
     if let Some(max) = rules.max_forfeits
@@ -73,6 +74,18 @@ pub fn failing(settings: &Settings, record: &Record) -> Vec<String> {
         ));
     }
     reasons
+}
+
+/// An average under `min`, written so that it reads under it: to one decimal ("2.7"), or to
+/// two, cut rather than rounded, where one would round up to the minimum (2.96 is "2.96",
+/// not "3.0"; 2.999 is "2.99").
+fn below(average: f64, min: f64) -> String {
+    let one = format!("{average:.1}");
+    if one.parse::<f64>().is_ok_and(|shown| shown < min) {
+        one
+    } else {
+        format!("{:.2}", (average * 100.0).floor() / 100.0)
+    }
 }
 
 /// The lowest rating on the scale that keeps (or brings) the average at or above `min` after
@@ -102,6 +115,16 @@ pub fn at_risk(settings: &Settings, record: &Record) -> Vec<String> {
         lines.push("one more forfeit and you are out of the playoffs".to_string());
     }
     if let (Some(min), Some(scale)) = (rules.min_sportsmanship, &settings.sportsmanship)
+        && record.average().is_none()
+        && let Some(first) = lowest_rating_keeping(min, &[], (scale.min, scale.max))
+        && first > scale.min
+    {
+        lines.push(format!(
+            "the team has no sportsmanship rating yet: a first rating of {} or less would put it below {min:.1}",
+            first - 1
+        ));
+    }
+    if let (Some(min), Some(scale)) = (rules.min_sportsmanship, &settings.sportsmanship)
         && let Some(average) = record.average()
     {
         let keeping = lowest_rating_keeping(min, &record.ratings, (scale.min, scale.max));
@@ -111,10 +134,12 @@ pub fn at_risk(settings: &Settings, record: &Record) -> Vec<String> {
                 r - 1
             )),
             Some(r) if average < min => lines.push(format!(
-                "your sportsmanship average is {average:.1}, below {min:.1}: a rating of {r} or more next game brings it back"
+                "your sportsmanship average is {}, below {min:.1}: a rating of {r} or more next game brings it back",
+                below(average, min)
             )),
             None => lines.push(format!(
-                "your sportsmanship average is {average:.1}, below {min:.1}: even a {} next game would not bring it back",
+                "your sportsmanship average is {}, below {min:.1}: even a {} next game would not bring it back",
+                below(average, min),
                 scale.max
             )),
             _ => {}
@@ -198,6 +223,33 @@ mod tests {
             at_risk(&settings(), &low),
             vec![
                 "your sportsmanship average is 2.5, below 3.0: a rating of 4 or more next game brings it back"
+            ]
+        );
+    }
+
+    #[test]
+    fn an_average_under_the_minimum_never_reads_as_the_minimum() {
+        assert_eq!(below(2.7, 3.0), "2.7");
+        assert_eq!(below(2.96, 3.0), "2.96");
+        assert_eq!(below(2.999, 3.0), "2.99");
+        let record = Record {
+            ratings: vec![
+                3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 2,
+            ],
+            ..Record::default()
+        };
+        assert_eq!(
+            failing(&settings(), &record),
+            vec!["sportsmanship average 2.95 is below 3.0"]
+        );
+    }
+
+    #[test]
+    fn a_team_not_rated_yet_is_told_what_its_first_rating_must_be() {
+        assert_eq!(
+            at_risk(&settings(), &Record::default()),
+            vec![
+                "the team has no sportsmanship rating yet: a first rating of 2 or less would put it below 3.0"
             ]
         );
     }

@@ -6,6 +6,8 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::domain::words::{ordinal, plural};
+
 /// A league's season settings.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -225,13 +227,6 @@ impl Settings {
     /// playoffs.
     pub fn describe(&self) -> Vec<String> {
         let mut lines = Vec::new();
-        let plural = |n: u32, one: &str, many: &str| {
-            if n == 1 {
-                format!("1 {one}")
-            } else {
-                format!("{n} {many}")
-            }
-        };
         lines.push(match self.forfeit.grace_minutes {
             Some(0) => "Teams check in with the supervisor before the match. A team not at the table at the match time may be forfeited.".to_string(),
             Some(g) => format!(
@@ -259,6 +254,14 @@ impl Settings {
             }
             lines.push(line);
         }
+        lines.extend(self.describe_eligibility());
+        lines
+    }
+
+    /// Who may enter the playoffs and when they start, in words (the end of
+    /// [`Settings::describe`]; the admin playoffs page shows these).
+    pub fn describe_eligibility(&self) -> Vec<String> {
+        let mut lines = Vec::new();
         let e = &self.eligibility;
         let mut rules = Vec::new();
         if let Some(m) = e.min_sportsmanship {
@@ -285,18 +288,6 @@ impl Settings {
         });
         lines
     }
-}
-
-/// "1st", "2nd", "3rd", "4th" … "11th", "12th", "13th", "21st".
-fn ordinal(n: u32) -> String {
-    let suffix = match (n % 10, n % 100) {
-        (_, 11..=13) => "th",
-        (1, _) => "st",
-        (2, _) => "nd",
-        (3, _) => "rd",
-        _ => "th",
-    };
-    format!("{n}{suffix}")
 }
 
 /// "a", "a and b", "a, b and c".
@@ -360,9 +351,6 @@ mod tests {
             plain[1],
             "Every team that has not withdrawn may enter the playoffs."
         );
-        assert_eq!(ordinal(11), "11th");
-        assert_eq!(ordinal(21), "21st");
-        assert_eq!(ordinal(3), "3rd");
     }
 
     #[test]

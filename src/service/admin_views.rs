@@ -1,11 +1,13 @@
-//! What the coordinator's pages read, one call per page: the dashboard (leagues and
-//! accounts), a league with its teams, supervisors and matches, the playoffs setup, and the
-//! backup copy. Each checks that the user is the admin.
+//! What the coordinator's pages read, one call per page: the dashboard (leagues, accounts,
+//! matches with a rating missing), a league with its teams, supervisors and matches (with
+//! their ratings), the playoffs setup (with each team's eligibility), and the backup copy.
+//! Each checks that the user is the admin.
 
 use std::collections::HashMap;
 use std::path::Path;
 
-use super::leagues::{self, League, league_row};
+use super::eligibility::{self, EligibilityRow};
+use super::leagues::{self, League};
 use super::teams::TeamView;
 use super::{ServiceError, User, require_admin};
 use crate::db::{
@@ -28,24 +30,75 @@ pub struct Account {
     pub role: Role,
 }
 
-/// The admin dashboard: every league and every account.
+/// A finished match of a league that requires ratings, with a team not rated yet.
+#[derive(Debug, Clone)]
+pub struct UnratedMatch {
+    pub id: MatchId,
+    pub league: LeagueLink,
+    pub scheduled_at: Option<LocalTime>,
+    pub stage: Stage,
+    pub team_a: String,
+    pub team_b: String,
+    pub status: MatchStatus,
+    /// Which team has no rating yet: `[a, b]`.
+    pub missing: [bool; 2],
+}
+
+/// The admin dashboard: every league and every account, and the matches whose rating is
+/// missing.
 #[derive(Debug, Clone)]
 pub struct Dashboard {
     pub leagues: Vec<LeagueLink>,
     pub accounts: Vec<Account>,
+    /// How many leagues require every match to be rated.
+    pub rating_leagues: usize,
+    /// Their finished matches with a rating missing, league by league, in schedule order.
+    pub unrated: Vec<UnratedMatch>,
 }
 
 pub async fn dashboard(db: &Db, user: &User) -> Result<Dashboard, ServiceError> {
     require_admin(user)?;
     let mut conn = db.reader().acquire().await?;
-    let leagues = db_leagues::all(&mut conn)
-        .await?
-        .into_iter()
-        .map(|l| LeagueLink {
-            slug: l.slug,
-            name: l.name,
-        })
-        .collect();
+    let mut leagues = Vec::new();
+    let mut rating_leagues = 0;
+    let mut unrated = Vec::new();
+    for row in db_leagues::all(&mut conn).await? {
+        let league = League::from_row(row)?;
+        let link = LeagueLink {
+            slug: league.row.slug.clone(),
+            name: league.row.name.clone(),
+        };
+        if league
+            .settings
+            .sportsmanship
+            .as_ref()
+            .is_some_and(|s| s.required)
+        {
+            rating_leagues += 1;
+            let rows = db_matches::unrated(&mut conn, league.row.id).await?;
+            if !rows.is_empty() {
+                let teams = db_leagues::teams(&mut conn, league.row.id).await?;
+                let names: HashMap<TeamId, &str> =
+                    teams.iter().map(|t| (t.id, t.name.as_str())).collect();
+                let name_of = |id: TeamId| {
+                    names
+                        .get(&id)
+                        .map_or_else(|| format!("#{id}"), |n| n.to_string())
+                };
+                unrated.extend(rows.into_iter().map(|m| UnratedMatch {
+                    id: m.id,
+                    league: link.clone(),
+                    scheduled_at: m.scheduled_at,
+                    stage: m.stage,
+                    team_a: name_of(m.team_a),
+                    team_b: name_of(m.team_b),
+                    status: m.status,
+                    missing: [m.rating_a.is_none(), m.rating_b.is_none()],
+                }));
+            }
+        }
+        leagues.push(link);
+    }
     let accounts = users::all(&mut conn)
         .await?
         .into_iter()
@@ -54,7 +107,12 @@ pub async fn dashboard(db: &Db, user: &User) -> Result<Dashboard, ServiceError> 
             role: u.role,
         })
         .collect();
-    Ok(Dashboard { leagues, accounts })
+    Ok(Dashboard {
+        leagues,
+        accounts,
+        rating_leagues,
+        unrated,
+    })
 }
 
 /// A league with its rules (the edit form, a page heading).
@@ -84,6 +142,10 @@ pub struct MatchLine {
     pub status: MatchStatus,
     pub score_a: i64,
     pub score_b: i64,
+    /// The sportsmanship rating each team got, and the supervisor's note.
+    pub rating_a: Option<i64>,
+    pub rating_b: Option<i64>,
+    pub rating_note: Option<String>,
 }
 
 /// The league's admin page: its teams (by name), supervisors, the supervisor accounts that
@@ -139,6 +201,9 @@ pub async fn league_admin(db: &Db, user: &User, slug: &str) -> Result<LeagueAdmi
             status: m.status,
             score_a: m.score_a,
             score_b: m.score_b,
+            rating_a: m.rating_a,
+            rating_b: m.rating_b,
+            rating_note: m.rating_note,
         })
         .collect();
     Ok(LeagueAdmin {
@@ -151,13 +216,24 @@ pub async fn league_admin(db: &Db, user: &User, slug: &str) -> Result<LeagueAdmi
 }
 
 /// What the playoffs page needs before a preview: the league, how many teams are active,
-/// and whether its bracket exists.
+/// whether its bracket exists, and each team's eligibility.
 #[derive(Debug, Clone)]
 pub struct PlayoffsSetup {
     pub slug: String,
     pub name: String,
     pub active_teams: usize,
     pub bracket_exists: bool,
+    /// Every team in standings order: eligible or not, why, what is at risk, any decision.
+    pub eligibility: Vec<EligibilityRow>,
+    /// The league's eligibility rules in words.
+    pub rules: Vec<String>,
+}
+
+impl PlayoffsSetup {
+    /// How many teams may be seeded.
+    pub fn eligible_teams(&self) -> usize {
+        self.eligibility.iter().filter(|r| r.eligible).count()
+    }
 }
 
 pub async fn playoffs_setup(
@@ -167,20 +243,24 @@ pub async fn playoffs_setup(
 ) -> Result<PlayoffsSetup, ServiceError> {
     require_admin(user)?;
     let mut conn = db.reader().acquire().await?;
-    let league = league_row(&mut conn, slug).await?;
-    let active_teams = db_leagues::teams(&mut conn, league.id)
+    let league = leagues::league_by_slug(&mut conn, slug).await?;
+    let active_teams = db_leagues::teams(&mut conn, league.row.id)
         .await?
         .iter()
         .filter(|t| !t.withdrawn)
         .count();
-    let bracket_exists = db_playoffs::of_league(&mut conn, league.id)
+    let bracket_exists = db_playoffs::of_league(&mut conn, league.row.id)
         .await?
         .is_some();
+    let eligibility = eligibility::table(&mut conn, &league).await?;
+    let rules = league.settings.describe_eligibility();
     Ok(PlayoffsSetup {
-        slug: league.slug,
-        name: league.name,
+        slug: league.row.slug,
+        name: league.row.name,
         active_teams,
         bracket_exists,
+        eligibility,
+        rules,
     })
 }
 

@@ -1,13 +1,19 @@
 //! What the supervisor console reads besides the writes of `matches`: a match the user may
-//! run, the players at its table, and the revisions of a hand.
+//! run, the players at its table, the revisions of a hand, its league's season settings
+//! (grace period, sportsmanship scale), and which finished matches still miss a rating.
+
+use std::collections::{HashMap, HashSet};
 
 use sqlx::SqliteConnection;
 
+use super::leagues::League;
 use super::match_view::MatchView;
 use super::matches;
 use super::{ServiceError, User};
 use crate::db::leagues as db_leagues;
-use crate::domain::{MatchId, Timestamp};
+use crate::db::matches as db_matches;
+use crate::domain::{LeagueId, MatchId, Timestamp};
+use crate::league::settings::Settings;
 use crate::rules::HandInput;
 
 /// Match `id` if `user` may run it (admins anywhere, supervisors in their leagues); for
@@ -67,4 +73,51 @@ pub async fn revisions(
             reason: r.reason,
         })
         .collect())
+}
+
+/// The season settings of the league of `view` (the grace period, the sportsmanship scale).
+pub async fn settings_of(
+    conn: &mut SqliteConnection,
+    view: &MatchView,
+) -> Result<Settings, ServiceError> {
+    Ok(super::leagues::league_by_slug(conn, &view.league)
+        .await?
+        .settings)
+}
+
+/// Of the matches `ids`, those finished (complete or forfeited) in a league that requires
+/// sportsmanship ratings with a team not rated yet: "rating missing" on tonight's list. One
+/// read per match and per league (the list shows a dozen finished matches).
+pub async fn ratings_missing(
+    conn: &mut SqliteConnection,
+    ids: &[MatchId],
+) -> Result<HashSet<MatchId>, ServiceError> {
+    let mut required: HashMap<LeagueId, bool> = HashMap::new();
+    let mut missing = HashSet::new();
+    for id in ids {
+        let Some(m) = db_matches::by_id(conn, *id).await? else {
+            continue;
+        };
+        if !m.status.is_result() || (m.rating_a.is_some() && m.rating_b.is_some()) {
+            continue;
+        }
+        let needs = match required.get(&m.league_id) {
+            Some(needs) => *needs,
+            None => {
+                let needs = match db_leagues::by_id(conn, m.league_id).await? {
+                    Some(row) => League::from_row(row)?
+                        .settings
+                        .sportsmanship
+                        .is_some_and(|s| s.required),
+                    None => false,
+                };
+                required.insert(m.league_id, needs);
+                needs
+            }
+        };
+        if needs {
+            missing.insert(m.id);
+        }
+    }
+    Ok(missing)
 }

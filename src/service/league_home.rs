@@ -2,6 +2,7 @@
 //! league's home (its standings, this week's matches, the latest results). Each is one read
 //! of the rows it shows, so the home page stays flat in the number of matches of a season.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use sqlx::SqliteConnection;
@@ -61,6 +62,8 @@ pub const LATEST_RESULTS: i64 = 10;
 pub struct LeagueHome {
     pub league: League,
     pub standings: Arc<Vec<Standing>>,
+    /// The teams out of the league, by id, and why ("dropped after 2 forfeits", "withdrawn").
+    pub out: HashMap<i64, String>,
     /// In play, or scheduled within [`THIS_WEEK_DAYS`] of now; in schedule order.
     pub this_week: Vec<MatchSummary>,
     /// The latest [`LATEST_RESULTS`] finished matches, newest first (by scheduled time,
@@ -79,6 +82,7 @@ pub async fn league_home(
 ) -> Result<LeagueHome, ServiceError> {
     let league = leagues::league_by_slug(conn, slug).await?;
     let rows = standings.get(conn, &league).await?;
+    let teams = db_leagues::teams(conn, league.row.id).await?;
     let days = chrono::Duration::days(THIS_WEEK_DAYS);
     let window = db_matches::in_window(
         conn,
@@ -97,6 +101,7 @@ pub async fn league_home(
     Ok(LeagueHome {
         league,
         standings: rows,
+        out: super::public_views::out_of_league(&teams),
         this_week,
         results,
         upcoming: usize::try_from(upcoming).unwrap_or(0),

@@ -326,13 +326,16 @@ pub async fn create_league(
         ));
     }
     let id = db_leagues::insert(&mut tx, &new.row(now)).await?;
-    if let Some(patch) = &input.settings {
-        let settings = checked_settings(&Settings::default(), patch)?;
-        db_leagues::set_settings(&mut tx, id, &to_json("settings", &settings)?).await?;
-    }
-    let after =
-        serde_json::json!({"slug": new.slug, "name": new.name, "rules": new.stored_rules()})
-            .to_string();
+    let settings = match &input.settings {
+        Some(patch) => {
+            let settings = checked_settings(&Settings::default(), patch)?;
+            db_leagues::set_settings(&mut tx, id, &to_json("settings", &settings)?).await?;
+            settings
+        }
+        None => Settings::default(),
+    };
+    let after = serde_json::json!({"slug": new.slug, "name": new.name, "rules": new.stored_rules(), "settings": settings})
+        .to_string();
     audit::record(
         &mut tx,
         user,
@@ -357,13 +360,17 @@ pub async fn update_league(
     let mut tx = db.write().await?;
     let before = league_row(&mut tx, slug).await?;
     db_leagues::update(&mut tx, before.id, &new.row(now)).await?;
-    if let Some(patch) = &input.settings {
-        let current = League::from_row(before.clone())?.settings;
-        let settings = checked_settings(&current, patch)?;
-        db_leagues::set_settings(&mut tx, before.id, &to_json("settings", &settings)?).await?;
-    }
-    let b = serde_json::json!({"name": before.name, "rules": [before.rules_regular, before.rules_playoff, before.rules_final], "tiebreak": before.tiebreak_order}).to_string();
-    let a = serde_json::json!({"name": new.name, "rules": new.stored_rules(), "tiebreak": new.tiebreak}).to_string();
+    let current = League::from_row(before.clone())?.settings;
+    let settings = match &input.settings {
+        Some(patch) => {
+            let settings = checked_settings(&current, patch)?;
+            db_leagues::set_settings(&mut tx, before.id, &to_json("settings", &settings)?).await?;
+            settings
+        }
+        None => current.clone(),
+    };
+    let b = serde_json::json!({"name": before.name, "rules": [before.rules_regular, before.rules_playoff, before.rules_final], "tiebreak": before.tiebreak_order, "settings": current}).to_string();
+    let a = serde_json::json!({"name": new.name, "rules": new.stored_rules(), "tiebreak": new.tiebreak, "settings": settings}).to_string();
     audit::record(
         &mut tx,
         user,

@@ -1,18 +1,20 @@
 //! What the public league pages read besides the league's home (`league_home`): the
-//! standings, the schedule, the teams, a team's season and the bracket, each with its
-//! league, in one call per page.
+//! standings, the schedule, the teams, a team's season (with what it needs for the playoffs)
+//! and the bracket, each with its league, in one call per page.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use chrono::NaiveDate;
 use sqlx::SqliteConnection;
 
 use super::ServiceError;
+use super::eligibility::{EligibilityRow, judge};
 use super::leagues::{self, League};
 use super::playoffs::{self, BracketView};
 use super::standings::StandingsCache;
 use super::summaries::MatchSummary;
-use crate::db::leagues::TeamRow;
+use crate::db::leagues::{self as db_leagues, TeamRow};
 use crate::domain::TeamId;
 use crate::league::standings::Standing;
 use crate::rules::Stage;
@@ -22,6 +24,8 @@ use crate::rules::Stage;
 pub struct LeagueStandings {
     pub league: League,
     pub rows: Arc<Vec<Standing>>,
+    /// The teams out of the league, by id, and why (see [`out_of_league`]).
+    pub out: HashMap<i64, String>,
 }
 
 pub async fn standings(
@@ -31,7 +35,28 @@ pub async fn standings(
 ) -> Result<LeagueStandings, ServiceError> {
     let league = leagues::league_by_slug(conn, slug).await?;
     let rows = cache.get(conn, &league).await?;
-    Ok(LeagueStandings { league, rows })
+    let teams = super::teams::teams(conn, league.row.id).await?;
+    Ok(LeagueStandings {
+        league,
+        rows,
+        out: out_of_league(&teams),
+    })
+}
+
+/// The teams of `teams` that are out of the league, by id, with why in words for their
+/// standings row: the forfeit policy's reason ("dropped after 2 forfeits") or "withdrawn".
+pub fn out_of_league(teams: &[TeamRow]) -> HashMap<i64, String> {
+    teams
+        .iter()
+        .filter(|t| t.withdrawn)
+        .map(|t| {
+            let why = t
+                .dropped_reason
+                .clone()
+                .unwrap_or_else(|| "withdrawn".to_string());
+            (t.id.0, why)
+        })
+        .collect()
 }
 
 /// A league's schedule as the public page shows it: the regular season night by night, then
@@ -148,6 +173,9 @@ pub struct TeamSeason {
     pub standing: Option<Standing>,
     /// Its matches, in schedule order.
     pub matches: Vec<MatchSummary>,
+    /// Its playoff eligibility as things stand: every failing rule, what is at risk, an
+    /// admin's decision (`None` only if the team has no row of the standings).
+    pub eligibility: Option<EligibilityRow>,
 }
 
 /// Team `id` of league `slug` (not found when it is another league's).
@@ -158,17 +186,15 @@ pub async fn team(
     id: TeamId,
 ) -> Result<TeamSeason, ServiceError> {
     let league = leagues::league_by_slug(conn, slug).await?;
-    let team = super::teams::teams(conn, league.row.id)
-        .await?
-        .into_iter()
-        .find(|t| t.id == id)
-        .ok_or(ServiceError::NotFound)?;
-    let standing = cache
-        .get(conn, &league)
-        .await?
+    let teams = super::teams::teams(conn, league.row.id).await?;
+    let team = teams
         .iter()
-        .find(|s| s.team_id == id.0)
-        .cloned();
+        .find(|t| t.id == id)
+        .cloned()
+        .ok_or(ServiceError::NotFound)?;
+    let table = cache.get(conn, &league).await?;
+    let standing = table.iter().find(|s| s.team_id == id.0).cloned();
+    let eligibility = eligibility_in(conn, &league, &teams, &table, id).await?;
     let mut matches = super::summaries::summaries(conn, league.row.id).await?;
     matches.retain(|m| m.team_a.id == id || m.team_b.id == id);
     Ok(TeamSeason {
@@ -176,7 +202,43 @@ pub async fn team(
         team,
         standing,
         matches,
+        eligibility,
     })
+}
+
+/// The playoff eligibility of team `id` of league `slug` as things stand (what the league's
+/// `eligibility` API answers for its row): whether it is eligible, every rule it fails, what
+/// is at risk, an admin's decision. Not found when the team is another league's.
+pub async fn team_eligibility(
+    conn: &mut SqliteConnection,
+    cache: &StandingsCache,
+    slug: &str,
+    id: TeamId,
+) -> Result<EligibilityRow, ServiceError> {
+    let league = leagues::league_by_slug(conn, slug).await?;
+    let teams = super::teams::teams(conn, league.row.id).await?;
+    let table = cache.get(conn, &league).await?;
+    eligibility_in(conn, &league, &teams, &table, id)
+        .await?
+        .ok_or(ServiceError::NotFound)
+}
+
+/// The eligibility row of team `id` judged from the league's `teams` and standings `table`
+/// (read by the caller) and the admins' decisions.
+async fn eligibility_in(
+    conn: &mut SqliteConnection,
+    league: &League,
+    teams: &[TeamRow],
+    table: &[Standing],
+    id: TeamId,
+) -> Result<Option<EligibilityRow>, ServiceError> {
+    let Some(row) = table.iter().find(|s| s.team_id == id.0) else {
+        return Ok(None);
+    };
+    let overrides = db_leagues::overrides(conn, league.row.id).await?;
+    Ok(judge(league, teams, &overrides, std::slice::from_ref(row))
+        .into_iter()
+        .next())
 }
 
 /// A league and its playoff bracket, if it is drawn.

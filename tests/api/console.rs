@@ -1035,3 +1035,427 @@ async fn tonight_lists_matches_in_play_first_and_misdeals_pass_the_deal() {
     assert!(page.contains("<strong id=\"dealer\">2</strong>"));
     assert!(section(&page, "data-hand=\"1\"", "</tr>").contains("misdeal"));
 }
+
+// ---------------------------------------------------------------------------------------
+// Conduct at the table from the console: check-in, the forfeit offered after the grace
+// period, sportsmanship ratings.
+
+const CONDUCT_SETTINGS: &str = r#"{"forfeit": {"grace_minutes": 10},
+    "sportsmanship": {"min": 1, "max": 5, "forfeit_rating": 1, "required": true},
+    "eligibility": {"min_sportsmanship": 3.0}}"#;
+
+struct ConductSetup {
+    app: TestApp,
+    admin: Api,
+    sue: Browser,
+    clock: std::sync::Arc<spades_im::domain::ManualTime>,
+    teams: Vec<i64>,
+}
+
+/// League `fall` (games to 100, the settings above, four teams) supervised by `sue`, on a
+/// manual clock at 18:50 UTC on Monday 23 November 2026 (the league's zone is UTC).
+async fn conduct_setup() -> ConductSetup {
+    let (clock, time) = crate::helpers::manual_clock("2026-11-23T18:50:00Z", chrono_tz::UTC);
+    let app = crate::helpers::spawn_app_with_clock(clock).await;
+    let admin = app.api_user("coord", Role::Admin).await;
+    app.user("sue", Role::Supervisor).await;
+    let teams = app
+        .league(
+            &admin,
+            "fall",
+            json!({"preset": "unc-im-300", "target": 100}),
+            4,
+        )
+        .await;
+    let settings: Value = serde_json::from_str(CONDUCT_SETTINGS).unwrap();
+    let r = admin
+        .client
+        .patch(app.url("/api/v1/leagues/fall"))
+        .bearer_auth(&admin.token)
+        .json(&json!({ "settings": settings }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 200, "settings");
+    let r = admin
+        .post(
+            "/api/v1/leagues/fall/supervisors",
+            &json!({"username": "sue"}),
+        )
+        .await;
+    assert_eq!(r.status(), 204);
+    let sue = app.browser("sue").await;
+    ConductSetup {
+        app,
+        admin,
+        sue,
+        clock: time,
+        teams,
+    }
+}
+
+/// A match of `fall` between teams `a` and `b` (indexes) at 19:00 that evening.
+async fn match_at_seven(s: &ConductSetup, a: usize, b: usize) -> i64 {
+    let r = s
+        .admin
+        .post(
+            "/api/v1/leagues/fall/matches",
+            &json!({"team_a": s.teams[a], "team_b": s.teams[b], "table": "3",
+                    "scheduled_at": "2026-11-23T19:00"}),
+        )
+        .await;
+    let m = crate::helpers::json_with_status(r, 201, "a match at 19:00").await;
+    m["id"].as_i64().unwrap()
+}
+
+#[actix_web::test]
+async fn teams_check_in_on_the_console_and_the_absent_one_is_offered_a_forfeit() {
+    let s = conduct_setup().await;
+    let id = match_at_seven(&s, 0, 1).await;
+    let console = format!("/supervise/matches/{id}");
+
+    // Before the match: a check-in button per team, and when the grace period ends.
+    let (status, page) = text(s.sue.get(&console).await).await;
+    assert_eq!(status, 200);
+    assert!(
+        section(&page, "id=\"check-in-a\"", "</button>").contains("Team 1 is here"),
+        "{page}"
+    );
+    assert!(section(&page, "id=\"check-in-b\"", "</button>").contains("Team 2 is here"));
+    assert!(
+        section(&page, "id=\"grace\"", "</p>")
+            .contains("Grace period ends at <strong id=\"grace-ends\">19:10</strong>"),
+        "{page}"
+    );
+    assert!(!page.contains("id=\"absent-"), "nobody is late yet");
+
+    // Without or with a wrong CSRF token: 403, nothing written.
+    let before = s.app.tables().await;
+    for csrf in ["", "forged"] {
+        let r = s
+            .sue
+            .post_form(
+                &format!("{console}/check-in"),
+                &[("csrf", csrf), ("team", "a"), ("present", "1")],
+            )
+            .await;
+        assert_eq!(r.status(), 403, "csrf={csrf:?}");
+    }
+    s.app
+        .assert_nothing_written(&before, "a check-in without the CSRF token")
+        .await;
+    // Anonymous: to the login form, nothing written.
+    let r = s
+        .app
+        .client
+        .post(s.app.url(&format!("{console}/check-in")))
+        .form(&[("team", "a"), ("present", "1")])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 303);
+    assert!(location(&r).starts_with("/login"));
+    s.app
+        .assert_nothing_written(&before, "an anonymous check-in")
+        .await;
+
+    // Team 1 is here: back to the console (POST/redirect/GET), which says since when.
+    let r = s
+        .sue
+        .post_form(
+            &format!("{console}/check-in"),
+            &[("team", "a"), ("present", "1")],
+        )
+        .await;
+    assert_eq!(r.status(), 303);
+    assert_eq!(location(&r), console);
+    assert_eq!(
+        match_json(&s.app, id).await["checked_in"],
+        json!({"a": "2026-11-23T18:50:00Z", "b": null})
+    );
+    let (_, page) = text(s.sue.get(&console).await).await;
+    assert!(
+        section(&page, "id=\"checked-in-a-text\"", "</span>").contains("Team 1 checked in 18:50"),
+        "{page}"
+    );
+    assert!(page.contains("id=\"undo-check-in-a\""));
+    assert!(!page.contains("id=\"check-in-a\""));
+    assert!(page.contains("id=\"check-in-b\""));
+
+    // 19:12: the grace period has passed with team 2 absent; the console offers the
+    // forfeit, through a confirmation. Nothing forfeits by itself.
+    s.clock.advance(chrono::Duration::minutes(22));
+    let (_, page) = text(s.sue.get(&console).await).await;
+    assert!(!page.contains("id=\"grace\""));
+    let alert = section(&page, "id=\"absent-b\"", "</div>");
+    assert!(
+        alert.contains("Team 2 has not checked in, 12 minutes after the match time."),
+        "{alert}"
+    );
+    assert!(alert.contains("role=\"alert\""));
+    assert!(
+        alert.contains(&format!("href=\"{console}/forfeit?team=b\"")),
+        "{alert}"
+    );
+    assert!(section(&page, "id=\"offer-forfeit-b\"", "</a>").contains("Forfeit Team 2…"));
+    assert!(!page.contains("id=\"absent-a\""), "team 1 is here");
+    assert_eq!(match_json(&s.app, id).await["status"], "scheduled");
+
+    // The confirmation page says what will happen and writes nothing.
+    let before = s.app.tables().await;
+    let (status, confirm) = text(s.sue.get(&format!("{console}/forfeit?team=b")).await).await;
+    assert_eq!(status, 200);
+    assert!(
+        section(&confirm, "id=\"forfeit-effect\"", "</p>")
+            .contains("Team 2 forfeits: Team 1 wins; the match ends."),
+        "{confirm}"
+    );
+    assert!(section(&confirm, "id=\"forfeit-rating\"", "</p>").contains("rated 1"));
+    assert!(confirm.contains("id=\"record-forfeit\""));
+    assert!(confirm.contains(&format!("id=\"forfeit-back\" href=\"{console}\"")));
+    assert!(confirm.contains("name=\"confirm\" value=\"1\""));
+    // No team, or a team that does not exist: back to the console.
+    for query in ["", "?team=c"] {
+        let r = s.sue.get(&format!("{console}/forfeit{query}")).await;
+        assert_eq!(r.status(), 303, "{query}");
+        assert_eq!(location(&r), console);
+    }
+    s.app
+        .assert_nothing_written(&before, "the confirmation page")
+        .await;
+
+    // A wrong tap taken back: Undo.
+    let r = s
+        .sue
+        .post_form(
+            &format!("{console}/check-in"),
+            &[("team", "a"), ("present", "0")],
+        )
+        .await;
+    assert_eq!(r.status(), 303);
+    assert_eq!(match_json(&s.app, id).await["checked_in"]["a"], Value::Null);
+    let (_, page) = text(s.sue.get(&console).await).await;
+    assert!(page.contains("id=\"absent-a\""), "now both are absent");
+
+    // Once started, a check-in is refused: the console again (409) with the message.
+    s.admin.start_match(id).await;
+    let before = s.app.tables().await;
+    let (status, page) = text(
+        s.sue
+            .post_form(
+                &format!("{console}/check-in"),
+                &[("team", "b"), ("present", "1")],
+            )
+            .await,
+    )
+    .await;
+    assert_eq!(status, 409);
+    let message = section(&page, "id=\"console-conflict\"", "</section>");
+    assert!(message.contains("role=\"alert\""), "{message}");
+    assert!(message.contains("Not saved"), "{message}");
+    assert!(message.contains("this one is in progress"), "{message}");
+    assert!(page.contains("id=\"hand-form\""), "the console itself");
+    assert!(!page.contains("id=\"check-in-b\""));
+    s.app
+        .assert_nothing_written(&before, "a check-in after the start")
+        .await;
+    // And a started match offers no forfeit confirmation any more once over.
+    let r = s
+        .sue
+        .post_form(
+            &format!("{console}/forfeit"),
+            &[("team", "b"), ("confirm", "1")],
+        )
+        .await;
+    assert_eq!(r.status(), 303);
+    let r = s.sue.get(&format!("{console}/forfeit?team=a")).await;
+    assert_eq!(r.status(), 303, "the match is over");
+}
+
+#[actix_web::test]
+async fn ratings_on_the_console_come_back_with_the_values_kept() {
+    let s = conduct_setup().await;
+    let id = match_at_seven(&s, 0, 1).await;
+    let console = format!("/supervise/matches/{id}");
+    let (_, page) = text(s.sue.get(&console).await).await;
+    assert!(
+        !page.contains("id=\"ratings\""),
+        "no ratings before the end"
+    );
+    // Before the end, a rating posted anyway: the console with the message.
+    let before = s.app.tables().await;
+    let (status, page) = text(
+        s.sue
+            .post_form(
+                &format!("{console}/sportsmanship"),
+                &[("a", "4"), ("b", "4")],
+            )
+            .await,
+    )
+    .await;
+    assert_eq!(status, 409);
+    assert!(
+        section(&page, "id=\"console-conflict\"", "</section>")
+            .contains("once the match is complete"),
+        "{page}"
+    );
+    s.app
+        .assert_nothing_written(&before, "a rating before the end")
+        .await;
+
+    // Played to the end (two hands of 71): the console asks for both ratings.
+    let hands = [
+        crate::helpers::hand_of([4, 3], [4, 4], [3, 3], [2, 3]),
+        crate::helpers::hand_of([4, 3], [4, 4], [3, 3], [2, 3]),
+    ];
+    let done = s.admin.play_hands(id, &hands).await;
+    assert_eq!(done["status"], "complete");
+    let (_, page) = text(s.sue.get(&console).await).await;
+    assert!(
+        section(&page, "id=\"rating-missing\"", "</p>").contains("Rating missing"),
+        "{page}"
+    );
+    let a = section(&page, "id=\"rating-a\"", "</fieldset>");
+    assert!(
+        a.contains("<legend>Sportsmanship of Team 1</legend>"),
+        "{a}"
+    );
+    for v in 1..=5 {
+        assert!(
+            a.contains(&format!("type=\"radio\" name=\"a\" value=\"{v}\"")),
+            "{v}: {a}"
+        );
+    }
+    assert!(!a.contains("value=\"6\"") && !a.contains("value=\"0\""));
+    assert!(page.contains("id=\"rating-note\""));
+    assert!(section(&page, "id=\"save-ratings\"", "</button>").contains("Save ratings"));
+    // Tonight's list says so too.
+    let (_, list) = text(s.sue.get("/supervise").await).await;
+    assert!(
+        section(&list, &format!("id=\"match-{id}\""), "</a>").contains("rating missing"),
+        "{list}"
+    );
+
+    // Off the scale: 422, the console with the summary at the top and the message at the
+    // field, everything chosen kept; nothing written.
+    let before = s.app.tables().await;
+    let (status, page) = text(
+        s.sue
+            .post_form(
+                &format!("{console}/sportsmanship"),
+                &[("a", "6"), ("b", "4"), ("note", "Team 2 argued every call")],
+            )
+            .await,
+    )
+    .await;
+    assert_eq!(status, 422);
+    let summary = section(&page, "id=\"rating-error\"", "</p>");
+    assert!(summary.contains("role=\"alert\""), "{summary}");
+    assert!(summary.contains("autofocus"), "{summary}");
+    assert!(
+        summary.contains("a rating is 1 to 5 in this league, not 6"),
+        "{summary}"
+    );
+    assert!(
+        page.find("id=\"rating-error\"") < page.find("id=\"score-a\""),
+        "the summary is at the top"
+    );
+    let a = section(&page, "id=\"rating-a\"", "</fieldset>");
+    assert!(a.contains("aria-describedby=\"rating-a-error\""), "{a}");
+    assert!(
+        a.contains("value=\"6\" id=\"rating-a-6\" checked aria-invalid=\"true\""),
+        "the value sent is kept and marked: {a}"
+    );
+    assert!(
+        section(a, "id=\"rating-a-error\"", "</p>").contains("1 to 5"),
+        "the message at the field: {a}"
+    );
+    let b = section(&page, "id=\"rating-b\"", "</fieldset>");
+    assert!(b.contains("value=\"4\" id=\"rating-b-4\" checked"), "{b}");
+    assert!(!b.contains("aria-invalid"), "{b}");
+    assert!(
+        section(&page, "id=\"rating-note\"", "</textarea>").contains("Team 2 argued every call"),
+        "the note is kept"
+    );
+    // A team not rated at all.
+    let (status, page) = text(
+        s.sue
+            .post_form(&format!("{console}/sportsmanship"), &[("b", "2")])
+            .await,
+    )
+    .await;
+    assert_eq!(status, 422);
+    assert!(
+        section(&page, "id=\"rating-a-error\"", "</p>").contains("choose a rating for Team 1"),
+        "{page}"
+    );
+    assert!(
+        section(&page, "id=\"rating-b\"", "</fieldset>")
+            .contains("value=\"2\" id=\"rating-b-2\" checked")
+    );
+    s.app
+        .assert_nothing_written(&before, "refused ratings")
+        .await;
+
+    // Saved: back to the console, which shows them and offers a change, pre-filled.
+    let r = s
+        .sue
+        .post_form(
+            &format!("{console}/sportsmanship"),
+            &[("a", "4"), ("b", "2"), ("note", "Team 2 argued every call")],
+        )
+        .await;
+    assert_eq!(r.status(), 303);
+    assert_eq!(location(&r), console);
+    let m = match_json(&s.app, id).await;
+    assert_eq!(
+        m["sportsmanship"],
+        json!({"a": 4, "b": 2, "note": "Team 2 argued every call", "missing": false})
+    );
+    let (_, page) = text(s.sue.get(&console).await).await;
+    assert!(!page.contains("id=\"rating-missing\""));
+    assert!(section(&page, "id=\"rated-a\"", "</strong>").contains('4'));
+    assert!(section(&page, "id=\"rated-b\"", "</strong>").contains('2'));
+    assert!(page.contains("id=\"change-ratings\""));
+    assert!(page.contains("value=\"4\" id=\"rating-a-4\" checked"));
+    assert!(page.contains("value=\"2\" id=\"rating-b-2\" checked"));
+    let (_, list) = text(s.sue.get("/supervise").await).await;
+    assert!(!section(&list, &format!("id=\"match-{id}\""), "</a>").contains("rating missing"));
+
+    // A forfeited match: the forfeiting team's rating is fixed, shown and not asked.
+    let other = match_at_seven(&s, 2, 3).await;
+    let r = s
+        .sue
+        .post_form(
+            &format!("/supervise/matches/{other}/forfeit"),
+            &[("team", "b"), ("confirm", "1")],
+        )
+        .await;
+    assert_eq!(r.status(), 303);
+    let (_, page) = text(s.sue.get(&format!("/supervise/matches/{other}")).await).await;
+    assert!(
+        page.contains("id=\"rating-missing\""),
+        "team 3 is not rated yet"
+    );
+    assert!(
+        section(&page, "id=\"rating-b-fixed\"", "</p>").contains("rated 1 (forfeit)"),
+        "{page}"
+    );
+    assert!(page.contains("<input type=\"hidden\" name=\"b\" value=\"1\">"));
+    assert!(
+        !page.contains("name=\"b\" value=\"3\""),
+        "no buttons for team 4"
+    );
+    let r = s
+        .sue
+        .post_form(
+            &format!("/supervise/matches/{other}/sportsmanship"),
+            &[("a", "5"), ("b", "1")],
+        )
+        .await;
+    assert_eq!(r.status(), 303);
+    let m = match_json(&s.app, other).await;
+    assert_eq!(m["sportsmanship"]["a"], 5);
+    assert_eq!(m["sportsmanship"]["b"], 1);
+    assert_eq!(m["sportsmanship"]["missing"], false);
+}

@@ -78,6 +78,7 @@ pub const BROWSER_TESTS: &[&str] = &[
     "browser_league::the_second_supervisor_with_a_stale_page_gets_the_conflict_page",
     "browser_bracket::the_bracket_page_in_a_browser",
     "browser_schedule::the_coordinator_moves_a_night_and_postpones_a_match",
+    "browser_conduct::a_supervisor_checks_in_forfeits_and_rates_on_a_phone",
 ];
 
 /// What to install, for the skip messages.

@@ -1,17 +1,35 @@
-//! `/admin`: the leagues, the accounts, and a new supervisor account.
+//! `/admin`: the leagues, the matches whose sportsmanship rating is missing (in leagues that
+//! require ratings: for chasing the supervisors), the accounts, and a new supervisor
+//! account.
 
 use actix_web::{HttpResponse, get, post, web};
 use askama::Template;
 use serde::Deserialize;
 
 use super::{Errors, fixable};
-use crate::domain::{Role, TextEnum};
+use crate::domain::{MatchId, Role, TextEnum};
+use crate::rules::Stage;
 use crate::service::{accounts, admin_views};
 use crate::web::AppState;
 use crate::web::error::PageError;
 use crate::web::extract::{Admin, Authed, CsrfForm};
 use crate::web::respond::{html, no_store};
 use crate::web::view::nav::Nav;
+use crate::web::view::time;
+
+/// A finished match with a team not rated yet.
+struct UnratedLine {
+    id: MatchId,
+    league_slug: String,
+    league: String,
+    when: String,
+    stage: &'static str,
+    team_a: String,
+    team_b: String,
+    status: &'static str,
+    /// "Team 1", "Team 2" or "both teams".
+    missing: String,
+}
 
 struct UserLine {
     username: String,
@@ -23,6 +41,9 @@ struct UserLine {
 struct DashboardPage {
     nav: Nav,
     leagues: Vec<(String, String)>,
+    /// How many leagues require ratings (none: the section is left out).
+    rating_leagues: usize,
+    unrated: Vec<UnratedLine>,
     users: Vec<UserLine>,
     username: String,
     /// A just-created account and its password (shown once).
@@ -38,9 +59,34 @@ async fn render_dashboard(
     errors: Errors,
 ) -> Result<HttpResponse, PageError> {
     let view = admin_views::dashboard(&state.db, &who.user).await?;
+    let unrated = view
+        .unrated
+        .into_iter()
+        .map(|m| UnratedLine {
+            id: m.id,
+            missing: match m.missing {
+                [true, true] => "both teams".to_string(),
+                [true, false] => m.team_a.clone(),
+                _ => m.team_b.clone(),
+            },
+            league_slug: m.league.slug,
+            league: m.league.name,
+            when: m.scheduled_at.map(time::scheduled).unwrap_or_default(),
+            stage: if m.stage == Stage::Regular {
+                ""
+            } else {
+                m.stage.words()
+            },
+            team_a: m.team_a,
+            team_b: m.team_b,
+            status: m.status.words(),
+        })
+        .collect();
     let body = DashboardPage {
         nav: who.nav(),
         leagues: view.leagues.into_iter().map(|l| (l.slug, l.name)).collect(),
+        rating_leagues: view.rating_leagues,
+        unrated,
         users: view
             .accounts
             .into_iter()

@@ -1,5 +1,7 @@
-//! A league's admin page, `/admin/leagues/{slug}`: its rules, teams, supervisors, schedule
-//! and matches, with a form for each (their POSTs are in `teams` and `schedule`).
+//! A league's admin page, `/admin/leagues/{slug}`: its rules and season settings, teams (a
+//! team the forfeit policy dropped says why), supervisors, schedule, matches, and every
+//! sportsmanship rating and note, with a form for each (their POSTs are in `teams` and
+//! `schedule`).
 
 use actix_web::{HttpResponse, get, web};
 use askama::Template;
@@ -89,6 +91,8 @@ struct TeamLine {
     player1: String,
     player2: String,
     withdrawn: bool,
+    /// Why the forfeit policy dropped the team ("dropped after 2 forfeits").
+    dropped: Option<String>,
     /// The edit form is open (it has an error).
     open: bool,
     form: TeamForm,
@@ -107,6 +111,23 @@ struct MatchLine {
     score: String,
 }
 
+/// A finished match's sportsmanship ratings (`None`: not rated yet).
+struct RatingLine {
+    id: MatchId,
+    when: String,
+    team_a: String,
+    team_b: String,
+    rating_a: Option<i64>,
+    rating_b: Option<i64>,
+    note: String,
+}
+
+impl RatingLine {
+    fn rated(&self) -> bool {
+        self.rating_a.is_some() && self.rating_b.is_some()
+    }
+}
+
 /// A choice of the match form's stage list: its value, its label, and whether it was typed.
 struct StageOption {
     value: &'static str,
@@ -122,6 +143,16 @@ struct LeaguePage {
     name: String,
     rules: Vec<(&'static str, String)>,
     tiebreak: Vec<&'static str>,
+    /// The season settings in words.
+    settings: Vec<String>,
+    /// The rating scale ("1 to 5"), if the league rates sportsmanship.
+    scale: Option<String>,
+    /// Whether the league requires every match to be rated.
+    ratings_required: bool,
+    /// Every finished match with its ratings and note.
+    ratings: Vec<RatingLine>,
+    /// A match has a rating (kept from when the league rated sportsmanship).
+    any_rating: bool,
     teams: Vec<TeamLine>,
     active: Vec<(TeamId, String)>,
     supervisors: Vec<(UserId, String)>,
@@ -178,6 +209,20 @@ pub(super) async fn render_league(
         .iter()
         .filter(|m| m.status == MatchStatus::Postponed)
         .count();
+    let ratings: Vec<RatingLine> = view
+        .matches
+        .iter()
+        .filter(|m| m.status.is_result())
+        .map(|m| RatingLine {
+            id: m.id,
+            when: m.scheduled_at.map(time::scheduled).unwrap_or_default(),
+            team_a: m.team_a.clone(),
+            team_b: m.team_b.clone(),
+            rating_a: m.rating_a,
+            rating_b: m.rating_b,
+            note: m.rating_note.clone().unwrap_or_default(),
+        })
+        .collect();
     let matches = view
         .matches
         .into_iter()
@@ -207,6 +252,7 @@ pub(super) async fn render_league(
                 id: t.id,
                 name: t.name.clone(),
                 withdrawn: t.withdrawn,
+                dropped: t.dropped_reason.clone(),
                 open: edited.is_some(),
                 form: edited.map(|(_, f)| f.clone()).unwrap_or_else(|| TeamForm {
                     name: t.name.clone(),
@@ -249,6 +295,21 @@ pub(super) async fn render_league(
             .map(|((_, label), spec)| (*label, spec_words(spec)))
             .collect(),
         tiebreak: league.tiebreak.iter().map(|t| t.words()).collect(),
+        settings: league.settings.describe(),
+        scale: league
+            .settings
+            .sportsmanship
+            .as_ref()
+            .map(|s| format!("{} to {}", s.min, s.max)),
+        ratings_required: league
+            .settings
+            .sportsmanship
+            .as_ref()
+            .is_some_and(|s| s.required),
+        any_rating: ratings
+            .iter()
+            .any(|r| r.rating_a.is_some() || r.rating_b.is_some()),
+        ratings,
         teams,
         active,
         supervisors: view.supervisors,

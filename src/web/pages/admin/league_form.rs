@@ -1,15 +1,18 @@
-//! A league's create and edit pages: the form, then a preview of the rules in plain words,
-//! then the save.
+//! A league's create and edit pages: the form (name, rules per stage, tiebreaks, season
+//! settings), then a preview of the rules and settings in plain words, then the save through
+//! the service calls the API uses (one transaction, audited).
 
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, get, post, web};
 use askama::Template;
 
-use super::league_input::{LeagueForm, STAGES, spec_words};
+use super::league_input::{LeagueForm, STAGES, setting_error, spec_words};
 use super::{Errors, fixable};
+use crate::league::settings::Settings;
 use crate::league::standings::Tiebreak;
 use crate::rules::describe::{RuleLine, describe};
 use crate::rules::{RulesSpec, presets};
+use crate::service::leagues::{League, NewLeagueInput};
 use crate::service::{ServiceError, admin_views, leagues};
 use crate::web::AppState;
 use crate::web::error::PageError;
@@ -47,7 +50,165 @@ struct LeagueFormPage {
     presets: Vec<(&'static str, &'static str)>,
     tiebreaks: Vec<(&'static str, &'static str)>,
     slots: Vec<TiebreakSlot>,
+    settings: SettingsFields,
+    /// The id of the input with the error, for the summary's link ("" for none).
+    error_target: String,
     errors: Errors,
+}
+
+/// A number input of the season settings, with its hint and error.
+struct SettingInput {
+    name: &'static str,
+    label: &'static str,
+    hint: &'static str,
+    value: String,
+    /// `inputmode="decimal"` (else numeric).
+    decimal: bool,
+    error: Option<String>,
+    invalid: bool,
+    /// The ids of its hint and of the message about it.
+    described_by: String,
+}
+
+/// The season-settings fieldset as typed.
+struct SettingsFields {
+    forfeit: Vec<SettingInput>,
+    scale: Vec<SettingInput>,
+    eligibility: Vec<SettingInput>,
+    rate: bool,
+    required: bool,
+    all_played: bool,
+    has_error: bool,
+}
+
+impl SettingsFields {
+    fn of(form: &LeagueForm, errors: &Errors) -> SettingsFields {
+        // The scale's own error (min and max together) is shown at the maximum and marks
+        // both.
+        let scale_error = errors.bad("league", "rating_max");
+        let input = |name: &'static str,
+                     label: &'static str,
+                     hint: &'static str,
+                     value: &str,
+                     decimal: bool| {
+            let error = errors.at("league", name).map(str::to_string);
+            let shared = name == "rating_min" && scale_error;
+            let mut described_by = format!("{name}-hint");
+            if error.is_some() {
+                described_by.push_str(&format!(" {name}-error"));
+            } else if shared {
+                described_by.push_str(" rating_max-error");
+            }
+            SettingInput {
+                name,
+                label,
+                hint,
+                value: value.to_string(),
+                decimal,
+                invalid: error.is_some() || shared,
+                error,
+                described_by,
+            }
+        };
+        let forfeit = vec![
+            input(
+                "grace_minutes",
+                "Grace period (minutes)",
+                "Minutes after the match time when the console offers the forfeit against a team not checked in: 0 to 120. Empty: no grace clock.",
+                &form.grace_minutes,
+                false,
+            ),
+            input(
+                "drop_after",
+                "Drop a team at its n-th forfeit",
+                "1 to 20: its remaining matches are cancelled, its results stay. Empty: never.",
+                &form.drop_after,
+                false,
+            ),
+        ];
+        let scale = vec![
+            input(
+                "rating_min",
+                "Lowest rating",
+                "0 to 9. Empty: 1.",
+                &form.rating_min,
+                false,
+            ),
+            input(
+                "rating_max",
+                "Highest rating",
+                "Above the lowest, at most 10. Empty: 5.",
+                &form.rating_max,
+                false,
+            ),
+            input(
+                "forfeit_rating",
+                "Rating of a team that forfeits",
+                "On the scale, given with the forfeit. Empty: the supervisor rates it like any other.",
+                &form.forfeit_rating,
+                false,
+            ),
+        ];
+        let eligibility = vec![
+            input(
+                "min_sportsmanship",
+                "Minimum sportsmanship average",
+                "On the rating scale, e.g. 3.0 (needs \u{201c}Rate sportsmanship\u{201d}); a team not rated yet is not held back. Empty: no minimum.",
+                &form.min_sportsmanship,
+                true,
+            ),
+            input(
+                "max_forfeits",
+                "Most forfeits a playoff team may have",
+                "0 to 50. Empty: no limit.",
+                &form.max_forfeits,
+                false,
+            ),
+            input(
+                "min_win_pct",
+                "Minimum win percentage",
+                "0 to 1 (e.g. 0.5) or a percentage (50%). Empty: no minimum.",
+                &form.min_win_pct,
+                true,
+            ),
+        ];
+        let has_error = [&forfeit, &scale, &eligibility]
+            .iter()
+            .any(|group| group.iter().any(|f| f.invalid))
+            || ["rating_required", "require_all_played"]
+                .iter()
+                .any(|f| errors.bad("league", f));
+        SettingsFields {
+            forfeit,
+            scale,
+            eligibility,
+            rate: !form.rate_sportsmanship.is_empty(),
+            required: !form.rating_required.is_empty(),
+            all_played: !form.require_all_played.is_empty(),
+            has_error,
+        }
+    }
+}
+
+/// The id of the input an error is about, for the summary's link.
+fn error_target(errors: &Errors) -> String {
+    let field = errors.field.as_str();
+    if field.is_empty() || errors.form != "league" {
+        return String::new();
+    }
+    if let Some(rest) = field.strip_prefix("rules.") {
+        let (stage, part) = rest.split_once('.').unwrap_or((rest, ""));
+        let what = if part == "preset" {
+            "preset"
+        } else {
+            "overrides"
+        };
+        return format!("{stage}_{what}");
+    }
+    if field == "tiebreak_order" {
+        return "tiebreak1".into();
+    }
+    field.to_string()
 }
 
 /// Where the form posts: the new league, or the league being edited.
@@ -98,7 +259,6 @@ fn render_league_form(
         nav: who.nav(),
         editing: editing.map(str::to_string),
         action: action_of(editing),
-        form,
         stages,
         presets: presets().iter().map(|p| (p.name, p.title)).collect(),
         tiebreaks: Tiebreak::DEFAULT_ORDER
@@ -106,6 +266,9 @@ fn render_league_form(
             .map(|t| (t.as_str(), t.words()))
             .collect(),
         slots,
+        settings: SettingsFields::of(&form, &errors),
+        error_target: error_target(&errors),
+        form,
         errors: errors.clone(),
     }
     .render()?;
@@ -128,6 +291,10 @@ struct LeaguePreviewPage {
     slug: String,
     stages: Vec<StagePreview>,
     tiebreak: Vec<&'static str>,
+    /// The season settings in words, as captains will read them.
+    settings: Vec<String>,
+    /// The settings are not on the form (they stay as they are).
+    settings_kept: bool,
 }
 
 /// Where a stage's rules come from, in words.
@@ -139,12 +306,14 @@ fn source(spec: Option<&RulesSpec>) -> String {
 }
 
 /// The league form's POST: back to the form, a preview, or (confirmed) the save.
+/// `current` is the league being edited (`None` when creating).
 async fn league_post(
     state: &AppState,
     who: &Authed,
-    editing: Option<&str>,
+    current: Option<&League>,
     mut form: LeagueForm,
 ) -> Result<HttpResponse, PageError> {
+    let editing = current.map(|l| l.row.slug.as_str());
     let creating = editing.is_none();
     if let Some(slug) = editing {
         form.slug = slug.to_string();
@@ -152,7 +321,7 @@ async fn league_post(
     if form.back == "1" {
         return render_league_form(who, editing, form, Errors::default());
     }
-    let input = match form.input(creating) {
+    let mut input = match form.input(creating) {
         Ok(input) => input,
         Err(errors) => return render_league_form(who, editing, form, errors),
     };
@@ -188,9 +357,22 @@ async fn league_post(
         );
         return render_league_form(who, editing, form, errors);
     }
+    // The settings as they are now (a new league's: the defaults), and as the form makes
+    // them (`None`: the post has no settings fieldset, they stay).
+    let stored = current.map_or_else(Settings::default, |l| l.settings.clone());
+    let typed = match form.settings() {
+        Ok(typed) => typed,
+        Err(errors) => return render_league_form(who, editing, form, errors),
+    };
+    let settings_kept = typed.is_none();
+    let (patch, settings) = match typed {
+        Some((patch, settings)) => (Some(patch).filter(|_| settings != stored), settings),
+        None => (None, stored),
+    };
+    input.settings = patch;
     if form.confirm == "1" {
-        let saved = match editing {
-            Some(s) => leagues::update_league(&state.db, &who.user, s, &input).await,
+        let saved = match current {
+            Some(league) => save_edit(state, who, league, &form, &input).await,
             None => leagues::create_league(&state.db, &who.user, &input).await,
         };
         return match saved {
@@ -225,20 +407,6 @@ async fn league_post(
             lines: describe(&rules.r#final),
         },
     ];
-    let mut tiebreak: Vec<&'static str> = Vec::new();
-    for t in input
-        .tiebreak_order
-        .iter()
-        .flatten()
-        .filter_map(|t| Tiebreak::parse(t))
-    {
-        if !tiebreak.contains(&t.words()) {
-            tiebreak.push(t.words());
-        }
-    }
-    if tiebreak.is_empty() {
-        tiebreak = Tiebreak::DEFAULT_ORDER.iter().map(|t| t.words()).collect();
-    }
     let body = LeaguePreviewPage {
         nav: who.nav(),
         editing: editing.map(str::to_string),
@@ -246,10 +414,68 @@ async fn league_post(
         form: form.normalized(),
         slug,
         stages,
-        tiebreak,
+        tiebreak: tiebreak_words(input.tiebreak_order.as_deref().unwrap_or_default()),
+        settings: settings.describe(),
+        settings_kept,
     }
     .render()?;
     Ok(no_store(html(StatusCode::OK, body)))
+}
+
+/// The tiebreaks in words, in order, each once (the default order when none is given).
+fn tiebreak_words(order: &[String]) -> Vec<&'static str> {
+    let mut words: Vec<&'static str> = Vec::new();
+    for t in order.iter().filter_map(|t| Tiebreak::parse(t)) {
+        if !words.contains(&t.words()) {
+            words.push(t.words());
+        }
+    }
+    if words.is_empty() {
+        words = Tiebreak::DEFAULT_ORDER.iter().map(|t| t.words()).collect();
+    }
+    words
+}
+
+/// Saves the edit form in one service call: only the season settings changed, the API's own
+/// settings change (audited as such); otherwise the league's update, with the settings
+/// when they changed too.
+async fn save_edit(
+    state: &AppState,
+    who: &Authed,
+    league: &League,
+    form: &LeagueForm,
+    input: &NewLeagueInput,
+) -> Result<League, ServiceError> {
+    let slug = league.row.slug.as_str();
+    if let Some(patch) = &input.settings
+        && same_league(league, form, input)
+    {
+        return leagues::change_settings(&state.db, &who.user, slug, patch).await;
+    }
+    leagues::update_league(&state.db, &who.user, slug, input).await
+}
+
+/// The form leaves the league's name, rules and tiebreak order as they are (a stage "same
+/// as the regular season" is stored as the regular season's rules, so compared as such).
+fn same_league(league: &League, form: &LeagueForm, input: &NewLeagueInput) -> bool {
+    let Ok(stored) = LeagueForm::of(league).input(false) else {
+        return false;
+    };
+    let stages = |input: &NewLeagueInput| {
+        let r = &input.rules;
+        [
+            Some(&r.regular),
+            Some(r.playoff.as_ref().unwrap_or(&r.regular)),
+            Some(r.r#final.as_ref().unwrap_or(&r.regular)),
+        ]
+        .map(|spec| serde_json::to_value(spec).ok())
+    };
+    let order = |input: &NewLeagueInput| {
+        tiebreak_words(input.tiebreak_order.as_deref().unwrap_or_default())
+    };
+    form.name.trim() == league.row.name
+        && stages(input) == stages(&stored)
+        && order(input) == order(&stored)
 }
 
 /// A league service error placed on its field: `rules.{stage}...` stays as it is.
@@ -259,6 +485,12 @@ fn league_errors(e: &ServiceError, fields: &[&str]) -> Errors {
         && f.starts_with("rules.")
     {
         return Errors::new("league", f, c.message.clone());
+    }
+    if let ServiceError::Invalid(c) = e
+        && let Some(f) = c.field.as_deref()
+        && f.starts_with("settings")
+    {
+        return setting_error(f, c.message.clone());
     }
     Errors::of("league", fields, e)
 }
@@ -300,5 +532,5 @@ pub(super) async fn edit_league(
     CsrfForm(form): CsrfForm<LeagueForm>,
 ) -> Result<HttpResponse, PageError> {
     let league = admin_views::league(&state.db, &who.user, &slug).await?;
-    league_post(&state, &who, Some(&league.row.slug), form).await
+    league_post(&state, &who, Some(&league), form).await
 }

@@ -6,6 +6,7 @@ use serde::Deserialize;
 use serde_json::{Map, Value};
 
 use super::Errors;
+use crate::league::settings::Settings;
 use crate::rules::{RulesSpec, Stage};
 use crate::service::leagues::{League, NewLeagueInput, StageRules};
 
@@ -33,6 +34,33 @@ pub(super) struct LeagueForm {
     pub(super) tiebreak2: String,
     #[serde(default)]
     pub(super) tiebreak3: String,
+    /// "1": the form has the season-settings fieldset (a post without it, from an older
+    /// page or a script, leaves the settings as they are).
+    #[serde(default)]
+    pub(super) settings_form: String,
+    /// Season settings as typed; empty: no value. Checkboxes: non-empty when ticked.
+    #[serde(default)]
+    pub(super) grace_minutes: String,
+    #[serde(default)]
+    pub(super) drop_after: String,
+    #[serde(default)]
+    pub(super) rate_sportsmanship: String,
+    #[serde(default)]
+    pub(super) rating_min: String,
+    #[serde(default)]
+    pub(super) rating_max: String,
+    #[serde(default)]
+    pub(super) forfeit_rating: String,
+    #[serde(default)]
+    pub(super) rating_required: String,
+    #[serde(default)]
+    pub(super) min_sportsmanship: String,
+    #[serde(default)]
+    pub(super) max_forfeits: String,
+    #[serde(default)]
+    pub(super) min_win_pct: String,
+    #[serde(default)]
+    pub(super) require_all_played: String,
     /// "1": save (from the preview).
     #[serde(default)]
     pub(super) confirm: String,
@@ -108,6 +136,29 @@ impl LeagueForm {
             tiebreak3: tb(2),
             ..LeagueForm::default()
         }
+        .with_settings(&league.settings)
+    }
+
+    /// The form showing `settings`.
+    fn with_settings(mut self, settings: &Settings) -> LeagueForm {
+        let num = |n: Option<u32>| n.map(|n| n.to_string()).unwrap_or_default();
+        let tick = |on: bool| if on { "1" } else { "" }.to_string();
+        self.settings_form = "1".into();
+        self.grace_minutes = num(settings.forfeit.grace_minutes);
+        self.drop_after = num(settings.forfeit.drop_after);
+        if let Some(scale) = &settings.sportsmanship {
+            self.rate_sportsmanship = "1".into();
+            self.rating_min = scale.min.to_string();
+            self.rating_max = scale.max.to_string();
+            self.forfeit_rating = num(scale.forfeit_rating);
+            self.rating_required = tick(scale.required);
+        }
+        let e = &settings.eligibility;
+        self.min_sportsmanship = e.min_sportsmanship.map(decimal).unwrap_or_default();
+        self.max_forfeits = num(e.max_forfeits);
+        self.min_win_pct = e.min_win_pct.map(decimal).unwrap_or_default();
+        self.require_all_played = tick(e.require_all_played);
+        self
     }
 
     pub(super) fn blank() -> LeagueForm {
@@ -118,6 +169,7 @@ impl LeagueForm {
             tiebreak3: "points_for".into(),
             ..LeagueForm::default()
         }
+        .with_settings(&Settings::default())
     }
 
     /// One stage's rules as the API takes them; `None` for "same as the regular season".
@@ -218,5 +270,126 @@ pub(super) fn spec_words(spec: &RulesSpec) -> String {
                 .unwrap_or_default();
             format!("{p} with {}", Value::Object(rest))
         }
+    }
+}
+
+/// A decimal as the form shows it: "3", "2.5", "0.625" (the shortest text that reads back
+/// as the same number, so an unchanged form changes nothing).
+fn decimal(x: f64) -> String {
+    x.to_string()
+}
+
+/// Each setting's input on the form and the field the service names in its errors
+/// (`settings.sportsmanship` is the scale as a whole: its message goes next to the maximum).
+pub(super) const SETTING_INPUTS: [(&str, &str); 11] = [
+    ("settings.forfeit.grace_minutes", "grace_minutes"),
+    ("settings.forfeit.drop_after", "drop_after"),
+    ("settings.sportsmanship", "rating_max"),
+    ("settings.sportsmanship.min", "rating_min"),
+    ("settings.sportsmanship.max", "rating_max"),
+    ("settings.sportsmanship.forfeit_rating", "forfeit_rating"),
+    ("settings.sportsmanship.required", "rating_required"),
+    (
+        "settings.eligibility.min_sportsmanship",
+        "min_sportsmanship",
+    ),
+    ("settings.eligibility.max_forfeits", "max_forfeits"),
+    ("settings.eligibility.min_win_pct", "min_win_pct"),
+    (
+        "settings.eligibility.require_all_played",
+        "require_all_played",
+    ),
+];
+
+/// The error of a setting placed on its input (a field the form has no input for, such as
+/// `settings` itself, goes to the top of the form).
+pub(super) fn setting_error(field: &str, message: impl Into<String>) -> Errors {
+    let input = SETTING_INPUTS
+        .iter()
+        .find(|(path, _)| *path == field)
+        .map_or("", |(_, input)| input);
+    Errors::new("league", input, message)
+}
+
+/// A whole number as typed: empty is `null`.
+fn whole(typed: &str, input: &str, what: &str) -> Result<Value, Errors> {
+    let t = typed.trim();
+    if t.is_empty() {
+        return Ok(Value::Null);
+    }
+    t.parse::<u32>().map(Value::from).map_err(|_| {
+        Errors::new(
+            "league",
+            input,
+            format!("{what} is a whole number (or empty), not \"{t}\""),
+        )
+    })
+}
+
+/// A decimal as typed ("2.5"; with `percent`, "50%" is 0.5): empty is `null`.
+fn number(typed: &str, input: &str, what: &str, percent: bool) -> Result<Value, Errors> {
+    let t = typed.trim();
+    if t.is_empty() {
+        return Ok(Value::Null);
+    }
+    let parsed = match t.strip_suffix('%').filter(|_| percent) {
+        Some(p) => p.trim().parse::<f64>().map(|p| p / 100.0),
+        None => t.parse::<f64>(),
+    };
+    match parsed {
+        Ok(x) if x.is_finite() => Ok(Value::from(x)),
+        _ => Err(Errors::new(
+            "league",
+            input,
+            format!("{what} is a number (or empty), not \"{t}\""),
+        )),
+    }
+}
+
+impl LeagueForm {
+    /// The season settings as a change the service takes (every field given, so the result
+    /// is what the form shows whatever was stored), and the settings it makes; `None` when
+    /// the post has no settings fieldset. Values out of range are the error of their input.
+    pub(super) fn settings(&self) -> Result<Option<(Value, Settings)>, Errors> {
+        if self.settings_form.is_empty() {
+            return Ok(None);
+        }
+        let rate = !self.rate_sportsmanship.is_empty();
+        if !rate && !self.min_sportsmanship.trim().is_empty() {
+            return Err(Errors::new(
+                "league",
+                "min_sportsmanship",
+                "a sportsmanship minimum needs the rating scale: tick \u{201c}Rate sportsmanship\u{201d} (or clear the minimum)",
+            ));
+        }
+        let forfeit = serde_json::json!({
+            "grace_minutes": whole(&self.grace_minutes, "grace_minutes", "the grace period")?,
+            "drop_after": whole(&self.drop_after, "drop_after", "the number of forfeits")?,
+        });
+        let sportsmanship = if rate {
+            serde_json::json!({
+                "min": whole(&self.rating_min, "rating_min", "the lowest rating")?,
+                "max": whole(&self.rating_max, "rating_max", "the highest rating")?,
+                "forfeit_rating": whole(&self.forfeit_rating, "forfeit_rating", "the forfeit rating")?,
+                "required": !self.rating_required.is_empty(),
+            })
+        } else {
+            Value::Null
+        };
+        let eligibility = serde_json::json!({
+            "min_sportsmanship": number(&self.min_sportsmanship, "min_sportsmanship", "the minimum average", false)?,
+            "max_forfeits": whole(&self.max_forfeits, "max_forfeits", "the forfeit limit")?,
+            "min_win_pct": number(&self.min_win_pct, "min_win_pct", "the minimum win percentage", true)?,
+            "require_all_played": !self.require_all_played.is_empty(),
+        });
+        let patch = serde_json::json!({
+            "forfeit": forfeit,
+            "sportsmanship": sportsmanship,
+            "eligibility": eligibility,
+        });
+        let settings = Settings::default()
+            .merged(&patch)
+            .map_err(|e| setting_error(&e.field, e.message))?;
+        Ok(Some((patch, settings)))
     }
 }

@@ -1,6 +1,8 @@
-//! The coordinator's playoffs page, `/admin/leagues/{slug}/playoffs`: choose the format, the
-//! field size, a third-place match or the grand final; preview the seeded bracket (seeds from
-//! the standings, the first-round pairings and byes) before saving; then create it. Once the
+//! The coordinator's playoffs page, `/admin/leagues/{slug}/playoffs`: who may enter (each
+//! team's eligibility with the reasons in words, what is at risk, and the coordinator's
+//! decision over the rules, changed with a small form per team); choose the format, the field
+//! size, a third-place match or the grand final; preview the seeded bracket (seeds from the
+//! standings, the first-round pairings and byes) before saving; then create it. Once the
 //! bracket exists the page links to it.
 
 use actix_web::{HttpResponse, get, post, web};
@@ -8,9 +10,10 @@ use askama::Template;
 use serde::Deserialize;
 
 use super::{Errors, fixable};
-use crate::domain::BracketMatchStatus;
+use crate::domain::{BracketMatchStatus, TeamId};
 use crate::league::bracket::{Format, GrandFinal, Section};
 use crate::service::admin_views::{self, PlayoffsSetup};
+use crate::service::eligibility::{self, EligibilityRow, OverrideInput};
 use crate::service::playoffs::{self, BracketView, PlayoffsInput};
 use crate::service::{ServiceError, TeamRef};
 use crate::web::AppState;
@@ -19,9 +22,12 @@ use crate::web::extract::{Admin, CsrfForm};
 use crate::web::respond::{html, no_store, see_other};
 use crate::web::view::bracket::BracketDrawing;
 use crate::web::view::nav::Nav;
+use crate::web::view::time::{Stamp, stamp};
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
-    cfg.service(playoffs_form).service(playoffs_post);
+    cfg.service(playoffs_form)
+        .service(playoffs_post)
+        .service(override_post);
 }
 
 /// The form as typed (strings, so a bad value comes back as it was).
@@ -125,6 +131,101 @@ struct Pairing {
     b: String,
 }
 
+/// A team's override form as typed.
+#[derive(Debug, Clone, Default, Deserialize)]
+struct OverrideForm {
+    /// `eligible`, `not_eligible` or `rules` (back to what the rules say).
+    #[serde(default)]
+    decision: String,
+    #[serde(default)]
+    reason: String,
+}
+
+impl OverrideForm {
+    fn input(&self) -> Result<OverrideInput, ServiceError> {
+        let eligible = match self.decision.as_str() {
+            "eligible" => Some(true),
+            "not_eligible" => Some(false),
+            "rules" => None,
+            _ => {
+                return Err(ServiceError::invalid(
+                    "invalid_input",
+                    "eligible",
+                    "choose eligible, not eligible, or back to the rules",
+                ));
+            }
+        };
+        if eligible.is_some() && self.reason.trim().is_empty() {
+            return Err(ServiceError::invalid(
+                "invalid_input",
+                "reason",
+                "a decision needs a reason: say why (it is shown on this page and kept in the audit log)",
+            ));
+        }
+        Ok(OverrideInput {
+            eligible,
+            reason: Some(self.reason.clone()),
+        })
+    }
+}
+
+/// An admin's decision as the table shows it.
+struct Decision {
+    eligible: bool,
+    reason: String,
+    by: String,
+    at: Stamp,
+}
+
+/// A row of the eligibility table, with its override form.
+struct EligibilityLine {
+    id: TeamId,
+    team: String,
+    eligible: bool,
+    reasons: Vec<String>,
+    at_risk: Vec<String>,
+    decision: Option<Decision>,
+    /// The override form's key in [`Errors`] (`override-{id}`).
+    form_key: String,
+    /// The form is open: its post had an error.
+    open: bool,
+    /// The decision chosen in the form.
+    choice: String,
+    reason: String,
+}
+
+impl EligibilityLine {
+    fn new(row: EligibilityRow, typed: Option<&(TeamId, OverrideForm)>) -> EligibilityLine {
+        let typed = typed.filter(|(id, _)| *id == row.team_id).map(|(_, f)| f);
+        // Unless typed: the team's decision, else the change the coordinator would make
+        // (a team the rules keep out made eligible, or the other way round).
+        let choice = match (typed, &row.decision) {
+            (Some(f), _) => f.decision.clone(),
+            (None, Some(d)) if d.eligible => "eligible".into(),
+            (None, Some(_)) => "not_eligible".into(),
+            (None, None) if row.eligible => "not_eligible".into(),
+            (None, None) => "eligible".into(),
+        };
+        EligibilityLine {
+            id: row.team_id,
+            form_key: format!("override-{}", row.team_id),
+            open: typed.is_some(),
+            choice,
+            reason: typed.map(|f| f.reason.clone()).unwrap_or_default(),
+            team: row.team,
+            eligible: row.eligible,
+            reasons: row.reasons,
+            at_risk: row.at_risk,
+            decision: row.decision.map(|d| Decision {
+                eligible: d.eligible,
+                reason: d.reason,
+                by: d.by,
+                at: stamp(d.at),
+            }),
+        }
+    }
+}
+
 #[derive(Template)]
 #[template(path = "admin/playoffs.html")]
 struct PlayoffsPage {
@@ -134,6 +235,14 @@ struct PlayoffsPage {
     /// The league already has its bracket.
     exists: bool,
     active: usize,
+    eligible: usize,
+    eligibility: Vec<EligibilityLine>,
+    /// The league's eligibility rules in words.
+    rules: Vec<String>,
+    /// The team whose decision was just saved.
+    saved: Option<String>,
+    /// The team whose override form has the error, and its row's anchor.
+    override_error: Option<(String, String)>,
     typed: PlayoffsForm,
     grand_finals: Vec<GrandFinalOption>,
     preview: Option<Preview>,
@@ -144,17 +253,43 @@ struct PlayoffsPage {
 
 impl PlayoffsPage {
     fn new(nav: Nav, setup: PlayoffsSetup, typed: PlayoffsForm) -> PlayoffsPage {
+        PlayoffsPage::with_override(nav, setup, typed, None, Errors::default())
+    }
+
+    /// The page with a team's override form as typed and its error.
+    fn with_override(
+        nav: Nav,
+        setup: PlayoffsSetup,
+        typed: PlayoffsForm,
+        decision: Option<(TeamId, OverrideForm)>,
+        errors: Errors,
+    ) -> PlayoffsPage {
+        let eligible = setup.eligible_teams();
+        let override_error = decision.as_ref().and_then(|(id, _)| {
+            let row = setup.eligibility.iter().find(|r| r.team_id == *id)?;
+            Some((row.team.clone(), format!("elig-{id}")))
+        });
+        let override_error = override_error.filter(|_| !errors.is_empty());
         PlayoffsPage {
             nav,
             slug: setup.slug,
             name: setup.name,
             exists: setup.bracket_exists,
             active: setup.active_teams,
+            eligible,
+            eligibility: setup
+                .eligibility
+                .into_iter()
+                .map(|row| EligibilityLine::new(row, decision.as_ref()))
+                .collect(),
+            rules: setup.rules,
+            saved: None,
+            override_error,
             grand_finals: grand_finals(&typed.grand_final),
             typed,
             preview: None,
             drawing: None,
-            errors: Errors::default(),
+            errors,
         }
     }
 
@@ -234,15 +369,63 @@ fn preview_of(view: &BracketView) -> Preview {
     }
 }
 
+/// After a saved decision: which team's.
+#[derive(Deserialize)]
+struct SavedQuery {
+    saved: Option<TeamId>,
+}
+
 #[get("/admin/leagues/{slug}/playoffs")]
 async fn playoffs_form(
     state: web::Data<AppState>,
     Admin(who): Admin,
     slug: web::Path<String>,
+    query: web::Query<SavedQuery>,
 ) -> Result<HttpResponse, PageError> {
     let setup = admin_views::playoffs_setup(&state.db, &who.user, &slug).await?;
-    let typed = PlayoffsForm::defaults(setup.active_teams);
-    PlayoffsPage::new(who.nav(), setup, typed).answer()
+    let typed = PlayoffsForm::defaults(setup.eligible_teams());
+    let saved = query.saved.and_then(|id| {
+        setup
+            .eligibility
+            .iter()
+            .find(|r| r.team_id == id)
+            .map(|r| r.team.clone())
+    });
+    let mut page = PlayoffsPage::new(who.nav(), setup, typed);
+    page.saved = saved;
+    page.answer()
+}
+
+/// A team's eligibility decided by the coordinator (eligible or not, with a reason), or given
+/// back to the rules; then back to the playoffs page.
+#[post("/admin/leagues/{slug}/eligibility/{team_id}")]
+async fn override_post(
+    state: web::Data<AppState>,
+    Admin(who): Admin,
+    path: web::Path<(String, TeamId)>,
+    CsrfForm(form): CsrfForm<OverrideForm>,
+) -> Result<HttpResponse, PageError> {
+    let (slug, team) = path.into_inner();
+    let result = match form.input() {
+        Ok(input) => eligibility::set_override(&state.db, &who.user, &slug, team, &input).await,
+        Err(e) => Err(e),
+    };
+    match result {
+        Ok(_) => Ok(see_other(&format!(
+            "/admin/leagues/{slug}/playoffs?saved={team}#elig-{team}"
+        ))),
+        Err(e) if fixable(&e) => {
+            let setup = admin_views::playoffs_setup(&state.db, &who.user, &slug).await?;
+            if !setup.eligibility.iter().any(|r| r.team_id == team) {
+                return Err(ServiceError::NotFound.into());
+            }
+            let errors = Errors::of(&format!("override-{team}"), &["eligible", "reason"], &e);
+            let typed = PlayoffsForm::defaults(setup.eligible_teams());
+            PlayoffsPage::with_override(who.nav(), setup, typed, Some((team, form)), errors)
+                .answer()
+        }
+        Err(e) => Err(e.into()),
+    }
 }
 
 const FIELDS: [&str; 5] = ["format", "teams", "third_place", "grand_final", "force"];
@@ -274,9 +457,8 @@ async fn playoffs_post(
             Err(e) => return Err(e.into()),
         },
     }
-    let mut page = PlayoffsPage::new(who.nav(), setup, form);
+    let mut page = PlayoffsPage::with_override(who.nav(), setup, form, None, errors);
     page.preview = view.as_ref().map(preview_of);
     page.drawing = view.as_ref().map(|v| BracketDrawing::new(v, false));
-    page.errors = errors;
     page.answer()
 }

@@ -25,6 +25,7 @@ use serde::Deserialize;
 
 use super::Errors;
 use super::league::{MatchForm, ScheduleForm};
+use crate::domain::words::plural;
 use crate::domain::{LocalTime, MatchId, MatchStatus, TextEnum};
 use crate::rules::Stage;
 use crate::service::ServiceError;
@@ -261,10 +262,6 @@ pub(super) fn short_day(d: NaiveDate) -> String {
 /// "Tue 24 Nov 2026" (a night's heading).
 pub(super) fn long_day(d: NaiveDate) -> String {
     d.format("%a %-d %b %Y").to_string()
-}
-
-fn plural(n: usize, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 pub(super) fn status_words(m: &ScheduleMatch) -> (String, &'static str) {
@@ -994,7 +991,5 @@ mod tests {
         let d = NaiveDate::from_ymd_opt(2026, 11, 24).unwrap_or_default();
         assert_eq!(short_day(d), "Tue 24 Nov");
         assert_eq!(long_day(d), "Tue 24 Nov 2026");
-        assert_eq!(plural(1, "match", "matches"), "1 match");
-        assert_eq!(plural(2, "match", "matches"), "2 matches");
     }
 }

@@ -1,10 +1,11 @@
-//! A match's console: the score, the clock, the hand form, the scoresheet; and its posts:
-//! start, record a hand, call time, forfeit.
+//! A match's console: the score, the clock, the hand form, the scoresheet, check-in and
+//! ratings ([`super::conduct`]); and its posts: start, record a hand, call time, forfeit.
 
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, get, post, web};
 use askama::Template;
 
+use super::conduct::{self, ConductView, RatingForm, conduct_view};
 use super::conflict::after_post;
 use super::form::{FormContext, FormView, HandForm, form_view};
 use super::{Fields, back_to_console, lineup, result_words, supervised};
@@ -44,6 +45,8 @@ struct ConsolePage {
     forfeit_open: bool,
     /// A playoff match: a double forfeit needs the admin to choose who advances.
     playoff: bool,
+    /// Check-in, the grace period's forfeit offer, sportsmanship ratings.
+    conduct: ConductView,
 }
 
 /// The clock: the time left in words, and when it runs out (RFC 3339, for `console.js`).
@@ -60,17 +63,44 @@ fn time_left(view: &MatchView, now: Timestamp) -> (String, String) {
     (words, ends.to_string())
 }
 
-/// The console of `view`; `typed` is a hand sent back with its error, `forfeit_error` a
-/// forfeit refused.
-async fn render_console(
+/// What a console shows besides the match: a form sent back with its error, or a refusal.
+#[derive(Default)]
+pub(super) struct Shown<'a> {
+    /// A hand sent back with its error.
+    pub typed: Option<(&'a HandForm, &'a FieldError)>,
+    /// A forfeit refused.
+    pub forfeit_error: Option<String>,
+    /// Ratings sent back with their error.
+    pub ratings: Option<(RatingForm, FieldError)>,
+    /// A write refused because the match moved on (a check-in after the start...).
+    pub conflict: Option<String>,
+}
+
+/// The console of `view`, with what `shown` adds.
+pub(super) async fn render_console(
     state: &AppState,
     who: &Authed,
     view: MatchView,
     status: StatusCode,
-    typed: Option<(&HandForm, &FieldError)>,
-    forfeit_error: Option<String>,
+    shown: Shown<'_>,
 ) -> Result<HttpResponse, PageError> {
+    let Shown {
+        typed,
+        forfeit_error,
+        ratings,
+        conflict,
+    } = shown;
     let players = lineup(state, &view).await?;
+    let settings = conduct::settings(state, &view).await?;
+    let clock = state.db.clock();
+    let mut conduct = conduct_view(
+        &view,
+        &settings,
+        clock.local_now(),
+        clock.zone(),
+        ratings.as_ref().map(|(f, e)| (f, e)),
+    );
+    conduct.conflict = conflict;
     let live = view.status == MatchStatus::InProgress;
     let form = if live {
         let ctx = FormContext {
@@ -92,7 +122,7 @@ async fn render_console(
         (None, Some((_, e))) => Some(e.message.clone()),
         _ => None,
     };
-    let (time_left, ends_at) = time_left(&view, state.db.clock().now());
+    let (time_left, ends_at) = time_left(&view, clock.now());
     let can_correct = matches!(view.status, MatchStatus::InProgress | MatchStatus::Complete);
     let body = ConsolePage {
         nav: who.nav(),
@@ -116,6 +146,7 @@ async fn render_console(
         forfeit_open: forfeit_error.is_some(),
         forfeit_error,
         playoff: view.stage != Stage::Regular,
+        conduct,
         m: view,
     }
     .render()?;
@@ -129,7 +160,7 @@ pub(super) async fn console(
     id: web::Path<MatchId>,
 ) -> Result<HttpResponse, PageError> {
     let view = supervised(&state, &who, *id).await?;
-    render_console(&state, &who, view, StatusCode::OK, None, None).await
+    render_console(&state, &who, view, StatusCode::OK, Shown::default()).await
 }
 
 #[post("/supervise/matches/{id}/start")]
@@ -177,15 +208,11 @@ pub(super) async fn record(
             }
         }
     };
-    render_console(
-        &state,
-        &who,
-        view,
-        StatusCode::UNPROCESSABLE_ENTITY,
-        Some((&form, &e)),
-        None,
-    )
-    .await
+    let shown = Shown {
+        typed: Some((&form, &e)),
+        ..Shown::default()
+    };
+    render_console(&state, &who, view, StatusCode::UNPROCESSABLE_ENTITY, shown).await
 }
 
 #[post("/supervise/matches/{id}/time")]
@@ -229,13 +256,9 @@ pub(super) async fn forfeit(
             }
         }
     };
-    render_console(
-        &state,
-        &who,
-        view,
-        StatusCode::UNPROCESSABLE_ENTITY,
-        None,
-        Some(problem),
-    )
-    .await
+    let shown = Shown {
+        forfeit_error: Some(problem),
+        ..Shown::default()
+    };
+    render_console(&state, &who, view, StatusCode::UNPROCESSABLE_ENTITY, shown).await
 }

@@ -1,13 +1,17 @@
 //! The supervisor console, made for a phone at a noisy table: tonight's matches, and per
 //! match the score, the clock, the hand-entry form (dealer and first bidder shown, only the
 //! bids the rules allow now), the scoresheet with each hand's breakdown, corrections with a
-//! reason and their history, time calls and forfeits. Every write goes through
-//! `service::matches` (the same functions as the JSON API), every read through a service
-//! function. Works without JavaScript; `console.js` only adds the countdown and the live
-//! "tricks sum to 13" check.
+//! reason and their history, time calls and forfeits, check-in before the start (with the
+//! forfeit offered once the grace period has passed) and sportsmanship ratings after the end.
+//! Every write goes through `service::matches` or `service::conduct` (the same functions as
+//! the JSON API), every read through a service function. Works without JavaScript;
+//! `console.js` only adds the countdown, the live "tricks sum to 13" check and the focus on
+//! an error summary.
 //!
 //! - [`tonight`]: the evening's list (`/supervise`);
 //! - [`match_console`]: a match's console, start, record a hand, call time, forfeit;
+//! - [`conduct`]: check-in, the forfeit offered after the grace period (its confirmation
+//!   page), sportsmanship ratings;
 //! - [`correct`]: correcting a hand, and an admin's confirmation of a bracket-path reset;
 //! - [`form`]: the hand form, for a new hand and a correction;
 //! - [`conflict`]: the page when the match changed under a form.
@@ -15,6 +19,7 @@
 //! Every handler takes a [`Supervisor`](crate::web::extract::Supervisor) (anyone else is sent
 //! to the login form) and every post a [`CsrfForm`] (403 without the session's token).
 
+mod conduct;
 mod conflict;
 mod correct;
 mod form;
@@ -38,6 +43,9 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .service(match_console::record)
         .service(match_console::call_time)
         .service(match_console::forfeit)
+        .service(conduct::confirm_forfeit)
+        .service(conduct::check_in)
+        .service(conduct::rate)
         .service(correct::edit_hand)
         .service(correct::correct);
 }

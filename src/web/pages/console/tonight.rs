@@ -1,12 +1,16 @@
 //! `/supervise`: the evening's matches of the leagues the user runs — in play first, then
-//! the scheduled ones (the day's first), then the latest finished — each a link to its
+//! the scheduled ones (the day's first), then the latest finished (saying "rating missing"
+//! where the league requires sportsmanship ratings not given yet) — each a link to its
 //! console.
+
+use std::collections::HashSet;
 
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, get, web};
 use askama::Template;
 
 use crate::domain::{MatchId, MatchStatus};
+use crate::service::console_views;
 use crate::service::tonight::{self as service, Listed};
 use crate::web::AppState;
 use crate::web::error::{AppError, PageError};
@@ -29,10 +33,12 @@ struct ListItem {
     kind: &'static str,
     /// Scheduled for today.
     today: bool,
+    /// Finished, and its league requires sportsmanship ratings a team does not have yet.
+    rating_missing: bool,
 }
 
 impl ListItem {
-    fn of(listed: Listed) -> ListItem {
+    fn of(listed: Listed, missing: &HashSet<MatchId>) -> ListItem {
         let m = listed.summary;
         let kind = match m.status {
             MatchStatus::InProgress => "live",
@@ -52,6 +58,7 @@ impl ListItem {
             state: m.state,
             kind,
             today: listed.today,
+            rating_missing: missing.contains(&m.id),
         }
     }
 }
@@ -72,7 +79,13 @@ pub(super) async fn tonight(
 ) -> Result<HttpResponse, PageError> {
     let mut conn = state.db.reader().acquire().await.map_err(AppError::from)?;
     let list = service::tonight(&mut conn, &who.user, state.db.clock().local_now()).await?;
-    let items = |list: Vec<Listed>| list.into_iter().map(ListItem::of).collect();
+    let done: Vec<MatchId> = list.done.iter().map(|l| l.summary.id).collect();
+    let missing = console_views::ratings_missing(&mut conn, &done).await?;
+    let items = |list: Vec<Listed>| {
+        list.into_iter()
+            .map(|l| ListItem::of(l, &missing))
+            .collect()
+    };
     let body = TonightPage {
         nav: who.nav(),
         live: items(list.live),

@@ -1,10 +1,14 @@
 //! `/leagues` (every league with its counts), `/leagues/{slug}` (a league's home: standings,
-//! this week's matches, the latest results) and `/leagues/{slug}/rules` (its rules in words).
+//! this week's matches, the latest results) and `/leagues/{slug}/rules` (its rules in words:
+//! the scoring of each stage, the season's forfeit, sportsmanship and playoff rules, how
+//! ties are broken).
 
 use actix_web::{HttpResponse, get, web};
 use askama::Template;
 
-use super::{MatchLine, StandingRow, capitalized, line, page, standing_rows, tiebreak_words};
+use super::{
+    MatchLine, StandingRow, capitalized, line, page, rates, standing_rows, tiebreak_words,
+};
 use crate::rules::Stage;
 use crate::rules::describe::{RuleLine, describe};
 use crate::service::league_home::{self as home, LeagueCard};
@@ -42,6 +46,8 @@ struct LeagueHomePage {
     slug: String,
     name: String,
     standings: Vec<StandingRow>,
+    /// The league rates sportsmanship: the standings have the column.
+    rated: bool,
     this_week: Vec<MatchLine>,
     results: Vec<MatchLine>,
     upcoming: usize,
@@ -63,7 +69,8 @@ pub(super) async fn league_home(
     .await?;
     let body = LeagueHomePage {
         nav: who.nav(),
-        standings: standing_rows(&view.standings),
+        standings: standing_rows(&view.standings, &view.out),
+        rated: rates(&view.league),
         this_week: view.this_week.iter().map(line).collect(),
         results: view.results.iter().map(line).collect(),
         upcoming: view.upcoming,
@@ -90,6 +97,9 @@ struct LeagueRulesPage {
     name: String,
     stages: Vec<StageRulesWords>,
     tiebreak: Vec<&'static str>,
+    /// The season settings in words: check-in and forfeits, sportsmanship, who may enter
+    /// the playoffs.
+    season: Vec<String>,
 }
 
 #[get("/leagues/{slug}/rules")]
@@ -124,6 +134,7 @@ pub(super) async fn league_rules(
     let body = LeagueRulesPage {
         nav: who.nav(),
         tiebreak: tiebreak_words(&league),
+        season: league.settings.describe(),
         slug: league.row.slug,
         name: league.row.name,
         stages,

@@ -17,6 +17,8 @@ mod scoreboard;
 mod standings;
 mod teams;
 
+use std::collections::HashMap;
+
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, web};
 
@@ -111,10 +113,22 @@ pub struct StandingRow {
     pub s: Standing,
     pub win_pct: String,
     pub differential: String,
+    /// The sportsmanship average to one decimal ("4.5"), "–" before the first rating.
+    pub sportsmanship: String,
+    /// Why the team is out of the league ("dropped after 2 forfeits", "withdrawn"); empty
+    /// while it is in.
+    pub out: String,
 }
 
-fn standing_rows(rows: &[Standing]) -> Vec<StandingRow> {
-    rows.iter().map(standing_row).collect()
+/// The rows of a standings table; `out`: the teams out of the league and why.
+fn standing_rows(rows: &[Standing], out: &HashMap<i64, String>) -> Vec<StandingRow> {
+    rows.iter()
+        .map(|s| {
+            let mut row = standing_row(s);
+            row.out = out.get(&s.team_id).cloned().unwrap_or_default();
+            row
+        })
+        .collect()
 }
 
 fn standing_row(s: &Standing) -> StandingRow {
@@ -125,8 +139,22 @@ fn standing_row(s: &Standing) -> StandingRow {
         } else {
             s.differential.to_string()
         },
+        sportsmanship: sportsmanship_average(s),
+        out: String::new(),
         s: s.clone(),
     }
+}
+
+/// A team's sportsmanship average as the public pages show it: one decimal ("4.5"), "–"
+/// before its first rating.
+fn sportsmanship_average(s: &Standing) -> String {
+    s.sportsmanship()
+        .map_or_else(|| "–".to_string(), |avg| format!("{avg:.1}"))
+}
+
+/// Whether `league` rates sportsmanship (then its standings show the average).
+fn rates(league: &League) -> bool {
+    league.settings.sportsmanship.is_some()
 }
 
 /// The tiebreak order of a league in words, numbered, ending with the name.

@@ -1,14 +1,18 @@
 //! `/leagues/{slug}/teams` (every team with its players) and `/leagues/{slug}/teams/{id}`
-//! (a team's record and matches).
+//! (a team's record, what it needs for the playoffs, and its matches).
 
 use actix_web::{HttpResponse, get, web};
 use askama::Template;
 
 use super::{MatchLine, StandingRow, line, page, standing_row};
 use crate::db::leagues::TeamRow;
+use crate::domain::words::{ordinal, plural};
 use crate::domain::{MatchStatus, TeamId};
+use crate::league::standings::Standing;
 use crate::rules::Team;
 use crate::service::TeamRef;
+use crate::service::eligibility::EligibilityRow;
+use crate::service::leagues::League;
 use crate::service::public_views;
 use crate::service::summaries::MatchSummary;
 use crate::web::AppState;
@@ -83,6 +87,200 @@ impl TeamMatch {
     }
 }
 
+/// "What does my team need?": a captain's weekly question about the playoffs, answered in
+/// plain words from the team's eligibility row and record.
+pub struct Needs {
+    /// Withdrawn or dropped: why, in a sentence (then there is no verdict).
+    pub out: Option<String>,
+    /// Whether the team may enter the playoffs as things stand (an admin's decision wins).
+    pub eligible: bool,
+    /// The verdict in a sentence.
+    pub verdict: String,
+    /// The admin's reason, when an admin decided over the rules.
+    pub decision: Option<String>,
+    /// What leads the failing rules ("What keeps it out:").
+    pub reasons_lead: &'static str,
+    /// Every playoff rule the team fails, in words.
+    pub reasons: Vec<String>,
+    /// What is at risk, a line per rule ("one more forfeit and you are out of the playoffs").
+    pub at_risk: Vec<String>,
+    /// "Nothing at risk: …" when the league has rules and none is at risk; or that the
+    /// league has none.
+    pub calm: Option<String>,
+    /// The record the rules look at: forfeits, sportsmanship, win percentage.
+    pub facts: Vec<Fact>,
+}
+
+/// A term of the team's record and its value in words.
+pub struct Fact {
+    pub id: &'static str,
+    pub term: &'static str,
+    pub value: String,
+}
+
+impl Needs {
+    fn of(
+        league: &League,
+        team: &TeamRow,
+        standing: Option<&Standing>,
+        row: Option<&EligibilityRow>,
+    ) -> Needs {
+        let settings = &league.settings;
+        let rules = &settings.eligibility;
+        let forfeits = standing.map_or(0, |s| s.forfeits);
+        let ratings = standing.map_or(&[][..], |s| s.ratings.as_slice());
+        let average = standing.and_then(Standing::sportsmanship);
+
+        let mut facts = Vec::new();
+        let mut limits = Vec::new();
+        if let Some(max) = rules.max_forfeits {
+            limits.push(match max {
+                0 => "a playoff team may have none".to_string(),
+                n => format!("a playoff team may have at most {n}"),
+            });
+        }
+        if let Some(drop) = settings.forfeit.drop_after {
+            limits.push(format!(
+                "the {} drops a team from the league",
+                ordinal(drop)
+            ));
+        }
+        facts.push(Fact {
+            id: "team-forfeits",
+            term: "Forfeits so far",
+            value: if limits.is_empty() {
+                forfeits.to_string()
+            } else {
+                format!("{forfeits} ({})", limits.join("; "))
+            },
+        });
+        if let Some(scale) = &settings.sportsmanship {
+            let mut value = match average {
+                Some(avg) => format!(
+                    "{avg:.1} from {}, on a scale of {} to {}",
+                    plural(ratings.len(), "rating", "ratings"),
+                    scale.min,
+                    scale.max
+                ),
+                None => format!(
+                    "not rated yet (the scale is {} to {})",
+                    scale.min, scale.max
+                ),
+            };
+            if let Some(min) = rules.min_sportsmanship {
+                value.push_str(&format!("; the playoffs need at least {min:.1}"));
+            }
+            facts.push(Fact {
+                id: "team-sportsmanship",
+                term: "Sportsmanship average",
+                value,
+            });
+        }
+        if let Some(min) = rules.min_win_pct {
+            let pct = standing.map_or(0.0, |s| s.win_pct);
+            facts.push(Fact {
+                id: "team-win-pct",
+                term: "Win percentage",
+                value: format!("{pct:.3}; the playoffs need at least {min:.3}"),
+            });
+        }
+
+        let mut needs = Needs {
+            out: None,
+            eligible: row.is_none_or(|r| r.eligible),
+            verdict: String::new(),
+            decision: None,
+            reasons_lead: "What keeps it out:",
+            reasons: row.map(|r| r.reasons.clone()).unwrap_or_default(),
+            at_risk: row.map(|r| r.at_risk.clone()).unwrap_or_default(),
+            calm: None,
+            facts,
+        };
+        let name = &team.name;
+        if team.withdrawn {
+            needs.out = Some(match &team.dropped_reason {
+                Some(why) => format!(
+                    "{name} was {why}: it is out of the league and cannot enter the playoffs. Its remaining matches are cancelled; its results stay in the standings."
+                ),
+                None => format!(
+                    "{name} has withdrawn from the league and cannot enter the playoffs. Its results stay in the standings."
+                ),
+            });
+            needs.eligible = false;
+            needs.reasons.clear();
+            needs.at_risk.clear();
+            return needs;
+        }
+        match row.and_then(|r| r.decision.as_ref()) {
+            Some(d) => {
+                needs.verdict = format!(
+                    "The league coordinator has decided that {name} {} enter the playoffs, whatever the rules say.",
+                    if d.eligible { "may" } else { "may not" }
+                );
+                needs.decision = Some(d.reason.clone());
+                needs.reasons_lead = "By the rules alone, what would keep it out:";
+            }
+            None if needs.eligible => {
+                needs.verdict = format!("As things stand, {name} is eligible for the playoffs.");
+            }
+            None => {
+                needs.verdict =
+                    format!("As things stand, {name} is not eligible for the playoffs.");
+            }
+        }
+        let has_rules = rules.min_sportsmanship.is_some()
+            || rules.max_forfeits.is_some()
+            || rules.min_win_pct.is_some()
+            || settings.forfeit.drop_after.is_some();
+        if !has_rules && needs.decision.is_none() {
+            needs.calm = Some(
+                "This league has no playoff rules on forfeits, sportsmanship or win percentage: every team still in the league may enter.".to_string(),
+            );
+        } else if needs.eligible && needs.reasons.is_empty() && needs.at_risk.is_empty() {
+            let forfeit_rating = settings
+                .sportsmanship
+                .as_ref()
+                .and_then(|s| s.forfeit_rating);
+            // (A team not rated yet has an at-risk line: its first rating.)
+            let mut calm = {
+                // What next game cannot change: a forfeit (its rating included) within
+                // the limits, and any rating on the scale (no rating line at risk).
+                let sum: u32 = ratings.iter().sum();
+                let forfeit_keeps = match (rules.min_sportsmanship, forfeit_rating) {
+                    (Some(min), Some(r)) => {
+                        f64::from(sum + r) / (ratings.len() as f64 + 1.0) >= min
+                    }
+                    _ => true,
+                };
+                let mut safe = Vec::new();
+                if (rules.max_forfeits.is_some() || settings.forfeit.drop_after.is_some())
+                    && forfeit_keeps
+                {
+                    safe.push("one more forfeit");
+                }
+                if rules.min_sportsmanship.is_some() {
+                    safe.push("even the lowest sportsmanship rating");
+                }
+                if safe.is_empty() {
+                    "Nothing at risk: the team meets every playoff rule.".to_string()
+                } else {
+                    format!(
+                        "Nothing at risk: {} next game would not put the team out of the playoffs.",
+                        safe.join(" or ")
+                    )
+                }
+            };
+            if let Some(min) = rules.min_win_pct {
+                calm.push_str(&format!(
+                    " Its win percentage must stay at {min:.3} or better."
+                ));
+            }
+            needs.calm = Some(calm);
+        }
+        needs
+    }
+}
+
 #[derive(Template)]
 #[template(path = "public/team.html")]
 struct TeamPage {
@@ -91,6 +289,7 @@ struct TeamPage {
     name: String,
     team: TeamRow,
     standing: Option<StandingRow>,
+    needs: Needs,
     matches: Vec<TeamMatch>,
 }
 
@@ -103,8 +302,15 @@ pub(super) async fn team_page(
     let (slug, team) = path.into_inner();
     let mut conn = state.db.reader().acquire().await.map_err(AppError::from)?;
     let view = public_views::team(&mut conn, &state.standings, &slug, team).await?;
+    let needs = Needs::of(
+        &view.league,
+        &view.team,
+        view.standing.as_ref(),
+        view.eligibility.as_ref(),
+    );
     let body = TeamPage {
         nav: who.nav(),
+        needs,
         standing: view.standing.as_ref().map(standing_row),
         matches: view
             .matches

@@ -1,0 +1,47 @@
+//! Numbers in English words, as the pages and messages write them.
+
+use std::fmt::Display;
+
+/// "1 match", "2 matches".
+pub fn plural<N: Display + PartialEq + From<u8>>(n: N, one: &str, many: &str) -> String {
+    let word = if n == N::from(1) { one } else { many };
+    format!("{n} {word}")
+}
+
+/// "1st", "2nd", "3rd", "4th" … "11th", "12th", "13th", "21st".
+pub fn ordinal(n: u32) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_in_words() {
+        assert_eq!(plural(1usize, "match", "matches"), "1 match");
+        assert_eq!(plural(2u32, "match", "matches"), "2 matches");
+        assert_eq!(plural(0i64, "minute", "minutes"), "0 minutes");
+        for (n, word) in [
+            (1, "1st"),
+            (2, "2nd"),
+            (3, "3rd"),
+            (4, "4th"),
+            (11, "11th"),
+            (12, "12th"),
+            (13, "13th"),
+            (21, "21st"),
+            (102, "102nd"),
+            (111, "111th"),
+        ] {
+            assert_eq!(ordinal(n), word);
+        }
+    }
+}

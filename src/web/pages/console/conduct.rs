@@ -1,0 +1,477 @@
+//! Conduct at the table on the console (docs/api.md §6.9): teams check in before the start
+//! ("Team 1 is here", with an Undo for a wrong tap); once the league's grace period has passed
+//! with a team absent, the console offers the forfeit against it, through a confirmation
+//! page (nothing forfeits by itself); after the match the supervisor rates both teams'
+//! sportsmanship on the league's scale (a forfeiting team shows its fixed forfeit rating).
+//!
+//! Every write goes through `service::conduct`, as the JSON API's do. A refusal because the
+//! match moved on (a check-in once started, a rating before the end) re-renders the console
+//! with the message (409); a rating off the scale re-renders it with everything chosen kept,
+//! an error summary at the top and the message at the field (422).
+
+use actix_web::http::StatusCode;
+use actix_web::{HttpResponse, get, post, web};
+use askama::Template;
+use serde::Deserialize;
+
+use super::match_console::{Shown, render_console};
+use super::{Fields, back_to_console, supervised};
+use crate::domain::words::plural;
+use crate::domain::{FieldError, LocalTime, MatchId, MatchStatus, TextEnum};
+use crate::league::settings::Settings;
+use crate::rules::Team;
+use crate::service::ServiceError;
+use crate::service::conduct::{self, CheckInInput, RatingInput};
+use crate::service::console_views;
+use crate::service::match_view::MatchView;
+use crate::web::AppState;
+use crate::web::error::{AppError, PageError};
+use crate::web::extract::{Authed, CsrfForm, Supervisor};
+use crate::web::respond::{html, no_store};
+use crate::web::view::nav::Nav;
+
+/// The value of field `name` of a posted form ("" when absent).
+fn field<'a>(fields: &'a [(String, String)], name: &str) -> &'a str {
+    fields
+        .iter()
+        .find(|(k, _)| k == name)
+        .map_or("", |(_, v)| v.as_str())
+}
+
+/// The names of the two teams, `[a, b]`.
+fn names(view: &MatchView) -> [&str; 2] {
+    [view.team_a.name.as_str(), view.team_b.name.as_str()]
+}
+
+/// A wall-clock time of day as the console shows it ("19:10").
+fn clock_time(t: LocalTime) -> String {
+    t.0.format("%H:%M").to_string()
+}
+
+/// The ratings as posted, kept as text so they come back as chosen.
+#[derive(Debug, Clone, Default)]
+pub(super) struct RatingForm {
+    pub a: String,
+    pub b: String,
+    pub note: String,
+}
+
+impl RatingForm {
+    pub fn from_pairs(fields: &[(String, String)]) -> RatingForm {
+        RatingForm {
+            a: field(fields, "a").trim().to_string(),
+            b: field(fields, "b").trim().to_string(),
+            note: field(fields, "note").to_string(),
+        }
+    }
+
+    /// The ratings stored on the match (to change them).
+    fn of_view(view: &MatchView) -> RatingForm {
+        let text = |r: Option<u32>| r.map(|r| r.to_string()).unwrap_or_default();
+        match &view.sportsmanship {
+            Some(s) => RatingForm {
+                a: text(s.a),
+                b: text(s.b),
+                note: s.note.clone().unwrap_or_default(),
+            },
+            None => RatingForm::default(),
+        }
+    }
+
+    fn typed(&self, team: Team) -> &str {
+        match team {
+            Team::A => &self.a,
+            Team::B => &self.b,
+        }
+    }
+
+    /// The ratings as the service takes them, or what is wrong with the form (a team not
+    /// rated, not a number); the scale itself is the service's to check.
+    fn to_input(&self, view: &MatchView) -> Result<RatingInput, FieldError> {
+        let names = names(view);
+        let mut values = [0i64; 2];
+        for team in Team::BOTH {
+            let typed = self.typed(team);
+            let name = names[team.index()];
+            values[team.index()] = match typed {
+                "" => {
+                    return Err(FieldError::at(
+                        "invalid_rating",
+                        team.as_str(),
+                        format!("choose a rating for {name}"),
+                    ));
+                }
+                typed => typed.parse().map_err(|_| {
+                    FieldError::at(
+                        "invalid_rating",
+                        team.as_str(),
+                        format!("a rating is a whole number, not \"{typed}\""),
+                    )
+                })?,
+            };
+        }
+        Ok(RatingInput {
+            a: values[0],
+            b: values[1],
+            note: Some(self.note.clone()),
+        })
+    }
+}
+
+/// A team's check-in line: its button, or when it checked in.
+pub(super) struct CheckInRow {
+    pub key: &'static str,
+    pub name: String,
+    /// "18:52" once checked in.
+    pub at: Option<String>,
+}
+
+/// A team still absent after the grace period: the forfeit offered against it.
+pub(super) struct AbsentRow {
+    pub key: &'static str,
+    pub name: String,
+    /// "12 minutes" after the match's time.
+    pub late: String,
+}
+
+/// One choice of a rating scale.
+pub(super) struct RatingOption {
+    pub value: String,
+    pub checked: bool,
+}
+
+/// A team's row of the ratings form.
+pub(super) struct RatingTeam {
+    pub key: &'static str,
+    pub name: String,
+    /// The league's forfeit rating, for a team that forfeited: shown, not asked.
+    pub fixed: Option<String>,
+    pub options: Vec<RatingOption>,
+    /// The rating stored now.
+    pub saved: Option<u32>,
+    pub error: Option<String>,
+}
+
+/// The ratings part of the console, after a complete or forfeited match in a league that
+/// rates sportsmanship.
+pub(super) struct RatingsView {
+    pub min: u32,
+    pub max: u32,
+    /// The league requires ratings and a team is not rated yet.
+    pub missing: bool,
+    /// Both teams are rated: the ratings are shown, the form is for a change.
+    pub saved: bool,
+    /// The form is shown open (nothing saved yet, or it came back with an error).
+    pub open: bool,
+    pub teams: Vec<RatingTeam>,
+    /// The note as stored (shown with the saved ratings).
+    pub saved_note: Option<String>,
+    /// The note in the form.
+    pub note: String,
+    pub note_error: Option<String>,
+    /// The error summary at the top of the page, and the field it links to.
+    pub error: Option<(String, String)>,
+}
+
+/// The conduct parts of the console.
+#[derive(Default)]
+pub(super) struct ConductView {
+    /// Before the start: each team's check-in.
+    pub check_in: Vec<CheckInRow>,
+    /// Before the grace period ends: when it does ("19:10").
+    pub grace_ends: Option<String>,
+    /// After it: the teams still absent.
+    pub absent: Vec<AbsentRow>,
+    pub ratings: Option<RatingsView>,
+    /// A write refused because the match moved on: why.
+    pub conflict: Option<String>,
+}
+
+/// What the console shows of conduct for `view` at local time `now`; `typed` is a ratings
+/// form sent back with its error.
+pub(super) fn conduct_view(
+    view: &MatchView,
+    settings: &Settings,
+    now: LocalTime,
+    zone: chrono_tz::Tz,
+    typed: Option<(&RatingForm, &FieldError)>,
+) -> ConductView {
+    let names = names(view);
+    let mut out = ConductView::default();
+    if view.status == MatchStatus::Scheduled {
+        out.check_in = Team::BOTH
+            .into_iter()
+            .map(|team| {
+                let at = match team {
+                    Team::A => view.checked_in.a,
+                    Team::B => view.checked_in.b,
+                };
+                CheckInRow {
+                    key: team.as_str(),
+                    name: names[team.index()].to_string(),
+                    at: at.map(|t| conduct::checked_in_at(t, zone)),
+                }
+            })
+            .collect();
+        out.grace_ends = conduct::grace_ends(view, settings)
+            .filter(|ends| now.0 < ends.0)
+            .map(clock_time);
+        let late = view
+            .scheduled_at
+            .map_or(0, |at| (now.0 - at.0).num_minutes().max(0));
+        out.absent = conduct::absent_after_grace(view, settings, now)
+            .into_iter()
+            .map(|team| AbsentRow {
+                key: team.as_str(),
+                name: names[team.index()].to_string(),
+                late: plural(late, "minute", "minutes"),
+            })
+            .collect();
+    }
+    out.ratings = ratings_view(view, settings, typed);
+    out
+}
+
+/// The league's forfeit rating of `team` in `view`, when the team forfeited and the league
+/// has one.
+fn fixed_rating(view: &MatchView, settings: &Settings, team: Team) -> Option<u32> {
+    let rating = settings.sportsmanship.as_ref()?.forfeit_rating?;
+    let side = view.forfeit?;
+    match side.team() {
+        Some(t) if t != team => None,
+        _ => Some(rating),
+    }
+}
+
+fn ratings_view(
+    view: &MatchView,
+    settings: &Settings,
+    typed: Option<(&RatingForm, &FieldError)>,
+) -> Option<RatingsView> {
+    let scale = settings.sportsmanship.as_ref()?;
+    let stored = view.sportsmanship.as_ref()?;
+    if !view.status.is_result() {
+        return None;
+    }
+    let names = names(view);
+    let saved_form = RatingForm::of_view(view);
+    let (form, error) = match typed {
+        Some((f, e)) => (f, Some(e)),
+        None => (&saved_form, None),
+    };
+    let blamed = error.and_then(|e| e.field.as_deref()).unwrap_or("");
+    let teams = Team::BOTH
+        .into_iter()
+        .map(|team| {
+            let chosen = form.typed(team);
+            let mut values: Vec<String> = (scale.min..=scale.max).map(|v| v.to_string()).collect();
+            // A number off the scale (sent anyway) is kept, so the message makes sense.
+            if chosen.parse::<i64>().is_ok() && !values.iter().any(|v| v == chosen) {
+                values.push(chosen.to_string());
+            }
+            RatingTeam {
+                key: team.as_str(),
+                name: names[team.index()].to_string(),
+                fixed: fixed_rating(view, settings, team).map(|r| r.to_string()),
+                options: values
+                    .into_iter()
+                    .map(|value| RatingOption {
+                        checked: value == chosen,
+                        value,
+                    })
+                    .collect(),
+                saved: match team {
+                    Team::A => stored.a,
+                    Team::B => stored.b,
+                },
+                error: error
+                    .filter(|_| blamed == team.as_str())
+                    .map(|e| e.message.clone()),
+            }
+        })
+        .collect();
+    let saved = stored.a.is_some() && stored.b.is_some();
+    let target = match blamed {
+        "a" | "b" => format!("rating-{blamed}"),
+        "note" => "rating-note".to_string(),
+        _ => "ratings-form".to_string(),
+    };
+    Some(RatingsView {
+        min: scale.min,
+        max: scale.max,
+        missing: stored.missing,
+        saved,
+        open: !saved || error.is_some(),
+        teams,
+        saved_note: stored.note.clone(),
+        note: form.note.clone(),
+        note_error: error
+            .filter(|_| blamed == "note")
+            .map(|e| e.message.clone()),
+        error: error.map(|e| (e.message.clone(), target)),
+    })
+}
+
+/// The console's season settings for `view`.
+pub(super) async fn settings(state: &AppState, view: &MatchView) -> Result<Settings, PageError> {
+    let mut conn = state.db.reader().acquire().await.map_err(AppError::from)?;
+    Ok(console_views::settings_of(&mut conn, view).await?)
+}
+
+/// The console again after a write refused because the match moved on: 409, the message
+/// at the top, the match as it is now.
+async fn refused(
+    state: &AppState,
+    who: &Authed,
+    id: MatchId,
+    message: String,
+) -> Result<HttpResponse, PageError> {
+    let view = supervised(state, who, id).await?;
+    let shown = Shown {
+        conflict: Some(message),
+        ..Shown::default()
+    };
+    render_console(state, who, view, StatusCode::CONFLICT, shown).await
+}
+
+/// Checks a team in (`present` other than `0`) or takes its check-in back (`present=0`).
+#[post("/supervise/matches/{id}/check-in")]
+pub(super) async fn check_in(
+    state: web::Data<AppState>,
+    Supervisor(who): Supervisor,
+    id: web::Path<MatchId>,
+    CsrfForm(fields): Fields,
+) -> Result<HttpResponse, PageError> {
+    let id = *id;
+    let input = CheckInInput {
+        team: field(&fields, "team").to_string(),
+        present: !matches!(field(&fields, "present").trim(), "0" | "false" | "no"),
+    };
+    match conduct::check_in(&state.db, &who.user, id, &input).await {
+        Ok(_) => Ok(back_to_console(id)),
+        Err(ServiceError::Conflict { message, .. }) => refused(&state, &who, id, message).await,
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// Saves both teams' sportsmanship ratings (and the note).
+#[post("/supervise/matches/{id}/sportsmanship")]
+pub(super) async fn rate(
+    state: web::Data<AppState>,
+    Supervisor(who): Supervisor,
+    id: web::Path<MatchId>,
+    CsrfForm(fields): Fields,
+) -> Result<HttpResponse, PageError> {
+    let id = *id;
+    let form = RatingForm::from_pairs(&fields);
+    let view = supervised(&state, &who, id).await?;
+    let (view, error) = match form.to_input(&view) {
+        Err(e) => (view, e),
+        Ok(input) => match conduct::rate(&state.db, &who.user, id, &input).await {
+            Ok(_) => return Ok(back_to_console(id)),
+            Err(ServiceError::Invalid(e)) => (supervised(&state, &who, id).await?, e),
+            Err(ServiceError::Conflict { message, .. }) => {
+                return refused(&state, &who, id, message).await;
+            }
+            Err(e) => return Err(e.into()),
+        },
+    };
+    let shown = Shown {
+        ratings: Some((form, error)),
+        ..Shown::default()
+    };
+    render_console(&state, &who, view, StatusCode::UNPROCESSABLE_ENTITY, shown).await
+}
+
+#[derive(Template)]
+#[template(path = "console/forfeit_confirm.html")]
+struct ForfeitConfirmPage {
+    nav: Nav,
+    m: MatchView,
+    key: &'static str,
+    team: String,
+    other: String,
+    /// The sportsmanship rating the forfeiting team gets.
+    rating: Option<u32>,
+    /// "Team 2 has not checked in, 12 minutes after the match time", after the grace period.
+    absent: Option<String>,
+    playoff: bool,
+}
+
+#[derive(Deserialize)]
+pub(super) struct ForfeitQuery {
+    #[serde(default)]
+    team: String,
+}
+
+/// The confirmation of a forfeit offered by the console (after the grace period): what will
+/// happen, "Record the forfeit" (posted to the console's forfeit) and "Back". A match that
+/// cannot be forfeited any more, or no team named, is sent back to the console.
+#[get("/supervise/matches/{id}/forfeit")]
+pub(super) async fn confirm_forfeit(
+    state: web::Data<AppState>,
+    Supervisor(who): Supervisor,
+    id: web::Path<MatchId>,
+    query: web::Query<ForfeitQuery>,
+) -> Result<HttpResponse, PageError> {
+    let id = *id;
+    let view = supervised(&state, &who, id).await?;
+    let team = match Team::parse(query.team.trim()) {
+        Ok(team) if !view.is_over() => team,
+        _ => return Ok(back_to_console(id)),
+    };
+    let settings = settings(&state, &view).await?;
+    let now = state.db.clock().local_now();
+    let absent = conduct_view(&view, &settings, now, state.db.clock().zone(), None)
+        .absent
+        .into_iter()
+        .find(|a| a.key == team.as_str())
+        .map(|a| {
+            format!(
+                "{} has not checked in, {} after the match time.",
+                a.name, a.late
+            )
+        });
+    let names = names(&view);
+    let body = ForfeitConfirmPage {
+        nav: who.nav(),
+        key: team.as_str(),
+        team: names[team.index()].to_string(),
+        other: names[team.other().index()].to_string(),
+        rating: settings
+            .sportsmanship
+            .as_ref()
+            .and_then(|s| s.forfeit_rating),
+        absent,
+        playoff: view.stage != crate::rules::Stage::Regular,
+        m: view,
+    }
+    .render()?;
+    Ok(no_store(html(StatusCode::OK, body)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pairs(fields: &[(&str, &str)]) -> Vec<(String, String)> {
+        fields
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn the_ratings_are_kept_as_typed() {
+        let form = RatingForm::from_pairs(&pairs(&[
+            ("csrf", "t"),
+            ("a", " 4 "),
+            ("b", "6"),
+            ("note", "late again"),
+        ]));
+        assert_eq!(form.a, "4");
+        assert_eq!(form.b, "6");
+        assert_eq!(form.note, "late again");
+        assert_eq!(form.typed(Team::B), "6");
+    }
+}
