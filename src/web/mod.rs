@@ -87,6 +87,7 @@ const ASSETS: &[(&str, &str, &[u8])] = &[
     asset!("bracket.css", "text/css; charset=utf-8"),
     asset!("calculator.js", "text/javascript; charset=utf-8"),
     asset!("console.js", "text/javascript; charset=utf-8"),
+    asset!("outbox.js", "text/javascript; charset=utf-8"),
     asset!("public.js", "text/javascript; charset=utf-8"),
     asset!("bracket.js", "text/javascript; charset=utf-8"),
     asset!("favicon.svg", "image/svg+xml"),

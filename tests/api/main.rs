@@ -12,6 +12,8 @@ mod browser;
 mod browser_bracket;
 mod browser_conduct;
 mod browser_league;
+mod browser_outbox;
+mod browser_phone;
 mod browser_schedule;
 mod calendar;
 mod clock;

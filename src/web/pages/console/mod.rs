@@ -24,6 +24,7 @@ mod conflict;
 mod correct;
 mod form;
 mod match_console;
+mod offline;
 mod tonight;
 
 use actix_web::{HttpResponse, web};
@@ -47,7 +48,8 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .service(conduct::check_in)
         .service(conduct::rate)
         .service(correct::edit_hand)
-        .service(correct::correct);
+        .service(correct::correct)
+        .service(offline::service_worker);
 }
 
 /// A console form as posted: every field in order (the hand form's names vary).

@@ -1,0 +1,1 @@
+// The console's outbox: to be written.

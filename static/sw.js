@@ -1,0 +1,1 @@
+// The console's service worker (served as /supervise/sw.js): to be written.
