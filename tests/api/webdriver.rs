@@ -79,6 +79,10 @@ pub const BROWSER_TESTS: &[&str] = &[
     "browser_bracket::the_bracket_page_in_a_browser",
     "browser_schedule::the_coordinator_moves_a_night_and_postpones_a_match",
     "browser_conduct::a_supervisor_checks_in_forfeits_and_rates_on_a_phone",
+    "browser_outbox::a_hand_recorded_offline_is_sent_once_when_back_online",
+    "browser_outbox::a_queued_hand_that_meets_a_conflict_waits_for_the_supervisor",
+    "browser_phone::errors_are_in_view_on_a_phone",
+    "browser_phone::the_console_fits_a_phone",
 ];
 
 /// What to install, for the skip messages.
