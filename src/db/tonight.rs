@@ -33,19 +33,21 @@ pub async fn live(
     .await
 }
 
-/// The first `limit` scheduled matches: those of the day `[day_start, next_day)` first, then
-/// the coming ones, then unplayed past ones, then those without a time, each by time.
+/// The first `limit` scheduled matches timed in `[from, to)` or without a time: the day
+/// `[day_start, next_day)` first, then the coming ones, then unplayed past ones, then those
+/// without a time, each by time.
 pub async fn scheduled(
     conn: &mut SqliteConnection,
     supervisor: Option<UserId>,
-    day_start: LocalTime,
-    next_day: LocalTime,
+    (from, to): (LocalTime, LocalTime),
+    (day_start, next_day): (LocalTime, LocalTime),
     limit: i64,
 ) -> sqlx::Result<Vec<ListedRow>> {
     sqlx::query_as(
         "SELECT m.*, l.name AS league_name FROM matches m JOIN leagues l ON l.id = m.league_id
          WHERE m.status = 'scheduled' AND (?1 IS NULL OR m.league_id IN
                (SELECT league_id FROM league_supervisors WHERE user_id = ?1))
+           AND (m.scheduled_at IS NULL OR (m.scheduled_at >= ?5 AND m.scheduled_at < ?6))
          ORDER BY CASE WHEN m.scheduled_at IS NULL THEN 3
                        WHEN m.scheduled_at >= ?2 AND m.scheduled_at < ?3 THEN 0
                        WHEN m.scheduled_at >= ?3 THEN 1
@@ -57,6 +59,8 @@ pub async fn scheduled(
     .bind(day_start)
     .bind(next_day)
     .bind(limit)
+    .bind(from)
+    .bind(to)
     .fetch_all(conn)
     .await
 }

@@ -1,6 +1,8 @@
-//! The supervisor's evening (`/supervise`): the matches of the leagues a user runs — in play
-//! first, then the scheduled ones (the day's first), then the latest finished — read from the
-//! cached totals in three bounded queries, however many matches and hands the leagues have.
+//! The supervisor's evening (`/supervise`): today first — the matches in play, then today's
+//! scheduled ones by time, then those finished today — and, for looking back or ahead, the
+//! rest of the coming week, the earlier days (unplayed past matches, latest results) and the
+//! matches without a time. Read from the cached totals in three bounded queries, however
+//! many matches and hands the leagues have.
 
 use std::collections::HashMap;
 
@@ -10,18 +12,27 @@ use sqlx::SqliteConnection;
 use super::summaries::MatchSummary;
 use super::{ServiceError, User};
 use crate::db::tonight::{self as db_tonight, ListedRow};
-use crate::domain::{LocalTime, MatchId, MatchStatus};
+use crate::domain::{Clock, LocalTime, MatchId, MatchStatus};
 
-/// How many scheduled and finished matches the list shows.
-pub const UPCOMING: i64 = 40;
+/// How many scheduled and finished matches the list reads at most.
+pub const UPCOMING: i64 = 60;
 pub const RECENT: i64 = 12;
+/// How far the list looks ahead ("later this week") and back (unplayed past matches).
+pub const WEEK: u64 = 7;
 
-/// The three parts of the list.
+/// The parts of the list.
 #[derive(Debug, Clone, Default)]
 pub struct Tonight {
-    pub live: Vec<Listed>,
-    pub upcoming: Vec<Listed>,
-    pub done: Vec<Listed>,
+    /// In play (whatever day they started), then today's scheduled matches by time, then
+    /// today's finished ones, latest first.
+    pub today: Vec<Listed>,
+    /// Scheduled from tomorrow to a week ahead, by time.
+    pub later: Vec<Listed>,
+    /// Scheduled in the past week but not started, by time; then finished before today,
+    /// latest first.
+    pub earlier: Vec<Listed>,
+    /// Scheduled without a time yet.
+    pub untimed: Vec<Listed>,
 }
 
 /// A match of the list.
@@ -33,34 +44,58 @@ pub struct Listed {
     pub today: bool,
 }
 
-/// The matches `user` may run (every league's for the coordinator), as of `now` (the
-/// wall-clock time schedules are written in).
+/// The matches `user` may run (every league's for the coordinator), as of `clock`'s now, in
+/// the wall-clock time schedules are written in.
 pub async fn tonight(
     conn: &mut SqliteConnection,
     user: &User,
-    now: LocalTime,
+    clock: &Clock,
 ) -> Result<Tonight, ServiceError> {
     let supervisor = (!user.is_admin()).then_some(user.id);
-    let today = now.0.date();
-    let day_start = today.and_time(NaiveTime::MIN);
-    let next_day = day_start
-        .checked_add_days(Days::new(1))
-        .unwrap_or(day_start);
+    let today = clock.local_now().0.date();
+    let day = |d: Option<NaiveDate>| LocalTime(d.unwrap_or(today).and_time(NaiveTime::MIN));
+    let day_start = day(Some(today));
+    let next_day = day(today.checked_add_days(Days::new(1)));
+    let window = (
+        day(today.checked_sub_days(Days::new(WEEK))),
+        day(today.checked_add_days(Days::new(WEEK + 1))),
+    );
     let live = db_tonight::live(conn, supervisor).await?;
-    let upcoming = db_tonight::scheduled(
-        conn,
-        supervisor,
-        LocalTime(day_start),
-        LocalTime(next_day),
-        UPCOMING,
-    )
-    .await?;
-    let done = db_tonight::finished(conn, supervisor, RECENT).await?;
-    Ok(Tonight {
-        live: listed(conn, live, today).await?,
-        upcoming: listed(conn, upcoming, today).await?,
-        done: listed(conn, done, today).await?,
-    })
+    let scheduled =
+        db_tonight::scheduled(conn, supervisor, window, (day_start, next_day), UPCOMING).await?;
+    let finished = db_tonight::finished(conn, supervisor, RECENT).await?;
+
+    let mut list = Tonight {
+        today: listed(conn, live, today).await?,
+        ..Tonight::default()
+    };
+    for item in listed(conn, scheduled, today).await? {
+        match item.summary.scheduled_at.map(|t| t.0.date()) {
+            None => list.untimed.push(item),
+            Some(d) if d == today => list.today.push(item),
+            Some(d) if d > today => list.later.push(item),
+            Some(_) => list.earlier.push(item),
+        }
+    }
+    // A finished match belongs to the day it started (a cancelled one to its scheduled day).
+    let started_on: HashMap<MatchId, Option<NaiveDate>> = finished
+        .iter()
+        .map(|r| {
+            let day = match r.m.started_at {
+                Some(t) => Some(clock.local(t).date()),
+                None => r.m.scheduled_at.map(|t| t.0.date()),
+            };
+            (r.m.id, day)
+        })
+        .collect();
+    for item in listed(conn, finished, today).await? {
+        if started_on.get(&item.summary.id) == Some(&Some(today)) {
+            list.today.push(item);
+        } else {
+            list.earlier.push(item);
+        }
+    }
+    Ok(list)
 }
 
 /// `rows` as summaries (team names and the state in words), in order: one team lookup per

@@ -7,7 +7,6 @@
 use chrono::{DateTime, Utc};
 use icalendar::{CalendarDateTime, Component, DatePerhapsTime, EventLike, EventStatus};
 use serde_json::{Value, json};
-use spades_im::domain::LocalTime;
 use spades_im::service::{Role, accounts, tonight};
 
 use crate::helpers::{
@@ -511,21 +510,26 @@ async fn tonight_follows_moves_and_leaves_out_postponed_and_cancelled_matches() 
         .await
         .unwrap();
     let mut conn = app.db.reader().acquire().await.unwrap();
-    let now = LocalTime::parse("2026-11-20T12:00").unwrap();
-    let list = tonight::tonight(&mut conn, &boss, now).await.unwrap();
-    let upcoming: Vec<(i64, bool)> = list
-        .upcoming
+    let list = tonight::tonight(&mut conn, &boss, app.db.clock())
+        .await
+        .unwrap();
+    let today: Vec<(i64, bool)> = list
+        .today
         .iter()
         .map(|l| (l.summary.id.0, l.today))
         .collect();
+    // The cancelled match is listed on its day, after the ones still to play.
     assert_eq!(
-        upcoming,
-        [(moved, true), (kept, true)],
+        today,
+        [(moved, true), (kept, true), (off, false)],
         "tonight, by the new time"
     );
-    assert!(list.live.is_empty());
+    assert!(list.later.is_empty() && list.untimed.is_empty());
     assert!(
-        list.done.iter().all(|l| l.summary.id.0 != later),
-        "a postponed match is not finished"
+        list.earlier
+            .iter()
+            .chain(&list.today)
+            .all(|l| l.summary.id.0 != later),
+        "a postponed match is not listed"
     );
 }

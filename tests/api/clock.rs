@@ -193,3 +193,103 @@ async fn this_week_follows_the_leagues_clock_across_daylight_saving() {
     let page = app.get("/leagues/spring").await.text().await.unwrap();
     assert!(week(page.clone()).contains("Table 9"), "{}", week(page));
 }
+
+/// "Tonight's matches" is tonight's: on a Wednesday evening in Chicago the list opens with the
+/// match in play, then tonight's scheduled match, then tonight's finished one; tomorrow's and
+/// Saturday's are folded under "Later this week", Monday's unplayed match and last week's
+/// result under "Earlier", an untimed match under "No time set"; a match two weeks out is
+/// not listed at all.
+/// Planted bug that fails it: bucketing a finished match by its UTC start date (the
+/// evening's 21:00 Chicago start is the next day in UTC).
+#[actix_web::test]
+async fn tonight_opens_on_today_and_folds_the_rest_of_the_week() {
+    // Wednesday 25 November 2026, 21:30 in Chicago (03:30 UTC on the 26th).
+    let (clock, time) = manual_clock("2026-11-26T03:00:00Z", chrono_tz::America::Chicago);
+    let app = spawn_app_with_clock(clock).await;
+    let admin = app.api_user("coord", Role::Admin).await;
+    let t = app.league(&admin, "fall", json!("classic"), 8).await;
+    let add = |a: usize, b: usize, at: Option<&str>| {
+        let body = match at {
+            Some(at) => json!({"team_a": t[a], "team_b": t[b], "scheduled_at": at}),
+            None => json!({"team_a": t[a], "team_b": t[b]}),
+        };
+        let admin = &admin;
+        async move {
+            let m: Value = admin
+                .post("/api/v1/leagues/fall/matches", &body)
+                .await
+                .json()
+                .await
+                .unwrap();
+            m["id"].as_i64().unwrap()
+        }
+    };
+    let finished_tonight = add(0, 1, Some("2026-11-25T21:00")).await;
+    let in_play = add(2, 3, Some("2026-11-25T21:00")).await;
+    let tonight_later = add(4, 5, Some("2026-11-25T22:30")).await;
+    let tomorrow = add(6, 7, Some("2026-11-26T19:00")).await;
+    let saturday = add(0, 2, Some("2026-11-28T19:00")).await;
+    let monday_unplayed = add(1, 3, Some("2026-11-23T19:00")).await;
+    let far = add(4, 6, Some("2026-12-09T19:00")).await;
+    let untimed = add(5, 7, None).await;
+    let last_week = add(1, 2, Some("2026-11-18T19:00")).await;
+    // Last week's result, played then.
+    time.set(
+        chrono::DateTime::parse_from_rfc3339("2026-11-19T01:00:00Z")
+            .unwrap()
+            .to_utc(),
+    );
+    let r = admin
+        .post(
+            &format!("/api/v1/matches/{last_week}/forfeit"),
+            &json!({"team": "a"}),
+        )
+        .await;
+    assert_eq!(r.status(), 200);
+    // Tonight, 21:00 Chicago = 03:00 UTC the next day.
+    time.set(
+        chrono::DateTime::parse_from_rfc3339("2026-11-26T03:00:00Z")
+            .unwrap()
+            .to_utc(),
+    );
+    admin.start_match(finished_tonight).await;
+    let r = admin
+        .post(
+            &format!("/api/v1/matches/{finished_tonight}/forfeit"),
+            &json!({"team": "b"}),
+        )
+        .await;
+    assert_eq!(r.status(), 200);
+    admin.start_match(in_play).await;
+    time.advance(Duration::minutes(30));
+
+    app.user("boss", Role::Admin).await;
+    let boss = app.browser("boss").await;
+    let html = boss.get("/supervise").await.text().await.unwrap();
+    let ids_in = |id: &str| -> Vec<i64> {
+        let Some(start) = html.find(&format!("id=\"{id}\"")) else {
+            return Vec::new();
+        };
+        let end = start + html[start..].find("</ul>").unwrap();
+        html[start..end]
+            .split("id=\"match-")
+            .skip(1)
+            .map(|s| s[..s.find('"').unwrap()].parse().unwrap())
+            .collect()
+    };
+    assert!(html.contains("Today, Wed 25 Nov"), "{html}");
+    assert_eq!(ids_in("today"), [in_play, tonight_later, finished_tonight]);
+    assert_eq!(ids_in("later"), [tomorrow, saturday]);
+    assert_eq!(ids_in("earlier"), [monday_unplayed, last_week]);
+    assert_eq!(ids_in("untimed"), [untimed]);
+    assert!(
+        !html.contains(&format!("id=\"match-{far}\"")),
+        "two weeks out"
+    );
+    // Only today's section is open.
+    for folded in ["later-box", "earlier-box", "untimed-box"] {
+        let tag_start = html.find(&format!("id=\"{folded}\"")).unwrap();
+        let tag = &html[tag_start..tag_start + html[tag_start..].find('>').unwrap()];
+        assert!(!tag.contains("open"), "{folded}: {tag}");
+    }
+}

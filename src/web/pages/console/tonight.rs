@@ -1,7 +1,7 @@
-//! `/supervise`: the evening's matches of the leagues the user runs — in play first, then
-//! the scheduled ones (the day's first), then the latest finished (saying "rating missing"
-//! where the league requires sportsmanship ratings not given yet) — each a link to its
-//! console.
+//! `/supervise`: the evening's matches of the leagues the user runs — today's first (in play,
+//! then by time, then those finished today, saying "rating missing" where the league requires
+//! sportsmanship ratings not given yet), with the rest of the week, the earlier days and the
+//! matches without a time folded away — each a link to its console.
 
 use std::collections::HashSet;
 
@@ -67,9 +67,12 @@ impl ListItem {
 #[template(path = "console/tonight.html")]
 struct TonightPage {
     nav: Nav,
-    live: Vec<ListItem>,
-    upcoming: Vec<ListItem>,
-    done: Vec<ListItem>,
+    /// Today's date in words ("Mon 23 Nov").
+    date: String,
+    today: Vec<ListItem>,
+    later: Vec<ListItem>,
+    earlier: Vec<ListItem>,
+    untimed: Vec<ListItem>,
 }
 
 #[get("/supervise")]
@@ -78,9 +81,15 @@ pub(super) async fn tonight(
     Supervisor(who): Supervisor,
 ) -> Result<HttpResponse, PageError> {
     let mut conn = state.db.reader().acquire().await.map_err(AppError::from)?;
-    let list = service::tonight(&mut conn, &who.user, state.db.clock().local_now()).await?;
-    let done: Vec<MatchId> = list.done.iter().map(|l| l.summary.id).collect();
-    let missing = console_views::ratings_missing(&mut conn, &done).await?;
+    let clock = state.db.clock();
+    let list = service::tonight(&mut conn, &who.user, clock).await?;
+    let finished: Vec<MatchId> = list
+        .today
+        .iter()
+        .chain(&list.earlier)
+        .map(|l| l.summary.id)
+        .collect();
+    let missing = console_views::ratings_missing(&mut conn, &finished).await?;
     let items = |list: Vec<Listed>| {
         list.into_iter()
             .map(|l| ListItem::of(l, &missing))
@@ -88,9 +97,11 @@ pub(super) async fn tonight(
     };
     let body = TonightPage {
         nav: who.nav(),
-        live: items(list.live),
-        upcoming: items(list.upcoming),
-        done: items(list.done),
+        date: clock.local_now().0.format("%a %-d %b").to_string(),
+        today: items(list.today),
+        later: items(list.later),
+        earlier: items(list.earlier),
+        untimed: items(list.untimed),
     }
     .render()?;
     Ok(no_store(html(StatusCode::OK, body)))
