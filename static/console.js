@@ -1,12 +1,49 @@
 // The supervisor console's enhancements; everything works without them.
 // 1. Counts down the match clock from data-ends-at.
 // 2. Flags, as you type, tricks that do not sum to 13 (the server checks again).
-// 3. Gives the ratings' error summary the focus (where `autofocus` was not honoured).
+// 3. Gives a refused post's error summary the focus (where `autofocus` was not honoured),
+//    and makes its links move the focus to the field, with its label or legend in view.
 (function () {
   "use strict";
 
-  var summary = document.getElementById("rating-error");
-  if (summary && document.activeElement !== summary) summary.focus();
+  var summary = document.querySelector("[data-error-summary]");
+  if (summary) {
+    if (document.activeElement !== summary) summary.focus();
+    // The caption of a field: the legend of its group (a seat, a team's ratings), else its
+    // label; what the page scrolls to so that both are in view.
+    var caption = function (field) {
+      var group = field.closest("fieldset");
+      if (group && group.querySelector("legend")) return group.querySelector("legend");
+      if (field.id) {
+        var label = document.querySelector("label[for='" + field.id + "']");
+        if (label) return label;
+      }
+      return field.closest("label") || field;
+    };
+    summary.addEventListener("click", function (event) {
+      var link = event.target.closest ? event.target.closest("a[data-target]") : null;
+      if (!link) return;
+      var field = document.getElementById(link.getAttribute("data-target"));
+      if (!field) return;
+      // A closed <details> (the forfeit box) opens first.
+      var box = field.closest("details");
+      if (box && !box.open) box.open = true;
+      event.preventDefault();
+      // The field's caption at the top; or its message, when that is above the caption
+      // (the tricks' sum, above the seats) and the message and the field fit in the window.
+      var top = caption(field);
+      var said = field.getAttribute("aria-describedby");
+      var message = said ? document.getElementById(said) : null;
+      if (message) {
+        var m = message.getBoundingClientRect(), f = field.getBoundingClientRect();
+        var room = window.innerHeight - 120;
+        if (m.top < top.getBoundingClientRect().top && f.bottom - m.top < room) top = message;
+      }
+      top.scrollIntoView({ block: "start" });
+      field.focus({ preventScroll: true });
+      if (history.replaceState) history.replaceState(null, "", "#" + field.id);
+    });
+  }
 
   var clock = document.getElementById("time-left");
   if (clock && clock.dataset.endsAt && !clock.dataset.called) {
@@ -61,6 +98,7 @@
     };
     form.addEventListener("input", check);
     form.addEventListener("change", check);
-    check();
+    // The server's own message about the sum is shown already, until something changes.
+    if (!form.querySelector("[data-field=tricks]")) check();
   }
 })();

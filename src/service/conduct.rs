@@ -15,7 +15,7 @@ use super::text::{REASON_MAX, TextRule};
 use super::{ConflictCode, ServiceError, User};
 use crate::db::Db;
 use crate::db::matches::{self as db_matches, MatchRow};
-use crate::domain::{LocalTime, MatchId, MatchStatus, TextEnum, Timestamp};
+use crate::domain::{LocalTime, MatchId, MatchStatus, TextEnum};
 use crate::league::settings::Settings;
 use crate::rules::Team;
 
@@ -257,9 +257,4 @@ pub async fn rate(
 
 fn words(rating: Option<i64>) -> String {
     rating.map_or_else(|| "unrated".to_string(), |r| r.to_string())
-}
-
-/// When a check-in was made, for the console ("checked in 18:52").
-pub fn checked_in_at(at: Timestamp, zone: chrono_tz::Tz) -> String {
-    at.0.with_timezone(&zone).format("%H:%M").to_string()
 }

@@ -149,7 +149,7 @@ async fn a_supervisor_checks_in_forfeits_and_rates_on_a_phone() {
 
         // 18:50: both teams to check in, the grace period ends at 19:10.
         ensure!(
-            browser.text_of("#grace").await? == "Grace period ends at 19:10",
+            browser.text_of("#grace").await? == "Grace period ends at Mon 23 Nov, 19:10",
             "the grace period"
         );
         ensure!(browser.text_of("#check-in-a").await? == "Team 1 is here");
@@ -163,7 +163,7 @@ async fn a_supervisor_checks_in_forfeits_and_rates_on_a_phone() {
         tap(&browser, "#check-in-a").await?;
         let done = browser.text_of("#checked-in-a-text").await?;
         ensure!(
-            done == "✓ Team 1 checked in 18:50",
+            done == "✓ Team 1 checked in Mon 23 Nov, 18:50",
             "after the check-in: {done}"
         );
         ensure_touch_target(&browser, "#undo-check-in-a").await?;

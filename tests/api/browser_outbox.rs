@@ -1,1 +1,740 @@
-//! (tests to come)
+//! The console's outbox in headless Chromium (`static/outbox.js`, `static/sw.js`): hands
+//! typed while the table's Wi-Fi is down are kept on the phone, survive a reload, and are
+//! recorded exactly once when the connection returns; a queued hand that meets a change
+//! made meanwhile by another supervisor waits for the supervisor's decision.
+//!
+//! How "offline" is made. Chromium's network emulation (chromedriver's
+//! `chromium/network_conditions`) applies to the page only: it fails the page's fetches and
+//! gives it `navigator.onLine == false` and the `offline`/`online` events, but a service
+//! worker's own fetches still reach the server (checked in this Chromium: the worker fetched
+//! and stored a page while the page was "offline"). So the browser talks to the app through
+//! a [`Relay`], a small TCP relay in the test that is cut like the Wi-Fi (open connections
+//! closed, new ones closed at once), for the page and the worker alike; and the page is told
+//! it is offline by the emulation at the same time, as a phone is. Nothing is dispatched by
+//! hand: the `online` event is Chromium's own when the emulation ends. The relay can also
+//! swallow the app's answers (the request reaches the app, the answer never comes back), the
+//! case the idempotency key exists for.
+
+use std::io::{Read, Write};
+use std::net::{Shutdown, SocketAddr, TcpListener, TcpStream};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use actix_web::rt::time::sleep;
+use anyhow::{Context, bail, ensure};
+use serde_json::{Value, json};
+use spades_im::service::Role;
+
+use crate::browser::evidence;
+use crate::helpers::{Api, PASSWORD, TestApp, spawn_app};
+use crate::webdriver::{Browser, binaries_or_skip};
+
+const WAIT: Duration = Duration::from_secs(30);
+const WHOLE_TEST: Duration = Duration::from_secs(240);
+
+// ------------------------------------------------------------------------------- relay
+
+/// A TCP relay between the browser and the app, that the test cuts like a table's Wi-Fi.
+struct Relay {
+    port: u16,
+    shared: Arc<Shared>,
+}
+
+#[derive(Default)]
+struct Shared {
+    online: AtomicBool,
+    /// Requests reach the app, its answers are thrown away (the connection is closed).
+    swallow: AtomicBool,
+    stop: AtomicBool,
+    open: Mutex<Vec<TcpStream>>,
+    /// Connections refused while cut.
+    refused: AtomicUsize,
+    /// Answers thrown away while swallowing.
+    swallowed: AtomicUsize,
+}
+
+impl Relay {
+    fn start(upstream: SocketAddr) -> Relay {
+        let listener = TcpListener::bind("127.0.0.1:0").expect("the relay binds");
+        let port = listener.local_addr().expect("the relay's port").port();
+        let shared = Arc::new(Shared::default());
+        shared.online.store(true, Ordering::SeqCst);
+        let s = shared.clone();
+        std::thread::spawn(move || {
+            for client in listener.incoming() {
+                if s.stop.load(Ordering::SeqCst) {
+                    break;
+                }
+                let Ok(client) = client else { continue };
+                if !s.online.load(Ordering::SeqCst) {
+                    s.refused.fetch_add(1, Ordering::SeqCst);
+                    let _ = client.shutdown(Shutdown::Both);
+                    continue;
+                }
+                let Ok(server) = TcpStream::connect(upstream) else {
+                    let _ = client.shutdown(Shutdown::Both);
+                    continue;
+                };
+                if let (Ok(c), Ok(sv)) = (client.try_clone(), server.try_clone()) {
+                    let mut open = s.open.lock().unwrap();
+                    open.push(c);
+                    open.push(sv);
+                }
+                pipe(&client, &server, None);
+                pipe(&server, &client, Some(s.clone()));
+            }
+        });
+        Relay { port, shared }
+    }
+
+    fn url(&self, path: &str) -> String {
+        format!("http://127.0.0.1:{}{path}", self.port)
+    }
+
+    /// No connection: every open one is closed, new ones are closed at once.
+    fn cut(&self) {
+        self.shared.online.store(false, Ordering::SeqCst);
+        self.close_all();
+    }
+
+    fn restore(&self) {
+        self.shared.swallow.store(false, Ordering::SeqCst);
+        self.shared.online.store(true, Ordering::SeqCst);
+    }
+
+    /// Requests get through, answers do not (from the next connection on).
+    fn swallow_answers(&self) {
+        self.shared.swallow.store(true, Ordering::SeqCst);
+        self.close_all();
+    }
+
+    fn close_all(&self) {
+        for s in self.shared.open.lock().unwrap().drain(..) {
+            let _ = s.shutdown(Shutdown::Both);
+        }
+    }
+
+    fn refused(&self) -> usize {
+        self.shared.refused.load(Ordering::SeqCst)
+    }
+
+    fn swallowed(&self) -> usize {
+        self.shared.swallowed.load(Ordering::SeqCst)
+    }
+}
+
+impl Drop for Relay {
+    fn drop(&mut self) {
+        self.shared.stop.store(true, Ordering::SeqCst);
+        self.cut();
+        let _ = TcpStream::connect(("127.0.0.1", self.port));
+    }
+}
+
+/// Copies `from` to `to` on a thread until either side closes; on the answers' side
+/// (`answers` given) throws them away while the relay swallows.
+fn pipe(from: &TcpStream, to: &TcpStream, answers: Option<Arc<Shared>>) {
+    let (Ok(mut from), Ok(mut to)) = (from.try_clone(), to.try_clone()) else {
+        return;
+    };
+    std::thread::spawn(move || {
+        let mut buf = [0u8; 16 * 1024];
+        loop {
+            match from.read(&mut buf) {
+                Ok(0) | Err(_) => break,
+                Ok(n) => {
+                    if let Some(s) = &answers
+                        && s.swallow.load(Ordering::SeqCst)
+                    {
+                        s.swallowed.fetch_add(1, Ordering::SeqCst);
+                        let _ = to.shutdown(Shutdown::Both);
+                        break;
+                    }
+                    if to.write_all(&buf[..n]).is_err() {
+                        break;
+                    }
+                }
+            }
+        }
+        let _ = to.shutdown(Shutdown::Write);
+        let _ = from.shutdown(Shutdown::Read);
+    });
+}
+
+// ------------------------------------------------------------------------------- helpers
+
+/// Runs `body` with a fresh browser for the browser test `test` (skips without one); on
+/// failure keeps a screenshot and the page, named after `name`.
+async fn with_browser<F>(test: &str, name: &str, body: F)
+where
+    F: AsyncFnOnce(&Browser) -> anyhow::Result<()>,
+{
+    let Some((driver, chrome)) = binaries_or_skip(test) else {
+        return;
+    };
+    let browser = Browser::start(&driver, &chrome)
+        .await
+        .expect("chromium starts");
+    let outcome = actix_web::rt::time::timeout(WHOLE_TEST, body(&browser)).await;
+    let failure = match outcome {
+        Ok(Ok(())) => None,
+        Ok(Err(e)) => Some(format!("{e:#}")),
+        Err(_) => Some(format!("the browser test took over {WHOLE_TEST:?}")),
+    };
+    if let Some(failure) = failure {
+        let saved = evidence(&browser, name).await;
+        let _ = browser.quit().await;
+        panic!("{failure}\n{saved}");
+    }
+    browser.quit().await.expect("the browser quits");
+}
+
+/// A league with 4 teams, a round robin, supervisor `sam` assigned and the first match
+/// started; the admin's API client and the match's id.
+async fn league_night(app: &TestApp) -> (Api, i64) {
+    let admin = app.api_user("coord", Role::Admin).await;
+    app.league(&admin, "fall", json!("unc-im-300"), 4).await;
+    app.user("sam", Role::Supervisor).await;
+    let response = admin
+        .post(
+            "/api/v1/leagues/fall/supervisors",
+            &json!({"username": "sam"}),
+        )
+        .await;
+    assert_eq!(response.status(), 204);
+    let schedule: Value = admin
+        .post(
+            "/api/v1/leagues/fall/schedule",
+            &json!({"format": "round_robin"}),
+        )
+        .await
+        .json()
+        .await
+        .expect("schedule json");
+    let id = schedule["matches"][0]["id"].as_i64().expect("a match");
+    let started = admin
+        .post(&format!("/api/v1/matches/{id}/start"), &json!({}))
+        .await;
+    assert_eq!(started.status(), 200);
+    (admin, id)
+}
+
+fn relay_for(app: &TestApp) -> Relay {
+    let upstream: SocketAddr = app
+        .address
+        .trim_start_matches("http://")
+        .parse()
+        .expect("the app's address");
+    Relay::start(upstream)
+}
+
+/// Logs `name` in through the relay and opens the console of match `id`, once its service
+/// worker keeps the page (so that a reload offline can show it).
+async fn open_console(browser: &Browser, relay: &Relay, name: &str, id: i64) -> anyhow::Result<()> {
+    browser.goto(&relay.url("/login")).await?;
+    let user = browser.wait_for("#username", WAIT).await?;
+    browser.send_keys(&user, name).await?;
+    let password = browser.find("#password").await?;
+    browser.send_keys(&password, PASSWORD).await?;
+    let button = browser.find("#login-button").await?;
+    browser.click_and_wait_for_page(&button, WAIT).await?;
+    browser
+        .goto(&relay.url(&format!("/supervise/matches/{id}")))
+        .await?;
+    browser.wait_for("#hand-form", WAIT).await?;
+    browser
+        .wait_for("html[data-outbox-offline=\"ready\"]", WAIT)
+        .await
+        .context("the service worker keeps the console")?;
+    Ok(())
+}
+
+/// The table's Wi-Fi drops: the relay is cut and the page is told it is offline.
+async fn go_offline(browser: &Browser, relay: &Relay) -> anyhow::Result<()> {
+    relay.cut();
+    browser.set_offline(true).await?;
+    Ok(())
+}
+
+/// The Wi-Fi is back: the relay passes again, then Chromium's emulation ends (the page
+/// gets its `online` event from Chromium).
+async fn go_online(browser: &Browser, relay: &Relay) -> anyhow::Result<()> {
+    relay.restore();
+    browser.clear_network_conditions().await?;
+    Ok(())
+}
+
+/// Types one hand on the console form: bids and tricks of seats 1–4 in the form's names.
+async fn type_hand(browser: &Browser, hand: &Hand) -> anyhow::Result<()> {
+    for (team, seats) in [("a", hand.a), ("b", hand.b)] {
+        for (i, (bid, took)) in seats.iter().enumerate() {
+            browser
+                .select_by_value(&format!("select[name=\"{team}_bid{i}\"]"), bid)
+                .await?;
+            let input = browser
+                .find(&format!("input[name=\"{team}_tricks{i}\"]"))
+                .await?;
+            browser.clear(&input).await?;
+            browser.send_keys(&input, took).await?;
+        }
+    }
+    Ok(())
+}
+
+/// A hand as typed: (bid, took) of seats 1 and 3 (team a), then 2 and 4 (team b).
+struct Hand {
+    a: [(&'static str, &'static str); 2],
+    b: [(&'static str, &'static str); 2],
+}
+
+impl Hand {
+    /// The hand as the API shows it back (`hand` of a recorded hand).
+    fn api(&self) -> Value {
+        let bid = |b: &str| b.parse::<i64>().map_or_else(|_| json!(b), |n| json!(n));
+        let took = |t: &str| json!(t.parse::<i64>().expect("tricks"));
+        let team = |seats: [(&str, &str); 2]| {
+            json!({"bids": [bid(seats[0].0), bid(seats[1].0)],
+                   "tricks": [took(seats[0].1), took(seats[1].1)]})
+        };
+        json!({"a": team(self.a), "b": team(self.b)})
+    }
+}
+
+const FIRST: Hand = Hand {
+    a: [("4", "5"), ("nil", "0")],
+    b: [("3", "4"), ("3", "4")],
+};
+const SECOND: Hand = Hand {
+    a: [("5", "6"), ("2", "2")],
+    b: [("4", "3"), ("1", "2")],
+};
+
+/// Waits until `script` (a function body) returns `true` in the page; errors while a page is
+/// replaced count as "not yet".
+async fn until(browser: &Browser, what: &str, script: &str) -> anyhow::Result<()> {
+    let deadline = Instant::now() + WAIT;
+    loop {
+        let last = match browser.execute(script, json!([])).await {
+            Ok(Value::Bool(true)) => return Ok(()),
+            Ok(other) => other,
+            Err(e) => json!(e.to_string()),
+        };
+        if Instant::now() >= deadline {
+            bail!("{what}: not after {WAIT:?} (last: {last})");
+        }
+        sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// The outbox kept in the page's localStorage for this match: every item, in order.
+async fn stored(browser: &Browser, id: i64) -> anyhow::Result<Vec<Value>> {
+    let value = browser
+        .execute(
+            "const items = []; \
+             for (let i = 0; i < localStorage.length; i++) { \
+               const k = localStorage.key(i); \
+               if (k.startsWith('spades-im.outbox.') && k.endsWith('.' + arguments[0])) \
+                 items.push(...(JSON.parse(localStorage.getItem(k)).items || [])); \
+             } \
+             return items;",
+            json!([id.to_string()]),
+        )
+        .await?;
+    Ok(value.as_array().cloned().unwrap_or_default())
+}
+
+/// The match as the API shows it now.
+async fn api_match(admin: &Api, id: i64) -> anyhow::Result<Value> {
+    let response = admin.get(&format!("/api/v1/matches/{id}")).await;
+    ensure!(response.status() == 200, "GET match: {}", response.status());
+    Ok(response.json().await?)
+}
+
+fn hands_of(view: &Value) -> Vec<Value> {
+    view["hands"]
+        .as_array()
+        .map(|hands| hands.iter().map(|h| h["hand"].clone()).collect())
+        .unwrap_or_default()
+}
+
+/// Waits until the API shows `count` hands.
+async fn until_hands(admin: &Api, id: i64, count: usize) -> anyhow::Result<Value> {
+    let deadline = Instant::now() + WAIT;
+    loop {
+        let view = api_match(admin, id).await?;
+        if hands_of(&view).len() == count {
+            return Ok(view);
+        }
+        if Instant::now() >= deadline {
+            bail!("the API has {} hands, not {count}", hands_of(&view).len());
+        }
+        sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// The text of the outbox's count (`#outbox`) and its `data-count`.
+async fn outbox(browser: &Browser) -> anyhow::Result<(String, String)> {
+    let element = browser.find("#outbox").await?;
+    let count = browser
+        .attribute(&element, "data-count")
+        .await?
+        .unwrap_or_default();
+    Ok((browser.text(&element).await?, count))
+}
+
+/// The outbox's list items: (state, text), in order.
+async fn pending(browser: &Browser) -> anyhow::Result<Vec<(String, String)>> {
+    let mut out = Vec::new();
+    for li in browser.find_all("#pending-hands li.outbox-item").await? {
+        out.push((
+            browser
+                .attribute(&li, "data-state")
+                .await?
+                .unwrap_or_default(),
+            browser.text(&li).await?,
+        ));
+    }
+    Ok(out)
+}
+
+const SENT_ONCE: &str = "browser_outbox::a_hand_recorded_offline_is_sent_once_when_back_online";
+
+/// Offline: a hand is kept (the count, the list, the form ready for hand 2 with a new key
+/// and the next version); a reload without a connection still shows the match and the kept
+/// hand; back online the hand is recorded exactly once. Then a second hand whose answer is
+/// lost on the way back (the app recorded it): it is kept, sent again by itself, and the
+/// app still has it once (its idempotency key).
+#[actix_web::test]
+async fn a_hand_recorded_offline_is_sent_once_when_back_online() {
+    let app = spawn_app().await;
+    let (admin, id) = league_night(&app).await;
+    let relay = relay_for(&app);
+    with_browser(SENT_ONCE, "outbox-sent-once", async |browser| {
+        open_console(browser, &relay, "sam", id).await?;
+        let base = api_match(&admin, id).await?["version"]
+            .as_i64()
+            .context("version")?;
+        ensure!(
+            browser.value_of("#hand-form input[name=\"expected_version\"]").await?
+                == base.to_string(),
+            "the form is on the match's version"
+        );
+
+        go_offline(browser, &relay).await?;
+        type_hand(browser, &FIRST).await?;
+        let record = browser.find("#record").await?;
+        browser.click(&record).await?;
+        until(
+            browser,
+            "the outbox counts the hand",
+            "const o = document.getElementById('outbox'); \
+             return !!o && o.dataset.count === '1' && o.textContent.includes('1 waiting to send');",
+        )
+        .await?;
+        let items = pending(browser).await?;
+        ensure!(items.len() == 1, "one item listed: {items:?}");
+        ensure!(
+            items[0].0 == "waiting"
+                && items[0].1.contains("waiting to send")
+                && items[0].1.contains("Hand 1"),
+            "hand 1 is listed as waiting: {items:?}"
+        );
+        let kept = stored(browser, id).await?;
+        ensure!(kept.len() == 1, "one item in localStorage: {kept:?}");
+        let key = kept[0]["key"].as_str().context("the kept key")?.to_string();
+        ensure!(
+            kept[0]["base"] == json!(base) && !key.is_empty(),
+            "kept with its version and key: {}",
+            kept[0]
+        );
+        // The form is ready for the next hand, after the kept one.
+        ensure!(
+            browser.value_of("#hand-form input[name=\"expected_version\"]").await?
+                == (base + 1).to_string(),
+            "the next hand is typed on the version after the kept one"
+        );
+        let next_key = browser
+            .value_of("#hand-form input[name=\"idempotency_key\"]")
+            .await?;
+        ensure!(
+            !next_key.is_empty() && next_key != key,
+            "the next hand has a new key"
+        );
+        ensure!(
+            browser.text_of("#dealer").await? == "2",
+            "hand 2 is dealt by seat 2"
+        );
+        ensure!(
+            browser.value_of("select[name=\"a_bid0\"]").await?.is_empty()
+                && browser.value_of("input[name=\"a_tricks0\"]").await?.is_empty(),
+            "the form is empty for the next hand"
+        );
+        ensure!(
+            hands_of(&api_match(&admin, id).await?).is_empty(),
+            "nothing reached the app while offline"
+        );
+
+        // A reload without a connection: the service worker's copy of the console, and the
+        // outbox from localStorage.
+        let refused_before = relay.refused();
+        browser.refresh().await?;
+        browser.wait_for("#hand-form", WAIT).await?;
+        ensure!(
+            browser.text_of("#match-title").await?.contains(" v "),
+            "the match is shown offline"
+        );
+        until(
+            browser,
+            "the kept hand is shown after the reload",
+            "const o = document.getElementById('outbox'); \
+             return !!o && o.dataset.count === '1';",
+        )
+        .await?;
+        let items = pending(browser).await?;
+        ensure!(
+            items.len() == 1 && items[0].1.contains("Hand 1") && items[0].1.contains("waiting to send"),
+            "after the reload: {items:?}"
+        );
+        ensure!(
+            relay.refused() > refused_before,
+            "the reload really found no connection (the worker's fetch was refused)"
+        );
+        ensure!(
+            browser.value_of("#hand-form input[name=\"expected_version\"]").await?
+                == (base + 1).to_string(),
+            "after the reload the form is still for the hand after the kept one"
+        );
+        ensure!(
+            hands_of(&api_match(&admin, id).await?).is_empty(),
+            "still nothing recorded"
+        );
+
+        // Back online: sent by itself, once; the console reloads with the server's page.
+        go_online(browser, &relay).await?;
+        let view = until_hands(&admin, id, 1).await?;
+        ensure!(
+            hands_of(&view)[0] == FIRST.api(),
+            "the hand as typed: {}",
+            hands_of(&view)[0]
+        );
+        until(
+            browser,
+            "the console shows the recorded hand and an empty outbox",
+            "const o = document.getElementById('outbox'); \
+             return !!o && o.dataset.count === '0' && !document.getElementById('no-hands') \
+               && document.readyState === 'complete';",
+        )
+        .await?;
+        ensure!(
+            (browser.text_of("#score-a").await?, browser.text_of("#score-b").await?)
+                == ("101".into(), "62".into()),
+            "the console shows the server's score"
+        );
+        ensure!(stored(browser, id).await?.is_empty(), "nothing kept any more");
+        sleep(Duration::from_secs(3)).await;
+        let view = api_match(&admin, id).await?;
+        ensure!(
+            hands_of(&view).len() == 1 && view["version"] == json!(base + 1),
+            "recorded exactly once: {} hands, version {}",
+            hands_of(&view).len(),
+            view["version"]
+        );
+
+        // Hand 2 reaches the app but its answer is lost: kept, sent again, recorded once.
+        relay.swallow_answers();
+        type_hand(browser, &SECOND).await?;
+        let record = browser.find("#record").await?;
+        browser.click(&record).await?;
+        until(
+            browser,
+            "the hand whose answer was lost is kept",
+            "const o = document.getElementById('outbox'); return !!o && o.dataset.count === '1';",
+        )
+        .await?;
+        let view = until_hands(&admin, id, 2).await?;
+        ensure!(relay.swallowed() > 0, "an answer was really lost");
+        ensure!(
+            stored(browser, id).await?.len() == 1,
+            "the browser does not know: it keeps the hand"
+        );
+        ensure!(hands_of(&view)[1] == SECOND.api(), "hand 2 as typed");
+        relay.restore();
+        until(
+            browser,
+            "the kept hand is sent again and the console reloaded",
+            "const o = document.getElementById('outbox'); \
+             return !!o && o.dataset.count === '0' && document.querySelectorAll('#pending-hands li').length === 0 \
+               && document.readyState === 'complete';",
+        )
+        .await?;
+        sleep(Duration::from_secs(3)).await;
+        let view = api_match(&admin, id).await?;
+        ensure!(
+            hands_of(&view).len() == 2 && view["version"] == json!(base + 2),
+            "hand 2 recorded once, not twice: {} hands, version {}",
+            hands_of(&view).len(),
+            view["version"]
+        );
+        ensure!(stored(browser, id).await?.is_empty(), "nothing kept");
+        Ok(())
+    })
+    .await;
+}
+
+const CONFLICT: &str =
+    "browser_outbox::a_queued_hand_that_meets_a_conflict_waits_for_the_supervisor";
+
+/// Offline, two hands are kept (on versions v and v+1); meanwhile a second supervisor
+/// records a hand through the API. Back online the first kept hand meets the conflict: both
+/// stay kept and listed, beside the match as it is now, until the supervisor chooses to send
+/// them on the current version; then the match has all three hands, in order.
+#[actix_web::test]
+async fn a_queued_hand_that_meets_a_conflict_waits_for_the_supervisor() {
+    let app = spawn_app().await;
+    let (admin, id) = league_night(&app).await;
+    let kim = app.api_user("kim", Role::Supervisor).await;
+    let response = admin
+        .post(
+            "/api/v1/leagues/fall/supervisors",
+            &json!({"username": "kim"}),
+        )
+        .await;
+    assert_eq!(response.status(), 204);
+    let relay = relay_for(&app);
+    with_browser(CONFLICT, "outbox-conflict", async |browser| {
+        open_console(browser, &relay, "sam", id).await?;
+        let base = api_match(&admin, id).await?["version"]
+            .as_i64()
+            .context("version")?;
+
+        go_offline(browser, &relay).await?;
+        for (n, hand) in [(1, &FIRST), (2, &SECOND)] {
+            type_hand(browser, hand).await?;
+            let record = browser.find("#record").await?;
+            browser.click(&record).await?;
+            until(
+                browser,
+                &format!("hand {n} is kept"),
+                &format!(
+                    "const o = document.getElementById('outbox'); \
+                     return !!o && o.dataset.count === '{n}';"
+                ),
+            )
+            .await?;
+        }
+        let kept = stored(browser, id).await?;
+        ensure!(kept.len() == 2, "two kept: {kept:?}");
+        ensure!(
+            kept[0]["base"] == json!(base) && kept[1]["base"] == json!(base + 1),
+            "kept in order on versions v and v+1: {kept:?}"
+        );
+        ensure!(
+            kept[0]["key"] != kept[1]["key"],
+            "each hand has its own key"
+        );
+        let items = pending(browser).await?;
+        ensure!(
+            items.len() == 2 && items[0].1.contains("Hand 1") && items[1].1.contains("Hand 2"),
+            "listed in order: {items:?}"
+        );
+        ensure!(
+            browser.text_of("#dealer").await? == "3",
+            "the form is for hand 3"
+        );
+
+        // Meanwhile kim records a hand at the same table.
+        let kims = Hand {
+            a: [("3", "3"), ("3", "3")],
+            b: [("4", "4"), ("3", "3")],
+        };
+        let response = kim
+            .post(
+                &format!("/api/v1/matches/{id}/hands"),
+                &json!({"hand": kims.api(), "expected_version": base}),
+            )
+            .await;
+        ensure!(response.status() == 201, "kim's hand: {}", response.status());
+
+        go_online(browser, &relay).await?;
+        until(
+            browser,
+            "the conflict is shown",
+            "return !!document.querySelector('#pending-hands li.outbox-item[data-state=\"conflict\"]') \
+               && !!document.getElementById('outbox-resend');",
+        )
+        .await?;
+        let items = pending(browser).await?;
+        ensure!(
+            items.len() == 2
+                && items[0].0 == "conflict"
+                && items[0].1.contains("the match changed")
+                && items[1].0 == "waiting",
+            "both still listed, the first in conflict: {items:?}"
+        );
+        let server = browser.text_of("#pending-hands .outbox-server").await?;
+        ensure!(
+            server.contains("1 hand recorded"),
+            "the server's state beside the kept hands: {server}"
+        );
+        let phone = browser.text_of("#pending-hands .outbox-phone").await?;
+        ensure!(
+            phone.contains("Hand 1") && phone.contains("Hand 2"),
+            "the kept hands beside it: {phone}"
+        );
+        ensure!(
+            outbox(browser).await?.0.contains("2 waiting to send"),
+            "the count: {:?}",
+            outbox(browser).await?
+        );
+        // Nobody decided: nothing else is sent, nothing is dropped, even after a while and a
+        // reload.
+        sleep(Duration::from_secs(5)).await;
+        ensure!(
+            hands_of(&api_match(&admin, id).await?).len() == 1,
+            "only kim's hand is recorded"
+        );
+        ensure!(stored(browser, id).await?.len() == 2, "both still kept");
+        browser.refresh().await?;
+        until(
+            browser,
+            "the conflict is still shown after a reload",
+            "return document.querySelectorAll('#pending-hands li.outbox-item').length === 2 \
+               && !!document.getElementById('outbox-resend');",
+        )
+        .await?;
+        ensure!(
+            hands_of(&api_match(&admin, id).await?).len() == 1,
+            "still only kim's hand"
+        );
+
+        // The supervisor sends them on the current version.
+        let resend = browser.find("#outbox-resend").await?;
+        browser.click(&resend).await?;
+        let view = until_hands(&admin, id, 3).await?;
+        let hands = hands_of(&view);
+        ensure!(
+            hands[0] == kims.api() && hands[1] == FIRST.api() && hands[2] == SECOND.api(),
+            "kim's hand, then the two kept, in order: {hands:?}"
+        );
+        until(
+            browser,
+            "the console shows the server's page with an empty outbox",
+            "const o = document.getElementById('outbox'); \
+             return !!o && o.dataset.count === '0' && document.readyState === 'complete' \
+               && document.querySelectorAll('#pending-hands li').length === 0;",
+        )
+        .await?;
+        ensure!(stored(browser, id).await?.is_empty(), "nothing kept any more");
+        sleep(Duration::from_secs(2)).await;
+        let view = api_match(&admin, id).await?;
+        ensure!(
+            hands_of(&view).len() == 3 && view["version"] == json!(base + 3),
+            "three hands, each once: {} hands, version {}",
+            hands_of(&view).len(),
+            view["version"]
+        );
+        Ok(())
+    })
+    .await;
+}

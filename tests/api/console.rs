@@ -263,7 +263,10 @@ async fn a_league_night_from_the_console() {
         .sue
         .post_form(
             &format!("{console}/time"),
-            &[("expected_version", &hidden(&page, "expected_version"))],
+            &[
+                ("expected_version", &hidden(&page, "expected_version")),
+                ("confirm", "1"),
+            ],
         )
         .await;
     assert_eq!(r.status(), 303);
@@ -547,7 +550,10 @@ async fn refusals_write_nothing() {
     assert!(page.contains("id=\"conflict\""));
     let (status, _) = text(
         s.sue
-            .post_form(&format!("{console}/time"), &[("expected_version", &stale)])
+            .post_form(
+                &format!("{console}/time"),
+                &[("expected_version", &stale), ("confirm", "1")],
+            )
             .await,
     )
     .await;
@@ -910,7 +916,10 @@ async fn tie_on_time(s: &Setup, id: i64) -> String {
         .sue
         .post_form(
             &format!("{console}/time"),
-            &[("expected_version", &hidden(&page, "expected_version"))],
+            &[
+                ("expected_version", &hidden(&page, "expected_version")),
+                ("confirm", "1"),
+            ],
         )
         .await;
     assert_eq!(r.status(), 303);
@@ -1125,7 +1134,7 @@ async fn teams_check_in_on_the_console_and_the_absent_one_is_offered_a_forfeit()
     assert!(section(&page, "id=\"check-in-b\"", "</button>").contains("Team 2 is here"));
     assert!(
         section(&page, "id=\"grace\"", "</p>")
-            .contains("Grace period ends at <strong id=\"grace-ends\">19:10</strong>"),
+            .contains("Grace period ends at <strong id=\"grace-ends\">Mon 23 Nov, 19:10</strong>"),
         "{page}"
     );
     assert!(!page.contains("id=\"absent-"), "nobody is late yet");
@@ -1176,7 +1185,8 @@ async fn teams_check_in_on_the_console_and_the_absent_one_is_offered_a_forfeit()
     );
     let (_, page) = text(s.sue.get(&console).await).await;
     assert!(
-        section(&page, "id=\"checked-in-a-text\"", "</span>").contains("Team 1 checked in 18:50"),
+        section(&page, "id=\"checked-in-a-text\"", "</span>")
+            .contains("Team 1 checked in Mon 23 Nov, 18:50"),
         "{page}"
     );
     assert!(page.contains("id=\"undo-check-in-a\""));
@@ -1459,4 +1469,507 @@ async fn ratings_on_the_console_come_back_with_the_values_kept() {
     assert_eq!(m["sportsmanship"]["a"], 5);
     assert_eq!(m["sportsmanship"]["b"], 1);
     assert_eq!(m["sportsmanship"]["missing"], false);
+}
+
+// ---------------------------------------------------------------------------------------
+// The console on a phone, without JavaScript: a refused post opens at one error summary
+// (focused, "Error:" in the title, a link to each bad field, the teams named); calling time
+// and a forfeit take a second, different button; bids grouped; one time format.
+
+/// The page's `<title>`.
+fn title(html: &str) -> &str {
+    section(html, "<title>", "</title>")
+        .trim_start_matches("<title>")
+        .trim()
+}
+
+/// The error summary `id` of a page: focused on load, an alert, before the match's heading.
+fn error_summary<'a>(page: &'a str, id: &str) -> &'a str {
+    let at = page
+        .find(&format!("id=\"{id}\""))
+        .unwrap_or_else(|| panic!("no summary {id}: {page}"));
+    let open = page[..at].rfind('<').unwrap_or(at);
+    let tag = &page[open..at + page[at..].find('>').unwrap_or(0)];
+    for part in [
+        "<div class=\"error-summary\"",
+        "role=\"alert\"",
+        "tabindex=\"-1\"",
+        "autofocus",
+    ] {
+        assert!(tag.contains(part), "{id}: {part} in {tag}");
+    }
+    assert!(
+        page.find("<h1").is_some_and(|h1| at < h1),
+        "the summary is at the top: {page}"
+    );
+    section(page, &format!("id=\"{id}\""), "</div>")
+}
+
+/// Whether `html` says "team a" or "team b" (a side as the API names it) as words.
+fn names_a_side(html: &str) -> bool {
+    let lower = html.to_lowercase();
+    ["team a", "team b"].iter().any(|side| {
+        lower.match_indices(side).any(|(at, _)| {
+            let before = lower[..at].chars().next_back();
+            let after = lower[at + side.len()..].chars().next();
+            !before.is_some_and(char::is_alphanumeric) && !after.is_some_and(char::is_alphanumeric)
+        })
+    })
+}
+
+/// A link of the summary to field `target`, which is in the page and marked.
+fn links_to(page: &str, summary: &str, target: &str) {
+    assert!(
+        summary.contains(&format!("href=\"#{target}\"")),
+        "a link to #{target}: {summary}"
+    );
+    assert!(
+        page.contains(&format!("id=\"{target}\"")),
+        "#{target} exists"
+    );
+}
+
+#[actix_web::test]
+async fn refused_posts_open_at_an_error_summary_linking_to_the_fields() {
+    let s = setup().await;
+    let id = s.id;
+    let console = format!("/supervise/matches/{id}");
+    let page = start(&s, id).await;
+    assert!(!title(&page).starts_with("Error"), "{}", title(&page));
+    let v = hidden(&page, "expected_version");
+    let h = |bids: [&str; 4], tricks: [&str; 4]| hand(&v, "", bids, tricks);
+    // (what, fields, the field linked, the message in the summary)
+    let cases = [
+        (
+            "tricks sum to 12",
+            h(["4", "4", "3", "2"], ["4", "4", "3", "1"]),
+            "a_tricks0",
+            "tricks sum to 12, not 13",
+        ),
+        (
+            "missing bid",
+            h(["4", "4", "", "2"], ["4", "4", "3", "2"]),
+            "a_bid1",
+            "seat 3 has no bid",
+        ),
+        (
+            "missing tricks",
+            h(["4", "4", "3", "2"], ["4", "4", "3", ""]),
+            "b_tricks1",
+            "seat 4 has no trick count",
+        ),
+        (
+            "below the minimum bid",
+            h(["1", "4", "2", "2"], ["4", "4", "3", "2"]),
+            "a_bid0",
+            "Team 1 bid 3; the minimum team bid is 4",
+        ),
+        (
+            "revokes not a number",
+            {
+                let mut f = h(["4", "4", "3", "2"], ["4", "4", "3", "2"]);
+                f.push(("b_revokes".into(), "two".into()));
+                f
+            },
+            "b_revokes",
+            "revokes must be a number",
+        ),
+        (
+            "no version",
+            h(["4", "4", "3", "2"], ["4", "4", "3", "2"])
+                .into_iter()
+                .filter(|(k, _)| k != "expected_version")
+                .collect(),
+            "hand-form",
+            "the form has no match version",
+        ),
+    ];
+    for (what, fields, target, message) in cases {
+        let before = s.app.tables().await;
+        let (status, page) = text(post(&s.sue, &format!("{console}/hands"), &fields).await).await;
+        assert_eq!(status, 422, "{what}");
+        assert!(
+            title(&page).starts_with("Error: "),
+            "{what}: {}",
+            title(&page)
+        );
+        let summary = error_summary(&page, "error-summary");
+        assert!(
+            summary.contains("The hand was not recorded"),
+            "{what}: {summary}"
+        );
+        assert!(summary.contains(message), "{what}: {summary}");
+        links_to(&page, summary, target);
+        if target != "hand-form" {
+            assert!(
+                section(&page, &format!("id=\"{target}\""), ">")
+                    .contains("aria-invalid=\"true\" aria-describedby=\"hand-error\""),
+                "{what}: the field is marked and described by its message"
+            );
+        }
+        // One message at the field, and the sides named as the teams.
+        assert_eq!(page.matches("id=\"hand-error\"").count(), 1, "{what}");
+        assert!(!names_a_side(&page), "{what}: {page}");
+        s.app.assert_nothing_written(&before, what).await;
+    }
+
+    // A correction without a reason: the summary links to the reason.
+    let r = post(
+        &s.sue,
+        &format!("{console}/hands"),
+        &hand(&v, "ok", ["4", "4", "3", "2"], ["4", "4", "3", "2"]),
+    )
+    .await;
+    assert_eq!(r.status(), 303);
+    let version = match_json(&s.app, id).await["version"].to_string();
+    let before = s.app.tables().await;
+    let mut fix = hand(&version, "", ["4", "4", "3", "2"], ["5", "3", "3", "2"]);
+    fix.push(("reason".into(), " ".into()));
+    let (status, page) = text(post(&s.sue, &format!("{console}/hands/1"), &fix).await).await;
+    assert_eq!(status, 422);
+    assert!(
+        title(&page).starts_with("Error: Correct hand 1"),
+        "{}",
+        title(&page)
+    );
+    let summary = error_summary(&page, "error-summary");
+    assert!(
+        summary.contains("The correction was not saved"),
+        "{summary}"
+    );
+    assert!(
+        summary.contains("say why the hand is corrected"),
+        "{summary}"
+    );
+    links_to(&page, summary, "reason");
+    assert!(page.contains("aria-invalid=\"true\" aria-describedby=\"hand-error\""));
+    s.app
+        .assert_nothing_written(&before, "a correction without a reason")
+        .await;
+
+    // A forfeit without the confirmation: the box open, the summary links to the team's
+    // button, whose group is described by the message.
+    let (status, page) = text(
+        s.sue
+            .post_form(
+                &format!("{console}/forfeit"),
+                &[("expected_version", &version), ("team", "b")],
+            )
+            .await,
+    )
+    .await;
+    assert_eq!(status, 422);
+    assert!(title(&page).starts_with("Error: "), "{}", title(&page));
+    let summary = error_summary(&page, "error-summary");
+    assert!(
+        summary.contains("The forfeit was not recorded"),
+        "{summary}"
+    );
+    links_to(&page, summary, "forfeit-b");
+    assert!(page.contains("id=\"forfeit-box\" open"));
+    assert!(page.contains("aria-describedby=\"forfeit-error\""));
+    s.app
+        .assert_nothing_written(&before, "a forfeit without confirmation")
+        .await;
+}
+
+#[actix_web::test]
+async fn calling_time_and_forfeiting_take_a_second_different_button() {
+    let s = setup().await;
+    let id = s.id;
+    let console = format!("/supervise/matches/{id}");
+    let page = start(&s, id).await;
+    // The first tap opens the confirmation (no script needed): a <details> whose form holds
+    // the second button, with its own words.
+    let clock = section(&page, "id=\"clock\"", "</section>");
+    assert!(clock.contains("<details class=\"confirm-step\" id=\"call-time-box\">"));
+    assert!(clock.contains("id=\"call-time\""), "{clock}");
+    let yes = section(clock, "id=\"call-time-confirm\"", "</button>");
+    assert!(
+        yes.contains("Yes, call time now — the next hand is the last"),
+        "{yes}"
+    );
+    assert!(clock.contains("name=\"confirm\" value=\"1\""));
+    assert!(!page.contains("confirm("), "no browser dialog");
+
+    // Posted without the confirmation: nothing called, nothing written; the console shows
+    // the confirmation open.
+    let version = hidden(&page, "expected_version");
+    let before = s.app.tables().await;
+    let (status, page) = text(
+        s.sue
+            .post_form(
+                &format!("{console}/time"),
+                &[("expected_version", &version)],
+            )
+            .await,
+    )
+    .await;
+    assert_eq!(status, 200);
+    assert!(page.contains("id=\"call-time-box\" open"), "{page}");
+    assert!(page.contains("id=\"call-time-confirm\""));
+    assert_eq!(match_json(&s.app, id).await["time_called_at"], Value::Null);
+    s.app
+        .assert_nothing_written(&before, "a time call without the confirmation")
+        .await;
+    // With it: called.
+    let r = s
+        .sue
+        .post_form(
+            &format!("{console}/time"),
+            &[("expected_version", &version), ("confirm", "1")],
+        )
+        .await;
+    assert_eq!(r.status(), 303);
+    assert!(match_json(&s.app, id).await["time_called_at"].is_string());
+
+    // A forfeit: the team's button is a GET of the confirmation page (nothing written),
+    // whose button says what happens.
+    let (_, page) = text(s.sue.get(&console).await).await;
+    assert!(page.contains(&format!(
+        "<form method=\"get\" action=\"{console}/forfeit\" id=\"forfeit\">"
+    )));
+    let form = section(&page, "id=\"forfeit\"", "</form>");
+    assert!(
+        !form.contains("name=\"confirm\""),
+        "the first tap confirms nothing"
+    );
+    assert!(section(form, "id=\"forfeit-a\"", "</button>").contains("Team 1 forfeits…"));
+    let before = s.app.tables().await;
+    for (team, effect, button) in [
+        (
+            "a",
+            "Team 1 forfeits: Team 2 wins; the match ends.",
+            "Yes, record the forfeit: Team 2 wins",
+        ),
+        (
+            "both",
+            "Both teams forfeit: nobody wins, it is a loss for both; the match ends.",
+            "Yes, record the double forfeit",
+        ),
+    ] {
+        let (status, confirm) =
+            text(s.sue.get(&format!("{console}/forfeit?team={team}")).await).await;
+        assert_eq!(status, 200, "{team}");
+        assert!(
+            section(&confirm, "id=\"forfeit-effect\"", "</p>").contains(effect),
+            "{confirm}"
+        );
+        assert!(section(&confirm, "id=\"record-forfeit\"", "</button>").contains(button));
+        assert!(confirm.contains(&format!("name=\"team\" value=\"{team}\"")));
+        assert!(confirm.contains("name=\"confirm\" value=\"1\""));
+    }
+    s.app
+        .assert_nothing_written(&before, "the forfeit's confirmation pages")
+        .await;
+}
+
+#[actix_web::test]
+async fn bids_are_grouped_and_the_scoresheet_has_a_card_per_hand() {
+    let s = setup().await;
+    let id = s.id;
+    let console = format!("/supervise/matches/{id}");
+    let page = start(&s, id).await;
+    let select = section(&page, "name=\"a_bid0\"", "</select>");
+    let numbers = section(select, "<optgroup label=\"Number bids\">", "</optgroup>");
+    let nils = section(select, "<optgroup label=\"Nil bids\">", "</optgroup>");
+    assert!(
+        numbers.contains("<option value=\"0\">0</option>"),
+        "{select}"
+    );
+    assert!(
+        numbers.contains("<option value=\"13\">13</option>"),
+        "{select}"
+    );
+    assert!(!numbers.contains("nil"), "{select}");
+    assert!(
+        nils.contains("<option value=\"nil\">Nil</option>"),
+        "{select}"
+    );
+    // "0" is never next to "Nil": 13 ends the numbers, the nil bids come apart.
+    let options: Vec<&str> = select
+        .split("<option value=\"")
+        .skip(1)
+        .map(|o| &o[..o.find('"').unwrap_or(0)])
+        .collect();
+    for pair in options.windows(2) {
+        assert!(
+            !(pair.contains(&"0") && pair.contains(&"nil")),
+            "{options:?}"
+        );
+    }
+
+    // Two hands, the first corrected: a card each, with its Correct button inside it.
+    for key in ["k1", "k2"] {
+        let (_, page) = text(s.sue.get(&console).await).await;
+        let r = post(
+            &s.sue,
+            &format!("{console}/hands"),
+            &hand(
+                &hidden(&page, "expected_version"),
+                key,
+                ["4", "4", "3", "2"],
+                ["4", "4", "3", "2"],
+            ),
+        )
+        .await;
+        assert_eq!(r.status(), 303);
+    }
+    let (_, edit) = text(s.sue.get(&format!("{console}/hands/1/edit")).await).await;
+    let mut fix = hand(
+        &hidden(&edit, "expected_version"),
+        "",
+        ["4", "4", "3", "2"],
+        ["5", "3", "3", "2"],
+    );
+    fix.push(("reason".into(), "seat 1 took 5".into()));
+    assert_eq!(
+        post(&s.sue, &format!("{console}/hands/1"), &fix)
+            .await
+            .status(),
+        303
+    );
+    let (_, page) = text(s.sue.get(&console).await).await;
+    let card = section(&page, "id=\"card-1\"", "</li>");
+    for part in [
+        "Hand 1",
+        "Team 1",
+        "Team 2",
+        ">Bid<",
+        ">Took<",
+        ">Points<",
+        "Score",
+        "Corrected (revision 2): seat 1 took 5",
+        "id=\"correct-1\"",
+        &format!("href=\"{console}/hands/1/edit\""),
+    ] {
+        assert!(card.contains(part), "{part}: {card}");
+    }
+    assert!(section(&page, "id=\"card-2\"", "</li>").contains("id=\"correct-2\""));
+    // The wide table keeps its links under other ids (one element per id).
+    assert!(page.contains("id=\"correct-1-wide\""));
+    assert_eq!(page.matches("id=\"correct-1\"").count(), 1);
+    assert!(page.contains("class=\"scroll sheet-wide\""));
+}
+
+#[actix_web::test]
+async fn the_console_shows_times_one_way_in_the_leagues_zone() {
+    let s = conduct_setup().await;
+    let id = match_at_seven(&s, 0, 1).await;
+    let console = format!("/supervise/matches/{id}");
+    let r = s
+        .sue
+        .post_form(
+            &format!("{console}/check-in"),
+            &[("team", "a"), ("present", "1")],
+        )
+        .await;
+    assert_eq!(r.status(), 303);
+    let (_, page) = text(s.sue.get(&console).await).await;
+    assert!(
+        section(&page, "id=\"scheduled-at\"", "</span>").contains("Mon 23 Nov, 19:00"),
+        "{page}"
+    );
+    assert!(section(&page, "id=\"checked-in-a-text\"", "</span>").contains("Mon 23 Nov, 18:50"));
+    assert!(section(&page, "id=\"grace-ends\"", "</strong>").contains("Mon 23 Nov, 19:10"));
+    // 19:05: started; the clock ends at 19:35 (games of unc-im-300 last 30 minutes).
+    s.clock.advance(chrono::Duration::minutes(15));
+    let m = s.admin.start_match(id).await;
+    let (_, page) = text(s.sue.get(&console).await).await;
+    assert!(
+        section(&page, "id=\"clock-ends\"", "</span>").contains("ends Mon 23 Nov, 19:35"),
+        "{page}"
+    );
+    // A hand at 19:07, corrected at 19:09: the history in the same format.
+    s.clock.advance(chrono::Duration::minutes(2));
+    let m = s
+        .admin
+        .enter_hand(&m, &crate::helpers::hand_of([4, 3], [4, 4], [3, 3], [2, 3]))
+        .await;
+    s.clock.advance(chrono::Duration::minutes(2));
+    let r = s
+        .admin
+        .correct_hand(
+            &m,
+            1,
+            &crate::helpers::hand_of([4, 3], [5, 3], [3, 3], [2, 3]),
+            "recount",
+            false,
+        )
+        .await;
+    assert_eq!(r.status(), 200);
+    let (_, edit) = text(s.sue.get(&format!("{console}/hands/1/edit")).await).await;
+    let history = section(&edit, "id=\"history\"", "</ol>");
+    assert!(history.contains("Mon 23 Nov, 19:07"), "{history}");
+    assert!(history.contains("Mon 23 Nov, 19:09"), "{history}");
+    assert!(!history.contains("UTC"), "{history}");
+    assert!(
+        history.contains("Team 1: bid 4 + 3"),
+        "the teams named: {history}"
+    );
+    // Time called at 19:10.
+    s.clock.advance(chrono::Duration::minutes(1));
+    let version = match_json(&s.app, id).await["version"].to_string();
+    let r = s
+        .sue
+        .post_form(
+            &format!("{console}/time"),
+            &[("expected_version", &version), ("confirm", "1")],
+        )
+        .await;
+    assert_eq!(r.status(), 303);
+    let (_, page) = text(s.sue.get(&console).await).await;
+    assert!(
+        section(&page, "id=\"time-called\"", "</p>").contains("Time called Mon 23 Nov, 19:10"),
+        "{page}"
+    );
+}
+
+#[actix_web::test]
+async fn conduct_refusals_open_at_the_summary_too() {
+    let s = conduct_setup().await;
+    let id = match_at_seven(&s, 0, 1).await;
+    let console = format!("/supervise/matches/{id}");
+    // A check-in once started: 409, the summary on top, "Error:" in the title.
+    s.admin.start_match(id).await;
+    let (status, page) = text(
+        s.sue
+            .post_form(
+                &format!("{console}/check-in"),
+                &[("team", "a"), ("present", "1")],
+            )
+            .await,
+    )
+    .await;
+    assert_eq!(status, 409);
+    assert!(title(&page).starts_with("Error: "), "{}", title(&page));
+    let summary = error_summary(&page, "console-conflict");
+    links_to(&page, summary, "game-status");
+    // A rating off the scale: the summary links to the team's first button.
+    let other = match_at_seven(&s, 2, 3).await;
+    let hands = [
+        crate::helpers::hand_of([4, 3], [4, 4], [3, 3], [2, 3]),
+        crate::helpers::hand_of([4, 3], [4, 4], [3, 3], [2, 3]),
+    ];
+    assert_eq!(
+        s.admin.play_hands(other, &hands).await["status"],
+        "complete"
+    );
+    let (status, page) = text(
+        s.sue
+            .post_form(
+                &format!("/supervise/matches/{other}/sportsmanship"),
+                &[("a", "9"), ("b", "4")],
+            )
+            .await,
+    )
+    .await;
+    assert_eq!(status, 422);
+    assert!(title(&page).starts_with("Error: "), "{}", title(&page));
+    let summary = error_summary(&page, "rating-error");
+    assert!(
+        summary.contains("a rating is 1 to 5 in this league, not 9"),
+        "{summary}"
+    );
+    links_to(&page, summary, "rating-a-1");
 }

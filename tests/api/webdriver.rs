@@ -587,6 +587,38 @@ impl Browser {
             .map(drop)
     }
 
+    /// Reloads the current page (`POST /session/{id}/refresh`) and waits for its load event.
+    pub async fn refresh(&self) -> Result<()> {
+        self.post("/refresh", json!({})).await.map(drop)
+    }
+
+    /// Chromium's network emulation for the page (chromedriver's
+    /// `POST /session/{id}/chromium/network_conditions`): `offline` makes the page's requests
+    /// fail and `navigator.onLine` false, with the `offline` event. It is DevTools emulation
+    /// of the page's target only: a service worker's own fetches are not cut by it.
+    pub async fn set_offline(&self, offline: bool) -> Result<()> {
+        self.post(
+            "/chromium/network_conditions",
+            json!({"network_conditions": {
+                "offline": offline, "latency": 0,
+                "download_throughput": -1, "upload_throughput": -1,
+            }}),
+        )
+        .await
+        .map(drop)
+    }
+
+    /// Ends the network emulation (`DELETE /session/{id}/chromium/network_conditions`): the
+    /// page is online again and gets the `online` event.
+    pub async fn clear_network_conditions(&self) -> Result<()> {
+        send(
+            self.http
+                .delete(format!("{}/chromium/network_conditions", self.session)),
+        )
+        .await
+        .map(drop)
+    }
+
     /// Ends the session (Chromium quits) and stops chromedriver.
     pub async fn quit(mut self) -> Result<()> {
         let result = if self.closed {

@@ -1,7 +1,8 @@
 //! The scoresheet: one row per hand with both teams' bids and tricks, the breakdown of the
 //! points, the running score (bags) and the game's state after it. One view for the match
 //! page, the supervisor console and the calculator, shown by
-//! `templates/partials/scoresheet.html`.
+//! `templates/partials/scoresheet.html`; on the console also as one card per hand for a
+//! phone ([`Scoresheet::cards`]).
 
 use crate::domain::MatchId;
 use crate::rules::calculator::{ScoreRequest, ScoreResponse, ScoredHandOut};
@@ -21,6 +22,10 @@ pub struct Scoresheet {
     pub classes: bool,
     /// On the console: each hand links to its correction form.
     pub correct: Option<MatchId>,
+    /// On the console: the hands also as cards (hand number, bids, tricks, points, the
+    /// running score of both teams, a correction marked, its "Correct" button), shown instead
+    /// of the table on a narrow screen.
+    pub cards: bool,
 }
 
 /// A hand of the sheet.
@@ -30,6 +35,8 @@ pub struct SheetRow {
     pub note: String,
     /// Revokes by team ("a:1 b:2"), empty without.
     pub revokes: String,
+    /// The same by the teams' names ("Hall 5 1, The Aces 2"), as the console shows them.
+    pub revokes_named: String,
     pub revision: i64,
     /// Why it was corrected (revisions after the first).
     pub reason: String,
@@ -83,6 +90,7 @@ impl Scoresheet {
             rows,
             classes: true,
             correct: None,
+            cards: false,
         }
     }
 
@@ -130,6 +138,7 @@ fn row(
             .collect::<Vec<_>>()
             .join(", "),
         revokes: revokes_text(hand),
+        revokes_named: revokes_named(hand, names),
         revision,
         reason: reason.unwrap_or_default().to_string(),
         teams: [team(&out.a, hand.a.as_ref()), team(&out.b, hand.b.as_ref())],
@@ -177,6 +186,19 @@ pub fn revokes_text(hand: &HandInput) -> String {
         parts.push(format!("b:{}", r.b));
     }
     parts.join(" ")
+}
+
+/// Revokes by team, by the teams' names: "Hall 5 1, The Aces 2" (empty without).
+pub fn revokes_named(hand: &HandInput, names: &[String; 2]) -> String {
+    let Some(r) = &hand.revokes else {
+        return String::new();
+    };
+    [(r.a, &names[0]), (r.b, &names[1])]
+        .into_iter()
+        .filter(|(n, _)| *n != 0)
+        .map(|(n, name)| format!("{name} {n}"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// The game after a scored hand, in words.

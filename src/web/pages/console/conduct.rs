@@ -14,8 +14,9 @@ use actix_web::{HttpResponse, get, post, web};
 use askama::Template;
 use serde::Deserialize;
 
+use super::form::HandForm;
 use super::match_console::{Shown, render_console};
-use super::{Fields, back_to_console, supervised};
+use super::{Fields, back_to_console, supervised, when, when_local, with_names};
 use crate::domain::words::plural;
 use crate::domain::{FieldError, LocalTime, MatchId, MatchStatus, TextEnum};
 use crate::league::settings::Settings;
@@ -41,11 +42,6 @@ fn field<'a>(fields: &'a [(String, String)], name: &str) -> &'a str {
 /// The names of the two teams, `[a, b]`.
 fn names(view: &MatchView) -> [&str; 2] {
     [view.team_a.name.as_str(), view.team_b.name.as_str()]
-}
-
-/// A wall-clock time of day as the console shows it ("19:10").
-fn clock_time(t: LocalTime) -> String {
-    t.0.format("%H:%M").to_string()
 }
 
 /// The ratings as posted, kept as text so they come back as chosen.
@@ -122,7 +118,7 @@ impl RatingForm {
 pub(super) struct CheckInRow {
     pub key: &'static str,
     pub name: String,
-    /// "18:52" once checked in.
+    /// "Mon 23 Nov, 18:52" once checked in.
     pub at: Option<String>,
 }
 
@@ -178,13 +174,11 @@ pub(super) struct RatingsView {
 pub(super) struct ConductView {
     /// Before the start: each team's check-in.
     pub check_in: Vec<CheckInRow>,
-    /// Before the grace period ends: when it does ("19:10").
+    /// Before the grace period ends: when it does ("Mon 23 Nov, 19:10").
     pub grace_ends: Option<String>,
     /// After it: the teams still absent.
     pub absent: Vec<AbsentRow>,
     pub ratings: Option<RatingsView>,
-    /// A write refused because the match moved on: why.
-    pub conflict: Option<String>,
 }
 
 /// What the console shows of conduct for `view` at local time `now`; `typed` is a ratings
@@ -209,13 +203,13 @@ pub(super) fn conduct_view(
                 CheckInRow {
                     key: team.as_str(),
                     name: names[team.index()].to_string(),
-                    at: at.map(|t| conduct::checked_in_at(t, zone)),
+                    at: at.map(|t| when(t, zone)),
                 }
             })
             .collect();
         out.grace_ends = conduct::grace_ends(view, settings)
             .filter(|ends| now.0 < ends.0)
-            .map(clock_time);
+            .map(when_local);
         let late = view
             .scheduled_at
             .map_or(0, |at| (now.0 - at.0).num_minutes().max(0));
@@ -286,15 +280,19 @@ fn ratings_view(
                 },
                 error: error
                     .filter(|_| blamed == team.as_str())
-                    .map(|e| e.message.clone()),
+                    .map(|e| with_names(&e.message, names)),
             }
         })
         .collect();
     let saved = stored.a.is_some() && stored.b.is_some();
-    let target = match blamed {
-        "a" | "b" => format!("rating-{blamed}"),
-        "note" => "rating-note".to_string(),
-        _ => "ratings-form".to_string(),
+    // The summary links to the field: a team's first button (its row, for a fixed rating).
+    let target = match Team::parse(blamed) {
+        Ok(team) if fixed_rating(view, settings, team).is_none() => {
+            format!("rating-{blamed}-{}", scale.min)
+        }
+        Ok(_) => format!("rating-{blamed}"),
+        Err(_) if blamed == "note" => "rating-note".to_string(),
+        Err(_) => "ratings-form".to_string(),
     };
     Some(RatingsView {
         min: scale.min,
@@ -307,8 +305,8 @@ fn ratings_view(
         note: form.note.clone(),
         note_error: error
             .filter(|_| blamed == "note")
-            .map(|e| e.message.clone()),
-        error: error.map(|e| (e.message.clone(), target)),
+            .map(|e| with_names(&e.message, names)),
+        error: error.map(|e| (with_names(&e.message, names), target)),
     })
 }
 
@@ -388,14 +386,18 @@ pub(super) async fn rate(
 struct ForfeitConfirmPage {
     nav: Nav,
     m: MatchView,
-    key: &'static str,
-    team: String,
-    other: String,
-    /// The sportsmanship rating the forfeiting team gets.
-    rating: Option<u32>,
+    /// The team field as posted with the confirmation: `a`, `b`, `both`, `both-a`...
+    value: String,
+    /// "Forfeit Team 2?", "Record a double forfeit?"
+    heading: String,
+    /// "Team 2 forfeits: Team 1 wins; the match ends."
+    effect: String,
+    /// "Team 2 is rated 1 for sportsmanship (the league's forfeit rating)."
+    rating: Option<String>,
     /// "Team 2 has not checked in, 12 minutes after the match time", after the grace period.
     absent: Option<String>,
-    playoff: bool,
+    /// The confirming button: "Yes, record the forfeit: Team 1 wins".
+    confirm: String,
 }
 
 #[derive(Deserialize)]
@@ -404,9 +406,10 @@ pub(super) struct ForfeitQuery {
     team: String,
 }
 
-/// The confirmation of a forfeit offered by the console (after the grace period): what will
-/// happen, "Record the forfeit" (posted to the console's forfeit) and "Back". A match that
-/// cannot be forfeited any more, or no team named, is sent back to the console.
+/// The confirmation of a forfeit, the second tap of every forfeit on the console (the
+/// forfeit box's team buttons, the forfeit offered after the grace period): what will happen,
+/// "Yes, record the forfeit" (posted to the console's forfeit with `confirm`) and "Back". A
+/// match that cannot be forfeited any more, or no team named, is sent back to the console.
 #[get("/supervise/matches/{id}/forfeit")]
 pub(super) async fn confirm_forfeit(
     state: web::Data<AppState>,
@@ -416,38 +419,87 @@ pub(super) async fn confirm_forfeit(
 ) -> Result<HttpResponse, PageError> {
     let id = *id;
     let view = supervised(&state, &who, id).await?;
-    let team = match Team::parse(query.team.trim()) {
-        Ok(team) if !view.is_over() => team,
+    let asked = HandForm::from_pairs(&[("team".to_string(), query.team.trim().to_string())]);
+    let advance = match asked.advance.as_deref().map(Team::parse) {
+        None => None,
+        Some(Ok(team)) => Some(team),
+        Some(Err(_)) => return Ok(back_to_console(id)),
+    };
+    let side = match asked.forfeit_side() {
+        Some(side) if !view.is_over() => side,
         _ => return Ok(back_to_console(id)),
     };
     let settings = settings(&state, &view).await?;
     let now = state.db.clock().local_now();
-    let absent = conduct_view(&view, &settings, now, state.db.clock().zone(), None)
-        .absent
-        .into_iter()
-        .find(|a| a.key == team.as_str())
-        .map(|a| {
-            format!(
-                "{} has not checked in, {} after the match time.",
-                a.name, a.late
-            )
-        });
     let names = names(&view);
-    let body = ForfeitConfirmPage {
-        nav: who.nav(),
-        key: team.as_str(),
-        team: names[team.index()].to_string(),
-        other: names[team.other().index()].to_string(),
-        rating: settings
-            .sportsmanship
-            .as_ref()
-            .and_then(|s| s.forfeit_rating),
-        absent,
-        playoff: view.stage != crate::rules::Stage::Regular,
-        m: view,
-    }
-    .render()?;
-    Ok(no_store(html(StatusCode::OK, body)))
+    let playoff = view.stage != crate::rules::Stage::Regular;
+    let forfeit_rating = settings
+        .sportsmanship
+        .as_ref()
+        .and_then(|s| s.forfeit_rating);
+    let page = match side.team() {
+        Some(team) => {
+            let (name, other) = (names[team.index()], names[team.other().index()]);
+            let absent = conduct_view(&view, &settings, now, state.db.clock().zone(), None)
+                .absent
+                .into_iter()
+                .find(|a| a.key == team.as_str())
+                .map(|a| {
+                    format!(
+                        "{} has not checked in, {} after the match time.",
+                        a.name, a.late
+                    )
+                });
+            let advances = if playoff {
+                format!(" {other} advances.")
+            } else {
+                String::new()
+            };
+            ForfeitConfirmPage {
+                nav: who.nav(),
+                value: team.as_str().to_string(),
+                heading: format!("Forfeit {name}?"),
+                effect: format!("{name} forfeits: {other} wins; the match ends.{advances}"),
+                rating: forfeit_rating.map(|r| {
+                    format!("{name} is rated {r} for sportsmanship (the league's forfeit rating).")
+                }),
+                absent,
+                confirm: format!("Yes, record the forfeit: {other} wins"),
+                m: view,
+            }
+        }
+        None => {
+            let (value, effect) = match advance {
+                Some(team) => (
+                    format!("both-{}", team.as_str()),
+                    format!(
+                        "Both teams forfeit: {} advances (the coordinator's choice); the match ends.",
+                        names[team.index()]
+                    ),
+                ),
+                None => (
+                    "both".to_string(),
+                    "Both teams forfeit: nobody wins, it is a loss for both; the match ends."
+                        .to_string(),
+                ),
+            };
+            ForfeitConfirmPage {
+                nav: who.nav(),
+                value,
+                heading: "Record a double forfeit?".to_string(),
+                effect,
+                rating: forfeit_rating.map(|r| {
+                    format!(
+                        "Both teams are rated {r} for sportsmanship (the league's forfeit rating)."
+                    )
+                }),
+                absent: None,
+                confirm: "Yes, record the double forfeit".to_string(),
+                m: view,
+            }
+        }
+    };
+    Ok(no_store(html(StatusCode::OK, page.render()?)))
 }
 
 #[cfg(test)]

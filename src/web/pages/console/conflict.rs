@@ -1,11 +1,11 @@
-//! The clear conflict page (409): what happened, the current state, a link to reload.
+//! The clear conflict page (409): what happened (focused, "Error: " in the title), the
+//! current state, a link to reload.
 
 use actix_web::HttpResponse;
 use actix_web::http::StatusCode;
 use askama::Template;
 
-use super::result_words;
-use super::{back_to_console, supervised};
+use super::{back_to_console, result_words, supervised, with_names};
 use crate::domain::MatchId;
 use crate::service::match_view::MatchView;
 use crate::service::{ConflictCode, ServiceError};
@@ -35,6 +35,7 @@ pub(super) async fn conflict(
     message: String,
 ) -> Result<HttpResponse, PageError> {
     let view = supervised(state, who, id).await?;
+    let message = with_names(&message, [&view.team_a.name, &view.team_b.name]);
     let body = ConflictPage {
         nav: who.nav(),
         result: result_words(&view),

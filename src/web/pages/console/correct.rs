@@ -9,7 +9,7 @@ use askama::Template;
 
 use super::conflict::{after_post, conflict};
 use super::form::{FormContext, FormView, HandForm, form_view};
-use super::{Fields, lineup, supervised};
+use super::{ErrorSummary, Fields, lineup, supervised, when};
 use crate::domain::FieldError;
 use crate::domain::{MatchId, MatchStatus};
 use crate::rules::hand::{HandInput, TeamHandInput};
@@ -23,7 +23,6 @@ use crate::web::pages::hand_form::form_error;
 use crate::web::respond::{html, no_store};
 use crate::web::view::nav::Nav;
 use crate::web::view::scoresheet::{bids_text, tricks_text};
-use crate::web::view::time::stamp;
 
 struct RevisionLine {
     revision: i64,
@@ -39,11 +38,14 @@ struct EditPage {
     m: MatchView,
     number: usize,
     f: FormView,
+    /// The error summary at the top (a refused correction).
+    summary: Option<ErrorSummary>,
     history: Vec<RevisionLine>,
 }
 
-/// A hand in one line, for the history: "A: bid 4 + nil, took 5 + 0; B: ...".
-fn summary(hand: &HandInput) -> String {
+/// A hand in one line, for the history, the teams by name: "Hall 5: bid 4 + nil, took
+/// 5 + 0; The Aces: ...".
+fn summary(hand: &HandInput, names: [&str; 2]) -> String {
     if hand.misdeal {
         return "misdeal".into();
     }
@@ -54,11 +56,14 @@ fn summary(hand: &HandInput) -> String {
     };
     let mut s = format!(
         "{}; {}",
-        team("A", hand.a.as_ref()),
-        team("B", hand.b.as_ref())
+        team(names[0], hand.a.as_ref()),
+        team(names[1], hand.b.as_ref())
     );
     if let Some(r) = &hand.revokes {
-        s.push_str(&format!("; revokes A {} B {}", r.a, r.b));
+        s.push_str(&format!(
+            "; revokes: {} {}, {} {}",
+            names[0], r.a, names[1], r.b
+        ));
     }
     if hand.time_called {
         s.push_str("; time called");
@@ -96,20 +101,27 @@ async fn render_edit(
         action: format!("/supervise/matches/{}/hands/{number}", view.id),
         correction: true,
     };
-    let form = form_view(&ctx, &form, error);
+    let mut form = form_view(&ctx, &form, error);
     let mut conn = state.db.reader().acquire().await.map_err(AppError::from)?;
+    let zone = state.db.clock().zone();
+    let names = [view.team_a.name.as_str(), view.team_b.name.as_str()];
     let history = console_views::revisions(&mut conn, view.id, number)
         .await?
         .into_iter()
         .map(|r| RevisionLine {
             revision: r.revision,
-            recorded_at: stamp(r.recorded_at).shown,
+            recorded_at: when(r.recorded_at, zone),
             reason: r.reason.unwrap_or_default(),
-            summary: r.hand.as_ref().map(summary).unwrap_or_default(),
+            summary: r
+                .hand
+                .as_ref()
+                .map(|h| summary(h, names))
+                .unwrap_or_default(),
         })
         .collect();
     let body = EditPage {
         nav: who.nav(),
+        summary: form.summary.take(),
         m: view,
         number,
         f: form,

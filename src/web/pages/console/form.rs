@@ -2,6 +2,7 @@
 //! as typed so it comes back after an error), and the view of it with the dealer, the first
 //! bidder, only the bids the rules allow now, and each message next to its field.
 
+use super::{ErrorSummary, with_names};
 use crate::domain::FieldError;
 use crate::domain::{ForfeitSide, TextEnum};
 use crate::rules::hand::HandInput;
@@ -13,8 +14,9 @@ use crate::web::pages::hand_form::TypedHand;
 /// What was posted by a console form, kept as text so it comes back as typed. Field names:
 /// `a_bid0` (seat 1), `a_bid1` (seat 3), `b_bid0` (seat 2), `b_bid1` (seat 4), the same
 /// with `_tricks`, `a_revokes`, `b_revokes`, `a_blind`, `b_blind`, `misdeal`, `reason`,
-/// `expected_version`, `idempotency_key`; the forfeit form's `team` and `confirm`; an
-/// admin's `reset_bracket_path`. (`csrf` is checked before the handler runs.)
+/// `expected_version`, `idempotency_key`; the forfeit's `team` and `confirm` (sent by its
+/// confirmation page), the time call's `confirm` (its second button); an admin's
+/// `reset_bracket_path`. (`csrf` is checked before the handler runs.)
 #[derive(Debug, Clone, Default)]
 pub(super) struct HandForm {
     pub hand: TypedHand,
@@ -23,6 +25,7 @@ pub(super) struct HandForm {
     pub key: String,
     /// For the forfeit form: the side as sent (`a`, `b`, `both`).
     pub team: String,
+    /// The second tap of a forfeit or a time call.
     pub confirm: bool,
     /// A playoff double forfeit: the side the admin sends on.
     pub advance: Option<String>,
@@ -88,6 +91,14 @@ impl HandForm {
     }
 }
 
+/// A group of the bid choices: the number bids, then (apart, so that "0" and "Nil" are
+/// never next to each other) the nil bids.
+pub(super) struct BidGroup {
+    pub label: &'static str,
+    /// (value, label, selected).
+    pub options: Vec<(String, String, bool)>,
+}
+
 /// One seat of the form, in seat order.
 pub(super) struct SeatView {
     pub seat: u8,
@@ -97,8 +108,9 @@ pub(super) struct SeatView {
     pub bid_name: String,
     pub tricks_name: String,
     pub tricks: String,
-    /// (value, label, selected).
-    pub options: Vec<(String, String, bool)>,
+    /// Nothing chosen yet (the "bid…" placeholder is selected).
+    pub no_bid: bool,
+    pub bid_groups: Vec<BidGroup>,
     pub bad_bid: bool,
     pub bad_tricks: bool,
     pub error: Option<String>,
@@ -136,6 +148,8 @@ pub(super) struct FormView {
     pub reason_error: Option<String>,
     pub top_error: Option<String>,
     pub submit: &'static str,
+    /// The error summary for the top of the page (the page takes it out).
+    pub summary: Option<ErrorSummary>,
 }
 
 /// What the form is for.
@@ -149,27 +163,49 @@ pub(super) struct FormContext<'a> {
     pub correction: bool,
 }
 
-/// The bids offered to a seat: 0–13, nil and blind nil where the game allows them now.
-fn bid_options(game: &Game, team: Team, typed: &str) -> Vec<(String, String, bool)> {
-    let mut options = vec![(String::new(), "bid…".to_string())];
-    options.extend((0..=13).map(|n| (n.to_string(), n.to_string())));
+/// The bids offered to a seat, in two groups: 0–13 ("0 (a nil)" where the rules count it
+/// so), then nil and blind nil where the game allows them now. A value the rules do not offer now (sent anyway) is kept, in the group it
+/// belongs to, so the message about it makes sense.
+fn bid_groups(game: &Game, team: Team, typed: &str) -> Vec<BidGroup> {
+    let mut numbers: Vec<(String, String)> =
+        (0..=13).map(|n| (n.to_string(), n.to_string())).collect();
+    // Where a bid of 0 is a nil, it says so.
+    if game.rules().zero_bid_is_nil
+        && let Some((_, zero)) = numbers.first_mut()
+    {
+        *zero = "0 (a nil)".to_string();
+    }
+    let mut nils = Vec::new();
     if game.nil_allowed() {
-        options.push(("nil".into(), "Nil".into()));
+        nils.push(("nil".to_string(), "Nil".to_string()));
     }
     if game.blind_nil_allowed(team) {
-        options.push(("blind_nil".into(), "Blind nil".into()));
+        nils.push(("blind_nil".to_string(), "Blind nil".to_string()));
     }
-    // A value the rules do not offer now (sent anyway) is kept, so the message makes sense.
-    if !options.iter().any(|(v, _)| v == typed) {
-        options.push((typed.to_string(), typed.replace('_', " ")));
+    let offered = numbers.iter().chain(&nils).any(|(v, _)| v == typed);
+    if !typed.is_empty() && !offered {
+        let kept = (typed.to_string(), typed.replace('_', " "));
+        if typed.parse::<i64>().is_ok() {
+            numbers.push(kept);
+        } else {
+            nils.push(kept);
+        }
     }
-    options
-        .into_iter()
-        .map(|(v, l)| {
-            let selected = v == typed;
-            (v, l, selected)
-        })
-        .collect()
+    let group = |label, options: Vec<(String, String)>| BidGroup {
+        label,
+        options: options
+            .into_iter()
+            .map(|(v, l)| {
+                let selected = v == typed;
+                (v, l, selected)
+            })
+            .collect(),
+    };
+    let mut groups = vec![group("Number bids", numbers)];
+    if !nils.is_empty() {
+        groups.push(group("Nil bids", nils));
+    }
+    groups
 }
 
 /// The game as it stands before the hand: the rules and the totals after the last hand.
@@ -184,6 +220,25 @@ fn game_before(view: &MatchView) -> Game {
         .unwrap_or_else(|_| Game::new(view.rules.clone(), view.stage))
 }
 
+/// The id of the field an error is about, for the summary's link: the seat's bid or tricks,
+/// the team's first bid or its revokes, the first trick count for a sum, the reason; the
+/// form itself for the rest.
+fn error_target(e: &FieldError, show_revokes: bool, show_blind: bool, correction: bool) -> String {
+    let field = e.field.as_deref().unwrap_or("");
+    match (e.team, e.player, field) {
+        (Some(t), Some(p), "bids") => format!("{}_bid{p}", t.as_str()),
+        (Some(t), Some(p), "tricks") => format!("{}_tricks{p}", t.as_str()),
+        (Some(t), None, "bids") => format!("{}_bid0", t.as_str()),
+        (Some(t), None, "tricks") => format!("{}_tricks0", t.as_str()),
+        (Some(t), _, "revokes") if show_revokes => format!("{}_revokes", t.as_str()),
+        (Some(t), _, "blind") if show_blind => format!("{}_blind", t.as_str()),
+        (Some(t), _, _) => format!("team-box-{}", t.as_str()),
+        (None, _, "tricks") => "a_tricks0".into(),
+        (None, _, "reason") if correction => "reason".into(),
+        _ => "hand-form".into(),
+    }
+}
+
 pub(super) fn form_view(
     ctx: &FormContext<'_>,
     form: &HandForm,
@@ -191,24 +246,28 @@ pub(super) fn form_view(
 ) -> FormView {
     let view = ctx.before;
     let game = game_before(view);
+    let rules = game.rules();
+    let (show_revokes, show_blind) = (rules.revoke.is_some(), rules.blind_bids.is_some());
     let (dealer, first) = view.next_dealer();
     let names = [&view.team_a.name, &view.team_b.name];
     let field = error.and_then(|e| e.field.as_deref()).unwrap_or("");
+    // The message as the console shows it: the teams by their names.
+    let message = error.map(|e| with_names(&e.message, [names[0], names[1]]));
     let mut seats = Vec::with_capacity(4);
     let mut tricks_error = None;
     let mut reason_error = None;
     let mut top_error = None;
     let mut team_errors: [Option<String>; 2] = [None, None];
     let mut seat_errors: [[Option<String>; 2]; 2] = Default::default();
-    if let Some(e) = error {
+    if let (Some(e), Some(m)) = (error, &message) {
         match (e.team, e.player) {
             (Some(t), Some(p)) if field == "bids" || field == "tricks" => {
-                seat_errors[t.index()][p] = Some(e.message.clone());
+                seat_errors[t.index()][p] = Some(m.clone());
             }
-            (Some(t), _) => team_errors[t.index()] = Some(e.message.clone()),
-            (None, _) if field == "tricks" => tricks_error = Some(e.message.clone()),
-            (None, _) if field == "reason" => reason_error = Some(e.message.clone()),
-            _ => top_error = Some(e.message.clone()),
+            (Some(t), _) => team_errors[t.index()] = Some(m.clone()),
+            (None, _) if field == "tricks" => tricks_error = Some(m.clone()),
+            (None, _) if field == "reason" && ctx.correction => reason_error = Some(m.clone()),
+            _ => top_error = Some(m.clone()),
         }
     }
     let team_blamed = |t: Team| error.is_some_and(|e| e.team == Some(t));
@@ -218,6 +277,7 @@ pub(super) fn form_view(
         let p = usize::from((s - 1) / 2);
         let blamed =
             team_blamed(team) && error.is_some_and(|e| e.player.is_none() || e.player == Some(p));
+        let typed_bid = form.hand.bids[t][p].trim();
         seats.push(SeatView {
             seat: s,
             team: team.as_str(),
@@ -226,7 +286,8 @@ pub(super) fn form_view(
             bid_name: format!("{}_bid{p}", team.as_str()),
             tricks_name: format!("{}_tricks{p}", team.as_str()),
             tricks: form.hand.tricks[t][p].clone(),
-            options: bid_options(&game, team, form.hand.bids[t][p].trim()),
+            no_bid: typed_bid.is_empty(),
+            bid_groups: bid_groups(&game, team, typed_bid),
             bad_bid: blamed && field == "bids",
             bad_tricks: field == "tricks" && (blamed || error.is_some_and(|e| e.team.is_none())),
             error: seat_errors[t][p].take(),
@@ -249,7 +310,15 @@ pub(super) fn form_view(
             }
         })
         .collect();
-    let rules = game.rules();
+    let summary = error.zip(message).map(|(e, m)| {
+        let title = if ctx.correction {
+            "The correction was not saved"
+        } else {
+            "The hand was not recorded"
+        };
+        let target = error_target(e, show_revokes, show_blind, ctx.correction);
+        ErrorSummary::one("error-summary", title, m, target)
+    });
     FormView {
         action: ctx.action.clone(),
         reason: ctx.correction.then(|| form.reason.clone()),
@@ -262,8 +331,8 @@ pub(super) fn form_view(
         seats,
         teams,
         misdeal: form.hand.misdeal,
-        show_revokes: rules.revoke.is_some(),
-        show_blind: rules.blind_bids.is_some(),
+        show_revokes,
+        show_blind,
         dealer,
         first,
         tricks_error,
@@ -274,6 +343,7 @@ pub(super) fn form_view(
         } else {
             "Record the hand"
         },
+        summary,
     }
 }
 
@@ -301,6 +371,39 @@ mod tests {
             HandForm::from_pairs(&pairs(&[("team", "c")])).forfeit_side(),
             None
         );
+    }
+
+    /// The values of the bid choices, group by group.
+    fn values(groups: &[BidGroup]) -> Vec<(&'static str, Vec<String>)> {
+        groups
+            .iter()
+            .map(|g| (g.label, g.options.iter().map(|o| o.0.clone()).collect()))
+            .collect()
+    }
+
+    #[test]
+    fn bids_come_in_two_groups_and_zero_is_never_next_to_nil() {
+        let rules = crate::rules::params::preset("unc-im-300")
+            .expect("the preset")
+            .rules;
+        let game = Game::new(rules, crate::rules::Stage::Regular);
+        let groups = bid_groups(&game, Team::A, "");
+        let numbers: Vec<String> = (0..=13).map(|n| n.to_string()).collect();
+        assert_eq!(
+            values(&groups),
+            vec![
+                ("Number bids", numbers),
+                ("Nil bids", vec!["nil".to_string()])
+            ]
+        );
+        assert!(groups.iter().flat_map(|g| &g.options).all(|o| !o.2));
+        // A value sent anyway is kept where it belongs, and selected.
+        let groups = bid_groups(&game, Team::A, "blind_nil");
+        assert_eq!(values(&groups)[1].1, ["nil", "blind_nil"]);
+        assert_eq!(groups[1].options[1].1, "blind nil");
+        assert!(groups[1].options[1].2);
+        let groups = bid_groups(&game, Team::A, "14");
+        assert_eq!(values(&groups)[0].1.last().map(String::as_str), Some("14"));
     }
 
     #[test]

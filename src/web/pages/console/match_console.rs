@@ -1,5 +1,11 @@
 //! A match's console: the score, the clock, the hand form, the scoresheet, check-in and
 //! ratings ([`super::conduct`]); and its posts: start, record a hand, call time, forfeit.
+//!
+//! A refused post comes back as the console with one error summary at the top
+//! ([`ErrorSummary`], "Error: " in the title). Calling time takes two taps: "Call time…"
+//! opens the confirmation (a `<details>`, no script needed) whose "Yes, call time now" posts
+//! with `confirm`; a post without it (an older page) only shows that confirmation. A
+//! forfeit's first tap opens its confirmation page ([`super::conduct::confirm_forfeit`]).
 
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, get, post, web};
@@ -8,9 +14,12 @@ use askama::Template;
 use super::conduct::{self, ConductView, RatingForm, conduct_view};
 use super::conflict::after_post;
 use super::form::{FormContext, FormView, HandForm, form_view};
-use super::{Fields, back_to_console, lineup, result_words, supervised};
+use super::{
+    ErrorSummary, Fields, back_to_console, lineup, result_words, supervised, when, when_local,
+    with_names,
+};
 use crate::domain::FieldError;
-use crate::domain::{GameStatus, MatchId, MatchStatus, TextEnum, Timestamp};
+use crate::domain::{ForfeitSide, GameStatus, MatchId, MatchStatus, TextEnum, Timestamp};
 use crate::rules::Stage;
 use crate::service::match_view::MatchView;
 use crate::service::matches::{self, ForfeitInput};
@@ -36,9 +45,19 @@ struct ConsolePage {
     time_limit: Option<u32>,
     time_left: String,
     ends_at: String,
+    /// When the clock runs out, as the console shows times ("Mon 23 Nov, 19:30").
+    ends_at_text: String,
     time_called: bool,
+    /// When time was called ("Mon 23 Nov, 19:21").
+    time_called_at: String,
+    /// The call-time confirmation is shown open (a post without the confirmation).
+    confirm_time: bool,
+    /// When the match is scheduled ("Mon 23 Nov, 19:00").
+    scheduled_at: Option<String>,
     sheet: Scoresheet,
     form: Option<FormView>,
+    /// The error summary at the top (a refused post).
+    summary: Option<ErrorSummary>,
     /// A message for the whole page (e.g. a hand sent after the game is over).
     page_error: Option<String>,
     forfeit_error: Option<String>,
@@ -74,6 +93,10 @@ pub(super) struct Shown<'a> {
     pub ratings: Option<(RatingForm, FieldError)>,
     /// A write refused because the match moved on (a check-in after the start...).
     pub conflict: Option<String>,
+    /// A time call posted without its confirmation: show the confirmation.
+    pub confirm_time: bool,
+    /// The forfeit's button the error is about (`forfeit-a`...).
+    pub forfeit_target: Option<String>,
 }
 
 /// The console of `view`, with what `shown` adds.
@@ -89,20 +112,23 @@ pub(super) async fn render_console(
         forfeit_error,
         ratings,
         conflict,
+        confirm_time,
+        forfeit_target,
     } = shown;
     let players = lineup(state, &view).await?;
     let settings = conduct::settings(state, &view).await?;
     let clock = state.db.clock();
-    let mut conduct = conduct_view(
+    let zone = clock.zone();
+    let names = [view.team_a.name.as_str(), view.team_b.name.as_str()];
+    let conduct = conduct_view(
         &view,
         &settings,
         clock.local_now(),
-        clock.zone(),
+        zone,
         ratings.as_ref().map(|(f, e)| (f, e)),
     );
-    conduct.conflict = conflict;
     let live = view.status == MatchStatus::InProgress;
-    let form = if live {
+    let mut form = if live {
         let ctx = FormContext {
             before: &view,
             players: &players,
@@ -119,9 +145,49 @@ pub(super) async fn render_console(
         None
     };
     let page_error = match (&form, typed) {
-        (None, Some((_, e))) => Some(e.message.clone()),
+        (None, Some((_, e))) => Some(with_names(&e.message, names)),
         _ => None,
     };
+    let forfeit_error = forfeit_error.map(|e| with_names(&e, names));
+    // One summary at the top, for whatever was refused.
+    let rating_summary =
+        conduct
+            .ratings
+            .as_ref()
+            .and_then(|r| r.error.as_ref())
+            .map(|(message, target)| {
+                ErrorSummary::one("rating-error", "Ratings not saved", message, target)
+            });
+    let summary = form
+        .as_mut()
+        .and_then(|f| f.summary.take())
+        .or(rating_summary)
+        .or_else(|| {
+            page_error.as_ref().map(|e| {
+                ErrorSummary::one(
+                    "error-summary",
+                    "The hand was not recorded",
+                    e,
+                    "hand-error",
+                )
+            })
+        })
+        .or_else(|| {
+            forfeit_error.as_ref().map(|e| {
+                let target = forfeit_target.unwrap_or_else(|| "forfeit-a".into());
+                ErrorSummary::one("error-summary", "The forfeit was not recorded", e, target)
+            })
+        })
+        .or_else(|| {
+            conflict.map(|c| {
+                ErrorSummary::one(
+                    "console-conflict",
+                    "Not saved",
+                    with_names(&c, names),
+                    "game-status",
+                )
+            })
+        });
     let (time_left, ends_at) = time_left(&view, clock.now());
     let can_correct = matches!(view.status, MatchStatus::InProgress | MatchStatus::Complete);
     let body = ConsolePage {
@@ -135,13 +201,22 @@ pub(super) async fn render_console(
         time_limit: view.rules.time_limit_minutes,
         time_left,
         ends_at,
+        ends_at_text: view.ends_at.map(|t| when(t, zone)).unwrap_or_default(),
         time_called: view.time_called_at.is_some(),
+        time_called_at: view
+            .time_called_at
+            .map(|t| when(t, zone))
+            .unwrap_or_default(),
+        confirm_time,
+        scheduled_at: view.scheduled_at.map(when_local),
         sheet: Scoresheet {
             classes: false,
+            cards: true,
             correct: can_correct.then_some(view.id),
             ..Scoresheet::of_match(&view)
         },
         form,
+        summary,
         page_error,
         forfeit_open: forfeit_error.is_some(),
         forfeit_error,
@@ -225,6 +300,16 @@ pub(super) async fn call_time(
     let id = *id;
     let form = HandForm::from_pairs(&fields);
     let version = form.expected_version().map_err(AppError::Invalid)?;
+    if !form.confirm {
+        // Not confirmed (a page without the confirmation step): nothing is called; the
+        // console shows the confirmation.
+        let view = supervised(&state, &who, id).await?;
+        let shown = Shown {
+            confirm_time: true,
+            ..Shown::default()
+        };
+        return render_console(&state, &who, view, StatusCode::OK, shown).await;
+    }
     let called = matches::call_time(&state.db, &who.user, id, version).await;
     after_post(&state, &who, id, called).await
 }
@@ -239,11 +324,12 @@ pub(super) async fn forfeit(
     let id = *id;
     let form = HandForm::from_pairs(&fields);
     let view = supervised(&state, &who, id).await?;
-    let problem = match (form.forfeit_side(), form.confirm) {
+    let side = form.forfeit_side();
+    let problem = match (side, form.confirm) {
         (None, _) => "choose which team forfeits".to_string(),
-        (Some(_), false) => {
-            "tick \"I confirm\" to record the forfeit: it ends the match".to_string()
-        }
+        (Some(_), false) => "a forfeit ends the match: tap the team that forfeits, then confirm \
+             it with \u{201c}Yes, record the forfeit\u{201d}"
+            .to_string(),
         (Some(side), true) => {
             let input = ForfeitInput {
                 team: side.as_str().to_string(),
@@ -256,8 +342,14 @@ pub(super) async fn forfeit(
             }
         }
     };
+    let target = match (side, form.advance.as_deref()) {
+        (Some(ForfeitSide::Both), Some(advance)) => format!("forfeit-both-{advance}"),
+        (Some(side), _) => format!("forfeit-{}", side.as_str()),
+        (None, _) => "forfeit-a".to_string(),
+    };
     let shown = Shown {
         forfeit_error: Some(problem),
+        forfeit_target: Some(target),
         ..Shown::default()
     };
     render_console(&state, &who, view, StatusCode::UNPROCESSABLE_ENTITY, shown).await

@@ -6,7 +6,14 @@
 //! Every write goes through `service::matches` or `service::conduct` (the same functions as
 //! the JSON API), every read through a service function. Works without JavaScript;
 //! `console.js` only adds the countdown, the live "tricks sum to 13" check and the focus on
-//! an error summary.
+//! an error summary (and on the field a summary's link points to).
+//!
+//! Made for a phone: a refused post comes back with one [`ErrorSummary`] at the top of the
+//! page (`templates/console/error_summary.html`, focused on load, a link to each bad field,
+//! the title starting "Error: "), each message next to its field; the teams are named in
+//! every message ([`with_names`]); one date and time format ([`when`], [`when_local`]); the
+//! scoresheet is a card per hand on a narrow screen; calling time and a forfeit take a
+//! second tap on a clearly different button.
 //!
 //! - [`tonight`]: the evening's list (`/supervise`);
 //! - [`match_console`]: a match's console, start, record a hand, call time, forfeit;
@@ -29,7 +36,7 @@ mod tonight;
 
 use actix_web::{HttpResponse, web};
 
-use crate::domain::{GameStatus, MatchId, MatchStatus};
+use crate::domain::{GameStatus, LocalTime, MatchId, MatchStatus, Timestamp};
 use crate::service::console_views;
 use crate::service::match_view::MatchView;
 use crate::web::AppState;
@@ -86,4 +93,121 @@ fn result_words(view: &MatchView) -> String {
         return "Time called: this is the last hand".into();
     }
     crate::service::summaries::state_words(view)
+}
+
+/// The error summary at the top of a console page after a refused post
+/// (`templates/console/error_summary.html`): focused on load, a title that says what was not
+/// done, and each problem as a link to its field.
+pub(super) struct ErrorSummary {
+    /// The element's id: `error-summary`, except where older pages named it (`rating-error`,
+    /// `console-conflict`).
+    pub id: &'static str,
+    /// "The hand was not recorded".
+    pub title: String,
+    pub items: Vec<SummaryItem>,
+}
+
+/// One problem of an [`ErrorSummary`]: its message and the id of the field it links to.
+pub(super) struct SummaryItem {
+    pub message: String,
+    pub target: String,
+}
+
+impl ErrorSummary {
+    /// A summary of one problem.
+    pub fn one(
+        id: &'static str,
+        title: impl Into<String>,
+        message: impl Into<String>,
+        target: impl Into<String>,
+    ) -> ErrorSummary {
+        ErrorSummary {
+            id,
+            title: title.into(),
+            items: vec![SummaryItem {
+                message: message.into(),
+                target: target.into(),
+            }],
+        }
+    }
+}
+
+/// `message` with the teams' names where it says "team a" or "team b" (the rules' and the
+/// services' messages name the sides as the API does): "team a bid 3" → "Hall 5 bid 3".
+pub(super) fn with_names(message: &str, names: [&str; 2]) -> String {
+    let bytes = message.as_bytes();
+    let mut out = String::with_capacity(message.len() + 16);
+    let mut from = 0;
+    let mut i = 0;
+    while i + 6 <= bytes.len() {
+        let word = &bytes[i..i + 5];
+        let side = match bytes[i + 5].to_ascii_lowercase() {
+            b'a' => Some(0),
+            b'b' => Some(1),
+            _ => None,
+        };
+        let starts = i == 0 || !bytes[i - 1].is_ascii_alphanumeric();
+        let ends = bytes.get(i + 6).is_none_or(|c| !c.is_ascii_alphanumeric());
+        match side {
+            Some(t) if starts && ends && word.eq_ignore_ascii_case(b"team ") => {
+                out.push_str(&message[from..i]);
+                out.push_str(names[t]);
+                i += 6;
+                from = i;
+            }
+            _ => i += 1,
+        }
+    }
+    out.push_str(&message[from..]);
+    out
+}
+
+/// The console's one date and time format, in the league's wall-clock time:
+/// "Mon 23 Nov, 19:00".
+pub(super) fn when_local(t: LocalTime) -> String {
+    t.0.format("%a %-d %b, %H:%M").to_string()
+}
+
+/// An instant in the console's format, in time zone `zone`.
+pub(super) fn when(t: Timestamp, zone: chrono_tz::Tz) -> String {
+    when_local(LocalTime(t.0.with_timezone(&zone).naive_local()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_name_the_teams() {
+        let names = ["Hall 5", "The Aces"];
+        assert_eq!(
+            with_names(
+                "hand 1: team a bid 3; the minimum team bid is 4 unless both partners bid nil",
+                names
+            ),
+            "hand 1: Hall 5 bid 3; the minimum team bid is 4 unless both partners bid nil"
+        );
+        assert_eq!(
+            with_names("team b's blind bid is 6; team a is level", names),
+            "The Aces's blind bid is 6; Hall 5 is level"
+        );
+        // "the team at least", "team ab", "steam a" are not a side.
+        let kept = "blind nil needs the team at least 100 behind; team ab; steam a";
+        assert_eq!(with_names(kept, names), kept);
+        assert_eq!(with_names("Team B", names), "The Aces");
+        assert_eq!(with_names("", names), "");
+    }
+
+    #[test]
+    fn one_time_format() {
+        let t = LocalTime::parse("2026-11-23T19:00").ok();
+        assert_eq!(t.map(when_local).as_deref(), Some("Mon 23 Nov, 19:00"));
+        let stamp = Timestamp::parse("2026-11-23T18:50:00Z").ok();
+        assert_eq!(
+            stamp
+                .map(|s| when(s, chrono_tz::America::New_York))
+                .as_deref(),
+            Some("Mon 23 Nov, 13:50")
+        );
+    }
 }
