@@ -180,7 +180,8 @@ pub async fn count_forfeits(
     .await
 }
 
-/// Sets (or with `None` clears) when `team`'s side of the match checked in.
+/// Sets (or with `None` clears) when `team`'s side of the match checked in; bumps the
+/// version, so a forfeit confirmed on a page from before the check-in is refused.
 pub async fn set_check_in(
     conn: &mut SqliteConnection,
     id: MatchId,
@@ -188,8 +189,8 @@ pub async fn set_check_in(
     at: Option<Timestamp>,
 ) -> sqlx::Result<()> {
     let sql = match team {
-        Team::A => "UPDATE matches SET checked_in_a = ? WHERE id = ?",
-        Team::B => "UPDATE matches SET checked_in_b = ? WHERE id = ?",
+        Team::A => "UPDATE matches SET checked_in_a = ?, version = version + 1 WHERE id = ?",
+        Team::B => "UPDATE matches SET checked_in_b = ?, version = version + 1 WHERE id = ?",
     };
     sqlx::query(sql).bind(at).bind(id).execute(conn).await?;
     Ok(())
@@ -524,7 +525,9 @@ pub struct Placement<'a> {
 }
 
 /// Sets a match's placement if it is still at `version` and not started; bumps the version
-/// and the calendar sequence. Returns whether a row changed (false: it moved on meanwhile).
+/// and the calendar sequence. A team's check-in is kept only while its time, status and
+/// place in the match stay the same (a postponed or moved match is checked in again).
+/// Returns whether a row changed (false: it moved on meanwhile).
 pub async fn place(
     conn: &mut SqliteConnection,
     id: MatchId,
@@ -532,9 +535,13 @@ pub async fn place(
     p: &Placement<'_>,
 ) -> sqlx::Result<bool> {
     let done = sqlx::query(
-        "UPDATE matches SET scheduled_at = ?, table_name = ?, team_a = ?, team_b = ?,
-                status = ?, status_note = ?, version = version + 1, sequence = sequence + 1
-         WHERE id = ? AND version = ? AND status IN ('scheduled', 'postponed')
+        "UPDATE matches SET scheduled_at = ?1, table_name = ?2, team_a = ?3, team_b = ?4,
+                status = ?5, status_note = ?6, version = version + 1, sequence = sequence + 1,
+                checked_in_a = CASE WHEN scheduled_at IS ?1 AND status = ?5 AND team_a = ?3
+                                    THEN checked_in_a END,
+                checked_in_b = CASE WHEN scheduled_at IS ?1 AND status = ?5 AND team_b = ?4
+                                    THEN checked_in_b END
+         WHERE id = ?7 AND version = ?8 AND status IN ('scheduled', 'postponed')
                AND started_at IS NULL",
     )
     .bind(p.scheduled_at)
@@ -580,7 +587,7 @@ pub async fn set_teams(
 ) -> sqlx::Result<bool> {
     let done = sqlx::query(
         "UPDATE matches SET team_a = ?, team_b = ?, version = version + 1,
-                sequence = sequence + 1
+                sequence = sequence + 1, checked_in_a = NULL, checked_in_b = NULL
          WHERE id = ? AND status IN ('scheduled', 'postponed') AND started_at IS NULL",
     )
     .bind(team_a)

@@ -20,12 +20,26 @@ pub fn ordinal(n: u32) -> String {
     format!("{n}{suffix}")
 }
 
+/// A number set by a person (a minimum average): "3.0" for 3, "4.25" as typed — never
+/// rounded, so "below 4.2" can't be said of a minimum of 4.25.
+pub fn decimal(x: f64) -> String {
+    let tenths = format!("{x:.1}");
+    if tenths.parse::<f64>() == Ok(x) {
+        tenths
+    } else {
+        format!("{x}")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn numbers_in_words() {
+        assert_eq!(decimal(3.0), "3.0");
+        assert_eq!(decimal(4.25), "4.25");
+        assert_eq!(decimal(2.5), "2.5");
         assert_eq!(plural(1usize, "match", "matches"), "1 match");
         assert_eq!(plural(2u32, "match", "matches"), "2 matches");
         assert_eq!(plural(0i64, "minute", "minutes"), "0 minutes");

@@ -2,6 +2,7 @@
 //! rule of the league's eligibility settings judged on a team's own record, in words.
 
 use super::settings::Settings;
+use crate::domain::words::decimal;
 
 /// What eligibility looks at of one team.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -51,8 +52,9 @@ pub fn failing(settings: &Settings, record: &Record) -> Vec<String> {
         && average < min
     {
         reasons.push(format!(
-            "sportsmanship average {} is below {min:.1}",
-            below(average, min)
+            "sportsmanship average {} is below {}",
+            shown(average, min),
+            decimal(min)
         ));
     }
     if let Some(max) = rules.max_forfeits
@@ -76,15 +78,32 @@ pub fn failing(settings: &Settings, record: &Record) -> Vec<String> {
     reasons
 }
 
-/// An average under `min`, written so that it reads under it: to one decimal ("2.7"), or to
-/// two, cut rather than rounded, where one would round up to the minimum (2.96 is "2.96",
-/// not "3.0"; 2.999 is "2.99").
-fn below(average: f64, min: f64) -> String {
+/// An average as the lines write it, on the same side of `min` as it is: to one decimal
+/// ("2.7"), or to two, cut rather than rounded, where one would cross the minimum (2.96
+/// against 3.0 is "2.96", not "3.0"; 4.25 against 4.25 is "4.25", not "4.2").
+fn shown(average: f64, min: f64) -> String {
+    let fits = |text: &str| {
+        text.parse::<f64>()
+            .is_ok_and(|read| (read < min) == (average < min))
+    };
     let one = format!("{average:.1}");
-    if one.parse::<f64>().is_ok_and(|shown| shown < min) {
-        one
+    if fits(&one) {
+        return one;
+    }
+    let two = format!("{:.2}", (average * 100.0).floor() / 100.0);
+    if fits(&two) {
+        two
     } else {
-        format!("{:.2}", (average * 100.0).floor() / 100.0)
+        format!("{average}")
+    }
+}
+
+/// "rating of 2 or lower", or "rating of 1" at the bottom of the scale.
+fn or_lower(rating: u32, lowest: u32) -> String {
+    if rating == lowest {
+        format!("rating of {rating}")
+    } else {
+        format!("rating of {rating} or lower")
     }
 }
 
@@ -114,14 +133,34 @@ pub fn at_risk(settings: &Settings, record: &Record) -> Vec<String> {
     {
         lines.push("one more forfeit and you are out of the playoffs".to_string());
     }
+    // A forfeit is a loss too: the win percentage after one more.
+    if let Some(min) = rules.min_win_pct
+        && (record.played == 0 || record.win_pct() >= min)
+    {
+        let after_loss =
+            (f64::from(record.won) + 0.5 * f64::from(record.tied)) / f64::from(record.played + 1);
+        if after_loss < min {
+            lines.push(if record.played == 0 {
+                format!(
+                    "the team has not played yet: a loss (or a forfeit) in its first game puts its win percentage below {min:.3}"
+                )
+            } else {
+                format!(
+                    "your win percentage is {:.3}: a loss (or a forfeit) next game would drop it below {min:.3}",
+                    record.win_pct()
+                )
+            });
+        }
+    }
     if let (Some(min), Some(scale)) = (rules.min_sportsmanship, &settings.sportsmanship)
         && record.average().is_none()
         && let Some(first) = lowest_rating_keeping(min, &[], (scale.min, scale.max))
         && first > scale.min
     {
         lines.push(format!(
-            "the team has no sportsmanship rating yet: a first rating of {} or less would put it below {min:.1}",
-            first - 1
+            "the team has no sportsmanship rating yet: a first {} would put it below {}",
+            or_lower(first - 1, scale.min),
+            decimal(min)
         ));
     }
     if let (Some(min), Some(scale)) = (rules.min_sportsmanship, &settings.sportsmanship)
@@ -130,16 +169,25 @@ pub fn at_risk(settings: &Settings, record: &Record) -> Vec<String> {
         let keeping = lowest_rating_keeping(min, &record.ratings, (scale.min, scale.max));
         match keeping {
             Some(r) if average >= min && r > scale.min => lines.push(format!(
-                "your sportsmanship average is {average:.1}: a rating of {} next game would drop it below {min:.1}",
-                r - 1
+                "your sportsmanship average is {}: a {} next game would drop it below {}",
+                shown(average, min),
+                or_lower(r - 1, scale.min),
+                decimal(min)
             )),
             Some(r) if average < min => lines.push(format!(
-                "your sportsmanship average is {}, below {min:.1}: a rating of {r} or more next game brings it back",
-                below(average, min)
+                "your sportsmanship average is {}, below {}: {} next game brings it back",
+                shown(average, min),
+                decimal(min),
+                if r == scale.max {
+                    format!("a rating of {r}")
+                } else {
+                    format!("a rating of {r} or more")
+                }
             )),
             None => lines.push(format!(
-                "your sportsmanship average is {}, below {min:.1}: even a {} next game would not bring it back",
-                below(average, min),
+                "your sportsmanship average is {}, below {}: even a {} next game would not bring it back",
+                shown(average, min),
+                decimal(min),
                 scale.max
             )),
             _ => {}
@@ -216,6 +264,8 @@ mod tests {
             ]
         );
         let low = Record {
+            played: 2,
+            won: 2,
             ratings: vec![2, 3],
             ..Record::default()
         };
@@ -229,9 +279,11 @@ mod tests {
 
     #[test]
     fn an_average_under_the_minimum_never_reads_as_the_minimum() {
-        assert_eq!(below(2.7, 3.0), "2.7");
-        assert_eq!(below(2.96, 3.0), "2.96");
-        assert_eq!(below(2.999, 3.0), "2.99");
+        assert_eq!(shown(2.7, 3.0), "2.7");
+        assert_eq!(shown(2.96, 3.0), "2.96");
+        assert_eq!(shown(2.999, 3.0), "2.99");
+        assert_eq!(shown(4.25, 4.25), "4.25");
+        assert_eq!(shown(3.1, 3.0), "3.1");
         let record = Record {
             ratings: vec![
                 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 2,
@@ -245,11 +297,37 @@ mod tests {
     }
 
     #[test]
-    fn a_team_not_rated_yet_is_told_what_its_first_rating_must_be() {
+    fn a_loss_that_would_cost_the_win_percentage_is_at_risk() {
+        let mut s = settings();
+        s.eligibility.min_sportsmanship = None;
+        s.forfeit.drop_after = None;
+        let even = Record {
+            played: 4,
+            won: 2,
+            ..Record::default()
+        };
         assert_eq!(
-            at_risk(&settings(), &Record::default()),
+            at_risk(&s, &even),
             vec![
-                "the team has no sportsmanship rating yet: a first rating of 2 or less would put it below 3.0"
+                "your win percentage is 0.500: a loss (or a forfeit) next game would drop it below 0.500"
+            ]
+        );
+        let ahead = Record {
+            played: 4,
+            won: 3,
+            ..Record::default()
+        };
+        assert!(at_risk(&s, &ahead).is_empty(), "3-2 is still .600");
+    }
+
+    #[test]
+    fn a_team_not_rated_yet_is_told_what_its_first_rating_must_be() {
+        let mut s = settings();
+        s.eligibility.min_win_pct = None;
+        assert_eq!(
+            at_risk(&s, &Record::default()),
+            vec![
+                "the team has no sportsmanship rating yet: a first rating of 2 or lower would put it below 3.0"
             ]
         );
     }

@@ -6,7 +6,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::domain::words::{ordinal, plural};
+use crate::domain::words::{decimal, ordinal, plural};
 
 /// A league's season settings.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
@@ -265,7 +265,10 @@ impl Settings {
         let e = &self.eligibility;
         let mut rules = Vec::new();
         if let Some(m) = e.min_sportsmanship {
-            rules.push(format!("a sportsmanship average of at least {m:.1}"));
+            rules.push(format!(
+                "a sportsmanship average of at least {}",
+                decimal(m)
+            ));
         }
         if let Some(n) = e.max_forfeits {
             rules.push(match n {

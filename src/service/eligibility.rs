@@ -27,7 +27,8 @@ pub struct EligibilityRow {
     /// What the team needs to stay eligible, in words ("one more forfeit and you are out of
     /// the playoffs").
     pub at_risk: Vec<String>,
-    /// An admin's decision over the rules (then `eligible` is the decision's).
+    /// An admin's decision over the rules (then `eligible` is the decision's, except that a
+    /// withdrawn or dropped team is never eligible).
     #[serde(rename = "override")]
     pub decision: Option<Override>,
 }
@@ -112,7 +113,10 @@ pub(super) fn judge(
             EligibilityRow {
                 team_id: TeamId(s.team_id),
                 team: s.team.clone(),
-                eligible: decision.as_ref().map_or(reasons.is_empty(), |d| d.eligible),
+                // A decision never brings back a team that has withdrawn or was dropped
+                // since it was made.
+                eligible: !record.withdrawn
+                    && decision.as_ref().map_or(reasons.is_empty(), |d| d.eligible),
                 at_risk: at_risk(&league.settings, &record),
                 reasons,
                 decision,

@@ -76,7 +76,8 @@ pub struct CheckedIn {
 pub struct Ratings {
     pub a: Option<u32>,
     pub b: Option<u32>,
-    /// The supervisor's note, seen by admins only on the pages.
+    /// The supervisor's note: in the answer to the rating and on the admin pages, never in
+    /// the public reads (`null` there).
     pub note: Option<String>,
     /// The league requires ratings, the match is over and a team is not rated yet: the
     /// console and the admin dashboard say "rating missing".
@@ -84,6 +85,14 @@ pub struct Ratings {
 }
 
 impl MatchView {
+    /// The match as anyone may read it: without the supervisor's sportsmanship note.
+    fn public(mut self) -> MatchView {
+        if let Some(ratings) = &mut self.sportsmanship {
+            ratings.note = None;
+        }
+        self
+    }
+
     pub fn is_over(&self) -> bool {
         self.status.is_over()
     }
@@ -255,10 +264,10 @@ pub async fn history(
     Ok(db_matches::all_revisions(conn, id).await?)
 }
 
-/// A match as the API shows it, with its hands and totals.
+/// A match as the API shows it to anyone, with its hands and totals.
 pub async fn view(db: &Db, id: MatchId) -> Result<MatchView, ServiceError> {
     let mut conn = db.reader().acquire().await?;
-    Ok(load(&mut conn, id).await?.0)
+    Ok(load(&mut conn, id).await?.0.public())
 }
 
 /// The matches `ids` as the API shows them, read on the writer's connection so that a write
@@ -280,7 +289,7 @@ pub async fn league_matches(db: &Db, slug: &str) -> Result<Vec<MatchView>, Servi
     let rows = db_matches::of_league(&mut conn, league.row.id).await?;
     let mut out = Vec::with_capacity(rows.len());
     for m in &rows {
-        out.push(build_view(&mut conn, m, &league).await?);
+        out.push(build_view(&mut conn, m, &league).await?.public());
     }
     Ok(out)
 }

@@ -213,6 +213,18 @@ async fn ratings_go_on_the_league_scale_after_the_match_and_make_the_average() {
         rated["sportsmanship"],
         json!({"a": 4, "b": 2, "note": "b argued every call", "missing": false})
     );
+    // The note is for the coordinator: the public reads leave it out.
+    let public =
+        json_with_status(app.get(&format!("/api/v1/matches/{id}")).await, 200, "read").await;
+    assert_eq!(
+        public["sportsmanship"],
+        json!({"a": 4, "b": 2, "note": null, "missing": false})
+    );
+    let listed = json_with_status(app.get("/api/v1/leagues/fall/matches").await, 200, "list").await;
+    assert!(
+        !listed.to_string().contains("argued"),
+        "the league's matches leave the note out"
+    );
     // A second rating replaces the first, and is audited with both.
     let r = sup.post(&path, &json!({"a": 5, "b": 2})).await;
     let rerated = json_with_status(r, 200, "re-rate").await;
@@ -531,6 +543,14 @@ async fn a_withdrawn_team_cannot_be_made_eligible() {
         .await
         .unwrap();
     json_with_status(r, 200, "drop after 1").await;
+    // An admin lets team 1 in before its forfeit; the drop still takes it out.
+    let r = admin
+        .post(
+            &format!("/api/v1/leagues/fall/eligibility/{}", t[0]),
+            &json!({"eligible": true, "reason": "appeal won"}),
+        )
+        .await;
+    assert_eq!(json_with_status(r, 200, "let in").await["eligible"], true);
     let m = admin.add_match("fall", t[0], t[1], "T1").await;
     let r = admin
         .post(
@@ -539,6 +559,23 @@ async fn a_withdrawn_team_cannot_be_made_eligible() {
         )
         .await;
     json_with_status(r, 200, "forfeit: team 1 dropped").await;
+    let table = json_with_status(
+        app.get("/api/v1/leagues/fall/eligibility").await,
+        200,
+        "eligibility",
+    )
+    .await;
+    let one = table["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["team_id"] == t[0])
+        .unwrap();
+    assert_eq!(
+        one["eligible"], false,
+        "dropped, whatever the decision: {one}"
+    );
+    assert_eq!(one["override"]["eligible"], true);
     let path = format!("/api/v1/leagues/fall/eligibility/{}", t[0]);
     let before = app.tables().await;
     let e = refused(
@@ -567,4 +604,158 @@ async fn a_withdrawn_team_cannot_be_made_eligible() {
         ]),
         "its forfeit rating counts too"
     );
+}
+
+#[actix_web::test]
+async fn a_check_in_is_for_one_time_and_place_and_makes_an_older_page_stale() {
+    let (app, admin, sup, t) = season().await;
+    let r = admin
+        .post(
+            "/api/v1/leagues/fall/matches",
+            &json!({"team_a": t[0], "team_b": t[1], "scheduled_at": "2026-11-23T19:00"}),
+        )
+        .await;
+    let m = json_with_status(r, 201, "match").await;
+    let id = m["id"].as_i64().unwrap();
+    let check_in = |team: &'static str| {
+        let sup = &sup;
+        async move {
+            let r = sup
+                .post(
+                    &format!("/api/v1/matches/{id}/check-in"),
+                    &json!({ "team": team }),
+                )
+                .await;
+            json_with_status(r, 200, "check in").await
+        }
+    };
+    let checked = check_in("b").await;
+    // The check-in moves the version on: a forfeit confirmed on a page from before it (the
+    // grace offer against b) is refused.
+    assert_eq!(checked["version"], m["version"].as_i64().unwrap() + 1);
+    let before = app.tables().await;
+    let r = sup
+        .post(
+            &format!("/api/v1/matches/{id}/forfeit"),
+            &json!({"team": "b", "expected_version": m["version"]}),
+        )
+        .await;
+    refused(
+        r,
+        409,
+        "version_conflict",
+        "a forfeit from before the check-in",
+    )
+    .await;
+    app.assert_nothing_written(&before, "a stale forfeit").await;
+
+    // Only the table changes: the check-in stays.
+    let r = admin
+        .client
+        .patch(app.url(&format!("/api/v1/matches/{id}")))
+        .bearer_auth(&admin.token)
+        .json(&json!({"table": "T9", "expected_version": checked["version"]}))
+        .send()
+        .await
+        .unwrap();
+    let moved = json_with_status(r, 200, "new table").await;
+    assert_eq!(moved["checked_in"]["b"], checked["checked_in"]["b"]);
+    // Postponed and given a new date: checked in again that night.
+    let r = admin
+        .post(
+            &format!("/api/v1/matches/{id}/postpone"),
+            &json!({"reason": "gym closed"}),
+        )
+        .await;
+    let postponed = json_with_status(r, 200, "postpone").await;
+    assert_eq!(postponed["checked_in"], json!({"a": null, "b": null}));
+    check_in_refused(&sup, id).await;
+    let r = admin
+        .client
+        .patch(app.url(&format!("/api/v1/matches/{id}")))
+        .bearer_auth(&admin.token)
+        .json(
+            &json!({"scheduled_at": "2026-12-14T19:00", "expected_version": postponed["version"]}),
+        )
+        .send()
+        .await
+        .unwrap();
+    let again = json_with_status(r, 200, "new date").await;
+    assert_eq!(again["status"], "scheduled");
+    assert_eq!(again["checked_in"], json!({"a": null, "b": null}));
+    // A new team a does not inherit the old one's check-in; b keeps its own.
+    check_in("a").await;
+    let b_at = check_in("b").await["checked_in"]["b"].clone();
+    let now = json_with_status(app.get(&format!("/api/v1/matches/{id}")).await, 200, "read").await;
+    let r = admin
+        .client
+        .patch(app.url(&format!("/api/v1/matches/{id}")))
+        .bearer_auth(&admin.token)
+        .json(&json!({"team_a": t[2], "expected_version": now["version"]}))
+        .send()
+        .await
+        .unwrap();
+    let swapped = json_with_status(r, 200, "new team a").await;
+    assert_eq!(swapped["checked_in"]["a"], Value::Null);
+    assert_eq!(swapped["checked_in"]["b"], b_at);
+}
+
+/// A postponed match takes no check-in.
+async fn check_in_refused(sup: &Api, id: i64) {
+    let r = sup
+        .post(
+            &format!("/api/v1/matches/{id}/check-in"),
+            &json!({"team": "a"}),
+        )
+        .await;
+    refused(r, 409, "not_scheduled", "a postponed match").await;
+}
+
+/// The grace clock reads the match time in the league's zone: in New York a 19:00 match with
+/// 10 minutes' grace is offered for forfeit from 19:10 EST (00:10 UTC the next day), not at
+/// 19:10 UTC (14:10 in New York).
+/// Planted bug that fails it: comparing the local match time with the UTC clock.
+#[actix_web::test]
+async fn the_grace_period_runs_on_the_leagues_clock() {
+    let (clock, time) = manual_clock("2026-11-23T19:30:00Z", chrono_tz::America::New_York);
+    let app = spawn_app_with_clock(clock).await;
+    let admin = app.api_user("coord", Role::Admin).await;
+    let t = app.league(&admin, "fall", json!("classic"), 2).await;
+    let r = admin
+        .client
+        .patch(app.url("/api/v1/leagues/fall"))
+        .bearer_auth(&admin.token)
+        .json(&json!({"settings": {"forfeit": {"grace_minutes": 10}}}))
+        .send()
+        .await
+        .unwrap();
+    json_with_status(r, 200, "grace").await;
+    let r = admin
+        .post(
+            "/api/v1/leagues/fall/matches",
+            &json!({"team_a": t[0], "team_b": t[1], "scheduled_at": "2026-11-23T19:00"}),
+        )
+        .await;
+    let id = json_with_status(r, 201, "match").await["id"]
+        .as_i64()
+        .unwrap();
+    app.user("boss", Role::Admin).await;
+    let boss = app.browser("boss").await;
+    let console = format!("/supervise/matches/{id}");
+    let offered = |page: &str| page.contains("id=\"absent-both\"");
+    // 14:30 in New York: nothing to offer.
+    let page = boss.get(&console).await.text().await.unwrap();
+    assert!(!offered(&page), "14:30 EST");
+    // 19:09 EST: still within the grace.
+    time.set(
+        chrono::DateTime::parse_from_rfc3339("2026-11-24T00:09:00Z")
+            .unwrap()
+            .to_utc(),
+    );
+    let page = boss.get(&console).await.text().await.unwrap();
+    assert!(!offered(&page), "19:09 EST");
+    // 19:11 EST: both absent, the double forfeit offered.
+    time.advance(chrono::Duration::minutes(2));
+    let page = boss.get(&console).await.text().await.unwrap();
+    assert!(offered(&page), "19:11 EST");
 }

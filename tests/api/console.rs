@@ -1246,7 +1246,20 @@ async fn teams_check_in_on_the_console_and_the_absent_one_is_offered_a_forfeit()
     assert_eq!(r.status(), 303);
     assert_eq!(match_json(&s.app, id).await["checked_in"]["a"], Value::Null);
     let (_, page) = text(s.sue.get(&console).await).await;
-    assert!(page.contains("id=\"absent-a\""), "now both are absent");
+    // Now both are absent: one offer, the double forfeit (not a win for an absent team).
+    assert!(
+        !page.contains("id=\"offer-forfeit-a\""),
+        "no single forfeit offered"
+    );
+    assert!(
+        !page.contains("id=\"offer-forfeit-b\""),
+        "no single forfeit offered"
+    );
+    assert!(
+        section(&page, "id=\"absent-both\"", "</div>").contains("Neither team has checked in"),
+        "both absent"
+    );
+    assert!(page.contains(&format!("/supervise/matches/{id}/forfeit?team=both")));
 
     // Once started, a check-in is refused: the console again (409) with the message.
     s.admin.start_match(id).await;
@@ -1419,11 +1432,16 @@ async fn ratings_on_the_console_come_back_with_the_values_kept() {
     assert_eq!(r.status(), 303);
     assert_eq!(location(&r), console);
     let m = match_json(&s.app, id).await;
+    // The public read leaves the note out; the console keeps it in the form.
     assert_eq!(
         m["sportsmanship"],
-        json!({"a": 4, "b": 2, "note": "Team 2 argued every call", "missing": false})
+        json!({"a": 4, "b": 2, "note": null, "missing": false})
     );
     let (_, page) = text(s.sue.get(&console).await).await;
+    assert!(
+        page.contains("Team 2 argued every call"),
+        "the note on the console"
+    );
     assert!(!page.contains("id=\"rating-missing\""));
     assert!(section(&page, "id=\"rated-a\"", "</strong>").contains('4'));
     assert!(section(&page, "id=\"rated-b\"", "</strong>").contains('2'));

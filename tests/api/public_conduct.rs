@@ -313,7 +313,7 @@ async fn the_team_page_says_what_the_team_needs() {
     );
     assert!(
         text_of(&html, "team-at-risk", "</ul>").contains(
-            "the team has no sportsmanship rating yet: a first rating of 2 or less would put it below 3.0"
+            "the team has no sportsmanship rating yet: a first rating of 2 or lower would put it below 3.0"
         ),
         "{needs}"
     );
@@ -574,12 +574,12 @@ async fn the_demo_season_is_rated_and_has_a_team_at_risk() {
             assert_eq!(
                 row["at_risk"],
                 json!([
-                    "your sportsmanship average is 3.0: a rating of 2 next game would drop it below 3.0"
+                    "your sportsmanship average is 3.0: a rating of 2 or lower next game would drop it below 3.0"
                 ])
             );
             assert!(
                 text_of(&html, "team-at-risk", "</ul>")
-                    .contains("a rating of 2 next game would drop it below 3.0")
+                    .contains("a rating of 2 or lower next game would drop it below 3.0")
             );
         } else {
             assert_eq!(row["at_risk"], json!([]), "{row}");

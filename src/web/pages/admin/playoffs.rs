@@ -159,7 +159,7 @@ impl OverrideForm {
             return Err(ServiceError::invalid(
                 "invalid_input",
                 "reason",
-                "a decision needs a reason: say why (it is shown on this page and kept in the audit log)",
+                "a decision needs a reason: say why (it is public: shown on the team's page, with your username, and kept in the audit log)",
             ));
         }
         Ok(OverrideInput {
