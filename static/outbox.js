@@ -53,7 +53,15 @@
   var consoleUrl = "/supervise/matches/" + matchId;
   var userLink = document.querySelector('header a[href="/account"]');
   // Per user: someone else logging in on this phone neither sees nor sends these.
-  var storeKey = PREFIX + encodeURIComponent(userLink ? userLink.textContent.trim() : "") + "." + matchId;
+  var userName = userLink ? userLink.textContent.trim() : "";
+  var storeKey = PREFIX + encodeURIComponent(userName) + "." + matchId;
+
+  // Whose page `doc` is: a token from another user's session must never send this user's
+  // outbox (someone else logged in on this phone since).
+  function sameUser(doc) {
+    var link = doc.querySelector('header a[href="/account"]');
+    return !!link && link.textContent.trim() === userName && userName !== "";
+  }
 
   var box = document.getElementById("pending-hands");
   var handForm = document.getElementById("hand-form");
@@ -317,7 +325,8 @@
     var v = nextVersion(data);
     if (v !== null) setField(newHandForm, "expected_version", v);
     var key = newHandForm.querySelector('input[name="idempotency_key"]');
-    if (key && data.items.some(function (i) { return i.key === key.value; })) key.value = newKey();
+    // Always a fresh key: a page from the worker's cache may carry one already used.
+    if (key) key.value = newKey();
     var n = nextHand(data);
     if (isFinite(n)) showHand(n);
   }
@@ -411,8 +420,14 @@
       if (isLogin(r) || r.status === 401 || r.status === 403) {
         out.outcome = "login";
         out.message = "log in again";
-      } else if (r.ok) {
+      } else if (r.ok && sameOrigin(r.url) && pathOf(r.url) === consoleUrl && r.redirected) {
+        // Recorded: the server answers a done post with the console (POST, redirect, GET).
         out.outcome = "done";
+      } else if (r.ok) {
+        // A 200 that is not the console (a Wi-Fi login page, an old form's re-render):
+        // nothing is known to be recorded; keep it and try again.
+        out.outcome = "retry";
+        out.message = "the answer was not the match's page";
       } else if (r.status >= 500 || r.status === 408 || r.status === 429) {
         out.outcome = "retry";
         out.message = r.status === 503 ? "the server is busy" : "the server failed (" + r.status + ")";
@@ -436,7 +451,9 @@
   function refreshToken() {
     return request(consoleUrl, { method: "GET", redirect: "follow" }).then(function (answer) {
       if (!answer.response.ok || isLogin(answer.response)) return false;
-      var input = parse(answer.html).querySelector('input[name="csrf"]');
+      var doc = parse(answer.html);
+      if (!sameUser(doc)) return false;
+      var input = doc.querySelector('input[name="csrf"]');
       if (input && input.value && input.value !== csrf()) {
         freshCsrf = input.value;
         return true;
@@ -582,6 +599,7 @@
     if (dirty) {
       note = "Sent. The scoresheet shows it after the next hand, or when you reload.";
       render();
+      refreshSavedCopy();
       return;
     }
     retire();
@@ -701,6 +719,11 @@
         return;
       }
       var doc = parse(answer.html);
+      if (!sameUser(doc)) {
+        note = "Someone else is logged in on this phone: log in as " + userName + " to send these.";
+        render();
+        return;
+      }
       var version = versionIn(doc);
       var token = doc.querySelector('input[name="csrf"]');
       if (token && token.value) freshCsrf = token.value;
@@ -956,8 +979,8 @@
       if (typedOn && known(Number(typedOn)) !== null) item.base = Number(typedOn);
       if (item.kind === "hand") item.key = valueIn(fields, "idempotency_key") || item.key;
     } else {
-      var key = k.kind === "hand" ? valueIn(fields, "idempotency_key") : null;
-      if (k.kind === "hand" && (!key || data.items.some(function (i) { return i.key === key; }))) key = newKey();
+      // A new hand gets a key of its own, never the page's (a saved copy may carry a used one).
+      var key = k.kind === "hand" ? newKey() : null;
       item = {
         id: newKey(), kind: k.kind, action: k.path, number: k.number, fields: fields, key: key,
         base: nextVersion(data), bumps: BUMPS[k.kind] || 0,
@@ -1011,6 +1034,31 @@
     Promise.race([cleared, new Promise(function (r) { setTimeout(r, 1500); })]).then(go, go);
   }
 
+  // The worker's copy of this page must show what was sent since: a reload offline must
+  // not show a scoresheet without hands the server has (they would be typed again).
+  function sameOrigin(url) {
+    try { return new URL(url, location.href).origin === location.origin; } catch (e) { return false; }
+  }
+
+  function pathOf(url) {
+    try { return new URL(url, location.href).pathname; } catch (e) { return ""; }
+  }
+
+  // A page older than what this phone has sent (the worker's copy, offline): say so, so that
+  // no hand is typed again.
+  function warnIfSavedCopy() {
+    var data = load();
+    var seen = data.seen ? known(data.seen.version) : null;
+    if (seen !== null && known(pageVersion) !== null && seen > pageVersion) {
+      note = "This is a saved copy of the page: what this phone sent since is not on it. Reload when the connection is back before typing a hand again.";
+    }
+  }
+
+  function refreshSavedCopy() {
+    if (!("serviceWorker" in navigator) || !navigator.serviceWorker.controller) return;
+    navigator.serviceWorker.controller.postMessage({ type: "refresh-page", url: consoleUrl });
+  }
+
   function registerWorker() {
     if (!("serviceWorker" in navigator)) return;
     navigator.serviceWorker.register("/supervise/sw.js", { scope: "/supervise" }).then(function () {
@@ -1058,6 +1106,7 @@
   document.addEventListener("visibilitychange", function () {
     if (current() && document.visibilityState === "visible") pump();
   });
+  warnIfSavedCopy();
   render();
   syncForm();
   pump();

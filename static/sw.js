@@ -203,6 +203,17 @@ self.addEventListener("message", function (event) {
         return storePage(key, response);
       });
     });
+  } else if (data.type === "refresh-page" && typeof data.url === "string") {
+    // outbox.js sent something while the page stayed: keep the server's page as it is now.
+    var fresh = new URL(data.url, self.location.origin);
+    if (fresh.origin !== self.location.origin || !isPage(fresh, { mode: "navigate" })) {
+      done(false);
+      return;
+    }
+    var freshKey = fresh.href.split("#")[0];
+    work = fetch(freshKey, { credentials: "same-origin", redirect: "manual" }).then(function (response) {
+      return storePage(freshKey, response);
+    });
   } else if (data.type === "forget-pages") {
     work = purgePages().then(function () { return true; });
   } else {

@@ -26,14 +26,9 @@ pub struct CheckInInput {
     /// `a` or `b`.
     #[schema(value_type = crate::rules::Team)]
     pub team: String,
-    /// Default true; `false` takes the check-in back.
-    #[serde(default = "present")]
-    #[schema(value_type = Option<bool>)]
-    pub present: bool,
-}
-
-fn present() -> bool {
-    true
+    /// Default (or `null`) true; `false` takes the check-in back.
+    #[serde(default)]
+    pub present: Option<bool>,
 }
 
 fn side(team: &str, field: &str) -> Result<Team, ServiceError> {
@@ -72,14 +67,14 @@ pub async fn check_in(
         Team::A => m.checked_in_a,
         Team::B => m.checked_in_b,
     };
-    let wanted = if input.present {
+    let wanted = if input.present.unwrap_or(true) {
         Some(current.unwrap_or(now))
     } else {
         None
     };
     if wanted != current {
         db_matches::set_check_in(&mut tx, id, team, wanted).await?;
-        let action = if input.present {
+        let action = if input.present.unwrap_or(true) {
             "check_in"
         } else {
             "undo_check_in"

@@ -86,6 +86,16 @@ async fn a_team_checks_in_once_and_only_before_the_start() {
         .await;
     let undone = json_with_status(r, 200, "undo").await;
     assert_eq!(undone["checked_in"]["a"], Value::Null);
+    // `null` is the default: present.
+    let r = sup
+        .post(&path, &json!({"team": "a", "present": null}))
+        .await;
+    let back = json_with_status(r, 200, "present: null").await;
+    assert_eq!(back["checked_in"]["a"], "2026-11-23T18:00:00Z");
+    let r = sup
+        .post(&path, &json!({"team": "a", "present": false}))
+        .await;
+    json_with_status(r, 200, "undo again").await;
 
     // Refusals, each writing nothing.
     let outsider = app.api_user("other", Role::Supervisor).await;

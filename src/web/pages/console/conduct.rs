@@ -343,7 +343,10 @@ pub(super) async fn check_in(
     let id = *id;
     let input = CheckInInput {
         team: field(&fields, "team").to_string(),
-        present: !matches!(field(&fields, "present").trim(), "0" | "false" | "no"),
+        present: Some(!matches!(
+            field(&fields, "present").trim(),
+            "0" | "false" | "no"
+        )),
     };
     match conduct::check_in(&state.db, &who.user, id, &input).await {
         Ok(_) => Ok(back_to_console(id)),

@@ -323,7 +323,9 @@ pub(super) fn form_view(
         action: ctx.action.clone(),
         reason: ctx.correction.then(|| form.reason.clone()),
         version: view.version,
-        key: if form.key.is_empty() {
+        // The typed key comes back (a resend stays harmless), unless the server refused it as
+        // used for another hand: then the next send needs a new one.
+        key: if form.key.is_empty() || error.is_some_and(|e| e.code == "idempotency_key_reused") {
             random_hex(16)
         } else {
             form.key.clone()

@@ -17,7 +17,6 @@ use crate::web::error::{AppError, PageError};
 use crate::web::extract::Supervisor;
 use crate::web::respond::{html, no_store};
 use crate::web::view::nav::Nav;
-use crate::web::view::time;
 
 struct ListItem {
     id: MatchId,
@@ -50,7 +49,7 @@ impl ListItem {
             id: m.id,
             league: listed.league_name,
             table: m.table.unwrap_or_default(),
-            when: m.scheduled_at.map(time::scheduled).unwrap_or_default(),
+            when: m.scheduled_at.map(super::when_local).unwrap_or_default(),
             team_a: m.team_a.name,
             team_b: m.team_b.name,
             score_a: m.a.score,
