@@ -373,29 +373,54 @@ async fn until_hands(admin: &Api, id: i64, count: usize) -> anyhow::Result<Value
     }
 }
 
-/// The text of the outbox's count (`#outbox`) and its `data-count`.
+/// The text of the outbox's count (`#outbox`) and its `data-count`, read in one script: the
+/// outbox re-renders itself as it sends, so a found element may be gone a moment later.
 async fn outbox(browser: &Browser) -> anyhow::Result<(String, String)> {
-    let element = browser.find("#outbox").await?;
-    let count = browser
-        .attribute(&element, "data-count")
-        .await?
-        .unwrap_or_default();
-    Ok((browser.text(&element).await?, count))
+    let read = browser
+        .execute(
+            "const o = document.getElementById('outbox'); \
+             return o ? [o.innerText, o.getAttribute('data-count') || ''] : null;",
+            serde_json::json!([]),
+        )
+        .await?;
+    let pair = read
+        .as_array()
+        .ok_or_else(|| anyhow::anyhow!("no #outbox on the page"))?;
+    let text = |i: usize| {
+        pair.get(i)
+            .and_then(|v| v.as_str())
+            .unwrap_or_default()
+            .to_string()
+    };
+    Ok((text(0), text(1)))
 }
 
-/// The outbox's list items: (state, text), in order.
+/// The outbox's list items: (state, text), in order (one script, as for [`outbox`]).
 async fn pending(browser: &Browser) -> anyhow::Result<Vec<(String, String)>> {
-    let mut out = Vec::new();
-    for li in browser.find_all("#pending-hands li.outbox-item").await? {
-        out.push((
-            browser
-                .attribute(&li, "data-state")
-                .await?
-                .unwrap_or_default(),
-            browser.text(&li).await?,
-        ));
-    }
-    Ok(out)
+    let read = browser
+        .execute(
+            "return Array.from(document.querySelectorAll('#pending-hands li.outbox-item')) \
+               .map(li => [li.getAttribute('data-state') || '', li.innerText]);",
+            serde_json::json!([]),
+        )
+        .await?;
+    Ok(read
+        .as_array()
+        .map(|items| {
+            items
+                .iter()
+                .map(|item| {
+                    let text = |i: usize| {
+                        item.get(i)
+                            .and_then(|v| v.as_str())
+                            .unwrap_or_default()
+                            .to_string()
+                    };
+                    (text(0), text(1))
+                })
+                .collect()
+        })
+        .unwrap_or_default())
 }
 
 const SENT_ONCE: &str = "browser_outbox::a_hand_recorded_offline_is_sent_once_when_back_online";
@@ -526,11 +551,15 @@ async fn a_hand_recorded_offline_is_sent_once_when_back_online() {
                && document.readyState === 'complete';",
         )
         .await?;
-        ensure!(
-            (browser.text_of("#score-a").await?, browser.text_of("#score-b").await?)
-                == ("101".into(), "62".into()),
-            "the console shows the server's score"
-        );
+        // Read in one script: the page may still be replaced by the server's (POST, redirect,
+        // GET) between a find and a read.
+        until(
+            browser,
+            "the console shows the server's score",
+            "const a = document.getElementById('score-a'), b = document.getElementById('score-b'); \
+             return !!a && !!b && a.textContent.trim() === '101' && b.textContent.trim() === '62';",
+        )
+        .await?;
         ensure!(stored(browser, id).await?.is_empty(), "nothing kept any more");
         sleep(Duration::from_secs(3)).await;
         let view = api_match(&admin, id).await?;
