@@ -2,6 +2,7 @@
 //! rule of the league's eligibility settings judged on a team's own record, in words.
 
 use super::settings::Settings;
+use super::standings;
 use crate::domain::words::decimal;
 
 /// What eligibility looks at of one team.
@@ -19,21 +20,12 @@ pub struct Record {
 
 impl Record {
     pub fn win_pct(&self) -> f64 {
-        if self.played == 0 {
-            0.0
-        } else {
-            (f64::from(self.won) + 0.5 * f64::from(self.tied)) / f64::from(self.played)
-        }
+        standings::win_pct(self.won, self.tied, self.played)
     }
 
     /// The sportsmanship average, `None` before the first rating.
     pub fn average(&self) -> Option<f64> {
-        if self.ratings.is_empty() {
-            None
-        } else {
-            let sum: u32 = self.ratings.iter().sum();
-            Some(f64::from(sum) / self.ratings.len() as f64)
-        }
+        standings::average(&self.ratings)
     }
 }
 
@@ -137,8 +129,7 @@ pub fn at_risk(settings: &Settings, record: &Record) -> Vec<String> {
     if let Some(min) = rules.min_win_pct
         && (record.played == 0 || record.win_pct() >= min)
     {
-        let after_loss =
-            (f64::from(record.won) + 0.5 * f64::from(record.tied)) / f64::from(record.played + 1);
+        let after_loss = standings::win_pct(record.won, record.tied, record.played + 1);
         if after_loss < min {
             lines.push(if record.played == 0 {
                 format!(

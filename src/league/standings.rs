@@ -103,15 +103,21 @@ pub struct Standing {
 impl Standing {
     /// The sportsmanship average, `None` before the first rating.
     pub fn sportsmanship(&self) -> Option<f64> {
-        if self.ratings.is_empty() {
-            return None;
-        }
-        let sum: u32 = self.ratings.iter().sum();
-        Some(f64::from(sum) / self.ratings.len() as f64)
+        average(&self.ratings)
     }
 }
 
-fn win_pct(won: u32, tied: u32, played: u32) -> f64 {
+/// The average of `ratings`, `None` for none.
+pub fn average(ratings: &[u32]) -> Option<f64> {
+    if ratings.is_empty() {
+        return None;
+    }
+    let sum: u32 = ratings.iter().sum();
+    Some(f64::from(sum) / ratings.len() as f64)
+}
+
+/// (won + ½ × tied) / played, or 0 with nothing played (docs/scoring.md §7.2).
+pub fn win_pct(won: u32, tied: u32, played: u32) -> f64 {
     if played == 0 {
         0.0
     } else {
