@@ -83,6 +83,11 @@ pub const BROWSER_TESTS: &[&str] = &[
     "browser_outbox::a_queued_hand_that_meets_a_conflict_waits_for_the_supervisor",
     "browser_phone::errors_are_in_view_on_a_phone",
     "browser_phone::the_console_fits_a_phone",
+    "browser_a11y::every_page_passes_axe",
+    "browser_a11y::a_whole_hand_is_entered_with_the_keyboard_alone",
+    "browser_live::the_scoreboard_updates_in_place",
+    "browser_live::the_match_page_updates_in_place",
+    "browser_print::printed_brackets_keep_every_name_and_fill_the_sheet",
 ];
 
 /// What to install, for the skip messages.
@@ -556,6 +561,41 @@ impl Browser {
         let png =
             base64_decode(data).ok_or_else(|| Error::client("the screenshot is not base64"))?;
         std::fs::write(path, png).map_err(Error::client)
+    }
+
+    /// Runs axe-core (vendored in `tests/fixtures/axe-core`, version in its header) over the
+    /// current page against the WCAG 2.0/2.1 A and AA rules and best practices, and returns
+    /// one line per violation: impact, rule, and the selectors of the nodes that fail it,
+    /// with axe's summary of the first. Empty when the page passes.
+    pub async fn axe_violations(&self) -> Result<Vec<String>> {
+        const AXE: &str = include_str!("../fixtures/axe-core/axe.min.js");
+        let loaded = self
+            .execute("return typeof window.axe === 'object';", json!([]))
+            .await?;
+        if loaded != Value::Bool(true) {
+            self.execute(&format!("{AXE}\nreturn true;"), json!([]))
+                .await?;
+        }
+        let found = self
+            .execute(
+                "return axe.run(document, {resultTypes: ['violations'], runOnly: {type: 'tag', \
+                 values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']}}) \
+                 .then(function (r) { return r.violations.map(function (v) { \
+                   return (v.impact || 'none') + ' ' + v.id + ': ' + v.nodes.map(function (n) { \
+                     return n.target.join(' '); }).join(', ') + ' (' + \
+                     (v.nodes[0] ? v.nodes[0].failureSummary : '').replace(/\\s+/g, ' ') + ')'; \
+                 }); });",
+                json!([]),
+            )
+            .await?;
+        Ok(found
+            .as_array()
+            .map(|a| {
+                a.iter()
+                    .filter_map(|v| v.as_str().map(str::to_string))
+                    .collect()
+            })
+            .unwrap_or_default())
     }
 
     /// Prints the current page to PDF (`POST /session/{id}/print`; `options` as W3C
