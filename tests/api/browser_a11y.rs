@@ -1,1 +1,447 @@
-//! (being written)
+//! Accessibility in headless Chromium: axe-core (vendored, see
+//! [`crate::webdriver::Browser::axe_violations`]) over every page of the service and its empty
+//! and error states, for an anonymous reader, a supervisor and an admin, with zero violations
+//! at every impact level; and a whole hand entered on the console with the keyboard alone.
+//!
+//! The pages checked are printed (`cargo test --test api browser_a11y -- --nocapture`), so a
+//! page added without being added here shows as missing from the list. docs/accessibility.md
+//! says which WCAG criteria these checks cover.
+
+use std::time::Duration;
+
+use anyhow::{Context, bail, ensure};
+use serde_json::{Value, json};
+use spades_im::service::Role;
+
+use crate::bracket_page::{bracket, first_scheduled, league, play_a_wins, playoffs};
+use crate::browser::evidence;
+use crate::helpers::{PASSWORD, TestApp, json_with_status, spawn_app};
+use crate::webdriver::{Browser, binaries_or_skip};
+
+const WAIT: Duration = Duration::from_secs(30);
+const WHOLE_TEST: Duration = Duration::from_secs(420);
+
+/// Runs `body` with a fresh browser for the browser test `test` (skips without one); on
+/// failure keeps a screenshot and the page, named after `name`.
+async fn with_browser<F>(test: &str, name: &str, whole: Duration, body: F)
+where
+    F: AsyncFnOnce(&Browser) -> anyhow::Result<()>,
+{
+    let Some((driver, chrome)) = binaries_or_skip(test) else {
+        return;
+    };
+    let browser = Browser::start(&driver, &chrome)
+        .await
+        .expect("chromium starts");
+    let outcome = actix_web::rt::time::timeout(whole, body(&browser)).await;
+    let failure = match outcome {
+        Ok(Ok(())) => None,
+        Ok(Err(e)) => Some(format!("{e:#}")),
+        Err(_) => Some(format!("the browser test took over {whole:?}")),
+    };
+    if let Some(failure) = failure {
+        let saved = evidence(&browser, name).await;
+        let _ = browser.quit().await;
+        panic!("{failure}\n{saved}");
+    }
+    browser.quit().await.expect("the browser quits");
+}
+
+/// The page's targets (links, buttons, form controls, summaries) smaller than
+/// `arguments[0]` CSS pixels either way, as "tag#id.class "text" W×H". Links inside a sentence
+/// are left out (WCAG 2.5.8's inline exception: the line height sets their size), as are
+/// hidden elements and a checkbox or radio inside a label that is itself big enough.
+const SMALL_TARGETS: &str = r#"
+var least = arguments[0], out = [];
+var all = document.querySelectorAll('a[href], button, input:not([type=hidden]), select, textarea, summary');
+for (var i = 0; i < all.length; i++) {
+  var el = all[i], r = el.getBoundingClientRect();
+  if (r.width === 0 || r.height === 0 || el.closest('[hidden], details:not([open]) > :not(summary)')) continue;
+  var style = getComputedStyle(el);
+  if (style.visibility === 'hidden') continue;
+  if (el.tagName === 'A' && style.display === 'inline') {
+    var block = el.parentElement;
+    var text = (block.textContent || '').replace(/\s+/g, ' ').trim();
+    var own = (el.textContent || '').replace(/\s+/g, ' ').trim();
+    if (text.length > own.length + 3) continue;
+  }
+  var box = r;
+  if ((el.type === 'checkbox' || el.type === 'radio') && el.closest('label')) {
+    box = el.closest('label').getBoundingClientRect();
+  }
+  if (box.width + 0.5 < least || box.height + 0.5 < least) {
+    out.push(el.tagName.toLowerCase() + (el.id ? '#' + el.id : '') +
+      (el.className && typeof el.className === 'string' ? '.' + el.className.split(' ').join('.') : '') +
+      ' "' + (el.textContent || el.name || '').trim().slice(0, 30) + '" ' +
+      Math.round(box.width) + 'x' + Math.round(box.height));
+  }
+}
+return out;
+"#;
+
+/// Collects the axe verdicts of every page visited.
+struct Audit<'a> {
+    browser: &'a Browser,
+    app: &'a TestApp,
+    checked: Vec<String>,
+    failures: Vec<String>,
+}
+
+impl Audit<'_> {
+    /// Checks the page the browser shows now, as `what`.
+    async fn here(&mut self, what: &str) -> anyhow::Result<()> {
+        self.browser.wait_for("body", WAIT).await?;
+        let found = self.browser.axe_violations().await?;
+        let url = self.browser.current_url().await?;
+        let path = url.strip_prefix(&self.app.address).unwrap_or(&url);
+        self.checked.push(format!("{what}: {path}"));
+        for v in found {
+            self.failures.push(format!("{what} ({path}): {v}"));
+        }
+        // The console is used with a thumb at a card table: 44 px there, 24 px elsewhere.
+        let least = if path.starts_with("/supervise") {
+            44
+        } else {
+            24
+        };
+        let small = self.browser.execute(SMALL_TARGETS, json!([least])).await?;
+        for target in small.as_array().into_iter().flatten() {
+            self.failures.push(format!(
+                "{what} ({path}): target under {least} px: {target}"
+            ));
+        }
+        Ok(())
+    }
+
+    /// Opens `path` and checks it.
+    async fn page(&mut self, what: &str, path: &str) -> anyhow::Result<()> {
+        self.browser.goto(&self.app.url(path)).await?;
+        self.here(what).await
+    }
+
+    /// Runs `script` (which submits a form on the page) and checks the page it leads to.
+    async fn submit(&mut self, what: &str, script: &str) -> anyhow::Result<()> {
+        let before = self.browser.find("html").await?;
+        self.browser.execute(script, json!([])).await?;
+        // Wait until the old document is gone.
+        for _ in 0..150 {
+            if self.browser.attribute(&before, "lang").await.is_err() {
+                break;
+            }
+            actix_web::rt::time::sleep(Duration::from_millis(100)).await;
+        }
+        self.here(what).await
+    }
+
+    fn verdict(&self, who: &str) -> anyhow::Result<()> {
+        eprintln!(
+            "axe-core checked {} page states as {who}:\n  {}",
+            self.checked.len(),
+            self.checked.join("\n  ")
+        );
+        if !self.failures.is_empty() {
+            bail!(
+                "{} axe-core violations:\n{}",
+                self.failures.len(),
+                self.failures.join("\n")
+            );
+        }
+        Ok(())
+    }
+}
+
+async fn login(browser: &Browser, app: &TestApp, name: &str) -> anyhow::Result<()> {
+    browser.goto(&app.url("/login")).await?;
+    let user = browser.wait_for("#username", WAIT).await?;
+    browser.send_keys(&user, name).await?;
+    let password = browser.find("#password").await?;
+    browser.send_keys(&password, PASSWORD).await?;
+    let button = browser.find("#login-button").await?;
+    browser.click_and_wait_for_page(&button, WAIT).await?;
+    let url = browser.current_url().await?;
+    ensure!(!url.contains("/login"), "still on the login page: {url}");
+    Ok(())
+}
+
+/// The ids of the demo season's matches by status, from the JSON API.
+async fn demo_matches(app: &TestApp) -> anyhow::Result<Vec<Value>> {
+    let r = app
+        .get(&format!(
+            "/api/v1/leagues/{}/matches",
+            spades_im::demo::SLUG
+        ))
+        .await;
+    let body = json_with_status(r, 200, "the demo's matches").await;
+    let list = body
+        .get("matches")
+        .and_then(Value::as_array)
+        .or_else(|| body.as_array())
+        .context("a list of matches")?;
+    Ok(list.clone())
+}
+
+fn with_status(matches: &[Value], status: &str) -> anyhow::Result<i64> {
+    matches
+        .iter()
+        .find(|m| m["status"] == status)
+        .and_then(|m| m["id"].as_i64())
+        .with_context(|| format!("a demo match {status}"))
+}
+
+/// Sets the form fields `(name, value)` of the form holding `#{button}` and clicks it.
+fn fill_and_click(button: &str, fields: &[(&str, &str)]) -> String {
+    let mut script = String::from("var f = document.getElementById('") + button + "').form;";
+    for (name, value) in fields {
+        script += &format!("f.elements['{name}'].value = '{value}';");
+    }
+    script + &format!("document.getElementById('{button}').click();")
+}
+
+#[actix_web::test]
+async fn every_page_passes_axe() {
+    const TEST: &str = "browser_a11y::every_page_passes_axe";
+    let app = spawn_app().await;
+    let admin = app.api_user("coord", Role::Admin).await;
+    with_browser(TEST, "a11y", WHOLE_TEST, async |browser| {
+        let mut audit = Audit {
+            browser,
+            app: &app,
+            checked: Vec::new(),
+            failures: Vec::new(),
+        };
+
+        // An empty install, as an anonymous reader and as the first admin.
+        audit.page("home, empty", "/").await?;
+        audit.page("leagues, none", "/leagues").await?;
+        audit.page("scoreboard, nothing in play", "/scoreboard").await?;
+        audit.page("TV scoreboard, nothing in play", "/scoreboard?tv=1").await?;
+        audit.page("not found", "/leagues/no-such-league").await?;
+        audit.page("login", "/login").await?;
+        audit
+            .submit(
+                "login, wrong password",
+                &fill_and_click(
+                    "login-button",
+                    &[("username", "coord"), ("password", "not it")],
+                ),
+            )
+            .await?;
+        login(browser, &app, "coord").await?;
+        audit.page("admin dashboard, empty", "/admin").await?;
+        audit.page("tonight, no matches", "/supervise").await?;
+
+        // A season (the demo) and a 6-team playoff with a match played.
+        spades_im::demo::load(&app.db).await?;
+        league(&admin, "cup", 6).await;
+        playoffs(&admin, "cup", json!({"format": "single_elimination"})).await;
+        let b = bracket(&app, "cup").await;
+        let first = first_scheduled(&b).context("a playable bracket match")?;
+        play_a_wins(&admin, first["match_id"].as_i64().context("its id")?).await;
+        let r = admin
+            .post(
+                "/api/v1/leagues",
+                &json!({"slug": "empty", "name": "Spring League", "rules": {"regular": "unc-im-300"}}),
+            )
+            .await;
+        json_with_status(r, 201, "an empty league").await;
+        let matches = demo_matches(&app).await?;
+        let live = with_status(&matches, "in_progress")?;
+        let done = with_status(&matches, "complete")?;
+        let scheduled = with_status(&matches, "scheduled")?;
+        let slug = spades_im::demo::SLUG;
+        let team = matches[0]["team_a"]["id"]
+            .as_i64()
+            .context("a team id")?;
+
+        // The admin pages.
+        audit.page("admin dashboard", "/admin").await?;
+        audit.page("admin league", &format!("/admin/leagues/{slug}")).await?;
+        audit.page("admin league, empty", "/admin/leagues/empty").await?;
+        audit.page("admin league settings", &format!("/admin/leagues/{slug}/edit")).await?;
+        audit.page("admin schedule", &format!("/admin/leagues/{slug}/schedule")).await?;
+        audit.page("admin schedule, empty", "/admin/leagues/empty/schedule").await?;
+        audit.page("admin import", &format!("/admin/leagues/{slug}/import")).await?;
+        audit.page("admin playoffs, eligibility", &format!("/admin/leagues/{slug}/playoffs")).await?;
+        audit.page("admin playoffs, bracket", "/admin/leagues/cup/playoffs").await?;
+        audit.page("admin backup", "/admin/backup").await?;
+        audit.page("new league", "/admin/leagues/new").await?;
+        audit
+            .submit(
+                "new league, errors",
+                "var f = document.querySelector('main form[method=post]'); \
+                 f.querySelectorAll('input[type=text], input:not([type])').forEach(function (i) { i.value = ''; }); \
+                 f.requestSubmit ? f.requestSubmit() : f.submit();",
+            )
+            .await?;
+        audit.page("account", "/account").await?;
+        audit
+            .submit(
+                "account, wrong password",
+                "var i = document.querySelector('input[type=password]'); var f = i.form; \
+                 f.querySelectorAll('input[type=password]').forEach(function (p, n) { p.value = n ? 'short' : 'wrong'; }); \
+                 f.requestSubmit ? f.requestSubmit() : f.submit();",
+            )
+            .await?;
+
+        // The console.
+        audit.page("tonight", "/supervise").await?;
+        audit.page("console, in play", &format!("/supervise/matches/{live}")).await?;
+        audit
+            .submit(
+                "console, a hand with errors",
+                &fill_and_click("record", &[("a_tricks0", "9"), ("b_tricks0", "x")]),
+            )
+            .await?;
+        audit.page("console, scheduled (check-in)", &format!("/supervise/matches/{scheduled}")).await?;
+        audit.page("forfeit confirmation", &format!("/supervise/matches/{scheduled}/forfeit")).await?;
+        audit.page("console, complete (ratings)", &format!("/supervise/matches/{done}")).await?;
+        audit.page("correct a hand", &format!("/supervise/matches/{done}/hands/1/edit")).await?;
+        audit
+            .submit(
+                "correct a hand, no reason",
+                &fill_and_click("record", &[("reason", "")]),
+            )
+            .await?;
+
+        // The public pages, logged in (the nav has more links) and then anonymous.
+        let public = [
+            ("home", "/".to_string()),
+            ("leagues", "/leagues".to_string()),
+            ("league", format!("/leagues/{slug}")),
+            ("league, empty", "/leagues/empty".to_string()),
+            ("standings", format!("/leagues/{slug}/standings")),
+            ("standings, empty", "/leagues/empty/standings".to_string()),
+            ("schedule", format!("/leagues/{slug}/schedule")),
+            ("schedule, empty", "/leagues/empty/schedule".to_string()),
+            ("teams", format!("/leagues/{slug}/teams")),
+            ("team", format!("/leagues/{slug}/teams/{team}")),
+            ("league rules", format!("/leagues/{slug}/rules")),
+            ("match, in play", format!("/matches/{live}")),
+            ("match, complete", format!("/matches/{done}")),
+            ("match, scheduled", format!("/matches/{scheduled}")),
+            ("scoreboard", "/scoreboard".to_string()),
+            ("TV scoreboard", "/scoreboard?tv=1".to_string()),
+            ("bracket", "/leagues/cup/bracket".to_string()),
+            ("bracket, printable", "/leagues/cup/bracket/print".to_string()),
+            ("bracket, none", format!("/leagues/{slug}/bracket")),
+            ("rules", "/rules".to_string()),
+            ("a preset's rules", "/rules/unc-im-300".to_string()),
+            ("calculator", "/calculator".to_string()),
+        ];
+        for (what, path) in &public {
+            audit.page(what, path).await?;
+        }
+        audit
+            .submit(
+                "calculator, a wrong hand",
+                "var t = document.querySelector('main form input[name*=tricks]'); t.value = '14'; \
+                 var f = t.form; f.requestSubmit ? f.requestSubmit() : f.submit();",
+            )
+            .await?;
+        browser.goto(&app.url("/account")).await?;
+        let logout = browser.find("header form[action=\"/logout\"] button").await?;
+        browser.click_and_wait_for_page(&logout, WAIT).await?;
+        for (what, path) in &public {
+            audit.page(&format!("{what}, anonymous"), path).await?;
+        }
+        audit.verdict("anonymous, supervisor and admin")
+    })
+    .await;
+}
+
+#[actix_web::test]
+async fn a_whole_hand_is_entered_with_the_keyboard_alone() {
+    const TEST: &str = "browser_a11y::a_whole_hand_is_entered_with_the_keyboard_alone";
+    let app = spawn_app().await;
+    let admin = app.api_user("coord", Role::Admin).await;
+    app.user("sue", Role::Supervisor).await;
+    league(&admin, "fall", 2).await;
+    let r = admin
+        .post(
+            "/api/v1/leagues/fall/supervisors",
+            &json!({"username": "sue"}),
+        )
+        .await;
+    assert_eq!(r.status(), 204, "sue supervises fall");
+    let r = admin
+        .post(
+            "/api/v1/leagues/fall/schedule",
+            &json!({"format": "round_robin"}),
+        )
+        .await;
+    let schedule = json_with_status(r, 201, "the schedule").await;
+    let id = schedule["matches"][0]["id"].as_i64().expect("a match");
+
+    with_browser(
+        TEST,
+        "keyboard",
+        Duration::from_secs(120),
+        async |browser| {
+            login(browser, &app, "sue").await?;
+            browser
+                .goto(&app.url(&format!("/supervise/matches/{id}")))
+                .await?;
+            browser.wait_for("main", WAIT).await?;
+            // Start the match: Tab to the start button, press Enter.
+            tab_to(browser, "start", 40).await?;
+            browser.press_keys("\u{E007}").await?;
+            browser.wait_for("#a_bid0", WAIT).await?;
+            // Bids 4, 3 / 3, 3 and tricks 5, 3 / 3, 2: typed into each control in turn,
+            // reached with Tab only (a select takes the typed option's first characters).
+            let seats = [
+                ("a", 0, "4", "5"),
+                ("a", 1, "3", "3"),
+                ("b", 0, "3", "3"),
+                ("b", 1, "3", "2"),
+            ];
+            for (team, seat, bid, took) in seats {
+                tab_to(browser, &format!("{team}_bid{seat}"), 40).await?;
+                browser.press_keys(bid).await?;
+                tab_to(browser, &format!("{team}_tricks{seat}"), 5).await?;
+                browser.press_keys(took).await?;
+            }
+            tab_to(browser, "record", 20).await?;
+            browser.press_keys("\u{E007}").await?;
+            // Recorded: the console shows hand 1 and the version moved on.
+            let r = app.get(&format!("/api/v1/matches/{id}")).await;
+            let mut body = json_with_status(r, 200, "the match").await;
+            for _ in 0..100 {
+                if body["hands"].as_array().is_some_and(|h| h.len() == 1) {
+                    break;
+                }
+                actix_web::rt::time::sleep(Duration::from_millis(100)).await;
+                let r = app.get(&format!("/api/v1/matches/{id}")).await;
+                body = json_with_status(r, 200, "the match").await;
+            }
+            let hands = body["hands"].as_array().context("hands")?;
+            ensure!(hands.len() == 1, "one hand recorded by keyboard: {body}");
+            let bids: Vec<i64> = ["a", "b"]
+                .iter()
+                .flat_map(|t| {
+                    hands[0]["hand"][*t]["bids"]
+                        .as_array()
+                        .cloned()
+                        .unwrap_or_default()
+                })
+                .filter_map(|b| b.as_i64())
+                .collect();
+            ensure!(bids == [4, 3, 3, 3], "bids as typed: {}", hands[0]);
+            Ok(())
+        },
+    )
+    .await;
+}
+
+/// Presses Tab until the element with id `id` has focus, at most `limit` times.
+async fn tab_to(browser: &Browser, id: &str, limit: usize) -> anyhow::Result<()> {
+    for _ in 0..limit {
+        if browser.active_id().await? == id {
+            return Ok(());
+        }
+        browser.press_keys("\u{E004}").await?;
+    }
+    bail!(
+        "#{id} not reached with {limit} Tabs (focus is on #{})",
+        browser.active_id().await?
+    )
+}

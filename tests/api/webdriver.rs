@@ -563,8 +563,40 @@ impl Browser {
         std::fs::write(path, png).map_err(Error::client)
     }
 
+    /// The id of the element that has focus (empty when none has one).
+    pub async fn active_id(&self) -> Result<String> {
+        let value = self
+            .execute(
+                "return document.activeElement ? document.activeElement.id : '';",
+                json!([]),
+            )
+            .await?;
+        Ok(value.as_str().unwrap_or_default().to_string())
+    }
+
+    /// Presses and releases each key of `keys` in turn on the keyboard (W3C actions; Tab is
+    /// `\u{E004}`, Enter `\u{E007}`): it goes to whatever has focus, as a real keyboard's.
+    pub async fn press_keys(&self, keys: &str) -> Result<()> {
+        let actions: Vec<Value> = keys
+            .chars()
+            .flat_map(|c| {
+                [
+                    json!({"type": "keyDown", "value": c.to_string()}),
+                    json!({"type": "keyUp", "value": c.to_string()}),
+                ]
+            })
+            .collect();
+        self.post(
+            "/actions",
+            json!({"actions": [{"type": "key", "id": "keyboard", "actions": actions}]}),
+        )
+        .await
+        .map(drop)
+    }
+
     /// Runs axe-core (vendored in `tests/fixtures/axe-core`, version in its header) over the
-    /// current page against the WCAG 2.0/2.1 A and AA rules and best practices, and returns
+    /// current page against the WCAG 2.0/2.1 A and AA rules, WCAG 2.2 AA (target size 24 px)
+    /// and best practices, and returns
     /// one line per violation: impact, rule, and the selectors of the nodes that fail it,
     /// with axe's summary of the first. Empty when the page passes.
     pub async fn axe_violations(&self) -> Result<Vec<String>> {
@@ -579,7 +611,7 @@ impl Browser {
         let found = self
             .execute(
                 "return axe.run(document, {resultTypes: ['violations'], runOnly: {type: 'tag', \
-                 values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']}}) \
+                 values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice']}}) \
                  .then(function (r) { return r.violations.map(function (v) { \
                    return (v.impact || 'none') + ' ' + v.id + ': ' + v.nodes.map(function (n) { \
                      return n.target.join(' '); }).join(', ') + ' (' + \
