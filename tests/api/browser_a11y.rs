@@ -229,6 +229,10 @@ async fn every_page_passes_axe() {
         login(browser, &app, "coord").await?;
         audit.page("admin dashboard, empty", "/admin").await?;
         audit.page("tonight, no matches", "/supervise").await?;
+        ensure!(
+            browser.exists("#no-matches a[href=\"/admin\"]").await?,
+            "an admin with no matches is shown the way to the admin pages"
+        );
 
         // A season (the demo) and a 6-team playoff with a match played.
         spades_im::demo::load(&app.db).await?;
