@@ -185,7 +185,15 @@ fn check_rules(rules: &StageRules) -> Result<[(String, Rules); 3], ServiceError>
             ServiceError::invalid(
                 "invalid_rules",
                 &format!("rules.{stage}.{}", e.field.unwrap_or_default()),
-                format!("{stage} rules: {}", e.message),
+                // The rules' own message starts "rules: " or "rules.<field>: ": the stage
+                // takes that word's place ("playoff rules: unknown field …").
+                format!(
+                    "{stage} rules: {}",
+                    e.message
+                        .strip_prefix("rules: ")
+                        .or_else(|| e.message.strip_prefix("rules."))
+                        .unwrap_or(&e.message)
+                ),
             )
         })?;
         Ok((to_json("rules", spec)?, resolved))
@@ -496,4 +504,30 @@ pub async fn unassign_supervisor(
     .await?;
     tx.commit().await?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn message(spec: serde_json::Value) -> String {
+        let rules: StageRules = serde_json::from_value(spec).expect("a rules spec");
+        match check_rules(&rules) {
+            Err(ServiceError::Invalid(e)) => e.message,
+            other => panic!("not refused: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_stage_s_rules_error_names_the_stage_once() {
+        assert_eq!(
+            message(serde_json::json!({"regular": {"preset": "unc-im-300", "bogus": 1}})),
+            "regular rules: unknown field \"bogus\""
+        );
+        assert_eq!(
+            message(serde_json::json!({"regular": "unc-im-300",
+                                       "playoff": {"preset": "unc-im-300", "target": 0}})),
+            "playoff rules: target: must be above 0"
+        );
+    }
 }
