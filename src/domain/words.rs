@@ -8,6 +8,17 @@ pub fn plural<N: Display + PartialEq + From<u8>>(n: N, one: &str, many: &str) ->
     format!("{n} {word}")
 }
 
+/// A score as text: a negative one with a real minus sign ("−68"), so "328 – −68" never
+/// reads as "328–-68".
+pub fn points(n: impl Into<i64>) -> String {
+    let n: i64 = n.into();
+    if n < 0 {
+        format!("\u{2212}{}", n.unsigned_abs())
+    } else {
+        n.to_string()
+    }
+}
+
 /// "1st", "2nd", "3rd", "4th" … "11th", "12th", "13th", "21st".
 pub fn ordinal(n: u32) -> String {
     let suffix = match (n % 10, n % 100) {
@@ -34,6 +45,14 @@ pub fn decimal(x: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn negative_points_have_a_minus_sign() {
+        assert_eq!(points(328), "328");
+        assert_eq!(points(0), "0");
+        assert_eq!(points(-68), "\u{2212}68");
+        assert_eq!(points(i32::MIN), "\u{2212}2147483648");
+    }
 
     #[test]
     fn numbers_in_words() {

@@ -13,7 +13,6 @@ use super::{ServiceError, User};
 use crate::db::leagues as db_leagues;
 use crate::db::matches as db_matches;
 use crate::domain::{LeagueId, MatchId, Timestamp};
-use crate::league::settings::Settings;
 use crate::rules::HandInput;
 
 /// Match `id` if `user` may run it (admins anywhere, supervisors in their leagues); for
@@ -76,13 +75,11 @@ pub async fn revisions(
 }
 
 /// The season settings of the league of `view` (the grace period, the sportsmanship scale).
-pub async fn settings_of(
+pub async fn league_of(
     conn: &mut SqliteConnection,
     view: &MatchView,
-) -> Result<Settings, ServiceError> {
-    Ok(super::leagues::league_by_slug(conn, &view.league)
-        .await?
-        .settings)
+) -> Result<super::leagues::League, ServiceError> {
+    super::leagues::league_by_slug(conn, &view.league).await
 }
 
 /// Of the matches `ids`, those finished (complete or forfeited) in a league that requires

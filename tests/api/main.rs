@@ -46,3 +46,4 @@ mod settings;
 mod tiebreaks;
 mod upgrade;
 mod webdriver;
+mod wording;

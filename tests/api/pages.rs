@@ -235,7 +235,10 @@ async fn a_missing_trick_count_is_marked_on_its_field() {
     assert_eq!(status, 422);
     assert!(html.contains("hand 1: seat 3 has no trick count"));
     assert!(
-        html.contains("name=\"h0_a_tricks1\" value=\"\" aria-invalid=\"true\" class=\"invalid\""),
+        html.contains(
+            "name=\"h0_a_tricks1\" value=\"\" aria-invalid=\"true\" \
+             aria-describedby=\"hand-1-error\" class=\"invalid\""
+        ),
         "{html}"
     );
 }

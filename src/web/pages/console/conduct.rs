@@ -24,6 +24,7 @@ use crate::rules::Team;
 use crate::service::ServiceError;
 use crate::service::conduct::{self, CheckInInput, RatingInput};
 use crate::service::console_views;
+use crate::service::leagues::League;
 use crate::service::match_view::MatchView;
 use crate::web::AppState;
 use crate::web::error::{AppError, PageError};
@@ -311,9 +312,9 @@ fn ratings_view(
 }
 
 /// The console's season settings for `view`.
-pub(super) async fn settings(state: &AppState, view: &MatchView) -> Result<Settings, PageError> {
+pub(super) async fn league(state: &AppState, view: &MatchView) -> Result<League, PageError> {
     let mut conn = state.db.reader().acquire().await.map_err(AppError::from)?;
-    Ok(console_views::settings_of(&mut conn, view).await?)
+    Ok(console_views::league_of(&mut conn, view).await?)
 }
 
 /// The console again after a write refused because the match moved on: 409, the message
@@ -432,7 +433,7 @@ pub(super) async fn confirm_forfeit(
         Some(side) if !view.is_over() => side,
         _ => return Ok(back_to_console(id)),
     };
-    let settings = settings(&state, &view).await?;
+    let settings = league(&state, &view).await?.settings;
     let now = state.db.clock().local_now();
     let names = names(&view);
     let playoff = view.stage != crate::rules::Stage::Regular;

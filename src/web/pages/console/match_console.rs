@@ -36,6 +36,8 @@ use crate::web::view::scoresheet::Scoresheet;
 struct ConsolePage {
     nav: Nav,
     m: MatchView,
+    /// The league's name, for the breadcrumb.
+    league_name: String,
     players: [[String; 2]; 2],
     result: String,
     over: bool,
@@ -116,7 +118,8 @@ pub(super) async fn render_console(
         forfeit_target,
     } = shown;
     let players = lineup(state, &view).await?;
-    let settings = conduct::settings(state, &view).await?;
+    let league = conduct::league(state, &view).await?;
+    let settings = league.settings;
     let clock = state.db.clock();
     let zone = clock.zone();
     let names = [view.team_a.name.as_str(), view.team_b.name.as_str()];
@@ -192,6 +195,7 @@ pub(super) async fn render_console(
     let can_correct = matches!(view.status, MatchStatus::InProgress | MatchStatus::Complete);
     let body = ConsolePage {
         nav: who.nav(),
+        league_name: league.row.name,
         players,
         result: result_words(&view),
         over: view.is_over(),

@@ -9,7 +9,7 @@ use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, get, web};
 use askama::Template;
 
-use crate::domain::{MatchId, MatchStatus};
+use crate::domain::{MatchId, MatchStatus, words};
 use crate::service::console_views;
 use crate::service::tonight::{self as service, Listed};
 use crate::web::AppState;
@@ -25,8 +25,8 @@ struct ListItem {
     when: String,
     team_a: String,
     team_b: String,
-    score_a: i32,
-    score_b: i32,
+    score_a: String,
+    score_b: String,
     state: String,
     /// The card's class: `live`, `today`, `upcoming` or `done`.
     kind: &'static str,
@@ -52,8 +52,8 @@ impl ListItem {
             when: m.scheduled_at.map(super::when_local).unwrap_or_default(),
             team_a: m.team_a.name,
             team_b: m.team_b.name,
-            score_a: m.a.score,
-            score_b: m.b.score,
+            score_a: words::points(m.a.score),
+            score_b: words::points(m.b.score),
             state: m.state,
             kind,
             today: listed.today,

@@ -22,7 +22,7 @@ use std::collections::HashMap;
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, web};
 
-use crate::domain::{MatchId, MatchStatus, TextEnum};
+use crate::domain::{MatchId, MatchStatus, TextEnum, words};
 use crate::league::standings::{Standing, Tiebreak};
 use crate::rules::Team;
 use crate::service::TeamRef;
@@ -85,7 +85,7 @@ fn line(m: &MatchSummary) -> MatchLine {
         _ => true,
     };
     let (score_a, score_b) = if shows_score {
-        (m.a.score.to_string(), m.b.score.to_string())
+        (words::points(m.a.score), words::points(m.b.score))
     } else {
         (String::new(), String::new())
     };
@@ -137,7 +137,7 @@ fn standing_row(s: &Standing) -> StandingRow {
         differential: if s.differential > 0 {
             format!("+{}", s.differential)
         } else {
-            s.differential.to_string()
+            words::points(s.differential)
         },
         sportsmanship: sportsmanship_average(s),
         out: String::new(),
