@@ -371,9 +371,10 @@ pub async fn load(db: &Db) -> anyhow::Result<String> {
          progress tonight; sportsmanship rated after every match played ({AT_RISK} is one low \
          rating from losing its playoff place).\nSupervisor: {login}; the supervisor is \
          assigned to the league.\n\
-         Start the server with `cargo run --release` (the same --db, if you gave one) and open /leagues/{SLUG}.",
+         Start the server with `{}` (the same --db, if you gave one) and open /leagues/{SLUG}.",
         TEAMS.len(),
         rows.len(),
         rows.iter().filter_map(|m| m.round).max().unwrap_or(0),
+        crate::invocation::command(""),
     ))
 }

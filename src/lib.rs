@@ -8,6 +8,7 @@ pub mod db;
 pub mod demo;
 pub mod domain;
 pub mod generate;
+pub mod invocation;
 pub mod league;
 pub mod rules;
 pub mod service;

@@ -9,6 +9,7 @@ use spades_im::app::{Application, Settings};
 use spades_im::db::Db;
 use spades_im::domain::TextEnum;
 use spades_im::domain::{Clock, machine_zone};
+use spades_im::invocation::command;
 use spades_im::rules::score_json;
 use spades_im::service::{Role, accounts};
 use tracing_subscriber::EnvFilter;
@@ -310,8 +311,9 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
             app.port()
         ),
         None => println!(
-            "Log in at http://{host}:{}/login (add users with `cargo run --release -- user add NAME --role admin|supervisor`)",
-            app.port()
+            "Log in at http://{host}:{}/login (add users with `{}`)",
+            app.port(),
+            command("user add NAME --role admin|supervisor")
         ),
     }
     app.run_until_stopped().await?;
@@ -386,8 +388,8 @@ async fn restore(db: PathBuf, file: PathBuf, force: bool) -> anyhow::Result<()> 
     );
     println!("checked: integrity, foreign keys and the schema; {schema}");
     println!(
-        "serve it with: cargo run --release -- --db {}",
-        db.display()
+        "serve it with: {}",
+        command(&format!("--db {}", db.display()))
     );
     Ok(())
 }

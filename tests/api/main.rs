@@ -26,6 +26,7 @@ mod console;
 mod corrections;
 mod double_elimination;
 mod eligibility;
+mod first_steps;
 mod generate;
 mod hardening;
 mod helpers;

@@ -8,7 +8,7 @@ use serde::Deserialize;
 
 use crate::domain::{TextEnum, TokenId};
 use crate::service::text::{TOKEN_NAME_MAX, TextRule};
-use crate::service::{ServiceError, accounts};
+use crate::service::{Role, ServiceError, accounts};
 use crate::web::AppState;
 use crate::web::error::PageError;
 use crate::web::extract::{Authed, CsrfForm, SESSION_COOKIE, Supervisor, Via, Viewer};
@@ -40,11 +40,18 @@ struct NextQuery {
     next: Option<String>,
 }
 
-/// Only a path on this site (never `//host` or a full URL).
-fn safe_next(next: Option<&str>) -> String {
-    match next {
-        Some(n) if is_local_path(n) => n.to_string(),
-        _ => "/supervise".to_string(),
+/// Only a path on this site (never `//host` or a full URL); none when there is no such path,
+/// and the login then sends the user to their own start page ([`landing`]).
+fn safe_next(next: Option<&str>) -> Option<String> {
+    next.filter(|n| is_local_path(n)).map(str::to_string)
+}
+
+/// Where a login goes without a `next`: an admin to the admin dashboard (which says what to
+/// do first), a supervisor to tonight's matches.
+fn landing(role: Role) -> &'static str {
+    match role {
+        Role::Admin => "/admin",
+        Role::Supervisor => "/supervise",
     }
 }
 
@@ -65,7 +72,7 @@ async fn login_form(who: Viewer, query: web::Query<NextQuery>) -> Result<HttpRes
     let page = LoginPage {
         nav: who.nav(),
         username: String::new(),
-        next: safe_next(query.next.as_deref()),
+        next: safe_next(query.next.as_deref()).unwrap_or_default(),
         error: None,
     };
     Ok(no_store(html(StatusCode::OK, page.render()?)))
@@ -95,7 +102,7 @@ async fn login(
         let page = LoginPage {
             nav: Nav::default(),
             username: username.clone(),
-            next: next.clone(),
+            next: next.clone().unwrap_or_default(),
             error: Some(message),
         };
         Ok(no_store(html(status, page.render()?)))
@@ -135,7 +142,10 @@ async fn login(
     Ok(no_store(
         HttpResponse::SeeOther()
             .cookie(cookie)
-            .insert_header((actix_web::http::header::LOCATION, next))
+            .insert_header((
+                actix_web::http::header::LOCATION,
+                next.unwrap_or_else(|| landing(user.role).to_string()),
+            ))
             .finish(),
     ))
 }

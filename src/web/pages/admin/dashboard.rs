@@ -8,6 +8,7 @@ use serde::Deserialize;
 
 use super::{Errors, fixable};
 use crate::domain::{MatchId, Role, TextEnum};
+use crate::invocation;
 use crate::rules::Stage;
 use crate::service::{accounts, admin_views};
 use crate::web::AppState;
@@ -36,10 +37,62 @@ struct UserLine {
     role: &'static str,
 }
 
+/// A first step still to do on a young install.
+struct FirstStep {
+    id: &'static str,
+    /// What to do, before the link.
+    text: &'static str,
+    /// The page that does it.
+    link: Option<(&'static str, &'static str)>,
+    /// Or the command that does it, as the user started the service.
+    command: Option<String>,
+}
+
+/// The first steps not done yet: a league to create (or the demo to load), a supervisor to
+/// add, the first admin's one-time password to change (asked while there is no league).
+fn first_steps(leagues: usize, supervisors: usize) -> Vec<FirstStep> {
+    let mut steps = Vec::new();
+    if leagues == 0 {
+        steps.push(FirstStep {
+            id: "step-league",
+            text: "Create a league: its rules, teams, supervisors and schedule.",
+            link: Some(("/admin/leagues/new", "New league")),
+            command: None,
+        });
+        steps.push(FirstStep {
+            id: "step-demo",
+            text: "Or look around a sample season first: load the demo (8 teams, half a season \
+                   played) from a terminal in the project, then reload this page:",
+            link: None,
+            command: Some(invocation::command("demo")),
+        });
+    }
+    if supervisors == 0 {
+        steps.push(FirstStep {
+            id: "step-supervisor",
+            text: "Add a supervisor account for each person who enters scores at the tables \
+                   (the form below), then assign them to a league on its page.",
+            link: Some(("#new-supervisor", "New supervisor account")),
+            command: None,
+        });
+    }
+    if leagues == 0 {
+        steps.push(FirstStep {
+            id: "step-password",
+            text: "If you logged in with the one-time password printed at the first start, \
+                   change it.",
+            link: Some(("/account", "Your account")),
+            command: None,
+        });
+    }
+    steps
+}
+
 #[derive(Template)]
 #[template(path = "admin/index.html")]
 struct DashboardPage {
     nav: Nav,
+    first_steps: Vec<FirstStep>,
     leagues: Vec<(String, String)>,
     /// How many leagues require ratings (none: the section is left out).
     rating_leagues: usize,
@@ -82,8 +135,14 @@ async fn render_dashboard(
             status: m.status.words(),
         })
         .collect();
+    let supervisors = view
+        .accounts
+        .iter()
+        .filter(|a| a.role == Role::Supervisor)
+        .count();
     let body = DashboardPage {
         nav: who.nav(),
+        first_steps: first_steps(view.leagues.len(), supervisors),
         leagues: view.leagues.into_iter().map(|l| (l.slug, l.name)).collect(),
         rating_leagues: view.rating_leagues,
         unrated,
