@@ -219,6 +219,40 @@ async fn six_team_single_elimination_page_shows_teams_seeds_scores_and_what_wait
     );
     assert!(!html.contains("http-equiv=\"refresh\""), "nothing live now");
 
+    // The same bracket as a list, in sentences, linked from the drawing.
+    assert!(
+        html.contains("href=\"#bracket-list\""),
+        "the drawing links its list"
+    );
+    let list = crate::helpers::html_element(&html, "bracket-list", "</section>")
+        .expect("the bracket as a list");
+    let played = crate::helpers::html_element(list, &format!("list-M{number}"), "</li>")
+        .expect("the played match in the list");
+    let loser = done["team_b"]["name"].as_str().expect("name");
+    assert!(
+        played.contains(&format!("Match {number}: {winner} (seed "))
+            && played.contains(&format!(" {a} – {loser} (seed "))
+            && played.contains(&format!(" {b}, {winner} won.")),
+        "the played match in words: {played}"
+    );
+    assert!(
+        list.contains("has a bye into the next round.") && !list.contains(">Bye<"),
+        "byes described as byes: {list}"
+    );
+    assert!(
+        list.contains("– Winner of match ") && list.contains(", not yet played."),
+        "a match waiting for a winner: {list}"
+    );
+    // Two sections (the bracket, third place): section headings h3, rounds h4.
+    assert!(
+        list.contains("<h3 id=\"list-third_place\">Third place</h3>"),
+        "{list}"
+    );
+    assert!(
+        list.contains("<h4 class=\"list-round\">Semi-finals</h4>"),
+        "{list}"
+    );
+
     // The print view: the league, every team, no site navigation.
     let (status, _, print) = page(&app, "/leagues/six/bracket/print").await;
     assert_eq!(status, 200);
@@ -312,6 +346,17 @@ async fn small_and_odd_brackets_draw() {
             assert!(html.contains(heading), "{path}: {heading}");
             for i in 1..=teams {
                 assert!(html.contains(&format!(">Team {i}<")), "{path}: Team {i}");
+            }
+            // A bye has no loser: no slot waits for one ("Loser of M1" where M1 is a bye).
+            const BYE_BOX: &str = "class=\"mbox status-bye\" id=\"box-M";
+            let mut rest = html.as_str();
+            while let Some(at) = rest.find(BYE_BOX) {
+                rest = &rest[at + BYE_BOX.len()..];
+                let number: String = rest.chars().take_while(char::is_ascii_digit).collect();
+                assert!(
+                    !html.contains(&format!("Loser of M{number}<")),
+                    "{path}: a slot waits for the loser of bye M{number}"
+                );
             }
         }
     }

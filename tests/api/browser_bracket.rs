@@ -47,7 +47,7 @@ where
 
 /// The pages of a PDF: its `/Type /Page` objects (not `/Pages`), spaces optional, as
 /// Chromium (Skia) writes them uncompressed.
-fn pdf_pages(pdf: &[u8]) -> usize {
+pub fn pdf_pages(pdf: &[u8]) -> usize {
     let mut count = 0;
     let mut i = 0;
     while let Some(at) = find(&pdf[i..], b"/Type") {

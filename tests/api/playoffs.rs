@@ -288,7 +288,7 @@ async fn six_team_single_elimination_with_byes_and_third_place() {
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(
         lines[0],
-        "round,bracket,position,match_id,seed_a,team_a,seed_b,team_b,status,score_a,score_b,winner"
+        "round,bracket,position,match_id,seed_a,team_a,seed_b,team_b,status,score_a,score_b,winner,match"
     );
     let matches = b["matches"].as_array().unwrap();
     assert_eq!(lines.len(), matches.len() + 1);
@@ -316,6 +316,8 @@ async fn six_team_single_elimination_with_byes_and_third_place() {
             _ => String::new(),
         };
         assert_eq!(c[11], winner);
+        // The number the drawing prints ("Winner of M3").
+        assert_eq!(c[12], format!("M{}", m["id"].as_i64().unwrap() + 1));
         if let Some(id) = m["match_id"].as_i64() {
             let real = get_match(&app, id).await;
             assert_eq!(real["a"]["score"], m["score_a"]);

@@ -60,6 +60,32 @@ const ADDED_LEAGUE_FIELDS: &[&str] = &["settings"];
 /// before comparing, and checked on their own below:
 /// - `checked_in` (migration 0010, check-in at the table): `{"a": null, "b": null}`.
 const ADDED_MATCH_FIELDS: &[&str] = &["checked_in"];
+/// CSV columns added since v0.1 (at the end of a row), left out of the comparison: the
+/// bracket CSV's `match` (M1, M2 … as printed).
+const ADDED_CSV_COLUMNS: &[&str] = &["match"];
+
+/// `text` without the [`ADDED_CSV_COLUMNS`], written as the service writes CSV (CRLF).
+fn without_added_columns(text: &str) -> String {
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .from_reader(text.as_bytes());
+    let rows: Vec<csv::StringRecord> = reader.records().map(|r| r.expect("CSV")).collect();
+    let Some(header) = rows.first() else {
+        return text.to_string();
+    };
+    let keep: Vec<usize> = (0..header.len())
+        .filter(|&i| !ADDED_CSV_COLUMNS.contains(&&header[i]))
+        .collect();
+    let mut writer = csv::WriterBuilder::new()
+        .terminator(csv::Terminator::CRLF)
+        .from_writer(Vec::new());
+    for row in &rows {
+        writer
+            .write_record(keep.iter().map(|&i| &row[i]))
+            .expect("CSV");
+    }
+    String::from_utf8(writer.into_inner().expect("CSV")).expect("UTF-8")
+}
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -416,6 +442,13 @@ fn compare(answer: &Answer, dir: &Path) -> Option<Mismatch> {
                     first_json_difference(&was, now, "$").unwrap_or_default()
                 ),
                 diff: line_diff(&pretty(&was), &actual),
+            })
+        }
+        Body::Csv(_) => {
+            let actual = without_added_columns(&actual);
+            (expected != actual).then(|| Mismatch {
+                what: format!("GET {} differs from {file}", answer.path),
+                diff: line_diff(&expected, &actual),
             })
         }
         _ => (expected != actual).then(|| Mismatch {

@@ -31,6 +31,13 @@ pub struct BracketDrawing {
     /// The font size (in tenths of a point) at which the printed report fits one landscape
     /// page: the class `fit-{n}` of `bracket.css`.
     pub fit: u32,
+    /// How many sections stand one under the other when printed (1, or 2 with a losers'
+    /// bracket): the print layout shares the sheet's height among them.
+    pub stacked: usize,
+    /// A printed column's width in em, wide enough for the longest name on one line (the
+    /// class `column-{n}` of `bracket.css`, which sets its print layout's `--column`; the
+    /// page's Content-Security-Policy allows no inline style).
+    pub column_em: u32,
     /// Some match is being played (the page refreshes itself).
     pub live: bool,
 }
@@ -73,6 +80,9 @@ pub struct MatchBox {
     /// The status in words.
     pub state: &'static str,
     pub sides: [Side; 2],
+    /// The match in a sentence, for the list view: "Match 5: Nil Rebels 318 – Winner of
+    /// match 2, not yet played".
+    pub sentence: String,
 }
 
 /// One slot of a match box.
@@ -82,6 +92,8 @@ pub struct Side {
     pub seed: String,
     /// The team's name, or what is known of it: "Winner of M3", "Loser of M5", "Bye".
     pub name: String,
+    /// The same in words for the list view: "Winner of match 3".
+    pub spoken: String,
     /// Whether `name` is a real team (otherwise it is shown in italics).
     pub known: bool,
     /// Empty until the match has started.
@@ -141,33 +153,96 @@ fn round_title(section: Section, round: i64, last: i64, single: bool) -> String 
     }
 }
 
-/// The font size, in tenths of a point, at which a drawing of `columns` columns and `rows`
-/// box rows (stacked sections added up) fits a landscape page. The page is taken as the
-/// smaller of A4 and Letter less 10 mm margins and the report's header: 250 × 160 mm. In
-/// `bracket.css`'s print sizes a box row takes 3 em and a column 13 em, plus 3 em of
-/// headings per section.
-fn fit_tenths(columns: usize, rows: usize, sections: usize) -> u32 {
+/// A printed column's width in em for names of up to `longest` characters: the box's number,
+/// seed, score and connector take 7.5 em, a character at most 0.6 em; 13 to 30 em (the
+/// `column-{n}` classes of `bracket.css`; a longer name wraps).
+fn column_em(longest: usize) -> u32 {
+    (7.5 + 0.6 * longest as f64).ceil().clamp(13.0, 30.0) as u32
+}
+
+/// The font size, in tenths of a point, at which a drawing of `columns` columns of
+/// `column_em` em and `rows` box rows (stacked sections added up) fits a landscape page. The
+/// page is taken as the smaller of A4 and Letter less 10 mm margins and the report's header:
+/// 250 × 160 mm. In `bracket.css`'s print sizes a box row takes 3 em, plus 3 em of headings
+/// per section. The printed columns then grow to fill the sheet's width.
+fn fit_tenths(columns: usize, column_em: u32, rows: usize, sections: usize) -> u32 {
     const MM_PER_PT: f64 = 0.3528;
     let height_em = rows as f64 * 3.0 + sections as f64 * 3.0;
-    let width_em = columns.max(1) as f64 * 13.0;
+    let width_em = columns.max(1) as f64 * f64::from(column_em);
     let mm_per_em = (160.0 / height_em).min(250.0 / width_em);
     let tenths = (mm_per_em / MM_PER_PT * 10.0).floor() as u32;
     // Steps of half a point, from 3 to 12 points (the classes that exist).
     (tenths / 5 * 5).clamp(30, 120)
 }
 
+/// A match of the bracket in one sentence, for the list view.
+fn sentence(m: &BracketMatchView, sides: &[Side; 2]) -> String {
+    let number = m.id + 1;
+    let who = |t: &Side| {
+        let mut words = t.spoken.clone();
+        if !t.seed.is_empty() {
+            words += &format!(" (seed {})", t.seed);
+        }
+        if !t.score.is_empty() {
+            words += &format!(" {}", t.score);
+        }
+        words
+    };
+    let winner = sides.iter().find(|t| t.winner).map(|t| t.spoken.as_str());
+    match m.status {
+        BracketMatchStatus::Bye => {
+            let team = sides.iter().find(|t| t.known).unwrap_or(&sides[0]);
+            format!(
+                "Match {number}: {} has a bye into the next round.",
+                who(team)
+            )
+        }
+        BracketMatchStatus::NotNeeded => format!("Match {number}: not needed."),
+        status => {
+            let state = match (status, winner) {
+                (BracketMatchStatus::Match(MatchStatus::Complete), Some(w)) => format!("{w} won"),
+                (BracketMatchStatus::Match(MatchStatus::Forfeit), Some(w)) => {
+                    format!("{w} won by forfeit")
+                }
+                (BracketMatchStatus::Match(MatchStatus::InProgress), _) => "being played".into(),
+                (BracketMatchStatus::Match(MatchStatus::Postponed), _) => "postponed".into(),
+                (BracketMatchStatus::Match(MatchStatus::Cancelled), _) => "cancelled".into(),
+                (BracketMatchStatus::Match(MatchStatus::Forfeit), None) => {
+                    "both teams forfeited".into()
+                }
+                _ => "not yet played".into(),
+            };
+            format!(
+                "Match {number}: {} – {}, {state}.",
+                who(&sides[0]),
+                who(&sides[1])
+            )
+        }
+    }
+}
+
 impl BracketDrawing {
     /// The drawing of `view`; `links` makes every box with a real match link to its page.
     pub fn new(view: &BracketView, links: bool) -> BracketDrawing {
         let single = view.format == Format::SingleElimination;
-        // Where each slot's team comes from, for a slot not known yet.
+        // Where each slot's team comes from, for a slot not known yet: (drawn, spoken). A
+        // bye has no loser: the slot its loser would fill is a bye too.
         let mut feeders = HashMap::new();
         for m in &view.matches {
+            let n = m.id + 1;
             if let (Some(t), Some(s)) = (m.next_match, m.next_slot) {
-                feeders.insert((t, s), format!("Winner of M{}", m.id + 1));
+                feeders.insert(
+                    (t, s),
+                    (format!("Winner of M{n}"), format!("Winner of match {n}")),
+                );
             }
             if let (Some(t), Some(s)) = (m.loser_next_match, m.loser_next_slot) {
-                feeders.insert((t, s), format!("Loser of M{}", m.id + 1));
+                let feeder = if m.status == BracketMatchStatus::Bye {
+                    ("Bye".to_string(), format!("a bye (match {n} had no loser)"))
+                } else {
+                    (format!("Loser of M{n}"), format!("Loser of match {n}"))
+                };
+                feeders.insert((t, s), feeder);
             }
         }
         let draw_box = |m: &BracketMatchView| -> MatchBox {
@@ -185,18 +260,19 @@ impl BracketDrawing {
                 } else {
                     (&m.team_b, m.seed_b, m.score_b)
                 };
-                let name = match team {
-                    Some(t) => t.name.clone(),
-                    None if m.status == BracketMatchStatus::Bye => "Bye".into(),
+                let (name, spoken) = match team {
+                    Some(t) => (t.name.clone(), t.name.clone()),
+                    None if m.status == BracketMatchStatus::Bye => ("Bye".into(), "a bye".into()),
                     None => feeders
                         .get(&(m.id, slot))
                         .cloned()
-                        .unwrap_or_else(|| "To be decided".into()),
+                        .unwrap_or_else(|| ("To be decided".into(), "to be decided".into())),
                 };
                 Side {
                     seed: seed.map(|s| s.to_string()).unwrap_or_default(),
                     known: team.is_some(),
                     name,
+                    spoken,
                     score: if started {
                         score.map(|s| s.to_string()).unwrap_or_default()
                     } else {
@@ -206,6 +282,7 @@ impl BracketDrawing {
                         && team.is_some(),
                 }
             };
+            let sides = [side(0), side(1)];
             MatchBox {
                 number: format!("M{}", m.id + 1),
                 href: m
@@ -214,7 +291,8 @@ impl BracketDrawing {
                     .map(|id| format!("/matches/{id}")),
                 status: m.status.as_str(),
                 state: state_words(m.status),
-                sides: [side(0), side(1)],
+                sentence: sentence(m, &sides),
+                sides,
             }
         };
 
@@ -300,10 +378,21 @@ impl BracketDrawing {
             }
         }
         let columns = columns.max(sections.first().map_or(0, |s| s.rounds.len()) + beside);
+        let longest = sections
+            .iter()
+            .flat_map(|s| &s.rounds)
+            .flat_map(|r| &r.boxes)
+            .flat_map(|b| &b.sides)
+            .map(|t| t.name.chars().count())
+            .max()
+            .unwrap_or(0);
+        let column_em = column_em(longest);
         BracketDrawing {
             champion: view.champion.as_ref().map(|t| t.name.clone()),
             live: view.matches.iter().any(|m| m.status.is_live()),
-            fit: fit_tenths(columns, rows, stacked.max(1)),
+            fit: fit_tenths(columns, column_em, rows, stacked.max(1)),
+            stacked: stacked.max(1),
+            column_em,
             size_class,
             sections,
         }
@@ -332,14 +421,24 @@ mod tests {
     #[test]
     fn the_print_size_shrinks_with_the_field() {
         // 16 teams single elimination: 4 columns + third place, 8 rows: at least 10 pt.
-        assert!(fit_tenths(5, 8, 1) >= 100);
+        assert!(fit_tenths(5, 13, 8, 1) >= 100);
         assert!(
-            fit_tenths(1, 1, 1) <= 120,
+            fit_tenths(1, 13, 1, 1) <= 120,
             "no bigger than the biggest class"
         );
         // 64 teams: 6 columns + third place, 32 rows.
-        let big = fit_tenths(7, 32, 1);
+        let big = fit_tenths(7, 13, 32, 1);
         assert!((40..120).contains(&big), "{big}");
-        assert!(fit_tenths(7, 16, 1) > big);
+        assert!(fit_tenths(7, 13, 16, 1) > big);
+        // Long names make wider columns: a smaller font, never a cut name.
+        assert!(fit_tenths(6, column_em(24), 16, 1) < fit_tenths(6, column_em(8), 16, 1));
+    }
+
+    #[test]
+    fn a_column_fits_the_longest_name() {
+        assert_eq!(column_em(0), 13);
+        assert_eq!(column_em(9), 13);
+        assert_eq!(column_em(24), 22);
+        assert_eq!(column_em(80), 30);
     }
 }

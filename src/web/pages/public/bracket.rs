@@ -1,7 +1,7 @@
 //! The public bracket page (`GET /leagues/{slug}/bracket`) and its printable one-page report
 //! (`GET /leagues/{slug}/bracket/print`), drawn in HTML and CSS by
-//! [`crate::web::view::bracket::BracketDrawing`] (docs/scoring.md §9; docs/api.md §8.2 and §10.2). Its
-//! CSV is `api::playoffs`.
+//! [`crate::web::view::bracket::BracketDrawing`] (docs/scoring.md §9; docs/api.md §8.2 and §10.2), with a list of the
+//! matches in words beside the drawing; and its CSV.
 
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, get, web};
@@ -122,7 +122,7 @@ pub(super) async fn bracket_csv(
     let view = playoffs::bracket_of(&mut conn, &slug).await?;
     let mut csv = Csv::with_header(&[
         "round", "bracket", "position", "match_id", "seed_a", "team_a", "seed_b", "team_b",
-        "status", "score_a", "score_b", "winner",
+        "status", "score_a", "score_b", "winner", "match",
     ])?;
     let text = |v: Option<i64>| v.map(|n| n.to_string()).unwrap_or_default();
     for m in &view.matches {
@@ -147,6 +147,8 @@ pub(super) async fn bracket_csv(
             text(m.score_a),
             text(m.score_b),
             winner,
+            // As the drawing and the printed report number it ("Winner of M3").
+            format!("M{}", m.id + 1),
         ])?;
     }
     Ok(csv.download(&format!("{}-bracket.csv", view.league))?)
