@@ -1,8 +1,10 @@
-// Public pages: live pages refresh themselves. An element with data-poll="URL" and
-// data-key="..." is reloaded when the JSON at URL has a different value in data-field
-// (the match's version, the scoreboard's key). Countdowns (data-ends) tick every second and
-// times (<time data-local>) are shown in the reader's time zone. Everything works without
-// this file: the page shows the same numbers and a <noscript> refresh reloads it.
+// Public pages: live pages update in place. An element with data-poll="URL" and
+// data-key="..." is replaced by the same element of the page as served now when the JSON at
+// URL has a different value in data-field (the match's version, the scoreboard's key), and a
+// changed score is said in the page's #live-announce (aria-live="polite"): "Nil Rebels 212,
+// Book Club 161, hand 9". Countdowns (data-ends) tick every second and times
+// (<time data-local>) are shown in the reader's time zone. Everything works without this
+// file: the page shows the same numbers and a <noscript> refresh reloads it.
 (function () {
   'use strict';
 
@@ -38,16 +40,81 @@
     }
   }
 
+  // The announcement for what changed between two readings of the JSON: on the match page
+  // one match (`data` is the match), on the scoreboard every match in play (`data.matches`).
+  // Only a changed score is announced, never a version bump alone (a check-in, a rating).
+  function scores(data) {
+    var list = data.matches || [data];
+    var out = {};
+    for (var i = 0; i < list.length; i++) {
+      var m = list[i];
+      var hands = typeof m.hands === 'number' ? m.hands : (m.hands || []).length;
+      out[m.id] = {
+        text: m.team_a.name + ' ' + m.a.score + ', ' + m.team_b.name + ' ' + m.b.score +
+          ', hand ' + hands + (m.status === 'complete' || m.status === 'forfeit' ? ', final' : ''),
+        score: m.a.score + ':' + m.b.score + ':' + (m.status || '')
+      };
+    }
+    return out;
+  }
+
+  function announcement(before, after) {
+    var said = [];
+    for (var id in after) {
+      if (Object.prototype.hasOwnProperty.call(after, id) &&
+          (!before[id] || before[id].score !== after[id].score)) {
+        said.push(after[id].text);
+      }
+    }
+    return said.join('. ');
+  }
+
+  // Replaces the live part of the page by the same part of the page as the server renders it
+  // now (one renderer: the page cache serves it), keeping focus and open <details>.
+  function swap(root, html) {
+    var fresh = new DOMParser().parseFromString(html, 'text/html').getElementById(root.id);
+    if (!fresh) { return false; }
+    var focused = document.activeElement && root.contains(document.activeElement) ?
+      document.activeElement.id : '';
+    var open = [];
+    var details = root.querySelectorAll('details[open][id]');
+    for (var i = 0; i < details.length; i++) { open.push(details[i].id); }
+    for (var a = 0; a < fresh.attributes.length; a++) {
+      root.setAttribute(fresh.attributes[a].name, fresh.attributes[a].value);
+    }
+    if (!fresh.hasAttribute('data-poll')) { root.removeAttribute('data-poll'); }
+    root.replaceChildren.apply(root, Array.prototype.slice.call(fresh.childNodes));
+    for (var j = 0; j < open.length; j++) {
+      var d = document.getElementById(open[j]);
+      if (d) { d.open = true; }
+    }
+    if (focused) {
+      var again = document.getElementById(focused);
+      if (again) { again.focus({ preventScroll: true }); }
+    }
+    localTimes();
+    tick();
+    return true;
+  }
+
   function poll(root) {
     var url = root.getAttribute('data-poll');
-    var key = root.getAttribute('data-key');
     var field = root.getAttribute('data-field') || 'version';
     var every = (parseInt(root.getAttribute('data-every'), 10) || 5) * 1000;
+    var live = document.getElementById('live-announce');
     var failures = 0;
+    var known = null;
 
     function later() {
+      if (!root.hasAttribute('data-poll')) { return; }
       var wait = document.hidden ? every * 6 : every * Math.min(1 + failures, 6);
       window.setTimeout(check, wait);
+    }
+
+    function failed() {
+      failures += 1;
+      root.classList.add('stale');
+      later();
     }
 
     function check() {
@@ -57,22 +124,33 @@
           return r.json();
         })
         .then(function (data) {
-          failures = 0;
-          root.classList.remove('stale');
-          if (String(data[field]) !== key) {
-            window.location.reload();
+          var now = scores(data);
+          var before = known;
+          known = now;
+          if (String(data[field]) === root.getAttribute('data-key')) {
+            failures = 0;
+            root.classList.remove('stale');
+            later();
             return;
           }
-          later();
+          return fetch(window.location.href, { headers: { 'Accept': 'text/html' }, cache: 'no-store' })
+            .then(function (r) {
+              if (!r.ok) { throw new Error('HTTP ' + r.status); }
+              return r.text();
+            })
+            .then(function (html) {
+              if (!swap(root, html)) { throw new Error('no live part in the page'); }
+              failures = 0;
+              root.classList.remove('stale');
+              var said = before ? announcement(before, now) : '';
+              if (said && live) { live.textContent = said; }
+              later();
+            });
         })
-        .catch(function () {
-          failures += 1;
-          root.classList.add('stale');
-          later();
-        });
+        .catch(failed);
     }
 
-    later();
+    check();
   }
 
   function start() {

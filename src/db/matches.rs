@@ -312,6 +312,27 @@ pub async fn in_progress(conn: &mut SqliteConnection) -> sqlx::Result<Vec<InPlay
     .await
 }
 
+/// The latest finished matches that started since `since`, latest first, at most `limit`
+/// (the TV scoreboard's strip of results), with the names the scoreboard shows.
+pub async fn finished_since(
+    conn: &mut SqliteConnection,
+    since: Timestamp,
+    limit: i64,
+) -> sqlx::Result<Vec<InPlayRow>> {
+    sqlx::query_as(
+        "SELECT m.*, l.slug AS league_slug, l.name AS league_name,
+                ta.name AS name_a, tb.name AS name_b
+         FROM matches m JOIN leagues l ON l.id = m.league_id
+              JOIN teams ta ON ta.id = m.team_a JOIN teams tb ON tb.id = m.team_b
+         WHERE m.status IN ('complete', 'forfeit') AND m.started_at >= ?
+         ORDER BY m.started_at DESC, m.id DESC LIMIT ?",
+    )
+    .bind(since)
+    .bind(limit)
+    .fetch_all(conn)
+    .await
+}
+
 /// Marks a match started with its rules frozen.
 pub async fn start(
     conn: &mut SqliteConnection,

@@ -180,7 +180,19 @@ pub struct InPlay {
 /// Every match in play in every league, from the cached totals: the scoreboard costs one
 /// query and the rows shown, however many hands they have.
 pub async fn in_play(conn: &mut SqliteConnection) -> Result<Vec<InPlay>, ServiceError> {
-    let rows = db_matches::in_progress(conn).await?;
+    Ok(as_played(db_matches::in_progress(conn).await?))
+}
+
+/// The matches finished in the last 12 hours, latest first, at most `limit`: the TV
+/// scoreboard's strip of results.
+pub async fn finished_lately(db: &Db, limit: i64) -> Result<Vec<BoardMatch>, ServiceError> {
+    let mut conn = db.reader().acquire().await?;
+    let since = db.clock().now().plus_minutes(-12 * 60);
+    let rows = db_matches::finished_since(&mut conn, since, limit).await?;
+    Ok(as_played(rows).into_iter().map(BoardMatch::from).collect())
+}
+
+fn as_played(rows: Vec<db_matches::InPlayRow>) -> Vec<InPlay> {
     let mut out = Vec::with_capacity(rows.len());
     for r in rows {
         let m = &r.m;
@@ -209,7 +221,7 @@ pub async fn in_play(conn: &mut SqliteConnection) -> Result<Vec<InPlay>, Service
             ),
         });
     }
-    Ok(out)
+    out
 }
 
 /// A match in play, as the scoreboard's JSON shows it.
@@ -231,6 +243,27 @@ pub struct BoardMatch {
     pub version: i64,
 }
 
+impl From<InPlay> for BoardMatch {
+    fn from(p: InPlay) -> BoardMatch {
+        BoardMatch {
+            id: p.summary.id,
+            league_name: p.league_name,
+            league: p.league,
+            table: p.summary.table,
+            team_a: p.summary.team_a,
+            team_b: p.summary.team_b,
+            a: p.summary.a,
+            b: p.summary.b,
+            hands: p.summary.hands,
+            state: p.summary.state,
+            started_at: p.started_at,
+            ends_at: p.ends_at,
+            time_called_at: p.time_called_at,
+            version: p.version,
+        }
+    }
+}
+
 #[derive(Serialize, utoipa::ToSchema)]
 pub struct Board {
     /// The sum of the versions of the matches in play.
@@ -246,22 +279,7 @@ pub async fn board(db: &Db) -> Result<Board, ServiceError> {
     let matches: Vec<BoardMatch> = in_play(&mut conn)
         .await?
         .into_iter()
-        .map(|p| BoardMatch {
-            id: p.summary.id,
-            league_name: p.league_name,
-            league: p.league,
-            table: p.summary.table,
-            team_a: p.summary.team_a,
-            team_b: p.summary.team_b,
-            a: p.summary.a,
-            b: p.summary.b,
-            hands: p.summary.hands,
-            state: p.summary.state,
-            started_at: p.started_at,
-            ends_at: p.ends_at,
-            time_called_at: p.time_called_at,
-            version: p.version,
-        })
+        .map(BoardMatch::from)
         .collect();
     Ok(Board {
         version: matches.iter().map(|m| m.version).sum(),

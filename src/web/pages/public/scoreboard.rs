@@ -1,11 +1,13 @@
-//! `/scoreboard`: every match in play, for the TV on league night. It polls
-//! `/api/v1/scoreboard` (`public.js`) and reloads when its `key` changes.
+//! `/scoreboard`: every match in play. It polls `/api/v1/scoreboard` (`public.js`) and
+//! updates in place when its `key` changes. `/scoreboard?tv=1` is the same board for the TV
+//! in the rec room: full screen, dark, every table in one grid, the latest results below.
 
 use actix_web::{HttpResponse, get, web};
 use askama::Template;
+use serde::Deserialize;
 
 use super::page;
-use crate::service::summaries::{BoardMatch, board};
+use crate::service::summaries::{BoardMatch, board, finished_lately};
 use crate::web::AppState;
 use crate::web::error::PageError;
 use crate::web::extract::Viewer;
@@ -28,26 +30,98 @@ struct ScoreboardPage {
     updated: Stamp,
 }
 
+/// The TV board: no site chrome (nothing static to burn in), the tables in a grid of
+/// `columns` × `rows` sized to the screen, the latest finished matches in a strip.
+#[derive(Template)]
+#[template(path = "public/scoreboard_tv.html")]
+struct TvPage {
+    key: String,
+    rows: Vec<BoardRow>,
+    columns: usize,
+    grid_rows: usize,
+    latest: Vec<BoardMatch>,
+    updated: Stamp,
+}
+
+/// The grid for `n` tables on a 16:9 screen: columns × rows, the cells as near square as
+/// fits (1 → 1×1, 4 → 2×2, 8 → 4×2, 12 → 4×3, 24 → 6×4); at most 6 columns (the
+/// `tv-c{columns}`/`tv-r{rows}` classes of public.css).
+fn grid(n: usize) -> (usize, usize) {
+    let (columns, rows) = match n {
+        0 | 1 => (1, 1),
+        2 => (2, 1),
+        3 | 4 => (2, 2),
+        5 | 6 => (3, 2),
+        7 | 8 => (4, 2),
+        9..=12 => (4, 3),
+        13..=15 => (5, 3),
+        16..=20 => (5, 4),
+        _ => (6, n.div_ceil(6)),
+    };
+    (columns, rows)
+}
+
+#[derive(Deserialize)]
+pub(super) struct BoardQuery {
+    tv: Option<String>,
+}
+
 #[get("/scoreboard")]
 pub(super) async fn scoreboard_page(
     state: web::Data<AppState>,
     who: Viewer,
+    query: web::Query<BoardQuery>,
 ) -> Result<HttpResponse, PageError> {
     let b = board(&state.db).await?;
-    let body = ScoreboardPage {
-        nav: who.nav(),
-        key: b.key,
-        rows: b
-            .matches
-            .into_iter()
-            .map(|m| BoardRow {
-                ends: m.ends_at.map(stamp),
-                started: m.started_at.map(stamp),
-                m,
-            })
-            .collect(),
-        updated: stamp(state.db.clock().now()),
-    }
-    .render()?;
+    let rows: Vec<BoardRow> = b
+        .matches
+        .into_iter()
+        .map(|m| BoardRow {
+            ends: m.ends_at.map(stamp),
+            started: m.started_at.map(stamp),
+            m,
+        })
+        .collect();
+    let updated = stamp(state.db.clock().now());
+    let body = if query
+        .tv
+        .as_deref()
+        .is_some_and(|v| !v.is_empty() && v != "0")
+    {
+        let (columns, grid_rows) = grid(rows.len());
+        TvPage {
+            key: b.key,
+            columns,
+            grid_rows,
+            latest: finished_lately(&state.db, 6).await?,
+            rows,
+            updated,
+        }
+        .render()?
+    } else {
+        ScoreboardPage {
+            nav: who.nav(),
+            key: b.key,
+            rows,
+            updated,
+        }
+        .render()?
+    };
     Ok(page(&who, body))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::grid;
+
+    #[test]
+    fn every_table_has_a_cell() {
+        for n in 0..=40 {
+            let (columns, rows) = grid(n);
+            assert!(columns * rows >= n.max(1), "{n}: {columns}×{rows}");
+            assert!(columns <= 6, "{n}: {columns} columns");
+        }
+        assert_eq!(grid(24), (6, 4));
+        assert_eq!(grid(8), (4, 2));
+    }
 }
