@@ -61,8 +61,9 @@
   function announcement(before, after) {
     var said = [];
     for (var id in after) {
+      // A match just started (not in `before`) has no new score to say.
       if (Object.prototype.hasOwnProperty.call(after, id) &&
-          (!before[id] || before[id].score !== after[id].score)) {
+          before[id] && before[id].score !== after[id].score) {
         said.push(after[id].text);
       }
     }

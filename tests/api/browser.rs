@@ -498,12 +498,13 @@ async fn drive(app: &TestApp, browser: &Browser) -> anyhow::Result<()> {
         }
         texts
     };
-    let api_bags = vec![
-        format!("{} bags", api["a"]["bags"]),
-        format!("{} bags", api["b"]["bags"]),
-    ];
+    let in_words = |n: &Value| match n.as_i64() {
+        Some(1) => "1 bag".to_string(),
+        _ => format!("{n} bags"),
+    };
+    let api_bags = vec![in_words(&api["a"]["bags"]), in_words(&api["b"]["bags"])];
     ensure!(bags == api_bags, "bags: page {bags:?}, API {api_bags:?}");
-    ensure!(bags == ["1 bags", "0 bags"], "bags are {bags:?}");
+    ensure!(bags == ["1 bag", "0 bags"], "bags are {bags:?}");
 
     // 6. The scoresheet, row by row and cell by cell.
     let rows = browser.find_all("#sheet tbody tr").await?;

@@ -90,11 +90,13 @@ impl Line {
             _ => " L".into(),
         };
         format!(
-            "{}: {} {}{} {own}–{theirs} {}",
+            "{}: {} {}{} {} – {} {}",
             self.id,
             self.table,
             name(opponent),
             result,
+            crate::helpers::shown(own.into()),
+            crate::helpers::shown(theirs.into()),
             self.state()
         )
     }
@@ -136,12 +138,12 @@ impl Row {
         self.pf - self.pa
     }
 
-    /// As pages show it: "+38", "0", "-104".
+    /// As pages show it: "+38", "0", "−104".
     fn signed_diff(&self) -> String {
         if self.diff() > 0 {
             format!("+{}", self.diff())
         } else {
-            self.diff().to_string()
+            crate::helpers::shown(self.diff())
         }
     }
 }

@@ -23,7 +23,10 @@ async fn the_dashboard_lists_the_first_steps_still_to_do() {
     );
     assert!(steps.contains("id=\"step-supervisor\""), "{steps}");
     assert!(steps.contains("<a href=\"/account\">"), "{steps}");
-    assert!(!page.contains("spades-im demo"), "no command the user does not have");
+    assert!(
+        !page.contains("spades-im demo"),
+        "no command the user does not have"
+    );
 
     // A supervisor: that step goes; a league: the rest go, and so does the section.
     app.user("sue", Role::Supervisor).await;

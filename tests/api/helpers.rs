@@ -668,3 +668,12 @@ impl TestApp {
         address
     }
 }
+
+/// A number as the pages show it: a negative one with a real minus sign ("−68").
+pub fn shown(n: i64) -> String {
+    if n < 0 {
+        format!("\u{2212}{}", n.unsigned_abs())
+    } else {
+        n.to_string()
+    }
+}

@@ -259,14 +259,13 @@ async fn league_pages_show_the_apis_numbers() {
     }
     assert!(!html.contains(&format!("id=\"result-{}\"", id(&s.live))));
     let done = element(&html, &format!("result-{}", id(&s.done)), "</li>");
-    assert!(done.contains(&format!(
-        "<span class=\"score\">{}</span>",
-        s.done["a"]["score"]
-    )));
-    assert!(done.contains(&format!(
-        "<span class=\"score\">{}</span>",
-        s.done["b"]["score"]
-    )));
+    for side in ["a", "b"] {
+        let score = crate::helpers::shown(s.done[side]["score"].as_i64().unwrap());
+        assert!(
+            done.contains(&format!("<span class=\"score\">{score}</span>")),
+            "{done}"
+        );
+    }
     for link in ["standings", "schedule", "teams", "rules"] {
         assert!(
             html.contains(&format!("href=\"/leagues/fall/{link}\"")),
@@ -313,7 +312,7 @@ async fn league_pages_show_the_apis_numbers() {
         let diff = if diff > 0 {
             format!("+{diff}")
         } else {
-            diff.to_string()
+            crate::helpers::shown(diff)
         };
         assert!(row.contains(&format!("class=\"c-diff\">{diff}<")), "{row}");
     }
@@ -372,8 +371,9 @@ async fn league_pages_show_the_apis_numbers() {
         "a round robin of 4"
     );
     let row = element(&html, &format!("team-match-{}", id(&s.done)), "</tr>");
-    let (own, theirs) = (&s.done["a"]["score"], &s.done["b"]["score"]);
-    assert!(row.contains(&format!("{own}–{theirs}")), "{row}");
+    let [own, theirs] =
+        ["a", "b"].map(|t| crate::helpers::shown(s.done[t]["score"].as_i64().unwrap()));
+    assert!(row.contains(&format!("{own} – {theirs}")), "{row}");
     let expected = if s.done["winner"] == "a" { "W" } else { "L" };
     assert!(
         row.contains(&format!("result-{expected}\">{expected}<")),
