@@ -6,7 +6,9 @@
 /// process was started by `cargo run` (cargo sets `CARGO` for the program it runs), else the
 /// program as it was invoked (`spades-im ARGS`, `./target/release/spades-im ARGS`).
 pub fn command(args: &str) -> String {
-    let program = std::env::args().next().unwrap_or_else(|| "spades-im".into());
+    let program = std::env::args()
+        .next()
+        .unwrap_or_else(|| "spades-im".into());
     command_for(std::env::var_os("CARGO").is_some(), &program, args)
 }
 
@@ -37,10 +39,7 @@ mod tests {
             command_for(true, "target/release/spades-im", ""),
             "cargo run --release"
         );
-        assert_eq!(
-            command_for(false, "spades-im", "demo"),
-            "spades-im demo"
-        );
+        assert_eq!(command_for(false, "spades-im", "demo"), "spades-im demo");
         assert_eq!(
             command_for(false, "./target/release/spades-im", "user add NAME"),
             "./target/release/spades-im user add NAME"

@@ -95,8 +95,8 @@ impl Line {
             self.table,
             name(opponent),
             result,
-            crate::helpers::shown(own.into()),
-            crate::helpers::shown(theirs.into()),
+            crate::helpers::shown(own),
+            crate::helpers::shown(theirs),
             self.state()
         )
     }

@@ -226,7 +226,7 @@ async fn assert_standings(
                 if diff > 0 {
                     format!("+{diff}")
                 } else {
-                    crate::helpers::shown(diff.into())
+                    crate::helpers::shown(diff)
                 },
             ]
         })
