@@ -105,11 +105,33 @@
     var live = document.getElementById('live-announce');
     var failures = 0;
     var known = null;
+    // WCAG 2.2.2: the reader may pause the updates (#pause-live, shown only with this file).
+    var paused = false;
+    var busy = false;
+    var timer = null;
+    var pause = document.getElementById('pause-live');
+    if (pause) {
+      pause.parentNode.hidden = false;
+      pause.addEventListener('click', function () {
+        paused = !paused;
+        pause.setAttribute('aria-pressed', String(paused));
+        pause.textContent = paused ? 'Resume live updates' : 'Pause live updates';
+        if (!paused && !busy) {
+          window.clearTimeout(timer);
+          check();
+        }
+      });
+    }
 
     function later() {
-      if (!root.hasAttribute('data-poll')) { return; }
+      busy = false;
+      if (!root.hasAttribute('data-poll')) {
+        // Nothing more to follow (the match is over): nothing to pause either.
+        if (pause) { pause.parentNode.hidden = true; }
+        return;
+      }
       var wait = document.hidden ? every * 6 : every * Math.min(1 + failures, 6);
-      window.setTimeout(check, wait);
+      timer = window.setTimeout(check, wait);
     }
 
     function failed() {
@@ -119,6 +141,8 @@
     }
 
     function check() {
+      if (paused) { return; }
+      busy = true;
       fetch(url, { headers: { 'Accept': 'application/json' }, cache: 'no-store', credentials: 'omit' })
         .then(function (r) {
           if (!r.ok) { throw new Error('HTTP ' + r.status); }

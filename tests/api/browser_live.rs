@@ -136,6 +136,21 @@ async fn the_scoreboard_updates_in_place() {
                 !said.to_string().contains("Team 3"),
                 "only the changed score: {said}"
             );
+
+            // Paused, the board stays as it is; resumed, it catches up (WCAG 2.2.2).
+            let pause = browser.find("#pause-live").await?;
+            browser.click(&pause).await?;
+            let r = app.get(&format!("/api/v1/matches/{first}")).await;
+            let m: Value = r.json().await?;
+            admin.enter_hand(&m, &a_hand()).await;
+            actix_web::rt::time::sleep(Duration::from_secs(7)).await;
+            ensure!(
+                browser.execute(&score, json!([])).await? == "142",
+                "no update while paused"
+            );
+            browser.click(&pause).await?;
+            wait_for_text(browser, &score, "213").await?;
+            ensure!(marker(browser).await? == 42, "still not reloaded");
             Ok(())
         },
     )
@@ -188,14 +203,22 @@ async fn the_match_page_updates_in_place() {
             ensure!(more.len() == 23, "24 matches in play");
             browser.goto(&app.url("/scoreboard?tv=1")).await?;
             browser.wait_for(".tv-grid", WAIT).await?;
-            // A 1920×1080 viewport: the window's own frame added.
-            browser.set_window_size(1920, 1080).await?;
-            let frame = browser
-                .execute("return 1080 - window.innerHeight;", json!([]))
-                .await?
-                .as_u64()
-                .unwrap_or(0);
-            browser.set_window_size(1920, 1080 + frame as u32).await?;
+            // A 1920×1080 viewport: the window's own frame added (read once the window has
+            // its new size).
+            let mut height = 1080;
+            for _ in 0..5 {
+                browser.set_window_size(1920, height).await?;
+                actix_web::rt::time::sleep(Duration::from_millis(300)).await;
+                let inner = browser
+                    .execute("return window.innerHeight;", json!([]))
+                    .await?
+                    .as_u64()
+                    .unwrap_or(0) as u32;
+                if inner == 1080 {
+                    break;
+                }
+                height = height + 1080 - inner;
+            }
             let fit = browser
                 .execute(
                     "const h = window.innerHeight, w = window.innerWidth;
