@@ -19,6 +19,7 @@ document.addEventListener("DOMContentLoaded", () => {
     row.querySelectorAll("input, select").forEach((el) => {
       el.name = el.name.replace(/^h\d+_/, "h" + index + "_");
       el.removeAttribute("aria-invalid");
+      el.removeAttribute("aria-describedby");
       el.classList.remove("invalid");
       if (el.type === "checkbox") el.checked = false;
       else el.value = "";

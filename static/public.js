@@ -101,7 +101,6 @@
   function poll(root) {
     var url = root.getAttribute('data-poll');
     var field = root.getAttribute('data-field') || 'version';
-    var every = (parseInt(root.getAttribute('data-every'), 10) || 5) * 1000;
     var live = document.getElementById('live-announce');
     var failures = 0;
     var known = null;
@@ -130,6 +129,8 @@
         if (pause) { pause.parentNode.hidden = true; }
         return;
       }
+      // Read each time: a scheduled match polls slowly, and faster once it starts.
+      var every = (parseInt(root.getAttribute('data-every'), 10) || 5) * 1000;
       var wait = document.hidden ? every * 6 : every * Math.min(1 + failures, 6);
       timer = window.setTimeout(check, wait);
     }
