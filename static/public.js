@@ -75,8 +75,19 @@
   function swap(root, html) {
     var fresh = new DOMParser().parseFromString(html, 'text/html').getElementById(root.id);
     if (!fresh) { return false; }
-    var focused = document.activeElement && root.contains(document.activeElement) ?
-      document.activeElement.id : '';
+    // Focus comes back to the same element: by its id, else by its place among the live
+    // part's focusable elements (the cards' links have no id).
+    var focusable = 'a[href], button, summary, input, select, textarea, [tabindex]';
+    var active = document.activeElement;
+    var focusedId = '';
+    var focusedAt = -1;
+    if (active && active !== root && root.contains(active)) {
+      focusedId = active.id;
+      focusedAt = Array.prototype.indexOf.call(root.querySelectorAll(focusable), active);
+    }
+    var scrolled = [];
+    var scrollers = root.querySelectorAll('.scroll, .bracket-scroll');
+    for (var s = 0; s < scrollers.length; s++) { scrolled.push(scrollers[s].scrollLeft); }
     var open = [];
     var details = root.querySelectorAll('details[open][id]');
     for (var i = 0; i < details.length; i++) { open.push(details[i].id); }
@@ -84,14 +95,23 @@
       root.setAttribute(fresh.attributes[a].name, fresh.attributes[a].value);
     }
     if (!fresh.hasAttribute('data-poll')) { root.removeAttribute('data-poll'); }
-    root.replaceChildren.apply(root, Array.prototype.slice.call(fresh.childNodes));
+    // A loop rather than replaceChildren: older TV browsers lack it.
+    while (root.firstChild) { root.removeChild(root.firstChild); }
+    while (fresh.firstChild) { root.appendChild(document.adoptNode(fresh.firstChild)); }
     for (var j = 0; j < open.length; j++) {
       var d = document.getElementById(open[j]);
       if (d) { d.open = true; }
     }
-    if (focused) {
-      var again = document.getElementById(focused);
-      if (again) { again.focus({ preventScroll: true }); }
+    var now = root.querySelectorAll('.scroll, .bracket-scroll');
+    for (var k = 0; k < now.length && k < scrolled.length; k++) { now[k].scrollLeft = scrolled[k]; }
+    var again = focusedId ? document.getElementById(focusedId) : null;
+    if (!again && focusedAt >= 0) { again = root.querySelectorAll(focusable)[focusedAt] || null; }
+    if (again) {
+      again.focus({ preventScroll: true });
+    } else if (focusedAt >= 0 || focusedId) {
+      // The element is gone: focus the live part itself rather than losing it to <body>.
+      root.setAttribute('tabindex', '-1');
+      root.focus({ preventScroll: true });
     }
     localTimes();
     tick();
@@ -113,7 +133,6 @@
       pause.parentNode.hidden = false;
       pause.addEventListener('click', function () {
         paused = !paused;
-        pause.setAttribute('aria-pressed', String(paused));
         pause.textContent = paused ? 'Resume live updates' : 'Pause live updates';
         if (!paused && !busy) {
           window.clearTimeout(timer);
@@ -152,8 +171,10 @@
         .then(function (data) {
           var now = scores(data);
           var before = known;
-          known = now;
+          root.setAttribute('data-polled', '1');
+          if (paused) { busy = false; return; }
           if (String(data[field]) === root.getAttribute('data-key')) {
+            known = now;
             failures = 0;
             root.classList.remove('stale');
             later();
@@ -165,7 +186,11 @@
               return r.text();
             })
             .then(function (html) {
+              // Paused while the page was on its way: leave the page as it is.
+              if (paused) { busy = false; return; }
               if (!swap(root, html)) { throw new Error('no live part in the page'); }
+              // Only now is the change shown (a failed swap is said at the retry).
+              known = now;
               failures = 0;
               root.classList.remove('stale');
               var said = before ? announcement(before, now) : '';
@@ -176,6 +201,13 @@
         .catch(failed);
     }
 
+    // Back from a hidden tab or a sleeping screen: read at once.
+    document.addEventListener('visibilitychange', function () {
+      if (!document.hidden && !paused && !busy) {
+        window.clearTimeout(timer);
+        check();
+      }
+    });
     check();
   }
 

@@ -107,8 +107,13 @@ async fn the_scoreboard_updates_in_place() {
                     json!([]),
                 )
                 .await?;
-            // Let the page read the board once (its baseline), then a second hand.
-            actix_web::rt::time::sleep(Duration::from_secs(1)).await;
+            // Once the page has read the board (its baseline), a second hand.
+            wait_for_text(
+                browser,
+                "return document.getElementById('scoreboard').getAttribute('data-polled');",
+                "1",
+            )
+            .await?;
             let r = app.get(&format!("/api/v1/matches/{first}")).await;
             let m: Value = r.json().await?;
             admin.enter_hand(&m, &a_hand()).await;
@@ -176,7 +181,13 @@ async fn the_match_page_updates_in_place() {
                     json!([]),
                 )
                 .await?;
-            actix_web::rt::time::sleep(Duration::from_secs(1)).await;
+            // Once the page has read the match (its baseline), a second hand.
+            wait_for_text(
+                browser,
+                "return document.getElementById('match').getAttribute('data-polled');",
+                "1",
+            )
+            .await?;
             let r = app.get(&format!("/api/v1/matches/{id}")).await;
             let m: Value = r.json().await?;
             admin.enter_hand(&m, &a_hand()).await;

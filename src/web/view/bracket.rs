@@ -190,13 +190,13 @@ fn sentence(m: &BracketMatchView, sides: &[Side; 2]) -> String {
     };
     let winner = sides.iter().find(|t| t.winner).map(|t| t.spoken.as_str());
     match m.status {
-        BracketMatchStatus::Bye => {
-            let team = sides.iter().find(|t| t.known).unwrap_or(&sides[0]);
-            format!(
+        BracketMatchStatus::Bye => match sides.iter().find(|t| t.known) {
+            Some(team) => format!(
                 "Match {number}: {} has a bye into the next round.",
                 who(team)
-            )
-        }
+            ),
+            None => format!("Match {number}: not played (both places are byes)."),
+        },
         BracketMatchStatus::NotNeeded => format!("Match {number}: not needed."),
         status => {
             let state = match (status, winner) {
@@ -274,7 +274,7 @@ impl BracketDrawing {
                     name,
                     spoken,
                     score: if started {
-                        score.map(|s| s.to_string()).unwrap_or_default()
+                        score.map(crate::domain::words::points).unwrap_or_default()
                     } else {
                         String::new()
                     },

@@ -9,7 +9,7 @@ use serde::Deserialize;
 
 use super::Errors;
 use super::league_input::{STAGES, spec_words};
-use crate::domain::{MatchId, MatchStatus, TeamId, TextEnum, UserId};
+use crate::domain::{MatchId, MatchStatus, TeamId, TextEnum, UserId, words};
 use crate::rules::Stage;
 use crate::service::admin_views;
 use crate::web::AppState;
@@ -238,7 +238,11 @@ pub(super) async fn render_league(
             score: if m.status.is_unstarted() {
                 String::new()
             } else {
-                format!("{}–{}", m.score_a, m.score_b)
+                format!(
+                    "{} – {}",
+                    words::points(m.score_a),
+                    words::points(m.score_b)
+                )
             },
         })
         .collect();

@@ -25,7 +25,7 @@ use serde::Deserialize;
 
 use super::Errors;
 use super::league::{MatchForm, ScheduleForm};
-use crate::domain::words::plural;
+use crate::domain::words::{self, plural};
 use crate::domain::{LocalTime, MatchId, MatchStatus, TextEnum};
 use crate::rules::Stage;
 use crate::service::ServiceError;
@@ -274,11 +274,29 @@ pub(super) fn status_words(m: &ScheduleMatch) -> (String, &'static str) {
         MatchStatus::Postponed => (format!("Postponed: {note}"), "postponed"),
         MatchStatus::Cancelled => (format!("Cancelled: {note}"), "cancelled"),
         MatchStatus::InProgress => (
-            format!("In progress, {}–{}", m.score_a, m.score_b),
+            format!(
+                "In progress, {} – {}",
+                words::points(m.score_a),
+                words::points(m.score_b)
+            ),
             "in-progress",
         ),
-        MatchStatus::Complete => (format!("Complete, {}–{}", m.score_a, m.score_b), "complete"),
-        MatchStatus::Forfeit => (format!("Forfeit, {}–{}", m.score_a, m.score_b), "forfeit"),
+        MatchStatus::Complete => (
+            format!(
+                "Complete, {} – {}",
+                words::points(m.score_a),
+                words::points(m.score_b)
+            ),
+            "complete",
+        ),
+        MatchStatus::Forfeit => (
+            format!(
+                "Forfeit, {} – {}",
+                words::points(m.score_a),
+                words::points(m.score_b)
+            ),
+            "forfeit",
+        ),
     }
 }
 

@@ -11,7 +11,7 @@ use super::conflict::{after_post, conflict};
 use super::form::{FormContext, FormView, HandForm, form_view};
 use super::{ErrorSummary, Fields, lineup, supervised, when};
 use crate::domain::FieldError;
-use crate::domain::{MatchId, MatchStatus};
+use crate::domain::{MatchId, MatchStatus, words};
 use crate::rules::hand::{HandInput, TeamHandInput};
 use crate::service::match_view::MatchView;
 use crate::service::matches;
@@ -248,7 +248,11 @@ async fn render_reset(
         resets.push(ResetLine {
             id: m.id,
             teams: format!("{} v {}", m.team_a.name, m.team_b.name),
-            score: format!("{}–{}", m.a.score, m.b.score),
+            score: format!(
+                "{} – {}",
+                words::points(m.a.score),
+                words::points(m.b.score)
+            ),
             state: crate::service::summaries::state_words(&m),
             hands: m.hands.len(),
         });

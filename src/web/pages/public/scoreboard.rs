@@ -44,8 +44,9 @@ struct TvPage {
 }
 
 /// The grid for `n` tables on a 16:9 screen: columns × rows, the cells as near square as
-/// fits (1 → 1×1, 4 → 2×2, 8 → 4×2, 12 → 4×3, 24 → 6×4); at most 6 columns (the
-/// `tv-c{columns}`/`tv-r{rows}` classes of public.css).
+/// fits (1 → 1×1, 4 → 2×2, 8 → 4×2, 12 → 4×3, 24 → 6×4); at most 8 × 8 (the
+/// `tv-c{columns}`/`tv-r{rows}` classes of public.css; past 64 tables the last ones are
+/// cut off: use the plain scoreboard).
 fn grid(n: usize) -> (usize, usize) {
     let (columns, rows) = match n {
         0 | 1 => (1, 1),
@@ -56,7 +57,10 @@ fn grid(n: usize) -> (usize, usize) {
         9..=12 => (4, 3),
         13..=15 => (5, 3),
         16..=20 => (5, 4),
-        _ => (6, n.div_ceil(6)),
+        21..=24 => (6, 4),
+        25..=36 => (6, n.div_ceil(6)),
+        // More than a TV shows readably: 8 columns, at most 8 rows (64 tables).
+        _ => (8, n.div_ceil(8).min(8)),
     };
     (columns, rows)
 }
@@ -116,10 +120,10 @@ mod tests {
 
     #[test]
     fn every_table_has_a_cell() {
-        for n in 0..=40 {
+        for n in 0..=64 {
             let (columns, rows) = grid(n);
             assert!(columns * rows >= n.max(1), "{n}: {columns}×{rows}");
-            assert!(columns <= 6, "{n}: {columns} columns");
+            assert!(columns <= 8 && rows <= 8, "{n}: {columns}×{rows}");
         }
         assert_eq!(grid(24), (6, 4));
         assert_eq!(grid(8), (4, 2));
