@@ -20,6 +20,8 @@
 //! 100, so a made 10 wins), every write durable. One supervisor at a time, as the peer's
 //! loop, then 16 at once (tables of a league night).
 //!
+//! `cargo bench --bench http_load -- hands` measures hand entry alone (same season).
+//!
 //! Environment: `LOAD_SECONDS` (per measurement, default 5), `LOAD_CONNS` (default
 //! `1,16,64,256`). Figures only: nothing here fails on a time.
 
@@ -189,48 +191,66 @@ fn hand(n: usize) -> Value {
     }
 }
 
-/// `connections` supervisors, each entering hands on its own fresh match for `seconds`.
+/// Hands a supervisor enters on a match before moving to the next one: the median game to
+/// 500 is 15–16 hands, and the answer (the whole match, every hand) grows with the match.
+const HANDS_PER_MATCH: usize = 16;
+
+/// Creates a match between `a` and `b` and starts it; returns its id and version.
+async fn new_started_match(
+    client: &reqwest::Client,
+    base: &str,
+    auth: &str,
+    (a, b): (i64, i64),
+) -> (i64, i64) {
+    let m: Value = client
+        .post(format!("{base}/api/v1/leagues/bench/matches"))
+        .header("authorization", auth)
+        .json(&json!({"team_a": a, "team_b": b}))
+        .send()
+        .await
+        .expect("create match")
+        .json()
+        .await
+        .expect("match json");
+    let id = m["id"].as_i64().expect("match id");
+    (id, start_match(client, base, auth, id).await)
+}
+
+/// `connections` supervisors for `seconds`, each entering hands on its own started match
+/// and, after [`HANDS_PER_MATCH`] hands, creating and starting its next match (not timed:
+/// only the hands' latencies are kept, but the wall time includes the starts).
 async fn post_hands(server: &Server, teams: &[i64], connections: usize, seconds: u64) -> Stats {
     let client = reqwest::Client::builder()
         .pool_max_idle_per_host(connections)
         .build()
         .expect("client");
     let auth = format!("Bearer {}", server.token);
+    let pair = |i: usize| (teams[(2 * i) % teams.len()], teams[(2 * i + 1) % teams.len()]);
     // Setup (not timed): a started match per supervisor.
     let mut matches = Vec::with_capacity(connections);
     for i in 0..connections {
-        let (a, b) = (
-            teams[(2 * i) % teams.len()],
-            teams[(2 * i + 1) % teams.len()],
-        );
-        let m: Value = client
-            .post(format!("{}/api/v1/leagues/bench/matches", server.base))
-            .header("authorization", &auth)
-            .json(&json!({"team_a": a, "team_b": b}))
-            .send()
-            .await
-            .expect("create match")
-            .json()
-            .await
-            .expect("match json");
-        let id = m["id"].as_i64().expect("match id");
-        matches.push((id, start_match(&client, &server.base, &auth, id).await));
+        matches.push(new_started_match(&client, &server.base, &auth, pair(i)).await);
     }
     let stop = Arc::new(AtomicBool::new(false));
     let started = Instant::now();
     let mut tasks = Vec::new();
-    for (id, mut version) in matches {
-        let (client, auth, stop, base) = (
+    for (i, (mut id, mut version)) in matches.into_iter().enumerate() {
+        let (client, auth, stop, base, teams) = (
             client.clone(),
             auth.clone(),
             stop.clone(),
             server.base.clone(),
+            pair(i),
         );
         tasks.push(tokio::spawn(async move {
             let mut latencies = Vec::new();
             let mut errors = 0u64;
             let mut n = 0;
             while !stop.load(Ordering::Relaxed) {
+                if n == HANDS_PER_MATCH {
+                    (id, version) = new_started_match(&client, &base, &auth, teams).await;
+                    n = 0;
+                }
                 let t = Instant::now();
                 let r = client
                     .post(format!("{base}/api/v1/matches/{id}/hands"))
@@ -380,6 +400,27 @@ async fn load() {
             s.p99_ms,
             100.0 * s.rps / ceiling.rps,
             s.errors
+        );
+    }
+}
+
+/// Hand entry alone, on the same season as `load` (for profiling the write path).
+async fn hands_only() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = dir.path().join("hands.sqlite3");
+    generate(&db, 64, 2000, 30_000);
+    let server = start(&db);
+    let standings = api(&server, "GET", "/api/v1/leagues/bench/standings", json!({})).await;
+    let teams: Vec<i64> = standings["rows"]
+        .as_array()
+        .map(|rows| rows.iter().filter_map(|r| r["team_id"].as_i64()).collect())
+        .unwrap_or_default();
+    println!("\n| endpoint | connections | hands/s | p50 ms | p99 ms | errors |\n|---|---|---|---|---|---|");
+    for &c in &connection_counts() {
+        let s = post_hands(&server, &teams, c, seconds()).await;
+        println!(
+            "| POST hands (durable) | {c} | {:.0} | {:.2} | {:.2} | {} |",
+            s.rps, s.p50_ms, s.p99_ms, s.errors
         );
     }
 }
@@ -597,6 +638,8 @@ fn main() {
         runtime.block_on(scale());
     } else if std::env::args().any(|a| a == "playout") {
         runtime.block_on(playout());
+    } else if std::env::args().any(|a| a == "hands") {
+        runtime.block_on(hands_only());
     } else {
         runtime.block_on(load());
     }

@@ -177,6 +177,22 @@ pub async fn team(conn: &mut SqliteConnection, id: TeamId) -> sqlx::Result<Optio
         .await
 }
 
+/// The names of two teams, in one query.
+pub async fn team_names(
+    conn: &mut SqliteConnection,
+    a: TeamId,
+    b: TeamId,
+) -> sqlx::Result<(Option<String>, Option<String>)> {
+    let rows: Vec<(TeamId, String)> =
+        sqlx::query_as("SELECT id, name FROM teams WHERE id IN (?, ?)")
+            .bind(a)
+            .bind(b)
+            .fetch_all(conn)
+            .await?;
+    let name = |id| rows.iter().find(|(t, _)| *t == id).map(|(_, n)| n.clone());
+    Ok((name(a), name(b)))
+}
+
 pub async fn assign_supervisor(
     conn: &mut SqliteConnection,
     league_id: LeagueId,

@@ -333,23 +333,22 @@ pub async fn finished_since(
     .await
 }
 
-/// Marks a match started with its rules frozen.
+/// Marks a match started with its rules frozen; returns it as it is now.
 pub async fn start(
     conn: &mut SqliteConnection,
     id: MatchId,
     now: Timestamp,
     rules: &str,
-) -> sqlx::Result<()> {
-    sqlx::query(
+) -> sqlx::Result<MatchRow> {
+    sqlx::query_as(
         "UPDATE matches SET status = 'in_progress', started_at = ?, rules = ?, version = version + 1
-         WHERE id = ?",
+         WHERE id = ? RETURNING *",
     )
     .bind(now)
     .bind(rules)
     .bind(id)
-    .execute(conn)
-    .await?;
-    Ok(())
+    .fetch_one(conn)
+    .await
 }
 
 /// The cached totals and state, rebuilt from the hands.
@@ -367,11 +366,16 @@ pub struct Totals {
 }
 
 /// Writes the cached totals and bumps the version.
-pub async fn set_totals(conn: &mut SqliteConnection, id: MatchId, t: &Totals) -> sqlx::Result<()> {
-    sqlx::query(
+/// Writes the totals and bumps the version; returns the match as it is now.
+pub async fn set_totals(
+    conn: &mut SqliteConnection,
+    id: MatchId,
+    t: &Totals,
+) -> sqlx::Result<MatchRow> {
+    sqlx::query_as(
         "UPDATE matches SET status = ?, score_a = ?, score_b = ?, bags_a = ?, bags_b = ?,
          game_status = ?, winner = ?, reason = ?, forfeit = ?, hands_played = ?,
-         version = version + 1 WHERE id = ?",
+         version = version + 1 WHERE id = ? RETURNING *",
     )
     .bind(t.status)
     .bind(t.score_a)
@@ -384,9 +388,8 @@ pub async fn set_totals(conn: &mut SqliteConnection, id: MatchId, t: &Totals) ->
     .bind(t.forfeit)
     .bind(t.hands_played)
     .bind(id)
-    .execute(conn)
-    .await?;
-    Ok(())
+    .fetch_one(conn)
+    .await
 }
 
 pub async fn call_time(

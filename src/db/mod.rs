@@ -4,6 +4,7 @@
 //! WAL with `synchronous=FULL`, foreign keys on, a 5 s busy timeout, and every write
 //! transaction opened with `BEGIN IMMEDIATE`.
 
+pub mod group_commit;
 pub mod leagues;
 pub mod matches;
 pub mod playoffs;
@@ -18,6 +19,7 @@ use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, S
 use sqlx::{Sqlite, SqlitePool, Transaction};
 
 use crate::domain::Clock;
+use group_commit::{BoxFuture, GroupCommit};
 
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!();
 
@@ -41,6 +43,7 @@ pub struct Db {
     writer: SqlitePool,
     reader: SqlitePool,
     clock: Clock,
+    batches: GroupCommit,
 }
 
 impl Db {
@@ -75,6 +78,7 @@ impl Db {
             .connect_with(base.read_only(true))
             .await?;
         let db = Db {
+            batches: GroupCommit::start(writer.clone()),
             writer,
             reader,
             clock,
@@ -102,6 +106,22 @@ impl Db {
     /// half-way with "database is locked".
     pub async fn write(&self) -> Result<Transaction<'static, Sqlite>, sqlx::Error> {
         self.writer.begin_with("BEGIN IMMEDIATE").await
+    }
+
+    /// Runs `body` in the writer's next batch (one transaction and one fsync for every
+    /// request waiting: see [`group_commit`]) and answers once it is committed. For the
+    /// writes of league night, which come many at once; `body` must not commit.
+    pub async fn batched<T, E>(
+        &self,
+        body: impl for<'c> FnOnce(&'c mut sqlx::SqliteConnection) -> BoxFuture<'c, Result<T, E>>
+        + Send
+        + 'static,
+    ) -> Result<T, E>
+    where
+        T: Send + 'static,
+        E: From<sqlx::Error> + Send + 'static,
+    {
+        self.batches.run(body).await
     }
 
     /// Refuses to run unless WAL, `synchronous=FULL`, foreign keys and the busy timeout are

@@ -179,24 +179,59 @@ pub(super) async fn build_view(
     m: &MatchRow,
     league: &League,
 ) -> Result<MatchView, ServiceError> {
-    let team = |t: Option<db_leagues::TeamRow>, id: TeamId| TeamRef {
-        id,
-        name: t.map_or_else(|| format!("team {id}"), |t| t.name),
-    };
-    let team_a = team(db_leagues::team(conn, m.team_a).await?, m.team_a);
-    let team_b = team(db_leagues::team(conn, m.team_b).await?, m.team_b);
     let rules = rules_of(m, league)?;
     let (rows, inputs) = stored_hands(conn, m.id).await?;
     let (_, scored) = replay(&rules, m.stage, &inputs)?;
+    view_of(
+        conn,
+        m,
+        league,
+        Replayed {
+            rules,
+            rows,
+            inputs,
+            scored,
+        },
+    )
+    .await
+}
+
+/// A match's current hands replayed under its rules.
+pub(super) struct Replayed {
+    pub rules: Rules,
+    pub rows: Vec<HandRow>,
+    pub inputs: Vec<HandInput>,
+    pub scored: Vec<ScoredHand>,
+}
+
+/// The match as the API shows it, from its row and its replayed hands: a write builds its
+/// answer from what it already holds instead of reading the hands again.
+pub(super) async fn view_of(
+    conn: &mut SqliteConnection,
+    m: &MatchRow,
+    league: &League,
+    played: Replayed,
+) -> Result<MatchView, ServiceError> {
+    let (name_a, name_b) = db_leagues::team_names(conn, m.team_a, m.team_b).await?;
+    let team = |name: Option<String>, id: TeamId| TeamRef {
+        id,
+        name: name.unwrap_or_else(|| format!("team {id}")),
+    };
+    let Replayed {
+        rules,
+        rows,
+        inputs,
+        scored,
+    } = played;
     let hands = scored
         .iter()
-        .zip(rows.iter().zip(inputs))
+        .zip(rows.into_iter().zip(inputs))
         .map(|(s, (row, input))| HandView {
             scored: ScoredHandOut::from(s),
             hand: input,
             revision: row.revision,
             recorded_at: row.recorded_at,
-            reason: row.reason.clone(),
+            reason: row.reason,
         })
         .collect();
     let ends_at = ends_at(m, &rules);
@@ -212,8 +247,8 @@ pub(super) async fn build_view(
         started_at: m.started_at,
         time_called_at: m.time_called_at,
         ends_at,
-        team_a,
-        team_b,
+        team_a: team(name_a, m.team_a),
+        team_b: team(name_b, m.team_b),
         rules,
         version: m.version,
         hands,

@@ -7,12 +7,14 @@ use sqlx::SqliteConnection;
 
 use super::audit;
 use super::leagues::League;
-use super::match_view::{MatchView, ends_at, reload, replay, rules_of, stored_hands};
+use super::match_view::{
+    MatchView, Replayed, ends_at, reload, replay, rules_of, stored_hands, view_of,
+};
 use super::text::{self, TextRule};
 use super::{ConflictCode, ServiceError, User, require_admin, to_json};
 use crate::db::Db;
 use crate::db::leagues as db_leagues;
-use crate::db::matches::{self as db_matches, MatchRow, NewHand, Totals};
+use crate::db::matches::{self as db_matches, HandRow, MatchRow, NewHand, Totals};
 use crate::domain::{
     ForfeitSide, GameStatus, LeagueId, MatchId, MatchStatus, TeamId, TextEnum, Timestamp,
 };
@@ -66,10 +68,22 @@ pub(super) async fn league_of(
     League::from_row(row)
 }
 
+/// Starts a match: its rules are frozen and its clock runs. Written in the next group
+/// commit with the other writes of league night.
 pub async fn start(db: &Db, user: &User, id: MatchId) -> Result<MatchView, ServiceError> {
     let now = db.clock().now();
-    let mut tx = db.write().await?;
-    let m = writable(&mut tx, user, id).await?;
+    let user = user.clone();
+    db.batched(move |conn| Box::pin(async move { start_in(conn, &user, id, now).await }))
+        .await
+}
+
+async fn start_in(
+    conn: &mut SqliteConnection,
+    user: &User,
+    id: MatchId,
+    now: Timestamp,
+) -> Result<MatchView, ServiceError> {
+    let m = writable(conn, user, id).await?;
     if m.status != MatchStatus::Scheduled {
         return Err(ServiceError::conflict(
             ConflictCode::NotScheduled,
@@ -79,20 +93,25 @@ pub async fn start(db: &Db, user: &User, id: MatchId) -> Result<MatchView, Servi
             ),
         ));
     }
-    let league = league_of(&mut tx, &m).await?;
+    let league = league_of(conn, &m).await?;
     let rules = league.rules_for(m.stage);
     let frozen = to_json("frozen rules", rules)?;
-    db_matches::start(&mut tx, id, now, &frozen).await?;
+    let started = db_matches::start(conn, id, now, &frozen).await?;
     audit::record(
-        &mut tx,
+        conn,
         user,
         now,
         audit::Change::new("start", audit::Subject::Match(id)).after(&frozen),
     )
     .await?;
-    let view = reload(&mut tx, id, &league).await?;
-    tx.commit().await?;
-    Ok(view)
+    // No hand yet: the answer needs no read of the hands.
+    let played = Replayed {
+        rules: rules.clone(),
+        rows: Vec::new(),
+        inputs: Vec::new(),
+        scored: Vec::new(),
+    };
+    view_of(conn, &started, &league, played).await
 }
 
 /// Time has run out for `m` at `now`: called by a supervisor or past the limit.
@@ -103,12 +122,13 @@ fn time_expired(m: &MatchRow, rules: &Rules, now: Timestamp) -> bool {
     ends_at(m, rules).is_some_and(|end| now >= end)
 }
 
-/// Writes the totals of `game` (after `scored`) on the match, bumping its version.
+/// Writes the totals of `game` (after `scored`) on the match, bumping its version; returns
+/// the match as it is now.
 pub(crate) async fn save_totals(
     conn: &mut SqliteConnection,
     id: MatchId,
     game: &Game,
-) -> Result<(), ServiceError> {
+) -> Result<MatchRow, ServiceError> {
     let state = game.state();
     let (a, b) = (game.total(Team::A), game.total(Team::B));
     let status = if state.is_over() {
@@ -132,8 +152,8 @@ pub(crate) async fn save_totals(
             hands_played: game.hands_played() as i64,
         },
     )
-    .await?;
-    Ok(())
+    .await
+    .map_err(ServiceError::from)
 }
 
 /// The answer of a recorded hand, or the first answer again for a repeated idempotency key.
@@ -143,7 +163,7 @@ pub enum Recorded {
 }
 
 /// Records the next hand. A repeated `idempotency_key` returns the first answer and records
-/// nothing; a stale `expected_version` is a conflict.
+/// nothing; a stale `expected_version` is a conflict. Written in the next group commit.
 pub async fn record_hand(
     db: &Db,
     user: &User,
@@ -152,7 +172,6 @@ pub async fn record_hand(
     expected_version: i64,
     idempotency_key: Option<&str>,
 ) -> Result<Recorded, ServiceError> {
-    let now = db.clock().now();
     if let Some(key) = idempotency_key
         && (key.is_empty()
             || key.chars().count() > text::IDEMPOTENCY_KEY_MAX
@@ -164,51 +183,84 @@ pub async fn record_hand(
             "an idempotency key is 1 to 200 characters, none of them a control character",
         ));
     }
-    let request = to_json("hand", input)?;
-    let mut tx = db.write().await?;
-    let m = writable(&mut tx, user, id).await?;
-    if let Some(key) = idempotency_key
-        && let Some((answer, first)) = db_matches::idempotent_response(&mut tx, id, key).await?
-    {
-        if first.is_some_and(|first| first != request) {
-            return Err(ServiceError::invalid(
-                "idempotency_key_reused",
-                "idempotency_key",
-                "this idempotency key was already used for a different hand: nothing was recorded; send a new key for a new hand",
-            ));
+    let entry = HandEntry {
+        user: user.clone(),
+        id,
+        request: to_json("hand", input)?,
+        input: input.clone(),
+        expected_version,
+        idempotency_key: idempotency_key.map(str::to_owned),
+        now: db.clock().now(),
+    };
+    db.batched(move |conn| Box::pin(async move { entry.record(conn).await }))
+        .await
+}
+
+/// A hand sent for the writer's next batch.
+struct HandEntry {
+    user: User,
+    id: MatchId,
+    input: HandInput,
+    /// The hand as sent (JSON), compared with the first use of a repeated idempotency key.
+    request: String,
+    expected_version: i64,
+    idempotency_key: Option<String>,
+    now: Timestamp,
+}
+
+impl HandEntry {
+    async fn record(self, conn: &mut SqliteConnection) -> Result<Recorded, ServiceError> {
+        let HandEntry {
+            user,
+            id,
+            input,
+            request,
+            expected_version,
+            idempotency_key,
+            now,
+        } = self;
+        let m = writable(conn, &user, id).await?;
+        if let Some(key) = &idempotency_key
+            && let Some((answer, first)) = db_matches::idempotent_response(conn, id, key).await?
+        {
+            if first.is_some_and(|first| first != request) {
+                return Err(ServiceError::invalid(
+                    "idempotency_key_reused",
+                    "idempotency_key",
+                    "this idempotency key was already used for a different hand: nothing was recorded; send a new key for a new hand",
+                ));
+            }
+            return Ok(Recorded::Repeat(answer));
         }
-        return Ok(Recorded::Repeat(answer));
-    }
-    check_version(&m, expected_version)?;
-    match m.status {
-        MatchStatus::InProgress => {}
-        MatchStatus::Scheduled | MatchStatus::Postponed => {
-            return Err(ServiceError::conflict(
-                ConflictCode::NotStarted,
-                "start the match before entering hands",
-            ));
+        check_version(&m, expected_version)?;
+        match m.status {
+            MatchStatus::InProgress => {}
+            MatchStatus::Scheduled | MatchStatus::Postponed => {
+                return Err(ServiceError::conflict(
+                    ConflictCode::NotStarted,
+                    "start the match before entering hands",
+                ));
+            }
+            other => {
+                return Err(ServiceError::Invalid(crate::domain::FieldError::new(
+                    "game_over",
+                    format!("the match is {}: no more hands", other.words()),
+                )));
+            }
         }
-        other => {
-            return Err(ServiceError::Invalid(crate::domain::FieldError::new(
-                "game_over",
-                format!("the match is {}: no more hands", other.words()),
-            )));
+        let league = league_of(conn, &m).await?;
+        let rules = rules_of(&m, &league)?;
+        let (mut rows, mut inputs) = stored_hands(conn, id).await?;
+        let mut hand = input;
+        // The hand in play when time runs out is the time-called one (docs/scoring.md §4.3, §8.3).
+        if !hand.misdeal && time_expired(&m, &rules, now) && !inputs.iter().any(|h| h.time_called)
+        {
+            hand.time_called = true;
         }
-    }
-    let league = league_of(&mut tx, &m).await?;
-    let rules = rules_of(&m, &league)?;
-    let (_, mut inputs) = stored_hands(&mut tx, id).await?;
-    let mut hand = input.clone();
-    // The hand in play when time runs out is the time-called one (docs/scoring.md §4.3, §8.3).
-    if !hand.misdeal && time_expired(&m, &rules, now) && !inputs.iter().any(|h| h.time_called) {
-        hand.time_called = true;
-    }
-    inputs.push(hand.clone());
-    let (game, _) = replay(&rules, m.stage, &inputs)?;
-    let stored = to_json("hand", &hand)?;
-    db_matches::insert_hand(
-        &mut tx,
-        &NewHand {
+        inputs.push(hand);
+        let (game, scored) = replay(&rules, m.stage, &inputs)?;
+        let stored = to_json("hand", &inputs[inputs.len() - 1])?;
+        let new = NewHand {
             match_id: id,
             number: inputs.len() as i64,
             revision: 1,
@@ -216,29 +268,48 @@ pub async fn record_hand(
             reason: None,
             recorded_by: Some(user.id),
             now,
-        },
-    )
-    .await?;
-    save_totals(&mut tx, id, &game).await?;
-    // A new hand can only end a game (none is taken after the end), so the bracket changes
-    // only then; reloading it for every hand made playoff hands cost ~3× a regular one.
-    if m.stage != Stage::Regular && game.state().is_over() {
-        super::playoffs::advance(&mut tx, id, now, None).await?;
+        };
+        let hand_id = db_matches::insert_hand(conn, &new).await?;
+        rows.push(HandRow {
+            id: MatchId(hand_id),
+            match_id: id,
+            number: new.number,
+            revision: 1,
+            hand: stored.clone(),
+            reason: None,
+            recorded_by: Some(user.id),
+            recorded_at: now,
+        });
+        let mut after = save_totals(conn, id, &game).await?;
+        // A new hand can only end a game (none is taken after the end), so the bracket
+        // changes only then; reloading it for every hand made playoff hands cost ~3× a
+        // regular one.
+        if m.stage != Stage::Regular && game.state().is_over() {
+            super::playoffs::advance(conn, id, now, None).await?;
+            after = db_matches::by_id(conn, id)
+                .await?
+                .ok_or(ServiceError::NotFound)?;
+        }
+        audit::record(
+            conn,
+            &user,
+            now,
+            audit::Change::new("record_hand", audit::Subject::Match(id)).after(&stored),
+        )
+        .await?;
+        let played = Replayed {
+            rules,
+            rows,
+            inputs,
+            scored,
+        };
+        let view = view_of(conn, &after, &league, played).await?;
+        if let Some(key) = &idempotency_key {
+            let answer = to_json("answer", &view)?;
+            db_matches::save_idempotent_response(conn, id, key, &request, &answer, now).await?;
+        }
+        Ok(Recorded::New(Box::new(view)))
     }
-    audit::record(
-        &mut tx,
-        user,
-        now,
-        audit::Change::new("record_hand", audit::Subject::Match(id)).after(&stored),
-    )
-    .await?;
-    let view = reload(&mut tx, id, &league).await?;
-    if let Some(key) = idempotency_key {
-        let answer = to_json("answer", &view)?;
-        db_matches::save_idempotent_response(&mut tx, id, key, &request, &answer, now).await?;
-    }
-    tx.commit().await?;
-    Ok(Recorded::New(Box::new(view)))
 }
 
 /// A correction of hand `number`: the new hand and why.
@@ -282,72 +353,123 @@ pub async fn correct_hand(
         lines: true,
     }
     .check(reason)?;
-    let reason = reason.as_str();
     if reset_path {
         require_admin(user)?;
     }
-    let mut tx = db.write().await?;
-    let m = writable(&mut tx, user, id).await?;
-    check_version(&m, expected_version)?;
-    if matches!(m.status, MatchStatus::Forfeit | MatchStatus::Cancelled) {
-        return Err(ServiceError::conflict(
-            ConflictCode::MatchClosed,
-            format!("the match is {}; its hands cannot change", m.status.words()),
-        ));
-    }
-    let league = league_of(&mut tx, &m).await?;
-    let rules = rules_of(&m, &league)?;
-    let (rows, mut inputs) = stored_hands(&mut tx, id).await?;
-    let index = usize::try_from(number - 1)
-        .ok()
-        .filter(|i| *i < rows.len())
-        .ok_or(ServiceError::NotFound)?;
-    let before = rows[index].hand.clone();
-    // The hand in play when time ran out stays the time-called one (it was marked by the
-    // service, so a client correcting its bids or tricks need not send the mark again).
-    let mut input = input.clone();
-    if !input.misdeal && inputs[index].time_called {
-        input.time_called = true;
-    }
-    inputs[index] = input.clone();
-    let (game, _) = replay(&rules, m.stage, &inputs)?;
-    let stored = to_json("hand", &input)?;
-    db_matches::insert_hand(
-        &mut tx,
-        &NewHand {
+    let entry = CorrectionEntry {
+        user: user.clone(),
+        id,
+        number,
+        input: input.clone(),
+        reason,
+        expected_version,
+        reset_path,
+        now,
+    };
+    db.batched(move |conn| Box::pin(async move { entry.write(conn).await }))
+        .await
+}
+
+/// A checked correction sent for the writer's next batch.
+struct CorrectionEntry {
+    user: User,
+    id: MatchId,
+    number: i64,
+    input: HandInput,
+    reason: String,
+    expected_version: i64,
+    reset_path: bool,
+    now: Timestamp,
+}
+
+impl CorrectionEntry {
+    async fn write(self, conn: &mut SqliteConnection) -> Result<MatchView, ServiceError> {
+        let CorrectionEntry {
+            user,
+            id,
+            number,
+            mut input,
+            reason,
+            expected_version,
+            reset_path,
+            now,
+        } = self;
+        let m = writable(conn, &user, id).await?;
+        check_version(&m, expected_version)?;
+        if matches!(m.status, MatchStatus::Forfeit | MatchStatus::Cancelled) {
+            return Err(ServiceError::conflict(
+                ConflictCode::MatchClosed,
+                format!("the match is {}; its hands cannot change", m.status.words()),
+            ));
+        }
+        let league = league_of(conn, &m).await?;
+        let rules = rules_of(&m, &league)?;
+        let (mut rows, mut inputs) = stored_hands(conn, id).await?;
+        let index = usize::try_from(number - 1)
+            .ok()
+            .filter(|i| *i < rows.len())
+            .ok_or(ServiceError::NotFound)?;
+        let before = rows[index].hand.clone();
+        // The hand in play when time ran out stays the time-called one (it was marked by
+        // the service, so a client correcting its bids or tricks need not send the mark
+        // again).
+        if !input.misdeal && inputs[index].time_called {
+            input.time_called = true;
+        }
+        inputs[index] = input;
+        let (game, scored) = replay(&rules, m.stage, &inputs)?;
+        let stored = to_json("hand", &inputs[index])?;
+        let new = NewHand {
             match_id: id,
             number,
             revision: rows[index].revision + 1,
             hand: &stored,
-            reason: Some(reason),
+            reason: Some(&reason),
             recorded_by: Some(user.id),
             now,
-        },
-    )
-    .await?;
-    save_totals(&mut tx, id, &game).await?;
-    if m.stage != Stage::Regular {
-        // A changed winner moves the teams on, or is refused (`bracket_reset_needed`)
-        // where a later match has started.
-        let reset = reset_path.then_some(super::playoffs::PathReset {
-            admin: user,
-            reason,
-        });
-        super::playoffs::advance(&mut tx, id, now, reset.as_ref()).await?;
+        };
+        let hand_id = db_matches::insert_hand(conn, &new).await?;
+        rows[index] = HandRow {
+            id: MatchId(hand_id),
+            match_id: id,
+            number,
+            revision: new.revision,
+            hand: stored.clone(),
+            reason: Some(reason.clone()),
+            recorded_by: Some(user.id),
+            recorded_at: now,
+        };
+        let mut after = save_totals(conn, id, &game).await?;
+        if m.stage != Stage::Regular {
+            // A changed winner moves the teams on, or is refused (`bracket_reset_needed`)
+            // where a later match has started.
+            let reset = reset_path.then_some(super::playoffs::PathReset {
+                admin: &user,
+                reason: &reason,
+            });
+            super::playoffs::advance(conn, id, now, reset.as_ref()).await?;
+            after = db_matches::by_id(conn, id)
+                .await?
+                .ok_or(ServiceError::NotFound)?;
+        }
+        audit::record(
+            conn,
+            &user,
+            now,
+            audit::Change::new("correct_hand", audit::Subject::Match(id))
+                .before(&before)
+                .after(&stored)
+                .reason(&reason),
+        )
+        .await?;
+        let played = Replayed {
+            rules,
+            rows,
+            inputs,
+            scored,
+        };
+        view_of(conn, &after, &league, played).await
     }
-    audit::record(
-        &mut tx,
-        user,
-        now,
-        audit::Change::new("correct_hand", audit::Subject::Match(id))
-            .before(&before)
-            .after(&stored)
-            .reason(reason),
-    )
-    .await?;
-    let view = reload(&mut tx, id, &league).await?;
-    tx.commit().await?;
-    Ok(view)
 }
 
 /// Calls time now: the hand in play is the last one (it is marked time-called when entered).
