@@ -23,7 +23,7 @@
 //! `cargo bench --bench http_load -- hands` measures hand entry alone (same season).
 //!
 //! Environment: `LOAD_SECONDS` (per measurement, default 5), `LOAD_CONNS` (default
-//! `1,16,64,256`). Figures only: nothing here fails on a time.
+//! `1,16,64,256`), `SERVER_LOG` (the server's log filter, shown on stderr). Figures only: nothing here fails on a time.
 
 use std::net::TcpListener;
 use std::path::Path;
@@ -88,17 +88,20 @@ fn start_with(db: &Path, flags: &[&str]) -> Server {
     let token = run(&["token", "create", "admin", "--label", "bench"], db)
         .trim()
         .to_string();
-    let child = Command::new(BIN)
+    let mut command = Command::new(BIN);
+    command
         .arg("--db")
         .arg(db)
         .args(["--bind", &format!("127.0.0.1:{port}")])
         .args(flags)
         .arg("serve")
-        .env("SPADES_LOG", "warn")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start spades-im serve");
+        .stdout(Stdio::null());
+    // `SERVER_LOG=spades_im::db::group_commit=debug` shows the server's log (batch sizes).
+    match std::env::var("SERVER_LOG") {
+        Ok(filter) => command.env("SPADES_LOG", filter).stderr(Stdio::inherit()),
+        Err(_) => command.env("SPADES_LOG", "warn").stderr(Stdio::null()),
+    };
+    let child = command.spawn().expect("start spades-im serve");
     let server = Server {
         child,
         base: format!("http://127.0.0.1:{port}"),
@@ -225,7 +228,12 @@ async fn post_hands(server: &Server, teams: &[i64], connections: usize, seconds:
         .build()
         .expect("client");
     let auth = format!("Bearer {}", server.token);
-    let pair = |i: usize| (teams[(2 * i) % teams.len()], teams[(2 * i + 1) % teams.len()]);
+    let pair = |i: usize| {
+        (
+            teams[(2 * i) % teams.len()],
+            teams[(2 * i + 1) % teams.len()],
+        )
+    };
     // Setup (not timed): a started match per supervisor.
     let mut matches = Vec::with_capacity(connections);
     for i in 0..connections {
@@ -415,7 +423,9 @@ async fn hands_only() {
         .as_array()
         .map(|rows| rows.iter().filter_map(|r| r["team_id"].as_i64()).collect())
         .unwrap_or_default();
-    println!("\n| endpoint | connections | hands/s | p50 ms | p99 ms | errors |\n|---|---|---|---|---|---|");
+    println!(
+        "\n| endpoint | connections | hands/s | p50 ms | p99 ms | errors |\n|---|---|---|---|---|---|"
+    );
     for &c in &connection_counts() {
         let s = post_hands(&server, &teams, c, seconds()).await;
         println!(

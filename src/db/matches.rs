@@ -98,6 +98,37 @@ pub async fn by_id(conn: &mut SqliteConnection, id: MatchId) -> sqlx::Result<Opt
         .await
 }
 
+/// A match about to be written, with what the write and its answer need, in one query
+/// (each query is a hand-over to SQLite's thread): whether `user` supervises its league and
+/// the teams' names.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct MatchForWrite {
+    #[sqlx(flatten)]
+    pub row: MatchRow,
+    pub supervises: bool,
+    pub name_a: Option<String>,
+    pub name_b: Option<String>,
+}
+
+pub async fn for_write(
+    conn: &mut SqliteConnection,
+    id: MatchId,
+    user: UserId,
+) -> sqlx::Result<Option<MatchForWrite>> {
+    sqlx::query_as(
+        "SELECT m.*,
+           EXISTS (SELECT 1 FROM league_supervisors s
+                   WHERE s.league_id = m.league_id AND s.user_id = ?) AS supervises,
+           (SELECT name FROM teams WHERE id = m.team_a) AS name_a,
+           (SELECT name FROM teams WHERE id = m.team_b) AS name_b
+         FROM matches m WHERE m.id = ?",
+    )
+    .bind(user)
+    .bind(id)
+    .fetch_optional(conn)
+    .await
+}
+
 pub async fn of_league(
     conn: &mut SqliteConnection,
     league_id: LeagueId,

@@ -182,9 +182,10 @@ pub(super) async fn build_view(
     let rules = rules_of(m, league)?;
     let (rows, inputs) = stored_hands(conn, m.id).await?;
     let (_, scored) = replay(&rules, m.stage, &inputs)?;
-    view_of(
-        conn,
+    let names = db_leagues::team_names(conn, m.team_a, m.team_b).await?;
+    Ok(view_of(
         m,
+        names,
         league,
         Replayed {
             rules,
@@ -192,8 +193,7 @@ pub(super) async fn build_view(
             inputs,
             scored,
         },
-    )
-    .await
+    ))
 }
 
 /// A match's current hands replayed under its rules.
@@ -204,15 +204,14 @@ pub(super) struct Replayed {
     pub scored: Vec<ScoredHand>,
 }
 
-/// The match as the API shows it, from its row and its replayed hands: a write builds its
-/// answer from what it already holds instead of reading the hands again.
-pub(super) async fn view_of(
-    conn: &mut SqliteConnection,
+/// The match as the API shows it, from its row, its teams' names and its replayed hands: a
+/// write builds its answer from what it already holds instead of reading it again.
+pub(super) fn view_of(
     m: &MatchRow,
+    (name_a, name_b): (Option<String>, Option<String>),
     league: &League,
     played: Replayed,
-) -> Result<MatchView, ServiceError> {
-    let (name_a, name_b) = db_leagues::team_names(conn, m.team_a, m.team_b).await?;
+) -> MatchView {
     let team = |name: Option<String>, id: TeamId| TeamRef {
         id,
         name: name.unwrap_or_else(|| format!("team {id}")),
@@ -235,7 +234,7 @@ pub(super) async fn view_of(
         })
         .collect();
     let ends_at = ends_at(m, &rules);
-    Ok(MatchView {
+    MatchView {
         id: m.id,
         league: league.row.slug.clone(),
         stage: m.stage,
@@ -269,7 +268,7 @@ pub(super) async fn view_of(
             b: m.checked_in_b,
         },
         sportsmanship: ratings_of(m, league),
-    })
+    }
 }
 
 /// The ratings of `m`, if its league rates sportsmanship.

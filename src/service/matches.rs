@@ -27,10 +27,19 @@ pub(super) async fn writable(
     user: &User,
     id: MatchId,
 ) -> Result<MatchRow, ServiceError> {
-    let m = db_matches::by_id(conn, id)
+    Ok(for_write(conn, user, id).await?.row)
+}
+
+/// As [`writable`], with the teams' names for the answer, in one query.
+async fn for_write(
+    conn: &mut SqliteConnection,
+    user: &User,
+    id: MatchId,
+) -> Result<db_matches::MatchForWrite, ServiceError> {
+    let m = db_matches::for_write(conn, id, user.id)
         .await?
         .ok_or(ServiceError::NotFound)?;
-    if !user.is_admin() && !db_leagues::is_supervisor(conn, m.league_id, user.id).await? {
+    if !user.is_admin() && !m.supervises {
         return Err(ServiceError::NotFound);
     }
     Ok(m)
@@ -83,7 +92,12 @@ async fn start_in(
     id: MatchId,
     now: Timestamp,
 ) -> Result<MatchView, ServiceError> {
-    let m = writable(conn, user, id).await?;
+    let db_matches::MatchForWrite {
+        row: m,
+        name_a,
+        name_b,
+        ..
+    } = for_write(conn, user, id).await?;
     if m.status != MatchStatus::Scheduled {
         return Err(ServiceError::conflict(
             ConflictCode::NotScheduled,
@@ -111,7 +125,7 @@ async fn start_in(
         inputs: Vec::new(),
         scored: Vec::new(),
     };
-    view_of(conn, &started, &league, played).await
+    Ok(view_of(&started, (name_a, name_b), &league, played))
 }
 
 /// Time has run out for `m` at `now`: called by a supervisor or past the limit.
@@ -219,7 +233,12 @@ impl HandEntry {
             idempotency_key,
             now,
         } = self;
-        let m = writable(conn, &user, id).await?;
+        let db_matches::MatchForWrite {
+            row: m,
+            name_a,
+            name_b,
+            ..
+        } = for_write(conn, &user, id).await?;
         if let Some(key) = &idempotency_key
             && let Some((answer, first)) = db_matches::idempotent_response(conn, id, key).await?
         {
@@ -253,8 +272,7 @@ impl HandEntry {
         let (mut rows, mut inputs) = stored_hands(conn, id).await?;
         let mut hand = input;
         // The hand in play when time runs out is the time-called one (docs/scoring.md §4.3, §8.3).
-        if !hand.misdeal && time_expired(&m, &rules, now) && !inputs.iter().any(|h| h.time_called)
-        {
+        if !hand.misdeal && time_expired(&m, &rules, now) && !inputs.iter().any(|h| h.time_called) {
             hand.time_called = true;
         }
         inputs.push(hand);
@@ -303,7 +321,7 @@ impl HandEntry {
             inputs,
             scored,
         };
-        let view = view_of(conn, &after, &league, played).await?;
+        let view = view_of(&after, (name_a, name_b), &league, played);
         if let Some(key) = &idempotency_key {
             let answer = to_json("answer", &view)?;
             db_matches::save_idempotent_response(conn, id, key, &request, &answer, now).await?;
@@ -394,7 +412,12 @@ impl CorrectionEntry {
             reset_path,
             now,
         } = self;
-        let m = writable(conn, &user, id).await?;
+        let db_matches::MatchForWrite {
+            row: m,
+            name_a,
+            name_b,
+            ..
+        } = for_write(conn, &user, id).await?;
         check_version(&m, expected_version)?;
         if matches!(m.status, MatchStatus::Forfeit | MatchStatus::Cancelled) {
             return Err(ServiceError::conflict(
@@ -468,7 +491,7 @@ impl CorrectionEntry {
             inputs,
             scored,
         };
-        view_of(conn, &after, &league, played).await
+        Ok(view_of(&after, (name_a, name_b), &league, played))
     }
 }
 
