@@ -2,8 +2,9 @@
 
 use sqlx::SqliteConnection;
 
-use crate::domain::{BracketId, LeagueId, MatchId, TeamId, Timestamp};
+use crate::domain::{BracketId, LeagueId, MatchId, MatchStatus, TeamId, Timestamp};
 use crate::league::bracket::{Format, GrandFinal, Section};
+use crate::rules::Team;
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct BracketRow {
@@ -126,13 +127,28 @@ pub async fn matches(
         .await
 }
 
+/// What a bracket needs of one of its real matches: a bracket reads hundreds of them at
+/// every result, and each column read costs a copy, so not the whole row.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct RealMatch {
+    pub id: MatchId,
+    pub status: MatchStatus,
+    pub winner: Option<Team>,
+    pub team_a: TeamId,
+    pub team_b: TeamId,
+    pub started_at: Option<Timestamp>,
+    pub score_a: i64,
+    pub score_b: i64,
+}
+
 /// The real matches of a bracket's matches (those created so far), in one query.
 pub async fn real_matches(
     conn: &mut SqliteConnection,
     bracket_id: BracketId,
-) -> sqlx::Result<Vec<crate::db::matches::MatchRow>> {
+) -> sqlx::Result<Vec<RealMatch>> {
     sqlx::query_as(
-        "SELECT matches.* FROM matches JOIN bracket_matches ON bracket_matches.match_id = matches.id
+        "SELECT m.id, m.status, m.winner, m.team_a, m.team_b, m.started_at, m.score_a, m.score_b
+         FROM matches m JOIN bracket_matches ON bracket_matches.match_id = m.id
          WHERE bracket_matches.bracket_id = ?",
     )
     .bind(bracket_id)

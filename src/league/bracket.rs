@@ -647,32 +647,65 @@ impl BracketState {
 
     fn recompute(&mut self) {
         for i in 0..self.bracket.matches.len() {
-            let slots = self.bracket.matches[i].slots;
-            let resolve = |slot: Slot| match slot {
-                Slot::Seed(s) => Entrant::Team(s),
-                Slot::Bye => Entrant::Nobody,
-                Slot::WinnerOf(m) | Slot::LoserOf(m) => self.outcome(m, slot),
-            };
-            let e = [resolve(slots[0]), resolve(slots[1])];
-            self.entrants[i] = e;
-            let not_needed = Some(i) == self.bracket.reset
-                && self.status[self.bracket.deciding] == MatchStatus::Decided { winner: 0 };
-            self.status[i] = if not_needed {
-                self.results[i] = None;
-                MatchStatus::NotNeeded
-            } else if e.contains(&Entrant::Pending) {
-                MatchStatus::Waiting
-            } else if e.contains(&Entrant::Nobody) {
-                MatchStatus::Bye
-            } else {
-                match self.results[i] {
-                    Some(winner) => MatchStatus::Decided { winner },
-                    None => MatchStatus::Ready,
-                }
-            };
-            if matches!(self.status[i], MatchStatus::Waiting | MatchStatus::Bye) {
-                self.results[i] = None;
+            self.settle(i);
+        }
+    }
+
+    /// The state built in one pass over the matches in order (each depends only on earlier
+    /// ones): a match that is ready takes `result_of(index, entrants)` as its result, if any
+    /// (a winner slot, 0 or 1). The same state as [`BracketState::report`] of each in match
+    /// order, without recomputing the whole bracket at each result: a stored bracket is
+    /// loaded so at every playoff result.
+    pub fn replay_in_order(
+        bracket: &Bracket,
+        mut result_of: impl FnMut(usize, [Entrant; 2]) -> Option<usize>,
+    ) -> BracketState {
+        let n = bracket.matches.len();
+        let mut state = BracketState {
+            bracket: bracket.clone(),
+            results: vec![None; n],
+            entrants: vec![[Entrant::Pending; 2]; n],
+            status: vec![MatchStatus::Waiting; n],
+        };
+        for i in 0..n {
+            state.settle(i);
+            if state.status[i] == MatchStatus::Ready
+                && let Some(winner) = result_of(i, state.entrants[i]).filter(|w| *w <= 1)
+            {
+                state.results[i] = Some(winner);
+                state.status[i] = MatchStatus::Decided { winner };
             }
+        }
+        state
+    }
+
+    /// The entrants and status of match `i` from the earlier matches' outcomes.
+    fn settle(&mut self, i: usize) {
+        let slots = self.bracket.matches[i].slots;
+        let resolve = |slot: Slot| match slot {
+            Slot::Seed(s) => Entrant::Team(s),
+            Slot::Bye => Entrant::Nobody,
+            Slot::WinnerOf(m) | Slot::LoserOf(m) => self.outcome(m, slot),
+        };
+        let e = [resolve(slots[0]), resolve(slots[1])];
+        self.entrants[i] = e;
+        let not_needed = Some(i) == self.bracket.reset
+            && self.status[self.bracket.deciding] == MatchStatus::Decided { winner: 0 };
+        self.status[i] = if not_needed {
+            self.results[i] = None;
+            MatchStatus::NotNeeded
+        } else if e.contains(&Entrant::Pending) {
+            MatchStatus::Waiting
+        } else if e.contains(&Entrant::Nobody) {
+            MatchStatus::Bye
+        } else {
+            match self.results[i] {
+                Some(winner) => MatchStatus::Decided { winner },
+                None => MatchStatus::Ready,
+            }
+        };
+        if matches!(self.status[i], MatchStatus::Waiting | MatchStatus::Bye) {
+            self.results[i] = None;
         }
     }
 }
@@ -1187,6 +1220,11 @@ mod tests {
             let mut it = choices.into_iter().cycle();
             let (state, played) = play(&b, |m| it.next().unwrap_or(0) % m.max(1));
             check_run(&b, &state, &played);
+            // One pass in match order gives the state of reporting each result in turn.
+            let results: std::collections::HashMap<usize, usize> =
+                state.results().into_iter().collect();
+            let one_pass = BracketState::replay_in_order(&b, |i, _| results.get(&i).copied());
+            prop_assert_eq!(&one_pass, &state);
             // A correction of any played result: replay, and the changed matches are later ones.
             if let Some(&(m, _, _)) = played.first() {
                 let mut results = state.results();

@@ -15,8 +15,10 @@ use super::standings::standings;
 use super::{ConflictCode, ServiceError, TeamRef, User, require_admin};
 use crate::db::Db;
 use crate::db::leagues as db_leagues;
-use crate::db::matches::{self as db_matches, MatchRow, NewMatch};
-use crate::db::playoffs::{self as db_playoffs, BracketMatchRow, BracketRow, NewBracket};
+use crate::db::matches::{self as db_matches, NewMatch};
+use crate::db::playoffs::{
+    self as db_playoffs, BracketMatchRow, BracketRow, NewBracket, RealMatch,
+};
 use crate::domain::{
     BracketMatchStatus, LeagueId, MatchId, MatchStatus, TeamId, TextEnum, Timestamp,
 };
@@ -110,14 +112,14 @@ fn structure(row: &BracketRow) -> Result<Bracket, ServiceError> {
 
 /// The winner's slot of a finished real match (team_a is always slot 0); none for a tie or a
 /// match not over.
-fn winner_slot(m: &MatchRow) -> Option<usize> {
+fn winner_slot(m: &RealMatch) -> Option<usize> {
     if !m.status.is_result() {
         return None;
     }
     m.winner.map(Team::index)
 }
 
-fn is_started(m: &MatchRow) -> bool {
+fn is_started(m: &RealMatch) -> bool {
     !m.status.is_unstarted() || m.started_at.is_some()
 }
 
@@ -131,7 +133,7 @@ struct Loaded {
     bracket: Bracket,
     seeds: Vec<TeamId>,
     rows: Vec<BracketMatchRow>,
-    real: Vec<Option<MatchRow>>,
+    real: Vec<Option<RealMatch>>,
     state: BracketState,
 }
 
@@ -143,27 +145,24 @@ async fn load(conn: &mut SqliteConnection, row: BracketRow) -> Result<Loaded, Se
         return Err(corrupt("rows do not match the structure"));
     }
     // One query for all of them, not one a bracket match (127 for 64 teams).
-    let mut by_id: HashMap<MatchId, MatchRow> = db_playoffs::real_matches(conn, row.id)
+    let mut by_id: HashMap<MatchId, RealMatch> = db_playoffs::real_matches(conn, row.id)
         .await?
         .into_iter()
         .map(|m| (m.id, m))
         .collect();
-    let real: Vec<Option<MatchRow>> = rows
+    let real: Vec<Option<RealMatch>> = rows
         .iter()
         .map(|r| r.match_id.and_then(|id| by_id.remove(&id)))
         .collect();
-    // Results in index order (topological): a result counts while its match is ready with
-    // the same entrants as stored (otherwise the path changed: see `sync`).
-    let mut state = BracketState::new(&bracket);
-    for (i, r) in rows.iter().enumerate() {
-        let Some(m) = &real[i] else { continue };
-        let Some(w) = winner_slot(m) else { continue };
-        let e = state.entrants(i);
-        if state.status(i) == Slot::Ready && [seed_of(e[0]), seed_of(e[1])] == [r.seed_a, r.seed_b]
-        {
-            state.report(i, w).map_err(|e| corrupt(&e.to_string()))?;
-        }
-    }
+    // Results in index order (topological), in one pass: a result counts while its match is
+    // ready with the same entrants as stored (otherwise the path changed: see `sync`).
+    let state = BracketState::replay_in_order(&bracket, |i, e| {
+        let m = real[i].as_ref()?;
+        let r = &rows[i];
+        ([seed_of(e[0]), seed_of(e[1])] == [r.seed_a, r.seed_b])
+            .then(|| winner_slot(m))
+            .flatten()
+    });
     Ok(Loaded {
         row,
         bracket,
@@ -184,7 +183,7 @@ fn stage_for(bracket: &Bracket, index: usize) -> Stage {
 
 /// The started real matches whose entrants changed, or whose entrants are no longer known:
 /// a correction upstream changed who should play them.
-fn blocked(l: &Loaded) -> Vec<(usize, &MatchRow)> {
+fn blocked(l: &Loaded) -> Vec<(usize, &RealMatch)> {
     let mut out = Vec::new();
     for (i, r) in l.rows.iter().enumerate() {
         let e = l.state.entrants(i);
@@ -628,7 +627,7 @@ fn view_of(
     structure: &Bracket,
     state: &BracketState,
     seeds: &[TeamId],
-    real: &[Option<MatchRow>],
+    real: &[Option<RealMatch>],
     names: &HashMap<TeamId, String>,
 ) -> BracketView {
     let team_of = |seed: Option<usize>| -> Option<TeamRef> {
