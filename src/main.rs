@@ -149,6 +149,9 @@ enum Command {
         #[arg(long, default_value_t = 2026)]
         seed: u64,
     },
+    /// Replay every match's hands and compare the totals cached on each match; prints each
+    /// difference and exits 1 if there is one (safe while the server runs: it only reads).
+    Check,
     /// Copy the database to FILE (VACUUM INTO) and check the copy's integrity.
     Backup {
         /// Where to write the copy; must not exist.
@@ -203,6 +206,7 @@ fn main() -> ExitCode {
         Command::Serve => run_async(serve(cli.serve)),
         Command::Score => score(),
         Command::Backup { file } => run_async(backup(cli.serve, file)),
+        Command::Check => run_async(check(cli.serve)),
         Command::Restore { file, force } => run_async(restore(cli.serve.db, file, force)),
         Command::Demo => run_async(demo(cli.serve)),
         Command::Generate {
@@ -350,6 +354,27 @@ fn score() -> ExitCode {
             println!("{body:#}");
             ExitCode::FAILURE
         }
+    }
+}
+
+async fn check(args: ServeArgs) -> anyhow::Result<()> {
+    let db = args.open().await?;
+    let report = spades_im::service::check::check(&db).await?;
+    for difference in &report.differences {
+        println!("{difference}");
+    }
+    if report.differences.is_empty() {
+        println!(
+            "checked {} matches ({} hands): every cached total agrees with the hands",
+            report.matches, report.hands
+        );
+        Ok(())
+    } else {
+        anyhow::bail!(
+            "{} cached values of {} matches differ from their hands (listed above)",
+            report.differences.len(),
+            report.matches
+        )
     }
 }
 

@@ -129,6 +129,13 @@ pub async fn for_write(
     .await
 }
 
+/// Every match of every league, by id (for `check`).
+pub async fn every(conn: &mut SqliteConnection) -> sqlx::Result<Vec<MatchRow>> {
+    sqlx::query_as("SELECT * FROM matches ORDER BY id")
+        .fetch_all(conn)
+        .await
+}
+
 pub async fn of_league(
     conn: &mut SqliteConnection,
     league_id: LeagueId,
@@ -396,7 +403,6 @@ pub struct Totals {
     pub hands_played: i64,
 }
 
-/// Writes the cached totals and bumps the version.
 /// Writes the totals and bumps the version; returns the match as it is now.
 pub async fn set_totals(
     conn: &mut SqliteConnection,

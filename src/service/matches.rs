@@ -136,38 +136,38 @@ fn time_expired(m: &MatchRow, rules: &Rules, now: Timestamp) -> bool {
     ends_at(m, rules).is_some_and(|end| now >= end)
 }
 
-/// Writes the totals of `game` (after `scored`) on the match, bumping its version; returns
-/// the match as it is now.
+/// The totals and state of a match after `game`: what its row caches.
+pub(crate) fn totals_of(game: &Game) -> Totals {
+    let state = game.state();
+    let (a, b) = (game.total(Team::A), game.total(Team::B));
+    Totals {
+        status: if state.is_over() {
+            MatchStatus::Complete
+        } else {
+            MatchStatus::InProgress
+        },
+        score_a: a.score.into(),
+        score_b: b.score.into(),
+        bags_a: a.bags.into(),
+        bags_b: b.bags.into(),
+        game_status: state.into(),
+        winner: state.winner(),
+        reason: state.reason(),
+        forfeit: None,
+        hands_played: game.hands_played() as i64,
+    }
+}
+
+/// Writes the totals of `game` on the match, bumping its version; returns the match as it
+/// is now.
 pub(crate) async fn save_totals(
     conn: &mut SqliteConnection,
     id: MatchId,
     game: &Game,
 ) -> Result<MatchRow, ServiceError> {
-    let state = game.state();
-    let (a, b) = (game.total(Team::A), game.total(Team::B));
-    let status = if state.is_over() {
-        MatchStatus::Complete
-    } else {
-        MatchStatus::InProgress
-    };
-    db_matches::set_totals(
-        conn,
-        id,
-        &Totals {
-            status,
-            score_a: a.score.into(),
-            score_b: b.score.into(),
-            bags_a: a.bags.into(),
-            bags_b: b.bags.into(),
-            game_status: state.into(),
-            winner: state.winner(),
-            reason: state.reason(),
-            forfeit: None,
-            hands_played: game.hands_played() as i64,
-        },
-    )
-    .await
-    .map_err(ServiceError::from)
+    db_matches::set_totals(conn, id, &totals_of(game))
+        .await
+        .map_err(ServiceError::from)
 }
 
 /// The answer of a recorded hand, or the first answer again for a repeated idempotency key.

@@ -7,6 +7,7 @@ pub mod admin_schedule;
 pub mod admin_views;
 pub mod audit;
 pub mod calendar;
+pub mod check;
 pub mod conduct;
 pub mod console_views;
 pub mod eligibility;

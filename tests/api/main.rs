@@ -19,6 +19,7 @@ mod browser_phone;
 mod browser_print;
 mod browser_schedule;
 mod calendar;
+mod check;
 mod clock;
 mod concurrency;
 mod conduct;
