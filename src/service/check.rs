@@ -3,6 +3,7 @@
 //! hands); a restore, a hand-edited file or a bug would show here as a difference.
 
 use std::collections::HashMap;
+use std::collections::hash_map::Entry;
 
 use sqlx::Connection;
 
@@ -49,13 +50,15 @@ pub async fn check(db: &Db) -> Result<Report, ServiceError> {
     let mut leagues: HashMap<LeagueId, League> = HashMap::new();
     let mut report = Report::default();
     for m in db_matches::every(&mut tx).await? {
-        if !leagues.contains_key(&m.league_id) {
-            let row = db_leagues::by_id(&mut tx, m.league_id)
-                .await?
-                .ok_or_else(|| ServiceError::corrupt("match", "its league is missing"))?;
-            leagues.insert(m.league_id, League::from_row(row)?);
-        }
-        let league = &leagues[&m.league_id];
+        let league = match leagues.entry(m.league_id) {
+            Entry::Occupied(known) => known.into_mut(),
+            Entry::Vacant(new) => {
+                let row = db_leagues::by_id(&mut tx, m.league_id)
+                    .await?
+                    .ok_or_else(|| ServiceError::corrupt("match", "its league is missing"))?;
+                new.insert(League::from_row(row)?)
+            }
+        };
         let rules = rules_of(&m, league)?;
         let (_, inputs) = stored_hands(&mut tx, m.id).await?;
         let (game, _) = replay(&rules, m.stage, &inputs)?;
