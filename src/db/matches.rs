@@ -157,11 +157,17 @@ pub async fn in_window(
     from: LocalTime,
     to: LocalTime,
 ) -> sqlx::Result<Vec<MatchRow>> {
+    // Two index searches (the matches in play; the window of scheduled times), not an `OR`,
+    // which SQLite answers by reading every match of the league.
     sqlx::query_as(
-        "SELECT * FROM matches WHERE league_id = ? AND status != 'cancelled'
-           AND (status = 'in_progress' OR scheduled_at BETWEEN ? AND ?)
+        "SELECT * FROM (
+           SELECT * FROM matches WHERE league_id = ? AND status = 'in_progress'
+           UNION
+           SELECT * FROM matches WHERE league_id = ? AND scheduled_at BETWEEN ? AND ?
+             AND status != 'cancelled')
          ORDER BY scheduled_at IS NULL, scheduled_at, round, id",
     )
+    .bind(league_id)
     .bind(league_id)
     .bind(from)
     .bind(to)
