@@ -260,13 +260,7 @@ const BUSY: &str = "the database is busy (the server is writing): try again";
 /// Whether `e` is SQLite staying busy or locked past the busy timeout (by its result code, as
 /// the server decides its 503), anywhere in the chain of causes.
 fn is_busy(e: &anyhow::Error) -> bool {
-    fn sqlite_busy(e: &sqlx::Error) -> bool {
-        matches!(e, sqlx::Error::PoolTimedOut)
-            || e.as_database_error()
-                .and_then(|d| d.code())
-                .and_then(|c| c.parse::<i32>().ok())
-                .is_some_and(|c| matches!(c & 0xff, 5 | 6))
-    }
+    use spades_im::db::is_busy as sqlite_busy;
     e.chain().any(|cause| {
         matches!(
             cause.downcast_ref::<spades_im::service::ServiceError>(),

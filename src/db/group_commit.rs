@@ -49,7 +49,8 @@ struct Done {
 /// Why a request whose body succeeded was not saved after all.
 #[derive(Debug, Clone)]
 pub enum BatchLost {
-    /// No writer connection in time (the database is held by a long write).
+    /// No writer connection in time, or the database locked past the busy timeout (by a
+    /// command-line write): send again.
     Busy,
     /// The transaction could not be begun or committed, or a savepoint failed.
     Failed(String),
@@ -67,9 +68,10 @@ impl From<BatchLost> for sqlx::Error {
 }
 
 fn lost(e: &sqlx::Error) -> BatchLost {
-    match e {
-        sqlx::Error::PoolTimedOut => BatchLost::Busy,
-        e => BatchLost::Failed(e.to_string()),
+    if super::is_busy(e) {
+        BatchLost::Busy
+    } else {
+        BatchLost::Failed(e.to_string())
     }
 }
 

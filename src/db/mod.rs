@@ -198,6 +198,15 @@ impl Db {
     }
 }
 
+/// A lock held past the busy timeout, or no pooled connection in time: nothing was written,
+/// the request may be sent again (decided by SQLite's result code, never by the message).
+pub fn is_busy(e: &sqlx::Error) -> bool {
+    match e {
+        sqlx::Error::PoolTimedOut => true,
+        e => matches!(primary_code(e), Some(SQLITE_BUSY | SQLITE_LOCKED)),
+    }
+}
+
 fn expect(pragma: &'static str, found: String, expected: &'static str) -> Result<(), DbError> {
     if found == expected {
         Ok(())
@@ -288,7 +297,8 @@ pub struct Restored {
     pub replaced: bool,
 }
 
-/// SQLite's primary result codes met while checking a file.
+/// SQLite's primary result codes: another connection holds the lock; the file is damaged or
+/// not a database.
 const SQLITE_BUSY: i32 = 5;
 const SQLITE_LOCKED: i32 = 6;
 const SQLITE_CORRUPT: i32 = 11;

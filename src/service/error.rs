@@ -105,25 +105,14 @@ impl From<CalcError> for ServiceError {
     }
 }
 
-/// SQLite's primary result codes for "another connection holds the lock".
-const SQLITE_BUSY: i32 = 5;
-const SQLITE_LOCKED: i32 = 6;
-
 impl From<sqlx::Error> for ServiceError {
     /// A lock held past the busy timeout, or no pooled connection in time, is `Busy`
     /// (decided by SQLite's result code, never by the message text).
     fn from(e: sqlx::Error) -> Self {
-        match &e {
-            sqlx::Error::PoolTimedOut => ServiceError::Busy,
-            sqlx::Error::Database(db)
-                if db
-                    .code()
-                    .and_then(|c| c.parse::<i32>().ok())
-                    .is_some_and(|c| matches!(c & 0xff, SQLITE_BUSY | SQLITE_LOCKED)) =>
-            {
-                ServiceError::Busy
-            }
-            _ => ServiceError::Db(e),
+        if crate::db::is_busy(&e) {
+            ServiceError::Busy
+        } else {
+            ServiceError::Db(e)
         }
     }
 }
