@@ -497,10 +497,11 @@ pub struct NewHand<'a> {
     pub now: Timestamp,
 }
 
-pub async fn insert_hand(conn: &mut SqliteConnection, h: &NewHand<'_>) -> sqlx::Result<i64> {
-    let row = sqlx::query(
+/// Stores a revision of a hand; returns it as stored.
+pub async fn insert_hand(conn: &mut SqliteConnection, h: &NewHand<'_>) -> sqlx::Result<HandRow> {
+    sqlx::query_as(
         "INSERT INTO hands (match_id, number, revision, hand, reason, recorded_by, recorded_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?)",
+         VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING *",
     )
     .bind(h.match_id)
     .bind(h.number)
@@ -509,9 +510,8 @@ pub async fn insert_hand(conn: &mut SqliteConnection, h: &NewHand<'_>) -> sqlx::
     .bind(h.reason)
     .bind(h.recorded_by)
     .bind(h.now)
-    .execute(conn)
-    .await?;
-    Ok(row.last_insert_rowid())
+    .fetch_one(conn)
+    .await
 }
 
 /// The first answer to an idempotency key, and the hand it was sent with (none for keys

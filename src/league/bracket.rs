@@ -517,15 +517,7 @@ pub struct BracketState {
 impl BracketState {
     /// No results yet (byes already decided).
     pub fn new(bracket: &Bracket) -> BracketState {
-        let n = bracket.matches.len();
-        let mut state = BracketState {
-            bracket: bracket.clone(),
-            results: vec![None; n],
-            entrants: vec![[Entrant::Pending; 2]; n],
-            status: vec![MatchStatus::Waiting; n],
-        };
-        state.recompute();
-        state
+        BracketState::replay_in_order(bracket, |_, _| None)
     }
 
     /// The state after `results` (match index, winner slot), applied in match order (so any

@@ -14,7 +14,7 @@ use super::text::{self, TextRule};
 use super::{ConflictCode, ServiceError, User, require_admin, to_json};
 use crate::db::Db;
 use crate::db::leagues as db_leagues;
-use crate::db::matches::{self as db_matches, HandRow, MatchRow, NewHand, Totals};
+use crate::db::matches::{self as db_matches, MatchRow, NewHand, Totals};
 use crate::domain::{
     ForfeitSide, GameStatus, LeagueId, MatchId, MatchStatus, TeamId, TextEnum, Timestamp,
 };
@@ -287,17 +287,7 @@ impl HandEntry {
             recorded_by: Some(user.id),
             now,
         };
-        let hand_id = db_matches::insert_hand(conn, &new).await?;
-        rows.push(HandRow {
-            id: MatchId(hand_id),
-            match_id: id,
-            number: new.number,
-            revision: 1,
-            hand: stored.clone(),
-            reason: None,
-            recorded_by: Some(user.id),
-            recorded_at: now,
-        });
+        rows.push(db_matches::insert_hand(conn, &new).await?);
         let mut after = save_totals(conn, id, &game).await?;
         // A new hand can only end a game (none is taken after the end), so the bracket
         // changes only then; reloading it for every hand made playoff hands cost ~3× a
@@ -451,17 +441,7 @@ impl CorrectionEntry {
             recorded_by: Some(user.id),
             now,
         };
-        let hand_id = db_matches::insert_hand(conn, &new).await?;
-        rows[index] = HandRow {
-            id: MatchId(hand_id),
-            match_id: id,
-            number,
-            revision: new.revision,
-            hand: stored.clone(),
-            reason: Some(reason.clone()),
-            recorded_by: Some(user.id),
-            recorded_at: now,
-        };
+        rows[index] = db_matches::insert_hand(conn, &new).await?;
         let mut after = save_totals(conn, id, &game).await?;
         if m.stage != Stage::Regular {
             // A changed winner moves the teams on, or is refused (`bracket_reset_needed`)
