@@ -12,8 +12,6 @@
 use std::future::Future;
 use std::panic::AssertUnwindSafe;
 use std::pin::Pin;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
 
 use futures_util::FutureExt;
 use sqlx::{SqliteConnection, SqlitePool};
@@ -79,22 +77,14 @@ fn lost(e: &sqlx::Error) -> BatchLost {
 #[derive(Clone, Debug)]
 pub struct GroupCommit {
     queue: mpsc::Sender<Job>,
-    /// Transactions committed (or tried) so far: requests / batches is the mean batch.
-    batches: Arc<AtomicU64>,
 }
 
 impl GroupCommit {
     /// Starts the writer task on `writer` (the one-connection pool of writes).
     pub fn start(writer: SqlitePool) -> GroupCommit {
         let (queue, requests) = mpsc::channel(QUEUE);
-        let batches = Arc::new(AtomicU64::new(0));
-        tokio::spawn(write_batches(writer, requests, batches.clone()));
-        GroupCommit { queue, batches }
-    }
-
-    /// How many batches the writer has written.
-    pub fn batches(&self) -> u64 {
-        self.batches.load(Ordering::Relaxed)
+        tokio::spawn(write_batches(writer, requests));
+        GroupCommit { queue }
     }
 
     /// Runs `body` in the next batch and answers once the batch is committed. An `Err` from
@@ -109,38 +99,7 @@ impl GroupCommit {
         T: Send + 'static,
         E: From<sqlx::Error> + Send + 'static,
     {
-        let (reply, answer) = oneshot::channel::<Result<T, E>>();
-        let job: Job = Box::new(move |slot| {
-            Box::pin(async move {
-                let conn = match slot {
-                    Slot::Run(conn) => conn,
-                    Slot::Refuse(why) => {
-                        let _ = reply.send(Err(E::from(sqlx::Error::from(why))));
-                        return Done {
-                            wrote: false,
-                            answer: Box::new(|_| {}),
-                        };
-                    }
-                };
-                let result = match AssertUnwindSafe(body(conn)).catch_unwind().await {
-                    Ok(result) => result,
-                    Err(_) => Err(E::from(sqlx::Error::Protocol(
-                        "the request failed unexpectedly (a bug): nothing was saved".into(),
-                    ))),
-                };
-                Done {
-                    wrote: result.is_ok(),
-                    answer: Box::new(move |batch: Result<(), BatchLost>| {
-                        let answer = match (result, batch) {
-                            (Ok(_), Err(lost)) => Err(E::from(sqlx::Error::from(lost))),
-                            (result, _) => result,
-                        };
-                        // The requester may have gone (client hung up): the write stands.
-                        let _ = reply.send(answer);
-                    }),
-                }
-            })
-        });
+        let (job, answer) = request(body);
         let lost_queue = || {
             E::from(sqlx::Error::from(BatchLost::Failed(
                 "the writer has stopped".into(),
@@ -157,17 +116,55 @@ impl GroupCommit {
     }
 }
 
+/// `body` as a queued request, and where its answer will come.
+fn request<T, E>(
+    body: impl for<'c> FnOnce(&'c mut SqliteConnection) -> BoxFuture<'c, Result<T, E>> + Send + 'static,
+) -> (Job, oneshot::Receiver<Result<T, E>>)
+where
+    T: Send + 'static,
+    E: From<sqlx::Error> + Send + 'static,
+{
+    let (reply, answer) = oneshot::channel::<Result<T, E>>();
+    let job: Job = Box::new(move |slot| {
+        Box::pin(async move {
+            let conn = match slot {
+                Slot::Run(conn) => conn,
+                Slot::Refuse(why) => {
+                    let _ = reply.send(Err(E::from(sqlx::Error::from(why))));
+                    return Done {
+                        wrote: false,
+                        answer: Box::new(|_| {}),
+                    };
+                }
+            };
+            let result = match AssertUnwindSafe(body(conn)).catch_unwind().await {
+                Ok(result) => result,
+                Err(_) => Err(E::from(sqlx::Error::Protocol(
+                    "the request failed unexpectedly (a bug): nothing was saved".into(),
+                ))),
+            };
+            Done {
+                wrote: result.is_ok(),
+                answer: Box::new(move |batch: Result<(), BatchLost>| {
+                    let answer = match (result, batch) {
+                        (Ok(_), Err(lost)) => Err(E::from(sqlx::Error::from(lost))),
+                        (result, _) => result,
+                    };
+                    // The requester may have gone (client hung up): the write stands.
+                    let _ = reply.send(answer);
+                }),
+            }
+        })
+    });
+    (job, answer)
+}
+
 /// The writer task: takes the first waiting request and every one queued behind it (up to
 /// [`MAX_BATCH`]), writes them in one transaction, answers them, and starts again.
-async fn write_batches(
-    writer: SqlitePool,
-    mut requests: mpsc::Receiver<Job>,
-    batches: Arc<AtomicU64>,
-) {
+async fn write_batches(writer: SqlitePool, mut requests: mpsc::Receiver<Job>) {
     let mut batch = Vec::with_capacity(MAX_BATCH);
     while requests.recv_many(&mut batch, MAX_BATCH).await > 0 {
         write_batch(&writer, std::mem::take(&mut batch)).await;
-        batches.fetch_add(1, Ordering::Relaxed);
     }
 }
 
@@ -275,66 +272,44 @@ mod tests {
             .unwrap()
     }
 
-    /// A request the writer takes at once and then waits with for the held connection, so
-    /// that the requests sent next wait in the queue together.
-    async fn gate(group: &GroupCommit) -> tokio::task::JoinHandle<Result<i64, sqlx::Error>> {
-        let g = group.clone();
-        let gate = tokio::spawn(async move { g.run(|_| Box::pin(async { Ok(0) })).await });
-        while group.queue.capacity() < QUEUE {
-            tokio::task::yield_now().await;
-        }
-        // Taken from the queue: the writer is now waiting for the connection.
-        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-        gate
-    }
-
-    /// Waits until `n` requests wait in the queue.
-    async fn queued(group: &GroupCommit, n: usize) {
-        while group.queue.capacity() > QUEUE - n {
-            tokio::task::yield_now().await;
-        }
-    }
-
-    /// Requests queued while the writer is held form one batch; the ones that fail (an
-    /// error after a write, a constraint, a panic) are rolled back alone and answered with
-    /// their error, the others are committed and answered with their values.
+    /// One batch of six requests: the ones that fail (an error after a write, a
+    /// constraint, a panic) are rolled back alone and answered with their error, the others
+    /// are committed and answered with their values.
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_failing_request_leaves_its_batch_committed() {
         let dir = tempfile::tempdir().unwrap();
         let pool = writer(&dir).await;
-        let group = GroupCommit::start(pool.clone());
-        let held = pool.acquire().await.unwrap();
-        let gate = gate(&group).await;
-        let run = |body: fn(&mut SqliteConnection) -> BoxFuture<'_, Result<i64, sqlx::Error>>| {
-            let group = group.clone();
-            tokio::spawn(async move { group.run(body).await })
-        };
-        let answers = vec![
-            run(|c| Box::pin(insert(c, 1))),
+        let (jobs, answers): (Vec<Job>, Vec<_>) = [
+            request(|c| Box::pin(insert(c, 1))),
             // Writes, then fails: its write must not be kept.
-            run(|c| {
+            request(|c| {
                 Box::pin(async move {
                     insert(&mut *c, 10).await?;
                     Err(sqlx::Error::RowNotFound)
                 })
             }),
-            run(|c| Box::pin(insert(c, 2))),
+            request(|c| Box::pin(insert(c, 2))),
             // Sees the batch's earlier writes: 1 is taken.
-            run(|c| Box::pin(insert(c, 1))),
-            run(|c| {
+            request(|c| Box::pin(insert(c, 1))),
+            request(|c| {
                 Box::pin(async move {
                     insert(&mut *c, 11).await?;
                     panic!("a bug in a request");
                 })
             }),
-            run(|c| Box::pin(insert(c, 3))),
-        ];
-        queued(&group, answers.len()).await;
-        drop(held);
-        assert_eq!(gate.await.unwrap().unwrap(), 0);
+            request(|c| Box::pin(insert(c, 3))),
+        ]
+        .into_iter()
+        .unzip();
+        write_batch(&pool, jobs).await;
         let mut results = Vec::new();
         for answer in answers {
-            results.push(answer.await.unwrap().map_err(|e| e.to_string()));
+            results.push(
+                answer
+                    .await
+                    .unwrap()
+                    .map_err(|e: sqlx::Error| e.to_string()),
+            );
         }
         assert_eq!(results[0], Ok(1));
         assert!(results[1].is_err(), "{results:?}");
@@ -351,11 +326,6 @@ mod tests {
         );
         assert_eq!(results[5], Ok(3));
         assert_eq!(rows(&pool).await, vec![1, 2, 3]);
-        assert_eq!(
-            group.batches(),
-            2,
-            "the gate, then the six requests in one transaction"
-        );
     }
 
     /// A batch whose commit fails answers every request with the error: nothing was saved.
@@ -372,31 +342,16 @@ mod tests {
         .execute(&pool)
         .await
         .unwrap();
-        let group = GroupCommit::start(pool.clone());
-        let held = pool.acquire().await.unwrap();
-        let gate = gate(&group).await;
-        let first = {
-            let group = group.clone();
-            tokio::spawn(async move { group.run(|c| Box::pin(insert(c, 1))).await })
-        };
-        let orphan = {
-            let group = group.clone();
-            tokio::spawn(async move {
-                group
-                    .run(|c| {
-                        Box::pin(async move {
-                            sqlx::query("INSERT INTO child (p) VALUES (42)")
-                                .execute(c)
-                                .await?;
-                            Ok::<_, sqlx::Error>(0)
-                        })
-                    })
-                    .await
+        let (first_job, first) = request(|c| Box::pin(insert(c, 1)));
+        let (orphan_job, orphan) = request(|c| {
+            Box::pin(async move {
+                sqlx::query("INSERT INTO child (p) VALUES (42)")
+                    .execute(c)
+                    .await?;
+                Ok::<_, sqlx::Error>(0)
             })
-        };
-        queued(&group, 2).await;
-        drop(held);
-        assert_eq!(gate.await.unwrap().unwrap(), 0);
+        });
+        write_batch(&pool, vec![first_job, orphan_job]).await;
         let first = first.await.unwrap().map_err(|e| e.to_string());
         let orphan = orphan.await.unwrap().map_err(|e| e.to_string());
         assert!(
