@@ -170,6 +170,35 @@ pub(crate) async fn save_totals(
         .map_err(ServiceError::from)
 }
 
+/// What a new or corrected hand does to the playoff bracket.
+enum Bracket<'a> {
+    /// Nothing: a regular-season match, or a hand that does not end the game.
+    Stays,
+    /// The result may have changed: the bracket moves on, resetting the started matches it
+    /// changes if an admin confirmed it (docs/scoring.md §9.9).
+    Moves(Option<&'a super::playoffs::PathReset<'a>>),
+}
+
+/// Saves the totals of `game` on match `m` and moves the bracket as `bracket` says; returns
+/// the match as it is now.
+async fn save_result(
+    conn: &mut SqliteConnection,
+    m: &MatchRow,
+    game: &Game,
+    bracket: Bracket<'_>,
+    now: Timestamp,
+) -> Result<MatchRow, ServiceError> {
+    let saved = save_totals(conn, m.id, game).await?;
+    let Bracket::Moves(reset) = bracket else {
+        return Ok(saved);
+    };
+    super::playoffs::advance(conn, m.id, now, reset).await?;
+    // Read again after the bracket's writes, so the answer shows the match as they left it.
+    db_matches::by_id(conn, m.id)
+        .await?
+        .ok_or(ServiceError::NotFound)
+}
+
 /// The answer of a recorded hand, or the first answer again for a repeated idempotency key.
 pub enum Recorded {
     New(Box<MatchView>),
@@ -288,16 +317,15 @@ impl HandEntry {
             now,
         };
         rows.push(db_matches::insert_hand(conn, &new).await?);
-        let mut after = save_totals(conn, id, &game).await?;
         // A new hand can only end a game (none is taken after the end), so the bracket
         // changes only then; reloading it for every hand made playoff hands cost ~3× a
         // regular one.
-        if m.stage != Stage::Regular && game.state().is_over() {
-            super::playoffs::advance(conn, id, now, None).await?;
-            after = db_matches::by_id(conn, id)
-                .await?
-                .ok_or(ServiceError::NotFound)?;
-        }
+        let bracket = if m.stage != Stage::Regular && game.state().is_over() {
+            Bracket::Moves(None)
+        } else {
+            Bracket::Stays
+        };
+        let after = save_result(conn, &m, &game, bracket, now).await?;
         audit::record(
             conn,
             &user,
@@ -442,19 +470,18 @@ impl CorrectionEntry {
             now,
         };
         rows[index] = db_matches::insert_hand(conn, &new).await?;
-        let mut after = save_totals(conn, id, &game).await?;
-        if m.stage != Stage::Regular {
-            // A changed winner moves the teams on, or is refused (`bracket_reset_needed`)
-            // where a later match has started.
-            let reset = reset_path.then_some(super::playoffs::PathReset {
-                admin: &user,
-                reason: &reason,
-            });
-            super::playoffs::advance(conn, id, now, reset.as_ref()).await?;
-            after = db_matches::by_id(conn, id)
-                .await?
-                .ok_or(ServiceError::NotFound)?;
-        }
+        // A changed winner moves the teams on, or is refused (`bracket_reset_needed`) where
+        // a later match has started.
+        let reset = reset_path.then_some(super::playoffs::PathReset {
+            admin: &user,
+            reason: &reason,
+        });
+        let bracket = if m.stage == Stage::Regular {
+            Bracket::Stays
+        } else {
+            Bracket::Moves(reset.as_ref())
+        };
+        let after = save_result(conn, &m, &game, bracket, now).await?;
         audit::record(
             conn,
             &user,

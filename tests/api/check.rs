@@ -1,24 +1,15 @@
 //! `check`: the totals cached on every match against a replay of its hands, through the
 //! command line on the server's database.
 
-use spades_im::domain::MatchStatus;
-use spades_im::generate::{SeasonSpec, admin, season};
-
 use crate::concurrency::{cli_async, db_path, stderr, stdout};
+use crate::generate::small_season;
 use crate::helpers::spawn_app;
+use spades_im::domain::MatchStatus;
 
 #[actix_web::test]
 async fn check_finds_every_cached_total_that_differs_from_the_hands() {
     let app = spawn_app().await;
-    let (admin, _) = admin(&app.db).await.expect("admin");
-    let spec = SeasonSpec {
-        slug: "gen".into(),
-        teams: 9,
-        matches: 40,
-        hands: 400,
-        seed: 11,
-    };
-    let g = season(&app.db, &admin, &spec).await.expect("generated");
+    let g = small_season(&app, 11).await;
     let db = db_path(&app).await;
 
     // As written by the service: everything agrees, while the server runs.

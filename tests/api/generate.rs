@@ -1,22 +1,27 @@
 //! The benchmark season generator: every generated match's cached totals and hand count are
 //! the ones its hands rebuild through the rules engine, and the list pages show them.
 
-use spades_im::generate::{SeasonSpec, admin, season};
+use spades_im::generate::{Generated, SeasonSpec, admin, season};
 
-use crate::helpers::spawn_app;
+use crate::helpers::{TestApp, spawn_app};
 
-#[actix_web::test]
-async fn a_generated_season_is_consistent_with_its_hands() {
-    let app = spawn_app().await;
+/// A generated league `gen` of 9 teams, 40 matches and 400 hands, drawn with `seed`.
+pub(crate) async fn small_season(app: &TestApp, seed: u64) -> Generated {
     let (admin, _) = admin(&app.db).await.expect("admin");
     let spec = SeasonSpec {
         slug: "gen".into(),
         teams: 9,
         matches: 40,
         hands: 400,
-        seed: 7,
+        seed,
     };
-    let g = season(&app.db, &admin, &spec).await.expect("generated");
+    season(&app.db, &admin, &spec).await.expect("generated")
+}
+
+#[actix_web::test]
+async fn a_generated_season_is_consistent_with_its_hands() {
+    let app = spawn_app().await;
+    let g = small_season(&app, 7).await;
     assert_eq!(g.matches, 40);
     assert_eq!(g.hands, 400);
     assert!(g.complete > 10, "{g:?}");
