@@ -47,7 +47,6 @@ impl Application {
                 settings.trusted_proxies.clone(),
             ),
             secure_cookies: settings.secure_cookies,
-            standings: Default::default(),
             pages: site::middleware::page_cache::PageCache::new(settings.page_cache),
         });
         let server = HttpServer::new(move || {

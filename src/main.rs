@@ -149,9 +149,14 @@ enum Command {
         #[arg(long, default_value_t = 2026)]
         seed: u64,
     },
-    /// Replay every match's hands and compare the totals cached on each match; prints each
-    /// difference and exits 1 if there is one (safe while the server runs: it only reads).
-    Check,
+    /// Replay every match's hands and compare the totals cached on each match, and compare
+    /// each team's standings record with the finished matches; prints each difference and
+    /// exits 1 if there is one (safe while the server runs: it only reads).
+    Check {
+        /// First rewrite every team's standings record from the finished matches.
+        #[arg(long)]
+        rebuild: bool,
+    },
     /// Copy the database to FILE (VACUUM INTO) and check the copy's integrity.
     Backup {
         /// Where to write the copy; must not exist.
@@ -206,7 +211,7 @@ fn main() -> ExitCode {
         Command::Serve => run_async(serve(cli.serve)),
         Command::Score => score(),
         Command::Backup { file } => run_async(backup(cli.serve, file)),
-        Command::Check => run_async(check(cli.serve)),
+        Command::Check { rebuild } => run_async(check(cli.serve, rebuild)),
         Command::Restore { file, force } => run_async(restore(cli.serve.db, file, force)),
         Command::Demo => run_async(demo(cli.serve)),
         Command::Generate {
@@ -351,23 +356,29 @@ fn score() -> ExitCode {
     }
 }
 
-async fn check(args: ServeArgs) -> anyhow::Result<()> {
+async fn check(args: ServeArgs, rebuild: bool) -> anyhow::Result<()> {
     let db = args.open().await?;
+    if rebuild {
+        let teams = spades_im::service::check::rebuild_records(&db).await?;
+        println!("rebuilt the standings records of {teams} teams from the finished matches");
+    }
     let report = spades_im::service::check::check(&db).await?;
     for difference in &report.differences {
         println!("{difference}");
     }
     if report.differences.is_empty() {
         println!(
-            "checked {} matches ({} hands): every cached total agrees with the hands",
+            "checked {} matches ({} hands): every cached total agrees with the hands, every \
+             team's record with the matches",
             report.matches, report.hands
         );
         Ok(())
     } else {
         anyhow::bail!(
-            "{} cached values of {} matches differ from their hands (listed above)",
+            "{} cached values differ from the hands or the matches (listed above); the \
+             teams' records are rewritten by `{}`",
             report.differences.len(),
-            report.matches
+            command("check --rebuild")
         )
     }
 }

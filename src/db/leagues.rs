@@ -14,8 +14,6 @@ pub struct LeagueRow {
     pub rules_final: String,
     pub tiebreak_order: String,
     pub created_at: Timestamp,
-    /// Bumped by triggers whenever the standings may change (migration 0004).
-    pub standings_version: i64,
     /// The season settings as given (JSON of `league::settings::Settings`; migration 0008).
     pub settings: String,
 }
@@ -175,6 +173,92 @@ pub async fn team(conn: &mut SqliteConnection, id: TeamId) -> sqlx::Result<Optio
         .bind(id)
         .fetch_optional(conn)
         .await
+}
+
+/// A team and its regular-season record as the triggers keep it (migration 0012).
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct RecordRow {
+    pub team_id: TeamId,
+    pub name: String,
+    pub played: i64,
+    pub won: i64,
+    pub lost: i64,
+    pub tied: i64,
+    pub forfeits: i64,
+    pub points_for: i64,
+    pub points_against: i64,
+    pub rating_sum: i64,
+    pub rating_count: i64,
+}
+
+/// Every team of the league with its record: one row per team, whatever the season's length.
+pub async fn records(
+    conn: &mut SqliteConnection,
+    league_id: LeagueId,
+) -> sqlx::Result<Vec<RecordRow>> {
+    sqlx::query_as(
+        "SELECT t.id AS team_id, t.name,
+                coalesce(r.played, 0) AS played, coalesce(r.won, 0) AS won,
+                coalesce(r.lost, 0) AS lost, coalesce(r.tied, 0) AS tied,
+                coalesce(r.forfeits, 0) AS forfeits, coalesce(r.points_for, 0) AS points_for,
+                coalesce(r.points_against, 0) AS points_against,
+                coalesce(r.rating_sum, 0) AS rating_sum, coalesce(r.rating_count, 0) AS rating_count
+         FROM teams t LEFT JOIN team_records r ON r.team_id = t.id
+         WHERE t.league_id = ?",
+    )
+    .bind(league_id)
+    .fetch_all(conn)
+    .await
+}
+
+/// Rewrites `team_records` and `head_to_head` from the finished matches (the sums the
+/// triggers keep, migration 0012) and counts a change for the page cache; answers how many
+/// teams have a record.
+pub async fn rebuild_records(conn: &mut SqliteConnection) -> sqlx::Result<u64> {
+    sqlx::raw_sql(
+        "DELETE FROM team_records; DELETE FROM head_to_head;
+         UPDATE data_version SET n = n + 1;
+         INSERT INTO head_to_head
+         SELECT team_id, opponent_id, count(*), sum(won), sum(tied)
+         FROM result_sides GROUP BY team_id, opponent_id;",
+    )
+    .execute(&mut *conn)
+    .await?;
+    let done = sqlx::query(
+        "INSERT INTO team_records
+         SELECT team_id, count(*), sum(won), sum(lost), sum(tied), sum(forfeits), sum(points_for),
+                sum(points_against), sum(rating_sum), sum(rating_count)
+         FROM result_sides GROUP BY team_id",
+    )
+    .execute(conn)
+    .await?;
+    Ok(done.rows_affected())
+}
+
+/// A team's record against one opponent (migration 0012).
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct VersusRow {
+    pub team_id: TeamId,
+    pub opponent_id: TeamId,
+    pub played: i64,
+    pub won: i64,
+    pub tied: i64,
+}
+
+/// The records of the `teams` against each other (the head-to-head of tied teams).
+pub async fn head_to_head(
+    conn: &mut SqliteConnection,
+    teams: &[TeamId],
+) -> sqlx::Result<Vec<VersusRow>> {
+    let ids = serde_json::to_string(teams).unwrap_or_else(|_| "[]".to_string());
+    sqlx::query_as(
+        "SELECT team_id, opponent_id, played, won, tied FROM head_to_head
+         WHERE team_id IN (SELECT value FROM json_each(?1))
+           AND opponent_id IN (SELECT value FROM json_each(?1))",
+    )
+    .bind(ids)
+    .fetch_all(conn)
+    .await
 }
 
 /// The names of two teams, in one query.

@@ -2,7 +2,7 @@
 //! rule of the league's eligibility settings judged on a team's own record, in words.
 
 use super::settings::Settings;
-use super::standings;
+use super::standings::{self, Ratings};
 use crate::domain::words::decimal;
 
 /// What eligibility looks at of one team.
@@ -13,7 +13,7 @@ pub struct Record {
     pub tied: u32,
     pub forfeits: u32,
     /// Its sportsmanship ratings so far.
-    pub ratings: Vec<u32>,
+    pub ratings: Ratings,
     /// Withdrawn or dropped: out of the playoffs whatever its record.
     pub withdrawn: bool,
 }
@@ -25,7 +25,7 @@ impl Record {
 
     /// The sportsmanship average, `None` before the first rating.
     pub fn average(&self) -> Option<f64> {
-        standings::average(&self.ratings)
+        self.ratings.average()
     }
 }
 
@@ -101,10 +101,8 @@ fn or_lower(rating: u32, lowest: u32) -> String {
 
 /// The lowest rating on the scale that keeps (or brings) the average at or above `min` after
 /// one more game, if any.
-pub fn lowest_rating_keeping(min: f64, ratings: &[u32], scale: (u32, u32)) -> Option<u32> {
-    let sum: u32 = ratings.iter().sum();
-    let n = ratings.len() as f64 + 1.0;
-    (scale.0..=scale.1).find(|r| f64::from(sum + r) / n >= min)
+pub fn lowest_rating_keeping(min: f64, ratings: Ratings, scale: (u32, u32)) -> Option<u32> {
+    (scale.0..=scale.1).find(|r| ratings.average_with(*r) >= min)
 }
 
 /// What the team needs to stay eligible (or to become eligible again), a line per rule at
@@ -145,7 +143,7 @@ pub fn at_risk(settings: &Settings, record: &Record) -> Vec<String> {
     }
     if let (Some(min), Some(scale)) = (rules.min_sportsmanship, &settings.sportsmanship)
         && record.average().is_none()
-        && let Some(first) = lowest_rating_keeping(min, &[], (scale.min, scale.max))
+        && let Some(first) = lowest_rating_keeping(min, Ratings::default(), (scale.min, scale.max))
         && first > scale.min
     {
         lines.push(format!(
@@ -157,7 +155,7 @@ pub fn at_risk(settings: &Settings, record: &Record) -> Vec<String> {
     if let (Some(min), Some(scale)) = (rules.min_sportsmanship, &settings.sportsmanship)
         && let Some(average) = record.average()
     {
-        let keeping = lowest_rating_keeping(min, &record.ratings, (scale.min, scale.max));
+        let keeping = lowest_rating_keeping(min, record.ratings, (scale.min, scale.max));
         match keeping {
             Some(r) if average >= min && r > scale.min => lines.push(format!(
                 "your sportsmanship average is {}: a {} next game would drop it below {}",
@@ -209,7 +207,7 @@ mod tests {
             won: 1,
             tied: 0,
             forfeits: 2,
-            ratings: vec![3, 2, 3],
+            ratings: Ratings::of(&[3, 2, 3]),
             withdrawn: false,
         };
         assert_eq!(
@@ -223,7 +221,7 @@ mod tests {
         let fine = Record {
             played: 4,
             won: 3,
-            ratings: vec![4, 3],
+            ratings: Ratings::of(&[4, 3]),
             forfeits: 1,
             ..Record::default()
         };
@@ -243,7 +241,7 @@ mod tests {
             played: 3,
             won: 2,
             forfeits: 1,
-            ratings: vec![3, 3, 4, 3, 3, 3, 3, 3, 3, 3],
+            ratings: Ratings::of(&[3, 3, 4, 3, 3, 3, 3, 3, 3, 3]),
             ..Record::default()
         };
         // Average 3.1: a 2 next game makes 33/11 = 3.0 (still in), a 1 makes 32/11 < 3.
@@ -257,7 +255,7 @@ mod tests {
         let low = Record {
             played: 2,
             won: 2,
-            ratings: vec![2, 3],
+            ratings: Ratings::of(&[2, 3]),
             ..Record::default()
         };
         assert_eq!(
@@ -276,9 +274,9 @@ mod tests {
         assert_eq!(shown(4.25, 4.25), "4.25");
         assert_eq!(shown(3.1, 3.0), "3.1");
         let record = Record {
-            ratings: vec![
+            ratings: Ratings::of(&[
                 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 2,
-            ],
+            ]),
             ..Record::default()
         };
         assert_eq!(
@@ -336,11 +334,11 @@ mod tests {
             s.eligibility.min_sportsmanship = Some(min);
             s.eligibility.max_forfeits = None;
             s.eligibility.min_win_pct = None;
-            let record = Record { ratings: ratings.clone(), ..Record::default() };
-            let keeping = lowest_rating_keeping(min, &ratings, (1, 5));
+            let record = Record { ratings: Ratings::of(&ratings), ..Record::default() };
+            let keeping = lowest_rating_keeping(min, record.ratings, (1, 5));
             for r in 1..=5u32 {
                 let mut next = record.clone();
-                next.ratings.push(r);
+                next.ratings.add(r);
                 let eligible = failing(&s, &next).is_empty();
                 proptest::prop_assert_eq!(eligible, keeping.is_some_and(|k| r >= k), "rating {}", r);
             }

@@ -96,25 +96,86 @@ pub struct Standing {
     pub points_for: i64,
     pub points_against: i64,
     pub differential: i64,
-    /// Its sportsmanship ratings, in match order.
-    pub ratings: Vec<u32>,
+    /// Its sportsmanship ratings.
+    pub ratings: Ratings,
 }
 
 impl Standing {
+    /// A team with nothing finished yet.
+    pub fn new(team_id: i64, team: String) -> Standing {
+        Standing {
+            rank: 0,
+            team_id,
+            team,
+            played: 0,
+            won: 0,
+            lost: 0,
+            tied: 0,
+            forfeits: 0,
+            win_pct: 0.0,
+            points_for: 0,
+            points_against: 0,
+            differential: 0,
+            ratings: Ratings::default(),
+        }
+    }
+
     /// The sportsmanship average, `None` before the first rating.
     pub fn sportsmanship(&self) -> Option<f64> {
-        average(&self.ratings)
+        self.ratings.average()
+    }
+
+    /// Sets what follows from the counts: the win % and the differential.
+    fn derive(&mut self) {
+        self.win_pct = win_pct(self.won, self.tied, self.played);
+        self.differential = self.points_for - self.points_against;
     }
 }
 
-/// The average of `ratings`, `None` for none.
-pub fn average(ratings: &[u32]) -> Option<f64> {
-    if ratings.is_empty() {
-        return None;
-    }
-    let sum: u32 = ratings.iter().sum();
-    Some(f64::from(sum) / ratings.len() as f64)
+/// A team's sportsmanship ratings: all that any rule reads of them is their sum and number.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Ratings {
+    pub sum: u32,
+    pub count: u32,
 }
+
+impl Ratings {
+    /// The sum and number of `ratings`.
+    pub fn of(ratings: &[u32]) -> Ratings {
+        let mut all = Ratings::default();
+        for r in ratings {
+            all.add(*r);
+        }
+        all
+    }
+
+    pub fn add(&mut self, rating: u32) {
+        self.sum += rating;
+        self.count += 1;
+    }
+
+    /// The average, `None` before the first rating.
+    pub fn average(&self) -> Option<f64> {
+        (self.count > 0).then(|| f64::from(self.sum) / f64::from(self.count))
+    }
+
+    /// The average if one more `rating` came.
+    pub fn average_with(&self, rating: u32) -> f64 {
+        f64::from(self.sum + rating) / f64::from(self.count + 1)
+    }
+}
+
+/// A team's record against one opponent, for the head-to-head tiebreak.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Versus {
+    pub played: u32,
+    pub won: u32,
+    pub tied: u32,
+}
+
+/// The head-to-head records of the teams, keyed `(team, opponent)`; a pair that never met
+/// has no entry.
+pub type HeadToHead = HashMap<(i64, i64), Versus>;
 
 /// (won + ½ × tied) / played, or 0 with nothing played (docs/scoring.md §7.2).
 pub fn win_pct(won: u32, tied: u32, played: u32) -> f64 {
@@ -125,31 +186,25 @@ pub fn win_pct(won: u32, tied: u32, played: u32) -> f64 {
     }
 }
 
-/// The standings of `teams` from the finished `results`, ranked.
+/// The standings of `teams` from the finished `results`, ranked: the whole computation.
 pub fn standings(teams: &[TeamEntry], results: &[Result], order: &[Tiebreak]) -> Vec<Standing> {
+    let (rows, versus) = tally(teams, results);
+    ranked(rows, &versus, order)
+}
+
+/// Each team's counts (not ranked) and the head-to-head records from the finished
+/// `results`: what the records kept in the database must always equal (`check`).
+pub fn tally(teams: &[TeamEntry], results: &[Result]) -> (Vec<Standing>, HeadToHead) {
     let mut rows: Vec<Standing> = teams
         .iter()
-        .map(|t| Standing {
-            rank: 0,
-            team_id: t.id,
-            team: t.name.clone(),
-            played: 0,
-            won: 0,
-            lost: 0,
-            tied: 0,
-            forfeits: 0,
-            win_pct: 0.0,
-            points_for: 0,
-            points_against: 0,
-            differential: 0,
-            ratings: Vec::new(),
-        })
+        .map(|t| Standing::new(t.id, t.name.clone()))
         .collect();
     let index: HashMap<i64, usize> = rows
         .iter()
         .enumerate()
         .map(|(i, r)| (r.team_id, i))
         .collect();
+    let mut versus = HeadToHead::new();
     for r in results {
         let (Some(&ia), Some(&ib)) = (index.get(&r.team_a), index.get(&r.team_b)) else {
             continue;
@@ -159,58 +214,81 @@ pub fn standings(teams: &[TeamEntry], results: &[Result], order: &[Tiebreak]) ->
             (ib, r.score_b, r.score_a, r.ratings[1]),
         ] {
             rows[i].played += 1;
-            rows[i].ratings.extend(rating);
+            if let Some(rating) = rating {
+                rows[i].ratings.add(rating);
+            }
             if matches!(r.outcome, Outcome::Played { .. }) {
                 rows[i].points_for += own;
                 rows[i].points_against += other;
             }
         }
-        match r.outcome {
+        // Each side's (won, lost, tied, forfeited), A's then B's.
+        let sides = match r.outcome {
             Outcome::Played {
                 winner: Some(Side::A),
-            } => {
-                rows[ia].won += 1;
-                rows[ib].lost += 1;
             }
+            | Outcome::Forfeit(Side::B) => [(1, 0, 0), (0, 1, 0)],
             Outcome::Played {
                 winner: Some(Side::B),
-            } => {
-                rows[ib].won += 1;
-                rows[ia].lost += 1;
             }
-            Outcome::Played { winner: None } => {
-                rows[ia].tied += 1;
-                rows[ib].tied += 1;
-            }
-            Outcome::Forfeit(Side::A) => {
-                rows[ia].lost += 1;
-                rows[ia].forfeits += 1;
-                rows[ib].won += 1;
-            }
-            Outcome::Forfeit(Side::B) => {
-                rows[ib].lost += 1;
-                rows[ib].forfeits += 1;
-                rows[ia].won += 1;
-            }
-            Outcome::DoubleForfeit => {
-                for i in [ia, ib] {
-                    rows[i].lost += 1;
-                    rows[i].forfeits += 1;
-                }
-            }
+            | Outcome::Forfeit(Side::A) => [(0, 1, 0), (1, 0, 0)],
+            Outcome::Played { winner: None } => [(0, 0, 1), (0, 0, 1)],
+            Outcome::DoubleForfeit => [(0, 1, 0), (0, 1, 0)],
+        };
+        let forfeited = match r.outcome {
+            Outcome::Forfeit(Side::A) => [1, 0],
+            Outcome::Forfeit(Side::B) => [0, 1],
+            Outcome::DoubleForfeit => [1, 1],
+            Outcome::Played { .. } => [0, 0],
+        };
+        for (k, (i, team, opponent)) in [(ia, r.team_a, r.team_b), (ib, r.team_b, r.team_a)]
+            .into_iter()
+            .enumerate()
+        {
+            let (won, lost, tied) = sides[k];
+            rows[i].won += won;
+            rows[i].lost += lost;
+            rows[i].tied += tied;
+            rows[i].forfeits += forfeited[k];
+            let v = versus.entry((team, opponent)).or_default();
+            v.played += 1;
+            v.won += won;
+            v.tied += tied;
         }
     }
+    (rows, versus)
+}
+
+/// `rows` (each team's counts) ranked: by win % then the tiebreak `order`, the head-to-head
+/// records read from `versus`.
+pub fn ranked(mut rows: Vec<Standing>, versus: &HeadToHead, order: &[Tiebreak]) -> Vec<Standing> {
     for row in &mut rows {
-        row.win_pct = win_pct(row.won, row.tied, row.played);
-        row.differential = row.points_for - row.points_against;
+        row.derive();
     }
-    rank(&mut rows, results, order);
+    rank(&mut rows, versus, order);
     rows
+}
+
+/// The teams of `rows` that share their win % with another: the only ones whose
+/// head-to-head records the ranking reads.
+pub fn level_teams(rows: &[Standing]) -> Vec<i64> {
+    let mut by_pct: HashMap<u64, Vec<i64>> = HashMap::new();
+    for r in rows {
+        by_pct
+            .entry(win_pct(r.won, r.tied, r.played).to_bits())
+            .or_default()
+            .push(r.team_id);
+    }
+    by_pct
+        .into_values()
+        .filter(|ids| ids.len() > 1)
+        .flatten()
+        .collect()
 }
 
 /// Sorts by win % then the tiebreak order; teams still level share nothing: the last resort
 /// is the name, then the id, so the order never depends on input order.
-fn rank(rows: &mut [Standing], results: &[Result], order: &[Tiebreak]) {
+fn rank(rows: &mut [Standing], versus: &HeadToHead, order: &[Tiebreak]) {
     rows.sort_by(|x, y| y.win_pct.total_cmp(&x.win_pct));
     let mut start = 0;
     while start < rows.len() {
@@ -223,7 +301,7 @@ fn rank(rows: &mut [Standing], results: &[Result], order: &[Tiebreak]) {
             let ids: Vec<i64> = group.iter().map(|r| r.team_id).collect();
             let h2h: HashMap<i64, f64> = ids
                 .iter()
-                .map(|id| (*id, head_to_head(*id, &ids, results)))
+                .map(|id| (*id, head_to_head(*id, &ids, versus)))
                 .collect();
             group.sort_by(|x, y| {
                 for criterion in order {
@@ -247,28 +325,16 @@ fn rank(rows: &mut [Standing], results: &[Result], order: &[Tiebreak]) {
 }
 
 /// Win % of `team` in the finished games against the other teams of `group`.
-fn head_to_head(team: i64, group: &[i64], results: &[Result]) -> f64 {
-    let (mut won, mut tied, mut played) = (0, 0, 0);
-    for r in results {
-        let (own, other) = if r.team_a == team {
-            (Side::A, r.team_b)
-        } else if r.team_b == team {
-            (Side::B, r.team_a)
-        } else {
-            continue;
-        };
-        if !group.contains(&other) {
-            continue;
-        }
-        played += 1;
-        match r.outcome {
-            Outcome::Played { winner: Some(w) } if w == own => won += 1,
-            Outcome::Played { winner: None } => tied += 1,
-            Outcome::Forfeit(f) if f != own => won += 1,
-            _ => {}
+fn head_to_head(team: i64, group: &[i64], versus: &HeadToHead) -> f64 {
+    let mut total = Versus::default();
+    for other in group {
+        if let Some(v) = versus.get(&(team, *other)) {
+            total.played += v.played;
+            total.won += v.won;
+            total.tied += v.tied;
         }
     }
-    win_pct(won, tied, played)
+    win_pct(total.won, total.tied, total.played)
 }
 
 #[cfg(test)]

@@ -1,20 +1,24 @@
 //! `check`: every cache kept beside the hands, rebuilt from them and compared. A match row
 //! caches its totals, state and hand count (rewritten at every write from a replay of its
-//! hands); a restore, a hand-edited file or a bug would show here as a difference.
+//! hands); each team's record and head-to-head records are kept by triggers from the
+//! matches (migration 0012). A restore, a hand-edited file or a bug would show here as a
+//! difference; `rebuild_records` puts the records right.
 
-use std::collections::HashMap;
 use std::collections::hash_map::Entry;
+use std::collections::{BTreeSet, HashMap};
 
-use sqlx::Connection;
+use sqlx::{Connection, SqliteConnection};
 
 use super::ServiceError;
 use super::leagues::League;
 use super::match_view::{replay, rules_of, stored_hands};
 use super::matches::totals_of;
+use super::standings;
 use crate::db::Db;
 use crate::db::leagues as db_leagues;
 use crate::db::matches::{self as db_matches, MatchRow};
-use crate::domain::{LeagueId, MatchId, MatchStatus};
+use crate::domain::{LeagueId, MatchId, MatchStatus, TeamId};
+use crate::league::standings::Versus;
 
 /// What `check` found.
 #[derive(Debug, Default)]
@@ -27,19 +31,36 @@ pub struct Report {
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Difference {
-    pub match_id: MatchId,
-    pub field: &'static str,
+    pub of: Cached,
+    pub field: String,
     pub cached: String,
-    pub from_hands: String,
+    /// What it should be: from the hands (a match) or the finished matches (a record).
+    pub computed: String,
+}
+
+/// Where a cached value is kept.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Cached {
+    /// On the match row, from its hands.
+    Match(MatchId),
+    /// In the team's standings record, from the finished matches.
+    Team { id: TeamId, name: String },
 }
 
 impl std::fmt::Display for Difference {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "match {}: {} is {}, the hands give {}",
-            self.match_id, self.field, self.cached, self.from_hands
-        )
+        match &self.of {
+            Cached::Match(id) => write!(
+                f,
+                "match {id}: {} is {}, the hands give {}",
+                self.field, self.cached, self.computed
+            ),
+            Cached::Team { id, name } => write!(
+                f,
+                "team {id} ({name}): {} is {}, the matches give {}",
+                self.field, self.cached, self.computed
+            ),
+        }
     }
 }
 
@@ -66,7 +87,104 @@ pub async fn check(db: &Db) -> Result<Report, ServiceError> {
         report.hands += inputs.len();
         compare(&m, &game, &mut report.differences);
     }
+    for row in db_leagues::all(&mut tx).await? {
+        let league = match leagues.remove(&row.id) {
+            Some(known) => known,
+            None => League::from_row(row)?,
+        };
+        compare_records(&mut tx, &league, &mut report.differences).await?;
+    }
     Ok(report)
+}
+
+/// The records kept for the teams of `league` against those computed from its matches.
+async fn compare_records(
+    conn: &mut SqliteConnection,
+    league: &League,
+    out: &mut Vec<Difference>,
+) -> Result<(), ServiceError> {
+    let (want, want_versus) = standings::recomputed(conn, league).await?;
+    let kept = standings::kept_records(conn, league).await?;
+    let ids: Vec<TeamId> = want.iter().map(|s| TeamId(s.team_id)).collect();
+    let kept_versus = standings::kept_head_to_head(conn, &ids).await?;
+    let names: HashMap<i64, &str> = want.iter().map(|s| (s.team_id, s.team.as_str())).collect();
+    let mut differ = |team: i64, field: String, cached: String, computed: String| {
+        if cached != computed {
+            out.push(Difference {
+                of: Cached::Team {
+                    id: TeamId(team),
+                    name: names.get(&team).copied().unwrap_or_default().to_string(),
+                },
+                field,
+                cached,
+                computed,
+            });
+        }
+    };
+    for w in &want {
+        let Some(k) = kept.iter().find(|k| k.team_id == w.team_id) else {
+            continue;
+        };
+        for (field, cached, computed) in [
+            ("played", k.played.into(), w.played.into()),
+            ("won", k.won.into(), w.won.into()),
+            ("lost", k.lost.into(), w.lost.into()),
+            ("tied", k.tied.into(), w.tied.into()),
+            ("forfeits", k.forfeits.into(), w.forfeits.into()),
+            ("points_for", k.points_for, w.points_for),
+            ("points_against", k.points_against, w.points_against),
+            ("rating_sum", k.ratings.sum.into(), w.ratings.sum.into()),
+            (
+                "rating_count",
+                k.ratings.count.into(),
+                w.ratings.count.into(),
+            ),
+        ] {
+            let (cached, computed): (i64, i64) = (cached, computed);
+            differ(
+                w.team_id,
+                field.to_string(),
+                cached.to_string(),
+                computed.to_string(),
+            );
+        }
+    }
+    // A pair that never met and one whose games were all undone read the same: no games.
+    let pairs: BTreeSet<(i64, i64)> = want_versus
+        .keys()
+        .chain(kept_versus.keys())
+        .copied()
+        .collect();
+    for (team, opponent) in pairs {
+        let kept = kept_versus
+            .get(&(team, opponent))
+            .copied()
+            .unwrap_or_default();
+        let computed = want_versus
+            .get(&(team, opponent))
+            .copied()
+            .unwrap_or_default();
+        differ(
+            team,
+            format!("the record against team {opponent}"),
+            versus_words(kept),
+            versus_words(computed),
+        );
+    }
+    Ok(())
+}
+
+fn versus_words(v: Versus) -> String {
+    format!("{} played, {} won, {} tied", v.played, v.won, v.tied)
+}
+
+/// Rewrites every team's record and head-to-head records from the finished matches (the
+/// same sums the triggers keep), in one transaction; answers how many teams have a record.
+pub async fn rebuild_records(db: &Db) -> Result<u64, ServiceError> {
+    let mut tx = db.write().await?;
+    let teams = db_leagues::rebuild_records(&mut tx).await?;
+    tx.commit().await?;
+    Ok(teams)
 }
 
 /// The cached values of `m` against `game`, its hands replayed. Every match keeps the score,
@@ -77,10 +195,10 @@ fn compare(m: &MatchRow, game: &crate::rules::Game, out: &mut Vec<Difference>) {
     let mut differ = |field: &'static str, cached: String, from_hands: String| {
         if cached != from_hands {
             out.push(Difference {
-                match_id: m.id,
-                field,
+                of: Cached::Match(m.id),
+                field: field.to_string(),
                 cached,
-                from_hands,
+                computed: from_hands,
             });
         }
     };

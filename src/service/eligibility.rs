@@ -98,7 +98,7 @@ pub(super) fn judge(
                 won: s.won,
                 tied: s.tied,
                 forfeits: s.forfeits,
-                ratings: s.ratings.clone(),
+                ratings: s.ratings,
                 withdrawn: withdrawn.contains(&s.team_id),
             };
             let mut reasons = failing(&league.settings, &record);

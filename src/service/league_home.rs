@@ -3,13 +3,11 @@
 //! of the rows it shows, so the home page stays flat in the number of matches of a season.
 
 use std::collections::HashMap;
-use std::sync::Arc;
 
 use sqlx::SqliteConnection;
 
 use super::ServiceError;
 use super::leagues::{self, League};
-use super::standings::StandingsCache;
 use super::summaries::MatchSummary;
 use crate::db::leagues as db_leagues;
 use crate::db::matches as db_matches;
@@ -61,7 +59,7 @@ pub const LATEST_RESULTS: i64 = 10;
 #[derive(Debug, Clone)]
 pub struct LeagueHome {
     pub league: League,
-    pub standings: Arc<Vec<Standing>>,
+    pub standings: Vec<Standing>,
     /// The teams out of the league, by id, and why ("dropped after 2 forfeits", "withdrawn").
     pub out: HashMap<i64, String>,
     /// In play, or scheduled within [`THIS_WEEK_DAYS`] of now; in schedule order.
@@ -76,12 +74,11 @@ pub struct LeagueHome {
 /// The home of league `slug` at `now` (the league's wall-clock time).
 pub async fn league_home(
     conn: &mut SqliteConnection,
-    standings: &StandingsCache,
     slug: &str,
     now: LocalTime,
 ) -> Result<LeagueHome, ServiceError> {
     let league = leagues::league_by_slug(conn, slug).await?;
-    let rows = standings.get(conn, &league).await?;
+    let rows = super::standings::standings(conn, &league).await?;
     let teams = db_leagues::teams(conn, league.row.id).await?;
     let days = chrono::Duration::days(THIS_WEEK_DAYS);
     let window = db_matches::in_window(

@@ -74,6 +74,15 @@ pub struct League {
 }
 
 impl League {
+    /// The order that breaks ties in the standings: the league's, else the default.
+    pub fn tiebreak_or_default(&self) -> Vec<Tiebreak> {
+        if self.tiebreak.is_empty() {
+            Tiebreak::DEFAULT_ORDER.to_vec()
+        } else {
+            self.tiebreak.clone()
+        }
+    }
+
     pub fn from_row(row: LeagueRow) -> Result<League, ServiceError> {
         let parse = |text: &str| -> Result<(RulesSpec, Rules), ServiceError> {
             let spec: RulesSpec =

@@ -3,7 +3,6 @@
 //! and the bracket, each with its league, in one call per page.
 
 use std::collections::HashMap;
-use std::sync::Arc;
 
 use chrono::NaiveDate;
 use sqlx::SqliteConnection;
@@ -12,7 +11,6 @@ use super::ServiceError;
 use super::eligibility::{EligibilityRow, judge};
 use super::leagues::{self, League};
 use super::playoffs::{self, BracketView};
-use super::standings::StandingsCache;
 use super::summaries::MatchSummary;
 use crate::db::leagues::{self as db_leagues, TeamRow};
 use crate::domain::TeamId;
@@ -23,18 +21,17 @@ use crate::rules::Stage;
 #[derive(Debug, Clone)]
 pub struct LeagueStandings {
     pub league: League,
-    pub rows: Arc<Vec<Standing>>,
+    pub rows: Vec<Standing>,
     /// The teams out of the league, by id, and why (see [`out_of_league`]).
     pub out: HashMap<i64, String>,
 }
 
 pub async fn standings(
     conn: &mut SqliteConnection,
-    cache: &StandingsCache,
     slug: &str,
 ) -> Result<LeagueStandings, ServiceError> {
     let league = leagues::league_by_slug(conn, slug).await?;
-    let rows = cache.get(conn, &league).await?;
+    let rows = super::standings::standings(conn, &league).await?;
     let teams = super::teams::teams(conn, league.row.id).await?;
     Ok(LeagueStandings {
         league,
@@ -181,7 +178,6 @@ pub struct TeamSeason {
 /// Team `id` of league `slug` (not found when it is another league's).
 pub async fn team(
     conn: &mut SqliteConnection,
-    cache: &StandingsCache,
     slug: &str,
     id: TeamId,
 ) -> Result<TeamSeason, ServiceError> {
@@ -192,7 +188,7 @@ pub async fn team(
         .find(|t| t.id == id)
         .cloned()
         .ok_or(ServiceError::NotFound)?;
-    let table = cache.get(conn, &league).await?;
+    let table = super::standings::standings(conn, &league).await?;
     let standing = table.iter().find(|s| s.team_id == id.0).cloned();
     let eligibility = eligibility_in(conn, &league, &teams, &table, id).await?;
     let mut matches = super::summaries::summaries(conn, league.row.id).await?;
@@ -211,13 +207,12 @@ pub async fn team(
 /// is at risk, an admin's decision. Not found when the team is another league's.
 pub async fn team_eligibility(
     conn: &mut SqliteConnection,
-    cache: &StandingsCache,
     slug: &str,
     id: TeamId,
 ) -> Result<EligibilityRow, ServiceError> {
     let league = leagues::league_by_slug(conn, slug).await?;
     let teams = super::teams::teams(conn, league.row.id).await?;
-    let table = cache.get(conn, &league).await?;
+    let table = super::standings::standings(conn, &league).await?;
     eligibility_in(conn, &league, &teams, &table, id)
         .await?
         .ok_or(ServiceError::NotFound)

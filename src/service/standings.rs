@@ -1,26 +1,80 @@
-//! Regular-season standings (docs/scoring.md §7), computed from the finished matches'
-//! cached results and kept per league until a result or a team changes.
-
-use std::collections::HashMap;
-use std::sync::Arc;
+//! Regular-season standings (docs/scoring.md §7). Each team's record and its record against
+//! each opponent are kept by triggers in the result's own transaction (migration 0012), so
+//! the standings read one row per team and rank them; `recomputed` is the whole computation
+//! from the finished matches, which `check` holds them to.
 
 use sqlx::SqliteConnection;
 
 use super::ServiceError;
 use super::leagues::League;
 use crate::db::Db;
-use crate::db::leagues::{self as db_leagues};
+use crate::db::leagues::{self as db_leagues, RecordRow};
 use crate::db::matches::{self as db_matches};
-use crate::domain::{LeagueId, MatchStatus};
-use crate::league::standings::{self, Outcome, Side, Standing, TeamEntry, Tiebreak};
+use crate::domain::{MatchStatus, TeamId};
+use crate::league::standings::{
+    self, HeadToHead, Outcome, Ratings, Side, Standing, TeamEntry, Versus,
+};
 use crate::rules::Team;
 
-/// The regular-season standings, in the league's tiebreak order (docs/scoring.md §7.3), computed from
-/// the finished matches' cached results.
+/// The regular-season standings, in the league's tiebreak order (docs/scoring.md §7.3), from
+/// the records the triggers keep.
 pub async fn standings(
     conn: &mut SqliteConnection,
     league: &League,
 ) -> Result<Vec<Standing>, ServiceError> {
+    let rows = kept_records(conn, league).await?;
+    let level: Vec<TeamId> = standings::level_teams(&rows)
+        .into_iter()
+        .map(TeamId)
+        .collect();
+    let versus = kept_head_to_head(conn, &level).await?;
+    Ok(standings::ranked(
+        rows,
+        &versus,
+        &league.tiebreak_or_default(),
+    ))
+}
+
+/// Each team's record as kept (not ranked).
+pub async fn kept_records(
+    conn: &mut SqliteConnection,
+    league: &League,
+) -> Result<Vec<Standing>, ServiceError> {
+    Ok(db_leagues::records(conn, league.row.id)
+        .await?
+        .iter()
+        .map(standing_of)
+        .collect())
+}
+
+/// The kept records of the `teams` against each other.
+pub async fn kept_head_to_head(
+    conn: &mut SqliteConnection,
+    teams: &[TeamId],
+) -> Result<HeadToHead, ServiceError> {
+    let mut versus = HeadToHead::new();
+    if teams.is_empty() {
+        return Ok(versus);
+    }
+    for v in db_leagues::head_to_head(conn, teams).await? {
+        versus.insert(
+            (v.team_id.0, v.opponent_id.0),
+            Versus {
+                played: count(v.played),
+                won: count(v.won),
+                tied: count(v.tied),
+            },
+        );
+    }
+    Ok(versus)
+}
+
+/// Each team's counts and the head-to-head records computed from every finished
+/// regular-season match of the league: what the kept records must equal (`check`).
+pub async fn recomputed(
+    conn: &mut SqliteConnection,
+    league: &League,
+) -> Result<(Vec<Standing>, HeadToHead), ServiceError> {
     let teams: Vec<TeamEntry> = db_leagues::teams(conn, league.row.id)
         .await?
         .iter()
@@ -34,12 +88,29 @@ pub async fn standings(
         .iter()
         .filter_map(result_of)
         .collect();
-    let order = if league.tiebreak.is_empty() {
-        Tiebreak::DEFAULT_ORDER.to_vec()
-    } else {
-        league.tiebreak.clone()
+    Ok(standings::tally(&teams, &results))
+}
+
+fn standing_of(r: &RecordRow) -> Standing {
+    let mut s = Standing::new(r.team_id.0, r.name.clone());
+    s.played = count(r.played);
+    s.won = count(r.won);
+    s.lost = count(r.lost);
+    s.tied = count(r.tied);
+    s.forfeits = count(r.forfeits);
+    s.points_for = r.points_for;
+    s.points_against = r.points_against;
+    s.ratings = Ratings {
+        sum: count(r.rating_sum),
+        count: count(r.rating_count),
     };
-    Ok(standings::standings(&teams, &results, &order))
+    s
+}
+
+/// A stored count; a negative one (only a damaged file has it) reads as 0, and `check`
+/// reports it.
+fn count(stored: i64) -> u32 {
+    u32::try_from(stored).unwrap_or(0)
 }
 
 /// A finished match as a standings result; `None` while it is not finished.
@@ -73,59 +144,11 @@ fn rating(stored: Option<i64>) -> Option<u32> {
     stored.and_then(|r| u32::try_from(r).ok())
 }
 
-/// Each league's standings, computed once per `standings_version` (bumped by triggers when a
-/// result or a team changes) and tiebreak order: reading them costs the rows, not the season.
-#[derive(Debug, Default)]
-pub struct StandingsCache {
-    leagues: std::sync::Mutex<HashMap<LeagueId, CachedStandings>>,
-}
-
-#[derive(Debug)]
-struct CachedStandings {
-    version: i64,
-    tiebreak: String,
-    rows: Arc<Vec<Standing>>,
-}
-
-impl StandingsCache {
-    /// The standings of `league` as read in `conn` (whose league row gives the version).
-    pub async fn get(
-        &self,
-        conn: &mut SqliteConnection,
-        league: &League,
-    ) -> Result<Arc<Vec<Standing>>, ServiceError> {
-        let key = (league.row.standings_version, &league.row.tiebreak_order);
-        if let Ok(cache) = self.leagues.lock()
-            && let Some(c) = cache.get(&league.row.id)
-            && (c.version, &c.tiebreak) == key
-        {
-            return Ok(c.rows.clone());
-        }
-        // Computed outside the lock; two requests racing both compute, the later stores.
-        let rows = Arc::new(standings(conn, league).await?);
-        if let Ok(mut cache) = self.leagues.lock() {
-            cache.insert(
-                league.row.id,
-                CachedStandings {
-                    version: league.row.standings_version,
-                    tiebreak: league.row.tiebreak_order.clone(),
-                    rows: rows.clone(),
-                },
-            );
-        }
-        Ok(rows)
-    }
-}
-
-/// The standings of the league `slug` (404 for no such league), from `cache`, and whether
-/// the league rates sportsmanship (the rows then show each team's average).
-pub async fn table(
-    db: &Db,
-    cache: &StandingsCache,
-    slug: &str,
-) -> Result<(Arc<Vec<Standing>>, bool), ServiceError> {
+/// The standings of the league `slug` (404 for no such league) and whether the league rates
+/// sportsmanship (the rows then show each team's average).
+pub async fn table(db: &Db, slug: &str) -> Result<(Vec<Standing>, bool), ServiceError> {
     let mut conn = db.reader().acquire().await?;
     let league = super::leagues::league_by_slug(&mut conn, slug).await?;
-    let rows = cache.get(&mut conn, &league).await?;
+    let rows = standings(&mut conn, &league).await?;
     Ok((rows, league.settings.sportsmanship.is_some()))
 }

@@ -23,8 +23,6 @@ pub struct AppState {
     pub client_address: throttle::ClientAddress,
     /// Mark the session cookie `Secure` (off only for plain HTTP on a closed network).
     pub secure_cookies: bool,
-    /// Each league's standings, recomputed only when a result or a team changes.
-    pub standings: crate::service::standings::StandingsCache,
     /// Public pages for anonymous visitors, rendered once per change.
     pub pages: middleware::page_cache::PageCache,
 }

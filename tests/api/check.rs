@@ -1,5 +1,6 @@
-//! `check`: the totals cached on every match against a replay of its hands, through the
-//! command line on the server's database.
+//! `check`: the totals cached on every match against a replay of its hands, and each team's
+//! standings record against the finished matches, through the command line on the server's
+//! database; `check --rebuild` puts the records right.
 
 use crate::concurrency::{cli_async, db_path, stderr, stdout};
 use crate::generate::small_season;
@@ -71,8 +72,90 @@ async fn check_finds_every_cached_total_that_differs_from_the_hands() {
     );
     assert_eq!(listed.lines().count(), 3, "only those: {listed}");
     assert!(
-        stderr(&out).contains("3 cached values of 40 matches differ"),
+        stderr(&out).contains("3 cached values differ from the hands or the matches"),
         "{}",
         stderr(&out)
     );
+    assert!(stderr(&out).contains("check --rebuild"), "{}", stderr(&out));
+}
+
+#[actix_web::test]
+async fn check_finds_a_team_record_that_differs_from_the_matches_and_rebuild_fixes_it() {
+    let app = spawn_app().await;
+    let g = small_season(&app, 12).await;
+    let db = db_path(&app).await;
+    let (team, name, won, played): (i64, String, i64, i64) = sqlx::query_as(
+        "SELECT t.id, t.name, r.won, r.played FROM team_records r JOIN teams t ON t.id = r.team_id
+         WHERE t.league_id = ? AND r.won > 0 ORDER BY t.id LIMIT 1",
+    )
+    .bind(g.league_id)
+    .fetch_one(app.db.reader())
+    .await
+    .unwrap();
+    sqlx::query("UPDATE team_records SET won = won + 2 WHERE team_id = ?")
+        .bind(team)
+        .execute(app.db.writer())
+        .await
+        .unwrap();
+    sqlx::query("DELETE FROM head_to_head WHERE team_id = ?")
+        .bind(team)
+        .execute(app.db.writer())
+        .await
+        .unwrap();
+
+    let out = cli_async(&db, &["check"]).await;
+    assert!(!out.status.success(), "a difference fails the check");
+    let listed = stdout(&out);
+    assert!(
+        listed.contains(&format!(
+            "team {team} ({name}): won is {}, the matches give {won}",
+            won + 2
+        )),
+        "{listed}"
+    );
+    // Every opponent's record went with the delete: one line each, adding up to `played`.
+    let against: Vec<&str> = listed
+        .lines()
+        .filter(|l| l.contains("the record against team") && l.contains("is 0 played"))
+        .collect();
+    assert!(!against.is_empty(), "{listed}");
+    let games: i64 = against
+        .iter()
+        .map(|l| {
+            let given = l.split("the matches give ").nth(1).unwrap();
+            given.split(' ').next().unwrap().parse::<i64>().unwrap()
+        })
+        .sum();
+    assert_eq!(games, played, "{listed}");
+    // The standings show the damaged record until it is rebuilt.
+    let rows: serde_json::Value = app
+        .get("/api/v1/leagues/gen/standings")
+        .await
+        .json()
+        .await
+        .unwrap();
+    let shown = |rows: &serde_json::Value| {
+        rows["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["team_id"] == team)
+            .map(|r| r["won"].as_i64().unwrap())
+    };
+    assert_eq!(shown(&rows), Some(won + 2), "{rows}");
+
+    let out = cli_async(&db, &["check", "--rebuild"]).await;
+    assert!(out.status.success(), "{}{}", stdout(&out), stderr(&out));
+    assert!(
+        stdout(&out).contains("rebuilt the standings records of 9 teams"),
+        "{}",
+        stdout(&out)
+    );
+    let rows: serde_json::Value = app
+        .get("/api/v1/leagues/gen/standings")
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(shown(&rows), Some(won), "{rows}");
 }

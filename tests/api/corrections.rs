@@ -1,6 +1,6 @@
-//! A correction of a finished regular-season match while both caches are warm (the
-//! per-league standings cache, keyed by `standings_version`, and the page cache of
-//! anonymous reads, keyed by `data_version`): every page, CSV and API read that shows the
+//! A correction of a finished regular-season match while the caches are warm (the teams'
+//! standings records, kept by triggers, and the page cache of anonymous reads, keyed by
+//! `data_version`): every page, CSV and API read that shows the
 //! match or the standings shows the corrected state at once, to anonymous visitors (through
 //! the page cache) and to logged-in users alike. First a correction that flips the winner,
 //! then one that un-finishes the match (its last hand no longer reaches the target).

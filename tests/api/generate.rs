@@ -61,10 +61,10 @@ async fn a_generated_season_is_consistent_with_its_hands() {
     assert!(page.contains(&done.state), "{}", done.state);
 }
 
-/// The standings are cached per league; a finished match, a corrected result, a renamed
-/// team and a new tiebreak order each show at once.
+/// The standings follow every change at once: a finished match, a corrected result, a
+/// renamed team and a new tiebreak order.
 #[actix_web::test]
-async fn cached_standings_follow_every_change() {
+async fn the_standings_follow_every_change() {
     use serde_json::{Value, json};
     use spades_im::service::Role;
     let app = spawn_app().await;

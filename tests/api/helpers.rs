@@ -253,7 +253,7 @@ impl Browser {
 /// order.
 ///
 /// No table is left out: `sqlite_sequence` (AUTOINCREMENT counters) catches an insert rolled
-/// back by a delete, `data_version` and `leagues.standings_version` a trigger that fired,
+/// back by a delete, `data_version` and `team_records` a trigger that fired,
 /// `sessions`, `api_tokens` and `idempotency_keys` a login or key recorded by a refused
 /// request. (Nothing in the schema changes on a mere read: no last-seen column, no
 /// `sqlite_stat1` since nothing runs `ANALYZE`; if that ever changes, exclude it here with the

@@ -45,6 +45,7 @@ mod reschedule;
 mod restore;
 mod score;
 mod settings;
+mod standings_records;
 mod tiebreaks;
 mod upgrade;
 mod webdriver;

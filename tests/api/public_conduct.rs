@@ -10,7 +10,6 @@ use serde_json::{Value, json};
 use spades_im::domain::TeamId;
 use spades_im::service::Role;
 use spades_im::service::public_views;
-use spades_im::service::standings::StandingsCache;
 
 use crate::helpers::{
     Api, TestApp, anonymous_get, csv_rows, hand_of, html_element, html_standings, html_text,
@@ -361,10 +360,9 @@ async fn the_team_page_says_what_the_team_needs() {
     );
     // The page says what the league's eligibility API says, through the service.
     let mut conn = app.db.reader().acquire().await.unwrap();
-    let row =
-        public_views::team_eligibility(&mut conn, &StandingsCache::default(), "fall", TeamId(t[0]))
-            .await
-            .unwrap();
+    let row = public_views::team_eligibility(&mut conn, "fall", TeamId(t[0]))
+        .await
+        .unwrap();
     drop(conn);
     let api: Value = app
         .get("/api/v1/leagues/fall/eligibility")
@@ -389,14 +387,9 @@ async fn the_team_page_says_what_the_team_needs() {
     // Another league's team is not found.
     let mut conn = app.db.reader().acquire().await.unwrap();
     assert!(
-        public_views::team_eligibility(
-            &mut conn,
-            &StandingsCache::default(),
-            "fall",
-            TeamId(plain[0])
-        )
-        .await
-        .is_err()
+        public_views::team_eligibility(&mut conn, "fall", TeamId(plain[0]))
+            .await
+            .is_err()
     );
     drop(conn);
 

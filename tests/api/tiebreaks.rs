@@ -340,7 +340,7 @@ async fn a_new_tiebreak_order_shows_at_once_over_warm_caches() {
     let ids = league(&admin, "fall", None).await;
     let default = ['E', 'A', 'B', 'C', 'H', 'D', 'F'];
     assert_standings(&app, "fall", &ids, &default, "default order").await;
-    // The standings cache and the page copies are warm.
+    // The page copies are warm.
     for path in [
         "/leagues/fall/standings",
         "/api/v1/leagues/fall/standings",

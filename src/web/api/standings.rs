@@ -78,8 +78,7 @@ async fn standings(
     state: web::Data<AppState>,
     slug: web::Path<String>,
 ) -> Result<HttpResponse, AppError> {
-    let (rows, rated) =
-        crate::service::standings::table(&state.db, &state.standings, &slug).await?;
+    let (rows, rated) = crate::service::standings::table(&state.db, &slug).await?;
     Ok(HttpResponse::Ok().json(StandingsOut {
         rows: rows.iter().map(|s| StandingOut::new(s, rated)).collect(),
     }))

@@ -60,13 +60,7 @@ pub(super) async fn league_home(
     slug: web::Path<String>,
 ) -> Result<HttpResponse, PageError> {
     let mut conn = state.db.reader().acquire().await.map_err(AppError::from)?;
-    let view = home::league_home(
-        &mut conn,
-        &state.standings,
-        &slug,
-        state.db.clock().local_now(),
-    )
-    .await?;
+    let view = home::league_home(&mut conn, &slug, state.db.clock().local_now()).await?;
     let body = LeagueHomePage {
         nav: who.nav(),
         standings: standing_rows(&view.standings, &view.out),

@@ -34,7 +34,7 @@ pub(super) async fn standings_page(
     slug: web::Path<String>,
 ) -> Result<HttpResponse, PageError> {
     let mut conn = state.db.reader().acquire().await.map_err(AppError::from)?;
-    let view = public_views::standings(&mut conn, &state.standings, &slug).await?;
+    let view = public_views::standings(&mut conn, &slug).await?;
     let rating_legend = view
         .league
         .settings
@@ -66,7 +66,7 @@ pub(super) async fn standings_csv(
     slug: web::Path<String>,
 ) -> Result<HttpResponse, PageError> {
     let mut conn = state.db.reader().acquire().await.map_err(AppError::from)?;
-    let view = public_views::standings(&mut conn, &state.standings, &slug).await?;
+    let view = public_views::standings(&mut conn, &slug).await?;
     // When the league rates sportsmanship, a last column with each team's average to two
     // places (as the JSON API gives it), empty before its first rating.
     let rated = rates(&view.league);

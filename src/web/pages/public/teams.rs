@@ -8,7 +8,7 @@ use super::{MatchLine, StandingRow, line, page, standing_row};
 use crate::db::leagues::TeamRow;
 use crate::domain::words::{ordinal, plural};
 use crate::domain::{MatchStatus, TeamId};
-use crate::league::standings::Standing;
+use crate::league::standings::{Ratings, Standing};
 use crate::rules::Team;
 use crate::service::TeamRef;
 use crate::service::eligibility::EligibilityRow;
@@ -128,7 +128,7 @@ impl Needs {
         let settings = &league.settings;
         let rules = &settings.eligibility;
         let forfeits = standing.map_or(0, |s| s.forfeits);
-        let ratings = standing.map_or(&[][..], |s| s.ratings.as_slice());
+        let ratings = standing.map_or(Ratings::default(), |s| s.ratings);
         let average = standing.and_then(Standing::sportsmanship);
 
         let mut facts = Vec::new();
@@ -158,7 +158,7 @@ impl Needs {
             let mut value = match average {
                 Some(avg) => format!(
                     "{avg:.1} from {}, on a scale of {} to {}",
-                    plural(ratings.len(), "rating", "ratings"),
+                    plural(ratings.count, "rating", "ratings"),
                     scale.min,
                     scale.max
                 ),
@@ -245,11 +245,8 @@ impl Needs {
             let mut calm = {
                 // What next game cannot change: a forfeit (its rating included) within
                 // the limits, and any rating on the scale (no rating line at risk).
-                let sum: u32 = ratings.iter().sum();
                 let forfeit_keeps = match (rules.min_sportsmanship, forfeit_rating) {
-                    (Some(min), Some(r)) => {
-                        f64::from(sum + r) / (ratings.len() as f64 + 1.0) >= min
-                    }
+                    (Some(min), Some(r)) => ratings.average_with(r) >= min,
                     _ => true,
                 };
                 let mut safe = Vec::new();
@@ -301,7 +298,7 @@ pub(super) async fn team_page(
 ) -> Result<HttpResponse, PageError> {
     let (slug, team) = path.into_inner();
     let mut conn = state.db.reader().acquire().await.map_err(AppError::from)?;
-    let view = public_views::team(&mut conn, &state.standings, &slug, team).await?;
+    let view = public_views::team(&mut conn, &slug, team).await?;
     let needs = Needs::of(
         &view.league,
         &view.team,

@@ -1,0 +1,214 @@
+//! The standings records kept by triggers (migration 0012) against the whole computation:
+//! after any sequence of played matches, corrections (that flip a winner or un-finish a
+//! match), forfeits, ratings and cancellations, through the API, every team's record and
+//! head-to-head record equal the sums over the finished matches, and the ranked standings
+//! the pages show equal the standings computed from the matches. The sequences are drawn by
+//! proptest; each case is a league of its own on one server.
+
+use proptest::prelude::*;
+use proptest::strategy::ValueTree;
+use proptest::test_runner::{Config, TestRunner};
+use serde_json::{Value, json};
+use spades_im::league::standings as league_standings;
+use spades_im::service::Role;
+use spades_im::service::{check, leagues, standings};
+
+use crate::helpers::{Api, TestApp, hand_of, spawn_app};
+
+/// How many sequences are tried, and the longest.
+const CASES: u32 = 12;
+const MAX_STEPS: usize = 24;
+const TEAMS: usize = 5;
+
+/// Hands that end games to 100 in one to three hands, with wins for either side and sets.
+fn hand(choice: usize) -> Value {
+    match choice % 4 {
+        // a 83 (bid 8, took 11), b set (bid 4, took 2): −40.
+        0 => hand_of([4, 4], [6, 5], [2, 2], [1, 1]),
+        // b 83, a −40.
+        1 => hand_of([2, 2], [1, 1], [4, 4], [6, 5]),
+        // a 60, b 70.
+        2 => hand_of([3, 3], [3, 3], [3, 4], [3, 4]),
+        // a set (bid 10, took 4): −100; b 45 (bid 4, took 9).
+        _ => hand_of([5, 5], [2, 2], [2, 2], [4, 5]),
+    }
+}
+
+#[derive(Debug, Clone)]
+enum Step {
+    /// A new match between two teams, started and given up to these hands (it may stay in
+    /// play when they do not end the game).
+    Play {
+        a: usize,
+        b: usize,
+        hands: Vec<usize>,
+    },
+    /// A forfeit of a match made so far (refused once it is over: that too is a step).
+    Forfeit { pick: usize, team: usize },
+    /// A correction of one hand of a match made so far.
+    Correct {
+        pick: usize,
+        number: usize,
+        hand: usize,
+    },
+    /// Sportsmanship ratings of a match made so far.
+    Rate { pick: usize, a: i64, b: i64 },
+    /// A cancellation of a match made so far.
+    Cancel { pick: usize },
+}
+
+fn step() -> impl Strategy<Value = Step> {
+    prop_oneof![
+        4 => (0..TEAMS, 1..TEAMS, proptest::collection::vec(0usize..4, 1..4))
+            .prop_map(|(a, d, hands)| Step::Play { a, b: (a + d) % TEAMS, hands }),
+        1 => (any::<usize>(), 0usize..3).prop_map(|(pick, team)| Step::Forfeit { pick, team }),
+        3 => (any::<usize>(), 1usize..4, 0usize..4)
+            .prop_map(|(pick, number, hand)| Step::Correct { pick, number, hand }),
+        1 => (any::<usize>(), 1i64..=5, 1i64..=5).prop_map(|(pick, a, b)| Step::Rate { pick, a, b }),
+        1 => any::<usize>().prop_map(|pick| Step::Cancel { pick }),
+    ]
+}
+
+#[actix_web::test]
+async fn the_kept_records_equal_the_standings_computed_from_the_matches() {
+    let app = spawn_app().await;
+    let admin = app.api_user("coord", Role::Admin).await;
+    let mut runner = TestRunner::new(Config {
+        cases: CASES,
+        ..Config::default()
+    });
+    let strategy = proptest::collection::vec(step(), 1..MAX_STEPS);
+    for case in 0..CASES {
+        let steps = strategy
+            .new_tree(&mut runner)
+            .expect("a sequence")
+            .current();
+        let slug = format!("p{case}");
+        let teams = app
+            .league(
+                &admin,
+                &slug,
+                json!({"preset": "unc-im-300", "target": 100}),
+                TEAMS,
+            )
+            .await;
+        let r = admin
+            .client
+            .patch(app.url(&format!("/api/v1/leagues/{slug}")))
+            .bearer_auth(&admin.token)
+            .json(
+                &json!({"settings": {"sportsmanship": {"min": 1, "max": 5, "forfeit_rating": 1}}}),
+            )
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status(), 200, "{}", r.text().await.unwrap());
+        let mut made: Vec<i64> = Vec::new();
+        for (n, s) in steps.iter().enumerate() {
+            run(&admin, &slug, &teams, &mut made, s).await;
+            agree(&app, &slug, &format!("case {case}, step {n} of {steps:?}")).await;
+        }
+    }
+}
+
+async fn run(admin: &Api, slug: &str, teams: &[i64], made: &mut Vec<i64>, s: &Step) {
+    let pick = |i: usize| made.get(i % made.len().max(1)).copied();
+    match s {
+        Step::Play { a, b, hands } => {
+            let m = admin.add_match(slug, teams[*a], teams[*b], "T1").await;
+            let id = m["id"].as_i64().expect("id");
+            made.push(id);
+            let mut m = admin.start_match(id).await;
+            for h in hands {
+                if m["status"] != "in_progress" {
+                    break;
+                }
+                m = admin.enter_hand(&m, &hand(*h)).await;
+            }
+        }
+        Step::Forfeit { pick: p, team } => {
+            let Some(id) = pick(*p) else { return };
+            let m = current(admin, id).await;
+            let who = ["a", "b", "both"][*team];
+            let r = admin
+                .post(
+                    &format!("/api/v1/matches/{id}/forfeit"),
+                    &json!({"team": who, "expected_version": m["version"]}),
+                )
+                .await;
+            refused_only_as_expected(r, "forfeit").await;
+        }
+        Step::Correct {
+            pick: p,
+            number,
+            hand: h,
+        } => {
+            let Some(id) = pick(*p) else { return };
+            let m = current(admin, id).await;
+            let played = m["hands"].as_array().map_or(0, Vec::len);
+            if played == 0 {
+                return;
+            }
+            let number = (number - 1) % played + 1;
+            let r = admin
+                .correct_hand(&m, number as i64, &hand(*h), "entered wrong", false)
+                .await;
+            refused_only_as_expected(r, "correction").await;
+        }
+        Step::Rate { pick: p, a, b } => {
+            let Some(id) = pick(*p) else { return };
+            let r = admin
+                .post(
+                    &format!("/api/v1/matches/{id}/sportsmanship"),
+                    &json!({"a": a, "b": b}),
+                )
+                .await;
+            refused_only_as_expected(r, "rating").await;
+        }
+        Step::Cancel { pick: p } => {
+            let Some(id) = pick(*p) else { return };
+            let m = current(admin, id).await;
+            let r = admin
+                .post(
+                    &format!("/api/v1/matches/{id}/cancel"),
+                    &json!({"reason": "rec center closed", "expected_version": m["version"]}),
+                )
+                .await;
+            refused_only_as_expected(r, "cancellation").await;
+        }
+    }
+}
+
+async fn current(admin: &Api, id: i64) -> Value {
+    admin
+        .get(&format!("/api/v1/matches/{id}"))
+        .await
+        .json()
+        .await
+        .expect("match")
+}
+
+/// A step may be refused (a forfeit of a finished match, a rating of one not over, a
+/// correction that would leave hands after the end), never fail.
+async fn refused_only_as_expected(r: reqwest::Response, what: &str) {
+    let status = r.status().as_u16();
+    let body = r.text().await.unwrap_or_default();
+    assert!(
+        matches!(status, 200 | 201 | 409 | 422),
+        "{what}: {status} {body}"
+    );
+}
+
+/// `check` finds nothing, and the standings from the kept records are the standings
+/// computed from the matches, rank for rank.
+async fn agree(app: &TestApp, slug: &str, when: &str) {
+    let report = check::check(&app.db).await.expect("check");
+    let listed: Vec<String> = report.differences.iter().map(|d| d.to_string()).collect();
+    assert!(listed.is_empty(), "{when}: {listed:#?}");
+    let mut conn = app.db.reader().acquire().await.unwrap();
+    let league = leagues::league_by_slug(&mut conn, slug).await.unwrap();
+    let kept = standings::standings(&mut conn, &league).await.unwrap();
+    let (rows, versus) = standings::recomputed(&mut conn, &league).await.unwrap();
+    let computed = league_standings::ranked(rows, &versus, &league.tiebreak_or_default());
+    assert_eq!(kept, computed, "{when}");
+}
