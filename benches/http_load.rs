@@ -438,7 +438,7 @@ async fn hands_only() {
 async fn scale() {
     let secs = seconds().min(3);
     println!(
-        "\n| teams | hands | matches | cache | standings page p50 / p99 ms | standings API | league home | schedule | match page | scoreboard | bracket page |\n|---|---|---|---|---|---|---|---|---|---|---|"
+        "\n| teams | hands | matches | cache | standings page p50 / p99 ms | standings API | league home | schedule (this week) | team page | leagues | match page | scoreboard | bracket page |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|"
     );
     for &teams in &[16usize, 256, 1024] {
         for &hands in &[10_000usize, 100_000, 1_000_000] {
@@ -474,11 +474,14 @@ async fn scale() {
     }
 }
 
-const SCALE_PAGES: [&str; 7] = [
+const SCALE_PAGES: [&str; 9] = [
     "/leagues/bench/standings",
     "/api/v1/leagues/bench/standings",
     "/leagues/bench",
     "/leagues/bench/schedule",
+    // The generated league's teams are the database's first rows.
+    "/leagues/bench/teams/1",
+    "/leagues",
     "/matches/10",
     "/scoreboard",
     "/leagues/bench/bracket",

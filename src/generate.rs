@@ -6,7 +6,8 @@
 //! commit per hand), but every hand is scored by the rules engine exactly as the services do,
 //! so the cached totals of each match are the ones its hands rebuild. Matches are played in
 //! round-robin order until the hand budget is spent: those are complete, the one that takes
-//! the last hands stays in progress, the rest are scheduled.
+//! the last hands stays in progress, the rest are scheduled. A round is a week: Tuesdays at
+//! 19:00 from 6 January 2026.
 
 use crate::db::Db;
 use crate::db::leagues as db_leagues;
@@ -86,6 +87,11 @@ pub async fn season(db: &Db, admin: &User, spec: &SeasonSpec) -> anyhow::Result<
     for n in 0..spec.matches {
         let p = rounds[n % per_cycle];
         let round = (n / per_cycle) * rounds_per_cycle + p.round;
+        // A round a week, on Tuesdays at 19:00 from 6 January 2026.
+        let night = chrono::NaiveDate::from_ymd_opt(2026, 1, 6)
+            .and_then(|d| d.checked_add_days(chrono::Days::new(7 * (round as u64 - 1))))
+            .and_then(|d| d.and_hms_opt(19, 0, 0))
+            .ok_or_else(|| anyhow::anyhow!("round {round} has no date"))?;
         let id = db_matches::insert(
             &mut tx,
             &NewMatch {
@@ -95,7 +101,7 @@ pub async fn season(db: &Db, admin: &User, spec: &SeasonSpec) -> anyhow::Result<
                 team_a: team_ids[p.a],
                 team_b: team_ids[p.b],
                 table_name: None,
-                scheduled_at: None,
+                scheduled_at: Some(crate::domain::LocalTime(night)),
             },
         )
         .await?;

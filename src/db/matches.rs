@@ -149,6 +149,86 @@ pub async fn of_league(
     .await
 }
 
+/// A league's matches scheduled from `from` (inclusive) to `to` (exclusive), and those
+/// without a time, in schedule order: a week of the schedule (two index searches).
+pub async fn in_week_or_undated(
+    conn: &mut SqliteConnection,
+    league_id: LeagueId,
+    from: LocalTime,
+    to: LocalTime,
+) -> sqlx::Result<Vec<MatchRow>> {
+    sqlx::query_as(
+        "SELECT * FROM (
+           SELECT * FROM matches WHERE league_id = ?1 AND scheduled_at >= ?2 AND scheduled_at < ?3
+           UNION ALL
+           SELECT * FROM matches WHERE league_id = ?1 AND scheduled_at IS NULL)
+         ORDER BY scheduled_at IS NULL, scheduled_at, round, id",
+    )
+    .bind(league_id)
+    .bind(from)
+    .bind(to)
+    .fetch_all(conn)
+    .await
+}
+
+/// Every match of team `team` (as either side), in schedule order.
+pub async fn of_team(conn: &mut SqliteConnection, team: TeamId) -> sqlx::Result<Vec<MatchRow>> {
+    sqlx::query_as(
+        "SELECT * FROM (
+           SELECT * FROM matches WHERE team_a = ?1
+           UNION ALL
+           SELECT * FROM matches WHERE team_b = ?1 AND team_a != ?1)
+         ORDER BY scheduled_at IS NULL, scheduled_at, round, id",
+    )
+    .bind(team)
+    .fetch_all(conn)
+    .await
+}
+
+/// How many matches of the league there are in each status (an index-only count).
+pub async fn count_by_status(
+    conn: &mut SqliteConnection,
+    league_id: LeagueId,
+) -> sqlx::Result<Vec<(MatchStatus, i64)>> {
+    sqlx::query_as("SELECT status, count(*) FROM matches WHERE league_id = ? GROUP BY status")
+        .bind(league_id)
+        .fetch_all(conn)
+        .await
+}
+
+/// The earliest time a match of the league is scheduled at from `from` on (one index seek).
+pub async fn next_scheduled(
+    conn: &mut SqliteConnection,
+    league_id: LeagueId,
+    from: LocalTime,
+) -> sqlx::Result<Option<LocalTime>> {
+    sqlx::query_scalar(
+        "SELECT scheduled_at FROM matches WHERE league_id = ? AND scheduled_at >= ?
+         ORDER BY scheduled_at LIMIT 1",
+    )
+    .bind(league_id)
+    .bind(from)
+    .fetch_optional(conn)
+    .await
+}
+
+/// The latest time a match of the league is scheduled at before `before` (`None`: at all).
+pub async fn last_scheduled_before(
+    conn: &mut SqliteConnection,
+    league_id: LeagueId,
+    before: Option<LocalTime>,
+) -> sqlx::Result<Option<LocalTime>> {
+    sqlx::query_scalar(
+        "SELECT scheduled_at FROM matches
+         WHERE league_id = ?1 AND scheduled_at IS NOT NULL AND (?2 IS NULL OR scheduled_at < ?2)
+         ORDER BY scheduled_at DESC LIMIT 1",
+    )
+    .bind(league_id)
+    .bind(before)
+    .fetch_optional(conn)
+    .await
+}
+
 /// A league's matches in play or scheduled between `from` and `to` (as stored,
 /// `YYYY-MM-DDTHH:MM`), in schedule order: the league home's "this week".
 pub async fn in_window(

@@ -84,8 +84,7 @@ pub async fn team_feed(
         .await?
         .ok_or(ServiceError::NotFound)?;
     let league = League::from_row(row)?;
-    let mut rows = db_matches::of_league(conn, league.row.id).await?;
-    rows.retain(|m| m.team_a == id || m.team_b == id);
+    let rows = db_matches::of_team(conn, id).await?;
     let events = events(conn, &league, &rows, clock.zone()).await?;
     Ok(Feed {
         name: format!("{} · {}", team.name, league.row.name),

@@ -34,11 +34,18 @@ pub async fn league_cards(conn: &mut SqliteConnection) -> Result<Vec<LeagueCard>
     for row in all {
         let league = League::from_row(row)?.row;
         let teams = db_leagues::teams(conn, league.id).await?;
-        let rows = db_matches::of_league(conn, league.id).await?;
-        let count = |pick: fn(MatchStatus) -> bool| rows.iter().filter(|m| pick(m.status)).count();
+        let counts = db_matches::count_by_status(conn, league.id).await?;
+        let count = |pick: fn(MatchStatus) -> bool| {
+            let n: i64 = counts
+                .iter()
+                .filter(|(s, _)| pick(*s))
+                .map(|(_, n)| n)
+                .sum();
+            usize::try_from(n).unwrap_or(0)
+        };
         cards.push(LeagueCard {
             teams: teams.len(),
-            matches: rows.len(),
+            matches: count(|_| true),
             played: count(MatchStatus::is_result),
             live: count(|s| s == MatchStatus::InProgress),
             slug: league.slug,

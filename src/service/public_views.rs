@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 
-use chrono::NaiveDate;
+use chrono::{Datelike, Duration, NaiveDate, NaiveTime};
 use sqlx::SqliteConnection;
 
 use super::ServiceError;
@@ -13,7 +13,8 @@ use super::leagues::{self, League};
 use super::playoffs::{self, BracketView};
 use super::summaries::MatchSummary;
 use crate::db::leagues::{self as db_leagues, TeamRow};
-use crate::domain::TeamId;
+use crate::db::matches as db_matches;
+use crate::domain::{LeagueId, LocalTime, TeamId};
 use crate::league::standings::Standing;
 use crate::rules::Stage;
 
@@ -63,6 +64,10 @@ pub fn out_of_league(teams: &[TeamRow]) -> HashMap<i64, String> {
 #[derive(Debug, Clone)]
 pub struct LeagueSchedule {
     pub league: League,
+    /// The part of the season shown.
+    pub span: Span,
+    /// The weeks to link to, in order.
+    pub weeks: Vec<WeekLink>,
     /// The regular-season matches that have a time, by night, in date order.
     pub regular: Vec<Night>,
     /// The playoff and final matches that have a time, by night, in date order.
@@ -91,16 +96,165 @@ pub struct RoundOf {
 pub async fn schedule(
     conn: &mut SqliteConnection,
     slug: &str,
+    asked: Option<Span>,
+    today: NaiveDate,
 ) -> Result<LeagueSchedule, ServiceError> {
     let league = leagues::league_by_slug(conn, slug).await?;
-    let matches = super::summaries::summaries(conn, league.row.id).await?;
+    let id = league.row.id;
+    let span = match asked {
+        Some(span) => span,
+        None => {
+            // This week, else the next week with matches, else the season's last week.
+            let this_week = monday_of(today);
+            let next = week_from(conn, id, this_week).await?;
+            let last = week_before(conn, id, None).await?;
+            Span::Week(next.or(last).unwrap_or(this_week))
+        }
+    };
+    let mut rows = match span {
+        Span::Season => db_matches::of_league(conn, id).await?,
+        Span::Week(monday) => {
+            db_matches::in_week_or_undated(
+                conn,
+                id,
+                start_of(monday),
+                start_of(next_monday(monday)),
+            )
+            .await?
+        }
+    };
+    let weeks = week_links(conn, id, span).await?;
+    rows.retain(super::summaries::listed);
+    let matches = super::summaries::summaries_of(conn, id, &rows).await?;
     let (regular, playoffs, undated) = grouped(matches);
     Ok(LeagueSchedule {
         league,
+        span,
+        weeks,
         regular,
         playoffs,
         undated,
     })
+}
+
+/// What part of the season the schedule shows: one week (from its Monday), or all of it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Span {
+    Week(NaiveDate),
+    Season,
+}
+
+impl Span {
+    /// `all`, or a date (`2026-11-25`: the week from its Monday); `None` for anything else.
+    pub fn parse(s: &str) -> Option<Span> {
+        match s.trim() {
+            "all" => Some(Span::Season),
+            date => NaiveDate::parse_from_str(date, "%Y-%m-%d")
+                .ok()
+                .map(|d| Span::Week(monday_of(d))),
+        }
+    }
+}
+
+/// A link of the schedule's list of weeks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WeekLink {
+    /// A week with matches (or the week shown), by its Monday.
+    Week(NaiveDate),
+    /// Weeks with matches left out of the list.
+    Gap,
+}
+
+/// How many weeks with matches are linked on each side of the week shown (besides the
+/// season's first and last).
+pub const WEEKS_AROUND: usize = 3;
+
+/// The weeks the schedule links to (none when no match has a time): the season's first and
+/// last, [`WEEKS_AROUND`] each side
+/// of the week shown, and that week; gaps where weeks with matches are left out. A few index
+/// seeks, whatever the season's length.
+async fn week_links(
+    conn: &mut SqliteConnection,
+    league: LeagueId,
+    span: Span,
+) -> Result<Vec<WeekLink>, ServiceError> {
+    let Some(first) = week_from(conn, league, NaiveDate::MIN).await? else {
+        // No match has a time: no weeks.
+        return Ok(Vec::new());
+    };
+    let mut weeks: Vec<NaiveDate> = vec![first];
+    weeks.extend(week_before(conn, league, None).await?);
+    if let Span::Week(shown) = span {
+        weeks.push(shown);
+        let mut before = shown;
+        for _ in 0..WEEKS_AROUND {
+            let Some(w) = week_before(conn, league, Some(before)).await? else {
+                break;
+            };
+            weeks.push(w);
+            before = w;
+        }
+        let mut after = shown;
+        for _ in 0..WEEKS_AROUND {
+            let Some(w) = week_from(conn, league, next_monday(after)).await? else {
+                break;
+            };
+            weeks.push(w);
+            after = w;
+        }
+    }
+    weeks.sort();
+    weeks.dedup();
+    let mut links = Vec::with_capacity(weeks.len() + 2);
+    for (i, w) in weeks.iter().enumerate() {
+        if let Some(previous) = i.checked_sub(1).map(|p| weeks[p])
+            && week_from(conn, league, next_monday(previous))
+                .await?
+                .is_some_and(|between| between < *w)
+        {
+            links.push(WeekLink::Gap);
+        }
+        links.push(WeekLink::Week(*w));
+    }
+    Ok(links)
+}
+
+/// The Monday of the week of `day`.
+pub fn monday_of(day: NaiveDate) -> NaiveDate {
+    day - Duration::days(i64::from(day.weekday().num_days_from_monday()))
+}
+
+fn next_monday(monday: NaiveDate) -> NaiveDate {
+    monday + Duration::days(7)
+}
+
+fn start_of(day: NaiveDate) -> LocalTime {
+    LocalTime(day.and_time(NaiveTime::MIN))
+}
+
+/// The first week from the week of `monday` on that has a match (one index seek).
+async fn week_from(
+    conn: &mut SqliteConnection,
+    league: LeagueId,
+    monday: NaiveDate,
+) -> Result<Option<NaiveDate>, ServiceError> {
+    Ok(db_matches::next_scheduled(conn, league, start_of(monday))
+        .await?
+        .map(|t| monday_of(t.0.date())))
+}
+
+/// The last week before the week of `monday` (`None`: the season's last week) that has a
+/// match (one index seek).
+async fn week_before(
+    conn: &mut SqliteConnection,
+    league: LeagueId,
+    monday: Option<NaiveDate>,
+) -> Result<Option<NaiveDate>, ServiceError> {
+    Ok(
+        db_matches::last_scheduled_before(conn, league, monday.map(start_of))
+            .await?
+            .map(|t| monday_of(t.0.date())),
+    )
 }
 
 /// `matches` by night (regular season, then playoffs) and the undated ones by round.
@@ -191,8 +345,9 @@ pub async fn team(
     let table = super::standings::standings(conn, &league).await?;
     let standing = table.iter().find(|s| s.team_id == id.0).cloned();
     let eligibility = eligibility_in(conn, &league, &teams, &table, id).await?;
-    let mut matches = super::summaries::summaries(conn, league.row.id).await?;
-    matches.retain(|m| m.team_a.id == id || m.team_b.id == id);
+    let mut rows = db_matches::of_team(conn, id).await?;
+    rows.retain(super::summaries::listed);
+    let matches = super::summaries::summaries_of(conn, league.row.id, &rows).await?;
     Ok(TeamSeason {
         league,
         team,

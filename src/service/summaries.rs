@@ -137,8 +137,14 @@ pub async fn summaries(
     league_id: LeagueId,
 ) -> Result<Vec<MatchSummary>, ServiceError> {
     let mut rows = db_matches::of_league(conn, league_id).await?;
-    rows.retain(|m| !(m.status == MatchStatus::Cancelled && m.started_at.is_some()));
+    rows.retain(listed);
     summaries_of(conn, league_id, &rows).await
+}
+
+/// Whether a match is listed with the league's matches: all but the cancelled ones of a
+/// reset bracket path (they had started; a new match replaced each).
+pub fn listed(m: &MatchRow) -> bool {
+    !(m.status == MatchStatus::Cancelled && m.started_at.is_some())
 }
 
 /// `rows` (matches of league `league_id`) as summaries, one for each, in order.

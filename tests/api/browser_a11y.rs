@@ -317,6 +317,10 @@ async fn every_page_passes_axe() {
             ("standings, empty", "/leagues/empty/standings".to_string()),
             ("schedule", format!("/leagues/{slug}/schedule")),
             ("schedule, empty", "/leagues/empty/schedule".to_string()),
+            (
+                "schedule, whole season",
+                format!("/leagues/{slug}/schedule?week=all"),
+            ),
             ("teams", format!("/leagues/{slug}/teams")),
             ("team", format!("/leagues/{slug}/teams/{team}")),
             ("league rules", format!("/leagues/{slug}/rules")),

@@ -348,9 +348,62 @@ fn headings(html: &str) -> Vec<String> {
     out
 }
 
+/// A long season links the weeks around the one shown, the first and the last, and marks
+/// the weeks left out; each link shows its week.
+#[actix_web::test]
+async fn a_long_schedule_links_the_weeks_around_the_one_shown() {
+    let (clock, _) = manual_clock("2027-02-03T17:00:00Z", chrono_tz::America::New_York);
+    let app = spawn_app_with_clock(clock).await;
+    let admin = app.api_user("coord", Role::Admin).await;
+    let t = app.league(&admin, "long", json!("classic"), 2).await;
+    // Ten Tuesdays, from 5 January 2027.
+    let first = chrono::NaiveDate::from_ymd_opt(2027, 1, 5).unwrap();
+    let mut ids = Vec::new();
+    for week in 0..10 {
+        let night = first + chrono::Duration::weeks(week);
+        let when = format!("{night}T19:00");
+        ids.push(add(&admin, "long", (t[0], t[1]), "T1", Some(&when), "regular").await);
+    }
+    let html = admin
+        .get("/leagues/long/schedule")
+        .await
+        .text()
+        .await
+        .unwrap();
+    let nav = html_element(&html, "week-nav", "</nav>").unwrap();
+    assert_eq!(
+        html_text(nav).replace("Week of ", ""),
+        "4 Jan 2027 11 Jan 2027 18 Jan 2027 25 Jan 2027 1 Feb 2027 8 Feb 2027 15 Feb 2027 \
+         22 Feb 2027 … (more weeks) 8 Mar 2027 Whole season",
+        "{nav}"
+    );
+    assert!(
+        nav.contains("?week=2027-02-01\" aria-current=\"page\""),
+        "{nav}"
+    );
+    // Only this week's match.
+    for (week, id) in ids.iter().enumerate() {
+        let shown = html.contains(&format!("href=\"/matches/{id}\""));
+        assert_eq!(shown, week == 4, "week {week}");
+    }
+    // From the first week: the three after it, a gap, the last.
+    let html = admin
+        .get("/leagues/long/schedule?week=2027-01-04")
+        .await
+        .text()
+        .await
+        .unwrap();
+    let nav = html_element(&html, "week-nav", "</nav>").unwrap();
+    assert_eq!(
+        html_text(nav).replace("Week of ", ""),
+        "4 Jan 2027 11 Jan 2027 18 Jan 2027 25 Jan 2027 … (more weeks) 8 Mar 2027 Whole season",
+        "{nav}"
+    );
+}
+
 #[actix_web::test]
 async fn the_schedule_goes_night_by_night_with_undated_matches_last() {
-    let (clock, _) = manual_clock("2026-11-20T12:00:00Z", chrono_tz::America::New_York);
+    let (clock, time) = manual_clock("2026-11-20T12:00:00Z", chrono_tz::America::New_York);
     let app = spawn_app_with_clock(clock).await;
     let admin = app.api_user("coord", Role::Admin).await;
     let t = app.league(&admin, "fall", json!("classic"), 4).await;
@@ -415,7 +468,84 @@ async fn the_schedule_goes_night_by_night_with_undated_matches_last() {
         .await
         .unwrap();
 
+    // By default one week: on Friday 20 November, the next week with matches (23 November),
+    // with the matches not yet scheduled; a link to each week and to the whole season.
     let (status, _, html) = anonymous_get(&app, "/leagues/fall/schedule").await;
+    assert_eq!(status, 200);
+    assert_eq!(
+        headings(&html),
+        [
+            "2 Tuesday 24 November 2026",
+            "2 Not yet scheduled",
+            "3 Round 1",
+            "3 Round 2",
+            "3 Round 3",
+            "3 Playoffs, round 1",
+        ],
+        "{html}"
+    );
+    assert!(
+        !html.contains(&format!("href=\"/matches/{later}\"")),
+        "{html}"
+    );
+    assert_eq!(
+        html_text(html_element(&html, "shown-span", "</p>").unwrap()),
+        "Week of Monday 23 November 2026"
+    );
+    let nav = html_element(&html, "week-nav", "</nav>").unwrap();
+    assert_eq!(
+        html_text(nav),
+        "Week of 23 Nov 2026 Week of 30 Nov 2026 Week of 7 Dec 2026 Whole season",
+        "{nav}"
+    );
+    assert!(
+        nav.contains("href=\"/leagues/fall/schedule?week=2026-11-23\" aria-current=\"page\""),
+        "{nav}"
+    );
+    assert_eq!(nav.matches("aria-current").count(), 1, "{nav}");
+    // Any day of a week asks for that week.
+    let (status, _, html) = anonymous_get(&app, "/leagues/fall/schedule?week=2026-12-03").await;
+    assert_eq!(status, 200);
+    assert_eq!(headings(&html)[0], "2 Tuesday 1 December 2026", "{html}");
+    assert!(
+        html.contains(&format!("href=\"/matches/{later}\"")),
+        "{html}"
+    );
+    assert!(
+        !html.contains(&format!("href=\"/matches/{first}\"")),
+        "{html}"
+    );
+    // A week with no match says so.
+    let (status, _, html) = anonymous_get(&app, "/leagues/fall/schedule?week=2027-01-04").await;
+    assert_eq!(status, 200);
+    assert_eq!(
+        html_text(html_element(&html, "no-matches", "</p>").unwrap()),
+        "No matches in this week."
+    );
+    // Not a week: not a page.
+    for bad in ["yesterday", "2026-13-01", ""] {
+        let (status, _, _) =
+            anonymous_get(&app, &format!("/leagues/fall/schedule?week={bad}")).await;
+        assert_eq!(status, 404, "{bad}");
+    }
+    // During the playoffs' week, that week; after the season, its last week.
+    for (now, shown) in [
+        ("2026-12-09T12:00:00Z", "Playoffs · Tuesday 8 December 2026"),
+        ("2027-02-01T12:00:00Z", "Playoffs · Tuesday 8 December 2026"),
+        ("2026-11-30T12:00:00Z", "Tuesday 1 December 2026"),
+    ] {
+        time.set(chrono::DateTime::parse_from_rfc3339(now).unwrap().to_utc());
+        let html = admin
+            .get("/leagues/fall/schedule")
+            .await
+            .text()
+            .await
+            .unwrap();
+        assert_eq!(headings(&html)[0], format!("2 {shown}"), "{now}");
+    }
+
+    // The whole season.
+    let (status, _, html) = anonymous_get(&app, "/leagues/fall/schedule?week=all").await;
     assert_eq!(status, 200);
     assert_eq!(
         headings(&html),

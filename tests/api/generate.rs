@@ -51,8 +51,13 @@ async fn a_generated_season_is_consistent_with_its_hands() {
     }
     assert_eq!(hands, 400);
     drop(conn);
-    // The schedule shows every match from the cached totals.
-    let page = app.get("/leagues/gen/schedule").await.text().await.unwrap();
+    // The whole season's schedule shows every match from the cached totals.
+    let page = app
+        .get("/leagues/gen/schedule?week=all")
+        .await
+        .text()
+        .await
+        .unwrap();
     let done = summaries
         .iter()
         .find(|s| s.status == spades_im::domain::MatchStatus::Complete)

@@ -338,6 +338,7 @@ async fn check(app: &TestApp, admin: &Api, twin: &str, seed: u64, step: u64, wha
         "/leagues/walk/standings",
         "/leagues/walk/standings.csv",
         "/leagues/walk/schedule",
+        "/leagues/walk/schedule?week=all",
         "/leagues/walk/bracket",
         "/scoreboard",
         "/api/v1/scoreboard",

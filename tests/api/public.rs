@@ -334,8 +334,8 @@ async fn league_pages_show_the_apis_numbers() {
     assert!(at.windows(2).all(|w| w[0] < w[1]), "{explained}");
     assert!(html.contains("ranked by win %"));
 
-    // Schedule: every match, by round, with results.
-    let html = page(&app, "/leagues/fall/schedule").await;
+    // Schedule, the whole season: every match, by round, with results.
+    let html = page(&app, "/leagues/fall/schedule?week=all").await;
     for round in 1..=3 {
         assert!(
             html.contains(&format!("<h2>Round {round} · ")),

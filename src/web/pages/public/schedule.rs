@@ -1,6 +1,7 @@
-//! `/leagues/{slug}/schedule`: every match of a league with its result, night by night: the
-//! regular season's, then the playoffs', then under "Not yet scheduled" the matches without
-//! a time, by round.
+//! `/leagues/{slug}/schedule`: a week of a league's matches with their results, night by
+//! night (the regular season's, then the playoffs'), then under "Not yet scheduled" the
+//! matches without a time, by round. This week by default (or the next week with matches),
+//! `?week=DATE` the week of that date, `?week=all` the whole season; links to every week.
 
 use actix_web::{HttpResponse, get, web};
 use askama::Template;
@@ -8,7 +9,7 @@ use chrono::NaiveDate;
 
 use super::{MatchLine, capitalized, line, page};
 use crate::rules::Stage;
-use crate::service::public_views::{self, Night, RoundOf};
+use crate::service::public_views::{self, Night, RoundOf, Span};
 use crate::web::AppState;
 use crate::web::error::{AppError, PageError};
 use crate::web::extract::Viewer;
@@ -36,7 +37,62 @@ struct SchedulePage {
     nav: Nav,
     slug: String,
     name: String,
+    /// What is shown, in words: "Week of Monday 23 November 2026", "The whole season".
+    shown: String,
+    /// Links to weeks with matches, then to the whole season; none when no match has a time.
+    weeks: Vec<WeekLink>,
+    /// No match of the part shown has a time (those without a time may follow).
+    nothing_dated: bool,
     parts: Vec<Part>,
+}
+
+/// A link to a part of the season; with no `value`, weeks left out ("…").
+pub struct WeekLink {
+    /// The query value: `2026-11-23`, `all`.
+    pub value: Option<String>,
+    /// "23 Nov 2026", "Whole season".
+    pub label: String,
+    /// The part shown now.
+    pub current: bool,
+}
+
+#[derive(Debug, serde::Deserialize)]
+pub(super) struct WeekQuery {
+    week: Option<String>,
+}
+
+fn week_links(weeks: &[public_views::WeekLink], span: Span) -> Vec<WeekLink> {
+    if weeks.is_empty() {
+        return Vec::new();
+    }
+    let mut links: Vec<WeekLink> = weeks
+        .iter()
+        .map(|w| match w {
+            public_views::WeekLink::Week(monday) => WeekLink {
+                value: Some(monday.to_string()),
+                label: monday.format("%-d %b %Y").to_string(),
+                current: span == Span::Week(*monday),
+            },
+            public_views::WeekLink::Gap => WeekLink {
+                value: None,
+                label: "…".into(),
+                current: false,
+            },
+        })
+        .collect();
+    links.push(WeekLink {
+        value: Some("all".into()),
+        label: "Whole season".into(),
+        current: span == Span::Season,
+    });
+    links
+}
+
+fn shown_words(span: Span) -> String {
+    match span {
+        Span::Week(monday) => format!("Week of {}", night_words(monday)),
+        Span::Season => "The whole season".into(),
+    }
 }
 
 /// A night in words: "Tuesday 24 November 2026".
@@ -115,9 +171,16 @@ pub(super) async fn schedule_page(
     state: web::Data<AppState>,
     who: Viewer,
     slug: web::Path<String>,
+    query: web::Query<WeekQuery>,
 ) -> Result<HttpResponse, PageError> {
+    // A week that is not a date (nor `all`) is no page of the schedule.
+    let asked = match query.week.as_deref() {
+        None => None,
+        Some(w) => Some(Span::parse(w).ok_or(AppError::NotFound)?),
+    };
     let mut conn = state.db.reader().acquire().await.map_err(AppError::from)?;
-    let view = public_views::schedule(&mut conn, &slug).await?;
+    let today = state.db.clock().local_now().0.date();
+    let view = public_views::schedule(&mut conn, &slug, asked, today).await?;
     let parts: Vec<Part> = [
         Part {
             id: "regular-season",
@@ -142,6 +205,9 @@ pub(super) async fn schedule_page(
         nav: who.nav(),
         slug: view.league.row.slug,
         name: view.league.row.name,
+        shown: shown_words(view.span),
+        weeks: week_links(&view.weeks, view.span),
+        nothing_dated: view.regular.is_empty() && view.playoffs.is_empty(),
         parts,
     }
     .render()?;
