@@ -365,7 +365,7 @@ async fn load() {
         &server,
         "POST",
         "/api/v1/leagues/bench/playoffs",
-        json!({"format": "double_elimination", "teams": 64}),
+        json!({"format": "double_elimination", "teams": 64, "force": true}),
     )
     .await;
     println!(
@@ -455,7 +455,7 @@ async fn scale() {
                         &server,
                         "POST",
                         "/api/v1/leagues/bench/playoffs",
-                        json!({"format": "double_elimination", "teams": teams.min(64)}),
+                        json!({"format": "double_elimination", "teams": teams.min(64), "force": true}),
                     )
                     .await;
                     bracket_made = true;

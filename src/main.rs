@@ -150,10 +150,11 @@ enum Command {
         seed: u64,
     },
     /// Replay every match's hands and compare the totals cached on each match, and compare
-    /// each team's standings record with the finished matches; prints each difference and
+    /// each team's standings record and each league's count of matches with the matches; prints each difference and
     /// exits 1 if there is one (safe while the server runs: it only reads).
     Check {
-        /// First rewrite every team's standings record from the finished matches.
+        /// First rewrite every team's standings record and every league's count of matches
+        /// from the matches.
         #[arg(long)]
         rebuild: bool,
     },
@@ -360,7 +361,10 @@ async fn check(args: ServeArgs, rebuild: bool) -> anyhow::Result<()> {
     let db = args.open().await?;
     if rebuild {
         let teams = spades_im::service::check::rebuild_records(&db).await?;
-        println!("rebuilt the standings records of {teams} teams from the finished matches");
+        println!(
+            "rebuilt the standings records of {teams} teams and the counts of matches from the \
+             matches"
+        );
     }
     let report = spades_im::service::check::check(&db).await?;
     for difference in &report.differences {
@@ -369,14 +373,14 @@ async fn check(args: ServeArgs, rebuild: bool) -> anyhow::Result<()> {
     if report.differences.is_empty() {
         println!(
             "checked {} matches ({} hands): every cached total agrees with the hands, every \
-             team's record with the matches",
+             team's record and every league's count of matches with the matches",
             report.matches, report.hands
         );
         Ok(())
     } else {
         anyhow::bail!(
             "{} cached values differ from the hands or the matches (listed above); the \
-             teams' records are rewritten by `{}`",
+             teams' records and the counts of matches are rewritten by `{}`",
             report.differences.len(),
             command("check --rebuild")
         )

@@ -168,6 +168,13 @@ pub async fn teams(conn: &mut SqliteConnection, league_id: LeagueId) -> sqlx::Re
         .await
 }
 
+pub async fn count_teams(conn: &mut SqliteConnection, league_id: LeagueId) -> sqlx::Result<i64> {
+    sqlx::query_scalar("SELECT count(*) FROM teams WHERE league_id = ?")
+        .bind(league_id)
+        .fetch_one(conn)
+        .await
+}
+
 pub async fn team(conn: &mut SqliteConnection, id: TeamId) -> sqlx::Result<Option<TeamRow>> {
     sqlx::query_as("SELECT * FROM teams WHERE id = ?")
         .bind(id)
@@ -211,13 +218,15 @@ pub async fn records(
     .await
 }
 
-/// Rewrites `team_records` and `head_to_head` from the finished matches (the sums the
-/// triggers keep, migration 0012) and counts a change for the page cache; answers how many
-/// teams have a record.
+/// Rewrites `team_records` and `head_to_head` from the finished matches and `match_counts`
+/// from the matches (what the triggers keep, migrations 0012 and 0013), and counts a change
+/// for the page cache; answers how many teams have a record.
 pub async fn rebuild_records(conn: &mut SqliteConnection) -> sqlx::Result<u64> {
     sqlx::raw_sql(
-        "DELETE FROM team_records; DELETE FROM head_to_head;
+        "DELETE FROM team_records; DELETE FROM head_to_head; DELETE FROM match_counts;
          UPDATE data_version SET n = n + 1;
+         INSERT INTO match_counts
+         SELECT league_id, status, count(*) FROM matches GROUP BY league_id, status;
          INSERT INTO head_to_head
          SELECT team_id, opponent_id, count(*), sum(won), sum(tied)
          FROM result_sides GROUP BY team_id, opponent_id;",
@@ -245,7 +254,9 @@ pub struct VersusRow {
     pub tied: i64,
 }
 
-/// The records of the `teams` against each other (the head-to-head of tied teams).
+/// The records of the `teams` against each of their opponents (the head-to-head of tied
+/// teams: the caller keeps those against each other). One range of the primary key per
+/// team: `opponent_id IN (…)` as well would have SQLite seek every pair of the list.
 pub async fn head_to_head(
     conn: &mut SqliteConnection,
     teams: &[TeamId],
@@ -253,8 +264,7 @@ pub async fn head_to_head(
     let ids = serde_json::to_string(teams).unwrap_or_else(|_| "[]".to_string());
     sqlx::query_as(
         "SELECT team_id, opponent_id, played, won, tied FROM head_to_head
-         WHERE team_id IN (SELECT value FROM json_each(?1))
-           AND opponent_id IN (SELECT value FROM json_each(?1))",
+         WHERE team_id IN (SELECT value FROM json_each(?1))",
     )
     .bind(ids)
     .fetch_all(conn)

@@ -185,13 +185,33 @@ pub async fn of_team(conn: &mut SqliteConnection, team: TeamId) -> sqlx::Result<
     .await
 }
 
-/// How many matches of the league there are in each status (an index-only count).
+/// How many matches of the league there are in each status, as the triggers keep them
+/// (migration 0013).
 pub async fn count_by_status(
     conn: &mut SqliteConnection,
     league_id: LeagueId,
 ) -> sqlx::Result<Vec<(MatchStatus, i64)>> {
-    sqlx::query_as("SELECT status, count(*) FROM matches WHERE league_id = ? GROUP BY status")
+    sqlx::query_as("SELECT status, n FROM match_counts WHERE league_id = ? AND n != 0")
         .bind(league_id)
+        .fetch_all(conn)
+        .await
+}
+
+/// How many matches of each league there are in each status, counted from the matches
+/// themselves (`check` holds the kept counts to these).
+pub async fn counted_by_status(
+    conn: &mut SqliteConnection,
+) -> sqlx::Result<Vec<(LeagueId, MatchStatus, i64)>> {
+    sqlx::query_as("SELECT league_id, status, count(*) FROM matches GROUP BY league_id, status")
+        .fetch_all(conn)
+        .await
+}
+
+/// The kept counts of every league (zeros included).
+pub async fn kept_counts(
+    conn: &mut SqliteConnection,
+) -> sqlx::Result<Vec<(LeagueId, MatchStatus, i64)>> {
+    sqlx::query_as("SELECT league_id, status, n FROM match_counts")
         .fetch_all(conn)
         .await
 }
@@ -218,13 +238,21 @@ pub async fn last_scheduled_before(
     league_id: LeagueId,
     before: Option<LocalTime>,
 ) -> sqlx::Result<Option<LocalTime>> {
-    sqlx::query_scalar(
-        "SELECT scheduled_at FROM matches
-         WHERE league_id = ?1 AND scheduled_at IS NOT NULL AND (?2 IS NULL OR scheduled_at < ?2)
-         ORDER BY scheduled_at DESC LIMIT 1",
-    )
-    .bind(league_id)
-    .bind(before)
+    // Two statements, not `(? IS NULL OR scheduled_at < ?)`, which SQLite cannot answer
+    // with one index seek.
+    match before {
+        Some(before) => sqlx::query_scalar(
+            "SELECT scheduled_at FROM matches WHERE league_id = ? AND scheduled_at < ?
+             ORDER BY scheduled_at DESC LIMIT 1",
+        )
+        .bind(league_id)
+        .bind(before),
+        None => sqlx::query_scalar(
+            "SELECT scheduled_at FROM matches WHERE league_id = ? AND scheduled_at IS NOT NULL
+             ORDER BY scheduled_at DESC LIMIT 1",
+        )
+        .bind(league_id),
+    }
     .fetch_optional(conn)
     .await
 }
@@ -377,7 +405,8 @@ pub async fn count_scheduled(
     league_id: LeagueId,
 ) -> sqlx::Result<i64> {
     sqlx::query_scalar(
-        "SELECT count(*) FROM matches WHERE league_id = ? AND status IN ('scheduled', 'postponed')",
+        "SELECT coalesce(sum(n), 0) FROM match_counts
+         WHERE league_id = ? AND status IN ('scheduled', 'postponed')",
     )
     .bind(league_id)
     .fetch_one(conn)

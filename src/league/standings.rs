@@ -3,7 +3,7 @@
 //! and id so the order is always the same.
 
 use std::cmp::Ordering;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// A criterion of the league's tiebreak order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -290,6 +290,11 @@ pub fn level_teams(rows: &[Standing]) -> Vec<i64> {
 /// is the name, then the id, so the order never depends on input order.
 fn rank(rows: &mut [Standing], versus: &HeadToHead, order: &[Tiebreak]) {
     rows.sort_by(|x, y| y.win_pct.total_cmp(&x.win_pct));
+    // Each team's opponents, so a team's head-to-head costs its own games, not the group.
+    let mut by_team: HashMap<i64, Vec<(i64, Versus)>> = HashMap::new();
+    for ((team, opponent), v) in versus {
+        by_team.entry(*team).or_default().push((*opponent, *v));
+    }
     let mut start = 0;
     while start < rows.len() {
         let mut end = start + 1;
@@ -298,10 +303,10 @@ fn rank(rows: &mut [Standing], versus: &HeadToHead, order: &[Tiebreak]) {
         }
         if end - start > 1 {
             let group = &mut rows[start..end];
-            let ids: Vec<i64> = group.iter().map(|r| r.team_id).collect();
+            let ids: HashSet<i64> = group.iter().map(|r| r.team_id).collect();
             let h2h: HashMap<i64, f64> = ids
                 .iter()
-                .map(|id| (*id, head_to_head(*id, &ids, versus)))
+                .map(|id| (*id, head_to_head(*id, &ids, &by_team)))
                 .collect();
             group.sort_by(|x, y| {
                 for criterion in order {
@@ -325,10 +330,14 @@ fn rank(rows: &mut [Standing], versus: &HeadToHead, order: &[Tiebreak]) {
 }
 
 /// Win % of `team` in the finished games against the other teams of `group`.
-fn head_to_head(team: i64, group: &[i64], versus: &HeadToHead) -> f64 {
+fn head_to_head(
+    team: i64,
+    group: &HashSet<i64>,
+    by_team: &HashMap<i64, Vec<(i64, Versus)>>,
+) -> f64 {
     let mut total = Versus::default();
-    for other in group {
-        if let Some(v) = versus.get(&(team, *other)) {
+    for (opponent, v) in by_team.get(&team).map_or(&[][..], Vec::as_slice) {
+        if group.contains(opponent) {
             total.played += v.played;
             total.won += v.won;
             total.tied += v.tied;

@@ -5,7 +5,7 @@
 //! difference; `rebuild_records` puts the records right.
 
 use std::collections::hash_map::Entry;
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use sqlx::{Connection, SqliteConnection};
 
@@ -17,7 +17,7 @@ use super::standings;
 use crate::db::Db;
 use crate::db::leagues as db_leagues;
 use crate::db::matches::{self as db_matches, MatchRow};
-use crate::domain::{LeagueId, MatchId, MatchStatus, TeamId};
+use crate::domain::{LeagueId, MatchId, MatchStatus, TeamId, TextEnum};
 use crate::league::standings::Versus;
 
 /// What `check` found.
@@ -45,6 +45,8 @@ pub enum Cached {
     Match(MatchId),
     /// In the team's standings record, from the finished matches.
     Team { id: TeamId, name: String },
+    /// In the league's count of matches by status.
+    League(LeagueId),
 }
 
 impl std::fmt::Display for Difference {
@@ -58,6 +60,11 @@ impl std::fmt::Display for Difference {
             Cached::Team { id, name } => write!(
                 f,
                 "team {id} ({name}): {} is {}, the matches give {}",
+                self.field, self.cached, self.computed
+            ),
+            Cached::League(id) => write!(
+                f,
+                "league {id}: {} is {}, the matches give {}",
                 self.field, self.cached, self.computed
             ),
         }
@@ -94,7 +101,33 @@ pub async fn check(db: &Db) -> Result<Report, ServiceError> {
         };
         compare_records(&mut tx, &league, &mut report.differences).await?;
     }
+    compare_counts(&mut tx, &mut report.differences).await?;
     Ok(report)
+}
+
+/// The kept counts of matches by league and status against a count of the matches.
+async fn compare_counts(
+    conn: &mut SqliteConnection,
+    out: &mut Vec<Difference>,
+) -> Result<(), ServiceError> {
+    let mut counts: BTreeMap<(LeagueId, &'static str), (i64, i64)> = BTreeMap::new();
+    for (league, status, n) in db_matches::kept_counts(conn).await? {
+        counts.entry((league, status.as_str())).or_default().0 = n;
+    }
+    for (league, status, n) in db_matches::counted_by_status(conn).await? {
+        counts.entry((league, status.as_str())).or_default().1 = n;
+    }
+    for ((league, status), (kept, counted)) in counts {
+        if kept != counted {
+            out.push(Difference {
+                of: Cached::League(league),
+                field: format!("the count of {status} matches"),
+                cached: kept.to_string(),
+                computed: counted.to_string(),
+            });
+        }
+    }
+    Ok(())
 }
 
 /// The records kept for the teams of `league` against those computed from its matches.
@@ -178,8 +211,9 @@ fn versus_words(v: Versus) -> String {
     format!("{} played, {} won, {} tied", v.played, v.won, v.tied)
 }
 
-/// Rewrites every team's record and head-to-head records from the finished matches (the
-/// same sums the triggers keep), in one transaction; answers how many teams have a record.
+/// Rewrites every team's record and head-to-head records from the finished matches and each
+/// league's counts of matches (what the triggers keep), in one transaction; answers how many
+/// teams have a record.
 pub async fn rebuild_records(db: &Db) -> Result<u64, ServiceError> {
     let mut tx = db.write().await?;
     let teams = db_leagues::rebuild_records(&mut tx).await?;

@@ -33,7 +33,7 @@ pub async fn league_cards(conn: &mut SqliteConnection) -> Result<Vec<LeagueCard>
     let mut cards = Vec::with_capacity(all.len());
     for row in all {
         let league = League::from_row(row)?.row;
-        let teams = db_leagues::teams(conn, league.id).await?;
+        let teams = db_leagues::count_teams(conn, league.id).await?;
         let counts = db_matches::count_by_status(conn, league.id).await?;
         let count = |pick: fn(MatchStatus) -> bool| {
             let n: i64 = counts
@@ -44,7 +44,7 @@ pub async fn league_cards(conn: &mut SqliteConnection) -> Result<Vec<LeagueCard>
             usize::try_from(n).unwrap_or(0)
         };
         cards.push(LeagueCard {
-            teams: teams.len(),
+            teams: usize::try_from(teams).unwrap_or(0),
             matches: count(|_| true),
             played: count(MatchStatus::is_result),
             live: count(|s| s == MatchStatus::InProgress),

@@ -56,7 +56,11 @@ pub async fn kept_head_to_head(
     if teams.is_empty() {
         return Ok(versus);
     }
+    let wanted: std::collections::HashSet<TeamId> = teams.iter().copied().collect();
     for v in db_leagues::head_to_head(conn, teams).await? {
+        if !wanted.contains(&v.opponent_id) {
+            continue;
+        }
         versus.insert(
             (v.team_id.0, v.opponent_id.0),
             Versus {

@@ -102,6 +102,18 @@ async fn check_finds_a_team_record_that_differs_from_the_matches_and_rebuild_fix
         .execute(app.db.writer())
         .await
         .unwrap();
+    let complete: i64 = sqlx::query_scalar(
+        "SELECT count(*) FROM matches WHERE league_id = ? AND status = 'complete'",
+    )
+    .bind(g.league_id)
+    .fetch_one(app.db.reader())
+    .await
+    .unwrap();
+    sqlx::query("UPDATE match_counts SET n = n + 5 WHERE league_id = ? AND status = 'complete'")
+        .bind(g.league_id)
+        .execute(app.db.writer())
+        .await
+        .unwrap();
 
     let out = cli_async(&db, &["check"]).await;
     assert!(!out.status.success(), "a difference fails the check");
@@ -110,6 +122,14 @@ async fn check_finds_a_team_record_that_differs_from_the_matches_and_rebuild_fix
         listed.contains(&format!(
             "team {team} ({name}): won is {}, the matches give {won}",
             won + 2
+        )),
+        "{listed}"
+    );
+    assert!(
+        listed.contains(&format!(
+            "league {}: the count of complete matches is {}, the matches give {complete}",
+            g.league_id,
+            complete + 5
         )),
         "{listed}"
     );
@@ -147,7 +167,7 @@ async fn check_finds_a_team_record_that_differs_from_the_matches_and_rebuild_fix
     let out = cli_async(&db, &["check", "--rebuild"]).await;
     assert!(out.status.success(), "{}{}", stdout(&out), stderr(&out));
     assert!(
-        stdout(&out).contains("rebuilt the standings records of 9 teams"),
+        stdout(&out).contains("rebuilt the standings records of 9 teams and the counts"),
         "{}",
         stdout(&out)
     );
