@@ -15,6 +15,9 @@ pub struct BracketRow {
     pub third_place: bool,
     pub grand_final: GrandFinal,
     pub created_at: Timestamp,
+    /// The results its state counts, a character a match (migration 0014); `None` until
+    /// the first change after the migration.
+    pub results: Option<String>,
 }
 
 #[derive(Debug, Clone, sqlx::FromRow)]
@@ -61,6 +64,12 @@ pub async fn of_league(
     sqlx::query_as("SELECT * FROM brackets WHERE league_id = ?")
         .bind(league_id)
         .fetch_optional(conn)
+        .await
+}
+
+pub async fn all(conn: &mut SqliteConnection) -> sqlx::Result<Vec<BracketRow>> {
+    sqlx::query_as("SELECT * FROM brackets ORDER BY id")
+        .fetch_all(conn)
         .await
 }
 
@@ -157,6 +166,64 @@ pub async fn real_matches(
 }
 
 /// The bracket match played as real match `match_id`, if any.
+/// Stores the results the bracket's state counts (migration 0014).
+pub async fn set_results(
+    conn: &mut SqliteConnection,
+    bracket_id: BracketId,
+    results: &str,
+) -> sqlx::Result<()> {
+    sqlx::query("UPDATE brackets SET results = ? WHERE id = ?")
+        .bind(results)
+        .bind(bracket_id)
+        .execute(conn)
+        .await?;
+    Ok(())
+}
+
+/// Bracket match `index` of a bracket.
+pub async fn match_at(
+    conn: &mut SqliteConnection,
+    bracket_id: BracketId,
+    index: i64,
+) -> sqlx::Result<Option<BracketMatchRow>> {
+    sqlx::query_as("SELECT * FROM bracket_matches WHERE bracket_id = ? AND match_index = ?")
+        .bind(bracket_id)
+        .bind(index)
+        .fetch_optional(conn)
+        .await
+}
+
+/// What the bracket needs of one real match.
+pub async fn real_match(
+    conn: &mut SqliteConnection,
+    id: MatchId,
+) -> sqlx::Result<Option<RealMatch>> {
+    sqlx::query_as(
+        "SELECT id, status, winner, team_a, team_b, started_at, score_a, score_b
+         FROM matches WHERE id = ?",
+    )
+    .bind(id)
+    .fetch_optional(conn)
+    .await
+}
+
+/// The teams of the given seeds of a bracket, as (seed, team).
+pub async fn seed_teams(
+    conn: &mut SqliteConnection,
+    bracket_id: BracketId,
+    seeds: &[i64],
+) -> sqlx::Result<Vec<(i64, TeamId)>> {
+    let seeds = serde_json::to_string(seeds).unwrap_or_else(|_| "[]".to_string());
+    sqlx::query_as(
+        "SELECT seed, team_id FROM bracket_seeds
+         WHERE bracket_id = ? AND seed IN (SELECT value FROM json_each(?))",
+    )
+    .bind(bracket_id)
+    .bind(seeds)
+    .fetch_all(conn)
+    .await
+}
+
 pub async fn by_match_id(
     conn: &mut SqliteConnection,
     match_id: MatchId,

@@ -17,7 +17,8 @@ use super::standings;
 use crate::db::Db;
 use crate::db::leagues as db_leagues;
 use crate::db::matches::{self as db_matches, MatchRow};
-use crate::domain::{LeagueId, MatchId, MatchStatus, TeamId, TextEnum};
+use crate::db::playoffs as db_playoffs;
+use crate::domain::{BracketId, LeagueId, MatchId, MatchStatus, TeamId, TextEnum};
 use crate::league::standings::Versus;
 
 /// What `check` found.
@@ -47,6 +48,8 @@ pub enum Cached {
     Team { id: TeamId, name: String },
     /// In the league's count of matches by status.
     League(LeagueId),
+    /// In a playoff bracket, from its real matches.
+    Bracket(BracketId),
 }
 
 impl std::fmt::Display for Difference {
@@ -65,6 +68,11 @@ impl std::fmt::Display for Difference {
             Cached::League(id) => write!(
                 f,
                 "league {id}: {} is {}, the matches give {}",
+                self.field, self.cached, self.computed
+            ),
+            Cached::Bracket(id) => write!(
+                f,
+                "bracket {id}: {} is {}, its matches give {}",
                 self.field, self.cached, self.computed
             ),
         }
@@ -102,6 +110,17 @@ pub async fn check(db: &Db) -> Result<Report, ServiceError> {
         compare_records(&mut tx, &league, &mut report.differences).await?;
     }
     compare_counts(&mut tx, &mut report.differences).await?;
+    for row in db_playoffs::all(&mut tx).await? {
+        let id = row.id;
+        for (field, cached, computed) in super::playoffs::check_bracket(&mut tx, row).await? {
+            report.differences.push(Difference {
+                of: Cached::Bracket(id),
+                field,
+                cached,
+                computed,
+            });
+        }
+    }
     Ok(report)
 }
 

@@ -201,64 +201,245 @@ fn blocked(l: &Loaded) -> Vec<(usize, &RealMatch)> {
 
 /// Brings the stored bracket in line with its state: seeds of every match, real matches
 /// created for the pairings that became ready, teams moved in matches that have not started
-/// (or such matches removed when their teams are no longer known). The caller has dealt
-/// with the started matches of [`blocked`] first.
+/// (or such matches removed when their teams are no longer known), and the results the state
+/// counts. The caller has dealt with the started matches of [`blocked`] first.
 async fn sync(conn: &mut SqliteConnection, l: &Loaded) -> Result<(), ServiceError> {
-    let team = |seed: Option<i64>| seed.and_then(|s| l.seeds.get(s as usize - 1).copied());
+    let teams: HashMap<i64, TeamId> = (1..).zip(l.seeds.iter().copied()).collect();
+    let at = Place {
+        bracket: &l.bracket,
+        state: &l.state,
+        league_id: l.row.league_id,
+        teams: &teams,
+    };
     for (i, r) in l.rows.iter().enumerate() {
-        let e = l.state.entrants(i);
-        let seeds = [seed_of(e[0]), seed_of(e[1])];
-        let ready = matches!(l.state.status(i), Slot::Ready | Slot::Decided { .. });
-        let mut match_id = r.match_id;
-        match (&l.real[i], ready) {
-            (Some(m), true) => {
-                let (a, b) = (team(seeds[0]), team(seeds[1]));
-                if let (Some(a), Some(b)) = (a, b)
-                    && (m.team_a, m.team_b) != (a, b)
-                {
-                    db_matches::set_teams(conn, m.id, a, b).await?;
-                }
+        sync_match(conn, &at, i, r, l.real[i].as_ref()).await?;
+    }
+    db_playoffs::set_results(conn, l.row.id, &encode(&l.state)).await?;
+    Ok(())
+}
+
+/// A bracket, its state, its league and the teams of (at least) the seeds its matches need:
+/// what bringing one stored match in line needs.
+struct Place<'a> {
+    bracket: &'a Bracket,
+    state: &'a BracketState,
+    league_id: LeagueId,
+    teams: &'a HashMap<i64, TeamId>,
+}
+
+/// Brings stored bracket match `i` (row `r`, its real match `real`) in line with the state.
+async fn sync_match(
+    conn: &mut SqliteConnection,
+    at: &Place<'_>,
+    i: usize,
+    r: &BracketMatchRow,
+    real: Option<&RealMatch>,
+) -> Result<(), ServiceError> {
+    let team = |seed: Option<i64>| seed.and_then(|s| at.teams.get(&s).copied());
+    let e = at.state.entrants(i);
+    let seeds = [seed_of(e[0]), seed_of(e[1])];
+    let ready = matches!(at.state.status(i), Slot::Ready | Slot::Decided { .. });
+    let mut match_id = r.match_id;
+    match (real, ready) {
+        (Some(m), true) => {
+            let (a, b) = (team(seeds[0]), team(seeds[1]));
+            if let (Some(a), Some(b)) = (a, b)
+                && (m.team_a, m.team_b) != (a, b)
+            {
+                db_matches::set_teams(conn, m.id, a, b).await?;
             }
-            (Some(m), false) => {
-                db_playoffs::update_match(conn, r.bracket_id, r.match_index, None, None, None)
-                    .await?;
-                db_matches::delete_unstarted(conn, m.id).await?;
-                match_id = None;
-            }
-            (None, true) => {
-                if let (Some(a), Some(b)) = (team(seeds[0]), team(seeds[1])) {
-                    let m = &l.bracket.matches[i];
-                    let id = db_matches::insert(
-                        conn,
-                        &NewMatch {
-                            league_id: l.row.league_id,
-                            stage: stage_for(&l.bracket, i),
-                            round: Some(m.round as i64),
-                            team_a: a,
-                            team_b: b,
-                            table_name: None,
-                            scheduled_at: None,
-                        },
-                    )
-                    .await?;
-                    match_id = Some(id);
-                }
-            }
-            (None, false) => {}
         }
-        if seeds != [r.seed_a, r.seed_b] || match_id != r.match_id {
-            db_playoffs::update_match(
-                conn,
-                r.bracket_id,
-                r.match_index,
-                seeds[0],
-                seeds[1],
-                match_id,
-            )
-            .await?;
+        (Some(m), false) => {
+            db_playoffs::update_match(conn, r.bracket_id, r.match_index, None, None, None).await?;
+            db_matches::delete_unstarted(conn, m.id).await?;
+            match_id = None;
         }
+        (None, true) => {
+            if let (Some(a), Some(b)) = (team(seeds[0]), team(seeds[1])) {
+                let m = &at.bracket.matches[i];
+                let id = db_matches::insert(
+                    conn,
+                    &NewMatch {
+                        league_id: at.league_id,
+                        stage: stage_for(at.bracket, i),
+                        round: Some(m.round as i64),
+                        team_a: a,
+                        team_b: b,
+                        table_name: None,
+                        scheduled_at: None,
+                    },
+                )
+                .await?;
+                match_id = Some(id);
+            }
+        }
+        (None, false) => {}
+    }
+    if seeds != [r.seed_a, r.seed_b] || match_id != r.match_id {
+        db_playoffs::update_match(
+            conn,
+            r.bracket_id,
+            r.match_index,
+            seeds[0],
+            seeds[1],
+            match_id,
+        )
+        .await?;
     }
     Ok(())
+}
+
+/// The results `state` counts, a character a match: the winner's slot, or `-`.
+fn encode(state: &BracketState) -> String {
+    let mut out = vec!['-'; state.bracket().matches.len()];
+    for (i, w) in state.results() {
+        out[i] = if w == 0 { '0' } else { '1' };
+    }
+    out.into_iter().collect()
+}
+
+/// Stored results back (`None` unless one character of `0`, `1` or `-` for each of `n`
+/// matches).
+fn decode(stored: &str, n: usize) -> Option<Vec<Option<usize>>> {
+    let results: Vec<Option<usize>> = stored
+        .chars()
+        .map(|c| match c {
+            '0' => Some(Some(0)),
+            '1' => Some(Some(1)),
+            '-' => Some(None),
+            _ => None,
+        })
+        .collect::<Option<_>>()?;
+    (results.len() == n).then_some(results)
+}
+
+/// A new result moved on along its path only, when it is the usual case: match `bm` (of
+/// bracket `row`) has just been decided, was ready with the teams stored, and the bracket's
+/// stored results are known. The state before and after comes from the stored results
+/// alone; only the matches whose entrants or status differ between the two are read and
+/// written (its winner's and loser's next matches, and on through byes). Every other match
+/// is as the last change left it, so reading the whole bracket would change nothing else.
+/// `false`, having written nothing, when it is not the usual case (a correction, a reset, a
+/// started match on the path): the caller replays the whole bracket.
+async fn advance_on_path(
+    conn: &mut SqliteConnection,
+    row: &BracketRow,
+    bm: &BracketMatchRow,
+) -> Result<bool, ServiceError> {
+    let bracket = structure(row)?;
+    let n = bracket.matches.len();
+    let Some(results) = row.results.as_deref().and_then(|s| decode(s, n)) else {
+        return Ok(false);
+    };
+    let index = usize::try_from(bm.match_index)
+        .ok()
+        .filter(|i| *i < n)
+        .ok_or_else(|| corrupt("match index"))?;
+    let Some(id) = bm.match_id else {
+        return Ok(false);
+    };
+    let Some(decided) = db_playoffs::real_match(conn, id).await? else {
+        return Ok(false);
+    };
+    let Some(winner) = winner_slot(&decided) else {
+        return Ok(false);
+    };
+    if results[index].is_some() {
+        return Ok(false);
+    }
+    let before = BracketState::replay_in_order(&bracket, |i, _| results[i]);
+    let e = before.entrants(index);
+    if before.status(index) != Slot::Ready
+        || [seed_of(e[0]), seed_of(e[1])] != [bm.seed_a, bm.seed_b]
+    {
+        return Ok(false);
+    }
+    let after =
+        BracketState::replay_in_order(
+            &bracket,
+            |i, _| {
+                if i == index { Some(winner) } else { results[i] }
+            },
+        );
+    let changed: Vec<usize> = (0..n)
+        .filter(|&i| {
+            i != index
+                && (before.entrants(i) != after.entrants(i) || before.status(i) != after.status(i))
+        })
+        .collect();
+    let mut on_path = Vec::with_capacity(changed.len());
+    for &i in &changed {
+        let r = db_playoffs::match_at(conn, row.id, i as i64)
+            .await?
+            .ok_or_else(|| corrupt("a bracket match is missing"))?;
+        let real = match r.match_id {
+            Some(id) => db_playoffs::real_match(conn, id).await?,
+            None => None,
+        };
+        if real.as_ref().is_some_and(is_started) {
+            return Ok(false);
+        }
+        on_path.push((i, r, real));
+    }
+    let wanted: Vec<i64> = changed
+        .iter()
+        .flat_map(|&i| after.entrants(i))
+        .filter_map(seed_of)
+        .collect();
+    let teams: HashMap<i64, TeamId> = db_playoffs::seed_teams(conn, row.id, &wanted)
+        .await?
+        .into_iter()
+        .collect();
+    let at = Place {
+        bracket: &bracket,
+        state: &after,
+        league_id: row.league_id,
+        teams: &teams,
+    };
+    for (i, r, real) in &on_path {
+        sync_match(conn, &at, *i, r, real.as_ref()).await?;
+    }
+    db_playoffs::set_results(conn, row.id, &encode(&after)).await?;
+    Ok(true)
+}
+
+/// What `check` finds of a bracket: a stored value that differs from the whole replay of its
+/// real matches, as (what, stored, replayed).
+pub async fn check_bracket(
+    conn: &mut SqliteConnection,
+    row: BracketRow,
+) -> Result<Vec<(String, String, String)>, ServiceError> {
+    let stored = row.results.clone();
+    let l = load(conn, row).await?;
+    let mut out = Vec::new();
+    let replayed = encode(&l.state);
+    if let Some(stored) = stored
+        && stored != replayed
+    {
+        out.push(("results".to_string(), stored, replayed));
+    }
+    let seeds = |pair: [Option<i64>; 2]| format!("{pair:?}");
+    for (i, r) in l.rows.iter().enumerate() {
+        let e = l.state.entrants(i);
+        let want = [seed_of(e[0]), seed_of(e[1])];
+        if want != [r.seed_a, r.seed_b] {
+            out.push((
+                format!("the seeds of M{}", i + 1),
+                seeds([r.seed_a, r.seed_b]),
+                seeds(want),
+            ));
+        }
+        let ready = matches!(l.state.status(i), Slot::Ready | Slot::Decided { .. });
+        if ready != l.real[i].is_some() {
+            out.push((
+                format!("the real match of M{}", i + 1),
+                r.match_id
+                    .map_or("none".to_string(), |id| format!("match {id}")),
+                if ready { "a match" } else { "none" }.to_string(),
+            ));
+        }
+    }
+    Ok(out)
 }
 
 /// Whether real match `match_id` is a match of a bracket.
@@ -297,6 +478,9 @@ pub async fn advance(
     let row = db_playoffs::by_id(conn, bm.bracket_id)
         .await?
         .ok_or_else(|| corrupt("no bracket"))?;
+    if advance_on_path(conn, &row, &bm).await? {
+        return Ok(());
+    }
     let mut cancelled: Vec<(MatchId, String)> = Vec::new();
     // Each pass cancels at least one match, so this ends; a cancelled match's dependants
     // show up as blocked in the next pass.

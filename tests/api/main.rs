@@ -39,6 +39,7 @@ mod page_cache;
 mod pages;
 mod playoffs;
 mod playoffs_admin;
+mod playoffs_path;
 mod public;
 mod public_conduct;
 mod reschedule;
