@@ -271,6 +271,28 @@ pub async fn head_to_head(
     .await
 }
 
+/// Each of the `teams`' record against the others of the list, summed (a team that met none
+/// of them has no row). Each team's records are read in key order and those against teams
+/// outside the list dropped in SQLite: the `+` keeps SQLite from seeking every pair of the
+/// list instead, which costs the square of the list.
+pub async fn records_within(
+    conn: &mut SqliteConnection,
+    teams: &[TeamId],
+) -> sqlx::Result<Vec<VersusRow>> {
+    let ids = serde_json::to_string(teams).unwrap_or_else(|_| "[]".to_string());
+    sqlx::query_as(
+        "SELECT team_id, 0 AS opponent_id, sum(played) AS played, sum(won) AS won,
+                sum(tied) AS tied
+         FROM head_to_head
+         WHERE team_id IN (SELECT value FROM json_each(?1))
+           AND +opponent_id IN (SELECT value FROM json_each(?1))
+         GROUP BY team_id",
+    )
+    .bind(ids)
+    .fetch_all(conn)
+    .await
+}
+
 /// The names of two teams, in one query.
 pub async fn team_names(
     conn: &mut SqliteConnection,

@@ -177,6 +177,10 @@ pub struct Versus {
 /// has no entry.
 pub type HeadToHead = HashMap<(i64, i64), Versus>;
 
+/// Each team's record against the other teams level with it on win %: what the head-to-head
+/// tiebreak reads (no entry: no such game).
+pub type LevelRecords = HashMap<i64, Versus>;
+
 /// (won + ½ × tied) / played, or 0 with nothing played (docs/scoring.md §7.2).
 pub fn win_pct(won: u32, tied: u32, played: u32) -> f64 {
     if played == 0 {
@@ -189,7 +193,25 @@ pub fn win_pct(won: u32, tied: u32, played: u32) -> f64 {
 /// The standings of `teams` from the finished `results`, ranked: the whole computation.
 pub fn standings(teams: &[TeamEntry], results: &[Result], order: &[Tiebreak]) -> Vec<Standing> {
     let (rows, versus) = tally(teams, results);
-    ranked(rows, &versus, order)
+    let level = level_records(&rows, &versus);
+    ranked(rows, &level, order)
+}
+
+/// Each team's record against the teams level with it on win %, summed from `versus`.
+pub fn level_records(rows: &[Standing], versus: &HeadToHead) -> LevelRecords {
+    let mut out = LevelRecords::new();
+    for group in level_groups(rows) {
+        let ids: HashSet<i64> = group.iter().map(|s| s.team_id).collect();
+        for ((team, opponent), v) in versus {
+            if ids.contains(team) && ids.contains(opponent) {
+                let total = out.entry(*team).or_default();
+                total.played += v.played;
+                total.won += v.won;
+                total.tied += v.tied;
+            }
+        }
+    }
+    out
 }
 
 /// Each team's counts (not ranked) and the head-to-head records from the finished
@@ -260,41 +282,36 @@ pub fn tally(teams: &[TeamEntry], results: &[Result]) -> (Vec<Standing>, HeadToH
 }
 
 /// `rows` (each team's counts) ranked: by win % then the tiebreak `order`, the head-to-head
-/// records read from `versus`.
-pub fn ranked(mut rows: Vec<Standing>, versus: &HeadToHead, order: &[Tiebreak]) -> Vec<Standing> {
+/// tiebreak reading each team's record against the teams level with it from `level`.
+pub fn ranked(mut rows: Vec<Standing>, level: &LevelRecords, order: &[Tiebreak]) -> Vec<Standing> {
     for row in &mut rows {
         row.derive();
     }
-    rank(&mut rows, versus, order);
+    rank(&mut rows, level, order);
     rows
 }
 
-/// The teams of `rows` that share their win % with another: the only ones whose
-/// head-to-head records the ranking reads.
-pub fn level_teams(rows: &[Standing]) -> Vec<i64> {
-    let mut by_pct: HashMap<u64, Vec<i64>> = HashMap::new();
+/// The groups of teams of `rows` that share a win %: the only records against each other
+/// the ranking reads are those within a group.
+pub fn level_groups(rows: &[Standing]) -> Vec<Vec<&Standing>> {
+    let mut by_pct: HashMap<u64, Vec<&Standing>> = HashMap::new();
     for r in rows {
         by_pct
             .entry(win_pct(r.won, r.tied, r.played).to_bits())
             .or_default()
-            .push(r.team_id);
+            .push(r);
     }
-    by_pct
-        .into_values()
-        .filter(|ids| ids.len() > 1)
-        .flatten()
-        .collect()
+    by_pct.into_values().filter(|g| g.len() > 1).collect()
 }
 
 /// Sorts by win % then the tiebreak order; teams still level share nothing: the last resort
 /// is the name, then the id, so the order never depends on input order.
-fn rank(rows: &mut [Standing], versus: &HeadToHead, order: &[Tiebreak]) {
+fn rank(rows: &mut [Standing], level: &LevelRecords, order: &[Tiebreak]) {
     rows.sort_by(|x, y| y.win_pct.total_cmp(&x.win_pct));
-    // Each team's opponents, so a team's head-to-head costs its own games, not the group.
-    let mut by_team: HashMap<i64, Vec<(i64, Versus)>> = HashMap::new();
-    for ((team, opponent), v) in versus {
-        by_team.entry(*team).or_default().push((*opponent, *v));
-    }
+    let h2h = |team: i64| {
+        let v = level.get(&team).copied().unwrap_or_default();
+        win_pct(v.won, v.tied, v.played)
+    };
     let mut start = 0;
     while start < rows.len() {
         let mut end = start + 1;
@@ -303,15 +320,10 @@ fn rank(rows: &mut [Standing], versus: &HeadToHead, order: &[Tiebreak]) {
         }
         if end - start > 1 {
             let group = &mut rows[start..end];
-            let ids: HashSet<i64> = group.iter().map(|r| r.team_id).collect();
-            let h2h: HashMap<i64, f64> = ids
-                .iter()
-                .map(|id| (*id, head_to_head(*id, &ids, &by_team)))
-                .collect();
             group.sort_by(|x, y| {
                 for criterion in order {
                     let c = match criterion {
-                        Tiebreak::HeadToHead => h2h[&y.team_id].total_cmp(&h2h[&x.team_id]),
+                        Tiebreak::HeadToHead => h2h(y.team_id).total_cmp(&h2h(x.team_id)),
                         Tiebreak::Differential => y.differential.cmp(&x.differential),
                         Tiebreak::PointsFor => y.points_for.cmp(&x.points_for),
                     };
@@ -327,23 +339,6 @@ fn rank(rows: &mut [Standing], versus: &HeadToHead, order: &[Tiebreak]) {
     for (i, row) in rows.iter_mut().enumerate() {
         row.rank = i + 1;
     }
-}
-
-/// Win % of `team` in the finished games against the other teams of `group`.
-fn head_to_head(
-    team: i64,
-    group: &HashSet<i64>,
-    by_team: &HashMap<i64, Vec<(i64, Versus)>>,
-) -> f64 {
-    let mut total = Versus::default();
-    for (opponent, v) in by_team.get(&team).map_or(&[][..], Vec::as_slice) {
-        if group.contains(opponent) {
-            total.played += v.played;
-            total.won += v.won;
-            total.tied += v.tied;
-        }
-    }
-    win_pct(total.won, total.tied, total.played)
 }
 
 #[cfg(test)]

@@ -12,7 +12,7 @@ use crate::db::leagues::{self as db_leagues, RecordRow};
 use crate::db::matches::{self as db_matches};
 use crate::domain::{MatchStatus, TeamId};
 use crate::league::standings::{
-    self, HeadToHead, Outcome, Ratings, Side, Standing, TeamEntry, Versus,
+    self, HeadToHead, LevelRecords, Outcome, Ratings, Side, Standing, TeamEntry, Versus,
 };
 use crate::rules::Team;
 
@@ -23,16 +23,35 @@ pub async fn standings(
     league: &League,
 ) -> Result<Vec<Standing>, ServiceError> {
     let rows = kept_records(conn, league).await?;
-    let level: Vec<TeamId> = standings::level_teams(&rows)
-        .into_iter()
-        .map(TeamId)
-        .collect();
-    let versus = kept_head_to_head(conn, &level).await?;
+    let level = level_records(conn, &rows).await?;
     Ok(standings::ranked(
         rows,
-        &versus,
+        &level,
         &league.tiebreak_or_default(),
     ))
+}
+
+/// Each team's record against the teams level with it on win %, summed in SQLite, one
+/// query a group of level teams: what the head-to-head tiebreak reads.
+async fn level_records(
+    conn: &mut SqliteConnection,
+    rows: &[Standing],
+) -> Result<LevelRecords, ServiceError> {
+    let mut level = LevelRecords::new();
+    for group in standings::level_groups(rows) {
+        let teams: Vec<TeamId> = group.iter().map(|s| TeamId(s.team_id)).collect();
+        for v in db_leagues::records_within(conn, &teams).await? {
+            level.insert(
+                v.team_id.0,
+                Versus {
+                    played: count(v.played),
+                    won: count(v.won),
+                    tied: count(v.tied),
+                },
+            );
+        }
+    }
+    Ok(level)
 }
 
 /// Each team's record as kept (not ranked).
@@ -47,7 +66,7 @@ pub async fn kept_records(
         .collect())
 }
 
-/// The kept records of the `teams` against each other.
+/// The kept records of the `teams` against each other (`check`: reads each team's whole).
 pub async fn kept_head_to_head(
     conn: &mut SqliteConnection,
     teams: &[TeamId],

@@ -306,7 +306,8 @@ async fn check(app: &TestApp, admin: &Api, twin: &str, seed: u64, step: u64, wha
         let (rows, versus) = spades_im::service::standings::recomputed(&mut conn, &league)
             .await
             .unwrap();
-        spades_im::league::standings::ranked(rows, &versus, &league.tiebreak_or_default())
+        let level = spades_im::league::standings::level_records(&rows, &versus);
+        spades_im::league::standings::ranked(rows, &level, &league.tiebreak_or_default())
     };
     let rows = cached["rows"].as_array().unwrap();
     assert_eq!(rows.len(), fresh.len(), "{context}: standings rows");

@@ -209,6 +209,7 @@ async fn agree(app: &TestApp, slug: &str, when: &str) {
     let league = leagues::league_by_slug(&mut conn, slug).await.unwrap();
     let kept = standings::standings(&mut conn, &league).await.unwrap();
     let (rows, versus) = standings::recomputed(&mut conn, &league).await.unwrap();
-    let computed = league_standings::ranked(rows, &versus, &league.tiebreak_or_default());
+    let level = league_standings::level_records(&rows, &versus);
+    let computed = league_standings::ranked(rows, &level, &league.tiebreak_or_default());
     assert_eq!(kept, computed, "{when}");
 }
