@@ -24,6 +24,34 @@ struct Cli {
     serve: ServeArgs,
 }
 
+/// `--db` as a file path; a URL (`postgres://…`) is an error instead of a folder named
+/// `postgres:`. Its own message, not clap's, which would repeat the URL and its password.
+#[derive(Clone)]
+struct SqliteFile;
+
+impl clap::builder::TypedValueParser for SqliteFile {
+    type Value = PathBuf;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        _arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<PathBuf, clap::Error> {
+        // A path that is not UTF-8 is no URL: kept byte for byte.
+        let Some(text) = value.to_str() else {
+            return Ok(PathBuf::from(value));
+        };
+        spades_im::db::file_path(text).map_err(|e| {
+            clap::Error::raw(
+                clap::error::ErrorKind::ValueValidation,
+                format!("--db: {e}\n"),
+            )
+            .with_cmd(cmd)
+        })
+    }
+}
+
 #[derive(clap::Args, Clone)]
 struct ServeArgs {
     /// Address and port to listen on.
@@ -34,12 +62,13 @@ struct ServeArgs {
         global = true
     )]
     bind: String,
-    /// The SQLite database file (created if missing).
+    /// The SQLite database file (created if missing); a URL is refused, never taken for a path.
     #[arg(
         long,
         env = "SPADES_DB",
         default_value = "data/spades-im.sqlite3",
-        global = true
+        global = true,
+        value_parser = SqliteFile
     )]
     db: PathBuf,
     /// Send the session cookie without `Secure`, for plain HTTP on a closed network only

@@ -242,6 +242,27 @@ impl Db {
     }
 }
 
+/// The database file that `--db` names. A URL (`scheme://…`) is refused with what to do, so
+/// `postgres://…` is never taken for a folder named `postgres:`: this version keeps its data
+/// in one SQLite file.
+pub fn file_path(arg: &str) -> Result<std::path::PathBuf, String> {
+    if let Some((scheme, _)) = arg.split_once("://")
+        && !scheme.is_empty()
+        && scheme
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
+    {
+        return Err(format!(
+            "\"{scheme}://…\" is a database URL, and this version keeps its data in a SQLite \
+             file only: give the file's path (for example data/spades-im.sqlite3)"
+        ));
+    }
+    if arg.trim().is_empty() {
+        return Err("give the path of the SQLite database file".to_string());
+    }
+    Ok(std::path::PathBuf::from(arg))
+}
+
 /// A lock held past the busy timeout, or no pooled connection in time: nothing was written,
 /// the request may be sent again (decided by SQLite's result code, never by the message).
 pub fn is_busy(e: &sqlx::Error) -> bool {
@@ -594,6 +615,28 @@ async fn check_tables(conn: &mut sqlx::SqliteConnection, shown: &str) -> Result<
 mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
+
+    #[test]
+    fn a_url_is_never_taken_for_a_file() {
+        for url in [
+            "postgres://user:pass@host/db",
+            "postgresql://host/db",
+            "sqlite://data/x.sqlite3",
+            "file://tmp/x",
+        ] {
+            let e = file_path(url).unwrap_err();
+            assert!(e.contains("is a database URL"), "{url}: {e}");
+        }
+        for path in [
+            "data/spades-im.sqlite3",
+            "/var/lib/spades/db.sqlite3",
+            "./a:b.sqlite3",
+            "c:/x",
+        ] {
+            assert_eq!(file_path(path).unwrap(), std::path::PathBuf::from(path));
+        }
+        assert!(file_path("").is_err());
+    }
 
     /// The writer leaves the WAL alone; the background copies it into the database file.
     #[tokio::test]

@@ -25,6 +25,7 @@ mod concurrency;
 mod conduct;
 mod console;
 mod corrections;
+mod db_arg;
 mod double_elimination;
 mod eligibility;
 mod first_steps;
