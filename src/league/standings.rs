@@ -3,7 +3,7 @@
 //! and id so the order is always the same.
 
 use std::cmp::Ordering;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 /// A criterion of the league's tiebreak order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -197,18 +197,23 @@ pub fn standings(teams: &[TeamEntry], results: &[Result], order: &[Tiebreak]) ->
     ranked(rows, &level, order)
 }
 
-/// Each team's record against the teams level with it on win %, summed from `versus`.
+/// Each team's record against the teams level with it on win %, summed from `versus` in
+/// one pass.
 pub fn level_records(rows: &[Standing], versus: &HeadToHead) -> LevelRecords {
+    let group_of: HashMap<i64, usize> = level_groups(rows)
+        .iter()
+        .enumerate()
+        .flat_map(|(k, group)| group.iter().map(move |s| (s.team_id, k)))
+        .collect();
     let mut out = LevelRecords::new();
-    for group in level_groups(rows) {
-        let ids: HashSet<i64> = group.iter().map(|s| s.team_id).collect();
-        for ((team, opponent), v) in versus {
-            if ids.contains(team) && ids.contains(opponent) {
-                let total = out.entry(*team).or_default();
-                total.played += v.played;
-                total.won += v.won;
-                total.tied += v.tied;
-            }
+    for ((team, opponent), v) in versus {
+        if let (Some(a), Some(b)) = (group_of.get(team), group_of.get(opponent))
+            && a == b
+        {
+            let total = out.entry(*team).or_default();
+            total.played += v.played;
+            total.won += v.won;
+            total.tied += v.tied;
         }
     }
     out

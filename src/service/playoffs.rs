@@ -127,6 +127,21 @@ fn seed_of(e: Entrant) -> Option<i64> {
     e.team().map(|s| s as i64)
 }
 
+/// The seeds of a match's `entrants` as a bracket match row stores them.
+fn seeds_of(entrants: [Entrant; 2]) -> [Option<i64>; 2] {
+    entrants.map(seed_of)
+}
+
+/// The seeds stored on bracket match row `r`.
+fn stored_seeds(r: &BracketMatchRow) -> [Option<i64>; 2] {
+    [r.seed_a, r.seed_b]
+}
+
+/// Both teams of match `i` are known in `state`: it has (or had) a real match.
+fn paired(state: &BracketState, i: usize) -> bool {
+    matches!(state.status(i), Slot::Ready | Slot::Decided { .. })
+}
+
 /// Everything stored about a bracket, with its state replayed from the real matches.
 struct Loaded {
     row: BracketRow,
@@ -159,7 +174,7 @@ async fn load(conn: &mut SqliteConnection, row: BracketRow) -> Result<Loaded, Se
     let state = BracketState::replay_in_order(&bracket, |i, e| {
         let m = real[i].as_ref()?;
         let r = &rows[i];
-        ([seed_of(e[0]), seed_of(e[1])] == [r.seed_a, r.seed_b])
+        (seeds_of(e) == stored_seeds(r))
             .then(|| winner_slot(m))
             .flatten()
     });
@@ -186,9 +201,8 @@ fn stage_for(bracket: &Bracket, index: usize) -> Stage {
 fn blocked(l: &Loaded) -> Vec<(usize, &RealMatch)> {
     let mut out = Vec::new();
     for (i, r) in l.rows.iter().enumerate() {
-        let e = l.state.entrants(i);
-        let changed = [seed_of(e[0]), seed_of(e[1])] != [r.seed_a, r.seed_b];
-        let ready = matches!(l.state.status(i), Slot::Ready | Slot::Decided { .. });
+        let changed = seeds_of(l.state.entrants(i)) != stored_seeds(r);
+        let ready = paired(&l.state, i);
         if let Some(m) = &l.real[i]
             && (changed || !ready)
             && is_started(m)
@@ -236,9 +250,8 @@ async fn sync_match(
     real: Option<&RealMatch>,
 ) -> Result<(), ServiceError> {
     let team = |seed: Option<i64>| seed.and_then(|s| at.teams.get(&s).copied());
-    let e = at.state.entrants(i);
-    let seeds = [seed_of(e[0]), seed_of(e[1])];
-    let ready = matches!(at.state.status(i), Slot::Ready | Slot::Decided { .. });
+    let seeds = seeds_of(at.state.entrants(i));
+    let ready = paired(at.state, i);
     let mut match_id = r.match_id;
     match (real, ready) {
         (Some(m), true) => {
@@ -275,7 +288,7 @@ async fn sync_match(
         }
         (None, false) => {}
     }
-    if seeds != [r.seed_a, r.seed_b] || match_id != r.match_id {
+    if seeds != stored_seeds(r) || match_id != r.match_id {
         db_playoffs::update_match(
             conn,
             r.bracket_id,
@@ -348,10 +361,7 @@ async fn advance_on_path(
         return Ok(false);
     }
     let before = BracketState::replay_in_order(&bracket, |i, _| results[i]);
-    let e = before.entrants(index);
-    if before.status(index) != Slot::Ready
-        || [seed_of(e[0]), seed_of(e[1])] != [bm.seed_a, bm.seed_b]
-    {
+    if before.status(index) != Slot::Ready || seeds_of(before.entrants(index)) != stored_seeds(bm) {
         return Ok(false);
     }
     let after =
@@ -420,16 +430,15 @@ pub async fn check_bracket(
     }
     let seeds = |pair: [Option<i64>; 2]| format!("{pair:?}");
     for (i, r) in l.rows.iter().enumerate() {
-        let e = l.state.entrants(i);
-        let want = [seed_of(e[0]), seed_of(e[1])];
-        if want != [r.seed_a, r.seed_b] {
+        let want = seeds_of(l.state.entrants(i));
+        if want != stored_seeds(r) {
             out.push((
                 format!("the seeds of M{}", i + 1),
-                seeds([r.seed_a, r.seed_b]),
+                seeds(stored_seeds(r)),
                 seeds(want),
             ));
         }
-        let ready = matches!(l.state.status(i), Slot::Ready | Slot::Decided { .. });
+        let ready = paired(&l.state, i);
         if ready != l.real[i].is_some() {
             out.push((
                 format!("the real match of M{}", i + 1),

@@ -8,7 +8,7 @@ use sqlx::SqliteConnection;
 use super::ServiceError;
 use super::leagues::League;
 use crate::db::Db;
-use crate::db::leagues::{self as db_leagues, RecordRow};
+use crate::db::leagues::{self as db_leagues, RecordRow, VersusRow};
 use crate::db::matches::{self as db_matches};
 use crate::domain::{MatchStatus, TeamId};
 use crate::league::standings::{
@@ -41,14 +41,7 @@ async fn level_records(
     for group in standings::level_groups(rows) {
         let teams: Vec<TeamId> = group.iter().map(|s| TeamId(s.team_id)).collect();
         for v in db_leagues::records_within(conn, &teams).await? {
-            level.insert(
-                v.team_id.0,
-                Versus {
-                    played: count(v.played),
-                    won: count(v.won),
-                    tied: count(v.tied),
-                },
-            );
+            level.insert(v.team_id.0, versus_of(&v));
         }
     }
     Ok(level)
@@ -80,14 +73,7 @@ pub async fn kept_head_to_head(
         if !wanted.contains(&v.opponent_id) {
             continue;
         }
-        versus.insert(
-            (v.team_id.0, v.opponent_id.0),
-            Versus {
-                played: count(v.played),
-                won: count(v.won),
-                tied: count(v.tied),
-            },
-        );
+        versus.insert((v.team_id.0, v.opponent_id.0), versus_of(&v));
     }
     Ok(versus)
 }
@@ -128,6 +114,14 @@ fn standing_of(r: &RecordRow) -> Standing {
         count: count(r.rating_count),
     };
     s
+}
+
+fn versus_of(v: &VersusRow) -> Versus {
+    Versus {
+        played: count(v.played),
+        won: count(v.won),
+        tied: count(v.tied),
+    }
 }
 
 /// A stored count; a negative one (only a damaged file has it) reads as 0, and `check`
