@@ -1,12 +1,11 @@
 //! Building and running the server: used by `main` and by the tests, which bind port 0.
 
 use std::net::TcpListener;
-use std::path::PathBuf;
 
 use actix_web::dev::Server;
 use actix_web::{App, HttpServer, web};
 
-use crate::db::Db;
+use crate::db::{Db, Location};
 use crate::domain::Clock;
 use crate::web::{self as site, AppState};
 
@@ -14,8 +13,8 @@ use crate::web::{self as site, AppState};
 pub struct Settings {
     /// Address to listen on, e.g. `127.0.0.1:8080` (`127.0.0.1:0` picks a free port).
     pub bind: String,
-    /// The SQLite file.
-    pub db: PathBuf,
+    /// The SQLite file or the PostgreSQL database.
+    pub db: Location,
     /// Mark the session cookie `Secure` (needs HTTPS in front of the service).
     pub secure_cookies: bool,
     /// Serve anonymous visitors' public pages from a copy made at the current data version

@@ -182,7 +182,7 @@ async fn play(
 /// Loads the sample season; returns what was loaded and how to look at it.
 pub async fn load(db: &Db) -> anyhow::Result<String> {
     {
-        let mut conn = db.reader().acquire().await?;
+        let mut conn = db.read().await?;
         if crate::db::leagues::by_slug(&mut conn, SLUG)
             .await?
             .is_some()
@@ -198,7 +198,7 @@ pub async fn load(db: &Db) -> anyhow::Result<String> {
     // not yet created one, as the supervisor account with the coordinator's rights (the
     // audit log then names the supervisor).
     let first_admin = {
-        let mut conn = db.reader().acquire().await?;
+        let mut conn = db.read().await?;
         let all = users::all(&mut conn).await?;
         all.into_iter()
             .find(|u| u.role == Role::Admin)
@@ -211,7 +211,7 @@ pub async fn load(db: &Db) -> anyhow::Result<String> {
 
     // The supervisor who runs the tables (an existing account is reused as it is).
     let (supervisor, password) = {
-        let mut conn = db.reader().acquire().await?;
+        let mut conn = db.read().await?;
         let existing = users::by_name(&mut conn, SUPERVISOR).await?;
         drop(conn);
         match existing {
@@ -299,7 +299,7 @@ pub async fn load(db: &Db) -> anyhow::Result<String> {
     .map_err(service)?;
 
     let rows = {
-        let mut conn = db.reader().acquire().await?;
+        let mut conn = db.read().await?;
         db_matches::of_league(&mut conn, league.row.id).await?
     };
     // The supervisor runs the tables when they may; otherwise the coordinator does.

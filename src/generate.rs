@@ -173,7 +173,7 @@ pub async fn admin(db: &Db) -> anyhow::Result<(User, Option<String>)> {
     let created = crate::service::accounts::ensure_admin(db)
         .await
         .map_err(|e| anyhow::anyhow!("{e}"))?;
-    let mut conn = db.reader().acquire().await?;
+    let mut conn = db.read().await?;
     let row = crate::db::users::all(&mut conn)
         .await?
         .into_iter()

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 use spades_im::app::{Application, Settings};
-use spades_im::db::Db;
+use spades_im::db::{Db, Location};
 use spades_im::domain::TextEnum;
 use spades_im::domain::{Clock, machine_zone};
 use spades_im::invocation::command;
@@ -24,25 +24,25 @@ struct Cli {
     serve: ServeArgs,
 }
 
-/// `--db` as a file path; a URL (`postgres://…`) is an error instead of a folder named
-/// `postgres:`. Its own message, not clap's, which would repeat the URL and its password.
+/// `--db`: a PostgreSQL URL or an SQLite file; any other URL is an error instead of a folder
+/// named `scheme:`. Its own message, not clap's, which would repeat the URL and its password.
 #[derive(Clone)]
-struct SqliteFile;
+struct StoreArg;
 
-impl clap::builder::TypedValueParser for SqliteFile {
-    type Value = PathBuf;
+impl clap::builder::TypedValueParser for StoreArg {
+    type Value = Location;
 
     fn parse_ref(
         &self,
         cmd: &clap::Command,
         _arg: Option<&clap::Arg>,
         value: &std::ffi::OsStr,
-    ) -> Result<PathBuf, clap::Error> {
+    ) -> Result<Location, clap::Error> {
         // A path that is not UTF-8 is no URL: kept byte for byte.
         let Some(text) = value.to_str() else {
-            return Ok(PathBuf::from(value));
+            return Ok(Location::File(PathBuf::from(value)));
         };
-        spades_im::db::file_path(text).map_err(|e| {
+        Location::parse(text).map_err(|e| {
             clap::Error::raw(
                 clap::error::ErrorKind::ValueValidation,
                 format!("--db: {e}\n"),
@@ -62,15 +62,16 @@ struct ServeArgs {
         global = true
     )]
     bind: String,
-    /// The SQLite database file (created if missing); a URL is refused, never taken for a path.
+    /// The SQLite database file (created if missing), or a PostgreSQL database:
+    /// postgres://user:password@host/database (see docs/deploy.md, "Several boxes").
     #[arg(
         long,
         env = "SPADES_DB",
         default_value = "data/spades-im.sqlite3",
         global = true,
-        value_parser = SqliteFile
+        value_parser = StoreArg
     )]
-    db: PathBuf,
+    db: Location,
     /// Send the session cookie without `Secure`, for plain HTTP on a closed network only
     /// (browsers accept Secure cookies over plain HTTP on 127.0.0.1 and localhost).
     #[arg(
@@ -292,18 +293,18 @@ fn run_async(future: impl Future<Output = anyhow::Result<()>>) -> ExitCode {
 /// What a command says when SQLite stayed locked past its busy timeout: nothing was written.
 const BUSY: &str = "the database is busy (the server is writing): try again";
 
-/// Whether `e` is SQLite staying busy or locked past the busy timeout (by its result code, as
+/// Whether `e` is the database staying busy or locked past its timeout (by its error code, as
 /// the server decides its 503), anywhere in the chain of causes.
 fn is_busy(e: &anyhow::Error) -> bool {
-    use spades_im::db::is_busy as sqlite_busy;
+    use spades_im::db::is_busy as store_busy;
     e.chain().any(|cause| {
         matches!(
             cause.downcast_ref::<spades_im::service::ServiceError>(),
             Some(spades_im::service::ServiceError::Busy)
-        ) || cause.downcast_ref::<sqlx::Error>().is_some_and(sqlite_busy)
+        ) || cause.downcast_ref::<sqlx::Error>().is_some_and(store_busy)
             || matches!(
                 cause.downcast_ref::<sqlx::migrate::MigrateError>(),
-                Some(sqlx::migrate::MigrateError::Execute(e)) if sqlite_busy(e)
+                Some(sqlx::migrate::MigrateError::Execute(e)) if store_busy(e)
             )
     })
 }
@@ -336,7 +337,7 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     println!(
         "spades-im is serving http://{host}:{}/ (database {})",
         app.port(),
-        settings.db.display()
+        settings.db
     );
     match first_admin {
         Some((name, password)) => println!(
@@ -426,7 +427,13 @@ async fn backup(args: ServeArgs, file: PathBuf) -> anyhow::Result<()> {
     Ok(())
 }
 
-async fn restore(db: PathBuf, file: PathBuf, force: bool) -> anyhow::Result<()> {
+async fn restore(db: Location, file: PathBuf, force: bool) -> anyhow::Result<()> {
+    let Location::File(db) = db else {
+        anyhow::bail!(
+            "restore puts an SQLite backup file in place; a PostgreSQL database is restored \
+             with pg_restore or from a base backup (see docs/deploy.md)"
+        );
+    };
     let done = spades_im::db::restore(&file, &db, force).await?;
     let schema = if done.migration < done.latest {
         format!(

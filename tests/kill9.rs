@@ -538,21 +538,27 @@ async fn acknowledged_hands_survive_kill_9_and_retries_record_once() {
 
     // The database itself: one row per hand, one idempotency key per hand.
     let clock = spades_im::domain::Clock::system(chrono_tz::Tz::UTC);
-    let database = spades_im::db::Db::open(&db, clock).await.expect("open");
-    let mut conn = database.reader().acquire().await.expect("reader");
-    let rows: i64 = sqlx::query_scalar("SELECT count(*) FROM hands")
-        .fetch_one(&mut *conn)
+    let database = spades_im::db::Db::open_file(&db, clock)
         .await
+        .expect("open");
+    let mut conn = database.read().await.expect("reader");
+    let rows: i64 =
+        spades_im::on_store!(conn, |c| sqlx::query_scalar("SELECT count(*) FROM hands")
+            .fetch_one(c)
+            .await)
         .expect("count");
-    let distinct: i64 =
-        sqlx::query_scalar("SELECT count(*) FROM (SELECT DISTINCT match_id, number FROM hands)")
-            .fetch_one(&mut *conn)
-            .await
-            .expect("count");
-    let keys: i64 = sqlx::query_scalar("SELECT count(*) FROM idempotency_keys")
-        .fetch_one(&mut *conn)
-        .await
-        .expect("count");
+    let distinct: i64 = spades_im::on_store!(conn, |c| sqlx::query_scalar(
+        "SELECT count(*) FROM (SELECT DISTINCT match_id, number FROM hands)"
+    )
+    .fetch_one(c)
+    .await)
+    .expect("count");
+    let keys: i64 = spades_im::on_store!(conn, |c| sqlx::query_scalar(
+        "SELECT count(*) FROM idempotency_keys"
+    )
+    .fetch_one(c)
+    .await)
+    .expect("count");
     let acked: usize = tables.iter().map(|t| t.acked.len()).sum();
     assert_eq!(rows, distinct, "no hand recorded twice");
     assert_eq!(rows as usize, acked, "every hand acknowledged in the end");

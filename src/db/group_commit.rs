@@ -1,6 +1,7 @@
 //! Group commit: the writes of league night (start a match, record a hand, correct one) are
 //! queued for one writer task, which runs every request waiting in the queue inside one
-//! `BEGIN IMMEDIATE … COMMIT` — one fsync for the whole batch instead of one per request.
+//! write transaction (`BEGIN IMMEDIATE … COMMIT` on SQLite, the write lock on PostgreSQL) —
+//! one flush to disk for the whole batch instead of one per request.
 //!
 //! Each request still runs its own checks on what the batch has written before it (two
 //! hands for one match in one batch: the second sees the first's version and is refused),
@@ -14,8 +15,9 @@ use std::panic::AssertUnwindSafe;
 use std::pin::Pin;
 
 use futures_util::FutureExt;
-use sqlx::{SqliteConnection, SqlitePool};
 use tokio::sync::{mpsc, oneshot};
+
+use super::{Conn, Store, on_store};
 
 /// A future borrowing the writer's connection.
 pub type BoxFuture<'c, T> = Pin<Box<dyn Future<Output = T> + Send + 'c>>;
@@ -33,7 +35,7 @@ type Job = Box<dyn for<'c> FnOnce(Slot<'c>) -> BoxFuture<'c, Done> + Send>;
 
 /// What the writer hands a request.
 enum Slot<'c> {
-    Run(&'c mut SqliteConnection),
+    Run(&'c mut Conn),
     Refuse(BatchLost),
 }
 
@@ -81,7 +83,7 @@ pub struct GroupCommit {
 
 impl GroupCommit {
     /// Starts the writer task on `writer` (the one-connection pool of writes).
-    pub fn start(writer: SqlitePool) -> GroupCommit {
+    pub(super) fn start(writer: Store) -> GroupCommit {
         let (queue, requests) = mpsc::channel(QUEUE);
         tokio::spawn(write_batches(writer, requests));
         GroupCommit { queue }
@@ -91,9 +93,7 @@ impl GroupCommit {
     /// `body` rolls back what it wrote (and only that) and is returned as it is.
     pub async fn run<T, E>(
         &self,
-        body: impl for<'c> FnOnce(&'c mut SqliteConnection) -> BoxFuture<'c, Result<T, E>>
-        + Send
-        + 'static,
+        body: impl for<'c> FnOnce(&'c mut Conn) -> BoxFuture<'c, Result<T, E>> + Send + 'static,
     ) -> Result<T, E>
     where
         T: Send + 'static,
@@ -118,7 +118,7 @@ impl GroupCommit {
 
 /// `body` as a queued request, and where its answer will come.
 fn request<T, E>(
-    body: impl for<'c> FnOnce(&'c mut SqliteConnection) -> BoxFuture<'c, Result<T, E>> + Send + 'static,
+    body: impl for<'c> FnOnce(&'c mut Conn) -> BoxFuture<'c, Result<T, E>> + Send + 'static,
 ) -> (Job, oneshot::Receiver<Result<T, E>>)
 where
     T: Send + 'static,
@@ -161,18 +161,18 @@ where
 
 /// The writer task: takes the first waiting request and every one queued behind it (up to
 /// [`MAX_BATCH`]), writes them in one transaction, answers them, and starts again.
-async fn write_batches(writer: SqlitePool, mut requests: mpsc::Receiver<Job>) {
+async fn write_batches(writer: Store, mut requests: mpsc::Receiver<Job>) {
     let mut batch = Vec::with_capacity(MAX_BATCH);
     while requests.recv_many(&mut batch, MAX_BATCH).await > 0 {
         write_batch(&writer, std::mem::take(&mut batch)).await;
     }
 }
 
-async fn write_batch(writer: &SqlitePool, jobs: Vec<Job>) {
+async fn write_batch(writer: &Store, jobs: Vec<Job>) {
     // Timed for `SPADES_LOG=spades_im::db::group_commit=debug`.
     let t0 = std::time::Instant::now();
     let n = jobs.len();
-    let mut tx = match writer.begin_with("BEGIN IMMEDIATE").await {
+    let mut tx = match writer.begin_write().await {
         Ok(tx) => tx,
         Err(e) => {
             let why = lost(&e);
@@ -191,7 +191,10 @@ async fn write_batch(writer: &SqlitePool, jobs: Vec<Job>) {
     for (i, job) in jobs.into_iter().enumerate() {
         if broken.is_none()
             && let Some(sql) = opening.take()
-            && let Err(e) = sqlx::raw_sql(sql).execute(&mut *tx).await
+            && let Err(e) = on_store!(tx, |c| sqlx::raw_sql(sql)
+                .execute(c)
+                .await
+                .map(|r| r.rows_affected()))
         {
             broken = Some(lost(&e));
         }
@@ -208,7 +211,11 @@ async fn write_batch(writer: &SqlitePool, jobs: Vec<Job>) {
             (false, true) => "ROLLBACK TO request; RELEASE request",
             (false, false) => "ROLLBACK TO request; RELEASE request; SAVEPOINT request",
         };
-        if let Err(e) = sqlx::raw_sql(end).execute(&mut *tx).await {
+        if let Err(e) = on_store!(tx, |c| sqlx::raw_sql(end)
+            .execute(c)
+            .await
+            .map(|r| r.rows_affected()))
+        {
             broken = Some(lost(&e));
         }
         done.push(d);
@@ -232,42 +239,34 @@ async fn write_batch(writer: &SqlitePool, jobs: Vec<Job>) {
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used)]
-    use std::str::FromStr;
-
-    use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions};
-
     use super::*;
+    use crate::db::sqlite::Pools;
 
-    /// A database file with `t(x UNIQUE)` and its one-connection writer pool.
-    async fn writer(dir: &tempfile::TempDir) -> SqlitePool {
-        let options = SqliteConnectOptions::from_str("sqlite:")
-            .unwrap()
-            .filename(dir.path().join("t.sqlite3"))
-            .journal_mode(SqliteJournalMode::Wal)
-            .create_if_missing(true);
-        let pool = SqlitePoolOptions::new()
-            .max_connections(1)
-            .connect_with(options)
-            .await
-            .unwrap();
+    /// A database file with `t(x UNIQUE)`.
+    async fn writer(dir: &tempfile::TempDir) -> Store {
+        let pools = Pools::open(&dir.path().join("t.sqlite3")).await.unwrap();
         sqlx::query("CREATE TABLE t (x INTEGER UNIQUE)")
-            .execute(&pool)
+            .execute(&pools.writer)
             .await
             .unwrap();
-        pool
+        Store::Sqlite(pools)
     }
 
-    async fn insert(conn: &mut SqliteConnection, x: i64) -> Result<i64, sqlx::Error> {
-        sqlx::query("INSERT INTO t (x) VALUES (?)")
+    async fn insert(conn: &mut Conn, x: i64) -> Result<i64, sqlx::Error> {
+        on_store!(conn, |c| sqlx::query("INSERT INTO t (x) VALUES ($1)")
             .bind(x)
-            .execute(conn)
-            .await?;
+            .execute(c)
+            .await
+            .map(|r| r.rows_affected()))?;
         Ok(x)
     }
 
-    async fn rows(pool: &SqlitePool) -> Vec<i64> {
+    async fn rows(store: &Store) -> Vec<i64> {
+        let Store::Sqlite(pools) = store else {
+            unreachable!()
+        };
         sqlx::query_scalar("SELECT x FROM t ORDER BY x")
-            .fetch_all(pool)
+            .fetch_all(&pools.reader)
             .await
             .unwrap()
     }
@@ -334,20 +333,23 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let pool = writer(&dir).await;
         // A deferred foreign key is checked at COMMIT: the commit of the batch fails.
+        let Store::Sqlite(pools) = &pool else {
+            unreachable!()
+        };
         sqlx::raw_sql(
             "CREATE TABLE parent (id INTEGER PRIMARY KEY);
-             CREATE TABLE child (p INTEGER REFERENCES parent(id) DEFERRABLE INITIALLY DEFERRED);
-             PRAGMA foreign_keys = ON;",
+             CREATE TABLE child (p INTEGER REFERENCES parent(id) DEFERRABLE INITIALLY DEFERRED);",
         )
-        .execute(&pool)
+        .execute(&pools.writer)
         .await
         .unwrap();
         let (first_job, first) = request(|c| Box::pin(insert(c, 1)));
         let (orphan_job, orphan) = request(|c| {
             Box::pin(async move {
-                sqlx::query("INSERT INTO child (p) VALUES (42)")
+                on_store!(c, |c| sqlx::query("INSERT INTO child (p) VALUES (42)")
                     .execute(c)
-                    .await?;
+                    .await
+                    .map(|r| r.rows_affected()))?;
                 Ok::<_, sqlx::Error>(0)
             })
         });

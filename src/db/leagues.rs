@@ -1,6 +1,6 @@
 //! Leagues, teams and league supervisors.
 
-use sqlx::SqliteConnection;
+use super::{Conn, StoreKind, on_store};
 
 use crate::domain::{LeagueId, TeamId, Timestamp, UserId};
 
@@ -28,10 +28,11 @@ pub struct NewLeague<'a> {
     pub now: Timestamp,
 }
 
-pub async fn insert(conn: &mut SqliteConnection, l: &NewLeague<'_>) -> sqlx::Result<LeagueId> {
-    let row = sqlx::query(
+pub async fn insert(conn: &mut Conn, l: &NewLeague<'_>) -> sqlx::Result<LeagueId> {
+    let id: i64 = on_store!(conn, |c| {
+        sqlx::query_scalar(
         "INSERT INTO leagues (slug, name, rules_regular, rules_playoff, rules_final, tiebreak_order, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?)",
+         VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id",
     )
     .bind(l.slug)
     .bind(l.name)
@@ -40,33 +41,30 @@ pub async fn insert(conn: &mut SqliteConnection, l: &NewLeague<'_>) -> sqlx::Res
     .bind(l.rules_final)
     .bind(l.tiebreak_order)
     .bind(l.now)
-    .execute(conn)
-    .await?;
-    Ok(LeagueId(row.last_insert_rowid()))
+    .fetch_one(c)
+    .await
+    })?;
+    Ok(LeagueId(id))
 }
 
 /// Stores a league's season settings (JSON).
-pub async fn set_settings(
-    conn: &mut SqliteConnection,
-    id: LeagueId,
-    settings: &str,
-) -> sqlx::Result<()> {
-    sqlx::query("UPDATE leagues SET settings = ? WHERE id = ?")
-        .bind(settings)
-        .bind(id)
-        .execute(conn)
-        .await?;
+pub async fn set_settings(conn: &mut Conn, id: LeagueId, settings: &str) -> sqlx::Result<()> {
+    on_store!(conn, |c| sqlx::query(
+        "UPDATE leagues SET settings = $1 WHERE id = $2"
+    )
+    .bind(settings)
+    .bind(id)
+    .execute(c)
+    .await
+    .map(|r| r.rows_affected()))?;
     Ok(())
 }
 
-pub async fn update(
-    conn: &mut SqliteConnection,
-    id: LeagueId,
-    l: &NewLeague<'_>,
-) -> sqlx::Result<()> {
-    sqlx::query(
-        "UPDATE leagues SET name = ?, rules_regular = ?, rules_playoff = ?, rules_final = ?, tiebreak_order = ?
-         WHERE id = ?",
+pub async fn update(conn: &mut Conn, id: LeagueId, l: &NewLeague<'_>) -> sqlx::Result<()> {
+    on_store!(conn, |c| {
+        sqlx::query(
+        "UPDATE leagues SET name = $1, rules_regular = $2, rules_playoff = $3, rules_final = $4, tiebreak_order = $5
+         WHERE id = $6",
     )
     .bind(l.name)
     .bind(l.rules_regular)
@@ -74,29 +72,36 @@ pub async fn update(
     .bind(l.rules_final)
     .bind(l.tiebreak_order)
     .bind(id)
-    .execute(conn)
-    .await?;
+    .execute(c)
+    .await.map(|r| r.rows_affected())
+    })?;
     Ok(())
 }
 
-pub async fn by_slug(conn: &mut SqliteConnection, slug: &str) -> sqlx::Result<Option<LeagueRow>> {
-    sqlx::query_as("SELECT * FROM leagues WHERE slug = ?")
-        .bind(slug)
-        .fetch_optional(conn)
-        .await
+pub async fn by_slug(conn: &mut Conn, slug: &str) -> sqlx::Result<Option<LeagueRow>> {
+    on_store!(conn, |c| sqlx::query_as(
+        "SELECT * FROM leagues WHERE slug = $1"
+    )
+    .bind(slug)
+    .fetch_optional(c)
+    .await)
 }
 
-pub async fn by_id(conn: &mut SqliteConnection, id: LeagueId) -> sqlx::Result<Option<LeagueRow>> {
-    sqlx::query_as("SELECT * FROM leagues WHERE id = ?")
-        .bind(id)
-        .fetch_optional(conn)
-        .await
+pub async fn by_id(conn: &mut Conn, id: LeagueId) -> sqlx::Result<Option<LeagueRow>> {
+    on_store!(conn, |c| sqlx::query_as(
+        "SELECT * FROM leagues WHERE id = $1"
+    )
+    .bind(id)
+    .fetch_optional(c)
+    .await)
 }
 
-pub async fn all(conn: &mut SqliteConnection) -> sqlx::Result<Vec<LeagueRow>> {
-    sqlx::query_as("SELECT * FROM leagues ORDER BY created_at DESC, id DESC")
-        .fetch_all(conn)
-        .await
+pub async fn all(conn: &mut Conn) -> sqlx::Result<Vec<LeagueRow>> {
+    on_store!(conn, |c| sqlx::query_as(
+        "SELECT * FROM leagues ORDER BY created_at DESC, id DESC"
+    )
+    .fetch_all(c)
+    .await)
 }
 
 #[derive(Debug, Clone, sqlx::FromRow)]
@@ -112,74 +117,85 @@ pub struct TeamRow {
 }
 
 /// Withdraws a team under the league's forfeit policy, saying why.
-pub async fn drop_team(conn: &mut SqliteConnection, id: TeamId, reason: &str) -> sqlx::Result<()> {
-    sqlx::query("UPDATE teams SET withdrawn = 1, dropped_reason = ? WHERE id = ?")
-        .bind(reason)
-        .bind(id)
-        .execute(conn)
-        .await?;
+pub async fn drop_team(conn: &mut Conn, id: TeamId, reason: &str) -> sqlx::Result<()> {
+    on_store!(conn, |c| sqlx::query(
+        "UPDATE teams SET withdrawn = TRUE, dropped_reason = $1 WHERE id = $2"
+    )
+    .bind(reason)
+    .bind(id)
+    .execute(c)
+    .await
+    .map(|r| r.rows_affected()))?;
     Ok(())
 }
 
 pub async fn insert_team(
-    conn: &mut SqliteConnection,
+    conn: &mut Conn,
     league_id: LeagueId,
     name: &str,
     players: [&str; 2],
 ) -> sqlx::Result<TeamId> {
-    let row =
-        sqlx::query("INSERT INTO teams (league_id, name, player1, player2) VALUES (?, ?, ?, ?)")
-            .bind(league_id)
-            .bind(name)
-            .bind(players[0])
-            .bind(players[1])
-            .execute(conn)
-            .await?;
-    Ok(TeamId(row.last_insert_rowid()))
+    let id: i64 = on_store!(conn, |c| sqlx::query_scalar(
+        "INSERT INTO teams (league_id, name, player1, player2) VALUES ($1, $2, $3, $4) RETURNING id"
+    )
+    .bind(league_id)
+    .bind(name)
+    .bind(players[0])
+    .bind(players[1])
+    .fetch_one(c)
+    .await)?;
+    Ok(TeamId(id))
 }
 
 pub async fn update_team(
-    conn: &mut SqliteConnection,
+    conn: &mut Conn,
     id: TeamId,
     name: &str,
     players: [&str; 2],
     withdrawn: bool,
 ) -> sqlx::Result<()> {
     // A team put back in play is no longer "dropped".
-    sqlx::query(
-        "UPDATE teams SET name = ?1, player1 = ?2, player2 = ?3, withdrawn = ?4,
-                dropped_reason = CASE WHEN ?4 THEN dropped_reason END
-         WHERE id = ?5",
+    on_store!(conn, |c| sqlx::query(
+        "UPDATE teams SET name = $1, player1 = $2, player2 = $3, withdrawn = $4,
+                dropped_reason = CASE WHEN $4 THEN dropped_reason END
+         WHERE id = $5",
     )
     .bind(name)
     .bind(players[0])
     .bind(players[1])
     .bind(withdrawn)
     .bind(id)
-    .execute(conn)
-    .await?;
+    .execute(c)
+    .await
+    .map(|r| r.rows_affected()))?;
     Ok(())
 }
 
-pub async fn teams(conn: &mut SqliteConnection, league_id: LeagueId) -> sqlx::Result<Vec<TeamRow>> {
-    sqlx::query_as("SELECT * FROM teams WHERE league_id = ? ORDER BY name COLLATE NOCASE, id")
-        .bind(league_id)
-        .fetch_all(conn)
-        .await
+pub async fn teams(conn: &mut Conn, league_id: LeagueId) -> sqlx::Result<Vec<TeamRow>> {
+    on_store!(conn, |c| sqlx::query_as(
+        "SELECT * FROM teams WHERE league_id = $1 ORDER BY lower(name), id"
+    )
+    .bind(league_id)
+    .fetch_all(c)
+    .await)
 }
 
-pub async fn count_teams(conn: &mut SqliteConnection, league_id: LeagueId) -> sqlx::Result<i64> {
-    sqlx::query_scalar("SELECT count(*) FROM teams WHERE league_id = ?")
-        .bind(league_id)
-        .fetch_one(conn)
-        .await
+pub async fn count_teams(conn: &mut Conn, league_id: LeagueId) -> sqlx::Result<i64> {
+    on_store!(conn, |c| sqlx::query_scalar(
+        "SELECT count(*) FROM teams WHERE league_id = $1"
+    )
+    .bind(league_id)
+    .fetch_one(c)
+    .await)
 }
 
-pub async fn team(conn: &mut SqliteConnection, id: TeamId) -> sqlx::Result<Option<TeamRow>> {
-    sqlx::query_as("SELECT * FROM teams WHERE id = ?")
-        .bind(id)
-        .fetch_optional(conn)
-        .await
+pub async fn team(conn: &mut Conn, id: TeamId) -> sqlx::Result<Option<TeamRow>> {
+    on_store!(conn, |c| sqlx::query_as(
+        "SELECT * FROM teams WHERE id = $1"
+    )
+    .bind(id)
+    .fetch_optional(c)
+    .await)
 }
 
 /// A team and its regular-season record as the triggers keep it (migration 0012).
@@ -199,11 +215,8 @@ pub struct RecordRow {
 }
 
 /// Every team of the league with its record: one row per team, whatever the season's length.
-pub async fn records(
-    conn: &mut SqliteConnection,
-    league_id: LeagueId,
-) -> sqlx::Result<Vec<RecordRow>> {
-    sqlx::query_as(
+pub async fn records(conn: &mut Conn, league_id: LeagueId) -> sqlx::Result<Vec<RecordRow>> {
+    on_store!(conn, |c| sqlx::query_as(
         "SELECT t.id AS team_id, t.name,
                 coalesce(r.played, 0) AS played, coalesce(r.won, 0) AS won,
                 coalesce(r.lost, 0) AS lost, coalesce(r.tied, 0) AS tied,
@@ -211,18 +224,18 @@ pub async fn records(
                 coalesce(r.points_against, 0) AS points_against,
                 coalesce(r.rating_sum, 0) AS rating_sum, coalesce(r.rating_count, 0) AS rating_count
          FROM teams t LEFT JOIN team_records r ON r.team_id = t.id
-         WHERE t.league_id = ?",
+         WHERE t.league_id = $1",
     )
     .bind(league_id)
-    .fetch_all(conn)
-    .await
+    .fetch_all(c)
+    .await)
 }
 
 /// Rewrites `team_records` and `head_to_head` from the finished matches and `match_counts`
 /// from the matches (what the triggers keep, migrations 0012 and 0013), and counts a change
 /// for the page cache; answers how many teams have a record.
-pub async fn rebuild_records(conn: &mut SqliteConnection) -> sqlx::Result<u64> {
-    sqlx::raw_sql(
+pub async fn rebuild_records(conn: &mut Conn) -> sqlx::Result<u64> {
+    on_store!(conn, |c| sqlx::raw_sql(
         "DELETE FROM team_records; DELETE FROM head_to_head; DELETE FROM match_counts;
          UPDATE data_version SET n = n + 1;
          INSERT INTO match_counts
@@ -231,17 +244,19 @@ pub async fn rebuild_records(conn: &mut SqliteConnection) -> sqlx::Result<u64> {
          SELECT team_id, opponent_id, count(*), sum(won), sum(tied)
          FROM result_sides GROUP BY team_id, opponent_id;",
     )
-    .execute(&mut *conn)
-    .await?;
-    let done = sqlx::query(
+    .execute(c)
+    .await
+    .map(|r| r.rows_affected()))?;
+    let done = on_store!(conn, |c| sqlx::query(
         "INSERT INTO team_records
          SELECT team_id, count(*), sum(won), sum(lost), sum(tied), sum(forfeits), sum(points_for),
                 sum(points_against), sum(rating_sum), sum(rating_count)
          FROM result_sides GROUP BY team_id",
     )
-    .execute(conn)
-    .await?;
-    Ok(done.rows_affected())
+    .execute(c)
+    .await
+    .map(|r| r.rows_affected()))?;
+    Ok(done)
 }
 
 /// A team's record against one opponent (migration 0012).
@@ -257,110 +272,124 @@ pub struct VersusRow {
 /// The records of the `teams` against each of their opponents (the head-to-head of tied
 /// teams: the caller keeps those against each other). One range of the primary key per
 /// team: `opponent_id IN (…)` as well would have SQLite seek every pair of the list.
-pub async fn head_to_head(
-    conn: &mut SqliteConnection,
-    teams: &[TeamId],
-) -> sqlx::Result<Vec<VersusRow>> {
+pub async fn head_to_head(conn: &mut Conn, teams: &[TeamId]) -> sqlx::Result<Vec<VersusRow>> {
     let ids = serde_json::to_string(teams).unwrap_or_else(|_| "[]".to_string());
-    sqlx::query_as(
-        "SELECT team_id, opponent_id, played, won, tied FROM head_to_head
-         WHERE team_id IN (SELECT value FROM json_each(?1))",
-    )
-    .bind(ids)
-    .fetch_all(conn)
-    .await
+    let sql = match conn.kind() {
+        StoreKind::Sqlite => {
+            "SELECT team_id, opponent_id, played, won, tied FROM head_to_head
+             WHERE team_id IN (SELECT value FROM json_each($1))"
+        }
+        StoreKind::Postgres => {
+            "SELECT team_id, opponent_id, played, won, tied FROM head_to_head
+             WHERE team_id IN (SELECT value::bigint FROM json_array_elements_text($1::json))"
+        }
+    };
+    on_store!(conn, |c| sqlx::query_as(sql).bind(ids).fetch_all(c).await)
 }
 
 /// Each of the `teams`' record against the others of the list, summed (a team that met none
 /// of them has no row). Each team's records are read in key order and those against teams
 /// outside the list dropped in SQLite: the `+` keeps SQLite from seeking every pair of the
 /// list instead, which costs the square of the list.
-pub async fn records_within(
-    conn: &mut SqliteConnection,
-    teams: &[TeamId],
-) -> sqlx::Result<Vec<VersusRow>> {
+pub async fn records_within(conn: &mut Conn, teams: &[TeamId]) -> sqlx::Result<Vec<VersusRow>> {
     let ids = serde_json::to_string(teams).unwrap_or_else(|_| "[]".to_string());
-    sqlx::query_as(
-        "SELECT team_id, 0 AS opponent_id, sum(played) AS played, sum(won) AS won,
-                sum(tied) AS tied
-         FROM head_to_head
-         WHERE team_id IN (SELECT value FROM json_each(?1))
-           AND +opponent_id IN (SELECT value FROM json_each(?1))
-         GROUP BY team_id",
-    )
-    .bind(ids)
-    .fetch_all(conn)
-    .await
+    let sql = match conn.kind() {
+        StoreKind::Sqlite => {
+            "SELECT team_id, 0 AS opponent_id, sum(played) AS played, sum(won) AS won,
+                    sum(tied) AS tied
+             FROM head_to_head
+             WHERE team_id IN (SELECT value FROM json_each($1))
+               AND +opponent_id IN (SELECT value FROM json_each($1))
+             GROUP BY team_id"
+        }
+        StoreKind::Postgres => {
+            "SELECT team_id, 0::bigint AS opponent_id, sum(played)::bigint AS played,
+                    sum(won)::bigint AS won, sum(tied)::bigint AS tied
+             FROM head_to_head
+             WHERE team_id IN (SELECT value::bigint FROM json_array_elements_text($1::json))
+               AND opponent_id IN (SELECT value::bigint FROM json_array_elements_text($1::json))
+             GROUP BY team_id"
+        }
+    };
+    on_store!(conn, |c| sqlx::query_as(sql).bind(ids).fetch_all(c).await)
 }
 
 /// The names of two teams, in one query.
 pub async fn team_names(
-    conn: &mut SqliteConnection,
+    conn: &mut Conn,
     a: TeamId,
     b: TeamId,
 ) -> sqlx::Result<(Option<String>, Option<String>)> {
-    let rows: Vec<(TeamId, String)> =
-        sqlx::query_as("SELECT id, name FROM teams WHERE id IN (?, ?)")
-            .bind(a)
-            .bind(b)
-            .fetch_all(conn)
-            .await?;
+    let rows: Vec<(TeamId, String)> = on_store!(conn, |c| sqlx::query_as(
+        "SELECT id, name FROM teams WHERE id IN ($1, $2)"
+    )
+    .bind(a)
+    .bind(b)
+    .fetch_all(c)
+    .await)?;
     let name = |id| rows.iter().find(|(t, _)| *t == id).map(|(_, n)| n.clone());
     Ok((name(a), name(b)))
 }
 
 pub async fn assign_supervisor(
-    conn: &mut SqliteConnection,
+    conn: &mut Conn,
     league_id: LeagueId,
     user_id: UserId,
 ) -> sqlx::Result<()> {
-    sqlx::query("INSERT OR IGNORE INTO league_supervisors (league_id, user_id) VALUES (?, ?)")
-        .bind(league_id)
-        .bind(user_id)
-        .execute(conn)
-        .await?;
+    on_store!(conn, |c| sqlx::query(
+        "INSERT INTO league_supervisors (league_id, user_id) VALUES ($1, $2) ON CONFLICT DO NOTHING"
+    )
+    .bind(league_id)
+    .bind(user_id)
+    .execute(c)
+    .await
+    .map(|r| r.rows_affected()))?;
     Ok(())
 }
 
 pub async fn unassign_supervisor(
-    conn: &mut SqliteConnection,
+    conn: &mut Conn,
     league_id: LeagueId,
     user_id: UserId,
 ) -> sqlx::Result<()> {
-    sqlx::query("DELETE FROM league_supervisors WHERE league_id = ? AND user_id = ?")
-        .bind(league_id)
-        .bind(user_id)
-        .execute(conn)
-        .await?;
+    on_store!(conn, |c| sqlx::query(
+        "DELETE FROM league_supervisors WHERE league_id = $1 AND user_id = $2"
+    )
+    .bind(league_id)
+    .bind(user_id)
+    .execute(c)
+    .await
+    .map(|r| r.rows_affected()))?;
     Ok(())
 }
 
 pub async fn is_supervisor(
-    conn: &mut SqliteConnection,
+    conn: &mut Conn,
     league_id: LeagueId,
     user_id: UserId,
 ) -> sqlx::Result<bool> {
-    let found: Option<i64> =
-        sqlx::query_scalar("SELECT 1 FROM league_supervisors WHERE league_id = ? AND user_id = ?")
-            .bind(league_id)
-            .bind(user_id)
-            .fetch_optional(conn)
-            .await?;
+    let found: Option<LeagueId> = on_store!(conn, |c| sqlx::query_scalar(
+        "SELECT league_id FROM league_supervisors WHERE league_id = $1 AND user_id = $2"
+    )
+    .bind(league_id)
+    .bind(user_id)
+    .fetch_optional(c)
+    .await)?;
     Ok(found.is_some())
 }
 
 /// Usernames of the supervisors assigned to a league.
 pub async fn supervisors(
-    conn: &mut SqliteConnection,
+    conn: &mut Conn,
     league_id: LeagueId,
 ) -> sqlx::Result<Vec<(UserId, String)>> {
-    sqlx::query_as(
+    on_store!(conn, |c| sqlx::query_as(
         "SELECT u.id, u.username FROM league_supervisors s JOIN users u ON u.id = s.user_id
-         WHERE s.league_id = ? ORDER BY u.username",
+         WHERE s.league_id = $1 ORDER BY lower(u.username)",
     )
     .bind(league_id)
-    .fetch_all(conn)
-    .await
+    .fetch_all(c)
+    .await)
 }
 
 /// An admin's eligibility decision on a team (migration 0010), with who made it.
@@ -374,24 +403,21 @@ pub struct OverrideRow {
 }
 
 /// The eligibility overrides of a league's teams.
-pub async fn overrides(
-    conn: &mut SqliteConnection,
-    league_id: LeagueId,
-) -> sqlx::Result<Vec<OverrideRow>> {
-    sqlx::query_as(
+pub async fn overrides(conn: &mut Conn, league_id: LeagueId) -> sqlx::Result<Vec<OverrideRow>> {
+    on_store!(conn, |c| sqlx::query_as(
         "SELECT o.team_id, o.eligible, o.reason, u.username AS set_by, o.set_at
          FROM eligibility_overrides o JOIN teams t ON t.id = o.team_id
          JOIN users u ON u.id = o.set_by
-         WHERE t.league_id = ?",
+         WHERE t.league_id = $1",
     )
     .bind(league_id)
-    .fetch_all(conn)
-    .await
+    .fetch_all(c)
+    .await)
 }
 
 /// Sets a team's override (`Some`: eligible or not, with the reason), or removes it (`None`).
 pub async fn set_override(
-    conn: &mut SqliteConnection,
+    conn: &mut Conn,
     team: TeamId,
     decision: Option<(bool, &str)>,
     by: UserId,
@@ -399,25 +425,29 @@ pub async fn set_override(
 ) -> sqlx::Result<()> {
     match decision {
         Some((eligible, reason)) => {
-            sqlx::query(
+            on_store!(conn, |c| sqlx::query(
                 "INSERT INTO eligibility_overrides (team_id, eligible, reason, set_by, set_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5)
+                 VALUES ($1, $2, $3, $4, $5)
                  ON CONFLICT (team_id) DO UPDATE
-                 SET eligible = ?2, reason = ?3, set_by = ?4, set_at = ?5",
+                 SET eligible = $2, reason = $3, set_by = $4, set_at = $5",
             )
             .bind(team)
             .bind(eligible)
             .bind(reason)
             .bind(by)
             .bind(at)
-            .execute(conn)
-            .await?;
+            .execute(c)
+            .await
+            .map(|r| r.rows_affected()))?;
         }
         None => {
-            sqlx::query("DELETE FROM eligibility_overrides WHERE team_id = ?")
-                .bind(team)
-                .execute(conn)
-                .await?;
+            on_store!(conn, |c| sqlx::query(
+                "DELETE FROM eligibility_overrides WHERE team_id = $1"
+            )
+            .bind(team)
+            .execute(c)
+            .await
+            .map(|r| r.rows_affected()))?;
         }
     }
     Ok(())

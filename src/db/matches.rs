@@ -1,6 +1,6 @@
 //! Matches, their hands (revisions), idempotency keys and the audit log.
 
-use sqlx::SqliteConnection;
+use super::{Conn, on_store};
 
 use crate::domain::{
     ForfeitSide, GameStatus, LeagueId, LocalTime, MatchId, MatchStatus, TeamId, Timestamp, UserId,
@@ -56,10 +56,12 @@ pub struct NewMatch<'a> {
     pub scheduled_at: Option<LocalTime>,
 }
 
-pub async fn insert(conn: &mut SqliteConnection, m: &NewMatch<'_>) -> sqlx::Result<MatchId> {
-    let row = sqlx::query(
+pub async fn insert(conn: &mut Conn, m: &NewMatch<'_>) -> sqlx::Result<MatchId> {
+    let id: i64 =
+        on_store!(conn, |c| {
+            sqlx::query_scalar(
         "INSERT INTO matches (league_id, stage, round, team_a, team_b, table_name, scheduled_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?)",
+         VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id",
     )
     .bind(m.league_id)
     .bind(m.stage)
@@ -68,34 +70,37 @@ pub async fn insert(conn: &mut SqliteConnection, m: &NewMatch<'_>) -> sqlx::Resu
     .bind(m.team_b)
     .bind(m.table_name)
     .bind(m.scheduled_at)
-    .execute(conn)
-    .await?;
-    Ok(MatchId(row.last_insert_rowid()))
+    .fetch_one(c)
+    .await
+        })?;
+    Ok(MatchId(id))
 }
 
 /// The matches of a league scheduled in `[start, end)`, in time order.
 pub async fn scheduled_between(
-    conn: &mut SqliteConnection,
+    conn: &mut Conn,
     league_id: LeagueId,
     start: LocalTime,
     end: LocalTime,
 ) -> sqlx::Result<Vec<MatchRow>> {
-    sqlx::query_as(
-        "SELECT * FROM matches WHERE league_id = ? AND scheduled_at >= ? AND scheduled_at < ?
+    on_store!(conn, |c| sqlx::query_as(
+        "SELECT * FROM matches WHERE league_id = $1 AND scheduled_at >= $2 AND scheduled_at < $3
          ORDER BY scheduled_at, id",
     )
     .bind(league_id)
     .bind(start)
     .bind(end)
-    .fetch_all(conn)
-    .await
+    .fetch_all(c)
+    .await)
 }
 
-pub async fn by_id(conn: &mut SqliteConnection, id: MatchId) -> sqlx::Result<Option<MatchRow>> {
-    sqlx::query_as("SELECT * FROM matches WHERE id = ?")
-        .bind(id)
-        .fetch_optional(conn)
-        .await
+pub async fn by_id(conn: &mut Conn, id: MatchId) -> sqlx::Result<Option<MatchRow>> {
+    on_store!(conn, |c| sqlx::query_as(
+        "SELECT * FROM matches WHERE id = $1"
+    )
+    .bind(id)
+    .fetch_optional(c)
+    .await)
 }
 
 /// A match about to be written, with what the write and its answer need, in one query
@@ -111,167 +116,168 @@ pub struct MatchForWrite {
 }
 
 pub async fn for_write(
-    conn: &mut SqliteConnection,
+    conn: &mut Conn,
     id: MatchId,
     user: UserId,
 ) -> sqlx::Result<Option<MatchForWrite>> {
-    sqlx::query_as(
+    on_store!(conn, |c| sqlx::query_as(
         "SELECT m.*,
            EXISTS (SELECT 1 FROM league_supervisors s
-                   WHERE s.league_id = m.league_id AND s.user_id = ?) AS supervises,
+                   WHERE s.league_id = m.league_id AND s.user_id = $1) AS supervises,
            (SELECT name FROM teams WHERE id = m.team_a) AS name_a,
            (SELECT name FROM teams WHERE id = m.team_b) AS name_b
-         FROM matches m WHERE m.id = ?",
+         FROM matches m WHERE m.id = $2",
     )
     .bind(user)
     .bind(id)
-    .fetch_optional(conn)
-    .await
+    .fetch_optional(c)
+    .await)
 }
 
 /// Every match of every league, by id (for `check`).
-pub async fn every(conn: &mut SqliteConnection) -> sqlx::Result<Vec<MatchRow>> {
-    sqlx::query_as("SELECT * FROM matches ORDER BY id")
-        .fetch_all(conn)
-        .await
+pub async fn every(conn: &mut Conn) -> sqlx::Result<Vec<MatchRow>> {
+    on_store!(conn, |c| sqlx::query_as(
+        "SELECT * FROM matches ORDER BY id"
+    )
+    .fetch_all(c)
+    .await)
 }
 
-pub async fn of_league(
-    conn: &mut SqliteConnection,
-    league_id: LeagueId,
-) -> sqlx::Result<Vec<MatchRow>> {
-    sqlx::query_as(
-        "SELECT * FROM matches WHERE league_id = ?
+pub async fn of_league(conn: &mut Conn, league_id: LeagueId) -> sqlx::Result<Vec<MatchRow>> {
+    on_store!(conn, |c| sqlx::query_as(
+        "SELECT * FROM matches WHERE league_id = $1
          ORDER BY scheduled_at IS NULL, scheduled_at, round, id",
     )
     .bind(league_id)
-    .fetch_all(conn)
-    .await
+    .fetch_all(c)
+    .await)
 }
 
 /// A league's matches scheduled from `from` (inclusive) to `to` (exclusive), and those
 /// without a time, in schedule order: a week of the schedule (two index searches).
 pub async fn in_week_or_undated(
-    conn: &mut SqliteConnection,
+    conn: &mut Conn,
     league_id: LeagueId,
     from: LocalTime,
     to: LocalTime,
 ) -> sqlx::Result<Vec<MatchRow>> {
-    sqlx::query_as(
+    on_store!(conn, |c| sqlx::query_as(
         "SELECT * FROM (
-           SELECT * FROM matches WHERE league_id = ?1 AND scheduled_at >= ?2 AND scheduled_at < ?3
+           SELECT * FROM matches WHERE league_id = $1 AND scheduled_at >= $2 AND scheduled_at < $3
            UNION ALL
-           SELECT * FROM matches WHERE league_id = ?1 AND scheduled_at IS NULL)
+           SELECT * FROM matches WHERE league_id = $1 AND scheduled_at IS NULL)
          ORDER BY scheduled_at IS NULL, scheduled_at, round, id",
     )
     .bind(league_id)
     .bind(from)
     .bind(to)
-    .fetch_all(conn)
-    .await
+    .fetch_all(c)
+    .await)
 }
 
 /// Every match of team `team` (as either side), in schedule order.
-pub async fn of_team(conn: &mut SqliteConnection, team: TeamId) -> sqlx::Result<Vec<MatchRow>> {
-    sqlx::query_as(
+pub async fn of_team(conn: &mut Conn, team: TeamId) -> sqlx::Result<Vec<MatchRow>> {
+    on_store!(conn, |c| sqlx::query_as(
         "SELECT * FROM (
-           SELECT * FROM matches WHERE team_a = ?1
+           SELECT * FROM matches WHERE team_a = $1
            UNION ALL
-           SELECT * FROM matches WHERE team_b = ?1 AND team_a != ?1)
+           SELECT * FROM matches WHERE team_b = $1 AND team_a != $1)
          ORDER BY scheduled_at IS NULL, scheduled_at, round, id",
     )
     .bind(team)
-    .fetch_all(conn)
-    .await
+    .fetch_all(c)
+    .await)
 }
 
 /// How many matches of the league there are in each status, as the triggers keep them
 /// (migration 0013).
 pub async fn count_by_status(
-    conn: &mut SqliteConnection,
+    conn: &mut Conn,
     league_id: LeagueId,
 ) -> sqlx::Result<Vec<(MatchStatus, i64)>> {
-    sqlx::query_as("SELECT status, n FROM match_counts WHERE league_id = ? AND n != 0")
-        .bind(league_id)
-        .fetch_all(conn)
-        .await
+    on_store!(conn, |c| sqlx::query_as(
+        "SELECT status, n FROM match_counts WHERE league_id = $1 AND n != 0"
+    )
+    .bind(league_id)
+    .fetch_all(c)
+    .await)
 }
 
 /// How many matches of each league there are in each status, counted from the matches
 /// themselves (`check` holds the kept counts to these).
-pub async fn counted_by_status(
-    conn: &mut SqliteConnection,
-) -> sqlx::Result<Vec<(LeagueId, MatchStatus, i64)>> {
-    sqlx::query_as("SELECT league_id, status, count(*) FROM matches GROUP BY league_id, status")
-        .fetch_all(conn)
-        .await
+pub async fn counted_by_status(conn: &mut Conn) -> sqlx::Result<Vec<(LeagueId, MatchStatus, i64)>> {
+    on_store!(conn, |c| sqlx::query_as(
+        "SELECT league_id, status, count(*) FROM matches GROUP BY league_id, status"
+    )
+    .fetch_all(c)
+    .await)
 }
 
 /// The kept counts of every league (zeros included).
-pub async fn kept_counts(
-    conn: &mut SqliteConnection,
-) -> sqlx::Result<Vec<(LeagueId, MatchStatus, i64)>> {
-    sqlx::query_as("SELECT league_id, status, n FROM match_counts")
-        .fetch_all(conn)
-        .await
+pub async fn kept_counts(conn: &mut Conn) -> sqlx::Result<Vec<(LeagueId, MatchStatus, i64)>> {
+    on_store!(conn, |c| sqlx::query_as(
+        "SELECT league_id, status, n FROM match_counts"
+    )
+    .fetch_all(c)
+    .await)
 }
 
 /// The earliest time a match of the league is scheduled at from `from` on (one index seek).
 pub async fn next_scheduled(
-    conn: &mut SqliteConnection,
+    conn: &mut Conn,
     league_id: LeagueId,
     from: LocalTime,
 ) -> sqlx::Result<Option<LocalTime>> {
-    sqlx::query_scalar(
-        "SELECT scheduled_at FROM matches WHERE league_id = ? AND scheduled_at >= ?
+    on_store!(conn, |c| sqlx::query_scalar(
+        "SELECT scheduled_at FROM matches WHERE league_id = $1 AND scheduled_at >= $2
          ORDER BY scheduled_at LIMIT 1",
     )
     .bind(league_id)
     .bind(from)
-    .fetch_optional(conn)
-    .await
+    .fetch_optional(c)
+    .await)
 }
 
 /// The latest time a match of the league is scheduled at before `before` (`None`: at all).
 pub async fn last_scheduled_before(
-    conn: &mut SqliteConnection,
+    conn: &mut Conn,
     league_id: LeagueId,
     before: Option<LocalTime>,
 ) -> sqlx::Result<Option<LocalTime>> {
     // Two statements, not `(? IS NULL OR scheduled_at < ?)`, which SQLite cannot answer
     // with one index seek.
-    match before {
+    on_store!(conn, |c| match before {
         Some(before) => sqlx::query_scalar(
-            "SELECT scheduled_at FROM matches WHERE league_id = ? AND scheduled_at < ?
+            "SELECT scheduled_at FROM matches WHERE league_id = $1 AND scheduled_at < $2
              ORDER BY scheduled_at DESC LIMIT 1",
         )
         .bind(league_id)
         .bind(before),
         None => sqlx::query_scalar(
-            "SELECT scheduled_at FROM matches WHERE league_id = ? AND scheduled_at IS NOT NULL
+            "SELECT scheduled_at FROM matches WHERE league_id = $1 AND scheduled_at IS NOT NULL
              ORDER BY scheduled_at DESC LIMIT 1",
         )
         .bind(league_id),
     }
-    .fetch_optional(conn)
-    .await
+    .fetch_optional(c)
+    .await)
 }
 
 /// A league's matches in play or scheduled between `from` and `to` (as stored,
 /// `YYYY-MM-DDTHH:MM`), in schedule order: the league home's "this week".
 pub async fn in_window(
-    conn: &mut SqliteConnection,
+    conn: &mut Conn,
     league_id: LeagueId,
     from: LocalTime,
     to: LocalTime,
 ) -> sqlx::Result<Vec<MatchRow>> {
     // Two index searches (the matches in play; the window of scheduled times), not an `OR`,
     // which SQLite answers by reading every match of the league.
-    sqlx::query_as(
+    on_store!(conn, |c| sqlx::query_as(
         "SELECT * FROM (
-           SELECT * FROM matches WHERE league_id = ? AND status = 'in_progress'
+           SELECT * FROM matches WHERE league_id = $1 AND status = 'in_progress'
            UNION
-           SELECT * FROM matches WHERE league_id = ? AND scheduled_at BETWEEN ? AND ?
+           SELECT * FROM matches WHERE league_id = $2 AND scheduled_at BETWEEN $3 AND $4
              AND status != 'cancelled')
          ORDER BY scheduled_at IS NULL, scheduled_at, round, id",
     )
@@ -279,138 +285,139 @@ pub async fn in_window(
     .bind(league_id)
     .bind(from)
     .bind(to)
-    .fetch_all(conn)
-    .await
+    .fetch_all(c)
+    .await)
 }
 
 /// A league's latest `limit` finished matches: by scheduled time, then by id, newest first.
 pub async fn latest_results(
-    conn: &mut SqliteConnection,
+    conn: &mut Conn,
     league_id: LeagueId,
     limit: i64,
 ) -> sqlx::Result<Vec<MatchRow>> {
-    sqlx::query_as(
-        "SELECT * FROM matches WHERE league_id = ? AND status IN ('complete', 'forfeit')
-         ORDER BY scheduled_at DESC, id DESC LIMIT ?",
+    on_store!(conn, |c| sqlx::query_as(
+        "SELECT * FROM matches WHERE league_id = $1 AND status IN ('complete', 'forfeit')
+         ORDER BY scheduled_at DESC, id DESC LIMIT $2",
     )
     .bind(league_id)
     .bind(limit)
-    .fetch_all(conn)
-    .await
+    .fetch_all(c)
+    .await)
 }
 
 /// How many of a league's regular-season matches are not played yet: scheduled, postponed
 /// or in progress.
-pub async fn count_unplayed_regular(
-    conn: &mut SqliteConnection,
-    league_id: LeagueId,
-) -> sqlx::Result<i64> {
-    sqlx::query_scalar(
-        "SELECT count(*) FROM matches WHERE league_id = ? AND stage = 'regular'
+pub async fn count_unplayed_regular(conn: &mut Conn, league_id: LeagueId) -> sqlx::Result<i64> {
+    on_store!(conn, |c| sqlx::query_scalar(
+        "SELECT count(*) FROM matches WHERE league_id = $1 AND stage = 'regular'
          AND status IN ('scheduled', 'postponed', 'in_progress')",
     )
     .bind(league_id)
-    .fetch_one(conn)
-    .await
+    .fetch_one(c)
+    .await)
 }
 
 /// How many regular-season forfeits team `team` of league `league_id` has (double forfeits
 /// included).
 pub async fn count_forfeits(
-    conn: &mut SqliteConnection,
+    conn: &mut Conn,
     league_id: LeagueId,
     team: TeamId,
 ) -> sqlx::Result<i64> {
-    sqlx::query_scalar(
-        "SELECT count(*) FROM matches WHERE league_id = ?1 AND stage = 'regular'
+    on_store!(conn, |c| {
+        sqlx::query_scalar(
+        "SELECT count(*) FROM matches WHERE league_id = $1 AND stage = 'regular'
          AND status = 'forfeit'
-         AND ((team_a = ?2 AND forfeit IN ('a', 'both')) OR (team_b = ?2 AND forfeit IN ('b', 'both')))",
+         AND ((team_a = $2 AND forfeit IN ('a', 'both')) OR (team_b = $2 AND forfeit IN ('b', 'both')))",
     )
     .bind(league_id)
     .bind(team)
-    .fetch_one(conn)
+    .fetch_one(c)
     .await
+    })
 }
 
 /// Sets (or with `None` clears) when `team`'s side of the match checked in; bumps the
 /// version, so a forfeit confirmed on a page from before the check-in is refused.
 pub async fn set_check_in(
-    conn: &mut SqliteConnection,
+    conn: &mut Conn,
     id: MatchId,
     team: Team,
     at: Option<Timestamp>,
 ) -> sqlx::Result<()> {
     let sql = match team {
-        Team::A => "UPDATE matches SET checked_in_a = ?, version = version + 1 WHERE id = ?",
-        Team::B => "UPDATE matches SET checked_in_b = ?, version = version + 1 WHERE id = ?",
+        Team::A => "UPDATE matches SET checked_in_a = $1, version = version + 1 WHERE id = $2",
+        Team::B => "UPDATE matches SET checked_in_b = $1, version = version + 1 WHERE id = $2",
     };
-    sqlx::query(sql).bind(at).bind(id).execute(conn).await?;
+    on_store!(conn, |c| sqlx::query(sql)
+        .bind(at)
+        .bind(id)
+        .execute(c)
+        .await
+        .map(|r| r.rows_affected()))?;
     Ok(())
 }
 
 /// Stores both teams' sportsmanship ratings and the note.
 pub async fn set_ratings(
-    conn: &mut SqliteConnection,
+    conn: &mut Conn,
     id: MatchId,
     ratings: [Option<i64>; 2],
     note: Option<&str>,
 ) -> sqlx::Result<()> {
-    sqlx::query("UPDATE matches SET rating_a = ?, rating_b = ?, rating_note = ? WHERE id = ?")
-        .bind(ratings[0])
-        .bind(ratings[1])
-        .bind(note)
-        .bind(id)
-        .execute(conn)
-        .await?;
+    on_store!(conn, |c| sqlx::query(
+        "UPDATE matches SET rating_a = $1, rating_b = $2, rating_note = $3 WHERE id = $4"
+    )
+    .bind(ratings[0])
+    .bind(ratings[1])
+    .bind(note)
+    .bind(id)
+    .execute(c)
+    .await
+    .map(|r| r.rows_affected()))?;
     Ok(())
 }
 
 /// A league's finished matches still waiting for a sportsmanship rating (either side).
-pub async fn unrated(
-    conn: &mut SqliteConnection,
-    league_id: LeagueId,
-) -> sqlx::Result<Vec<MatchRow>> {
-    sqlx::query_as(
-        "SELECT * FROM matches WHERE league_id = ? AND status IN ('complete', 'forfeit')
+pub async fn unrated(conn: &mut Conn, league_id: LeagueId) -> sqlx::Result<Vec<MatchRow>> {
+    on_store!(conn, |c| sqlx::query_as(
+        "SELECT * FROM matches WHERE league_id = $1 AND status IN ('complete', 'forfeit')
            AND (rating_a IS NULL OR rating_b IS NULL)
          ORDER BY scheduled_at IS NULL, scheduled_at, id",
     )
     .bind(league_id)
-    .fetch_all(conn)
-    .await
+    .fetch_all(c)
+    .await)
 }
 
 /// Cancels every regular-season match of `team` that has not started, saying why; the ids.
 pub async fn cancel_unstarted_of(
-    conn: &mut SqliteConnection,
+    conn: &mut Conn,
     team: TeamId,
     note: &str,
 ) -> sqlx::Result<Vec<MatchId>> {
-    sqlx::query_scalar(
-        "UPDATE matches SET status = 'cancelled', status_note = ?1, version = version + 1,
+    on_store!(conn, |c| sqlx::query_scalar(
+        "UPDATE matches SET status = 'cancelled', status_note = $1, version = version + 1,
                 sequence = sequence + 1
-         WHERE (team_a = ?2 OR team_b = ?2) AND stage = 'regular'
+         WHERE (team_a = $2 OR team_b = $2) AND stage = 'regular'
                AND status IN ('scheduled', 'postponed') AND started_at IS NULL
          RETURNING id",
     )
     .bind(note)
     .bind(team)
-    .fetch_all(conn)
-    .await
+    .fetch_all(c)
+    .await)
 }
 
 /// How many of a league's matches are still to be played.
-pub async fn count_scheduled(
-    conn: &mut SqliteConnection,
-    league_id: LeagueId,
-) -> sqlx::Result<i64> {
-    sqlx::query_scalar(
-        "SELECT coalesce(sum(n), 0) FROM match_counts
-         WHERE league_id = ? AND status IN ('scheduled', 'postponed')",
+pub async fn count_scheduled(conn: &mut Conn, league_id: LeagueId) -> sqlx::Result<i64> {
+    on_store!(conn, |c| sqlx::query_scalar(
+        "SELECT CAST(coalesce(sum(n), 0) AS BIGINT) FROM match_counts
+         WHERE league_id = $1 AND status IN ('scheduled', 'postponed')",
     )
     .bind(league_id)
-    .fetch_one(conn)
-    .await
+    .fetch_one(c)
+    .await)
 }
 
 /// What the standings need of a finished regular-season match.
@@ -428,18 +435,15 @@ pub struct ResultRow {
 }
 
 /// A league's finished regular-season matches: only the columns the standings use.
-pub async fn results(
-    conn: &mut SqliteConnection,
-    league_id: LeagueId,
-) -> sqlx::Result<Vec<ResultRow>> {
-    sqlx::query_as(
+pub async fn results(conn: &mut Conn, league_id: LeagueId) -> sqlx::Result<Vec<ResultRow>> {
+    on_store!(conn, |c| sqlx::query_as(
         "SELECT team_a, team_b, status, winner, forfeit, score_a, score_b, rating_a, rating_b
          FROM matches
-         WHERE league_id = ? AND stage = 'regular' AND status IN ('complete', 'forfeit')",
+         WHERE league_id = $1 AND stage = 'regular' AND status IN ('complete', 'forfeit')",
     )
     .bind(league_id)
-    .fetch_all(conn)
-    .await
+    .fetch_all(c)
+    .await)
 }
 
 /// A match in play with the names the scoreboard shows (one query for the whole board).
@@ -453,55 +457,57 @@ pub struct InPlayRow {
     pub name_b: String,
 }
 
-pub async fn in_progress(conn: &mut SqliteConnection) -> sqlx::Result<Vec<InPlayRow>> {
-    sqlx::query_as(
+pub async fn in_progress(conn: &mut Conn) -> sqlx::Result<Vec<InPlayRow>> {
+    on_store!(conn, |c| sqlx::query_as(
         "SELECT m.*, l.slug AS league_slug, l.name AS league_name,
                 ta.name AS name_a, tb.name AS name_b
          FROM matches m JOIN leagues l ON l.id = m.league_id
               JOIN teams ta ON ta.id = m.team_a JOIN teams tb ON tb.id = m.team_b
          WHERE m.status = 'in_progress' ORDER BY m.league_id, m.table_name, m.id",
     )
-    .fetch_all(conn)
-    .await
+    .fetch_all(c)
+    .await)
 }
 
 /// The latest finished matches that started since `since`, latest first, at most `limit`
 /// (the TV scoreboard's strip of results), with the names the scoreboard shows.
 pub async fn finished_since(
-    conn: &mut SqliteConnection,
+    conn: &mut Conn,
     since: Timestamp,
     limit: i64,
 ) -> sqlx::Result<Vec<InPlayRow>> {
-    sqlx::query_as(
+    on_store!(conn, |c| sqlx::query_as(
         "SELECT m.*, l.slug AS league_slug, l.name AS league_name,
                 ta.name AS name_a, tb.name AS name_b
          FROM matches m JOIN leagues l ON l.id = m.league_id
               JOIN teams ta ON ta.id = m.team_a JOIN teams tb ON tb.id = m.team_b
-         WHERE m.status IN ('complete', 'forfeit') AND m.started_at >= ?
-         ORDER BY m.started_at DESC, m.id DESC LIMIT ?",
+         WHERE m.status IN ('complete', 'forfeit') AND m.started_at >= $1
+         ORDER BY m.started_at DESC, m.id DESC LIMIT $2",
     )
     .bind(since)
     .bind(limit)
-    .fetch_all(conn)
-    .await
+    .fetch_all(c)
+    .await)
 }
 
 /// Marks a match started with its rules frozen; returns it as it is now.
 pub async fn start(
-    conn: &mut SqliteConnection,
+    conn: &mut Conn,
     id: MatchId,
     now: Timestamp,
     rules: &str,
 ) -> sqlx::Result<MatchRow> {
-    sqlx::query_as(
-        "UPDATE matches SET status = 'in_progress', started_at = ?, rules = ?, version = version + 1
-         WHERE id = ? RETURNING *",
+    on_store!(conn, |c| {
+        sqlx::query_as(
+        "UPDATE matches SET status = 'in_progress', started_at = $1, rules = $2, version = version + 1
+         WHERE id = $3 RETURNING *",
     )
     .bind(now)
     .bind(rules)
     .bind(id)
-    .fetch_one(conn)
+    .fetch_one(c)
     .await
+    })
 }
 
 /// The cached totals and state, rebuilt from the hands.
@@ -519,15 +525,11 @@ pub struct Totals {
 }
 
 /// Writes the totals and bumps the version; returns the match as it is now.
-pub async fn set_totals(
-    conn: &mut SqliteConnection,
-    id: MatchId,
-    t: &Totals,
-) -> sqlx::Result<MatchRow> {
-    sqlx::query_as(
-        "UPDATE matches SET status = ?, score_a = ?, score_b = ?, bags_a = ?, bags_b = ?,
-         game_status = ?, winner = ?, reason = ?, forfeit = ?, hands_played = ?,
-         version = version + 1 WHERE id = ? RETURNING *",
+pub async fn set_totals(conn: &mut Conn, id: MatchId, t: &Totals) -> sqlx::Result<MatchRow> {
+    on_store!(conn, |c| sqlx::query_as(
+        "UPDATE matches SET status = $1, score_a = $2, score_b = $3, bags_a = $4, bags_b = $5,
+         game_status = $6, winner = $7, reason = $8, forfeit = $9, hands_played = $10,
+         version = version + 1 WHERE id = $11 RETURNING *",
     )
     .bind(t.status)
     .bind(t.score_a)
@@ -540,20 +542,18 @@ pub async fn set_totals(
     .bind(t.forfeit)
     .bind(t.hands_played)
     .bind(id)
-    .fetch_one(conn)
-    .await
+    .fetch_one(c)
+    .await)
 }
 
-pub async fn call_time(
-    conn: &mut SqliteConnection,
-    id: MatchId,
-    now: Timestamp,
-) -> sqlx::Result<()> {
-    sqlx::query("UPDATE matches SET time_called_at = ?, version = version + 1 WHERE id = ? AND time_called_at IS NULL")
+pub async fn call_time(conn: &mut Conn, id: MatchId, now: Timestamp) -> sqlx::Result<()> {
+    on_store!(conn, |c| {
+        sqlx::query("UPDATE matches SET time_called_at = $1, version = version + 1 WHERE id = $2 AND time_called_at IS NULL")
         .bind(now)
         .bind(id)
-        .execute(conn)
-        .await?;
+        .execute(c)
+        .await.map(|r| r.rows_affected())
+    })?;
     Ok(())
 }
 
@@ -570,30 +570,26 @@ pub struct HandRow {
 }
 
 /// The current revision of every hand of a match, in order.
-pub async fn current_hands(
-    conn: &mut SqliteConnection,
-    match_id: MatchId,
-) -> sqlx::Result<Vec<HandRow>> {
-    sqlx::query_as(
+pub async fn current_hands(conn: &mut Conn, match_id: MatchId) -> sqlx::Result<Vec<HandRow>> {
+    on_store!(conn, |c| sqlx::query_as(
         "SELECT h.* FROM hands h
-         WHERE h.match_id = ? AND h.revision = (
+         WHERE h.match_id = $1 AND h.revision = (
              SELECT MAX(revision) FROM hands WHERE match_id = h.match_id AND number = h.number)
          ORDER BY h.number",
     )
     .bind(match_id)
-    .fetch_all(conn)
-    .await
+    .fetch_all(c)
+    .await)
 }
 
 /// Every revision of every hand of a match (for the correction history).
-pub async fn all_revisions(
-    conn: &mut SqliteConnection,
-    match_id: MatchId,
-) -> sqlx::Result<Vec<HandRow>> {
-    sqlx::query_as("SELECT * FROM hands WHERE match_id = ? ORDER BY number, revision")
-        .bind(match_id)
-        .fetch_all(conn)
-        .await
+pub async fn all_revisions(conn: &mut Conn, match_id: MatchId) -> sqlx::Result<Vec<HandRow>> {
+    on_store!(conn, |c| sqlx::query_as(
+        "SELECT * FROM hands WHERE match_id = $1 ORDER BY number, revision"
+    )
+    .bind(match_id)
+    .fetch_all(c)
+    .await)
 }
 
 pub struct NewHand<'a> {
@@ -607,10 +603,10 @@ pub struct NewHand<'a> {
 }
 
 /// Stores a revision of a hand; returns it as stored.
-pub async fn insert_hand(conn: &mut SqliteConnection, h: &NewHand<'_>) -> sqlx::Result<HandRow> {
-    sqlx::query_as(
+pub async fn insert_hand(conn: &mut Conn, h: &NewHand<'_>) -> sqlx::Result<HandRow> {
+    on_store!(conn, |c| sqlx::query_as(
         "INSERT INTO hands (match_id, number, revision, hand, reason, recorded_by, recorded_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING *",
+         VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING *",
     )
     .bind(h.match_id)
     .bind(h.number)
@@ -619,43 +615,46 @@ pub async fn insert_hand(conn: &mut SqliteConnection, h: &NewHand<'_>) -> sqlx::
     .bind(h.reason)
     .bind(h.recorded_by)
     .bind(h.now)
-    .fetch_one(conn)
-    .await
+    .fetch_one(c)
+    .await)
 }
 
 /// The first answer to an idempotency key, and the hand it was sent with (none for keys
 /// stored before migration 0006).
 pub async fn idempotent_response(
-    conn: &mut SqliteConnection,
+    conn: &mut Conn,
     match_id: MatchId,
     key: &str,
 ) -> sqlx::Result<Option<(String, Option<String>)>> {
-    sqlx::query_as("SELECT response, request FROM idempotency_keys WHERE match_id = ? AND key = ?")
-        .bind(match_id)
-        .bind(key)
-        .fetch_optional(conn)
-        .await
+    on_store!(conn, |c| sqlx::query_as(
+        "SELECT response, request FROM idempotency_keys WHERE match_id = $1 AND key = $2"
+    )
+    .bind(match_id)
+    .bind(key)
+    .fetch_optional(c)
+    .await)
 }
 
 pub async fn save_idempotent_response(
-    conn: &mut SqliteConnection,
+    conn: &mut Conn,
     match_id: MatchId,
     key: &str,
     request: &str,
     response: &str,
     now: Timestamp,
 ) -> sqlx::Result<()> {
-    sqlx::query(
+    on_store!(conn, |c| sqlx::query(
         "INSERT INTO idempotency_keys (match_id, key, request, response, created_at)
-         VALUES (?, ?, ?, ?, ?)",
+         VALUES ($1, $2, $3, $4, $5)",
     )
     .bind(match_id)
     .bind(key)
     .bind(request)
     .bind(response)
     .bind(now)
-    .execute(conn)
-    .await?;
+    .execute(c)
+    .await
+    .map(|r| r.rows_affected()))?;
     Ok(())
 }
 
@@ -671,10 +670,10 @@ pub struct AuditEntry<'a> {
 }
 
 /// Appends to the audit log; call inside the transaction of the change.
-pub async fn audit(conn: &mut SqliteConnection, e: &AuditEntry<'_>) -> sqlx::Result<()> {
-    sqlx::query(
+pub async fn audit(conn: &mut Conn, e: &AuditEntry<'_>) -> sqlx::Result<()> {
+    on_store!(conn, |c| sqlx::query(
         "INSERT INTO audit_log (at, user_id, action, entity, entity_id, before, after, reason)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
     )
     .bind(e.now)
     .bind(e.user_id)
@@ -684,8 +683,9 @@ pub async fn audit(conn: &mut SqliteConnection, e: &AuditEntry<'_>) -> sqlx::Res
     .bind(e.before)
     .bind(e.after)
     .bind(e.reason)
-    .execute(conn)
-    .await?;
+    .execute(c)
+    .await
+    .map(|r| r.rows_affected()))?;
     Ok(())
 }
 
@@ -705,19 +705,20 @@ pub struct Placement<'a> {
 /// place in the match stay the same (a postponed or moved match is checked in again).
 /// Returns whether a row changed (false: it moved on meanwhile).
 pub async fn place(
-    conn: &mut SqliteConnection,
+    conn: &mut Conn,
     id: MatchId,
     version: i64,
     p: &Placement<'_>,
 ) -> sqlx::Result<bool> {
-    let done = sqlx::query(
-        "UPDATE matches SET scheduled_at = ?1, table_name = ?2, team_a = ?3, team_b = ?4,
-                status = ?5, status_note = ?6, version = version + 1, sequence = sequence + 1,
-                checked_in_a = CASE WHEN scheduled_at IS ?1 AND status = ?5 AND team_a = ?3
+    let done = on_store!(conn, |c| {
+        sqlx::query(
+        "UPDATE matches SET scheduled_at = $1, table_name = $2, team_a = $3, team_b = $4,
+                status = $5, status_note = $6, version = version + 1, sequence = sequence + 1,
+                checked_in_a = CASE WHEN scheduled_at IS NOT DISTINCT FROM $1 AND status = $5 AND team_a = $3
                                     THEN checked_in_a END,
-                checked_in_b = CASE WHEN scheduled_at IS ?1 AND status = ?5 AND team_b = ?4
+                checked_in_b = CASE WHEN scheduled_at IS NOT DISTINCT FROM $1 AND status = $5 AND team_b = $4
                                     THEN checked_in_b END
-         WHERE id = ?7 AND version = ?8 AND status IN ('scheduled', 'postponed')
+         WHERE id = $7 AND version = $8 AND status IN ('scheduled', 'postponed')
                AND started_at IS NULL",
     )
     .bind(p.scheduled_at)
@@ -728,78 +729,83 @@ pub async fn place(
     .bind(p.status_note)
     .bind(id)
     .bind(version)
-    .execute(conn)
-    .await?;
-    Ok(done.rows_affected() == 1)
+    .execute(c)
+    .await.map(|r| r.rows_affected())
+    })?;
+    Ok(done == 1)
 }
 
 /// Moves a match to another table (allowed while it is played); bumps the version and the
 /// calendar sequence. Returns whether a row changed.
 pub async fn set_table(
-    conn: &mut SqliteConnection,
+    conn: &mut Conn,
     id: MatchId,
     version: i64,
     table_name: Option<&str>,
 ) -> sqlx::Result<bool> {
-    let done = sqlx::query(
-        "UPDATE matches SET table_name = ?, version = version + 1, sequence = sequence + 1
-         WHERE id = ? AND version = ? AND status <> 'cancelled'",
+    let done = on_store!(conn, |c| sqlx::query(
+        "UPDATE matches SET table_name = $1, version = version + 1, sequence = sequence + 1
+         WHERE id = $2 AND version = $3 AND status <> 'cancelled'",
     )
     .bind(table_name)
     .bind(id)
     .bind(version)
-    .execute(conn)
-    .await?;
-    Ok(done.rows_affected() == 1)
+    .execute(c)
+    .await
+    .map(|r| r.rows_affected()))?;
+    Ok(done == 1)
 }
 
 /// Changes the teams of a match that has not started (a playoff path moved by a correction);
 /// bumps the version. Returns whether a row changed.
 pub async fn set_teams(
-    conn: &mut SqliteConnection,
+    conn: &mut Conn,
     id: MatchId,
     team_a: TeamId,
     team_b: TeamId,
 ) -> sqlx::Result<bool> {
-    let done = sqlx::query(
-        "UPDATE matches SET team_a = ?, team_b = ?, version = version + 1,
+    let done = on_store!(conn, |c| sqlx::query(
+        "UPDATE matches SET team_a = $1, team_b = $2, version = version + 1,
                 sequence = sequence + 1, checked_in_a = NULL, checked_in_b = NULL
-         WHERE id = ? AND status IN ('scheduled', 'postponed') AND started_at IS NULL",
+         WHERE id = $3 AND status IN ('scheduled', 'postponed') AND started_at IS NULL",
     )
     .bind(team_a)
     .bind(team_b)
     .bind(id)
-    .execute(conn)
-    .await?;
-    Ok(done.rows_affected() == 1)
+    .execute(c)
+    .await
+    .map(|r| r.rows_affected()))?;
+    Ok(done == 1)
 }
 
 /// Cancels a started playoff match whose entrants changed (an admin reset its path of the
 /// bracket): its hands stay stored under it, it no longer counts anywhere.
-pub async fn cancel(conn: &mut SqliteConnection, id: MatchId) -> sqlx::Result<()> {
-    sqlx::query(
+pub async fn cancel(conn: &mut Conn, id: MatchId) -> sqlx::Result<()> {
+    on_store!(conn, |c| sqlx::query(
         "UPDATE matches SET status = 'cancelled', version = version + 1, sequence = sequence + 1
-         WHERE id = ?",
+         WHERE id = $1",
     )
     .bind(id)
-    .execute(conn)
-    .await?;
+    .execute(c)
+    .await
+    .map(|r| r.rows_affected()))?;
     Ok(())
 }
 
 /// Deletes a match that has not started (no hands): a playoff match whose entrants are no
 /// longer known after a correction. Returns whether a row was deleted.
-pub async fn delete_unstarted(conn: &mut SqliteConnection, id: MatchId) -> sqlx::Result<bool> {
-    let done = sqlx::query(
-        "DELETE FROM matches WHERE id = ? AND status IN ('scheduled', 'postponed')
+pub async fn delete_unstarted(conn: &mut Conn, id: MatchId) -> sqlx::Result<bool> {
+    let done = on_store!(conn, |c| sqlx::query(
+        "DELETE FROM matches WHERE id = $1 AND status IN ('scheduled', 'postponed')
          AND started_at IS NULL
-         AND NOT EXISTS (SELECT 1 FROM hands WHERE match_id = ?)
-         AND NOT EXISTS (SELECT 1 FROM idempotency_keys WHERE match_id = ?)",
+         AND NOT EXISTS (SELECT 1 FROM hands WHERE match_id = $2)
+         AND NOT EXISTS (SELECT 1 FROM idempotency_keys WHERE match_id = $3)",
     )
     .bind(id)
     .bind(id)
     .bind(id)
-    .execute(conn)
-    .await?;
-    Ok(done.rows_affected() == 1)
+    .execute(c)
+    .await
+    .map(|r| r.rows_affected()))?;
+    Ok(done == 1)
 }

@@ -1,27 +1,32 @@
-//! SQLite access. Functions take a connection; the caller decides the transaction.
+//! The database: SQLite (one file, the default) or PostgreSQL (`--db postgres://…`).
 //!
-//! One writer connection and a small read-only pool (so that no acknowledged write is lost and writes do not fail as "database is locked"):
-//! WAL with `synchronous=FULL`, foreign keys on, a 5 s busy timeout, and every write
-//! transaction opened with `BEGIN IMMEDIATE`.
+//! The services never see which: they get a [`Conn`] (a pooled connection or a
+//! transaction) and pass it to the functions of this module's children, which hold every
+//! query. A query written once for both stores runs through [`on_store!`], which expands it
+//! once per backend; where the SQL differs the function matches on [`Conn::raw`] itself.
+//! Placeholders are `$1, $2…`, which both stores read.
+//!
+//! Writes are serialized on both: SQLite has one writer connection and opens every write
+//! transaction with `BEGIN IMMEDIATE`; PostgreSQL takes one advisory lock first
+//! ([`postgres`]). So a read-then-write inside a write transaction is never raced.
 
 pub mod group_commit;
 pub mod leagues;
 pub mod matches;
 pub mod playoffs;
+mod postgres;
+mod sqlite;
 pub mod tonight;
 pub mod users;
 
-use std::path::Path;
-use std::str::FromStr;
-use std::time::Duration;
+use std::path::{Path, PathBuf};
 
-use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
-use sqlx::{Sqlite, SqlitePool, Transaction};
+use sqlx::pool::PoolConnection;
+use sqlx::{PgConnection, PgPool, Postgres, Sqlite, SqliteConnection, Transaction};
 
 use crate::domain::Clock;
 use group_commit::{BoxFuture, GroupCommit};
-
-static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!();
+pub use sqlite::{RestoreError, Restored, restore};
 
 #[derive(Debug, thiserror::Error)]
 pub enum DbError {
@@ -29,106 +34,149 @@ pub enum DbError {
     Sqlx(#[from] sqlx::Error),
     #[error("database migrations: {0}")]
     Migrate(#[from] sqlx::migrate::MigrateError),
-    #[error("database setting {pragma} is {found}, expected {expected}; refusing to run")]
-    Pragma {
-        pragma: &'static str,
+    #[error("database setting {name} is {found}, expected {expected}; refusing to run")]
+    Setting {
+        name: &'static str,
         found: String,
         expected: &'static str,
     },
+    #[error("{0}")]
+    Unsupported(String),
 }
 
-/// How often the background checkpoint copies the WAL into the database.
-const CHECKPOINT_EVERY: Duration = Duration::from_millis(500);
+/// Where the data is: what `--db` (or `SPADES_DB`) names.
+#[derive(Clone, PartialEq, Eq)]
+pub enum Location {
+    /// An SQLite database file, created if missing.
+    File(PathBuf),
+    /// A PostgreSQL database: `postgres://user:password@host/db` (or `postgresql://`).
+    Postgres(String),
+}
 
-/// Copies committed pages from the WAL into the database file, off the writer: a `PASSIVE`
-/// checkpoint never waits for the writer or the readers (it copies what no reader still
-/// needs), and SQLite starts the WAL over once it has all been copied. Runs while a clone
-/// of the `Db` is `alive`, then closes its connection; a failure is logged and tried again
-/// at the next tick.
-async fn checkpoints(pool: SqlitePool, alive: std::sync::Weak<()>) {
-    let mut tick = tokio::time::interval(CHECKPOINT_EVERY);
-    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-    loop {
-        tick.tick().await;
-        if alive.strong_count() == 0 {
-            pool.close().await;
-            return;
-        }
-        if let Err(e) = sqlx::query("PRAGMA wal_checkpoint(PASSIVE)")
-            .execute(&pool)
-            .await
+impl Location {
+    /// A `postgres://` or `postgresql://` URL, or a file path. Any other URL (`scheme://…`)
+    /// is refused, never taken for a folder named `scheme:`. The message never repeats the
+    /// argument (it may hold a password).
+    pub fn parse(arg: &str) -> Result<Location, String> {
+        if let Some((scheme, _)) = arg.split_once("://")
+            && !scheme.is_empty()
+            && scheme
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
         {
-            tracing::warn!("background WAL checkpoint: {e}");
+            return match scheme.to_ascii_lowercase().as_str() {
+                "postgres" | "postgresql" => Ok(Location::Postgres(arg.to_string())),
+                _ => Err(format!(
+                    "\"{scheme}://…\" is not a database this version keeps its data in: give \
+                     a PostgreSQL URL (postgres://user:password@host/database) or the path of \
+                     an SQLite file (for example data/spades-im.sqlite3)"
+                )),
+            };
+        }
+        if arg.trim().is_empty() {
+            return Err("give the path of the SQLite database file or a postgres:// URL".into());
+        }
+        Ok(Location::File(PathBuf::from(arg)))
+    }
+}
+
+/// Shown without the password.
+impl std::fmt::Debug for Location {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Display::fmt(self, f)
+    }
+}
+
+/// The file's path, or the URL with its password replaced by `***`.
+impl std::fmt::Display for Location {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Location::File(path) => write!(f, "{}", path.display()),
+            Location::Postgres(url) => {
+                let (scheme, rest) = url.split_once("://").unwrap_or(("postgres", url));
+                match rest.split_once('@') {
+                    Some((user, host)) if user.contains(':') => {
+                        let name = user.split(':').next().unwrap_or("");
+                        write!(f, "{scheme}://{name}:***@{host}")
+                    }
+                    _ => write!(f, "{url}"),
+                }
+            }
         }
     }
 }
 
-/// The database: one writer, several readers, and the clock every change is stamped with.
+/// Which store is behind a [`Db`], for `/healthz` and the start-up message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StoreKind {
+    Sqlite,
+    Postgres,
+}
+
+impl StoreKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            StoreKind::Sqlite => "sqlite",
+            StoreKind::Postgres => "postgresql",
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+enum Store {
+    Sqlite(sqlite::Pools),
+    Postgres(PgPool),
+}
+
+impl Store {
+    /// A write transaction: it holds the store's single write lock from its first statement.
+    async fn begin_write(&self) -> Result<Tx, sqlx::Error> {
+        Ok(Tx(Conn(match self {
+            Store::Sqlite(pools) => {
+                Handle::SqliteTx(pools.writer.begin_with("BEGIN IMMEDIATE").await?)
+            }
+            Store::Postgres(pool) => {
+                let mut tx = pool.begin().await?;
+                sqlx::query(postgres::WRITE_LOCK).execute(&mut *tx).await?;
+                Handle::PostgresTx(tx)
+            }
+        })))
+    }
+}
+
+/// The database, and the clock every change is stamped with.
 #[derive(Clone, Debug)]
 pub struct Db {
-    writer: SqlitePool,
-    reader: SqlitePool,
+    store: Store,
     clock: Clock,
     batches: GroupCommit,
-    /// Held by every clone: the background checkpoints stop once the last one is dropped.
-    _alive: std::sync::Arc<()>,
 }
 
 impl Db {
-    /// Opens (creating if needed) the database file, runs the migrations and checks that
-    /// the durability settings are in force.
-    pub async fn open(path: &Path, clock: Clock) -> Result<Db, DbError> {
-        if let Some(dir) = path.parent()
-            && !dir.as_os_str().is_empty()
-        {
-            std::fs::create_dir_all(dir).map_err(|e| DbError::Sqlx(sqlx::Error::Io(e)))?;
-        }
-        let base = SqliteConnectOptions::from_str("sqlite:")?
-            .filename(path)
-            .journal_mode(SqliteJournalMode::Wal)
-            .synchronous(SqliteSynchronous::Full)
-            .foreign_keys(true)
-            .busy_timeout(Duration::from_secs(5));
-        // Waiting longer than this for the writer answers 503 "not saved, send again".
-        // One connection each stays open while the server runs, so `restore` can tell the
-        // file is in use (an idle pool would otherwise close them all).
-        // The writer never checkpoints the WAL itself (a commit that crosses SQLite's 1,000
-        // pages would copy them into the database and fsync it before answering: ~20 ms on
-        // some commits); a connection of its own does it in the background (`checkpoints`).
-        let writer = SqlitePoolOptions::new()
-            .max_connections(1)
-            .min_connections(1)
-            .idle_timeout(None)
-            .acquire_timeout(Duration::from_secs(10))
-            .connect_with(
-                base.clone()
-                    .create_if_missing(true)
-                    .pragma("wal_autocheckpoint", "0"),
-            )
-            .await?;
-        MIGRATOR.run(&writer).await?;
-        let checkpointer = SqlitePoolOptions::new()
-            .max_connections(1)
-            .min_connections(1)
-            .idle_timeout(None)
-            .connect_with(base.clone().pragma("wal_autocheckpoint", "0"))
-            .await?;
-        let alive = std::sync::Arc::new(());
-        tokio::spawn(checkpoints(checkpointer, std::sync::Arc::downgrade(&alive)));
-        let reader = SqlitePoolOptions::new()
-            .max_connections(4)
-            .min_connections(1)
-            .connect_with(base.read_only(true))
-            .await?;
-        let db = Db {
-            batches: GroupCommit::start(writer.clone()),
-            writer,
-            reader,
-            clock,
-            _alive: alive,
+    /// Opens the store (creating an SQLite file if needed), runs the migrations and checks
+    /// that the durability settings are in force.
+    pub async fn open(location: &Location, clock: Clock) -> Result<Db, DbError> {
+        let store = match location {
+            Location::File(path) => Store::Sqlite(sqlite::Pools::open(path).await?),
+            Location::Postgres(url) => Store::Postgres(postgres::open(url).await?),
         };
-        db.check_settings().await?;
-        Ok(db)
+        Ok(Db {
+            batches: GroupCommit::start(store.clone()),
+            store,
+            clock,
+        })
+    }
+
+    /// Opens an SQLite file (the tests and tools that work on files).
+    pub async fn open_file(path: &Path, clock: Clock) -> Result<Db, DbError> {
+        Db::open(&Location::File(path.to_path_buf()), clock).await
+    }
+
+    pub fn kind(&self) -> StoreKind {
+        match self.store {
+            Store::Sqlite(_) => StoreKind::Sqlite,
+            Store::Postgres(_) => StoreKind::Postgres,
+        }
     }
 
     /// The time (and the league's time zone) of this service.
@@ -136,30 +184,46 @@ impl Db {
         &self.clock
     }
 
-    /// The writer pool, for a read that must see the latest write in the same request.
-    pub fn writer(&self) -> &SqlitePool {
-        &self.writer
+    /// A connection for pages and reports (read-only on SQLite).
+    pub async fn read(&self) -> Result<Conn, sqlx::Error> {
+        Ok(Conn(match &self.store {
+            Store::Sqlite(pools) => Handle::Sqlite(pools.reader.acquire().await?),
+            Store::Postgres(pool) => Handle::Postgres(pool.acquire().await?),
+        }))
     }
 
-    /// A read-only connection pool for pages and reports.
-    pub fn reader(&self) -> &SqlitePool {
-        &self.reader
+    /// A connection for a read that must see the latest write in the same request (SQLite's
+    /// writer connection; on PostgreSQL every connection does).
+    pub async fn read_latest(&self) -> Result<Conn, sqlx::Error> {
+        Ok(Conn(match &self.store {
+            Store::Sqlite(pools) => Handle::Sqlite(pools.writer.acquire().await?),
+            Store::Postgres(pool) => Handle::Postgres(pool.acquire().await?),
+        }))
     }
 
-    /// Starts a write transaction with `BEGIN IMMEDIATE`, so a read-then-write never fails
-    /// half-way with "database is locked".
-    pub async fn write(&self) -> Result<Transaction<'static, Sqlite>, sqlx::Error> {
-        self.writer.begin_with("BEGIN IMMEDIATE").await
+    /// One read-only snapshot: every query in it sees the same committed state.
+    pub async fn snapshot(&self) -> Result<Tx, sqlx::Error> {
+        Ok(Tx(Conn(match &self.store {
+            Store::Sqlite(pools) => Handle::SqliteTx(pools.reader.begin().await?),
+            Store::Postgres(pool) => Handle::PostgresTx(
+                pool.begin_with("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+                    .await?,
+            ),
+        })))
     }
 
-    /// Runs `body` in the writer's next batch (one transaction and one fsync for every
+    /// Starts a write transaction that holds the store's write lock (`BEGIN IMMEDIATE` on
+    /// SQLite, the advisory lock on PostgreSQL), so a read-then-write never fails half-way.
+    pub async fn write(&self) -> Result<Tx, sqlx::Error> {
+        self.store.begin_write().await
+    }
+
+    /// Runs `body` in the writer's next batch (one transaction and one flush for every
     /// request waiting: see [`group_commit`]) and answers once it is committed. For the
     /// writes of league night, which come many at once; `body` must not commit.
     pub async fn batched<T, E>(
         &self,
-        body: impl for<'c> FnOnce(&'c mut sqlx::SqliteConnection) -> BoxFuture<'c, Result<T, E>>
-        + Send
-        + 'static,
+        body: impl for<'c> FnOnce(&'c mut Conn) -> BoxFuture<'c, Result<T, E>> + Send + 'static,
     ) -> Result<T, E>
     where
         T: Send + 'static,
@@ -168,447 +232,140 @@ impl Db {
         self.batches.run(body).await
     }
 
-    /// Refuses to run unless WAL, `synchronous=FULL`, foreign keys and the busy timeout are
-    /// in force on both pools.
-    async fn check_settings(&self) -> Result<(), DbError> {
-        for pool in [&self.writer, &self.reader] {
-            let mode: String = sqlx::query_scalar("PRAGMA journal_mode")
-                .fetch_one(pool)
-                .await?;
-            expect("journal_mode", mode.to_lowercase(), "wal")?;
-            for (pragma, query, expected) in [
-                ("synchronous", "PRAGMA synchronous", "2"),
-                ("foreign_keys", "PRAGMA foreign_keys", "1"),
-                ("busy_timeout", "PRAGMA busy_timeout", "5000"),
-            ] {
-                let found: i64 = sqlx::query_scalar(query).fetch_one(pool).await?;
-                expect(pragma, found.to_string(), expected)?;
-            }
-        }
-        Ok(())
-    }
-
-    /// Copies the database to `dest` with `VACUUM INTO` — a consistent snapshot: every write
-    /// committed before it starts is in it, none that commits after — checks the copy's
-    /// integrity, flushes it to disk (`VACUUM INTO` does not) and only then gives it its name,
-    /// so `dest` is never a partial or unchecked copy. An existing `dest` is replaced.
+    /// Copies the database to the file `dest`, checked (SQLite only: PostgreSQL has its
+    /// own tools, `pg_dump` and base backups).
     pub async fn backup(&self, dest: &Path) -> Result<(), DbError> {
-        let partial = beside(dest, &format!(".partial-{}", std::process::id()));
-        let _ = std::fs::remove_file(&partial);
-        let result = match self.backup_to(&partial).await {
-            Ok(()) => put_in_place(&partial, dest).map_err(|e| DbError::Sqlx(sqlx::Error::Io(e))),
-            Err(e) => Err(e),
-        };
-        if result.is_err() {
-            let _ = std::fs::remove_file(&partial);
+        match &self.store {
+            Store::Sqlite(pools) => pools.backup(dest).await,
+            Store::Postgres(_) => Err(DbError::Unsupported(
+                "backup copies an SQLite file; a PostgreSQL database is backed up with \
+                 pg_dump or a base backup (see docs/deploy.md)"
+                    .into(),
+            )),
         }
-        result
     }
 
-    async fn backup_to(&self, dest: &Path) -> Result<(), DbError> {
-        let dest = dest.to_string_lossy().to_string();
-        sqlx::query("VACUUM INTO ?")
-            .bind(&dest)
-            .execute(&self.writer)
-            .await?;
-        let copy = SqlitePoolOptions::new()
-            .max_connections(1)
-            .connect_with(
-                SqliteConnectOptions::from_str("sqlite:")?
-                    .filename(&dest)
-                    .read_only(true),
-            )
-            .await?;
-        let result: String = sqlx::query_scalar("PRAGMA integrity_check")
-            .fetch_one(&copy)
-            .await?;
-        copy.close().await;
-        expect("integrity_check of the backup", result, "ok")
-    }
-
-    /// A cheap round trip to the reader pool, for health checks.
-    /// The counter of changes to what the public pages show (migration 0005).
+    /// The counter of changes to what the public pages show (kept by triggers).
     pub async fn data_version(&self) -> Result<i64, sqlx::Error> {
-        sqlx::query_scalar("SELECT n FROM data_version WHERE id = 1")
-            .fetch_one(&self.reader)
-            .await
+        let mut conn = self.read().await?;
+        on_store!(conn, |c| sqlx::query_scalar(
+            "SELECT n FROM data_version WHERE id = 1"
+        )
+        .fetch_one(c)
+        .await)
     }
 
-    pub async fn ping(&self) -> Result<(), sqlx::Error> {
-        sqlx::query("SELECT 1")
-            .execute(&self.reader)
-            .await
-            .map(|_| ())
-    }
-}
-
-/// The database file that `--db` names. A URL (`scheme://…`) is refused with what to do, so
-/// `postgres://…` is never taken for a folder named `postgres:`: this version keeps its data
-/// in one SQLite file.
-pub fn file_path(arg: &str) -> Result<std::path::PathBuf, String> {
-    if let Some((scheme, _)) = arg.split_once("://")
-        && !scheme.is_empty()
-        && scheme
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
-    {
-        return Err(format!(
-            "\"{scheme}://…\" is a database URL, and this version keeps its data in a SQLite \
-             file only: give the file's path (for example data/spades-im.sqlite3)"
-        ));
-    }
-    if arg.trim().is_empty() {
-        return Err("give the path of the SQLite database file".to_string());
-    }
-    Ok(std::path::PathBuf::from(arg))
-}
-
-/// A lock held past the busy timeout, or no pooled connection in time: nothing was written,
-/// the request may be sent again (decided by SQLite's result code, never by the message).
-pub fn is_busy(e: &sqlx::Error) -> bool {
-    match e {
-        sqlx::Error::PoolTimedOut => true,
-        e => matches!(primary_code(e), Some(SQLITE_BUSY | SQLITE_LOCKED)),
-    }
-}
-
-fn expect(pragma: &'static str, found: String, expected: &'static str) -> Result<(), DbError> {
-    if found == expected {
-        Ok(())
-    } else {
-        Err(DbError::Pragma {
-            pragma,
-            found,
-            expected,
-        })
-    }
-}
-
-/// `path` with `suffix` appended to its file name (`x.sqlite3` → `x.sqlite3-wal`).
-fn beside(path: &Path, suffix: &str) -> std::path::PathBuf {
-    let mut name = path.as_os_str().to_owned();
-    name.push(suffix);
-    name.into()
-}
-
-/// The files SQLite keeps next to a database: the write-ahead log, its index and the
-/// rollback journal. A stale one next to another database would be applied to it.
-const SIDECARS: [&str; 3] = ["-wal", "-shm", "-journal"];
-
-fn sync_file(path: &Path) -> std::io::Result<()> {
-    std::fs::File::open(path)?.sync_all()
-}
-
-/// Makes a rename in `path`'s folder durable.
-fn sync_dir_of(path: &Path) -> std::io::Result<()> {
-    match path.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => std::fs::File::open(dir)?.sync_all(),
-        _ => std::fs::File::open(".")?.sync_all(),
-    }
-}
-
-/// Flushes `from` to disk, renames it to `to` (atomically, in the same folder) and flushes the
-/// folder.
-fn put_in_place(from: &Path, to: &Path) -> std::io::Result<()> {
-    sync_file(from)?;
-    std::fs::rename(from, to)?;
-    sync_dir_of(to)
-}
-
-/// Why a backup was not restored. Nothing was changed: the database in place (if any) is as
-/// it was.
-#[derive(Debug, thiserror::Error)]
-pub enum RestoreError {
-    #[error("cannot read the backup {0}: {1}")]
-    Unreadable(String, std::io::Error),
-    #[error("{0} is not an SQLite database")]
-    NotSqlite(String),
-    #[error("{0} is damaged: {1}")]
-    Damaged(String, String),
-    #[error("{0} is not a spades-im database: {1}")]
-    NotSpadesIm(String, String),
-    #[error(
-        "{path} was written by a newer spades-im (its tables are at migration {found}, this \
-         build knows migrations up to {known}): restore it with that release or a later one"
-    )]
-    Newer {
-        path: String,
-        found: i64,
-        known: i64,
-    },
-    #[error("{0} is the database itself: give a backup file")]
-    SameFile(String),
-    #[error(
-        "{0} is in use (a server or another command has it open): stop the server first; \
-         nothing was changed"
-    )]
-    InUse(String),
-    #[error("{0} already exists: add --force to replace it with the backup")]
-    Exists(String),
-    #[error("{0}: {1}")]
-    Io(String, std::io::Error),
-    #[error("database: {0}")]
-    Sqlx(#[from] sqlx::Error),
-}
-
-/// What [`restore`] put in place.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Restored {
-    /// The last migration the backup's tables are at.
-    pub migration: i64,
-    /// The last migration this build knows (the server runs the ones in between at start).
-    pub latest: i64,
-    /// Whether a database was replaced.
-    pub replaced: bool,
-}
-
-/// SQLite's primary result codes: another connection holds the lock; the file is damaged or
-/// not a database.
-const SQLITE_BUSY: i32 = 5;
-const SQLITE_LOCKED: i32 = 6;
-const SQLITE_CORRUPT: i32 = 11;
-const SQLITE_NOTADB: i32 = 26;
-
-fn primary_code(e: &sqlx::Error) -> Option<i32> {
-    e.as_database_error()
-        .and_then(|d| d.code())
-        .and_then(|c| c.parse::<i32>().ok())
-        .map(|c| c & 0xff)
-}
-
-/// Puts the backup `backup` in place as the database `target`, after checking that it is a
-/// sound spades-im database: `PRAGMA integrity_check` and `foreign_key_check` pass, its
-/// `_sqlx_migrations` are this build's (the same checksums) and none is newer or unfinished.
-///
-/// Refuses a `target` that a server (or any connection) has open, and an existing one unless
-/// `force`. The backup is copied (with a `-wal` or `-journal` beside it, folded in) to a
-/// temporary file in `target`'s folder, checked there, flushed to disk and renamed over
-/// `target`; the old database's `-wal`, `-shm` and `-journal` are removed first, so that they
-/// are never applied to the restored one. Nothing is changed if any step fails.
-pub async fn restore(backup: &Path, target: &Path, force: bool) -> Result<Restored, RestoreError> {
-    let shown = backup.display().to_string();
-    let meta = std::fs::metadata(backup).map_err(|e| RestoreError::Unreadable(shown.clone(), e))?;
-    if !meta.is_file() {
-        return Err(RestoreError::Unreadable(
-            shown,
-            std::io::Error::other("not a file"),
-        ));
-    }
-    let replaced = target.exists();
-    if replaced {
-        let same = std::fs::canonicalize(backup)
-            .and_then(|b| Ok(b == std::fs::canonicalize(target)?))
-            .unwrap_or(false);
-        if same {
-            return Err(RestoreError::SameFile(shown));
-        }
-        if in_use(target).await? {
-            return Err(RestoreError::InUse(target.display().to_string()));
-        }
-        if !force {
-            return Err(RestoreError::Exists(target.display().to_string()));
-        }
-    }
-    // A backup with a log beside it is a database copied as files: not while it is written.
-    if SIDECARS.iter().any(|s| beside(backup, s).exists()) && in_use(backup).await? {
-        return Err(RestoreError::InUse(shown));
-    }
-    let dir = match target.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
-        _ => std::path::PathBuf::from("."),
-    };
-    std::fs::create_dir_all(&dir)
-        .map_err(|e| RestoreError::Io(format!("cannot create {}", dir.display()), e))?;
-    let name = target
-        .file_name()
-        .map(|n| n.to_string_lossy().to_string())
-        .unwrap_or_else(|| "database".into());
-    let temp = dir.join(format!(".{name}.restore-{}", std::process::id()));
-    let remove_temp = || {
-        for path in std::iter::once(temp.clone()).chain(SIDECARS.iter().map(|s| beside(&temp, s))) {
-            let _ = std::fs::remove_file(path);
-        }
-    };
-    remove_temp();
-    let result = copy_check_and_place(backup, &temp, target, &shown).await;
-    remove_temp();
-    let migration = result?;
-    Ok(Restored {
-        migration,
-        latest: latest_migration(),
-        replaced,
-    })
-}
-
-async fn copy_check_and_place(
-    backup: &Path,
-    temp: &Path,
-    target: &Path,
-    shown: &str,
-) -> Result<i64, RestoreError> {
-    let io = |what: String| move |e: std::io::Error| RestoreError::Io(what, e);
-    std::fs::copy(backup, temp).map_err(|e| RestoreError::Unreadable(shown.to_string(), e))?;
-    for suffix in ["-wal", "-journal"] {
-        let log = beside(backup, suffix);
-        if log.exists() {
-            std::fs::copy(&log, beside(temp, suffix))
-                .map_err(|e| RestoreError::Unreadable(log.display().to_string(), e))?;
-        }
-    }
-    let migration = check_backup(temp, shown).await?;
-    for suffix in SIDECARS {
-        let stale = beside(target, suffix);
-        match std::fs::remove_file(&stale) {
-            Ok(()) => {}
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-            Err(e) => return Err(io(format!("cannot remove {}", stale.display()))(e)),
-        }
-    }
-    put_in_place(temp, target).map_err(io(format!("cannot write {}", target.display())))?;
-    Ok(migration)
-}
-
-/// The last (up) migration this build knows.
-fn latest_migration() -> i64 {
-    MIGRATOR
-        .iter()
-        .filter(|m| !m.migration_type.is_down_migration())
-        .map(|m| m.version)
-        .max()
-        .unwrap_or(0)
-}
-
-/// Whether another connection has the database at `path` open: in WAL mode every open
-/// connection holds a shared lock on the file, so an exclusive lock is refused.
-async fn in_use(path: &Path) -> Result<bool, RestoreError> {
-    use sqlx::{ConnectOptions, Connection};
-    let options = SqliteConnectOptions::new()
-        .filename(path)
-        .create_if_missing(false)
-        .locking_mode(sqlx::sqlite::SqliteLockingMode::Exclusive)
-        .busy_timeout(Duration::ZERO);
-    let tried = async {
-        let mut conn = options.connect().await?;
-        let read = sqlx::query("SELECT count(*) FROM sqlite_master")
-            .execute(&mut conn)
-            .await;
-        conn.close().await?;
-        read.map(|_| ())
-    };
-    match tried.await {
-        Ok(()) => Ok(false),
-        Err(e) => match primary_code(&e) {
-            Some(SQLITE_BUSY | SQLITE_LOCKED) => Ok(true),
-            // Not a database (or a damaged one): nobody runs on it.
-            Some(SQLITE_NOTADB | SQLITE_CORRUPT) => Ok(false),
-            _ => Err(e.into()),
-        },
-    }
-}
-
-/// Checks the copy `copy` of the backup `shown`; returns the last migration it is at. The
-/// copy is left in rollback-journal mode with no log beside it.
-async fn check_backup(copy: &Path, shown: &str) -> Result<i64, RestoreError> {
-    use sqlx::{ConnectOptions, Connection};
-    let judge = |e: sqlx::Error| match primary_code(&e) {
-        Some(SQLITE_NOTADB) => RestoreError::NotSqlite(shown.to_string()),
-        Some(SQLITE_CORRUPT) => RestoreError::Damaged(shown.to_string(), e.to_string()),
-        _ => RestoreError::Sqlx(e),
-    };
-    let mut conn = SqliteConnectOptions::new()
-        .filename(copy)
-        .create_if_missing(false)
-        .journal_mode(SqliteJournalMode::Delete)
-        .connect()
+    /// Whether the store answers, and takes a write: a write transaction that takes the
+    /// write lock and rolls back (on a PostgreSQL standby or a read-only file this fails).
+    pub async fn writable(&self) -> Result<(), sqlx::Error> {
+        let mut tx = self.write().await?;
+        on_store!(tx, |c| sqlx::query(
+            "UPDATE data_version SET n = n WHERE id = 1"
+        )
+        .execute(c)
         .await
-        .map_err(judge)?;
-    let result = check_tables(&mut conn, shown).await;
-    conn.close().await.map_err(judge)?;
-    result.map_err(|e| match e {
-        RestoreError::Sqlx(e) => judge(e),
-        other => other,
-    })
+        .map(|r| r.rows_affected()))?;
+        tx.rollback().await
+    }
+
+    /// A cheap round trip, for health checks.
+    pub async fn ping(&self) -> Result<(), sqlx::Error> {
+        let mut conn = self.read().await?;
+        on_store!(conn, |c| sqlx::query("SELECT 1")
+            .execute(c)
+            .await
+            .map(|r| r.rows_affected()))
+        .map(|_| ())
+    }
 }
 
-async fn check_tables(conn: &mut sqlx::SqliteConnection, shown: &str) -> Result<i64, RestoreError> {
-    let damaged = |why: String| RestoreError::Damaged(shown.to_string(), why);
-    let not_ours = |why: String| RestoreError::NotSpadesIm(shown.to_string(), why);
-    let problems: Vec<String> = sqlx::query_scalar("PRAGMA integrity_check")
-        .fetch_all(&mut *conn)
-        .await?;
-    if problems != ["ok"] {
-        let first: Vec<&str> = problems.iter().take(3).map(String::as_str).collect();
-        return Err(damaged(format!(
-            "its integrity check found {} problem(s): {}",
-            problems.len(),
-            first.join("; ")
-        )));
-    }
-    let broken: Vec<(String, Option<i64>, String)> =
-        sqlx::query_as("SELECT \"table\", rowid, parent FROM pragma_foreign_key_check")
-            .fetch_all(&mut *conn)
-            .await?;
-    if let Some((table, rowid, parent)) = broken.first() {
-        return Err(damaged(format!(
-            "{} row(s) refer to rows that do not exist (first: {table} row {} to {parent})",
-            broken.len(),
-            rowid.map_or("?".into(), |r| r.to_string())
-        )));
-    }
-    let has_table: i64 = sqlx::query_scalar(
-        "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = '_sqlx_migrations'",
-    )
-    .fetch_one(&mut *conn)
-    .await?;
-    if has_table == 0 {
-        return Err(not_ours("it has no _sqlx_migrations table".into()));
-    }
-    let applied: Vec<(i64, bool, Vec<u8>)> =
-        sqlx::query_as("SELECT version, success, checksum FROM _sqlx_migrations ORDER BY version")
-            .fetch_all(&mut *conn)
-            .await?;
-    let known: Vec<_> = MIGRATOR
-        .iter()
-        .filter(|m| !m.migration_type.is_down_migration())
-        .collect();
-    let latest = latest_migration();
-    let Some(&(last, _, _)) = applied.last() else {
-        return Err(not_ours("its _sqlx_migrations table is empty".into()));
-    };
-    if last > latest {
-        return Err(RestoreError::Newer {
-            path: shown.to_string(),
-            found: last,
-            known: latest,
-        });
-    }
-    if let Some((version, _, _)) = applied.iter().find(|(_, success, _)| !success) {
-        return Err(damaged(format!(
-            "its migration {version} did not finish (it was copied during an upgrade)"
-        )));
-    }
-    for (version, _, checksum) in &applied {
-        match known.iter().find(|m| m.version == *version) {
-            Some(m) if m.checksum.as_ref() == checksum.as_slice() => {}
-            Some(m) => {
-                return Err(not_ours(format!(
-                    "its migration {version} is not this program's \"{}\"",
-                    m.description
-                )));
-            }
-            None => {
-                return Err(not_ours(format!(
-                    "its migration {version} is not one of this program's"
-                )));
-            }
+/// A connection of either store: pooled, or a transaction ([`Tx`] derefs to it).
+pub struct Conn(Handle);
+
+enum Handle {
+    Sqlite(PoolConnection<Sqlite>),
+    SqliteTx(Transaction<'static, Sqlite>),
+    Postgres(PoolConnection<Postgres>),
+    PostgresTx(Transaction<'static, Postgres>),
+}
+
+/// The backend's own connection, for one query.
+pub enum Raw<'c> {
+    Sqlite(&'c mut SqliteConnection),
+    Postgres(&'c mut PgConnection),
+}
+
+impl Conn {
+    pub fn raw(&mut self) -> Raw<'_> {
+        match &mut self.0 {
+            Handle::Sqlite(c) => Raw::Sqlite(&mut **c),
+            Handle::SqliteTx(t) => Raw::Sqlite(&mut **t),
+            Handle::Postgres(c) => Raw::Postgres(&mut **c),
+            Handle::PostgresTx(t) => Raw::Postgres(&mut **t),
         }
     }
-    if applied.first().map(|(v, _, _)| *v) != known.first().map(|m| m.version) {
-        return Err(not_ours(
-            "it lacks this program's first migration".to_string(),
-        ));
+
+    pub fn kind(&self) -> StoreKind {
+        match self.0 {
+            Handle::Sqlite(_) | Handle::SqliteTx(_) => StoreKind::Sqlite,
+            Handle::Postgres(_) | Handle::PostgresTx(_) => StoreKind::Postgres,
+        }
     }
-    Ok(last)
+}
+
+/// A transaction; dropped without [`Tx::commit`], it rolls back.
+pub struct Tx(Conn);
+
+impl Tx {
+    pub async fn commit(self) -> Result<(), sqlx::Error> {
+        match self.0.0 {
+            Handle::SqliteTx(t) => t.commit().await,
+            Handle::PostgresTx(t) => t.commit().await,
+            Handle::Sqlite(_) | Handle::Postgres(_) => Ok(()),
+        }
+    }
+
+    pub async fn rollback(self) -> Result<(), sqlx::Error> {
+        match self.0.0 {
+            Handle::SqliteTx(t) => t.rollback().await,
+            Handle::PostgresTx(t) => t.rollback().await,
+            Handle::Sqlite(_) | Handle::Postgres(_) => Ok(()),
+        }
+    }
+}
+
+impl std::ops::Deref for Tx {
+    type Target = Conn;
+    fn deref(&self) -> &Conn {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Tx {
+    fn deref_mut(&mut self) -> &mut Conn {
+        &mut self.0
+    }
+}
+
+/// Runs the same query on either store: `on_store!(conn, |c| sqlx::query("…").fetch_one(c).await)`
+/// expands the body once with `c: &mut SqliteConnection` and once with `c: &mut PgConnection`.
+/// (Exported for the tests, which read and plant rows on either store.)
+#[macro_export]
+macro_rules! on_store {
+    ($conn:expr, |$c:ident| $body:expr) => {
+        match $conn.raw() {
+            $crate::db::Raw::Sqlite($c) => $body,
+            $crate::db::Raw::Postgres($c) => $body,
+        }
+    };
+}
+pub use crate::on_store;
+
+/// No pooled connection in time, or a lock held past the store's timeout: nothing was
+/// written, the request may be sent again (decided by the store's error code, never by the
+/// message).
+pub fn is_busy(e: &sqlx::Error) -> bool {
+    matches!(e, sqlx::Error::PoolTimedOut) || sqlite::is_busy(e) || postgres::is_busy(e)
 }
 
 #[cfg(test)]
@@ -618,14 +375,16 @@ mod tests {
 
     #[test]
     fn a_url_is_never_taken_for_a_file() {
-        for url in [
-            "postgres://user:pass@host/db",
-            "postgresql://host/db",
-            "sqlite://data/x.sqlite3",
-            "file://tmp/x",
-        ] {
-            let e = file_path(url).unwrap_err();
-            assert!(e.contains("is a database URL"), "{url}: {e}");
+        for url in ["sqlite://data/x.sqlite3", "file://tmp/x", "mysql://u:p@h/d"] {
+            let e = Location::parse(url).unwrap_err();
+            assert!(e.contains("is not a database"), "{url}: {e}");
+            assert!(!e.contains(":p@"), "{e}");
+        }
+        for url in ["postgres://user:pass@host/db", "postgresql://host/db"] {
+            assert_eq!(
+                Location::parse(url).unwrap(),
+                Location::Postgres(url.to_string())
+            );
         }
         for path in [
             "data/spades-im.sqlite3",
@@ -633,48 +392,23 @@ mod tests {
             "./a:b.sqlite3",
             "c:/x",
         ] {
-            assert_eq!(file_path(path).unwrap(), std::path::PathBuf::from(path));
+            assert_eq!(
+                Location::parse(path).unwrap(),
+                Location::File(PathBuf::from(path))
+            );
         }
-        assert!(file_path("").is_err());
+        assert!(Location::parse("").is_err());
     }
 
-    /// The writer leaves the WAL alone; the background copies it into the database file.
-    #[tokio::test]
-    async fn the_wal_is_checkpointed_off_the_writer() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("t.sqlite3");
-        let db = Db::open(&path, Clock::system(chrono_tz::UTC))
-            .await
-            .unwrap();
-        let auto: i64 = sqlx::query_scalar("PRAGMA wal_autocheckpoint")
-            .fetch_one(db.writer())
-            .await
-            .unwrap();
-        assert_eq!(auto, 0, "the writer never checkpoints");
-        let before = std::fs::metadata(&path).unwrap().len();
-        // About 4 MB in the WAL, well past SQLite's 1,000 pages.
-        let mut tx = db.write().await.unwrap();
-        sqlx::query("CREATE TABLE filler (x BLOB)")
-            .execute(&mut *tx)
-            .await
-            .unwrap();
-        for _ in 0..64 {
-            sqlx::query("INSERT INTO filler VALUES (randomblob(65536))")
-                .execute(&mut *tx)
-                .await
-                .unwrap();
-        }
-        tx.commit().await.unwrap();
-        let copied = |len: u64| len > before + 4_000_000;
-        let mut waited = Duration::ZERO;
-        while !copied(std::fs::metadata(&path).unwrap().len()) {
-            assert!(
-                waited < Duration::from_secs(5),
-                "the database file did not grow: {} bytes",
-                std::fs::metadata(&path).unwrap().len()
-            );
-            tokio::time::sleep(Duration::from_millis(50)).await;
-            waited += Duration::from_millis(50);
-        }
+    #[test]
+    fn a_url_is_shown_without_its_password() {
+        let shown = Location::parse("postgres://spades:s3cret@db.example.edu:5432/im")
+            .unwrap()
+            .to_string();
+        assert_eq!(shown, "postgres://spades:***@db.example.edu:5432/im");
+        assert!(
+            !format!("{:?}", Location::parse("postgres://a:s3cret@h/d").unwrap())
+                .contains("s3cret")
+        );
     }
 }

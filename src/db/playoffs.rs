@@ -1,6 +1,6 @@
 //! Playoff brackets: the bracket of a league, its seeds and its matches (migration 0003).
 
-use sqlx::SqliteConnection;
+use super::{Conn, StoreKind, on_store};
 
 use crate::domain::{BracketId, LeagueId, MatchId, MatchStatus, TeamId, Timestamp};
 use crate::league::bracket::{Format, GrandFinal, Section};
@@ -41,10 +41,10 @@ pub struct NewBracket {
     pub now: Timestamp,
 }
 
-pub async fn insert(conn: &mut SqliteConnection, b: &NewBracket) -> sqlx::Result<BracketId> {
-    let row = sqlx::query(
+pub async fn insert(conn: &mut Conn, b: &NewBracket) -> sqlx::Result<BracketId> {
+    let id: i64 = on_store!(conn, |c| sqlx::query_scalar(
         "INSERT INTO brackets (league_id, format, teams, third_place, grand_final, created_at)
-         VALUES (?, ?, ?, ?, ?, ?)",
+         VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
     )
     .bind(b.league_id)
     .bind(b.format)
@@ -52,65 +52,70 @@ pub async fn insert(conn: &mut SqliteConnection, b: &NewBracket) -> sqlx::Result
     .bind(b.third_place)
     .bind(b.grand_final)
     .bind(b.now)
-    .execute(conn)
-    .await?;
-    Ok(BracketId(row.last_insert_rowid()))
+    .fetch_one(c)
+    .await)?;
+    Ok(BracketId(id))
 }
 
-pub async fn of_league(
-    conn: &mut SqliteConnection,
-    league_id: LeagueId,
-) -> sqlx::Result<Option<BracketRow>> {
-    sqlx::query_as("SELECT * FROM brackets WHERE league_id = ?")
-        .bind(league_id)
-        .fetch_optional(conn)
-        .await
+pub async fn of_league(conn: &mut Conn, league_id: LeagueId) -> sqlx::Result<Option<BracketRow>> {
+    on_store!(conn, |c| sqlx::query_as(
+        "SELECT * FROM brackets WHERE league_id = $1"
+    )
+    .bind(league_id)
+    .fetch_optional(c)
+    .await)
 }
 
-pub async fn all(conn: &mut SqliteConnection) -> sqlx::Result<Vec<BracketRow>> {
-    sqlx::query_as("SELECT * FROM brackets ORDER BY id")
-        .fetch_all(conn)
-        .await
+pub async fn all(conn: &mut Conn) -> sqlx::Result<Vec<BracketRow>> {
+    on_store!(conn, |c| sqlx::query_as(
+        "SELECT * FROM brackets ORDER BY id"
+    )
+    .fetch_all(c)
+    .await)
 }
 
-pub async fn by_id(conn: &mut SqliteConnection, id: BracketId) -> sqlx::Result<Option<BracketRow>> {
-    sqlx::query_as("SELECT * FROM brackets WHERE id = ?")
-        .bind(id)
-        .fetch_optional(conn)
-        .await
+pub async fn by_id(conn: &mut Conn, id: BracketId) -> sqlx::Result<Option<BracketRow>> {
+    on_store!(conn, |c| sqlx::query_as(
+        "SELECT * FROM brackets WHERE id = $1"
+    )
+    .bind(id)
+    .fetch_optional(c)
+    .await)
 }
 
 pub async fn insert_seed(
-    conn: &mut SqliteConnection,
+    conn: &mut Conn,
     bracket_id: BracketId,
     seed: i64,
     team_id: TeamId,
 ) -> sqlx::Result<()> {
-    sqlx::query("INSERT INTO bracket_seeds (bracket_id, seed, team_id) VALUES (?, ?, ?)")
-        .bind(bracket_id)
-        .bind(seed)
-        .bind(team_id)
-        .execute(conn)
-        .await?;
+    on_store!(conn, |c| sqlx::query(
+        "INSERT INTO bracket_seeds (bracket_id, seed, team_id) VALUES ($1, $2, $3)"
+    )
+    .bind(bracket_id)
+    .bind(seed)
+    .bind(team_id)
+    .execute(c)
+    .await
+    .map(|r| r.rows_affected()))?;
     Ok(())
 }
 
 /// The team ids in seed order (seed 1 first).
-pub async fn seeds(
-    conn: &mut SqliteConnection,
-    bracket_id: BracketId,
-) -> sqlx::Result<Vec<TeamId>> {
-    sqlx::query_scalar("SELECT team_id FROM bracket_seeds WHERE bracket_id = ? ORDER BY seed")
-        .bind(bracket_id)
-        .fetch_all(conn)
-        .await
+pub async fn seeds(conn: &mut Conn, bracket_id: BracketId) -> sqlx::Result<Vec<TeamId>> {
+    on_store!(conn, |c| sqlx::query_scalar(
+        "SELECT team_id FROM bracket_seeds WHERE bracket_id = $1 ORDER BY seed"
+    )
+    .bind(bracket_id)
+    .fetch_all(c)
+    .await)
 }
 
-pub async fn insert_match(conn: &mut SqliteConnection, m: &BracketMatchRow) -> sqlx::Result<()> {
-    sqlx::query(
+pub async fn insert_match(conn: &mut Conn, m: &BracketMatchRow) -> sqlx::Result<()> {
+    on_store!(conn, |c| sqlx::query(
         "INSERT INTO bracket_matches
          (bracket_id, match_index, section, round, position, seed_a, seed_b, match_id)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
     )
     .bind(m.bracket_id)
     .bind(m.match_index)
@@ -120,20 +125,20 @@ pub async fn insert_match(conn: &mut SqliteConnection, m: &BracketMatchRow) -> s
     .bind(m.seed_a)
     .bind(m.seed_b)
     .bind(m.match_id)
-    .execute(conn)
-    .await?;
+    .execute(c)
+    .await
+    .map(|r| r.rows_affected()))?;
     Ok(())
 }
 
 /// Every match of a bracket, by index.
-pub async fn matches(
-    conn: &mut SqliteConnection,
-    bracket_id: BracketId,
-) -> sqlx::Result<Vec<BracketMatchRow>> {
-    sqlx::query_as("SELECT * FROM bracket_matches WHERE bracket_id = ? ORDER BY match_index")
-        .bind(bracket_id)
-        .fetch_all(conn)
-        .await
+pub async fn matches(conn: &mut Conn, bracket_id: BracketId) -> sqlx::Result<Vec<BracketMatchRow>> {
+    on_store!(conn, |c| sqlx::query_as(
+        "SELECT * FROM bracket_matches WHERE bracket_id = $1 ORDER BY match_index"
+    )
+    .bind(bracket_id)
+    .fetch_all(c)
+    .await)
 }
 
 /// What a bracket needs of one of its real matches: a bracket reads hundreds of them at
@@ -151,108 +156,118 @@ pub struct RealMatch {
 }
 
 /// The real matches of a bracket's matches (those created so far), in one query.
-pub async fn real_matches(
-    conn: &mut SqliteConnection,
-    bracket_id: BracketId,
-) -> sqlx::Result<Vec<RealMatch>> {
-    sqlx::query_as(
+pub async fn real_matches(conn: &mut Conn, bracket_id: BracketId) -> sqlx::Result<Vec<RealMatch>> {
+    on_store!(conn, |c| sqlx::query_as(
         "SELECT m.id, m.status, m.winner, m.team_a, m.team_b, m.started_at, m.score_a, m.score_b
          FROM matches m JOIN bracket_matches ON bracket_matches.match_id = m.id
-         WHERE bracket_matches.bracket_id = ?",
+         WHERE bracket_matches.bracket_id = $1",
     )
     .bind(bracket_id)
-    .fetch_all(conn)
-    .await
+    .fetch_all(c)
+    .await)
 }
 
 /// The bracket match played as real match `match_id`, if any.
 /// Stores the results the bracket's state counts (migration 0014).
 pub async fn set_results(
-    conn: &mut SqliteConnection,
+    conn: &mut Conn,
     bracket_id: BracketId,
     results: &str,
 ) -> sqlx::Result<()> {
-    sqlx::query("UPDATE brackets SET results = ? WHERE id = ?")
-        .bind(results)
-        .bind(bracket_id)
-        .execute(conn)
-        .await?;
+    on_store!(conn, |c| sqlx::query(
+        "UPDATE brackets SET results = $1 WHERE id = $2"
+    )
+    .bind(results)
+    .bind(bracket_id)
+    .execute(c)
+    .await
+    .map(|r| r.rows_affected()))?;
     Ok(())
 }
 
 /// Bracket match `index` of a bracket.
 pub async fn match_at(
-    conn: &mut SqliteConnection,
+    conn: &mut Conn,
     bracket_id: BracketId,
     index: i64,
 ) -> sqlx::Result<Option<BracketMatchRow>> {
-    sqlx::query_as("SELECT * FROM bracket_matches WHERE bracket_id = ? AND match_index = ?")
-        .bind(bracket_id)
-        .bind(index)
-        .fetch_optional(conn)
-        .await
+    on_store!(conn, |c| sqlx::query_as(
+        "SELECT * FROM bracket_matches WHERE bracket_id = $1 AND match_index = $2"
+    )
+    .bind(bracket_id)
+    .bind(index)
+    .fetch_optional(c)
+    .await)
 }
 
 /// What the bracket needs of one real match.
-pub async fn real_match(
-    conn: &mut SqliteConnection,
-    id: MatchId,
-) -> sqlx::Result<Option<RealMatch>> {
-    sqlx::query_as(
+pub async fn real_match(conn: &mut Conn, id: MatchId) -> sqlx::Result<Option<RealMatch>> {
+    on_store!(conn, |c| sqlx::query_as(
         "SELECT id, status, winner, team_a, team_b, started_at, score_a, score_b
-         FROM matches WHERE id = ?",
+         FROM matches WHERE id = $1",
     )
     .bind(id)
-    .fetch_optional(conn)
-    .await
+    .fetch_optional(c)
+    .await)
 }
 
 /// The teams of the given seeds of a bracket, as (seed, team).
 pub async fn seed_teams(
-    conn: &mut SqliteConnection,
+    conn: &mut Conn,
     bracket_id: BracketId,
     seeds: &[i64],
 ) -> sqlx::Result<Vec<(i64, TeamId)>> {
     let seeds = serde_json::to_string(seeds).unwrap_or_else(|_| "[]".to_string());
-    sqlx::query_as(
-        "SELECT seed, team_id FROM bracket_seeds
-         WHERE bracket_id = ? AND seed IN (SELECT value FROM json_each(?))",
-    )
-    .bind(bracket_id)
-    .bind(seeds)
-    .fetch_all(conn)
-    .await
+    let sql = match conn.kind() {
+        StoreKind::Sqlite => {
+            "SELECT seed, team_id FROM bracket_seeds
+             WHERE bracket_id = $1 AND seed IN (SELECT value FROM json_each($2))"
+        }
+        StoreKind::Postgres => {
+            "SELECT seed, team_id FROM bracket_seeds
+             WHERE bracket_id = $1
+               AND seed IN (SELECT value::bigint FROM json_array_elements_text($2::json))"
+        }
+    };
+    on_store!(conn, |c| sqlx::query_as(sql)
+        .bind(bracket_id)
+        .bind(seeds)
+        .fetch_all(c)
+        .await)
 }
 
 pub async fn by_match_id(
-    conn: &mut SqliteConnection,
+    conn: &mut Conn,
     match_id: MatchId,
 ) -> sqlx::Result<Option<BracketMatchRow>> {
-    sqlx::query_as("SELECT * FROM bracket_matches WHERE match_id = ?")
-        .bind(match_id)
-        .fetch_optional(conn)
-        .await
+    on_store!(conn, |c| sqlx::query_as(
+        "SELECT * FROM bracket_matches WHERE match_id = $1"
+    )
+    .bind(match_id)
+    .fetch_optional(c)
+    .await)
 }
 
 /// Sets the known seeds and the real match of a bracket match.
 pub async fn update_match(
-    conn: &mut SqliteConnection,
+    conn: &mut Conn,
     bracket_id: BracketId,
     index: i64,
     seed_a: Option<i64>,
     seed_b: Option<i64>,
     match_id: Option<MatchId>,
 ) -> sqlx::Result<()> {
-    sqlx::query(
-        "UPDATE bracket_matches SET seed_a = ?, seed_b = ?, match_id = ?
-         WHERE bracket_id = ? AND match_index = ?",
+    on_store!(conn, |c| sqlx::query(
+        "UPDATE bracket_matches SET seed_a = $1, seed_b = $2, match_id = $3
+         WHERE bracket_id = $4 AND match_index = $5",
     )
     .bind(seed_a)
     .bind(seed_b)
     .bind(match_id)
     .bind(bracket_id)
     .bind(index)
-    .execute(conn)
-    .await?;
+    .execute(c)
+    .await
+    .map(|r| r.rows_affected()))?;
     Ok(())
 }

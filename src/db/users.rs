@@ -1,6 +1,6 @@
 //! Users, sessions and API tokens. Session ids and tokens are stored hashed.
 
-use sqlx::SqliteConnection;
+use super::{Conn, on_store};
 
 use crate::domain::{Role, Timestamp, TokenId, UserId};
 
@@ -14,56 +14,69 @@ pub struct UserRow {
 }
 
 pub async fn insert(
-    conn: &mut SqliteConnection,
+    conn: &mut Conn,
     username: &str,
     password_hash: &str,
     role: Role,
     now: Timestamp,
 ) -> sqlx::Result<UserId> {
-    let row = sqlx::query(
-        "INSERT INTO users (username, password_hash, role, created_at) VALUES (?, ?, ?, ?)",
+    let id: i64 = on_store!(conn, |c| {
+        sqlx::query_scalar(
+        "INSERT INTO users (username, password_hash, role, created_at) VALUES ($1, $2, $3, $4) RETURNING id",
     )
     .bind(username)
     .bind(password_hash)
     .bind(role)
     .bind(now)
-    .execute(conn)
-    .await?;
-    Ok(UserId(row.last_insert_rowid()))
+    .fetch_one(c)
+    .await
+    })?;
+    Ok(UserId(id))
 }
 
-pub async fn by_name(conn: &mut SqliteConnection, username: &str) -> sqlx::Result<Option<UserRow>> {
-    sqlx::query_as("SELECT * FROM users WHERE username = ?")
-        .bind(username)
-        .fetch_optional(conn)
-        .await
+pub async fn by_name(conn: &mut Conn, username: &str) -> sqlx::Result<Option<UserRow>> {
+    on_store!(conn, |c| sqlx::query_as(
+        "SELECT * FROM users WHERE lower(username) = lower($1)"
+    )
+    .bind(username)
+    .fetch_optional(c)
+    .await)
 }
 
-pub async fn by_id(conn: &mut SqliteConnection, id: UserId) -> sqlx::Result<Option<UserRow>> {
-    sqlx::query_as("SELECT * FROM users WHERE id = ?")
-        .bind(id)
-        .fetch_optional(conn)
-        .await
+pub async fn by_id(conn: &mut Conn, id: UserId) -> sqlx::Result<Option<UserRow>> {
+    on_store!(conn, |c| sqlx::query_as(
+        "SELECT * FROM users WHERE id = $1"
+    )
+    .bind(id)
+    .fetch_optional(c)
+    .await)
 }
 
-pub async fn all(conn: &mut SqliteConnection) -> sqlx::Result<Vec<UserRow>> {
-    sqlx::query_as("SELECT * FROM users ORDER BY username")
-        .fetch_all(conn)
-        .await
+pub async fn all(conn: &mut Conn) -> sqlx::Result<Vec<UserRow>> {
+    on_store!(conn, |c| sqlx::query_as(
+        "SELECT * FROM users ORDER BY lower(username)"
+    )
+    .fetch_all(c)
+    .await)
 }
 
-pub async fn count_admins(conn: &mut SqliteConnection) -> sqlx::Result<i64> {
-    sqlx::query_scalar("SELECT COUNT(*) FROM users WHERE role = 'admin'")
-        .fetch_one(conn)
-        .await
+pub async fn count_admins(conn: &mut Conn) -> sqlx::Result<i64> {
+    on_store!(conn, |c| sqlx::query_scalar(
+        "SELECT COUNT(*) FROM users WHERE role = 'admin'"
+    )
+    .fetch_one(c)
+    .await)
 }
 
-pub async fn set_password(conn: &mut SqliteConnection, id: UserId, hash: &str) -> sqlx::Result<()> {
-    sqlx::query("UPDATE users SET password_hash = ? WHERE id = ?")
-        .bind(hash)
-        .bind(id)
-        .execute(conn)
-        .await?;
+pub async fn set_password(conn: &mut Conn, id: UserId, hash: &str) -> sqlx::Result<()> {
+    on_store!(conn, |c| sqlx::query(
+        "UPDATE users SET password_hash = $1 WHERE id = $2"
+    )
+    .bind(hash)
+    .bind(id)
+    .execute(c)
+    .await
+    .map(|r| r.rows_affected()))?;
     Ok(())
 }
 
@@ -77,57 +90,66 @@ pub struct SessionRow {
 }
 
 pub async fn insert_session(
-    conn: &mut SqliteConnection,
+    conn: &mut Conn,
     id_hash: &str,
     user_id: UserId,
     csrf: &str,
     now: Timestamp,
     expires: Timestamp,
 ) -> sqlx::Result<()> {
-    sqlx::query(
-        "INSERT INTO sessions (id_hash, user_id, csrf_token, created_at, expires_at) VALUES (?, ?, ?, ?, ?)",
+    on_store!(conn, |c| {
+        sqlx::query(
+        "INSERT INTO sessions (id_hash, user_id, csrf_token, created_at, expires_at) VALUES ($1, $2, $3, $4, $5)",
     )
     .bind(id_hash)
     .bind(user_id)
     .bind(csrf)
     .bind(now)
     .bind(expires)
-    .execute(conn)
-    .await?;
+    .execute(c)
+    .await.map(|r| r.rows_affected())
+    })?;
     Ok(())
 }
 
 /// A live session (not expired at `now`) with its user.
 pub async fn session(
-    conn: &mut SqliteConnection,
+    conn: &mut Conn,
     id_hash: &str,
     now: Timestamp,
 ) -> sqlx::Result<Option<(SessionRow, UserRow)>> {
-    let session: Option<SessionRow> =
-        sqlx::query_as("SELECT * FROM sessions WHERE id_hash = ? AND expires_at > ?")
-            .bind(id_hash)
-            .bind(now)
-            .fetch_optional(&mut *conn)
-            .await?;
+    let session: Option<SessionRow> = on_store!(conn, |c| sqlx::query_as(
+        "SELECT * FROM sessions WHERE id_hash = $1 AND expires_at > $2"
+    )
+    .bind(id_hash)
+    .bind(now)
+    .fetch_optional(c)
+    .await)?;
     let Some(session) = session else {
         return Ok(None);
     };
     Ok(by_id(conn, session.user_id).await?.map(|u| (session, u)))
 }
 
-pub async fn delete_session(conn: &mut SqliteConnection, id_hash: &str) -> sqlx::Result<()> {
-    sqlx::query("DELETE FROM sessions WHERE id_hash = ?")
-        .bind(id_hash)
-        .execute(conn)
-        .await?;
+pub async fn delete_session(conn: &mut Conn, id_hash: &str) -> sqlx::Result<()> {
+    on_store!(conn, |c| sqlx::query(
+        "DELETE FROM sessions WHERE id_hash = $1"
+    )
+    .bind(id_hash)
+    .execute(c)
+    .await
+    .map(|r| r.rows_affected()))?;
     Ok(())
 }
 
-pub async fn delete_sessions_of(conn: &mut SqliteConnection, user_id: UserId) -> sqlx::Result<()> {
-    sqlx::query("DELETE FROM sessions WHERE user_id = ?")
-        .bind(user_id)
-        .execute(conn)
-        .await?;
+pub async fn delete_sessions_of(conn: &mut Conn, user_id: UserId) -> sqlx::Result<()> {
+    on_store!(conn, |c| sqlx::query(
+        "DELETE FROM sessions WHERE user_id = $1"
+    )
+    .bind(user_id)
+    .execute(c)
+    .await
+    .map(|r| r.rows_affected()))?;
     Ok(())
 }
 
@@ -142,60 +164,60 @@ pub struct TokenRow {
 }
 
 pub async fn insert_token(
-    conn: &mut SqliteConnection,
+    conn: &mut Conn,
     user_id: UserId,
     name: &str,
     token_hash: &str,
     now: Timestamp,
 ) -> sqlx::Result<TokenId> {
-    let row = sqlx::query(
-        "INSERT INTO api_tokens (user_id, name, token_hash, created_at) VALUES (?, ?, ?, ?)",
+    let id: i64 = on_store!(conn, |c| {
+        sqlx::query_scalar(
+        "INSERT INTO api_tokens (user_id, name, token_hash, created_at) VALUES ($1, $2, $3, $4) RETURNING id",
     )
     .bind(user_id)
     .bind(name)
     .bind(token_hash)
     .bind(now)
-    .execute(conn)
-    .await?;
-    Ok(TokenId(row.last_insert_rowid()))
+    .fetch_one(c)
+    .await
+    })?;
+    Ok(TokenId(id))
 }
 
-pub async fn user_by_token(
-    conn: &mut SqliteConnection,
-    token_hash: &str,
-) -> sqlx::Result<Option<UserRow>> {
-    sqlx::query_as(
+pub async fn user_by_token(conn: &mut Conn, token_hash: &str) -> sqlx::Result<Option<UserRow>> {
+    on_store!(conn, |c| sqlx::query_as(
         "SELECT u.* FROM api_tokens t JOIN users u ON u.id = t.user_id
-         WHERE t.token_hash = ? AND t.revoked_at IS NULL",
+         WHERE t.token_hash = $1 AND t.revoked_at IS NULL",
     )
     .bind(token_hash)
-    .fetch_optional(conn)
-    .await
+    .fetch_optional(c)
+    .await)
 }
 
-pub async fn tokens_of(
-    conn: &mut SqliteConnection,
-    user_id: UserId,
-) -> sqlx::Result<Vec<TokenRow>> {
-    sqlx::query_as("SELECT * FROM api_tokens WHERE user_id = ? ORDER BY id DESC")
-        .bind(user_id)
-        .fetch_all(conn)
-        .await
+pub async fn tokens_of(conn: &mut Conn, user_id: UserId) -> sqlx::Result<Vec<TokenRow>> {
+    on_store!(conn, |c| sqlx::query_as(
+        "SELECT * FROM api_tokens WHERE user_id = $1 ORDER BY id DESC"
+    )
+    .bind(user_id)
+    .fetch_all(c)
+    .await)
 }
 
 pub async fn revoke_token(
-    conn: &mut SqliteConnection,
+    conn: &mut Conn,
     user_id: UserId,
     id: TokenId,
     now: Timestamp,
 ) -> sqlx::Result<bool> {
-    let done = sqlx::query(
-        "UPDATE api_tokens SET revoked_at = ? WHERE id = ? AND user_id = ? AND revoked_at IS NULL",
+    let done = on_store!(conn, |c| {
+        sqlx::query(
+        "UPDATE api_tokens SET revoked_at = $1 WHERE id = $2 AND user_id = $3 AND revoked_at IS NULL",
     )
     .bind(now)
     .bind(id)
     .bind(user_id)
-    .execute(conn)
-    .await?;
-    Ok(done.rows_affected() == 1)
+    .execute(c)
+    .await.map(|r| r.rows_affected())
+    })?;
+    Ok(done == 1)
 }

@@ -1,9 +1,5 @@
 //! Enums stored and sent as snake_case text.
 
-use sqlx::encode::IsNull;
-use sqlx::error::BoxDynError;
-use sqlx::sqlite::{Sqlite, SqliteArgumentsBuffer, SqliteTypeInfo, SqliteValueRef};
-
 /// A value that was not one of an enum's names (a bad request field or a corrupt row).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("\"{value}\" is not a {what} (one of: {expected})")]
@@ -39,27 +35,7 @@ pub trait TextEnum: Sized + Copy + 'static {
     }
 }
 
-pub(crate) fn type_info() -> SqliteTypeInfo {
-    <str as sqlx::Type<Sqlite>>::type_info()
-}
-
-pub(crate) fn compatible(ty: &SqliteTypeInfo) -> bool {
-    <&str as sqlx::Type<Sqlite>>::compatible(ty)
-}
-
-pub(crate) fn encode<T: TextEnum>(
-    value: T,
-    buf: &mut SqliteArgumentsBuffer,
-) -> Result<IsNull, BoxDynError> {
-    <&str as sqlx::Encode<Sqlite>>::encode(value.as_str(), buf)
-}
-
-pub(crate) fn decode<T: TextEnum>(value: SqliteValueRef<'_>) -> Result<T, BoxDynError> {
-    let text = <&str as sqlx::Decode<Sqlite>>::decode(value)?;
-    Ok(T::parse(text)?)
-}
-
-/// `TextEnum` for `$t` with these names, plus its SQLite mapping.
+/// `TextEnum` for `$t` with these names, plus its mapping to text in both stores.
 macro_rules! text_enum {
     ($t:ty, $what:literal, { $($variant:path => $name:literal),+ $(,)? }) => {
         $crate::domain::text::text_enum!(@sql $t);
@@ -74,29 +50,37 @@ macro_rules! text_enum {
         }
     };
     (@sql $t:ty) => {
-        impl sqlx::Type<sqlx::sqlite::Sqlite> for $t {
-            fn type_info() -> sqlx::sqlite::SqliteTypeInfo {
-                $crate::domain::text::type_info()
+        $crate::domain::text::text_enum!(@sql $t, sqlx::sqlite::Sqlite);
+        $crate::domain::text::text_enum!(@sql $t, sqlx::postgres::Postgres);
+    };
+    (@sql $t:ty, $db:ty) => {
+        impl sqlx::Type<$db> for $t {
+            fn type_info() -> <$db as sqlx::Database>::TypeInfo {
+                <&str as sqlx::Type<$db>>::type_info()
             }
-            fn compatible(ty: &sqlx::sqlite::SqliteTypeInfo) -> bool {
-                $crate::domain::text::compatible(ty)
+            fn compatible(ty: &<$db as sqlx::Database>::TypeInfo) -> bool {
+                <&str as sqlx::Type<$db>>::compatible(ty)
             }
         }
 
-        impl<'q> sqlx::Encode<'q, sqlx::sqlite::Sqlite> for $t {
+        impl<'q> sqlx::Encode<'q, $db> for $t {
             fn encode_by_ref(
                 &self,
-                buf: &mut sqlx::sqlite::SqliteArgumentsBuffer,
+                buf: &mut <$db as sqlx::Database>::ArgumentBuffer,
             ) -> Result<sqlx::encode::IsNull, sqlx::error::BoxDynError> {
-                $crate::domain::text::encode(*self, buf)
+                <&str as sqlx::Encode<'q, $db>>::encode(
+                    $crate::domain::TextEnum::as_str(*self),
+                    buf,
+                )
             }
         }
 
-        impl<'r> sqlx::Decode<'r, sqlx::sqlite::Sqlite> for $t {
+        impl<'r> sqlx::Decode<'r, $db> for $t {
             fn decode(
-                value: sqlx::sqlite::SqliteValueRef<'r>,
+                value: <$db as sqlx::Database>::ValueRef<'r>,
             ) -> Result<Self, sqlx::error::BoxDynError> {
-                $crate::domain::text::decode(value)
+                let text = <&str as sqlx::Decode<'r, $db>>::decode(value)?;
+                Ok(<$t as $crate::domain::TextEnum>::parse(text)?)
             }
         }
     };

@@ -6,9 +6,6 @@ use std::fmt;
 
 use chrono::{DateTime, NaiveDateTime, SecondsFormat, Timelike, Utc};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
-use sqlx::encode::IsNull;
-use sqlx::error::BoxDynError;
-use sqlx::sqlite::{Sqlite, SqliteArgumentsBuffer, SqliteTypeInfo, SqliteValueRef};
 
 /// An instant (a hand recorded, a match started), to the second, in UTC.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, utoipa::ToSchema)]
@@ -78,27 +75,33 @@ macro_rules! stored_as_text {
             }
         }
 
-        impl sqlx::Type<Sqlite> for $t {
-            fn type_info() -> SqliteTypeInfo {
-                <str as sqlx::Type<Sqlite>>::type_info()
+        stored_as_text!(@sql $t, sqlx::sqlite::Sqlite);
+        stored_as_text!(@sql $t, sqlx::postgres::Postgres);
+    };
+    (@sql $t:ty, $db:ty) => {
+        impl sqlx::Type<$db> for $t {
+            fn type_info() -> <$db as sqlx::Database>::TypeInfo {
+                <str as sqlx::Type<$db>>::type_info()
             }
-            fn compatible(ty: &SqliteTypeInfo) -> bool {
-                <&str as sqlx::Type<Sqlite>>::compatible(ty)
+            fn compatible(ty: &<$db as sqlx::Database>::TypeInfo) -> bool {
+                <&str as sqlx::Type<$db>>::compatible(ty)
             }
         }
 
-        impl<'q> sqlx::Encode<'q, Sqlite> for $t {
+        impl<'q> sqlx::Encode<'q, $db> for $t {
             fn encode_by_ref(
                 &self,
-                buf: &mut SqliteArgumentsBuffer,
-            ) -> Result<IsNull, BoxDynError> {
-                <String as sqlx::Encode<Sqlite>>::encode(self.to_string(), buf)
+                buf: &mut <$db as sqlx::Database>::ArgumentBuffer,
+            ) -> Result<sqlx::encode::IsNull, sqlx::error::BoxDynError> {
+                <String as sqlx::Encode<'q, $db>>::encode(self.to_string(), buf)
             }
         }
 
-        impl<'r> sqlx::Decode<'r, Sqlite> for $t {
-            fn decode(value: SqliteValueRef<'r>) -> Result<Self, BoxDynError> {
-                let text = <&str as sqlx::Decode<Sqlite>>::decode(value)?;
+        impl<'r> sqlx::Decode<'r, $db> for $t {
+            fn decode(
+                value: <$db as sqlx::Database>::ValueRef<'r>,
+            ) -> Result<Self, sqlx::error::BoxDynError> {
+                let text = <&str as sqlx::Decode<'r, $db>>::decode(value)?;
                 Ok(<$t>::parse(text)?)
             }
         }

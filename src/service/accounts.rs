@@ -141,7 +141,7 @@ pub async fn check_login(
     username: &str,
     password: &str,
 ) -> Result<Option<User>, ServiceError> {
-    let mut conn = db.reader().acquire().await?;
+    let mut conn = db.read().await?;
     let row = users::by_name(&mut conn, username).await?;
     drop(conn);
     let hash = row
@@ -173,7 +173,7 @@ pub async fn session_user(
     session_id: &str,
 ) -> Result<Option<(User, String)>, ServiceError> {
     let now = db.clock().now();
-    let mut conn = db.reader().acquire().await?;
+    let mut conn = db.read().await?;
     Ok(users::session(&mut conn, &secret_hash(session_id), now)
         .await?
         .map(|(s, u)| (user_of(u), s.csrf_token)))
@@ -188,7 +188,7 @@ pub async fn close_session(db: &Db, session_id: &str) -> Result<(), ServiceError
 
 /// The user a bearer token acts as.
 pub async fn token_user(db: &Db, token: &str) -> Result<Option<User>, ServiceError> {
-    let mut conn = db.reader().acquire().await?;
+    let mut conn = db.read().await?;
     Ok(users::user_by_token(&mut conn, &secret_hash(token))
         .await?
         .map(user_of))
@@ -227,7 +227,7 @@ pub struct TokenView {
 
 /// The user's API tokens, newest first (revoked ones too).
 pub async fn tokens(db: &Db, user: &User) -> Result<Vec<TokenView>, ServiceError> {
-    let mut conn = db.reader().acquire().await?;
+    let mut conn = db.read().await?;
     Ok(users::tokens_of(&mut conn, user.id)
         .await?
         .into_iter()
@@ -295,7 +295,7 @@ pub async fn change_password(
 
 /// On a database with no admin, creates `admin` with a random password and returns it.
 pub async fn ensure_admin(db: &Db) -> Result<Option<(String, String)>, ServiceError> {
-    let mut conn = db.reader().acquire().await?;
+    let mut conn = db.read().await?;
     if users::count_admins(&mut conn).await? > 0 {
         return Ok(None);
     }

@@ -110,7 +110,7 @@ pub async fn schedule_admin(
     slug: &str,
 ) -> Result<ScheduleAdmin, ServiceError> {
     require_admin(user)?;
-    let mut conn = db.reader().acquire().await?;
+    let mut conn = db.read().await?;
     let league = league_row(&mut conn, slug).await?;
     let teams = db_leagues::teams(&mut conn, league.id).await?;
     let rows = db_matches::of_league(&mut conn, league.id).await?;
@@ -188,7 +188,7 @@ pub async fn night_preview(
 ) -> Result<NightPreview, ServiceError> {
     require_admin(user)?;
     let (from, to) = reschedule::night_dates(input)?;
-    let mut conn = db.reader().acquire().await?;
+    let mut conn = db.read().await?;
     let league = league_row(&mut conn, slug).await?;
     let moving_rows = reschedule::night(&mut conn, slug, from).await?;
     let teams = db_leagues::teams(&mut conn, league.id).await?;

@@ -58,7 +58,7 @@ pub struct Dashboard {
 
 pub async fn dashboard(db: &Db, user: &User) -> Result<Dashboard, ServiceError> {
     require_admin(user)?;
-    let mut conn = db.reader().acquire().await?;
+    let mut conn = db.read().await?;
     let mut leagues = Vec::new();
     let mut rating_leagues = 0;
     let mut unrated = Vec::new();
@@ -118,14 +118,14 @@ pub async fn dashboard(db: &Db, user: &User) -> Result<Dashboard, ServiceError> 
 /// A league with its rules (the edit form, a page heading).
 pub async fn league(db: &Db, user: &User, slug: &str) -> Result<League, ServiceError> {
     require_admin(user)?;
-    let mut conn = db.reader().acquire().await?;
+    let mut conn = db.read().await?;
     leagues::league_by_slug(&mut conn, slug).await
 }
 
 /// Whether a league has the slug `slug` (a new league's preview warns before saving).
 pub async fn slug_taken(db: &Db, user: &User, slug: &str) -> Result<bool, ServiceError> {
     require_admin(user)?;
-    let mut conn = db.reader().acquire().await?;
+    let mut conn = db.read().await?;
     Ok(db_leagues::by_slug(&mut conn, slug).await?.is_some())
 }
 
@@ -169,7 +169,7 @@ impl LeagueAdmin {
 
 pub async fn league_admin(db: &Db, user: &User, slug: &str) -> Result<LeagueAdmin, ServiceError> {
     require_admin(user)?;
-    let mut conn = db.reader().acquire().await?;
+    let mut conn = db.read().await?;
     let league = leagues::league_by_slug(&mut conn, slug).await?;
     let id = league.row.id;
     let teams = db_leagues::teams(&mut conn, id).await?;
@@ -242,7 +242,7 @@ pub async fn playoffs_setup(
     slug: &str,
 ) -> Result<PlayoffsSetup, ServiceError> {
     require_admin(user)?;
-    let mut conn = db.reader().acquire().await?;
+    let mut conn = db.read().await?;
     let league = leagues::league_by_slug(&mut conn, slug).await?;
     let active_teams = db_leagues::teams(&mut conn, league.row.id)
         .await?

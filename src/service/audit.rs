@@ -1,7 +1,7 @@
 //! The audit log: every write records who did what to which row, in the transaction of the
 //! change, with the value before and after where there is one and the reason given.
 
-use sqlx::SqliteConnection;
+use crate::db::Conn;
 
 use super::{ServiceError, User};
 use crate::db::matches::{self as db_matches, AuditEntry};
@@ -79,7 +79,7 @@ impl<'a> Change<'a> {
 /// Appends `change` by `user` at `now` to the audit log; call inside the transaction of the
 /// change.
 pub async fn record(
-    conn: &mut SqliteConnection,
+    conn: &mut Conn,
     user: &User,
     now: Timestamp,
     change: Change<'_>,
@@ -90,7 +90,7 @@ pub async fn record(
 /// As [`record`], for a change that may have no user behind it (the command line, the
 /// first start).
 pub async fn record_by(
-    conn: &mut SqliteConnection,
+    conn: &mut Conn,
     user: Option<&User>,
     now: Timestamp,
     change: Change<'_>,

@@ -9,9 +9,9 @@
 //! change of time, place, teams or status). A postponed match has no time, so it is not in
 //! the feed until it gets a new one (with a greater SEQUENCE).
 
+use crate::db::Conn;
 use chrono::{Duration, LocalResult, Offset, TimeZone};
 use chrono_tz::Tz;
-use sqlx::SqliteConnection;
 
 use super::ServiceError;
 use super::leagues::{self, League};
@@ -56,11 +56,7 @@ pub struct FeedEvent {
 }
 
 /// Every match of league `slug` that has a time.
-pub async fn league_feed(
-    conn: &mut SqliteConnection,
-    clock: &Clock,
-    slug: &str,
-) -> Result<Feed, ServiceError> {
+pub async fn league_feed(conn: &mut Conn, clock: &Clock, slug: &str) -> Result<Feed, ServiceError> {
     let league = leagues::league_by_slug(conn, slug).await?;
     let rows = db_matches::of_league(conn, league.row.id).await?;
     let events = events(conn, &league, &rows, clock.zone()).await?;
@@ -72,11 +68,7 @@ pub async fn league_feed(
 }
 
 /// Every match of team `id` that has a time (not found for no such team).
-pub async fn team_feed(
-    conn: &mut SqliteConnection,
-    clock: &Clock,
-    id: TeamId,
-) -> Result<Feed, ServiceError> {
+pub async fn team_feed(conn: &mut Conn, clock: &Clock, id: TeamId) -> Result<Feed, ServiceError> {
     let team = db_leagues::team(conn, id)
         .await?
         .ok_or(ServiceError::NotFound)?;
@@ -95,7 +87,7 @@ pub async fn team_feed(
 
 /// The events of `rows` (matches of `league`) that have a time.
 async fn events(
-    conn: &mut SqliteConnection,
+    conn: &mut Conn,
     league: &League,
     rows: &[MatchRow],
     zone: Tz,

@@ -7,7 +7,7 @@
 use std::collections::hash_map::Entry;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-use sqlx::{Connection, SqliteConnection};
+use crate::db::Conn;
 
 use super::ServiceError;
 use super::leagues::League;
@@ -81,8 +81,7 @@ impl std::fmt::Display for Difference {
 
 /// Replays every match's hands in one read snapshot and compares the cached totals.
 pub async fn check(db: &Db) -> Result<Report, ServiceError> {
-    let mut conn = db.reader().acquire().await?;
-    let mut tx = conn.begin().await?;
+    let mut tx = db.snapshot().await?;
     let mut leagues: HashMap<LeagueId, League> = HashMap::new();
     let mut report = Report::default();
     for m in db_matches::every(&mut tx).await? {
@@ -125,10 +124,7 @@ pub async fn check(db: &Db) -> Result<Report, ServiceError> {
 }
 
 /// The kept counts of matches by league and status against a count of the matches.
-async fn compare_counts(
-    conn: &mut SqliteConnection,
-    out: &mut Vec<Difference>,
-) -> Result<(), ServiceError> {
+async fn compare_counts(conn: &mut Conn, out: &mut Vec<Difference>) -> Result<(), ServiceError> {
     let mut counts: BTreeMap<(LeagueId, &'static str), (i64, i64)> = BTreeMap::new();
     for (league, status, n) in db_matches::kept_counts(conn).await? {
         counts.entry((league, status.as_str())).or_default().0 = n;
@@ -151,7 +147,7 @@ async fn compare_counts(
 
 /// The records kept for the teams of `league` against those computed from its matches.
 async fn compare_records(
-    conn: &mut SqliteConnection,
+    conn: &mut Conn,
     league: &League,
     out: &mut Vec<Difference>,
 ) -> Result<(), ServiceError> {

@@ -4,8 +4,8 @@
 //! teams' sportsmanship on the league's scale. A forfeiting team gets the league's forfeit
 //! rating in the forfeit's own transaction (`matches::forfeit`).
 
+use crate::db::Conn;
 use serde::Deserialize;
-use sqlx::SqliteConnection;
 
 use super::audit;
 use super::leagues::League;
@@ -154,7 +154,7 @@ fn forfeit_ratings(m: &MatchRow, league: &League) -> [Option<i64>; 2] {
 /// Gives the forfeiting team(s) of a match just forfeited the league's forfeit rating, in
 /// the forfeit's transaction.
 pub(super) async fn rate_forfeit(
-    conn: &mut SqliteConnection,
+    conn: &mut Conn,
     id: MatchId,
     league: &League,
 ) -> Result<(), ServiceError> {

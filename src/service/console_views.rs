@@ -4,7 +4,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use sqlx::SqliteConnection;
+use crate::db::Conn;
 
 use super::leagues::League;
 use super::match_view::MatchView;
@@ -18,7 +18,7 @@ use crate::rules::HandInput;
 /// Match `id` if `user` may run it (admins anywhere, supervisors in their leagues); for
 /// anyone else it does not exist (`NotFound`).
 pub async fn supervised(
-    conn: &mut SqliteConnection,
+    conn: &mut Conn,
     user: &User,
     id: MatchId,
 ) -> Result<MatchView, ServiceError> {
@@ -31,10 +31,7 @@ pub async fn supervised(
 
 /// The players at the table, `[team][player]`: team a's seats 1 and 3, team b's seats 2
 /// and 4 (blank for a team that is gone).
-pub async fn lineup(
-    conn: &mut SqliteConnection,
-    view: &MatchView,
-) -> Result<[[String; 2]; 2], ServiceError> {
+pub async fn lineup(conn: &mut Conn, view: &MatchView) -> Result<[[String; 2]; 2], ServiceError> {
     let mut out: [[String; 2]; 2] = Default::default();
     for (seats, id) in out.iter_mut().zip([view.team_a.id, view.team_b.id]) {
         if let Some(team) = db_leagues::team(conn, id).await? {
@@ -57,7 +54,7 @@ pub struct Revision {
 
 /// Every revision of hand `number` of match `id`, first to last.
 pub async fn revisions(
-    conn: &mut SqliteConnection,
+    conn: &mut Conn,
     id: MatchId,
     number: usize,
 ) -> Result<Vec<Revision>, ServiceError> {
@@ -76,7 +73,7 @@ pub async fn revisions(
 
 /// The season settings of the league of `view` (the grace period, the sportsmanship scale).
 pub async fn league_of(
-    conn: &mut SqliteConnection,
+    conn: &mut Conn,
     view: &MatchView,
 ) -> Result<super::leagues::League, ServiceError> {
     super::leagues::league_by_slug(conn, &view.league).await
@@ -86,7 +83,7 @@ pub async fn league_of(
 /// sportsmanship ratings with a team not rated yet: "rating missing" on tonight's list. One
 /// read per match and per league (the list shows a dozen finished matches).
 pub async fn ratings_missing(
-    conn: &mut SqliteConnection,
+    conn: &mut Conn,
     ids: &[MatchId],
 ) -> Result<HashSet<MatchId>, ServiceError> {
     let mut required: HashMap<LeagueId, bool> = HashMap::new();

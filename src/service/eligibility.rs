@@ -3,8 +3,8 @@
 
 use std::collections::{HashMap, HashSet};
 
+use crate::db::Conn;
 use serde::{Deserialize, Serialize};
-use sqlx::SqliteConnection;
 
 use super::leagues::{League, league_by_slug};
 use super::standings::standings;
@@ -60,10 +60,7 @@ pub struct EligibilityTable {
 }
 
 /// Every team of the league with its verdict, in standings order.
-pub async fn table(
-    conn: &mut SqliteConnection,
-    league: &League,
-) -> Result<Vec<EligibilityRow>, ServiceError> {
+pub async fn table(conn: &mut Conn, league: &League) -> Result<Vec<EligibilityRow>, ServiceError> {
     let teams = db_leagues::teams(&mut *conn, league.row.id).await?;
     let overrides = db_leagues::overrides(&mut *conn, league.row.id).await?;
     let table = standings(conn, league).await?;
@@ -127,7 +124,7 @@ pub(super) fn judge(
 
 /// The eligibility of every team of league `slug` (public).
 pub async fn of_league(db: &Db, slug: &str) -> Result<EligibilityTable, ServiceError> {
-    let mut conn = db.reader().acquire().await?;
+    let mut conn = db.read().await?;
     let league = league_by_slug(&mut conn, slug).await?;
     Ok(EligibilityTable {
         rows: table(&mut conn, &league).await?,

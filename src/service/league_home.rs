@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 
-use sqlx::SqliteConnection;
+use crate::db::Conn;
 
 use super::ServiceError;
 use super::leagues::{self, League};
@@ -28,7 +28,7 @@ pub struct LeagueCard {
 }
 
 /// Every league, newest first, with how many teams and matches it has.
-pub async fn league_cards(conn: &mut SqliteConnection) -> Result<Vec<LeagueCard>, ServiceError> {
+pub async fn league_cards(conn: &mut Conn) -> Result<Vec<LeagueCard>, ServiceError> {
     let all = db_leagues::all(conn).await?;
     let mut cards = Vec::with_capacity(all.len());
     for row in all {
@@ -80,7 +80,7 @@ pub struct LeagueHome {
 
 /// The home of league `slug` at `now` (the league's wall-clock time).
 pub async fn league_home(
-    conn: &mut SqliteConnection,
+    conn: &mut Conn,
     slug: &str,
     now: LocalTime,
 ) -> Result<LeagueHome, ServiceError> {

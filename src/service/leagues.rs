@@ -1,7 +1,7 @@
 //! Leagues: their rules per stage (checked and resolved), tiebreak order and supervisors.
 
+use crate::db::{Conn, Tx};
 use serde::{Deserialize, Serialize};
-use sqlx::{Sqlite, SqliteConnection, Transaction};
 
 use super::audit;
 use super::text::{self, TextRule};
@@ -143,25 +143,19 @@ impl League {
     }
 }
 
-pub async fn league_by_slug(
-    conn: &mut SqliteConnection,
-    slug: &str,
-) -> Result<League, ServiceError> {
+pub async fn league_by_slug(conn: &mut Conn, slug: &str) -> Result<League, ServiceError> {
     League::from_row(league_row(conn, slug).await?)
 }
 
 /// A league's row as stored (404 for an unknown slug).
-pub(crate) async fn league_row(
-    conn: &mut SqliteConnection,
-    slug: &str,
-) -> Result<LeagueRow, ServiceError> {
+pub(crate) async fn league_row(conn: &mut Conn, slug: &str) -> Result<LeagueRow, ServiceError> {
     db_leagues::by_slug(conn, slug)
         .await?
         .ok_or(ServiceError::NotFound)
 }
 
 pub async fn all_leagues(db: &Db) -> Result<Vec<League>, ServiceError> {
-    let mut conn = db.reader().acquire().await?;
+    let mut conn = db.read().await?;
     db_leagues::all(&mut conn)
         .await?
         .into_iter()
@@ -176,7 +170,7 @@ pub async fn views(db: &Db) -> Result<Vec<LeagueView>, ServiceError> {
 
 /// The league `slug` as the API shows it (404 for no such league).
 pub async fn view_by_slug(db: &Db, slug: &str) -> Result<LeagueView, ServiceError> {
-    let mut conn = db.reader().acquire().await?;
+    let mut conn = db.read().await?;
     Ok(league_by_slug(&mut conn, slug).await?.view())
 }
 
@@ -316,10 +310,7 @@ fn check_input(input: &NewLeagueInput, existing: Option<&str>) -> Result<Checked
 }
 
 /// Reads back the league just written, then commits.
-async fn commit_league(
-    mut tx: Transaction<'static, Sqlite>,
-    id: LeagueId,
-) -> Result<League, ServiceError> {
+async fn commit_league(mut tx: Tx, id: LeagueId) -> Result<League, ServiceError> {
     let row = db_leagues::by_id(&mut tx, id)
         .await?
         .ok_or(ServiceError::NotFound)?;

@@ -1,8 +1,8 @@
 //! A match as the API and the pages show it: every hand replayed through the engine from
 //! the stored revisions, with its breakdown, the totals and the clock.
 
+use crate::db::Conn;
 use serde::Serialize;
-use sqlx::SqliteConnection;
 
 use super::leagues::League;
 use super::{ServiceError, TeamRef};
@@ -120,7 +120,7 @@ pub(super) fn stored_hand(row: &HandRow) -> Result<HandInput, ServiceError> {
 
 /// The current revision of every hand of a match, as stored and as API hands.
 pub(super) async fn stored_hands(
-    conn: &mut SqliteConnection,
+    conn: &mut Conn,
     id: MatchId,
 ) -> Result<(Vec<HandRow>, Vec<HandInput>), ServiceError> {
     let rows = db_matches::current_hands(conn, id).await?;
@@ -133,7 +133,7 @@ pub(super) async fn stored_hands(
 
 /// The match as it is now, inside the transaction that changed it.
 pub(super) async fn reload(
-    conn: &mut SqliteConnection,
+    conn: &mut Conn,
     id: MatchId,
     league: &League,
 ) -> Result<MatchView, ServiceError> {
@@ -159,10 +159,7 @@ pub(super) fn replay(
 }
 
 /// Loads a match with everything the API shows.
-pub async fn load(
-    conn: &mut SqliteConnection,
-    id: MatchId,
-) -> Result<(MatchView, League), ServiceError> {
+pub async fn load(conn: &mut Conn, id: MatchId) -> Result<(MatchView, League), ServiceError> {
     let m = db_matches::by_id(conn, id)
         .await?
         .ok_or(ServiceError::NotFound)?;
@@ -175,7 +172,7 @@ pub async fn load(
 }
 
 pub(super) async fn build_view(
-    conn: &mut SqliteConnection,
+    conn: &mut Conn,
     m: &MatchRow,
     league: &League,
 ) -> Result<MatchView, ServiceError> {
@@ -291,23 +288,20 @@ pub(crate) fn ends_at(m: &MatchRow, rules: &Rules) -> Option<Timestamp> {
 }
 
 /// A revision of a hand, for the correction history.
-pub async fn history(
-    conn: &mut SqliteConnection,
-    id: MatchId,
-) -> Result<Vec<HandRow>, ServiceError> {
+pub async fn history(conn: &mut Conn, id: MatchId) -> Result<Vec<HandRow>, ServiceError> {
     Ok(db_matches::all_revisions(conn, id).await?)
 }
 
 /// A match as the API shows it to anyone, with its hands and totals.
 pub async fn view(db: &Db, id: MatchId) -> Result<MatchView, ServiceError> {
-    let mut conn = db.reader().acquire().await?;
+    let mut conn = db.read().await?;
     Ok(load(&mut conn, id).await?.0.public())
 }
 
 /// The matches `ids` as the API shows them, read on the writer's connection so that a write
 /// just committed is seen.
 pub async fn views_after_write(db: &Db, ids: &[MatchId]) -> Result<Vec<MatchView>, ServiceError> {
-    let mut conn = db.writer().acquire().await?;
+    let mut conn = db.read_latest().await?;
     let mut out = Vec::with_capacity(ids.len());
     for id in ids {
         out.push(load(&mut conn, *id).await?.0);
@@ -318,7 +312,7 @@ pub async fn views_after_write(db: &Db, ids: &[MatchId]) -> Result<Vec<MatchView
 /// Every match of the league `slug` (404 for no such league), in schedule order, as the API
 /// shows them (with their hands; cancelled ones too).
 pub async fn league_matches(db: &Db, slug: &str) -> Result<Vec<MatchView>, ServiceError> {
-    let mut conn = db.reader().acquire().await?;
+    let mut conn = db.read().await?;
     let league = super::leagues::league_by_slug(&mut conn, slug).await?;
     let rows = db_matches::of_league(&mut conn, league.row.id).await?;
     let mut out = Vec::with_capacity(rows.len());

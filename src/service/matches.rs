@@ -2,8 +2,8 @@
 //! them (a new revision with a reason), call time, record forfeits. Totals are cached on the
 //! match and rebuilt from the hands whenever they change; `match_view` reads them.
 
+use crate::db::Conn;
 use serde::Deserialize;
-use sqlx::SqliteConnection;
 
 use super::audit;
 use super::leagues::League;
@@ -23,7 +23,7 @@ use crate::rules::{Game, HandInput, Rules, Stage, Team, WinReason};
 /// The match, if `user` may write to it: admins anywhere, supervisors in their leagues
 /// (elsewhere it does not exist for them: 404).
 pub(super) async fn writable(
-    conn: &mut SqliteConnection,
+    conn: &mut Conn,
     user: &User,
     id: MatchId,
 ) -> Result<MatchRow, ServiceError> {
@@ -32,7 +32,7 @@ pub(super) async fn writable(
 
 /// As [`writable`], with the teams' names for the answer, in one query.
 async fn for_write(
-    conn: &mut SqliteConnection,
+    conn: &mut Conn,
     user: &User,
     id: MatchId,
 ) -> Result<db_matches::MatchForWrite, ServiceError> {
@@ -47,7 +47,7 @@ async fn for_write(
 
 /// Whether `user` may run matches of the league.
 pub async fn may_supervise(
-    conn: &mut SqliteConnection,
+    conn: &mut Conn,
     user: &User,
     league_id: LeagueId,
 ) -> Result<bool, ServiceError> {
@@ -67,10 +67,7 @@ fn check_version(m: &MatchRow, expected: i64) -> Result<(), ServiceError> {
     Ok(())
 }
 
-pub(super) async fn league_of(
-    conn: &mut SqliteConnection,
-    m: &MatchRow,
-) -> Result<League, ServiceError> {
+pub(super) async fn league_of(conn: &mut Conn, m: &MatchRow) -> Result<League, ServiceError> {
     let row = db_leagues::by_id(conn, m.league_id)
         .await?
         .ok_or(ServiceError::NotFound)?;
@@ -87,7 +84,7 @@ pub async fn start(db: &Db, user: &User, id: MatchId) -> Result<MatchView, Servi
 }
 
 async fn start_in(
-    conn: &mut SqliteConnection,
+    conn: &mut Conn,
     user: &User,
     id: MatchId,
     now: Timestamp,
@@ -161,7 +158,7 @@ pub(crate) fn totals_of(game: &Game) -> Totals {
 /// Writes the totals of `game` on the match, bumping its version; returns the match as it
 /// is now.
 pub(crate) async fn save_totals(
-    conn: &mut SqliteConnection,
+    conn: &mut Conn,
     id: MatchId,
     game: &Game,
 ) -> Result<MatchRow, ServiceError> {
@@ -182,7 +179,7 @@ enum Bracket<'a> {
 /// Saves the totals of `game` on match `m` and moves the bracket as `bracket` says; returns
 /// the match as it is now.
 async fn save_result(
-    conn: &mut SqliteConnection,
+    conn: &mut Conn,
     m: &MatchRow,
     game: &Game,
     bracket: Bracket<'_>,
@@ -252,7 +249,7 @@ struct HandEntry {
 }
 
 impl HandEntry {
-    async fn record(self, conn: &mut SqliteConnection) -> Result<Recorded, ServiceError> {
+    async fn record(self, conn: &mut Conn) -> Result<Recorded, ServiceError> {
         let HandEntry {
             user,
             id,
@@ -419,7 +416,7 @@ struct CorrectionEntry {
 }
 
 impl CorrectionEntry {
-    async fn write(self, conn: &mut SqliteConnection) -> Result<MatchView, ServiceError> {
+    async fn write(self, conn: &mut Conn) -> Result<MatchView, ServiceError> {
         let CorrectionEntry {
             user,
             id,
@@ -562,7 +559,7 @@ pub struct ForfeitInput {
 /// in the forfeit's own transaction: its matches not started are cancelled, its results
 /// stay, and the audit log says why.
 async fn drop_at_limit(
-    conn: &mut SqliteConnection,
+    conn: &mut Conn,
     user: &User,
     now: Timestamp,
     league: &League,

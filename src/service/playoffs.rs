@@ -6,8 +6,8 @@
 
 use std::collections::HashMap;
 
+use crate::db::Conn;
 use serde::{Deserialize, Serialize};
-use sqlx::SqliteConnection;
 
 use super::audit;
 use super::leagues::league_by_slug;
@@ -152,7 +152,7 @@ struct Loaded {
     state: BracketState,
 }
 
-async fn load(conn: &mut SqliteConnection, row: BracketRow) -> Result<Loaded, ServiceError> {
+async fn load(conn: &mut Conn, row: BracketRow) -> Result<Loaded, ServiceError> {
     let bracket = structure(&row)?;
     let seeds = db_playoffs::seeds(conn, row.id).await?;
     let rows = db_playoffs::matches(conn, row.id).await?;
@@ -217,7 +217,7 @@ fn blocked(l: &Loaded) -> Vec<(usize, &RealMatch)> {
 /// created for the pairings that became ready, teams moved in matches that have not started
 /// (or such matches removed when their teams are no longer known), and the results the state
 /// counts. The caller has dealt with the started matches of [`blocked`] first.
-async fn sync(conn: &mut SqliteConnection, l: &Loaded) -> Result<(), ServiceError> {
+async fn sync(conn: &mut Conn, l: &Loaded) -> Result<(), ServiceError> {
     let teams: HashMap<i64, TeamId> = (1..).zip(l.seeds.iter().copied()).collect();
     let at = Place {
         bracket: &l.bracket,
@@ -243,7 +243,7 @@ struct Place<'a> {
 
 /// Brings stored bracket match `i` (row `r`, its real match `real`) in line with the state.
 async fn sync_match(
-    conn: &mut SqliteConnection,
+    conn: &mut Conn,
     at: &Place<'_>,
     i: usize,
     r: &BracketMatchRow,
@@ -335,7 +335,7 @@ fn decode(stored: &str, n: usize) -> Option<Vec<Option<usize>>> {
 /// `false`, having written nothing, when it is not the usual case (a correction, a reset, a
 /// started match on the path): the caller replays the whole bracket.
 async fn advance_on_path(
-    conn: &mut SqliteConnection,
+    conn: &mut Conn,
     row: &BracketRow,
     bm: &BracketMatchRow,
 ) -> Result<bool, ServiceError> {
@@ -416,7 +416,7 @@ async fn advance_on_path(
 /// What `check` finds of a bracket: a stored value that differs from the whole replay of its
 /// real matches, as (what, stored, replayed).
 pub async fn check_bracket(
-    conn: &mut SqliteConnection,
+    conn: &mut Conn,
     row: BracketRow,
 ) -> Result<Vec<(String, String, String)>, ServiceError> {
     let stored = row.results.clone();
@@ -452,10 +452,7 @@ pub async fn check_bracket(
 }
 
 /// Whether real match `match_id` is a match of a bracket.
-pub async fn in_bracket(
-    conn: &mut SqliteConnection,
-    match_id: MatchId,
-) -> Result<bool, ServiceError> {
+pub async fn in_bracket(conn: &mut Conn, match_id: MatchId) -> Result<bool, ServiceError> {
     Ok(db_playoffs::by_match_id(conn, match_id).await?.is_some())
 }
 
@@ -476,7 +473,7 @@ pub struct PathReset<'a> {
 /// [`ServiceError::ResetNeeded`] with the whole list, and the caller's transaction is
 /// dropped, so nothing is written (docs/scoring.md §9.9, docs/api.md §8.4).
 pub async fn advance(
-    conn: &mut SqliteConnection,
+    conn: &mut Conn,
     match_id: MatchId,
     now: Timestamp,
     reset: Option<&PathReset<'_>>,
@@ -564,7 +561,7 @@ struct Plan {
 }
 
 async fn plan(
-    conn: &mut SqliteConnection,
+    conn: &mut Conn,
     league: &super::leagues::League,
     input: &PlayoffsInput,
 ) -> Result<Plan, ServiceError> {
@@ -654,7 +651,7 @@ async fn plan(
 /// The league and the bracket it would get, for the admin (shared by the preview and the
 /// creation).
 async fn checked_plan(
-    conn: &mut SqliteConnection,
+    conn: &mut Conn,
     user: &User,
     slug: &str,
     input: &PlayoffsInput,
@@ -673,7 +670,7 @@ pub async fn preview_playoffs(
     slug: &str,
     input: &PlayoffsInput,
 ) -> Result<BracketView, ServiceError> {
-    let mut conn = db.reader().acquire().await?;
+    let mut conn = db.read().await?;
     let (league, plan) = checked_plan(&mut conn, user, slug, input).await?;
     let names = team_names(&mut conn, league.row.id).await?;
     let state = BracketState::new(&plan.structure);
@@ -782,10 +779,7 @@ pub async fn create_playoffs(
 }
 
 /// A league's bracket as the API shows it (404 when the league has none).
-pub async fn bracket_of(
-    conn: &mut SqliteConnection,
-    slug: &str,
-) -> Result<BracketView, ServiceError> {
+pub async fn bracket_of(conn: &mut Conn, slug: &str) -> Result<BracketView, ServiceError> {
     let league = league_by_slug(conn, slug).await?;
     let row = db_playoffs::of_league(conn, league.row.id)
         .await?
@@ -803,7 +797,7 @@ pub async fn bracket_of(
 }
 
 async fn team_names(
-    conn: &mut SqliteConnection,
+    conn: &mut Conn,
     league_id: LeagueId,
 ) -> Result<HashMap<TeamId, String>, ServiceError> {
     Ok(db_leagues::teams(conn, league_id)

@@ -4,8 +4,8 @@
 
 use std::collections::HashMap;
 
+use crate::db::Conn;
 use chrono::{Datelike, Duration, NaiveDate, NaiveTime};
-use sqlx::SqliteConnection;
 
 use super::ServiceError;
 use super::eligibility::{EligibilityRow, judge};
@@ -27,10 +27,7 @@ pub struct LeagueStandings {
     pub out: HashMap<i64, String>,
 }
 
-pub async fn standings(
-    conn: &mut SqliteConnection,
-    slug: &str,
-) -> Result<LeagueStandings, ServiceError> {
+pub async fn standings(conn: &mut Conn, slug: &str) -> Result<LeagueStandings, ServiceError> {
     let league = leagues::league_by_slug(conn, slug).await?;
     let rows = super::standings::standings(conn, &league).await?;
     let teams = super::teams::teams(conn, league.row.id).await?;
@@ -94,7 +91,7 @@ pub struct RoundOf {
 }
 
 pub async fn schedule(
-    conn: &mut SqliteConnection,
+    conn: &mut Conn,
     slug: &str,
     asked: Option<Span>,
     today: NaiveDate,
@@ -174,7 +171,7 @@ pub const WEEKS_AROUND: usize = 3;
 /// of the week shown, and that week; gaps where weeks with matches are left out. A few index
 /// seeks, whatever the season's length.
 async fn week_links(
-    conn: &mut SqliteConnection,
+    conn: &mut Conn,
     league: LeagueId,
     span: Span,
 ) -> Result<Vec<WeekLink>, ServiceError> {
@@ -234,7 +231,7 @@ fn start_of(day: NaiveDate) -> LocalTime {
 
 /// The first week from the week of `monday` on that has a match (one index seek).
 async fn week_from(
-    conn: &mut SqliteConnection,
+    conn: &mut Conn,
     league: LeagueId,
     monday: NaiveDate,
 ) -> Result<Option<NaiveDate>, ServiceError> {
@@ -246,7 +243,7 @@ async fn week_from(
 /// The last week before the week of `monday` (`None`: the season's last week) that has a
 /// match (one index seek).
 async fn week_before(
-    conn: &mut SqliteConnection,
+    conn: &mut Conn,
     league: LeagueId,
     monday: Option<NaiveDate>,
 ) -> Result<Option<NaiveDate>, ServiceError> {
@@ -309,7 +306,7 @@ pub struct LeagueTeams {
     pub teams: Vec<TeamRow>,
 }
 
-pub async fn teams(conn: &mut SqliteConnection, slug: &str) -> Result<LeagueTeams, ServiceError> {
+pub async fn teams(conn: &mut Conn, slug: &str) -> Result<LeagueTeams, ServiceError> {
     let league = leagues::league_by_slug(conn, slug).await?;
     let teams = super::teams::teams(conn, league.row.id).await?;
     Ok(LeagueTeams { league, teams })
@@ -330,11 +327,7 @@ pub struct TeamSeason {
 }
 
 /// Team `id` of league `slug` (not found when it is another league's).
-pub async fn team(
-    conn: &mut SqliteConnection,
-    slug: &str,
-    id: TeamId,
-) -> Result<TeamSeason, ServiceError> {
+pub async fn team(conn: &mut Conn, slug: &str, id: TeamId) -> Result<TeamSeason, ServiceError> {
     let league = leagues::league_by_slug(conn, slug).await?;
     let teams = super::teams::teams(conn, league.row.id).await?;
     let team = teams
@@ -361,7 +354,7 @@ pub async fn team(
 /// `eligibility` API answers for its row): whether it is eligible, every rule it fails, what
 /// is at risk, an admin's decision. Not found when the team is another league's.
 pub async fn team_eligibility(
-    conn: &mut SqliteConnection,
+    conn: &mut Conn,
     slug: &str,
     id: TeamId,
 ) -> Result<EligibilityRow, ServiceError> {
@@ -376,7 +369,7 @@ pub async fn team_eligibility(
 /// The eligibility row of team `id` judged from the league's `teams` and standings `table`
 /// (read by the caller) and the admins' decisions.
 async fn eligibility_in(
-    conn: &mut SqliteConnection,
+    conn: &mut Conn,
     league: &League,
     teams: &[TeamRow],
     table: &[Standing],
@@ -398,10 +391,7 @@ pub struct LeagueBracket {
     pub bracket: Option<BracketView>,
 }
 
-pub async fn bracket(
-    conn: &mut SqliteConnection,
-    slug: &str,
-) -> Result<LeagueBracket, ServiceError> {
+pub async fn bracket(conn: &mut Conn, slug: &str) -> Result<LeagueBracket, ServiceError> {
     let league = leagues::league_by_slug(conn, slug).await?;
     let bracket = match playoffs::bracket_of(conn, &league.row.slug).await {
         Ok(view) => Some(view),

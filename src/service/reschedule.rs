@@ -3,9 +3,9 @@
 //! it; each operation is one transaction with one audit row, and a match that has started
 //! keeps its time and teams (409 `match_started`; only its table may still change).
 
+use crate::db::Conn;
 use chrono::{NaiveDate, NaiveDateTime};
 use serde::{Deserialize, Deserializer};
-use sqlx::SqliteConnection;
 
 use super::audit;
 use super::leagues::league_row;
@@ -107,7 +107,7 @@ fn reason_rule() -> TextRule<'static> {
 
 /// The match, for a change by the coordinator at `expected` version (if given).
 async fn changeable(
-    conn: &mut SqliteConnection,
+    conn: &mut Conn,
     id: MatchId,
     expected: Option<i64>,
 ) -> Result<MatchRow, ServiceError> {
@@ -174,7 +174,7 @@ fn placement(m: &MatchRow) -> Placement<'_> {
 /// Writes `after` over `m` (known unstarted) with one audit row; a concurrent change in
 /// between is a version conflict.
 async fn replace(
-    conn: &mut SqliteConnection,
+    conn: &mut Conn,
     user: &User,
     m: &MatchRow,
     action: &str,
@@ -397,7 +397,7 @@ fn parse_date(s: &str, field: &str) -> Result<NaiveDate, ServiceError> {
 /// The matches of league `slug` that a move of night `from` would move: those scheduled on
 /// that local date that have not started, in time order.
 pub async fn night(
-    conn: &mut SqliteConnection,
+    conn: &mut Conn,
     slug: &str,
     from: NaiveDate,
 ) -> Result<Vec<MatchRow>, ServiceError> {

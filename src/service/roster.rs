@@ -1,7 +1,7 @@
 //! A league's roster: its teams imported from a CSV (`team,player1,player2`, checked row by
 //! row before anything is written), and a team's edit or withdrawal by the coordinator.
 
-use sqlx::SqliteConnection;
+use crate::db::Conn;
 
 use super::audit;
 use super::leagues::league_row;
@@ -150,7 +150,7 @@ pub async fn preview_roster(
     csv: &str,
 ) -> Result<RosterPreview, ServiceError> {
     require_admin(user)?;
-    let mut conn = db.reader().acquire().await?;
+    let mut conn = db.read().await?;
     let league = league_row(&mut conn, slug).await?;
     let existing = db_leagues::teams(&mut conn, league.id).await?;
     let rows = check_roster(csv, &existing)?;
@@ -214,7 +214,7 @@ pub async fn import_roster(
 
 /// Writes a team's new state in `tx` with its audit row.
 async fn save_team(
-    tx: &mut SqliteConnection,
+    tx: &mut Conn,
     user: &User,
     now: Timestamp,
     before: &TeamRow,
@@ -243,11 +243,7 @@ async fn save_team(
 }
 
 /// The team `team_id` of the league `slug` (not found in another league).
-async fn team_of(
-    conn: &mut SqliteConnection,
-    slug: &str,
-    team_id: TeamId,
-) -> Result<TeamRow, ServiceError> {
+async fn team_of(conn: &mut Conn, slug: &str, team_id: TeamId) -> Result<TeamRow, ServiceError> {
     let league = league_row(conn, slug).await?;
     db_leagues::team(conn, team_id)
         .await?

@@ -1,7 +1,7 @@
 //! A league's schedule: a generated round robin, or single matches added by hand.
 
+use crate::db::Conn;
 use serde::Deserialize;
-use sqlx::SqliteConnection;
 
 use super::audit;
 use super::leagues::league_row;
@@ -310,7 +310,7 @@ pub(crate) fn check_table(table: Option<&str>) -> Result<Option<String>, Service
 
 /// Team `id` may play a new match of league `league_id` (named `field` in the error).
 pub(crate) async fn check_team(
-    conn: &mut SqliteConnection,
+    conn: &mut Conn,
     league_id: LeagueId,
     field: &str,
     id: TeamId,
@@ -372,6 +372,6 @@ pub async fn create_match_view(
     input: &NewMatchInput,
 ) -> Result<MatchView, ServiceError> {
     let id = create_match(db, user, slug, input).await?;
-    let mut conn = db.writer().acquire().await?;
+    let mut conn = db.read_latest().await?;
     Ok(super::match_view::load(&mut conn, id).await?.0)
 }

@@ -3,7 +3,7 @@
 //! the standings read one row per team and rank them; `recomputed` is the whole computation
 //! from the finished matches, which `check` holds them to.
 
-use sqlx::SqliteConnection;
+use crate::db::Conn;
 
 use super::ServiceError;
 use super::leagues::League;
@@ -18,10 +18,7 @@ use crate::rules::Team;
 
 /// The regular-season standings, in the league's tiebreak order (docs/scoring.md §7.3), from
 /// the records the triggers keep.
-pub async fn standings(
-    conn: &mut SqliteConnection,
-    league: &League,
-) -> Result<Vec<Standing>, ServiceError> {
+pub async fn standings(conn: &mut Conn, league: &League) -> Result<Vec<Standing>, ServiceError> {
     let rows = kept_records(conn, league).await?;
     let level = level_records(conn, &rows).await?;
     Ok(standings::ranked(
@@ -33,10 +30,7 @@ pub async fn standings(
 
 /// Each team's record against the teams level with it on win %, summed in SQLite, one
 /// query a group of level teams: what the head-to-head tiebreak reads.
-async fn level_records(
-    conn: &mut SqliteConnection,
-    rows: &[Standing],
-) -> Result<LevelRecords, ServiceError> {
+async fn level_records(conn: &mut Conn, rows: &[Standing]) -> Result<LevelRecords, ServiceError> {
     let mut level = LevelRecords::new();
     for group in standings::level_groups(rows) {
         let teams: Vec<TeamId> = group.iter().map(|s| TeamId(s.team_id)).collect();
@@ -48,10 +42,7 @@ async fn level_records(
 }
 
 /// Each team's record as kept (not ranked).
-pub async fn kept_records(
-    conn: &mut SqliteConnection,
-    league: &League,
-) -> Result<Vec<Standing>, ServiceError> {
+pub async fn kept_records(conn: &mut Conn, league: &League) -> Result<Vec<Standing>, ServiceError> {
     Ok(db_leagues::records(conn, league.row.id)
         .await?
         .iter()
@@ -61,7 +52,7 @@ pub async fn kept_records(
 
 /// The kept records of the `teams` against each other (`check`: reads each team's whole).
 pub async fn kept_head_to_head(
-    conn: &mut SqliteConnection,
+    conn: &mut Conn,
     teams: &[TeamId],
 ) -> Result<HeadToHead, ServiceError> {
     let mut versus = HeadToHead::new();
@@ -81,7 +72,7 @@ pub async fn kept_head_to_head(
 /// Each team's counts and the head-to-head records computed from every finished
 /// regular-season match of the league: what the kept records must equal (`check`).
 pub async fn recomputed(
-    conn: &mut SqliteConnection,
+    conn: &mut Conn,
     league: &League,
 ) -> Result<(Vec<Standing>, HeadToHead), ServiceError> {
     let teams: Vec<TeamEntry> = db_leagues::teams(conn, league.row.id)
@@ -164,7 +155,7 @@ fn rating(stored: Option<i64>) -> Option<u32> {
 /// The standings of the league `slug` (404 for no such league) and whether the league rates
 /// sportsmanship (the rows then show each team's average).
 pub async fn table(db: &Db, slug: &str) -> Result<(Vec<Standing>, bool), ServiceError> {
-    let mut conn = db.reader().acquire().await?;
+    let mut conn = db.read().await?;
     let league = super::leagues::league_by_slug(&mut conn, slug).await?;
     let rows = standings(&mut conn, &league).await?;
     Ok((rows, league.settings.sportsmanship.is_some()))

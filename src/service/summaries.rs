@@ -2,8 +2,8 @@
 //! totals cached on each match row, never from its hands, so the pages stay flat in the
 //! number of hands played; the state of a game in words; and the scoreboard.
 
+use crate::db::Conn;
 use serde::Serialize;
-use sqlx::SqliteConnection;
 
 use super::match_view::{MatchView, ends_at};
 use super::{ServiceError, TeamRef};
@@ -133,7 +133,7 @@ impl MatchSummary {
 /// of a reset bracket path left out: a new match replaced each; a match the coordinator
 /// cancelled stays, marked).
 pub async fn summaries(
-    conn: &mut SqliteConnection,
+    conn: &mut Conn,
     league_id: LeagueId,
 ) -> Result<Vec<MatchSummary>, ServiceError> {
     let mut rows = db_matches::of_league(conn, league_id).await?;
@@ -149,7 +149,7 @@ pub fn listed(m: &MatchRow) -> bool {
 
 /// `rows` (matches of league `league_id`) as summaries, one for each, in order.
 pub async fn summaries_of(
-    conn: &mut SqliteConnection,
+    conn: &mut Conn,
     league_id: LeagueId,
     rows: &[MatchRow],
 ) -> Result<Vec<MatchSummary>, ServiceError> {
@@ -185,14 +185,14 @@ pub struct InPlay {
 
 /// Every match in play in every league, from the cached totals: the scoreboard costs one
 /// query and the rows shown, however many hands they have.
-pub async fn in_play(conn: &mut SqliteConnection) -> Result<Vec<InPlay>, ServiceError> {
+pub async fn in_play(conn: &mut Conn) -> Result<Vec<InPlay>, ServiceError> {
     Ok(as_played(db_matches::in_progress(conn).await?))
 }
 
 /// The matches finished in the last 12 hours, latest first, at most `limit`: the TV
 /// scoreboard's strip of results.
 pub async fn finished_lately(db: &Db, limit: i64) -> Result<Vec<BoardMatch>, ServiceError> {
-    let mut conn = db.reader().acquire().await?;
+    let mut conn = db.read().await?;
     let since = db.clock().now().plus_minutes(-12 * 60);
     let rows = db_matches::finished_since(&mut conn, since, limit).await?;
     Ok(as_played(rows).into_iter().map(BoardMatch::from).collect())
@@ -281,7 +281,7 @@ pub struct Board {
 
 /// The scoreboard as it is now: every match in play, in every league.
 pub async fn board(db: &Db) -> Result<Board, ServiceError> {
-    let mut conn = db.reader().acquire().await?;
+    let mut conn = db.read().await?;
     let matches: Vec<BoardMatch> = in_play(&mut conn)
         .await?
         .into_iter()

@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use sqlx::SqliteConnection;
+use crate::db::Conn;
 
 use super::audit;
 
@@ -102,16 +102,13 @@ pub async fn add_team(
     })
 }
 
-pub async fn teams(
-    conn: &mut SqliteConnection,
-    league_id: LeagueId,
-) -> Result<Vec<TeamRow>, ServiceError> {
+pub async fn teams(conn: &mut Conn, league_id: LeagueId) -> Result<Vec<TeamRow>, ServiceError> {
     Ok(db_leagues::teams(conn, league_id).await?)
 }
 
 /// The teams of the league `slug` as the API shows them (404 for no such league).
 pub async fn list(db: &Db, slug: &str) -> Result<Vec<TeamView>, ServiceError> {
-    let mut conn = db.reader().acquire().await?;
+    let mut conn = db.read().await?;
     let league = super::leagues::league_by_slug(&mut conn, slug).await?;
     Ok(teams(&mut conn, league.row.id)
         .await?

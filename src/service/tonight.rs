@@ -6,8 +6,8 @@
 
 use std::collections::HashMap;
 
+use crate::db::Conn;
 use chrono::{Days, NaiveDate, NaiveTime};
-use sqlx::SqliteConnection;
 
 use super::summaries::MatchSummary;
 use super::{ServiceError, User};
@@ -46,11 +46,7 @@ pub struct Listed {
 
 /// The matches `user` may run (every league's for the coordinator), as of `clock`'s now, in
 /// the wall-clock time schedules are written in.
-pub async fn tonight(
-    conn: &mut SqliteConnection,
-    user: &User,
-    clock: &Clock,
-) -> Result<Tonight, ServiceError> {
+pub async fn tonight(conn: &mut Conn, user: &User, clock: &Clock) -> Result<Tonight, ServiceError> {
     let supervisor = (!user.is_admin()).then_some(user.id);
     let today = clock.local_now().0.date();
     let day = |d: Option<NaiveDate>| LocalTime(d.unwrap_or(today).and_time(NaiveTime::MIN));
@@ -101,7 +97,7 @@ pub async fn tonight(
 /// `rows` as summaries (team names and the state in words), in order: one team lookup per
 /// league.
 async fn listed(
-    conn: &mut SqliteConnection,
+    conn: &mut Conn,
     rows: Vec<ListedRow>,
     today: NaiveDate,
 ) -> Result<Vec<Listed>, ServiceError> {

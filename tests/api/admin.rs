@@ -45,11 +45,13 @@ fn hidden_fields(html: &str) -> Vec<(String, String)> {
 }
 
 async fn count(app: &TestApp, table: &str) -> i64 {
-    let mut conn = app.db.reader().acquire().await.unwrap();
-    sqlx::query_scalar(sqlx::AssertSqlSafe(format!("SELECT COUNT(*) FROM {table}")))
-        .fetch_one(&mut *conn)
-        .await
-        .unwrap()
+    let mut conn = app.db.read().await.unwrap();
+    spades_im::on_store!(conn, |c| sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
+        "SELECT COUNT(*) FROM {table}"
+    )))
+    .fetch_one(c)
+    .await)
+    .unwrap()
 }
 
 /// Every table an admin page writes, counted.
@@ -199,11 +201,13 @@ async fn posts_without_the_csrf_token_or_from_another_site_are_refused() {
     let teams = app.league(&api, "l1", json!("unc-im-300"), 3).await;
     app.user("sue", Role::Supervisor).await;
     let sue_id: i64 = {
-        let mut conn = app.db.reader().acquire().await.unwrap();
-        sqlx::query_scalar("SELECT id FROM users WHERE username = 'sue'")
-            .fetch_one(&mut *conn)
-            .await
-            .unwrap()
+        let mut conn = app.db.read().await.unwrap();
+        spades_im::on_store!(conn, |c| sqlx::query_scalar(
+            "SELECT id FROM users WHERE username = 'sue'"
+        )
+        .fetch_one(c)
+        .await)
+        .unwrap()
     };
     assert_eq!(
         browser
@@ -773,12 +777,14 @@ async fn teams_are_added_edited_withdrawn_and_reinstated() {
 }
 
 async fn team_row(app: &TestApp, id: i64) -> (String, String, bool) {
-    let mut conn = app.db.reader().acquire().await.unwrap();
-    sqlx::query_as("SELECT name, player2, withdrawn FROM teams WHERE id = ?")
-        .bind(id)
-        .fetch_one(&mut *conn)
-        .await
-        .unwrap()
+    let mut conn = app.db.read().await.unwrap();
+    spades_im::on_store!(conn, |c| sqlx::query_as(
+        "SELECT name, player2, withdrawn FROM teams WHERE id = $1"
+    )
+    .bind(id)
+    .fetch_one(c)
+    .await)
+    .unwrap()
 }
 
 #[actix_web::test]
@@ -1092,12 +1098,13 @@ async fn a_roster_is_previewed_row_by_row_then_the_valid_rows_imported() {
         "/admin/leagues/l1?done=import"
     );
     assert_eq!(count(&app, "teams").await, 3);
-    let mut conn = app.db.reader().acquire().await.unwrap();
-    let kings: (String, String) =
-        sqlx::query_as("SELECT player1, player2 FROM teams WHERE name = 'Kings, The'")
-            .fetch_one(&mut *conn)
-            .await
-            .unwrap();
+    let mut conn = app.db.read().await.unwrap();
+    let kings: (String, String) = spades_im::on_store!(conn, |c| sqlx::query_as(
+        "SELECT player1, player2 FROM teams WHERE name = 'Kings, The'"
+    )
+    .fetch_one(c)
+    .await)
+    .unwrap();
     drop(conn);
     assert_eq!(kings, ("Kim".into(), "Ken".into()));
 
@@ -1197,12 +1204,13 @@ async fn a_roster_with_quoted_commas_is_imported_as_written_and_a_name_on_two_li
         )
         .await;
     assert_eq!(response.status(), 303);
-    let mut conn = app.db.reader().acquire().await.unwrap();
-    let teams: Vec<(String, String, String)> =
-        sqlx::query_as("SELECT name, player1, player2 FROM teams ORDER BY name")
-            .fetch_all(&mut *conn)
-            .await
-            .unwrap();
+    let mut conn = app.db.read().await.unwrap();
+    let teams: Vec<(String, String, String)> = spades_im::on_store!(conn, |c| sqlx::query_as(
+        "SELECT name, player1, player2 FROM teams ORDER BY name"
+    )
+    .fetch_all(c)
+    .await)
+    .unwrap();
     assert_eq!(
         teams,
         vec![

@@ -147,16 +147,16 @@ async fn audit(
     action: &str,
     entity: &str,
 ) -> Vec<(String, i64, String, String, String, i64)> {
-    let mut conn = app.db.reader().acquire().await.unwrap();
-    sqlx::query_as(
+    let mut conn = app.db.read().await.unwrap();
+    spades_im::on_store!(conn, |c| sqlx::query_as(
         "SELECT entity, entity_id, coalesce(before, ''), coalesce(after, ''),
                 coalesce(reason, ''), coalesce(user_id, 0)
          FROM audit_log WHERE action = ? AND entity = ? ORDER BY id",
     )
     .bind(action)
     .bind(entity)
-    .fetch_all(&mut *conn)
-    .await
+    .fetch_all(c)
+    .await)
     .unwrap()
 }
 

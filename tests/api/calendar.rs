@@ -462,11 +462,14 @@ async fn the_schedule_goes_night_by_night_with_undated_matches_last() {
     .await;
     let undated_playoff = add(&admin, "fall", (t[1], t[2]), "Table 2", None, "playoff").await;
     // A round, as a bracket gives its matches (no API sets one on a single match).
-    sqlx::query("UPDATE matches SET round = 1 WHERE id = ?")
-        .bind(undated_playoff)
-        .execute(app.db.writer())
-        .await
-        .unwrap();
+    spades_im::on_store!(app.db.read_latest().await.unwrap(), |c| sqlx::query(
+        "UPDATE matches SET round = 1 WHERE id = $1"
+    )
+    .bind(undated_playoff)
+    .execute(c)
+    .await
+    .map(|r| r.rows_affected()))
+    .unwrap();
 
     // By default one week: on Friday 20 November, the next week with matches (23 November),
     // with the matches not yet scheduled; a link to each week and to the whole season.
@@ -639,7 +642,7 @@ async fn tonight_follows_moves_and_leaves_out_postponed_and_cancelled_matches() 
     let boss = accounts::create_user(&app.db, None, "boss", Role::Admin, PASSWORD)
         .await
         .unwrap();
-    let mut conn = app.db.reader().acquire().await.unwrap();
+    let mut conn = app.db.read().await.unwrap();
     let list = tonight::tonight(&mut conn, &boss, app.db.clock())
         .await
         .unwrap();

@@ -23,7 +23,7 @@ async fn check_finds_every_cached_total_that_differs_from_the_hands() {
     );
 
     // Two matches whose cache no longer says what their hands do.
-    let mut conn = app.db.reader().acquire().await.unwrap();
+    let mut conn = app.db.read().await.unwrap();
     let summaries = spades_im::service::summaries::summaries(&mut conn, g.league_id)
         .await
         .unwrap();
@@ -33,16 +33,22 @@ async fn check_finds_every_cached_total_that_differs_from_the_hands() {
         .filter(|s| s.status == MatchStatus::Complete)
         .collect();
     let (shifted, reopened) = (complete[0], complete[1]);
-    sqlx::query("UPDATE matches SET score_a = score_a + 10 WHERE id = ?")
-        .bind(shifted.id)
-        .execute(app.db.writer())
-        .await
-        .unwrap();
-    sqlx::query("UPDATE matches SET status = 'in_progress', hands_played = 1 WHERE id = ?")
-        .bind(reopened.id)
-        .execute(app.db.writer())
-        .await
-        .unwrap();
+    spades_im::on_store!(app.db.read_latest().await.unwrap(), |c| sqlx::query(
+        "UPDATE matches SET score_a = score_a + 10 WHERE id = $1"
+    )
+    .bind(shifted.id)
+    .execute(c)
+    .await
+    .map(|r| r.rows_affected()))
+    .unwrap();
+    spades_im::on_store!(app.db.read_latest().await.unwrap(), |c| sqlx::query(
+        "UPDATE matches SET status = 'in_progress', hands_played = 1 WHERE id = $1"
+    )
+    .bind(reopened.id)
+    .execute(c)
+    .await
+    .map(|r| r.rows_affected()))
+    .unwrap();
 
     let out = cli_async(&db, &["check"]).await;
     assert!(!out.status.success(), "a difference fails the check");
@@ -84,36 +90,48 @@ async fn check_finds_a_team_record_that_differs_from_the_matches_and_rebuild_fix
     let app = spawn_app().await;
     let g = small_season(&app, 12).await;
     let db = db_path(&app).await;
-    let (team, name, won, played): (i64, String, i64, i64) = sqlx::query_as(
+    let (team, name, won, played): (i64, String, i64, i64) =
+        spades_im::on_store!(app.db.read().await.unwrap(), |c| {
+            sqlx::query_as(
         "SELECT t.id, t.name, r.won, r.played FROM team_records r JOIN teams t ON t.id = r.team_id
-         WHERE t.league_id = ? AND r.won > 0 ORDER BY t.id LIMIT 1",
+         WHERE t.league_id = $1 AND r.won > 0 ORDER BY t.id LIMIT 1",
     )
     .bind(g.league_id)
-    .fetch_one(app.db.reader())
+    .fetch_one(c)
     .await
+        })
+        .unwrap();
+    spades_im::on_store!(app.db.read_latest().await.unwrap(), |c| sqlx::query(
+        "UPDATE team_records SET won = won + 2 WHERE team_id = $1"
+    )
+    .bind(team)
+    .execute(c)
+    .await
+    .map(|r| r.rows_affected()))
     .unwrap();
-    sqlx::query("UPDATE team_records SET won = won + 2 WHERE team_id = ?")
-        .bind(team)
-        .execute(app.db.writer())
-        .await
-        .unwrap();
-    sqlx::query("DELETE FROM head_to_head WHERE team_id = ?")
-        .bind(team)
-        .execute(app.db.writer())
-        .await
-        .unwrap();
-    let complete: i64 = sqlx::query_scalar(
-        "SELECT count(*) FROM matches WHERE league_id = ? AND status = 'complete'",
+    spades_im::on_store!(app.db.read_latest().await.unwrap(), |c| sqlx::query(
+        "DELETE FROM head_to_head WHERE team_id = $1"
+    )
+    .bind(team)
+    .execute(c)
+    .await
+    .map(|r| r.rows_affected()))
+    .unwrap();
+    let complete: i64 = spades_im::on_store!(app.db.read().await.unwrap(), |c| sqlx::query_scalar(
+        "SELECT count(*) FROM matches WHERE league_id = $1 AND status = 'complete'",
     )
     .bind(g.league_id)
-    .fetch_one(app.db.reader())
-    .await
+    .fetch_one(c)
+    .await)
     .unwrap();
-    sqlx::query("UPDATE match_counts SET n = n + 5 WHERE league_id = ? AND status = 'complete'")
-        .bind(g.league_id)
-        .execute(app.db.writer())
-        .await
-        .unwrap();
+    spades_im::on_store!(app.db.read_latest().await.unwrap(), |c| sqlx::query(
+        "UPDATE match_counts SET n = n + 5 WHERE league_id = $1 AND status = 'complete'"
+    )
+    .bind(g.league_id)
+    .execute(c)
+    .await
+    .map(|r| r.rows_affected()))
+    .unwrap();
 
     let out = cli_async(&db, &["check"]).await;
     assert!(!out.status.success(), "a difference fails the check");

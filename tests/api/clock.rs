@@ -77,11 +77,13 @@ async fn the_time_limit_runs_out_by_the_clock() {
     );
     assert_eq!(last["winner"], "a");
     // The audit log is stamped by the same clock.
-    let mut conn = app.db.reader().acquire().await.unwrap();
-    let at: String = sqlx::query_scalar("SELECT max(at) FROM audit_log")
-        .fetch_one(&mut *conn)
-        .await
-        .unwrap();
+    let mut conn = app.db.read().await.unwrap();
+    let at: String = spades_im::on_store!(conn, |c| sqlx::query_scalar(
+        "SELECT max(at) FROM audit_log"
+    )
+    .fetch_one(c)
+    .await)
+    .unwrap();
     assert_eq!(at, "2026-11-24T00:31:00Z");
 }
 

@@ -20,6 +20,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
+use spades_im::db::Location;
 use spades_im::service::{Role, accounts};
 use sqlx::ConnectOptions;
 use sqlx::sqlite::SqliteConnectOptions;
@@ -256,13 +257,12 @@ pub(crate) async fn play(
 }
 
 /// The file the server's database is in.
+/// `--db` for a command on the test app's database: its file, or its PostgreSQL URL.
 pub(crate) async fn db_path(app: &TestApp) -> PathBuf {
-    let file: String =
-        sqlx::query_scalar("SELECT file FROM pragma_database_list WHERE name = 'main'")
-            .fetch_one(app.db.reader())
-            .await
-            .expect("the database file");
-    PathBuf::from(file)
+    match &app.location {
+        Location::File(path) => path.clone(),
+        Location::Postgres(url) => PathBuf::from(url),
+    }
 }
 
 /// Runs the CLI on the database `db` (blocking; see [`cli_async`]).
@@ -319,12 +319,14 @@ pub(crate) async fn check_file(path: &Path) -> (Vec<String>, usize) {
 
 /// (number, revision, hand JSON) of every stored row of the match's hands, by number.
 pub(crate) async fn stored_hands(app: &TestApp, id: i64) -> Vec<(i64, i64, Value)> {
-    let rows: Vec<(i64, i64, String)> = sqlx::query_as(
-        "SELECT number, revision, hand FROM hands WHERE match_id = ? ORDER BY number, revision",
+    let rows: Vec<(i64, i64, String)> = spades_im::on_store!(app.db.read().await.unwrap(), |c| {
+        sqlx::query_as(
+        "SELECT number, revision, hand FROM hands WHERE match_id = $1 ORDER BY number, revision",
     )
     .bind(id)
-    .fetch_all(app.db.reader())
+    .fetch_all(c)
     .await
+    })
     .expect("hands");
     rows.into_iter()
         .map(|(n, r, h)| (n, r, serde_json::from_str(&h).expect("stored hand JSON")))
@@ -332,11 +334,13 @@ pub(crate) async fn stored_hands(app: &TestApp, id: i64) -> Vec<(i64, i64, Value
 }
 
 async fn idempotency_keys(app: &TestApp, id: i64) -> Vec<String> {
-    sqlx::query_scalar("SELECT key FROM idempotency_keys WHERE match_id = ? ORDER BY key")
-        .bind(id)
-        .fetch_all(app.db.reader())
-        .await
-        .expect("idempotency keys")
+    spades_im::on_store!(app.db.read().await.unwrap(), |c| sqlx::query_scalar(
+        "SELECT key FROM idempotency_keys WHERE match_id = $1 ORDER BY key"
+    )
+    .bind(id)
+    .fetch_all(c)
+    .await)
+    .expect("idempotency keys")
 }
 
 /// The bids and tricks of a hand as sent (a stored hand carries more fields).
@@ -606,10 +610,13 @@ async fn the_cli_writes_while_the_server_writes_and_nothing_is_lost_or_damaged()
                 assert_eq!(r.status(), 200, "the demo league: {out}");
             }
             "user" => {
-                let n: i64 = sqlx::query_scalar("SELECT count(*) FROM users WHERE username = ?")
+                let n: i64 =
+                    spades_im::on_store!(s.app.db.read().await.unwrap(), |c| sqlx::query_scalar(
+                        "SELECT count(*) FROM users WHERE username = $1"
+                    )
                     .bind(&args[2])
-                    .fetch_one(s.app.db.reader())
-                    .await
+                    .fetch_one(c)
+                    .await)
                     .unwrap();
                 assert_eq!(n, 1, "user {} added: {out}", args[2]);
             }
@@ -658,10 +665,12 @@ async fn a_command_on_a_database_held_past_the_busy_timeout_says_busy_then_succe
         waited >= Duration::from_secs(4),
         "the commands waited for the busy timeout ({waited:?})"
     );
-    let n: i64 = sqlx::query_scalar("SELECT count(*) FROM users WHERE username = 'late'")
-        .fetch_one(s.app.db.reader())
-        .await
-        .unwrap();
+    let n: i64 = spades_im::on_store!(s.app.db.read().await.unwrap(), |c| sqlx::query_scalar(
+        "SELECT count(*) FROM users WHERE username = 'late'"
+    )
+    .fetch_one(c)
+    .await)
+    .unwrap();
     assert_eq!(n, 0, "nothing written by the refused command");
     // Trying again, once the lock is gone, works.
     let again = cli_async(&db, &["user", "add", "late", "--role", "supervisor"]).await;

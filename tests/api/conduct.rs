@@ -240,12 +240,12 @@ async fn ratings_go_on_the_league_scale_after_the_match_and_make_the_average() {
     let rerated = json_with_status(r, 200, "re-rate").await;
     assert_eq!(rerated["sportsmanship"]["a"], 5);
     assert_eq!(rerated["sportsmanship"]["note"], Value::Null);
-    let mut conn = app.db.reader().acquire().await.unwrap();
-    let audit: Vec<(String, String)> = sqlx::query_as(
+    let mut conn = app.db.read().await.unwrap();
+    let audit: Vec<(String, String)> = spades_im::on_store!(conn, |c| sqlx::query_as(
         "SELECT before, after FROM audit_log WHERE action = 'rate_sportsmanship' ORDER BY id",
     )
-    .fetch_all(&mut *conn)
-    .await
+    .fetch_all(c)
+    .await)
     .unwrap();
     assert_eq!(
         audit,
@@ -516,14 +516,15 @@ async fn an_admin_overrides_eligibility_with_a_reason_and_it_is_audited() {
     let back = json_with_status(r, 200, "remove the override").await;
     assert_eq!(back["eligible"], false);
     assert_eq!(back["override"], Value::Null);
-    let mut conn = app.db.reader().acquire().await.unwrap();
-    let audit: Vec<(Option<String>, String, Option<String>)> = sqlx::query_as(
-        "SELECT before, after, reason FROM audit_log WHERE action = 'override_eligibility'
+    let mut conn = app.db.read().await.unwrap();
+    let audit: Vec<(Option<String>, String, Option<String>)> =
+        spades_im::on_store!(conn, |c| sqlx::query_as(
+            "SELECT before, after, reason FROM audit_log WHERE action = 'override_eligibility'
          ORDER BY id",
-    )
-    .fetch_all(&mut *conn)
-    .await
-    .unwrap();
+        )
+        .fetch_all(c)
+        .await)
+        .unwrap();
     assert_eq!(
         audit,
         [

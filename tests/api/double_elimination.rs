@@ -89,12 +89,14 @@ async fn under_way(admin: &Api, m: &Value) -> Value {
 /// What a refused request must leave as it was: the counter every write to leagues, teams,
 /// matches, hands and brackets bumps, and the rows of hands, matches and the audit log.
 async fn written(app: &TestApp) -> (i64, i64, i64, i64) {
-    let mut conn = app.db.reader().acquire().await.expect("reader");
+    let mut conn = app.db.read().await.expect("reader");
     let mut count = async |sql: &str| -> i64 {
-        sqlx::query_scalar(sqlx::AssertSqlSafe(sql.to_string()))
-            .fetch_one(&mut *conn)
-            .await
-            .expect(sql)
+        spades_im::on_store!(conn, |c| sqlx::query_scalar(sqlx::AssertSqlSafe(
+            sql.to_string()
+        ))
+        .fetch_one(c)
+        .await)
+        .expect(sql)
     };
     (
         count("SELECT n FROM data_version").await,
@@ -368,13 +370,16 @@ async fn double_elimination_by_hands_with_corrections_resets_and_a_grand_final_f
             (&json!("scheduled"), &json!([]))
         );
     }
-    let mut conn = app.db.reader().acquire().await.unwrap();
-    let resets: Vec<i64> = sqlx::query_scalar(
+    let mut conn = app.db.read().await.unwrap();
+    let resets: Vec<i64> =
+        spades_im::on_store!(conn, |c| {
+            sqlx::query_scalar(
         "SELECT entity_id FROM audit_log WHERE action = 'reset_bracket_path' ORDER BY entity_id",
     )
-    .fetch_all(&mut *conn)
+    .fetch_all(c)
     .await
-    .unwrap();
+        })
+        .unwrap();
     drop(conn);
     assert_eq!(resets, sorted(&chain.iter().collect::<Vec<_>>()));
 

@@ -192,12 +192,13 @@ async fn playoffs_wait_for_the_season_unless_forced_and_a_force_is_audited() {
         )
         .await;
     json_with_status(r, 201, "forced").await;
-    let mut conn = app.db.reader().acquire().await.unwrap();
-    let reason: Option<String> =
-        sqlx::query_scalar("SELECT reason FROM audit_log WHERE action = 'create_playoffs'")
-            .fetch_one(&mut *conn)
-            .await
-            .unwrap();
+    let mut conn = app.db.read().await.unwrap();
+    let reason: Option<String> = spades_im::on_store!(conn, |c| sqlx::query_scalar(
+        "SELECT reason FROM audit_log WHERE action = 'create_playoffs'"
+    )
+    .fetch_one(c)
+    .await)
+    .unwrap();
     assert_eq!(
         reason.as_deref(),
         Some("forced with 1 regular-season match unplayed")
@@ -226,12 +227,13 @@ async fn a_league_that_does_not_require_the_whole_season_seeds_at_once() {
         )
         .await;
     json_with_status(r, 201, "playoffs mid-season").await;
-    let mut conn = app.db.reader().acquire().await.unwrap();
-    let reason: Option<String> =
-        sqlx::query_scalar("SELECT reason FROM audit_log WHERE action = 'create_playoffs'")
-            .fetch_one(&mut *conn)
-            .await
-            .unwrap();
+    let mut conn = app.db.read().await.unwrap();
+    let reason: Option<String> = spades_im::on_store!(conn, |c| sqlx::query_scalar(
+        "SELECT reason FROM audit_log WHERE action = 'create_playoffs'"
+    )
+    .fetch_one(c)
+    .await)
+    .unwrap();
     assert_eq!(reason, None, "nothing was forced");
 }
 
@@ -321,12 +323,13 @@ async fn a_team_is_dropped_at_its_nth_forfeit_in_the_same_transaction() {
         row_of(&table, t[0])["reasons"],
         json!(["the team was dropped after 2 forfeits"])
     );
-    let mut conn = app.db.reader().acquire().await.unwrap();
-    let audited: Vec<(String, Option<String>)> =
-        sqlx::query_as("SELECT after, reason FROM audit_log WHERE action = 'drop_team'")
-            .fetch_all(&mut *conn)
-            .await
-            .unwrap();
+    let mut conn = app.db.read().await.unwrap();
+    let audited: Vec<(String, Option<String>)> = spades_im::on_store!(conn, |c| sqlx::query_as(
+        "SELECT after, reason FROM audit_log WHERE action = 'drop_team'"
+    )
+    .fetch_all(c)
+    .await)
+    .unwrap();
     assert_eq!(
         audited,
         vec![(

@@ -26,7 +26,7 @@ async fn a_generated_season_is_consistent_with_its_hands() {
     assert_eq!(g.hands, 400);
     assert!(g.complete > 10, "{g:?}");
     assert!(g.in_progress <= 1);
-    let mut conn = app.db.reader().acquire().await.unwrap();
+    let mut conn = app.db.read().await.unwrap();
     let summaries = spades_im::service::summaries::summaries(&mut conn, g.league_id)
         .await
         .unwrap();

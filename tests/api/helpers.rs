@@ -10,7 +10,7 @@ use sha2::{Digest, Sha256};
 use spades_im::app::{Application, Settings};
 use std::sync::Arc;
 
-use spades_im::db::Db;
+use spades_im::db::{Db, Location};
 use spades_im::domain::{Clock, ManualTime};
 use spades_im::service::{Role, accounts};
 
@@ -18,8 +18,58 @@ pub struct TestApp {
     pub address: String,
     pub client: reqwest::Client,
     pub db: Db,
+    /// Where the data is (`--db` for a command run on the same database).
+    pub location: Location,
     // Keeps the database directory alive for the test's duration.
     _dir: tempfile::TempDir,
+}
+
+/// The store the tests run on: an SQLite file in the test's own folder or, when
+/// `SPADES_TEST_DB` names a PostgreSQL server (`postgres://user@host:port/db`), a new
+/// database there for each test.
+pub async fn test_store(dir: &std::path::Path) -> Location {
+    match std::env::var("SPADES_TEST_DB") {
+        Ok(url) if !url.trim().is_empty() => Location::Postgres(fresh_database(&url).await),
+        _ => Location::File(dir.join("test.sqlite3")),
+    }
+}
+
+/// Whether the tests run on PostgreSQL (`SPADES_TEST_DB`).
+pub fn on_postgres() -> bool {
+    std::env::var("SPADES_TEST_DB").is_ok_and(|url| !url.trim().is_empty())
+}
+
+/// Creates an empty database on the server of `url` and answers its URL.
+async fn fresh_database(url: &str) -> String {
+    use sqlx::Connection;
+    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let name = format!(
+        "spades_test_{}_{}",
+        std::process::id(),
+        NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+    );
+    let mut admin = sqlx::PgConnection::connect(url)
+        .await
+        .unwrap_or_else(|e| panic!("SPADES_TEST_DB: {e}"));
+    sqlx::raw_sql(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}")))
+        .execute(&mut admin)
+        .await
+        .expect("create the test database");
+    admin.close().await.expect("close");
+    let (base, query) = url
+        .split_once('?')
+        .map_or((url, None), |(b, q)| (b, Some(q)));
+    let server = match base.split_once("://") {
+        Some((scheme, rest)) => match rest.split_once('/') {
+            Some((host, _)) => format!("{scheme}://{host}"),
+            None => base.to_string(),
+        },
+        None => base.to_string(),
+    };
+    match query {
+        Some(q) => format!("{server}/{name}?{q}"),
+        None => format!("{server}/{name}"),
+    }
 }
 
 /// A password every fixture user gets.
@@ -337,12 +387,14 @@ impl fmt::Debug for Tables {
 
 /// Reads [`Tables`] through the read pool (what is committed).
 pub async fn tables(db: &Db) -> Tables {
-    let mut conn = db.reader().acquire().await.expect("reader");
+    let mut conn = db.read().await.expect("reader");
     let schema: Vec<(String, String, String, Option<String>)> =
-        sqlx::query_as("SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name")
-            .fetch_all(&mut *conn)
-            .await
-            .expect("sqlite_master");
+        spades_im::on_store!(conn, |c| sqlx::query_as(
+            "SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name"
+        )
+        .fetch_all(c)
+        .await)
+        .expect("sqlite_master");
     let mut all = BTreeMap::new();
     all.insert(
         "sqlite_master".to_string(),
@@ -357,12 +409,13 @@ pub async fn tables(db: &Db) -> Tables {
         if kind != "table" {
             continue;
         }
-        let columns: Vec<String> =
-            sqlx::query_scalar("SELECT name FROM pragma_table_info(?) ORDER BY cid")
-                .bind(name)
-                .fetch_all(&mut *conn)
-                .await
-                .expect("columns");
+        let columns: Vec<String> = spades_im::on_store!(conn, |c| sqlx::query_scalar(
+            "SELECT name FROM pragma_table_info(?) ORDER BY cid"
+        )
+        .bind(name)
+        .fetch_all(c)
+        .await)
+        .expect("columns");
         assert!(!columns.is_empty(), "table {name} has no columns");
         let without_rowid = sql
             .as_deref()
@@ -386,9 +439,10 @@ pub async fn tables(db: &Db) -> Tables {
             parts.join(" || ', ' || "),
             name.replace('"', "\"\"")
         );
-        let rows: Vec<String> = sqlx::query_scalar(sqlx::AssertSqlSafe(query))
-            .fetch_all(&mut *conn)
-            .await
+        let rows: Vec<String> =
+            spades_im::on_store!(conn, |c| sqlx::query_scalar(sqlx::AssertSqlSafe(query))
+                .fetch_all(c)
+                .await)
             .unwrap_or_else(|e| panic!("rows of {name}: {e}"));
         all.insert(name.clone(), rows);
     }
@@ -450,9 +504,15 @@ async fn spawn_app_in(
     clock: Clock,
     trusted_proxies: Vec<ipnet::IpNet>,
 ) -> TestApp {
+    let location = if dir.path().join("test.sqlite3").exists() {
+        // A copy of a fixture file: it is SQLite whatever the tests run on.
+        Location::File(dir.path().join("test.sqlite3"))
+    } else {
+        test_store(dir.path()).await
+    };
     let settings = Settings {
         bind: "127.0.0.1:0".into(),
-        db: dir.path().join("test.sqlite3"),
+        db: location.clone(),
         secure_cookies: false,
         page_cache: true,
         clock: clock.clone(),
@@ -469,6 +529,7 @@ async fn spawn_app_in(
             .build()
             .expect("client"),
         db,
+        location,
         _dir: dir,
     }
 }
@@ -656,7 +717,7 @@ impl TestApp {
     pub async fn uncached_twin(&self, clock: Clock) -> String {
         let settings = Settings {
             bind: "127.0.0.1:0".into(),
-            db: self._dir.path().join("test.sqlite3"),
+            db: self.location.clone(),
             secure_cookies: false,
             page_cache: false,
             clock,

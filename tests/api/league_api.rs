@@ -686,7 +686,7 @@ async fn revoked_token_is_refused() {
     .await;
     // Revoked on the account page.
     let token_id = {
-        let mut conn = app.db.reader().acquire().await.unwrap();
+        let mut conn = app.db.read().await.unwrap();
         let user = users::by_name(&mut conn, "sup").await.unwrap().unwrap();
         users::tokens_of(&mut conn, user.id).await.unwrap()[0].id
     };
@@ -817,12 +817,14 @@ async fn duplicate_idempotency_key_records_once() {
     let m = n.get_match(id).await;
     assert_eq!(m["hands"].as_array().unwrap().len(), 1);
     assert_eq!(m["version"], first["version"]);
-    let mut conn = app.db.reader().acquire().await.unwrap();
-    let hands: i64 = sqlx::query_scalar("SELECT count(*) FROM hands WHERE match_id = ?")
-        .bind(id)
-        .fetch_one(&mut *conn)
-        .await
-        .unwrap();
+    let mut conn = app.db.read().await.unwrap();
+    let hands: i64 = spades_im::on_store!(conn, |c| sqlx::query_scalar(
+        "SELECT count(*) FROM hands WHERE match_id = $1"
+    )
+    .bind(id)
+    .fetch_one(c)
+    .await)
+    .unwrap();
     assert_eq!(hands, 1);
 
     // The same key on another match is another hand.
@@ -1002,7 +1004,7 @@ async fn correction_keeps_history_and_rescores_later_hands() {
     assert_eq!(m["hands"].as_array().unwrap().len(), 3);
 
     // The old revision is still there, and the audit row has the reason.
-    let mut conn = app.db.reader().acquire().await.unwrap();
+    let mut conn = app.db.read().await.unwrap();
     let history =
         spades_im::service::match_view::history(&mut conn, spades_im::domain::MatchId(id))
             .await
@@ -1019,12 +1021,12 @@ async fn correction_keeps_history_and_rescores_later_hands() {
         first[1].reason.as_deref(),
         Some("tricks misread at table 1")
     );
-    let reason: Option<String> = sqlx::query_scalar(
-        "SELECT reason FROM audit_log WHERE action = 'correct_hand' AND entity_id = ?",
+    let reason: Option<String> = spades_im::on_store!(conn, |c| sqlx::query_scalar(
+        "SELECT reason FROM audit_log WHERE action = 'correct_hand' AND entity_id = $1",
     )
     .bind(id)
-    .fetch_one(&mut *conn)
-    .await
+    .fetch_one(c)
+    .await)
     .unwrap();
     assert_eq!(reason.as_deref(), Some("tricks misread at table 1"));
     drop(conn);
@@ -1842,7 +1844,7 @@ async fn demo_season_loads_through_the_services() {
         .await
         .unwrap();
     assert_eq!(r.status(), 303, "the printed password works");
-    let mut conn = app.db.reader().acquire().await.unwrap();
+    let mut conn = app.db.read().await.unwrap();
     let sup = users::by_name(&mut conn, "supervisor")
         .await
         .unwrap()
@@ -1871,18 +1873,19 @@ async fn demo_season_is_set_up_by_the_first_admin_when_there_is_one() {
     let app = spawn_app().await;
     app.user("coord", Role::Admin).await;
     spades_im::demo::load(&app.db).await.expect("demo loads");
-    let mut conn = app.db.reader().acquire().await.unwrap();
+    let mut conn = app.db.read().await.unwrap();
     let coord = users::by_name(&mut conn, "coord").await.unwrap().unwrap();
     let sup = users::by_name(&mut conn, "supervisor")
         .await
         .unwrap()
         .unwrap();
     assert_eq!(sup.role, Role::Supervisor);
-    let by: Vec<(String, Option<i64>)> =
-        sqlx::query_as("SELECT DISTINCT action, user_id FROM audit_log ORDER BY action, user_id")
-            .fetch_all(&mut *conn)
-            .await
-            .unwrap();
+    let by: Vec<(String, Option<i64>)> = spades_im::on_store!(conn, |c| sqlx::query_as(
+        "SELECT DISTINCT action, user_id FROM audit_log ORDER BY action, user_id"
+    )
+    .fetch_all(c)
+    .await)
+    .unwrap();
     // The coordinator's part as the admin, the tables run by the supervisor; only the
     // coordinator's own account was made by nobody (the test's setup, as the command line).
     for (action, user) in &by {
@@ -1897,12 +1900,12 @@ async fn demo_season_is_set_up_by_the_first_admin_when_there_is_one() {
         };
         assert_eq!(*user, expected.0, "{action} by {user}");
     }
-    let supervisor_created_by: Option<i64> = sqlx::query_scalar(
-        "SELECT user_id FROM audit_log WHERE action = 'create' AND entity = 'user' AND entity_id = ?",
+    let supervisor_created_by: Option<i64> = spades_im::on_store!(conn, |c| sqlx::query_scalar(
+        "SELECT user_id FROM audit_log WHERE action = 'create' AND entity = 'user' AND entity_id = $1",
     )
     .bind(sup.id.0)
-    .fetch_one(&mut *conn)
-    .await
+    .fetch_one(c)
+    .await)
     .unwrap();
     assert_eq!(
         supervisor_created_by,
@@ -1964,7 +1967,7 @@ async fn account_changes_are_audited() {
     let app = spawn_app().await;
     app.user("coord", Role::Admin).await;
     let coord = {
-        let mut conn = app.db.reader().acquire().await.unwrap();
+        let mut conn = app.db.read().await.unwrap();
         users::by_name(&mut conn, "coord").await.unwrap().unwrap()
     };
     let admin = spades_im::service::User {
@@ -1986,12 +1989,12 @@ async fn account_changes_are_audited() {
     accounts::revoke_token(&app.db, &sup, tokens[0].id)
         .await
         .unwrap();
-    let mut conn = app.db.reader().acquire().await.unwrap();
-    let rows: Vec<(String, String, Option<i64>)> = sqlx::query_as(
+    let mut conn = app.db.read().await.unwrap();
+    let rows: Vec<(String, String, Option<i64>)> = spades_im::on_store!(conn, |c| sqlx::query_as(
         "SELECT action, entity, user_id FROM audit_log WHERE entity IN ('user', 'api_token') ORDER BY id",
     )
-    .fetch_all(&mut *conn)
-    .await
+    .fetch_all(c)
+    .await)
     .unwrap();
     let (coord_id, sup_id) = (Some(coord.id.0), Some(sup.id.0));
     assert_eq!(

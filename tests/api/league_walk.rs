@@ -275,12 +275,14 @@ async fn check(app: &TestApp, admin: &Api, twin: &str, seed: u64, step: u64, wha
                 m["id"]
             );
         }
-        let mut conn = app.db.reader().acquire().await.unwrap();
-        let counted: i64 = sqlx::query_scalar("SELECT hands_played FROM matches WHERE id = ?")
-            .bind(m["id"].as_i64())
-            .fetch_one(&mut *conn)
-            .await
-            .unwrap();
+        let mut conn = app.db.read().await.unwrap();
+        let counted: i64 = spades_im::on_store!(conn, |c| sqlx::query_scalar(
+            "SELECT hands_played FROM matches WHERE id = $1"
+        )
+        .bind(m["id"].as_i64())
+        .fetch_one(c)
+        .await)
+        .unwrap();
         assert_eq!(
             counted as usize,
             hands.len(),
@@ -296,7 +298,7 @@ async fn check(app: &TestApp, admin: &Api, twin: &str, seed: u64, step: u64, wha
         .await
         .unwrap();
     let fresh = {
-        let mut conn = app.db.reader().acquire().await.unwrap();
+        let mut conn = app.db.read().await.unwrap();
         let row =
             spades_im::db::leagues::by_id(&mut conn, LeagueId(league["id"].as_i64().unwrap()))
                 .await

@@ -42,11 +42,13 @@ async fn login_sends_the_browser_only_to_a_path_of_this_site() {
             .unwrap();
         assert_eq!(r.status(), 303, "next {next:?}");
         assert_eq!(r.headers()["location"], *expected, "next {next:?}");
-        let mut conn = app.db.reader().acquire().await.unwrap();
-        let sessions: i64 = sqlx::query_scalar("SELECT count(*) FROM sessions")
-            .fetch_one(&mut *conn)
-            .await
-            .unwrap();
+        let mut conn = app.db.read().await.unwrap();
+        let sessions: i64 = spades_im::on_store!(conn, |c| sqlx::query_scalar(
+            "SELECT count(*) FROM sessions"
+        )
+        .fetch_one(c)
+        .await)
+        .unwrap();
         assert_eq!(
             sessions,
             i as i64 + 1,

@@ -96,11 +96,14 @@ async fn anonymous_pages_are_copies_until_something_changes() {
     // counter is bumped by triggers, not by this server.
     let (_, standings) = fetch(&app, "/leagues/fall/standings").await;
     assert!(!standings.contains("Renamed by SQL"));
-    sqlx::query("UPDATE teams SET name = 'Renamed by SQL' WHERE id = ?")
-        .bind(teams[0])
-        .execute(app.db.writer())
-        .await
-        .unwrap();
+    spades_im::on_store!(app.db.read_latest().await.unwrap(), |c| sqlx::query(
+        "UPDATE teams SET name = 'Renamed by SQL' WHERE id = $1"
+    )
+    .bind(teams[0])
+    .execute(c)
+    .await
+    .map(|r| r.rows_affected()))
+    .unwrap();
     let (cache, standings) = fetch(&app, "/leagues/fall/standings").await;
     assert_eq!(cache, "miss");
     assert!(standings.contains("Renamed by SQL"));

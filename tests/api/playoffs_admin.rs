@@ -11,24 +11,26 @@ use crate::playoffs::{
 };
 
 async fn audit_actions(app: &TestApp, action: &str) -> Vec<(i64, String, String)> {
-    let mut conn = app.db.reader().acquire().await.expect("reader");
-    sqlx::query_as::<_, (i64, String, String)>(
+    let mut conn = app.db.read().await.expect("reader");
+    spades_im::on_store!(conn, |c| sqlx::query_as::<_, (i64, String, String)>(
         "SELECT entity_id, coalesce(before, ''), coalesce(reason, '') FROM audit_log
-         WHERE action = ? ORDER BY id",
+         WHERE action = $1 ORDER BY id",
     )
     .bind(action)
-    .fetch_all(&mut *conn)
-    .await
+    .fetch_all(c)
+    .await)
     .expect("audit")
 }
 
 async fn hands_of(app: &TestApp, id: i64) -> i64 {
-    let mut conn = app.db.reader().acquire().await.expect("reader");
-    sqlx::query_scalar("SELECT count(*) FROM hands WHERE match_id = ?")
-        .bind(id)
-        .fetch_one(&mut *conn)
-        .await
-        .expect("count")
+    let mut conn = app.db.read().await.expect("reader");
+    spades_im::on_store!(conn, |c| sqlx::query_scalar(
+        "SELECT count(*) FROM hands WHERE match_id = $1"
+    )
+    .bind(id)
+    .fetch_one(c)
+    .await)
+    .expect("count")
 }
 
 /// A 4-team single elimination: semi 1 won by A in two hands, semi 2 by forfeit, the final

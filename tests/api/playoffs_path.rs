@@ -171,9 +171,12 @@ async fn agree(app: &TestApp, when: &str) {
     let report = check::check(&app.db).await.expect("check");
     let listed: Vec<String> = report.differences.iter().map(|d| d.to_string()).collect();
     assert!(listed.is_empty(), "{when}: {listed:#?}");
-    let results: Vec<Option<String>> = sqlx::query_scalar("SELECT results FROM brackets")
-        .fetch_all(app.db.reader())
-        .await
+    let results: Vec<Option<String>> =
+        spades_im::on_store!(app.db.read().await.unwrap(), |c| sqlx::query_scalar(
+            "SELECT results FROM brackets"
+        )
+        .fetch_all(c)
+        .await)
         .unwrap();
     assert!(results.iter().all(Option::is_some), "{when}: {results:?}");
 }

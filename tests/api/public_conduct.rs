@@ -359,7 +359,7 @@ async fn the_team_page_says_what_the_team_needs() {
         "{needs}"
     );
     // The page says what the league's eligibility API says, through the service.
-    let mut conn = app.db.reader().acquire().await.unwrap();
+    let mut conn = app.db.read().await.unwrap();
     let row = public_views::team_eligibility(&mut conn, "fall", TeamId(t[0]))
         .await
         .unwrap();
@@ -385,7 +385,7 @@ async fn the_team_page_says_what_the_team_needs() {
     assert_eq!(json!(row.reasons), api_row["reasons"]);
     assert_eq!(row.eligible, api_row["eligible"]);
     // Another league's team is not found.
-    let mut conn = app.db.reader().acquire().await.unwrap();
+    let mut conn = app.db.read().await.unwrap();
     assert!(
         public_views::team_eligibility(&mut conn, "fall", TeamId(plain[0]))
             .await

@@ -69,12 +69,12 @@ async fn settings_are_set_at_creation_and_merged_field_by_field() {
     assert_eq!(reset["settings"]["forfeit"]["grace_minutes"], Value::Null);
     assert_eq!(reset["settings"]["forfeit"]["drop_after"], 2);
     // Each change is audited with the settings before and after.
-    let mut conn = app.db.reader().acquire().await.unwrap();
-    let audited: Vec<(String, String)> = sqlx::query_as(
+    let mut conn = app.db.read().await.unwrap();
+    let audited: Vec<(String, String)> = spades_im::on_store!(conn, |c| sqlx::query_as(
         "SELECT before, after FROM audit_log WHERE action = 'change_settings' ORDER BY id",
     )
-    .fetch_all(&mut *conn)
-    .await
+    .fetch_all(c)
+    .await)
     .unwrap();
     assert_eq!(audited.len(), 2);
     assert!(audited[1].0.contains("\"grace_minutes\":10"), "{audited:?}");

@@ -205,7 +205,7 @@ async fn agree(app: &TestApp, slug: &str, when: &str) {
     let report = check::check(&app.db).await.expect("check");
     let listed: Vec<String> = report.differences.iter().map(|d| d.to_string()).collect();
     assert!(listed.is_empty(), "{when}: {listed:#?}");
-    let mut conn = app.db.reader().acquire().await.unwrap();
+    let mut conn = app.db.read().await.unwrap();
     let league = leagues::league_by_slug(&mut conn, slug).await.unwrap();
     let kept = standings::standings(&mut conn, &league).await.unwrap();
     let (rows, versus) = standings::recomputed(&mut conn, &league).await.unwrap();

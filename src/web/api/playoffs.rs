@@ -66,7 +66,7 @@ async fn show_bracket(
     state: web::Data<AppState>,
     slug: web::Path<String>,
 ) -> Result<HttpResponse, AppError> {
-    let mut conn = state.db.reader().acquire().await?;
+    let mut conn = state.db.read().await?;
     let view = playoffs::bracket_of(&mut conn, &slug).await?;
     Ok(HttpResponse::Ok().json(view))
 }

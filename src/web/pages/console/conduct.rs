@@ -313,7 +313,7 @@ fn ratings_view(
 
 /// The console's season settings for `view`.
 pub(super) async fn league(state: &AppState, view: &MatchView) -> Result<League, PageError> {
-    let mut conn = state.db.reader().acquire().await.map_err(AppError::from)?;
+    let mut conn = state.db.read().await.map_err(AppError::from)?;
     Ok(console_views::league_of(&mut conn, view).await?)
 }
 

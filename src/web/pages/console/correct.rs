@@ -102,7 +102,7 @@ async fn render_edit(
         correction: true,
     };
     let mut form = form_view(&ctx, &form, error);
-    let mut conn = state.db.reader().acquire().await.map_err(AppError::from)?;
+    let mut conn = state.db.read().await.map_err(AppError::from)?;
     let zone = state.db.clock().zone();
     let names = [view.team_a.name.as_str(), view.team_b.name.as_str()];
     let history = console_views::revisions(&mut conn, view.id, number)
@@ -241,7 +241,7 @@ async fn render_reset(
     fields: &[(String, String)],
     ids: &[MatchId],
 ) -> Result<HttpResponse, PageError> {
-    let mut conn = state.db.reader().acquire().await.map_err(AppError::from)?;
+    let mut conn = state.db.read().await.map_err(AppError::from)?;
     let mut resets = Vec::with_capacity(ids.len());
     for id in ids {
         let (m, _) = crate::service::match_view::load(&mut conn, *id).await?;

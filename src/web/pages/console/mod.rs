@@ -74,13 +74,13 @@ fn back_to_console(id: MatchId) -> HttpResponse {
 
 /// A match the user may supervise (404 for anyone else: it does not exist for them).
 async fn supervised(state: &AppState, who: &Authed, id: MatchId) -> Result<MatchView, PageError> {
-    let mut conn = state.db.reader().acquire().await.map_err(AppError::from)?;
+    let mut conn = state.db.read().await.map_err(AppError::from)?;
     Ok(console_views::supervised(&mut conn, &who.user, id).await?)
 }
 
 /// The players at the table of `view`, `[team][player]`.
 async fn lineup(state: &AppState, view: &MatchView) -> Result<[[String; 2]; 2], PageError> {
-    let mut conn = state.db.reader().acquire().await.map_err(AppError::from)?;
+    let mut conn = state.db.read().await.map_err(AppError::from)?;
     Ok(console_views::lineup(&mut conn, view).await?)
 }
 

@@ -79,7 +79,7 @@ pub(super) async fn tonight(
     state: web::Data<AppState>,
     Supervisor(who): Supervisor,
 ) -> Result<HttpResponse, PageError> {
-    let mut conn = state.db.reader().acquire().await.map_err(AppError::from)?;
+    let mut conn = state.db.read().await.map_err(AppError::from)?;
     let clock = state.db.clock();
     let list = service::tonight(&mut conn, &who.user, clock).await?;
     let finished: Vec<MatchId> = list

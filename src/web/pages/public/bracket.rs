@@ -52,7 +52,7 @@ fn format_words(view: &BracketView) -> String {
 
 /// The league's bracket, if its playoffs are drawn (404: no league).
 async fn league_bracket(state: &AppState, slug: &str) -> Result<LeagueBracket, PageError> {
-    let mut conn = state.db.reader().acquire().await.map_err(AppError::from)?;
+    let mut conn = state.db.read().await.map_err(AppError::from)?;
     Ok(public_views::bracket(&mut conn, slug).await?)
 }
 
@@ -118,7 +118,7 @@ pub(super) async fn bracket_csv(
     state: web::Data<AppState>,
     slug: web::Path<String>,
 ) -> Result<HttpResponse, PageError> {
-    let mut conn = state.db.reader().acquire().await.map_err(AppError::from)?;
+    let mut conn = state.db.read().await.map_err(AppError::from)?;
     let view = playoffs::bracket_of(&mut conn, &slug).await?;
     let mut csv = Csv::with_header(&[
         "round", "bracket", "position", "match_id", "seed_a", "team_a", "seed_b", "team_b",

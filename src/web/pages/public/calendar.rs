@@ -25,7 +25,7 @@ pub(super) async fn league_calendar(
     state: web::Data<AppState>,
     slug: web::Path<String>,
 ) -> Result<HttpResponse, PageError> {
-    let mut conn = state.db.reader().acquire().await.map_err(AppError::from)?;
+    let mut conn = state.db.read().await.map_err(AppError::from)?;
     let feed = calendar::league_feed(&mut conn, state.db.clock(), &slug).await?;
     Ok(answer(&feed)?)
 }
@@ -35,7 +35,7 @@ pub(super) async fn team_calendar(
     state: web::Data<AppState>,
     id: web::Path<TeamId>,
 ) -> Result<HttpResponse, PageError> {
-    let mut conn = state.db.reader().acquire().await.map_err(AppError::from)?;
+    let mut conn = state.db.read().await.map_err(AppError::from)?;
     let feed = calendar::team_feed(&mut conn, state.db.clock(), id.into_inner()).await?;
     Ok(answer(&feed)?)
 }

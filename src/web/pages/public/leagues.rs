@@ -30,7 +30,7 @@ pub(super) async fn league_index(
     state: web::Data<AppState>,
     who: Viewer,
 ) -> Result<HttpResponse, PageError> {
-    let mut conn = state.db.reader().acquire().await.map_err(AppError::from)?;
+    let mut conn = state.db.read().await.map_err(AppError::from)?;
     let body = LeaguesPage {
         nav: who.nav(),
         leagues: home::league_cards(&mut conn).await?,
@@ -59,7 +59,7 @@ pub(super) async fn league_home(
     who: Viewer,
     slug: web::Path<String>,
 ) -> Result<HttpResponse, PageError> {
-    let mut conn = state.db.reader().acquire().await.map_err(AppError::from)?;
+    let mut conn = state.db.read().await.map_err(AppError::from)?;
     let view = home::league_home(&mut conn, &slug, state.db.clock().local_now()).await?;
     let body = LeagueHomePage {
         nav: who.nav(),
@@ -102,7 +102,7 @@ pub(super) async fn league_rules(
     who: Viewer,
     slug: web::Path<String>,
 ) -> Result<HttpResponse, PageError> {
-    let mut conn = state.db.reader().acquire().await.map_err(AppError::from)?;
+    let mut conn = state.db.read().await.map_err(AppError::from)?;
     let league = leagues::league_by_slug(&mut conn, &slug).await?;
     let all = [Stage::Regular, Stage::Playoff, Stage::Final];
     let stages = all

@@ -55,7 +55,7 @@ pub(super) async fn match_page(
     who: Viewer,
     id: web::Path<MatchId>,
 ) -> Result<HttpResponse, PageError> {
-    let mut conn = state.db.reader().acquire().await.map_err(AppError::from)?;
+    let mut conn = state.db.read().await.map_err(AppError::from)?;
     let (m, league) = crate::service::match_view::load(&mut conn, *id).await?;
     let sheet = Scoresheet {
         id: "scoresheet",
@@ -98,7 +98,7 @@ pub(super) async fn scoresheet_csv(
     state: web::Data<AppState>,
     id: web::Path<MatchId>,
 ) -> Result<HttpResponse, PageError> {
-    let mut conn = state.db.reader().acquire().await.map_err(AppError::from)?;
+    let mut conn = state.db.read().await.map_err(AppError::from)?;
     let (m, league) = crate::service::match_view::load(&mut conn, *id).await?;
     let mut header: Vec<String> = [
         "number",

@@ -33,7 +33,7 @@ pub(super) async fn standings_page(
     who: Viewer,
     slug: web::Path<String>,
 ) -> Result<HttpResponse, PageError> {
-    let mut conn = state.db.reader().acquire().await.map_err(AppError::from)?;
+    let mut conn = state.db.read().await.map_err(AppError::from)?;
     let view = public_views::standings(&mut conn, &slug).await?;
     let rating_legend = view
         .league
@@ -65,7 +65,7 @@ pub(super) async fn standings_csv(
     state: web::Data<AppState>,
     slug: web::Path<String>,
 ) -> Result<HttpResponse, PageError> {
-    let mut conn = state.db.reader().acquire().await.map_err(AppError::from)?;
+    let mut conn = state.db.read().await.map_err(AppError::from)?;
     let view = public_views::standings(&mut conn, &slug).await?;
     // When the league rates sportsmanship, a last column with each team's average to two
     // places (as the JSON API gives it), empty before its first rating.

@@ -35,7 +35,7 @@ pub(super) async fn teams_page(
     who: Viewer,
     slug: web::Path<String>,
 ) -> Result<HttpResponse, PageError> {
-    let mut conn = state.db.reader().acquire().await.map_err(AppError::from)?;
+    let mut conn = state.db.read().await.map_err(AppError::from)?;
     let view = public_views::teams(&mut conn, &slug).await?;
     let body = TeamsPage {
         nav: who.nav(),
@@ -297,7 +297,7 @@ pub(super) async fn team_page(
     path: web::Path<(String, TeamId)>,
 ) -> Result<HttpResponse, PageError> {
     let (slug, team) = path.into_inner();
-    let mut conn = state.db.reader().acquire().await.map_err(AppError::from)?;
+    let mut conn = state.db.read().await.map_err(AppError::from)?;
     let view = public_views::team(&mut conn, &slug, team).await?;
     let needs = Needs::of(
         &view.league,
