@@ -135,7 +135,9 @@ pub async fn insert_team(
     name: &str,
     players: [&str; 2],
 ) -> sqlx::Result<TeamId> {
-    let id: i64 = on_store!(conn, |c| sqlx::query_scalar(
+    let id: i64 =
+        on_store!(conn, |c| {
+            sqlx::query_scalar(
         "INSERT INTO teams (league_id, name, player1, player2) VALUES ($1, $2, $3, $4) RETURNING id"
     )
     .bind(league_id)
@@ -143,7 +145,8 @@ pub async fn insert_team(
     .bind(players[0])
     .bind(players[1])
     .fetch_one(c)
-    .await)?;
+    .await
+        })?;
     Ok(TeamId(id))
 }
 

@@ -57,9 +57,8 @@ pub struct NewMatch<'a> {
 }
 
 pub async fn insert(conn: &mut Conn, m: &NewMatch<'_>) -> sqlx::Result<MatchId> {
-    let id: i64 =
-        on_store!(conn, |c| {
-            sqlx::query_scalar(
+    let id: i64 = on_store!(conn, |c| {
+        sqlx::query_scalar(
         "INSERT INTO matches (league_id, stage, round, team_a, team_b, table_name, scheduled_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id",
     )
@@ -72,7 +71,7 @@ pub async fn insert(conn: &mut Conn, m: &NewMatch<'_>) -> sqlx::Result<MatchId> 
     .bind(m.scheduled_at)
     .fetch_one(c)
     .await
-        })?;
+    })?;
     Ok(MatchId(id))
 }
 
@@ -146,7 +145,7 @@ pub async fn every(conn: &mut Conn) -> sqlx::Result<Vec<MatchRow>> {
 pub async fn of_league(conn: &mut Conn, league_id: LeagueId) -> sqlx::Result<Vec<MatchRow>> {
     on_store!(conn, |c| sqlx::query_as(
         "SELECT * FROM matches WHERE league_id = $1
-         ORDER BY scheduled_at IS NULL, scheduled_at, round, id",
+         ORDER BY scheduled_at IS NULL, scheduled_at, round NULLS FIRST, id",
     )
     .bind(league_id)
     .fetch_all(c)
@@ -165,8 +164,8 @@ pub async fn in_week_or_undated(
         "SELECT * FROM (
            SELECT * FROM matches WHERE league_id = $1 AND scheduled_at >= $2 AND scheduled_at < $3
            UNION ALL
-           SELECT * FROM matches WHERE league_id = $1 AND scheduled_at IS NULL)
-         ORDER BY scheduled_at IS NULL, scheduled_at, round, id",
+           SELECT * FROM matches WHERE league_id = $1 AND scheduled_at IS NULL) AS m
+         ORDER BY scheduled_at IS NULL, scheduled_at, round NULLS FIRST, id",
     )
     .bind(league_id)
     .bind(from)
@@ -181,8 +180,8 @@ pub async fn of_team(conn: &mut Conn, team: TeamId) -> sqlx::Result<Vec<MatchRow
         "SELECT * FROM (
            SELECT * FROM matches WHERE team_a = $1
            UNION ALL
-           SELECT * FROM matches WHERE team_b = $1 AND team_a != $1)
-         ORDER BY scheduled_at IS NULL, scheduled_at, round, id",
+           SELECT * FROM matches WHERE team_b = $1 AND team_a != $1) AS m
+         ORDER BY scheduled_at IS NULL, scheduled_at, round NULLS FIRST, id",
     )
     .bind(team)
     .fetch_all(c)
@@ -278,8 +277,8 @@ pub async fn in_window(
            SELECT * FROM matches WHERE league_id = $1 AND status = 'in_progress'
            UNION
            SELECT * FROM matches WHERE league_id = $2 AND scheduled_at BETWEEN $3 AND $4
-             AND status != 'cancelled')
-         ORDER BY scheduled_at IS NULL, scheduled_at, round, id",
+             AND status != 'cancelled') AS m
+         ORDER BY scheduled_at IS NULL, scheduled_at, round NULLS FIRST, id",
     )
     .bind(league_id)
     .bind(league_id)
@@ -297,7 +296,7 @@ pub async fn latest_results(
 ) -> sqlx::Result<Vec<MatchRow>> {
     on_store!(conn, |c| sqlx::query_as(
         "SELECT * FROM matches WHERE league_id = $1 AND status IN ('complete', 'forfeit')
-         ORDER BY scheduled_at DESC, id DESC LIMIT $2",
+         ORDER BY scheduled_at DESC NULLS LAST, id DESC LIMIT $2",
     )
     .bind(league_id)
     .bind(limit)
@@ -463,7 +462,7 @@ pub async fn in_progress(conn: &mut Conn) -> sqlx::Result<Vec<InPlayRow>> {
                 ta.name AS name_a, tb.name AS name_b
          FROM matches m JOIN leagues l ON l.id = m.league_id
               JOIN teams ta ON ta.id = m.team_a JOIN teams tb ON tb.id = m.team_b
-         WHERE m.status = 'in_progress' ORDER BY m.league_id, m.table_name, m.id",
+         WHERE m.status = 'in_progress' ORDER BY m.league_id, m.table_name NULLS FIRST, m.id",
     )
     .fetch_all(c)
     .await)

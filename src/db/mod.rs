@@ -42,6 +42,8 @@ pub enum DbError {
     },
     #[error("{0}")]
     Unsupported(String),
+    #[error("cannot connect to the PostgreSQL database: {0}")]
+    Connect(String),
 }
 
 /// Where the data is: what `--db` (or `SPADES_DB`) names.
@@ -298,10 +300,10 @@ pub enum Raw<'c> {
 impl Conn {
     pub fn raw(&mut self) -> Raw<'_> {
         match &mut self.0 {
-            Handle::Sqlite(c) => Raw::Sqlite(&mut **c),
-            Handle::SqliteTx(t) => Raw::Sqlite(&mut **t),
-            Handle::Postgres(c) => Raw::Postgres(&mut **c),
-            Handle::PostgresTx(t) => Raw::Postgres(&mut **t),
+            Handle::Sqlite(c) => Raw::Sqlite(c),
+            Handle::SqliteTx(t) => Raw::Sqlite(t),
+            Handle::Postgres(c) => Raw::Postgres(c),
+            Handle::PostgresTx(t) => Raw::Postgres(t),
         }
     }
 

@@ -10,8 +10,8 @@
 use std::str::FromStr;
 use std::time::Duration;
 
-use sqlx::PgPool;
 use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
+use sqlx::{ConnectOptions, Connection, PgPool};
 
 use super::DbError;
 
@@ -27,9 +27,19 @@ const OLDEST: i64 = 150_000;
 /// Connects, runs the migrations (sqlx holds an advisory lock meanwhile, so instances that
 /// start together do not run them twice) and checks that commits are durable.
 pub(super) async fn open(url: &str) -> Result<PgPool, DbError> {
+    // Waiting for the write lock is normal under load: not worth a warning per statement.
     let options = PgConnectOptions::from_str(url)?
         .application_name("spades-im")
-        .options([("lock_timeout", "5s")]);
+        .options([("lock_timeout", "5s")])
+        .disable_statement_logging();
+    // One connection first, so that a wrong host, password or database name is reported as
+    // such (the pool would retry it until its timeout and report only the timeout).
+    options
+        .connect()
+        .await
+        .map_err(|e| DbError::Connect(e.to_string()))?
+        .close()
+        .await?;
     let pool = PgPoolOptions::new()
         .max_connections(16)
         .min_connections(1)

@@ -270,7 +270,7 @@ const SQLITE_NOTADB: i32 = 26;
 fn primary_code(e: &sqlx::Error) -> Option<i32> {
     e.as_database_error()
         .and_then(|d| d.try_downcast_ref::<sqlx::sqlite::SqliteError>())
-        .and_then(|d| sqlx::error::DatabaseError::code(d))
+        .and_then(sqlx::error::DatabaseError::code)
         .and_then(|c| c.parse::<i32>().ok())
         .map(|c| c & 0xff)
 }

@@ -265,9 +265,13 @@ pub async fn playoffs_setup(
 }
 
 /// A fresh copy of the whole database (`VACUUM INTO`, integrity checked), read from a
-/// temporary file that is deleted before returning.
+/// temporary file that is deleted before returning. None on PostgreSQL (backed up on its
+/// server).
 pub async fn backup(db: &Db, user: &User) -> Result<Vec<u8>, ServiceError> {
     require_admin(user)?;
+    if db.kind() != crate::db::StoreKind::Sqlite {
+        return Err(ServiceError::NotFound);
+    }
     let path = std::env::temp_dir().join(format!(
         "spades-im-backup-{}.sqlite3",
         super::accounts::random_hex(12)

@@ -151,7 +151,7 @@ async fn audit(
     spades_im::on_store!(conn, |c| sqlx::query_as(
         "SELECT entity, entity_id, coalesce(before, ''), coalesce(after, ''),
                 coalesce(reason, ''), coalesce(user_id, 0)
-         FROM audit_log WHERE action = ? AND entity = ? ORDER BY id",
+         FROM audit_log WHERE action = $1 AND entity = $2 ORDER BY id",
     )
     .bind(action)
     .bind(entity)

@@ -371,15 +371,14 @@ async fn double_elimination_by_hands_with_corrections_resets_and_a_grand_final_f
         );
     }
     let mut conn = app.db.read().await.unwrap();
-    let resets: Vec<i64> =
-        spades_im::on_store!(conn, |c| {
-            sqlx::query_scalar(
+    let resets: Vec<i64> = spades_im::on_store!(conn, |c| {
+        sqlx::query_scalar(
         "SELECT entity_id FROM audit_log WHERE action = 'reset_bracket_path' ORDER BY entity_id",
     )
     .fetch_all(c)
     .await
-        })
-        .unwrap();
+    })
+    .unwrap();
     drop(conn);
     assert_eq!(resets, sorted(&chain.iter().collect::<Vec<_>>()));
 

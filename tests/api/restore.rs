@@ -26,7 +26,7 @@ use sqlx::{ConnectOptions, Connection};
 use tokio::sync::Barrier;
 
 use crate::concurrency::{
-    Plan, Progress, Season, check_file, cli_async, db_path, play, season, stderr, stdout,
+    Plan, Progress, Season, check_file, cli_async, db_path, play, season_on_sqlite, stderr, stdout,
     stored_hands,
 };
 use crate::helpers::{TestApp, spawn_app_on_copy, tables};
@@ -172,7 +172,7 @@ fn ready(bracket: &Value) -> Vec<i64> {
 /// sweep (one by each side) and two left in progress after 12 hands; a fifth forfeited; then
 /// a 4-team playoff bracket, a semifinal started with two hands in.
 async fn played_season() -> Season {
-    let s = season("fall", 4).await;
+    let s = season_on_sqlite("fall", 4).await;
     let plans = [Plan::Sweep("a"), Plan::Sweep("b"), Plan::Bags, Plan::Bags];
     let barrier = Arc::new(Barrier::new(plans.len()));
     let stop = Arc::new(AtomicBool::new(true));
@@ -294,7 +294,7 @@ async fn a_backup_taken_after_the_load_restores_to_the_same_answers() {
 #[actix_web::test]
 async fn a_backup_taken_during_the_load_holds_a_prefix_of_the_acknowledged_hands() {
     const TABLES: usize = 6;
-    let s = season("busy", TABLES).await;
+    let s = season_on_sqlite("busy", TABLES).await;
     let db = db_path(&s.app).await;
     let stop = Arc::new(AtomicBool::new(false));
     let progress: Vec<Arc<Progress>> = (0..TABLES).map(|_| Arc::default()).collect();
@@ -405,7 +405,7 @@ async fn a_backup_taken_during_the_load_holds_a_prefix_of_the_acknowledged_hands
 
 /// A small season's backup (two hands in), written by `Db::backup`; the season stays up.
 async fn small_backup(dir: &Path) -> (Season, PathBuf) {
-    let s = season("small", 1).await;
+    let s = season_on_sqlite("small", 1).await;
     let answers = play(
         s.phone(),
         s.id(0),
@@ -619,7 +619,7 @@ async fn restore_never_replaces_a_database_in_use_and_an_existing_one_only_with_
 
     // A server running on its database: refused, even with --force; the server's data is
     // as it was and it goes on serving.
-    let live = season("live", 1).await;
+    let live = season_on_sqlite("live", 1).await;
     let live_db = db_path(&live.app).await;
     let before = live.app.tables().await;
     for force in [false, true] {
@@ -720,7 +720,7 @@ async fn restore_removes_the_old_log_and_folds_in_the_log_of_a_copied_database()
     let dir = tempfile::tempdir().unwrap();
     let (_source, good) = small_backup(dir.path()).await;
     // A database whose latest writes are still in its write-ahead log (no checkpoint yet).
-    let old = season("old", 1).await;
+    let old = season_on_sqlite("old", 1).await;
     let old_db = db_path(&old.app).await;
     assert!(
         std::fs::metadata(log_of(&old_db, "-wal")).unwrap().len() > 0,

@@ -5,6 +5,7 @@ use actix_web::{HttpResponse, get, post, web};
 use askama::Template;
 
 use super::Empty;
+use crate::db::StoreKind;
 use crate::service::admin_views;
 use crate::web::AppState;
 use crate::web::error::PageError;
@@ -16,15 +17,24 @@ use crate::web::view::nav::Nav;
 #[template(path = "admin/backup.html")]
 struct BackupPage {
     nav: Nav,
+    /// The copy is an SQLite file; a PostgreSQL database is backed up on its server.
+    sqlite: bool,
 }
 
 #[get("/admin/backup")]
-pub(super) async fn backup_page(Admin(who): Admin) -> Result<HttpResponse, PageError> {
-    let body = BackupPage { nav: who.nav() }.render()?;
+pub(super) async fn backup_page(
+    state: web::Data<AppState>,
+    Admin(who): Admin,
+) -> Result<HttpResponse, PageError> {
+    let body = BackupPage {
+        nav: who.nav(),
+        sqlite: state.db.kind() == StoreKind::Sqlite,
+    }
+    .render()?;
     Ok(no_store(html(StatusCode::OK, body)))
 }
 
-/// A fresh `VACUUM INTO` copy (integrity checked), sent as a download.
+/// A fresh `VACUUM INTO` copy (integrity checked), sent as a download (404 on PostgreSQL).
 #[post("/admin/backup")]
 pub(super) async fn backup(
     state: web::Data<AppState>,
