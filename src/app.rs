@@ -41,8 +41,7 @@ impl Application {
         let port = listener.local_addr()?.port();
         let state = web::Data::new(AppState {
             db: db.clone(),
-            throttle: site::throttle::Throttle::default(),
-            client_address: site::throttle::ClientAddress::trusting(
+            client_address: site::client_address::ClientAddress::trusting(
                 settings.trusted_proxies.clone(),
             ),
             secure_cookies: settings.secure_cookies,

@@ -135,9 +135,8 @@ pub async fn insert_team(
     name: &str,
     players: [&str; 2],
 ) -> sqlx::Result<TeamId> {
-    let id: i64 =
-        on_store!(conn, |c| {
-            sqlx::query_scalar(
+    let id: i64 = on_store!(conn, |c| {
+        sqlx::query_scalar(
         "INSERT INTO teams (league_id, name, player1, player2) VALUES ($1, $2, $3, $4) RETURNING id"
     )
     .bind(league_id)
@@ -146,7 +145,7 @@ pub async fn insert_team(
     .bind(players[1])
     .fetch_one(c)
     .await
-        })?;
+    })?;
     Ok(TeamId(id))
 }
 

@@ -257,27 +257,25 @@ impl Db {
         .await)
     }
 
-    /// Whether the store answers, and takes a write: a write transaction that takes the
-    /// write lock and rolls back (on a PostgreSQL standby or a read-only file this fails).
-    pub async fn writable(&self) -> Result<(), sqlx::Error> {
-        let mut tx = self.write().await?;
-        on_store!(tx, |c| sqlx::query(
-            "UPDATE data_version SET n = n WHERE id = 1"
-        )
-        .execute(c)
-        .await
-        .map(|r| r.rows_affected()))?;
-        tx.rollback().await
-    }
-
-    /// A cheap round trip, for health checks.
-    pub async fn ping(&self) -> Result<(), sqlx::Error> {
-        let mut conn = self.read().await?;
-        on_store!(conn, |c| sqlx::query("SELECT 1")
-            .execute(c)
-            .await
-            .map(|r| r.rows_affected()))
-        .map(|_| ())
+    /// Whether the store answers and would take a write, at the cost of one read: the
+    /// SQLite file opens for writing; PostgreSQL is no standby (`pg_is_in_recovery()`) and
+    /// not in read-only mode. For `/healthz`, which a proxy asks every few seconds, so it
+    /// takes no lock a hand entry would wait for.
+    pub async fn writable(&self) -> Result<bool, sqlx::Error> {
+        match &self.store {
+            Store::Sqlite(pools) => {
+                sqlx::query("SELECT 1").execute(&pools.reader).await?;
+                Ok(pools.file_writable())
+            }
+            Store::Postgres(pool) => {
+                sqlx::query_scalar(
+                    "SELECT NOT pg_is_in_recovery()
+                            AND current_setting('transaction_read_only') = 'off'",
+                )
+                .fetch_one(pool)
+                .await
+            }
+        }
     }
 }
 
@@ -351,7 +349,9 @@ impl std::ops::DerefMut for Tx {
 
 /// Runs the same query on either store: `on_store!(conn, |c| sqlx::query("…").fetch_one(c).await)`
 /// expands the body once with `c: &mut SqliteConnection` and once with `c: &mut PgConnection`.
-/// (Exported for the tests, which read and plant rows on either store.)
+/// Both arms must give the same type: an `execute` ends `.map(|r| r.rows_affected())` (each
+/// backend has its own result type). (Exported for the tests, which read and plant rows on
+/// either store.)
 #[macro_export]
 macro_rules! on_store {
     ($conn:expr, |$c:ident| $body:expr) => {

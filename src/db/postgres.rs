@@ -46,9 +46,27 @@ pub(super) async fn open(url: &str) -> Result<PgPool, DbError> {
         .acquire_timeout(Duration::from_secs(10))
         .connect_with(options)
         .await?;
-    MIGRATOR.run(&pool).await?;
+    if pending_migrations(&pool).await {
+        MIGRATOR.run(&pool).await?;
+    }
     check_settings(&pool).await?;
     Ok(pool)
+}
+
+/// Whether a migration of this build is not applied yet. When none is, the migrator (which
+/// creates its table first) is not run, so an instance starts on a read-only database with
+/// the current schema (a standby: `/healthz` says 503 until it is promoted).
+async fn pending_migrations(pool: &PgPool) -> bool {
+    // No table yet (a new database) reads as nothing applied.
+    let applied: Vec<i64> =
+        sqlx::query_scalar("SELECT version FROM _sqlx_migrations WHERE success")
+            .fetch_all(pool)
+            .await
+            .unwrap_or_default();
+    MIGRATOR
+        .iter()
+        .filter(|m| !m.migration_type.is_down_migration())
+        .any(|m| !applied.contains(&m.version))
 }
 
 /// Refuses to run on a server older than 15, or one that may lose a commit it acknowledged:

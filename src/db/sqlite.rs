@@ -44,6 +44,7 @@ async fn checkpoints(pool: SqlitePool, alive: std::sync::Weak<()>) {
 /// The SQLite store's connections: one writer, several readers.
 #[derive(Clone, Debug)]
 pub(super) struct Pools {
+    path: std::path::PathBuf,
     pub writer: SqlitePool,
     pub reader: SqlitePool,
     /// Held by every clone: the background checkpoints stop once the last one is dropped.
@@ -97,12 +98,21 @@ impl Pools {
             .connect_with(base.read_only(true))
             .await?;
         let pools = Pools {
+            path: path.to_path_buf(),
             writer,
             reader,
             _alive: alive,
         };
         pools.check_settings().await?;
         Ok(pools)
+    }
+
+    /// Whether the database file opens for writing (not a read-only file or file system).
+    pub fn file_writable(&self) -> bool {
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open(&self.path)
+            .is_ok()
     }
 
     /// Refuses to run unless WAL, `synchronous=FULL`, foreign keys and the busy timeout are

@@ -221,3 +221,60 @@ pub async fn revoke_token(
     })?;
     Ok(done == 1)
 }
+
+/// Of each key, the failures since `since`: (key, how many, the last one's time).
+pub async fn failures(
+    conn: &mut Conn,
+    keys: &[String; 3],
+    since: Timestamp,
+) -> sqlx::Result<Vec<(String, i64, Timestamp)>> {
+    on_store!(conn, |c| sqlx::query_as(
+        "SELECT key, count(*), max(at) FROM login_failures
+         WHERE key IN ($1, $2, $3) AND at > $4 GROUP BY key"
+    )
+    .bind(&keys[0])
+    .bind(&keys[1])
+    .bind(&keys[2])
+    .bind(since)
+    .fetch_all(c)
+    .await)
+}
+
+/// One failure under each key at `at`; those from before `forget_before` are deleted.
+pub async fn add_failures(
+    conn: &mut Conn,
+    keys: &[String; 3],
+    at: Timestamp,
+    forget_before: Timestamp,
+) -> sqlx::Result<()> {
+    on_store!(conn, |c| sqlx::query(
+        "DELETE FROM login_failures WHERE at <= $1"
+    )
+    .bind(forget_before)
+    .execute(c)
+    .await
+    .map(|r| r.rows_affected()))?;
+    on_store!(conn, |c| sqlx::query(
+        "INSERT INTO login_failures (key, at) VALUES ($1, $4), ($2, $4), ($3, $4)"
+    )
+    .bind(&keys[0])
+    .bind(&keys[1])
+    .bind(&keys[2])
+    .bind(at)
+    .execute(c)
+    .await
+    .map(|r| r.rows_affected()))?;
+    Ok(())
+}
+
+/// Forgets the failures of `key`.
+pub async fn forget_failures(conn: &mut Conn, key: &str) -> sqlx::Result<()> {
+    on_store!(conn, |c| sqlx::query(
+        "DELETE FROM login_failures WHERE key = $1"
+    )
+    .bind(key)
+    .execute(c)
+    .await
+    .map(|r| r.rows_affected()))?;
+    Ok(())
+}

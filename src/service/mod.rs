@@ -24,6 +24,7 @@ pub mod standings;
 pub mod summaries;
 pub mod teams;
 pub mod text;
+pub mod throttle;
 pub mod tonight;
 
 mod error;

@@ -1,12 +1,12 @@
 //! HTTP: pages (HTML), the JSON API, static assets, and the headers every answer carries.
 
 pub mod api;
+pub mod client_address;
 pub mod error;
 pub mod extract;
 pub mod middleware;
 pub mod pages;
 pub mod respond;
-pub mod throttle;
 pub mod view;
 
 use actix_web::http::header;
@@ -18,9 +18,8 @@ use error::{AppError, PageError};
 /// What every handler can reach.
 pub struct AppState {
     pub db: Db,
-    pub throttle: throttle::Throttle,
     /// Who the client is (the peer, or what a trusted proxy says).
-    pub client_address: throttle::ClientAddress,
+    pub client_address: client_address::ClientAddress,
     /// Mark the session cookie `Secure` (off only for plain HTTP on a closed network).
     pub secure_cookies: bool,
     /// Public pages for anonymous visitors, rendered once per change.
@@ -58,11 +57,23 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         );
 }
 
-/// Liveness and database reachability.
+/// For a proxy's health checks: 200 when the store answers and takes writes, 503 when it
+/// answers read-only (a PostgreSQL standby: this instance must not get traffic), and which
+/// store it is: `{"status":"ok","store":"postgresql","writable":true}`.
 #[get("/healthz")]
 async fn healthz(state: web::Data<AppState>) -> Result<HttpResponse, AppError> {
-    state.db.ping().await?;
-    Ok(HttpResponse::Ok().content_type("text/plain").body("ok"))
+    let writable = state.db.writable().await?;
+    let body = serde_json::json!({
+        "status": if writable { "ok" } else { "read_only" },
+        "store": state.db.kind().as_str(),
+        "writable": writable,
+    });
+    let status = if writable {
+        actix_web::http::StatusCode::OK
+    } else {
+        actix_web::http::StatusCode::SERVICE_UNAVAILABLE
+    };
+    Ok(HttpResponse::build(status).json(body))
 }
 
 /// A file of `static/`, compiled into the binary so it runs from anywhere.

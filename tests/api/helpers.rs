@@ -772,7 +772,48 @@ pub fn csv_rows(text: &str) -> Vec<Vec<String>> {
         .collect()
 }
 
+/// Another instance of the service on the same store, as a second machine behind the same
+/// proxy would be: its own connections, writer queue and page cache.
+pub struct Instance {
+    pub address: String,
+    pub db: Db,
+}
+
+impl Instance {
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{}", self.address, path)
+    }
+
+    /// `api`'s bearer token, sent to this instance.
+    pub fn api(&self, api: &Api) -> Api {
+        Api {
+            base: self.address.clone(),
+            token: api.token.clone(),
+            client: reqwest::Client::new(),
+        }
+    }
+}
+
 impl TestApp {
+    /// A second instance of the service on this test's store (page cache on, same clock).
+    pub async fn another_instance(&self) -> Instance {
+        let settings = Settings {
+            bind: "127.0.0.1:0".into(),
+            db: self.location.clone(),
+            secure_cookies: false,
+            page_cache: true,
+            clock: self.db.clock().clone(),
+            trusted_proxies: vec![],
+        };
+        let app = Application::build(&settings)
+            .await
+            .expect("instance builds");
+        let address = format!("http://127.0.0.1:{}", app.port());
+        let db = app.db().clone();
+        actix_web::rt::spawn(app.run_until_stopped());
+        Instance { address, db }
+    }
+
     /// A second server on the same database file with the page cache off and the same
     /// `clock`: what every page is when rendered afresh, to compare with the cached copies.
     pub async fn uncached_twin(&self, clock: Clock) -> String {

@@ -49,6 +49,7 @@ mod score;
 mod settings;
 mod standings_records;
 mod tiebreaks;
+mod two_instances;
 mod upgrade;
 mod webdriver;
 mod wording;

@@ -174,11 +174,20 @@ async fn static_paths_do_not_leave_static() {
 }
 
 #[actix_web::test]
-async fn healthz_answers_ok() {
+async fn healthz_names_the_store_and_says_it_takes_writes() {
     let app = spawn_app().await;
     let response = app.get("/healthz").await;
     assert_eq!(response.status(), 200);
-    assert_eq!(response.text().await.unwrap(), "ok");
+    let body: serde_json::Value = response.json().await.unwrap();
+    let store = if crate::helpers::on_postgres() {
+        "postgresql"
+    } else {
+        "sqlite"
+    };
+    assert_eq!(
+        body,
+        serde_json::json!({"status": "ok", "store": store, "writable": true})
+    );
 }
 
 #[actix_web::test]

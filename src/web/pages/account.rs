@@ -8,7 +8,7 @@ use serde::Deserialize;
 
 use crate::domain::{TextEnum, TokenId};
 use crate::service::text::{TOKEN_NAME_MAX, TextRule};
-use crate::service::{Role, ServiceError, accounts};
+use crate::service::{Role, ServiceError, accounts, throttle};
 use crate::web::AppState;
 use crate::web::error::PageError;
 use crate::web::extract::{Authed, CsrfForm, SESSION_COOKIE, Supervisor, Via, Viewer};
@@ -95,7 +95,6 @@ async fn login(
     form: web::Form<LoginForm>,
 ) -> Result<HttpResponse, PageError> {
     let client = state.client_address.of(&req);
-    let now = state.db.clock().now().0;
     let username = form.username.trim().to_string();
     let next = safe_next(form.next.as_deref());
     let again = |status: StatusCode, message: String| -> Result<HttpResponse, PageError> {
@@ -108,7 +107,7 @@ async fn login(
         Ok(no_store(html(status, page.render()?)))
     };
     // Throttling is decided before any hashing.
-    if let Some(wait) = state.throttle.retry_after(client, &username, now) {
+    if let Some(wait) = throttle::retry_after(&state.db, client, &username).await? {
         let mut response = again(
             StatusCode::TOO_MANY_REQUESTS,
             format!(
@@ -123,13 +122,13 @@ async fn login(
         return Ok(response);
     }
     let Some(user) = accounts::check_login(&state.db, &username, &form.password).await? else {
-        state.throttle.failed(client, &username, now);
+        throttle::failed(&state.db, client, &username).await?;
         return again(
             StatusCode::UNAUTHORIZED,
             "Wrong username or password.".into(),
         );
     };
-    state.throttle.succeeded(client, &username);
+    throttle::succeeded(&state.db, client, &username).await?;
     // A new session id at every login.
     let (session, _csrf) = accounts::open_session(&state.db, &user).await?;
     let cookie = Cookie::build(SESSION_COOKIE, session)
@@ -282,14 +281,13 @@ async fn change_password(
     CsrfForm(form): CsrfForm<PasswordForm>,
 ) -> Result<HttpResponse, PageError> {
     let client = state.client_address.of(&req);
-    let now = state.db.clock().now().0;
     let username = &who.user.username;
     let (status, refused) = if form.new != form.repeat {
         (
             StatusCode::UNPROCESSABLE_ENTITY,
             Shown::error("repeat", "the two new passwords differ"),
         )
-    } else if let Some(wait) = state.throttle.retry_after(client, username, now) {
+    } else if let Some(wait) = throttle::retry_after(&state.db, client, username).await? {
         (
             StatusCode::TOO_MANY_REQUESTS,
             Shown::error(
@@ -301,12 +299,12 @@ async fn change_password(
         match accounts::change_password(&state.db, &who.user, &form.current, &form.new).await {
             // Every session ended with the old password, this one too: log in again.
             Ok(()) => {
-                state.throttle.succeeded(client, username);
+                throttle::succeeded(&state.db, client, username).await?;
                 return Ok(see_other("/login?next=/account"));
             }
             Err(ServiceError::Invalid(e)) => {
                 if e.field.as_deref() == Some("current") {
-                    state.throttle.failed(client, username, now);
+                    throttle::failed(&state.db, client, username).await?;
                 }
                 (
                     StatusCode::UNPROCESSABLE_ENTITY,
