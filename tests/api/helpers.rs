@@ -776,7 +776,6 @@ pub fn csv_rows(text: &str) -> Vec<Vec<String>> {
 /// proxy would be: its own connections, writer queue and page cache.
 pub struct Instance {
     pub address: String,
-    pub db: Db,
 }
 
 impl Instance {
