@@ -808,9 +808,8 @@ impl TestApp {
             .await
             .expect("instance builds");
         let address = format!("http://127.0.0.1:{}", app.port());
-        let db = app.db().clone();
         actix_web::rt::spawn(app.run_until_stopped());
-        Instance { address, db }
+        Instance { address }
     }
 
     /// A second server on the same database file with the page cache off and the same
