@@ -193,6 +193,15 @@ enum Command {
         /// Where to write the copy; must not exist.
         file: PathBuf,
     },
+    /// Copy the SQLite database (--db FILE) into an empty PostgreSQL database, in one
+    /// transaction, then compare every table's count, every match's cached totals and every
+    /// team's record in the two, and replay every match's hands on the copy. Stop the server
+    /// first: what it writes during the copy is not copied.
+    MigrateTo {
+        /// The PostgreSQL database: postgres://user:password@host/database (empty).
+        #[arg(value_parser = StoreArg)]
+        url: Location,
+    },
     /// Put a backup in place as the --db file: checks its integrity and that it is a
     /// spades-im database no newer than this program, then copies it in atomically. Refuses
     /// a database in use (stop the server first) and an existing one unless --force.
@@ -245,6 +254,7 @@ fn main() -> ExitCode {
         Command::Check { rebuild } => run_async(check(cli.serve, rebuild)),
         Command::Restore { file, force } => run_async(restore(cli.serve.db, file, force)),
         Command::Demo => run_async(demo(cli.serve)),
+        Command::MigrateTo { url } => run_async(migrate_to(cli.serve, url)),
         Command::Generate {
             teams,
             matches,
@@ -385,6 +395,36 @@ fn score() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+async fn migrate_to(args: ServeArgs, url: Location) -> anyhow::Result<()> {
+    if !matches!(args.db, Location::File(_)) || !matches!(url, Location::Postgres(_)) {
+        anyhow::bail!(spades_im::db::copy::CopyError::WrongStores);
+    }
+    let source = args.open().await?;
+    let target = Db::open(&url, args.clock()?).await?;
+    let copied = spades_im::db::copy::sqlite_to_postgres(&source, &target).await?;
+    let rows: u64 = copied.tables.iter().map(|(_, n)| n).sum();
+    let report = spades_im::service::check::check(&target).await?;
+    for difference in &report.differences {
+        println!("{difference}");
+    }
+    if !report.differences.is_empty() {
+        anyhow::bail!(
+            "the copy in {url} disagrees with its own hands ({} differences above)",
+            report.differences.len()
+        );
+    }
+    for (table, n) in &copied.tables {
+        println!("{table}: {n} rows");
+    }
+    println!(
+        "copied {rows} rows from {} to {url}: every table's count, every match's totals and \
+         every team's record agree, and the {} matches' {} hands replay to their totals; start \
+         the server with --db set to the PostgreSQL URL",
+        args.db, report.matches, report.hands
+    );
+    Ok(())
 }
 
 async fn check(args: ServeArgs, rebuild: bool) -> anyhow::Result<()> {

@@ -10,6 +10,7 @@
 //! transaction with `BEGIN IMMEDIATE`; PostgreSQL takes one advisory lock first
 //! ([`postgres`]). So a read-then-write inside a write transaction is never raced.
 
+pub mod copy;
 pub mod group_commit;
 pub mod leagues;
 pub mod matches;

@@ -36,6 +36,7 @@ mod league_api;
 mod league_walk;
 mod login_next;
 mod login_throttle;
+mod migrate_to;
 mod page_cache;
 mod pages;
 mod playoffs;
