@@ -15,6 +15,10 @@
 //! same moments again (the same schedule of kills; how far the server got by then still
 //! depends on the machine). Finally the database itself is checked: one row per hand (no
 //! revisions, no duplicates) and one idempotency key per hand.
+//!
+//! With `SPADES_TEST_DB=postgres://…` the server runs on a new PostgreSQL database of that
+//! server instead (the instance is killed; PostgreSQL stays up, as when one of several
+//! instances dies).
 
 use std::fs::File;
 use std::net::TcpListener;
@@ -409,11 +413,30 @@ async fn lost_answer(base: &str, token: &str, t: &mut Table, totals: &mut Totals
     t.version = m["version"].as_i64().expect("version");
 }
 
+/// A new, empty database on the PostgreSQL server of `url`; its URL.
+async fn fresh_database(url: &str) -> String {
+    use sqlx::Connection;
+    let name = format!("spades_kill9_{}", std::process::id());
+    let mut admin = sqlx::PgConnection::connect(url)
+        .await
+        .expect("SPADES_TEST_DB");
+    sqlx::raw_sql(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}")))
+        .execute(&mut admin)
+        .await
+        .expect("create the database");
+    let base = url.split('?').next().unwrap_or(url);
+    let server = base.rsplit_once('/').map_or(base, |(server, _)| server);
+    format!("{server}/{name}")
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn acknowledged_hands_survive_kill_9_and_retries_record_once() {
     let began = Instant::now();
     let dir = tempfile::tempdir().expect("temp dir");
-    let db: PathBuf = dir.path().join("league.sqlite3");
+    let db: PathBuf = match std::env::var("SPADES_TEST_DB") {
+        Ok(url) if !url.trim().is_empty() => PathBuf::from(fresh_database(&url).await),
+        _ => dir.path().join("league.sqlite3"),
+    };
     let log = dir.path().join("server.log");
     let seed = seed();
     let mut rng = Rng(seed);
@@ -538,7 +561,8 @@ async fn acknowledged_hands_survive_kill_9_and_retries_record_once() {
 
     // The database itself: one row per hand, one idempotency key per hand.
     let clock = spades_im::domain::Clock::system(chrono_tz::Tz::UTC);
-    let database = spades_im::db::Db::open_file(&db, clock)
+    let location = spades_im::db::Location::parse(db.to_str().expect("utf-8")).expect("--db");
+    let database = spades_im::db::Db::open(&location, clock)
         .await
         .expect("open");
     let mut conn = database.read().await.expect("reader");
@@ -548,7 +572,7 @@ async fn acknowledged_hands_survive_kill_9_and_retries_record_once() {
             .await)
         .expect("count");
     let distinct: i64 = spades_im::on_store!(conn, |c| sqlx::query_scalar(
-        "SELECT count(*) FROM (SELECT DISTINCT match_id, number FROM hands)"
+        "SELECT count(*) FROM (SELECT DISTINCT match_id, number FROM hands) AS d"
     )
     .fetch_one(c)
     .await)
