@@ -22,6 +22,10 @@
 //!
 //! `cargo bench --bench http_load -- hands` measures hand entry alone (same season).
 //!
+//! `BENCH_PG=postgres://… cargo bench --bench http_load -- stores` puts SQLite and
+//! PostgreSQL side by side on that season: hand entry with one instance, and with two
+//! instances on one PostgreSQL database; the pages on one instance.
+//!
 //! Environment: `LOAD_SECONDS` (per measurement, default 5), `LOAD_CONNS` (default
 //! `1,16,64,256`), `SERVER_LOG` (the server's log filter, shown on stderr). Figures only: nothing here fails on a time.
 
@@ -223,6 +227,18 @@ async fn new_started_match(
 /// and, after [`HANDS_PER_MATCH`] hands, creating and starting its next match (not timed:
 /// only the hands' latencies are kept, but the wall time includes the starts).
 async fn post_hands(server: &Server, teams: &[i64], connections: usize, seconds: u64) -> Stats {
+    post_hands_to(&[server], teams, connections, seconds).await
+}
+
+/// [`post_hands`] with the supervisors spread over `servers` (instances on one database):
+/// supervisor `i` talks to `servers[i % n]` only.
+async fn post_hands_to(
+    servers: &[&Server],
+    teams: &[i64],
+    connections: usize,
+    seconds: u64,
+) -> Stats {
+    let server = servers[0];
     let client = reqwest::Client::builder()
         .pool_max_idle_per_host(connections)
         .build()
@@ -236,8 +252,9 @@ async fn post_hands(server: &Server, teams: &[i64], connections: usize, seconds:
     };
     // Setup (not timed): a started match per supervisor.
     let mut matches = Vec::with_capacity(connections);
+    let base_of = |i: usize| servers[i % servers.len()].base.clone();
     for i in 0..connections {
-        matches.push(new_started_match(&client, &server.base, &auth, pair(i)).await);
+        matches.push(new_started_match(&client, &base_of(i), &auth, pair(i)).await);
     }
     let stop = Arc::new(AtomicBool::new(false));
     let started = Instant::now();
@@ -247,7 +264,7 @@ async fn post_hands(server: &Server, teams: &[i64], connections: usize, seconds:
             client.clone(),
             auth.clone(),
             stop.clone(),
-            server.base.clone(),
+            base_of(i),
             pair(i),
         );
         tasks.push(tokio::spawn(async move {
@@ -645,9 +662,93 @@ async fn playout() {
     }
 }
 
+/// A new database on the PostgreSQL server of `url` (an account that may create one).
+async fn new_postgres_database(url: &str, name: &str) -> String {
+    use sqlx::Connection;
+    let mut admin = sqlx::PgConnection::connect(url).await.expect("BENCH_PG");
+    for sql in [
+        format!("DROP DATABASE IF EXISTS {name}"),
+        format!("CREATE DATABASE {name}"),
+    ] {
+        sqlx::raw_sql(sqlx::AssertSqlSafe(sql))
+            .execute(&mut admin)
+            .await
+            .expect("create the bench database");
+    }
+    let base = url.split('?').next().unwrap_or(url);
+    let server = base.rsplit_once('/').map_or(base, |(server, _)| server);
+    format!("{server}/{name}")
+}
+
+/// SQLite and PostgreSQL side by side on the `load` season: hand entry with one instance,
+/// and on PostgreSQL with two instances on the same database (each supervisor on one of
+/// them), then the pages on one instance. `BENCH_PG` names the PostgreSQL server.
+async fn stores() {
+    let pg = std::env::var("BENCH_PG").expect(
+        "BENCH_PG=postgres://user@host:port/postgres (the bench creates its own database)",
+    );
+    let secs = seconds();
+    let mut hands_table = vec![
+        "| store | instances | supervisors | hands/s | p50 ms | p99 ms | errors |".to_string(),
+        "|---|---|---|---|---|---|---|".to_string(),
+    ];
+    let mut pages_table = vec![
+        "| store | page | connections | req/s | p50 ms | p99 ms | errors |".to_string(),
+        "|---|---|---|---|---|---|---|".to_string(),
+    ];
+    for (store, instances) in [("sqlite", 1), ("postgresql", 1), ("postgresql", 2)] {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let db: std::path::PathBuf = if store == "sqlite" {
+            dir.path().join("stores.sqlite3")
+        } else {
+            new_postgres_database(&pg, &format!("spades_bench_{instances}"))
+                .await
+                .into()
+        };
+        let t = Instant::now();
+        let summary = generate(&db, 64, 2000, 30_000);
+        eprintln!(
+            "{store}: {summary} (generated in {:.1} s)",
+            t.elapsed().as_secs_f64()
+        );
+        let servers: Vec<Server> = (0..instances).map(|_| start(&db)).collect();
+        let refs: Vec<&Server> = servers.iter().collect();
+        let standings = api(refs[0], "GET", "/api/v1/leagues/bench/standings", json!({})).await;
+        let teams: Vec<i64> = standings["rows"]
+            .as_array()
+            .map(|rows| rows.iter().filter_map(|r| r["team_id"].as_i64()).collect())
+            .unwrap_or_default();
+        for &c in &connection_counts() {
+            let s = post_hands_to(&refs, &teams, c, secs).await;
+            hands_table.push(format!(
+                "| {store} | {instances} | {c} | {:.0} | {:.2} | {:.2} | {} |",
+                s.rps, s.p50_ms, s.p99_ms, s.errors
+            ));
+        }
+        if instances == 1 {
+            let (match_id, _) = complete_match(refs[0]).await;
+            for (name, path) in [
+                ("GET /healthz", "/healthz".to_string()),
+                ("public match page", format!("/matches/{match_id}")),
+                ("standings page", "/leagues/bench/standings".into()),
+                ("standings API", "/api/v1/leagues/bench/standings".into()),
+            ] {
+                let s = wrk(&format!("{}{path}", refs[0].base), 16, secs);
+                pages_table.push(format!(
+                    "| {store} | {name} | 16 | {:.0} | {:.2} | {:.2} | {} |",
+                    s.rps, s.p50_ms, s.p99_ms, s.errors
+                ));
+            }
+        }
+    }
+    println!("\n{}\n\n{}", hands_table.join("\n"), pages_table.join("\n"));
+}
+
 fn main() {
     let runtime = tokio::runtime::Runtime::new().expect("runtime");
-    if std::env::args().any(|a| a == "scale") {
+    if std::env::args().any(|a| a == "stores") {
+        runtime.block_on(stores());
+    } else if std::env::args().any(|a| a == "scale") {
         runtime.block_on(scale());
     } else if std::env::args().any(|a| a == "playout") {
         runtime.block_on(playout());
