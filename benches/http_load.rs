@@ -684,9 +684,8 @@ async fn new_postgres_database(url: &str, name: &str) -> String {
 /// and on PostgreSQL with two instances on the same database (each supervisor on one of
 /// them), then the pages on one instance. `BENCH_PG` names the PostgreSQL server.
 async fn stores() {
-    let pg = std::env::var("BENCH_PG").expect(
-        "BENCH_PG=postgres://user@host:port/postgres (the bench creates its own database)",
-    );
+    let pg = std::env::var("BENCH_PG")
+        .expect("BENCH_PG=postgres://user@host:port/postgres (the bench creates its own database)");
     let secs = seconds();
     let mut hands_table = vec![
         "| store | instances | supervisors | hands/s | p50 ms | p99 ms | errors |".to_string(),

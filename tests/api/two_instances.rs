@@ -184,3 +184,34 @@ async fn healthz_answers_503_when_the_store_is_read_only() {
         json!({"status": "read_only", "store": "postgresql", "writable": false})
     );
 }
+
+/// An instance refuses to start on a PostgreSQL database that may lose a commit it
+/// acknowledged (`synchronous_commit = off`), naming the setting.
+#[actix_web::test]
+async fn an_instance_refuses_a_database_that_may_lose_commits() {
+    if !on_postgres() {
+        // SQLite's settings are the server's own (set at every connection).
+        return;
+    }
+    let one = spawn_app().await;
+    let spades_im::db::Location::Postgres(url) = &one.location else {
+        panic!("on PostgreSQL")
+    };
+    let name = url.rsplit('/').next().expect("database name");
+    spades_im::on_store!(one.db.read().await.expect("conn"), |c| sqlx::raw_sql(
+        sqlx::AssertSqlSafe(format!(
+            "ALTER DATABASE {name} SET synchronous_commit = off"
+        ))
+    )
+    .execute(c)
+    .await
+    .map(|r| r.rows_affected()))
+    .expect("ALTER DATABASE");
+    let refused = spades_im::db::Db::open(&one.location, one.db.clock().clone())
+        .await
+        .expect_err("a database that may lose commits");
+    assert_eq!(
+        refused.to_string(),
+        "database setting synchronous_commit is off, expected on; refusing to run"
+    );
+}
