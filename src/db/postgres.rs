@@ -28,7 +28,8 @@ const OLDEST: i64 = 150_000;
 /// start together do not run them twice) and checks that commits are durable.
 pub(super) async fn open(url: &str) -> Result<PgPool, DbError> {
     // Waiting for the write lock is normal under load: not worth a warning per statement.
-    let options = PgConnectOptions::from_str(url)?
+    let options = PgConnectOptions::from_str(url)
+        .map_err(|e| DbError::Connect(format!("the URL is not one PostgreSQL takes: {e}")))?
         .application_name("spades-im")
         .options([("lock_timeout", "5s")])
         .disable_statement_logging();
