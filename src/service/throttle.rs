@@ -72,7 +72,7 @@ pub async fn retry_after(
 ) -> Result<Option<u64>, ServiceError> {
     let now = db.clock().now();
     let keys = keys(client, username);
-    let mut conn = db.read_latest().await?;
+    let mut conn = db.read().await?;
     let found = db_users::failures(&mut conn, &keys, Timestamp(now.0 - WINDOW)).await?;
     let of = |key: &String| found.iter().find(|(k, _, _)| k == key);
     let check =
