@@ -38,6 +38,9 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
+#[path = "../tests/support/postgres.rs"]
+mod postgres_support;
+
 const BIN: &str = env!("CARGO_BIN_EXE_spades-im");
 
 /// A running `spades-im serve`, killed on drop.
@@ -662,24 +665,6 @@ async fn playout() {
     }
 }
 
-/// A new database on the PostgreSQL server of `url` (an account that may create one).
-async fn new_postgres_database(url: &str, name: &str) -> String {
-    use sqlx::Connection;
-    let mut admin = sqlx::PgConnection::connect(url).await.expect("BENCH_PG");
-    for sql in [
-        format!("DROP DATABASE IF EXISTS {name}"),
-        format!("CREATE DATABASE {name}"),
-    ] {
-        sqlx::raw_sql(sqlx::AssertSqlSafe(sql))
-            .execute(&mut admin)
-            .await
-            .expect("create the bench database");
-    }
-    let base = url.split('?').next().unwrap_or(url);
-    let server = base.rsplit_once('/').map_or(base, |(server, _)| server);
-    format!("{server}/{name}")
-}
-
 /// SQLite and PostgreSQL side by side on the `load` season: hand entry with one instance,
 /// and on PostgreSQL with two instances on the same database (each supervisor on one of
 /// them), then the pages on one instance. `BENCH_PG` names the PostgreSQL server.
@@ -700,7 +685,7 @@ async fn stores() {
         let db: std::path::PathBuf = if store == "sqlite" {
             dir.path().join("stores.sqlite3")
         } else {
-            new_postgres_database(&pg, &format!("spades_bench_{instances}"))
+            postgres_support::new_database(&pg, &format!("spades_bench_{instances}"))
                 .await
                 .into()
         };

@@ -28,6 +28,9 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
+#[path = "support/postgres.rs"]
+mod postgres_support;
+
 const BIN: &str = env!("CARGO_BIN_EXE_spades-im");
 /// Matches in play, one client each.
 const CLIENTS: usize = 16;
@@ -413,28 +416,15 @@ async fn lost_answer(base: &str, token: &str, t: &mut Table, totals: &mut Totals
     t.version = m["version"].as_i64().expect("version");
 }
 
-/// A new, empty database on the PostgreSQL server of `url`; its URL.
-async fn fresh_database(url: &str) -> String {
-    use sqlx::Connection;
-    let name = format!("spades_kill9_{}", std::process::id());
-    let mut admin = sqlx::PgConnection::connect(url)
-        .await
-        .expect("SPADES_TEST_DB");
-    sqlx::raw_sql(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}")))
-        .execute(&mut admin)
-        .await
-        .expect("create the database");
-    let base = url.split('?').next().unwrap_or(url);
-    let server = base.rsplit_once('/').map_or(base, |(server, _)| server);
-    format!("{server}/{name}")
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn acknowledged_hands_survive_kill_9_and_retries_record_once() {
     let began = Instant::now();
     let dir = tempfile::tempdir().expect("temp dir");
     let db: PathBuf = match std::env::var("SPADES_TEST_DB") {
-        Ok(url) if !url.trim().is_empty() => PathBuf::from(fresh_database(&url).await),
+        Ok(url) if !url.trim().is_empty() => PathBuf::from(
+            postgres_support::new_database(&url, &format!("spades_kill9_{}", std::process::id()))
+                .await,
+        ),
         _ => dir.path().join("league.sqlite3"),
     };
     let log = dir.path().join("server.log");

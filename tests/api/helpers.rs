@@ -39,37 +39,15 @@ pub fn on_postgres() -> bool {
     std::env::var("SPADES_TEST_DB").is_ok_and(|url| !url.trim().is_empty())
 }
 
-/// Creates an empty database on the server of `url` and answers its URL.
+/// A new database on the server of `url`, named for this process and test, and its URL.
 async fn fresh_database(url: &str) -> String {
-    use sqlx::Connection;
     static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let name = format!(
         "spades_test_{}_{}",
         std::process::id(),
         NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
     );
-    let mut admin = sqlx::PgConnection::connect(url)
-        .await
-        .unwrap_or_else(|e| panic!("SPADES_TEST_DB: {e}"));
-    sqlx::raw_sql(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}")))
-        .execute(&mut admin)
-        .await
-        .expect("create the test database");
-    admin.close().await.expect("close");
-    let (base, query) = url
-        .split_once('?')
-        .map_or((url, None), |(b, q)| (b, Some(q)));
-    let server = match base.split_once("://") {
-        Some((scheme, rest)) => match rest.split_once('/') {
-            Some((host, _)) => format!("{scheme}://{host}"),
-            None => base.to_string(),
-        },
-        None => base.to_string(),
-    };
-    match query {
-        Some(q) => format!("{server}/{name}?{q}"),
-        None => format!("{server}/{name}"),
-    }
+    crate::postgres_support::new_database(url, &name).await
 }
 
 /// A password every fixture user gets.

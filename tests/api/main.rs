@@ -42,6 +42,8 @@ mod pages;
 mod playoffs;
 mod playoffs_admin;
 mod playoffs_path;
+#[path = "../support/postgres.rs"]
+mod postgres_support;
 mod public;
 mod public_conduct;
 mod reschedule;
