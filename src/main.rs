@@ -64,9 +64,11 @@ struct ServeArgs {
     bind: String,
     /// The SQLite database file (created if missing), or a PostgreSQL database:
     /// postgres://user:password@host/database (see docs/deploy.md, "Several boxes").
+    // `hide_env_values`: `--help` names SPADES_DB without its value, which may hold a password.
     #[arg(
         long,
         env = "SPADES_DB",
+        hide_env_values = true,
         default_value = "data/spades-im.sqlite3",
         global = true,
         value_parser = StoreArg

@@ -288,20 +288,23 @@ pub async fn in_window(
     .await)
 }
 
+/// The query of [`latest_results`] (`$1` the league, `$2` the limit), read in the order of
+/// the index `matches_finished` on both stores (public for the test of its plan).
+pub const LATEST_RESULTS: &str = "SELECT * FROM matches
+     WHERE league_id = $1 AND status IN ('complete', 'forfeit')
+     ORDER BY scheduled_at DESC NULLS LAST, id DESC LIMIT $2";
+
 /// A league's latest `limit` finished matches: by scheduled time, then by id, newest first.
 pub async fn latest_results(
     conn: &mut Conn,
     league_id: LeagueId,
     limit: i64,
 ) -> sqlx::Result<Vec<MatchRow>> {
-    on_store!(conn, |c| sqlx::query_as(
-        "SELECT * FROM matches WHERE league_id = $1 AND status IN ('complete', 'forfeit')
-         ORDER BY scheduled_at DESC NULLS LAST, id DESC LIMIT $2",
-    )
-    .bind(league_id)
-    .bind(limit)
-    .fetch_all(c)
-    .await)
+    on_store!(conn, |c| sqlx::query_as(LATEST_RESULTS)
+        .bind(league_id)
+        .bind(limit)
+        .fetch_all(c)
+        .await)
 }
 
 /// How many of a league's regular-season matches are not played yet: scheduled, postponed

@@ -57,9 +57,9 @@ pub enum Location {
 }
 
 impl Location {
-    /// A `postgres://` or `postgresql://` URL, or a file path. Any other URL (`scheme://…`)
-    /// is refused, never taken for a folder named `scheme:`. The message never repeats the
-    /// argument (it may hold a password).
+    /// A `postgres://` or `postgresql://` URL (checked as the driver will read it), or a
+    /// file path. Any other URL (`scheme://…`) is refused, never taken for a folder named
+    /// `scheme:`. The message never repeats the argument (it may hold a password).
     pub fn parse(arg: &str) -> Result<Location, String> {
         if let Some((scheme, _)) = arg.split_once("://")
             && !scheme.is_empty()
@@ -68,7 +68,10 @@ impl Location {
                 .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
         {
             return match scheme.to_ascii_lowercase().as_str() {
-                "postgres" | "postgresql" => Ok(Location::Postgres(arg.to_string())),
+                "postgres" | "postgresql" => {
+                    postgres::check_url(arg)?;
+                    Ok(Location::Postgres(arg.to_string()))
+                }
                 _ => Err(format!(
                     "\"{scheme}://…\" is not a database this version keeps its data in: give \
                      a PostgreSQL URL (postgres://user:password@host/database) or the path of \
@@ -90,21 +93,13 @@ impl std::fmt::Debug for Location {
     }
 }
 
-/// The file's path, or the URL with its password replaced by `***`.
+/// The file's path, or the URL with its password (in the user information or a
+/// `?password=`) replaced by `***`.
 impl std::fmt::Display for Location {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Location::File(path) => write!(f, "{}", path.display()),
-            Location::Postgres(url) => {
-                let (scheme, rest) = url.split_once("://").unwrap_or(("postgres", url));
-                match rest.split_once('@') {
-                    Some((user, host)) if user.contains(':') => {
-                        let name = user.split(':').next().unwrap_or("");
-                        write!(f, "{scheme}://{name}:***@{host}")
-                    }
-                    _ => write!(f, "{url}"),
-                }
-            }
+            Location::Postgres(url) => write!(f, "{}", postgres::masked(url)),
         }
     }
 }
@@ -139,7 +134,7 @@ impl Store {
                 Handle::SqliteTx(pools.writer.begin_with("BEGIN IMMEDIATE").await?)
             }
             Store::Postgres(pool) => {
-                let mut tx = pool.begin().await?;
+                let mut tx = pool.begin_with(postgres::BEGIN_WRITE).await?;
                 sqlx::query(postgres::WRITE_LOCK).execute(&mut *tx).await?;
                 Handle::PostgresTx(tx)
             }
@@ -187,7 +182,10 @@ impl Db {
         &self.clock
     }
 
-    /// A connection for pages and reports (read-only on SQLite).
+    /// A connection for pages and reports. Read-only on SQLite; on PostgreSQL nothing stops
+    /// a write through it, but such a write skips the write lock (see [`postgres`]) and can
+    /// race a read-then-write of [`Db::write`]: write only through [`Db::write`] or
+    /// [`Db::batched`].
     pub async fn read(&self) -> Result<Conn, sqlx::Error> {
         Ok(Conn(match &self.store {
             Store::Sqlite(pools) => Handle::Sqlite(pools.reader.acquire().await?),
@@ -413,5 +411,93 @@ mod tests {
             !format!("{:?}", Location::parse("postgres://a:s3cret@h/d").unwrap())
                 .contains("s3cret")
         );
+        for (url, shown) in [
+            (
+                "postgres://spades@h/im?password=s3cret&sslmode=require",
+                "postgres://spades@h/im?password=***&sslmode=require",
+            ),
+            (
+                "postgresql://h/im?user=spades&PASSWORD=s3cret",
+                "postgresql://h/im?user=spades&PASSWORD=***",
+            ),
+            // Not a parameter the driver takes (refused by `parse`), still never shown.
+            (
+                "postgres://spades@h/im?sslpassword=s3cret",
+                "postgres://spades@h/im?sslpassword=***",
+            ),
+            // A raw `@` in the password: the user information ends at the last `@`.
+            (
+                "postgres://spades:p@s3cret@h/im",
+                "postgres://spades:***@h/im",
+            ),
+            (
+                "postgres://spades:p%40s3cret@h/im",
+                "postgres://spades:***@h/im",
+            ),
+            ("postgres://spades@h:5433/im", "postgres://spades@h:5433/im"),
+        ] {
+            let location = Location::Postgres(url.to_string());
+            assert_eq!(location.to_string(), shown, "{url}");
+            assert!(!format!("{location:?}").contains("s3cret"), "{url}");
+        }
+        // A URL that does not parse shows nothing of itself.
+        let broken = Location::Postgres("postgres://u:s3cret#x@h:port/d".into());
+        assert_eq!(broken.to_string(), "postgres://… (not a valid URL)");
+    }
+
+    /// A raw `@` in a password is read as the driver reads it (up to the last `@`); a raw
+    /// `/`, `?` or `#`, which would cut the password short, is refused with what to do,
+    /// and no message repeats the password or an unknown parameter's value.
+    #[test]
+    fn a_password_with_reserved_characters_is_read_right_or_refused_plainly() {
+        use std::str::FromStr;
+        let raw = "postgres://spades:p@ss@db.example.edu/im";
+        assert_eq!(
+            Location::parse(raw).unwrap(),
+            Location::Postgres(raw.to_string())
+        );
+        let options = sqlx::postgres::PgConnectOptions::from_str(raw).unwrap();
+        assert_eq!(options.get_host(), "db.example.edu");
+        assert_eq!(options.get_username(), "spades");
+        assert_eq!(options.get_database(), Some("im"));
+        for url in [
+            "postgres://spades:pa/s3cret@h/im",
+            "postgres://spades:pa?s3cret@h/im",
+            "postgres://spades:pa#s3cret@h/im",
+            "postgres://spades:12#s3cret@h/im",
+            "postgres://spades:12/s3cret@h/im",
+            "postgres://spades:12?s3cret@h/im",
+        ] {
+            let e = Location::parse(url).unwrap_err();
+            assert!(e.contains("percent-encoded (@ as %40"), "{url}: {e}");
+            assert!(!e.contains("s3cret"), "{url}: {e}");
+        }
+        for (url, named) in [
+            (
+                "postgres://h/im?sslpassword=s3cret",
+                "the parameter \"sslpassword\"",
+            ),
+            (
+                "postgres://h/im?connect_timeout=10",
+                "the parameter \"connect_timeout\"",
+            ),
+            ("postgres://h/im?x%20s3cret=1", "a parameter"),
+        ] {
+            let e = Location::parse(url).unwrap_err();
+            assert!(
+                e.contains(&format!(
+                    "the PostgreSQL URL has {named} that spades-im does not read"
+                )),
+                "{url}: {e}"
+            );
+            assert!(!e.contains("s3cret"), "{url}: {e}");
+        }
+        for url in [
+            "postgres://spades@h/im?sslmode=require&application_name=x",
+            "postgres://spades@h/im?options[statement_timeout]=5s",
+            "postgres:///im?host=/var/run/postgresql",
+        ] {
+            assert!(Location::parse(url).is_ok(), "{url}");
+        }
     }
 }

@@ -16,14 +16,16 @@ pub struct ListedRow {
     pub league_name: String,
 }
 
-/// Every match in play, league by league (newest league first), in schedule order.
+/// Every match in play, league by league (newest league first), in schedule order (a match
+/// without a round before the rounds of its time, on both stores: `NULLS FIRST` is SQLite's
+/// own order, PostgreSQL's is the opposite).
 pub async fn live(conn: &mut Conn, supervisor: Option<UserId>) -> sqlx::Result<Vec<ListedRow>> {
     on_store!(conn, |c| sqlx::query_as(
         "SELECT m.*, l.name AS league_name FROM matches m JOIN leagues l ON l.id = m.league_id
          WHERE m.status = 'in_progress' AND ($1 IS NULL OR m.league_id IN
                (SELECT league_id FROM league_supervisors WHERE user_id = $1))
          ORDER BY l.created_at DESC, l.id DESC,
-                  m.scheduled_at IS NULL, m.scheduled_at, m.round, m.id",
+                  m.scheduled_at IS NULL, m.scheduled_at, m.round NULLS FIRST, m.id",
     )
     .bind(supervisor)
     .fetch_all(c)

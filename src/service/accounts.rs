@@ -5,7 +5,7 @@ use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, Salt
 use sha2::{Digest, Sha256};
 
 use super::{ServiceError, User, audit};
-use crate::db::{Db, users};
+use crate::db::{Db, Tx, users};
 use crate::domain::{Role, TextEnum, Timestamp, TokenId};
 
 /// How long a login lasts.
@@ -107,27 +107,46 @@ pub async fn create_user(
     validate_username(username)?;
     validate_password(password)?;
     let password = password.to_string();
-    let hash = actix_web::rt::task::spawn_blocking(move || hash_password(&password))
-        .await
-        .map_err(|e| ServiceError::corrupt("password hashing", e))?;
+    let hash = hash_off_thread(password).await?;
     let mut tx = db.write().await?;
-    if users::by_name(&mut tx, username).await?.is_some() {
+    let user = insert_user(&mut tx, by, username, role, &hash, now).await?;
+    tx.commit().await?;
+    Ok(user)
+}
+
+/// [`hash_password`] off the async workers.
+async fn hash_off_thread(password: String) -> Result<String, ServiceError> {
+    actix_web::rt::task::spawn_blocking(move || hash_password(&password))
+        .await
+        .map_err(|e| ServiceError::corrupt("password hashing", e))
+}
+
+/// Adds the user `username` with the password hash `hash`, with its audit row, inside the
+/// write transaction `tx`; refuses a username that is taken.
+async fn insert_user(
+    tx: &mut Tx,
+    by: Option<&User>,
+    username: &str,
+    role: Role,
+    hash: &str,
+    now: Timestamp,
+) -> Result<User, ServiceError> {
+    if users::by_name(tx, username).await?.is_some() {
         return Err(ServiceError::invalid(
             "invalid_user",
             "username",
             format!("the username \"{username}\" is taken"),
         ));
     }
-    let id = users::insert(&mut tx, username, &hash, role, now).await?;
+    let id = users::insert(tx, username, hash, role, now).await?;
     let after = format!("{username} ({})", role.as_str());
     audit::record_by(
-        &mut tx,
+        tx,
         by,
         now,
         audit::Change::new("create", audit::Subject::User(id)).after(&after),
     )
     .await?;
-    tx.commit().await?;
     Ok(User {
         id,
         username: username.to_string(),
@@ -294,14 +313,25 @@ pub async fn change_password(
 }
 
 /// On a database with no admin, creates `admin` with a random password and returns it.
+/// Instances that start together on an empty database make one admin: the count is taken
+/// again inside the write transaction, which holds the store's write lock, and whoever
+/// finds an admin there leaves it be.
 pub async fn ensure_admin(db: &Db) -> Result<Option<(String, String)>, ServiceError> {
     let mut conn = db.read().await?;
-    if users::count_admins(&mut conn).await? > 0 {
+    let admins = users::count_admins(&mut conn).await?;
+    drop(conn);
+    if admins > 0 {
         return Ok(None);
     }
-    drop(conn);
+    let now = db.clock().now();
     let password = random_hex(8);
-    create_user(db, None, "admin", Role::Admin, &password).await?;
+    let hash = hash_off_thread(password.clone()).await?;
+    let mut tx = db.write().await?;
+    if users::count_admins(&mut tx).await? > 0 {
+        return Ok(None);
+    }
+    insert_user(&mut tx, None, "admin", Role::Admin, &hash, now).await?;
+    tx.commit().await?;
     Ok(Some(("admin".into(), password)))
 }
 

@@ -242,6 +242,16 @@ impl Api {
             .await
             .expect("request failed")
     }
+
+    pub async fn patch(&self, path: &str, body: &Value) -> reqwest::Response {
+        self.client
+            .patch(format!("{}{}", self.base, path))
+            .bearer_auth(&self.token)
+            .json(body)
+            .send()
+            .await
+            .expect("request failed")
+    }
 }
 
 /// A logged-in browser session: cookies kept, redirects not followed, the CSRF token known.

@@ -51,6 +51,7 @@ mod restore;
 mod score;
 mod settings;
 mod standings_records;
+mod store;
 mod tiebreaks;
 mod two_instances;
 mod upgrade;
