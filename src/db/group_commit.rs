@@ -49,8 +49,8 @@ struct Done {
 /// Why a request whose body succeeded was not saved after all.
 #[derive(Debug, Clone)]
 pub enum BatchLost {
-    /// No writer connection in time, or the database locked past the busy timeout (by a
-    /// command-line write): send again.
+    /// No writer connection in time, or the store's write lock held past its timeout (by a
+    /// command-line write, or on PostgreSQL another instance's batch): send again.
     Busy,
     /// The transaction could not be begun or committed, or a savepoint failed.
     Failed(String),
@@ -82,7 +82,7 @@ pub struct GroupCommit {
 }
 
 impl GroupCommit {
-    /// Starts the writer task on `writer` (the one-connection pool of writes).
+    /// Starts the writer task on `writer`, the store whose write transactions it opens.
     pub(super) fn start(writer: Store) -> GroupCommit {
         let (queue, requests) = mpsc::channel(QUEUE);
         tokio::spawn(write_batches(writer, requests));
@@ -185,7 +185,7 @@ async fn write_batch(writer: &Store, jobs: Vec<Job>) {
     let mut done = Vec::with_capacity(jobs.len());
     let mut broken: Option<BatchLost> = None;
     // Each request runs in a savepoint; closing one and opening the next is one round trip
-    // to SQLite's thread, as each costs a hand-over between threads.
+    // (a hand-over to SQLite's thread, or to the PostgreSQL server), not two.
     let mut opening: Option<&str> = Some("SAVEPOINT request");
     let count = jobs.len();
     for (i, job) in jobs.into_iter().enumerate() {

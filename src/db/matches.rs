@@ -103,8 +103,8 @@ pub async fn by_id(conn: &mut Conn, id: MatchId) -> sqlx::Result<Option<MatchRow
 }
 
 /// A match about to be written, with what the write and its answer need, in one query
-/// (each query is a hand-over to SQLite's thread): whether `user` supervises its league and
-/// the teams' names.
+/// (each query is a round trip: to SQLite's thread, or to the PostgreSQL server): whether
+/// `user` supervises its league and the teams' names.
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct MatchForWrite {
     #[sqlx(flatten)]

@@ -7,8 +7,9 @@
 //! Placeholders are `$1, $2…`, which both stores read.
 //!
 //! Writes are serialized on both: SQLite has one writer connection and opens every write
-//! transaction with `BEGIN IMMEDIATE`; PostgreSQL takes one advisory lock first
-//! ([`postgres`]). So a read-then-write inside a write transaction is never raced.
+//! transaction with `BEGIN IMMEDIATE`; PostgreSQL begins it `READ COMMITTED` and takes one
+//! advisory lock first ([`postgres`]). So a read-then-write inside a write transaction is
+//! never raced.
 
 pub mod copy;
 pub mod group_commit;
@@ -152,7 +153,8 @@ pub struct Db {
 
 impl Db {
     /// Opens the store (creating an SQLite file if needed), runs the migrations and checks
-    /// that the durability settings are in force.
+    /// that the durability settings are in force (on PostgreSQL, the server's before
+    /// migrating, so a refused one is left as it was).
     pub async fn open(location: &Location, clock: Clock) -> Result<Db, DbError> {
         let store = match location {
             Location::File(path) => Store::Sqlite(sqlite::Pools::open(path).await?),
