@@ -54,5 +54,7 @@ mod standings_records;
 mod tiebreaks;
 mod two_instances;
 mod upgrade;
+mod upgrade_use;
 mod webdriver;
+mod withdrawn;
 mod wording;
