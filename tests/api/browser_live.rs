@@ -171,7 +171,10 @@ async fn the_scoreboard_updates_in_place() {
             // Paused, the board stays as it is; resumed, it catches up (WCAG 2.2.2). The pause
             // is pressed between two reads (a read timer pending, none in flight); then a hand
             // is recorded, and once the page's timer has fired, which is when it would have
-            // read the board, it must have read nothing and shown nothing new.
+            // read the board, it must have read nothing and shown nothing new. (Planted:
+            // `check()` in public.js without its first `if (paused)` guard reads once while
+            // paused, and fails here; the score would still be 142, since the swap after the
+            // read checks `paused` too.)
             browser.execute(COUNT_READS, json!([])).await?;
             wait_for_text(browser, PAUSE_BETWEEN_READS, "paused").await?;
             let r = app.get(&format!("/api/v1/matches/{first}")).await;

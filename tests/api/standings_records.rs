@@ -6,11 +6,12 @@
 //! proptest; each case is a league of its own on one server.
 //!
 //! A step may be refused (a forfeit of a finished match...), but only with the codes its
-//! kind can answer, and across the cases enough steps of every kind succeed for the records
+//! kind can answer, and across the cases enough steps of every kind are done for the records
 //! to have been moved by each: a run where, say, every correction was refused would check
-//! nothing about corrections. Planted bug that fails that count: a correction whose reason is
-//! sent blank (every correction refused with 422 `invalid_correction`, which the old check
-//! accepted).
+//! nothing about corrections. Half of the steps act on a match they fit (a cancellation on one
+//! not started...), the other half on any. Planted bug that fails that count: every
+//! correction refused with 422 `invalid_hand` (a refusal the steps may get, so only the count
+//! sees it).
 
 use std::collections::BTreeMap;
 
@@ -63,7 +64,8 @@ enum Step {
     },
     /// Sportsmanship ratings of a match made so far.
     Rate { pick: usize, a: i64, b: i64 },
-    /// A cancellation of a match made so far.
+    /// A cancellation of a match made so far (or, when none is waiting to be played, of a new
+    /// one).
     Cancel { pick: usize },
 }
 
@@ -127,8 +129,8 @@ async fn the_kept_records_equal_the_standings_computed_from_the_matches() {
     }
     eprintln!("steps tried and done: {tried:?}");
     for kind in ["play", "forfeit", "correction", "rating", "cancellation"] {
-        let (tried, done) = tried.get(kind).copied().unwrap_or_default();
-        assert!(done >= 1, "no {kind} was done ({tried} tried): {tried:?}");
+        let (tries, done) = tried.get(kind).copied().unwrap_or_default();
+        assert!(done >= 1, "no {kind} was done ({tries} tried): {tried:?}");
     }
     // Every play is done (its requests are checked as they go), and most corrections are
     // (a correction is refused only on a match forfeited or cancelled, or when it would end
@@ -151,7 +153,6 @@ async fn run(
     made: &mut Vec<i64>,
     s: &Step,
 ) -> Option<(&'static str, bool)> {
-    let pick = |i: usize| made.get(i % made.len().max(1)).copied();
     match s {
         Step::Play { a, b, hands } => {
             let m = admin.add_match(slug, teams[*a], teams[*b], "T1").await;
@@ -170,8 +171,8 @@ async fn run(
             Some(("play", true))
         }
         Step::Forfeit { pick: p, team } => {
-            let id = pick(*p)?;
-            let m = current(admin, id).await;
+            let m = choose(admin, made, *p, &["scheduled", "in_progress"]).await?;
+            let id = &m["id"];
             let who = ["a", "b", "both"][*team];
             let r = admin
                 .post(
@@ -187,8 +188,7 @@ async fn run(
             number,
             hand: h,
         } => {
-            let id = pick(*p)?;
-            let m = current(admin, id).await;
+            let m = choose(admin, made, *p, &["in_progress", "complete"]).await?;
             let played = m["hands"].as_array().map_or(0, Vec::len);
             if played == 0 {
                 return None;
@@ -206,7 +206,8 @@ async fn run(
             Some(("correction", done))
         }
         Step::Rate { pick: p, a, b } => {
-            let id = pick(*p)?;
+            let m = choose(admin, made, *p, &["complete"]).await?;
+            let id = &m["id"];
             let r = admin
                 .post(
                     &format!("/api/v1/matches/{id}/sportsmanship"),
@@ -218,8 +219,16 @@ async fn run(
             Some(("rating", done))
         }
         Step::Cancel { pick: p } => {
-            let id = pick(*p)?;
-            let m = current(admin, id).await;
+            let m = match choose(admin, made, *p, &["scheduled"]).await {
+                Some(m) if !p.is_multiple_of(2) || m["status"] == "scheduled" => m,
+                // Nothing waiting to be played: a new match, cancelled before it starts.
+                _ => {
+                    let m = admin.add_match(slug, teams[0], teams[1], "T2").await;
+                    made.push(m["id"].as_i64().expect("id"));
+                    m
+                }
+            };
+            let id = &m["id"];
             let r = admin
                 .post(
                     &format!("/api/v1/matches/{id}/cancel"),
@@ -232,6 +241,30 @@ async fn run(
             Some(("cancellation", done))
         }
     }
+}
+
+/// The match a step acts on, as it is now (`None` before the first match): for an even `pick`,
+/// one of the matches made so far whose status is one of `fit` (what the step can act on, so
+/// that every kind of step is done often), if any; otherwise any of them (so that refusals
+/// are tried too).
+async fn choose(admin: &Api, made: &[i64], pick: usize, fit: &[&str]) -> Option<Value> {
+    if made.is_empty() {
+        return None;
+    }
+    if pick.is_multiple_of(2) {
+        let mut fitting = Vec::new();
+        for id in made {
+            let m = current(admin, *id).await;
+            if m["status"].as_str().is_some_and(|s| fit.contains(&s)) {
+                fitting.push(m);
+            }
+        }
+        if !fitting.is_empty() {
+            let at = (pick / 2) % fitting.len();
+            return Some(fitting.swap_remove(at));
+        }
+    }
+    Some(current(admin, made[pick % made.len()]).await)
 }
 
 async fn current(admin: &Api, id: i64) -> Value {

@@ -11,10 +11,11 @@
 //! the pages' own links — answers 200, and so do the public ones to an anonymous reader
 //! (through the page cache).
 //!
-//! Planted bugs that fail it: `check` reporting a bracket difference (a bracket seed made
-//! different in `service::check`) fails at the `check`; a page that fails on the migrated data
-//! (the console's template reading a hand's `recorded_at` that v0.1 stored differently,
-//! simulated by answering 500 for a match older than the migration) fails at the crawl.
+//! Planted bugs that fail it: a regular-season correction that keeps the winner leaving the
+//! match's cached totals as they were (fails at `check`: "match 8: score_a is 303, the hands
+//! give 302"); the bracket's kept results not saved after a result (fails playing the
+//! bracket: the final never gets its match); the correction form answering 500 for a hand
+//! already corrected (fails at the crawl, on the fixture's v0.1 corrections and match 8's).
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 

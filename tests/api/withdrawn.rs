@@ -5,9 +5,8 @@
 //! finished.
 //!
 //! Planted bug that fails both tests: `roster::set_withdrawn` without its
-//! `cancel_unstarted_of` (the team's matches stay scheduled: starting one answers 200,
-//! tonight's list offers it, the feeds say CONFIRMED, the playoffs answer 409
-//! `season_unfinished`).
+//! `cancel_unstarted_of` (the team's matches stay scheduled; each test stops at the first of
+//! them, where it expects "cancelled").
 
 use std::collections::{BTreeMap, BTreeSet};
 
