@@ -48,9 +48,12 @@
   var clock = document.getElementById("time-left");
   if (clock && clock.dataset.endsAt && !clock.dataset.called) {
     var ends = Date.parse(clock.dataset.endsAt);
+    // A phone clock behind the server's would show more time than the limit: never more.
+    var most = Number(clock.dataset.limitMinutes) * 60;
     var tick = function () {
       var left = Math.round((ends - Date.now()) / 1000);
       if (isNaN(left)) return;
+      if (most > 0 && left > most) left = most;
       if (left <= 0) {
         clock.textContent = "Time is up: finish this hand";
         if (clock.parentNode) clock.parentNode.classList.add("expired");

@@ -112,23 +112,39 @@ pub async fn insert_session(
     Ok(())
 }
 
-/// A live session (not expired at `now`) with its user.
+/// A session, live or expired (the caller compares `expires_at` with its clock), with its
+/// user.
 pub async fn session(
     conn: &mut Conn,
     id_hash: &str,
-    now: Timestamp,
 ) -> sqlx::Result<Option<(SessionRow, UserRow)>> {
     let session: Option<SessionRow> = on_store!(conn, |c| sqlx::query_as(
-        "SELECT * FROM sessions WHERE id_hash = $1 AND expires_at > $2"
+        "SELECT * FROM sessions WHERE id_hash = $1"
     )
     .bind(id_hash)
-    .bind(now)
     .fetch_optional(c)
     .await)?;
     let Some(session) = session else {
         return Ok(None);
     };
     Ok(by_id(conn, session.user_id).await?.map(|u| (session, u)))
+}
+
+/// Deletes the session if it has expired at `now`.
+pub async fn delete_expired_session(
+    conn: &mut Conn,
+    id_hash: &str,
+    now: Timestamp,
+) -> sqlx::Result<()> {
+    on_store!(conn, |c| sqlx::query(
+        "DELETE FROM sessions WHERE id_hash = $1 AND expires_at <= $2"
+    )
+    .bind(id_hash)
+    .bind(now)
+    .execute(c)
+    .await
+    .map(|r| r.rows_affected()))?;
+    Ok(())
 }
 
 pub async fn delete_session(conn: &mut Conn, id_hash: &str) -> sqlx::Result<()> {

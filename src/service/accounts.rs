@@ -186,16 +186,38 @@ pub async fn open_session(db: &Db, user: &User) -> Result<(String, String), Serv
     Ok((id, csrf))
 }
 
-/// The user and CSRF token of a live session.
+/// The user and CSRF token of a live session. A session seen expired is deleted: a clock
+/// set back later (by hand, or by a time server correcting it) cannot bring it back.
 pub async fn session_user(
     db: &Db,
     session_id: &str,
 ) -> Result<Option<(User, String)>, ServiceError> {
     let now = db.clock().now();
+    let id_hash = secret_hash(session_id);
     let mut conn = db.read().await?;
-    Ok(users::session(&mut conn, &secret_hash(session_id), now)
-        .await?
-        .map(|(s, u)| (user_of(u), s.csrf_token)))
+    let found = users::session(&mut conn, &id_hash).await?;
+    drop(conn);
+    match found {
+        Some((s, u)) if s.expires_at > now => Ok(Some((user_of(u), s.csrf_token))),
+        Some(_) => {
+            end_expired_session(db, &id_hash, now).await;
+            Ok(None)
+        }
+        None => Ok(None),
+    }
+}
+
+/// Deletes an expired session. The request goes on logged out either way: a database that
+/// refuses the write (a read-only standby, a busy writer) is logged, not shown to the user.
+async fn end_expired_session(db: &Db, id_hash: &str, now: Timestamp) {
+    let deleted = async {
+        let mut tx = db.write().await?;
+        users::delete_expired_session(&mut tx, id_hash, now).await?;
+        tx.commit().await
+    };
+    if let Err(e) = deleted.await {
+        tracing::warn!("an expired session could not be deleted: {e}");
+    }
 }
 
 pub async fn close_session(db: &Db, session_id: &str) -> Result<(), ServiceError> {

@@ -529,7 +529,10 @@ pub async fn call_time(
             "these rules have no time limit",
         ));
     }
-    db_matches::call_time(&mut tx, id, now).await?;
+    // A service clock set back before the start records the call at the start, never
+    // before it.
+    let at = m.started_at.map_or(now, |start| now.max(start));
+    db_matches::call_time(&mut tx, id, at).await?;
     audit::record(
         &mut tx,
         user,

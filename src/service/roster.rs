@@ -9,6 +9,7 @@ use super::teams::{NewTeamInput, TeamView, check_team};
 use super::{ServiceError, User, require_admin};
 use crate::db::Db;
 use crate::db::leagues::{self as db_leagues, TeamRow};
+use crate::db::matches as db_matches;
 use crate::domain::TeamId;
 use crate::domain::Timestamp;
 
@@ -286,7 +287,10 @@ pub async fn edit_team(
     Ok(view)
 }
 
-/// Withdraws a team from the league (`true`) or reinstates it (`false`).
+/// Withdraws a team from the league (`true`) or reinstates it (`false`). A withdrawn team
+/// plays no more: its regular-season matches not started are cancelled in the same
+/// transaction, as when the forfeit policy drops a team; its results stay. Reinstating it
+/// does not bring them back ("generate the rest" schedules its missing pairs again).
 pub async fn set_withdrawn(
     db: &Db,
     user: &User,
@@ -295,13 +299,28 @@ pub async fn set_withdrawn(
     withdrawn: bool,
 ) -> Result<TeamView, ServiceError> {
     require_admin(user)?;
+    let now = db.clock().now();
     let mut tx = db.write().await?;
     let before = team_of(&mut tx, slug, team_id).await?;
     let after = TeamView {
         withdrawn,
         ..TeamView::from(&before)
     };
-    let view = save_team(&mut tx, user, db.clock().now(), &before, after).await?;
+    let view = save_team(&mut tx, user, now, &before, after).await?;
+    if withdrawn && !before.withdrawn {
+        let note = format!("{} withdrew from the league", before.name);
+        let cancelled = db_matches::cancel_unstarted_of(&mut tx, team_id, &note).await?;
+        let after = format!("{} matches cancelled", cancelled.len());
+        audit::record(
+            &mut tx,
+            user,
+            now,
+            audit::Change::new("withdraw_team", audit::Subject::Team(team_id))
+                .after(&after)
+                .reason(&note),
+        )
+        .await?;
+    }
     tx.commit().await?;
     Ok(view)
 }

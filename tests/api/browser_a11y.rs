@@ -79,6 +79,34 @@ for (var i = 0; i < all.length; i++) {
 return out;
 "#;
 
+/// The error a form sent with a mistake comes back with: its element, and whether the page
+/// gives it the focus.
+#[derive(Clone, Copy)]
+struct Shown {
+    css: &'static str,
+    focused: bool,
+}
+
+/// An error summary, focused when the page loads (`autofocus`, or `console.js`).
+const fn summary(css: &'static str) -> Shown {
+    Shown { css, focused: true }
+}
+
+/// A message next to the form or field, which the page does not focus.
+const fn message(css: &'static str) -> Shown {
+    Shown {
+        css,
+        focused: false,
+    }
+}
+
+/// `true` when the focus is on the element `arguments[0]` or inside it; otherwise what has it.
+const HAS_FOCUS: &str = "
+var e = document.querySelector(arguments[0]), a = document.activeElement;
+if (e && a && (e === a || e.contains(a))) { return true; }
+return 'the focus is on ' + (a ? a.tagName.toLowerCase() + (a.id ? '#' + a.id : '') : 'nothing');
+";
+
 /// Collects the axe verdicts of every page visited.
 struct Audit<'a> {
     browser: &'a Browser,
@@ -119,16 +147,49 @@ impl Audit<'_> {
         self.here(what).await
     }
 
-    /// Runs `script` (which submits a form on the page) and checks the page it leads to.
-    async fn submit(&mut self, what: &str, script: &str) -> anyhow::Result<()> {
+    /// Runs `script` (which submits a form on the page with a mistake) and checks the page it
+    /// leads to, once that page shows the error `shown` is about: the page must have been
+    /// replaced, and the error be on it, with the focus when `shown.focused` (an error
+    /// summary, which the page focuses on load), before axe audits that state. (Planted: the
+    /// console's error summary without `autofocus` and `console.js`'s `focus()` fails at
+    /// "console, a hand with errors".)
+    async fn submit(&mut self, what: &str, script: &str, shown: Shown) -> anyhow::Result<()> {
         let before = self.browser.find("html").await?;
         self.browser.execute(script, json!([])).await?;
         // Wait until the old document is gone.
+        let mut replaced = false;
         for _ in 0..150 {
             if self.browser.attribute(&before, "lang").await.is_err() {
+                replaced = true;
                 break;
             }
             actix_web::rt::time::sleep(Duration::from_millis(100)).await;
+        }
+        ensure!(replaced, "{what}: the form was not sent (the page stayed)");
+        let error = self
+            .browser
+            .wait_for(shown.css, WAIT)
+            .await
+            .with_context(|| format!("{what}: the page shows no error ({})", shown.css))?;
+        ensure!(
+            !self.browser.text(&error).await?.trim().is_empty(),
+            "{what}: the error ({}) says nothing",
+            shown.css
+        );
+        if shown.focused {
+            let mut focused = Value::Null;
+            for _ in 0..50 {
+                focused = self.browser.execute(HAS_FOCUS, json!([shown.css])).await?;
+                if focused == true {
+                    break;
+                }
+                actix_web::rt::time::sleep(Duration::from_millis(100)).await;
+            }
+            ensure!(
+                focused == true,
+                "{what}: the error ({}) does not have the focus; {focused}",
+                shown.css
+            );
         }
         self.here(what).await
     }
@@ -224,6 +285,7 @@ async fn every_page_passes_axe() {
                     "login-button",
                     &[("username", "coord"), ("password", "not it")],
                 ),
+                message("#login-error"),
             )
             .await?;
         login(browser, &app, "coord").await?;
@@ -275,6 +337,7 @@ async fn every_page_passes_axe() {
                 "var f = document.querySelector('main form[method=post]'); \
                  f.querySelectorAll('input[type=text], input:not([type])').forEach(function (i) { i.value = ''; }); \
                  f.requestSubmit ? f.requestSubmit() : f.submit();",
+                summary("#form-error"),
             )
             .await?;
         audit.page("account", "/account").await?;
@@ -284,6 +347,7 @@ async fn every_page_passes_axe() {
                 "var i = document.querySelector('input[type=password]'); var f = i.form; \
                  f.querySelectorAll('input[type=password]').forEach(function (p, n) { p.value = n ? 'short' : 'wrong'; }); \
                  f.requestSubmit ? f.requestSubmit() : f.submit();",
+                message(".field-error[role=alert]"),
             )
             .await?;
 
@@ -294,6 +358,7 @@ async fn every_page_passes_axe() {
             .submit(
                 "console, a hand with errors",
                 &fill_and_click("record", &[("a_tricks0", "9"), ("b_tricks0", "x")]),
+                summary("[data-error-summary]"),
             )
             .await?;
         audit.page("console, scheduled (check-in)", &format!("/supervise/matches/{scheduled}")).await?;
@@ -304,6 +369,7 @@ async fn every_page_passes_axe() {
             .submit(
                 "correct a hand, no reason",
                 &fill_and_click("record", &[("reason", "")]),
+                summary("[data-error-summary]"),
             )
             .await?;
 
@@ -344,6 +410,7 @@ async fn every_page_passes_axe() {
                 "calculator, a wrong hand",
                 "var t = document.querySelector('main form input[name*=tricks]'); t.value = '14'; \
                  var f = t.form; f.requestSubmit ? f.requestSubmit() : f.submit();",
+                summary("#form-error"),
             )
             .await?;
         browser.goto(&app.url("/account")).await?;

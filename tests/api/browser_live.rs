@@ -62,6 +62,32 @@ async fn in_play(app: &TestApp, admin: &Api, matches: usize) -> Vec<Value> {
     out
 }
 
+/// Counts the live part's reads: each run of its poller's timer (`window.__checks`; the
+/// timers it sets from now on, through `later()`, whose callback is `check`) and each request
+/// (`window.__reads`); `window.__pending` while such a timer waits.
+const COUNT_READS: &str = "
+window.__checks = 0; window.__reads = 0; window.__pending = false;
+var setTimer = window.setTimeout.bind(window);
+window.setTimeout = function (fn, ms) {
+  if (typeof fn === 'function' && fn.name === 'check') {
+    window.__pending = true;
+    return setTimer(function () { window.__pending = false; window.__checks++; fn(); }, ms);
+  }
+  return setTimer.apply(null, arguments);
+};
+var send = window.fetch.bind(window);
+window.fetch = function () { window.__reads++; return send.apply(null, arguments); };
+";
+
+/// Presses pause while a read timer is pending (no read in flight: the next read would be
+/// that timer's), noting the counts then; `paused`, or `waiting` to be called again.
+const PAUSE_BETWEEN_READS: &str = "
+if (!window.__pending) { return 'waiting'; }
+document.getElementById('pause-live').click();
+window.__checksAtPause = window.__checks; window.__readsAtPause = window.__reads;
+return 'paused';
+";
+
 /// Waits until `script` returns `want` (a string), or fails with what it last returned.
 async fn wait_for_text(browser: &Browser, script: &str, want: &str) -> anyhow::Result<()> {
     let deadline = std::time::Instant::now() + WAIT;
@@ -142,16 +168,36 @@ async fn the_scoreboard_updates_in_place() {
                 "only the changed score: {said}"
             );
 
-            // Paused, the board stays as it is; resumed, it catches up (WCAG 2.2.2).
-            let pause = browser.find("#pause-live").await?;
-            browser.click(&pause).await?;
+            // Paused, the board stays as it is; resumed, it catches up (WCAG 2.2.2). The pause
+            // is pressed between two reads (a read timer pending, none in flight); then a hand
+            // is recorded, and once the page's timer has fired, which is when it would have
+            // read the board, it must have read nothing and shown nothing new. (Planted:
+            // `check()` in public.js without its first `if (paused)` guard reads once while
+            // paused, and fails here; the score would still be 142, since the swap after the
+            // read checks `paused` too.)
+            browser.execute(COUNT_READS, json!([])).await?;
+            wait_for_text(browser, PAUSE_BETWEEN_READS, "paused").await?;
             let r = app.get(&format!("/api/v1/matches/{first}")).await;
             let m: Value = r.json().await?;
             admin.enter_hand(&m, &a_hand()).await;
-            actix_web::rt::time::sleep(Duration::from_secs(7)).await;
+            wait_for_text(
+                browser,
+                "return String(window.__checks > window.__checksAtPause);",
+                "true",
+            )
+            .await?;
+            let reads = browser
+                .execute("return window.__reads - window.__readsAtPause;", json!([]))
+                .await?;
+            ensure!(reads == 0, "no read while paused: {reads}");
             ensure!(
                 browser.execute(&score, json!([])).await? == "142",
                 "no update while paused"
+            );
+            let pause = browser.find("#pause-live").await?;
+            ensure!(
+                browser.text(&pause).await? == "Resume live updates",
+                "the button says how to resume"
             );
             browser.click(&pause).await?;
             wait_for_text(browser, &score, "213").await?;

@@ -98,7 +98,7 @@ async fn move_to(admin: &Api, id: i64, when: &str) {
 
 /// An anonymous GET of a feed: checked to be `text/calendar` in UTF-8 with CRLF line ends
 /// and no line over 75 octets; its text and the calendar parsed from it.
-async fn feed(app: &TestApp, path: &str) -> (String, icalendar::Calendar) {
+pub(crate) async fn feed(app: &TestApp, path: &str) -> (String, icalendar::Calendar) {
     let r = reqwest::Client::new()
         .get(app.url(path))
         .send()
@@ -140,7 +140,7 @@ fn event<'a>(cal: &'a icalendar::Calendar, uid: &str) -> &'a icalendar::Event {
         .unwrap_or_else(|| panic!("no event {uid}"))
 }
 
-fn uid(id: i64) -> String {
+pub(crate) fn uid(id: i64) -> String {
     format!("match-{id}@spades-im")
 }
 

@@ -295,3 +295,141 @@ async fn tonight_opens_on_today_and_folds_the_rest_of_the_week() {
         assert!(!tag.contains("open"), "{folded}: {tag}");
     }
 }
+
+/// The time left on the console of a match, in words.
+async fn time_left(browser: &crate::helpers::Browser, id: i64) -> String {
+    let html = browser
+        .get(&format!("/supervise/matches/{id}"))
+        .await
+        .text()
+        .await
+        .unwrap();
+    let clock = crate::helpers::html_element(&html, "time-left", "</strong>")
+        .unwrap_or_else(|| panic!("the console shows a clock: {html}"));
+    crate::helpers::html_text(clock)
+}
+
+/// The service's clock set back during a timed match (`unc-im-300`, 30 minutes): the time
+/// left follows the clock but never shows more than the limit (a clock before the start reads
+/// as the start) nor less than zero; a hand entered meanwhile is an ordinary one; after the
+/// limit has passed and the clock goes back, time is no longer up (the service's clock is the
+/// match's clock, docs/scoring.md §8.3); a time call made with the clock before the start is
+/// recorded at the start, stays made whatever the clock does, and marks the next hand, which
+/// ends the game on time.
+/// Planted bugs that fail it: the console's time left computed from the clock unbounded
+/// ("35:00 left" on a 30-minute clock), and the time call recorded at the clock's time (before
+/// `started_at`).
+#[actix_web::test]
+async fn the_match_clock_going_backwards_never_shows_more_than_the_limit() {
+    let start = "2026-11-24T00:00:00Z";
+    let at = |minutes: i64| {
+        chrono::DateTime::parse_from_rfc3339(start)
+            .unwrap()
+            .to_utc()
+            + Duration::minutes(minutes)
+    };
+    let (clock, time) = manual_clock(start, chrono_tz::America::New_York);
+    let app = spawn_app_with_clock(clock).await;
+    let admin = app.api_user("coord", Role::Admin).await;
+    app.user("boss", Role::Admin).await;
+    let boss = app.browser("boss").await;
+    let teams = app.league(&admin, "fall", json!("unc-im-300"), 2).await;
+    let id = admin.add_match("fall", teams[0], teams[1], "T1").await["id"]
+        .as_i64()
+        .unwrap();
+    let started = admin.start_match(id).await;
+    assert_eq!(started["ends_at"], "2026-11-24T00:30:00Z");
+    assert_eq!(time_left(&boss, id).await, "30:00 left");
+    time.set(at(10));
+    assert_eq!(time_left(&boss, id).await, "20:00 left");
+    // Back 15 minutes, before the start: the whole limit, no more.
+    time.set(at(-5));
+    assert_eq!(time_left(&boss, id).await, "30:00 left");
+    let m = admin
+        .enter_hand(&started, &hand([4, 3], [4, 4], [2, 2], [3, 2]))
+        .await;
+    assert_eq!(m["hands"][0]["time_called"], false, "{m}");
+    assert_eq!(
+        m["ends_at"], "2026-11-24T00:30:00Z",
+        "the end does not move"
+    );
+    // Past the limit, then back within it: the clock decides.
+    time.set(at(31));
+    assert_eq!(time_left(&boss, id).await, "Time is up: finish this hand");
+    time.set(at(25));
+    assert_eq!(time_left(&boss, id).await, "5:00 left");
+    // Time called with the clock ten minutes before the start: recorded at the start.
+    time.set(at(-10));
+    let r = admin
+        .post(
+            &format!("/api/v1/matches/{id}/time"),
+            &json!({"expected_version": m["version"]}),
+        )
+        .await;
+    let called = crate::helpers::json_with_status(r, 200, "call time").await;
+    assert_eq!(called["time_called_at"], "2026-11-24T00:00:00Z", "{called}");
+    assert_eq!(called["started_at"], "2026-11-24T00:00:00Z");
+    assert_eq!(time_left(&boss, id).await, "Time is up: finish this hand");
+    time.set(at(-20));
+    assert_eq!(time_left(&boss, id).await, "Time is up: finish this hand");
+    // The next hand is the last: A 71 + 60 = 131, B 41 + 70 = 111, won on time.
+    let last = admin
+        .enter_hand(&called, &hand([3, 3], [3, 3], [3, 4], [3, 4]))
+        .await;
+    assert_eq!(last["hands"][1]["time_called"], true, "{last}");
+    assert_eq!(last["status"], "complete");
+    assert_eq!(last["reason"], "time");
+    assert_eq!(last["winner"], "a");
+    for page in [format!("/matches/{id}"), format!("/supervise/matches/{id}")] {
+        assert_eq!(boss.get(&page).await.status(), 200, "{page}");
+    }
+}
+
+async fn sessions(app: &crate::helpers::TestApp) -> i64 {
+    let mut conn = app.db.read().await.unwrap();
+    spades_im::on_store!(conn, |c| sqlx::query_scalar(
+        "SELECT count(*) FROM sessions"
+    )
+    .fetch_one(c)
+    .await)
+    .unwrap()
+}
+
+/// A session ends 12 hours after login on the service's clock, and stays ended: seen expired
+/// once, it does not come back when the clock is set back. Setting the clock back while it
+/// is live (even before the login) does not end it.
+/// Planted bug that fails it: `session_user` leaving an expired session in place (the
+/// stateless `expires_at > now` check alone lets the clock revive it).
+#[actix_web::test]
+async fn a_session_seen_expired_stays_expired_when_the_clock_goes_back() {
+    let login = chrono::DateTime::parse_from_rfc3339("2030-01-01T08:00:00Z")
+        .unwrap()
+        .to_utc();
+    let (clock, time) = manual_clock("2030-01-01T08:00:00Z", chrono_tz::Europe::London);
+    let app = spawn_app_with_clock(clock).await;
+    app.user("sup", Role::Supervisor).await;
+    let browser = app.browser("sup").await;
+    // Back two hours, before the login: still logged in.
+    time.set(login - Duration::hours(2));
+    assert_eq!(browser.get("/account").await.status(), 200);
+    time.set(login + Duration::hours(11) + Duration::minutes(59));
+    assert_eq!(browser.get("/account").await.status(), 200);
+    assert_eq!(sessions(&app).await, 1);
+    // Expired: sent to the login form, and the session is gone.
+    time.set(login + Duration::hours(12) + Duration::seconds(1));
+    let r = browser.get("/account").await;
+    assert_eq!(r.status(), 303);
+    assert!(
+        r.headers()["location"]
+            .to_str()
+            .unwrap()
+            .starts_with("/login")
+    );
+    assert_eq!(sessions(&app).await, 0);
+    // The clock set back an hour: the session stays ended.
+    time.set(login + Duration::hours(11));
+    assert_eq!(browser.get("/account").await.status(), 303);
+    // A new login works at that time.
+    let again = app.browser("sup").await;
+    assert_eq!(again.get("/account").await.status(), 200);
+}

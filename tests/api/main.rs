@@ -55,5 +55,7 @@ mod store;
 mod tiebreaks;
 mod two_instances;
 mod upgrade;
+mod upgrade_use;
 mod webdriver;
+mod withdrawn;
 mod wording;

@@ -4,6 +4,16 @@
 //! head-to-head record equal the sums over the finished matches, and the ranked standings
 //! the pages show equal the standings computed from the matches. The sequences are drawn by
 //! proptest; each case is a league of its own on one server.
+//!
+//! A step may be refused (a forfeit of a finished match...), but only with the codes its
+//! kind can answer, and across the cases enough steps of every kind are done for the records
+//! to have been moved by each: a run where, say, every correction was refused would check
+//! nothing about corrections. Half of the steps act on a match they fit (a cancellation on one
+//! not started...), the other half on any. Planted bug that fails that count: every
+//! correction refused with 422 `invalid_hand` (a refusal the steps may get, so only the count
+//! sees it).
+
+use std::collections::BTreeMap;
 
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
@@ -37,7 +47,8 @@ fn hand(choice: usize) -> Value {
 #[derive(Debug, Clone)]
 enum Step {
     /// A new match between two teams, started and given up to these hands (it may stay in
-    /// play when they do not end the game).
+    /// play when they do not end the game); with no hands it is not started (so that it can
+    /// be forfeited before its start, or cancelled).
     Play {
         a: usize,
         b: usize,
@@ -53,13 +64,14 @@ enum Step {
     },
     /// Sportsmanship ratings of a match made so far.
     Rate { pick: usize, a: i64, b: i64 },
-    /// A cancellation of a match made so far.
+    /// A cancellation of a match made so far (or, when none is waiting to be played, of a new
+    /// one).
     Cancel { pick: usize },
 }
 
 fn step() -> impl Strategy<Value = Step> {
     prop_oneof![
-        4 => (0..TEAMS, 1..TEAMS, proptest::collection::vec(0usize..4, 1..4))
+        4 => (0..TEAMS, 1..TEAMS, proptest::collection::vec(0usize..4, 0..4))
             .prop_map(|(a, d, hands)| Step::Play { a, b: (a + d) % TEAMS, hands }),
         1 => (any::<usize>(), 0usize..3).prop_map(|(pick, team)| Step::Forfeit { pick, team }),
         3 => (any::<usize>(), 1usize..4, 0usize..4)
@@ -78,6 +90,8 @@ async fn the_kept_records_equal_the_standings_computed_from_the_matches() {
         ..Config::default()
     });
     let strategy = proptest::collection::vec(step(), 1..MAX_STEPS);
+    // Per kind of step: how many were tried and how many were done (2xx).
+    let mut tried: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
     for case in 0..CASES {
         let steps = strategy
             .new_tree(&mut runner)
@@ -105,19 +119,48 @@ async fn the_kept_records_equal_the_standings_computed_from_the_matches() {
         assert_eq!(r.status(), 200, "{}", r.text().await.unwrap());
         let mut made: Vec<i64> = Vec::new();
         for (n, s) in steps.iter().enumerate() {
-            run(&admin, &slug, &teams, &mut made, s).await;
+            if let Some((kind, done)) = run(&admin, &slug, &teams, &mut made, s).await {
+                let tally = tried.entry(kind).or_default();
+                tally.0 += 1;
+                tally.1 += usize::from(done);
+            }
             agree(&app, &slug, &format!("case {case}, step {n} of {steps:?}")).await;
         }
     }
+    eprintln!("steps tried and done: {tried:?}");
+    for kind in ["play", "forfeit", "correction", "rating", "cancellation"] {
+        let (tries, done) = tried.get(kind).copied().unwrap_or_default();
+        assert!(done >= 1, "no {kind} was done ({tries} tried): {tried:?}");
+    }
+    // Every play is done (its requests are checked as they go), and most corrections are
+    // (a correction is refused only on a match forfeited or cancelled, or when it would end
+    // the game before a later hand).
+    let (plays, played) = tried["play"];
+    assert_eq!(played, plays, "plays");
+    let (corrections, corrected) = tried["correction"];
+    assert!(
+        corrected * 2 >= corrections,
+        "only {corrected} of {corrections} corrections were done"
+    );
 }
 
-async fn run(admin: &Api, slug: &str, teams: &[i64], made: &mut Vec<i64>, s: &Step) {
-    let pick = |i: usize| made.get(i % made.len().max(1)).copied();
+/// Runs one step; its kind and whether it was done, or `None` when there was nothing to do
+/// it on (no match yet, no hand to correct).
+async fn run(
+    admin: &Api,
+    slug: &str,
+    teams: &[i64],
+    made: &mut Vec<i64>,
+    s: &Step,
+) -> Option<(&'static str, bool)> {
     match s {
         Step::Play { a, b, hands } => {
             let m = admin.add_match(slug, teams[*a], teams[*b], "T1").await;
             let id = m["id"].as_i64().expect("id");
             made.push(id);
+            if hands.is_empty() {
+                return Some(("play", true));
+            }
             let mut m = admin.start_match(id).await;
             for h in hands {
                 if m["status"] != "in_progress" {
@@ -125,10 +168,11 @@ async fn run(admin: &Api, slug: &str, teams: &[i64], made: &mut Vec<i64>, s: &St
                 }
                 m = admin.enter_hand(&m, &hand(*h)).await;
             }
+            Some(("play", true))
         }
         Step::Forfeit { pick: p, team } => {
-            let Some(id) = pick(*p) else { return };
-            let m = current(admin, id).await;
+            let m = choose(admin, made, *p, &["scheduled", "in_progress"]).await?;
+            let id = &m["id"];
             let who = ["a", "b", "both"][*team];
             let r = admin
                 .post(
@@ -136,47 +180,91 @@ async fn run(admin: &Api, slug: &str, teams: &[i64], made: &mut Vec<i64>, s: &St
                     &json!({"team": who, "expected_version": m["version"]}),
                 )
                 .await;
-            refused_only_as_expected(r, "forfeit").await;
+            let done = refused_only_as_expected(r, "forfeit", &["match_closed"]).await;
+            Some(("forfeit", done))
         }
         Step::Correct {
             pick: p,
             number,
             hand: h,
         } => {
-            let Some(id) = pick(*p) else { return };
-            let m = current(admin, id).await;
+            let m = choose(admin, made, *p, &["in_progress", "complete"]).await?;
             let played = m["hands"].as_array().map_or(0, Vec::len);
             if played == 0 {
-                return;
+                return None;
             }
             let number = (number - 1) % played + 1;
             let r = admin
                 .correct_hand(&m, number as i64, &hand(*h), "entered wrong", false)
                 .await;
-            refused_only_as_expected(r, "correction").await;
+            let done = refused_only_as_expected(
+                r,
+                "correction",
+                &["match_closed", "invalid_hand", "game_over"],
+            )
+            .await;
+            Some(("correction", done))
         }
         Step::Rate { pick: p, a, b } => {
-            let Some(id) = pick(*p) else { return };
+            let m = choose(admin, made, *p, &["complete"]).await?;
+            let id = &m["id"];
             let r = admin
                 .post(
                     &format!("/api/v1/matches/{id}/sportsmanship"),
                     &json!({"a": a, "b": b}),
                 )
                 .await;
-            refused_only_as_expected(r, "rating").await;
+            let done =
+                refused_only_as_expected(r, "rating", &["match_not_over", "invalid_rating"]).await;
+            Some(("rating", done))
         }
         Step::Cancel { pick: p } => {
-            let Some(id) = pick(*p) else { return };
-            let m = current(admin, id).await;
+            let m = match choose(admin, made, *p, &["scheduled"]).await {
+                Some(m) if !p.is_multiple_of(2) || m["status"] == "scheduled" => m,
+                // Nothing waiting to be played: a new match, cancelled before it starts.
+                _ => {
+                    let m = admin.add_match(slug, teams[0], teams[1], "T2").await;
+                    made.push(m["id"].as_i64().expect("id"));
+                    m
+                }
+            };
+            let id = &m["id"];
             let r = admin
                 .post(
                     &format!("/api/v1/matches/{id}/cancel"),
                     &json!({"reason": "rec center closed", "expected_version": m["version"]}),
                 )
                 .await;
-            refused_only_as_expected(r, "cancellation").await;
+            let done =
+                refused_only_as_expected(r, "cancellation", &["match_started", "match_closed"])
+                    .await;
+            Some(("cancellation", done))
         }
     }
+}
+
+/// The match a step acts on, as it is now (`None` before the first match): for an even `pick`,
+/// one of the matches made so far whose status is one of `fit` (what the step can act on, so
+/// that every kind of step is done often), if any; otherwise any of them (so that refusals
+/// are tried too).
+async fn choose(admin: &Api, made: &[i64], pick: usize, fit: &[&str]) -> Option<Value> {
+    if made.is_empty() {
+        return None;
+    }
+    if pick.is_multiple_of(2) {
+        let mut fitting = Vec::new();
+        for id in made {
+            let m = current(admin, *id).await;
+            if m["status"].as_str().is_some_and(|s| fit.contains(&s)) {
+                fitting.push(m);
+            }
+        }
+        if !fitting.is_empty() {
+            let at = (pick / 2) % fitting.len();
+            return Some(fitting.swap_remove(at));
+        }
+    }
+    Some(current(admin, made[pick % made.len()]).await)
 }
 
 async fn current(admin: &Api, id: i64) -> Value {
@@ -188,15 +276,23 @@ async fn current(admin: &Api, id: i64) -> Value {
         .expect("match")
 }
 
-/// A step may be refused (a forfeit of a finished match, a rating of one not over, a
-/// correction that would leave hands after the end), never fail.
-async fn refused_only_as_expected(r: reqwest::Response, what: &str) {
+/// Whether the step was done (200 or 201). It may be refused (a forfeit of a finished
+/// match, a rating of one not over, a correction that would leave hands after the end), but
+/// only with one of the error `codes` its kind can answer; never fail.
+async fn refused_only_as_expected(r: reqwest::Response, what: &str, codes: &[&str]) -> bool {
     let status = r.status().as_u16();
     let body = r.text().await.unwrap_or_default();
+    if matches!(status, 200 | 201) {
+        return true;
+    }
+    let code = serde_json::from_str::<Value>(&body)
+        .ok()
+        .and_then(|v| v["error"]["code"].as_str().map(String::from));
     assert!(
-        matches!(status, 200 | 201 | 409 | 422),
-        "{what}: {status} {body}"
+        matches!(status, 409 | 422) && code.as_deref().is_some_and(|c| codes.contains(&c)),
+        "{what}: {status} {body} (refusals expected: {codes:?})"
     );
+    false
 }
 
 /// `check` finds nothing, and the standings from the kept records are the standings

@@ -28,7 +28,7 @@ use serde_json::{Map, Value};
 use crate::helpers::{TestApp, spawn_app_on_copy};
 
 /// The database written by v0.1.
-const FIXTURE: &str = "tests/fixtures/v0.1.sqlite3";
+pub(crate) const FIXTURE: &str = "tests/fixtures/v0.1.sqlite3";
 /// v0.1's answers on it.
 const SNAPSHOTS: &str = "tests/fixtures/v0.1";
 /// The list of URLs, with status, content type and snapshot file, inside [`SNAPSHOTS`].
@@ -87,7 +87,7 @@ fn without_added_columns(text: &str) -> String {
     String::from_utf8(writer.into_inner().expect("CSV")).expect("UTF-8")
 }
 
-fn root() -> PathBuf {
+pub(crate) fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 

@@ -174,8 +174,10 @@ fn notice_of(done: Option<&str>) -> Option<&'static str> {
         "saved" => "League saved.",
         "team" => "Team added.",
         "team-edit" => "Team saved.",
-        "withdrawn" => "Team withdrawn.",
-        "reinstated" => "Team reinstated.",
+        "withdrawn" => "Team withdrawn: its matches not yet played are cancelled.",
+        "reinstated" => {
+            "Team reinstated. Its cancelled matches stay cancelled: “Generate the rest” on the schedule page schedules them again."
+        }
         "assigned" => "Supervisor assigned.",
         "unassigned" => "Supervisor removed from the league.",
         "match" => "Match added.",

@@ -71,10 +71,13 @@ struct ConsolePage {
 }
 
 /// The clock: the time left in words, and when it runs out (RFC 3339, for `console.js`).
+/// A service clock set back before the start reads as the start, so the time left is never
+/// more than the limit.
 fn time_left(view: &MatchView, now: Timestamp) -> (String, String) {
     let Some(ends) = view.ends_at else {
         return (String::new(), String::new());
     };
+    let now = view.started_at.map_or(now, |began| now.max(began));
     let left = (ends.0 - now.0).num_seconds();
     let words = if view.time_called_at.is_some() || left <= 0 {
         "Time is up: finish this hand".to_string()

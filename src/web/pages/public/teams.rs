@@ -203,7 +203,7 @@ impl Needs {
                     "{name} was {why}: it is out of the league and cannot enter the playoffs. Its remaining matches are cancelled; its results stay in the standings."
                 ),
                 None => format!(
-                    "{name} has withdrawn from the league and cannot enter the playoffs. Its results stay in the standings."
+                    "{name} has withdrawn from the league and cannot enter the playoffs. Its remaining matches are cancelled; its results stay in the standings."
                 ),
             });
             needs.eligible = false;
