@@ -513,10 +513,15 @@ fn system_clock() -> Clock {
 /// earlier release), made in a temporary directory: the migrations run on the copy, and the
 /// original is never opened.
 pub async fn spawn_app_on_copy(db: &std::path::Path) -> TestApp {
+    spawn_app_on_copy_with_clock(db, system_clock()).await
+}
+
+/// As [`spawn_app_on_copy`], on `clock`.
+pub async fn spawn_app_on_copy_with_clock(db: &std::path::Path, clock: Clock) -> TestApp {
     let dir = tempfile::tempdir().expect("temp dir");
     std::fs::copy(db, dir.path().join("test.sqlite3"))
         .unwrap_or_else(|e| panic!("copy {}: {e}", db.display()));
-    spawn_app_in(dir, system_clock(), vec![]).await
+    spawn_app_in(dir, clock, vec![]).await
 }
 
 /// Starts the application on an SQLite file whatever `SPADES_TEST_DB` says: for the tests of
