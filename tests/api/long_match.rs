@@ -5,6 +5,8 @@
 //!   form for hand 151), the public match page with its chart, the scoresheet CSV (150 hand
 //!   rows), the scoreboard and its TV mode: each answers 200 with hand 150 and the totals the
 //!   API gives.
+//! - (In a phone-sized Chromium, the console of this match loads and takes hand 151:
+//!   `browser_phone::a_150_hand_console_loads_on_a_phone_and_takes_the_next_hand`.)
 //! - Each hand was sent with an idempotency key; what a key stores does not grow with the
 //!   hands before it (docs/api.md §7.3: the answer is rebuilt from the hands, not kept).
 
@@ -14,7 +16,7 @@ use spades_im::service::Role;
 use crate::helpers::{TestApp, html_text, manual_clock, spawn_app_with_clock};
 
 /// Hands in the match.
-const HANDS: usize = 150;
+pub(crate) const HANDS: usize = 150;
 
 /// Hand `k`: every bid 0 (a number under "partnership", not nil), so every trick is a bag
 /// and every tenth bag costs 100: the scores sink and never reach the target, so the game
@@ -33,7 +35,7 @@ fn key(k: usize) -> String {
 /// A league "long" under "partnership", supervisor "sue", and a match at table "9" played to
 /// [`HANDS`] hands, each with its idempotency key, on a clock that stands still (no time
 /// limit runs out). The app and the API's answer to the last hand.
-async fn long_match() -> (TestApp, Value) {
+pub(crate) async fn long_match() -> (TestApp, Value) {
     let (clock, _) = manual_clock("2026-11-23T19:00:00Z", chrono_tz::UTC);
     let app = spawn_app_with_clock(clock).await;
     let admin = app.api_user("coord", Role::Admin).await;
@@ -74,11 +76,17 @@ async fn a_150_hand_match_reads_whole_on_every_page_and_export() {
     let hands = m["hands"].as_array().unwrap();
     assert_eq!(hands.len(), HANDS);
     assert_eq!(hands[HANDS - 1]["number"], HANDS);
-    let (a, b) = (m["a"]["score"].as_i64().unwrap(), m["b"]["score"].as_i64().unwrap());
+    let (a, b) = (
+        m["a"]["score"].as_i64().unwrap(),
+        m["b"]["score"].as_i64().unwrap(),
+    );
     assert_eq!(hands[HANDS - 1]["a"]["score"], a, "{}", hands[HANDS - 1]);
     assert_eq!(hands[HANDS - 1]["b"]["score"], b, "{}", hands[HANDS - 1]);
     assert!(a < 0 && b < 0, "the scores sank: {a}, {b}");
-    assert_eq!(m["version"], last["version"], "the last answer is the match");
+    assert_eq!(
+        m["version"], last["version"],
+        "the last answer is the match"
+    );
     let (name_a, name_b) = (
         m["team_a"]["name"].as_str().unwrap(),
         m["team_b"]["name"].as_str().unwrap(),
