@@ -28,9 +28,10 @@
 //!
 //! `cargo bench --bench http_load -- growth` plays one match of 150 hands through the API,
 //! each hand with an idempotency key, on a fresh SQLite file, and prints what each hand adds
-//! to the database (its pages, `page_count × page_size`, WAL included) over hands 1–10, 71–80
-//! and 141–150, and the stored size of each hand's idempotency key: a match's cost on disk
-//! should be linear in its hands, so both stay flat.
+//! to the database (its pages, `page_count × page_size`, WAL included; and the bytes SQLite
+//! stores in them, `dbstat`'s payload) over hands 1–10, 71–80 and 141–150, and the stored
+//! size of each hand's idempotency key: a match's cost on disk should be linear in its hands,
+//! so all of them stay flat.
 //!
 //! Environment: `LOAD_SECONDS` (per measurement, default 5), `LOAD_CONNS` (default
 //! `1,16,64,256`), `SERVER_LOG` (the server's log filter, shown on stderr). Figures only: nothing here fails on a time.
@@ -752,6 +753,15 @@ async fn database_bytes(conn: &mut sqlx::SqliteConnection) -> i64 {
     pages * size
 }
 
+/// The bytes SQLite stores in every table and index (the `dbstat` payload: rows, not
+/// pages), which grows by the bytes written where the page count grows by whole pages.
+async fn payload_bytes(conn: &mut sqlx::SqliteConnection) -> i64 {
+    sqlx::query_scalar("SELECT CAST(sum(payload) AS INTEGER) FROM dbstat")
+        .fetch_one(&mut *conn)
+        .await
+        .expect("dbstat")
+}
+
 /// The bytes stored in the idempotency key `key` (every column's value: text by its length,
 /// a number as 8), whatever the columns of this version are.
 async fn key_bytes(conn: &mut sqlx::SqliteConnection, key: &str) -> i64 {
@@ -819,8 +829,9 @@ async fn growth() {
         .connect()
         .await
         .expect("open the database");
-    // bytes[k]: the database after hand k (bytes[0]: before the first).
+    // bytes[k], payload[k]: the database after hand k ([0]: before the first).
     let mut bytes = vec![database_bytes(&mut conn).await];
+    let mut payload = vec![payload_bytes(&mut conn).await];
     let mut keys = vec![0];
     for k in 1..=GROWTH_HANDS {
         let key = format!("growth-{id}-hand-{k}");
@@ -836,24 +847,30 @@ async fn growth() {
         assert_eq!(m["status"], "in_progress", "hand {k} does not end the game");
         version = m["version"].as_i64().expect("version");
         bytes.push(database_bytes(&mut conn).await);
+        payload.push(payload_bytes(&mut conn).await);
         keys.push(key_bytes(&mut conn, &key).await);
     }
     println!(
-        "\n{GROWTH_HANDS} hands, one match, each with an idempotency key (SQLite, `page_count × page_size`)\n\n\
-         | hands | bytes added to the database per hand | bytes of one hand's idempotency key (min–max) |\n|---|---|---|"
+        "\n{GROWTH_HANDS} hands, one match, each with an idempotency key (SQLite)\n\n\
+         | hands | database bytes added per hand (`page_count × page_size`) | stored bytes added per hand (`dbstat` payload) | bytes of one hand's idempotency key (min–max) |\n|---|---|---|---|"
     );
+    let per_hand = |v: &[i64], first: usize, last: usize| {
+        (v[last] - v[first - 1]) as f64 / (last - first + 1) as f64
+    };
     for (first, last) in GROWTH_STRETCHES {
-        let added = (bytes[last] - bytes[first - 1]) as f64 / (last - first + 1) as f64;
         let stretch = &keys[first..=last];
         println!(
-            "| {first}–{last} | {added:.0} | {}–{} |",
+            "| {first}–{last} | {:.0} | {:.0} | {}–{} |",
+            per_hand(&bytes, first, last),
+            per_hand(&payload, first, last),
             stretch.iter().min().expect("keys"),
             stretch.iter().max().expect("keys")
         );
     }
     println!(
-        "| 1–{GROWTH_HANDS} | {:.0} | |",
-        (bytes[GROWTH_HANDS] - bytes[0]) as f64 / GROWTH_HANDS as f64
+        "| 1–{GROWTH_HANDS} | {:.0} | {:.0} | |",
+        per_hand(&bytes, 1, GROWTH_HANDS),
+        per_hand(&payload, 1, GROWTH_HANDS)
     );
 }
 
