@@ -26,6 +26,13 @@
 //! PostgreSQL side by side on that season: hand entry with one instance, and with two
 //! instances on one PostgreSQL database; the pages on one instance.
 //!
+//! `cargo bench --bench http_load -- growth` plays one match of 150 hands through the API,
+//! each hand with an idempotency key, on a fresh SQLite file, and prints what each hand adds
+//! to the database (its pages, `page_count × page_size`, WAL included; and the bytes SQLite
+//! stores in them, `dbstat`'s payload) over hands 1–10, 71–80 and 141–150, and the stored
+//! size of each hand's idempotency key: a match's cost on disk should be linear in its hands,
+//! so all of them stay flat.
+//!
 //! Environment: `LOAD_SECONDS` (per measurement, default 5), `LOAD_CONNS` (default
 //! `1,16,64,256`), `SERVER_LOG` (the server's log filter, shown on stderr). Figures only: nothing here fails on a time.
 
@@ -728,9 +735,150 @@ async fn stores() {
     println!("\n{}\n\n{}", hands_table.join("\n"), pages_table.join("\n"));
 }
 
+/// Hands in the match of `growth`.
+const GROWTH_HANDS: usize = 150;
+/// The stretches of hands `growth` reports, first and last hand.
+const GROWTH_STRETCHES: [(usize, usize); 3] = [(1, 10), (71, 80), (141, 150)];
+
+/// The database's size as SQLite sees it: its pages, those still in the WAL included.
+async fn database_bytes(conn: &mut sqlx::SqliteConnection) -> i64 {
+    let pages: i64 = sqlx::query_scalar("PRAGMA page_count")
+        .fetch_one(&mut *conn)
+        .await
+        .expect("page_count");
+    let size: i64 = sqlx::query_scalar("PRAGMA page_size")
+        .fetch_one(&mut *conn)
+        .await
+        .expect("page_size");
+    pages * size
+}
+
+/// The bytes SQLite stores in every table and index (the `dbstat` payload: rows, not
+/// pages), which grows by the bytes written where the page count grows by whole pages.
+async fn payload_bytes(conn: &mut sqlx::SqliteConnection) -> i64 {
+    sqlx::query_scalar("SELECT CAST(sum(payload) AS INTEGER) FROM dbstat")
+        .fetch_one(&mut *conn)
+        .await
+        .expect("dbstat")
+}
+
+/// The bytes stored in the idempotency key `key` (every column's value: text by its length,
+/// a number as 8), whatever the columns of this version are.
+async fn key_bytes(conn: &mut sqlx::SqliteConnection, key: &str) -> i64 {
+    use sqlx::{Column, Row, TypeInfo, ValueRef};
+    let row = sqlx::query("SELECT * FROM idempotency_keys WHERE key = $1")
+        .bind(key)
+        .fetch_one(&mut *conn)
+        .await
+        .expect("the key is stored");
+    let mut bytes = 0;
+    for column in row.columns() {
+        let value = row.try_get_raw(column.ordinal()).expect("column");
+        bytes += match value.type_info().name() {
+            "NULL" => 0,
+            "INTEGER" | "REAL" => 8,
+            _ => row
+                .try_get::<Option<String>, _>(column.ordinal())
+                .expect("text")
+                .map_or(0, |t| t.len() as i64),
+        };
+    }
+    bytes
+}
+
+/// One match of [`GROWTH_HANDS`] hands, each with an idempotency key, on a fresh database:
+/// what each hand adds to the database and to the idempotency keys, by stretch of hands.
+async fn growth() {
+    use sqlx::ConnectOptions;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = dir.path().join("growth.sqlite3");
+    generate(&db, 2, 0, 0);
+    let server = start(&db);
+    api(
+        &server,
+        "POST",
+        "/api/v1/leagues",
+        json!({"name": "Growth", "slug": "growth", "rules": {"regular": "unc-im-500"}}),
+    )
+    .await;
+    let mut teams = Vec::new();
+    for i in 1..=2 {
+        let team = api(
+            &server,
+            "POST",
+            "/api/v1/leagues/growth/teams",
+            json!({"name": format!("Team {i}"), "players": ["P1", "P2"]}),
+        )
+        .await;
+        teams.push(team["id"].as_i64().expect("team id"));
+    }
+    let m = api(
+        &server,
+        "POST",
+        "/api/v1/leagues/growth/matches",
+        json!({"team_a": teams[0], "team_b": teams[1]}),
+    )
+    .await;
+    let id = m["id"].as_i64().expect("match id");
+    let client = reqwest::Client::new();
+    let auth = format!("Bearer {}", server.token);
+    let mut version = start_match(&client, &server.base, &auth, id).await;
+    let mut conn = sqlx::sqlite::SqliteConnectOptions::new()
+        .filename(&db)
+        .read_only(true)
+        .connect()
+        .await
+        .expect("open the database");
+    // bytes[k], payload[k]: the database after hand k ([0]: before the first).
+    let mut bytes = vec![database_bytes(&mut conn).await];
+    let mut payload = vec![payload_bytes(&mut conn).await];
+    let mut keys = vec![0];
+    for k in 1..=GROWTH_HANDS {
+        let key = format!("growth-{id}-hand-{k}");
+        let r = client
+            .post(format!("{}/api/v1/matches/{id}/hands", server.base))
+            .header("authorization", &auth)
+            .json(&json!({"hand": hand(k), "expected_version": version, "idempotency_key": key}))
+            .send()
+            .await
+            .expect("hand");
+        assert_eq!(r.status(), 201, "hand {k}");
+        let m: Value = r.json().await.expect("match json");
+        assert_eq!(m["status"], "in_progress", "hand {k} does not end the game");
+        version = m["version"].as_i64().expect("version");
+        bytes.push(database_bytes(&mut conn).await);
+        payload.push(payload_bytes(&mut conn).await);
+        keys.push(key_bytes(&mut conn, &key).await);
+    }
+    println!(
+        "\n{GROWTH_HANDS} hands, one match, each with an idempotency key (SQLite)\n\n\
+         | hands | database bytes added per hand (`page_count × page_size`) | stored bytes added per hand (`dbstat` payload) | bytes of one hand's idempotency key (min–max) |\n|---|---|---|---|"
+    );
+    let per_hand = |v: &[i64], first: usize, last: usize| {
+        (v[last] - v[first - 1]) as f64 / (last - first + 1) as f64
+    };
+    for (first, last) in GROWTH_STRETCHES {
+        let stretch = &keys[first..=last];
+        println!(
+            "| {first}–{last} | {:.0} | {:.0} | {}–{} |",
+            per_hand(&bytes, first, last),
+            per_hand(&payload, first, last),
+            stretch.iter().min().expect("keys"),
+            stretch.iter().max().expect("keys")
+        );
+    }
+    println!(
+        "| 1–{GROWTH_HANDS} | {:.0} | {:.0} | |",
+        per_hand(&bytes, 1, GROWTH_HANDS),
+        per_hand(&payload, 1, GROWTH_HANDS)
+    );
+}
+
 fn main() {
     let runtime = tokio::runtime::Runtime::new().expect("runtime");
-    if std::env::args().any(|a| a == "stores") {
+    if std::env::args().any(|a| a == "growth") {
+        runtime.block_on(growth());
+    } else if std::env::args().any(|a| a == "stores") {
         runtime.block_on(stores());
     } else if std::env::args().any(|a| a == "scale") {
         runtime.block_on(scale());

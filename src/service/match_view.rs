@@ -2,7 +2,7 @@
 //! the stored revisions, with its breakdown, the totals and the clock.
 
 use crate::db::Conn;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::leagues::League;
 use super::{ServiceError, TeamRef};
@@ -72,7 +72,8 @@ pub struct CheckedIn {
 }
 
 /// A match's sportsmanship ratings (`null`: not rated yet).
-#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+// (Deserialize: an idempotency key keeps them as first answered.)
+#[derive(Debug, Clone, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Ratings {
     pub a: Option<u32>,
     pub b: Option<u32>,

@@ -199,8 +199,17 @@ async fn save_result(
 /// The answer of a recorded hand, or the first answer again for a repeated idempotency key.
 pub enum Recorded {
     New(Box<MatchView>),
-    Repeat(String),
+    Repeat(Box<MatchView>),
 }
+
+/// How long an idempotency key is kept after its first use: a phone's outbox sends again
+/// within hours, a week covers any (docs/api.md §7.3). A resend after that is refused as a
+/// stale `expected_version`, never recorded twice: the first use moved the version on.
+pub const IDEMPOTENCY_WINDOW: chrono::Duration = chrono::Duration::days(7);
+
+/// The most expired keys one hand deletes: each costs its hand a little, and keys come one a
+/// hand, so any backlog (a server that was off) is soon gone.
+const EXPIRE_AT_ONCE: i64 = 64;
 
 /// Records the next hand. A repeated `idempotency_key` returns the first answer and records
 /// nothing; a stale `expected_version` is a conflict. Written in the next group commit.
@@ -232,8 +241,104 @@ pub async fn record_hand(
         idempotency_key: idempotency_key.map(str::to_owned),
         now: db.clock().now(),
     };
-    db.batched(move |conn| Box::pin(async move { entry.record(conn).await }))
-        .await
+    let entered = db
+        .batched(move |conn| Box::pin(async move { entry.record(conn).await }))
+        .await?;
+    Ok(match entered {
+        Entered::New(view) => Recorded::New(view),
+        // Rebuilt after the batch, on a reader: it is committed, and the writer is spared.
+        Entered::Seen(record) => {
+            let mut conn = db.read().await?;
+            Recorded::Repeat(Box::new(answer_again(&mut conn, id, &record).await?))
+        }
+    })
+}
+
+/// What the writer did with a hand: recorded it, or found its idempotency key kept.
+enum Entered {
+    New(Box<MatchView>),
+    Seen(db_matches::IdempotencyRecord),
+}
+
+/// What an idempotency key keeps of `answer`, the answer to the hand `request` (as sent)
+/// that stored the hand row `hand_id`: what the hands cannot tell of the match then.
+fn record_of(
+    request: String,
+    hand_id: i64,
+    answer: &MatchView,
+) -> Result<db_matches::IdempotencyRecord, ServiceError> {
+    Ok(db_matches::IdempotencyRecord {
+        request: Some(request),
+        hand_id,
+        version: answer.version,
+        table_name: answer.table.clone(),
+        time_called_at: answer.time_called_at,
+        team_a_name: answer.team_a.name.clone(),
+        team_b_name: answer.team_b.name.clone(),
+        sportsmanship: answer
+            .sportsmanship
+            .as_ref()
+            .map(|ratings| to_json("ratings", ratings))
+            .transpose()?,
+    })
+}
+
+/// The first answer to an idempotency key of match `id`, rebuilt from its record: the
+/// hands as they were after it (later corrections are new revisions, left out; so are later
+/// hands), replayed under the match's frozen rules, which give the totals and the state
+/// then; the rest from the record. Nothing else of a started match changes (docs/api.md
+/// §7.3).
+async fn answer_again(
+    conn: &mut Conn,
+    id: MatchId,
+    record: &db_matches::IdempotencyRecord,
+) -> Result<MatchView, ServiceError> {
+    let now = db_matches::by_id(conn, id)
+        .await?
+        .ok_or(ServiceError::NotFound)?;
+    let league = league_of(conn, &now).await?;
+    let rules = rules_of(&now, &league)?;
+    let rows = db_matches::hands_as_of(conn, id, record.hand_id).await?;
+    let inputs = rows
+        .iter()
+        .map(super::match_view::stored_hand)
+        .collect::<Result<Vec<_>, _>>()?;
+    let (game, scored) = replay(&rules, now.stage, &inputs)?;
+    let totals = totals_of(&game);
+    let then = MatchRow {
+        version: record.version,
+        table_name: record.table_name.clone(),
+        time_called_at: record.time_called_at,
+        status: totals.status,
+        score_a: totals.score_a,
+        score_b: totals.score_b,
+        bags_a: totals.bags_a,
+        bags_b: totals.bags_b,
+        game_status: totals.game_status,
+        winner: totals.winner,
+        reason: totals.reason,
+        forfeit: totals.forfeit,
+        hands_played: totals.hands_played,
+        ..now
+    };
+    let names = (
+        Some(record.team_a_name.clone()),
+        Some(record.team_b_name.clone()),
+    );
+    let played = Replayed {
+        rules,
+        rows,
+        inputs,
+        scored,
+    };
+    let mut view = view_of(&then, names, &league, played);
+    view.sportsmanship = record
+        .sportsmanship
+        .as_deref()
+        .map(serde_json::from_str)
+        .transpose()
+        .map_err(|e| ServiceError::corrupt("kept ratings", e))?;
+    Ok(view)
 }
 
 /// A hand sent for the writer's next batch.
@@ -249,7 +354,7 @@ struct HandEntry {
 }
 
 impl HandEntry {
-    async fn record(self, conn: &mut Conn) -> Result<Recorded, ServiceError> {
+    async fn record(self, conn: &mut Conn) -> Result<Entered, ServiceError> {
         let HandEntry {
             user,
             id,
@@ -266,16 +371,16 @@ impl HandEntry {
             ..
         } = for_write(conn, &user, id).await?;
         if let Some(key) = &idempotency_key
-            && let Some((answer, first)) = db_matches::idempotent_response(conn, id, key).await?
+            && let Some(seen) = db_matches::idempotency_record(conn, id, key).await?
         {
-            if first.is_some_and(|first| first != request) {
+            if seen.request.as_ref().is_some_and(|first| *first != request) {
                 return Err(ServiceError::invalid(
                     "idempotency_key_reused",
                     "idempotency_key",
                     "this idempotency key was already used for a different hand: nothing was recorded; send a new key for a new hand",
                 ));
             }
-            return Ok(Recorded::Repeat(answer));
+            return Ok(Entered::Seen(seen));
         }
         check_version(&m, expected_version)?;
         match m.status {
@@ -313,7 +418,9 @@ impl HandEntry {
             recorded_by: Some(user.id),
             now,
         };
-        rows.push(db_matches::insert_hand(conn, &new).await?);
+        let stored_row = db_matches::insert_hand(conn, &new).await?;
+        let hand_id = stored_row.id.0;
+        rows.push(stored_row);
         // A new hand can only end a game (none is taken after the end), so the bracket
         // changes only then; reloading it for every hand made playoff hands cost ~3× a
         // regular one.
@@ -338,10 +445,16 @@ impl HandEntry {
         };
         let view = view_of(&after, (name_a, name_b), &league, played);
         if let Some(key) = &idempotency_key {
-            let answer = to_json("answer", &view)?;
-            db_matches::save_idempotent_response(conn, id, key, &request, &answer, now).await?;
+            let record = record_of(request, hand_id, &view)?;
+            db_matches::save_idempotency_record(conn, id, key, &record, now).await?;
+            db_matches::expire_idempotency_keys(
+                conn,
+                Timestamp(now.0 - IDEMPOTENCY_WINDOW),
+                EXPIRE_AT_ONCE,
+            )
+            .await?;
         }
-        Ok(Recorded::New(Box::new(view)))
+        Ok(Entered::New(Box::new(view)))
     }
 }
 

@@ -4,7 +4,8 @@
 //! (a hand whose tricks do not sum to 13, a correction without a reason, a check-in once the
 //! match has started); and the console fits the phone: no horizontal scrolling, one card per
 //! hand with its "Correct" button inside the screen, every button, field, link and radio
-//! label at least 44 px, calling time and a forfeit each a second tap on another button.
+//! label at least 44 px, calling time and a forfeit each a second tap on another button;
+//! and a console of 150 hands loads, fits, and takes the next hand from its form.
 
 use std::time::Duration;
 
@@ -589,6 +590,52 @@ async fn the_console_fits_a_phone() {
             "the ratings' buttons"
         );
         ensure_fits(browser, "the ratings after the match").await?;
+        Ok(())
+    })
+    .await;
+}
+
+const LONG_TEST: &str =
+    "browser_phone::a_150_hand_console_loads_on_a_phone_and_takes_the_next_hand";
+
+#[actix_web::test]
+async fn a_150_hand_console_loads_on_a_phone_and_takes_the_next_hand() {
+    use crate::long_match::{HANDS, long_match};
+    let (app, last) = long_match().await;
+    let id = last["id"].as_i64().expect("match id");
+    let console = format!("/supervise/matches/{id}");
+    on_a_phone(LONG_TEST, "phone-long", &app, async |browser| {
+        browser.goto(&app.url(&console)).await?;
+        browser.wait_for("#hand-form", WAIT).await?;
+        let cards = browser.find_all(".hand-card").await?;
+        ensure!(cards.len() == HANDS, "{} cards", cards.len());
+        ensure!(
+            browser.text_of("#card-150").await?.contains("Hand 150"),
+            "the last card"
+        );
+        let title = browser.text_of("#hand-title").await?;
+        ensure!(title == format!("Hand {}", HANDS + 1), "the form: {title}");
+        ensure_fits(browser, "the console with 150 hands").await?;
+        // The form opens in view (its title, and the sticky Record button), before the
+        // 150 hands; its first field scrolls clear of the bar.
+        ensure_in_view(browser, "#hand-title").await?;
+        ensure!(shown(browser, "#record").await?, "the Record button");
+        browser
+            .execute(
+                "document.querySelector(arguments[0]).scrollIntoView({block: 'center'})",
+                json!(["#a_bid0"]),
+            )
+            .await?;
+        ensure_in_view(browser, "#a_bid0").await?;
+        type_hand(browser, [("0", "3"), ("0", "3")], [("0", "4"), ("0", "3")]).await?;
+        tap(browser, "#record").await?;
+        ensure_eq_hands(&app, id, HANDS + 1).await?;
+        browser.wait_for("#card-151", WAIT).await?;
+        let title = browser.text_of("#hand-title").await?;
+        ensure!(
+            title == format!("Hand {}", HANDS + 2),
+            "the next form: {title}"
+        );
         Ok(())
     })
     .await;

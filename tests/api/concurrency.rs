@@ -195,12 +195,18 @@ impl Phone {
     }
 }
 
-/// How far a client is: hands sent (the one in flight included) and acknowledged (201).
+/// How far a client is: hands sent (the one in flight included) and acknowledged (201), and
+/// the 503s it got (each sent again).
 #[derive(Default)]
 pub(crate) struct Progress {
     pub sent: AtomicUsize,
     pub acked: AtomicUsize,
+    pub busy: AtomicUsize,
 }
+
+/// 503s one hand may get in a row before the test fails: the server answers busy only after
+/// waiting its busy timeout (5 s) for the write lock, so this is a lock held for minutes.
+pub(crate) const MAX_BUSY_IN_A_ROW: usize = 20;
 
 /// What a client posts to its match.
 #[derive(Clone, Copy)]
@@ -212,7 +218,8 @@ pub(crate) enum Plan {
 }
 
 /// A client entering hands into match `id`, one after the other, each with its expected
-/// version and idempotency key; a 503 (busy: not saved) is sent again as it was. It goes on
+/// version and idempotency key; a 503 (busy: not saved) is sent again as it was, counted in
+/// `progress`, at most [`MAX_BUSY_IN_A_ROW`] times in a row (then the test fails). It goes on
 /// until the game is over, `max` hands are in, or `stop` is set and `min` are in. Returns the
 /// 201 answers in order: the answer to hand `k` is the match right after hand `k`.
 pub(crate) async fn play(
@@ -242,9 +249,14 @@ pub(crate) async fn play(
             let (status, _, answer) = phone.post_hand(id, &body).await;
             match status {
                 201 => break answer,
-                503 if busy < 200 => {
+                503 => {
                     assert_eq!(answer["error"]["code"], "busy", "match {id} hand {k}");
                     busy += 1;
+                    progress.busy.fetch_add(1, Ordering::SeqCst);
+                    assert!(
+                        busy <= MAX_BUSY_IN_A_ROW,
+                        "match {id} hand {k}: {busy} busy answers in a row"
+                    );
                     tokio::time::sleep(Duration::from_millis(20)).await;
                 }
                 _ => panic!("match {id} hand {k}: {status} {answer}"),
@@ -543,13 +555,13 @@ async fn the_cli_writes_while_the_server_writes_and_nothing_is_lost_or_damaged()
     let db = db_path(&s.app).await;
     let stop = Arc::new(AtomicBool::new(false));
     let barrier = Arc::new(Barrier::new(TABLES + 1));
+    let progress: Vec<Arc<Progress>> = (0..TABLES).map(|_| Arc::default()).collect();
     let mut clients = Vec::new();
     for t in 0..TABLES {
         let (phone, stop, barrier) = (s.phone(), stop.clone(), barrier.clone());
-        let (id, version) = (s.id(t), s.version(t));
+        let (id, version, progress) = (s.id(t), s.version(t), progress[t].clone());
         clients.push(actix_web::rt::spawn(async move {
             barrier.wait().await;
-            let progress = Arc::new(Progress::default());
             play(phone, id, version, Plan::Bags, (3, 400), stop, progress).await
         }));
     }
@@ -643,11 +655,21 @@ async fn the_cli_writes_while_the_server_writes_and_nothing_is_lost_or_damaged()
         }
     }
     let hands: usize = acked.iter().map(Vec::len).sum();
+    let busy: usize = progress.iter().map(|p| p.busy.load(Ordering::SeqCst)).sum();
     println!(
-        "{} commands ({done} done, {} busy) while {hands} hands were entered, in {:.1} s",
+        "{} commands ({done} done, {} busy) while {hands} hands were entered ({busy} busy \
+         answers, each sent again), in {:.1} s",
         runs.len(),
         runs.len() - done,
         began.elapsed().as_secs_f64()
+    );
+    // A hand is answered busy only when a command held the lock past the server's busy
+    // timeout: at most once per table for each command run.
+    let bound = TABLES * runs.len();
+    assert!(
+        busy <= bound,
+        "{busy} busy answers to {TABLES} tables during {} commands (at most {bound})",
+        runs.len()
     );
 }
 

@@ -25,7 +25,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value};
 
-use crate::helpers::{TestApp, spawn_app_on_copy};
+use crate::helpers::{TestApp, manual_clock, spawn_app_on_copy, spawn_app_on_copy_with_clock};
 
 /// The database written by v0.1.
 pub(crate) const FIXTURE: &str = "tests/fixtures/v0.1.sqlite3";
@@ -608,4 +608,63 @@ async fn the_v0_1_database_reads_the_same() {
         }
         panic!("{message}");
     }
+}
+
+/// v0.1 kept the whole answer with each idempotency key; migration 0016 keeps what rebuilding
+/// it needs. The fixture's one key (a hand of match 80, sent without a copy of the hand, as
+/// v0.1 did not keep one) still answers a resend with its first answer, rebuilt: the answer
+/// v0.1 stored, plus what later releases added to every match. The clock stands an hour
+/// after the key's first use, inside the week a key is kept.
+#[actix_web::test]
+async fn a_v0_1_idempotency_key_still_answers_its_first_answer() {
+    use sqlx::ConnectOptions;
+    let fixture = root().join(FIXTURE);
+    let mut conn = sqlx::sqlite::SqliteConnectOptions::new()
+        .filename(&fixture)
+        .read_only(true)
+        .connect()
+        .await
+        .expect("open the fixture");
+    let (id, key, created, stored): (i64, String, String, String) =
+        sqlx::query_as("SELECT match_id, key, created_at, response FROM idempotency_keys")
+            .fetch_one(&mut conn)
+            .await
+            .expect("the fixture's key");
+    drop(conn);
+    let created = chrono::DateTime::parse_from_rfc3339(&created).expect("created_at");
+    let (clock, _) = manual_clock(
+        &(created + chrono::Duration::hours(1)).to_rfc3339(),
+        chrono_tz::Tz::UTC,
+    );
+    let app = spawn_app_on_copy_with_clock(&fixture, clock).await;
+    let admin = app
+        .api_user("upgrade-admin", spades_im::service::Role::Admin)
+        .await;
+    let before = app.tables().await;
+    let r = admin
+        .post(
+            &format!("/api/v1/matches/{id}/hands"),
+            &serde_json::json!({"hand": {"a": {"bids": [3, 3], "tricks": [3, 3]},
+                                         "b": {"bids": [3, 4], "tricks": [3, 4]}},
+                                "expected_version": 1, "idempotency_key": key}),
+        )
+        .await;
+    assert_eq!(r.status(), 201, "a resend of the v0.1 key");
+    assert!(r.headers().get("idempotent-replay").is_some());
+    let mut again: Value = r.json().await.expect("JSON");
+    app.assert_nothing_written(&before, "a resend of the v0.1 key")
+        .await;
+    let Value::Object(fields) = &mut again else {
+        panic!("a match: {again}");
+    };
+    for added in ADDED_MATCH_FIELDS {
+        assert!(fields.remove(*added).is_some(), "{added} in {again}");
+    }
+    let stored: Value = serde_json::from_str(&stored).expect("the stored answer");
+    assert_eq!(
+        again,
+        stored,
+        "at {}",
+        first_json_difference(&stored, &again, "$").unwrap_or_default()
+    );
 }

@@ -222,9 +222,8 @@ async fn record_hand(
     Ok(match recorded {
         Recorded::New(view) => HttpResponse::Created().json(view),
         Recorded::Repeat(answer) => HttpResponse::Created()
-            .content_type("application/json")
             .insert_header(("Idempotent-Replay", "true"))
-            .body(answer),
+            .json(answer),
     })
 }
 
