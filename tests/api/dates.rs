@@ -203,6 +203,12 @@ async fn a_form_keeps_a_date_out_of_range_with_the_message_by_the_field() {
         "the date typed is kept"
     );
     assert!(text_of(&html, "form-error", "</p>").contains(RANGE));
+    // The browser is told the range too.
+    assert!(
+        html_element(&html, "move-night-2026-11-24-to", ">")
+            .unwrap()
+            .contains(" min=\"2000-01-01\" max=\"2100-12-31\""),
+    );
 
     // A match's time in year 9999.
     let r = browser
