@@ -154,7 +154,6 @@ fn query_error(
 fn panic_probe(cfg: &mut web::ServiceConfig) {
     #[cfg(debug_assertions)]
     if std::env::var_os("SPADES_PANIC_PROBE").is_some_and(|v| v == "1") {
-        #[allow(clippy::panic)]
         async fn probe() -> HttpResponse {
             panic!("the panic probe was asked to panic")
         }
