@@ -57,6 +57,10 @@ impl Application {
                 .wrap(site::middleware::same_origin::SameOrigin)
                 .wrap(site::middleware::security_headers())
                 .wrap(actix_web::middleware::Logger::new("%r %s %Dms"))
+                // Outermost: a panic anywhere inside is one 500 (see `panics`).
+                .wrap(actix_web::middleware::from_fn(
+                    site::middleware::panics::catch_panic,
+                ))
                 .configure(site::routes)
                 .default_service(web::to(site::not_found))
         })

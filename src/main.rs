@@ -330,6 +330,9 @@ fn service_error(e: spades_im::service::ServiceError) -> anyhow::Error {
 }
 
 async fn serve(args: ServeArgs) -> anyhow::Result<()> {
+    // A panic, should one happen, is one log line (and the request one 500), never a
+    // backtrace per request.
+    spades_im::web::middleware::panics::log_panics_in_one_line();
     let clock = args.clock()?;
     let settings = Settings {
         bind: args.bind,

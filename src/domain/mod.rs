@@ -21,4 +21,4 @@ pub use ids::{BracketId, LeagueId, MatchId, TeamId, TokenId, UserId};
 pub use states::{BracketMatchStatus, ForfeitSide, GameStatus, MatchStatus, Role};
 pub(crate) use text::text_enum;
 pub use text::{TextEnum, UnknownValue};
-pub use time::{LocalTime, Timestamp};
+pub use time::{BadDate, FIRST_DAY, LAST_DAY, LocalTime, Timestamp, check_day, parse_day};

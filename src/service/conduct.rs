@@ -95,10 +95,7 @@ pub async fn check_in(
 /// When the grace period of a match ends: its time plus the league's `grace_minutes`.
 pub fn grace_ends(view: &MatchView, settings: &Settings) -> Option<LocalTime> {
     let grace = settings.forfeit.grace_minutes?;
-    let at = view.scheduled_at?;
-    Some(LocalTime(
-        at.0 + chrono::Duration::minutes(i64::from(grace)),
-    ))
+    view.scheduled_at?.checked_plus_minutes(i64::from(grace))
 }
 
 /// The teams the console offers to forfeit for absence at local time `now`: the match has not

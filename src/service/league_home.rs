@@ -87,12 +87,14 @@ pub async fn league_home(
     let league = leagues::league_by_slug(conn, slug).await?;
     let rows = super::standings::standings(conn, &league).await?;
     let teams = db_leagues::teams(conn, league.row.id).await?;
-    let days = chrono::Duration::days(THIS_WEEK_DAYS);
+    let minutes = THIS_WEEK_DAYS * 24 * 60;
     let window = db_matches::in_window(
         conn,
         league.row.id,
-        LocalTime(now.0 - days),
-        LocalTime(now.0 + days),
+        now.checked_plus_minutes(-minutes)
+            .unwrap_or(LocalTime(chrono::NaiveDateTime::MIN)),
+        now.checked_plus_minutes(minutes)
+            .unwrap_or(LocalTime(chrono::NaiveDateTime::MAX)),
     )
     .await?;
     let latest = db_matches::latest_results(conn, league.row.id, LATEST_RESULTS).await?;

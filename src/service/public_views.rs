@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 
 use crate::db::Conn;
-use chrono::{Datelike, Duration, NaiveDate, NaiveTime};
+use chrono::{Datelike, Days, NaiveDate, NaiveTime};
 
 use super::ServiceError;
 use super::eligibility::{EligibilityRow, judge};
@@ -14,7 +14,7 @@ use super::playoffs::{self, BracketView};
 use super::summaries::MatchSummary;
 use crate::db::leagues::{self as db_leagues, TeamRow};
 use crate::db::matches as db_matches;
-use crate::domain::{LeagueId, LocalTime, TeamId};
+use crate::domain::{LeagueId, LocalTime, TeamId, parse_day};
 use crate::league::standings::Standing;
 use crate::rules::Stage;
 
@@ -142,13 +142,12 @@ pub enum Span {
 }
 
 impl Span {
-    /// `all`, or a date (`2026-11-25`: the week from its Monday); `None` for anything else.
+    /// `all`, or a date a user may name (`2026-11-25`: the week from its Monday); `None` for
+    /// anything else.
     pub fn parse(s: &str) -> Option<Span> {
         match s.trim() {
             "all" => Some(Span::Season),
-            date => NaiveDate::parse_from_str(date, "%Y-%m-%d")
-                .ok()
-                .map(|d| Span::Week(monday_of(d))),
+            date => parse_day(date).ok().map(|d| Span::Week(monday_of(d))),
         }
     }
 }
@@ -216,13 +215,18 @@ async fn week_links(
     Ok(links)
 }
 
-/// The Monday of the week of `day`.
+/// The Monday of the week of `day` (`day` itself in chrono's first week: a stored night may
+/// be any date, and this never overflows).
 pub fn monday_of(day: NaiveDate) -> NaiveDate {
-    day - Duration::days(i64::from(day.weekday().num_days_from_monday()))
+    day.checked_sub_days(Days::new(u64::from(day.weekday().num_days_from_monday())))
+        .unwrap_or(day)
 }
 
+/// The Monday after `monday` (chrono's last day past its last week).
 fn next_monday(monday: NaiveDate) -> NaiveDate {
-    monday + Duration::days(7)
+    monday
+        .checked_add_days(Days::new(7))
+        .unwrap_or(NaiveDate::MAX)
 }
 
 fn start_of(day: NaiveDate) -> LocalTime {

@@ -15,7 +15,7 @@ use super::text::{self, TextRule};
 use super::{ConflictCode, ServiceError, User, require_admin};
 use crate::db::Db;
 use crate::db::matches::{self as db_matches, MatchRow, Placement};
-use crate::domain::{LocalTime, MatchId, MatchStatus, TextEnum};
+use crate::domain::{LocalTime, MatchId, MatchStatus, TextEnum, parse_day};
 use crate::rules::Stage;
 
 /// `Some(value)` for a field that is present, `null` included: tells "set to none" (`null`)
@@ -385,11 +385,11 @@ async fn call_off_match(
 }
 
 fn parse_date(s: &str, field: &str) -> Result<NaiveDate, ServiceError> {
-    NaiveDate::parse_from_str(s.trim(), "%Y-%m-%d").map_err(|_| {
+    parse_day(s).map_err(|e| {
         ServiceError::invalid(
             "invalid_schedule",
             field,
-            "a date is YYYY-MM-DD, e.g. 2026-11-24",
+            e.message("a date is YYYY-MM-DD, e.g. 2026-11-24"),
         )
     })
 }

@@ -11,9 +11,13 @@ use super::{ConflictCode, ServiceError, User, require_admin};
 use crate::db::Db;
 use crate::db::leagues::{self as db_leagues, TeamRow};
 use crate::db::matches::{self as db_matches, MatchRow, NewMatch};
-use crate::domain::{LeagueId, LocalTime, MatchId, MatchStatus, TeamId, TextEnum};
+use crate::domain::{
+    FIRST_DAY, LAST_DAY, LeagueId, LocalTime, MatchId, MatchStatus, TeamId, TextEnum, check_day,
+    parse_day,
+};
 use crate::league::schedule::rest_of_round_robin;
 use crate::rules::Stage;
+use chrono::{Days, NaiveDate};
 
 #[derive(Debug, Clone, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -82,15 +86,13 @@ pub async fn generate_schedule(
         .map(str::trim)
         .filter(|s| !s.is_empty())
     {
-        Some(d) => Some(
-            chrono::NaiveDate::parse_from_str(d, "%Y-%m-%d").map_err(|_| {
-                ServiceError::invalid(
-                    "invalid_schedule",
-                    "start_date",
-                    "the first date is YYYY-MM-DD",
-                )
-            })?,
-        ),
+        Some(d) => Some(parse_day(d).map_err(|e| {
+            ServiceError::invalid(
+                "invalid_schedule",
+                "start_date",
+                e.message("the first date is YYYY-MM-DD"),
+            )
+        })?),
         None => None,
     };
     let time = match input
@@ -175,7 +177,7 @@ pub async fn generate_schedule(
             .filter_map(|m| m.scheduled_at)
             .map(|t| t.0.date())
             .max();
-        let start = start.or(last_night.map(|d| d + chrono::Duration::days(gap)));
+        let start = start.or(last_night.map(|d| night_of_round(d, gap, 2)));
         (met, last_round, start)
     } else {
         (Vec::new(), 0, start)
@@ -188,14 +190,26 @@ pub async fn generate_schedule(
             "every pair of active teams is already scheduled or has played: nothing to add",
         ));
     }
+    // Every night on a day a user could have named: the last round is the latest.
+    if let Some(d) = start {
+        let rounds = pairings.iter().map(|p| p.round).max().unwrap_or(1);
+        let last = night_of_round(d, gap, rounds);
+        check_day(last).map_err(|_| {
+            ServiceError::invalid(
+                "invalid_schedule",
+                "start_date",
+                format!(
+                    "the last round would fall on {last}, outside {FIRST_DAY} to {LAST_DAY}: choose another first date or fewer days between nights"
+                ),
+            )
+        })?;
+    }
     let mut ids = Vec::new();
     let mut table_in_round = std::collections::HashMap::new();
     for p in pairings {
         let table = table_in_round.entry(p.round).or_insert(0);
         *table += 1;
-        let when = start.map(|d| {
-            LocalTime((d + chrono::Duration::days(gap * (p.round as i64 - 1))).and_time(time))
-        });
+        let when = start.map(|d| LocalTime(night_of_round(d, gap, p.round).and_time(time)));
         let table_name = format!("Table {table}");
         let id = db_matches::insert(
             &mut tx,
@@ -333,24 +347,28 @@ pub(crate) async fn check_team(
     }
 }
 
-/// Accepts `YYYY-MM-DDTHH:MM` (what a datetime-local input sends) or with seconds / a zone.
+/// The night of round `round` (1-based) of a schedule whose first night is `first`, nights
+/// `gap` days apart; held at chrono's last day rather than overflowing (a stored night may be
+/// any date; the caller checks the result is a day a user may name).
+fn night_of_round(first: NaiveDate, gap: i64, round: usize) -> NaiveDate {
+    let days = u64::try_from(gap)
+        .unwrap_or(0)
+        .saturating_mul(u64::try_from(round.saturating_sub(1)).unwrap_or(u64::MAX));
+    first
+        .checked_add_days(Days::new(days))
+        .unwrap_or(NaiveDate::MAX)
+}
+
+/// A match's time as sent: `YYYY-MM-DDTHH:MM` (what a datetime-local input sends), or with
+/// seconds / a zone ([`LocalTime::parse_input`]), on a day a user may name.
 pub fn parse_when(s: &str) -> Result<LocalTime, ServiceError> {
-    let bad = || {
+    LocalTime::parse_input(s).map_err(|e| {
         ServiceError::invalid(
             "invalid_match",
             "scheduled_at",
-            "the time is YYYY-MM-DDTHH:MM, e.g. 2026-11-24T19:00",
+            e.message("the time is YYYY-MM-DDTHH:MM, e.g. 2026-11-24T19:00"),
         )
-    };
-    if let Ok(t) = chrono::DateTime::parse_from_rfc3339(s) {
-        return Ok(LocalTime(t.naive_local()));
-    }
-    for format in ["%Y-%m-%dT%H:%M", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M"] {
-        if let Ok(t) = chrono::NaiveDateTime::parse_from_str(s, format) {
-            return Ok(LocalTime(t));
-        }
-    }
-    Err(bad())
+    })
 }
 
 /// [`generate_schedule`], answering the new matches as the API shows them.

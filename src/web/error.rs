@@ -50,6 +50,10 @@ pub enum AppError {
     Busy,
     #[error("internal error: {0}")]
     Internal(String),
+    /// Answering panicked (500, as `Internal`); the panic hook has logged it
+    /// (`middleware::panics`), so the answer logs nothing more.
+    #[error("internal error: a panic")]
+    Panicked,
 }
 
 impl AppError {
@@ -81,7 +85,9 @@ impl AppError {
                 "busy".into(),
                 "the server is busy: not saved, send again".into(),
             ),
-            AppError::Internal(_) => ("internal".into(), "internal error".into()),
+            AppError::Internal(_) | AppError::Panicked => {
+                ("internal".into(), "internal error".into())
+            }
         }
     }
 
@@ -160,7 +166,7 @@ impl ResponseError for AppError {
             AppError::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             AppError::Throttled(_) => StatusCode::TOO_MANY_REQUESTS,
             AppError::Busy => StatusCode::SERVICE_UNAVAILABLE,
-            AppError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+            AppError::Internal(_) | AppError::Panicked => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
 
@@ -226,6 +232,10 @@ impl ResponseError for PageError {
         }
         let status = self.status_code();
         let (_, message) = self.0.code_and_message();
+        let mut response = HttpResponse::build(status);
+        if let AppError::MethodNotAllowed(allowed) = &self.0 {
+            response.insert_header((actix_web::http::header::ALLOW, allowed.join(", ")));
+        }
         let page = ErrorPage {
             nav: crate::web::view::nav::Nav::default(),
             status: status.as_u16(),
@@ -234,8 +244,6 @@ impl ResponseError for PageError {
         };
         let html = askama::Template::render(&page)
             .unwrap_or_else(|_| "<!doctype html><title>Error</title><p>Error</p>".into());
-        HttpResponse::build(status)
-            .content_type("text/html; charset=utf-8")
-            .body(html)
+        response.content_type("text/html; charset=utf-8").body(html)
     }
 }

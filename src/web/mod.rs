@@ -5,6 +5,7 @@ pub mod client_address;
 pub mod error;
 pub mod extract;
 pub mod middleware;
+pub mod page_routes;
 pub mod pages;
 pub mod respond;
 pub mod view;
@@ -33,11 +34,13 @@ pub struct AppState {
 /// before routing ([`middleware::head`]), so every `GET` route answers `HEAD` too.
 pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.app_data(web::PathConfig::default().error_handler(path_error))
+        .app_data(web::QueryConfig::default().error_handler(query_error))
         .service(
             web::scope("")
                 .wrap(actix_web::middleware::from_fn(
                     middleware::head::head_as_get,
                 ))
+                .configure(panic_probe)
                 .service(healthz)
                 .service(asset)
                 .configure(api::routes)
@@ -114,15 +117,51 @@ async fn asset(name: web::Path<String>) -> Result<HttpResponse, PageError> {
         .body(*body))
 }
 
-/// Anything else: under the API, a JSON 405 (with `Allow`) for a path of the API asked with
-/// a method it does not answer, else a JSON 404; an HTML 404 elsewhere.
+/// Anything else: a 405 (with `Allow`) for a known path asked with a method it does not
+/// answer, else a 404; JSON under the API ([`api::fallback`]), HTML pages elsewhere
+/// ([`page_routes`]).
 pub async fn not_found(request: HttpRequest) -> HttpResponse {
     use actix_web::ResponseError;
     if request.path().starts_with("/api/") {
         api::fallback::unrouted(request.method(), request.path()).error_response()
     } else {
-        PageError(AppError::NotFound).error_response()
+        PageError(page_routes::unrouted(request.method(), request.path())).error_response()
     }
+}
+
+/// A query string that does not read (`?week=a&week=b`, `?id=abc` where a number belongs): a
+/// 400, `malformed` in the JSON error shape under the API, an HTML page elsewhere, rather
+/// than actix's plain-text one.
+fn query_error(
+    error: actix_web::error::QueryPayloadError,
+    request: &HttpRequest,
+) -> actix_web::Error {
+    let why = match &error {
+        actix_web::error::QueryPayloadError::Deserialize(e) => e.to_string(),
+        other => other.to_string(),
+    };
+    let error = AppError::Malformed(format!("the query string does not read: {why}"));
+    if request.path().starts_with("/api/") {
+        error.into()
+    } else {
+        PageError(error).into()
+    }
+}
+
+/// Only in a debug build, and only when `SPADES_PANIC_PROBE=1`: `GET /__panic` and
+/// `GET /api/v1/__panic` panic, for the test that a panic is one 500 and one log line
+/// (tests/api/panics.rs). Release builds do not have it.
+fn panic_probe(cfg: &mut web::ServiceConfig) {
+    #[cfg(debug_assertions)]
+    if std::env::var_os("SPADES_PANIC_PROBE").is_some_and(|v| v == "1") {
+        async fn probe() -> HttpResponse {
+            panic!("the panic probe was asked to panic")
+        }
+        cfg.route("/__panic", web::get().to(probe))
+            .route("/api/v1/__panic", web::get().to(probe));
+    }
+    #[cfg(not(debug_assertions))]
+    let _ = cfg;
 }
 
 /// A path segment that does not parse (`/api/v1/matches/abc`): no such thing, a 404 (JSON
@@ -132,5 +171,41 @@ fn path_error(_: actix_web::error::PathError, request: &HttpRequest) -> actix_we
         AppError::NotFound.into()
     } else {
         PageError(AppError::NotFound).into()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use actix_web::test::TestRequest;
+
+    use super::*;
+
+    #[derive(Debug, serde::Deserialize)]
+    #[allow(dead_code)]
+    struct Week {
+        week: Option<String>,
+    }
+
+    #[test]
+    fn a_query_that_does_not_read_is_a_400_in_the_shape_of_the_path() {
+        for (path, content_type) in [
+            ("/api/v1/leagues", "application/json"),
+            ("/leagues/fall/schedule", "text/html; charset=utf-8"),
+        ] {
+            let error = serde_urlencoded::from_str::<Week>("week=a&week=b").unwrap_err();
+            let request = TestRequest::get().uri(path).to_http_request();
+            let response = query_error(
+                actix_web::error::QueryPayloadError::Deserialize(error),
+                &request,
+            )
+            .as_response_error()
+            .error_response();
+            assert_eq!(response.status(), 400, "{path}");
+            assert_eq!(
+                response.headers().get("content-type").unwrap(),
+                content_type,
+                "{path}"
+            );
+        }
     }
 }

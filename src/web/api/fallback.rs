@@ -10,26 +10,18 @@ use utoipa::OpenApi;
 
 use super::openapi::ApiDoc;
 use crate::web::error::AppError;
+use crate::web::page_routes::path_matches;
 
-/// A path of the document, split at `/` (`{id}` stands for any one segment), and the
-/// methods that answer it, `HEAD` included wherever `GET` is.
+/// A path of the document (`{id}` stands for any one segment), and the methods that answer
+/// it, `HEAD` included wherever `GET` is.
 struct Template {
-    segments: Vec<String>,
+    path: String,
     methods: Vec<&'static str>,
 }
 
 impl Template {
     fn matches(&self, path: &str) -> bool {
-        let mut segments = path.split('/');
-        self.segments.iter().all(|template| {
-            segments.next().is_some_and(|segment| {
-                if template.starts_with('{') && template.ends_with('}') {
-                    !segment.is_empty()
-                } else {
-                    segment == template
-                }
-            })
-        }) && segments.next().is_none()
+        path_matches(&self.path, path)
     }
 }
 
@@ -58,7 +50,7 @@ static TEMPLATES: LazyLock<Vec<Template>> = LazyLock::new(|| {
                 methods.insert(1, "HEAD");
             }
             Template {
-                segments: path.split('/').map(String::from).collect(),
+                path: path.clone(),
                 methods,
             }
         })

@@ -1,23 +1,30 @@
-//! What wraps every request: the security headers, the cross-site refusal, `HEAD` as `GET`
-//! and the page cache for anonymous visitors.
+//! What wraps every request: the security headers, the cross-site refusal, a panic caught as
+//! one 500, `HEAD` as `GET` and the page cache for anonymous visitors.
 
 pub mod head;
 pub mod page_cache;
+pub mod panics;
 pub mod private;
 pub mod same_origin;
 
 use actix_web::http::header;
 use actix_web::middleware::DefaultHeaders;
 
-/// No inline script, no framing, no sniffing.
+/// No inline script, no framing, no sniffing: on every answer.
+pub const SECURITY_HEADERS: [(header::HeaderName, &str); 4] = [
+    (
+        header::CONTENT_SECURITY_POLICY,
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; \
+         object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+    ),
+    (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+    (header::X_FRAME_OPTIONS, "DENY"),
+    (header::REFERRER_POLICY, "same-origin"),
+];
+
+/// [`SECURITY_HEADERS`] on every answer.
 pub fn security_headers() -> DefaultHeaders {
-    DefaultHeaders::new()
-        .add((
-            header::CONTENT_SECURITY_POLICY,
-            "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; \
-             object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
-        ))
-        .add((header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
-        .add((header::X_FRAME_OPTIONS, "DENY"))
-        .add((header::REFERRER_POLICY, "same-origin"))
+    SECURITY_HEADERS
+        .into_iter()
+        .fold(DefaultHeaders::new(), |headers, header| headers.add(header))
 }

@@ -10,14 +10,13 @@
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, post, web};
 use askama::Template;
-use chrono::NaiveDate;
 
 use super::schedule_page::{
     CallOffForm, ChangeForm, MoveForm, Refusal, ScheduleTyped, long_day, render_schedule,
     short_day, status_words,
 };
 use super::{Errors, fixable};
-use crate::domain::{LocalTime, MatchId, MatchStatus, TeamId};
+use crate::domain::{LocalTime, MatchId, MatchStatus, TeamId, parse_day};
 use crate::service::admin_schedule::{self, NightPreview, ScheduleAdmin, ScheduleMatch};
 use crate::service::reschedule::{self, CallOff, MatchChange, NightMove};
 use crate::service::{ConflictCode, ServiceError};
@@ -366,8 +365,7 @@ pub(super) async fn move_night(
         Ok(p) => p,
         Err(e) if fixable(&e) => {
             let key = format!("move-{group}");
-            let night = NaiveDate::parse_from_str(form.from.trim(), "%Y-%m-%d")
-                .map_or_else(|_| "a night".to_string(), short_day);
+            let night = parse_day(&form.from).map_or_else(|_| "a night".to_string(), short_day);
             let refusal = Refusal::new(Errors::of(&key, &["to"], &e), &e, &key)
                 .about(format!("moving {night}"));
             let typed = ScheduleTyped {

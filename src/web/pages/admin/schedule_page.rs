@@ -26,7 +26,7 @@ use serde::Deserialize;
 use super::Errors;
 use super::league::{MatchForm, ScheduleForm};
 use crate::domain::words::{self, plural};
-use crate::domain::{LocalTime, MatchId, MatchStatus, TextEnum};
+use crate::domain::{LocalTime, MatchId, MatchStatus, TextEnum, parse_day};
 use crate::rules::Stage;
 use crate::service::ServiceError;
 use crate::service::admin_schedule::{self, ScheduleAdmin, ScheduleMatch};
@@ -523,9 +523,7 @@ impl Window {
                 .filter_map(ScheduleMatch::night),
         );
         window.nights.extend(focus_nights.iter().copied());
-        window
-            .nights
-            .extend(show.and_then(|d| NaiveDate::parse_from_str(d, "%Y-%m-%d").ok()));
+        window.nights.extend(show.and_then(|d| parse_day(d).ok()));
         for m in focus_matches.iter().filter_map(|id| view.by_id(*id)) {
             match m.night() {
                 Some(d) => {
@@ -719,10 +717,7 @@ pub(super) async fn render_schedule(
     .collect();
     let focus_nights: Vec<NaiveDate> = [
         notice.as_ref().and_then(|n| n.night),
-        typed
-            .night
-            .as_ref()
-            .and_then(|f| NaiveDate::parse_from_str(f.from.trim(), "%Y-%m-%d").ok()),
+        typed.night.as_ref().and_then(|f| parse_day(&f.from).ok()),
     ]
     .into_iter()
     .flatten()
@@ -874,11 +869,7 @@ fn notice_of(q: &PageQuery, view: &ScheduleAdmin) -> Option<Notice> {
     let m = q.id.and_then(|id| view.by_id(MatchId(id)));
     let teams = m.map(|m| format!("{} v {}", m.team_a.name, m.team_b.name));
     let n = q.n.unwrap_or(0);
-    let date = |d: &Option<String>| {
-        d.as_deref()
-            .and_then(|d| NaiveDate::parse_from_str(d, "%Y-%m-%d").ok())
-            .map(short_day)
-    };
+    let date = |d: &Option<String>| d.as_deref().and_then(|d| parse_day(d).ok()).map(short_day);
     let text = match (done, m, teams) {
         ("changed", Some(m), Some(teams)) => format!(
             "Saved {teams}: {}, {}.",
@@ -933,10 +924,7 @@ fn notice_of(q: &PageQuery, view: &ScheduleAdmin) -> Option<Notice> {
         text,
         about: q.id.map(MatchId),
         night: (done == "moved")
-            .then(|| {
-                q.to.as_deref()
-                    .and_then(|d| NaiveDate::parse_from_str(d, "%Y-%m-%d").ok())
-            })
+            .then(|| q.to.as_deref().and_then(|d| parse_day(d).ok()))
             .flatten(),
     })
 }
@@ -971,8 +959,11 @@ pub(super) async fn schedule_page(
 fn next_table(table: &str) -> String {
     let table = table.trim();
     let digits = table.len() - table.trim_end_matches(|c: char| c.is_ascii_digit()).len();
-    match table[table.len() - digits..].parse::<u32>() {
-        Ok(n) if digits > 0 => format!("{}{}", &table[..table.len() - digits], n + 1),
+    match table[table.len() - digits..]
+        .parse::<u32>()
+        .map(|n| n.checked_add(1))
+    {
+        Ok(Some(next)) if digits > 0 => format!("{}{}", &table[..table.len() - digits], next),
         _ => table.to_string(),
     }
 }
@@ -1002,6 +993,9 @@ mod tests {
         assert_eq!(next_table("12"), "13");
         assert_eq!(next_table("Back room"), "Back room");
         assert_eq!(next_table(""), "");
+        // The last number a table can carry has no next: the name stays.
+        assert_eq!(next_table("Table 4294967295"), "Table 4294967295");
+        assert_eq!(next_table("Table 99999999999"), "Table 99999999999");
     }
 
     #[test]

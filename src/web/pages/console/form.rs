@@ -16,9 +16,10 @@ use crate::web::pages::hand_form::TypedHand;
 /// with `_tricks`, `a_revokes`, `b_revokes`, `a_blind`, `b_blind`, `misdeal`, `reason`,
 /// `expected_version`, `idempotency_key`; the forfeit's `team` and `confirm` (sent by its
 /// confirmation page), the time call's `confirm` (its second button); an admin's
-/// `reset_bracket_path`. (`csrf` is checked before the handler runs.)
+/// `reset_bracket_path`. (`csrf` is checked before the handler runs.) Public for the fuzz
+/// target that checks this reading of the form (`fuzz/checks/hand_form.rs`).
 #[derive(Debug, Clone, Default)]
-pub(super) struct HandForm {
+pub struct HandForm {
     pub hand: TypedHand,
     pub reason: String,
     pub version: String,

@@ -29,7 +29,7 @@
 mod conduct;
 mod conflict;
 mod correct;
-mod form;
+pub mod form;
 mod match_console;
 mod offline;
 mod tonight;
