@@ -32,6 +32,7 @@ mod first_steps;
 mod generate;
 mod hardening;
 mod helpers;
+mod hostile_names;
 mod league_api;
 mod league_walk;
 mod login_next;
