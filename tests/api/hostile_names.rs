@@ -25,7 +25,7 @@
 
 use std::collections::BTreeSet;
 
-use serde_json::json;
+use serde_json::{Value, json};
 use spades_im::service::Role;
 
 use crate::helpers::{
@@ -192,6 +192,15 @@ fn escaped(text: &str) -> String {
         .replace('>', "&#62;")
         .replace('"', "&#34;")
         .replace('\'', "&#39;")
+}
+
+/// The text of a page, with the entities askama writes decoded too.
+fn page_text(html: &str) -> String {
+    html_text(html)
+        .replace("&#34;", "\"")
+        .replace("&#60;", "<")
+        .replace("&#62;", ">")
+        .replace("&#38;", "&")
 }
 
 /// The raw markup of a stored name, which no page may hold: it would run or render.
@@ -594,4 +603,293 @@ async fn hostile_names_come_back_as_stored_everywhere() {
             .to_string();
         assert!(summary.contains(league.team_name(*id)), "{i}: {summary}");
     }
+}
+
+/// A league "fall" (scale 1 to 5 for sportsmanship) with the teams Cardsharks, Aces High and
+/// Team 1; the admin's API client and a logged-in admin's browser.
+async fn plain_league() -> (TestApp, Api, HttpBrowser, Vec<i64>) {
+    let (clock, _) = manual_clock("2026-11-24T18:00:00Z", chrono_tz::UTC);
+    let app = spawn_app_with_clock(clock).await;
+    app.user("coord", Role::Admin).await;
+    let admin = app.api_user("coord-api", Role::Admin).await;
+    let r = admin
+        .post(
+            "/api/v1/leagues",
+            &json!({"name": "Fall", "slug": "fall",
+                    "rules": {"regular": {"preset": "unc-im-300", "target": 100}},
+                    "settings": {"sportsmanship": {"min": 1, "max": 5}}}),
+        )
+        .await;
+    json_with_status(r, 201, "the league").await;
+    let mut teams = Vec::new();
+    for name in ["Cardsharks", "Aces High", "Team 1"] {
+        let r = admin
+            .post(
+                "/api/v1/leagues/fall/teams",
+                &json!({"name": name, "players": ["Ann", "Al"]}),
+            )
+            .await;
+        teams.push(json_with_status(r, 201, name).await["id"].as_i64().unwrap());
+    }
+    let browser = app.browser("coord").await;
+    (app, admin, browser, teams)
+}
+
+/// Names that read as a team of the league are that team: a zero-width space inside, a
+/// no-break space for a space, a Cyrillic "а" or "С" for the Latin letter, full-width
+/// letters, capitals, "l" for "1". Each is a 422 `invalid_team` on `name` that names the
+/// team it reads as, through the API, the admin's form, a rename and a roster import; a
+/// right-to-left override is refused as such. Nothing is written; a name that differs is
+/// still a new team.
+#[actix_web::test]
+async fn look_alike_team_names_are_the_same_team() {
+    let (app, admin, browser, teams) = plain_league().await;
+    let before = app.tables().await;
+    let look_alikes = [
+        (
+            "Card\u{200B}sharks",
+            "the league already has a team named \"Cardsharks\"",
+        ),
+        (
+            "Aces\u{00A0}High",
+            "the league already has a team named \"Aces High\"",
+        ),
+        (
+            "C\u{0430}rdsharks",
+            "\"C\u{0430}rdsharks\" reads the same as the league's team \"Cardsharks\"",
+        ),
+        (
+            "\u{0421}ARDSHARKS",
+            "\"\u{0421}ARDSHARKS\" reads the same as the league's team \"Cardsharks\"",
+        ),
+        (
+            "CARDSHARKS",
+            "the league already has a team named \"CARDSHARKS\"",
+        ),
+        (
+            "Ａｃｅｓ　Ｈｉｇｈ",
+            "the league already has a team named \"Aces High\"",
+        ),
+        (
+            "Team l",
+            "\"Team l\" reads the same as the league's team \"Team 1\"",
+        ),
+    ];
+    for (name, says) in look_alikes {
+        let r = admin
+            .post(
+                "/api/v1/leagues/fall/teams",
+                &json!({"name": name, "players": ["Bo", "Bea"]}),
+            )
+            .await;
+        let body = json_with_status(r, 422, name).await;
+        assert_eq!(body["error"]["code"], "invalid_team", "{name:?}: {body}");
+        assert_eq!(body["error"]["field"], "name", "{name:?}: {body}");
+        assert!(
+            body["error"]["message"].as_str().unwrap().starts_with(says),
+            "{name:?}: {body}"
+        );
+    }
+    let r = admin
+        .post(
+            "/api/v1/leagues/fall/teams",
+            &json!({"name": "Cardsharks\u{202E}", "players": ["Bo", "Bea"]}),
+        )
+        .await;
+    let body = json_with_status(r, 422, "a right-to-left override").await;
+    assert_eq!(body["error"]["field"], "name", "{body}");
+    assert!(
+        body["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("invisible direction control (U+202E)"),
+        "{body}"
+    );
+    // The admin's forms: a new team, a rename, a roster import.
+    let r = browser
+        .post_form(
+            "/admin/leagues/fall/teams",
+            &[
+                ("name", "C\u{0430}rdsharks"),
+                ("player1", "Bo"),
+                ("player2", "Bea"),
+            ],
+        )
+        .await;
+    assert_eq!(r.status(), 422);
+    let html = r.text().await.unwrap();
+    assert!(
+        page_text(&html).contains("reads the same as the league's team \"Cardsharks\""),
+        "{}",
+        page_text(&html)
+    );
+    assert!(
+        html.contains("value=\"C\u{0430}rdsharks\""),
+        "the typed name is kept"
+    );
+    let r = browser
+        .post_form(
+            &format!("/admin/leagues/fall/teams/{}", teams[1]),
+            &[
+                ("name", "Card\u{00AD}sharks"),
+                ("player1", "Ann"),
+                ("player2", "Al"),
+            ],
+        )
+        .await;
+    assert_eq!(r.status(), 422, "a rename to a look-alike");
+    assert!(
+        page_text(&r.text().await.unwrap())
+            .contains("the league already has a team named \"Cardsharks\""),
+        "a soft hyphen shows nothing"
+    );
+    let r = browser
+        .post_form(
+            "/admin/leagues/fall/import",
+            &[
+                ("csv", "C\u{0430}rdsharks,Bo,Bea\nTeam\u{2009}1,Cy,Cal\n"),
+                ("confirm", "1"),
+            ],
+        )
+        .await;
+    assert_eq!(r.status(), 422, "a roster of look-alikes only");
+    let text = page_text(&r.text().await.unwrap());
+    assert!(
+        text.contains("reads the same as the league's team \"Cardsharks\"")
+            && text.contains("the league already has a team named \"Team 1\""),
+        "{text}"
+    );
+    app.assert_nothing_written(&before, "look-alike team names")
+        .await;
+    // A name that differs is a new team, and a team keeps its own name when edited.
+    let r = admin
+        .post(
+            "/api/v1/leagues/fall/teams",
+            &json!({"name": "Cardsharks II", "players": ["Bo", "Bea"]}),
+        )
+        .await;
+    json_with_status(r, 201, "a name that differs").await;
+    let r = browser
+        .post_form(
+            &format!("/admin/leagues/fall/teams/{}", teams[0]),
+            &[
+                ("name", "CARDSHARKS"),
+                ("player1", "Ann"),
+                ("player2", "Al"),
+            ],
+        )
+        .await;
+    assert_eq!(
+        r.status(),
+        303,
+        "a team renamed in capitals is still itself"
+    );
+}
+
+/// The invisible bidirectional controls are refused wherever text is stored, each a 422
+/// naming its field, and nothing is written: a league's name, a team's, a player's, a
+/// table's (new match, changed match), a correction's reason, a postponement's, an
+/// eligibility decision's, a rating's note, a token's name (on the account page).
+#[actix_web::test]
+async fn bidirectional_controls_are_refused_naming_the_field() {
+    let (app, admin, browser, teams) = plain_league().await;
+    let m = admin.add_match("fall", teams[0], teams[1], "Table 1").await;
+    let id = m["id"].as_i64().unwrap();
+    let win = hand_of([4, 3], [4, 4], [3, 3], [2, 3]);
+    let done = admin.play_hands(id, &[win.clone(), win.clone()]).await;
+    let other = admin.add_match("fall", teams[1], teams[2], "Table 2").await;
+    let other_id = other["id"].as_i64().unwrap();
+    let before = app.tables().await;
+    let refusals: Vec<(&str, String, Value, &str, &str)> = vec![
+        (
+            "POST",
+            "/api/v1/leagues".into(),
+            json!({"name": "Fall\u{202E}llaF", "slug": "fall-2", "rules": {"regular": "classic"}}),
+            "name",
+            "U+202E",
+        ),
+        (
+            "POST",
+            "/api/v1/leagues/fall/teams".into(),
+            json!({"name": "\u{2067}Aces\u{2069}", "players": ["Bo", "Bea"]}),
+            "name",
+            "U+2067",
+        ),
+        (
+            "POST",
+            "/api/v1/leagues/fall/teams".into(),
+            json!({"name": "Kings", "players": ["Bo\u{200F}", "Bea"]}),
+            "players",
+            "U+200F",
+        ),
+        (
+            "POST",
+            "/api/v1/leagues/fall/matches".into(),
+            json!({"team_a": teams[0], "team_b": teams[2], "table": "Table\u{202D} 3"}),
+            "table",
+            "U+202D",
+        ),
+        (
+            "PATCH",
+            format!("/api/v1/matches/{other_id}"),
+            json!({"table": "\u{2066}Lounge", "expected_version": other["version"]}),
+            "table",
+            "U+2066",
+        ),
+        (
+            "PUT",
+            format!("/api/v1/matches/{id}/hands/1"),
+            json!({"hand": win, "reason": "typo\u{200E}", "expected_version": done["version"]}),
+            "reason",
+            "U+200E",
+        ),
+        (
+            "POST",
+            format!("/api/v1/matches/{other_id}/postpone"),
+            json!({"reason": "gym \u{202B}closed"}),
+            "reason",
+            "U+202B",
+        ),
+        (
+            "POST",
+            format!("/api/v1/leagues/fall/eligibility/{}", teams[0]),
+            json!({"eligible": false, "reason": "\u{061C}late"}),
+            "reason",
+            "U+061C",
+        ),
+        (
+            "POST",
+            format!("/api/v1/matches/{id}/sportsmanship"),
+            json!({"a": 4, "b": 5, "note": "calm\u{202A}"}),
+            "note",
+            "U+202A",
+        ),
+    ];
+    for (method, path, body, field, char) in &refusals {
+        let r = admin
+            .client
+            .request(method.parse().unwrap(), app.url(path))
+            .bearer_auth(&admin.token)
+            .json(body)
+            .send()
+            .await
+            .unwrap();
+        let what = format!("{method} {path} {body}");
+        let answer = json_with_status(r, 422, &what).await;
+        assert_eq!(answer["error"]["field"], *field, "{what}: {answer}");
+        assert!(
+            answer["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains(&format!("invisible direction control ({char})")),
+            "{what}: {answer}"
+        );
+    }
+    let r = browser
+        .post_form("/account/tokens", &[("name", "scoreboard\u{202E}")])
+        .await;
+    assert_eq!(r.status(), 422, "a token's name");
+    assert!(page_text(&r.text().await.unwrap()).contains("invisible direction control (U+202E)"));
+    app.assert_nothing_written(&before, "bidirectional controls")
+        .await;
 }
