@@ -24,7 +24,9 @@
 //! bidirectional controls are refused, naming the field, wherever text is stored.
 
 use std::collections::BTreeSet;
+use std::time::Duration;
 
+use anyhow::ensure;
 use serde_json::{Value, json};
 use spades_im::service::Role;
 
@@ -32,6 +34,7 @@ use crate::helpers::{
     Api, Browser as HttpBrowser, TestApp, csv_rows, hand_of, html_text, json_with_status,
     manual_clock, spawn_app_with_clock,
 };
+use crate::webdriver::{Browser as WebBrowser, binaries_or_skip};
 
 const SLUG: &str = "hostile";
 /// 80 characters (Unicode code points), 87 bytes in UTF-8.
@@ -892,4 +895,81 @@ async fn bidirectional_controls_are_refused_naming_the_field() {
     assert!(page_text(&r.text().await.unwrap()).contains("invisible direction control (U+202E)"));
     app.assert_nothing_written(&before, "bidirectional controls")
         .await;
+}
+
+const PRINT_TEST: &str = "hostile_names::the_printed_bracket_keeps_hostile_names_whole";
+
+/// The printed bracket of the hostile league, printed to PDF by Chromium as a coordinator
+/// would (landscape): `pdftotext` reads every seeded name whole, the CJK and the longest
+/// name among them, and the league's name with its `<script>` as text.
+#[actix_web::test]
+async fn the_printed_bracket_keeps_hostile_names_whole() {
+    let league = hostile_league().await;
+    let Some((driver, chrome)) = binaries_or_skip(PRINT_TEST) else {
+        return;
+    };
+    if std::process::Command::new("pdftotext")
+        .arg("-v")
+        .output()
+        .is_err()
+    {
+        crate::webdriver::skip(PRINT_TEST, "no pdftotext: apt-get install poppler-utils");
+        return;
+    }
+    // Without a font for them, Chromium prints CJK as empty boxes, which no PDF reader can
+    // read back (a deployment's printing browsers have one).
+    let cjk_font = std::process::Command::new("fc-list")
+        .arg(":lang=ja")
+        .output()
+        .is_ok_and(|out| !out.stdout.is_empty());
+    if !cjk_font {
+        crate::webdriver::skip(
+            PRINT_TEST,
+            "no font for Japanese and Chinese: apt-get install fonts-droid-fallback",
+        );
+        return;
+    }
+    let browser = WebBrowser::start(&driver, &chrome)
+        .await
+        .expect("chromium starts");
+    let outcome = actix_web::rt::time::timeout(Duration::from_secs(120), async {
+        browser
+            .goto(&league.app.url(&format!("/leagues/{SLUG}/bracket/print")))
+            .await?;
+        browser
+            .wait_for("#bracket", Duration::from_secs(30))
+            .await?;
+        let pdf = browser
+            .print_pdf(json!({"orientation": "landscape", "background": true}))
+            .await?;
+        let text = crate::browser_print::pdf_text(&pdf, SLUG)?;
+        for name in [
+            CJK,
+            LONGEST,
+            SCRIPT,
+            FORMULA,
+            QUOTES,
+            "@everyone",
+            "+1 Club",
+            "<script>alert('league')</script> 東京 Spades",
+        ] {
+            ensure!(
+                text.contains(name),
+                "{name:?} is not whole in the printed bracket; its text: {text}"
+            );
+        }
+        anyhow::Ok(())
+    })
+    .await;
+    let failure = match outcome {
+        Ok(Ok(())) => None,
+        Ok(Err(e)) => Some(format!("{e:#}")),
+        Err(_) => Some("printing took over 120 s".to_string()),
+    };
+    if let Some(failure) = failure {
+        let saved = crate::browser::evidence(&browser, "hostile-print").await;
+        let _ = browser.quit().await;
+        panic!("{failure}\n{saved}");
+    }
+    browser.quit().await.expect("the browser quits");
 }
