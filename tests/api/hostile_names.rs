@@ -430,13 +430,15 @@ async fn hostile_names_come_back_as_stored_everywhere() {
         shown.push(league_name);
         public_page(&mut problems, app, &format!("/matches/{id}"), &shown).await;
     }
-    public_page(
-        &mut problems,
-        app,
-        "/scoreboard",
-        &[TEAMS[2].1, TEAMS[3].1, TABLES[2].1],
-    )
-    .await;
+    for board in ["/scoreboard", "/scoreboard?tv=1"] {
+        public_page(
+            &mut problems,
+            app,
+            board,
+            &[TEAMS[2].1, TEAMS[3].1, TABLES[2].1],
+        )
+        .await;
+    }
 
     // The admin pages, and a token named on the account page.
     let browser = app.browser("coord").await;
@@ -500,7 +502,14 @@ async fn hostile_names_come_back_as_stored_everywhere() {
         &mut problems,
         &browser,
         &format!("/supervise/matches/{}", m[1]),
-        &[TEAMS[2].1, TEAMS[3].1, TABLES[2].1],
+        &[TEAMS[2].1, TEAMS[3].1, TABLES[2].1, CORRECTION],
+    )
+    .await;
+    admin_page(
+        &mut problems,
+        &browser,
+        &format!("/supervise/matches/{}/hands/1/edit", m[1]),
+        &[TEAMS[2].1, TEAMS[3].1],
     )
     .await;
     // A roster whose rows are the names again: each one a duplicate, said in the preview.
