@@ -136,7 +136,7 @@ impl Settings {
         }
         let mut base = serde_json::to_value(self).map_err(|e| bad("settings", e.to_string()))?;
         merge(&mut base, patch);
-        let settings: Settings = serde_path_to_error::deserialize(base).map_err(|e| {
+        let settings: Settings = crate::rules::strict::from_value(base).map_err(|e| {
             let path = e.path().to_string();
             let field = if path == "." {
                 "settings".to_string()

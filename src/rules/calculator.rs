@@ -142,9 +142,10 @@ impl std::fmt::Display for CalcError {
     }
 }
 
-/// Reads a request from JSON, naming the path of a field of the wrong type.
+/// Reads a request from JSON (a struct only from an object, [`super::strict`]), naming the path
+/// of a field of the wrong type.
 pub fn parse_request(value: Value) -> Result<ScoreRequest, CalcError> {
-    serde_path_to_error::deserialize(value).map_err(|e| {
+    super::strict::from_value(value).map_err(|e| {
         let path = e.path().to_string();
         let mut err = CalcError::new("invalid_request", format!("{path}: {}", e.inner()));
         // "hands[2].a.bids[0]" names hand 3.

@@ -9,6 +9,7 @@ pub mod game;
 pub mod hand;
 pub mod params;
 pub mod state;
+pub mod strict;
 
 pub use calculator::{CalcError, ScoreRequest, ScoreResponse, score_json, score_request};
 pub use game::{Game, ScoredHand, TeamResult, score_game};

@@ -481,7 +481,7 @@ impl RulesSpec {
             }
             merge_field(&mut merged, key, value, key)?;
         }
-        let rules: Rules = serde_path_to_error::deserialize(merged).map_err(|e| {
+        let rules: Rules = super::strict::from_value(merged).map_err(|e| {
             let path = e.path().to_string();
             RulesError {
                 message: format!("rules.{path}: {}", e.inner()),

@@ -4,6 +4,7 @@ use argon2::Argon2;
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
 use sha2::{Digest, Sha256};
 
+use super::text::{Lines, TOKEN_NAME_MAX, TextRule};
 use super::{ServiceError, User, audit};
 use crate::db::{Db, Tx, users};
 use crate::domain::{Role, TextEnum, Timestamp, TokenId};
@@ -235,9 +236,18 @@ pub async fn token_user(db: &Db, token: &str) -> Result<Option<User>, ServiceErr
         .map(user_of))
 }
 
-/// Creates an API token for `username`, with its audit row; the token is shown once and
-/// stored hashed.
+/// Creates an API token named `name` (checked as stored text) for `username`, with its
+/// audit row; the token is shown once and stored hashed.
 pub async fn create_token(db: &Db, username: &str, name: &str) -> Result<String, ServiceError> {
+    let name = TextRule {
+        code: "invalid_input",
+        field: "name",
+        what: "the token's name (e.g. \"scoreboard\")",
+        max: TOKEN_NAME_MAX,
+        lines: Lines::One,
+    }
+    .check(name)?;
+    let name = name.as_str();
     let now = db.clock().now();
     let token = format!("spim_{}", random_hex(24));
     let mut tx = db.write().await?;

@@ -11,7 +11,7 @@ use super::audit;
 use super::leagues::League;
 use super::match_view::{MatchView, reload};
 use super::matches::{league_of, writable};
-use super::text::{REASON_MAX, TextRule};
+use super::text::{Lines, REASON_MAX, TextRule};
 use super::{ConflictCode, ServiceError, User};
 use crate::db::Db;
 use crate::db::matches::{self as db_matches, MatchRow};
@@ -121,13 +121,10 @@ pub struct RatingInput {
     pub a: i64,
     /// Team b's rating, on the league's scale.
     pub b: i64,
-    /// What happened, for the coordinator: at most 500 characters (trimmed), no control
-    /// characters but line breaks; shown to admins only. Empty or `null`: no note.
+    /// What happened, for the coordinator: at most 500 characters, line breaks allowed,
+    /// stored text (docs/api.md §1.1); shown to admins only. Empty or `null`: no note.
     #[serde(default)]
-    #[schema(
-        max_length = 500,
-        pattern = r"^[^\x00-\x09\x0B\x0C\x0E-\x1F\x7F-\x9F]*$"
-    )]
+    #[schema(max_length = 500)]
     pub note: Option<String>,
 }
 
@@ -176,19 +173,14 @@ pub async fn rate(
     input: &RatingInput,
 ) -> Result<MatchView, ServiceError> {
     let now = db.clock().now();
-    let note = match input.note.as_deref().map(str::trim) {
-        None | Some("") => None,
-        Some(note) => Some(
-            TextRule {
-                code: "invalid_rating",
-                field: "note",
-                what: "the note",
-                max: REASON_MAX,
-                lines: true,
-            }
-            .check(note)?,
-        ),
-    };
+    let note = TextRule {
+        code: "invalid_rating",
+        field: "note",
+        what: "the note",
+        max: REASON_MAX,
+        lines: Lines::Many,
+    }
+    .check_optional(input.note.as_deref())?;
     let mut tx = db.write().await?;
     let m = writable(&mut tx, user, id).await?;
     let league = league_of(&mut tx, &m).await?;

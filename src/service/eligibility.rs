@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use super::leagues::{League, league_by_slug};
 use super::standings::standings;
-use super::text::{REASON_MAX, TextRule};
+use super::text::{Lines, REASON_MAX, TextRule};
 use super::{ServiceError, User, audit, require_admin};
 use crate::db::Db;
 use crate::db::leagues::{self as db_leagues, OverrideRow, TeamRow};
@@ -137,13 +137,10 @@ pub async fn of_league(db: &Db, slug: &str) -> Result<EligibilityTable, ServiceE
 pub struct OverrideInput {
     /// `true` or `false` over what the rules say; `null` gives the decision back to them.
     pub eligible: Option<bool>,
-    /// Why: required with a decision, at most 500 characters (trimmed), no control
-    /// characters but line breaks.
+    /// Why: required with a decision (optional with `null`, and checked when given), at most
+    /// 500 characters, line breaks allowed, stored text (docs/api.md §1.1).
     #[serde(default)]
-    #[schema(
-        max_length = 500,
-        pattern = r"^[^\x00-\x09\x0B\x0C\x0E-\x1F\x7F-\x9F]*$"
-    )]
+    #[schema(max_length = 500)]
     pub reason: Option<String>,
 }
 
@@ -158,19 +155,7 @@ pub async fn set_override(
 ) -> Result<EligibilityRow, ServiceError> {
     require_admin(user)?;
     let now = db.clock().now();
-    let reason = match (input.eligible, input.reason.as_deref()) {
-        (Some(_), reason) => Some(
-            TextRule {
-                code: "invalid_input",
-                field: "reason",
-                what: "the reason",
-                max: REASON_MAX,
-                lines: true,
-            }
-            .check(reason.unwrap_or_default())?,
-        ),
-        (None, _) => None,
-    };
+    let reason = override_reason(input)?;
     let mut tx = db.write().await?;
     let league = league_by_slug(&mut tx, slug).await?;
     let row = db_leagues::team(&mut tx, team)
@@ -215,6 +200,25 @@ pub async fn set_override(
     rows.into_iter()
         .find(|r| r.team_id == team)
         .ok_or(ServiceError::NotFound)
+}
+
+/// The reason of an override as stored: required with a decision; with a removal
+/// (`eligible: null`) optional, and checked all the same when given (it goes to the audit
+/// log).
+fn override_reason(input: &OverrideInput) -> Result<Option<String>, ServiceError> {
+    let rule = TextRule {
+        code: "invalid_input",
+        field: "reason",
+        what: "the reason",
+        max: REASON_MAX,
+        lines: Lines::Many,
+    };
+    match input.eligible {
+        Some(_) => rule
+            .check(input.reason.as_deref().unwrap_or_default())
+            .map(Some),
+        None => rule.check_optional(input.reason.as_deref()),
+    }
 }
 
 fn decision_words(eligible: Option<bool>) -> String {

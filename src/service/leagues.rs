@@ -4,7 +4,7 @@ use crate::db::{Conn, Tx};
 use serde::{Deserialize, Serialize};
 
 use super::audit;
-use super::text::{self, TextRule};
+use super::text::{self, Lines, TextRule};
 use super::{ConflictCode, ServiceError, User, require_admin, slugify, to_json};
 use crate::db::leagues::{self as db_leagues, LeagueRow, NewLeague};
 use crate::db::{Db, users};
@@ -234,7 +234,7 @@ pub(crate) fn check_name(name: &str, field: &str, what: &str) -> Result<String, 
         field,
         what,
         max: text::NAME_MAX,
-        lines: false,
+        lines: Lines::One,
     }
     .check(name)
 }

@@ -10,7 +10,7 @@ use super::leagues::League;
 use super::match_view::{
     MatchView, Replayed, ends_at, reload, replay, rules_of, stored_hands, view_of,
 };
-use super::text::{self, TextRule};
+use super::text::{self, Lines, TextRule};
 use super::{ConflictCode, ServiceError, User, require_admin, to_json};
 use crate::db::Db;
 use crate::db::leagues as db_leagues;
@@ -221,16 +221,8 @@ pub async fn record_hand(
     expected_version: i64,
     idempotency_key: Option<&str>,
 ) -> Result<Recorded, ServiceError> {
-    if let Some(key) = idempotency_key
-        && (key.is_empty()
-            || key.chars().count() > text::IDEMPOTENCY_KEY_MAX
-            || key.chars().any(char::is_control))
-    {
-        return Err(ServiceError::invalid(
-            "invalid_request",
-            "idempotency_key",
-            "an idempotency key is 1 to 200 characters, none of them a control character",
-        ));
+    if let Some(key) = idempotency_key {
+        text::check_idempotency_key(key)?;
     }
     let entry = HandEntry {
         user: user.clone(),
@@ -484,21 +476,21 @@ pub async fn correct_hand(
         expected_version,
         reset_bracket_path: reset_path,
     } = *correction;
-    if reason.trim().is_empty() {
-        return Err(ServiceError::invalid(
-            "invalid_correction",
-            "reason",
-            "say why the hand is corrected",
-        ));
-    }
     let reason = TextRule {
         code: "invalid_correction",
         field: "reason",
         what: "the reason",
         max: text::REASON_MAX,
-        lines: true,
+        lines: Lines::Many,
     }
-    .check(reason)?;
+    .check_optional(Some(reason))?
+    .ok_or_else(|| {
+        ServiceError::invalid(
+            "invalid_correction",
+            "reason",
+            "say why the hand is corrected",
+        )
+    })?;
     if reset_path {
         require_admin(user)?;
     }

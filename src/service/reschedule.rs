@@ -11,7 +11,7 @@ use super::audit;
 use super::leagues::league_row;
 use super::match_view::{MatchView, views_after_write};
 use super::schedule::{check_table, check_team, parse_when};
-use super::text::{self, TextRule};
+use super::text::{self, Lines, TextRule};
 use super::{ConflictCode, ServiceError, User, require_admin};
 use crate::db::Db;
 use crate::db::matches::{self as db_matches, MatchRow, Placement};
@@ -64,13 +64,9 @@ impl MatchChange {
 #[derive(Debug, Clone, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CallOff {
-    /// Shown with the match ("rec center closed"): not blank, at most 500 characters
-    /// (trimmed), no control characters but line breaks.
-    #[schema(
-        min_length = 1,
-        max_length = 500,
-        pattern = r"^[^\x00-\x09\x0B\x0C\x0E-\x1F\x7F-\x9F]*[^\x00-\x1F\x7F-\x9F \u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000][^\x00-\x09\x0B\x0C\x0E-\x1F\x7F-\x9F]*$"
-    )]
+    /// Shown with the match ("rec center closed"): not blank, at most 500 characters, one
+    /// line, stored text (docs/api.md §1.1).
+    #[schema(min_length = 1, max_length = 500)]
     pub reason: String,
     /// The match's version as the caller last saw it; checked when given.
     #[serde(default)]
@@ -95,13 +91,15 @@ pub struct NightMoved {
     pub matches: Vec<MatchView>,
 }
 
+/// Why a match is postponed or cancelled: one line, as the match, its calendar event and
+/// the lists show it.
 fn reason_rule() -> TextRule<'static> {
     TextRule {
         code: "invalid_input",
         field: "reason",
         what: "the reason",
         max: text::REASON_MAX,
-        lines: true,
+        lines: Lines::One,
     }
 }
 
@@ -332,14 +330,15 @@ async fn call_off_match(
 ) -> Result<MatchView, ServiceError> {
     let now = db.clock().now();
     require_admin(user)?;
-    if call_off.reason.trim().is_empty() {
-        return Err(ServiceError::invalid(
-            "invalid_input",
-            "reason",
-            "say why (the teams see it with the match)",
-        ));
-    }
-    let reason = reason_rule().check(&call_off.reason)?;
+    let reason = reason_rule()
+        .check_optional(Some(&call_off.reason))?
+        .ok_or_else(|| {
+            ServiceError::invalid(
+                "invalid_input",
+                "reason",
+                "say why (the teams see it with the match)",
+            )
+        })?;
     let mut tx = db.write().await?;
     let m = changeable(&mut tx, id, call_off.expected_version).await?;
     let verb = if to == MatchStatus::Postponed {

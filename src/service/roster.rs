@@ -5,7 +5,8 @@ use crate::db::Conn;
 
 use super::audit;
 use super::leagues::league_row;
-use super::teams::{NewTeamInput, TeamView, check_team};
+use super::teams::{NewTeamInput, TeamView, check_team, duplicate_message, name_taken};
+use super::text::NameKey;
 use super::{ServiceError, User, require_admin};
 use crate::db::Db;
 use crate::db::leagues::{self as db_leagues, TeamRow};
@@ -75,7 +76,12 @@ fn records(csv: &str) -> Result<Vec<(usize, Vec<String>)>, ServiceError> {
 /// header row (first cell "team") are skipped; each other row is valid or has its error.
 pub fn check_roster(csv: &str, existing: &[TeamRow]) -> Result<Vec<RosterRow>, ServiceError> {
     let mut rows: Vec<RosterRow> = Vec::new();
-    let mut seen: Vec<(String, usize)> = Vec::new();
+    let existing: Vec<(NameKey, &str)> = existing
+        .iter()
+        .map(|t| (NameKey::of(&t.name), t.name.as_str()))
+        .collect();
+    // The names of the valid rows so far, with their lines.
+    let mut seen: Vec<(NameKey, String, usize)> = Vec::new();
     for (i, (line, cells)) in records(csv)?.into_iter().enumerate() {
         if i == 0
             && cells
@@ -104,16 +110,21 @@ pub fn check_roster(csv: &str, existing: &[TeamRow]) -> Result<Vec<RosterRow>, S
                 Err(ServiceError::Invalid(e)) => row.error = Some(e.message),
                 Err(e) => row.error = Some(e.to_string()),
                 Ok((name, players)) => {
-                    if let Some((_, earlier)) =
-                        seen.iter().find(|(n, _)| n.eq_ignore_ascii_case(&name))
+                    let key = NameKey::of(&name);
+                    if let Some((_, earlier_name, earlier)) =
+                        seen.iter().find(|(k, _, _)| *k == key)
                     {
-                        row.error = Some(format!(
-                            "\"{name}\" is already on line {earlier} of the file"
-                        ));
-                    } else if existing.iter().any(|t| t.name.eq_ignore_ascii_case(&name)) {
-                        row.error = Some(format!("the league already has a team named \"{name}\""));
+                        row.error = Some(if earlier_name.to_lowercase() == name.to_lowercase() {
+                            format!("\"{name}\" is already on line {earlier} of the file")
+                        } else {
+                            format!(
+                                "\"{name}\" reads the same as \"{earlier_name}\" on line {earlier} of the file"
+                            )
+                        });
+                    } else if let Some((_, other)) = existing.iter().find(|(k, _)| *k == key) {
+                        row.error = Some(duplicate_message(&name, other));
                     } else {
-                        seen.push((name.clone(), line));
+                        seen.push((key, name.clone(), line));
                         row.team = Some((name, players));
                     }
                 }
@@ -264,16 +275,10 @@ pub async fn edit_team(
     let mut tx = db.write().await?;
     let before = team_of(&mut tx, slug, team_id).await?;
     let (name, players) = check_team(input)?;
-    if db_leagues::teams(&mut tx, before.league_id)
-        .await?
-        .iter()
-        .any(|t| t.id != team_id && t.name.eq_ignore_ascii_case(&name))
-    {
-        return Err(ServiceError::invalid(
-            "invalid_team",
-            "name",
-            format!("the league already has a team named \"{name}\""),
-        ));
+    let others = db_leagues::teams(&mut tx, before.league_id).await?;
+    let others = others.iter().filter(|t| t.id != team_id);
+    if let Some(message) = name_taken(&name, others.map(|t| t.name.as_str())) {
+        return Err(ServiceError::invalid("invalid_team", "name", message));
     }
     let after = TeamView {
         id: team_id,
@@ -388,6 +393,30 @@ mod tests {
         assert_eq!(
             rows[1].error.as_deref(),
             Some("the team's name contains a control character (U+000A); type plain text")
+        );
+    }
+
+    #[test]
+    fn look_alike_names_are_the_same_team() {
+        let csv = "Cardsharks,a,b\nC\u{0430}rdsharks,c,d\nAces\u{00A0}High,e,f\nOld\u{200B},g,h\nC\u{0430}rds,i,j\n";
+        let rows = check_roster(csv, &[team("Aces High"), team("old"), team("Cards")]).unwrap();
+        assert_eq!(
+            teams(&rows),
+            vec![(1, "Cardsharks".into(), ["a".into(), "b".into()])]
+        );
+        let errors: Vec<_> = rows.iter().map(|r| r.error.as_deref()).collect();
+        assert_eq!(
+            errors[1..],
+            [
+                Some(
+                    "\"C\u{0430}rdsharks\" reads the same as \"Cardsharks\" on line 1 of the file"
+                ),
+                Some("the league already has a team named \"Aces High\""),
+                Some("the league already has a team named \"Old\""),
+                Some(
+                    "\"C\u{0430}rds\" reads the same as the league's team \"Cards\": choose a name that tells them apart"
+                ),
+            ]
         );
     }
 

@@ -6,7 +6,7 @@ use serde::Deserialize;
 use super::audit;
 use super::leagues::league_row;
 use super::match_view::MatchView;
-use super::text::{self, TextRule};
+use super::text::{self, Lines, TextRule};
 use super::{ConflictCode, ServiceError, User, require_admin};
 use crate::db::Db;
 use crate::db::leagues::{self as db_leagues, TeamRow};
@@ -306,20 +306,16 @@ pub async fn create_match(
     Ok(id)
 }
 
-/// A table name as typed: trimmed, empty for none.
+/// A table name as stored: empty (or blank) for none.
 pub(crate) fn check_table(table: Option<&str>) -> Result<Option<String>, ServiceError> {
-    match table.map(str::trim) {
-        None | Some("") => Ok(None),
-        Some(table) => TextRule {
-            code: "invalid_match",
-            field: "table",
-            what: "a table name",
-            max: text::TABLE_MAX,
-            lines: false,
-        }
-        .check(table)
-        .map(Some),
+    TextRule {
+        code: "invalid_match",
+        field: "table",
+        what: "a table name",
+        max: text::TABLE_MAX,
+        lines: Lines::One,
     }
+    .check_optional(table)
 }
 
 /// Team `id` may play a new match of league `league_id` (named `field` in the error).

@@ -7,6 +7,7 @@ use crate::db::Conn;
 use super::audit;
 
 use super::leagues::{check_name, league_row};
+use super::text::NameKey;
 
 use super::{ServiceError, User, require_admin};
 
@@ -61,6 +62,27 @@ pub fn check_team(input: &NewTeamInput) -> Result<(String, [String; 2]), Service
     Ok((name, [p1, p2]))
 }
 
+/// Why `name` cannot be a new name in a league with teams named `existing`: one of them
+/// is the same name ([`NameKey`]: ignoring case, or a look-alike).
+pub fn name_taken<'a>(name: &str, existing: impl IntoIterator<Item = &'a str>) -> Option<String> {
+    let key = NameKey::of(name);
+    existing
+        .into_iter()
+        .find(|other| NameKey::of(other) == key)
+        .map(|other| duplicate_message(name, other))
+}
+
+/// Why `name` is refused next to the league's team `other` that reads the same.
+pub fn duplicate_message(name: &str, other: &str) -> String {
+    if name.to_lowercase() == other.to_lowercase() {
+        format!("the league already has a team named \"{name}\"")
+    } else {
+        format!(
+            "\"{name}\" reads the same as the league's team \"{other}\": choose a name that tells them apart"
+        )
+    }
+}
+
 pub async fn add_team(
     db: &Db,
     user: &User,
@@ -72,16 +94,9 @@ pub async fn add_team(
     let (name, players) = check_team(input)?;
     let mut tx = db.write().await?;
     let league = league_row(&mut tx, slug).await?;
-    if db_leagues::teams(&mut tx, league.id)
-        .await?
-        .iter()
-        .any(|t| t.name.eq_ignore_ascii_case(&name))
-    {
-        return Err(ServiceError::invalid(
-            "invalid_team",
-            "name",
-            format!("the league already has a team named \"{name}\""),
-        ));
+    let existing = db_leagues::teams(&mut tx, league.id).await?;
+    if let Some(message) = name_taken(&name, existing.iter().map(|t| t.name.as_str())) {
+        return Err(ServiceError::invalid("invalid_team", "name", message));
     }
     let id = db_leagues::insert_team(&mut tx, league.id, &name, [&players[0], &players[1]]).await?;
     let after = serde_json::json!({"name": name, "players": players}).to_string();

@@ -392,10 +392,11 @@ pub fn json_body(body: &[u8]) -> Result<serde_json::Value, AppError> {
         .map_err(|e| AppError::Malformed(format!("the body is not JSON: {e}")))
 }
 
-/// Reads a JSON body into `T`, naming the field of a wrong shape (422) or 400 for not JSON.
+/// Reads a JSON body into `T` (a struct only from an object, [`crate::rules::strict`]), naming
+/// the field of a wrong shape (422) or 400 for not JSON.
 pub fn parse<T: serde::de::DeserializeOwned>(body: &[u8]) -> Result<T, AppError> {
     let value = crate::web::api::whole_numbers_as_integers(json_body(body)?);
-    serde_path_to_error::deserialize(value).map_err(|e| {
+    crate::rules::strict::from_value(value).map_err(|e| {
         let path = e.path().to_string();
         let message = format!("{path}: {}", e.inner());
         AppError::Invalid(if path == "." {

@@ -89,7 +89,7 @@ async fn bracket_of(admin: &Api, slug: &str, teams: usize, format: &str) -> Vec<
 }
 
 /// The PDF's text as `pdftotext -raw` reads it, whitespace folded to single spaces.
-fn pdf_text(pdf: &[u8], slug: &str) -> anyhow::Result<String> {
+pub(crate) fn pdf_text(pdf: &[u8], slug: &str) -> anyhow::Result<String> {
     let dir = tempfile::tempdir()?;
     let file = dir.path().join(format!("{slug}.pdf"));
     std::fs::write(&file, pdf)?;

@@ -461,6 +461,34 @@ async fn an_admin_overrides_eligibility_with_a_reason_and_it_is_audited() {
         "a team of another league",
     )
     .await;
+    // Taking a decision back needs no reason, but one that is given is checked all the same
+    // (it goes to the audit log).
+    for (reason, says) in [
+        (
+            "appeal\u{0}withdrawn".to_string(),
+            "control character (U+0000)",
+        ),
+        (
+            "\u{202E}nwardhtiw".to_string(),
+            "direction control (U+202E)",
+        ),
+        ("x".repeat(501), "1 to 500 characters"),
+    ] {
+        let e = refused(
+            admin
+                .post(&path, &json!({"eligible": null, "reason": reason}))
+                .await,
+            422,
+            "invalid_input",
+            &format!("a removal with the reason {reason:?}"),
+        )
+        .await;
+        assert_eq!(e["error"]["field"], "reason", "{e}");
+        assert!(
+            e["error"]["message"].as_str().unwrap().contains(says),
+            "{e}"
+        );
+    }
     app.assert_nothing_written(&before, "refused overrides")
         .await;
 

@@ -280,3 +280,61 @@ async fn nothing_shown_to_a_logged_in_user_is_cacheable() {
     let r = browser.get("/static/style.css").await;
     assert_eq!(r.headers()["cache-control"], "public, max-age=3600");
 }
+
+/// A body, or a part of one, that should be an object is never read from an array of its
+/// fields (serde would take `["Aces", ["Ann", "Al"]]` for a team, and `[]` for anything
+/// whose fields are all optional, such as the removal of an eligibility decision): a 422
+/// naming the field, and nothing written.
+#[actix_web::test]
+async fn an_object_is_never_read_from_an_array() {
+    let app = spawn_app().await;
+    let admin = app.api_user("coord", Role::Admin).await;
+    let teams = app.league(&admin, "fall", json!("classic"), 2).await;
+    let r = admin
+        .post(
+            &format!("/api/v1/leagues/fall/eligibility/{}", teams[0]),
+            &json!({"eligible": false, "reason": "two forfeits"}),
+        )
+        .await;
+    json_with_status(r, 200, "a decision").await;
+    let before = app.tables().await;
+    let cases: [(String, Value, &str); 4] = [
+        (
+            "/api/v1/leagues/fall/teams".into(),
+            json!(["Aces", ["Ann", "Al"]]),
+            ".",
+        ),
+        (
+            format!("/api/v1/leagues/fall/eligibility/{}", teams[0]),
+            json!([]),
+            ".",
+        ),
+        (
+            "/api/v1/leagues".into(),
+            json!({"name": "Spring", "slug": "spring", "rules": {"regular": {"preset": "classic", "bags": [5, 100]}}}),
+            "rules.regular.bags",
+        ),
+        (
+            "/api/v1/score".into(),
+            json!({"rules": {"preset": "classic", "bags": []}}),
+            "rules.bags",
+        ),
+    ];
+    for (path, body, field) in &cases {
+        let r = admin.post(path, body).await;
+        let what = format!("{path} {body}");
+        let answer = json_with_status(r, 422, &what).await;
+        if *field != "." {
+            assert_eq!(answer["error"]["field"], *field, "{what}: {answer}");
+        }
+        assert!(
+            answer["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("invalid type: sequence"),
+            "{what}: {answer}"
+        );
+    }
+    app.assert_nothing_written(&before, "objects sent as arrays")
+        .await;
+}

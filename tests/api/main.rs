@@ -34,6 +34,7 @@ mod fuzz_targets;
 mod generate;
 mod hardening;
 mod helpers;
+mod hostile_names;
 mod idempotency;
 mod league_api;
 mod league_walk;

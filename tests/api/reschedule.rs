@@ -130,6 +130,63 @@ async fn postponed_until_it_has_a_new_time() {
     assert_eq!(again["scheduled_at"], "2026-12-15T19:00");
 }
 
+/// A postponement's or a cancellation's reason is one line (it is shown with the match, in
+/// lists and as its calendar event's text): a line break of any kind, a control or an
+/// invisible direction control is a 422 naming `reason`, and nothing is written. The
+/// reason is stored as normalized text.
+#[actix_web::test]
+async fn a_call_off_reason_is_one_line_of_text() {
+    let (app, admin, matches) = season(4).await;
+    let id = id_of(&matches[0]);
+    let before = app.tables().await;
+    for (action, reason, says) in [
+        (
+            "postpone",
+            "rec center\nclosed",
+            "control character (U+000A)",
+        ),
+        (
+            "cancel",
+            "rec center\r\nclosed",
+            "control character (U+000D)",
+        ),
+        ("postpone", "rec center\u{2028}closed", "one line"),
+        ("cancel", "rec center\u{2029}closed", "one line"),
+        (
+            "postpone",
+            "closed\u{202E}desolc",
+            "direction control (U+202E)",
+        ),
+        ("cancel", "\u{2067}closed", "direction control (U+2067)"),
+        ("postpone", "\u{200B}\u{FEFF}", "say why"),
+    ] {
+        let r = admin
+            .post(
+                &format!("/api/v1/matches/{id}/{action}"),
+                &json!({"reason": reason}),
+            )
+            .await;
+        let what = format!("{action} {reason:?}");
+        let body = json_with_status(r, 422, &what).await;
+        assert_eq!(body["error"]["code"], "invalid_input", "{what}: {body}");
+        assert_eq!(body["error"]["field"], "reason", "{what}: {body}");
+        assert!(
+            body["error"]["message"].as_str().unwrap().contains(says),
+            "{what}: {body}"
+        );
+    }
+    app.assert_nothing_written(&before, "reasons of more than one line")
+        .await;
+    let r = admin
+        .post(
+            &format!("/api/v1/matches/{id}/postpone"),
+            &json!({"reason": "  rec\u{00A0}center\u{200B}  closed "}),
+        )
+        .await;
+    let postponed = json_with_status(r, 200, "a reason to normalize").await;
+    assert_eq!(postponed["status_note"], "rec center closed");
+}
+
 #[actix_web::test]
 async fn a_cancelled_match_counts_for_nobody_and_stays_listed() {
     let (_app, admin, matches) = season(4).await;

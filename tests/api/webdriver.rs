@@ -89,6 +89,7 @@ pub const BROWSER_TESTS: &[&str] = &[
     "browser_live::the_scoreboard_updates_in_place",
     "browser_live::the_match_page_updates_in_place",
     "browser_print::printed_brackets_keep_every_name_and_fill_the_sheet",
+    "hostile_names::the_printed_bracket_keeps_hostile_names_whole",
 ];
 
 /// What to install, for the skip messages.

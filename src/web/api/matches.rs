@@ -231,13 +231,9 @@ async fn record_hand(
 #[serde(deny_unknown_fields)]
 pub(crate) struct CorrectionRequest {
     hand: HandInput,
-    /// Why: not blank, at most 500 characters (trimmed), no control characters but line
-    /// breaks.
-    #[schema(
-        min_length = 1,
-        max_length = 500,
-        pattern = r"^[^\x00-\x09\x0B\x0C\x0E-\x1F\x7F-\x9F]*[^\x00-\x1F\x7F-\x9F \u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000][^\x00-\x09\x0B\x0C\x0E-\x1F\x7F-\x9F]*$"
-    )]
+    /// Why: not blank, at most 500 characters, line breaks allowed, stored text
+    /// (docs/api.md §1.1).
+    #[schema(min_length = 1, max_length = 500)]
     reason: String,
     /// The match's `version` as last seen.
     #[schema(minimum = 1)]

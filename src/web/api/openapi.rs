@@ -21,7 +21,7 @@ use crate::service::schedule::ScheduleFormat;
 use crate::service::schedule::{NewMatchInput, ScheduleInput};
 use crate::service::summaries::{Board, BoardMatch};
 use crate::service::teams::{NewTeamInput, TeamView};
-use crate::service::text as service_text;
+use crate::service::text::{self as service_text, Lines};
 use crate::web::api::leagues::{LeagueList, SupervisorInput};
 use crate::web::api::matches::{CorrectionRequest, HandRequest, MatchList, VersionRequest};
 use crate::web::api::standings::{StandingOut, StandingsOut};
@@ -283,21 +283,21 @@ fn component_or_null(name: &str) -> Value {
 /// A league's slug, as its path segment and its answers carry it.
 pub const SLUG_PATTERN: &str = "^[a-z0-9]+(-[a-z0-9]+)*$";
 
-/// The control characters (`char::is_control`), which no stored text may hold
-/// (`service::text`), as the inside of a regular expression's character class.
-const CONTROL: &str = r"\x00-\x1F\x7F-\x9F";
-/// The white space that trimming removes (`char::is_whitespace`) besides the control
-/// characters, as the inside of a character class. Spelled out: `\s` differs between the
-/// regular expression dialects that read the document.
-const SPACE: &str = r" \u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000";
-
-/// A name as `service::text` takes it: at most `max` characters, none a control
-/// character, not only white space (it is trimmed).
+/// A name as `service::text` takes it: at most `max` characters, none it refuses, not
+/// blank (it is trimmed, and what shows nothing is removed).
 fn text(max: usize) -> Value {
     json!({
         "minLength": 1,
         "maxLength": max,
-        "pattern": format!("^[^{CONTROL}]*[^{CONTROL}{SPACE}][^{CONTROL}]*$"),
+        "pattern": service_text::schema_pattern(Lines::One, false),
+    })
+}
+
+/// A reason or a note as `service::text` takes it (`may_be_blank` where blank means none).
+fn reason(lines: Lines, may_be_blank: bool) -> Value {
+    json!({
+        "maxLength": service_text::REASON_MAX,
+        "pattern": service_text::schema_pattern(lines, may_be_blank),
     })
 }
 
@@ -378,7 +378,7 @@ fn service_constraints() -> Vec<(&'static str, &'static str, Constraint)> {
             "table",
             Add(json!({
                 "maxLength": service_text::TABLE_MAX,
-                "pattern": format!("^[^{CONTROL}]*$"),
+                "pattern": service_text::schema_pattern(Lines::One, true),
                 "description": "Trimmed; empty or `null` for none."
             })),
         ),
@@ -403,7 +403,7 @@ fn service_constraints() -> Vec<(&'static str, &'static str, Constraint)> {
             "table",
             Add(json!({
                 "maxLength": service_text::TABLE_MAX,
-                "pattern": format!("^[^{CONTROL}]*$"),
+                "pattern": service_text::schema_pattern(Lines::One, true),
                 "description": "The table; `null` or empty for none. The only change allowed once the match started."
             })),
         ),
@@ -435,6 +435,14 @@ fn service_constraints() -> Vec<(&'static str, &'static str, Constraint)> {
             "expected_version",
             Add(json!({"minimum": 1})),
         ),
+        ("CallOff", "reason", Add(reason(Lines::One, false))),
+        (
+            "CorrectionRequest",
+            "reason",
+            Add(reason(Lines::Many, false)),
+        ),
+        ("OverrideInput", "reason", Add(reason(Lines::Many, true))),
+        ("RatingInput", "note", Add(reason(Lines::Many, true))),
         ("PlayoffsInput", "format", Replace(component("Format"))),
         (
             "PlayoffsInput",

@@ -7,7 +7,6 @@ use askama::Template;
 use serde::Deserialize;
 
 use crate::domain::{TextEnum, TokenId};
-use crate::service::text::{TOKEN_NAME_MAX, TextRule};
 use crate::service::{Role, ServiceError, accounts, throttle};
 use crate::web::AppState;
 use crate::web::error::PageError;
@@ -329,15 +328,8 @@ async fn create_token(
     Supervisor(who): Supervisor,
     CsrfForm(form): CsrfForm<TokenForm>,
 ) -> Result<HttpResponse, PageError> {
-    let rule = TextRule {
-        code: "invalid_input",
-        field: "name",
-        what: "the token's name (e.g. \"scoreboard\")",
-        max: TOKEN_NAME_MAX,
-        lines: false,
-    };
-    let name = match rule.check(&form.name) {
-        Ok(name) => name,
+    let token = match accounts::create_token(&state.db, &who.user.username, &form.name).await {
+        Ok(token) => token,
         Err(ServiceError::Invalid(e)) => {
             let refused = Shown {
                 token_name: form.name.clone(),
@@ -347,7 +339,6 @@ async fn create_token(
         }
         Err(e) => return Err(e.into()),
     };
-    let token = accounts::create_token(&state.db, &who.user.username, &name).await?;
     let shown = Shown {
         new_token: Some(token),
         ..Shown::default()

@@ -1,0 +1,409 @@
+//! Reading JSON strictly: a struct only from an object. serde's derived `Deserialize` also
+//! reads a struct from an array of its fields in order, so `"start": {"a": []}` would be a
+//! team at 0 points with 0 bags, and `[]` any struct whose fields all have defaults. A request
+//! is read through [`Strict`], which refuses that; everything else reads exactly as from
+//! `serde_json::Value`, with the same messages (and `serde_path_to_error` names the field).
+//!
+//! What serde buffers before choosing (untagged enums, `flatten`) is read by serde itself and
+//! keeps its leniency there.
+
+use serde::de::{
+    self, DeserializeSeed, Deserializer, EnumAccess, MapAccess, SeqAccess, Unexpected,
+    VariantAccess, Visitor,
+};
+use std::fmt;
+
+/// `deserializer`, reading structs only from maps (JSON objects), at every depth.
+pub struct Strict<D>(pub D);
+
+/// Reads `value` into `T` as [`Strict`] does, naming the path of a wrong field.
+pub fn from_value<T: de::DeserializeOwned>(
+    value: serde_json::Value,
+) -> Result<T, serde_path_to_error::Error<serde_json::Error>> {
+    serde_path_to_error::deserialize(Strict(value))
+}
+
+/// A visitor that hands on strict deserializers to what it visits; `structs` when it reads a
+/// struct, so that a sequence is refused.
+struct Wrap<V> {
+    visitor: V,
+    structs: bool,
+}
+
+fn wrap<V>(visitor: V) -> Wrap<V> {
+    Wrap {
+        visitor,
+        structs: false,
+    }
+}
+
+macro_rules! forward_deserialize {
+    ($($method:ident),* $(,)?) => {$(
+        fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
+            self.0.$method(wrap(visitor))
+        }
+    )*};
+}
+
+impl<'de, D: Deserializer<'de>> Deserializer<'de> for Strict<D> {
+    type Error = D::Error;
+
+    forward_deserialize!(
+        deserialize_any,
+        deserialize_bool,
+        deserialize_i8,
+        deserialize_i16,
+        deserialize_i32,
+        deserialize_i64,
+        deserialize_i128,
+        deserialize_u8,
+        deserialize_u16,
+        deserialize_u32,
+        deserialize_u64,
+        deserialize_u128,
+        deserialize_f32,
+        deserialize_f64,
+        deserialize_char,
+        deserialize_str,
+        deserialize_string,
+        deserialize_bytes,
+        deserialize_byte_buf,
+        deserialize_option,
+        deserialize_unit,
+        deserialize_seq,
+        deserialize_map,
+        deserialize_identifier,
+        deserialize_ignored_any,
+    );
+
+    fn deserialize_unit_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, D::Error> {
+        self.0.deserialize_unit_struct(name, wrap(visitor))
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, D::Error> {
+        self.0.deserialize_newtype_struct(name, wrap(visitor))
+    }
+
+    fn deserialize_tuple<V: Visitor<'de>>(
+        self,
+        len: usize,
+        visitor: V,
+    ) -> Result<V::Value, D::Error> {
+        self.0.deserialize_tuple(len, wrap(visitor))
+    }
+
+    fn deserialize_tuple_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        len: usize,
+        visitor: V,
+    ) -> Result<V::Value, D::Error> {
+        self.0.deserialize_tuple_struct(name, len, wrap(visitor))
+    }
+
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, D::Error> {
+        let visitor = Wrap {
+            visitor,
+            structs: true,
+        };
+        self.0.deserialize_struct(name, fields, visitor)
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, D::Error> {
+        self.0.deserialize_enum(name, variants, wrap(visitor))
+    }
+
+    fn is_human_readable(&self) -> bool {
+        self.0.is_human_readable()
+    }
+}
+
+macro_rules! forward_visit {
+    ($($method:ident($t:ty)),* $(,)?) => {$(
+        fn $method<E: de::Error>(self, v: $t) -> Result<Self::Value, E> {
+            self.visitor.$method(v)
+        }
+    )*};
+}
+
+impl<'de, V: Visitor<'de>> Visitor<'de> for Wrap<V> {
+    type Value = V::Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        self.visitor.expecting(f)
+    }
+
+    forward_visit!(
+        visit_bool(bool),
+        visit_i8(i8),
+        visit_i16(i16),
+        visit_i32(i32),
+        visit_i64(i64),
+        visit_i128(i128),
+        visit_u8(u8),
+        visit_u16(u16),
+        visit_u32(u32),
+        visit_u64(u64),
+        visit_u128(u128),
+        visit_f32(f32),
+        visit_f64(f64),
+        visit_char(char),
+        visit_str(&str),
+        visit_borrowed_str(&'de str),
+        visit_string(String),
+        visit_bytes(&[u8]),
+        visit_borrowed_bytes(&'de [u8]),
+        visit_byte_buf(Vec<u8>),
+    );
+
+    fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
+        self.visitor.visit_none()
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+        self.visitor.visit_unit()
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        self.visitor.visit_some(Strict(d))
+    }
+
+    fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        self.visitor.visit_newtype_struct(Strict(d))
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
+        if self.structs {
+            return Err(de::Error::invalid_type(Unexpected::Seq, &self));
+        }
+        self.visitor.visit_seq(StrictSeq(seq))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+        self.visitor.visit_map(StrictMap(map))
+    }
+
+    fn visit_enum<A: EnumAccess<'de>>(self, data: A) -> Result<Self::Value, A::Error> {
+        self.visitor.visit_enum(StrictEnum(data))
+    }
+}
+
+/// A seed whose value is read strictly.
+struct StrictSeed<S>(S);
+
+impl<'de, S: DeserializeSeed<'de>> DeserializeSeed<'de> for StrictSeed<S> {
+    type Value = S::Value;
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<S::Value, D::Error> {
+        self.0.deserialize(Strict(d))
+    }
+}
+
+struct StrictSeq<A>(A);
+
+impl<'de, A: SeqAccess<'de>> SeqAccess<'de> for StrictSeq<A> {
+    type Error = A::Error;
+
+    fn next_element_seed<T: DeserializeSeed<'de>>(
+        &mut self,
+        seed: T,
+    ) -> Result<Option<T::Value>, A::Error> {
+        self.0.next_element_seed(StrictSeed(seed))
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        self.0.size_hint()
+    }
+}
+
+struct StrictMap<A>(A);
+
+impl<'de, A: MapAccess<'de>> MapAccess<'de> for StrictMap<A> {
+    type Error = A::Error;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(
+        &mut self,
+        seed: K,
+    ) -> Result<Option<K::Value>, A::Error> {
+        self.0.next_key_seed(StrictSeed(seed))
+    }
+
+    fn next_value_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<T::Value, A::Error> {
+        self.0.next_value_seed(StrictSeed(seed))
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        self.0.size_hint()
+    }
+}
+
+struct StrictEnum<A>(A);
+
+impl<'de, A: EnumAccess<'de>> EnumAccess<'de> for StrictEnum<A> {
+    type Error = A::Error;
+    type Variant = StrictVariant<A::Variant>;
+
+    fn variant_seed<T: DeserializeSeed<'de>>(
+        self,
+        seed: T,
+    ) -> Result<(T::Value, Self::Variant), A::Error> {
+        let (value, variant) = self.0.variant_seed(StrictSeed(seed))?;
+        Ok((value, StrictVariant(variant)))
+    }
+}
+
+struct StrictVariant<A>(A);
+
+impl<'de, A: VariantAccess<'de>> VariantAccess<'de> for StrictVariant<A> {
+    type Error = A::Error;
+
+    fn unit_variant(self) -> Result<(), A::Error> {
+        self.0.unit_variant()
+    }
+
+    fn newtype_variant_seed<T: DeserializeSeed<'de>>(self, seed: T) -> Result<T::Value, A::Error> {
+        self.0.newtype_variant_seed(StrictSeed(seed))
+    }
+
+    fn tuple_variant<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value, A::Error> {
+        self.0.tuple_variant(len, wrap(visitor))
+    }
+
+    fn struct_variant<V: Visitor<'de>>(
+        self,
+        fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, A::Error> {
+        let visitor = Wrap {
+            visitor,
+            structs: true,
+        };
+        self.0.struct_variant(fields, visitor)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde::Deserialize;
+    use serde_json::json;
+
+    #[derive(Debug, PartialEq, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Total {
+        #[serde(default)]
+        score: i32,
+        #[serde(default)]
+        bags: u32,
+    }
+
+    #[derive(Debug, PartialEq, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Start {
+        #[serde(default)]
+        a: Option<Total>,
+        #[serde(default)]
+        b: Vec<Total>,
+        #[serde(default)]
+        pair: Option<(u8, u8)>,
+        #[serde(default)]
+        side: Option<Side>,
+    }
+
+    #[derive(Debug, PartialEq, Deserialize)]
+    #[serde(rename_all = "snake_case")]
+    enum Side {
+        Left,
+        Custom(Total),
+        Box { inner: Total },
+    }
+
+    fn read<T: de::DeserializeOwned>(value: serde_json::Value) -> Result<T, String> {
+        from_value(value).map_err(|e| format!("{}: {}", e.path(), e.inner()))
+    }
+
+    #[test]
+    fn structs_are_read_from_objects_only() {
+        let start: Start = read(json!({
+            "a": {"score": 5},
+            "b": [{"bags": 2}],
+            "pair": [1, 2],
+            "side": {"custom": {"score": 1}}
+        }))
+        .unwrap();
+        assert_eq!(start.a, Some(Total { score: 5, bags: 0 }));
+        assert_eq!(start.b, vec![Total { score: 0, bags: 2 }]);
+        assert_eq!(start.pair, Some((1, 2)), "a tuple is an array");
+        assert_eq!(start.side, Some(Side::Custom(Total { score: 1, bags: 0 })));
+        assert_eq!(
+            read::<Start>(json!({"side": "left"})).unwrap().side,
+            Some(Side::Left)
+        );
+        for (value, refused) in [
+            (
+                json!([]),
+                ".: invalid type: sequence, expected struct Start",
+            ),
+            (
+                json!({"a": []}),
+                "a: invalid type: sequence, expected struct Total",
+            ),
+            (
+                json!({"a": [5, 2]}),
+                "a: invalid type: sequence, expected struct Total",
+            ),
+            (
+                json!({"b": [{}, []]}),
+                "b[1]: invalid type: sequence, expected struct Total",
+            ),
+            (
+                json!({"side": {"custom": []}}),
+                "side.custom: invalid type: sequence, expected struct Total",
+            ),
+            (
+                json!({"side": {"box": [{}]}}),
+                "side.box: invalid type: sequence, expected struct variant",
+            ),
+        ] {
+            assert_eq!(read::<Start>(value).unwrap_err(), refused);
+        }
+        // serde_json alone takes them all.
+        assert!(serde_json::from_value::<Start>(json!({"a": [5, 2]})).is_ok());
+    }
+
+    #[test]
+    fn other_errors_read_as_from_serde_json() {
+        for value in [
+            json!({"a": {"score": "x"}}),
+            json!({"a": {"bags": -1}}),
+            json!({"a": {"other": 1}}),
+            json!({"side": "right"}),
+            json!({"pair": [1]}),
+            json!("start"),
+        ] {
+            let strict = read::<Start>(value.clone()).unwrap_err();
+            let plain = serde_path_to_error::deserialize::<_, Start>(value)
+                .map_err(|e| format!("{}: {}", e.path(), e.inner()))
+                .unwrap_err();
+            assert_eq!(strict, plain);
+        }
+    }
+}
