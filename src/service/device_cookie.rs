@@ -145,6 +145,32 @@ mod tests {
         assert_ne!(key.recognise(&key.issue("sup"), "sup"), Some(device));
     }
 
+    /// Two instances starting on an empty database both find no key and both make one: the
+    /// second gets the first's, so their cookies agree.
+    #[tokio::test]
+    async fn the_second_instance_to_make_a_key_gets_the_first_ones() {
+        let dir = tempfile::tempdir().unwrap();
+        let clock = crate::domain::Clock::system(chrono_tz::UTC);
+        let db = Db::open_file(&dir.path().join("t.sqlite3"), clock)
+            .await
+            .unwrap();
+        let mut conn = db.read().await.unwrap();
+        assert_eq!(db_users::device_cookie_key(&mut conn).await.unwrap(), None);
+        drop(conn);
+        for (mine, kept) in [("first", "first"), ("second", "first")] {
+            let mut tx = db.write().await.unwrap();
+            let key = db_users::make_device_cookie_key(&mut tx, mine)
+                .await
+                .unwrap();
+            tx.commit().await.unwrap();
+            assert_eq!(key, kept);
+        }
+        let keys = DeviceKeys::default();
+        let cookie = keys.get(&db).await.unwrap().issue("sup");
+        let first = DeviceKey::new(b"first").unwrap();
+        assert!(first.recognise(&cookie, "sup").is_some());
+    }
+
     #[test]
     fn a_changed_or_foreign_cookie_is_not_recognised() {
         let key = DeviceKey::new(b"k1").unwrap();

@@ -73,9 +73,13 @@ async fn the_login_throttle_and_device_cookies_hold_across_instances() {
             two.url("/login")
         }
     };
-    // The phone logs in on one and keeps its device cookie.
-    let phone = client(true);
-    assert_eq!(login(&phone, one.url("/login"), PASSWORD).await, 303);
+    // The first logins on both instances at once: each reads or makes the database's key.
+    let (phone, tablet) = (client(true), client(true));
+    let (a, b) = tokio::join!(
+        login(&phone, one.url("/login"), PASSWORD),
+        login(&tablet, two.url("/login"), PASSWORD)
+    );
+    assert_eq!((a, b), (303, 303));
     // A guesser without a cookie, going from one instance to the other, spends the
     // username's one budget.
     let guesser = client(false);
@@ -92,11 +96,16 @@ async fn the_login_throttle_and_device_cookies_hold_across_instances() {
         429,
         "held on one"
     );
-    // The phone's cookie, made by one, is honoured by two.
+    // The phone's cookie, made by one, is honoured by two, and the tablet's by one.
     assert_eq!(
         login(&phone, two.url("/login"), PASSWORD).await,
         303,
         "trusted on two"
+    );
+    assert_eq!(
+        login(&tablet, one.url("/login"), PASSWORD).await,
+        303,
+        "trusted on one"
     );
     // The phone's own failures count on both.
     for i in 0..DEVICE_BUDGET {
