@@ -110,15 +110,19 @@ async fn login(
     let attempt = attempt(&state, key, &req, &username);
     // Throttling is decided before any hashing.
     if let Some(wait) = throttle::retry_after(&state.db, &attempt).await? {
-        let why = if attempt.trusted() {
-            "Too many wrong passwords on this device"
+        let message = if attempt.trusted() {
+            format!(
+                "Too many wrong passwords on this device: {}",
+                try_again_in(wait)
+            )
         } else {
-            "Too many failed logins for this username or from this network"
+            format!(
+                "Too many failed logins for this username or from this network: {} A phone \
+                 or computer you have logged in on before is not held back.",
+                try_again_in(wait)
+            )
         };
-        let mut response = again(
-            StatusCode::TOO_MANY_REQUESTS,
-            format!("{why}: {}", try_again_in(wait)),
-        )?;
+        let mut response = again(StatusCode::TOO_MANY_REQUESTS, message)?;
         response.headers_mut().insert(
             actix_web::http::header::RETRY_AFTER,
             actix_web::http::header::HeaderValue::from(wait),
