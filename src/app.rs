@@ -46,6 +46,7 @@ impl Application {
             ),
             secure_cookies: settings.secure_cookies,
             pages: site::middleware::page_cache::PageCache::new(settings.page_cache),
+            device_keys: Default::default(),
         });
         let server = HttpServer::new(move || {
             App::new()

@@ -1,6 +1,6 @@
 //! Users, sessions and API tokens. Session ids and tokens are stored hashed.
 
-use super::{Conn, on_store};
+use super::{Conn, Raw, on_store};
 
 use crate::domain::{Role, Timestamp, TokenId, UserId};
 
@@ -34,14 +34,32 @@ pub async fn insert(
     Ok(UserId(id))
 }
 
+/// The user named `username`, whatever the case of its ASCII letters (and only those: a
+/// username is ASCII, and `ADMİN` with a dotted capital I is not `admin`, whatever the
+/// database's locale). Each store answers from its unique index of usernames.
 pub async fn by_name(conn: &mut Conn, username: &str) -> sqlx::Result<Option<UserRow>> {
-    on_store!(conn, |c| sqlx::query_as(
-        "SELECT * FROM users WHERE lower(username) = lower($1)"
-    )
-    .bind(username)
-    .fetch_optional(c)
-    .await)
+    match conn.raw() {
+        Raw::Sqlite(c) => {
+            sqlx::query_as(BY_NAME_SQLITE)
+                .bind(username)
+                .fetch_optional(c)
+                .await
+        }
+        Raw::Postgres(c) => {
+            sqlx::query_as(BY_NAME_POSTGRES)
+                .bind(username)
+                .fetch_optional(c)
+                .await
+        }
+    }
 }
+
+/// The column is `COLLATE NOCASE` (ASCII case folding), so `=` folds as its unique index does.
+pub const BY_NAME_SQLITE: &str = "SELECT * FROM users WHERE username = $1";
+/// The unique index is on `lower(username)` of a `COLLATE "C"` column, which folds ASCII only;
+/// `$1` is made `"C"` too, or `lower` would fold by the database's locale.
+pub const BY_NAME_POSTGRES: &str =
+    "SELECT * FROM users WHERE lower(username) = lower($1 COLLATE \"C\")";
 
 pub async fn by_id(conn: &mut Conn, id: UserId) -> sqlx::Result<Option<UserRow>> {
     on_store!(conn, |c| sqlx::query_as(
@@ -238,31 +256,23 @@ pub async fn revoke_token(
     Ok(done == 1)
 }
 
-/// Of each key, the failures since `since`: (key, how many, the last one's time).
+/// The failures of `key` since `since`: how many, and the last one's time.
 pub async fn failures(
     conn: &mut Conn,
-    keys: &[String; 3],
+    key: &str,
     since: Timestamp,
-) -> sqlx::Result<Vec<(String, i64, Timestamp)>> {
+) -> sqlx::Result<(i64, Option<Timestamp>)> {
     on_store!(conn, |c| sqlx::query_as(
-        "SELECT key, count(*), max(at) FROM login_failures
-         WHERE key IN ($1, $2, $3) AND at > $4 GROUP BY key"
+        "SELECT count(*), max(at) FROM login_failures WHERE key = $1 AND at > $2"
     )
-    .bind(&keys[0])
-    .bind(&keys[1])
-    .bind(&keys[2])
+    .bind(key)
     .bind(since)
-    .fetch_all(c)
+    .fetch_one(c)
     .await)
 }
 
-/// One failure under each key at `at`; those from before `forget_before` are deleted.
-pub async fn add_failures(
-    conn: &mut Conn,
-    keys: &[String; 3],
-    at: Timestamp,
-    forget_before: Timestamp,
-) -> sqlx::Result<()> {
+/// Deletes the failures from before `forget_before`, of every key.
+pub async fn forget_failures_before(conn: &mut Conn, forget_before: Timestamp) -> sqlx::Result<()> {
     on_store!(conn, |c| sqlx::query(
         "DELETE FROM login_failures WHERE at <= $1"
     )
@@ -270,12 +280,28 @@ pub async fn add_failures(
     .execute(c)
     .await
     .map(|r| r.rows_affected()))?;
+    Ok(())
+}
+
+/// Moves the failures of `key` stamped after `now` (the clock went back) to `now`.
+pub async fn pull_back_failures(conn: &mut Conn, key: &str, now: Timestamp) -> sqlx::Result<()> {
     on_store!(conn, |c| sqlx::query(
-        "INSERT INTO login_failures (key, at) VALUES ($1, $4), ($2, $4), ($3, $4)"
+        "UPDATE login_failures SET at = $2 WHERE key = $1 AND at > $2"
     )
-    .bind(&keys[0])
-    .bind(&keys[1])
-    .bind(&keys[2])
+    .bind(key)
+    .bind(now)
+    .execute(c)
+    .await
+    .map(|r| r.rows_affected()))?;
+    Ok(())
+}
+
+/// One failure of `key` at `at`.
+pub async fn add_failure(conn: &mut Conn, key: &str, at: Timestamp) -> sqlx::Result<()> {
+    on_store!(conn, |c| sqlx::query(
+        "INSERT INTO login_failures (key, at) VALUES ($1, $2)"
+    )
+    .bind(key)
     .bind(at)
     .execute(c)
     .await
@@ -283,14 +309,29 @@ pub async fn add_failures(
     Ok(())
 }
 
-/// Forgets the failures of `key`.
-pub async fn forget_failures(conn: &mut Conn, key: &str) -> sqlx::Result<()> {
-    on_store!(conn, |c| sqlx::query(
-        "DELETE FROM login_failures WHERE key = $1"
+/// The key device cookies are signed with (`service::device_cookie`), if one was made.
+pub async fn device_cookie_key(conn: &mut Conn) -> sqlx::Result<Option<String>> {
+    on_store!(conn, |c| sqlx::query_scalar(
+        "SELECT value FROM app_meta WHERE key = 'device_cookie_key'"
     )
-    .bind(key)
+    .fetch_optional(c)
+    .await)
+}
+
+/// Stores `secret` as the device cookie key unless one is there already (made by another
+/// instance meanwhile), and answers the one that is.
+pub async fn make_device_cookie_key(conn: &mut Conn, secret: &str) -> sqlx::Result<String> {
+    on_store!(conn, |c| sqlx::query(
+        "INSERT INTO app_meta (key, value) VALUES ('device_cookie_key', $1)
+         ON CONFLICT (key) DO NOTHING"
+    )
+    .bind(secret)
     .execute(c)
     .await
     .map(|r| r.rows_affected()))?;
-    Ok(())
+    on_store!(conn, |c| sqlx::query_scalar(
+        "SELECT value FROM app_meta WHERE key = 'device_cookie_key'"
+    )
+    .fetch_one(c)
+    .await)
 }

@@ -10,6 +10,7 @@ pub mod calendar;
 pub mod check;
 pub mod conduct;
 pub mod console_views;
+pub mod device_cookie;
 pub mod eligibility;
 pub mod league_home;
 pub mod leagues;

@@ -1,6 +1,14 @@
 //! Who the client of a request is, for the login throttle (`service::throttle`): the peer
 //! address, or, behind a trusted reverse proxy (`--trusted-proxy`), the address that proxy
 //! saw.
+//!
+//! A trusted peer's header is believed as it stands, so `--trusted-proxy` must name the proxy
+//! and nothing else, and the service must listen where only the proxy can reach it (on
+//! 127.0.0.1 with the proxy on the same machine): anything else that connects from a trusted
+//! address can name any client it likes. What such a forger can do is bounded by the
+//! throttle's design: a made-up address gets no budget of its own for a username (that budget
+//! is per username, shared by every untrusted client), and a trusted device is never held
+//! back by anyone's failures, whichever address they claim.
 
 use std::net::IpAddr;
 
@@ -45,14 +53,29 @@ impl ClientAddress {
             if !self.is_trusted(client) {
                 break;
             }
-            match hop.parse::<IpAddr>() {
-                Ok(ip) => client = canonical(ip),
+            match hop_address(hop) {
+                Some(ip) => client = canonical(ip),
                 // Not an address: nothing left of it can be believed either.
-                Err(_) => break,
+                None => break,
             }
         }
         client
     }
+}
+
+/// The address of one `X-Forwarded-For` entry: `192.0.2.1`, `2001:db8::1`, or with a port as
+/// some proxies write it, `192.0.2.1:5555`, `[2001:db8::1]:5555` (or `[2001:db8::1]`).
+fn hop_address(hop: &str) -> Option<IpAddr> {
+    if let Ok(ip) = hop.parse::<IpAddr>() {
+        return Some(ip);
+    }
+    if let Ok(socket) = hop.parse::<std::net::SocketAddr>() {
+        return Some(socket.ip());
+    }
+    hop.strip_prefix('[')
+        .and_then(|rest| rest.strip_suffix(']'))
+        .and_then(|inner| inner.parse::<std::net::Ipv6Addr>().ok())
+        .map(IpAddr::V6)
 }
 
 /// An IPv4 address seen through an IPv6 socket (`::ffff:a.b.c.d`) as the IPv4 address.
@@ -113,6 +136,32 @@ mod tests {
         // Nobody trusted: always the peer.
         assert_eq!(
             ClientAddress::default().of(&req("127.0.0.1", &["203.0.113.7"])),
+            ip("127.0.0.1")
+        );
+        // Entries with a port (as some proxies write them) give their address, not the
+        // proxy's.
+        assert_eq!(
+            trusted.of(&req("127.0.0.1", &["192.0.2.1:5555"])),
+            ip("192.0.2.1")
+        );
+        assert_eq!(
+            trusted.of(&req("127.0.0.1", &["[2001:db8::7]:5555"])),
+            ip("2001:db8::7")
+        );
+        assert_eq!(
+            trusted.of(&req("127.0.0.1", &["[2001:db8::7]"])),
+            ip("2001:db8::7")
+        );
+        assert_eq!(
+            trusted.of(&req(
+                "127.0.0.1",
+                &["6.6.6.6:1, 203.0.113.7:80, 10.1.2.3:443"]
+            )),
+            ip("203.0.113.7")
+        );
+        // Not an address with a port either.
+        assert_eq!(
+            trusted.of(&req("127.0.0.1", &["192.0.2.1:port"])),
             ip("127.0.0.1")
         );
         // An IPv4 peer seen through an IPv6 socket.

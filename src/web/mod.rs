@@ -25,6 +25,8 @@ pub struct AppState {
     pub secure_cookies: bool,
     /// Public pages for anonymous visitors, rendered once per change.
     pub pages: middleware::page_cache::PageCache,
+    /// The key of the login throttle's device cookies (the database's, read at first use).
+    pub device_keys: crate::service::device_cookie::DeviceKeys,
 }
 
 /// Every route. What anyone may read about a league night comes last, in one scope wrapped

@@ -5,9 +5,13 @@
 
 use serde_json::{Value, json};
 use spades_im::service::Role;
+use spades_im::service::throttle::{DEVICE_BUDGET, USER_BUDGET};
 
 use crate::concurrency::{bag_hand, sweep};
-use crate::helpers::{PASSWORD, anonymous_get, json_with_status, on_postgres, spawn_app};
+use crate::helpers::{
+    PASSWORD, anonymous_get, json_with_status, manual_clock, on_postgres, spawn_app,
+    spawn_app_with_clock,
+};
 
 /// A session opened on one instance works on the other, and logging out on the other ends it
 /// everywhere.
@@ -36,37 +40,91 @@ async fn a_session_made_on_one_instance_works_on_the_other() {
     assert_eq!(on_one.status(), 303, "the session ended on one too");
 }
 
-/// Wrong passwords counted on one instance hold back the same client on the other: a
-/// guesser does not get a fresh budget per instance.
+/// Wrong passwords counted on one instance hold back the same clients on the other (a
+/// guesser gets no fresh budget per instance), and a device cookie given by one instance is
+/// honoured by the other: every instance signs with the database's key.
 #[actix_web::test]
-async fn the_login_throttle_counts_failures_from_every_instance() {
-    let one = spawn_app().await;
+async fn the_login_throttle_and_device_cookies_hold_across_instances() {
+    let (clock, _time) = manual_clock("2026-11-24T19:00:00Z", chrono_tz::America::New_York);
+    let one = spawn_app_with_clock(clock).await;
     let two = one.another_instance().await;
     one.user("sup", Role::Supervisor).await;
-    let client = reqwest::Client::new();
-    let login = |url: String, password: &'static str| {
-        let client = client.clone();
-        async move {
-            client
-                .post(url)
-                .form(&[("username", "sup"), ("password", password)])
-                .send()
-                .await
-                .expect("login")
-                .status()
-                .as_u16()
-        }
+    let client = |cookies: bool| {
+        reqwest::Client::builder()
+            .redirect(reqwest::redirect::Policy::none())
+            .cookie_store(cookies)
+            .build()
+            .expect("client")
     };
-    for i in 0..5 {
-        let url = if i % 2 == 0 {
+    let login = async |client: &reqwest::Client, url: String, password: &str| {
+        client
+            .post(url)
+            .form(&[("username", "sup"), ("password", password)])
+            .send()
+            .await
+            .expect("login")
+            .status()
+            .as_u16()
+    };
+    let on = |i: i64| {
+        if i % 2 == 0 {
             one.url("/login")
         } else {
             two.url("/login")
-        };
-        assert_eq!(login(url, "wrong").await, 401, "failure {i}");
+        }
+    };
+    // The first logins on both instances at once: each reads or makes the database's key.
+    let (phone, tablet) = (client(true), client(true));
+    let (a, b) = tokio::join!(
+        login(&phone, one.url("/login"), PASSWORD),
+        login(&tablet, two.url("/login"), PASSWORD)
+    );
+    assert_eq!((a, b), (303, 303));
+    // A guesser without a cookie, going from one instance to the other, spends the
+    // username's one budget.
+    let guesser = client(false);
+    for i in 0..USER_BUDGET {
+        assert_eq!(login(&guesser, on(i), "wrong").await, 401, "failure {i}");
     }
-    assert_eq!(login(two.url("/login"), PASSWORD).await, 429, "held on two");
-    assert_eq!(login(one.url("/login"), PASSWORD).await, 429, "held on one");
+    assert_eq!(
+        login(&guesser, two.url("/login"), PASSWORD).await,
+        429,
+        "held on two"
+    );
+    assert_eq!(
+        login(&guesser, one.url("/login"), PASSWORD).await,
+        429,
+        "held on one"
+    );
+    // The phone's cookie, made by one, is honoured by two, and the tablet's by one.
+    assert_eq!(
+        login(&phone, two.url("/login"), PASSWORD).await,
+        303,
+        "trusted on two"
+    );
+    assert_eq!(
+        login(&tablet, one.url("/login"), PASSWORD).await,
+        303,
+        "trusted on one"
+    );
+    // The phone's own failures count on both.
+    for i in 0..DEVICE_BUDGET {
+        assert_eq!(
+            login(&phone, on(i), "wrong").await,
+            401,
+            "phone's failure {i}"
+        );
+    }
+    assert_eq!(
+        login(&phone, one.url("/login"), PASSWORD).await,
+        429,
+        "phone on one"
+    );
+    assert_eq!(
+        login(&phone, two.url("/login"), PASSWORD).await,
+        429,
+        "phone on two"
+    );
 }
 
 /// The same hand sent to both instances at once, with different idempotency keys: exactly

@@ -7,6 +7,7 @@ use askama::Template;
 use serde::Deserialize;
 
 use crate::domain::{TextEnum, TokenId};
+use crate::service::device_cookie::{self, DeviceKey};
 use crate::service::{Role, ServiceError, accounts, throttle};
 use crate::web::AppState;
 use crate::web::error::PageError;
@@ -93,7 +94,6 @@ async fn login(
     state: web::Data<AppState>,
     form: web::Form<LoginForm>,
 ) -> Result<HttpResponse, PageError> {
-    let client = state.client_address.of(&req);
     let username = form.username.trim().to_string();
     let next = safe_next(form.next.as_deref());
     let again = |status: StatusCode, message: String| -> Result<HttpResponse, PageError> {
@@ -105,15 +105,23 @@ async fn login(
         };
         Ok(no_store(html(status, page.render()?)))
     };
+    let key = state.device_keys.get(&state.db).await?;
+    let attempt = attempt(&state, key, &req, &username);
     // Throttling is decided before any hashing.
-    if let Some(wait) = throttle::retry_after(&state.db, client, &username).await? {
-        let mut response = again(
-            StatusCode::TOO_MANY_REQUESTS,
+    if let Some(wait) = throttle::retry_after(&state.db, &attempt).await? {
+        let message = if attempt.trusted() {
             format!(
-                "Too many failed logins from this device: {}",
+                "Too many wrong passwords on this device: {}",
                 try_again_in(wait)
-            ),
-        )?;
+            )
+        } else {
+            format!(
+                "Too many failed logins for this username or from this network: {} A phone \
+                 or computer you have logged in on before is not held back.",
+                try_again_in(wait)
+            )
+        };
+        let mut response = again(StatusCode::TOO_MANY_REQUESTS, message)?;
         response.headers_mut().insert(
             actix_web::http::header::RETRY_AFTER,
             actix_web::http::header::HeaderValue::from(wait),
@@ -121,31 +129,56 @@ async fn login(
         return Ok(response);
     }
     let Some(user) = accounts::check_login(&state.db, &username, &form.password).await? else {
-        throttle::failed(&state.db, client, &username).await?;
+        throttle::failed(&state.db, &attempt).await?;
         return again(
             StatusCode::UNAUTHORIZED,
             "Wrong username or password.".into(),
         );
     };
-    throttle::succeeded(&state.db, client, &username).await?;
     // A new session id at every login.
     let (session, _csrf) = accounts::open_session(&state.db, &user).await?;
-    let cookie = Cookie::build(SESSION_COOKIE, session)
+    let session = Cookie::build(SESSION_COOKIE, session)
         .path("/")
         .http_only(true)
         .same_site(SameSite::Strict)
         .secure(state.secure_cookies)
         .max_age(CookieDuration::hours(accounts::SESSION_HOURS))
         .finish();
+    // A new device cookie too: this browser is now a device the user logged in on.
+    let device = Cookie::build(
+        device_cookie::COOKIE,
+        key.issue(&throttle::fold(&user.username)),
+    )
+    .path("/")
+    .http_only(true)
+    .same_site(SameSite::Strict)
+    .secure(state.secure_cookies)
+    .max_age(CookieDuration::days(device_cookie::DAYS))
+    .finish();
     Ok(no_store(
         HttpResponse::SeeOther()
-            .cookie(cookie)
+            .cookie(session)
+            .cookie(device)
             .insert_header((
                 actix_web::http::header::LOCATION,
                 next.unwrap_or_else(|| landing(user.role).to_string()),
             ))
             .finish(),
     ))
+}
+
+/// A password check for `username` by the client of `req`, as the login throttle sees it:
+/// by a trusted device if the request carries a device cookie signed for this username.
+fn attempt(
+    state: &AppState,
+    key: &DeviceKey,
+    req: &HttpRequest,
+    username: &str,
+) -> throttle::Attempt {
+    let device = req
+        .cookie(device_cookie::COOKIE)
+        .and_then(|cookie| key.recognise(cookie.value(), &throttle::fold(username)));
+    throttle::Attempt::new(username, state.client_address.of(req), device)
 }
 
 /// The form of a button: nothing but the CSRF token.
@@ -279,14 +312,14 @@ async fn change_password(
     Supervisor(who): Supervisor,
     CsrfForm(form): CsrfForm<PasswordForm>,
 ) -> Result<HttpResponse, PageError> {
-    let client = state.client_address.of(&req);
-    let username = &who.user.username;
+    let key = state.device_keys.get(&state.db).await?;
+    let attempt = attempt(&state, key, &req, &who.user.username);
     let (status, refused) = if form.new != form.repeat {
         (
             StatusCode::UNPROCESSABLE_ENTITY,
             Shown::error("repeat", "the two new passwords differ"),
         )
-    } else if let Some(wait) = throttle::retry_after(&state.db, client, username).await? {
+    } else if let Some(wait) = throttle::retry_after(&state.db, &attempt).await? {
         (
             StatusCode::TOO_MANY_REQUESTS,
             Shown::error(
@@ -297,13 +330,10 @@ async fn change_password(
     } else {
         match accounts::change_password(&state.db, &who.user, &form.current, &form.new).await {
             // Every session ended with the old password, this one too: log in again.
-            Ok(()) => {
-                throttle::succeeded(&state.db, client, username).await?;
-                return Ok(see_other("/login?next=/account"));
-            }
+            Ok(()) => return Ok(see_other("/login?next=/account")),
             Err(ServiceError::Invalid(e)) => {
                 if e.field.as_deref() == Some("current") {
-                    throttle::failed(&state.db, client, username).await?;
+                    throttle::failed(&state.db, &attempt).await?;
                 }
                 (
                     StatusCode::UNPROCESSABLE_ENTITY,
