@@ -45,6 +45,14 @@ async fn for_write(
     Ok(m)
 }
 
+/// Whether `user` may write to match `id` (read outside any write: the write's own check in
+/// its transaction stays the one that counts). For a refusal that must come before the body:
+/// 404 for a match that does not exist or is outside the supervisor's leagues.
+pub async fn check_writable(db: &Db, user: &User, id: MatchId) -> Result<(), ServiceError> {
+    let mut conn = db.read().await?;
+    for_write(&mut conn, user, id).await.map(|_| ())
+}
+
 /// Whether `user` may run matches of the league.
 pub async fn may_supervise(
     conn: &mut Conn,

@@ -209,7 +209,7 @@ async fn record_hand(
     id: web::Path<MatchId>,
     body: ApiJson<HandRequest>,
 ) -> Result<HttpResponse, AppError> {
-    let input = body.into_inner()?;
+    let input = super::match_body(&state, &who, *id, body).await?;
     let recorded = matches::record_hand(
         &state.db,
         &who.user,
@@ -279,8 +279,8 @@ async fn correct_hand(
     path: web::Path<(MatchId, i64)>,
     body: ApiJson<CorrectionRequest>,
 ) -> Result<HttpResponse, AppError> {
-    let input = body.into_inner()?;
     let (id, number) = path.into_inner();
+    let input = super::match_body(&state, &who, id, body).await?;
     let correction = matches::Correction {
         number,
         hand: &input.hand,
@@ -327,7 +327,7 @@ async fn call_time(
     id: web::Path<MatchId>,
     body: ApiJson<VersionRequest>,
 ) -> Result<HttpResponse, AppError> {
-    let input = body.into_inner()?;
+    let input = super::match_body(&state, &who, *id, body).await?;
     let view = matches::call_time(&state.db, &who.user, *id, input.expected_version).await?;
     Ok(HttpResponse::Ok().json(view))
 }
@@ -359,6 +359,6 @@ async fn forfeit(
     id: web::Path<MatchId>,
     body: ApiJson<ForfeitInput>,
 ) -> Result<HttpResponse, AppError> {
-    let input = body.into_inner()?;
+    let input = super::match_body(&state, &who, *id, body).await?;
     Ok(HttpResponse::Ok().json(matches::forfeit(&state.db, &who.user, *id, &input).await?))
 }

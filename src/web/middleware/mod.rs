@@ -1,6 +1,7 @@
-//! What wraps every request: the security headers, the cross-site refusal, `HEAD` as `GET`
-//! and the page cache for anonymous visitors.
+//! What wraps every request: the security headers, the cross-site refusal, `HEAD` as `GET`,
+//! the API's refusal of bad credentials and the page cache for anonymous visitors.
 
+pub mod credentials;
 pub mod head;
 pub mod page_cache;
 pub mod private;
