@@ -17,9 +17,11 @@
 //!   stranger's bearer token does not make a page refuse anyone. A page that needs a login,
 //!   asked with one of our API tokens (`Bearer spim_…`) and no session, answers 403 (a
 //!   token is not a login, and a login form means nothing to a script);
-//! - the API (`/api/`) takes a bearer token or the session cookie. An `Authorization` header
-//!   there must be a valid token of ours: malformed, unknown or revoked is a 401 on every
-//!   route, reads included ([`refuse_bad_credentials`] runs before any route).
+//! - the API (`/api/`) takes a bearer token or the session cookie. A `Bearer` header there
+//!   must hold a valid token of ours: malformed, unknown or revoked is a 401 on every route,
+//!   reads included ([`refuse_bad_credentials`] runs before any route). A header of another
+//!   scheme (a proxy's HTTP Basic login, which a browser behind it sends everywhere) is not
+//!   read there either.
 //!
 //! An API write (any method but GET/HEAD under `/api/`) acts for a bearer token, or for a
 //! browser session only together with the session's CSRF token in `X-CSRF-Token` (for the
@@ -124,14 +126,32 @@ pub fn session_id(req: &HttpRequest) -> Option<String> {
 /// The request carries one of our API tokens (`Authorization: Bearer spim_…`), valid or
 /// not. Anything else in the header (Basic, Digest, another service's bearer) is not ours.
 fn sends_api_token(req: &HttpRequest) -> bool {
-    req.headers()
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
+    authorization(req)
         .and_then(bearer)
         .is_some_and(|token| token.starts_with(TOKEN_PREFIX))
 }
 
-/// The token of an `Authorization: Bearer <token>` header value.
+/// The `Authorization` header, if it is of the `Bearer` scheme (in any case, RFC 9110
+/// §11.1): the one scheme the API reads. Another scheme (a proxy's `Basic` or `Digest`
+/// login, which a browser behind it sends with every request) is nobody's business here.
+pub fn bearer_header(req: &HttpRequest) -> Option<&str> {
+    authorization(req).filter(|value| {
+        value
+            .split(' ')
+            .next()
+            .is_some_and(|scheme| scheme.eq_ignore_ascii_case("bearer"))
+    })
+}
+
+/// The `Authorization` header as text (a value that is not visible ASCII is no credential).
+fn authorization(req: &HttpRequest) -> Option<&str> {
+    req.headers()
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+}
+
+/// The token of an `Authorization: Bearer <token>` header value (the word as written in
+/// docs/api.md §2.3).
 fn bearer(value: &str) -> Option<&str> {
     value.strip_prefix("Bearer ").map(str::trim)
 }
@@ -145,10 +165,9 @@ async fn identify(req: &HttpRequest) -> Result<Option<Authed>, AppError> {
     let state = req
         .app_data::<web::Data<AppState>>()
         .ok_or_else(|| AppError::Internal("no app state".into()))?;
-    let header = req.headers().get(header::AUTHORIZATION);
-    let found = match header {
+    let found = match bearer_header(req) {
         Some(value) if is_api(req) => {
-            let token = value.to_str().ok().and_then(bearer).ok_or_else(|| {
+            let token = bearer(value).ok_or_else(|| {
                 AppError::Unauthorized("use Authorization: Bearer <token>".into())
             })?;
             let user = accounts::token_user(&state.db, token)
@@ -177,11 +196,11 @@ async fn identify(req: &HttpRequest) -> Result<Option<Authed>, AppError> {
     Ok(found)
 }
 
-/// Refuses an API request whose `Authorization` header is malformed, or names a token that is
+/// Refuses an API request whose `Bearer` header is malformed, or names a token that is
 /// unknown or revoked, with its 401, before any route: reads too, which need no credentials
 /// but must not answer as if bad ones were fine. `None`: go on.
 pub async fn refuse_bad_credentials(req: &HttpRequest) -> Option<HttpResponse> {
-    if !is_api(req) || !req.headers().contains_key(header::AUTHORIZATION) {
+    if !is_api(req) || bearer_header(req).is_none() {
         return None;
     }
     identify(req).await.err().map(|e| e.error_response())
@@ -206,6 +225,14 @@ impl Refused {
             AppError::Unauthorized(_) if !api && sends_api_token(req) => AppError::Forbidden(
                 "pages take a browser session: log in; an API token (Authorization: Bearer …) works under /api/ only".into(),
             ),
+            // A client that sent another scheme (Basic) hoping it counts.
+            AppError::Unauthorized(_)
+                if api && bearer_header(req).is_none() && authorization(req).is_some() =>
+            {
+                AppError::Unauthorized(
+                    "the API reads only Authorization: Bearer <token> (an API token); this Authorization header is not read".into(),
+                )
+            }
             error => error,
         };
         Refused {

@@ -410,19 +410,22 @@ async fn a_foreign_authorization_header_leaves_the_pages_alone() {
         .await;
 }
 
-/// Under `/api/`, an `Authorization` header must be a valid token of ours: malformed, unknown
-/// or revoked is a 401 on every route, the public reads included (and never a copy from the
-/// page cache). (Before: the reads answered 200 with a revoked token.)
+/// Under `/api/`, a `Bearer` header must hold a valid token of ours: malformed, unknown or
+/// revoked is a 401 on every route, the public reads included (and never a copy from the page
+/// cache). A header of another scheme (a proxy's HTTP Basic login, sent by a browser behind it
+/// with every request) is not read: the reads answer as to anyone, a write says what the API
+/// reads. (Before: the reads answered 200 with a revoked token.)
 #[actix_web::test]
-async fn the_api_refuses_bad_credentials_on_reads_too() {
+async fn the_api_refuses_bad_tokens_on_reads_too() {
     let (app, id) = still_league().await;
     let valid = app.token("sup").await;
     let revoked = format!("Bearer {}", app.revoked_token("sup").await);
     let lowercase = format!("bearer {valid}");
     let bad = [
-        "Basic c3RhZ2luZzpzZWNyZXQ=",
         "Bearer",
+        "Bearer ",
         "Bearer spim_000000000000000000000000000000000000000000000000",
+        "Bearer eyJhbGciOiJIUzI1NiJ9.e30.c2lnbmVk",
         revoked.as_str(),
         lowercase.as_str(),
     ];
@@ -472,6 +475,30 @@ async fn the_api_refuses_bad_credentials_on_reads_too() {
             .unwrap();
         assert_eq!(r.status(), 401, "POST /api/v1/score with {value}");
     }
+    // A proxy's Basic login: the reads are everyone's, a write needs a token.
+    let basic = "Basic c3RhZ2luZzpzZWNyZXQ=";
+    for path in &reads[..7] {
+        let anonymous = get_with(&app, path, None).await;
+        assert_eq!(anonymous.0, 200, "{path}");
+        let got = get_with(&app, path, Some(basic)).await;
+        assert_eq!(got, anonymous, "{path} with {basic}");
+    }
+    let r = app
+        .client
+        .post(app.url("/api/v1/leagues/fall/teams"))
+        .header("Authorization", basic)
+        .json(&json!({"name": "Basic", "players": ["A", "B"]}))
+        .send()
+        .await
+        .unwrap();
+    let body = json_with_status(r, 401, "a write with Basic").await;
+    assert!(
+        body["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("Authorization: Bearer"),
+        "{body}"
+    );
     app.assert_nothing_written(&before, "API requests with bad credentials")
         .await;
     // A valid token reads, afresh.

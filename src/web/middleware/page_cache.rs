@@ -12,8 +12,8 @@
 //! "Not logged in" is what the handlers go by ([`crate::web::extract`]): a page by its session
 //! cookie alone, so a page asked with an `Authorization` header (a proxy's HTTP Basic login,
 //! a token) and no session is the anonymous page, and may be served from the copy or make it;
-//! an API read by its token or its cookie, so a read with either is answered afresh (and a
-//! bad token is refused before it gets here).
+//! an API read by its bearer token or its cookie, so a read with either is answered afresh
+//! (and a bad token is refused before it gets here).
 
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -29,7 +29,7 @@ use actix_web::{Error, HttpResponse};
 
 use crate::domain::Timestamp;
 use crate::web::AppState;
-use crate::web::extract::session_id;
+use crate::web::extract::{bearer_header, session_id};
 
 /// How long a copy may serve when nothing changes (clock-dependent parts of a page).
 pub const FRESH_FOR: Duration = Duration::from_secs(5);
@@ -86,7 +86,7 @@ fn cacheable(req: &ServiceRequest) -> bool {
     let api = req.path().starts_with("/api/");
     req.method() == Method::GET
         && session_id(req.request()).is_none()
-        && !(api && req.headers().contains_key(header::AUTHORIZATION))
+        && !(api && bearer_header(req.request()).is_some())
 }
 
 fn answer(copy: Copy, hit: &'static str) -> HttpResponse {
