@@ -107,6 +107,7 @@ async fn create_match(
     params(("slug" = String, Path, description = "the league's slug", pattern = r"^[a-z0-9]+(-[a-z0-9]+)*$")),
     responses(
         (status = 200, description = "the league's matches", body = MatchList),
+        (status = 401, description = "an `Authorization: Bearer` header that is malformed, or a token unknown or revoked (`unauthorized`); the read needs none", body = ErrorBody),
         (status = 404, description = "no such league", body = ErrorBody),
     )
 )]
@@ -127,6 +128,7 @@ async fn list_matches(
     params(("id" = i64, Path, description = "the match id", minimum = 1)),
     responses(
         (status = 200, description = "the match", body = MatchView),
+        (status = 401, description = "an `Authorization: Bearer` header that is malformed, or a token unknown or revoked (`unauthorized`); the read needs none", body = ErrorBody),
         (status = 404, description = "no such match", body = ErrorBody),
     )
 )]
