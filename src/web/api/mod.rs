@@ -19,11 +19,11 @@ use crate::web::AppState;
 use crate::web::error::AppError;
 use crate::web::extract::{ApiJson, Authed};
 
-/// The body of a write to match `id` by `who`, once `who` may write to it. The caller's
-/// rights come before the body (docs/api.md §1.1): a caller who may not (a supervisor of
-/// another league) gets its 404 whatever it sends, never a 400 or 422 about the body or its
-/// fields. The write's own transaction checks the caller again (the one check that counts if
-/// the supervisors change in between).
+/// The body of a write to match `id` by `who`, once `who` has the right to write to it. The
+/// caller's rights come before the body (docs/api.md §1.1): a supervisor of another league
+/// gets its 404 whatever they send, never a 400, 413 or 422 about the body or its fields. The
+/// write's own transaction checks the caller again (the one check that counts if the
+/// supervisors change in between).
 pub(crate) async fn match_body<T>(
     state: &AppState,
     who: &Authed,
