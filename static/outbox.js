@@ -18,6 +18,9 @@
 //
 // Also registers the service worker (sw.js) that keeps the console's page for a reload
 // offline. Without this script, or without fetch/localStorage, the forms post as always.
+//
+// Logging out (session.js, on every page) deletes the outbox with the rest of the session's
+// data on the phone, after asking when entries wait.
 (function () {
   "use strict";
 
@@ -955,10 +958,6 @@
     var form = event.target;
     if (!current() || event.defaultPrevented || !form || form.tagName !== "FORM") return;
     if ((form.getAttribute("method") || "").toLowerCase() !== "post" || form.getAttribute("data-outbox-off")) return;
-    if (form.getAttribute("action") === "/logout") {
-      forgetPages(event, form);
-      return;
-    }
     var k = kindOf(form);
     if (!k || k.match !== matchId) return;
     event.preventDefault();
@@ -1016,22 +1015,6 @@
     render();
     syncForm();
     pump();
-  }
-
-  // Logging out: the pages kept for offline are this session's; forget them first. (The
-  // outbox stays: it is the supervisor's, sent when they log in again.)
-  function forgetPages(event, form) {
-    if (!window.caches) return;
-    event.preventDefault();
-    var cleared = caches.keys().then(function (all) {
-      return Promise.all(all.filter(function (n) { return n.indexOf("spades-im-pages") === 0; })
-        .map(function (n) { return caches.delete(n); }));
-    });
-    var go = function () {
-      form.setAttribute("data-outbox-off", "1");
-      form.submit();
-    };
-    Promise.race([cleared, new Promise(function (r) { setTimeout(r, 1500); })]).then(go, go);
   }
 
   // The worker's copy of this page must show what was sent since: a reload offline must

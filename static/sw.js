@@ -8,8 +8,9 @@
 //   touched (outbox.js keeps and resends those itself).
 // - Pages are private: they are kept only for the session that saw them. A page from a new
 //   session (another CSRF token: a new login, maybe someone else) first empties the page
-//   cache, a /supervise page answered with a redirect (to the login: the session is over)
-//   empties it, and outbox.js empties it when the console's "Log out" is used.
+//   cache, and a /supervise page answered with a redirect (to the login: the session is
+//   over) empties it. A log-out from any page removes the caches and this worker: session.js
+//   before it posts, and the answer's `Clear-Site-Data: "cache", "storage"`.
 "use strict";
 
 var PAGES = "spades-im-pages-v1";
@@ -23,6 +24,7 @@ var PRECACHE = [
   "/static/console.css",
   "/static/console.js",
   "/static/outbox.js",
+  "/static/session.js",
   "/static/favicon.svg"
 ];
 
@@ -182,7 +184,7 @@ function offlinePage() {
 }
 
 // From outbox.js: keep the page it runs in (loaded before this worker controlled it), or
-// forget every kept page (logout). Answers on the message's port when done.
+// keep the server's page again after a send. Answers on the message's port when done.
 self.addEventListener("message", function (event) {
   var data = event.data || {};
   var port = event.ports && event.ports[0];
@@ -214,8 +216,6 @@ self.addEventListener("message", function (event) {
     work = fetch(freshKey, { credentials: "same-origin", redirect: "manual" }).then(function (response) {
       return storePage(freshKey, response);
     });
-  } else if (data.type === "forget-pages") {
-    work = purgePages().then(function () { return true; });
   } else {
     return;
   }

@@ -13,7 +13,7 @@ use sqlx::{PgConnection, QueryBuilder, Row, SqliteConnection};
 use super::{Db, DbError, Raw};
 
 /// The tables of data, parents first. The rest is kept by triggers or belongs to sqlx.
-const TABLES: [&str; 16] = [
+const TABLES: [&str; 17] = [
     "app_meta",
     "users",
     "sessions",
@@ -30,6 +30,7 @@ const TABLES: [&str; 16] = [
     "bracket_matches",
     "eligibility_overrides",
     "login_failures",
+    "rating_notes",
 ];
 
 /// Rows per INSERT (PostgreSQL takes at most 65,535 parameters in one statement).

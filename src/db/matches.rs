@@ -40,10 +40,9 @@ pub struct MatchRow {
     /// When each team checked in at the table (before the start).
     pub checked_in_a: Option<Timestamp>,
     pub checked_in_b: Option<Timestamp>,
-    /// The sportsmanship rating each team got, and the supervisor's note.
+    /// The sportsmanship rating each team got (the notes are in `rating_notes`).
     pub rating_a: Option<i64>,
     pub rating_b: Option<i64>,
-    pub rating_note: Option<String>,
 }
 
 pub struct NewMatch<'a> {
@@ -360,24 +359,94 @@ pub async fn set_check_in(
     Ok(())
 }
 
-/// Stores both teams' sportsmanship ratings and the note.
+/// Stores both teams' sportsmanship ratings.
 pub async fn set_ratings(
     conn: &mut Conn,
     id: MatchId,
     ratings: [Option<i64>; 2],
-    note: Option<&str>,
 ) -> sqlx::Result<()> {
     on_store!(conn, |c| sqlx::query(
-        "UPDATE matches SET rating_a = $1, rating_b = $2, rating_note = $3 WHERE id = $4"
+        "UPDATE matches SET rating_a = $1, rating_b = $2 WHERE id = $3"
     )
     .bind(ratings[0])
     .bind(ratings[1])
-    .bind(note)
     .bind(id)
     .execute(c)
     .await
     .map(|r| r.rows_affected()))?;
     Ok(())
+}
+
+/// Stores `author`'s sportsmanship note on match `id` (`None`: removes it). Nobody else's
+/// note is touched.
+pub async fn set_rating_note(
+    conn: &mut Conn,
+    id: MatchId,
+    author: UserId,
+    note: Option<&str>,
+) -> sqlx::Result<()> {
+    match note {
+        Some(note) => on_store!(conn, |c| sqlx::query(
+            "INSERT INTO rating_notes (match_id, author_id, note) VALUES ($1, $2, $3)
+             ON CONFLICT (match_id, author_id) DO UPDATE SET note = excluded.note"
+        )
+        .bind(id)
+        .bind(author)
+        .bind(note)
+        .execute(c)
+        .await
+        .map(|r| r.rows_affected()))?,
+        None => on_store!(conn, |c| sqlx::query(
+            "DELETE FROM rating_notes WHERE match_id = $1 AND author_id = $2"
+        )
+        .bind(id)
+        .bind(author)
+        .execute(c)
+        .await
+        .map(|r| r.rows_affected()))?,
+    };
+    Ok(())
+}
+
+/// `author`'s sportsmanship note on match `id`, if they wrote one.
+pub async fn rating_note(
+    conn: &mut Conn,
+    id: MatchId,
+    author: UserId,
+) -> sqlx::Result<Option<String>> {
+    on_store!(conn, |c| sqlx::query_scalar(
+        "SELECT note FROM rating_notes WHERE match_id = $1 AND author_id = $2"
+    )
+    .bind(id)
+    .bind(author)
+    .fetch_optional(c)
+    .await)
+}
+
+/// A sportsmanship note with its author's name (`None`: written before notes had authors).
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct RatingNoteRow {
+    pub match_id: MatchId,
+    pub author: Option<String>,
+    pub note: String,
+}
+
+/// Every sportsmanship note on the matches of a league, by match then author.
+pub async fn rating_notes_of_league(
+    conn: &mut Conn,
+    league_id: LeagueId,
+) -> sqlx::Result<Vec<RatingNoteRow>> {
+    on_store!(conn, |c| sqlx::query_as(
+        "SELECT n.match_id, u.username AS author, n.note
+         FROM rating_notes n
+         JOIN matches m ON m.id = n.match_id
+         LEFT JOIN users u ON u.id = n.author_id
+         WHERE m.league_id = $1
+         ORDER BY n.match_id, u.username IS NULL, u.username",
+    )
+    .bind(league_id)
+    .fetch_all(c)
+    .await)
 }
 
 /// A league's finished matches still waiting for a sportsmanship rating (either side).

@@ -142,10 +142,17 @@ pub struct MatchLine {
     pub status: MatchStatus,
     pub score_a: i64,
     pub score_b: i64,
-    /// The sportsmanship rating each team got, and the supervisor's note.
+    /// The sportsmanship rating each team got, and every rater's note.
     pub rating_a: Option<i64>,
     pub rating_b: Option<i64>,
-    pub rating_note: Option<String>,
+    pub rating_notes: Vec<RatingNote>,
+}
+
+/// A sportsmanship note and who wrote it (`None`: from before notes had authors).
+#[derive(Debug, Clone)]
+pub struct RatingNote {
+    pub author: Option<String>,
+    pub note: String,
 }
 
 /// The league's admin page: its teams (by name), supervisors, the supervisor accounts that
@@ -181,6 +188,7 @@ pub async fn league_admin(db: &Db, user: &User, slug: &str) -> Result<LeagueAdmi
         .map(|u| u.username)
         .collect();
     let rows = db_matches::of_league(&mut conn, id).await?;
+    let notes = db_matches::rating_notes_of_league(&mut conn, id).await?;
     drop(conn);
     let names: HashMap<TeamId, &str> = teams.iter().map(|t| (t.id, t.name.as_str())).collect();
     let name_of = |id: TeamId| {
@@ -203,7 +211,14 @@ pub async fn league_admin(db: &Db, user: &User, slug: &str) -> Result<LeagueAdmi
             score_b: m.score_b,
             rating_a: m.rating_a,
             rating_b: m.rating_b,
-            rating_note: m.rating_note,
+            rating_notes: notes
+                .iter()
+                .filter(|n| n.match_id == m.id)
+                .map(|n| RatingNote {
+                    author: n.author.clone(),
+                    note: n.note.clone(),
+                })
+                .collect(),
         })
         .collect();
     Ok(LeagueAdmin {

@@ -3,6 +3,11 @@
 //! person decides; nothing forfeits by itself), and after the match the supervisor rates both
 //! teams' sportsmanship on the league's scale. A forfeiting team gets the league's forfeit
 //! rating in the forfeit's own transaction (`matches::forfeit`).
+//!
+//! A rating may carry a note for the coordinator. Notes are their author's: each rater has
+//! their own on a match (`rating_notes`), seen by its author (on the console) and the admins
+//! (on the league's admin page), and rating again replaces only the rater's own note. The
+//! ratings themselves are the match's: the last rating counts.
 
 use crate::db::Conn;
 use serde::Deserialize;
@@ -160,12 +165,14 @@ pub(super) async fn rate_forfeit(
         return Ok(());
     }
     let ratings = [fixed[0].or(m.rating_a), fixed[1].or(m.rating_b)];
-    db_matches::set_ratings(conn, id, ratings, m.rating_note.as_deref()).await?;
+    db_matches::set_ratings(conn, id, ratings).await?;
     Ok(())
 }
 
 /// Rates both teams of a finished (complete or forfeited) match on the league's scale,
-/// replacing earlier ratings; a forfeiting team's rating is the league's forfeit rating.
+/// replacing earlier ratings and the rater's own note (no note: the rater's note is removed;
+/// other raters' notes stay); a forfeiting team's rating is the league's forfeit rating. The
+/// answer carries the rater's note.
 pub async fn rate(
     db: &Db,
     user: &User,
@@ -225,7 +232,8 @@ pub async fn rate(
         ratings[i] = Some(given);
     }
     let before = format!("a {}, b {}", words(m.rating_a), words(m.rating_b));
-    db_matches::set_ratings(&mut tx, id, ratings, note.as_deref()).await?;
+    db_matches::set_ratings(&mut tx, id, ratings).await?;
+    db_matches::set_rating_note(&mut tx, id, user.id, note.as_deref()).await?;
     let after = format!("a {}, b {}", input.a, input.b);
     let mut change = audit::Change::new("rate_sportsmanship", audit::Subject::Match(id))
         .before(&before)
@@ -234,9 +242,21 @@ pub async fn rate(
         change = change.reason(note);
     }
     audit::record(&mut tx, user, now, change).await?;
-    let view = reload(&mut tx, id, &league).await?;
+    let mut view = reload(&mut tx, id, &league).await?;
     tx.commit().await?;
+    if let Some(ratings) = &mut view.sportsmanship {
+        ratings.note = note;
+    }
     Ok(view)
+}
+
+/// The note `user` wrote when rating match `id`, if any (for their console).
+pub async fn own_note(
+    conn: &mut Conn,
+    user: &User,
+    id: MatchId,
+) -> Result<Option<String>, ServiceError> {
+    Ok(db_matches::rating_note(conn, id, user.id).await?)
 }
 
 fn words(rating: Option<i64>) -> String {

@@ -77,8 +77,8 @@ pub struct CheckedIn {
 pub struct Ratings {
     pub a: Option<u32>,
     pub b: Option<u32>,
-    /// The supervisor's note: in the answer to the rating and on the admin pages, never in
-    /// the public reads (`null` there).
+    /// The caller's own note, in the answer to their rating; `null` in every read (notes are
+    /// for their author and the admins: the console and the admin pages).
     pub note: Option<String>,
     /// The league requires ratings, the match is over and a team is not rated yet: the
     /// console and the admin dashboard say "rating missing".
@@ -86,14 +86,6 @@ pub struct Ratings {
 }
 
 impl MatchView {
-    /// The match as anyone may read it: without the supervisor's sportsmanship note.
-    fn public(mut self) -> MatchView {
-        if let Some(ratings) = &mut self.sportsmanship {
-            ratings.note = None;
-        }
-        self
-    }
-
     pub fn is_over(&self) -> bool {
         self.status.is_over()
     }
@@ -277,7 +269,7 @@ fn ratings_of(m: &MatchRow, league: &League) -> Option<Ratings> {
     Some(Ratings {
         a,
         b,
-        note: m.rating_note.clone(),
+        note: None,
         missing: scale.required && m.status.is_result() && (a.is_none() || b.is_none()),
     })
 }
@@ -296,7 +288,7 @@ pub async fn history(conn: &mut Conn, id: MatchId) -> Result<Vec<HandRow>, Servi
 /// A match as the API shows it to anyone, with its hands and totals.
 pub async fn view(db: &Db, id: MatchId) -> Result<MatchView, ServiceError> {
     let mut conn = db.read().await?;
-    Ok(load(&mut conn, id).await?.0.public())
+    Ok(load(&mut conn, id).await?.0)
 }
 
 /// The matches `ids` as the API shows them, read on the writer's connection so that a write
@@ -318,7 +310,7 @@ pub async fn league_matches(db: &Db, slug: &str) -> Result<Vec<MatchView>, Servi
     let rows = db_matches::of_league(&mut conn, league.row.id).await?;
     let mut out = Vec::with_capacity(rows.len());
     for m in &rows {
-        out.push(build_view(&mut conn, m, &league).await?.public());
+        out.push(build_view(&mut conn, m, &league).await?);
     }
     Ok(out)
 }

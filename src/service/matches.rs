@@ -45,6 +45,19 @@ async fn for_write(
     Ok(m)
 }
 
+/// Whether `user` has the right to write to match `id`, for a refusal that must come before
+/// the body: an admin has it everywhere (whether the match exists is the write's to say, after
+/// the body); a supervisor only in their leagues (404 otherwise, a match that does not exist
+/// included). Read outside any write: the write's own check in its transaction stays the one
+/// that counts.
+pub async fn check_writable(db: &Db, user: &User, id: MatchId) -> Result<(), ServiceError> {
+    if user.is_admin() {
+        return Ok(());
+    }
+    let mut conn = db.read().await?;
+    for_write(&mut conn, user, id).await.map(|_| ())
+}
+
 /// Whether `user` may run matches of the league.
 pub async fn may_supervise(
     conn: &mut Conn,

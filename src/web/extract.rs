@@ -1,5 +1,5 @@
-//! Who is asking, decided before a handler runs: a session cookie (pages) or a bearer token
-//! (API). A handler names what it needs and gets nothing else:
+//! Who is asking, decided before a handler runs. A handler names what it needs and gets
+//! nothing else:
 //!
 //! - [`Viewer`]: anyone (public pages show a login link or the user's name);
 //! - [`Supervisor`]: anyone logged in (supervisors and the coordinator; the service decides
@@ -9,6 +9,19 @@
 //!   before the handler otherwise);
 //! - [`ApiJson<T>`]: a JSON body of the API's shape (415 unless sent as `application/json`,
 //!   400 for not JSON, 422 naming the field).
+//!
+//! Where the identity comes from depends on where the request goes (docs/api.md §2.3, §2.4):
+//!
+//! - a page (any path outside `/api/`) is asked by a browser, and only its session cookie
+//!   counts. An `Authorization` header is never read there: a proxy's HTTP Basic login or a
+//!   stranger's bearer token does not make a page refuse anyone. A page that needs a login,
+//!   asked with one of our API tokens (`Bearer spim_…`) and no session, answers 403 (a
+//!   token is not a login, and a login form means nothing to a script);
+//! - the API (`/api/`) takes a bearer token or the session cookie. A `Bearer` header there
+//!   must hold a valid token of ours: malformed, unknown or revoked is a 401 on every route,
+//!   reads included ([`refuse_bad_credentials`] runs before any route). A header of another
+//!   scheme (a proxy's HTTP Basic login, which a browser behind it sends everywhere) is not
+//!   read there either.
 //!
 //! An API write (any method but GET/HEAD under `/api/`) acts for a bearer token, or for a
 //! browser session only together with the session's CSRF token in `X-CSRF-Token` (for the
@@ -32,7 +45,17 @@ use crate::web::error::{AppError, PageError};
 use crate::web::respond::see_other;
 use crate::web::view::nav::Nav;
 
+/// The session cookie's name with `--insecure-cookies`.
 pub const SESSION_COOKIE: &str = "spades_session";
+
+/// The session cookie's name when cookies are `Secure` (the default). A browser takes a
+/// `__Host-` cookie only from this very host, over HTTPS, with `Path=/` and no `Domain`, so a
+/// site on a sibling subdomain (`*.example.edu`) can neither set nor overwrite it. The prefix
+/// needs `Secure`, hence the plain name with `--insecure-cookies`.
+pub const SECURE_SESSION_COOKIE: &str = "__Host-spades_session";
+
+/// The prefix of every API token (`accounts::create_token`).
+const TOKEN_PREFIX: &str = "spim_";
 
 /// How the user proved who they are.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -66,14 +89,16 @@ impl Authed {
         Nav::of(&self.user, self.csrf())
     }
 
-    /// Form posts from a session must carry the session's CSRF token.
-    fn check_csrf(&self, sent: &str) -> Result<(), AppError> {
+    /// A form post comes from a session and carries the session's CSRF token.
+    pub fn check_csrf(&self, sent: &str) -> Result<(), AppError> {
         match &self.via {
             Via::Session { csrf, .. } if constant_eq(csrf, sent) => Ok(()),
             Via::Session { .. } => Err(AppError::Forbidden(
                 "the form is out of date or not from this site (CSRF check failed): reload the page and try again".into(),
             )),
-            Via::Token => Ok(()),
+            Via::Token => Err(AppError::Forbidden(
+                "a form is posted from a browser session, not with an API token".into(),
+            )),
         }
     }
 }
@@ -86,7 +111,53 @@ fn constant_eq(a: &str, b: &str) -> bool {
             == 0
 }
 
-/// Reads the identity of a request, if any. Cached per request.
+/// Whether `req` is for the JSON API (else it is for a page).
+fn is_api(req: &HttpRequest) -> bool {
+    req.path().starts_with("/api/")
+}
+
+/// The session cookie's id, under the name this instance uses ([`AppState::session_cookie`]).
+pub fn session_id(req: &HttpRequest) -> Option<String> {
+    let state = req.app_data::<web::Data<AppState>>()?;
+    req.cookie(state.session_cookie())
+        .map(|c| c.value().to_string())
+}
+
+/// The request carries one of our API tokens (`Authorization: Bearer spim_…`), valid or
+/// not. Anything else in the header (Basic, Digest, another service's bearer) is not ours.
+fn sends_api_token(req: &HttpRequest) -> bool {
+    authorization(req)
+        .and_then(bearer)
+        .is_some_and(|token| token.starts_with(TOKEN_PREFIX))
+}
+
+/// The `Authorization` header, if it is of the `Bearer` scheme (in any case, RFC 9110
+/// §11.1): the one scheme the API reads. Another scheme (a proxy's `Basic` or `Digest`
+/// login, which a browser behind it sends with every request) is nobody's business here.
+pub fn bearer_header(req: &HttpRequest) -> Option<&str> {
+    authorization(req).filter(|value| {
+        value
+            .split(' ')
+            .next()
+            .is_some_and(|scheme| scheme.eq_ignore_ascii_case("bearer"))
+    })
+}
+
+/// The `Authorization` header as text (a value that is not visible ASCII is no credential).
+fn authorization(req: &HttpRequest) -> Option<&str> {
+    req.headers()
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+}
+
+/// The token of an `Authorization: Bearer <token>` header value (the word as written in
+/// docs/api.md §2.3).
+fn bearer(value: &str) -> Option<&str> {
+    value.strip_prefix("Bearer ").map(str::trim)
+}
+
+/// Reads the identity of a request, if any: a page's from its session cookie only, the API's
+/// from its bearer token, else its session cookie. Cached per request.
 async fn identify(req: &HttpRequest) -> Result<Option<Authed>, AppError> {
     if let Some(found) = req.extensions().get::<Option<Authed>>() {
         return Ok(found.clone());
@@ -94,35 +165,45 @@ async fn identify(req: &HttpRequest) -> Result<Option<Authed>, AppError> {
     let state = req
         .app_data::<web::Data<AppState>>()
         .ok_or_else(|| AppError::Internal("no app state".into()))?;
-    let found = if let Some(value) = req.headers().get(header::AUTHORIZATION) {
-        let token = value
-            .to_str()
-            .ok()
-            .and_then(|v| v.strip_prefix("Bearer "))
-            .map(str::trim)
-            .ok_or_else(|| AppError::Unauthorized("use Authorization: Bearer <token>".into()))?;
-        let user = accounts::token_user(&state.db, token)
-            .await?
-            .ok_or_else(|| {
-                AppError::Unauthorized("the API token is not valid (revoked or mistyped)".into())
+    let found = match bearer_header(req) {
+        Some(value) if is_api(req) => {
+            let token = bearer(value).ok_or_else(|| {
+                AppError::Unauthorized("use Authorization: Bearer <token>".into())
             })?;
-        Some(Authed {
-            user,
-            via: Via::Token,
-        })
-    } else if let Some(cookie) = req.cookie(SESSION_COOKIE) {
-        let id = cookie.value().to_string();
-        accounts::session_user(&state.db, &id)
-            .await?
-            .map(|(user, csrf)| Authed {
+            let user = accounts::token_user(&state.db, token)
+                .await?
+                .ok_or_else(|| {
+                    AppError::Unauthorized(
+                        "the API token is not valid (revoked or mistyped)".into(),
+                    )
+                })?;
+            Some(Authed {
                 user,
-                via: Via::Session { id, csrf },
+                via: Via::Token,
             })
-    } else {
-        None
+        }
+        _ => match session_id(req) {
+            Some(id) => accounts::session_user(&state.db, &id)
+                .await?
+                .map(|(user, csrf)| Authed {
+                    user,
+                    via: Via::Session { id, csrf },
+                }),
+            None => None,
+        },
     };
     req.extensions_mut().insert(found.clone());
     Ok(found)
+}
+
+/// Refuses an API request whose `Bearer` header is malformed, or names a token that is
+/// unknown or revoked, with its 401, before any route: reads too, which need no credentials
+/// but must not answer as if bad ones were fine. `None`: go on.
+pub async fn refuse_bad_credentials(req: &HttpRequest) -> Option<HttpResponse> {
+    if !is_api(req) || bearer_header(req).is_none() {
+        return None;
+    }
+    identify(req).await.err().map(|e| e.error_response())
 }
 
 /// Why an extractor refused: JSON under `/api/`, else the way to the login form (for an
@@ -138,9 +219,25 @@ pub struct Refused {
 
 impl Refused {
     fn new(req: &HttpRequest, error: AppError) -> Refused {
+        let api = is_api(req);
+        let error = match error {
+            // A script sent a token to a page: a login form would mean nothing to it.
+            AppError::Unauthorized(_) if !api && sends_api_token(req) => AppError::Forbidden(
+                "pages take a browser session: log in; an API token (Authorization: Bearer …) works under /api/ only".into(),
+            ),
+            // A client that sent another scheme (Basic) hoping it counts.
+            AppError::Unauthorized(_)
+                if api && bearer_header(req).is_none() && authorization(req).is_some() =>
+            {
+                AppError::Unauthorized(
+                    "the API reads only Authorization: Bearer <token> (an API token); this Authorization header is not read".into(),
+                )
+            }
+            error => error,
+        };
         Refused {
             error,
-            api: req.path().starts_with("/api/"),
+            api,
             back: (req.method() == Method::GET).then(|| req.path().to_string()),
         }
     }
@@ -197,7 +294,7 @@ fn check_api_write(req: &HttpRequest, found: &Option<Authed>) -> Result<(), AppE
                 via: Via::Session { .. },
                 ..
             },
-        ) if write && req.path().starts_with("/api/") => {
+        ) if write && is_api(req) => {
             let sent = req
                 .headers()
                 .get(CSRF_HEADER)
@@ -282,8 +379,8 @@ impl FromIdentity for Admin {
     }
 }
 
-/// A form post (`application/x-www-form-urlencoded`) of `T` whose `csrf` field is the
-/// session's token. Requests with a bearer token need none.
+/// A form post (`application/x-www-form-urlencoded`) of `T` from a browser session, whose
+/// `csrf` field is the session's token.
 pub struct CsrfForm<T>(pub T);
 
 #[derive(serde::Deserialize)]

@@ -29,11 +29,25 @@ pub struct AppState {
     pub device_keys: crate::service::device_cookie::DeviceKeys,
 }
 
+impl AppState {
+    /// The name of the session cookie: `__Host-spades_session` when cookies are `Secure`,
+    /// `spades_session` without (a `__Host-` cookie must be `Secure`).
+    pub fn session_cookie(&self) -> &'static str {
+        if self.secure_cookies {
+            extract::SECURE_SESSION_COOKIE
+        } else {
+            extract::SESSION_COOKIE
+        }
+    }
+}
+
 /// Every route. What anyone may read about a league night comes last, in one scope wrapped
 /// by the page cache; everything else (writes, pages of logged-in users, home, rules, the
 /// calculator) comes first, so a path both have (`GET` and `POST /api/v1/leagues`) reaches
 /// the write only by its method. All of it sits in a scope that turns `HEAD` into `GET`
-/// before routing ([`middleware::head`]), so every `GET` route answers `HEAD` too.
+/// before routing ([`middleware::head`]), so every `GET` route answers `HEAD` too, and that
+/// refuses an API request with bad credentials before any route
+/// ([`middleware::credentials`]), so no cached or public read answers it.
 pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.app_data(web::PathConfig::default().error_handler(path_error))
         .app_data(web::QueryConfig::default().error_handler(query_error))
@@ -43,6 +57,9 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
                     middleware::head::head_as_get,
                 ))
                 .configure(panic_probe)
+                .wrap(actix_web::middleware::from_fn(
+                    middleware::credentials::refuse_bad_api_credentials,
+                ))
                 .service(healthz)
                 .service(asset)
                 .configure(api::routes)
@@ -102,6 +119,7 @@ const ASSETS: &[(&str, &str, &[u8])] = &[
     asset!("calculator.js", "text/javascript; charset=utf-8"),
     asset!("console.js", "text/javascript; charset=utf-8"),
     asset!("outbox.js", "text/javascript; charset=utf-8"),
+    asset!("session.js", "text/javascript; charset=utf-8"),
     asset!("public.js", "text/javascript; charset=utf-8"),
     asset!("bracket.js", "text/javascript; charset=utf-8"),
     asset!("favicon.svg", "image/svg+xml"),

@@ -736,10 +736,14 @@ async fn the_dashboard_lists_matches_with_a_rating_missing_until_they_are_rated(
         html_text(line).ends_with("(dropped after 2 forfeits)"),
         "{line}"
     );
-    // Every finished match's ratings and note (admins only), a missing one said so.
+    // Every finished match's ratings and notes with their authors (for admins and the
+    // author), a missing one said so.
     let ratings = html_element(&html, "ratings", "</table>").expect("the ratings");
     let cells = html_cells(html_element(ratings, &format!("rating-{first}"), "</tr>").unwrap());
-    assert_eq!(cells, ["Team 1 v Team 2", "2", "5", "argued every call"]);
+    assert_eq!(
+        cells,
+        ["Team 1 v Team 2", "2", "5", "argued every call (boss)"]
+    );
     let cells = html_cells(html_element(ratings, &format!("rating-{second}"), "</tr>").unwrap());
     assert_eq!(
         cells,

@@ -767,3 +767,236 @@ async fn a_queued_hand_that_meets_a_conflict_waits_for_the_supervisor() {
     })
     .await;
 }
+
+/// The value a promise (a JavaScript expression) settles to in the page: `{"ok": value}` or
+/// `{"error": message}`.
+async fn settled(browser: &Browser, promise: &str) -> anyhow::Result<Value> {
+    browser
+        .execute(
+            &format!(
+                "window.__settled = null; \
+                 Promise.resolve().then(() => {promise}).then( \
+                   (v) => {{ window.__settled = {{ ok: v }}; }}, \
+                   (e) => {{ window.__settled = {{ error: String(e) }}; }}); \
+                 return true;"
+            ),
+            json!([]),
+        )
+        .await?;
+    let deadline = Instant::now() + WAIT;
+    loop {
+        let value = browser
+            .execute("return window.__settled;", json!([]))
+            .await?;
+        if !value.is_null() {
+            return Ok(value);
+        }
+        if Instant::now() >= deadline {
+            bail!("{promise}: not settled after {WAIT:?}");
+        }
+        sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// What the site keeps on the phone, read from one of its pages: the Cache Storage caches,
+/// the service workers registered, and the localStorage keys.
+async fn kept_on_phone(browser: &Browser) -> anyhow::Result<(Value, Value, Value)> {
+    let caches = settled(browser, "caches.keys()").await?;
+    let workers = settled(
+        browser,
+        "navigator.serviceWorker.getRegistrations().then((r) => r.length)",
+    )
+    .await?;
+    let storage = browser
+        .execute("return Object.keys(localStorage);", json!([]))
+        .await?;
+    Ok((caches["ok"].clone(), workers["ok"].clone(), storage))
+}
+
+/// Offline, `/supervise/matches/{id}` shows nothing of the session: neither the console nor
+/// the name of who was logged in.
+async fn console_gone_offline(
+    browser: &Browser,
+    relay: &Relay,
+    id: i64,
+    what: &str,
+) -> anyhow::Result<()> {
+    go_offline(browser, relay).await?;
+    // Offline without a worker the navigation fails: Chromium's error page is the answer.
+    let _ = browser
+        .goto(&relay.url(&format!("/supervise/matches/{id}")))
+        .await;
+    let source = browser.source().await?;
+    go_online(browser, relay).await?;
+    ensure!(
+        !source.contains("hand-form") && !source.contains(">sam<"),
+        "{what}: the console is still readable offline:\n{source}"
+    );
+    Ok(())
+}
+
+/// The page is the home page, logged out.
+async fn logged_out_home(browser: &Browser) -> anyhow::Result<()> {
+    browser
+        .wait_for("header a[href=\"/login\"]", WAIT)
+        .await
+        .context("logged out: the header offers the login")?;
+    Ok(())
+}
+
+const LOGOUT: &str = "browser_outbox::a_log_out_from_any_page_leaves_no_console_on_the_phone";
+
+/// A shared phone: the supervisor opens the console (its service worker keeps the page),
+/// goes to a public page and logs out there. Offline, the console's saved page with the
+/// supervisor's name is gone, and so are the worker, its caches and the outbox's storage:
+///
+/// 1. by the log-out answer alone (`Clear-Site-Data`: the form is posted without
+///    `session.js`, as without JavaScript);
+/// 2. by `session.js` alone, when the answer never reaches the phone;
+/// 3. with an entry still waiting in the outbox, the log-out asks first; "Cancel" keeps it
+///    and the session.
+///
+/// (Before: a log-out from any page but the console left the console's pages readable
+/// offline.)
+#[actix_web::test]
+async fn a_log_out_from_any_page_leaves_no_console_on_the_phone() {
+    let app = spawn_app().await;
+    let (admin, id) = league_night(&app).await;
+    let relay = relay_for(&app);
+    with_browser(LOGOUT, "logout-clears", async |browser| {
+        // 1. The answer's Clear-Site-Data.
+        open_console(browser, &relay, "sam", id).await?;
+        let (caches, workers, _) = kept_on_phone(browser).await?;
+        ensure!(
+            caches.to_string().contains("spades-im-pages") && workers == json!(1),
+            "the worker keeps the console: {caches} {workers}"
+        );
+        browser.goto(&relay.url("/leagues")).await?;
+        browser
+            .wait_for("header form[action=\"/logout\"]", WAIT)
+            .await?;
+        // form.submit() fires no submit event: session.js is not asked.
+        browser
+            .execute(
+                "document.querySelector('header form[action=\"/logout\"]').submit(); return true;",
+                json!([]),
+            )
+            .await?;
+        logged_out_home(browser).await?;
+        let (caches, workers, storage) = kept_on_phone(browser).await?;
+        ensure!(
+            !caches.to_string().contains("spades-im-pages")
+                && workers == json!(0)
+                && storage == json!([]),
+            "the log-out answer cleared nothing: caches {caches}, workers {workers}, storage {storage}"
+        );
+        console_gone_offline(browser, &relay, id, "after the answer's Clear-Site-Data").await?;
+
+        // 2. session.js, the answer lost on the way back.
+        open_console(browser, &relay, "sam", id).await?;
+        browser.goto(&relay.url("/leagues")).await?;
+        let button = browser
+            .wait_for("header form[action=\"/logout\"] button", WAIT)
+            .await?;
+        let swallowed = relay.swallowed();
+        relay.swallow_answers();
+        browser.click(&button).await?;
+        let deadline = Instant::now() + WAIT;
+        while relay.swallowed() == swallowed {
+            ensure!(Instant::now() < deadline, "the log-out never reached the app");
+            sleep(Duration::from_millis(100)).await;
+        }
+        relay.restore();
+        browser.goto(&relay.url("/leagues")).await?;
+        browser
+            .wait_for("header a[href=\"/login\"]", WAIT)
+            .await
+            .context("the log-out reached the app: the session is over")?;
+        let (caches, _, storage) = kept_on_phone(browser).await?;
+        ensure!(
+            !caches.to_string().contains("spades-im-pages") && storage == json!([]),
+            "session.js cleared nothing: caches {caches}, storage {storage}"
+        );
+        console_gone_offline(browser, &relay, id, "after session.js").await?;
+
+        // 3. An entry waits in the outbox: a hand typed offline meets kim's change (409).
+        app.user("kim", Role::Supervisor).await;
+        let response = admin
+            .post(
+                "/api/v1/leagues/fall/supervisors",
+                &json!({"username": "kim"}),
+            )
+            .await;
+        ensure!(response.status() == 204, "kim: {}", response.status());
+        let kim = app.api(&app.token("kim").await);
+        open_console(browser, &relay, "sam", id).await?;
+        let base = api_match(&admin, id).await?["version"].clone();
+        go_offline(browser, &relay).await?;
+        type_hand(browser, &FIRST).await?;
+        let record = browser.find("#record").await?;
+        browser.click(&record).await?;
+        until(
+            browser,
+            "the hand is kept",
+            "const o = document.getElementById('outbox'); return !!o && o.dataset.count === '1';",
+        )
+        .await?;
+        let response = kim
+            .post(
+                &format!("/api/v1/matches/{id}/hands"),
+                &json!({"hand": SECOND.api(), "expected_version": base}),
+            )
+            .await;
+        ensure!(response.status() == 201, "kim's hand: {}", response.status());
+        go_online(browser, &relay).await?;
+        until(
+            browser,
+            "the conflict waits for sam",
+            "return !!document.querySelector('#pending-hands li.outbox-item[data-state=\"conflict\"]');",
+        )
+        .await?;
+        browser.goto(&relay.url("/leagues")).await?;
+        let button = browser
+            .wait_for("header form[action=\"/logout\"] button", WAIT)
+            .await?;
+        browser.click(&button).await?;
+        let deadline = Instant::now() + WAIT;
+        let question = loop {
+            if let Some(text) = browser.dialog_text().await? {
+                break text;
+            }
+            ensure!(Instant::now() < deadline, "no question before the log-out");
+            sleep(Duration::from_millis(100)).await;
+        };
+        ensure!(
+            question.contains("1 entry") && question.contains("Log out anyway?"),
+            "{question}"
+        );
+        browser.answer_dialog(false).await?;
+        sleep(Duration::from_millis(500)).await;
+        browser.goto(&relay.url("/leagues")).await?;
+        browser
+            .wait_for("header form[action=\"/logout\"]", WAIT)
+            .await
+            .context("Cancel: still logged in")?;
+        ensure!(stored(browser, id).await?.len() == 1, "Cancel: the entry is kept");
+        // Asked again and confirmed: logged out, and nothing is left.
+        let button = browser.find("header form[action=\"/logout\"] button").await?;
+        browser.click(&button).await?;
+        let deadline = Instant::now() + WAIT;
+        while browser.dialog_text().await?.is_none() {
+            ensure!(Instant::now() < deadline, "no question the second time");
+            sleep(Duration::from_millis(100)).await;
+        }
+        browser.answer_dialog(true).await?;
+        logged_out_home(browser).await?;
+        let (caches, _, storage) = kept_on_phone(browser).await?;
+        ensure!(
+            !caches.to_string().contains("spades-im-pages") && storage == json!([]),
+            "after the confirmed log-out: caches {caches}, storage {storage}"
+        );
+        console_gone_offline(browser, &relay, id, "after the confirmed log-out").await?;
+        Ok(())
+    })
+    .await;
+}

@@ -798,3 +798,101 @@ async fn the_grace_period_runs_on_the_leagues_clock() {
     let page = boss.get(&console).await.text().await.unwrap();
     assert!(offered(&page), "19:11 EST");
 }
+
+/// A sportsmanship note is its author's: seen by its author (their console, the answer to
+/// their rating) and the admins (the league's admin page), never by another supervisor of the
+/// league, and a rating replaces only the rater's own note. (Before: one note per match, shown
+/// on the console to every supervisor of the league, replaced by whoever rated next.)
+#[actix_web::test]
+async fn a_note_is_for_its_author_and_the_admins() {
+    let (app, admin, sup, t) = season().await;
+    app.user("sam", Role::Supervisor).await;
+    let r = admin
+        .post(
+            "/api/v1/leagues/fall/supervisors",
+            &json!({"username": "sam"}),
+        )
+        .await;
+    assert!(r.status().is_success(), "sam: {}", r.status());
+    let m = admin.add_match("fall", t[0], t[1], "T1").await;
+    let id = m["id"].as_i64().unwrap();
+    admin.play_hands(id, &winning_hands()).await;
+    let path = format!("/api/v1/matches/{id}/sportsmanship");
+    let console = format!("/supervise/matches/{id}");
+
+    // The coordinator rates with a note about the supervisors' table.
+    let r = admin
+        .post(
+            &path,
+            &json!({"a": 2, "b": 4, "note": "coord: sup was late"}),
+        )
+        .await;
+    let rated = json_with_status(r, 200, "the coordinator rates").await;
+    assert_eq!(rated["sportsmanship"]["note"], "coord: sup was late");
+
+    // The league's supervisors do not see it on their console.
+    let sup_browser = app.browser("sup").await;
+    let sam = app.browser("sam").await;
+    for (who, browser) in [("sup", &sup_browser), ("sam", &sam)] {
+        let page = browser.get(&console).await.text().await.unwrap();
+        assert!(page.contains("id=\"ratings-form\""), "{who}: the form");
+        assert!(
+            !page.contains("sup was late"),
+            "{who} sees the coordinator's note:\n{page}"
+        );
+    }
+
+    // A supervisor rates again with a note of their own: the ratings are theirs now, the
+    // coordinator's note stays; the answer carries the supervisor's note only.
+    let r = sup
+        .post(
+            &path,
+            &json!({"a": 4, "b": 4, "note": "sup: friendly game"}),
+        )
+        .await;
+    let rerated = json_with_status(r, 200, "the supervisor rates").await;
+    assert_eq!(
+        rerated["sportsmanship"],
+        json!({"a": 4, "b": 4, "note": "sup: friendly game", "missing": false})
+    );
+    let sup_page = sup_browser.get(&console).await.text().await.unwrap();
+    assert!(sup_page.contains("sup: friendly game"), "sup's own note");
+    assert!(!sup_page.contains("sup was late"), "{sup_page}");
+    let sam_page = sam.get(&console).await.text().await.unwrap();
+    assert!(
+        !sam_page.contains("friendly game") && !sam_page.contains("sup was late"),
+        "sam sees nobody's note:\n{sam_page}"
+    );
+    // Every read leaves the notes out.
+    let public =
+        json_with_status(app.get(&format!("/api/v1/matches/{id}")).await, 200, "read").await;
+    assert_eq!(public["sportsmanship"]["note"], Value::Null);
+
+    // The admins see both, with their authors.
+    let coord = app.browser("coord").await;
+    let admin_page = coord.get("/admin/leagues/fall").await.text().await.unwrap();
+    let row = crate::helpers::html_element(&admin_page, &format!("rating-{id}"), "</tr>")
+        .expect("the match's ratings row");
+    assert_eq!(
+        crate::helpers::html_cells(row)[1..],
+        [
+            "4",
+            "4",
+            "coord: sup was late (coord) sup: friendly game (sup)"
+        ]
+    );
+
+    // Rating again without a note removes the rater's own note only.
+    let r = sup.post(&path, &json!({"a": 5, "b": 4})).await;
+    let again = json_with_status(r, 200, "rated without a note").await;
+    assert_eq!(again["sportsmanship"]["note"], Value::Null);
+    let admin_page = coord.get("/admin/leagues/fall").await.text().await.unwrap();
+    let row = crate::helpers::html_element(&admin_page, &format!("rating-{id}"), "</tr>").unwrap();
+    assert_eq!(
+        crate::helpers::html_cells(row)[1..],
+        ["5", "4", "coord: sup was late (coord)"]
+    );
+    // The coordinator's console shows the coordinator's note, in the form to change it.
+    let page = coord.get(&console).await.text().await.unwrap();
+    assert!(page.contains("coord: sup was late"), "{page}");
+}

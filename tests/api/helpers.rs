@@ -89,6 +89,27 @@ impl TestApp {
             .expect("create token")
     }
 
+    /// A token of `name`'s (who must exist) that was revoked.
+    pub async fn revoked_token(&self, name: &str) -> String {
+        let token = accounts::create_token(&self.db, name, "revoked")
+            .await
+            .expect("create token");
+        let user = accounts::token_user(&self.db, &token)
+            .await
+            .expect("token user")
+            .expect("the token acts as its user");
+        let listed = accounts::tokens(&self.db, &user).await.expect("tokens");
+        let id = listed
+            .iter()
+            .find(|t| t.name == "revoked" && !t.revoked)
+            .expect("the new token")
+            .id;
+        accounts::revoke_token(&self.db, &user, id)
+            .await
+            .expect("revoke");
+        token
+    }
+
     /// A client that sends `token` as a bearer token.
     pub fn api(&self, token: &str) -> Api {
         Api {
@@ -539,7 +560,16 @@ pub async fn spawn_app_on_copy_with_clock(db: &std::path::Path, clock: Clock) ->
 pub async fn spawn_sqlite_app() -> TestApp {
     let dir = tempfile::tempdir().expect("temp dir");
     let location = Location::File(dir.path().join("test.sqlite3"));
-    spawn_app_at(dir, location, system_clock(), vec![]).await
+    spawn_app_at(dir, location, system_clock(), vec![], false).await
+}
+
+/// As [`spawn_app`], with `Secure` session cookies as in production (the default without
+/// `--insecure-cookies`): the cookie is `__Host-spades_session`. A client's cookie store
+/// keeps no `Secure` cookie over plain HTTP, so the tests send it by hand.
+pub async fn spawn_secure_app() -> TestApp {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let location = test_store(dir.path()).await;
+    spawn_app_at(dir, location, system_clock(), vec![], true).await
 }
 
 /// Starts the application on the test store (see [`test_store`]), or on `dir/test.sqlite3`
@@ -555,7 +585,7 @@ async fn spawn_app_in(
     } else {
         test_store(dir.path()).await
     };
-    spawn_app_at(dir, location, clock, trusted_proxies).await
+    spawn_app_at(dir, location, clock, trusted_proxies, false).await
 }
 
 async fn spawn_app_at(
@@ -563,11 +593,12 @@ async fn spawn_app_at(
     location: Location,
     clock: Clock,
     trusted_proxies: Vec<ipnet::IpNet>,
+    secure_cookies: bool,
 ) -> TestApp {
     let settings = Settings {
         bind: "127.0.0.1:0".into(),
         db: location.clone(),
-        secure_cookies: false,
+        secure_cookies,
         page_cache: true,
         clock: clock.clone(),
         trusted_proxies,

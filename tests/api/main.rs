@@ -7,6 +7,7 @@ mod admin;
 mod admin_conduct;
 mod admin_schedule;
 mod api_shape;
+mod authz_matrix;
 mod bracket_page;
 mod browser;
 mod browser_a11y;

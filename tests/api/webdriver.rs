@@ -81,6 +81,7 @@ pub const BROWSER_TESTS: &[&str] = &[
     "browser_conduct::a_supervisor_checks_in_forfeits_and_rates_on_a_phone",
     "browser_outbox::a_hand_recorded_offline_is_sent_once_when_back_online",
     "browser_outbox::a_queued_hand_that_meets_a_conflict_waits_for_the_supervisor",
+    "browser_outbox::a_log_out_from_any_page_leaves_no_console_on_the_phone",
     "browser_phone::errors_are_in_view_on_a_phone",
     "browser_phone::the_console_fits_a_phone",
     "browser_phone::a_150_hand_console_loads_on_a_phone_and_takes_the_next_hand",
@@ -691,6 +692,26 @@ impl Browser {
         )
         .await
         .map(drop)
+    }
+
+    /// The text of the dialog (`alert`, `confirm`) the page has open, if any
+    /// (`GET /session/{id}/alert/text`).
+    pub async fn dialog_text(&self) -> Result<Option<String>> {
+        match self.get("/alert/text").await {
+            Ok(value) => Ok(Some(value.as_str().unwrap_or_default().to_string())),
+            Err(e) if e.code == "no such alert" => Ok(None),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Answers the open dialog with OK (`accept`) or Cancel.
+    pub async fn answer_dialog(&self, accept: bool) -> Result<()> {
+        let path = if accept {
+            "/alert/accept"
+        } else {
+            "/alert/dismiss"
+        };
+        self.post(path, json!({})).await.map(drop)
     }
 
     /// Ends the session (Chromium quits) and stops chromedriver.

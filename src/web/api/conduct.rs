@@ -45,7 +45,7 @@ async fn check_in(
     id: web::Path<MatchId>,
     body: ApiJson<CheckInInput>,
 ) -> Result<HttpResponse, AppError> {
-    let input = body.into_inner()?;
+    let input = super::match_body(&state, &who, *id, body).await?;
     let view = conduct::check_in(&state.db, &who.user, *id, &input).await?;
     Ok(HttpResponse::Ok().json(view))
 }
@@ -79,7 +79,7 @@ async fn rate(
     id: web::Path<MatchId>,
     body: ApiJson<RatingInput>,
 ) -> Result<HttpResponse, AppError> {
-    let input = body.into_inner()?;
+    let input = super::match_body(&state, &who, *id, body).await?;
     let view = conduct::rate(&state.db, &who.user, *id, &input).await?;
     Ok(HttpResponse::Ok().json(view))
 }

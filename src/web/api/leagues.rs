@@ -103,6 +103,7 @@ pub(crate) struct LeagueList {
     tag = "leagues",
     responses(
         (status = 200, description = "every league", body = LeagueList),
+        (status = 401, description = "an `Authorization: Bearer` header that is malformed, or a token unknown or revoked (`unauthorized`); the read needs none", body = ErrorBody),
     )
 )]
 #[get("/api/v1/leagues")]
@@ -119,6 +120,7 @@ async fn list_leagues(state: web::Data<AppState>) -> Result<HttpResponse, AppErr
     params(("slug" = String, Path, description = "the league's slug", pattern = r"^[a-z0-9]+(-[a-z0-9]+)*$")),
     responses(
         (status = 200, description = "the league", body = LeagueView),
+        (status = 401, description = "an `Authorization: Bearer` header that is malformed, or a token unknown or revoked (`unauthorized`); the read needs none", body = ErrorBody),
         (status = 404, description = "no such league", body = ErrorBody),
     )
 )]

@@ -107,6 +107,7 @@ async fn create_match(
     params(("slug" = String, Path, description = "the league's slug", pattern = r"^[a-z0-9]+(-[a-z0-9]+)*$")),
     responses(
         (status = 200, description = "the league's matches", body = MatchList),
+        (status = 401, description = "an `Authorization: Bearer` header that is malformed, or a token unknown or revoked (`unauthorized`); the read needs none", body = ErrorBody),
         (status = 404, description = "no such league", body = ErrorBody),
     )
 )]
@@ -127,6 +128,7 @@ async fn list_matches(
     params(("id" = i64, Path, description = "the match id", minimum = 1)),
     responses(
         (status = 200, description = "the match", body = MatchView),
+        (status = 401, description = "an `Authorization: Bearer` header that is malformed, or a token unknown or revoked (`unauthorized`); the read needs none", body = ErrorBody),
         (status = 404, description = "no such match", body = ErrorBody),
     )
 )]
@@ -209,7 +211,7 @@ async fn record_hand(
     id: web::Path<MatchId>,
     body: ApiJson<HandRequest>,
 ) -> Result<HttpResponse, AppError> {
-    let input = body.into_inner()?;
+    let input = super::match_body(&state, &who, *id, body).await?;
     let recorded = matches::record_hand(
         &state.db,
         &who.user,
@@ -274,8 +276,8 @@ async fn correct_hand(
     path: web::Path<(MatchId, i64)>,
     body: ApiJson<CorrectionRequest>,
 ) -> Result<HttpResponse, AppError> {
-    let input = body.into_inner()?;
     let (id, number) = path.into_inner();
+    let input = super::match_body(&state, &who, id, body).await?;
     let correction = matches::Correction {
         number,
         hand: &input.hand,
@@ -322,7 +324,7 @@ async fn call_time(
     id: web::Path<MatchId>,
     body: ApiJson<VersionRequest>,
 ) -> Result<HttpResponse, AppError> {
-    let input = body.into_inner()?;
+    let input = super::match_body(&state, &who, *id, body).await?;
     let view = matches::call_time(&state.db, &who.user, *id, input.expected_version).await?;
     Ok(HttpResponse::Ok().json(view))
 }
@@ -354,6 +356,6 @@ async fn forfeit(
     id: web::Path<MatchId>,
     body: ApiJson<ForfeitInput>,
 ) -> Result<HttpResponse, AppError> {
-    let input = body.into_inner()?;
+    let input = super::match_body(&state, &who, *id, body).await?;
     Ok(HttpResponse::Ok().json(matches::forfeit(&state.db, &who.user, *id, &input).await?))
 }

@@ -14,6 +14,26 @@ pub mod teams;
 
 use actix_web::web;
 
+use crate::domain::MatchId;
+use crate::web::AppState;
+use crate::web::error::AppError;
+use crate::web::extract::{ApiJson, Authed};
+
+/// The body of a write to match `id` by `who`, once `who` has the right to write to it. The
+/// caller's rights come before the body (docs/api.md §1.1): a supervisor of another league
+/// gets its 404 whatever they send, never a 400, 413 or 422 about the body or its fields. The
+/// write's own transaction checks the caller again (the one check that counts if the
+/// supervisors change in between).
+pub(crate) async fn match_body<T>(
+    state: &AppState,
+    who: &Authed,
+    id: MatchId,
+    body: ApiJson<T>,
+) -> Result<T, AppError> {
+    crate::service::matches::check_writable(&state.db, &who.user, id).await?;
+    body.into_inner()
+}
+
 /// Writes, and the reads that are not cached (presets, the OpenAPI document).
 pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.configure(openapi::routes)

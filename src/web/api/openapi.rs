@@ -45,6 +45,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
     responses(
         (status = 200, description = "every hand's breakdown and the game's state", body = ScoreResponse),
         (status = 400, description = "the body is not JSON (`malformed`)", body = ErrorBody),
+        (status = 401, description = "an `Authorization: Bearer` header that is malformed, or a token unknown or revoked (`unauthorized`); the calculator needs none", body = ErrorBody),
         (status = 403, description = "a cross-site request", body = ErrorBody),
         (status = 413, description = "the body is larger than 256 KiB (`too_large`)", body = ErrorBody),
         (status = 415, description = "the body is not sent as `Content-Type: application/json` (`unsupported_media_type`)", body = ErrorBody),
@@ -73,7 +74,14 @@ pub struct PresetList {
 }
 
 /// Lists every preset with its resolved fields.
-#[utoipa::path(get, path = "/api/v1/presets", responses((status = 200, body = PresetList)))]
+#[utoipa::path(
+    get,
+    path = "/api/v1/presets",
+    responses(
+        (status = 200, body = PresetList),
+        (status = 401, description = "an `Authorization: Bearer` header that is malformed, or a token unknown or revoked (`unauthorized`); the read needs none", body = ErrorBody),
+    )
+)]
 #[get("/api/v1/presets")]
 async fn list_presets() -> web::Json<PresetList> {
     web::Json(PresetList {
@@ -226,7 +234,10 @@ impl Modify for BearerAuth {
 #[utoipa::path(
     get,
     path = "/api/v1/openapi.json",
-    responses((status = 200, description = "this document (OpenAPI 3)"))
+    responses(
+        (status = 200, description = "this document (OpenAPI 3)"),
+        (status = 401, description = "an `Authorization: Bearer` header that is malformed, or a token unknown or revoked (`unauthorized`); the read needs none", body = ErrorBody),
+    )
 )]
 #[get("/api/v1/openapi.json")]
 async fn openapi_json() -> Result<HttpResponse, AppError> {

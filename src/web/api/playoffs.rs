@@ -58,6 +58,7 @@ async fn create_playoffs(
     params(("slug" = String, Path, description = "the league's slug", pattern = r"^[a-z0-9]+(-[a-z0-9]+)*$")),
     responses(
         (status = 200, description = "the bracket", body = BracketView),
+        (status = 401, description = "an `Authorization: Bearer` header that is malformed, or a token unknown or revoked (`unauthorized`); the read needs none", body = ErrorBody),
         (status = 404, description = "no such league, or no bracket yet", body = ErrorBody),
     )
 )]

@@ -6,7 +6,7 @@ use actix_web::{HttpResponse, get, web};
 
 use crate::service::summaries::{self, Board};
 use crate::web::AppState;
-use crate::web::error::AppError;
+use crate::web::error::{AppError, ErrorBody};
 
 /// The public reads, served from the page cache to anonymous visitors.
 pub fn reads(cfg: &mut web::ServiceConfig) {
@@ -18,7 +18,10 @@ pub fn reads(cfg: &mut web::ServiceConfig) {
     get,
     path = "/api/v1/scoreboard",
     tag = "scoreboard",
-    responses((status = 200, description = "the matches in play", body = Board))
+    responses(
+        (status = 200, description = "the matches in play", body = Board),
+        (status = 401, description = "an `Authorization: Bearer` header that is malformed, or a token unknown or revoked (`unauthorized`); the read needs none", body = ErrorBody),
+    )
 )]
 #[get("/api/v1/scoreboard")]
 pub async fn scoreboard_json(state: web::Data<AppState>) -> Result<HttpResponse, AppError> {

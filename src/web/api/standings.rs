@@ -70,6 +70,7 @@ pub(crate) struct StandingsOut {
     params(("slug" = String, Path, description = "the league's slug", pattern = r"^[a-z0-9]+(-[a-z0-9]+)*$")),
     responses(
         (status = 200, description = "the standings", body = StandingsOut),
+        (status = 401, description = "an `Authorization: Bearer` header that is malformed, or a token unknown or revoked (`unauthorized`); the read needs none", body = ErrorBody),
         (status = 404, description = "no such league", body = ErrorBody),
     )
 )]
@@ -93,6 +94,7 @@ async fn standings(
     params(("slug" = String, Path, description = "the league's slug", pattern = r"^[a-z0-9]+(-[a-z0-9]+)*$")),
     responses(
         (status = 200, description = "every team, in standings order", body = EligibilityTable),
+        (status = 401, description = "an `Authorization: Bearer` header that is malformed, or a token unknown or revoked (`unauthorized`); the read needs none", body = ErrorBody),
         (status = 404, description = "no such league", body = ErrorBody),
     )
 )]

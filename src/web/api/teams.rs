@@ -61,6 +61,7 @@ pub(crate) struct TeamList {
     params(("slug" = String, Path, description = "the league's slug", pattern = r"^[a-z0-9]+(-[a-z0-9]+)*$")),
     responses(
         (status = 200, description = "the league's teams", body = TeamList),
+        (status = 401, description = "an `Authorization: Bearer` header that is malformed, or a token unknown or revoked (`unauthorized`); the read needs none", body = ErrorBody),
         (status = 404, description = "no such league", body = ErrorBody),
     )
 )]

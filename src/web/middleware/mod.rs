@@ -1,6 +1,8 @@
 //! What wraps every request: the security headers, the cross-site refusal, a panic caught as
-//! one 500, `HEAD` as `GET` and the page cache for anonymous visitors.
+//! one 500, `HEAD` as `GET`, the API's refusal of bad credentials and the page cache for
+//! anonymous visitors.
 
+pub mod credentials;
 pub mod head;
 pub mod page_cache;
 pub mod panics;

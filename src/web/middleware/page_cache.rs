@@ -2,13 +2,18 @@
 //!
 //! On league night hundreds of phones and the TV ask for the same few pages (a match, the
 //! standings, the scoreboard, the bracket) while the data changes a few times a minute. A GET
-//! of a public path by a visitor who is not logged in (no session cookie, no token) is
-//! answered from the copy made at the current `data_version` (a counter that triggers bump
+//! of a public path by a visitor who is not logged in is answered from the copy made at the current `data_version` (a counter that triggers bump
 //! in the transaction of every change to leagues, teams, matches, hands and brackets:
 //! migration 0005), so it is never older than the last commit; a copy is also dropped after
 //! [`FRESH_FOR`], for what depends on the clock ("this week", "updated at"). Logged-in users
 //! (whose pages carry their name and CSRF token) always get a fresh render. The answer says
 //! `X-Page-Cache: hit` or `miss`.
+//!
+//! "Not logged in" is what the handlers go by ([`crate::web::extract`]): a page by its session
+//! cookie alone, so a page asked with an `Authorization` header (a proxy's HTTP Basic login,
+//! a token) and no session is the anonymous page, and may be served from the copy or make it;
+//! an API read by its bearer token or its cookie, so a read with either is answered afresh
+//! (and a bad token is refused before it gets here).
 
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -24,7 +29,7 @@ use actix_web::{Error, HttpResponse};
 
 use crate::domain::Timestamp;
 use crate::web::AppState;
-use crate::web::extract::SESSION_COOKIE;
+use crate::web::extract::{bearer_header, session_id};
 
 /// How long a copy may serve when nothing changes (clock-dependent parts of a page).
 pub const FRESH_FOR: Duration = Duration::from_secs(5);
@@ -76,10 +81,12 @@ impl PageCache {
     }
 }
 
+/// A GET that the handlers answer as they answer anyone not logged in.
 fn cacheable(req: &ServiceRequest) -> bool {
+    let api = req.path().starts_with("/api/");
     req.method() == Method::GET
-        && !req.headers().contains_key(header::AUTHORIZATION)
-        && req.cookie(SESSION_COOKIE).is_none()
+        && session_id(req.request()).is_none()
+        && !(api && bearer_header(req.request()).is_some())
 }
 
 fn answer(copy: Copy, hit: &'static str) -> HttpResponse {

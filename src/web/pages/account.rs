@@ -1,4 +1,7 @@
-//! Login, logout and the account page (password, API tokens).
+//! Login, logout and the account page (password, API tokens). Every page here goes by the
+//! browser session alone (`extract`): an API token can neither open the account page nor
+//! make, revoke or change anything on it, so a stolen token cannot mint tokens that outlive
+//! its revocation.
 
 use actix_web::cookie::{Cookie, SameSite, time::Duration as CookieDuration};
 use actix_web::http::StatusCode;
@@ -11,7 +14,7 @@ use crate::service::device_cookie::{self, DeviceKey};
 use crate::service::{Role, ServiceError, accounts, throttle};
 use crate::web::AppState;
 use crate::web::error::PageError;
-use crate::web::extract::{Authed, CsrfForm, SESSION_COOKIE, Supervisor, Via, Viewer};
+use crate::web::extract::{Authed, CsrfForm, Supervisor, Via, Viewer};
 use crate::web::respond::{html, no_store, see_other};
 use crate::web::view::nav::Nav;
 use crate::web::view::time::{Stamp, stamp};
@@ -137,7 +140,7 @@ async fn login(
     };
     // A new session id at every login.
     let (session, _csrf) = accounts::open_session(&state.db, &user).await?;
-    let session = Cookie::build(SESSION_COOKIE, session)
+    let session = Cookie::build(state.session_cookie(), session)
         .path("/")
         .http_only(true)
         .same_site(SameSite::Strict)
@@ -185,21 +188,48 @@ fn attempt(
 #[derive(Deserialize)]
 struct Empty {}
 
+/// The form of the header's "Log out" button.
+#[derive(Deserialize)]
+struct LogoutForm {
+    #[serde(default)]
+    csrf: String,
+}
+
+/// What the browser must forget at log-out (`Clear-Site-Data`): its HTTP cache and the site's
+/// storage, which holds the console's service worker and the pages it keeps for a reload
+/// offline (the user's name, notes, the session's CSRF token) and the outbox of entries not
+/// yet sent (`static/session.js` asks first when some wait). Not `"cookies"`: that would
+/// clear every cookie of the registrable domain (the campus's other sites too); the session
+/// cookie is removed by name.
+const CLEAR_SITE_DATA: &str = "\"cache\", \"storage\"";
+
+/// Ends the session (with its CSRF token) and tells the browser to forget the site's data. A
+/// log-out without a live session (it expired, or another tab logged out) still clears the
+/// browser: a phone handed on must not keep the console's pages.
 #[post("/logout")]
 async fn logout(
     state: web::Data<AppState>,
-    Supervisor(who): Supervisor,
-    _: CsrfForm<Empty>,
+    Viewer(who): Viewer,
+    form: web::Form<LogoutForm>,
 ) -> Result<HttpResponse, PageError> {
-    if let Via::Session { id, .. } = &who.via {
-        accounts::close_session(&state.db, id).await?;
+    if let Some(who) = who {
+        who.check_csrf(&form.csrf)?;
+        if let Via::Session { id, .. } = &who.via {
+            accounts::close_session(&state.db, id).await?;
+        }
     }
-    let mut gone = Cookie::build(SESSION_COOKIE, "").path("/").finish();
+    let mut gone = Cookie::build(state.session_cookie(), "")
+        .path("/")
+        .secure(state.secure_cookies)
+        .finish();
     gone.make_removal();
-    Ok(HttpResponse::SeeOther()
-        .cookie(gone)
-        .insert_header((actix_web::http::header::LOCATION, "/"))
-        .finish())
+    Ok(no_store(
+        HttpResponse::SeeOther()
+            .cookie(gone)
+            .insert_header(("Clear-Site-Data", CLEAR_SITE_DATA))
+            .insert_header((actix_web::http::header::LOCATION, "/"))
+            .finish(),
+    ))
 }
 
 struct TokenLine {

@@ -119,7 +119,8 @@ struct RatingLine {
     team_b: String,
     rating_a: Option<i64>,
     rating_b: Option<i64>,
-    note: String,
+    /// Each rater's note and who wrote it.
+    notes: Vec<(String, String)>,
 }
 
 impl RatingLine {
@@ -149,7 +150,7 @@ struct LeaguePage {
     scale: Option<String>,
     /// Whether the league requires every match to be rated.
     ratings_required: bool,
-    /// Every finished match with its ratings and note.
+    /// Every finished match with its ratings and notes.
     ratings: Vec<RatingLine>,
     /// A match has a rating (kept from when the league rated sportsmanship).
     any_rating: bool,
@@ -222,7 +223,14 @@ pub(super) async fn render_league(
             team_b: m.team_b.clone(),
             rating_a: m.rating_a,
             rating_b: m.rating_b,
-            note: m.rating_note.clone().unwrap_or_default(),
+            notes: m
+                .rating_notes
+                .iter()
+                .map(|n| {
+                    let author = n.author.as_deref().unwrap_or("author unknown");
+                    (n.note.clone(), author.to_string())
+                })
+                .collect(),
         })
         .collect();
     let matches = view

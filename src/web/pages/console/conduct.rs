@@ -342,6 +342,8 @@ pub(super) async fn check_in(
     CsrfForm(fields): Fields,
 ) -> Result<HttpResponse, PageError> {
     let id = *id;
+    // The caller's rights before the form: 404 outside their leagues, whatever was sent.
+    supervised(&state, &who, id).await?;
     let input = CheckInInput {
         team: field(&fields, "team").to_string(),
         present: Some(!matches!(

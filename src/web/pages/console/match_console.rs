@@ -104,6 +104,20 @@ pub(super) struct Shown<'a> {
     pub forfeit_target: Option<String>,
 }
 
+/// `view` with the viewer's own sportsmanship note, the only one their console shows (a note
+/// is for its author and the admins).
+async fn with_own_note(
+    state: &AppState,
+    who: &Authed,
+    mut view: MatchView,
+) -> Result<MatchView, PageError> {
+    if let Some(ratings) = &mut view.sportsmanship {
+        let mut conn = state.db.read().await.map_err(AppError::from)?;
+        ratings.note = crate::service::conduct::own_note(&mut conn, &who.user, view.id).await?;
+    }
+    Ok(view)
+}
+
 /// The console of `view`, with what `shown` adds.
 pub(super) async fn render_console(
     state: &AppState,
@@ -120,6 +134,7 @@ pub(super) async fn render_console(
         confirm_time,
         forfeit_target,
     } = shown;
+    let view = with_own_note(state, who, view).await?;
     let players = lineup(state, &view).await?;
     let league = conduct::league(state, &view).await?;
     let settings = league.settings;
@@ -305,12 +320,13 @@ pub(super) async fn call_time(
     CsrfForm(fields): Fields,
 ) -> Result<HttpResponse, PageError> {
     let id = *id;
+    // The caller's rights before the form: 404 outside their leagues, whatever was sent.
+    let view = supervised(&state, &who, id).await?;
     let form = HandForm::from_pairs(&fields);
     let version = form.expected_version().map_err(AppError::Invalid)?;
     if !form.confirm {
         // Not confirmed (a page without the confirmation step): nothing is called; the
         // console shows the confirmation.
-        let view = supervised(&state, &who, id).await?;
         let shown = Shown {
             confirm_time: true,
             ..Shown::default()

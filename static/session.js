@@ -1,0 +1,88 @@
+// The header's "Log out", on every page of a logged-in user: a log-out leaves nothing of the
+// session on the phone, whichever page it was made from.
+//
+// The server's answer to the log-out says `Clear-Site-Data: "cache", "storage"`: the browser
+// drops its HTTP cache and the site's storage, which holds the console's service worker
+// (sw.js) with the pages it keeps for a reload offline (the user's name, notes, a CSRF token)
+// and localStorage with the console's outbox (outbox.js). This script does the same first,
+// for a browser that ignores the header or an answer that never arrives: it empties the
+// worker's caches and the outbox, then posts the form.
+//
+// The outbox holds what was typed on a console and has not reached the server yet (refused,
+// in conflict, or waiting for the connection). Logging out deletes it, so when entries wait
+// the log-out asks first; "Cancel" keeps everything (open the match's console to send or
+// discard them). Without this script the form posts as always and the header clears.
+(function () {
+  "use strict";
+
+  var OUTBOX = "spades-im.outbox.v1.";
+  var OURS = "spades-im.";
+  var CACHES = "spades-im-";
+
+  // Entries waiting in every outbox on this phone (any user's: all are deleted).
+  function waiting() {
+    var count = 0;
+    try {
+      for (var i = 0; i < localStorage.length; i++) {
+        var key = localStorage.key(i);
+        if (key && key.indexOf(OUTBOX) === 0) {
+          var data = JSON.parse(localStorage.getItem(key) || "null");
+          if (data && Array.isArray(data.items)) count += data.items.length;
+        }
+      }
+    } catch (e) { /* storage blocked or unreadable: nothing to count */ }
+    return count;
+  }
+
+  function removeOurs(storage) {
+    try {
+      var keys = [];
+      for (var i = 0; i < storage.length; i++) {
+        var key = storage.key(i);
+        if (key && key.indexOf(OURS) === 0) keys.push(key);
+      }
+      keys.forEach(function (key) { storage.removeItem(key); });
+    } catch (e) { /* storage blocked: the header clears it */ }
+  }
+
+  // What the session left on the phone: the outbox, the worker's caches and the worker.
+  function forget() {
+    removeOurs(window.localStorage);
+    removeOurs(window.sessionStorage);
+    var work = [];
+    if (window.caches) {
+      work.push(caches.keys().then(function (names) {
+        return Promise.all(names.filter(function (n) { return n.indexOf(CACHES) === 0; })
+          .map(function (n) { return caches.delete(n); }));
+      }));
+    }
+    if (navigator.serviceWorker && navigator.serviceWorker.getRegistrations) {
+      work.push(navigator.serviceWorker.getRegistrations().then(function (all) {
+        return Promise.all(all.map(function (r) { return r.unregister(); }));
+      }));
+    }
+    return Promise.all(work);
+  }
+
+  function sentence(n) {
+    return n === 1
+      ? "1 entry typed on a match console has not reached the server yet"
+      : n + " entries typed on match consoles have not reached the server yet";
+  }
+
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (!form || form.tagName !== "FORM" || form.getAttribute("action") !== "/logout") return;
+    if (event.defaultPrevented) return;
+    event.preventDefault();
+    if (form.getAttribute("data-leaving")) return; // already on its way
+    var n = waiting();
+    if (n > 0 && !window.confirm(sentence(n) + ". Logging out deletes it from this phone. Log out anyway?")) {
+      return;
+    }
+    form.setAttribute("data-leaving", "1");
+    var go = function () { form.submit(); };
+    // A slow cache must not keep anyone from logging out: the header clears it anyway.
+    Promise.race([forget(), new Promise(function (r) { setTimeout(r, 1500); })]).then(go, go);
+  });
+})();
