@@ -230,20 +230,29 @@ impl ResponseError for PageError {
                 .insert_header((actix_web::http::header::LOCATION, "/login"))
                 .finish();
         }
-        let status = self.status_code();
-        let (_, message) = self.0.code_and_message();
-        let mut response = HttpResponse::build(status);
+        let mut response = error_page(self.status_code(), self.0.code_and_message().1);
         if let AppError::MethodNotAllowed(allowed) = &self.0 {
-            response.insert_header((actix_web::http::header::ALLOW, allowed.join(", ")));
+            if let Ok(value) = actix_web::http::header::HeaderValue::from_str(&allowed.join(", ")) {
+                response
+                    .headers_mut()
+                    .insert(actix_web::http::header::ALLOW, value);
+            }
         }
-        let page = ErrorPage {
-            nav: crate::web::view::nav::Nav::default(),
-            status: status.as_u16(),
-            title: status.canonical_reason().unwrap_or("Error").to_string(),
-            message,
-        };
-        let html = askama::Template::render(&page)
-            .unwrap_or_else(|_| "<!doctype html><title>Error</title><p>Error</p>".into());
-        response.content_type("text/html; charset=utf-8").body(html)
+        response
     }
+}
+
+/// The HTML error page of `status` saying `message`.
+pub fn error_page(status: StatusCode, message: String) -> HttpResponse {
+    let page = ErrorPage {
+        nav: crate::web::view::nav::Nav::default(),
+        status: status.as_u16(),
+        title: status.canonical_reason().unwrap_or("Error").to_string(),
+        message,
+    };
+    let html = askama::Template::render(&page)
+        .unwrap_or_else(|_| "<!doctype html><title>Error</title><p>Error</p>".into());
+    HttpResponse::build(status)
+        .content_type("text/html; charset=utf-8")
+        .body(html)
 }

@@ -213,6 +213,8 @@ pub async fn refuse_bad_credentials(req: &HttpRequest) -> Option<HttpResponse> {
 pub struct Refused {
     error: AppError,
     api: bool,
+    /// An anonymous browser at a page: sent to the login form rather than shown a 401.
+    to_login: bool,
     /// Where a page comes back to after logging in (GET requests only).
     back: Option<String>,
 }
@@ -222,7 +224,7 @@ impl Refused {
         let api = is_api(req);
         let error = match error {
             // A script sent a token to a page: a login form would mean nothing to it.
-            AppError::Unauthorized(_) if !api && sends_api_token(req) => AppError::Forbidden(
+            AppError::Unauthorized(_) if !api && sends_api_token(req) => AppError::Unauthorized(
                 "pages take a browser session: log in; an API token (Authorization: Bearer …) works under /api/ only".into(),
             ),
             // A client that sent another scheme (Basic) hoping it counts.
@@ -238,6 +240,7 @@ impl Refused {
         Refused {
             error,
             api,
+            to_login: !api && !sends_api_token(req),
             back: (req.method() == Method::GET).then(|| req.path().to_string()),
         }
     }
@@ -246,7 +249,7 @@ impl Refused {
 impl ResponseError for Refused {
     fn status_code(&self) -> StatusCode {
         match (&self.error, self.api) {
-            (AppError::Unauthorized(_), false) => StatusCode::SEE_OTHER,
+            (AppError::Unauthorized(_), false) if self.to_login => StatusCode::SEE_OTHER,
             (e, _) => e.status_code(),
         }
     }
@@ -254,7 +257,7 @@ impl ResponseError for Refused {
     fn error_response(&self) -> HttpResponse {
         match (&self.error, self.api) {
             (e, true) => e.error_response(),
-            (AppError::Unauthorized(_), false) => {
+            (AppError::Unauthorized(_), false) if self.to_login => {
                 let next: String = self
                     .back
                     .as_deref()
@@ -267,6 +270,10 @@ impl ResponseError for Refused {
                 } else {
                     see_other(&format!("/login?next={next}"))
                 }
+            }
+            // A token sent to a page: the page says so (a 401), with no login form.
+            (AppError::Unauthorized(message), false) => {
+                crate::web::error::error_page(StatusCode::UNAUTHORIZED, message.clone())
             }
             (e, false) => PageError(e.clone()).error_response(),
         }

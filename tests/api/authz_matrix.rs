@@ -211,10 +211,10 @@ fn want(api: bool, access: Access, caller: Caller) -> Want {
         (true, Public, _) => Allowed,
         (true, _, Anonymous) => Refused(401),
         // Pages read no Authorization header: a token is nobody there, a public page is
-        // anyone's, and a page that needs a login refuses a token with 403.
+        // anyone's, and a page that needs a login refuses a token with 401.
         (false, Public, _) => Allowed,
         (false, _, Anonymous) => ToLogin,
-        (false, _, RevokedToken | OtherToken) => Refused(403),
+        (false, _, RevokedToken | OtherToken) => Refused(401),
         // Logged in: a supervisor of another league does not see the league's matches (404),
         // a supervisor may not do the coordinator's work (403).
         (_, LoggedIn, _) => Allowed,

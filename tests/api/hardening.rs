@@ -442,11 +442,11 @@ async fn a_foreign_authorization_header_leaves_the_pages_alone() {
         assert_eq!(r.status(), 303, "/supervise with {value}");
         assert_eq!(r.headers()["location"], "/login?next=/supervise", "{value}");
     }
-    // With one of our tokens and no session: a token is not a login, 403 (a script would
+    // With one of our tokens and no session: a token is not a login, 401 (a script would
     // make nothing of a login form).
     for value in ours {
         let (status, _, body) = get_with(&app, "/supervise", Some(value)).await;
-        assert_eq!(status, 403, "/supervise with {value}: {body}");
+        assert_eq!(status, 401, "/supervise with {value}: {body}");
         assert!(
             html_text(&body).contains("pages take a browser session"),
             "{body}"
@@ -619,7 +619,7 @@ async fn an_api_token_opens_no_account_page() {
         let r = send(method.clone(), path, &form).await.unwrap();
         let status = r.status();
         let body = r.text().await.unwrap();
-        assert_eq!(status, 403, "{method} {path} with a token: {body}");
+        assert_eq!(status, 401, "{method} {path} with a token: {body}");
         assert!(!body.contains("spim_"), "{method} {path}: {body}");
     }
     app.assert_nothing_written(&before, "account pages with a bearer token")
