@@ -2,6 +2,7 @@
 //! and as an HTML page elsewhere. Internal causes are logged, never shown.
 
 use actix_web::http::StatusCode;
+use actix_web::http::header::{self, HeaderValue};
 use actix_web::{HttpResponse, ResponseError};
 use serde::Serialize;
 
@@ -231,12 +232,10 @@ impl ResponseError for PageError {
                 .finish();
         }
         let mut response = error_page(self.status_code(), self.0.code_and_message().1);
-        if let AppError::MethodNotAllowed(allowed) = &self.0 {
-            if let Ok(value) = actix_web::http::header::HeaderValue::from_str(&allowed.join(", ")) {
-                response
-                    .headers_mut()
-                    .insert(actix_web::http::header::ALLOW, value);
-            }
+        if let AppError::MethodNotAllowed(allowed) = &self.0
+            && let Ok(value) = HeaderValue::from_str(&allowed.join(", "))
+        {
+            response.headers_mut().insert(header::ALLOW, value);
         }
         response
     }
