@@ -10,8 +10,9 @@
 //! 19:00 from 6 January 2026.
 
 use crate::db::Db;
+use crate::db::hands::{self as db_hands, NewHand};
 use crate::db::leagues as db_leagues;
-use crate::db::matches::{self as db_matches, NewHand, NewMatch};
+use crate::db::matches::{self as db_matches, NewMatch};
 use crate::demo::{Rng, random_hand};
 use crate::domain::LeagueId;
 use crate::league::schedule::round_robin;
@@ -120,7 +121,7 @@ pub async fn season(db: &Db, admin: &User, spec: &SeasonSpec) -> anyhow::Result<
             game.play(&hand)
                 .map_err(|e| anyhow::anyhow!("generated hand: {e:?}"))?;
             number += 1;
-            db_matches::insert_hand(
+            db_hands::insert_hand(
                 &mut tx,
                 &NewHand {
                     match_id: id,

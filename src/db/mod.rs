@@ -11,8 +11,11 @@
 //! advisory lock first ([`postgres`]). So a read-then-write inside a write transaction is
 //! never raced.
 
+pub mod audit;
 pub mod copy;
 pub mod group_commit;
+pub mod hands;
+pub mod idempotency;
 pub mod leagues;
 pub mod matches;
 pub mod playoffs;

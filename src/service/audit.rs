@@ -4,7 +4,7 @@
 use crate::db::Conn;
 
 use super::{ServiceError, User};
-use crate::db::matches::{self as db_matches, AuditEntry};
+use crate::db::audit::{self as db_audit, AuditEntry};
 use crate::domain::{BracketId, LeagueId, MatchId, TeamId, Timestamp, TokenId, UserId};
 
 /// The row a change was made to.
@@ -96,7 +96,7 @@ pub async fn record_by(
     change: Change<'_>,
 ) -> Result<(), ServiceError> {
     let (entity, entity_id) = change.subject.stored();
-    db_matches::audit(
+    db_audit::audit(
         conn,
         &AuditEntry {
             user_id: user.map(|u| u.id),

@@ -7,8 +7,9 @@ use serde::{Deserialize, Serialize};
 use super::leagues::League;
 use super::{ServiceError, TeamRef};
 use crate::db::Db;
+use crate::db::hands::{self as db_hands, HandRow};
 use crate::db::leagues as db_leagues;
-use crate::db::matches::{self as db_matches, HandRow, MatchRow};
+use crate::db::matches::{self as db_matches, MatchRow};
 use crate::domain::{ForfeitSide, GameStatus, LocalTime, MatchId, MatchStatus, TeamId, Timestamp};
 use crate::rules::calculator::ScoredHandOut;
 use crate::rules::{Game, HandInput, Rules, ScoredHand, Stage, Team, TeamTotal, WinReason};
@@ -116,7 +117,7 @@ pub(super) async fn stored_hands(
     conn: &mut Conn,
     id: MatchId,
 ) -> Result<(Vec<HandRow>, Vec<HandInput>), ServiceError> {
-    let rows = db_matches::current_hands(conn, id).await?;
+    let rows = db_hands::current_hands(conn, id).await?;
     let inputs = rows
         .iter()
         .map(stored_hand)
@@ -282,7 +283,7 @@ pub(crate) fn ends_at(m: &MatchRow, rules: &Rules) -> Option<Timestamp> {
 
 /// A revision of a hand, for the correction history.
 pub async fn history(conn: &mut Conn, id: MatchId) -> Result<Vec<HandRow>, ServiceError> {
-    Ok(db_matches::all_revisions(conn, id).await?)
+    Ok(db_hands::all_revisions(conn, id).await?)
 }
 
 /// A match as the API shows it to anyone, with its hands and totals.

@@ -13,8 +13,10 @@ use super::match_view::{
 use super::text::{self, Lines, TextRule};
 use super::{ConflictCode, ServiceError, User, require_admin, to_json};
 use crate::db::Db;
+use crate::db::hands::{self as db_hands, NewHand};
+use crate::db::idempotency::{self as db_idempotency, IdempotencyRecord};
 use crate::db::leagues as db_leagues;
-use crate::db::matches::{self as db_matches, MatchRow, NewHand, Totals};
+use crate::db::matches::{self as db_matches, MatchRow, Totals};
 use crate::domain::{
     ForfeitSide, GameStatus, LeagueId, MatchId, MatchStatus, TeamId, TextEnum, Timestamp,
 };
@@ -262,7 +264,7 @@ pub async fn record_hand(
 /// What the writer did with a hand: recorded it, or found its idempotency key kept.
 enum Entered {
     New(Box<MatchView>),
-    Seen(db_matches::IdempotencyRecord),
+    Seen(IdempotencyRecord),
 }
 
 /// What an idempotency key keeps of `answer`, the answer to the hand `request` (as sent)
@@ -271,8 +273,8 @@ fn record_of(
     request: String,
     hand_id: i64,
     answer: &MatchView,
-) -> Result<db_matches::IdempotencyRecord, ServiceError> {
-    Ok(db_matches::IdempotencyRecord {
+) -> Result<IdempotencyRecord, ServiceError> {
+    Ok(IdempotencyRecord {
         request: Some(request),
         hand_id,
         version: answer.version,
@@ -296,14 +298,14 @@ fn record_of(
 async fn answer_again(
     conn: &mut Conn,
     id: MatchId,
-    record: &db_matches::IdempotencyRecord,
+    record: &IdempotencyRecord,
 ) -> Result<MatchView, ServiceError> {
     let now = db_matches::by_id(conn, id)
         .await?
         .ok_or(ServiceError::NotFound)?;
     let league = league_of(conn, &now).await?;
     let rules = rules_of(&now, &league)?;
-    let rows = db_matches::hands_as_of(conn, id, record.hand_id).await?;
+    let rows = db_hands::hands_as_of(conn, id, record.hand_id).await?;
     let inputs = rows
         .iter()
         .map(super::match_view::stored_hand)
@@ -376,7 +378,7 @@ impl HandEntry {
             ..
         } = for_write(conn, &user, id).await?;
         if let Some(key) = &idempotency_key
-            && let Some(seen) = db_matches::idempotency_record(conn, id, key).await?
+            && let Some(seen) = db_idempotency::idempotency_record(conn, id, key).await?
         {
             if seen.request.as_ref().is_some_and(|first| *first != request) {
                 return Err(ServiceError::invalid(
@@ -423,7 +425,7 @@ impl HandEntry {
             recorded_by: Some(user.id),
             now,
         };
-        let stored_row = db_matches::insert_hand(conn, &new).await?;
+        let stored_row = db_hands::insert_hand(conn, &new).await?;
         let hand_id = stored_row.id.0;
         rows.push(stored_row);
         // A new hand can only end a game (none is taken after the end), so the bracket
@@ -451,8 +453,8 @@ impl HandEntry {
         let view = view_of(&after, (name_a, name_b), &league, played);
         if let Some(key) = &idempotency_key {
             let record = record_of(request, hand_id, &view)?;
-            db_matches::save_idempotency_record(conn, id, key, &record, now).await?;
-            db_matches::expire_idempotency_keys(
+            db_idempotency::save_idempotency_record(conn, id, key, &record, now).await?;
+            db_idempotency::expire_idempotency_keys(
                 conn,
                 Timestamp(now.0 - IDEMPOTENCY_WINDOW),
                 EXPIRE_AT_ONCE,
@@ -584,7 +586,7 @@ impl CorrectionEntry {
             recorded_by: Some(user.id),
             now,
         };
-        rows[index] = db_matches::insert_hand(conn, &new).await?;
+        rows[index] = db_hands::insert_hand(conn, &new).await?;
         // A changed winner moves the teams on, or is refused (`bracket_reset_needed`) where
         // a later match has started.
         let reset = reset_path.then_some(super::playoffs::PathReset {
