@@ -1,0 +1,269 @@
+//! Creating a bracket (and the admin's preview of it): the input checked, the eligible teams
+//! seeded from the standings, the structure built and stored.
+
+use serde::Deserialize;
+
+use super::stored::{corrupt, load, sync};
+use super::view::{BracketView, bracket_of, team_names, view_of};
+use crate::db::leagues as db_leagues;
+use crate::db::matches as db_matches;
+use crate::db::playoffs::{self as db_playoffs, BracketMatchRow, NewBracket};
+use crate::db::{Conn, Db};
+use crate::domain::TeamId;
+use crate::league::bracket::{self, Bracket, BracketError, BracketState, Format, GrandFinal};
+use crate::service::leagues::league_by_slug;
+use crate::service::standings::standings;
+use crate::service::{ConflictCode, ServiceError, User, audit, require_admin};
+
+/// `POST /api/v1/leagues/{slug}/playoffs`.
+#[derive(Debug, Clone, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PlayoffsInput {
+    /// `single_elimination` or `double_elimination`.
+    pub format: String,
+    /// How many teams of the standings go in (default: all active teams).
+    #[serde(default)]
+    pub teams: Option<usize>,
+    /// Single elimination: a match for third place between the semi-final losers.
+    #[serde(default)]
+    pub third_place: Option<bool>,
+    /// Double elimination: `none`, `simple` or `double` (default `double`: a reset match
+    /// when the losers'-bracket team wins the first grand final).
+    #[serde(default)]
+    pub grand_final: Option<String>,
+    /// Create the bracket although regular-season matches remain to be played, under
+    /// `require_all_played` (audited); otherwise that is a 409 `season_unfinished`.
+    #[serde(default)]
+    pub force: Option<bool>,
+}
+
+fn invalid(field: &str, message: impl Into<String>) -> ServiceError {
+    ServiceError::invalid("invalid_playoffs", field, message)
+}
+
+/// A bracket as it would be created: checked input, the seeds from the standings, the
+/// structure. Shared by the preview and the creation.
+struct Plan {
+    format: Format,
+    grand_final: GrandFinal,
+    seeds: Vec<TeamId>,
+    structure: Bracket,
+}
+
+async fn plan(
+    conn: &mut Conn,
+    league: &crate::service::leagues::League,
+    input: &PlayoffsInput,
+) -> Result<Plan, ServiceError> {
+    let format = Format::parse(&input.format).ok_or_else(|| {
+        invalid(
+            "format",
+            format!(
+                "unknown format \"{}\"; use single_elimination or double_elimination",
+                input.format
+            ),
+        )
+    })?;
+    let grand_final = match (format, input.grand_final.as_deref().map(str::trim)) {
+        (Format::SingleElimination, None | Some("none")) => GrandFinal::None,
+        (Format::SingleElimination, Some(_)) => {
+            return Err(invalid(
+                "grand_final",
+                "a grand final is for double elimination",
+            ));
+        }
+        (Format::DoubleElimination, None) => GrandFinal::Double,
+        (Format::DoubleElimination, Some(g)) => GrandFinal::parse(g).ok_or_else(|| {
+            invalid(
+                "grand_final",
+                format!("the grand final is none, simple or double, not \"{g}\""),
+            )
+        })?,
+    };
+    let third_place = input.third_place.unwrap_or(false);
+    if third_place && format == Format::DoubleElimination {
+        return Err(invalid(
+            "third_place",
+            "a third-place match is for single elimination",
+        ));
+    }
+    if db_playoffs::of_league(&mut *conn, league.row.id)
+        .await?
+        .is_some()
+    {
+        return Err(ServiceError::conflict(
+            ConflictCode::BracketExists,
+            "the league already has a playoff bracket",
+        ));
+    }
+    // Only eligible teams are seeded (withdrawn teams never are); the standings once, for
+    // the verdicts and the seeds.
+    let teams = db_leagues::teams(&mut *conn, league.row.id).await?;
+    let overrides = db_leagues::overrides(&mut *conn, league.row.id).await?;
+    let all = standings(&mut *conn, league).await?;
+    let eligible: Vec<i64> = crate::service::eligibility::judge(league, &teams, &overrides, &all)
+        .into_iter()
+        .filter(|row| row.eligible)
+        .map(|row| row.team_id.0)
+        .collect();
+    let table: Vec<_> = all
+        .into_iter()
+        .filter(|s| eligible.contains(&s.team_id))
+        .collect();
+    let wanted = input.teams.unwrap_or(table.len());
+    if wanted < bracket::MIN_TEAMS || wanted > table.len().min(bracket::MAX_TEAMS) {
+        return Err(invalid(
+            "teams",
+            format!(
+                "a bracket needs 2 to {} teams (the league has {} eligible)",
+                table.len().min(bracket::MAX_TEAMS),
+                table.len()
+            ),
+        ));
+    }
+    let seeds: Vec<TeamId> = bracket::seed_teams(&table, Some(wanted))
+        .into_iter()
+        .map(TeamId)
+        .collect();
+    let structure = match format {
+        Format::SingleElimination => bracket::single_elimination(seeds.len(), third_place),
+        Format::DoubleElimination => bracket::double_elimination(seeds.len(), grand_final),
+    }
+    .map_err(|e: BracketError| invalid("teams", e.to_string()))?;
+    Ok(Plan {
+        format,
+        grand_final,
+        seeds,
+        structure,
+    })
+}
+
+/// The league and the bracket it would get, for the admin (shared by the preview and the
+/// creation).
+async fn checked_plan(
+    conn: &mut Conn,
+    user: &User,
+    slug: &str,
+    input: &PlayoffsInput,
+) -> Result<(crate::service::leagues::League, Plan), ServiceError> {
+    require_admin(user)?;
+    let league = league_by_slug(&mut *conn, slug).await?;
+    let plan = plan(conn, &league, input).await?;
+    Ok((league, plan))
+}
+
+/// The bracket that [`create_playoffs`] would create now, without saving anything (the
+/// admin's preview): seeds from the standings, byes decided, no real matches.
+pub async fn preview_playoffs(
+    db: &Db,
+    user: &User,
+    slug: &str,
+    input: &PlayoffsInput,
+) -> Result<BracketView, ServiceError> {
+    let mut conn = db.read().await?;
+    let (league, plan) = checked_plan(&mut conn, user, slug, input).await?;
+    let names = team_names(&mut conn, league.row.id).await?;
+    let state = BracketState::new(&plan.structure);
+    let real = vec![None; plan.structure.matches.len()];
+    Ok(view_of(
+        &league.row.slug,
+        &plan.structure,
+        &state,
+        &plan.seeds,
+        &real,
+        &names,
+    ))
+}
+
+/// Creates the league's bracket from its regular-season standings (admin), seeding the
+/// eligible teams. Under `require_all_played` it waits for the regular season unless
+/// forced (409 `season_unfinished`).
+pub async fn create_playoffs(
+    db: &Db,
+    user: &User,
+    slug: &str,
+    input: &PlayoffsInput,
+) -> Result<BracketView, ServiceError> {
+    let now = db.clock().now();
+    let mut tx = db.write().await?;
+    let (
+        league,
+        Plan {
+            format,
+            grand_final,
+            seeds,
+            structure,
+        },
+    ) = checked_plan(&mut tx, user, slug, input).await?;
+    // The season must be over first, unless the league says otherwise or the admin forces it.
+    let remaining = db_matches::count_unplayed_regular(&mut tx, league.row.id).await?;
+    let forced = remaining > 0 && league.settings.eligibility.require_all_played;
+    if forced && input.force != Some(true) {
+        return Err(ServiceError::conflict(
+            ConflictCode::SeasonUnfinished,
+            format!(
+                "{remaining} regular-season match{} still to be played (scheduled, postponed or in progress): finish the season first, or create the playoffs anyway with \"force\": true",
+                if remaining == 1 { " is" } else { "es are" }
+            ),
+        ));
+    }
+    let bracket_id = db_playoffs::insert(
+        &mut tx,
+        &NewBracket {
+            league_id: league.row.id,
+            format,
+            teams: seeds.len() as i64,
+            third_place: structure.third_place,
+            grand_final,
+            now,
+        },
+    )
+    .await?;
+    for (i, team) in seeds.iter().enumerate() {
+        db_playoffs::insert_seed(&mut tx, bracket_id, i as i64 + 1, *team).await?;
+    }
+    for m in &structure.matches {
+        db_playoffs::insert_match(
+            &mut tx,
+            &BracketMatchRow {
+                bracket_id,
+                match_index: m.index as i64,
+                section: m.bracket,
+                round: m.round as i64,
+                position: m.position as i64,
+                seed_a: None,
+                seed_b: None,
+                match_id: None,
+            },
+        )
+        .await?;
+    }
+    let row = db_playoffs::by_id(&mut tx, bracket_id)
+        .await?
+        .ok_or_else(|| corrupt("just created"))?;
+    let loaded = load(&mut tx, row).await?;
+    sync(&mut tx, &loaded).await?;
+    let after = format!(
+        "{} of {} teams, {}",
+        format.as_str(),
+        seeds.len(),
+        if format == Format::DoubleElimination {
+            format!("grand final {}", grand_final.as_str())
+        } else {
+            format!("third place {}", structure.third_place)
+        }
+    );
+    let forced_reason = format!(
+        "forced with {remaining} regular-season match{} unplayed",
+        if remaining == 1 { "" } else { "es" }
+    );
+    let mut change =
+        audit::Change::new("create_playoffs", audit::Subject::League(league.row.id)).after(&after);
+    if forced {
+        change = change.reason(&forced_reason);
+    }
+    audit::record(&mut tx, user, now, change).await?;
+    let view = bracket_of(&mut tx, &league.row.slug).await?;
+    tx.commit().await?;
+    Ok(view)
+}

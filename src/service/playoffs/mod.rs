@@ -1,0 +1,19 @@
+//! Playoffs (docs/scoring.md §9): a bracket seeded from the regular-season standings,
+//! whose real matches are created as their two teams become known. Winners advance by
+//! themselves: [`advance()`] runs in the transaction of every hand, correction or forfeit of a
+//! playoff match. The bracket's structure is rebuilt by [`crate::league::bracket`] from its
+//! stored parameters; the results are the winners of its real matches.
+//!
+//! `create` checks the input and seeds and stores a new bracket; `advance` moves winners on;
+//! `view` shows a bracket; `stored` reads a stored bracket back, replays it and brings it in
+//! line (shared by the three).
+
+mod advance;
+mod create;
+mod stored;
+mod view;
+
+pub use advance::{PathReset, advance, in_bracket};
+pub use create::{PlayoffsInput, create_playoffs, preview_playoffs};
+pub use stored::check_bracket;
+pub use view::{BracketMatchView, BracketView, bracket_of};
