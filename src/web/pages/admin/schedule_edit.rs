@@ -11,10 +11,7 @@ use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, post, web};
 use askama::Template;
 
-use super::schedule_page::{
-    CallOffForm, ChangeForm, MoveForm, Refusal, ScheduleTyped, long_day, render_schedule,
-    short_day, status_words,
-};
+use super::schedule_page::{Refusal, ScheduleTyped, render_schedule};
 use super::{Errors, fixable};
 use crate::domain::{LocalTime, MatchId, MatchStatus, TeamId, parse_day};
 use crate::service::admin_schedule::{self, NightPreview, ScheduleAdmin, ScheduleMatch};
@@ -25,6 +22,9 @@ use crate::web::error::{AppError, PageError};
 use crate::web::extract::{Admin, Authed, CsrfForm};
 use crate::web::respond::{html, no_store, see_other};
 use crate::web::view::nav::Nav;
+use crate::web::view::schedule_admin::{
+    CallOffForm, ChangeForm, MoveForm, long_day, short_day, status_words,
+};
 use crate::web::view::time;
 
 /// Back to the schedule page (`?{query}#{anchor}`) after a form.

@@ -14,8 +14,9 @@
 //! refused form comes back with this page: 422 (invalid input, what was typed kept) or 409
 //! (the match changed under the form: its current values shown, what was typed quoted), a
 //! summary at the top (focused) and the message next to the field.
-
-use std::collections::{BTreeMap, BTreeSet, HashSet};
+//!
+//! What the template shows of the matches (the groups, their lines, the window of nights
+//! shown in full) is built by [`crate::web::view::schedule_admin`].
 
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, get, web};
@@ -25,8 +26,8 @@ use serde::Deserialize;
 
 use super::Errors;
 use super::league::{MatchForm, ScheduleForm};
-use crate::domain::words::{self, plural};
-use crate::domain::{LocalTime, MatchId, MatchStatus, TextEnum, parse_day};
+use crate::domain::words::plural;
+use crate::domain::{MatchId, MatchStatus, TextEnum, parse_day};
 use crate::rules::Stage;
 use crate::service::ServiceError;
 use crate::service::admin_schedule::{self, ScheduleAdmin, ScheduleMatch};
@@ -35,48 +36,11 @@ use crate::web::error::PageError;
 use crate::web::extract::{Admin, Authed};
 use crate::web::respond::{html, no_store};
 use crate::web::view::nav::Nav;
+use crate::web::view::schedule_admin::{
+    CallOffForm, ChangeForm, Context, GenValues, MoveForm, Part, StageOption, TeamOption, Window,
+    facts, groups, jumps, short_day,
+};
 use crate::web::view::time;
-
-/// A match's change form as typed. A field the form does not show (a started match shows
-/// only the table) is absent and left as it is.
-#[derive(Debug, Clone, Default, Deserialize)]
-pub(super) struct ChangeForm {
-    #[serde(default)]
-    pub(super) expected_version: String,
-    #[serde(default)]
-    pub(super) scheduled_at: Option<String>,
-    #[serde(default)]
-    pub(super) table: Option<String>,
-    #[serde(default)]
-    pub(super) team_a: Option<String>,
-    #[serde(default)]
-    pub(super) team_b: Option<String>,
-}
-
-/// Postponing or cancelling: why, and the version the page showed.
-#[derive(Debug, Clone, Default, Deserialize)]
-pub(super) struct CallOffForm {
-    #[serde(default)]
-    pub(super) expected_version: String,
-    #[serde(default)]
-    pub(super) reason: String,
-}
-
-/// "Move this night to…": the night, the new date, the group of the page the form is in;
-/// from the preview also `confirm=1` and `seen` (what the preview listed).
-#[derive(Debug, Clone, Default, Deserialize)]
-pub(super) struct MoveForm {
-    #[serde(default)]
-    pub(super) from: String,
-    #[serde(default)]
-    pub(super) to: String,
-    #[serde(default)]
-    pub(super) group: String,
-    #[serde(default)]
-    pub(super) confirm: String,
-    #[serde(default)]
-    pub(super) seen: String,
-}
 
 /// What was typed in the schedule page's forms (kept when one of them has an error).
 #[derive(Default)]
@@ -138,91 +102,6 @@ pub(super) struct Notice {
     night: Option<NaiveDate>,
 }
 
-/// One choice of a team list.
-struct TeamOption {
-    id: String,
-    name: String,
-}
-
-/// What a match's change form shows.
-struct Values {
-    version: i64,
-    scheduled_at: String,
-    table: String,
-    team_a: String,
-    team_b: String,
-}
-
-struct Line {
-    id: MatchId,
-    /// The change form's name (and id); the call-off form is `{key}-off`.
-    key: String,
-    off_key: String,
-    when: String,
-    teams: String,
-    round: String,
-    table_words: String,
-    status_words: String,
-    status_class: &'static str,
-    /// Not cancelled: some change is still possible.
-    editable: bool,
-    /// Started or over: only the table changes.
-    started: bool,
-    /// Regular season and not started: the teams may change.
-    teams_editable: bool,
-    can_postpone: bool,
-    can_cancel: bool,
-    values: Values,
-    /// A team of the match no longer active (withdrawn): kept as a choice of its list.
-    extra_a: Option<TeamOption>,
-    extra_b: Option<TeamOption>,
-    reason: String,
-    off_open: bool,
-    /// After a conflict: what the coordinator had typed, shown next to the current values.
-    typed_note: Option<String>,
-    highlight: bool,
-}
-
-struct MoveBox {
-    key: String,
-    from: String,
-    to: String,
-    open: bool,
-}
-
-struct Group {
-    id: String,
-    title: String,
-    summary: String,
-    /// "Move this night to…" (a night with a match waiting to be played).
-    moving: Option<MoveBox>,
-    /// The add-match form's pre-filled time for this night.
-    add_at: Option<String>,
-    lines: Vec<Line>,
-    /// Not shown in full: what `?show=` shows it, and how many matches it has.
-    hidden: Option<(String, usize)>,
-}
-
-struct Part {
-    id: &'static str,
-    title: &'static str,
-    groups: Vec<Group>,
-}
-
-/// A generation form's values.
-struct GenValues {
-    start_date: String,
-    time: String,
-    days_between: String,
-    understand: bool,
-}
-
-struct StageOption {
-    value: &'static str,
-    label: &'static str,
-    selected: bool,
-}
-
 #[derive(Template)]
 #[template(path = "admin/schedule.html")]
 struct SchedulePage {
@@ -252,418 +131,6 @@ struct SchedulePage {
     refusal_target: String,
     refusal_about: String,
     notice: Option<String>,
-}
-
-/// "Tue 24 Nov" (a night in a message).
-pub(super) fn short_day(d: NaiveDate) -> String {
-    d.format("%a %-d %b").to_string()
-}
-
-/// "Tue 24 Nov 2026" (a night's heading).
-pub(super) fn long_day(d: NaiveDate) -> String {
-    d.format("%a %-d %b %Y").to_string()
-}
-
-pub(super) fn status_words(m: &ScheduleMatch) -> (String, &'static str) {
-    let note = m.status_note.as_deref().unwrap_or("no reason given");
-    match m.status {
-        MatchStatus::Scheduled if m.scheduled_at.is_none() => {
-            ("Not yet scheduled".into(), "unscheduled")
-        }
-        MatchStatus::Scheduled => ("Scheduled".into(), "scheduled"),
-        MatchStatus::Postponed => (format!("Postponed: {note}"), "postponed"),
-        MatchStatus::Cancelled => (format!("Cancelled: {note}"), "cancelled"),
-        MatchStatus::InProgress => (
-            format!(
-                "In progress, {} – {}",
-                words::points(m.score_a),
-                words::points(m.score_b)
-            ),
-            "in-progress",
-        ),
-        MatchStatus::Complete => (
-            format!(
-                "Complete, {} – {}",
-                words::points(m.score_a),
-                words::points(m.score_b)
-            ),
-            "complete",
-        ),
-        MatchStatus::Forfeit => (
-            format!(
-                "Forfeit, {} – {}",
-                words::points(m.score_a),
-                words::points(m.score_b)
-            ),
-            "forfeit",
-        ),
-    }
-}
-
-fn current_values(m: &ScheduleMatch) -> Values {
-    Values {
-        version: m.version,
-        scheduled_at: m.scheduled_at.map(|t| t.to_string()).unwrap_or_default(),
-        table: m.table.clone().unwrap_or_default(),
-        team_a: m.team_a.id.to_string(),
-        team_b: m.team_b.id.to_string(),
-    }
-}
-
-/// What a change form had typed, in words (quoted next to the current values after a
-/// conflict).
-fn typed_words(form: &ChangeForm, teams: &[TeamOption], m: &ScheduleMatch) -> String {
-    let name = |id: &str| {
-        teams
-            .iter()
-            .find(|t| t.id == id.trim())
-            .map(|t| t.name.clone())
-            .or_else(|| {
-                [&m.team_a, &m.team_b]
-                    .into_iter()
-                    .find(|t| t.id.to_string() == id.trim())
-                    .map(|t| t.name.clone())
-            })
-            .unwrap_or_else(|| id.to_string())
-    };
-    let mut parts = Vec::new();
-    if let Some(at) = &form.scheduled_at {
-        parts.push(match LocalTime::parse(at) {
-            Ok(t) => time::scheduled(t),
-            Err(_) if at.trim().is_empty() => "no time".into(),
-            Err(_) => at.trim().to_string(),
-        });
-    }
-    if let Some(table) = &form.table {
-        parts.push(if table.trim().is_empty() {
-            "no table".into()
-        } else {
-            table.trim().to_string()
-        });
-    }
-    if let (Some(a), Some(b)) = (&form.team_a, &form.team_b) {
-        parts.push(format!("{} v {}", name(a), name(b)));
-    }
-    format!(
-        "You had typed: {}. Not saved: check the current values and save again if it still applies.",
-        parts.join(", ")
-    )
-}
-
-fn line(
-    m: &ScheduleMatch,
-    dated: bool,
-    typed: &ScheduleTyped,
-    refusal: Option<&Refusal>,
-    teams: &[TeamOption],
-    highlight: Option<MatchId>,
-) -> Line {
-    let (status_words, status_class) = status_words(m);
-    let started = !m.status.is_unstarted() && m.status != MatchStatus::Cancelled;
-    let conflict = refusal.is_some_and(|r| r.conflict);
-    let mut values = current_values(m);
-    let mut typed_note = None;
-    if let Some((id, form)) = &typed.change
-        && *id == m.id
-    {
-        if conflict {
-            typed_note = Some(typed_words(form, teams, m));
-        } else {
-            if let Some(at) = &form.scheduled_at {
-                values.scheduled_at = at.clone();
-            }
-            if let Some(table) = &form.table {
-                values.table = table.clone();
-            }
-            if let Some(a) = &form.team_a {
-                values.team_a = a.clone();
-            }
-            if let Some(b) = &form.team_b {
-                values.team_b = b.clone();
-            }
-        }
-    }
-    let (reason, off_open) = match &typed.call_off {
-        Some((id, form)) if *id == m.id => (form.reason.clone(), true),
-        _ => (String::new(), false),
-    };
-    let extra = |t: &crate::service::TeamRef| {
-        let id = t.id.to_string();
-        (!teams.iter().any(|o| o.id == id)).then(|| TeamOption {
-            id,
-            name: format!("{} (withdrawn)", t.name),
-        })
-    };
-    let unstarted = m.status.is_unstarted();
-    Line {
-        id: m.id,
-        key: format!("m{}", m.id),
-        off_key: format!("m{}-off", m.id),
-        when: match m.scheduled_at {
-            Some(t) if dated => t.0.format("%H:%M").to_string(),
-            Some(t) => time::scheduled(t),
-            None => "no time yet".into(),
-        },
-        teams: format!("{} v {}", m.team_a.name, m.team_b.name),
-        round: m.round.map(|r| format!("round {r}")).unwrap_or_default(),
-        table_words: m.table.clone().unwrap_or_else(|| "no table".into()),
-        status_words,
-        status_class,
-        editable: m.status != MatchStatus::Cancelled,
-        started,
-        teams_editable: unstarted && m.stage == Stage::Regular,
-        can_postpone: m.status == MatchStatus::Scheduled,
-        can_cancel: unstarted && m.stage == Stage::Regular,
-        values,
-        extra_a: extra(&m.team_a),
-        extra_b: extra(&m.team_b),
-        reason,
-        off_open,
-        typed_note,
-        highlight: highlight == Some(m.id),
-    }
-}
-
-/// A group's summary: "4 matches: 1 complete, 1 cancelled".
-fn group_summary(matches: &[&ScheduleMatch]) -> String {
-    let count = |f: &dyn Fn(&ScheduleMatch) -> bool| matches.iter().filter(|m| f(m)).count();
-    let done = count(&|m| matches!(m.status, MatchStatus::Complete | MatchStatus::Forfeit));
-    let playing = count(&|m| m.status == MatchStatus::InProgress);
-    let cancelled = count(&|m| m.status == MatchStatus::Cancelled);
-    let mut parts = Vec::new();
-    if done > 0 {
-        parts.push(format!("{done} played"));
-    }
-    if playing > 0 {
-        parts.push(format!("{playing} in progress"));
-    }
-    if cancelled > 0 {
-        parts.push(format!("{cancelled} cancelled"));
-    }
-    let total = plural(matches.len(), "match", "matches");
-    if parts.is_empty() {
-        total
-    } else {
-        format!("{total}: {}", parts.join(", "))
-    }
-}
-
-struct Context<'a> {
-    window: Window,
-    typed: &'a ScheduleTyped,
-    refusal: Option<&'a Refusal>,
-    teams: &'a [TeamOption],
-    highlight: Option<MatchId>,
-}
-
-/// A league with at most this many matches shows every one of them.
-const SMALL: usize = 150;
-/// In a larger league: the first nights with a match still to play are shown in full up to
-/// about this many matches (at least one night; 3 nights of a 40-team league).
-const NEXT_MATCHES: usize = 60;
-/// In a larger league: "Not yet scheduled" shown in full up to this many matches.
-const SMALL_GROUP: usize = 60;
-
-/// Which groups show their matches (the others only their heading, their move form and a
-/// link to show them): a page of every match of a 40-team league would weigh megabytes.
-struct Window {
-    all: bool,
-    nights: HashSet<NaiveDate>,
-    unscheduled: bool,
-}
-
-impl Window {
-    /// Every group in a league of up to [`SMALL`] matches or when asked (`?show=all`); else
-    /// the nights with a match in progress, the first nights with a match to play (about
-    /// [`NEXT_MATCHES`] matches), the postponed matches, a short "Not yet scheduled", and whatever `focus`
-    /// names (the night asked for, the match just changed or refused, the night just
-    /// moved to).
-    fn of(
-        view: &ScheduleAdmin,
-        show: Option<&str>,
-        focus_matches: &[MatchId],
-        focus_nights: &[NaiveDate],
-    ) -> Window {
-        let undated = view
-            .matches
-            .iter()
-            .filter(|m| m.scheduled_at.is_none() && m.status != MatchStatus::Postponed)
-            .count();
-        let all = view.matches.len() <= SMALL || show == Some("all");
-        let mut window = Window {
-            all,
-            nights: HashSet::new(),
-            unscheduled: all || undated <= SMALL_GROUP || show == Some("unscheduled"),
-        };
-        if all {
-            return window;
-        }
-        let to_play: BTreeSet<NaiveDate> = view
-            .matches
-            .iter()
-            .filter(|m| m.status == MatchStatus::Scheduled)
-            .filter_map(ScheduleMatch::night)
-            .collect();
-        let mut shown = 0;
-        for night in to_play {
-            if shown >= NEXT_MATCHES {
-                break;
-            }
-            shown += view
-                .matches
-                .iter()
-                .filter(|m| m.night() == Some(night))
-                .count();
-            window.nights.insert(night);
-        }
-        window.nights.extend(
-            view.matches
-                .iter()
-                .filter(|m| m.status == MatchStatus::InProgress)
-                .filter_map(ScheduleMatch::night),
-        );
-        window.nights.extend(focus_nights.iter().copied());
-        window.nights.extend(show.and_then(|d| parse_day(d).ok()));
-        for m in focus_matches.iter().filter_map(|id| view.by_id(*id)) {
-            match m.night() {
-                Some(d) => {
-                    window.nights.insert(d);
-                }
-                None if m.status != MatchStatus::Postponed => window.unscheduled = true,
-                None => {}
-            }
-        }
-        window
-    }
-
-    fn shows(&self, night: Option<NaiveDate>) -> bool {
-        self.all
-            || match night {
-                Some(d) => self.nights.contains(&d),
-                None => self.unscheduled,
-            }
-    }
-}
-
-fn groups(matches: &[&ScheduleMatch], prefix: &str, cx: &Context<'_>) -> Vec<Group> {
-    let mut nights: BTreeMap<NaiveDate, Vec<&ScheduleMatch>> = BTreeMap::new();
-    let mut postponed = Vec::new();
-    let mut undated = Vec::new();
-    for m in matches {
-        match m.night() {
-            Some(d) => nights.entry(d).or_default().push(*m),
-            None if m.status == MatchStatus::Postponed => postponed.push(*m),
-            None => undated.push(*m),
-        }
-    }
-    let lines = |ms: &[&ScheduleMatch], dated: bool, shown: bool| -> Vec<Line> {
-        if !shown {
-            return Vec::new();
-        }
-        ms.iter()
-            .map(|m| line(m, dated, cx.typed, cx.refusal, cx.teams, cx.highlight))
-            .collect()
-    };
-    let mut out = Vec::new();
-    for (date, ms) in nights {
-        let id = format!("{prefix}night-{date}");
-        let key = format!("move-{id}");
-        let typed = cx.typed.night.as_ref().filter(|f| f.group == id);
-        let moving = ms
-            .iter()
-            .any(|m| m.status == MatchStatus::Scheduled)
-            .then(|| MoveBox {
-                key: key.clone(),
-                from: date.to_string(),
-                to: typed.map(|f| f.to.clone()).unwrap_or_default(),
-                open: typed.is_some(),
-            });
-        let first_time = ms
-            .iter()
-            .filter_map(|m| m.scheduled_at)
-            .min()
-            .map(|t| t.to_string());
-        let shown = cx.window.shows(Some(date));
-        out.push(Group {
-            title: long_day(date),
-            summary: group_summary(&ms),
-            moving,
-            add_at: first_time,
-            lines: lines(&ms, true, shown),
-            hidden: (!shown).then(|| (date.to_string(), ms.len())),
-            id,
-        });
-    }
-    for (id, title, ms, shown) in [
-        (
-            "postponed",
-            "Postponed: waiting for a new time",
-            postponed,
-            true,
-        ),
-        (
-            "unscheduled",
-            "Not yet scheduled",
-            undated,
-            cx.window.shows(None),
-        ),
-    ] {
-        if ms.is_empty() {
-            continue;
-        }
-        out.push(Group {
-            id: format!("{prefix}{id}"),
-            title: title.into(),
-            summary: group_summary(&ms),
-            moving: None,
-            add_at: None,
-            lines: lines(&ms, false, shown),
-            hidden: (!shown).then(|| (id.to_string(), ms.len())),
-        });
-    }
-    out
-}
-
-/// "12 matches: 8 scheduled over 4 nights, 1 postponed, 2 not yet scheduled, 1 cancelled."
-fn facts(view: &ScheduleAdmin) -> String {
-    if view.matches.is_empty() {
-        return "No match yet: generate a round robin or add matches below.".into();
-    }
-    let of = |s: MatchStatus| view.matches.iter().filter(|m| m.status == s).count();
-    let dated: Vec<&ScheduleMatch> = view
-        .matches
-        .iter()
-        .filter(|m| m.status == MatchStatus::Scheduled && m.scheduled_at.is_some())
-        .collect();
-    let mut nights: Vec<NaiveDate> = dated.iter().filter_map(|m| m.night()).collect();
-    nights.dedup();
-    let undated = view
-        .matches
-        .iter()
-        .filter(|m| m.status == MatchStatus::Scheduled && m.scheduled_at.is_none())
-        .count();
-    let played = of(MatchStatus::Complete) + of(MatchStatus::Forfeit);
-    let mut parts = vec![format!(
-        "{} to play over {}",
-        dated.len(),
-        plural(nights.len(), "night", "nights")
-    )];
-    for (n, words) in [
-        (of(MatchStatus::Postponed), "postponed"),
-        (undated, "not yet scheduled"),
-        (of(MatchStatus::InProgress), "in progress"),
-        (played, "played"),
-        (of(MatchStatus::Cancelled), "cancelled"),
-    ] {
-        if n > 0 {
-            parts.push(format!("{n} {words}"));
-        }
-    }
-    format!(
-        "{}: {}.",
-        plural(view.matches.len(), "match", "matches"),
-        parts.join(", ")
-    )
 }
 
 fn gen_values(typed: &ScheduleForm, mode: &str, time_default: &str) -> GenValues {
@@ -726,8 +193,10 @@ pub(super) async fn render_schedule(
     let windowed = !window.all;
     let cx = Context {
         window,
-        typed: &typed,
-        refusal: refusal.as_ref(),
+        change: typed.change.as_ref(),
+        call_off: typed.call_off.as_ref(),
+        night: typed.night.as_ref(),
+        conflict: refusal.as_ref().is_some_and(|r| r.conflict),
         teams: &teams,
         highlight,
     };
@@ -757,34 +226,7 @@ pub(super) async fn render_schedule(
         });
     }
     let today = state.db.clock().local_now().0.date();
-    let mut next_marked = false;
-    let jumps = parts
-        .iter()
-        .flat_map(|p| p.groups.iter().map(move |g| (p, g)))
-        .map(|(p, g)| {
-            let date =
-                g.id.rsplit("night-")
-                    .next()
-                    .and_then(|d| NaiveDate::parse_from_str(d, "%Y-%m-%d").ok());
-            let mut label = match date {
-                Some(d) => short_day(d),
-                None if g.id.ends_with("postponed") => "Postponed".into(),
-                None => "Not yet scheduled".into(),
-            };
-            if p.id == "playoffs" {
-                label = format!("Playoffs: {label}");
-            }
-            if let Some(d) = date
-                && d >= today
-                && !next_marked
-                && p.id == "regular"
-            {
-                next_marked = true;
-                label = format!("{label} (next)");
-            }
-            (g.id.clone(), label)
-        })
-        .collect();
+    let jumps = jumps(&parts, today);
     let undated = regular
         .iter()
         .filter(|m| m.status == MatchStatus::Scheduled && m.scheduled_at.is_none())
@@ -996,12 +438,5 @@ mod tests {
         // The last number a table can carry has no next: the name stays.
         assert_eq!(next_table("Table 4294967295"), "Table 4294967295");
         assert_eq!(next_table("Table 99999999999"), "Table 99999999999");
-    }
-
-    #[test]
-    fn nights_in_words() {
-        let d = NaiveDate::from_ymd_opt(2026, 11, 24).unwrap_or_default();
-        assert_eq!(short_day(d), "Tue 24 Nov");
-        assert_eq!(long_day(d), "Tue 24 Nov 2026");
     }
 }
