@@ -13,3 +13,101 @@ pub mod league;
 pub mod rules;
 pub mod service;
 pub mod web;
+
+/// The layers of docs/architecture.md §1, read from the source: what each folder of `src/`
+/// names of the crate (`crate::x`) must be in its list.
+#[cfg(test)]
+mod layers {
+    #![allow(clippy::unwrap_used)]
+
+    use std::path::Path;
+
+    /// Each layer and the paths of the crate it may name (a path allows its children).
+    const ALLOWED: &[(&str, &[&str])] = &[
+        ("rules", &["rules"]),
+        ("league", &["league", "rules", "domain"]),
+        ("domain", &["domain", "rules", "league"]),
+        ("db", &["db", "on_store", "domain", "rules", "league"]),
+        (
+            "service",
+            &["service", "db", "on_store", "domain", "rules", "league"],
+        ),
+        (
+            "web",
+            &[
+                "web",
+                "service",
+                "domain",
+                "rules",
+                "league",
+                "invocation",
+                "db::Db",
+                "db::StoreKind",
+            ],
+        ),
+    ];
+
+    /// Every `crate::a::b…` path in `text`, without its last segment when that is an item
+    /// name alone (so `crate::db::Db` stays whole and `crate::db::leagues::TeamRow` is
+    /// `db::leagues::TeamRow`).
+    fn crate_paths(text: &str) -> Vec<String> {
+        let mut found = Vec::new();
+        let mut rest = text;
+        while let Some(at) = rest.find("crate::") {
+            let after = &rest[at + "crate::".len()..];
+            let end = after
+                .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == ':'))
+                .unwrap_or(after.len());
+            found.push(after[..end].trim_end_matches(':').to_string());
+            rest = &after[end..];
+        }
+        found
+    }
+
+    fn allows(allowed: &[&str], path: &str) -> bool {
+        allowed
+            .iter()
+            .any(|a| path == *a || path.starts_with(&format!("{a}::")))
+    }
+
+    fn files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                files(&path, out);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                out.push(path);
+            }
+        }
+    }
+
+    #[test]
+    fn each_layer_names_only_the_layers_below_it() {
+        let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let mut broken = Vec::new();
+        for (layer, allowed) in ALLOWED {
+            let mut paths = Vec::new();
+            files(&src.join(layer), &mut paths);
+            assert!(!paths.is_empty(), "no files in src/{layer}");
+            for file in paths {
+                let text = std::fs::read_to_string(&file).unwrap();
+                for used in crate_paths(&text) {
+                    if !allows(allowed, &used) {
+                        let shown = file.strip_prefix(&src).unwrap().display().to_string();
+                        broken.push(format!("src/{shown} names crate::{used}"));
+                    }
+                }
+            }
+        }
+        assert!(broken.is_empty(), "layers broken:\n{}", broken.join("\n"));
+    }
+
+    #[test]
+    fn paths_are_read_whole() {
+        let text = "use crate::db::leagues::TeamRow;\nlet x = crate::db::Db::open();";
+        assert_eq!(crate_paths(text), ["db::leagues::TeamRow", "db::Db::open"]);
+        assert!(allows(&["db::Db"], "db::Db::open"));
+        assert!(!allows(&["db::Db"], "db::leagues::TeamRow"));
+        assert!(!allows(&["db"], "dbx"));
+    }
+}

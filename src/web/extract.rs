@@ -15,7 +15,7 @@
 //! - a page (any path outside `/api/`) is asked by a browser, and only its session cookie
 //!   counts. An `Authorization` header is never read there: a proxy's HTTP Basic login or a
 //!   stranger's bearer token does not make a page refuse anyone. A page that needs a login,
-//!   asked with one of our API tokens (`Bearer spim_…`) and no session, answers 403 (a
+//!   asked with one of our API tokens (`Bearer spim_…`) and no session, answers 401 (a
 //!   token is not a login, and a login form means nothing to a script);
 //! - the API (`/api/`) takes a bearer token or the session cookie. A `Bearer` header there
 //!   must hold a valid token of ours: malformed, unknown or revoked is a 401 on every route,
