@@ -86,6 +86,7 @@ test("only GETs of console pages and of /static/ are the worker's", () => {
   assert.equal(sw.routeOf(request("/supervisors")), null);
   assert.equal(sw.routeOf(request("/scoreboard")), null);
   assert.equal(sw.routeOf(request("/api/v1/matches/12", { mode: "cors" })), null);
+  assert.equal(sw.routeOf(request("/api/v1/static/12", { mode: "cors" })), null);
   assert.equal(sw.routeOf(request("/supervise/matches/12", { mode: "cors" })), null);
   assert.equal(sw.routeOf({ method: "GET", url: "https://cdn.example/static/x.js", mode: "no-cors" }), null);
 });
