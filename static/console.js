@@ -6,6 +6,13 @@
 (function () {
   "use strict";
 
+  // The unit tests (Node, tests/js/console.test.js) take the functions below that touch no
+  // page, and stop here. In a browser `module` is not defined.
+  if (typeof module === "object" && module.exports) {
+    module.exports = { clockWords: clockWords, tricksCheck: tricksCheck };
+    return;
+  }
+
   var summary = document.querySelector("[data-error-summary]");
   if (summary) {
     if (document.activeElement !== summary) summary.focus();
@@ -53,14 +60,12 @@
     var tick = function () {
       var left = Math.round((ends - Date.now()) / 1000);
       if (isNaN(left)) return;
-      if (most > 0 && left > most) left = most;
-      if (left <= 0) {
-        clock.textContent = "Time is up: finish this hand";
+      var shown = clockWords(left, most);
+      clock.textContent = shown.text;
+      if (shown.expired) {
         if (clock.parentNode) clock.parentNode.classList.add("expired");
         return;
       }
-      var m = Math.floor(left / 60), s = left % 60;
-      clock.textContent = m + ":" + (s < 10 ? "0" : "") + s + " left";
       window.setTimeout(tick, 1000);
     };
     tick();
@@ -72,36 +77,45 @@
     var inputs = form.querySelectorAll("input[data-tricks]");
     var misdeal = document.getElementById("misdeal");
     var check = function () {
-      var sum = 0, filled = 0, bad = false;
-      for (var i = 0; i < inputs.length; i++) {
-        var v = inputs[i].value.trim();
-        if (v === "") continue;
-        filled++;
-        if (!/^\d+$/.test(v) || Number(v) > 13) { bad = true; continue; }
-        sum += Number(v);
-      }
+      var values = Array.prototype.map.call(inputs, function (input) { return input.value; });
+      var shown = tricksCheck(values, !!(misdeal && misdeal.checked));
       out.classList.remove("bad", "good");
-      if ((misdeal && misdeal.checked) || filled === 0) { out.hidden = true; return; }
+      if (shown.hidden) { out.hidden = true; return; }
       out.hidden = false;
-      if (bad) {
-        out.textContent = "Tricks are whole numbers from 0 to 13";
-        out.classList.add("bad");
-      } else if (filled === inputs.length && sum !== 13) {
-        out.textContent = "Tricks sum to " + sum + ", not 13";
-        out.classList.add("bad");
-      } else if (sum > 13) {
-        out.textContent = "Tricks already sum to " + sum + ": more than 13";
-        out.classList.add("bad");
-      } else if (filled === inputs.length) {
-        out.textContent = "Tricks sum to 13 ✓";
-        out.classList.add("good");
-      } else {
-        out.textContent = "Tricks so far: " + sum + " of 13";
-      }
+      out.textContent = shown.text;
+      if (shown.state) out.classList.add(shown.state);
     };
     form.addEventListener("input", check);
     form.addEventListener("change", check);
     // The server's own message about the sum is shown already, until something changes.
     if (!form.querySelector("[data-field=tricks]")) check();
+  }
+
+  // The match clock's words for `left` seconds, never more than the limit (`most` seconds,
+  // 0: none): a phone clock behind the server's would show more time than the limit.
+  function clockWords(left, most) {
+    if (most > 0 && left > most) left = most;
+    if (left <= 0) return { text: "Time is up: finish this hand", expired: true };
+    var m = Math.floor(left / 60), s = left % 60;
+    return { text: m + ":" + (s < 10 ? "0" : "") + s + " left", expired: false };
+  }
+
+  // What the tricks typed so far say (`values`: the four seats' fields as typed): hidden
+  // (none typed, or a misdeal), or words and "bad", "good" or "" (not all typed yet).
+  function tricksCheck(values, misdeal) {
+    var sum = 0, filled = 0, bad = false;
+    for (var i = 0; i < values.length; i++) {
+      var v = values[i].trim();
+      if (v === "") continue;
+      filled++;
+      if (!/^\d+$/.test(v) || Number(v) > 13) { bad = true; continue; }
+      sum += Number(v);
+    }
+    if (misdeal || filled === 0) return { hidden: true };
+    if (bad) return { text: "Tricks are whole numbers from 0 to 13", state: "bad" };
+    if (filled === values.length && sum !== 13) return { text: "Tricks sum to " + sum + ", not 13", state: "bad" };
+    if (sum > 13) return { text: "Tricks already sum to " + sum + ": more than 13", state: "bad" };
+    if (filled === values.length) return { text: "Tricks sum to 13 ✓", state: "good" };
+    return { text: "Tricks so far: " + sum + " of 13", state: "" };
   }
 })();

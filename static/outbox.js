@@ -24,6 +24,28 @@
 (function () {
   "use strict";
 
+  var TIMEOUT = 10000;
+  var FIRST_RETRY = 2000;
+  var LAST_RETRY = 60000;
+  var PREFIX = "spades-im.outbox.v1.";
+  var EDITING = "spades-im.outbox.editing";
+  // What each kind of post does to the match's version (the next form's expected_version).
+  var BUMPS = { hand: 1, correction: 1, time: 1, forfeit: 1, start: 1, "check-in": 0, rating: 0 };
+
+  // The unit tests (Node, tests/js/outbox.test.js) take the functions that touch no page or
+  // storage, and stop here. In a browser `module` is not defined.
+  if (typeof module === "object" && module.exports) {
+    module.exports = {
+      TIMEOUT: TIMEOUT, storeKeyFor: storeKeyFor, nextRetryDelay: nextRetryDelay,
+      needsPerson: needsPerson, outcomeOf: outcomeOf, lostMessage: lostMessage,
+      isLoginUrl: isLoginUrl, oneAtATime: oneAtATime, kindOfAction: kindOfAction,
+      nextVersion: nextVersion, nextHand: nextHand, newItem: newItem, applyEdit: applyEdit,
+      seenAfter: seenAfter, removeItem: removeItem, renumber: renumber, bodyOf: bodyOf,
+      summary: summary, title: title, seatsOf: seatsOf
+    };
+    return;
+  }
+
   if (!window.fetch || !window.URLSearchParams || !window.FormData || !window.DOMParser) return;
   var storage;
   try {
@@ -32,14 +54,6 @@
   } catch (e) {
     return; // storage blocked: the plain forms are safer than an outbox that forgets
   }
-
-  var TIMEOUT = 10000;
-  var FIRST_RETRY = 2000;
-  var LAST_RETRY = 60000;
-  var PREFIX = "spades-im.outbox.v1.";
-  var EDITING = "spades-im.outbox.editing";
-  // What each kind of post does to the match's version (the next form's expected_version).
-  var BUMPS = { hand: 1, correction: 1, time: 1, forfeit: 1, start: 1, "check-in": 0, rating: 0 };
 
   // document.write (a 422 page shown live) runs this script again in the same window: the
   // old copy must stop touching the new page.
@@ -57,7 +71,7 @@
   var userLink = document.querySelector('header a[href="/account"]');
   // Per user: someone else logging in on this phone neither sees nor sends these.
   var userName = userLink ? userLink.textContent.trim() : "";
-  var storeKey = PREFIX + encodeURIComponent(userName) + "." + matchId;
+  var storeKey = storeKeyFor(userName, matchId);
 
   // Whose page `doc` is: a token from another user's session must never send this user's
   // outbox (someone else logged in on this phone since).
@@ -78,8 +92,6 @@
   var liveMode = ""; // "new" or "edit"
   var liveForm = null;
   var sendingId = null;
-  var pumping = false;
-  var pumpAgain = false;
   var retryTimer = null;
   var retryDelay = 0;
   var nextTry = 0;
@@ -91,6 +103,11 @@
   var editing = takeEditing();
 
   // ------------------------------------------------------------------ storage
+
+  // Where a user's outbox for a match is kept in localStorage.
+  function storeKeyFor(user, match) {
+    return PREFIX + encodeURIComponent(user) + "." + match;
+  }
 
   function load() {
     var data = null;
@@ -128,8 +145,8 @@
   function known(v) { return typeof v === "number" && isFinite(v) ? v : null; }
 
   // The version the match will have once everything kept is recorded (null: unknown, e.g.
-  // before the start, where no form carries one).
-  function nextVersion(data) {
+  // before the start, where no form carries one). `pageVersion`: the page's (NaN: none).
+  function nextVersion(data, pageVersion) {
     var last = data.items[data.items.length - 1];
     if (last && known(last.base) !== null) return last.base + last.bumps;
     var seen = data.seen ? known(data.seen.version) : null;
@@ -139,8 +156,8 @@
     return Math.max(page, seen);
   }
 
-  // The number of the next new hand, counting the kept ones.
-  function nextHand(data) {
+  // The number of the next new hand, counting the kept ones (NaN: unknown).
+  function nextHand(data, pageHand) {
     for (var i = data.items.length - 1; i >= 0; i--) {
       if (data.items[i].kind === "hand" && data.items[i].hand) return data.items[i].hand + 1;
     }
@@ -152,9 +169,14 @@
   // ------------------------------------------------------------------ reading pages
 
   function kindOf(form) {
+    return kindOfAction(form.getAttribute("action") || "", location.href);
+  }
+
+  // What a form posting to `action` (on the page at `base`) does, or null: not a console post.
+  function kindOfAction(action, base) {
     var url;
-    try { url = new URL(form.getAttribute("action") || "", location.href); } catch (e) { return null; }
-    if (url.origin !== location.origin) return null;
+    try { url = new URL(action, base); } catch (e) { return null; }
+    if (url.origin !== new URL(base).origin) return null;
     var m = /^\/supervise\/matches\/(\d+)\/(hands(?:\/(\d+))?|time|forfeit|start|check-in|sportsmanship)$/.exec(url.pathname);
     if (!m) return null;
     var kind = m[3] ? "correction" : m[2] === "hands" ? "hand" : m[2] === "sportsmanship" ? "rating" : m[2];
@@ -256,7 +278,7 @@
     return words;
   }
 
-  function summary(kind, f) {
+  function summary(kind, f, names) {
     var team = function (k) { return k === "a" ? names.a : k === "b" ? names.b : k; };
     switch (kind) {
       case "hand":
@@ -300,12 +322,19 @@
     return input;
   }
 
+  // Who deals hand `n` (seats 1 to 4, turning each hand) and who bids first (the next seat).
+  function seatsOf(n) {
+    var dealer = ((n - 1) % 4) + 1;
+    return { dealer: dealer, first: (dealer % 4) + 1 };
+  }
+
   // The next hand's number, dealer and first bidder, after the hands kept here.
   function showHand(n) {
     var heading = handHeading(document);
     if (heading) heading.textContent = heading.textContent.replace(/Hand \d+/, "Hand " + n);
-    var dealer = ((n - 1) % 4) + 1;
-    var first = (dealer % 4) + 1;
+    var seats = seatsOf(n);
+    var dealer = seats.dealer;
+    var first = seats.first;
     var d = document.getElementById("dealer");
     var b = document.getElementById("first-bidder");
     if (d) d.textContent = String(dealer);
@@ -325,12 +354,12 @@
   function syncForm() {
     if (!newHandForm || editing || (liveId && liveMode === "edit")) return;
     var data = load();
-    var v = nextVersion(data);
+    var v = nextVersion(data, pageVersion);
     if (v !== null) setField(newHandForm, "expected_version", v);
     var key = newHandForm.querySelector('input[name="idempotency_key"]');
     // Always a fresh key: a page from the worker's cache may carry one already used.
     if (key) key.value = newKey();
-    var n = nextHand(data);
+    var n = nextHand(data, pageHand);
     if (isFinite(n)) showHand(n);
   }
 
@@ -370,9 +399,10 @@
     return input ? input.value : "";
   }
 
-  function bodyOf(item) {
+  // The form body of an item: its fields as typed, on the version and key it is sent with.
+  function bodyOf(item, token) {
     var body = new URLSearchParams();
-    body.append("csrf", csrf());
+    body.append("csrf", token);
     item.fields.forEach(function (pair) {
       var value = pair[1];
       if (pair[0] === "expected_version" && known(item.base) !== null) value = String(item.base);
@@ -399,50 +429,63 @@
       throw error;
     }).catch(function (error) {
       clearTimeout(timer);
-      throw error && error.name === "AbortError" ? new Error("no answer in " + TIMEOUT / 1000 + " s") : new Error("no connection");
+      throw new Error(lostMessage(error));
     });
+  }
+
+  // Why a request got no answer, for the status line.
+  function lostMessage(error) {
+    return error && error.name === "AbortError" ? "no answer in " + TIMEOUT / 1000 + " s" : "no connection";
   }
 
   function parse(html) { return new DOMParser().parseFromString(html, "text/html"); }
 
   function isLogin(response) {
-    try { return new URL(response.url).pathname.indexOf("/login") === 0; } catch (e) { return false; }
+    return isLoginUrl(response.url);
   }
 
-  // One try: "done", "retry" (keep it, try later), "login", "refused" (422 and other
-  // refusals) or "conflict" (409).
+  function isLoginUrl(url) {
+    try { return new URL(url).pathname.indexOf("/login") === 0; } catch (e) { return false; }
+  }
+
+  // What the answer to a post means: "done", "retry" (keep it, try later), "login",
+  // "refused" (422 and other refusals) or "conflict" (409), with the status line's words.
+  // `answer`: its status, whether fetch followed a redirect, whether it ended on the login
+  // page or on this match's console.
+  function outcomeOf(answer) {
+    var status = answer.status;
+    var ok = status >= 200 && status < 300;
+    if (answer.login || status === 401 || status === 403) return { outcome: "login", message: "log in again" };
+    // Recorded: the server answers a done post with the console (POST, redirect, GET).
+    if (ok && answer.console && answer.redirected) return { outcome: "done" };
+    // A 200 that is not the console (a Wi-Fi login page, an old form's re-render): nothing
+    // is known to be recorded; keep it and try again.
+    if (ok) return { outcome: "retry", message: "the answer was not the match's page" };
+    if (status >= 500 || status === 408 || status === 429) {
+      return { outcome: "retry", message: status === 503 ? "the server is busy" : "the server failed (" + status + ")" };
+    }
+    return { outcome: status === 409 ? "conflict" : "refused" };
+  }
+
+  // One try: the outcome of the answer (outcomeOf), or "retry" without one.
   function send(item) {
     return request(item.action, {
       method: "POST",
-      body: bodyOf(item),
+      body: bodyOf(item, csrf()),
       redirect: "follow",
       headers: { "Content-Type": "application/x-www-form-urlencoded" }
     }).then(function (answer) {
       var r = answer.response;
-      var out = { status: r.status, html: answer.html };
-      if (isLogin(r) || r.status === 401 || r.status === 403) {
-        out.outcome = "login";
-        out.message = "log in again";
-      } else if (r.ok && sameOrigin(r.url) && pathOf(r.url) === consoleUrl && r.redirected) {
-        // Recorded: the server answers a done post with the console (POST, redirect, GET).
-        out.outcome = "done";
-      } else if (r.ok) {
-        // A 200 that is not the console (a Wi-Fi login page, an old form's re-render):
-        // nothing is known to be recorded; keep it and try again.
-        out.outcome = "retry";
-        out.message = "the answer was not the match's page";
-      } else if (r.status >= 500 || r.status === 408 || r.status === 429) {
-        out.outcome = "retry";
-        out.message = r.status === 503 ? "the server is busy" : "the server failed (" + r.status + ")";
-      } else {
+      var out = outcomeOf({
+        status: r.status, redirected: r.redirected, login: isLogin(r),
+        console: sameOrigin(r.url) && pathOf(r.url) === consoleUrl
+      });
+      out.status = r.status;
+      out.html = answer.html;
+      if (out.outcome === "conflict" || out.outcome === "refused") {
         var doc = parse(answer.html);
         out.message = messageIn(doc) || "refused (" + r.status + ")";
-        if (r.status === 409) {
-          out.outcome = "conflict";
-          out.server = serverIn(doc);
-        } else {
-          out.outcome = "refused";
-        }
+        if (out.outcome === "conflict") out.server = serverIn(doc);
       }
       return out;
     }, function (error) {
@@ -475,17 +518,30 @@
     return task();
   }
 
-  function pump() {
-    if (!current()) return;
-    if (pumping) { pumpAgain = true; return; }
-    pumping = true;
-    Promise.resolve().then(function () { return withLock(drain); }).then(function (result) {
-      if (result === "busy") schedule();
-    }).catch(function () {}).then(function () {
-      pumping = false;
-      if (pumpAgain && current()) { pumpAgain = false; pump(); }
-    });
+  // Runs `task` (which may return a promise) one at a time: a call while it runs asks for
+  // one more run after it, however many calls come meanwhile; never two runs side by side.
+  // Nothing runs once `alive()` is false.
+  function oneAtATime(task, alive) {
+    var running = false;
+    var again = false;
+    function run() {
+      if (!alive()) return;
+      if (running) { again = true; return; }
+      running = true;
+      Promise.resolve().then(task).catch(function () {}).then(function () {
+        running = false;
+        if (again && alive()) { again = false; run(); }
+      });
+    }
+    return run;
   }
+
+  // Sends what waits, one drain at a time.
+  var pump = oneAtATime(function () {
+    return Promise.resolve(withLock(drain)).then(function (result) {
+      if (result === "busy") schedule();
+    });
+  }, current);
 
   // Sends the head of the outbox until it is empty or something needs a person (or the
   // network).
@@ -494,7 +550,8 @@
     var data = load();
     var head = data.items[0];
     var live = head && head.id === liveId;
-    if (!head || ((head.state === "refused" || head.state === "conflict") && !live)) {
+    // Strictly in order: nothing is sent past a head that waits for the supervisor.
+    if (!head || (needsPerson(head) && !live)) {
       finish();
       return null;
     }
@@ -517,11 +574,7 @@
     note = "";
     if (r.outcome === "done") {
       change(head.id, function (item, data) {
-        var was = data.seen || {};
-        data.seen = {
-          version: known(item.base) !== null ? item.base + item.bumps : known(was.version),
-          hand: item.kind === "hand" && known(item.hand) !== null ? item.hand : known(was.hand)
-        };
+        data.seen = seenAfter(item, data.seen);
         return "remove";
       });
       problem = "";
@@ -593,6 +646,21 @@
     return null;
   }
 
+  // What this phone knows the server has after `item` was recorded (`was`: known before):
+  // the match's version and the last hand sent, for a saved copy of the page that is older.
+  function seenAfter(item, was) {
+    was = was || {};
+    return {
+      version: known(item.base) !== null ? item.base + item.bumps : known(was.version),
+      hand: item.kind === "hand" && known(item.hand) !== null ? item.hand : known(was.hand)
+    };
+  }
+
+  // A refused or conflicting item waits for the supervisor (Edit, Discard, Send again).
+  function needsPerson(item) {
+    return item.state === "refused" || item.state === "conflict";
+  }
+
   function finish() {
     render();
     syncForm();
@@ -634,14 +702,19 @@
     if (retryTimer) clearTimeout(retryTimer);
     retryTimer = null;
     var data = load();
-    if (!data.items.length || data.items[0].state === "refused" || data.items[0].state === "conflict") {
+    if (!data.items.length || needsPerson(data.items[0])) {
       render();
       return;
     }
-    retryDelay = retryDelay ? Math.min(retryDelay * 2, LAST_RETRY) : FIRST_RETRY;
+    retryDelay = nextRetryDelay(retryDelay);
     nextTry = Date.now() + retryDelay;
     retryTimer = setTimeout(function () { retryTimer = null; pump(); }, retryDelay);
     render();
+  }
+
+  // The wait before the next try: 2 s, then doubling up to 60 s (0: no try failed yet).
+  function nextRetryDelay(previous) {
+    return previous ? Math.min(previous * 2, LAST_RETRY) : FIRST_RETRY;
   }
 
   function retire() {
@@ -742,16 +815,7 @@
         render();
         return;
       }
-      var hand = handNumberIn(doc);
-      var v = version;
-      data.items.forEach(function (item) {
-        item.state = "waiting";
-        item.message = "";
-        item.server = null;
-        item.base = v;
-        v += item.bumps;
-        if (item.kind === "hand" && isFinite(hand)) item.hand = hand++;
-      });
+      renumber(data.items, version, handNumberIn(doc));
       save(data);
       note = "";
       retryDelay = 0;
@@ -764,18 +828,38 @@
     });
   }
 
-  function discard(id) {
-    if (id === sendingId) return;
-    var data = load();
+  // Every item waiting again, numbered from the match as the server has it now: its version
+  // and the number of its next hand (NaN: unknown, the hands keep theirs).
+  function renumber(items, version, hand) {
+    var v = version;
+    items.forEach(function (item) {
+      item.state = "waiting";
+      item.message = "";
+      item.server = null;
+      item.base = v;
+      v += item.bumps;
+      if (item.kind === "hand" && isFinite(hand)) item.hand = hand++;
+    });
+  }
+
+  // Takes item `id` out of the outbox data (null: not there) and renumbers those after it.
+  function removeItem(data, id) {
     var index = -1;
     data.items.forEach(function (item, i) { if (item.id === id) index = i; });
-    if (index < 0) return;
+    if (index < 0) return null;
     var gone = data.items.splice(index, 1)[0];
     // The items after it were numbered as if it would be recorded.
     data.items.slice(index).forEach(function (item) {
       if (known(item.base) !== null) item.base -= gone.bumps;
       if (gone.kind === "hand" && item.kind === "hand" && item.hand) item.hand -= 1;
     });
+    return gone;
+  }
+
+  function discard(id) {
+    if (id === sendingId) return;
+    var data = load();
+    if (!removeItem(data, id)) return;
     save(data);
     if (editing && editing.id === id) { editing = null; sessionClear(); }
     armed = null;
@@ -967,29 +1051,10 @@
     var item = editing && editing.form === form ? data.items[0] : null;
     var mode = "new";
     if (item && item.id === editing.id) {
-      // The refused item, changed in the form the server sent back: it keeps its place.
       mode = "edit";
-      item.fields = fields;
-      item.summary = summary(item.kind, fields);
-      item.state = "waiting";
-      item.message = "";
-      // The server's form for it carries the version it was refused on.
-      var typedOn = valueIn(fields, "expected_version");
-      if (typedOn && known(Number(typedOn)) !== null) item.base = Number(typedOn);
-      if (item.kind === "hand") item.key = valueIn(fields, "idempotency_key") || item.key;
+      applyEdit(item, fields, names);
     } else {
-      // A new hand gets a key of its own, never the page's (a saved copy may carry a used one).
-      var key = k.kind === "hand" ? newKey() : null;
-      item = {
-        id: newKey(), kind: k.kind, action: k.path, number: k.number, fields: fields, key: key,
-        base: nextVersion(data), bumps: BUMPS[k.kind] || 0,
-        hand: k.kind === "hand" ? nextHand(data) : null,
-        summary: summary(k.kind, fields), state: "waiting", message: "", at: Date.now()
-      };
-      if (item.base === null) {
-        var typed = valueIn(fields, "expected_version");
-        item.base = typed && typed.trim() !== "" ? known(Number(typed)) : null;
-      }
+      item = newItem(k, fields, data, { version: pageVersion, hand: pageHand, names: names }, newKey, Date.now());
       data.items.push(item);
     }
     try {
@@ -1015,6 +1080,36 @@
     render();
     syncForm();
     pump();
+  }
+
+  // A new item for a post of kind `k` (kindOfAction) with `fields`, numbered after the items
+  // kept in `data`; `page`: the page's version, hand number and team names; ids from `newId`.
+  function newItem(k, fields, data, page, newId, now) {
+    // A new hand gets a key of its own, never the page's (a saved copy may carry a used one).
+    var key = k.kind === "hand" ? newId() : null;
+    var item = {
+      id: newId(), kind: k.kind, action: k.path, number: k.number, fields: fields, key: key,
+      base: nextVersion(data, page.version), bumps: BUMPS[k.kind] || 0,
+      hand: k.kind === "hand" ? nextHand(data, page.hand) : null,
+      summary: summary(k.kind, fields, page.names), state: "waiting", message: "", at: now
+    };
+    if (item.base === null) {
+      var typed = valueIn(fields, "expected_version");
+      item.base = typed && typed.trim() !== "" ? known(Number(typed)) : null;
+    }
+    return item;
+  }
+
+  // The refused item, changed in the form the server sent back: it keeps its place.
+  function applyEdit(item, fields, names) {
+    item.fields = fields;
+    item.summary = summary(item.kind, fields, names);
+    item.state = "waiting";
+    item.message = "";
+    // The server's form for it carries the version it was refused on.
+    var typedOn = valueIn(fields, "expected_version");
+    if (typedOn && known(Number(typedOn)) !== null) item.base = Number(typedOn);
+    if (item.kind === "hand") item.key = valueIn(fields, "idempotency_key") || item.key;
   }
 
   // The worker's copy of this page must show what was sent since: a reload offline must

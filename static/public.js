@@ -23,21 +23,43 @@
     }
   }
 
+  // A countdown's words for `left` seconds: "12:05 left", "1:02:03 left", "time is up";
+  // `soon` under 5 minutes.
+  function countdown(left) {
+    if (left <= 0) { return { text: 'time is up', expired: true, soon: false }; }
+    var h = Math.floor(left / 3600), m = Math.floor((left % 3600) / 60), s = left % 60;
+    return {
+      text: (h > 0 ? h + ':' + pad(m) : String(m)) + ':' + pad(s) + ' left',
+      expired: false,
+      soon: left < 300
+    };
+  }
+
   function tick() {
     var els = document.querySelectorAll('[data-ends]');
     for (var i = 0; i < els.length; i++) {
       var ends = Date.parse(els[i].getAttribute('data-ends'));
       if (isNaN(ends)) { continue; }
-      var left = Math.round((ends - Date.now()) / 1000);
-      if (left <= 0) {
-        els[i].textContent = 'time is up';
+      var shown = countdown(Math.round((ends - Date.now()) / 1000));
+      els[i].textContent = shown.text;
+      if (shown.expired) {
         els[i].classList.add('expired');
       } else {
-        var h = Math.floor(left / 3600), m = Math.floor((left % 3600) / 60), s = left % 60;
-        els[i].textContent = (h > 0 ? h + ':' + pad(m) : String(m)) + ':' + pad(s) + ' left';
-        els[i].classList.toggle('soon', left < 300);
+        els[i].classList.toggle('soon', shown.soon);
       }
     }
+  }
+
+  // The wait before the next reading, in ms: data-every seconds (5 by default), longer after
+  // each failure (up to 6 times), 6 times longer while the page is hidden.
+  function pollWait(everyAttr, failures, hidden) {
+    var every = (parseInt(everyAttr, 10) || 5) * 1000;
+    return hidden ? every * 6 : every * Math.min(1 + failures, 6);
+  }
+
+  // Whether the JSON says the page shows the latest already (its data-key).
+  function unchanged(data, field, key) {
+    return String(data[field]) === key;
   }
 
   // The announcement for what changed between two readings of the JSON: on the match page
@@ -149,9 +171,7 @@
         return;
       }
       // Read each time: a scheduled match polls slowly, and faster once it starts.
-      var every = (parseInt(root.getAttribute('data-every'), 10) || 5) * 1000;
-      var wait = document.hidden ? every * 6 : every * Math.min(1 + failures, 6);
-      timer = window.setTimeout(check, wait);
+      timer = window.setTimeout(check, pollWait(root.getAttribute('data-every'), failures, document.hidden));
     }
 
     function failed() {
@@ -173,7 +193,7 @@
           var before = known;
           root.setAttribute('data-polled', '1');
           if (paused) { busy = false; return; }
-          if (String(data[field]) === root.getAttribute('data-key')) {
+          if (unchanged(data, field, root.getAttribute('data-key'))) {
             known = now;
             failures = 0;
             root.classList.remove('stale');
@@ -219,6 +239,16 @@
     }
     var root = document.querySelector('[data-poll]');
     if (root && window.fetch) { poll(root); }
+  }
+
+  // The unit tests (Node, tests/js/public.test.js) take the functions above that touch no
+  // page, and stop here. In a browser `module` is not defined.
+  if (typeof module === 'object' && module.exports) {
+    module.exports = {
+      scores: scores, announcement: announcement, countdown: countdown, pollWait: pollWait,
+      unchanged: unchanged
+    };
+    return;
   }
 
   if (document.readyState === 'loading') {

@@ -19,19 +19,31 @@
   var OURS = "spades-im.";
   var CACHES = "spades-im-";
 
+  // window.localStorage or sessionStorage, or null: reading it throws where it is blocked.
+  function storageNamed(name) {
+    try { return window[name]; } catch (e) { return null; }
+  }
+
   // Entries waiting in every outbox on this phone (any user's: all are deleted).
-  function waiting() {
+  function waiting(storage) {
     var count = 0;
     try {
-      for (var i = 0; i < localStorage.length; i++) {
-        var key = localStorage.key(i);
-        if (key && key.indexOf(OUTBOX) === 0) {
-          var data = JSON.parse(localStorage.getItem(key) || "null");
-          if (data && Array.isArray(data.items)) count += data.items.length;
-        }
+      for (var i = 0; i < storage.length; i++) {
+        var key = storage.key(i);
+        if (key && key.indexOf(OUTBOX) === 0) count += entriesIn(storage.getItem(key));
       }
-    } catch (e) { /* storage blocked or unreadable: nothing to count */ }
+    } catch (e) { /* storage blocked: nothing to count */ }
     return count;
+  }
+
+  // The entries of one outbox (0 when unreadable: it does not stop the count of the others).
+  function entriesIn(json) {
+    try {
+      var data = JSON.parse(json || "null");
+      return data && Array.isArray(data.items) ? data.items.length : 0;
+    } catch (e) {
+      return 0;
+    }
   }
 
   function removeOurs(storage) {
@@ -47,8 +59,8 @@
 
   // What the session left on the phone: the outbox, the worker's caches and the worker.
   function forget() {
-    removeOurs(window.localStorage);
-    removeOurs(window.sessionStorage);
+    removeOurs(storageNamed("localStorage"));
+    removeOurs(storageNamed("sessionStorage"));
     var work = [];
     if (window.caches) {
       work.push(caches.keys().then(function (names) {
@@ -70,13 +82,23 @@
       : n + " entries typed on match consoles have not reached the server yet";
   }
 
+  // The unit tests (Node, tests/js/session.test.js) take the functions above and stop here.
+  // In a browser `module` is not defined.
+  if (typeof module === "object" && module.exports) {
+    module.exports = {
+      OUTBOX: OUTBOX, CACHES: CACHES, storageNamed: storageNamed, waiting: waiting,
+      removeOurs: removeOurs, forget: forget, sentence: sentence
+    };
+    return;
+  }
+
   document.addEventListener("submit", function (event) {
     var form = event.target;
     if (!form || form.tagName !== "FORM" || form.getAttribute("action") !== "/logout") return;
     if (event.defaultPrevented) return;
     event.preventDefault();
     if (form.getAttribute("data-leaving")) return; // already on its way
-    var n = waiting();
+    var n = waiting(storageNamed("localStorage"));
     if (n > 0 && !window.confirm(sentence(n) + ". Logging out deletes it from this phone. Log out anyway?")) {
       return;
     }

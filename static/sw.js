@@ -42,12 +42,17 @@ self.addEventListener("install", function (event) {
 self.addEventListener("activate", function (event) {
   event.waitUntil(
     caches.keys().then(function (names) {
-      return Promise.all(names.filter(function (n) {
-        return n.indexOf("spades-im-") === 0 && n !== PAGES && n !== ASSETS;
-      }).map(function (n) { return caches.delete(n); }));
+      return Promise.all(staleCaches(names).map(function (n) { return caches.delete(n); }));
     }).then(function () { return self.clients.claim(); })
   );
 });
+
+// This site's caches of an older version of this worker.
+function staleCaches(names) {
+  return names.filter(function (n) {
+    return n.indexOf("spades-im-") === 0 && n !== PAGES && n !== ASSETS;
+  });
+}
 
 function isPage(url, request) {
   return request.mode === "navigate" &&
@@ -55,17 +60,25 @@ function isPage(url, request) {
     url.pathname !== "/supervise/sw.js";
 }
 
+// What this worker does with a request: "page", "asset", or null (the network, untouched:
+// a POST, the API, fetches of pages by scripts, other sites).
+function routeOf(request) {
+  if (request.method !== "GET") return null;
+  var url = new URL(request.url);
+  if (url.origin !== self.location.origin) return null;
+  if (isPage(url, request)) return "page";
+  if (url.pathname.indexOf("/static/") === 0) return "asset";
+  return null;
+}
+
 self.addEventListener("fetch", function (event) {
   var request = event.request;
-  if (request.method !== "GET") return;
-  var url = new URL(request.url);
-  if (url.origin !== self.location.origin) return;
-  if (isPage(url, request)) {
+  var route = routeOf(request);
+  if (route === "page") {
     event.respondWith(page(event, request));
-  } else if (url.pathname.indexOf("/static/") === 0) {
+  } else if (route === "asset") {
     event.respondWith(asset(event, request));
   }
-  // Anything else (the API, fetches of pages by scripts) goes to the network untouched.
 });
 
 // One change of the page cache at a time: a purge must not race a store.
@@ -85,13 +98,16 @@ function tokenOf(html) {
   return m ? m[1] : "";
 }
 
+// Whether an answer may be kept as a page: a plain 200 HTML page of this site.
+function keepable(response) {
+  if (response.status !== 200 || response.type !== "basic" || response.redirected) return false;
+  var type = response.headers.get("Content-Type") || "";
+  return type.indexOf("text/html") === 0;
+}
+
 // Keeps a logged-in page for its session; a page of another session empties the cache first.
 function storePage(key, response) {
-  if (response.status !== 200 || response.type !== "basic" || response.redirected) {
-    return Promise.resolve(false);
-  }
-  var type = response.headers.get("Content-Type") || "";
-  if (type.indexOf("text/html") !== 0) return Promise.resolve(false);
+  if (!keepable(response)) return Promise.resolve(false);
   return response.clone().text().then(function (html) {
     var token = tokenOf(html);
     if (!token) return false;
@@ -221,3 +237,13 @@ self.addEventListener("message", function (event) {
   }
   event.waitUntil(work.then(done, function () { done(false); }));
 });
+
+// The unit tests (Node, tests/js/sw.test.js) load this file with a stand-in `self` and
+// `caches`; in a worker `module` is not defined.
+if (typeof module === "object" && module.exports) {
+  module.exports = {
+    PAGES: PAGES, ASSETS: ASSETS, PRECACHE: PRECACHE, staleCaches: staleCaches, routeOf: routeOf,
+    keepable: keepable, tokenOf: tokenOf, storePage: storePage, withTimeout: withTimeout,
+    page: page, asset: asset, offlinePage: offlinePage
+  };
+}

@@ -1,0 +1,63 @@
+// ESLint for the scripts in static/ (served by the binary as they are: plain scripts, no
+// bundler, no build step) and their unit tests in tests/js/. `npm run lint`.
+"use strict";
+
+const js = require("@eslint/js");
+const globals = require("globals");
+
+// The scripts end with `if (typeof module === "object" && module.exports) module.exports = …`
+// so that the unit tests (Node) can load them; in a browser `module` is not defined.
+const exportsForTests = { module: "readonly" };
+
+// The scripts as the browser gets them: ES2017 at most (ES5 style, a few arrow functions and
+// const), for the older phones and TV browsers they run on.
+function scripts(files, environment, ignores) {
+  return {
+    files,
+    ignores: ignores || [],
+    languageOptions: {
+      ecmaVersion: 2017,
+      sourceType: "script",
+      globals: { ...environment, ...exportsForTests }
+    },
+    rules: {
+      // `catch (e) { /* why nothing is done */ }`: ES2017 has no `catch {}`, and the scripts
+      // say in a comment why nothing is done.
+      "no-unused-vars": ["error", { caughtErrors: "none" }],
+      // Mistakes the recommended set lets through.
+      eqeqeq: ["error", "smart"],
+      "block-scoped-var": "error",
+      "array-callback-return": "error",
+      "no-unused-expressions": "error",
+      "no-self-compare": "error",
+      "no-template-curly-in-string": "error",
+      "no-throw-literal": "error",
+      "no-implied-eval": "error",
+      "guard-for-in": "error",
+      radix: "error"
+    }
+  };
+}
+
+module.exports = [
+  {
+    // Vendored (axe-core), another project's benchmark, build output.
+    ignores: ["target/", "fuzz/", "benches/", "tests/fixtures/", "data/"]
+  },
+  js.configs.recommended,
+  scripts(["static/**/*.js"], globals.browser, ["static/sw.js"]),
+  {
+    ...scripts(["static/**/*.js"], globals.browser, ["static/sw.js"]),
+    // A page's scripts share the window: nothing may leak into it (a worker has its own).
+    rules: { "no-implicit-globals": "error" }
+  },
+  scripts(["static/sw.js"], globals.serviceworker),
+  {
+    files: ["tests/js/**/*.js", "eslint.config.js"],
+    languageOptions: {
+      ecmaVersion: 2022,
+      sourceType: "commonjs",
+      globals: { ...globals.node }
+    }
+  }
+];
