@@ -254,3 +254,26 @@ pub async fn admin(db: &Db) -> anyhow::Result<(User, Option<String>)> {
         created.map(|(_, password)| password),
     ))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn past_one_round_robin_the_schedule_starts_again() {
+        // 4 teams: 3 rounds of 2 matches.
+        let rounds = round_robin(4);
+        assert_eq!(rounds.len(), 6);
+        assert_eq!(nth_match(&rounds, 0), (1, rounds[0]));
+        assert_eq!(nth_match(&rounds, 5), (3, rounds[5]));
+        assert_eq!(nth_match(&rounds, 6), (4, rounds[0]));
+        assert_eq!(nth_match(&rounds, 13), (7, rounds[1]));
+    }
+
+    #[test]
+    fn a_round_a_week_on_tuesdays_at_seven() {
+        let night = |round| night(round).map(|t| t.to_string()).ok();
+        assert_eq!(night(1).as_deref(), Some("2026-01-06 19:00:00"));
+        assert_eq!(night(4).as_deref(), Some("2026-01-27 19:00:00"));
+    }
+}
