@@ -15,14 +15,15 @@
 //! season.
 
 use anyhow::{Context, bail};
+use chrono::NaiveDate;
 
-use crate::db::matches as db_matches;
+use crate::db::matches::{self as db_matches, MatchRow};
 use crate::db::{Db, users};
-use crate::domain::{MatchId, MatchStatus, Role};
+use crate::domain::{MatchId, MatchStatus, Role, TeamId};
 use crate::rules::hand::{BidInput, TeamHandInput};
 use crate::rules::{HandInput, RulesSpec};
 use crate::service::conduct::{self, RatingInput};
-use crate::service::leagues::{self, NewLeagueInput, StageRules};
+use crate::service::leagues::{self, League, NewLeagueInput, StageRules};
 use crate::service::matches::{self, Recorded};
 use crate::service::schedule::ScheduleInput;
 use crate::service::teams::NewTeamInput;
@@ -181,71 +182,113 @@ async fn play(
 
 /// Loads the sample season; returns what was loaded and how to look at it.
 pub async fn load(db: &Db) -> anyhow::Result<String> {
-    {
-        let mut conn = db.read().await?;
-        if crate::db::leagues::by_slug(&mut conn, SLUG)
-            .await?
-            .is_some()
-        {
-            bail!(
-                "a league with the slug \"{SLUG}\" exists already: the demo season is loaded \
-                 (use a fresh database file to load it again)"
-            );
-        }
-    }
-
-    // The coordinator's part is done as the first admin; on a database where the server has
-    // not yet created one, as the supervisor account with the coordinator's rights (the
-    // audit log then names the supervisor).
-    let first_admin = {
-        let mut conn = db.read().await?;
-        let all = users::all(&mut conn).await?;
-        all.into_iter()
-            .find(|u| u.role == Role::Admin)
-            .map(|row| User {
-                id: row.id,
-                username: row.username,
-                role: Role::Admin,
-            })
-    };
-
-    // The supervisor who runs the tables (an existing account is reused as it is).
-    let (supervisor, password) = {
-        let mut conn = db.read().await?;
-        let existing = users::by_name(&mut conn, SUPERVISOR).await?;
-        drop(conn);
-        match existing {
-            Some(row) => (
-                User {
-                    id: row.id,
-                    username: row.username,
-                    role: row.role,
-                },
-                None,
-            ),
-            None => {
-                let password = accounts::random_hex(8);
-                let user = accounts::create_user(
-                    db,
-                    first_admin.as_ref(),
-                    SUPERVISOR,
-                    Role::Supervisor,
-                    &password,
-                )
-                .await
-                .map_err(service)?;
-                (user, Some(password))
-            }
-        }
-    };
+    refuse_if_loaded(db).await?;
+    let first_admin = first_admin(db).await?;
+    let (supervisor, password) = supervisor(db, first_admin.as_ref()).await?;
     let admin = first_admin.unwrap_or_else(|| User {
         role: Role::Admin,
         ..supervisor.clone()
     });
+    let league = create_league(db, &admin).await?;
+    let at_risk = add_teams(db, &admin).await?;
+    if supervisor.role == Role::Supervisor {
+        leagues::assign_supervisor(db, &admin, SLUG, SUPERVISOR)
+            .await
+            .map_err(service)?;
+    }
+    let first_night = db.clock().local_now().0.date() - chrono::Duration::weeks(3);
+    generate_schedule(db, &admin, first_night).await?;
 
-    let league = leagues::create_league(
+    let rows = {
+        let mut conn = db.read().await?;
+        db_matches::of_league(&mut conn, league.row.id).await?
+    };
+    // The supervisor runs the tables when they may; otherwise the coordinator does.
+    let runner = if supervisor.role == Role::Supervisor {
+        &supervisor
+    } else {
+        &admin
+    };
+    let played = play_season(db, runner, &rows).await?;
+    rate(db, &admin, &played.complete, at_risk).await?;
+
+    let login = match password {
+        Some(p) => format!("log in as \"{SUPERVISOR}\" with the password {p} (shown once)"),
+        None => format!("log in as \"{SUPERVISOR}\" (existing account, password unchanged)"),
+    };
+    Ok(format!(
+        "Loaded the demo season \"{NAME}\" (/leagues/{SLUG}): {} teams, {} round-robin \
+         matches over {} league nights from {first_night}, {} played, {} in \
+         progress tonight; sportsmanship rated after every match played ({AT_RISK} is one low \
+         rating from losing its playoff place).\nSupervisor: {login}; the supervisor is \
+         assigned to the league.\n\
+         Start the server with `{}` (the same --db, if you gave one) and open /leagues/{SLUG}.",
+        TEAMS.len(),
+        rows.len(),
+        rows.iter().filter_map(|m| m.round).max().unwrap_or(0),
+        played.complete.len(),
+        played.in_progress,
+        crate::invocation::command(""),
+    ))
+}
+
+/// Refuses a database where the demo season (its slug) exists already.
+async fn refuse_if_loaded(db: &Db) -> anyhow::Result<()> {
+    let mut conn = db.read().await?;
+    if crate::db::leagues::by_slug(&mut conn, SLUG)
+        .await?
+        .is_some()
+    {
+        bail!(
+            "a league with the slug \"{SLUG}\" exists already: the demo season is loaded \
+             (use a fresh database file to load it again)"
+        );
+    }
+    Ok(())
+}
+
+/// The first admin account, if the server has created one: the coordinator's part is done
+/// as that admin; without one, as the supervisor account with the coordinator's rights (the
+/// audit log then names the supervisor).
+async fn first_admin(db: &Db) -> anyhow::Result<Option<User>> {
+    let mut conn = db.read().await?;
+    let all = users::all(&mut conn).await?;
+    Ok(all
+        .into_iter()
+        .find(|u| u.role == Role::Admin)
+        .map(|row| User {
+            id: row.id,
+            username: row.username,
+            role: Role::Admin,
+        }))
+}
+
+/// The supervisor who runs the tables, and its password when it was created now (an
+/// existing account is reused as it is).
+async fn supervisor(db: &Db, first_admin: Option<&User>) -> anyhow::Result<(User, Option<String>)> {
+    let mut conn = db.read().await?;
+    let existing = users::by_name(&mut conn, SUPERVISOR).await?;
+    drop(conn);
+    if let Some(row) = existing {
+        let user = User {
+            id: row.id,
+            username: row.username,
+            role: row.role,
+        };
+        return Ok((user, None));
+    }
+    let password = accounts::random_hex(8);
+    let user = accounts::create_user(db, first_admin, SUPERVISOR, Role::Supervisor, &password)
+        .await
+        .map_err(service)?;
+    Ok((user, Some(password)))
+}
+
+/// The league [`NAME`] with its rules and [`SETTINGS`].
+async fn create_league(db: &Db, admin: &User) -> anyhow::Result<League> {
+    leagues::create_league(
         db,
-        &admin,
+        admin,
         &NewLeagueInput {
             name: NAME.into(),
             slug: Some(SLUG.into()),
@@ -259,12 +302,16 @@ pub async fn load(db: &Db) -> anyhow::Result<String> {
         },
     )
     .await
-    .map_err(service)?;
+    .map_err(service)
+}
+
+/// The [`TEAMS`]; returns the id of [`AT_RISK`].
+async fn add_teams(db: &Db, admin: &User) -> anyhow::Result<Option<TeamId>> {
     let mut at_risk = None;
     for (name, players) in TEAMS {
         let team = crate::service::teams::add_team(
             db,
-            &admin,
+            admin,
             SLUG,
             &NewTeamInput {
                 name: name.into(),
@@ -277,15 +324,14 @@ pub async fn load(db: &Db) -> anyhow::Result<String> {
             at_risk = Some(team.id);
         }
     }
-    if supervisor.role == Role::Supervisor {
-        leagues::assign_supervisor(db, &admin, SLUG, SUPERVISOR)
-            .await
-            .map_err(service)?;
-    }
-    let first_night = db.clock().local_now().0.date() - chrono::Duration::weeks(3);
+    Ok(at_risk)
+}
+
+/// A round robin, a night a week at 19:00 from `first_night`.
+async fn generate_schedule(db: &Db, admin: &User, first_night: NaiveDate) -> anyhow::Result<()> {
     crate::service::schedule::generate_schedule(
         db,
-        &admin,
+        admin,
         SLUG,
         &ScheduleInput {
             format: "round_robin".into(),
@@ -297,48 +343,63 @@ pub async fn load(db: &Db) -> anyhow::Result<String> {
     )
     .await
     .map_err(service)?;
+    Ok(())
+}
 
-    let rows = {
-        let mut conn = db.read().await?;
-        db_matches::of_league(&mut conn, league.row.id).await?
-    };
-    // The supervisor runs the tables when they may; otherwise the coordinator does.
-    let runner = if supervisor.role == Role::Supervisor {
-        &supervisor
-    } else {
-        &admin
-    };
+/// What [`play_season`] played.
+struct Played<'a> {
+    /// The matches played to the end, in schedule order.
+    complete: Vec<&'a MatchRow>,
+    /// How many matches are left in progress.
+    in_progress: usize,
+}
+
+/// Plays the first [`ROUNDS_DONE`] rounds to the end, then on the next night
+/// [`TONIGHT_DONE`] matches to the end and one in progress; the rest stay to be played.
+async fn play_season<'a>(
+    db: &Db,
+    runner: &User,
+    rows: &'a [MatchRow],
+) -> anyhow::Result<Played<'a>> {
     let mut rng = Rng(0x5EED_5BAD_E5D0_2026);
-    let (mut complete, mut in_progress) = (0, 0);
+    let mut played = Played {
+        complete: Vec::new(),
+        in_progress: 0,
+    };
     let tonight = ROUNDS_DONE + 1;
     let mut tonight_seen = 0;
-    let mut played = Vec::new();
-    for m in &rows {
+    for m in rows {
         let round = m.round.unwrap_or(0);
         if round <= ROUNDS_DONE {
             play(db, runner, m.id, &mut rng, usize::MAX).await?;
-            complete += 1;
-            played.push(m);
+            played.complete.push(m);
         } else if round == tonight {
             tonight_seen += 1;
             if tonight_seen <= TONIGHT_DONE {
                 play(db, runner, m.id, &mut rng, usize::MAX).await?;
-                complete += 1;
-                played.push(m);
+                played.complete.push(m);
             } else if tonight_seen == TONIGHT_DONE + 1 {
                 play(db, runner, m.id, &mut rng, IN_PROGRESS_HANDS).await?;
-                in_progress += 1;
+                played.in_progress += 1;
             }
         }
     }
+    Ok(played)
+}
 
-    // Every match played is rated, in schedule order: [`AT_RISK`] by its list, the others a
-    // 4 or a 5 from their own seeded generator (the hands above stay as they were). The
-    // ratings are the coordinator's here, as the rest of the setup (the supervisor only
-    // runs the tables).
+/// Every match played is rated, in schedule order: [`AT_RISK`] (team `at_risk`) by its
+/// list, the others a 4 or a 5 from their own seeded generator (the hands stay as they
+/// were). The ratings are the coordinator's here, as the rest of the setup (the supervisor
+/// only runs the tables).
+async fn rate(
+    db: &Db,
+    admin: &User,
+    played: &[&MatchRow],
+    at_risk: Option<TeamId>,
+) -> anyhow::Result<()> {
     let mut ratings = Rng(0xC0DE_5EED_0F00_2026);
     let mut at_risk_rated = 0;
-    for m in &played {
+    for m in played {
         let mut rating = |team| {
             if Some(team) == at_risk {
                 let r = AT_RISK_RATINGS[at_risk_rated % AT_RISK_RATINGS.len()];
@@ -355,26 +416,10 @@ pub async fn load(db: &Db) -> anyhow::Result<String> {
             b: rating(m.team_b),
             note: None,
         };
-        conduct::rate(db, &admin, m.id, &input)
+        conduct::rate(db, admin, m.id, &input)
             .await
             .map_err(service)
             .with_context(|| format!("demo match {}: sportsmanship ratings", m.id))?;
     }
-
-    let login = match password {
-        Some(p) => format!("log in as \"{SUPERVISOR}\" with the password {p} (shown once)"),
-        None => format!("log in as \"{SUPERVISOR}\" (existing account, password unchanged)"),
-    };
-    Ok(format!(
-        "Loaded the demo season \"{NAME}\" (/leagues/{SLUG}): {} teams, {} round-robin \
-         matches over {} league nights from {first_night}, {complete} played, {in_progress} in \
-         progress tonight; sportsmanship rated after every match played ({AT_RISK} is one low \
-         rating from losing its playoff place).\nSupervisor: {login}; the supervisor is \
-         assigned to the league.\n\
-         Start the server with `{}` (the same --db, if you gave one) and open /leagues/{SLUG}.",
-        TEAMS.len(),
-        rows.len(),
-        rows.iter().filter_map(|m| m.round).max().unwrap_or(0),
-        crate::invocation::command(""),
-    ))
+    Ok(())
 }

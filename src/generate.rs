@@ -9,16 +9,18 @@
 //! the last hands stays in progress, the rest are scheduled. A round is a week: Tuesdays at
 //! 19:00 from 6 January 2026.
 
-use crate::db::Db;
+use chrono::NaiveDateTime;
+
 use crate::db::hands::{self as db_hands, NewHand};
 use crate::db::leagues as db_leagues;
 use crate::db::matches::{self as db_matches, NewMatch};
+use crate::db::{Conn, Db};
 use crate::demo::{Rng, random_hand};
-use crate::domain::LeagueId;
-use crate::league::schedule::round_robin;
+use crate::domain::{LeagueId, MatchId, TeamId, Timestamp, UserId};
+use crate::league::schedule::{Pairing, round_robin};
 use crate::rules::{Game, RulesSpec, Stage};
 use crate::service::User;
-use crate::service::leagues::{self, NewLeagueInput, StageRules};
+use crate::service::leagues::{self, League, NewLeagueInput, StageRules};
 
 /// What to generate.
 #[derive(Debug, Clone)]
@@ -43,7 +45,43 @@ pub struct Generated {
 /// Generates the season `spec` (a league with the slug `spec.slug`, created by `admin`).
 pub async fn season(db: &Db, admin: &User, spec: &SeasonSpec) -> anyhow::Result<Generated> {
     anyhow::ensure!(spec.teams >= 2, "a season needs at least 2 teams");
-    let league = leagues::create_league(
+    let league = create_league(db, admin, spec).await?;
+    let rules = league.rules_for(Stage::Regular).clone();
+    let mut dealer = Dealer {
+        frozen: serde_json::to_string(&rules)?,
+        stamp: db.clock().now(),
+        rng: Rng(spec.seed),
+        recorded_by: admin.id,
+        budget: spec.hands,
+    };
+    let mut tx = db.write().await?;
+    let team_ids = insert_teams(&mut tx, league.row.id, spec.teams).await?;
+    let rounds = round_robin(spec.teams);
+    let mut out = Generated {
+        league_id: league.row.id,
+        matches: 0,
+        complete: 0,
+        in_progress: 0,
+        hands: 0,
+    };
+    for n in 0..spec.matches {
+        let (round, p) = nth_match(&rounds, n);
+        let teams = [team_ids[p.a], team_ids[p.b]];
+        let id = insert_match(&mut tx, league.row.id, round, teams).await?;
+        out.matches += 1;
+        if out.hands >= spec.hands {
+            continue;
+        }
+        let game = Game::new(rules.clone(), Stage::Regular);
+        play_match(&mut tx, id, game, &mut dealer, &mut out).await?;
+    }
+    tx.commit().await?;
+    Ok(out)
+}
+
+/// The league, its rules the championship preset's.
+async fn create_league(db: &Db, admin: &User, spec: &SeasonSpec) -> anyhow::Result<League> {
+    leagues::create_league(
         db,
         admin,
         &NewLeagueInput {
@@ -60,95 +98,122 @@ pub async fn season(db: &Db, admin: &User, spec: &SeasonSpec) -> anyhow::Result<
         },
     )
     .await
-    .map_err(|e| anyhow::anyhow!("{e}"))?;
-    let rules = league.rules_for(Stage::Regular).clone();
-    let frozen = serde_json::to_string(&rules)?;
-    let stamp = db.clock().now();
-    let mut rng = Rng(spec.seed);
-    let mut tx = db.write().await?;
-    let mut team_ids = Vec::with_capacity(spec.teams);
-    for i in 1..=spec.teams {
+    .map_err(|e| anyhow::anyhow!("{e}"))
+}
+
+/// Teams `Team 0001`... with players `Player 1a`, `Player 1b`...
+async fn insert_teams(
+    conn: &mut Conn,
+    league: LeagueId,
+    teams: usize,
+) -> anyhow::Result<Vec<TeamId>> {
+    let mut team_ids = Vec::with_capacity(teams);
+    for i in 1..=teams {
         let (p1, p2) = (format!("Player {i}a"), format!("Player {i}b"));
         team_ids.push(
-            db_leagues::insert_team(&mut tx, league.row.id, &format!("Team {i:04}"), [&p1, &p2])
-                .await?,
+            db_leagues::insert_team(conn, league, &format!("Team {i:04}"), [&p1, &p2]).await?,
         );
     }
-    let rounds = round_robin(spec.teams);
-    let mut out = Generated {
-        league_id: league.row.id,
-        matches: 0,
-        complete: 0,
-        in_progress: 0,
-        hands: 0,
-    };
-    // Past one round robin, the schedule starts again (a league meeting every team twice).
+    Ok(team_ids)
+}
+
+/// The round and pairing of the `n`-th match (0-based) of the schedule `rounds`. Past one
+/// round robin, the schedule starts again (a league meeting every team twice).
+fn nth_match(rounds: &[Pairing], n: usize) -> (usize, Pairing) {
     let per_cycle = rounds.len();
     let rounds_per_cycle = rounds.last().map_or(1, |p| p.round);
-    for n in 0..spec.matches {
-        let p = rounds[n % per_cycle];
-        let round = (n / per_cycle) * rounds_per_cycle + p.round;
-        // A round a week, on Tuesdays at 19:00 from 6 January 2026.
-        let night = chrono::NaiveDate::from_ymd_opt(2026, 1, 6)
-            .and_then(|d| d.checked_add_days(chrono::Days::new(7 * (round as u64 - 1))))
-            .and_then(|d| d.and_hms_opt(19, 0, 0))
-            .ok_or_else(|| anyhow::anyhow!("round {round} has no date"))?;
-        let id = db_matches::insert(
-            &mut tx,
-            &NewMatch {
-                league_id: league.row.id,
-                stage: Stage::Regular,
-                round: Some(round as i64),
-                team_a: team_ids[p.a],
-                team_b: team_ids[p.b],
-                table_name: None,
-                scheduled_at: Some(crate::domain::LocalTime(night)),
+    let p = rounds[n % per_cycle];
+    ((n / per_cycle) * rounds_per_cycle + p.round, p)
+}
+
+/// A round a week, on Tuesdays at 19:00 from 6 January 2026.
+fn night(round: usize) -> anyhow::Result<NaiveDateTime> {
+    chrono::NaiveDate::from_ymd_opt(2026, 1, 6)
+        .and_then(|d| d.checked_add_days(chrono::Days::new(7 * (round as u64 - 1))))
+        .and_then(|d| d.and_hms_opt(19, 0, 0))
+        .ok_or_else(|| anyhow::anyhow!("round {round} has no date"))
+}
+
+/// A regular-season match of round `round` between `teams`, on the round's night.
+async fn insert_match(
+    conn: &mut Conn,
+    league: LeagueId,
+    round: usize,
+    teams: [TeamId; 2],
+) -> anyhow::Result<MatchId> {
+    let night = night(round)?;
+    Ok(db_matches::insert(
+        conn,
+        &NewMatch {
+            league_id: league,
+            stage: Stage::Regular,
+            round: Some(round as i64),
+            team_a: teams[0],
+            team_b: teams[1],
+            table_name: None,
+            scheduled_at: Some(crate::domain::LocalTime(night)),
+        },
+    )
+    .await?)
+}
+
+/// Where the hands come from and how they are recorded.
+struct Dealer {
+    /// The rules as frozen on a started match.
+    frozen: String,
+    /// The time every write is stamped with.
+    stamp: Timestamp,
+    rng: Rng,
+    recorded_by: UserId,
+    /// How many hands the whole season gets.
+    budget: usize,
+}
+
+/// Starts match `id` and plays `game` with the dealer's hands until it is over or the
+/// season's hand budget is spent, then saves its totals; counts it in `out`.
+async fn play_match(
+    conn: &mut Conn,
+    id: MatchId,
+    mut game: Game,
+    dealer: &mut Dealer,
+    out: &mut Generated,
+) -> anyhow::Result<()> {
+    db_matches::start(conn, id, dealer.stamp, &dealer.frozen).await?;
+    let mut number = 0;
+    while !game.state().is_over() && out.hands < dealer.budget {
+        let input = overbid(random_hand(&mut dealer.rng), &mut dealer.rng);
+        let hand = input
+            .parse(number + 1)
+            .map_err(|e| anyhow::anyhow!("generated hand {}: {e:?}", number + 1))?;
+        game.play(&hand)
+            .map_err(|e| anyhow::anyhow!("generated hand: {e:?}"))?;
+        number += 1;
+        db_hands::insert_hand(
+            conn,
+            &NewHand {
+                match_id: id,
+                number: number as i64,
+                revision: 1,
+                hand: &serde_json::to_string(&input)?,
+                reason: None,
+                recorded_by: Some(dealer.recorded_by),
+                now: dealer.stamp,
             },
         )
         .await?;
-        out.matches += 1;
-        if out.hands >= spec.hands {
-            continue;
-        }
-        db_matches::start(&mut tx, id, stamp, &frozen).await?;
-        let mut game = Game::new(rules.clone(), Stage::Regular);
-        let mut number = 0;
-        while !game.state().is_over() && out.hands < spec.hands {
-            let input = overbid(random_hand(&mut rng), &mut rng);
-            let hand = input
-                .parse(number + 1)
-                .map_err(|e| anyhow::anyhow!("generated hand {}: {e:?}", number + 1))?;
-            game.play(&hand)
-                .map_err(|e| anyhow::anyhow!("generated hand: {e:?}"))?;
-            number += 1;
-            db_hands::insert_hand(
-                &mut tx,
-                &NewHand {
-                    match_id: id,
-                    number: number as i64,
-                    revision: 1,
-                    hand: &serde_json::to_string(&input)?,
-                    reason: None,
-                    recorded_by: Some(admin.id),
-                    now: stamp,
-                },
-            )
-            .await?;
-            out.hands += 1;
-            anyhow::ensure!(number < 500, "a generated game does not end");
-        }
-        if game.state().is_over() {
-            out.complete += 1;
-        } else {
-            out.in_progress += 1;
-        }
-        // The totals exactly as the services write them after a hand.
-        crate::service::matches::save_totals(&mut tx, id, &game)
-            .await
-            .map_err(|e| anyhow::anyhow!("{e}"))?;
+        out.hands += 1;
+        anyhow::ensure!(number < 500, "a generated game does not end");
     }
-    tx.commit().await?;
-    Ok(out)
+    if game.state().is_over() {
+        out.complete += 1;
+    } else {
+        out.in_progress += 1;
+    }
+    // The totals exactly as the services write them after a hand.
+    crate::service::matches::save_totals(conn, id, &game)
+        .await
+        .map_err(|e| anyhow::anyhow!("{e}"))?;
+    Ok(())
 }
 
 /// One team in four overbids by a trick (a set): league play has its share of sets, and
@@ -188,4 +253,27 @@ pub async fn admin(db: &Db) -> anyhow::Result<(User, Option<String>)> {
         },
         created.map(|(_, password)| password),
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn past_one_round_robin_the_schedule_starts_again() {
+        // 4 teams: 3 rounds of 2 matches.
+        let rounds = round_robin(4);
+        assert_eq!(rounds.len(), 6);
+        assert_eq!(nth_match(&rounds, 0), (1, rounds[0]));
+        assert_eq!(nth_match(&rounds, 5), (3, rounds[5]));
+        assert_eq!(nth_match(&rounds, 6), (4, rounds[0]));
+        assert_eq!(nth_match(&rounds, 13), (7, rounds[1]));
+    }
+
+    #[test]
+    fn a_round_a_week_on_tuesdays_at_seven() {
+        let night = |round| night(round).map(|t| t.to_string()).ok();
+        assert_eq!(night(1).as_deref(), Some("2026-01-06 19:00:00"));
+        assert_eq!(night(4).as_deref(), Some("2026-01-27 19:00:00"));
+    }
 }

@@ -221,179 +221,232 @@ fn sentence(m: &BracketMatchView, sides: &[Side; 2]) -> String {
     }
 }
 
+/// Where each slot's team comes from, for a slot not known yet: (bracket match id, slot) →
+/// (drawn, spoken).
+type Feeders = HashMap<(i64, i64), (String, String)>;
+
+/// The feeders of every slot that a winner or a loser of another match fills. A bye has no
+/// loser: the slot its loser would fill is a bye too.
+fn feeders(view: &BracketView) -> Feeders {
+    let mut feeders = HashMap::new();
+    for m in &view.matches {
+        let n = m.id + 1;
+        if let (Some(t), Some(s)) = (m.next_match, m.next_slot) {
+            feeders.insert(
+                (t, s),
+                (format!("Winner of M{n}"), format!("Winner of match {n}")),
+            );
+        }
+        if let (Some(t), Some(s)) = (m.loser_next_match, m.loser_next_slot) {
+            let feeder = if m.status == BracketMatchStatus::Bye {
+                ("Bye".to_string(), format!("a bye (match {n} had no loser)"))
+            } else {
+                (format!("Loser of M{n}"), format!("Loser of match {n}"))
+            };
+            feeders.insert((t, s), feeder);
+        }
+    }
+    feeders
+}
+
+/// Whether a match shows its scores: once play started; a forfeit before any point shows
+/// none.
+fn started(m: &BracketMatchView) -> bool {
+    match m.status {
+        BracketMatchStatus::Match(MatchStatus::InProgress | MatchStatus::Complete) => true,
+        BracketMatchStatus::Match(MatchStatus::Forfeit) => {
+            m.score_a.unwrap_or(0) != 0 || m.score_b.unwrap_or(0) != 0
+        }
+        _ => false,
+    }
+}
+
+/// Slot `slot` (0 = team A, 1 = team B) of match `m`.
+fn side(m: &BracketMatchView, slot: i64, feeders: &Feeders) -> Side {
+    let (team, seed, score) = if slot == 0 {
+        (&m.team_a, m.seed_a, m.score_a)
+    } else {
+        (&m.team_b, m.seed_b, m.score_b)
+    };
+    let (name, spoken) = match team {
+        Some(t) => (t.name.clone(), t.name.clone()),
+        None if m.status == BracketMatchStatus::Bye => ("Bye".into(), "a bye".into()),
+        None => feeders
+            .get(&(m.id, slot))
+            .cloned()
+            .unwrap_or_else(|| ("To be decided".into(), "to be decided".into())),
+    };
+    Side {
+        seed: seed.map(|s| s.to_string()).unwrap_or_default(),
+        known: team.is_some(),
+        name,
+        spoken,
+        score: if started(m) {
+            score.map(crate::domain::words::points).unwrap_or_default()
+        } else {
+            String::new()
+        },
+        winner: m.winner == Some(if slot == 0 { Team::A } else { Team::B }) && team.is_some(),
+    }
+}
+
+/// The box of match `m`; `links` makes it link to the real match's page.
+fn match_box(m: &BracketMatchView, feeders: &Feeders, links: bool) -> MatchBox {
+    let sides = [side(m, 0, feeders), side(m, 1, feeders)];
+    MatchBox {
+        number: format!("M{}", m.id + 1),
+        href: m
+            .match_id
+            .filter(|_| links)
+            .map(|id| format!("/matches/{id}")),
+        status: m.status.as_str(),
+        state: state_words(m.status),
+        sentence: sentence(m, &sides),
+        sides,
+    }
+}
+
+/// The matches grouped by column: (section, round) → the column's matches by position.
+/// Single elimination: the final closes the winners' columns, so it lines up with the
+/// semi-finals that feed it.
+fn columns(view: &BracketView, single: bool) -> BTreeMap<(Section, i64), Vec<&BracketMatchView>> {
+    let winners_rounds = view
+        .matches
+        .iter()
+        .filter(|m| m.bracket == Section::Winners)
+        .map(|m| m.round)
+        .max()
+        .unwrap_or(0);
+    let mut grouped: BTreeMap<(Section, i64), Vec<&BracketMatchView>> = BTreeMap::new();
+    for m in &view.matches {
+        let column = if single && m.bracket == Section::Final {
+            (Section::Winners, winners_rounds + 1)
+        } else {
+            (m.bracket, m.round)
+        };
+        grouped.entry(column).or_default().push(m);
+    }
+    for list in grouped.values_mut() {
+        list.sort_by_key(|m| m.position);
+    }
+    grouped
+}
+
+/// The sections, rounds in order, each round's boxes by position (rounds not yet named).
+fn drawn_sections(view: &BracketView, single: bool, links: bool) -> Vec<DrawnSection> {
+    let feeders = feeders(view);
+    let mut sections: Vec<DrawnSection> = Vec::new();
+    for ((section, round), list) in columns(view, single) {
+        if sections.last().is_none_or(|s| s.section != section) {
+            sections.push(DrawnSection {
+                section,
+                key: section.as_str(),
+                title: section_title(section, single),
+                rounds: Vec::new(),
+            });
+        }
+        if let Some(drawn) = sections.last_mut() {
+            drawn.rounds.push(DrawnRound {
+                round,
+                title: String::new(), // named by `name_rounds`, once the last round is known
+                feeds: "",
+                fed: false,
+                boxes: list
+                    .into_iter()
+                    .map(|m| match_box(m, &feeders, links))
+                    .collect(),
+            });
+        }
+    }
+    sections
+}
+
+/// Names each round of `section` and says which connector lines it draws.
+fn name_rounds(section: &mut DrawnSection, single: bool) {
+    let last = section.rounds.iter().map(|r| r.round).max().unwrap_or(1);
+    let count: Vec<usize> = section.rounds.iter().map(|r| r.boxes.len()).collect();
+    for (i, r) in section.rounds.iter_mut().enumerate() {
+        r.title = round_title(section.section, r.round, last, single);
+        // Connectors only inside a section, where the next column is fed by this one.
+        r.feeds = match count.get(i + 1) {
+            Some(&n) if n * 2 == count[i] => "pairs",
+            Some(&n) if n == count[i] => "straight",
+            _ => "",
+        };
+        r.fed = i > 0;
+    }
+}
+
+/// Smaller boxes for bigger fields.
+fn size_class(teams: usize) -> &'static str {
+    match teams {
+        0..=16 => "size-16",
+        17..=32 => "size-32",
+        33..=64 => "size-64",
+        _ => "size-256",
+    }
+}
+
+/// The printed sheet's grid: how many columns wide and box rows tall, and how many sections
+/// stand one under the other (at least 1).
+struct PrintGrid {
+    columns: usize,
+    rows: usize,
+    stacked: usize,
+}
+
+/// Printed, the sections stand one under the other, except the small ones (final, third
+/// place) which sit beside the winners' columns.
+fn print_grid(sections: &[DrawnSection]) -> PrintGrid {
+    let tall = |s: &DrawnSection| s.rounds.iter().map(|r| r.boxes.len()).max().unwrap_or(0);
+    let (mut columns, mut rows, mut stacked) = (0, 0, 0);
+    let mut beside = 0;
+    for s in sections {
+        if matches!(s.section, Section::Final | Section::ThirdPlace) {
+            beside += s.rounds.len();
+            rows = rows.max(tall(s));
+        } else {
+            columns = columns.max(s.rounds.len());
+            rows += tall(s);
+            stacked += 1;
+        }
+    }
+    PrintGrid {
+        columns: columns.max(sections.first().map_or(0, |s| s.rounds.len()) + beside),
+        rows,
+        stacked: stacked.max(1),
+    }
+}
+
+/// The length in characters of the longest name drawn in a box.
+fn longest_name(sections: &[DrawnSection]) -> usize {
+    sections
+        .iter()
+        .flat_map(|s| &s.rounds)
+        .flat_map(|r| &r.boxes)
+        .flat_map(|b| &b.sides)
+        .map(|t| t.name.chars().count())
+        .max()
+        .unwrap_or(0)
+}
+
 impl BracketDrawing {
     /// The drawing of `view`; `links` makes every box with a real match link to its page.
     pub fn new(view: &BracketView, links: bool) -> BracketDrawing {
         let single = view.format == Format::SingleElimination;
-        // Where each slot's team comes from, for a slot not known yet: (drawn, spoken). A
-        // bye has no loser: the slot its loser would fill is a bye too.
-        let mut feeders = HashMap::new();
-        for m in &view.matches {
-            let n = m.id + 1;
-            if let (Some(t), Some(s)) = (m.next_match, m.next_slot) {
-                feeders.insert(
-                    (t, s),
-                    (format!("Winner of M{n}"), format!("Winner of match {n}")),
-                );
-            }
-            if let (Some(t), Some(s)) = (m.loser_next_match, m.loser_next_slot) {
-                let feeder = if m.status == BracketMatchStatus::Bye {
-                    ("Bye".to_string(), format!("a bye (match {n} had no loser)"))
-                } else {
-                    (format!("Loser of M{n}"), format!("Loser of match {n}"))
-                };
-                feeders.insert((t, s), feeder);
-            }
-        }
-        let draw_box = |m: &BracketMatchView| -> MatchBox {
-            // Scores once play started; a forfeit before any point shows none.
-            let started = match m.status {
-                BracketMatchStatus::Match(MatchStatus::InProgress | MatchStatus::Complete) => true,
-                BracketMatchStatus::Match(MatchStatus::Forfeit) => {
-                    m.score_a.unwrap_or(0) != 0 || m.score_b.unwrap_or(0) != 0
-                }
-                _ => false,
-            };
-            let side = |slot: i64| -> Side {
-                let (team, seed, score) = if slot == 0 {
-                    (&m.team_a, m.seed_a, m.score_a)
-                } else {
-                    (&m.team_b, m.seed_b, m.score_b)
-                };
-                let (name, spoken) = match team {
-                    Some(t) => (t.name.clone(), t.name.clone()),
-                    None if m.status == BracketMatchStatus::Bye => ("Bye".into(), "a bye".into()),
-                    None => feeders
-                        .get(&(m.id, slot))
-                        .cloned()
-                        .unwrap_or_else(|| ("To be decided".into(), "to be decided".into())),
-                };
-                Side {
-                    seed: seed.map(|s| s.to_string()).unwrap_or_default(),
-                    known: team.is_some(),
-                    name,
-                    spoken,
-                    score: if started {
-                        score.map(crate::domain::words::points).unwrap_or_default()
-                    } else {
-                        String::new()
-                    },
-                    winner: m.winner == Some(if slot == 0 { Team::A } else { Team::B })
-                        && team.is_some(),
-                }
-            };
-            let sides = [side(0), side(1)];
-            MatchBox {
-                number: format!("M{}", m.id + 1),
-                href: m
-                    .match_id
-                    .filter(|_| links)
-                    .map(|id| format!("/matches/{id}")),
-                status: m.status.as_str(),
-                state: state_words(m.status),
-                sentence: sentence(m, &sides),
-                sides,
-            }
-        };
-
-        // Single elimination: the final closes the winners' columns, so it lines up with
-        // the semi-finals that feed it.
-        let section_of = |m: &BracketMatchView| match m.bracket {
-            Section::Final if single => Section::Winners,
-            other => other,
-        };
-        let winners_rounds = view
-            .matches
-            .iter()
-            .filter(|m| m.bracket == Section::Winners)
-            .map(|m| m.round)
-            .max()
-            .unwrap_or(0);
-        // (section, round) → the section's matches, rounds in order, boxes by position.
-        let mut grouped: BTreeMap<(Section, i64), Vec<&BracketMatchView>> = BTreeMap::new();
-        for m in &view.matches {
-            let round = if single && m.bracket == Section::Final {
-                winners_rounds + 1
-            } else {
-                m.round
-            };
-            grouped.entry((section_of(m), round)).or_default().push(m);
-        }
-        let mut sections: Vec<DrawnSection> = Vec::new();
-        for ((section, round), mut list) in grouped {
-            list.sort_by_key(|m| m.position);
-            if sections.last().is_none_or(|s| s.section != section) {
-                sections.push(DrawnSection {
-                    section,
-                    key: section.as_str(),
-                    title: section_title(section, single),
-                    rounds: Vec::new(),
-                });
-            }
-            if let Some(drawn) = sections.last_mut() {
-                drawn.rounds.push(DrawnRound {
-                    round,
-                    title: String::new(), // named below, once the last round is known
-                    feeds: "",
-                    fed: false,
-                    boxes: list.into_iter().map(&draw_box).collect(),
-                });
-            }
-        }
+        let mut sections = drawn_sections(view, single, links);
         for section in &mut sections {
-            let last = section.rounds.iter().map(|r| r.round).max().unwrap_or(1);
-            let count: Vec<usize> = section.rounds.iter().map(|r| r.boxes.len()).collect();
-            for (i, r) in section.rounds.iter_mut().enumerate() {
-                r.title = round_title(section.section, r.round, last, single);
-                // Connectors only inside a section, where the next column is fed by this one.
-                r.feeds = match count.get(i + 1) {
-                    Some(&n) if n * 2 == count[i] => "pairs",
-                    Some(&n) if n == count[i] => "straight",
-                    _ => "",
-                };
-                r.fed = i > 0;
-            }
+            name_rounds(section, single);
         }
-
-        let teams = view.teams.max(0) as usize;
-        let size_class = match teams {
-            0..=16 => "size-16",
-            17..=32 => "size-32",
-            33..=64 => "size-64",
-            _ => "size-256",
-        };
-        // Printed, the sections stand one under the other, except the small ones (final,
-        // third place) which sit beside the winners' columns.
-        let tall = |s: &DrawnSection| s.rounds.iter().map(|r| r.boxes.len()).max().unwrap_or(0);
-        let (mut columns, mut rows, mut stacked) = (0, 0, 0);
-        let mut beside = 0;
-        for s in &sections {
-            if matches!(s.section, Section::Final | Section::ThirdPlace) {
-                beside += s.rounds.len();
-                rows = rows.max(tall(s));
-            } else {
-                columns = columns.max(s.rounds.len());
-                rows += tall(s);
-                stacked += 1;
-            }
-        }
-        let columns = columns.max(sections.first().map_or(0, |s| s.rounds.len()) + beside);
-        let longest = sections
-            .iter()
-            .flat_map(|s| &s.rounds)
-            .flat_map(|r| &r.boxes)
-            .flat_map(|b| &b.sides)
-            .map(|t| t.name.chars().count())
-            .max()
-            .unwrap_or(0);
-        let column_em = column_em(longest);
+        let grid = print_grid(&sections);
+        let column_em = column_em(longest_name(&sections));
         BracketDrawing {
             champion: view.champion.as_ref().map(|t| t.name.clone()),
             live: view.matches.iter().any(|m| m.status.is_live()),
-            fit: fit_tenths(columns, column_em, rows, stacked.max(1)),
-            stacked: stacked.max(1),
+            fit: fit_tenths(grid.columns, column_em, grid.rows, grid.stacked),
+            stacked: grid.stacked,
             column_em,
-            size_class,
+            size_class: size_class(view.teams.max(0) as usize),
             sections,
         }
     }

@@ -11,7 +11,8 @@ use super::Errors;
 use super::league_input::{STAGES, spec_words};
 use crate::domain::{MatchId, MatchStatus, TeamId, TextEnum, UserId, words};
 use crate::rules::Stage;
-use crate::service::admin_views;
+use crate::service::admin_views::{self, LeagueAdmin};
+use crate::service::teams::TeamView;
 use crate::web::AppState;
 use crate::web::error::PageError;
 use crate::web::extract::{Admin, Authed};
@@ -197,16 +198,20 @@ pub(super) async fn render_league(
     notice: Option<&'static str>,
 ) -> Result<HttpResponse, PageError> {
     let view = admin_views::league_admin(&state.db, &who.user, slug).await?;
+    let body = league_page_of(who.nav(), view, typed, errors.clone(), notice).render()?;
+    Ok(no_store(html(errors.status(), body)))
+}
+
+/// The page's view model: the league's admin view in the page's words.
+fn league_page_of(
+    nav: Nav,
+    view: LeagueAdmin,
+    typed: Typed,
+    errors: Errors,
+    notice: Option<&'static str>,
+) -> LeaguePage {
     let has_regular = view.has_regular();
-    let undated = view
-        .matches
-        .iter()
-        .filter(|m| {
-            m.stage == Stage::Regular
-                && m.scheduled_at.is_none()
-                && m.status == MatchStatus::Scheduled
-        })
-        .count();
+    let undated = undated(&view.matches);
     let postponed = view
         .matches
         .iter()
@@ -216,7 +221,67 @@ pub(super) async fn render_league(
         .matches
         .iter()
         .filter(|m| m.status.is_result())
-        .map(|m| RatingLine {
+        .map(RatingLine::of)
+        .collect();
+    let teams = view.teams.iter().map(|t| TeamLine::of(t, &typed)).collect();
+    let active = view
+        .teams
+        .iter()
+        .filter(|t| !t.withdrawn)
+        .map(|t| (t.id, t.name.clone()))
+        .collect();
+    let stages = stage_options(&typed.game.stage);
+    let league = &view.league;
+    let sportsmanship = league.settings.sportsmanship.as_ref();
+    LeaguePage {
+        nav,
+        slug: league.row.slug.clone(),
+        name: league.row.name.clone(),
+        rules: STAGES
+            .iter()
+            .zip(league.specs.iter())
+            .map(|((_, label), spec)| (*label, spec_words(spec)))
+            .collect(),
+        tiebreak: league.tiebreak.iter().map(|t| t.words()).collect(),
+        settings: league.settings.describe(),
+        scale: sportsmanship.map(|s| format!("{} to {}", s.min, s.max)),
+        ratings_required: sportsmanship.is_some_and(|s| s.required),
+        any_rating: ratings
+            .iter()
+            .any(|r| r.rating_a.is_some() || r.rating_b.is_some()),
+        ratings,
+        teams,
+        active,
+        supervisors: view.supervisors,
+        candidates: view.candidates,
+        matches: view.matches.into_iter().map(MatchLine::of).collect(),
+        has_regular,
+        undated,
+        postponed,
+        stages,
+        typed,
+        errors,
+        notice,
+    }
+}
+
+/// Regular-season matches still to be played that have no date (a round robin generated
+/// without one).
+fn undated(matches: &[admin_views::MatchLine]) -> usize {
+    matches
+        .iter()
+        .filter(|m| {
+            m.stage == Stage::Regular
+                && m.scheduled_at.is_none()
+                && m.status == MatchStatus::Scheduled
+        })
+        .count()
+}
+
+impl RatingLine {
+    /// The ratings and notes of finished match `m`.
+    fn of(m: &admin_views::MatchLine) -> RatingLine {
+        RatingLine {
             id: m.id,
             when: m.scheduled_at.map(time::scheduled).unwrap_or_default(),
             team_a: m.team_a.clone(),
@@ -231,12 +296,13 @@ pub(super) async fn render_league(
                     (n.note.clone(), author.to_string())
                 })
                 .collect(),
-        })
-        .collect();
-    let matches = view
-        .matches
-        .into_iter()
-        .map(|m| MatchLine {
+        }
+    }
+}
+
+impl MatchLine {
+    fn of(m: admin_views::MatchLine) -> MatchLine {
+        MatchLine {
             id: m.id,
             when: m.scheduled_at.map(time::scheduled).unwrap_or_default(),
             table: m.table.unwrap_or_default(),
@@ -254,39 +320,37 @@ pub(super) async fn render_league(
                     words::points(m.score_b)
                 )
             },
-        })
-        .collect();
-    let teams = view
-        .teams
-        .iter()
-        .map(|t| {
-            let [player1, player2] = t.players.clone();
-            let edited = typed.edit.as_ref().filter(|(i, _)| *i == t.id);
-            TeamLine {
-                id: t.id,
+        }
+    }
+}
+
+impl TeamLine {
+    /// Team `t`, with its edit form open and what was typed kept when that form had an error.
+    fn of(t: &TeamView, typed: &Typed) -> TeamLine {
+        let [player1, player2] = t.players.clone();
+        let edited = typed.edit.as_ref().filter(|(i, _)| *i == t.id);
+        TeamLine {
+            id: t.id,
+            name: t.name.clone(),
+            withdrawn: t.withdrawn,
+            dropped: t.dropped_reason.clone(),
+            open: edited.is_some(),
+            form: edited.map(|(_, f)| f.clone()).unwrap_or_else(|| TeamForm {
                 name: t.name.clone(),
-                withdrawn: t.withdrawn,
-                dropped: t.dropped_reason.clone(),
-                open: edited.is_some(),
-                form: edited.map(|(_, f)| f.clone()).unwrap_or_else(|| TeamForm {
-                    name: t.name.clone(),
-                    player1: player1.clone(),
-                    player2: player2.clone(),
-                }),
-                player1,
-                player2,
-                form_key: format!("team-{}", t.id),
-            }
-        })
-        .collect();
-    let active = view
-        .teams
-        .iter()
-        .filter(|t| !t.withdrawn)
-        .map(|t| (t.id, t.name.clone()))
-        .collect();
-    let typed_stage = Stage::parse(&typed.game.stage).ok();
-    let stages = [
+                player1: player1.clone(),
+                player2: player2.clone(),
+            }),
+            player1,
+            player2,
+            form_key: format!("team-{}", t.id),
+        }
+    }
+}
+
+/// The match form's stage list, with the one `typed` selected.
+fn stage_options(typed: &str) -> Vec<StageOption> {
+    let typed_stage = Stage::parse(typed).ok();
+    [
         (Stage::Regular, "Regular season"),
         (Stage::Playoff, "Playoff"),
         (Stage::Final, "Final"),
@@ -297,48 +361,7 @@ pub(super) async fn render_league(
         label,
         selected: typed_stage == Some(stage),
     })
-    .collect();
-    let league = &view.league;
-    let body = LeaguePage {
-        nav: who.nav(),
-        slug: league.row.slug.clone(),
-        name: league.row.name.clone(),
-        rules: STAGES
-            .iter()
-            .zip(league.specs.iter())
-            .map(|((_, label), spec)| (*label, spec_words(spec)))
-            .collect(),
-        tiebreak: league.tiebreak.iter().map(|t| t.words()).collect(),
-        settings: league.settings.describe(),
-        scale: league
-            .settings
-            .sportsmanship
-            .as_ref()
-            .map(|s| format!("{} to {}", s.min, s.max)),
-        ratings_required: league
-            .settings
-            .sportsmanship
-            .as_ref()
-            .is_some_and(|s| s.required),
-        any_rating: ratings
-            .iter()
-            .any(|r| r.rating_a.is_some() || r.rating_b.is_some()),
-        ratings,
-        teams,
-        active,
-        supervisors: view.supervisors,
-        candidates: view.candidates,
-        matches,
-        has_regular,
-        undated,
-        postponed,
-        stages,
-        typed,
-        errors: errors.clone(),
-        notice,
-    }
-    .render()?;
-    Ok(no_store(html(errors.status(), body)))
+    .collect()
 }
 
 #[derive(Deserialize)]

@@ -85,6 +85,15 @@ impl Refusal {
         Refusal { about, ..self }
     }
 
+    /// What the page shows of `refusal`: the errors, the element the summary links to, and
+    /// what the form was about (nothing without a refusal).
+    fn parts(refusal: Option<Refusal>) -> (Errors, String, String) {
+        match refusal {
+            Some(r) => (r.errors, r.target, r.about),
+            None => (Errors::default(), String::new(), String::new()),
+        }
+    }
+
     fn status(&self) -> StatusCode {
         if self.conflict {
             StatusCode::CONFLICT
@@ -165,31 +174,30 @@ pub(super) async fn render_schedule(
     notice: Option<Notice>,
 ) -> Result<HttpResponse, PageError> {
     let view = admin_schedule::schedule_admin(&state.db, &who.user, slug).await?;
-    let teams: Vec<TeamOption> = view
-        .active
-        .iter()
-        .map(|t| TeamOption {
-            id: t.id.to_string(),
-            name: t.name.clone(),
-        })
-        .collect();
+    let today = state.db.clock().local_now().0.date();
+    let status = refusal.as_ref().map_or(StatusCode::OK, Refusal::status);
+    let body = schedule_page_of(who.nav(), &view, typed, refusal, notice, today).render()?;
+    Ok(no_store(html(status, body)))
+}
+
+/// The page's view model: the schedule `view` with what was typed, the refusal or the
+/// notice; `today` marks the next night among the jumps.
+fn schedule_page_of(
+    nav: Nav,
+    view: &ScheduleAdmin,
+    typed: ScheduleTyped,
+    refusal: Option<Refusal>,
+    notice: Option<Notice>,
+    today: NaiveDate,
+) -> SchedulePage {
+    let teams = team_options(view);
     let highlight = notice.as_ref().and_then(|n| n.about);
-    let focus_matches: Vec<MatchId> = [
-        highlight,
-        typed.change.as_ref().map(|(id, _)| *id),
-        typed.call_off.as_ref().map(|(id, _)| *id),
-    ]
-    .into_iter()
-    .flatten()
-    .collect();
-    let focus_nights: Vec<NaiveDate> = [
-        notice.as_ref().and_then(|n| n.night),
-        typed.night.as_ref().and_then(|f| parse_day(&f.from).ok()),
-    ]
-    .into_iter()
-    .flatten()
-    .collect();
-    let window = Window::of(&view, typed.show.as_deref(), &focus_matches, &focus_nights);
+    let window = Window::of(
+        view,
+        typed.show.as_deref(),
+        &focus_matches(highlight, &typed),
+        &focus_nights(notice.as_ref(), &typed),
+    );
     let windowed = !window.all;
     let cx = Context {
         window,
@@ -200,50 +208,126 @@ pub(super) async fn render_schedule(
         teams: &teams,
         highlight,
     };
-    let regular: Vec<&ScheduleMatch> = view
-        .matches
+    let (regular, playoffs): (Vec<&ScheduleMatch>, Vec<&ScheduleMatch>) =
+        view.matches.iter().partition(|m| m.stage == Stage::Regular);
+    let parts = parts(&regular, &playoffs, &cx);
+    let last_time = last_time(&regular);
+    let (errors, refusal_target, refusal_about) = Refusal::parts(refusal);
+    SchedulePage {
+        nav,
+        slug: view.slug.clone(),
+        name: view.name.clone(),
+        facts: facts(view),
+        windowed,
+        total: view.matches.len(),
+        jumps: jumps(&parts, today),
+        parts,
+        undated: undated(&regular),
+        postponed: postponed(&view.matches),
+        has_regular: view.has_regular(),
+        can_replace: view.has_regular() && !view.regular_started(),
+        regular_count: regular.len(),
+        missing_pairings: view.missing_pairings,
+        new_form: gen_values(&typed.generate, "new", "19:00"),
+        rest_form: gen_values(&typed.generate, "rest", &last_time),
+        replace_form: gen_values(&typed.generate, "replace", &last_time),
+        stages: stage_options(&typed.add.stage),
+        add: typed.add,
+        teams,
+        errors,
+        refusal_target,
+        refusal_about,
+        notice: notice.map(|n| n.text),
+    }
+}
+
+/// The league's teams still playing, for the forms' team lists.
+fn team_options(view: &ScheduleAdmin) -> Vec<TeamOption> {
+    view.active
         .iter()
-        .filter(|m| m.stage == Stage::Regular)
-        .collect();
-    let playoffs: Vec<&ScheduleMatch> = view
-        .matches
-        .iter()
-        .filter(|m| m.stage != Stage::Regular)
-        .collect();
+        .map(|t| TeamOption {
+            id: t.id.to_string(),
+            name: t.name.clone(),
+        })
+        .collect()
+}
+
+/// The matches shown in full whatever the window: the one the notice is about
+/// (`highlight`) and those whose forms were typed.
+fn focus_matches(highlight: Option<MatchId>, typed: &ScheduleTyped) -> Vec<MatchId> {
+    [
+        highlight,
+        typed.change.as_ref().map(|(id, _)| *id),
+        typed.call_off.as_ref().map(|(id, _)| *id),
+    ]
+    .into_iter()
+    .flatten()
+    .collect()
+}
+
+/// The nights shown in full whatever the window: the notice's and the one a typed move
+/// form is about.
+fn focus_nights(notice: Option<&Notice>, typed: &ScheduleTyped) -> Vec<NaiveDate> {
+    [
+        notice.and_then(|n| n.night),
+        typed.night.as_ref().and_then(|f| parse_day(&f.from).ok()),
+    ]
+    .into_iter()
+    .flatten()
+    .collect()
+}
+
+/// The regular season, then the playoffs; a part without a match is left out.
+fn parts(regular: &[&ScheduleMatch], playoffs: &[&ScheduleMatch], cx: &Context<'_>) -> Vec<Part> {
     let mut parts = Vec::new();
     if !regular.is_empty() {
         parts.push(Part {
             id: "regular",
             title: "Regular season",
-            groups: groups(&regular, "", &cx),
+            groups: groups(regular, "", cx),
         });
     }
     if !playoffs.is_empty() {
         parts.push(Part {
             id: "playoffs",
             title: "Playoffs",
-            groups: groups(&playoffs, "playoff-", &cx),
+            groups: groups(playoffs, "playoff-", cx),
         });
     }
-    let today = state.db.clock().local_now().0.date();
-    let jumps = jumps(&parts, today);
-    let undated = regular
-        .iter()
-        .filter(|m| m.status == MatchStatus::Scheduled && m.scheduled_at.is_none())
-        .count();
-    let postponed = view
-        .matches
+    parts
+}
+
+/// Postponed matches waiting for a new time.
+fn postponed(matches: &[ScheduleMatch]) -> usize {
+    matches
         .iter()
         .filter(|m| m.status == MatchStatus::Postponed)
-        .count();
-    let last_time = regular
+        .count()
+}
+
+/// Regular-season matches to be played that have no date yet.
+fn undated(regular: &[&ScheduleMatch]) -> usize {
+    regular
+        .iter()
+        .filter(|m| m.status == MatchStatus::Scheduled && m.scheduled_at.is_none())
+        .count()
+}
+
+/// The time of the regular season's latest match (`19:00` without one): the generation
+/// forms' default for the matches to come.
+fn last_time(regular: &[&ScheduleMatch]) -> String {
+    regular
         .iter()
         .filter_map(|m| m.scheduled_at)
         .max()
         .map(|t| t.0.format("%H:%M").to_string())
-        .unwrap_or_else(|| "19:00".into());
-    let typed_stage = Stage::parse(&typed.add.stage).ok();
-    let stages = [
+        .unwrap_or_else(|| "19:00".into())
+}
+
+/// The add-match form's stage list, with the one `typed` selected.
+fn stage_options(typed: &str) -> Vec<StageOption> {
+    let typed_stage = Stage::parse(typed).ok();
+    [
         (Stage::Regular, "Regular season"),
         (Stage::Playoff, "Playoff"),
         (Stage::Final, "Final"),
@@ -254,40 +338,7 @@ pub(super) async fn render_schedule(
         label,
         selected: typed_stage == Some(stage),
     })
-    .collect();
-    let status = refusal.as_ref().map_or(StatusCode::OK, Refusal::status);
-    let (errors, refusal_target, refusal_about) = match refusal {
-        Some(r) => (r.errors, r.target, r.about),
-        None => (Errors::default(), String::new(), String::new()),
-    };
-    let body = SchedulePage {
-        nav: who.nav(),
-        slug: view.slug.clone(),
-        name: view.name.clone(),
-        facts: facts(&view),
-        windowed,
-        total: view.matches.len(),
-        jumps,
-        parts,
-        undated,
-        postponed,
-        has_regular: view.has_regular(),
-        can_replace: view.has_regular() && !view.regular_started(),
-        regular_count: regular.len(),
-        missing_pairings: view.missing_pairings,
-        new_form: gen_values(&typed.generate, "new", "19:00"),
-        rest_form: gen_values(&typed.generate, "rest", &last_time),
-        replace_form: gen_values(&typed.generate, "replace", &last_time),
-        add: typed.add,
-        stages,
-        teams,
-        errors,
-        refusal_target,
-        refusal_about,
-        notice: notice.map(|n| n.text),
-    }
-    .render()?;
-    Ok(no_store(html(status, body)))
+    .collect()
 }
 
 #[derive(Debug, Default, Deserialize)]

@@ -19,8 +19,9 @@ use super::{
     with_names,
 };
 use crate::domain::FieldError;
-use crate::domain::{ForfeitSide, GameStatus, MatchId, MatchStatus, TextEnum, Timestamp};
+use crate::domain::{Clock, ForfeitSide, GameStatus, MatchId, MatchStatus, TextEnum, Timestamp};
 use crate::rules::Stage;
+use crate::service::leagues::League;
 use crate::service::match_view::MatchView;
 use crate::service::matches::{self, ForfeitInput};
 use crate::service::{ConflictCode, ServiceError};
@@ -126,93 +127,50 @@ pub(super) async fn render_console(
     status: StatusCode,
     shown: Shown<'_>,
 ) -> Result<HttpResponse, PageError> {
-    let Shown {
-        typed,
-        forfeit_error,
-        ratings,
-        conflict,
-        confirm_time,
-        forfeit_target,
-    } = shown;
     let view = with_own_note(state, who, view).await?;
     let players = lineup(state, &view).await?;
     let league = conduct::league(state, &view).await?;
-    let settings = league.settings;
-    let clock = state.db.clock();
+    let page = console_page(who.nav(), view, players, league, state.db.clock(), shown);
+    Ok(no_store(html(status, page.render()?)))
+}
+
+/// The page's view model: match `view` of `league`, its `players`, and what `shown` adds.
+fn console_page(
+    nav: Nav,
+    view: MatchView,
+    players: [[String; 2]; 2],
+    league: League,
+    clock: &Clock,
+    shown: Shown<'_>,
+) -> ConsolePage {
+    let typed = shown.typed;
     let zone = clock.zone();
     let names = [view.team_a.name.as_str(), view.team_b.name.as_str()];
     let conduct = conduct_view(
         &view,
-        &settings,
+        &league.settings,
         clock.local_now(),
         zone,
-        ratings.as_ref().map(|(f, e)| (f, e)),
+        shown.ratings.as_ref().map(|(f, e)| (f, e)),
     );
     let live = view.status == MatchStatus::InProgress;
-    let mut form = if live {
-        let ctx = FormContext {
-            before: &view,
-            players: &players,
-            action: format!("/supervise/matches/{}/hands", view.id),
-            correction: false,
-        };
-        let blank = HandForm::default();
-        let (form, error) = match typed {
-            Some((f, e)) => (f, Some(e)),
-            None => (&blank, None),
-        };
-        Some(form_view(&ctx, form, error))
-    } else {
-        None
-    };
+    let mut form = live.then(|| hand_form(&view, &players, typed));
     let page_error = match (&form, typed) {
         (None, Some((_, e))) => Some(with_names(&e.message, names)),
         _ => None,
     };
-    let forfeit_error = forfeit_error.map(|e| with_names(&e, names));
-    // One summary at the top, for whatever was refused.
-    let rating_summary =
-        conduct
-            .ratings
-            .as_ref()
-            .and_then(|r| r.error.as_ref())
-            .map(|(message, target)| {
-                ErrorSummary::one("rating-error", "Ratings not saved", message, target)
-            });
-    let summary = form
-        .as_mut()
-        .and_then(|f| f.summary.take())
-        .or(rating_summary)
-        .or_else(|| {
-            page_error.as_ref().map(|e| {
-                ErrorSummary::one(
-                    "error-summary",
-                    "The hand was not recorded",
-                    e,
-                    "hand-error",
-                )
-            })
-        })
-        .or_else(|| {
-            forfeit_error.as_ref().map(|e| {
-                let target = forfeit_target.unwrap_or_else(|| "forfeit-a".into());
-                ErrorSummary::one("error-summary", "The forfeit was not recorded", e, target)
-            })
-        })
-        .or_else(|| {
-            conflict.map(|c| {
-                ErrorSummary::one(
-                    "console-conflict",
-                    "Not saved",
-                    with_names(&c, names),
-                    "game-status",
-                )
-            })
-        });
+    let forfeit_error = shown.forfeit_error.map(|e| with_names(&e, names));
+    let summary = summary(
+        form.as_mut().and_then(|f| f.summary.take()),
+        &conduct,
+        page_error.as_deref(),
+        forfeit_error.as_deref(),
+        shown.forfeit_target,
+        shown.conflict.map(|c| with_names(&c, names)),
+    );
     let (time_left, ends_at) = time_left(&view, clock.now());
-    let can_correct = matches!(view.status, MatchStatus::InProgress | MatchStatus::Complete);
-    let body = ConsolePage {
-        nav: who.nav(),
+    ConsolePage {
+        nav,
         league_name: league.row.name,
         players,
         result: result_words(&view),
@@ -229,14 +187,9 @@ pub(super) async fn render_console(
             .time_called_at
             .map(|t| when(t, zone))
             .unwrap_or_default(),
-        confirm_time,
+        confirm_time: shown.confirm_time,
         scheduled_at: view.scheduled_at.map(when_local),
-        sheet: Scoresheet {
-            classes: false,
-            cards: true,
-            correct: can_correct.then_some(view.id),
-            ..Scoresheet::of_match(&view)
-        },
+        sheet: sheet(&view),
         form,
         summary,
         page_error,
@@ -246,8 +199,79 @@ pub(super) async fn render_console(
         conduct,
         m: view,
     }
-    .render()?;
-    Ok(no_store(html(status, body)))
+}
+
+/// The hand form of a match in progress: blank, or `typed` sent back with its error.
+fn hand_form(
+    view: &MatchView,
+    players: &[[String; 2]; 2],
+    typed: Option<(&HandForm, &FieldError)>,
+) -> FormView {
+    let ctx = FormContext {
+        before: view,
+        players,
+        action: format!("/supervise/matches/{}/hands", view.id),
+        correction: false,
+    };
+    let blank = HandForm::default();
+    let (form, error) = match typed {
+        Some((f, e)) => (f, Some(e)),
+        None => (&blank, None),
+    };
+    form_view(&ctx, form, error)
+}
+
+/// One summary at the top, for whatever was refused, first found first: the hand form's,
+/// the ratings', a hand sent with no form open (`page_error`), a forfeit (its button
+/// `forfeit_target`), a write refused because the match moved on (`conflict`).
+fn summary(
+    form: Option<ErrorSummary>,
+    conduct: &ConductView,
+    page_error: Option<&str>,
+    forfeit_error: Option<&str>,
+    forfeit_target: Option<String>,
+    conflict: Option<String>,
+) -> Option<ErrorSummary> {
+    let ratings =
+        conduct
+            .ratings
+            .as_ref()
+            .and_then(|r| r.error.as_ref())
+            .map(|(message, target)| {
+                ErrorSummary::one("rating-error", "Ratings not saved", message, target)
+            });
+    form.or(ratings)
+        .or_else(|| {
+            page_error.map(|e| {
+                ErrorSummary::one(
+                    "error-summary",
+                    "The hand was not recorded",
+                    e,
+                    "hand-error",
+                )
+            })
+        })
+        .or_else(|| {
+            forfeit_error.map(|e| {
+                let target = forfeit_target.unwrap_or_else(|| "forfeit-a".into());
+                ErrorSummary::one("error-summary", "The forfeit was not recorded", e, target)
+            })
+        })
+        .or_else(|| {
+            conflict.map(|c| ErrorSummary::one("console-conflict", "Not saved", c, "game-status"))
+        })
+}
+
+/// The scoresheet as the console shows it: cards, and a correction link per hand once
+/// play started.
+fn sheet(view: &MatchView) -> Scoresheet {
+    let can_correct = matches!(view.status, MatchStatus::InProgress | MatchStatus::Complete);
+    Scoresheet {
+        classes: false,
+        cards: true,
+        correct: can_correct.then_some(view.id),
+        ..Scoresheet::of_match(view)
+    }
 }
 
 #[get("/supervise/matches/{id}")]

@@ -8,10 +8,11 @@ use super::{MatchLine, StandingRow, line, page, standing_row};
 use crate::db::leagues::TeamRow;
 use crate::domain::words::{ordinal, plural};
 use crate::domain::{MatchStatus, TeamId};
+use crate::league::settings::{Settings, Sportsmanship};
 use crate::league::standings::{Ratings, Standing};
 use crate::rules::Team;
 use crate::service::TeamRef;
-use crate::service::eligibility::EligibilityRow;
+use crate::service::eligibility::{EligibilityRow, Override};
 use crate::service::leagues::League;
 use crate::service::public_views;
 use crate::service::summaries::MatchSummary;
@@ -126,65 +127,6 @@ impl Needs {
         row: Option<&EligibilityRow>,
     ) -> Needs {
         let settings = &league.settings;
-        let rules = &settings.eligibility;
-        let forfeits = standing.map_or(0, |s| s.forfeits);
-        let ratings = standing.map_or(Ratings::default(), |s| s.ratings);
-        let average = standing.and_then(Standing::sportsmanship);
-
-        let mut facts = Vec::new();
-        let mut limits = Vec::new();
-        if let Some(max) = rules.max_forfeits {
-            limits.push(match max {
-                0 => "a playoff team may have none".to_string(),
-                n => format!("a playoff team may have at most {n}"),
-            });
-        }
-        if let Some(drop) = settings.forfeit.drop_after {
-            limits.push(format!(
-                "the {} drops a team from the league",
-                ordinal(drop)
-            ));
-        }
-        facts.push(Fact {
-            id: "team-forfeits",
-            term: "Forfeits so far",
-            value: if limits.is_empty() {
-                forfeits.to_string()
-            } else {
-                format!("{forfeits} ({})", limits.join("; "))
-            },
-        });
-        if let Some(scale) = &settings.sportsmanship {
-            let mut value = match average {
-                Some(avg) => format!(
-                    "{avg:.1} from {}, on a scale of {} to {}",
-                    plural(ratings.count, "rating", "ratings"),
-                    scale.min,
-                    scale.max
-                ),
-                None => format!(
-                    "not rated yet (the scale is {} to {})",
-                    scale.min, scale.max
-                ),
-            };
-            if let Some(min) = rules.min_sportsmanship {
-                value.push_str(&format!("; the playoffs need at least {min:.1}"));
-            }
-            facts.push(Fact {
-                id: "team-sportsmanship",
-                term: "Sportsmanship average",
-                value,
-            });
-        }
-        if let Some(min) = rules.min_win_pct {
-            let pct = standing.map_or(0.0, |s| s.win_pct);
-            facts.push(Fact {
-                id: "team-win-pct",
-                term: "Win percentage",
-                value: format!("{pct:.3}; the playoffs need at least {min:.3}"),
-            });
-        }
-
         let mut needs = Needs {
             out: None,
             eligible: row.is_none_or(|r| r.eligible),
@@ -194,88 +136,179 @@ impl Needs {
             reasons: row.map(|r| r.reasons.clone()).unwrap_or_default(),
             at_risk: row.map(|r| r.at_risk.clone()).unwrap_or_default(),
             calm: None,
-            facts,
+            facts: facts(settings, standing),
         };
-        let name = &team.name;
         if team.withdrawn {
-            needs.out = Some(match &team.dropped_reason {
-                Some(why) => format!(
-                    "{name} was {why}: it is out of the league and cannot enter the playoffs. Its remaining matches are cancelled; its results stay in the standings."
-                ),
-                None => format!(
-                    "{name} has withdrawn from the league and cannot enter the playoffs. Its remaining matches are cancelled; its results stay in the standings."
-                ),
-            });
+            needs.out = Some(out_of_league(team));
             needs.eligible = false;
             needs.reasons.clear();
             needs.at_risk.clear();
             return needs;
         }
-        match row.and_then(|r| r.decision.as_ref()) {
-            Some(d) => {
-                needs.verdict = format!(
-                    "The league coordinator has decided that {name} {} enter the playoffs, whatever the rules say.",
-                    if d.eligible { "may" } else { "may not" }
-                );
-                needs.decision = Some(d.reason.clone());
-                needs.reasons_lead = "By the rules alone, what would keep it out:";
-            }
-            None if needs.eligible => {
-                needs.verdict = format!("As things stand, {name} is eligible for the playoffs.");
-            }
-            None => {
-                needs.verdict =
-                    format!("As things stand, {name} is not eligible for the playoffs.");
-            }
-        }
-        let has_rules = rules.min_sportsmanship.is_some()
-            || rules.max_forfeits.is_some()
-            || rules.min_win_pct.is_some()
-            || settings.forfeit.drop_after.is_some();
-        if !has_rules && needs.decision.is_none() {
+        needs.judge(&team.name, row.and_then(|r| r.decision.as_ref()));
+        if !has_playoff_rules(settings) && needs.decision.is_none() {
             needs.calm = Some(
                 "This league has no playoff rules on forfeits, sportsmanship or win percentage: every team still in the league may enter.".to_string(),
             );
         } else if needs.eligible && needs.reasons.is_empty() && needs.at_risk.is_empty() {
-            let forfeit_rating = settings
-                .sportsmanship
-                .as_ref()
-                .and_then(|s| s.forfeit_rating);
-            // (A team not rated yet has an at-risk line: its first rating.)
-            let mut calm = {
-                // What next game cannot change: a forfeit (its rating included) within
-                // the limits, and any rating on the scale (no rating line at risk).
-                let forfeit_keeps = match (rules.min_sportsmanship, forfeit_rating) {
-                    (Some(min), Some(r)) => ratings.average_with(r) >= min,
-                    _ => true,
-                };
-                let mut safe = Vec::new();
-                if (rules.max_forfeits.is_some() || settings.forfeit.drop_after.is_some())
-                    && forfeit_keeps
-                {
-                    safe.push("one more forfeit");
-                }
-                if rules.min_sportsmanship.is_some() {
-                    safe.push("even the lowest sportsmanship rating");
-                }
-                if safe.is_empty() {
-                    "Nothing at risk: the team meets every playoff rule.".to_string()
-                } else {
-                    format!(
-                        "Nothing at risk: {} next game would not put the team out of the playoffs.",
-                        safe.join(" or ")
-                    )
-                }
-            };
-            if let Some(min) = rules.min_win_pct {
-                calm.push_str(&format!(
-                    " Its win percentage must stay at {min:.3} or better."
-                ));
-            }
-            needs.calm = Some(calm);
+            let ratings = standing.map_or(Ratings::default(), |s| s.ratings);
+            needs.calm = Some(nothing_at_risk(settings, ratings));
         }
         needs
     }
+
+    /// The verdict: an admin's `decision`, or what the rules say.
+    fn judge(&mut self, name: &str, decision: Option<&Override>) {
+        match decision {
+            Some(d) => {
+                self.verdict = format!(
+                    "The league coordinator has decided that {name} {} enter the playoffs, whatever the rules say.",
+                    if d.eligible { "may" } else { "may not" }
+                );
+                self.decision = Some(d.reason.clone());
+                self.reasons_lead = "By the rules alone, what would keep it out:";
+            }
+            None if self.eligible => {
+                self.verdict = format!("As things stand, {name} is eligible for the playoffs.");
+            }
+            None => {
+                self.verdict = format!("As things stand, {name} is not eligible for the playoffs.");
+            }
+        }
+    }
+}
+
+/// Why a withdrawn or dropped team is out, in a sentence.
+fn out_of_league(team: &TeamRow) -> String {
+    let name = &team.name;
+    match &team.dropped_reason {
+        Some(why) => format!(
+            "{name} was {why}: it is out of the league and cannot enter the playoffs. Its remaining matches are cancelled; its results stay in the standings."
+        ),
+        None => format!(
+            "{name} has withdrawn from the league and cannot enter the playoffs. Its remaining matches are cancelled; its results stay in the standings."
+        ),
+    }
+}
+
+/// Whether the league has any rule that can keep a team out of the playoffs.
+fn has_playoff_rules(settings: &Settings) -> bool {
+    let rules = &settings.eligibility;
+    rules.min_sportsmanship.is_some()
+        || rules.max_forfeits.is_some()
+        || rules.min_win_pct.is_some()
+        || settings.forfeit.drop_after.is_some()
+}
+
+/// The record the league's rules look at: forfeits always, sportsmanship and win percentage
+/// when the league has them.
+fn facts(settings: &Settings, standing: Option<&Standing>) -> Vec<Fact> {
+    let forfeits = standing.map_or(0, |s| s.forfeits);
+    let mut facts = vec![forfeits_fact(settings, forfeits)];
+    if let Some(scale) = &settings.sportsmanship {
+        facts.push(sportsmanship_fact(settings, scale, standing));
+    }
+    if let Some(min) = settings.eligibility.min_win_pct {
+        let pct = standing.map_or(0.0, |s| s.win_pct);
+        facts.push(Fact {
+            id: "team-win-pct",
+            term: "Win percentage",
+            value: format!("{pct:.3}; the playoffs need at least {min:.3}"),
+        });
+    }
+    facts
+}
+
+/// The team's forfeits, with the limits the league sets on them.
+fn forfeits_fact(settings: &Settings, forfeits: u32) -> Fact {
+    let mut limits = Vec::new();
+    if let Some(max) = settings.eligibility.max_forfeits {
+        limits.push(match max {
+            0 => "a playoff team may have none".to_string(),
+            n => format!("a playoff team may have at most {n}"),
+        });
+    }
+    if let Some(drop) = settings.forfeit.drop_after {
+        limits.push(format!(
+            "the {} drops a team from the league",
+            ordinal(drop)
+        ));
+    }
+    Fact {
+        id: "team-forfeits",
+        term: "Forfeits so far",
+        value: if limits.is_empty() {
+            forfeits.to_string()
+        } else {
+            format!("{forfeits} ({})", limits.join("; "))
+        },
+    }
+}
+
+/// The team's sportsmanship average on the league's `scale`, with the playoffs' minimum.
+fn sportsmanship_fact(
+    settings: &Settings,
+    scale: &Sportsmanship,
+    standing: Option<&Standing>,
+) -> Fact {
+    let ratings = standing.map_or(Ratings::default(), |s| s.ratings);
+    let mut value = match standing.and_then(Standing::sportsmanship) {
+        Some(avg) => format!(
+            "{avg:.1} from {}, on a scale of {} to {}",
+            plural(ratings.count, "rating", "ratings"),
+            scale.min,
+            scale.max
+        ),
+        None => format!(
+            "not rated yet (the scale is {} to {})",
+            scale.min, scale.max
+        ),
+    };
+    if let Some(min) = settings.eligibility.min_sportsmanship {
+        value.push_str(&format!("; the playoffs need at least {min:.1}"));
+    }
+    Fact {
+        id: "team-sportsmanship",
+        term: "Sportsmanship average",
+        value,
+    }
+}
+
+/// "Nothing at risk: …" for an eligible team with nothing at risk: what next game cannot
+/// change. (A team not rated yet has an at-risk line: its first rating.)
+fn nothing_at_risk(settings: &Settings, ratings: Ratings) -> String {
+    let rules = &settings.eligibility;
+    let forfeit_rating = settings
+        .sportsmanship
+        .as_ref()
+        .and_then(|s| s.forfeit_rating);
+    // What next game cannot change: a forfeit (its rating included) within the limits, and
+    // any rating on the scale (no rating line at risk).
+    let forfeit_keeps = match (rules.min_sportsmanship, forfeit_rating) {
+        (Some(min), Some(r)) => ratings.average_with(r) >= min,
+        _ => true,
+    };
+    let mut safe = Vec::new();
+    if (rules.max_forfeits.is_some() || settings.forfeit.drop_after.is_some()) && forfeit_keeps {
+        safe.push("one more forfeit");
+    }
+    if rules.min_sportsmanship.is_some() {
+        safe.push("even the lowest sportsmanship rating");
+    }
+    let mut calm = if safe.is_empty() {
+        "Nothing at risk: the team meets every playoff rule.".to_string()
+    } else {
+        format!(
+            "Nothing at risk: {} next game would not put the team out of the playoffs.",
+            safe.join(" or ")
+        )
+    };
+    if let Some(min) = rules.min_win_pct {
+        calm.push_str(&format!(
+            " Its win percentage must stay at {min:.3} or better."
+        ));
+    }
+    calm
 }
 
 #[derive(Template)]
