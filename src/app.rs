@@ -24,6 +24,8 @@ pub struct Settings {
     pub clock: Clock,
     /// Reverse proxies whose `X-Forwarded-For` names the client (for the login throttle).
     pub trusted_proxies: Vec<ipnet::IpNet>,
+    /// Threads answering requests (`None`: actix's default, one per CPU core).
+    pub workers: Option<usize>,
 }
 
 pub struct Application {
@@ -36,6 +38,9 @@ impl Application {
     /// Opens the database (running migrations) and binds the listener.
     pub async fn build(settings: &Settings) -> anyhow::Result<Application> {
         let db = Db::open(&settings.db, settings.clock.clone()).await?;
+        // Made now, off the workers, so the first login of an unknown name takes no longer
+        // than a known one's.
+        tokio::spawn(crate::service::accounts::dummy_hash());
         let listener = TcpListener::bind(&settings.bind)
             .map_err(|e| anyhow::anyhow!("cannot listen on {}: {e}", settings.bind))?;
         let port = listener.local_addr()?.port();
@@ -47,6 +52,7 @@ impl Application {
             secure_cookies: settings.secure_cookies,
             pages: site::middleware::page_cache::PageCache::new(settings.page_cache),
             device_keys: Default::default(),
+            metrics: site::metrics::Metrics::new(&db),
         });
         let server = HttpServer::new(move || {
             App::new()
@@ -57,16 +63,22 @@ impl Application {
                 ))
                 .wrap(site::middleware::same_origin::SameOrigin)
                 .wrap(site::middleware::security_headers())
-                .wrap(actix_web::middleware::Logger::new("%r %s %Dms"))
-                // Outermost: a panic anywhere inside is one 500 (see `panics`).
+                // A panic anywhere inside is one 500 (see `panics`).
                 .wrap(actix_web::middleware::from_fn(
                     site::middleware::panics::catch_panic,
                 ))
+                // Outermost: the request id, its log line and metrics, on every answer.
+                .wrap(actix_web::middleware::from_fn(
+                    site::middleware::observe::observe,
+                ))
                 .configure(site::routes)
                 .default_service(web::to(site::not_found))
-        })
-        .listen(listener)?
-        .run();
+        });
+        let server = match settings.workers {
+            Some(n) => server.workers(n),
+            None => server,
+        };
+        let server = server.listen(listener)?.run();
         Ok(Application { server, port, db })
     }
 

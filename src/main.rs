@@ -1,6 +1,6 @@
 //! The `spades-im` command: serve (the default), score, backup, restore.
 
-use std::io::Read;
+use std::io::{IsTerminal, Read};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -22,6 +22,42 @@ struct Cli {
     command: Option<Command>,
     #[command(flatten)]
     serve: ServeArgs,
+    /// How log lines are written to standard error: `text` for people, `json` (one object a
+    /// line, the request's id under `spans`) for log shippers.
+    #[arg(
+        long,
+        env = "SPADES_LOG_FORMAT",
+        value_enum,
+        default_value_t = LogFormat::Text,
+        global = true
+    )]
+    log_format: LogFormat,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum LogFormat {
+    Text,
+    Json,
+}
+
+/// Logs to standard error, filtered by `SPADES_LOG` (`info` by default), in `format`.
+fn start_logging(format: LogFormat) {
+    let filter = EnvFilter::try_from_env("SPADES_LOG").unwrap_or_else(|_| EnvFilter::new("info"));
+    // Colours only for a person at a terminal, never into a file or the journal.
+    let lines = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_ansi(std::io::stderr().is_terminal())
+        .with_writer(std::io::stderr);
+    match format {
+        LogFormat::Text => lines.init(),
+        // Every open span with its fields (`spans`): the request's id is in the outermost,
+        // whichever service function (`#[instrument]`) wrote the line.
+        LogFormat::Json => lines
+            .json()
+            .with_current_span(false)
+            .with_span_list(true)
+            .init(),
+    }
 }
 
 /// `--db`: a PostgreSQL URL or an SQLite file; any other URL is an error instead of a folder
@@ -242,13 +278,8 @@ enum TokenCommand {
 }
 
 fn main() -> ExitCode {
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            EnvFilter::try_from_env("SPADES_LOG").unwrap_or_else(|_| EnvFilter::new("info")),
-        )
-        .with_writer(std::io::stderr)
-        .init();
     let cli = Cli::parse();
+    start_logging(cli.log_format);
     match cli.command.unwrap_or(Command::Serve) {
         Command::Serve => run_async(serve(cli.serve)),
         Command::Score => score(),
@@ -341,6 +372,7 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         page_cache: !args.no_page_cache,
         clock,
         trusted_proxies: args.trusted_proxies,
+        workers: None,
     };
     let app = Application::build(&settings).await?;
     let first_admin = accounts::ensure_admin(app.db()).await?;

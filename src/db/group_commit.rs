@@ -13,8 +13,10 @@
 use std::future::Future;
 use std::panic::AssertUnwindSafe;
 use std::pin::Pin;
+use std::time::Instant;
 
 use futures_util::FutureExt;
+use prometheus_client::metrics::histogram::{Histogram, exponential_buckets};
 use tokio::sync::{mpsc, oneshot};
 
 use super::{Conn, Store, on_store};
@@ -30,8 +32,37 @@ const MAX_BATCH: usize = 256;
 const QUEUE: usize = 4096;
 
 /// A queued request: its body, run on the writer's connection inside the batch, or refused
-/// unrun when the batch could not begin.
-type Job = Box<dyn for<'c> FnOnce(Slot<'c>) -> BoxFuture<'c, Done> + Send>;
+/// unrun when the batch could not begin; and when it was queued.
+struct Job {
+    queued: Instant,
+    body: Body,
+}
+
+type Body = Box<dyn for<'c> FnOnce(Slot<'c>) -> BoxFuture<'c, Done> + Send>;
+
+/// What `GET /metrics` shows of the writer: how full its batches are, how long requests wait
+/// for it, how long a batch takes to write and commit. (Clones share the counts.)
+#[derive(Clone, Debug)]
+pub struct BatchMetrics {
+    /// Requests per batch (1 to [`MAX_BATCH`]).
+    pub sizes: Histogram,
+    /// Seconds from a request's queueing to the writer taking its batch.
+    pub waits: Histogram,
+    /// Seconds from a batch's `BEGIN` to its commit (or failure).
+    pub durations: Histogram,
+}
+
+impl Default for BatchMetrics {
+    fn default() -> BatchMetrics {
+        BatchMetrics {
+            // 1, 2, 4 … 256.
+            sizes: Histogram::new(exponential_buckets(1.0, 2.0, 9)),
+            // 0.25 ms … 4.1 s.
+            waits: Histogram::new(exponential_buckets(0.000_25, 2.0, 15)),
+            durations: Histogram::new(exponential_buckets(0.000_25, 2.0, 15)),
+        }
+    }
+}
 
 /// What the writer hands a request.
 enum Slot<'c> {
@@ -76,17 +107,30 @@ fn lost(e: &sqlx::Error) -> BatchLost {
 }
 
 /// The queue in front of the writer task.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct GroupCommit {
     queue: mpsc::Sender<Job>,
+    metrics: BatchMetrics,
+}
+
+impl std::fmt::Debug for GroupCommit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("GroupCommit").finish_non_exhaustive()
+    }
 }
 
 impl GroupCommit {
     /// Starts the writer task on `writer`, the store whose write transactions it opens.
     pub(super) fn start(writer: Store) -> GroupCommit {
         let (queue, requests) = mpsc::channel(QUEUE);
-        tokio::spawn(write_batches(writer, requests));
-        GroupCommit { queue }
+        let metrics = BatchMetrics::default();
+        tokio::spawn(write_batches(writer, requests, metrics.clone()));
+        GroupCommit { queue, metrics }
+    }
+
+    /// The writer's batch sizes, waits and durations so far.
+    pub fn metrics(&self) -> &BatchMetrics {
+        &self.metrics
     }
 
     /// Runs `body` in the next batch and answers once the batch is committed. An `Err` from
@@ -125,7 +169,7 @@ where
     E: From<sqlx::Error> + Send + 'static,
 {
     let (reply, answer) = oneshot::channel::<Result<T, E>>();
-    let job: Job = Box::new(move |slot| {
+    let body: Body = Box::new(move |slot| {
         Box::pin(async move {
             let conn = match slot {
                 Slot::Run(conn) => conn,
@@ -156,29 +200,40 @@ where
             }
         })
     });
+    let job = Job {
+        queued: Instant::now(),
+        body,
+    };
     (job, answer)
 }
 
 /// The writer task: takes the first waiting request and every one queued behind it (up to
 /// [`MAX_BATCH`]), writes them in one transaction, answers them, and starts again.
-async fn write_batches(writer: Store, mut requests: mpsc::Receiver<Job>) {
+async fn write_batches(writer: Store, mut requests: mpsc::Receiver<Job>, metrics: BatchMetrics) {
     let mut batch = Vec::with_capacity(MAX_BATCH);
     while requests.recv_many(&mut batch, MAX_BATCH).await > 0 {
-        write_batch(&writer, std::mem::take(&mut batch)).await;
+        write_batch(&writer, std::mem::take(&mut batch), &metrics).await;
     }
 }
 
-async fn write_batch(writer: &Store, jobs: Vec<Job>) {
-    // Timed for `SPADES_LOG=spades_im::db::group_commit=debug`.
-    let t0 = std::time::Instant::now();
+async fn write_batch(writer: &Store, jobs: Vec<Job>, metrics: &BatchMetrics) {
+    // Timed for `SPADES_LOG=spades_im::db::group_commit=debug` and `GET /metrics`.
+    let t0 = Instant::now();
     let n = jobs.len();
+    metrics.sizes.observe(n as f64);
+    for job in &jobs {
+        metrics
+            .waits
+            .observe(t0.saturating_duration_since(job.queued).as_secs_f64());
+    }
     let mut tx = match writer.begin_write().await {
         Ok(tx) => tx,
         Err(e) => {
             let why = lost(&e);
             for job in jobs {
-                job(Slot::Refuse(why.clone())).await;
+                (job.body)(Slot::Refuse(why.clone())).await;
             }
+            metrics.durations.observe(t0.elapsed().as_secs_f64());
             return;
         }
     };
@@ -200,10 +255,10 @@ async fn write_batch(writer: &Store, jobs: Vec<Job>) {
         }
         if let Some(why) = &broken {
             // The transaction is unusable: the rest are not run.
-            job(Slot::Refuse(why.clone())).await;
+            (job.body)(Slot::Refuse(why.clone())).await;
             continue;
         }
-        let d = job(Slot::Run(&mut tx)).await;
+        let d = (job.body)(Slot::Run(&mut tx)).await;
         let last = i + 1 == count;
         let end = match (d.wrote, last) {
             (true, true) => "RELEASE request",
@@ -225,6 +280,7 @@ async fn write_batch(writer: &Store, jobs: Vec<Job>) {
         Some(why) => Err(why),
         None => tx.commit().await.map_err(|e| lost(&e)),
     };
+    metrics.durations.observe(t0.elapsed().as_secs_f64());
     tracing::debug!(
         requests = n,
         run_us = t1.as_micros() as u64,
@@ -300,7 +356,7 @@ mod tests {
         ]
         .into_iter()
         .unzip();
-        write_batch(&pool, jobs).await;
+        write_batch(&pool, jobs, &BatchMetrics::default()).await;
         let mut results = Vec::new();
         for answer in answers {
             results.push(
@@ -353,7 +409,7 @@ mod tests {
                 Ok::<_, sqlx::Error>(0)
             })
         });
-        write_batch(&pool, vec![first_job, orphan_job]).await;
+        write_batch(&pool, vec![first_job, orphan_job], &BatchMetrics::default()).await;
         let first = first.await.unwrap().map_err(|e| e.to_string());
         let orphan = orphan.await.unwrap().map_err(|e| e.to_string());
         assert!(

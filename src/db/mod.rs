@@ -251,6 +251,30 @@ impl Db {
         }
     }
 
+    /// The writer's batch sizes, waits and durations (for `GET /metrics`).
+    pub fn batch_metrics(&self) -> &group_commit::BatchMetrics {
+        self.batches.metrics()
+    }
+
+    /// The connections of each pool as they are now, for `GET /metrics`: SQLite's readers
+    /// (`read`) and its writer (`write`), or PostgreSQL's one pool (`shared`).
+    pub fn pool_use(&self) -> Vec<PoolUse> {
+        fn of<DB: sqlx::Database>(name: &'static str, pool: &sqlx::Pool<DB>) -> PoolUse {
+            let open = pool.size();
+            let idle = u32::try_from(pool.num_idle()).unwrap_or(open).min(open);
+            PoolUse {
+                pool: name,
+                in_use: open - idle,
+                idle,
+                max: pool.options().get_max_connections(),
+            }
+        }
+        match &self.store {
+            Store::Sqlite(pools) => vec![of("read", &pools.reader), of("write", &pools.writer)],
+            Store::Postgres(pool) => vec![of("shared", pool)],
+        }
+    }
+
     /// The counter of changes to what the public pages show (kept by triggers).
     pub async fn data_version(&self) -> Result<i64, sqlx::Error> {
         let mut conn = self.read().await?;
@@ -269,7 +293,7 @@ impl Db {
         match &self.store {
             Store::Sqlite(pools) => {
                 sqlx::query("SELECT 1").execute(&pools.reader).await?;
-                Ok(pools.file_writable())
+                pools.file_writable().await
             }
             Store::Postgres(pool) => {
                 sqlx::query_scalar(
@@ -281,6 +305,18 @@ impl Db {
             }
         }
     }
+}
+
+/// One connection pool's use at a moment ([`Db::pool_use`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PoolUse {
+    pub pool: &'static str,
+    /// Connections lent out (running a query, or held by a request or the writer).
+    pub in_use: u32,
+    /// Open connections waiting in the pool.
+    pub idle: u32,
+    /// The most the pool opens.
+    pub max: u32,
 }
 
 /// A connection of either store: pooled, or a transaction ([`Tx`] derefs to it).

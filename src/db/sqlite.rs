@@ -107,14 +107,6 @@ impl Pools {
         Ok(pools)
     }
 
-    /// Whether the database file opens for writing (not a read-only file or file system).
-    pub fn file_writable(&self) -> bool {
-        std::fs::OpenOptions::new()
-            .write(true)
-            .open(&self.path)
-            .is_ok()
-    }
-
     /// Refuses to run unless WAL, `synchronous=FULL`, foreign keys and the busy timeout are
     /// in force on both pools.
     async fn check_settings(&self) -> Result<(), DbError> {
@@ -139,17 +131,40 @@ impl Pools {
     /// committed before it starts is in it, none that commits after — checks the copy's
     /// integrity, flushes it to disk (`VACUUM INTO` does not) and only then gives it its name,
     /// so `dest` is never a partial or unchecked copy. An existing `dest` is replaced.
+    /// The file work (removing, flushing, renaming) runs on a blocking thread, never on the
+    /// async worker that asked for the backup (`POST /admin/backup`).
     pub async fn backup(&self, dest: &Path) -> Result<(), DbError> {
         let partial = beside(dest, &format!(".partial-{}", std::process::id()));
-        let _ = std::fs::remove_file(&partial);
+        off_thread({
+            let partial = partial.clone();
+            move || {
+                let _ = std::fs::remove_file(partial);
+                Ok(())
+            }
+        })
+        .await?;
         let result = match self.backup_to(&partial).await {
-            Ok(()) => put_in_place(&partial, dest).map_err(|e| DbError::Sqlx(sqlx::Error::Io(e))),
+            Ok(()) => {
+                let (from, to) = (partial.clone(), dest.to_path_buf());
+                off_thread(move || put_in_place(&from, &to)).await
+            }
             Err(e) => Err(e),
         };
         if result.is_err() {
-            let _ = std::fs::remove_file(&partial);
+            let _ = tokio::fs::remove_file(&partial).await;
         }
         result
+    }
+
+    /// Whether the database file opens for writing (not a read-only file or file system),
+    /// asked on a blocking thread (for `/healthz`, which a proxy asks every few seconds).
+    pub async fn file_writable(&self) -> Result<bool, sqlx::Error> {
+        let path = self.path.clone();
+        tokio::task::spawn_blocking(move || {
+            std::fs::OpenOptions::new().write(true).open(path).is_ok()
+        })
+        .await
+        .map_err(|e| sqlx::Error::Io(std::io::Error::other(e)))
     }
 
     async fn backup_to(&self, dest: &Path) -> Result<(), DbError> {
@@ -213,6 +228,17 @@ fn sync_dir_of(path: &Path) -> std::io::Result<()> {
         Some(dir) if !dir.as_os_str().is_empty() => std::fs::File::open(dir)?.sync_all(),
         _ => std::fs::File::open(".")?.sync_all(),
     }
+}
+
+/// Runs the file work `f` on a blocking thread.
+async fn off_thread(
+    f: impl FnOnce() -> std::io::Result<()> + Send + 'static,
+) -> Result<(), DbError> {
+    tokio::task::spawn_blocking(f)
+        .await
+        .map_err(std::io::Error::other)
+        .and_then(|done| done)
+        .map_err(|e| DbError::Sqlx(sqlx::Error::Io(e)))
 }
 
 /// Flushes `from` to disk, renames it to `to` (atomically, in the same folder) and flushes the

@@ -55,9 +55,13 @@ pub fn verify_password(password: &str, hash: &str) -> bool {
 }
 
 /// A hash to verify against when the user does not exist, so both answers take as long.
-pub fn dummy_hash() -> &'static str {
-    static DUMMY: std::sync::OnceLock<String> = std::sync::OnceLock::new();
-    DUMMY.get_or_init(|| hash_password("no such user, no such password"))
+/// Made once, off the async workers (the first logins to need it wait for it together).
+pub async fn dummy_hash() -> Result<&'static str, ServiceError> {
+    static DUMMY: tokio::sync::OnceCell<String> = tokio::sync::OnceCell::const_new();
+    DUMMY
+        .get_or_try_init(|| hash_off_thread("no such user, no such password".into()))
+        .await
+        .map(String::as_str)
 }
 
 pub fn validate_username(name: &str) -> Result<(), ServiceError> {
@@ -97,6 +101,7 @@ fn user_of(row: users::UserRow) -> User {
 
 /// Creates a user with `password`, by the admin `by` (none from the command line or at the
 /// first start).
+#[tracing::instrument(skip_all, fields(role = role.as_str()))]
 pub async fn create_user(
     db: &Db,
     by: Option<&User>,
@@ -115,11 +120,20 @@ pub async fn create_user(
     Ok(user)
 }
 
-/// [`hash_password`] off the async workers.
+/// [`hash_password`] on a blocking thread: argon2 takes tens of milliseconds of CPU on
+/// purpose, and on an async worker it would hold up every request that worker serves.
 async fn hash_off_thread(password: String) -> Result<String, ServiceError> {
-    actix_web::rt::task::spawn_blocking(move || hash_password(&password))
+    tokio::task::spawn_blocking(move || hash_password(&password))
         .await
         .map_err(|e| ServiceError::corrupt("password hashing", e))
+}
+
+/// [`verify_password`] on a blocking thread, as [`hash_off_thread`].
+async fn verify_off_thread(password: &str, hash: String) -> Result<bool, ServiceError> {
+    let password = password.to_string();
+    tokio::task::spawn_blocking(move || verify_password(&password, &hash))
+        .await
+        .map_err(|e| ServiceError::corrupt("password checking", e))
 }
 
 /// Adds the user `username` with the password hash `hash`, with its audit row, inside the
@@ -156,6 +170,7 @@ async fn insert_user(
 }
 
 /// Checks a username and password; `None` for either wrong (same answer, similar time).
+#[tracing::instrument(skip_all)]
 pub async fn check_login(
     db: &Db,
     username: &str,
@@ -164,13 +179,11 @@ pub async fn check_login(
     let mut conn = db.read().await?;
     let row = users::by_name(&mut conn, username).await?;
     drop(conn);
-    let hash = row
-        .as_ref()
-        .map_or_else(|| dummy_hash().to_string(), |r| r.password_hash.clone());
-    let password = password.to_string();
-    let ok = actix_web::rt::task::spawn_blocking(move || verify_password(&password, &hash))
-        .await
-        .unwrap_or(false);
+    let hash = match &row {
+        Some(r) => r.password_hash.clone(),
+        None => dummy_hash().await?.to_string(),
+    };
+    let ok = verify_off_thread(password, hash).await?;
     Ok(row.filter(|_| ok).map(user_of))
 }
 
@@ -238,6 +251,7 @@ pub async fn token_user(db: &Db, token: &str) -> Result<Option<User>, ServiceErr
 
 /// Creates an API token named `name` (checked as stored text) for `username`, with its
 /// audit row; the token is shown once and stored hashed.
+#[tracing::instrument(skip_all)]
 pub async fn create_token(db: &Db, username: &str, name: &str) -> Result<String, ServiceError> {
     let name = TextRule {
         code: "invalid_input",
@@ -293,6 +307,7 @@ pub async fn tokens(db: &Db, user: &User) -> Result<Vec<TokenView>, ServiceError
 
 /// Revokes one of the user's own tokens, with its audit row (not found: another user's
 /// token, or one already revoked).
+#[tracing::instrument(skip_all, fields(user_id = %user.id, token_id = %token_id))]
 pub async fn revoke_token(db: &Db, user: &User, token_id: TokenId) -> Result<(), ServiceError> {
     let now = db.clock().now();
     let mut tx = db.write().await?;
@@ -310,6 +325,7 @@ pub async fn revoke_token(db: &Db, user: &User, token_id: TokenId) -> Result<(),
     Ok(())
 }
 
+#[tracing::instrument(skip_all, fields(user_id = %user.id))]
 pub async fn change_password(
     db: &Db,
     user: &User,
@@ -325,10 +341,7 @@ pub async fn change_password(
             "the current password is wrong",
         ));
     }
-    let new = new.to_string();
-    let hash = actix_web::rt::task::spawn_blocking(move || hash_password(&new))
-        .await
-        .map_err(|e| ServiceError::corrupt("password hashing", e))?;
+    let hash = hash_off_thread(new.to_string()).await?;
     let mut tx = db.write().await?;
     users::set_password(&mut tx, user.id, &hash).await?;
     // Every other login ends with the old password.
@@ -348,6 +361,7 @@ pub async fn change_password(
 /// Instances that start together on an empty database make one admin: the count is taken
 /// again inside the write transaction, which holds the store's write lock, and whoever
 /// finds an admin there leaves it be.
+#[tracing::instrument(skip_all)]
 pub async fn ensure_admin(db: &Db) -> Result<Option<(String, String)>, ServiceError> {
     let mut conn = db.read().await?;
     let admins = users::count_admins(&mut conn).await?;

@@ -56,6 +56,7 @@ pub struct Dashboard {
     pub unrated: Vec<UnratedMatch>,
 }
 
+#[tracing::instrument(skip_all, fields(user_id = %user.id))]
 pub async fn dashboard(db: &Db, user: &User) -> Result<Dashboard, ServiceError> {
     require_admin(user)?;
     let mut conn = db.read().await?;
@@ -174,6 +175,7 @@ impl LeagueAdmin {
     }
 }
 
+#[tracing::instrument(skip_all, fields(user_id = %user.id, slug = ?slug))]
 pub async fn league_admin(db: &Db, user: &User, slug: &str) -> Result<LeagueAdmin, ServiceError> {
     require_admin(user)?;
     let mut conn = db.read().await?;
@@ -282,6 +284,7 @@ pub async fn playoffs_setup(
 /// A fresh copy of the whole database (`VACUUM INTO`, integrity checked), read from a
 /// temporary file that is deleted before returning. None on PostgreSQL (backed up on its
 /// server).
+#[tracing::instrument(skip_all, fields(user_id = %user.id))]
 pub async fn backup(db: &Db, user: &User) -> Result<Vec<u8>, ServiceError> {
     require_admin(user)?;
     if db.kind() != crate::db::StoreKind::Sqlite {

@@ -56,6 +56,7 @@ pub struct FeedEvent {
 }
 
 /// Every match of league `slug` that has a time.
+#[tracing::instrument(skip_all, fields(slug = ?slug))]
 pub async fn league_feed(conn: &mut Conn, clock: &Clock, slug: &str) -> Result<Feed, ServiceError> {
     let league = leagues::league_by_slug(conn, slug).await?;
     let rows = db_matches::of_league(conn, league.row.id).await?;
@@ -68,6 +69,7 @@ pub async fn league_feed(conn: &mut Conn, clock: &Clock, slug: &str) -> Result<F
 }
 
 /// Every match of team `id` that has a time (not found for no such team).
+#[tracing::instrument(skip_all, fields(team_id = %id))]
 pub async fn team_feed(conn: &mut Conn, clock: &Clock, id: TeamId) -> Result<Feed, ServiceError> {
     let team = db_leagues::team(conn, id)
         .await?

@@ -48,6 +48,7 @@ fn side(team: &str, field: &str) -> Result<Team, ServiceError> {
 
 /// Checks a team in (keeping the first time if it already is) or takes its check-in back;
 /// only before the start of a scheduled match.
+#[tracing::instrument(skip_all, fields(user_id = %user.id, match_id = %id))]
 pub async fn check_in(
     db: &Db,
     user: &User,
@@ -173,6 +174,7 @@ pub(super) async fn rate_forfeit(
 /// replacing earlier ratings and the rater's own note (no note: the rater's note is removed;
 /// other raters' notes stay); a forfeiting team's rating is the league's forfeit rating. The
 /// answer carries the rater's note.
+#[tracing::instrument(skip_all, fields(user_id = %user.id, match_id = %id))]
 pub async fn rate(
     db: &Db,
     user: &User,

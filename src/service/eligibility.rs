@@ -146,6 +146,7 @@ pub struct OverrideInput {
 
 /// Sets or removes an admin's decision on the eligibility of `team` of league `slug`
 /// (audited); the team's row as it is now.
+#[tracing::instrument(skip_all, fields(user_id = %user.id, slug = ?slug, team_id = %team))]
 pub async fn set_override(
     db: &Db,
     user: &User,

@@ -28,6 +28,7 @@ pub struct LeagueCard {
 }
 
 /// Every league, newest first, with how many teams and matches it has.
+#[tracing::instrument(skip_all)]
 pub async fn league_cards(conn: &mut Conn) -> Result<Vec<LeagueCard>, ServiceError> {
     let all = db_leagues::all(conn).await?;
     let mut cards = Vec::with_capacity(all.len());
@@ -79,6 +80,7 @@ pub struct LeagueHome {
 }
 
 /// The home of league `slug` at `now` (the league's wall-clock time).
+#[tracing::instrument(skip_all, fields(slug = ?slug))]
 pub async fn league_home(
     conn: &mut Conn,
     slug: &str,

@@ -318,6 +318,7 @@ async fn commit_league(mut tx: Tx, id: LeagueId) -> Result<League, ServiceError>
     League::from_row(row)
 }
 
+#[tracing::instrument(skip_all, fields(user_id = %user.id))]
 pub async fn create_league(
     db: &Db,
     user: &User,
@@ -356,6 +357,7 @@ pub async fn create_league(
 
 /// Changes a league's name, rules or tiebreak order (matches already started keep the rules
 /// they were frozen with).
+#[tracing::instrument(skip_all, fields(user_id = %user.id, slug = ?slug))]
 pub async fn update_league(
     db: &Db,
     user: &User,
@@ -402,6 +404,7 @@ fn checked_settings(
 }
 
 /// Changes a league's season settings, merged field by field over the current ones.
+#[tracing::instrument(skip_all, fields(user_id = %user.id, slug = ?slug))]
 pub async fn change_settings(
     db: &Db,
     user: &User,
@@ -429,6 +432,7 @@ pub async fn change_settings(
     commit_league(tx, id).await
 }
 
+#[tracing::instrument(skip_all, fields(user_id = %user.id, slug = ?slug))]
 pub async fn assign_supervisor(
     db: &Db,
     user: &User,
@@ -476,6 +480,7 @@ pub fn check_league_input(
 }
 
 /// Removes a supervisor from a league (their account stays).
+#[tracing::instrument(skip_all, fields(user_id = %user.id, slug = ?slug, supervisor_id = %user_id))]
 pub async fn unassign_supervisor(
     db: &Db,
     user: &User,

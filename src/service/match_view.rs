@@ -287,6 +287,7 @@ pub async fn history(conn: &mut Conn, id: MatchId) -> Result<Vec<HandRow>, Servi
 }
 
 /// A match as the API shows it to anyone, with its hands and totals.
+#[tracing::instrument(skip_all, fields(match_id = %id))]
 pub async fn view(db: &Db, id: MatchId) -> Result<MatchView, ServiceError> {
     let mut conn = db.read().await?;
     Ok(load(&mut conn, id).await?.0)
@@ -305,6 +306,7 @@ pub async fn views_after_write(db: &Db, ids: &[MatchId]) -> Result<Vec<MatchView
 
 /// Every match of the league `slug` (404 for no such league), in schedule order, as the API
 /// shows them (with their hands; cancelled ones too).
+#[tracing::instrument(skip_all, fields(slug = ?slug))]
 pub async fn league_matches(db: &Db, slug: &str) -> Result<Vec<MatchView>, ServiceError> {
     let mut conn = db.read().await?;
     let league = super::leagues::league_by_slug(&mut conn, slug).await?;

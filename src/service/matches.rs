@@ -91,6 +91,7 @@ pub(super) async fn league_of(conn: &mut Conn, m: &MatchRow) -> Result<League, S
 
 /// Starts a match: its rules are frozen and its clock runs. Written in the next group
 /// commit with the other writes of league night.
+#[tracing::instrument(skip_all, fields(user_id = %user.id, match_id = %id))]
 pub async fn start(db: &Db, user: &User, id: MatchId) -> Result<MatchView, ServiceError> {
     let now = db.clock().now();
     let user = user.clone();
@@ -228,6 +229,7 @@ const EXPIRE_AT_ONCE: i64 = 64;
 
 /// Records the next hand. A repeated `idempotency_key` returns the first answer and records
 /// nothing; a stale `expected_version` is a conflict. Written in the next group commit.
+#[tracing::instrument(skip_all, fields(user_id = %user.id, match_id = %id))]
 pub async fn record_hand(
     db: &Db,
     user: &User,
@@ -477,6 +479,7 @@ pub struct Correction<'a> {
 }
 
 /// Corrects hand `number`: a new revision with its reason; every hand after it is rescored.
+#[tracing::instrument(skip_all, fields(user_id = %user.id, match_id = %id))]
 pub async fn correct_hand(
     db: &Db,
     user: &User,
@@ -620,6 +623,7 @@ impl CorrectionEntry {
 }
 
 /// Calls time now: the hand in play is the last one (it is marked time-called when entered).
+#[tracing::instrument(skip_all, fields(user_id = %user.id, match_id = %id))]
 pub async fn call_time(
     db: &Db,
     user: &User,
@@ -720,6 +724,7 @@ async fn drop_at_limit(
 
 /// Records a forfeit: one team (the other wins) or both (both lose; in the playoffs the
 /// admin names the team that advances).
+#[tracing::instrument(skip_all, fields(user_id = %user.id, match_id = %id))]
 pub async fn forfeit(
     db: &Db,
     user: &User,

@@ -27,6 +27,7 @@ pub struct LeagueStandings {
     pub out: HashMap<i64, String>,
 }
 
+#[tracing::instrument(skip_all, fields(slug = ?slug))]
 pub async fn standings(conn: &mut Conn, slug: &str) -> Result<LeagueStandings, ServiceError> {
     let league = leagues::league_by_slug(conn, slug).await?;
     let rows = super::standings::standings(conn, &league).await?;
@@ -90,6 +91,7 @@ pub struct RoundOf {
     pub matches: Vec<MatchSummary>,
 }
 
+#[tracing::instrument(skip_all, fields(slug = ?slug))]
 pub async fn schedule(
     conn: &mut Conn,
     slug: &str,
@@ -331,6 +333,7 @@ pub struct TeamSeason {
 }
 
 /// Team `id` of league `slug` (not found when it is another league's).
+#[tracing::instrument(skip_all, fields(slug = ?slug, team_id = %id))]
 pub async fn team(conn: &mut Conn, slug: &str, id: TeamId) -> Result<TeamSeason, ServiceError> {
     let league = leagues::league_by_slug(conn, slug).await?;
     let teams = super::teams::teams(conn, league.row.id).await?;
@@ -395,6 +398,7 @@ pub struct LeagueBracket {
     pub bracket: Option<BracketView>,
 }
 
+#[tracing::instrument(skip_all, fields(slug = ?slug))]
 pub async fn bracket(conn: &mut Conn, slug: &str) -> Result<LeagueBracket, ServiceError> {
     let league = leagues::league_by_slug(conn, slug).await?;
     let bracket = match playoffs::bracket_of(conn, &league.row.slug).await {

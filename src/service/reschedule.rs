@@ -199,6 +199,7 @@ async fn replace(
 }
 
 /// Changes a match's time, table or teams.
+#[tracing::instrument(skip_all, fields(user_id = %user.id, match_id = %id))]
 pub async fn change_match(
     db: &Db,
     user: &User,
@@ -301,6 +302,7 @@ pub async fn change_match(
 }
 
 /// Postpones a match that has not started: it loses its time until it gets a new one.
+#[tracing::instrument(skip_all, fields(user_id = %user.id, match_id = %id))]
 pub async fn postpone(
     db: &Db,
     user: &User,
@@ -312,6 +314,7 @@ pub async fn postpone(
 
 /// Cancels a match that has not started: it counts for nobody and stays listed as
 /// cancelled. A playoff match is decided by a forfeit instead (its winner goes on).
+#[tracing::instrument(skip_all, fields(user_id = %user.id, match_id = %id))]
 pub async fn cancel(
     db: &Db,
     user: &User,
@@ -432,6 +435,7 @@ pub fn night_dates(input: &NightMove) -> Result<(NaiveDate, NaiveDate), ServiceE
 /// Moves every match of a league night that has not started to another date, each at its
 /// time of day (a rained-out night). A night with nothing left to move moves nothing (so a
 /// repeated request is harmless).
+#[tracing::instrument(skip_all, fields(user_id = %user.id, slug = ?slug))]
 pub async fn move_night(
     db: &Db,
     user: &User,

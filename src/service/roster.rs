@@ -178,6 +178,7 @@ pub async fn preview_roster(
 /// Adds the valid rows of a roster CSV as teams in one transaction (rows with an error are
 /// skipped), each with its audit row; returns the teams added. Nothing is written when no
 /// row is valid.
+#[tracing::instrument(skip_all, fields(user_id = %user.id, slug = ?slug))]
 pub async fn import_roster(
     db: &Db,
     user: &User,
@@ -264,6 +265,7 @@ async fn team_of(conn: &mut Conn, slug: &str, team_id: TeamId) -> Result<TeamRow
 }
 
 /// Renames a team or changes its players (it stays withdrawn or active).
+#[tracing::instrument(skip_all, fields(user_id = %user.id, slug = ?slug, team_id = %team_id))]
 pub async fn edit_team(
     db: &Db,
     user: &User,
@@ -296,6 +298,7 @@ pub async fn edit_team(
 /// plays no more: its regular-season matches not started are cancelled in the same
 /// transaction, as when the forfeit policy drops a team; its results stay. Reinstating it
 /// does not bring them back ("generate the rest" schedules its missing pairs again).
+#[tracing::instrument(skip_all, fields(user_id = %user.id, slug = ?slug, team_id = %team_id, withdrawn))]
 pub async fn set_withdrawn(
     db: &Db,
     user: &User,

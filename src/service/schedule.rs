@@ -65,6 +65,7 @@ crate::domain::text_enum!(ScheduleFormat, "schedule format", {
 
 /// Generates a round robin of the league's active teams: one round per league night, tables
 /// numbered 1, 2, ... within a round.
+#[tracing::instrument(skip_all, fields(user_id = %user.id, slug = ?slug))]
 pub async fn generate_schedule(
     db: &Db,
     user: &User,
@@ -251,6 +252,7 @@ pub struct NewMatchInput {
     pub scheduled_at: Option<String>,
 }
 
+#[tracing::instrument(skip_all, fields(user_id = %user.id, slug = ?slug))]
 pub async fn create_match(
     db: &Db,
     user: &User,

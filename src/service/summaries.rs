@@ -280,6 +280,7 @@ pub struct Board {
 }
 
 /// The scoreboard as it is now: every match in play, in every league.
+#[tracing::instrument(skip_all)]
 pub async fn board(db: &Db) -> Result<Board, ServiceError> {
     let mut conn = db.read().await?;
     let matches: Vec<BoardMatch> = in_play(&mut conn)

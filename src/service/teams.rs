@@ -83,6 +83,7 @@ pub fn duplicate_message(name: &str, other: &str) -> String {
     }
 }
 
+#[tracing::instrument(skip_all, fields(user_id = %user.id, slug = ?slug))]
 pub async fn add_team(
     db: &Db,
     user: &User,

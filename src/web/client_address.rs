@@ -29,9 +29,16 @@ impl ClientAddress {
         ClientAddress { trusted }
     }
 
-    fn is_trusted(&self, ip: IpAddr) -> bool {
+    /// Whether `ip` is one of the trusted reverse proxies.
+    pub fn is_trusted(&self, ip: IpAddr) -> bool {
         let ip = canonical(ip);
         self.trusted.iter().any(|net| net.contains(&ip))
+    }
+
+    /// Whether the peer of `req` (who connected, whatever the headers say) is a trusted
+    /// reverse proxy.
+    pub fn peer_is_trusted(&self, req: &HttpRequest) -> bool {
+        req.peer_addr().is_some_and(|a| self.is_trusted(a.ip()))
     }
 
     /// The client address of `req` (unspecified if the peer is unknown, as in some tests).

@@ -134,7 +134,7 @@ impl From<crate::service::ServiceError> for AppError {
             },
             S::Busy => AppError::Busy,
             S::Corrupt(cause) => AppError::Internal(format!("corrupt stored data: {cause}")),
-            S::Db(e) => AppError::Internal(e.to_string()),
+            S::Db(e) => AppError::Internal(cause_chain(&e)),
         }
     }
 }
@@ -149,8 +149,24 @@ impl From<sqlx::Error> for AppError {
 
 impl From<askama::Error> for AppError {
     fn from(e: askama::Error) -> Self {
-        AppError::Internal(format!("template: {e}"))
+        AppError::Internal(format!("template: {}", cause_chain(&e)))
     }
+}
+
+/// `e` and each of its causes, `: `-separated, for the one log line of an internal error: a
+/// cause whose words its error already repeats is not repeated.
+pub fn cause_chain(e: &dyn std::error::Error) -> String {
+    let mut text = e.to_string();
+    let mut cause = e.source();
+    while let Some(c) = cause {
+        let words = c.to_string();
+        if !text.contains(&words) {
+            text.push_str(": ");
+            text.push_str(&words);
+        }
+        cause = c.source();
+    }
+    text
 }
 
 impl ResponseError for AppError {
@@ -173,6 +189,7 @@ impl ResponseError for AppError {
 
     /// JSON; pages wrap their errors in [`PageError`] to get HTML.
     fn error_response(&self) -> HttpResponse {
+        // Logged here, once, inside the request's span (its id): nowhere else.
         if let AppError::Internal(cause) = self {
             tracing::error!(%cause, "request failed");
         }
@@ -254,4 +271,29 @@ pub fn error_page(status: StatusCode, message: String) -> HttpResponse {
     HttpResponse::build(status)
         .content_type("text/html; charset=utf-8")
         .body(html)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Debug, thiserror::Error)]
+    #[error("outer")]
+    struct Outer(#[source] Middle);
+
+    #[derive(Debug, thiserror::Error)]
+    #[error("middle: {0}")]
+    struct Middle(#[source] std::io::Error);
+
+    #[test]
+    fn the_cause_chain_names_each_cause_once() {
+        let e = Outer(Middle(std::io::Error::other("disk full")));
+        // `middle` already says `disk full`: not repeated.
+        assert_eq!(cause_chain(&e), "outer: middle: disk full");
+        let e = sqlx::Error::Io(std::io::Error::other("connection reset"));
+        assert_eq!(
+            cause_chain(&e),
+            "error communicating with database: connection reset"
+        );
+    }
 }

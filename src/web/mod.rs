@@ -4,6 +4,7 @@ pub mod api;
 pub mod client_address;
 pub mod error;
 pub mod extract;
+pub mod metrics;
 pub mod middleware;
 pub mod page_routes;
 pub mod pages;
@@ -27,6 +28,8 @@ pub struct AppState {
     pub pages: middleware::page_cache::PageCache,
     /// The key of the login throttle's device cookies (the database's, read at first use).
     pub device_keys: crate::service::device_cookie::DeviceKeys,
+    /// What `GET /metrics` shows.
+    pub metrics: metrics::Metrics,
 }
 
 impl AppState {
@@ -61,6 +64,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
                     middleware::credentials::refuse_bad_api_credentials,
                 ))
                 .service(healthz)
+                .configure(metrics::route)
                 .service(asset)
                 .configure(api::routes)
                 .configure(pages::routes)

@@ -602,6 +602,7 @@ async fn spawn_app_at(
         page_cache: true,
         clock: clock.clone(),
         trusted_proxies,
+        workers: None,
     };
     let app = Application::build(&settings).await.expect("app builds");
     let address = format!("http://127.0.0.1:{}", app.port());
@@ -827,6 +828,7 @@ impl TestApp {
             page_cache: true,
             clock: self.db.clock().clone(),
             trusted_proxies: vec![],
+            workers: None,
         };
         let app = Application::build(&settings)
             .await
@@ -846,6 +848,7 @@ impl TestApp {
             page_cache: false,
             clock,
             trusted_proxies: vec![],
+            workers: None,
         };
         let app = Application::build(&settings).await.expect("twin builds");
         let address = format!("http://127.0.0.1:{}", app.port());

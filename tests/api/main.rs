@@ -43,6 +43,7 @@ mod login_next;
 mod login_throttle;
 mod long_match;
 mod migrate_to;
+mod observe;
 mod page_cache;
 mod page_fuzz;
 mod pages;

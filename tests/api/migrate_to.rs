@@ -88,6 +88,7 @@ async fn a_season_moves_to_postgres_and_answers_every_read_the_same() {
         page_cache: true,
         clock: source.db.clock().clone(),
         trusted_proxies: vec![],
+        workers: None,
     };
     let copy = Application::build(&settings).await.expect("copy builds");
     let copy_admin = Api {

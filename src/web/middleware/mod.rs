@@ -1,9 +1,10 @@
-//! What wraps every request: the security headers, the cross-site refusal, a panic caught as
-//! one 500, `HEAD` as `GET`, the API's refusal of bad credentials and the page cache for
-//! anonymous visitors.
+//! What wraps every request: its id, log line and metrics, the security headers, the
+//! cross-site refusal, a panic caught as one 500, `HEAD` as `GET`, the API's refusal of bad
+//! credentials and the page cache for anonymous visitors.
 
 pub mod credentials;
 pub mod head;
+pub mod observe;
 pub mod page_cache;
 pub mod panics;
 pub mod private;

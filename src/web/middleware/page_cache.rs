@@ -115,8 +115,10 @@ pub async fn serve_cached(
     let key = req.uri().to_string();
     let now = state.db.clock().now();
     if let Some(copy) = state.pages.get(&key, version, now) {
+        state.metrics.page_cache(true);
         return Ok(req.into_response(answer(copy, "hit")));
     }
+    state.metrics.page_cache(false);
     let response = next.call(req).await?;
     if response.status() != StatusCode::OK || response.headers().contains_key(header::SET_COOKIE) {
         return Ok(response.map_into_boxed_body());
