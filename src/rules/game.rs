@@ -2,6 +2,7 @@
 
 use serde::Serialize;
 
+use super::error::ErrorCode;
 use super::hand::{Bid, Hand, HandError, PlayedHand, Team, seat};
 use super::params::{BagOverflow, FailedNilTricks, Rules, SetPenalty, TenFor200Set, TieRule};
 use super::state::{GameState, Stage, TeamTotal, WinReason};
@@ -176,7 +177,7 @@ impl Game {
         let number = self.hands + 1;
         if self.state.is_over() {
             return Err(HandError {
-                code: "game_over",
+                code: ErrorCode::GameOver,
                 hand: number,
                 field: None,
                 team: None,
@@ -548,7 +549,7 @@ fn describe_deficit(deficit: i32) -> String {
 /// or a start far outside any real game get there. Nothing changes.
 fn out_of_range(number: usize, team: Team) -> HandError {
     HandError {
-        code: "invalid_hand",
+        code: ErrorCode::InvalidHand,
         hand: number,
         field: None,
         team: Some(team),

@@ -1,6 +1,7 @@
 //! A hand as recorded at the table: the JSON shape of docs/api.md §4.2 and the checked domain
 //! type the engine scores.
 
+use super::error::ErrorCode;
 use serde::{Deserialize, Serialize};
 use utoipa::openapi::RefOr;
 use utoipa::openapi::schema::{
@@ -228,7 +229,7 @@ pub enum Hand {
 /// An invalid hand: what is wrong and where. `hand` is 1-based.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HandError {
-    pub code: &'static str,
+    pub code: ErrorCode,
     pub hand: usize,
     pub field: Option<&'static str>,
     pub team: Option<Team>,
@@ -246,7 +247,7 @@ impl std::fmt::Display for HandError {
 impl HandError {
     pub fn invalid(hand: usize, field: &'static str, detail: impl std::fmt::Display) -> Self {
         HandError {
-            code: "invalid_hand",
+            code: ErrorCode::InvalidHand,
             hand,
             field: Some(field),
             team: None,

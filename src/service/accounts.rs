@@ -1,5 +1,6 @@
 //! Accounts: argon2id passwords, server-side sessions, hashed API tokens.
 
+use crate::domain::ErrorCode;
 use argon2::Argon2;
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
 use sha2::{Digest, Sha256};
@@ -69,7 +70,7 @@ pub fn validate_username(name: &str) -> Result<(), ServiceError> {
         Ok(())
     } else {
         Err(ServiceError::invalid(
-            "invalid_user",
+            ErrorCode::InvalidUser,
             "username",
             "a username is 2 to 40 letters, digits, '.', '_' or '-'",
         ))
@@ -79,7 +80,7 @@ pub fn validate_username(name: &str) -> Result<(), ServiceError> {
 pub fn validate_password(password: &str) -> Result<(), ServiceError> {
     if password.chars().count() < 10 {
         return Err(ServiceError::invalid(
-            "invalid_password",
+            ErrorCode::InvalidPassword,
             "password",
             "a password is at least 10 characters",
         ));
@@ -134,7 +135,7 @@ async fn insert_user(
 ) -> Result<User, ServiceError> {
     if users::by_name(tx, username).await?.is_some() {
         return Err(ServiceError::invalid(
-            "invalid_user",
+            ErrorCode::InvalidUser,
             "username",
             format!("the username \"{username}\" is taken"),
         ));
@@ -240,7 +241,7 @@ pub async fn token_user(db: &Db, token: &str) -> Result<Option<User>, ServiceErr
 /// audit row; the token is shown once and stored hashed.
 pub async fn create_token(db: &Db, username: &str, name: &str) -> Result<String, ServiceError> {
     let name = TextRule {
-        code: "invalid_input",
+        code: ErrorCode::InvalidInput,
         field: "name",
         what: "the token's name (e.g. \"scoreboard\")",
         max: TOKEN_NAME_MAX,
@@ -320,7 +321,7 @@ pub async fn change_password(
     validate_password(new)?;
     if check_login(db, &user.username, current).await?.is_none() {
         return Err(ServiceError::invalid(
-            "invalid_password",
+            ErrorCode::InvalidPassword,
             "current",
             "the current password is wrong",
         ));

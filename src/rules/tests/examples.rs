@@ -129,7 +129,7 @@ fn doc000_double_nil_refused_by_default() {
         None,
         &[hj(json!([5, "blind_nil"]), [5, 0], json!([4, 4]), [4, 4])],
     );
-    assert_eq!(e.code, "invalid_hand");
+    assert_eq!(e.code.as_str(), "invalid_hand");
     assert_eq!(e.field, Some("bids"));
     assert_eq!(e.hand, 1);
     assert_eq!(

@@ -14,7 +14,7 @@ fn shape_error(value: Value, number: usize) -> HandError {
 
 /// A request with one good hand and then `bad`, scored through the calculator: the error
 /// names hand 2.
-fn second_hand_error(rules: Value, bad: Value) -> crate::rules::CalcError {
+fn second_hand_error(rules: Value, bad: Value) -> crate::rules::FieldError {
     calc_err(json!({"rules": rules, "hands": [exact(5), bad]}))
 }
 
@@ -27,7 +27,7 @@ fn tricks_must_sum_to_13() {
     ] {
         let e = shape_error(hj(json!([4, 4]), a, json!([3, 3]), b), 2);
         assert_eq!(
-            (e.code, e.hand, e.field),
+            (e.code.as_str(), e.hand, e.field),
             ("invalid_hand", 2, Some("tricks"))
         );
         assert_eq!(e.message, format!("hand 2: tricks sum to {sum}, not 13"));
@@ -37,7 +37,7 @@ fn tricks_must_sum_to_13() {
         json!("unc-im-300"),
         hj(json!([4, 4]), [4, 4], json!([3, 3]), [2, 2]),
     );
-    assert_eq!(e.code, "invalid_hand");
+    assert_eq!(e.code.as_str(), "invalid_hand");
     assert_eq!(e.message, "hand 2: tricks sum to 12, not 13");
     assert_eq!((e.hand, e.field.as_deref()), (Some(2), Some("tricks")));
 }
@@ -401,7 +401,7 @@ fn calculator_names_the_field_of_a_malformed_hand() {
         (json!({"misdeal": "yes"}), "misdeal"),
     ] {
         let e = second_hand_error(json!("unc-im-300"), bad.clone());
-        assert_eq!(e.code, "invalid_hand", "{bad}");
+        assert_eq!(e.code.as_str(), "invalid_hand", "{bad}");
         assert_eq!(e.hand, Some(2), "{bad}");
         assert_eq!(e.field.as_deref(), Some(field), "{bad}: {}", e.message);
         assert!(e.message.starts_with("hand 2: "), "{}", e.message);
@@ -441,7 +441,7 @@ fn rule_values_out_of_range_are_refused_by_field() {
         let mut spec = overrides.clone();
         spec["preset"] = json!("partnership");
         let e = calc_err(json!({"rules": spec, "hands": []}));
-        assert_eq!(e.code, "invalid_rules", "{overrides}");
+        assert_eq!(e.code.as_str(), "invalid_rules", "{overrides}");
         assert_eq!(
             e.field.as_deref(),
             Some(format!("rules.{field}").as_str()),

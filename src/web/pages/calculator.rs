@@ -8,8 +8,8 @@ use actix_web::{HttpResponse, get, post, web};
 use askama::Template;
 use serde_json::{Map, Value};
 
-use crate::domain::TextEnum;
-use crate::rules::calculator::{CalcError, ScoreRequest, ScoreResponse, StartInput, score_request};
+use crate::domain::{FieldError, TextEnum};
+use crate::rules::calculator::{ScoreRequest, ScoreResponse, StartInput, score_request};
 use crate::rules::hand::seat;
 use crate::rules::params::{self, RulesSpec};
 use crate::rules::{Stage, Team, TeamTotal};
@@ -100,7 +100,7 @@ impl CalcForm {
     }
 
     /// The stage chosen (the regular season if none).
-    fn stage(&self) -> Result<Stage, CalcError> {
+    fn stage(&self) -> Result<Stage, FieldError> {
         if self.stage.is_empty() {
             return Ok(Stage::Regular);
         }
@@ -109,7 +109,7 @@ impl CalcForm {
     }
 
     /// The request the JSON API would get for this form, or the first thing wrong with it.
-    pub fn to_request(&self) -> Result<ScoreRequest, CalcError> {
+    pub fn to_request(&self) -> Result<ScoreRequest, FieldError> {
         let rules = if self.overrides.trim().is_empty() {
             RulesSpec::Preset(self.preset.clone())
         } else {
@@ -135,7 +135,7 @@ impl CalcForm {
         let start = if self.start.iter().all(|s| s.trim().is_empty()) {
             None
         } else {
-            let number = |i: usize, what: &str| -> Result<i64, CalcError> {
+            let number = |i: usize, what: &str| -> Result<i64, FieldError> {
                 let text = self.start[i].trim();
                 if text.is_empty() {
                     return Ok(0);
@@ -147,11 +147,11 @@ impl CalcForm {
                     )
                 })
             };
-            let bags = |i: usize, what: &str| -> Result<u32, CalcError> {
+            let bags = |i: usize, what: &str| -> Result<u32, FieldError> {
                 u32::try_from(number(i, what)?)
                     .map_err(|_| form_error("start", format!("start: {what} cannot be negative")))
             };
-            let score = |i: usize, what: &str| -> Result<i32, CalcError> {
+            let score = |i: usize, what: &str| -> Result<i32, FieldError> {
                 i32::try_from(number(i, what)?)
                     .map_err(|_| form_error("start", format!("start: {what} is out of range")))
             };
@@ -221,7 +221,7 @@ pub struct RowView<'a> {
     pub error: Option<&'a str>,
 }
 
-fn row_views<'a>(rows: &'a [TypedHand], error: Option<&'a CalcError>) -> Vec<RowView<'a>> {
+fn row_views<'a>(rows: &'a [TypedHand], error: Option<&'a FieldError>) -> Vec<RowView<'a>> {
     rows.iter()
         .enumerate()
         .map(|(index, row)| {
@@ -293,9 +293,9 @@ struct CalculatorPage<'a> {
     form: &'a CalcForm,
     rows: Vec<RowView<'a>>,
     bid_options: Vec<(String, String)>,
-    error: Option<&'a CalcError>,
+    error: Option<&'a FieldError>,
     /// A form-level error (rules, stage, start) shown above the hands.
-    top_error: Option<&'a CalcError>,
+    top_error: Option<&'a FieldError>,
     sheet: Option<Scoresheet>,
     summary: Option<Summary>,
     row_count: usize,
@@ -325,7 +325,7 @@ fn stage_options(form: &CalcForm) -> Vec<(&'static str, &'static str, bool)> {
 fn render(
     nav: Nav,
     form: &CalcForm,
-    error: Option<&CalcError>,
+    error: Option<&FieldError>,
     scored: Option<(&ScoreRequest, &ScoreResponse)>,
 ) -> Result<HttpResponse, PageError> {
     let top_error = error.filter(|e| e.hand.is_none());

@@ -2,7 +2,7 @@
 //! typed so it comes back after an error, and turned into the API's [`HandInput`] with a
 //! message that names the seat and the field. One parser for every form.
 
-use crate::rules::CalcError;
+use crate::domain::{ErrorCode, FieldError};
 use crate::rules::Team;
 use crate::rules::hand::{BidInput, HandInput, RevokesInput, TeamHandInput, seat};
 
@@ -86,7 +86,7 @@ impl TypedHand {
 
     /// The hand as the JSON API would get it (hand `number`, for messages), or the first
     /// thing wrong with the typing. The rules' checks come after, in the engine.
-    pub fn to_input(&self, number: usize) -> Result<HandInput, CalcError> {
+    pub fn to_input(&self, number: usize) -> Result<HandInput, FieldError> {
         if self.misdeal {
             return Ok(HandInput {
                 misdeal: true,
@@ -184,9 +184,9 @@ pub fn bid_value(bid: &BidInput) -> String {
 }
 
 /// An error of the form outside any hand (rules, stage, version...).
-pub fn form_error(field: &str, message: String) -> CalcError {
-    CalcError {
-        code: "invalid_form".into(),
+pub fn form_error(field: &str, message: String) -> FieldError {
+    FieldError {
+        code: ErrorCode::InvalidForm,
         message,
         hand: None,
         field: Some(field.into()),
@@ -202,9 +202,9 @@ pub fn cell_error(
     player: Option<usize>,
     field: &str,
     detail: String,
-) -> CalcError {
-    CalcError {
-        code: "invalid_hand".into(),
+) -> FieldError {
+    FieldError {
+        code: ErrorCode::InvalidHand,
         message: format!("hand {number}: {detail}"),
         hand: Some(number),
         field: Some(field.into()),

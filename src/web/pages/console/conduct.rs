@@ -9,6 +9,7 @@
 //! with the message (409); a rating off the scale re-renders it with everything chosen kept,
 //! an error summary at the top and the message at the field (422).
 
+use crate::domain::ErrorCode;
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, get, post, web};
 use askama::Template;
@@ -93,14 +94,14 @@ impl RatingForm {
             values[team.index()] = match typed {
                 "" => {
                     return Err(FieldError::at(
-                        "invalid_rating",
+                        ErrorCode::InvalidRating,
                         team.as_str(),
                         format!("choose a rating for {name}"),
                     ));
                 }
                 typed => typed.parse().map_err(|_| {
                     FieldError::at(
-                        "invalid_rating",
+                        ErrorCode::InvalidRating,
                         team.as_str(),
                         format!("a rating is a whole number, not \"{typed}\""),
                     )

@@ -3,6 +3,7 @@
 //! bidder, only the bids the rules allow now, and each message next to its field.
 
 use super::{ErrorSummary, with_names};
+use crate::domain::ErrorCode;
 use crate::domain::FieldError;
 use crate::domain::{ForfeitSide, TextEnum};
 use crate::rules::hand::HandInput;
@@ -74,7 +75,7 @@ impl HandForm {
     pub fn expected_version(&self) -> Result<i64, FieldError> {
         self.version.trim().parse().map_err(|_| {
             FieldError::at(
-                "invalid_form",
+                ErrorCode::InvalidForm,
                 "expected_version",
                 "the form has no match version: reload the console",
             )
@@ -88,7 +89,7 @@ impl HandForm {
 
     /// The hand as the API would get it, or the first thing wrong with the typing.
     pub fn to_input(&self, number: usize) -> Result<HandInput, FieldError> {
-        Ok(self.hand.to_input(number)?)
+        self.hand.to_input(number)
     }
 }
 
@@ -326,7 +327,9 @@ pub(super) fn form_view(
         version: view.version,
         // The typed key comes back (a resend stays harmless), unless the server refused it as
         // used for another hand: then the next send needs a new one.
-        key: if form.key.is_empty() || error.is_some_and(|e| e.code == "idempotency_key_reused") {
+        key: if form.key.is_empty()
+            || error.is_some_and(|e| e.code == ErrorCode::IdempotencyKeyReused)
+        {
             random_hex(16)
         } else {
             form.key.clone()
