@@ -317,7 +317,7 @@ fn check_calculator(pairs: &[(String, String)]) -> String {
                 assert_eq!(parsed[n - 1].as_ref().err(), Some(&e));
             } else {
                 assert_eq!(e.code.as_str(), "invalid_form", "{e:?}");
-                let field = e.field.as_deref().unwrap_or("");
+                let field = e.field.as_ref().map(|f| f.as_str()).unwrap_or("");
                 assert!(
                     ["overrides", "stage", "start"].contains(&field),
                     "a form error names {field:?}: {e:?}"
@@ -368,7 +368,7 @@ fn check_typed(typed: &TypedHand, number: usize, result: &Result<HandInput, Fiel
             assert_eq!(e.code.as_str(), "invalid_hand");
             assert_eq!(e.hand, Some(number), "{e:?}");
             assert_eq!(
-                (e.team, e.player, e.field.as_deref()),
+                (e.team, e.player, e.field.as_ref().map(|f| f.as_str())),
                 (Some(Team::BOTH[t]), blame.player, Some(blame.field)),
                 "{e:?} blames the wrong cell ({blame:?}) of {typed:?}"
             );
@@ -486,7 +486,7 @@ fn check_engine_error(rows: usize, request: &ScoreRequest, e: &FieldError) {
         e.player.is_none() || (e.team.is_some() && e.player < Some(2)),
         "{e:?}"
     );
-    let field = e.field.as_deref();
+    let field = e.field.as_ref().map(|f| f.as_str());
     match e.code.as_str() {
         "invalid_rules" => {
             assert_eq!(e.hand, None, "{e:?}");

@@ -14,7 +14,7 @@ pub(crate) mod text;
 mod time;
 pub mod words;
 
-pub use crate::rules::{ErrorCode, FieldError};
+pub use crate::rules::{ErrorCode, Field, FieldError};
 pub use clock::{Clock, ManualTime, SystemTime, TimeSource, machine_zone};
 pub use ids::{BracketId, LeagueId, MatchId, TeamId, TokenId, UserId};
 pub use states::{BracketMatchStatus, ForfeitSide, GameStatus, MatchStatus, Role};

@@ -5,7 +5,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::error::{ErrorCode, FieldError};
+use super::error::{ErrorCode, Field, FieldError};
 use super::game::{Game, ScoredHand, TeamResult};
 use super::hand::{Hand, HandInput, Team};
 use super::params::{Rules, RulesSpec};
@@ -116,9 +116,9 @@ pub fn parse_request(value: Value) -> Result<ScoreRequest, FieldError> {
                 None => field,
             };
             let field = field.split('[').next().unwrap_or(field);
-            err.field = (!field.is_empty()).then(|| field.to_string());
+            err.field = (!field.is_empty()).then(|| Field::path(field.to_string()));
         } else if path != "." {
-            err.field = Some(path);
+            err.field = Some(Field::path(path));
         }
         err
     })
@@ -127,7 +127,7 @@ pub fn parse_request(value: Value) -> Result<ScoreRequest, FieldError> {
 /// Scores a request: resolves the rules, then plays every hand in order.
 pub fn score_request(request: &ScoreRequest) -> Result<ScoreResponse, FieldError> {
     let rules = request.rules.resolve().map_err(|e| FieldError {
-        field: e.field.map(|f| format!("rules.{f}")),
+        field: e.field.map(|f| Field::RULES.child(&f)),
         ..FieldError::new(ErrorCode::InvalidRules, e.message)
     })?;
     let mut game = match &request.start {

@@ -1,5 +1,6 @@
 //! The error vocabulary of the whole service: every `code` an error can carry
-//! ([`ErrorCode`]) and the error of one input, named down to the field ([`FieldError`]):
+//! ([`ErrorCode`]), the path of the field at fault ([`Field`]) and the error of one input,
+//! named down to the field ([`FieldError`]):
 //! what every form shows next to the field and the API answers as its error body
 //! (docs/api.md §3).
 //!
@@ -13,6 +14,8 @@
 //! Add one line to the [`error_codes!`] list below (the variant and its snake_case text,
 //! which is what the API answers) and one row to the table of docs/api.md §3.3. The test
 //! `the_doc_table_lists_every_code_and_no_other` below fails until both agree.
+
+use std::borrow::Cow;
 
 use serde::Serialize;
 
@@ -111,6 +114,92 @@ impl std::fmt::Display for ErrorCode {
     }
 }
 
+/// The field at fault, as the path docs/api.md §3.1 writes it: `bids`, `name`,
+/// `rules.bags.limit`, `hands[2].a.bids[0]`. Code that looks at a field compares it with
+/// the constants below or asks [`Field::is_under`] / [`Field::team`], never with text.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Field(Cow<'static, str>);
+
+impl Field {
+    // A hand's fields (docs/scoring.md §2.4–§2.6).
+    pub const BIDS: Field = Field::new("bids");
+    pub const TRICKS: Field = Field::new("tricks");
+    pub const REVOKES: Field = Field::new("revokes");
+    pub const BLIND: Field = Field::new("blind");
+    pub const TIME_CALLED: Field = Field::new("time_called");
+    pub const MISDEAL: Field = Field::new("misdeal");
+    /// The calculator's starting score.
+    pub const START: Field = Field::new("start");
+    /// A correction's, a postponement's or an override's reason.
+    pub const REASON: Field = Field::new("reason");
+    /// A sportsmanship rating's note.
+    pub const NOTE: Field = Field::new("note");
+    /// The current password, on the account page.
+    pub const CURRENT: Field = Field::new("current");
+    /// A league's rules, under which each stage's (`rules.regular.nil`).
+    pub const RULES: Field = Field::new("rules");
+    /// A league's season settings (`settings.…`).
+    pub const SETTINGS: Field = Field::new("settings");
+
+    /// The field of this name or path.
+    pub const fn new(path: &'static str) -> Field {
+        Field(Cow::Borrowed(path))
+    }
+
+    /// A path made at run time (a request reader's, a nested rule's).
+    pub fn path(path: String) -> Field {
+        Field(Cow::Owned(path))
+    }
+
+    /// `name` inside this field: `rules` and `regular.nil` make `rules.regular.nil`.
+    pub fn child(&self, name: &str) -> Field {
+        Field::path(format!("{}.{name}", self.0))
+    }
+
+    /// The path as the API answers it (and as pages use it in element ids).
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// This field is `parent` or lies inside it (`rules.regular.nil` is under `rules`).
+    pub fn is_under(&self, parent: &Field) -> bool {
+        match self.0.strip_prefix(parent.as_str()) {
+            Some(rest) => rest.is_empty() || rest.starts_with('.') || rest.starts_with('['),
+            None => false,
+        }
+    }
+
+    /// The team this field is, where it names one (`a`, `b`: a rating of that team).
+    pub fn team(&self) -> Option<Team> {
+        Team::BOTH.into_iter().find(|t| t.as_str() == self.as_str())
+    }
+}
+
+/// A field named where the error is made: `FieldError::at(code, "name", ...)`.
+impl From<&'static str> for Field {
+    fn from(path: &'static str) -> Self {
+        Field::new(path)
+    }
+}
+
+impl From<String> for Field {
+    fn from(path: String) -> Self {
+        Field::path(path)
+    }
+}
+
+impl Serialize for Field {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+impl std::fmt::Display for Field {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct FieldError {
     /// What kind of error (`invalid_hand`, `invalid_team`, `not_found`, ...).
@@ -122,7 +211,8 @@ pub struct FieldError {
     pub hand: Option<usize>,
     /// The field at fault (`name`, `hands[2].a.bids[0]`, ...).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub field: Option<String>,
+    #[schema(value_type = Option<String>)]
+    pub field: Option<Field>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub team: Option<Team>,
     /// The player of `team` to blame (0 or 1, seat order), where one is.
@@ -144,7 +234,7 @@ impl FieldError {
     }
 
     /// An error of one field.
-    pub fn at(code: ErrorCode, field: &str, message: impl Into<String>) -> FieldError {
+    pub fn at(code: ErrorCode, field: impl Into<Field>, message: impl Into<String>) -> FieldError {
         FieldError {
             field: Some(field.into()),
             ..FieldError::new(code, message)
@@ -159,7 +249,7 @@ impl From<super::hand::HandError> for FieldError {
             code: e.code,
             message: e.message,
             hand: Some(e.hand),
-            field: e.field.map(str::to_string),
+            field: e.field,
             team: e.team,
             player: e.player,
         }

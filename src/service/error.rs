@@ -1,7 +1,7 @@
 //! Why an operation did not happen. Nothing was written: every service call is one
 //! transaction, rolled back when it returns an error.
 
-use crate::domain::{ErrorCode, FieldError, MatchId};
+use crate::domain::{ErrorCode, Field, FieldError, MatchId};
 
 #[derive(Debug, thiserror::Error)]
 pub enum ServiceError {
@@ -33,7 +33,7 @@ pub enum ServiceError {
 
 impl ServiceError {
     pub fn invalid(code: ErrorCode, field: &str, message: impl Into<String>) -> ServiceError {
-        ServiceError::Invalid(FieldError::at(code, field, message))
+        ServiceError::Invalid(FieldError::at(code, Field::path(field.into()), message))
     }
 
     pub fn conflict(code: ErrorCode, message: impl Into<String>) -> ServiceError {

@@ -319,7 +319,7 @@ mod tests {
     fn message(e: ServiceError) -> String {
         match e {
             ServiceError::Invalid(e) => {
-                assert_eq!(e.field.as_deref(), Some("name"));
+                assert_eq!(e.field.as_ref().map(|f| f.as_str()), Some("name"));
                 e.message
             }
             other => panic!("not invalid: {other:?}"),

@@ -507,7 +507,7 @@ pub fn parse<T: serde::de::DeserializeOwned>(body: &[u8]) -> Result<T, AppError>
         AppError::Invalid(if path == "." {
             FieldError::new(ErrorCode::InvalidRequest, message)
         } else {
-            FieldError::at(ErrorCode::InvalidRequest, &path, message)
+            FieldError::at(ErrorCode::InvalidRequest, path, message)
         })
     })
 }

@@ -8,7 +8,7 @@ use actix_web::{HttpResponse, get, post, web};
 use askama::Template;
 use serde_json::{Map, Value};
 
-use crate::domain::{FieldError, TextEnum};
+use crate::domain::{Field, FieldError, TextEnum};
 use crate::rules::calculator::{ScoreRequest, ScoreResponse, StartInput, score_request};
 use crate::rules::hand::seat;
 use crate::rules::params::{self, RulesSpec};
@@ -19,6 +19,9 @@ use crate::web::pages::hand_form::{TypedHand, form_error};
 use crate::web::respond::html;
 use crate::web::view::nav::Nav;
 use crate::web::view::scoresheet::{self, Scoresheet, TEAMS};
+
+/// The calculator form's own field for the rules' overrides (JSON).
+const OVERRIDES: Field = Field::new("overrides");
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.service(show).service(submit);
@@ -104,8 +107,12 @@ impl CalcForm {
         if self.stage.is_empty() {
             return Ok(Stage::Regular);
         }
-        Stage::parse(&self.stage)
-            .map_err(|_| form_error("stage", format!("unknown stage \"{}\"", self.stage)))
+        Stage::parse(&self.stage).map_err(|_| {
+            form_error(
+                Field::new("stage"),
+                format!("unknown stage \"{}\"", self.stage),
+            )
+        })
     }
 
     /// The request the JSON API would get for this form, or the first thing wrong with it.
@@ -117,13 +124,13 @@ impl CalcForm {
                 Ok(Value::Object(map)) => map,
                 Ok(_) => {
                     return Err(form_error(
-                        "overrides",
+                        OVERRIDES,
                         "overrides must be a JSON object, e.g. {\"target\": 300}".into(),
                     ));
                 }
                 Err(e) => {
                     return Err(form_error(
-                        "overrides",
+                        OVERRIDES,
                         format!("overrides are not valid JSON: {e}"),
                     ));
                 }
@@ -142,18 +149,19 @@ impl CalcForm {
                 }
                 text.parse::<i64>().map_err(|_| {
                     form_error(
-                        "start",
+                        Field::START,
                         format!("start: {what} must be a whole number, not \"{text}\""),
                     )
                 })
             };
             let bags = |i: usize, what: &str| -> Result<u32, FieldError> {
-                u32::try_from(number(i, what)?)
-                    .map_err(|_| form_error("start", format!("start: {what} cannot be negative")))
+                u32::try_from(number(i, what)?).map_err(|_| {
+                    form_error(Field::START, format!("start: {what} cannot be negative"))
+                })
             };
             let score = |i: usize, what: &str| -> Result<i32, FieldError> {
                 i32::try_from(number(i, what)?)
-                    .map_err(|_| form_error("start", format!("start: {what} is out of range")))
+                    .map_err(|_| form_error(Field::START, format!("start: {what} is out of range")))
             };
             Some(StartInput {
                 a: TeamTotal {
@@ -227,12 +235,12 @@ fn row_views<'a>(rows: &'a [TypedHand], error: Option<&'a FieldError>) -> Vec<Ro
         .map(|(index, row)| {
             let number = index + 1;
             let here = error.filter(|e| e.hand == Some(number));
-            let field = here.and_then(|e| e.field.as_deref()).unwrap_or("");
+            let field = here.and_then(|e| e.field.as_ref());
             let team_view = |t: usize| {
                 let team = Team::BOTH[t];
                 let mine = here.is_some_and(|e| e.team.is_none() || e.team == Some(team));
-                let player_bad = |p: usize, f: &str| {
-                    mine && field == f
+                let player_bad = |p: usize, f: Field| {
+                    mine && field == Some(&f)
                         && here.is_some_and(|e| e.player.is_none() || e.player == Some(p))
                 };
                 TeamCellsView {
@@ -242,10 +250,10 @@ fn row_views<'a>(rows: &'a [TypedHand], error: Option<&'a FieldError>) -> Vec<Ro
                     blind: row.blind[t],
                     revokes: &row.revokes[t],
                     seats: [seat(team, 0), seat(team, 1)],
-                    bad_bid: [player_bad(0, "bids"), player_bad(1, "bids")],
-                    bad_tricks: [player_bad(0, "tricks"), player_bad(1, "tricks")],
-                    bad_blind: mine && field == "blind",
-                    bad_revokes: mine && field == "revokes",
+                    bad_bid: [player_bad(0, Field::BIDS), player_bad(1, Field::BIDS)],
+                    bad_tricks: [player_bad(0, Field::TRICKS), player_bad(1, Field::TRICKS)],
+                    bad_blind: mine && field == Some(&Field::BLIND),
+                    bad_revokes: mine && field == Some(&Field::REVOKES),
                 }
             };
             RowView {
@@ -254,8 +262,8 @@ fn row_views<'a>(rows: &'a [TypedHand], error: Option<&'a FieldError>) -> Vec<Ro
                 row,
                 teams: [team_view(0), team_view(1)],
                 bad_row: here.is_some(),
-                bad_time: field == "time_called",
-                bad_misdeal: field == "misdeal",
+                bad_time: field == Some(&Field::TIME_CALLED),
+                bad_misdeal: field == Some(&Field::MISDEAL),
                 error: here.map(|e| e.message.as_str()),
             }
         })
@@ -296,6 +304,8 @@ struct CalculatorPage<'a> {
     error: Option<&'a FieldError>,
     /// A form-level error (rules, stage, start) shown above the hands.
     top_error: Option<&'a FieldError>,
+    /// The error is about the rules: the overrides box is marked.
+    bad_overrides: bool,
     sheet: Option<Scoresheet>,
     summary: Option<Summary>,
     row_count: usize,
@@ -341,6 +351,9 @@ fn render(
         bid_options: bid_options(),
         error,
         top_error,
+        bad_overrides: top_error
+            .and_then(|e| e.field.as_ref())
+            .is_some_and(|f| f.is_under(&Field::RULES) || *f == OVERRIDES),
         sheet: scored
             .map(|(req, ans)| Scoresheet::of_calculation(req, ans))
             .filter(|sheet| !sheet.rows.is_empty()),

@@ -11,7 +11,7 @@ use super::conflict::{after_post, conflict};
 use super::form::{FormContext, FormView, HandForm, form_view};
 use super::{ErrorSummary, Fields, lineup, supervised, when};
 use crate::domain::ErrorCode;
-use crate::domain::FieldError;
+use crate::domain::{Field, FieldError};
 use crate::domain::{MatchId, MatchStatus, words};
 use crate::rules::hand::{HandInput, TeamHandInput};
 use crate::service::match_view::MatchView;
@@ -156,7 +156,7 @@ pub(super) async fn correct(
     let parsed = form.expected_version().and_then(|v| {
         if form.reason.trim().is_empty() {
             return Err(form_error(
-                "reason",
+                Field::REASON,
                 "say why the hand is corrected (e.g. \"seat 3 took 4, not 3\")".into(),
             ));
         }
