@@ -8,7 +8,7 @@ use clap::{Parser, Subcommand};
 use spades_im::app::{Application, Settings};
 use spades_im::db::{Db, Location};
 use spades_im::domain::TextEnum;
-use spades_im::domain::{Clock, machine_zone};
+use spades_im::domain::{Clock, ErrorCode, FieldError, machine_zone};
 use spades_im::invocation::command;
 use spades_im::rules::score_json;
 use spades_im::service::{Role, accounts};
@@ -410,7 +410,9 @@ fn score() -> ExitCode {
     let value: serde_json::Value = match serde_json::from_str(&input) {
         Ok(v) => v,
         Err(e) => {
-            let body = serde_json::json!({"error": {"code": "malformed", "message": format!("the input is not JSON: {e}")}});
+            let error =
+                FieldError::new(ErrorCode::Malformed, format!("the input is not JSON: {e}"));
+            let body = serde_json::json!({ "error": error });
             println!("{body:#}");
             return ExitCode::FAILURE;
         }

@@ -25,9 +25,7 @@ use spades_im::domain::FieldError;
 use spades_im::rules::calculator::parse_request;
 use spades_im::rules::hand::{BidInput, HandInput, RevokesInput, TeamHandInput};
 use spades_im::rules::params::RulesSpec;
-use spades_im::rules::{
-    CalcError, ScoreRequest, ScoreResponse, Stage, Team, score_json, score_request,
-};
+use spades_im::rules::{ScoreRequest, ScoreResponse, Stage, Team, score_json, score_request};
 use spades_im::web::pages::calculator::CalcForm;
 use spades_im::web::pages::console::form::HandForm;
 use spades_im::web::pages::hand_form::TypedHand;
@@ -299,7 +297,7 @@ fn check_calculator(pairs: &[(String, String)]) -> String {
         outcome,
         "to_request is not deterministic"
     );
-    let parsed: Vec<Result<HandInput, CalcError>> = form
+    let parsed: Vec<Result<HandInput, FieldError>> = form
         .rows
         .iter()
         .enumerate()
@@ -318,8 +316,8 @@ fn check_calculator(pairs: &[(String, String)]) -> String {
                 assert_eq!(first_bad, Some(n - 1), "{e:?} is not the first bad row");
                 assert_eq!(parsed[n - 1].as_ref().err(), Some(&e));
             } else {
-                assert_eq!(e.code, "invalid_form", "{e:?}");
-                let field = e.field.as_deref().unwrap_or("");
+                assert_eq!(e.code.as_str(), "invalid_form", "{e:?}");
+                let field = e.field.as_ref().map(|f| f.as_str()).unwrap_or("");
                 assert!(
                     ["overrides", "stage", "start"].contains(&field),
                     "a form error names {field:?}: {e:?}"
@@ -348,7 +346,7 @@ fn check_calculator(pairs: &[(String, String)]) -> String {
 /// One typed hand against what the form means: the same hand, or an error that names the
 /// first bad cell (its hand, seat, field) and quotes what was typed; a recorded hand shown
 /// back in a correction form reads back as itself.
-fn check_typed(typed: &TypedHand, number: usize, result: &Result<HandInput, CalcError>) {
+fn check_typed(typed: &TypedHand, number: usize, result: &Result<HandInput, FieldError>) {
     assert_eq!(
         &typed.to_input(number),
         result,
@@ -367,10 +365,10 @@ fn check_typed(typed: &TypedHand, number: usize, result: &Result<HandInput, Calc
         }
         (Err(e), Err(blame)) => {
             let t = blame.team;
-            assert_eq!(e.code, "invalid_hand");
+            assert_eq!(e.code.as_str(), "invalid_hand");
             assert_eq!(e.hand, Some(number), "{e:?}");
             assert_eq!(
-                (e.team, e.player, e.field.as_deref()),
+                (e.team, e.player, e.field.as_ref().map(|f| f.as_str())),
                 (Some(Team::BOTH[t]), blame.player, Some(blame.field)),
                 "{e:?} blames the wrong cell ({blame:?}) of {typed:?}"
             );
@@ -426,7 +424,7 @@ fn check_shown(typed: &TypedHand, shown: &TypedHand, hand: &HandInput) {
 
 /// The request of a form goes to the API as JSON: it reads back as itself and scores the same
 /// as scoring it directly, every time.
-fn check_json(request: &ScoreRequest, answer: &Result<ScoreResponse, CalcError>) {
+fn check_json(request: &ScoreRequest, answer: &Result<ScoreResponse, FieldError>) {
     let value = serde_json::to_value(request).expect("a request serializes");
     assert_eq!(
         parse_request(value.clone()).as_ref(),
@@ -460,7 +458,7 @@ const HAND_FIELDS: [&str; 6] = [
 fn check_answer(
     rows: &[TypedHand],
     request: &ScoreRequest,
-    answer: &Result<ScoreResponse, CalcError>,
+    answer: &Result<ScoreResponse, FieldError>,
 ) {
     let answer = match answer {
         Err(e) => return check_engine_error(rows.len(), request, e),
@@ -482,13 +480,13 @@ fn check_answer(
     assert!(!words.is_empty());
 }
 
-fn check_engine_error(rows: usize, request: &ScoreRequest, e: &CalcError) {
+fn check_engine_error(rows: usize, request: &ScoreRequest, e: &FieldError) {
     assert!(!e.message.is_empty());
     assert!(
         e.player.is_none() || (e.team.is_some() && e.player < Some(2)),
         "{e:?}"
     );
-    let field = e.field.as_deref();
+    let field = e.field.as_ref().map(|f| f.as_str());
     match e.code.as_str() {
         "invalid_rules" => {
             assert_eq!(e.hand, None, "{e:?}");
@@ -596,7 +594,7 @@ fn strict_shown() -> bool {
 fn check_repost(
     form: &CalcForm,
     pairs: &[(String, String)],
-    outcome: &Result<ScoreRequest, CalcError>,
+    outcome: &Result<ScoreRequest, FieldError>,
 ) {
     let mut kept = true;
     let mut show = |value: &str, ok: bool, fallback: &str| -> String {
@@ -735,7 +733,7 @@ fn check_console(pairs: &[(String, String)]) -> String {
     check_typed(&typed, number, &result);
     assert_eq!(
         form.to_input(number),
-        result.clone().map_err(FieldError::from),
+        result.clone(),
         "the console's hand is not the typed hand's"
     );
 
@@ -758,7 +756,7 @@ fn check_console(pairs: &[(String, String)]) -> String {
     }
     assert_eq!(
         HandForm::from_pairs(&shown).to_input(number),
-        result.clone().map_err(FieldError::from),
+        result.clone(),
         "the console form shown back reads differently"
     );
 

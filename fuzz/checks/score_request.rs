@@ -16,7 +16,7 @@ use spades_im::rules::game::TeamResult;
 use spades_im::rules::hand::{BidInput, HandInput, RevokesInput, TeamHandInput};
 use spades_im::rules::params::RulesSpec;
 use spades_im::rules::{
-    CalcError, ScoreRequest, ScoreResponse, Stage, TeamTotal, score_json, score_request,
+    FieldError, ScoreRequest, ScoreResponse, Stage, TeamTotal, score_json, score_request,
 };
 
 /// The most hands a structured request carries (a long game is ~30).
@@ -388,7 +388,7 @@ const CODES: [&str; 5] = [
 ];
 
 /// What must hold of any answer to `request`.
-fn check(request: &ScoreRequest, result: &Result<ScoreResponse, CalcError>) {
+fn check(request: &ScoreRequest, result: &Result<ScoreResponse, FieldError>) {
     let response = match result {
         Err(e) => {
             assert!(CODES.contains(&e.code.as_str()), "unknown code {e:?}");
@@ -492,7 +492,7 @@ fn check_state(status: &str, winner: bool, reason: bool) {
 }
 
 /// The same request scored again, through JSON and with one hand fewer, agrees.
-fn check_again(request: &ScoreRequest, result: &Result<ScoreResponse, CalcError>) {
+fn check_again(request: &ScoreRequest, result: &Result<ScoreResponse, FieldError>) {
     assert_eq!(
         &score_request(request),
         result,

@@ -8,15 +8,14 @@
 //! and `league` stay free of SQL.
 
 mod clock;
-mod field_error;
 mod ids;
 mod states;
 pub(crate) mod text;
 mod time;
 pub mod words;
 
+pub use crate::rules::{ErrorCode, Field, FieldError};
 pub use clock::{Clock, ManualTime, SystemTime, TimeSource, machine_zone};
-pub use field_error::FieldError;
 pub use ids::{BracketId, LeagueId, MatchId, TeamId, TokenId, UserId};
 pub use states::{BracketMatchStatus, ForfeitSide, GameStatus, MatchStatus, Role};
 pub(crate) use text::text_enum;

@@ -5,6 +5,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use super::error::{ErrorCode, Field, FieldError};
 use super::game::{Game, ScoredHand, TeamResult};
 use super::hand::{Hand, HandInput, Team};
 use super::params::{Rules, RulesSpec};
@@ -93,67 +94,18 @@ impl ScoreResponse {
     }
 }
 
-/// Why a request could not be scored, in the error shape of docs/api.md §3.1.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
-pub struct CalcError {
-    /// `invalid_request`, `invalid_rules`, `invalid_start`, `invalid_hand` or `game_over`.
-    pub code: String,
-    pub message: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub hand: Option<usize>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub field: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub team: Option<Team>,
-    /// The player of `team` to blame (0 or 1, seat order), where one is.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub player: Option<usize>,
-}
-
-impl CalcError {
-    fn new(code: &str, message: String) -> Self {
-        CalcError {
-            code: code.to_string(),
-            message,
-            hand: None,
-            field: None,
-            team: None,
-            player: None,
-        }
-    }
-}
-
-impl From<super::hand::HandError> for CalcError {
-    fn from(e: super::hand::HandError) -> Self {
-        CalcError {
-            code: e.code.to_string(),
-            message: e.message,
-            hand: Some(e.hand),
-            field: e.field.map(str::to_string),
-            team: e.team,
-            player: e.player,
-        }
-    }
-}
-
-impl std::fmt::Display for CalcError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-
 /// Reads a request from JSON (a struct only from an object, [`super::strict`]), naming the path
 /// of a field of the wrong type.
-pub fn parse_request(value: Value) -> Result<ScoreRequest, CalcError> {
+pub fn parse_request(value: Value) -> Result<ScoreRequest, FieldError> {
     super::strict::from_value(value).map_err(|e| {
         let path = e.path().to_string();
-        let mut err = CalcError::new("invalid_request", format!("{path}: {}", e.inner()));
+        let mut err = FieldError::new(ErrorCode::InvalidRequest, format!("{path}: {}", e.inner()));
         // "hands[2].a.bids[0]" names hand 3.
         if let Some(rest) = path.strip_prefix("hands[")
             && let Some((index, field)) = rest.split_once(']')
             && let Ok(index) = index.parse::<usize>()
         {
-            err.code = "invalid_hand".into();
+            err.code = ErrorCode::InvalidHand;
             err.hand = Some(index + 1);
             err.message = format!("hand {}: {}", index + 1, e.inner());
             let field = field.trim_start_matches('.');
@@ -164,27 +116,23 @@ pub fn parse_request(value: Value) -> Result<ScoreRequest, CalcError> {
                 None => field,
             };
             let field = field.split('[').next().unwrap_or(field);
-            err.field = (!field.is_empty()).then(|| field.to_string());
+            err.field = (!field.is_empty()).then(|| Field::path(field.to_string()));
         } else if path != "." {
-            err.field = Some(path);
+            err.field = Some(Field::path(path));
         }
         err
     })
 }
 
 /// Scores a request: resolves the rules, then plays every hand in order.
-pub fn score_request(request: &ScoreRequest) -> Result<ScoreResponse, CalcError> {
-    let rules = request.rules.resolve().map_err(|e| CalcError {
-        field: e.field.map(|f| format!("rules.{f}")),
-        ..CalcError::new("invalid_rules", e.message)
+pub fn score_request(request: &ScoreRequest) -> Result<ScoreResponse, FieldError> {
+    let rules = request.rules.resolve().map_err(|e| FieldError {
+        field: e.field.map(|f| Field::RULES.child(&f)),
+        ..FieldError::new(ErrorCode::InvalidRules, e.message)
     })?;
     let mut game = match &request.start {
-        Some(start) => {
-            Game::resume(rules, request.stage, start.a, start.b).map_err(|e| CalcError {
-                field: Some(e.field.to_string()),
-                ..CalcError::new("invalid_start", e.message)
-            })?
-        }
+        Some(start) => Game::resume(rules, request.stage, start.a, start.b)
+            .map_err(|e| FieldError::at(ErrorCode::InvalidStart, e.field, e.message))?,
         None => Game::new(rules, request.stage),
     };
     let mut scored = Vec::with_capacity(request.hands.len());
@@ -196,6 +144,6 @@ pub fn score_request(request: &ScoreRequest) -> Result<ScoreResponse, CalcError>
 }
 
 /// Parses and scores a JSON request (the CLI's and the API's entry point).
-pub fn score_json(value: Value) -> Result<ScoreResponse, CalcError> {
+pub fn score_json(value: Value) -> Result<ScoreResponse, FieldError> {
     score_request(&parse_request(value)?)
 }

@@ -2,6 +2,7 @@
 
 use serde::Serialize;
 
+use super::error::{ErrorCode, Field};
 use super::hand::{Bid, Hand, HandError, PlayedHand, Team, seat};
 use super::params::{BagOverflow, FailedNilTricks, Rules, SetPenalty, TenFor200Set, TieRule};
 use super::state::{GameState, Stage, TeamTotal, WinReason};
@@ -66,7 +67,7 @@ pub struct Game {
 /// A start state that cannot be (e.g. a bag counter already at the limit).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StartError {
-    pub field: &'static str,
+    pub field: Field,
     pub message: String,
 }
 
@@ -95,7 +96,7 @@ impl Game {
             // Far beyond any real game; keeps every sum inside the engine's integers.
             if total.score.unsigned_abs() > 100_000 || total.bags > 10_000 {
                 return Err(StartError {
-                    field: "start",
+                    field: Field::START,
                     message: format!(
                         "start: team {}'s score must be within ±100000 and its bags at most 10000",
                         team.as_str()
@@ -106,7 +107,7 @@ impl Game {
                 && total.bags >= limit
             {
                 return Err(StartError {
-                    field: "start",
+                    field: Field::START,
                     message: format!(
                         "start: team {} has {} bags; the counter is always below the limit of {limit}",
                         team.as_str(),
@@ -176,7 +177,7 @@ impl Game {
         let number = self.hands + 1;
         if self.state.is_over() {
             return Err(HandError {
-                code: "game_over",
+                code: ErrorCode::GameOver,
                 hand: number,
                 field: None,
                 team: None,
@@ -239,7 +240,7 @@ impl Game {
         if hand.time_called && self.rules.time_limit_minutes.is_none() {
             return Err(HandError::invalid(
                 number,
-                "time_called",
+                Field::TIME_CALLED,
                 "these rules have no time limit, so time cannot be called",
             ));
         }
@@ -252,7 +253,7 @@ impl Game {
                     Bid::Nil if self.rules.nil.is_none() => {
                         return Err(HandError::invalid(
                             number,
-                            "bids",
+                            Field::BIDS,
                             format!("seat {seat} bid nil, but these rules have no nil"),
                         )
                         .for_player(team, player));
@@ -276,7 +277,7 @@ impl Game {
                         };
                         return Err(HandError::invalid(
                             number,
-                            "bids",
+                            Field::BIDS,
                             format!("seat {seat} bid blind nil, but {why}"),
                         )
                         .for_player(team, player));
@@ -287,7 +288,7 @@ impl Game {
             if th.contract() > 13 {
                 return Err(HandError::invalid(
                     number,
-                    "bids",
+                    Field::BIDS,
                     format!(
                         "team {name} bid {}; a team cannot bid more than 13 tricks",
                         th.contract()
@@ -300,7 +301,7 @@ impl Game {
             if !both_nil && contract < self.rules.min_team_bid {
                 return Err(HandError::invalid(
                     number,
-                    "bids",
+                    Field::BIDS,
                     format!(
                         "team {name} bid {contract}; the minimum team bid is {} unless both partners bid nil",
                         self.rules.min_team_bid
@@ -312,7 +313,7 @@ impl Game {
                 let Some(bb) = &self.rules.blind_bids else {
                     return Err(HandError::invalid(
                         number,
-                        "blind",
+                        Field::BLIND,
                         "these rules have no blind bids",
                     )
                     .for_team(team));
@@ -320,7 +321,7 @@ impl Game {
                 if contract < bb.min_bid {
                     return Err(HandError::invalid(
                         number,
-                        "blind",
+                        Field::BLIND,
                         format!(
                             "team {name}'s blind bid is {contract}; a blind bid is at least {}",
                             bb.min_bid
@@ -331,7 +332,7 @@ impl Game {
                 if !self.blind_bid_allowed(team) {
                     return Err(HandError::invalid(
                         number,
-                        "blind",
+                        Field::BLIND,
                         format!(
                             "team {name} may not bid blind now: it is {}",
                             describe_deficit(self.deficit(team))
@@ -343,7 +344,7 @@ impl Game {
             if hand.revokes[team.index()] > 0 && self.rules.revoke.is_none() {
                 return Err(HandError::invalid(
                     number,
-                    "revokes",
+                    Field::REVOKES,
                     "these rules have no revoke penalty",
                 )
                 .for_team(team));
@@ -548,7 +549,7 @@ fn describe_deficit(deficit: i32) -> String {
 /// or a start far outside any real game get there. Nothing changes.
 fn out_of_range(number: usize, team: Team) -> HandError {
     HandError {
-        code: "invalid_hand",
+        code: ErrorCode::InvalidHand,
         hand: number,
         field: None,
         team: Some(team),

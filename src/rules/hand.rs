@@ -1,6 +1,7 @@
 //! A hand as recorded at the table: the JSON shape of docs/api.md §4.2 and the checked domain
 //! type the engine scores.
 
+use super::error::{ErrorCode, Field};
 use serde::{Deserialize, Serialize};
 use utoipa::openapi::RefOr;
 use utoipa::openapi::schema::{
@@ -228,9 +229,9 @@ pub enum Hand {
 /// An invalid hand: what is wrong and where. `hand` is 1-based.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HandError {
-    pub code: &'static str,
+    pub code: ErrorCode,
     pub hand: usize,
-    pub field: Option<&'static str>,
+    pub field: Option<Field>,
     pub team: Option<Team>,
     /// Which player of the team (0 or 1, seat order), where one is to blame.
     pub player: Option<usize>,
@@ -244,9 +245,9 @@ impl std::fmt::Display for HandError {
 }
 
 impl HandError {
-    pub fn invalid(hand: usize, field: &'static str, detail: impl std::fmt::Display) -> Self {
+    pub fn invalid(hand: usize, field: Field, detail: impl std::fmt::Display) -> Self {
         HandError {
-            code: "invalid_hand",
+            code: ErrorCode::InvalidHand,
             hand,
             field: Some(field),
             team: None,
@@ -282,7 +283,7 @@ impl HandInput {
             if self.a.is_some() || self.b.is_some() || self.revokes.is_some() || self.time_called {
                 return Err(HandError::invalid(
                     number,
-                    "misdeal",
+                    Field::MISDEAL,
                     "a misdeal records no bids, tricks, revokes or time call",
                 ));
             }
@@ -294,7 +295,7 @@ impl HandInput {
         if total != 13 {
             return Err(HandError::invalid(
                 number,
-                "tricks",
+                Field::TRICKS,
                 format!("tricks sum to {total}, not 13"),
             ));
         }
@@ -308,7 +309,7 @@ impl HandInput {
                     .ok_or_else(|| {
                         HandError::invalid(
                             number,
-                            "revokes",
+                            Field::REVOKES,
                             format!(
                                 "team {} revokes must be 0 to 13, not {value}",
                                 team.as_str()
@@ -335,7 +336,7 @@ fn parse_team(
     let input = input.ok_or_else(|| {
         HandError::invalid(
             number,
-            "bids",
+            Field::BIDS,
             format!("team {name} is missing (or send {{\"misdeal\": true}})"),
         )
         .for_team(team)
@@ -343,7 +344,7 @@ fn parse_team(
     if input.bids.len() != 2 {
         return Err(HandError::invalid(
             number,
-            "bids",
+            Field::BIDS,
             format!(
                 "team {name} needs 2 bids, one per player, not {}",
                 input.bids.len()
@@ -354,7 +355,7 @@ fn parse_team(
     if input.tricks.len() != 2 {
         return Err(HandError::invalid(
             number,
-            "tricks",
+            Field::TRICKS,
             format!(
                 "team {name} needs 2 trick counts, one per player, not {}",
                 input.tricks.len()
@@ -373,7 +374,7 @@ fn parse_team(
             BidInput::Number(n) => {
                 return Err(HandError::invalid(
                     number,
-                    "bids",
+                    Field::BIDS,
                     format!("seat {seat} bid {n}; a bid is 0 to 13, nil or blind nil"),
                 )
                 .for_player(team, player));
@@ -381,7 +382,7 @@ fn parse_team(
             BidInput::Word(w) => {
                 return Err(HandError::invalid(
                     number,
-                    "bids",
+                    Field::BIDS,
                     format!("seat {seat} bid \"{w}\"; a bid is 0 to 13, nil or blind nil"),
                 )
                 .for_player(team, player));
@@ -394,7 +395,7 @@ fn parse_team(
             .ok_or_else(|| {
                 HandError::invalid(
                     number,
-                    "tricks",
+                    Field::TRICKS,
                     format!("seat {seat} took {took} tricks; tricks are 0 to 13"),
                 )
                 .for_player(team, player)

@@ -5,13 +5,15 @@
 
 pub mod calculator;
 pub mod describe;
+pub mod error;
 pub mod game;
 pub mod hand;
 pub mod params;
 pub mod state;
 pub mod strict;
 
-pub use calculator::{CalcError, ScoreRequest, ScoreResponse, score_json, score_request};
+pub use calculator::{ScoreRequest, ScoreResponse, score_json, score_request};
+pub use error::{ErrorCode, Field, FieldError};
 pub use game::{Game, ScoredHand, TeamResult, score_game};
 pub use hand::{Bid, Hand, HandError, HandInput, PlayedHand, Team, TeamHand};
 pub use params::{Preset, Rules, RulesSpec, preset, presets};

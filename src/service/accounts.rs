@@ -1,5 +1,6 @@
 //! Accounts: argon2id passwords, server-side sessions, hashed API tokens.
 
+use crate::domain::ErrorCode;
 use argon2::Argon2;
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
 use sha2::{Digest, Sha256};
@@ -73,7 +74,7 @@ pub fn validate_username(name: &str) -> Result<(), ServiceError> {
         Ok(())
     } else {
         Err(ServiceError::invalid(
-            "invalid_user",
+            ErrorCode::InvalidUser,
             "username",
             "a username is 2 to 40 letters, digits, '.', '_' or '-'",
         ))
@@ -83,7 +84,7 @@ pub fn validate_username(name: &str) -> Result<(), ServiceError> {
 pub fn validate_password(password: &str) -> Result<(), ServiceError> {
     if password.chars().count() < 10 {
         return Err(ServiceError::invalid(
-            "invalid_password",
+            ErrorCode::InvalidPassword,
             "password",
             "a password is at least 10 characters",
         ));
@@ -148,7 +149,7 @@ async fn insert_user(
 ) -> Result<User, ServiceError> {
     if users::by_name(tx, username).await?.is_some() {
         return Err(ServiceError::invalid(
-            "invalid_user",
+            ErrorCode::InvalidUser,
             "username",
             format!("the username \"{username}\" is taken"),
         ));
@@ -254,7 +255,7 @@ pub async fn token_user(db: &Db, token: &str) -> Result<Option<User>, ServiceErr
 #[tracing::instrument(skip_all)]
 pub async fn create_token(db: &Db, username: &str, name: &str) -> Result<String, ServiceError> {
     let name = TextRule {
-        code: "invalid_input",
+        code: ErrorCode::InvalidInput,
         field: "name",
         what: "the token's name (e.g. \"scoreboard\")",
         max: TOKEN_NAME_MAX,
@@ -336,7 +337,7 @@ pub async fn change_password(
     validate_password(new)?;
     if check_login(db, &user.username, current).await?.is_none() {
         return Err(ServiceError::invalid(
-            "invalid_password",
+            ErrorCode::InvalidPassword,
             "current",
             "the current password is wrong",
         ));

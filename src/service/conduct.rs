@@ -17,9 +17,10 @@ use super::leagues::League;
 use super::match_view::{MatchView, reload};
 use super::matches::{league_of, writable};
 use super::text::{Lines, REASON_MAX, TextRule};
-use super::{ConflictCode, ServiceError, User};
+use super::{ServiceError, User};
 use crate::db::Db;
 use crate::db::matches::{self as db_matches, MatchRow};
+use crate::domain::ErrorCode;
 use crate::domain::{LocalTime, MatchId, MatchStatus, TextEnum};
 use crate::league::settings::Settings;
 use crate::rules::Team;
@@ -39,7 +40,7 @@ pub struct CheckInInput {
 fn side(team: &str, field: &str) -> Result<Team, ServiceError> {
     Team::parse(team.trim()).map_err(|_| {
         ServiceError::invalid(
-            "invalid_input",
+            ErrorCode::InvalidInput,
             field,
             format!("the team is \"a\" or \"b\", not \"{team}\""),
         )
@@ -61,7 +62,7 @@ pub async fn check_in(
     let m = writable(&mut tx, user, id).await?;
     if m.status != MatchStatus::Scheduled {
         return Err(ServiceError::conflict(
-            ConflictCode::NotScheduled,
+            ErrorCode::NotScheduled,
             format!(
                 "teams check in before the start of a scheduled match; this one is {}",
                 m.status.words()
@@ -183,7 +184,7 @@ pub async fn rate(
 ) -> Result<MatchView, ServiceError> {
     let now = db.clock().now();
     let note = TextRule {
-        code: "invalid_rating",
+        code: ErrorCode::InvalidRating,
         field: "note",
         what: "the note",
         max: REASON_MAX,
@@ -195,13 +196,13 @@ pub async fn rate(
     let league = league_of(&mut tx, &m).await?;
     let Some(scale) = league.settings.sportsmanship.clone() else {
         return Err(ServiceError::conflict(
-            ConflictCode::NoSportsmanship,
+            ErrorCode::NoSportsmanship,
             "this league does not rate sportsmanship (its settings have no scale)",
         ));
     };
     if !m.status.is_result() {
         return Err(ServiceError::conflict(
-            ConflictCode::MatchNotOver,
+            ErrorCode::MatchNotOver,
             format!(
                 "sportsmanship is rated once the match is complete or forfeited; this one is {}",
                 m.status.words()
@@ -214,7 +215,7 @@ pub async fn rate(
         if let Some(rating) = fixed[i] {
             if given != rating {
                 return Err(ServiceError::invalid(
-                    "invalid_rating",
+                    ErrorCode::InvalidRating,
                     field,
                     format!(
                         "team {field} forfeited: its rating is the league's forfeit rating, {rating}"
@@ -223,7 +224,7 @@ pub async fn rate(
             }
         } else if given < i64::from(scale.min) || given > i64::from(scale.max) {
             return Err(ServiceError::invalid(
-                "invalid_rating",
+                ErrorCode::InvalidRating,
                 field,
                 format!(
                     "a rating is {} to {} in this league, not {given}",

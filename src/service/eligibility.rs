@@ -1,6 +1,7 @@
 //! Who may enter the playoffs (docs/api.md §6.10): each team's record judged by the league's
 //! eligibility settings (`league::eligibility`), and the seeding's list of eligible teams.
 
+use crate::domain::ErrorCode;
 use std::collections::{HashMap, HashSet};
 
 use crate::db::Conn;
@@ -165,7 +166,7 @@ pub async fn set_override(
         .ok_or(ServiceError::NotFound)?;
     if row.withdrawn && input.eligible == Some(true) {
         return Err(ServiceError::invalid(
-            "invalid_input",
+            ErrorCode::InvalidInput,
             "eligible",
             format!(
                 "{} has withdrawn: put it back in the league on the teams page before making it eligible",
@@ -208,7 +209,7 @@ pub async fn set_override(
 /// log).
 fn override_reason(input: &OverrideInput) -> Result<Option<String>, ServiceError> {
     let rule = TextRule {
-        code: "invalid_input",
+        code: ErrorCode::InvalidInput,
         field: "reason",
         what: "the reason",
         max: REASON_MAX,

@@ -1,8 +1,7 @@
 //! Why an operation did not happen. Nothing was written: every service call is one
 //! transaction, rolled back when it returns an error.
 
-use crate::domain::{FieldError, MatchId};
-use crate::rules::CalcError;
+use crate::domain::{ErrorCode, Field, FieldError, MatchId};
 
 #[derive(Debug, thiserror::Error)]
 pub enum ServiceError {
@@ -11,7 +10,7 @@ pub enum ServiceError {
     Invalid(FieldError),
     /// The state changed under the request (stale version, match not started, ...).
     #[error("{message}")]
-    Conflict { code: ConflictCode, message: String },
+    Conflict { code: ErrorCode, message: String },
     /// A correction would change who plays in these started playoff matches (the whole
     /// cascade): an admin must confirm resetting them (docs/scoring.md, "Playoffs").
     #[error("bracket reset needed: {0:?}")]
@@ -32,61 +31,12 @@ pub enum ServiceError {
     Db(sqlx::Error),
 }
 
-/// What changed under a request, as the API's error `code` says it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ConflictCode {
-    /// The match changed since the client loaded it (`expected_version` is stale).
-    VersionConflict,
-    NotStarted,
-    NotScheduled,
-    /// Postponing, cancelling, moving or re-teaming a match that has started.
-    MatchStarted,
-    NotInProgress,
-    MatchClosed,
-    TimeAlreadyCalled,
-    NoTimeLimit,
-    DoubleForfeitPlayoff,
-    SlugTaken,
-    ScheduleExists,
-    BracketExists,
-    /// Playoffs while regular-season matches remain, under `require_all_played`.
-    SeasonUnfinished,
-    BracketResetNeeded,
-    /// Rating sportsmanship in a league that has no scale.
-    NoSportsmanship,
-    /// Rating a match that is not complete or forfeited.
-    MatchNotOver,
-}
-
-impl ConflictCode {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ConflictCode::VersionConflict => "version_conflict",
-            ConflictCode::NotStarted => "not_started",
-            ConflictCode::NotScheduled => "not_scheduled",
-            ConflictCode::MatchStarted => "match_started",
-            ConflictCode::NotInProgress => "not_in_progress",
-            ConflictCode::MatchClosed => "match_closed",
-            ConflictCode::TimeAlreadyCalled => "time_already_called",
-            ConflictCode::NoTimeLimit => "no_time_limit",
-            ConflictCode::DoubleForfeitPlayoff => "double_forfeit_playoff",
-            ConflictCode::SlugTaken => "slug_taken",
-            ConflictCode::ScheduleExists => "schedule_exists",
-            ConflictCode::BracketExists => "bracket_exists",
-            ConflictCode::SeasonUnfinished => "season_unfinished",
-            ConflictCode::BracketResetNeeded => "bracket_reset_needed",
-            ConflictCode::NoSportsmanship => "no_sportsmanship",
-            ConflictCode::MatchNotOver => "match_not_over",
-        }
-    }
-}
-
 impl ServiceError {
-    pub fn invalid(code: &str, field: &str, message: impl Into<String>) -> ServiceError {
-        ServiceError::Invalid(FieldError::at(code, field, message))
+    pub fn invalid(code: ErrorCode, field: &str, message: impl Into<String>) -> ServiceError {
+        ServiceError::Invalid(FieldError::at(code, Field::path(field.into()), message))
     }
 
-    pub fn conflict(code: ConflictCode, message: impl Into<String>) -> ServiceError {
+    pub fn conflict(code: ErrorCode, message: impl Into<String>) -> ServiceError {
         ServiceError::Conflict {
             code,
             message: message.into(),
@@ -99,9 +49,9 @@ impl ServiceError {
     }
 }
 
-impl From<CalcError> for ServiceError {
-    fn from(e: CalcError) -> Self {
-        ServiceError::Invalid(e.into())
+impl From<FieldError> for ServiceError {
+    fn from(e: FieldError) -> Self {
+        ServiceError::Invalid(e)
     }
 }
 

@@ -5,9 +5,10 @@ use serde::{Deserialize, Serialize};
 
 use super::audit;
 use super::text::{self, Lines, TextRule};
-use super::{ConflictCode, ServiceError, User, require_admin, slugify, to_json};
+use super::{ServiceError, User, require_admin, slugify, to_json};
 use crate::db::leagues::{self as db_leagues, LeagueRow, NewLeague};
 use crate::db::{Db, users};
+use crate::domain::ErrorCode;
 use crate::domain::{LeagueId, Timestamp, UserId};
 use crate::league::settings::Settings;
 use crate::league::standings::Tiebreak;
@@ -186,7 +187,7 @@ fn check_rules(rules: &StageRules) -> Result<[(String, Rules); 3], ServiceError>
         let spec = spec.unwrap_or(&rules.regular);
         let resolved = spec.resolve().map_err(|e| {
             ServiceError::invalid(
-                "invalid_rules",
+                ErrorCode::InvalidRules,
                 &format!("rules.{stage}.{}", e.field.unwrap_or_default()),
                 // The rules' own message starts "rules: " or "rules.<field>: ": the stage
                 // takes that word's place ("playoff rules: unknown field …").
@@ -216,7 +217,7 @@ fn check_tiebreak(order: Option<&[String]>) -> Result<String, ServiceError> {
     for name in order {
         let t = Tiebreak::parse(name).ok_or_else(|| {
             ServiceError::invalid(
-                "invalid_league",
+                ErrorCode::InvalidLeague,
                 "tiebreak_order",
                 format!("unknown tiebreak \"{name}\"; use head_to_head, differential, points_for"),
             )
@@ -230,7 +231,7 @@ fn check_tiebreak(order: Option<&[String]>) -> Result<String, ServiceError> {
 
 pub(crate) fn check_name(name: &str, field: &str, what: &str) -> Result<String, ServiceError> {
     TextRule {
-        code: "invalid_input",
+        code: ErrorCode::InvalidInput,
         field,
         what,
         max: text::NAME_MAX,
@@ -245,7 +246,7 @@ fn check_slug(slug: Option<&str>, name: &str) -> Result<String, ServiceError> {
         Some(s) if !s.is_empty() => {
             if slugify(s) != s {
                 return Err(ServiceError::invalid(
-                    "invalid_league",
+                    ErrorCode::InvalidLeague,
                     "slug",
                     "a slug is lowercase letters, digits and single dashes, e.g. \"fall-2026\"",
                 ));
@@ -256,7 +257,7 @@ fn check_slug(slug: Option<&str>, name: &str) -> Result<String, ServiceError> {
     };
     if slug.is_empty() {
         return Err(ServiceError::invalid(
-            "invalid_league",
+            ErrorCode::InvalidLeague,
             "slug",
             "give the league a slug of letters or digits",
         ));
@@ -330,7 +331,7 @@ pub async fn create_league(
     let mut tx = db.write().await?;
     if db_leagues::by_slug(&mut tx, &new.slug).await?.is_some() {
         return Err(ServiceError::conflict(
-            ConflictCode::SlugTaken,
+            ErrorCode::SlugTaken,
             format!("a league with the slug \"{}\" exists", new.slug),
         ));
     }
@@ -400,7 +401,7 @@ fn checked_settings(
 ) -> Result<Settings, ServiceError> {
     current
         .merged(patch)
-        .map_err(|e| ServiceError::invalid("invalid_settings", &e.field, e.message))
+        .map_err(|e| ServiceError::invalid(ErrorCode::InvalidSettings, &e.field, e.message))
 }
 
 /// Changes a league's season settings, merged field by field over the current ones.
@@ -445,7 +446,7 @@ pub async fn assign_supervisor(
     let league = league_row(&mut tx, slug).await?;
     let target = users::by_name(&mut tx, username).await?.ok_or_else(|| {
         ServiceError::invalid(
-            "invalid_user",
+            ErrorCode::InvalidUser,
             "username",
             format!("no user named \"{username}\""),
         )

@@ -10,7 +10,9 @@ use crate::db::Db;
 use crate::db::hands::{self as db_hands, HandRow};
 use crate::db::leagues as db_leagues;
 use crate::db::matches::{self as db_matches, MatchRow};
-use crate::domain::{ForfeitSide, GameStatus, LocalTime, MatchId, MatchStatus, TeamId, Timestamp};
+use crate::domain::{
+    FieldError, ForfeitSide, GameStatus, LocalTime, MatchId, MatchStatus, TeamId, Timestamp,
+};
 use crate::rules::calculator::ScoredHandOut;
 use crate::rules::{Game, HandInput, Rules, ScoredHand, Stage, Team, TeamTotal, WinReason};
 
@@ -146,8 +148,8 @@ pub(super) fn replay(
     let mut game = Game::new(rules.clone(), stage);
     let mut scored = Vec::with_capacity(hands.len());
     for (i, input) in hands.iter().enumerate() {
-        let hand = input.parse(i + 1).map_err(crate::rules::CalcError::from)?;
-        scored.push(game.play(&hand).map_err(crate::rules::CalcError::from)?);
+        let hand = input.parse(i + 1).map_err(FieldError::from)?;
+        scored.push(game.play(&hand).map_err(FieldError::from)?);
     }
     Ok((game, scored))
 }

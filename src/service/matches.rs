@@ -11,12 +11,13 @@ use super::match_view::{
     MatchView, Replayed, ends_at, reload, replay, rules_of, stored_hands, view_of,
 };
 use super::text::{self, Lines, TextRule};
-use super::{ConflictCode, ServiceError, User, require_admin, to_json};
+use super::{ServiceError, User, require_admin, to_json};
 use crate::db::Db;
 use crate::db::hands::{self as db_hands, NewHand};
 use crate::db::idempotency::{self as db_idempotency, IdempotencyRecord};
 use crate::db::leagues as db_leagues;
 use crate::db::matches::{self as db_matches, MatchRow, Totals};
+use crate::domain::ErrorCode;
 use crate::domain::{
     ForfeitSide, GameStatus, LeagueId, MatchId, MatchStatus, TeamId, TextEnum, Timestamp,
 };
@@ -72,7 +73,7 @@ pub async fn may_supervise(
 fn check_version(m: &MatchRow, expected: i64) -> Result<(), ServiceError> {
     if m.version != expected {
         return Err(ServiceError::conflict(
-            ConflictCode::VersionConflict,
+            ErrorCode::VersionConflict,
             format!(
                 "the match changed since you loaded it (version {} now, you had {expected}): reload to see the current score",
                 m.version
@@ -113,7 +114,7 @@ async fn start_in(
     } = for_write(conn, user, id).await?;
     if m.status != MatchStatus::Scheduled {
         return Err(ServiceError::conflict(
-            ConflictCode::NotScheduled,
+            ErrorCode::NotScheduled,
             format!(
                 "the match is {}, it can only be started once",
                 m.status.words()
@@ -384,7 +385,7 @@ impl HandEntry {
         {
             if seen.request.as_ref().is_some_and(|first| *first != request) {
                 return Err(ServiceError::invalid(
-                    "idempotency_key_reused",
+                    ErrorCode::IdempotencyKeyReused,
                     "idempotency_key",
                     "this idempotency key was already used for a different hand: nothing was recorded; send a new key for a new hand",
                 ));
@@ -396,13 +397,13 @@ impl HandEntry {
             MatchStatus::InProgress => {}
             MatchStatus::Scheduled | MatchStatus::Postponed => {
                 return Err(ServiceError::conflict(
-                    ConflictCode::NotStarted,
+                    ErrorCode::NotStarted,
                     "start the match before entering hands",
                 ));
             }
             other => {
                 return Err(ServiceError::Invalid(crate::domain::FieldError::new(
-                    "game_over",
+                    ErrorCode::GameOver,
                     format!("the match is {}: no more hands", other.words()),
                 )));
             }
@@ -495,7 +496,7 @@ pub async fn correct_hand(
         reset_bracket_path: reset_path,
     } = *correction;
     let reason = TextRule {
-        code: "invalid_correction",
+        code: ErrorCode::InvalidCorrection,
         field: "reason",
         what: "the reason",
         max: text::REASON_MAX,
@@ -504,7 +505,7 @@ pub async fn correct_hand(
     .check_optional(Some(reason))?
     .ok_or_else(|| {
         ServiceError::invalid(
-            "invalid_correction",
+            ErrorCode::InvalidCorrection,
             "reason",
             "say why the hand is corrected",
         )
@@ -559,7 +560,7 @@ impl CorrectionEntry {
         check_version(&m, expected_version)?;
         if matches!(m.status, MatchStatus::Forfeit | MatchStatus::Cancelled) {
             return Err(ServiceError::conflict(
-                ConflictCode::MatchClosed,
+                ErrorCode::MatchClosed,
                 format!("the match is {}; its hands cannot change", m.status.words()),
             ));
         }
@@ -636,20 +637,20 @@ pub async fn call_time(
     check_version(&m, expected_version)?;
     if m.status != MatchStatus::InProgress {
         return Err(ServiceError::conflict(
-            ConflictCode::NotInProgress,
+            ErrorCode::NotInProgress,
             "time can only be called in a match in play",
         ));
     }
     let league = league_of(&mut tx, &m).await?;
     if m.time_called_at.is_some() {
         return Err(ServiceError::conflict(
-            ConflictCode::TimeAlreadyCalled,
+            ErrorCode::TimeAlreadyCalled,
             "time has already been called in this match",
         ));
     }
     if rules_of(&m, &league)?.time_limit_minutes.is_none() {
         return Err(ServiceError::conflict(
-            ConflictCode::NoTimeLimit,
+            ErrorCode::NoTimeLimit,
             "these rules have no time limit",
         ));
     }
@@ -734,7 +735,7 @@ pub async fn forfeit(
     let now = db.clock().now();
     let who = ForfeitSide::parse(input.team.as_str()).map_err(|_| {
         ServiceError::invalid(
-            "invalid_forfeit",
+            ErrorCode::InvalidForfeit,
             "team",
             format!(
                 "the forfeiting team is \"a\", \"b\" or \"both\", not \"{}\"",
@@ -749,7 +750,7 @@ pub async fn forfeit(
     }
     if m.status.is_over() {
         return Err(ServiceError::conflict(
-            ConflictCode::MatchClosed,
+            ErrorCode::MatchClosed,
             format!("the match is already {}", m.status.words()),
         ));
     }
@@ -762,14 +763,14 @@ pub async fn forfeit(
         (None, false, None) => None,
         (None, true, None) => {
             return Err(ServiceError::conflict(
-                ConflictCode::DoubleForfeitPlayoff,
+                ErrorCode::DoubleForfeitPlayoff,
                 "a double forfeit in the playoffs needs an admin to choose which team advances (\"advance\": \"a\" or \"b\")",
             ));
         }
         (None, true, Some(side)) => {
             let team = Team::parse(side).map_err(|_| {
                 ServiceError::invalid(
-                    "invalid_forfeit",
+                    ErrorCode::InvalidForfeit,
                     "advance",
                     format!("the team that advances is \"a\" or \"b\", not \"{side}\""),
                 )
@@ -779,7 +780,7 @@ pub async fn forfeit(
         }
         (_, _, Some(_)) => {
             return Err(ServiceError::invalid(
-                "invalid_forfeit",
+                ErrorCode::InvalidForfeit,
                 "advance",
                 "only a double forfeit in the playoffs chooses who advances",
             ));

@@ -30,7 +30,7 @@ pub mod tonight;
 
 mod error;
 
-pub use error::{ConflictCode, ServiceError, to_json};
+pub use error::{ServiceError, to_json};
 
 use serde::Serialize;
 

@@ -12,9 +12,10 @@ use super::leagues::league_row;
 use super::match_view::{MatchView, views_after_write};
 use super::schedule::{check_table, check_team, parse_when};
 use super::text::{self, Lines, TextRule};
-use super::{ConflictCode, ServiceError, User, require_admin};
+use super::{ServiceError, User, require_admin};
 use crate::db::Db;
 use crate::db::matches::{self as db_matches, MatchRow, Placement};
+use crate::domain::ErrorCode;
 use crate::domain::{LocalTime, MatchId, MatchStatus, TextEnum, parse_day};
 use crate::rules::Stage;
 
@@ -95,7 +96,7 @@ pub struct NightMoved {
 /// the lists show it.
 fn reason_rule() -> TextRule<'static> {
     TextRule {
-        code: "invalid_input",
+        code: ErrorCode::InvalidInput,
         field: "reason",
         what: "the reason",
         max: text::REASON_MAX,
@@ -116,7 +117,7 @@ async fn changeable(
         && m.version != expected
     {
         return Err(ServiceError::conflict(
-            ConflictCode::VersionConflict,
+            ErrorCode::VersionConflict,
             format!(
                 "the match changed since you loaded it (version {} now, you had {expected}): reload it",
                 m.version
@@ -125,7 +126,7 @@ async fn changeable(
     }
     if m.status == MatchStatus::Cancelled {
         return Err(ServiceError::conflict(
-            ConflictCode::MatchClosed,
+            ErrorCode::MatchClosed,
             "the match is cancelled",
         ));
     }
@@ -134,7 +135,7 @@ async fn changeable(
 
 fn started(m: &MatchRow, what: &str) -> ServiceError {
     ServiceError::conflict(
-        ConflictCode::MatchStarted,
+        ErrorCode::MatchStarted,
         format!(
             "the match has started ({}): {what} only a match that has not started",
             m.status.words()
@@ -182,7 +183,7 @@ async fn replace(
 ) -> Result<(), ServiceError> {
     if !db_matches::place(conn, m.id, m.version, after).await? {
         return Err(ServiceError::conflict(
-            ConflictCode::VersionConflict,
+            ErrorCode::VersionConflict,
             "the match changed meanwhile: reload it",
         ));
     }
@@ -210,7 +211,7 @@ pub async fn change_match(
     require_admin(user)?;
     if change.is_empty() {
         return Err(ServiceError::invalid(
-            "invalid_request",
+            ErrorCode::InvalidRequest,
             "scheduled_at",
             "nothing to change: send scheduled_at, table, team_a or team_b",
         ));
@@ -235,7 +236,7 @@ pub async fn change_match(
         let table = table.flatten();
         if !db_matches::set_table(&mut tx, m.id, m.version, table.as_deref()).await? {
             return Err(ServiceError::conflict(
-                ConflictCode::VersionConflict,
+                ErrorCode::VersionConflict,
                 "the match changed meanwhile: reload it",
             ));
         }
@@ -255,7 +256,7 @@ pub async fn change_match(
     }
     if reteam && m.stage != Stage::Regular {
         return Err(ServiceError::invalid(
-            "invalid_match",
+            ErrorCode::InvalidMatch,
             if change.team_a.is_some() {
                 "team_a"
             } else {
@@ -268,7 +269,7 @@ pub async fn change_match(
     let team_b = change.team_b.unwrap_or(m.team_b);
     if team_a == team_b {
         return Err(ServiceError::invalid(
-            "invalid_match",
+            ErrorCode::InvalidMatch,
             "team_b",
             "a team cannot play itself",
         ));
@@ -337,7 +338,7 @@ async fn call_off_match(
         .check_optional(Some(&call_off.reason))?
         .ok_or_else(|| {
             ServiceError::invalid(
-                "invalid_input",
+                ErrorCode::InvalidInput,
                 "reason",
                 "say why (the teams see it with the match)",
             )
@@ -354,13 +355,13 @@ async fn call_off_match(
     }
     if m.status == to {
         return Err(ServiceError::conflict(
-            ConflictCode::NotScheduled,
+            ErrorCode::NotScheduled,
             format!("the match is already {verb}"),
         ));
     }
     if to == MatchStatus::Cancelled && m.stage != Stage::Regular {
         return Err(ServiceError::invalid(
-            "invalid_match",
+            ErrorCode::InvalidMatch,
             "reason",
             "a playoff match cannot be cancelled: its winner goes on in the bracket; record a forfeit instead",
         ));
@@ -389,7 +390,7 @@ async fn call_off_match(
 fn parse_date(s: &str, field: &str) -> Result<NaiveDate, ServiceError> {
     parse_day(s).map_err(|e| {
         ServiceError::invalid(
-            "invalid_schedule",
+            ErrorCode::InvalidSchedule,
             field,
             e.message("a date is YYYY-MM-DD, e.g. 2026-11-24"),
         )
@@ -424,7 +425,7 @@ pub fn night_dates(input: &NightMove) -> Result<(NaiveDate, NaiveDate), ServiceE
     let to = parse_date(&input.to, "to")?;
     if from == to {
         return Err(ServiceError::invalid(
-            "invalid_schedule",
+            ErrorCode::InvalidSchedule,
             "to",
             "the new date is the same as the night's date",
         ));
@@ -463,7 +464,7 @@ pub async fn move_night(
         };
         if !db_matches::place(&mut tx, m.id, m.version, &after).await? {
             return Err(ServiceError::conflict(
-                ConflictCode::VersionConflict,
+                ErrorCode::VersionConflict,
                 "a match of that night changed meanwhile: try again",
             ));
         }

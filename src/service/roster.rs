@@ -2,6 +2,7 @@
 //! row before anything is written), and a team's edit or withdrawal by the coordinator.
 
 use crate::db::Conn;
+use crate::domain::ErrorCode;
 
 use super::audit;
 use super::leagues::league_row;
@@ -56,7 +57,7 @@ fn records(csv: &str) -> Result<Vec<(usize, Vec<String>)>, ServiceError> {
     for record in reader.records() {
         let record = record.map_err(|e| {
             ServiceError::invalid(
-                "invalid_roster",
+                ErrorCode::InvalidRoster,
                 "csv",
                 format!("the CSV could not be read: {e}"),
             )
@@ -139,14 +140,14 @@ pub fn check_roster(csv: &str, existing: &[TeamRow]) -> Result<Vec<RosterRow>, S
 fn roster_size(rows: &[RosterRow]) -> Result<(), ServiceError> {
     if rows.is_empty() {
         return Err(ServiceError::invalid(
-            "invalid_roster",
+            ErrorCode::InvalidRoster,
             "csv",
             "paste the roster: one team a line, team,player1,player2",
         ));
     }
     if rows.len() > ROSTER_MAX_ROWS {
         return Err(ServiceError::invalid(
-            "invalid_roster",
+            ErrorCode::InvalidRoster,
             "csv",
             format!("at most {ROSTER_MAX_ROWS} rows at once, not {}", rows.len()),
         ));
@@ -216,7 +217,7 @@ pub async fn import_roster(
     }
     if added.is_empty() {
         return Err(ServiceError::invalid(
-            "invalid_roster",
+            ErrorCode::InvalidRoster,
             "csv",
             "no valid rows to import: fix the rows marked with an error",
         ));
@@ -280,7 +281,11 @@ pub async fn edit_team(
     let others = db_leagues::teams(&mut tx, before.league_id).await?;
     let others = others.iter().filter(|t| t.id != team_id);
     if let Some(message) = name_taken(&name, others.map(|t| t.name.as_str())) {
-        return Err(ServiceError::invalid("invalid_team", "name", message));
+        return Err(ServiceError::invalid(
+            ErrorCode::InvalidTeam,
+            "name",
+            message,
+        ));
     }
     let after = TeamView {
         id: team_id,

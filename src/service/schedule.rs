@@ -7,10 +7,11 @@ use super::audit;
 use super::leagues::league_row;
 use super::match_view::MatchView;
 use super::text::{self, Lines, TextRule};
-use super::{ConflictCode, ServiceError, User, require_admin};
+use super::{ServiceError, User, require_admin};
 use crate::db::Db;
 use crate::db::leagues::{self as db_leagues, TeamRow};
 use crate::db::matches::{self as db_matches, MatchRow, NewMatch};
+use crate::domain::ErrorCode;
 use crate::domain::{
     FIRST_DAY, LAST_DAY, LeagueId, LocalTime, MatchId, MatchStatus, TeamId, TextEnum, check_day,
     parse_day,
@@ -76,7 +77,7 @@ pub async fn generate_schedule(
     require_admin(user)?;
     let ScheduleFormat::RoundRobin = ScheduleFormat::parse(input.format.trim()).map_err(|_| {
         ServiceError::invalid(
-            "invalid_schedule",
+            ErrorCode::InvalidSchedule,
             "format",
             format!("unknown format \"{}\"; use round_robin", input.format),
         )
@@ -89,7 +90,7 @@ pub async fn generate_schedule(
     {
         Some(d) => Some(parse_day(d).map_err(|e| {
             ServiceError::invalid(
-                "invalid_schedule",
+                ErrorCode::InvalidSchedule,
                 "start_date",
                 e.message("the first date is YYYY-MM-DD"),
             )
@@ -103,7 +104,11 @@ pub async fn generate_schedule(
         .filter(|s| !s.is_empty())
     {
         Some(t) => chrono::NaiveTime::parse_from_str(t, "%H:%M").map_err(|_| {
-            ServiceError::invalid("invalid_schedule", "time", "the time is HH:MM, e.g. 19:00")
+            ServiceError::invalid(
+                ErrorCode::InvalidSchedule,
+                "time",
+                "the time is HH:MM, e.g. 19:00",
+            )
         })?,
         None => chrono::NaiveTime::from_hms_opt(19, 0, 0).unwrap_or_default(),
     };
@@ -125,13 +130,13 @@ pub async fn generate_schedule(
     match input.mode {
         ScheduleMode::New if !regular.is_empty() => {
             return Err(ServiceError::conflict(
-                ConflictCode::ScheduleExists,
+                ErrorCode::ScheduleExists,
                 "the league already has regular-season matches: generate the rest of the round robin (mode rest), replace the schedule while nothing has been played (mode replace), or add single matches",
             ));
         }
         ScheduleMode::Replace if played > 0 => {
             return Err(ServiceError::conflict(
-                ConflictCode::MatchStarted,
+                ErrorCode::MatchStarted,
                 "regular-season matches have been played: the schedule can no longer be replaced; generate the rest of it instead",
             ));
         }
@@ -139,7 +144,7 @@ pub async fn generate_schedule(
             for m in &regular {
                 if !db_matches::delete_unstarted(&mut tx, m.id).await? {
                     return Err(ServiceError::conflict(
-                        ConflictCode::MatchStarted,
+                        ErrorCode::MatchStarted,
                         format!(
                             "match #{} has started meanwhile: nothing was replaced",
                             m.id
@@ -157,7 +162,7 @@ pub async fn generate_schedule(
         .collect();
     if active.len() < 2 {
         return Err(ServiceError::invalid(
-            "invalid_schedule",
+            ErrorCode::InvalidSchedule,
             "format",
             "a round robin needs at least 2 active teams",
         ));
@@ -186,7 +191,7 @@ pub async fn generate_schedule(
     let pairings = rest_of_round_robin(active.len(), &met);
     if pairings.is_empty() {
         return Err(ServiceError::invalid(
-            "invalid_schedule",
+            ErrorCode::InvalidSchedule,
             "format",
             "every pair of active teams is already scheduled or has played: nothing to add",
         ));
@@ -197,7 +202,7 @@ pub async fn generate_schedule(
         let last = night_of_round(d, gap, rounds);
         check_day(last).map_err(|_| {
             ServiceError::invalid(
-                "invalid_schedule",
+                ErrorCode::InvalidSchedule,
                 "start_date",
                 format!(
                     "the last round would fall on {last}, outside {FIRST_DAY} to {LAST_DAY}: choose another first date or fewer days between nights"
@@ -263,7 +268,7 @@ pub async fn create_match(
     require_admin(user)?;
     if input.team_a == input.team_b {
         return Err(ServiceError::invalid(
-            "invalid_match",
+            ErrorCode::InvalidMatch,
             "team_b",
             "a team cannot play itself",
         ));
@@ -311,7 +316,7 @@ pub async fn create_match(
 /// A table name as stored: empty (or blank) for none.
 pub(crate) fn check_table(table: Option<&str>) -> Result<Option<String>, ServiceError> {
     TextRule {
-        code: "invalid_match",
+        code: ErrorCode::InvalidMatch,
         field: "table",
         what: "a table name",
         max: text::TABLE_MAX,
@@ -332,12 +337,12 @@ pub(crate) async fn check_team(
         .filter(|t| t.league_id == league_id);
     match team {
         None => Err(ServiceError::invalid(
-            "invalid_match",
+            ErrorCode::InvalidMatch,
             field,
             format!("team {id} is not in this league"),
         )),
         Some(t) if t.withdrawn => Err(ServiceError::invalid(
-            "invalid_match",
+            ErrorCode::InvalidMatch,
             field,
             format!("{} has withdrawn", t.name),
         )),
@@ -362,7 +367,7 @@ fn night_of_round(first: NaiveDate, gap: i64, round: usize) -> NaiveDate {
 pub fn parse_when(s: &str) -> Result<LocalTime, ServiceError> {
     LocalTime::parse_input(s).map_err(|e| {
         ServiceError::invalid(
-            "invalid_match",
+            ErrorCode::InvalidMatch,
             "scheduled_at",
             e.message("the time is YYYY-MM-DDTHH:MM, e.g. 2026-11-24T19:00"),
         )

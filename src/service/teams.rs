@@ -1,5 +1,6 @@
 //! Teams of a league: add one, list them (edits and withdrawals are in `roster`).
 
+use crate::domain::ErrorCode;
 use serde::{Deserialize, Serialize};
 
 use crate::db::Conn;
@@ -52,7 +53,7 @@ pub fn check_team(input: &NewTeamInput) -> Result<(String, [String; 2]), Service
     let name = check_name(&input.name, "name", "the team's name")?;
     if input.players.len() != 2 {
         return Err(ServiceError::invalid(
-            "invalid_team",
+            ErrorCode::InvalidTeam,
             "players",
             format!("a team has 2 players, not {}", input.players.len()),
         ));
@@ -97,7 +98,11 @@ pub async fn add_team(
     let league = league_row(&mut tx, slug).await?;
     let existing = db_leagues::teams(&mut tx, league.id).await?;
     if let Some(message) = name_taken(&name, existing.iter().map(|t| t.name.as_str())) {
-        return Err(ServiceError::invalid("invalid_team", "name", message));
+        return Err(ServiceError::invalid(
+            ErrorCode::InvalidTeam,
+            "name",
+            message,
+        ));
     }
     let id = db_leagues::insert_team(&mut tx, league.id, &name, [&players[0], &players[1]]).await?;
     let after = serde_json::json!({"name": name, "players": players}).to_string();

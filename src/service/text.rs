@@ -25,6 +25,7 @@
 //! case, or look-alikes by the confusable skeleton of UTS #39 (a Cyrillic "а" in
 //! "Cаrdsharks" reads as the Latin "a" of "Cardsharks").
 
+use crate::domain::ErrorCode;
 use unicode_normalization::UnicodeNormalization;
 use unicode_properties::{GeneralCategory, UnicodeEmoji, UnicodeGeneralCategory};
 
@@ -54,7 +55,7 @@ pub enum Lines {
 /// What a text is, for the checks and the messages.
 pub struct TextRule<'a> {
     /// The error code (`invalid_input`, `invalid_correction` …).
-    pub code: &'a str,
+    pub code: ErrorCode,
     /// The field the message is shown next to.
     pub field: &'a str,
     /// The text in words, as the message's subject ("the team's name").
@@ -139,7 +140,7 @@ pub fn check_idempotency_key(key: &str) -> Result<(), ServiceError> {
         || key.chars().any(char::is_control)
     {
         return Err(ServiceError::invalid(
-            "invalid_request",
+            ErrorCode::InvalidRequest,
             "idempotency_key",
             "an idempotency key is 1 to 200 characters, none of them a control character",
         ));
@@ -298,7 +299,7 @@ mod tests {
 
     fn rule(lines: Lines) -> TextRule<'static> {
         TextRule {
-            code: "invalid_input",
+            code: ErrorCode::InvalidInput,
             field: "name",
             what: "the name",
             max: 5,
@@ -318,7 +319,7 @@ mod tests {
     fn message(e: ServiceError) -> String {
         match e {
             ServiceError::Invalid(e) => {
-                assert_eq!(e.field.as_deref(), Some("name"));
+                assert_eq!(e.field.as_ref().map(|f| f.as_str()), Some("name"));
                 e.message
             }
             other => panic!("not invalid: {other:?}"),

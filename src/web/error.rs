@@ -6,8 +6,7 @@ use actix_web::http::header::{self, HeaderValue};
 use actix_web::{HttpResponse, ResponseError};
 use serde::Serialize;
 
-use crate::domain::FieldError;
-use crate::rules::CalcError;
+use crate::domain::{ErrorCode, FieldError};
 
 /// The body of every JSON error (docs/api.md §3.1).
 #[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
@@ -33,7 +32,7 @@ pub enum AppError {
     Forbidden(String),
     /// The state changed under the request: stale version, already started... (409).
     #[error("{message}")]
-    Conflict { code: String, message: String },
+    Conflict { code: ErrorCode, message: String },
     /// The body is over the size limit (413).
     #[error("too large")]
     TooLarge,
@@ -43,9 +42,6 @@ pub enum AppError {
     /// A write whose body is not declared `application/json` (415).
     #[error("unsupported media type")]
     UnsupportedMediaType,
-    /// Too many failed logins: wait this many seconds (429).
-    #[error("too many attempts")]
-    Throttled(u64),
     /// The database stayed busy: nothing was saved, the client should send again (503).
     #[error("busy")]
     Busy,
@@ -58,36 +54,32 @@ pub enum AppError {
 }
 
 impl AppError {
-    fn code_and_message(&self) -> (String, String) {
+    fn code_and_message(&self) -> (ErrorCode, String) {
         match self {
-            AppError::Malformed(m) => ("malformed".into(), m.clone()),
-            AppError::Invalid(e) => (e.code.clone(), e.message.clone()),
-            AppError::NotFound => ("not_found".into(), "not found".into()),
-            AppError::Unauthorized(m) => ("unauthorized".into(), m.clone()),
-            AppError::Forbidden(m) => ("forbidden".into(), m.clone()),
-            AppError::Conflict { code, message } => (code.clone(), message.clone()),
+            AppError::Malformed(m) => (ErrorCode::Malformed, m.clone()),
+            AppError::Invalid(e) => (e.code, e.message.clone()),
+            AppError::NotFound => (ErrorCode::NotFound, "not found".into()),
+            AppError::Unauthorized(m) => (ErrorCode::Unauthorized, m.clone()),
+            AppError::Forbidden(m) => (ErrorCode::Forbidden, m.clone()),
+            AppError::Conflict { code, message } => (*code, message.clone()),
             AppError::TooLarge => (
-                "too_large".into(),
+                ErrorCode::TooLarge,
                 "the body is too large (256 KiB at most)".into(),
             ),
             AppError::MethodNotAllowed(allowed) => (
-                "method_not_allowed".into(),
+                ErrorCode::MethodNotAllowed,
                 format!("this path answers {} only", allowed.join(", ")),
             ),
             AppError::UnsupportedMediaType => (
-                "unsupported_media_type".into(),
+                ErrorCode::UnsupportedMediaType,
                 "send the body as JSON with Content-Type: application/json".into(),
             ),
-            AppError::Throttled(secs) => (
-                "throttled".into(),
-                format!("too many failed attempts: try again in {secs} seconds"),
-            ),
             AppError::Busy => (
-                "busy".into(),
+                ErrorCode::Busy,
                 "the server is busy: not saved, send again".into(),
             ),
             AppError::Internal(_) | AppError::Panicked => {
-                ("internal".into(), "internal error".into())
+                (ErrorCode::Internal, "internal error".into())
             }
         }
     }
@@ -98,32 +90,29 @@ impl AppError {
             other => {
                 let (code, message) = other.code_and_message();
                 ErrorBody {
-                    error: FieldError::new(&code, message),
+                    error: FieldError::new(code, message),
                 }
             }
         }
     }
 }
 
-impl From<CalcError> for AppError {
-    fn from(e: CalcError) -> Self {
-        AppError::Invalid(e.into())
+impl From<FieldError> for AppError {
+    fn from(e: FieldError) -> Self {
+        AppError::Invalid(e)
     }
 }
 
 impl From<crate::service::ServiceError> for AppError {
     fn from(e: crate::service::ServiceError) -> Self {
-        use crate::service::{ConflictCode, ServiceError as S};
+        use crate::service::ServiceError as S;
         match e {
             S::NotFound => AppError::NotFound,
             S::Forbidden(m) => AppError::Forbidden(m),
             S::Invalid(e) => AppError::Invalid(e),
-            S::Conflict { code, message } => AppError::Conflict {
-                code: code.as_str().into(),
-                message,
-            },
+            S::Conflict { code, message } => AppError::Conflict { code, message },
             S::ResetNeeded(ids) => AppError::Conflict {
-                code: ConflictCode::BracketResetNeeded.as_str().into(),
+                code: ErrorCode::BracketResetNeeded,
                 message: format!(
                     "this correction changes who plays in match(es) {}, already started; an admin confirms resetting them (they are cancelled, their hands kept) by sending the correction again with \"reset_bracket_path\": true",
                     ids.iter()
@@ -181,7 +170,6 @@ impl ResponseError for AppError {
             AppError::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             AppError::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
             AppError::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            AppError::Throttled(_) => StatusCode::TOO_MANY_REQUESTS,
             AppError::Busy => StatusCode::SERVICE_UNAVAILABLE,
             AppError::Internal(_) | AppError::Panicked => StatusCode::INTERNAL_SERVER_ERROR,
         }
@@ -196,9 +184,6 @@ impl ResponseError for AppError {
         let mut response = HttpResponse::build(self.status_code());
         if matches!(self, AppError::Busy) {
             response.insert_header(("Retry-After", "1"));
-        }
-        if let AppError::Throttled(secs) = self {
-            response.insert_header(("Retry-After", secs.to_string()));
         }
         if let AppError::MethodNotAllowed(allowed) = self {
             response.insert_header((actix_web::http::header::ALLOW, allowed.join(", ")));

@@ -31,6 +31,7 @@
 //! back, and shows anyone else an error page. A database error is a 500/503, never
 //! "anonymous".
 
+use crate::domain::ErrorCode;
 use std::future::Future;
 use std::pin::Pin;
 
@@ -504,9 +505,9 @@ pub fn parse<T: serde::de::DeserializeOwned>(body: &[u8]) -> Result<T, AppError>
         let path = e.path().to_string();
         let message = format!("{path}: {}", e.inner());
         AppError::Invalid(if path == "." {
-            FieldError::new("invalid_request", message)
+            FieldError::new(ErrorCode::InvalidRequest, message)
         } else {
-            FieldError::at("invalid_request", &path, message)
+            FieldError::at(ErrorCode::InvalidRequest, path, message)
         })
     })
 }

@@ -611,7 +611,7 @@ proptest! {
         }
         if game.state().is_over() {
             let e = game.play(&Hand::Misdeal).unwrap_err();
-            prop_assert_eq!(e.code, "game_over");
+            prop_assert_eq!(e.code.as_str(), "game_over");
         }
     }
 }

@@ -483,7 +483,7 @@ fn blind_bids_options() {
         assert_eq!(s.a.contract_points, 120, "{name}: always, even ahead");
         let r = rules(json!({"preset": name, "blind_bids": {"when": "never"}}));
         let e = refused(&r, Some((0, 0, 150, 0)), &[six.clone()]);
-        assert_eq!(e.field, Some("blind"));
+        assert_eq!(e.field.as_ref().map(|f| f.as_str()), Some("blind"));
     }
     // Blind 10-for-200: the 10-for-200 value is multiplied.
     let r = rules(json!({"preset": "unc-im-300", "blind_bids": {"when": "always"}}));

@@ -3,7 +3,8 @@
 
 use serde_json::{Value, json};
 
-use crate::rules::calculator::{CalcError, ScoreResponse, score_json};
+use crate::rules::FieldError;
+use crate::rules::calculator::{ScoreResponse, score_json};
 use crate::rules::game::{Game, ScoredHand};
 use crate::rules::hand::{Hand, HandError, HandInput};
 use crate::rules::params::{Rules, RulesSpec};
@@ -138,7 +139,7 @@ pub fn calc(request: Value) -> ScoreResponse {
         .unwrap_or_else(|e| panic!("request should score: {} ({e:?})", e.message))
 }
 
-pub fn calc_err(request: Value) -> CalcError {
+pub fn calc_err(request: Value) -> FieldError {
     match score_json(request) {
         Ok(r) => panic!("request should fail, scored to {:?}", (r.a, r.b, r.status)),
         Err(e) => e,

@@ -14,7 +14,7 @@ fn shape_error(value: Value, number: usize) -> HandError {
 
 /// A request with one good hand and then `bad`, scored through the calculator: the error
 /// names hand 2.
-fn second_hand_error(rules: Value, bad: Value) -> crate::rules::CalcError {
+fn second_hand_error(rules: Value, bad: Value) -> crate::rules::FieldError {
     calc_err(json!({"rules": rules, "hands": [exact(5), bad]}))
 }
 
@@ -27,7 +27,11 @@ fn tricks_must_sum_to_13() {
     ] {
         let e = shape_error(hj(json!([4, 4]), a, json!([3, 3]), b), 2);
         assert_eq!(
-            (e.code, e.hand, e.field),
+            (
+                e.code.as_str(),
+                e.hand,
+                e.field.as_ref().map(|f| f.as_str())
+            ),
             ("invalid_hand", 2, Some("tricks"))
         );
         assert_eq!(e.message, format!("hand 2: tricks sum to {sum}, not 13"));
@@ -37,9 +41,12 @@ fn tricks_must_sum_to_13() {
         json!("unc-im-300"),
         hj(json!([4, 4]), [4, 4], json!([3, 3]), [2, 2]),
     );
-    assert_eq!(e.code, "invalid_hand");
+    assert_eq!(e.code.as_str(), "invalid_hand");
     assert_eq!(e.message, "hand 2: tricks sum to 12, not 13");
-    assert_eq!((e.hand, e.field.as_deref()), (Some(2), Some("tricks")));
+    assert_eq!(
+        (e.hand, e.field.as_ref().map(|f| f.as_str())),
+        (Some(2), Some("tricks"))
+    );
 }
 
 #[test]
@@ -52,7 +59,7 @@ fn tricks_out_of_range() {
         let mut t = [[6, 0], [3, 4]];
         t[team.index()][player] = took;
         let e = shape_error(hj(json!([4, 4]), t[0], json!([3, 3]), t[1]), 1);
-        assert_eq!(e.field, Some("tricks"));
+        assert_eq!(e.field.as_ref().map(|f| f.as_str()), Some("tricks"));
         assert_eq!((e.team, e.player), (Some(team), Some(player)));
         assert_eq!(
             e.message,
@@ -82,7 +89,10 @@ fn bids_out_of_range_or_unknown() {
         ),
     ] {
         let e = shape_error(hj(json!([bid, 4]), [4, 3], json!([3, 3]), [3, 3]), 3);
-        assert_eq!((e.hand, e.field), (3, Some("bids")));
+        assert_eq!(
+            (e.hand, e.field.as_ref().map(|f| f.as_str())),
+            (3, Some("bids"))
+        );
         assert_eq!((e.team, e.player), (Some(Team::A), Some(0)));
         assert_eq!(e.message, format!("hand 3: {text}"));
     }
@@ -94,7 +104,11 @@ fn bids_out_of_range_or_unknown() {
         hj(json!([4, true]), [4, 3], json!([3, 3]), [3, 3]),
     );
     assert_eq!(
-        (e.code.as_str(), e.hand, e.field.as_deref()),
+        (
+            e.code.as_str(),
+            e.hand,
+            e.field.as_ref().map(|f| f.as_str())
+        ),
         ("invalid_hand", Some(2), Some("bids"))
     );
     assert!(e.message.starts_with("hand 2: "), "{}", e.message);
@@ -103,7 +117,10 @@ fn bids_out_of_range_or_unknown() {
 #[test]
 fn hand_shape_errors() {
     let e = shape_error(json!({"a": {"bids": [4, 4], "tricks": [4, 4]}}), 1);
-    assert_eq!((e.field, e.team), (Some("bids"), Some(Team::B)));
+    assert_eq!(
+        (e.field.as_ref().map(|f| f.as_str()), e.team),
+        (Some("bids"), Some(Team::B))
+    );
     assert!(e.message.contains("team b is missing"), "{}", e.message);
     let e = shape_error(hj(json!([4, 4, 1]), [4, 4], json!([3, 3]), [3, 2]), 1);
     assert_eq!(
@@ -114,18 +131,24 @@ fn hand_shape_errors() {
         json!({"a": {"bids": [4, 4], "tricks": [4, 4]}, "b": {"bids": [3, 3], "tricks": [5]}}),
         1,
     );
-    assert_eq!(e.field, Some("tricks"));
+    assert_eq!(e.field.as_ref().map(|f| f.as_str()), Some("tricks"));
     assert_eq!(
         e.message,
         "hand 1: team b needs 2 trick counts, one per player, not 1"
     );
     let e = shape_error(json!({"misdeal": true, "time_called": true}), 4);
-    assert_eq!((e.hand, e.field), (4, Some("misdeal")));
+    assert_eq!(
+        (e.hand, e.field.as_ref().map(|f| f.as_str())),
+        (4, Some("misdeal"))
+    );
     let e = shape_error(with(exact(5), json!({"misdeal": true})), 1);
-    assert_eq!(e.field, Some("misdeal"));
+    assert_eq!(e.field.as_ref().map(|f| f.as_str()), Some("misdeal"));
     for bad in [-1, 14] {
         let e = shape_error(with(exact(5), json!({"revokes": {"b": bad}})), 1);
-        assert_eq!((e.field, e.team), (Some("revokes"), Some(Team::B)));
+        assert_eq!(
+            (e.field.as_ref().map(|f| f.as_str()), e.team),
+            (Some("revokes"), Some(Team::B))
+        );
         assert_eq!(
             e.message,
             format!("hand 1: team b revokes must be 0 to 13, not {bad}")
@@ -149,7 +172,7 @@ fn min_team_bid() {
             &[exact(5), hj(json!([2, 1]), [2, 1], json!([5, 5]), [5, 5])],
         );
         assert_eq!(
-            (e.hand, e.field, e.team),
+            (e.hand, e.field.as_ref().map(|f| f.as_str()), e.team),
             (2, Some("bids"), Some(Team::A)),
             "{name}"
         );
@@ -159,7 +182,11 @@ fn min_team_bid() {
         );
         for one_nil in [json!([3, "nil"]), json!(["blind_nil", 3])] {
             let e = refused(&r, None, &[hj(json!([5, 5]), [5, 5], one_nil, [3, 0])]);
-            assert_eq!((e.team, e.field), (Some(Team::B), Some("bids")), "{name}");
+            assert_eq!(
+                (e.team, e.field.as_ref().map(|f| f.as_str())),
+                (Some(Team::B), Some("bids")),
+                "{name}"
+            );
         }
         let zero_and_three = hj(json!([5, 5]), [5, 5], json!([0, 3]), [0, 3]);
         let e = refused(&r, None, &[zero_and_three]);
@@ -219,7 +246,11 @@ fn nil_when_rules_have_none() {
                 None,
                 &[exact(5), hj(bids, [5, 0], json!([4, 4]), [4, 4])],
             );
-            assert_eq!((e.hand, e.field), (2, Some("bids")), "{name}");
+            assert_eq!(
+                (e.hand, e.field.as_ref().map(|f| f.as_str())),
+                (2, Some("bids")),
+                "{name}"
+            );
             assert_eq!((e.team, e.player), (Some(Team::A), Some(player)));
             assert_eq!(
                 e.message,
@@ -277,7 +308,7 @@ fn blind_nil_thresholds_by_preset() {
                             e.message
                         );
                         assert_eq!(
-                            (e.field, e.team, e.player),
+                            (e.field.as_ref().map(|f| f.as_str()), e.team, e.player),
                             (Some("bids"), Some(team), Some(0))
                         );
                         let seat = if team_b { 2 } else { 1 };
@@ -300,7 +331,11 @@ fn blind_bid_errors() {
     let blind = with(exact(7), json!({"b": {"blind": true}}));
     for name in PRESETS {
         let e = refused(&preset(name), None, &[blind.clone()]);
-        assert_eq!((e.field, e.team), (Some("blind"), Some(Team::B)), "{name}");
+        assert_eq!(
+            (e.field.as_ref().map(|f| f.as_str()), e.team),
+            (Some("blind"), Some(Team::B)),
+            "{name}"
+        );
         assert_eq!(e.message, "hand 1: these rules have no blind bids");
         let r = rules(json!({"preset": name, "blind_bids": {"min_bid": 7}}));
         // exact(7): b bids 6.
@@ -336,7 +371,7 @@ fn revokes_need_revoke_rules() {
         } else {
             let e = refused(&r, None, &[exact(5), h]);
             assert_eq!(
-                (e.hand, e.field, e.team),
+                (e.hand, e.field.as_ref().map(|f| f.as_str()), e.team),
                 (2, Some("revokes"), Some(Team::B)),
                 "{name}"
             );
@@ -348,7 +383,7 @@ fn revokes_need_revoke_rules() {
         let r = rules(json!({"preset": name, "revoke": null}));
         let e = refused(&r, None, &[with(exact(5), json!({"revokes": {"a": 2}}))]);
         assert_eq!(
-            (e.field, e.team),
+            (e.field.as_ref().map(|f| f.as_str()), e.team),
             (Some("revokes"), Some(Team::A)),
             "{name}"
         );
@@ -365,7 +400,11 @@ fn time_called_needs_a_time_limit() {
             assert!(one(&r, h).state.is_over(), "{name}");
         } else {
             let e = refused(&r, None, &[exact(5), exact(6), h]);
-            assert_eq!((e.hand, e.field), (3, Some("time_called")), "{name}");
+            assert_eq!(
+                (e.hand, e.field.as_ref().map(|f| f.as_str())),
+                (3, Some("time_called")),
+                "{name}"
+            );
             assert_eq!(
                 e.message,
                 "hand 3: these rules have no time limit, so time cannot be called"
@@ -401,9 +440,14 @@ fn calculator_names_the_field_of_a_malformed_hand() {
         (json!({"misdeal": "yes"}), "misdeal"),
     ] {
         let e = second_hand_error(json!("unc-im-300"), bad.clone());
-        assert_eq!(e.code, "invalid_hand", "{bad}");
+        assert_eq!(e.code.as_str(), "invalid_hand", "{bad}");
         assert_eq!(e.hand, Some(2), "{bad}");
-        assert_eq!(e.field.as_deref(), Some(field), "{bad}: {}", e.message);
+        assert_eq!(
+            e.field.as_ref().map(|f| f.as_str()),
+            Some(field),
+            "{bad}: {}",
+            e.message
+        );
         assert!(e.message.starts_with("hand 2: "), "{}", e.message);
     }
 }
@@ -417,7 +461,10 @@ fn a_team_cannot_bid_more_than_13() {
         None,
         &[hj(json!([7, 7]), [7, 6], json!([0, 0]), [0, 0])],
     );
-    assert_eq!((e.hand, e.field, e.team), (1, Some("bids"), Some(Team::A)));
+    assert_eq!(
+        (e.hand, e.field.as_ref().map(|f| f.as_str()), e.team),
+        (1, Some("bids"), Some(Team::A))
+    );
     assert_eq!(
         e.message,
         "hand 1: team a bid 14; a team cannot bid more than 13 tricks"
@@ -441,9 +488,9 @@ fn rule_values_out_of_range_are_refused_by_field() {
         let mut spec = overrides.clone();
         spec["preset"] = json!("partnership");
         let e = calc_err(json!({"rules": spec, "hands": []}));
-        assert_eq!(e.code, "invalid_rules", "{overrides}");
+        assert_eq!(e.code.as_str(), "invalid_rules", "{overrides}");
         assert_eq!(
-            e.field.as_deref(),
+            e.field.as_ref().map(|f| f.as_str()),
             Some(format!("rules.{field}").as_str()),
             "{overrides}"
         );

@@ -9,11 +9,12 @@ use crate::db::leagues as db_leagues;
 use crate::db::matches as db_matches;
 use crate::db::playoffs::{self as db_playoffs, BracketMatchRow, NewBracket};
 use crate::db::{Conn, Db};
+use crate::domain::ErrorCode;
 use crate::domain::TeamId;
 use crate::league::bracket::{self, Bracket, BracketError, BracketState, Format, GrandFinal};
 use crate::service::leagues::league_by_slug;
 use crate::service::standings::standings;
-use crate::service::{ConflictCode, ServiceError, User, audit, require_admin};
+use crate::service::{ServiceError, User, audit, require_admin};
 
 /// `POST /api/v1/leagues/{slug}/playoffs`.
 #[derive(Debug, Clone, Deserialize, utoipa::ToSchema)]
@@ -38,7 +39,7 @@ pub struct PlayoffsInput {
 }
 
 fn invalid(field: &str, message: impl Into<String>) -> ServiceError {
-    ServiceError::invalid("invalid_playoffs", field, message)
+    ServiceError::invalid(ErrorCode::InvalidPlayoffs, field, message)
 }
 
 /// A bracket as it would be created: checked input, the seeds from the standings, the
@@ -92,7 +93,7 @@ async fn plan(
         .is_some()
     {
         return Err(ServiceError::conflict(
-            ConflictCode::BracketExists,
+            ErrorCode::BracketExists,
             "the league already has a playoff bracket",
         ));
     }
@@ -200,7 +201,7 @@ pub async fn create_playoffs(
     let forced = remaining > 0 && league.settings.eligibility.require_all_played;
     if forced && input.force != Some(true) {
         return Err(ServiceError::conflict(
-            ConflictCode::SeasonUnfinished,
+            ErrorCode::SeasonUnfinished,
             format!(
                 "{remaining} regular-season match{} still to be played (scheduled, postponed or in progress): finish the season first, or create the playoffs anyway with \"force\": true",
                 if remaining == 1 { " is" } else { "es are" }

@@ -9,7 +9,7 @@ use actix_web::{HttpRequest, HttpResponse, get, post, web};
 use askama::Template;
 use serde::Deserialize;
 
-use crate::domain::{TextEnum, TokenId};
+use crate::domain::{Field, TextEnum, TokenId};
 use crate::service::device_cookie::{self, DeviceKey};
 use crate::service::{Role, ServiceError, accounts, throttle};
 use crate::web::AppState;
@@ -362,12 +362,15 @@ async fn change_password(
             // Every session ended with the old password, this one too: log in again.
             Ok(()) => return Ok(see_other("/login?next=/account")),
             Err(ServiceError::Invalid(e)) => {
-                if e.field.as_deref() == Some("current") {
+                if e.field == Some(Field::CURRENT) {
                     throttle::failed(&state.db, &attempt).await?;
                 }
                 (
                     StatusCode::UNPROCESSABLE_ENTITY,
-                    Shown::error(e.field.unwrap_or_default(), e.message),
+                    Shown::error(
+                        e.field.as_ref().map(Field::to_string).unwrap_or_default(),
+                        e.message,
+                    ),
                 )
             }
             Err(e) => return Err(e.into()),

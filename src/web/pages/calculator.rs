@@ -8,8 +8,8 @@ use actix_web::{HttpResponse, get, post, web};
 use askama::Template;
 use serde_json::{Map, Value};
 
-use crate::domain::TextEnum;
-use crate::rules::calculator::{CalcError, ScoreRequest, ScoreResponse, StartInput, score_request};
+use crate::domain::{Field, FieldError, TextEnum};
+use crate::rules::calculator::{ScoreRequest, ScoreResponse, StartInput, score_request};
 use crate::rules::hand::seat;
 use crate::rules::params::{self, RulesSpec};
 use crate::rules::{Stage, Team, TeamTotal};
@@ -19,6 +19,9 @@ use crate::web::pages::hand_form::{TypedHand, form_error};
 use crate::web::respond::html;
 use crate::web::view::nav::Nav;
 use crate::web::view::scoresheet::{self, Scoresheet, TEAMS};
+
+/// The calculator form's own field for the rules' overrides (JSON).
+const OVERRIDES: Field = Field::new("overrides");
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.service(show).service(submit);
@@ -100,16 +103,20 @@ impl CalcForm {
     }
 
     /// The stage chosen (the regular season if none).
-    fn stage(&self) -> Result<Stage, CalcError> {
+    fn stage(&self) -> Result<Stage, FieldError> {
         if self.stage.is_empty() {
             return Ok(Stage::Regular);
         }
-        Stage::parse(&self.stage)
-            .map_err(|_| form_error("stage", format!("unknown stage \"{}\"", self.stage)))
+        Stage::parse(&self.stage).map_err(|_| {
+            form_error(
+                Field::new("stage"),
+                format!("unknown stage \"{}\"", self.stage),
+            )
+        })
     }
 
     /// The request the JSON API would get for this form, or the first thing wrong with it.
-    pub fn to_request(&self) -> Result<ScoreRequest, CalcError> {
+    pub fn to_request(&self) -> Result<ScoreRequest, FieldError> {
         let rules = if self.overrides.trim().is_empty() {
             RulesSpec::Preset(self.preset.clone())
         } else {
@@ -117,13 +124,13 @@ impl CalcForm {
                 Ok(Value::Object(map)) => map,
                 Ok(_) => {
                     return Err(form_error(
-                        "overrides",
+                        OVERRIDES,
                         "overrides must be a JSON object, e.g. {\"target\": 300}".into(),
                     ));
                 }
                 Err(e) => {
                     return Err(form_error(
-                        "overrides",
+                        OVERRIDES,
                         format!("overrides are not valid JSON: {e}"),
                     ));
                 }
@@ -135,25 +142,26 @@ impl CalcForm {
         let start = if self.start.iter().all(|s| s.trim().is_empty()) {
             None
         } else {
-            let number = |i: usize, what: &str| -> Result<i64, CalcError> {
+            let number = |i: usize, what: &str| -> Result<i64, FieldError> {
                 let text = self.start[i].trim();
                 if text.is_empty() {
                     return Ok(0);
                 }
                 text.parse::<i64>().map_err(|_| {
                     form_error(
-                        "start",
+                        Field::START,
                         format!("start: {what} must be a whole number, not \"{text}\""),
                     )
                 })
             };
-            let bags = |i: usize, what: &str| -> Result<u32, CalcError> {
-                u32::try_from(number(i, what)?)
-                    .map_err(|_| form_error("start", format!("start: {what} cannot be negative")))
+            let bags = |i: usize, what: &str| -> Result<u32, FieldError> {
+                u32::try_from(number(i, what)?).map_err(|_| {
+                    form_error(Field::START, format!("start: {what} cannot be negative"))
+                })
             };
-            let score = |i: usize, what: &str| -> Result<i32, CalcError> {
+            let score = |i: usize, what: &str| -> Result<i32, FieldError> {
                 i32::try_from(number(i, what)?)
-                    .map_err(|_| form_error("start", format!("start: {what} is out of range")))
+                    .map_err(|_| form_error(Field::START, format!("start: {what} is out of range")))
             };
             Some(StartInput {
                 a: TeamTotal {
@@ -221,18 +229,18 @@ pub struct RowView<'a> {
     pub error: Option<&'a str>,
 }
 
-fn row_views<'a>(rows: &'a [TypedHand], error: Option<&'a CalcError>) -> Vec<RowView<'a>> {
+fn row_views<'a>(rows: &'a [TypedHand], error: Option<&'a FieldError>) -> Vec<RowView<'a>> {
     rows.iter()
         .enumerate()
         .map(|(index, row)| {
             let number = index + 1;
             let here = error.filter(|e| e.hand == Some(number));
-            let field = here.and_then(|e| e.field.as_deref()).unwrap_or("");
+            let field = here.and_then(|e| e.field.as_ref());
             let team_view = |t: usize| {
                 let team = Team::BOTH[t];
                 let mine = here.is_some_and(|e| e.team.is_none() || e.team == Some(team));
-                let player_bad = |p: usize, f: &str| {
-                    mine && field == f
+                let player_bad = |p: usize, f: Field| {
+                    mine && field == Some(&f)
                         && here.is_some_and(|e| e.player.is_none() || e.player == Some(p))
                 };
                 TeamCellsView {
@@ -242,10 +250,10 @@ fn row_views<'a>(rows: &'a [TypedHand], error: Option<&'a CalcError>) -> Vec<Row
                     blind: row.blind[t],
                     revokes: &row.revokes[t],
                     seats: [seat(team, 0), seat(team, 1)],
-                    bad_bid: [player_bad(0, "bids"), player_bad(1, "bids")],
-                    bad_tricks: [player_bad(0, "tricks"), player_bad(1, "tricks")],
-                    bad_blind: mine && field == "blind",
-                    bad_revokes: mine && field == "revokes",
+                    bad_bid: [player_bad(0, Field::BIDS), player_bad(1, Field::BIDS)],
+                    bad_tricks: [player_bad(0, Field::TRICKS), player_bad(1, Field::TRICKS)],
+                    bad_blind: mine && field == Some(&Field::BLIND),
+                    bad_revokes: mine && field == Some(&Field::REVOKES),
                 }
             };
             RowView {
@@ -254,8 +262,8 @@ fn row_views<'a>(rows: &'a [TypedHand], error: Option<&'a CalcError>) -> Vec<Row
                 row,
                 teams: [team_view(0), team_view(1)],
                 bad_row: here.is_some(),
-                bad_time: field == "time_called",
-                bad_misdeal: field == "misdeal",
+                bad_time: field == Some(&Field::TIME_CALLED),
+                bad_misdeal: field == Some(&Field::MISDEAL),
                 error: here.map(|e| e.message.as_str()),
             }
         })
@@ -293,9 +301,11 @@ struct CalculatorPage<'a> {
     form: &'a CalcForm,
     rows: Vec<RowView<'a>>,
     bid_options: Vec<(String, String)>,
-    error: Option<&'a CalcError>,
+    error: Option<&'a FieldError>,
     /// A form-level error (rules, stage, start) shown above the hands.
-    top_error: Option<&'a CalcError>,
+    top_error: Option<&'a FieldError>,
+    /// The error is about the rules: the overrides box is marked.
+    bad_overrides: bool,
     sheet: Option<Scoresheet>,
     summary: Option<Summary>,
     row_count: usize,
@@ -325,7 +335,7 @@ fn stage_options(form: &CalcForm) -> Vec<(&'static str, &'static str, bool)> {
 fn render(
     nav: Nav,
     form: &CalcForm,
-    error: Option<&CalcError>,
+    error: Option<&FieldError>,
     scored: Option<(&ScoreRequest, &ScoreResponse)>,
 ) -> Result<HttpResponse, PageError> {
     let top_error = error.filter(|e| e.hand.is_none());
@@ -341,6 +351,9 @@ fn render(
         bid_options: bid_options(),
         error,
         top_error,
+        bad_overrides: top_error
+            .and_then(|e| e.field.as_ref())
+            .is_some_and(|f| f.is_under(&Field::RULES) || *f == OVERRIDES),
         sheet: scored
             .map(|(req, ans)| Scoresheet::of_calculation(req, ans))
             .filter(|sheet| !sheet.rows.is_empty()),

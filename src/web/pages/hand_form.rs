@@ -2,7 +2,7 @@
 //! typed so it comes back after an error, and turned into the API's [`HandInput`] with a
 //! message that names the seat and the field. One parser for every form.
 
-use crate::rules::CalcError;
+use crate::domain::{ErrorCode, Field, FieldError};
 use crate::rules::Team;
 use crate::rules::hand::{BidInput, HandInput, RevokesInput, TeamHandInput, seat};
 
@@ -86,7 +86,7 @@ impl TypedHand {
 
     /// The hand as the JSON API would get it (hand `number`, for messages), or the first
     /// thing wrong with the typing. The rules' checks come after, in the engine.
-    pub fn to_input(&self, number: usize) -> Result<HandInput, CalcError> {
+    pub fn to_input(&self, number: usize) -> Result<HandInput, FieldError> {
         if self.misdeal {
             return Ok(HandInput {
                 misdeal: true,
@@ -107,7 +107,7 @@ impl TypedHand {
                             number,
                             team,
                             Some(p),
-                            "bids",
+                            Field::BIDS,
                             format!("seat {seat} has no bid"),
                         ));
                     }
@@ -124,7 +124,7 @@ impl TypedHand {
                             number,
                             team,
                             Some(p),
-                            "tricks",
+                            Field::TRICKS,
                             format!("seat {seat} has no trick count"),
                         ));
                     }
@@ -133,7 +133,7 @@ impl TypedHand {
                             number,
                             team,
                             Some(p),
-                            "tricks",
+                            Field::TRICKS,
                             format!("seat {seat} took \"{took}\" tricks; tricks are 0 to 13"),
                         ));
                     }
@@ -148,7 +148,7 @@ impl TypedHand {
                         number,
                         team,
                         None,
-                        "revokes",
+                        Field::REVOKES,
                         format!("revokes must be a number, not \"{text}\""),
                     )
                 })?
@@ -184,12 +184,12 @@ pub fn bid_value(bid: &BidInput) -> String {
 }
 
 /// An error of the form outside any hand (rules, stage, version...).
-pub fn form_error(field: &str, message: String) -> CalcError {
-    CalcError {
-        code: "invalid_form".into(),
+pub fn form_error(field: Field, message: String) -> FieldError {
+    FieldError {
+        code: ErrorCode::InvalidForm,
         message,
         hand: None,
-        field: Some(field.into()),
+        field: Some(field),
         team: None,
         player: None,
     }
@@ -200,14 +200,14 @@ pub fn cell_error(
     number: usize,
     team: Team,
     player: Option<usize>,
-    field: &str,
+    field: Field,
     detail: String,
-) -> CalcError {
-    CalcError {
-        code: "invalid_hand".into(),
+) -> FieldError {
+    FieldError {
+        code: ErrorCode::InvalidHand,
         message: format!("hand {number}: {detail}"),
         hand: Some(number),
-        field: Some(field.into()),
+        field: Some(field),
         team: Some(team),
         player,
     }
@@ -251,7 +251,7 @@ mod tests {
         let e = typed.to_input(3).expect_err("seat 3 has no bid");
         assert_eq!(e.message, "hand 3: seat 3 has no bid");
         assert_eq!(
-            (e.team, e.player, e.field.as_deref()),
+            (e.team, e.player, e.field.as_ref().map(|f| f.as_str())),
             (Some(Team::A), Some(1), Some("bids"))
         );
         typed.set("a_bid1", "3");

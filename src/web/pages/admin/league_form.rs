@@ -8,6 +8,7 @@ use askama::Template;
 
 use super::league_input::{LeagueForm, STAGES, setting_error, spec_words};
 use super::{Errors, fixable};
+use crate::domain::Field;
 use crate::league::settings::Settings;
 use crate::league::standings::Tiebreak;
 use crate::rules::describe::{RuleLine, describe};
@@ -481,16 +482,16 @@ fn same_league(league: &League, form: &LeagueForm, input: &NewLeagueInput) -> bo
 /// A league service error placed on its field: `rules.{stage}...` stays as it is.
 fn league_errors(e: &ServiceError, fields: &[&str]) -> Errors {
     if let ServiceError::Invalid(c) = e
-        && let Some(f) = c.field.as_deref()
-        && f.starts_with("rules.")
+        && let Some(f) = &c.field
+        && f.is_under(&Field::RULES)
     {
-        return Errors::new("league", f, c.message.clone());
+        return Errors::new("league", f.as_str(), c.message.clone());
     }
     if let ServiceError::Invalid(c) = e
-        && let Some(f) = c.field.as_deref()
-        && f.starts_with("settings")
+        && let Some(f) = &c.field
+        && f.is_under(&Field::SETTINGS)
     {
-        return setting_error(f, c.message.clone());
+        return setting_error(f.as_str(), c.message.clone());
     }
     Errors::of("league", fields, e)
 }

@@ -26,6 +26,7 @@ mod teams;
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, web};
 
+use crate::domain::Field;
 use crate::service::ServiceError;
 use crate::web::respond::see_other;
 
@@ -92,7 +93,10 @@ impl Errors {
     /// other field's message is shown at the top of the form).
     fn of(form: &str, fields: &[&str], e: &ServiceError) -> Errors {
         let (field, message) = match e {
-            ServiceError::Invalid(c) => (c.field.clone().unwrap_or_default(), c.message.clone()),
+            ServiceError::Invalid(c) => (
+                c.field.as_ref().map(Field::to_string).unwrap_or_default(),
+                c.message.clone(),
+            ),
             other => (String::new(), other.to_string()),
         };
         let field = if fields.contains(&field.as_str()) {

@@ -5,6 +5,7 @@
 //! standings, the first-round pairings and byes) before saving; then create it. Once the
 //! bracket exists the page links to it.
 
+use crate::domain::ErrorCode;
 use actix_web::{HttpResponse, get, post, web};
 use askama::Template;
 use serde::Deserialize;
@@ -72,7 +73,7 @@ impl PlayoffsForm {
             "" => None,
             t => Some(t.parse::<usize>().map_err(|_| {
                 ServiceError::invalid(
-                    "invalid_playoffs",
+                    ErrorCode::InvalidPlayoffs,
                     "teams",
                     format!("the number of teams is a whole number, not \"{t}\""),
                 )
@@ -149,7 +150,7 @@ impl OverrideForm {
             "rules" => None,
             _ => {
                 return Err(ServiceError::invalid(
-                    "invalid_input",
+                    ErrorCode::InvalidInput,
                     "eligible",
                     "choose eligible, not eligible, or back to the rules",
                 ));
@@ -157,7 +158,7 @@ impl OverrideForm {
         };
         if eligible.is_some() && self.reason.trim().is_empty() {
             return Err(ServiceError::invalid(
-                "invalid_input",
+                ErrorCode::InvalidInput,
                 "reason",
                 "a decision needs a reason: say why (it is public: shown on the team's page, with your username, and kept in the audit log)",
             ));

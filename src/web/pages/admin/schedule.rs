@@ -8,10 +8,11 @@ use actix_web::{HttpResponse, post, web};
 use super::league::{MatchForm, ScheduleForm, Typed, render_league};
 use super::schedule_page::{self, Refusal, ScheduleTyped, render_schedule};
 use super::{Errors, fixable};
+use crate::domain::ErrorCode;
 use crate::domain::{TeamId, TextEnum};
 use crate::rules::Stage;
+use crate::service::ServiceError;
 use crate::service::schedule::{NewMatchInput, ScheduleInput, ScheduleMode};
-use crate::service::{ConflictCode, ServiceError};
 use crate::web::AppState;
 use crate::web::error::PageError;
 use crate::web::extract::{Admin, CsrfForm};
@@ -26,7 +27,7 @@ fn days_between(typed: &str) -> Result<Option<u32>, ServiceError> {
     match days.parse::<u32>() {
         Ok(d) if (1..=60).contains(&d) => Ok(Some(d)),
         _ => Err(ServiceError::invalid(
-            "invalid_schedule",
+            ErrorCode::InvalidSchedule,
             "days_between",
             "days between league nights is a whole number from 1 to 60",
         )),
@@ -47,7 +48,7 @@ fn mode_of(typed: &str) -> (ScheduleMode, &'static str) {
 fn schedule_input(form: &ScheduleForm, mode: ScheduleMode) -> Result<ScheduleInput, ServiceError> {
     if mode == ScheduleMode::Replace && form.understand.is_none() {
         return Err(ServiceError::invalid(
-            "invalid_schedule",
+            ErrorCode::InvalidSchedule,
             "understand",
             "tick \"I understand every scheduled match is replaced\" to regenerate the schedule",
         ));
@@ -65,10 +66,10 @@ fn schedule_input(form: &ScheduleForm, mode: ScheduleMode) -> Result<ScheduleInp
 fn generation_refusal(e: ServiceError) -> ServiceError {
     match e {
         ServiceError::Conflict {
-            code: ConflictCode::ScheduleExists,
+            code: ErrorCode::ScheduleExists,
             ..
         } => ServiceError::conflict(
-            ConflictCode::ScheduleExists,
+            ErrorCode::ScheduleExists,
             "the league already has regular-season matches: on the schedule page, generate the rest of the round robin, regenerate the whole schedule while nothing has been played, or add single matches",
         ),
         other => other,
@@ -130,14 +131,14 @@ pub(super) async fn generate_schedule(
 fn match_input(form: &MatchForm) -> Result<NewMatchInput, ServiceError> {
     let team = |field: &str, value: &str, which: &str| -> Result<TeamId, ServiceError> {
         value.parse::<TeamId>().map_err(|_| {
-            ServiceError::invalid("invalid_match", field, format!("pick team {which}"))
+            ServiceError::invalid(ErrorCode::InvalidMatch, field, format!("pick team {which}"))
         })
     };
     let stage = match form.stage.trim() {
         "" => Ok(Stage::Regular),
         typed => Stage::parse(typed).map_err(|_| {
             ServiceError::invalid(
-                "invalid_match",
+                ErrorCode::InvalidMatch,
                 "stage",
                 format!("unknown stage \"{typed}\"; use regular, playoff or final"),
             )

@@ -13,10 +13,11 @@ use askama::Template;
 
 use super::schedule_page::{Refusal, ScheduleTyped, render_schedule};
 use super::{Errors, fixable};
+use crate::domain::ErrorCode;
 use crate::domain::{LocalTime, MatchId, MatchStatus, TeamId, parse_day};
+use crate::service::ServiceError;
 use crate::service::admin_schedule::{self, NightPreview, ScheduleAdmin, ScheduleMatch};
 use crate::service::reschedule::{self, CallOff, MatchChange, NightMove};
-use crate::service::{ConflictCode, ServiceError};
 use crate::web::AppState;
 use crate::web::error::{AppError, PageError};
 use crate::web::extract::{Admin, Authed, CsrfForm};
@@ -49,7 +50,7 @@ fn version_of(typed: &str) -> Result<Option<i64>, ServiceError> {
         "" => Ok(None),
         v => v.parse().map(Some).map_err(|_| {
             ServiceError::invalid(
-                "invalid_request",
+                ErrorCode::InvalidRequest,
                 "expected_version",
                 "the form is out of date: reload the page",
             )
@@ -78,7 +79,11 @@ fn change_of(form: &ChangeForm, m: &ScheduleMatch) -> Result<Option<MatchChange>
             .as_deref()
             .map(|t| {
                 t.parse::<TeamId>().map_err(|_| {
-                    ServiceError::invalid("invalid_match", field, format!("pick team {which}"))
+                    ServiceError::invalid(
+                        ErrorCode::InvalidMatch,
+                        field,
+                        format!("pick team {which}"),
+                    )
                 })
             })
             .transpose()
@@ -108,10 +113,10 @@ fn teams_of(m: &ScheduleMatch) -> String {
 fn in_words(e: ServiceError, m: &ScheduleMatch) -> ServiceError {
     match e {
         ServiceError::Conflict {
-            code: ConflictCode::VersionConflict,
+            code: ErrorCode::VersionConflict,
             ..
         } => ServiceError::conflict(
-            ConflictCode::VersionConflict,
+            ErrorCode::VersionConflict,
             format!(
                 "someone else changed {} v {} since this page was loaded; its current values are shown below",
                 m.team_a.name, m.team_b.name

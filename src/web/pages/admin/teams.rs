@@ -1,6 +1,7 @@
 //! The league page's team and supervisor forms: add, edit, withdraw or reinstate a team;
 //! assign or unassign a supervisor.
 
+use crate::domain::ErrorCode;
 use actix_web::{HttpResponse, post, web};
 use serde::Deserialize;
 
@@ -101,7 +102,7 @@ pub(super) async fn assign_supervisor(
     let username = form.username.trim();
     let result = if username.is_empty() {
         Err(ServiceError::invalid(
-            "invalid_user",
+            ErrorCode::InvalidUser,
             "username",
             "pick a supervisor account (create one on the admin page first)",
         ))

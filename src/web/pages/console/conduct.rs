@@ -9,6 +9,7 @@
 //! with the message (409); a rating off the scale re-renders it with everything chosen kept,
 //! an error summary at the top and the message at the field (422).
 
+use crate::domain::ErrorCode;
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, get, post, web};
 use askama::Template;
@@ -18,7 +19,7 @@ use super::form::HandForm;
 use super::match_console::{Shown, render_console};
 use super::{Fields, back_to_console, supervised, when, when_local, with_names};
 use crate::domain::words::plural;
-use crate::domain::{FieldError, LocalTime, MatchId, MatchStatus, TextEnum};
+use crate::domain::{Field, FieldError, LocalTime, MatchId, MatchStatus, TextEnum};
 use crate::league::settings::Settings;
 use crate::rules::Team;
 use crate::service::ServiceError;
@@ -93,14 +94,14 @@ impl RatingForm {
             values[team.index()] = match typed {
                 "" => {
                     return Err(FieldError::at(
-                        "invalid_rating",
+                        ErrorCode::InvalidRating,
                         team.as_str(),
                         format!("choose a rating for {name}"),
                     ));
                 }
                 typed => typed.parse().map_err(|_| {
                     FieldError::at(
-                        "invalid_rating",
+                        ErrorCode::InvalidRating,
                         team.as_str(),
                         format!("a rating is a whole number, not \"{typed}\""),
                     )
@@ -254,7 +255,7 @@ fn ratings_view(
         Some((f, e)) => (f, Some(e)),
         None => (&saved_form, None),
     };
-    let blamed = error.and_then(|e| e.field.as_deref()).unwrap_or("");
+    let blamed = error.and_then(|e| e.field.as_ref());
     let teams = Team::BOTH
         .into_iter()
         .map(|team| {
@@ -280,20 +281,20 @@ fn ratings_view(
                     Team::B => stored.b,
                 },
                 error: error
-                    .filter(|_| blamed == team.as_str())
+                    .filter(|_| blamed.and_then(Field::team) == Some(team))
                     .map(|e| with_names(&e.message, names)),
             }
         })
         .collect();
     let saved = stored.a.is_some() && stored.b.is_some();
     // The summary links to the field: a team's first button (its row, for a fixed rating).
-    let target = match Team::parse(blamed) {
-        Ok(team) if fixed_rating(view, settings, team).is_none() => {
-            format!("rating-{blamed}-{}", scale.min)
+    let target = match blamed.and_then(Field::team) {
+        Some(team) if fixed_rating(view, settings, team).is_none() => {
+            format!("rating-{}-{}", team.as_str(), scale.min)
         }
-        Ok(_) => format!("rating-{blamed}"),
-        Err(_) if blamed == "note" => "rating-note".to_string(),
-        Err(_) => "ratings-form".to_string(),
+        Some(team) => format!("rating-{}", team.as_str()),
+        None if blamed == Some(&Field::NOTE) => "rating-note".to_string(),
+        None => "ratings-form".to_string(),
     };
     Some(RatingsView {
         min: scale.min,
@@ -305,7 +306,7 @@ fn ratings_view(
         saved_note: stored.note.clone(),
         note: form.note.clone(),
         note_error: error
-            .filter(|_| blamed == "note")
+            .filter(|_| blamed == Some(&Field::NOTE))
             .map(|e| with_names(&e.message, names)),
         error: error.map(|e| (with_names(&e.message, names), target)),
     })

@@ -6,9 +6,10 @@ use actix_web::http::StatusCode;
 use askama::Template;
 
 use super::{back_to_console, result_words, supervised, with_names};
+use crate::domain::ErrorCode;
 use crate::domain::MatchId;
+use crate::service::ServiceError;
 use crate::service::match_view::MatchView;
-use crate::service::{ConflictCode, ServiceError};
 use crate::web::AppState;
 use crate::web::error::PageError;
 use crate::web::extract::Authed;
@@ -31,7 +32,7 @@ pub(super) async fn conflict(
     state: &AppState,
     who: &Authed,
     id: MatchId,
-    code: ConflictCode,
+    code: ErrorCode,
     message: String,
 ) -> Result<HttpResponse, PageError> {
     let view = supervised(state, who, id).await?;
@@ -41,7 +42,7 @@ pub(super) async fn conflict(
         result: result_words(&view),
         m: view,
         message,
-        stale: code == ConflictCode::VersionConflict,
+        stale: code == ErrorCode::VersionConflict,
     }
     .render()?;
     Ok(no_store(html(StatusCode::CONFLICT, body)))

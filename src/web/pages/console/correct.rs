@@ -10,12 +10,13 @@ use askama::Template;
 use super::conflict::{after_post, conflict};
 use super::form::{FormContext, FormView, HandForm, form_view};
 use super::{ErrorSummary, Fields, lineup, supervised, when};
-use crate::domain::FieldError;
+use crate::domain::ErrorCode;
+use crate::domain::{Field, FieldError};
 use crate::domain::{MatchId, MatchStatus, words};
 use crate::rules::hand::{HandInput, TeamHandInput};
 use crate::service::match_view::MatchView;
 use crate::service::matches;
-use crate::service::{ConflictCode, ServiceError, console_views};
+use crate::service::{ServiceError, console_views};
 use crate::web::AppState;
 use crate::web::error::{AppError, PageError};
 use crate::web::extract::{Authed, CsrfForm, Supervisor};
@@ -155,10 +156,9 @@ pub(super) async fn correct(
     let parsed = form.expected_version().and_then(|v| {
         if form.reason.trim().is_empty() {
             return Err(form_error(
-                "reason",
+                Field::REASON,
                 "say why the hand is corrected (e.g. \"seat 3 took 4, not 3\")".into(),
-            )
-            .into());
+            ));
         }
         form.to_input(number).map(|h| (v, h))
     });
@@ -191,7 +191,7 @@ pub(super) async fn correct(
                 "This correction changes who won, and the playoff match(es) {} that followed have already started. Ask the coordinator (an admin) to make it: they see exactly what resets and confirm it.",
                 list.join(", ")
             );
-            conflict(&state, &who, id, ConflictCode::BracketResetNeeded, message).await
+            conflict(&state, &who, id, ErrorCode::BracketResetNeeded, message).await
         }
         Err(ServiceError::Invalid(e)) => {
             render_edit(

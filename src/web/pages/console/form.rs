@@ -3,7 +3,8 @@
 //! bidder, only the bids the rules allow now, and each message next to its field.
 
 use super::{ErrorSummary, with_names};
-use crate::domain::FieldError;
+use crate::domain::ErrorCode;
+use crate::domain::{Field, FieldError};
 use crate::domain::{ForfeitSide, TextEnum};
 use crate::rules::hand::HandInput;
 use crate::rules::{Game, Team, TeamTotal};
@@ -74,7 +75,7 @@ impl HandForm {
     pub fn expected_version(&self) -> Result<i64, FieldError> {
         self.version.trim().parse().map_err(|_| {
             FieldError::at(
-                "invalid_form",
+                ErrorCode::InvalidForm,
                 "expected_version",
                 "the form has no match version: reload the console",
             )
@@ -88,7 +89,7 @@ impl HandForm {
 
     /// The hand as the API would get it, or the first thing wrong with the typing.
     pub fn to_input(&self, number: usize) -> Result<HandInput, FieldError> {
-        Ok(self.hand.to_input(number)?)
+        self.hand.to_input(number)
     }
 }
 
@@ -225,17 +226,17 @@ fn game_before(view: &MatchView) -> Game {
 /// the team's first bid or its revokes, the first trick count for a sum, the reason; the
 /// form itself for the rest.
 fn error_target(e: &FieldError, show_revokes: bool, show_blind: bool, correction: bool) -> String {
-    let field = e.field.as_deref().unwrap_or("");
-    match (e.team, e.player, field) {
-        (Some(t), Some(p), "bids") => format!("{}_bid{p}", t.as_str()),
-        (Some(t), Some(p), "tricks") => format!("{}_tricks{p}", t.as_str()),
-        (Some(t), None, "bids") => format!("{}_bid0", t.as_str()),
-        (Some(t), None, "tricks") => format!("{}_tricks0", t.as_str()),
-        (Some(t), _, "revokes") if show_revokes => format!("{}_revokes", t.as_str()),
-        (Some(t), _, "blind") if show_blind => format!("{}_blind", t.as_str()),
-        (Some(t), _, _) => format!("team-box-{}", t.as_str()),
-        (None, _, "tricks") => "a_tricks0".into(),
-        (None, _, "reason") if correction => "reason".into(),
+    let is = |f: Field| e.field == Some(f);
+    match (e.team, e.player) {
+        (Some(t), Some(p)) if is(Field::BIDS) => format!("{}_bid{p}", t.as_str()),
+        (Some(t), Some(p)) if is(Field::TRICKS) => format!("{}_tricks{p}", t.as_str()),
+        (Some(t), None) if is(Field::BIDS) => format!("{}_bid0", t.as_str()),
+        (Some(t), None) if is(Field::TRICKS) => format!("{}_tricks0", t.as_str()),
+        (Some(t), _) if is(Field::REVOKES) && show_revokes => format!("{}_revokes", t.as_str()),
+        (Some(t), _) if is(Field::BLIND) && show_blind => format!("{}_blind", t.as_str()),
+        (Some(t), _) => format!("team-box-{}", t.as_str()),
+        (None, _) if is(Field::TRICKS) => "a_tricks0".into(),
+        (None, _) if is(Field::REASON) && correction => "reason".into(),
         _ => "hand-form".into(),
     }
 }
@@ -251,7 +252,7 @@ pub(super) fn form_view(
     let (show_revokes, show_blind) = (rules.revoke.is_some(), rules.blind_bids.is_some());
     let (dealer, first) = view.next_dealer();
     let names = [&view.team_a.name, &view.team_b.name];
-    let field = error.and_then(|e| e.field.as_deref()).unwrap_or("");
+    let is = |f: Field| error.is_some_and(|e| e.field == Some(f));
     // The message as the console shows it: the teams by their names.
     let message = error.map(|e| with_names(&e.message, [names[0], names[1]]));
     let mut seats = Vec::with_capacity(4);
@@ -262,12 +263,12 @@ pub(super) fn form_view(
     let mut seat_errors: [[Option<String>; 2]; 2] = Default::default();
     if let (Some(e), Some(m)) = (error, &message) {
         match (e.team, e.player) {
-            (Some(t), Some(p)) if field == "bids" || field == "tricks" => {
+            (Some(t), Some(p)) if is(Field::BIDS) || is(Field::TRICKS) => {
                 seat_errors[t.index()][p] = Some(m.clone());
             }
             (Some(t), _) => team_errors[t.index()] = Some(m.clone()),
-            (None, _) if field == "tricks" => tricks_error = Some(m.clone()),
-            (None, _) if field == "reason" && ctx.correction => reason_error = Some(m.clone()),
+            (None, _) if is(Field::TRICKS) => tricks_error = Some(m.clone()),
+            (None, _) if is(Field::REASON) && ctx.correction => reason_error = Some(m.clone()),
             _ => top_error = Some(m.clone()),
         }
     }
@@ -289,8 +290,8 @@ pub(super) fn form_view(
             tricks: form.hand.tricks[t][p].clone(),
             no_bid: typed_bid.is_empty(),
             bid_groups: bid_groups(&game, team, typed_bid),
-            bad_bid: blamed && field == "bids",
-            bad_tricks: field == "tricks" && (blamed || error.is_some_and(|e| e.team.is_none())),
+            bad_bid: blamed && is(Field::BIDS),
+            bad_tricks: is(Field::TRICKS) && (blamed || error.is_some_and(|e| e.team.is_none())),
             error: seat_errors[t][p].take(),
             dealer: s == dealer,
             first: s == first,
@@ -305,8 +306,8 @@ pub(super) fn form_view(
                 name: names[t].clone(),
                 revokes: form.hand.revokes[t].clone(),
                 blind: form.hand.blind[t],
-                bad_revokes: team_blamed(team) && field == "revokes",
-                bad_blind: team_blamed(team) && field == "blind",
+                bad_revokes: team_blamed(team) && is(Field::REVOKES),
+                bad_blind: team_blamed(team) && is(Field::BLIND),
                 error: team_errors[t].take(),
             }
         })
@@ -326,7 +327,9 @@ pub(super) fn form_view(
         version: view.version,
         // The typed key comes back (a resend stays harmless), unless the server refused it as
         // used for another hand: then the next send needs a new one.
-        key: if form.key.is_empty() || error.is_some_and(|e| e.code == "idempotency_key_reused") {
+        key: if form.key.is_empty()
+            || error.is_some_and(|e| e.code == ErrorCode::IdempotencyKeyReused)
+        {
             random_hex(16)
         } else {
             form.key.clone()

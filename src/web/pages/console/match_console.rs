@@ -18,13 +18,14 @@ use super::{
     ErrorSummary, Fields, back_to_console, lineup, result_words, supervised, when, when_local,
     with_names,
 };
+use crate::domain::ErrorCode;
 use crate::domain::FieldError;
 use crate::domain::{Clock, ForfeitSide, GameStatus, MatchId, MatchStatus, TextEnum, Timestamp};
 use crate::rules::Stage;
+use crate::service::ServiceError;
 use crate::service::leagues::League;
 use crate::service::match_view::MatchView;
 use crate::service::matches::{self, ForfeitInput};
-use crate::service::{ConflictCode, ServiceError};
 use crate::web::AppState;
 use crate::web::error::{AppError, PageError};
 use crate::web::extract::{Authed, CsrfForm, Supervisor};
@@ -295,7 +296,7 @@ pub(super) async fn start(
     match matches::start(&state.db, &who.user, id).await {
         // A double tap on Start: it is started, show it.
         Err(ServiceError::Conflict {
-            code: ConflictCode::NotScheduled,
+            code: ErrorCode::NotScheduled,
             ..
         }) if supervised(&state, &who, id).await?.status == MatchStatus::InProgress => {
             Ok(back_to_console(id))

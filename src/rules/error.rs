@@ -1,0 +1,307 @@
+//! The error vocabulary of the whole service: every `code` an error can carry
+//! ([`ErrorCode`]), the path of the field at fault ([`Field`]) and the error of one input,
+//! named down to the field ([`FieldError`]):
+//! what every form shows next to the field and the API answers as its error body
+//! (docs/api.md §3).
+//!
+//! It lives in `rules` because it is the lowest layer that makes errors: the scoring engine
+//! answers `invalid_hand`, `game_over`, `invalid_rules`... and may import nothing above
+//! itself, while `domain`, `service` and `web` all build on `rules` (`domain` re-exports
+//! these types, so the layers above name them `domain::FieldError`).
+//!
+//! ## Adding a code
+//!
+//! Add one line to the [`error_codes!`] list below (the variant and its snake_case text,
+//! which is what the API answers) and one row to the table of docs/api.md §3.3. The test
+//! `the_doc_table_lists_every_code_and_no_other` below fails until both agree.
+
+use std::borrow::Cow;
+
+use serde::Serialize;
+
+use super::hand::Team;
+
+/// Declares [`ErrorCode`] with the text of each code, once.
+macro_rules! error_codes {
+    ($($(#[$doc:meta])* $variant:ident => $text:literal,)*) => {
+        /// What kind of error, as the API's `error.code` says it (docs/api.md §3.3): the same
+        /// snake_case text, compared as a type everywhere.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub enum ErrorCode {
+            $($(#[$doc])* $variant,)*
+        }
+
+        impl ErrorCode {
+            /// Every code, in the order of docs/api.md §3.3.
+            pub const ALL: &'static [ErrorCode] = &[$(ErrorCode::$variant,)*];
+
+            /// The code as the API answers it.
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $(ErrorCode::$variant => $text,)*
+                }
+            }
+        }
+    };
+}
+
+error_codes! {
+    /// The body or the query string does not read (400).
+    Malformed => "malformed",
+    InvalidRequest => "invalid_request",
+    InvalidRules => "invalid_rules",
+    InvalidStart => "invalid_start",
+    InvalidHand => "invalid_hand",
+    GameOver => "game_over",
+    InvalidInput => "invalid_input",
+    InvalidLeague => "invalid_league",
+    InvalidTeam => "invalid_team",
+    InvalidUser => "invalid_user",
+    InvalidSchedule => "invalid_schedule",
+    InvalidMatch => "invalid_match",
+    InvalidCorrection => "invalid_correction",
+    IdempotencyKeyReused => "idempotency_key_reused",
+    InvalidForfeit => "invalid_forfeit",
+    InvalidSettings => "invalid_settings",
+    InvalidRating => "invalid_rating",
+    InvalidPlayoffs => "invalid_playoffs",
+    /// A typing mistake in a page's hand form (a bid that is not a number); pages only.
+    InvalidForm => "invalid_form",
+    /// A roster CSV that does not read; pages only.
+    InvalidRoster => "invalid_roster",
+    /// A wrong current password or a new one too short; pages only.
+    InvalidPassword => "invalid_password",
+    Unauthorized => "unauthorized",
+    Forbidden => "forbidden",
+    NotFound => "not_found",
+    MethodNotAllowed => "method_not_allowed",
+    SlugTaken => "slug_taken",
+    ScheduleExists => "schedule_exists",
+    BracketExists => "bracket_exists",
+    /// Playoffs while regular-season matches remain, under `require_all_played`.
+    SeasonUnfinished => "season_unfinished",
+    NotScheduled => "not_scheduled",
+    /// Postponing, cancelling, moving or re-teaming a match that has started.
+    MatchStarted => "match_started",
+    NotStarted => "not_started",
+    /// The match changed since the client loaded it (`expected_version` is stale).
+    VersionConflict => "version_conflict",
+    MatchClosed => "match_closed",
+    NotInProgress => "not_in_progress",
+    TimeAlreadyCalled => "time_already_called",
+    NoTimeLimit => "no_time_limit",
+    DoubleForfeitPlayoff => "double_forfeit_playoff",
+    BracketResetNeeded => "bracket_reset_needed",
+    /// Rating a match that is not complete or forfeited.
+    MatchNotOver => "match_not_over",
+    /// Rating sportsmanship in a league that has no scale.
+    NoSportsmanship => "no_sportsmanship",
+    TooLarge => "too_large",
+    UnsupportedMediaType => "unsupported_media_type",
+    Busy => "busy",
+    Internal => "internal",
+}
+
+impl Serialize for ErrorCode {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+impl std::fmt::Display for ErrorCode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The field at fault, as the path docs/api.md §3.1 writes it: `bids`, `name`,
+/// `rules.bags.limit`, `hands[2].a.bids[0]`. Code that looks at a field compares it with
+/// the constants below or asks [`Field::is_under`] / [`Field::team`], never with text.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Field(Cow<'static, str>);
+
+impl Field {
+    // A hand's fields (docs/scoring.md §2.4–§2.6).
+    pub const BIDS: Field = Field::new("bids");
+    pub const TRICKS: Field = Field::new("tricks");
+    pub const REVOKES: Field = Field::new("revokes");
+    pub const BLIND: Field = Field::new("blind");
+    pub const TIME_CALLED: Field = Field::new("time_called");
+    pub const MISDEAL: Field = Field::new("misdeal");
+    /// The calculator's starting score.
+    pub const START: Field = Field::new("start");
+    /// A correction's, a postponement's or an override's reason.
+    pub const REASON: Field = Field::new("reason");
+    /// A sportsmanship rating's note.
+    pub const NOTE: Field = Field::new("note");
+    /// The current password, on the account page.
+    pub const CURRENT: Field = Field::new("current");
+    /// A league's rules, under which each stage's (`rules.regular.nil`).
+    pub const RULES: Field = Field::new("rules");
+    /// A league's season settings (`settings.…`).
+    pub const SETTINGS: Field = Field::new("settings");
+
+    /// The field of this name or path.
+    pub const fn new(path: &'static str) -> Field {
+        Field(Cow::Borrowed(path))
+    }
+
+    /// A path made at run time (a request reader's, a nested rule's).
+    pub fn path(path: String) -> Field {
+        Field(Cow::Owned(path))
+    }
+
+    /// `name` inside this field: `rules` and `regular.nil` make `rules.regular.nil`.
+    pub fn child(&self, name: &str) -> Field {
+        Field::path(format!("{}.{name}", self.0))
+    }
+
+    /// The path as the API answers it (and as pages use it in element ids).
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// This field is `parent` or lies inside it (`rules.regular.nil` is under `rules`).
+    pub fn is_under(&self, parent: &Field) -> bool {
+        match self.0.strip_prefix(parent.as_str()) {
+            Some(rest) => rest.is_empty() || rest.starts_with('.') || rest.starts_with('['),
+            None => false,
+        }
+    }
+
+    /// The team this field is, where it names one (`a`, `b`: a rating of that team).
+    pub fn team(&self) -> Option<Team> {
+        Team::BOTH.into_iter().find(|t| t.as_str() == self.as_str())
+    }
+}
+
+/// A field named where the error is made: `FieldError::at(code, "name", ...)`.
+impl From<&'static str> for Field {
+    fn from(path: &'static str) -> Self {
+        Field::new(path)
+    }
+}
+
+impl From<String> for Field {
+    fn from(path: String) -> Self {
+        Field::path(path)
+    }
+}
+
+impl Serialize for Field {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+impl std::fmt::Display for Field {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+pub struct FieldError {
+    /// What kind of error (`invalid_hand`, `invalid_team`, `not_found`, ...).
+    #[schema(value_type = String)]
+    pub code: ErrorCode,
+    pub message: String,
+    /// The hand at fault (1-based), for hands.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hand: Option<usize>,
+    /// The field at fault (`name`, `hands[2].a.bids[0]`, ...).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<String>)]
+    pub field: Option<Field>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub team: Option<Team>,
+    /// The player of `team` to blame (0 or 1, seat order), where one is.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub player: Option<usize>,
+}
+
+impl FieldError {
+    /// An error of the request as a whole, or not of the input at all (`not_found`, ...).
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> FieldError {
+        FieldError {
+            code,
+            message: message.into(),
+            hand: None,
+            field: None,
+            team: None,
+            player: None,
+        }
+    }
+
+    /// An error of one field.
+    pub fn at(code: ErrorCode, field: impl Into<Field>, message: impl Into<String>) -> FieldError {
+        FieldError {
+            field: Some(field.into()),
+            ..FieldError::new(code, message)
+        }
+    }
+}
+
+/// An invalid hand as an input error.
+impl From<super::hand::HandError> for FieldError {
+    fn from(e: super::hand::HandError) -> Self {
+        FieldError {
+            code: e.code,
+            message: e.message,
+            hand: Some(e.hand),
+            field: e.field,
+            team: e.team,
+            player: e.player,
+        }
+    }
+}
+
+impl std::fmt::Display for FieldError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The codes of the table of docs/api.md §3.3, in its order: the first cell of each row
+    /// between the heading "### 3.3" and the next heading.
+    fn documented_codes() -> Vec<String> {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/api.md");
+        let doc = std::fs::read_to_string(path).unwrap();
+        let section = doc.split("\n### 3.3 ").nth(1).unwrap();
+        let section = section.split("\n#").next().unwrap();
+        section
+            .lines()
+            .filter_map(|line| line.strip_prefix("| `"))
+            .filter_map(|row| row.split_once('`'))
+            .map(|(code, _)| code.to_string())
+            .collect()
+    }
+
+    #[test]
+    fn the_doc_table_lists_every_code_and_no_other() {
+        let documented = documented_codes();
+        let ours: Vec<String> = ErrorCode::ALL
+            .iter()
+            .map(|c| c.as_str().to_string())
+            .collect();
+        let undocumented: Vec<&String> = ours.iter().filter(|c| !documented.contains(c)).collect();
+        let unknown: Vec<&String> = documented.iter().filter(|c| !ours.contains(c)).collect();
+        assert!(
+            undocumented.is_empty() && unknown.is_empty(),
+            "docs/api.md §3.3 lacks {undocumented:?} and lists codes that are no ErrorCode: {unknown:?}"
+        );
+        assert_eq!(documented.len(), ours.len(), "a code listed twice in §3.3");
+    }
+
+    #[test]
+    fn a_code_serializes_as_its_text() {
+        for code in ErrorCode::ALL {
+            let json = serde_json::to_value(code).unwrap();
+            assert_eq!(json, serde_json::Value::from(code.as_str()));
+        }
+    }
+}
