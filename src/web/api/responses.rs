@@ -1,0 +1,74 @@
+//! The error responses that many operations share, for their `#[utoipa::path]` attributes
+//! (`responses(..., BodyRefused, AdminOnly)`): each set is written once, so that every
+//! operation documents it the same way. Each body is the error shape of docs/api.md §3.1.
+//! The types are never built: they only describe answers that the extractors give.
+
+use utoipa::IntoResponses;
+
+use crate::web::error::ErrorBody;
+
+/// A JSON body refused before the handler runs (`ApiJson`).
+#[derive(IntoResponses)]
+pub enum BodyRefused {
+    #[response(status = 400, description = "the body is not JSON (`malformed`)")]
+    Malformed(ErrorBody),
+    #[response(
+        status = 413,
+        description = "the body is larger than 256 KiB (`too_large`)"
+    )]
+    TooLarge(ErrorBody),
+    #[response(
+        status = 415,
+        description = "the body is not sent as `Content-Type: application/json` (`unsupported_media_type`)"
+    )]
+    UnsupportedMediaType(ErrorBody),
+}
+
+/// An operation for signed-in callers refusing the others.
+#[derive(IntoResponses)]
+#[response(status = 401, description = "no or bad credentials")]
+pub struct Unauthenticated(pub ErrorBody);
+
+/// An operation for any signed-in caller: no credentials, or a forged request.
+#[derive(IntoResponses)]
+pub enum SignedInOnly {
+    #[response(status = 401, description = "no or bad credentials")]
+    Unauthenticated(ErrorBody),
+    #[response(
+        status = 403,
+        description = "a cross-site request, or a session cookie without the session's `X-CSRF-Token`"
+    )]
+    Forbidden(ErrorBody),
+}
+
+/// An operation for supervisors (and admins).
+#[derive(IntoResponses)]
+pub enum SupervisorOnly {
+    #[response(status = 401, description = "no or bad credentials")]
+    Unauthenticated(ErrorBody),
+    #[response(
+        status = 403,
+        description = "not a supervisor, a cross-site request, or a session cookie without the session's `X-CSRF-Token`"
+    )]
+    Forbidden(ErrorBody),
+}
+
+/// An operation for admins.
+#[derive(IntoResponses)]
+pub enum AdminOnly {
+    #[response(status = 401, description = "no or bad credentials")]
+    Unauthenticated(ErrorBody),
+    #[response(
+        status = 403,
+        description = "not an admin, a cross-site request, or a session cookie without the session's `X-CSRF-Token`"
+    )]
+    Forbidden(ErrorBody),
+}
+
+/// A public read: it needs no credentials but refuses bad ones.
+#[derive(IntoResponses)]
+#[response(
+    status = 401,
+    description = "an `Authorization: Bearer` header that is malformed, or a token unknown or revoked (`unauthorized`); the read needs none"
+)]
+pub struct BadReadCredentials(pub ErrorBody);
