@@ -191,10 +191,7 @@ async fn write_batch(writer: &Store, jobs: Vec<Job>) {
     for (i, job) in jobs.into_iter().enumerate() {
         if broken.is_none()
             && let Some(sql) = opening.take()
-            && let Err(e) = on_store!(tx, |c| sqlx::raw_sql(sql)
-                .execute(c)
-                .await
-                .map(|r| r.rows_affected()))
+            && let Err(e) = on_store!(tx, execute sqlx::raw_sql(sql))
         {
             broken = Some(lost(&e));
         }
@@ -211,11 +208,7 @@ async fn write_batch(writer: &Store, jobs: Vec<Job>) {
             (false, true) => "ROLLBACK TO request; RELEASE request",
             (false, false) => "ROLLBACK TO request; RELEASE request; SAVEPOINT request",
         };
-        if let Err(e) = on_store!(tx, |c| sqlx::raw_sql(end)
-            .execute(c)
-            .await
-            .map(|r| r.rows_affected()))
-        {
+        if let Err(e) = on_store!(tx, execute sqlx::raw_sql(end)) {
             broken = Some(lost(&e));
         }
         done.push(d);
@@ -253,11 +246,8 @@ mod tests {
     }
 
     async fn insert(conn: &mut Conn, x: i64) -> Result<i64, sqlx::Error> {
-        on_store!(conn, |c| sqlx::query("INSERT INTO t (x) VALUES ($1)")
-            .bind(x)
-            .execute(c)
-            .await
-            .map(|r| r.rows_affected()))?;
+        on_store!(conn, execute sqlx::query("INSERT INTO t (x) VALUES ($1)")
+            .bind(x))?;
         Ok(x)
     }
 
@@ -346,10 +336,7 @@ mod tests {
         let (first_job, first) = request(|c| Box::pin(insert(c, 1)));
         let (orphan_job, orphan) = request(|c| {
             Box::pin(async move {
-                on_store!(c, |c| sqlx::query("INSERT INTO child (p) VALUES (42)")
-                    .execute(c)
-                    .await
-                    .map(|r| r.rows_affected()))?;
+                on_store!(c, execute sqlx::query("INSERT INTO child (p) VALUES (42)"))?;
                 Ok::<_, sqlx::Error>(0)
             })
         });
