@@ -8,7 +8,7 @@ use crate::service::conduct::{self, CheckInInput, RatingInput};
 use crate::service::eligibility::{self, EligibilityRow, OverrideInput};
 use crate::service::match_view::MatchView;
 use crate::web::AppState;
-use crate::web::api::responses::{AdminOnly, BodyRefused, SupervisorOnly};
+use crate::web::api::responses::{AdminOnly, BodyRefused, SupervisorOnly, Unauthenticated};
 use crate::web::error::{AppError, ErrorBody};
 use crate::web::extract::{Admin, ApiJson, Supervisor};
 
@@ -33,6 +33,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         (status = 409, description = "the match has started, is over, postponed or cancelled (`not_scheduled`)", body = ErrorBody),
         (status = 422, description = "the team is not `a` or `b`", body = ErrorBody),
         BodyRefused,
+        Unauthenticated,
         SupervisorOnly,
     )
 )]
@@ -64,6 +65,7 @@ async fn check_in(
         (status = 409, description = "the match is not complete or forfeited (`match_not_over`), or the league does not rate sportsmanship (`no_sportsmanship`)", body = ErrorBody),
         (status = 422, description = "a rating off the league's scale, a forfeiting team not given the forfeit rating, or a note too long or with control characters (`invalid_rating`)", body = ErrorBody),
         BodyRefused,
+        Unauthenticated,
         SupervisorOnly,
     )
 )]
@@ -96,6 +98,7 @@ async fn rate(
         (status = 404, description = "no such league, or no such team in it", body = ErrorBody),
         (status = 422, description = "a decision without a reason, a reason too long or with control characters, or a withdrawn team made eligible", body = ErrorBody),
         BodyRefused,
+        Unauthenticated,
         AdminOnly,
     )
 )]

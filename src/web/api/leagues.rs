@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use crate::league::settings::Settings;
 use crate::service::leagues::{self, LeagueView, NewLeagueInput};
 use crate::web::AppState;
-use crate::web::api::responses::{AdminOnly, BadReadCredentials, BodyRefused};
+use crate::web::api::responses::{AdminOnly, BadReadCredentials, BodyRefused, Unauthenticated};
 use crate::web::error::{AppError, ErrorBody};
 use crate::web::extract::{Admin, ApiJson};
 
@@ -34,6 +34,7 @@ pub fn reads(cfg: &mut web::ServiceConfig) {
         (status = 409, description = "the slug is taken (`slug_taken`)", body = ErrorBody),
         (status = 422, description = "invalid name, rules or tiebreak order", body = ErrorBody),
         BodyRefused,
+        Unauthenticated,
         AdminOnly,
     )
 )]
@@ -71,6 +72,7 @@ pub(crate) struct LeagueChange {
         (status = 404, description = "no such league", body = ErrorBody),
         (status = 422, description = "an unknown field or a value out of range (`invalid_settings`, naming the field)", body = ErrorBody),
         BodyRefused,
+        Unauthenticated,
         AdminOnly,
     )
 )]
@@ -148,6 +150,7 @@ pub(crate) struct SupervisorInput {
         (status = 404, description = "no such league", body = ErrorBody),
         (status = 422, description = "no such user (`invalid_user`), or a body of the wrong shape", body = ErrorBody),
         BodyRefused,
+        Unauthenticated,
         AdminOnly,
     )
 )]

@@ -53,6 +53,7 @@ pub(crate) struct MatchList {
         (status = 409, description = "the league already has regular-season matches (`schedule_exists`)", body = ErrorBody),
         (status = 422, description = "invalid format, date, time or too few teams", body = ErrorBody),
         BodyRefused,
+        Unauthenticated,
         AdminOnly,
     )
 )]
@@ -81,6 +82,7 @@ async fn schedule(
         (status = 404, description = "no such league", body = ErrorBody),
         (status = 422, description = "invalid teams, stage or time", body = ErrorBody),
         BodyRefused,
+        Unauthenticated,
         AdminOnly,
     )
 )]
@@ -148,6 +150,7 @@ async fn show_match(
         (status = 200, description = "the started match", body = MatchView),
         (status = 404, description = "no such match, or not one of the leagues you supervise", body = ErrorBody),
         (status = 409, description = "the match is not scheduled (`not_scheduled`)", body = ErrorBody),
+        Unauthenticated,
         SignedInOnly,
     )
 )]
@@ -194,6 +197,7 @@ pub(crate) struct HandRequest {
         (status = 409, description = "stale `expected_version` (`version_conflict`) or the match is not started (`not_started`)", body = ErrorBody),
         (status = 422, description = "an invalid hand, or the match is over (`game_over`)", body = ErrorBody),
         BodyRefused,
+        Unauthenticated,
         SignedInOnly,
     )
 )]
@@ -302,6 +306,7 @@ pub(crate) struct VersionRequest {
         (status = 409, description = "stale `expected_version`, the match is not in play, time already called, or no time limit", body = ErrorBody),
         (status = 422, description = "a body of the wrong shape", body = ErrorBody),
         BodyRefused,
+        Unauthenticated,
         SignedInOnly,
     )
 )]

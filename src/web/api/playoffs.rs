@@ -4,7 +4,7 @@ use actix_web::{HttpResponse, get, post, web};
 
 use crate::service::playoffs::{self, BracketView, PlayoffsInput};
 use crate::web::AppState;
-use crate::web::api::responses::{AdminOnly, BadReadCredentials, BodyRefused};
+use crate::web::api::responses::{AdminOnly, BadReadCredentials, BodyRefused, Unauthenticated};
 use crate::web::error::{AppError, ErrorBody};
 use crate::web::extract::{Admin, ApiJson};
 
@@ -33,6 +33,7 @@ pub fn reads(cfg: &mut web::ServiceConfig) {
         (status = 409, description = "the league already has a bracket (`bracket_exists`)", body = ErrorBody),
         (status = 422, description = "invalid format, number of teams, third place or grand final", body = ErrorBody),
         BodyRefused,
+        Unauthenticated,
         AdminOnly,
     )
 )]

@@ -7,7 +7,7 @@ use crate::domain::MatchId;
 use crate::service::match_view::MatchView;
 use crate::service::reschedule::{self, CallOff, MatchChange, NightMove, NightMoved};
 use crate::web::AppState;
-use crate::web::api::responses::{AdminOnly, BodyRefused};
+use crate::web::api::responses::{AdminOnly, BodyRefused, Unauthenticated};
 use crate::web::error::{AppError, ErrorBody};
 use crate::web::extract::{Admin, ApiJson};
 
@@ -33,6 +33,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         (status = 409, description = "stale `expected_version` (`version_conflict`), the match started and the time or teams were to change (`match_started`), or it is cancelled (`match_closed`)", body = ErrorBody),
         (status = 422, description = "nothing to change, a bad time or table, a team not in the league, withdrawn or playing itself, or new teams for a playoff match", body = ErrorBody),
         BodyRefused,
+        Unauthenticated,
         AdminOnly,
     )
 )]
@@ -63,6 +64,7 @@ async fn change_match(
         (status = 409, description = "stale `expected_version`, the match started (`match_started`), is cancelled (`match_closed`) or already postponed (`not_scheduled`)", body = ErrorBody),
         (status = 422, description = "no reason, or one over 500 characters or with a control character", body = ErrorBody),
         BodyRefused,
+        Unauthenticated,
         AdminOnly,
     )
 )]
@@ -93,6 +95,7 @@ async fn postpone(
         (status = 409, description = "stale `expected_version`, the match started (`match_started`) or is already cancelled (`match_closed`)", body = ErrorBody),
         (status = 422, description = "no reason, or one over 500 characters or with a control character; or a playoff match (record a forfeit instead)", body = ErrorBody),
         BodyRefused,
+        Unauthenticated,
         AdminOnly,
     )
 )]
@@ -123,6 +126,7 @@ async fn cancel(
         (status = 409, description = "a match of that night changed during the move (`version_conflict`): send it again", body = ErrorBody),
         (status = 422, description = "a date that is not `YYYY-MM-DD`, or the same date twice (`invalid_schedule`)", body = ErrorBody),
         BodyRefused,
+        Unauthenticated,
         AdminOnly,
     )
 )]

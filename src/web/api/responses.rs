@@ -1,6 +1,6 @@
 //! The error responses that many operations share, for their `#[utoipa::path]` attributes
-//! (`responses(..., BodyRefused, AdminOnly)`): each set is written once, so that every
-//! operation documents it the same way. Each body is the error shape of docs/api.md §3.1.
+//! (`responses(..., BodyRefused, Unauthenticated, AdminOnly)`): each is written once, so that
+//! every operation documents it the same way. Each body is the error shape of docs/api.md §3.1.
 //! The types are never built: they only describe answers that the extractors give.
 
 use utoipa::IntoResponses;
@@ -24,46 +24,34 @@ pub enum BodyRefused {
     UnsupportedMediaType(ErrorBody),
 }
 
-/// An operation for signed-in callers refusing the others.
+/// The 401 of an operation for signed-in callers.
 #[derive(IntoResponses)]
 #[response(status = 401, description = "no or bad credentials")]
 pub struct Unauthenticated(pub ErrorBody);
 
-/// An operation for any signed-in caller: no credentials, or a forged request.
+/// The 403 of an operation for any signed-in caller (with [`Unauthenticated`]): a forged request.
 #[derive(IntoResponses)]
-pub enum SignedInOnly {
-    #[response(status = 401, description = "no or bad credentials")]
-    Unauthenticated(ErrorBody),
-    #[response(
-        status = 403,
-        description = "a cross-site request, or a session cookie without the session's `X-CSRF-Token`"
-    )]
-    Forbidden(ErrorBody),
-}
+#[response(
+    status = 403,
+    description = "a cross-site request, or a session cookie without the session's `X-CSRF-Token`"
+)]
+pub struct SignedInOnly(pub ErrorBody);
 
-/// An operation for supervisors (and admins).
+/// The 403 of an operation for supervisors and admins (with [`Unauthenticated`]).
 #[derive(IntoResponses)]
-pub enum SupervisorOnly {
-    #[response(status = 401, description = "no or bad credentials")]
-    Unauthenticated(ErrorBody),
-    #[response(
-        status = 403,
-        description = "not a supervisor, a cross-site request, or a session cookie without the session's `X-CSRF-Token`"
-    )]
-    Forbidden(ErrorBody),
-}
+#[response(
+    status = 403,
+    description = "not a supervisor, a cross-site request, or a session cookie without the session's `X-CSRF-Token`"
+)]
+pub struct SupervisorOnly(pub ErrorBody);
 
-/// An operation for admins.
+/// The 403 of an operation for admins (with [`Unauthenticated`]).
 #[derive(IntoResponses)]
-pub enum AdminOnly {
-    #[response(status = 401, description = "no or bad credentials")]
-    Unauthenticated(ErrorBody),
-    #[response(
-        status = 403,
-        description = "not an admin, a cross-site request, or a session cookie without the session's `X-CSRF-Token`"
-    )]
-    Forbidden(ErrorBody),
-}
+#[response(
+    status = 403,
+    description = "not an admin, a cross-site request, or a session cookie without the session's `X-CSRF-Token`"
+)]
+pub struct AdminOnly(pub ErrorBody);
 
 /// A public read: it needs no credentials but refuses bad ones.
 #[derive(IntoResponses)]

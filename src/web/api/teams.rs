@@ -5,7 +5,7 @@ use serde::Serialize;
 
 use crate::service::teams::{self, NewTeamInput, TeamView};
 use crate::web::AppState;
-use crate::web::api::responses::{AdminOnly, BadReadCredentials, BodyRefused};
+use crate::web::api::responses::{AdminOnly, BadReadCredentials, BodyRefused, Unauthenticated};
 use crate::web::error::{AppError, ErrorBody};
 use crate::web::extract::{Admin, ApiJson};
 
@@ -32,6 +32,7 @@ pub fn reads(cfg: &mut web::ServiceConfig) {
         (status = 404, description = "no such league", body = ErrorBody),
         (status = 422, description = "invalid name or players, or the name is taken in the league", body = ErrorBody),
         BodyRefused,
+        Unauthenticated,
         AdminOnly,
     )
 )]
