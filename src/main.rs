@@ -333,7 +333,7 @@ fn run_async(future: impl Future<Output = anyhow::Result<()>>) -> ExitCode {
     }
 }
 
-/// What a command says when SQLite stayed locked past its busy timeout: nothing was written.
+/// What a command says when the database stayed locked past its timeout: nothing was written.
 const BUSY: &str = "the database is busy (the server is writing): try again";
 
 /// Whether `e` is the database staying busy or locked past its timeout (by its error code, as

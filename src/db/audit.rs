@@ -17,7 +17,7 @@ pub struct AuditEntry<'a> {
 
 /// Appends to the audit log; call inside the transaction of the change.
 pub async fn audit(conn: &mut Conn, e: &AuditEntry<'_>) -> sqlx::Result<()> {
-    on_store!(conn, |c| sqlx::query(
+    on_store!(conn, execute sqlx::query(
         "INSERT INTO audit_log (at, user_id, action, entity, entity_id, before, after, reason)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
     )
@@ -28,9 +28,6 @@ pub async fn audit(conn: &mut Conn, e: &AuditEntry<'_>) -> sqlx::Result<()> {
     .bind(e.entity_id)
     .bind(e.before)
     .bind(e.after)
-    .bind(e.reason)
-    .execute(c)
-    .await
-    .map(|r| r.rows_affected()))?;
+    .bind(e.reason))?;
     Ok(())
 }

@@ -246,10 +246,7 @@ async fn write_batch(writer: &Store, jobs: Vec<Job>, metrics: &BatchMetrics) {
     for (i, job) in jobs.into_iter().enumerate() {
         if broken.is_none()
             && let Some(sql) = opening.take()
-            && let Err(e) = on_store!(tx, |c| sqlx::raw_sql(sql)
-                .execute(c)
-                .await
-                .map(|r| r.rows_affected()))
+            && let Err(e) = on_store!(tx, execute sqlx::raw_sql(sql))
         {
             broken = Some(lost(&e));
         }
@@ -266,11 +263,7 @@ async fn write_batch(writer: &Store, jobs: Vec<Job>, metrics: &BatchMetrics) {
             (false, true) => "ROLLBACK TO request; RELEASE request",
             (false, false) => "ROLLBACK TO request; RELEASE request; SAVEPOINT request",
         };
-        if let Err(e) = on_store!(tx, |c| sqlx::raw_sql(end)
-            .execute(c)
-            .await
-            .map(|r| r.rows_affected()))
-        {
+        if let Err(e) = on_store!(tx, execute sqlx::raw_sql(end)) {
             broken = Some(lost(&e));
         }
         done.push(d);
@@ -309,11 +302,8 @@ mod tests {
     }
 
     async fn insert(conn: &mut Conn, x: i64) -> Result<i64, sqlx::Error> {
-        on_store!(conn, |c| sqlx::query("INSERT INTO t (x) VALUES ($1)")
-            .bind(x)
-            .execute(c)
-            .await
-            .map(|r| r.rows_affected()))?;
+        on_store!(conn, execute sqlx::query("INSERT INTO t (x) VALUES ($1)")
+            .bind(x))?;
         Ok(x)
     }
 
@@ -402,10 +392,7 @@ mod tests {
         let (first_job, first) = request(|c| Box::pin(insert(c, 1)));
         let (orphan_job, orphan) = request(|c| {
             Box::pin(async move {
-                on_store!(c, |c| sqlx::query("INSERT INTO child (p) VALUES (42)")
-                    .execute(c)
-                    .await
-                    .map(|r| r.rows_affected()))?;
+                on_store!(c, execute sqlx::query("INSERT INTO child (p) VALUES (42)"))?;
                 Ok::<_, sqlx::Error>(0)
             })
         });

@@ -46,7 +46,7 @@ pub async fn save_idempotency_record(
     record: &IdempotencyRecord,
     now: Timestamp,
 ) -> sqlx::Result<()> {
-    on_store!(conn, |c| sqlx::query(
+    on_store!(conn, execute sqlx::query(
         "INSERT INTO idempotency_keys (match_id, key, request, hand_id, version, table_name,
              time_called_at, team_a_name, team_b_name, sportsmanship, created_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
@@ -61,10 +61,7 @@ pub async fn save_idempotency_record(
     .bind(&record.team_a_name)
     .bind(&record.team_b_name)
     .bind(&record.sportsmanship)
-    .bind(now)
-    .execute(c)
-    .await
-    .map(|r| r.rows_affected()))?;
+    .bind(now))?;
     Ok(())
 }
 
@@ -75,14 +72,11 @@ pub async fn expire_idempotency_keys(
     before: Timestamp,
     limit: i64,
 ) -> sqlx::Result<u64> {
-    on_store!(conn, |c| sqlx::query(
+    on_store!(conn, execute sqlx::query(
         "DELETE FROM idempotency_keys WHERE (match_id, key) IN (
              SELECT match_id, key FROM idempotency_keys WHERE created_at < $1
              ORDER BY created_at LIMIT $2)",
     )
     .bind(before)
-    .bind(limit)
-    .execute(c)
-    .await
-    .map(|r| r.rows_affected()))
+    .bind(limit))
 }

@@ -49,20 +49,16 @@ pub async fn insert(conn: &mut Conn, l: &NewLeague<'_>) -> sqlx::Result<LeagueId
 
 /// Stores a league's season settings (JSON).
 pub async fn set_settings(conn: &mut Conn, id: LeagueId, settings: &str) -> sqlx::Result<()> {
-    on_store!(conn, |c| sqlx::query(
+    on_store!(conn, execute sqlx::query(
         "UPDATE leagues SET settings = $1 WHERE id = $2"
     )
     .bind(settings)
-    .bind(id)
-    .execute(c)
-    .await
-    .map(|r| r.rows_affected()))?;
+    .bind(id))?;
     Ok(())
 }
 
 pub async fn update(conn: &mut Conn, id: LeagueId, l: &NewLeague<'_>) -> sqlx::Result<()> {
-    on_store!(conn, |c| {
-        sqlx::query(
+    on_store!(conn, execute sqlx::query(
         "UPDATE leagues SET name = $1, rules_regular = $2, rules_playoff = $3, rules_final = $4, tiebreak_order = $5
          WHERE id = $6",
     )
@@ -71,10 +67,7 @@ pub async fn update(conn: &mut Conn, id: LeagueId, l: &NewLeague<'_>) -> sqlx::R
     .bind(l.rules_playoff)
     .bind(l.rules_final)
     .bind(l.tiebreak_order)
-    .bind(id)
-    .execute(c)
-    .await.map(|r| r.rows_affected())
-    })?;
+    .bind(id))?;
     Ok(())
 }
 
@@ -118,14 +111,11 @@ pub struct TeamRow {
 
 /// Withdraws a team under the league's forfeit policy, saying why.
 pub async fn drop_team(conn: &mut Conn, id: TeamId, reason: &str) -> sqlx::Result<()> {
-    on_store!(conn, |c| sqlx::query(
+    on_store!(conn, execute sqlx::query(
         "UPDATE teams SET withdrawn = TRUE, dropped_reason = $1 WHERE id = $2"
     )
     .bind(reason)
-    .bind(id)
-    .execute(c)
-    .await
-    .map(|r| r.rows_affected()))?;
+    .bind(id))?;
     Ok(())
 }
 
@@ -157,7 +147,7 @@ pub async fn update_team(
     withdrawn: bool,
 ) -> sqlx::Result<()> {
     // A team put back in play is no longer "dropped".
-    on_store!(conn, |c| sqlx::query(
+    on_store!(conn, execute sqlx::query(
         "UPDATE teams SET name = $1, player1 = $2, player2 = $3, withdrawn = $4,
                 dropped_reason = CASE WHEN $4 THEN dropped_reason END
          WHERE id = $5",
@@ -166,10 +156,7 @@ pub async fn update_team(
     .bind(players[0])
     .bind(players[1])
     .bind(withdrawn)
-    .bind(id)
-    .execute(c)
-    .await
-    .map(|r| r.rows_affected()))?;
+    .bind(id))?;
     Ok(())
 }
 
@@ -237,7 +224,7 @@ pub async fn records(conn: &mut Conn, league_id: LeagueId) -> sqlx::Result<Vec<R
 /// from the matches (what the triggers keep, migrations 0012 and 0013), and counts a change
 /// for the page cache; answers how many teams have a record.
 pub async fn rebuild_records(conn: &mut Conn) -> sqlx::Result<u64> {
-    on_store!(conn, |c| sqlx::raw_sql(
+    on_store!(conn, execute sqlx::raw_sql(
         "DELETE FROM team_records; DELETE FROM head_to_head; DELETE FROM match_counts;
          UPDATE data_version SET n = n + 1;
          INSERT INTO match_counts
@@ -245,19 +232,13 @@ pub async fn rebuild_records(conn: &mut Conn) -> sqlx::Result<u64> {
          INSERT INTO head_to_head
          SELECT team_id, opponent_id, count(*), sum(won), sum(tied)
          FROM result_sides GROUP BY team_id, opponent_id;",
-    )
-    .execute(c)
-    .await
-    .map(|r| r.rows_affected()))?;
-    let done = on_store!(conn, |c| sqlx::query(
+    ))?;
+    let done = on_store!(conn, execute sqlx::query(
         "INSERT INTO team_records
          SELECT team_id, count(*), sum(won), sum(lost), sum(tied), sum(forfeits), sum(points_for),
                 sum(points_against), sum(rating_sum), sum(rating_count)
          FROM result_sides GROUP BY team_id",
-    )
-    .execute(c)
-    .await
-    .map(|r| r.rows_affected()))?;
+    ))?;
     Ok(done)
 }
 
@@ -338,14 +319,11 @@ pub async fn assign_supervisor(
     league_id: LeagueId,
     user_id: UserId,
 ) -> sqlx::Result<()> {
-    on_store!(conn, |c| sqlx::query(
+    on_store!(conn, execute sqlx::query(
         "INSERT INTO league_supervisors (league_id, user_id) VALUES ($1, $2) ON CONFLICT DO NOTHING"
     )
     .bind(league_id)
-    .bind(user_id)
-    .execute(c)
-    .await
-    .map(|r| r.rows_affected()))?;
+    .bind(user_id))?;
     Ok(())
 }
 
@@ -354,14 +332,11 @@ pub async fn unassign_supervisor(
     league_id: LeagueId,
     user_id: UserId,
 ) -> sqlx::Result<()> {
-    on_store!(conn, |c| sqlx::query(
+    on_store!(conn, execute sqlx::query(
         "DELETE FROM league_supervisors WHERE league_id = $1 AND user_id = $2"
     )
     .bind(league_id)
-    .bind(user_id)
-    .execute(c)
-    .await
-    .map(|r| r.rows_affected()))?;
+    .bind(user_id))?;
     Ok(())
 }
 
@@ -427,7 +402,7 @@ pub async fn set_override(
 ) -> sqlx::Result<()> {
     match decision {
         Some((eligible, reason)) => {
-            on_store!(conn, |c| sqlx::query(
+            on_store!(conn, execute sqlx::query(
                 "INSERT INTO eligibility_overrides (team_id, eligible, reason, set_by, set_at)
                  VALUES ($1, $2, $3, $4, $5)
                  ON CONFLICT (team_id) DO UPDATE
@@ -437,19 +412,13 @@ pub async fn set_override(
             .bind(eligible)
             .bind(reason)
             .bind(by)
-            .bind(at)
-            .execute(c)
-            .await
-            .map(|r| r.rows_affected()))?;
+            .bind(at))?;
         }
         None => {
-            on_store!(conn, |c| sqlx::query(
+            on_store!(conn, execute sqlx::query(
                 "DELETE FROM eligibility_overrides WHERE team_id = $1"
             )
-            .bind(team)
-            .execute(c)
-            .await
-            .map(|r| r.rows_affected()))?;
+            .bind(team))?;
         }
     }
     Ok(())

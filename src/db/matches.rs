@@ -352,12 +352,9 @@ pub async fn set_check_in(
         Team::A => "UPDATE matches SET checked_in_a = $1, version = version + 1 WHERE id = $2",
         Team::B => "UPDATE matches SET checked_in_b = $1, version = version + 1 WHERE id = $2",
     };
-    on_store!(conn, |c| sqlx::query(sql)
+    on_store!(conn, execute sqlx::query(sql)
         .bind(at)
-        .bind(id)
-        .execute(c)
-        .await
-        .map(|r| r.rows_affected()))?;
+        .bind(id))?;
     Ok(())
 }
 
@@ -367,15 +364,12 @@ pub async fn set_ratings(
     id: MatchId,
     ratings: [Option<i64>; 2],
 ) -> sqlx::Result<()> {
-    on_store!(conn, |c| sqlx::query(
+    on_store!(conn, execute sqlx::query(
         "UPDATE matches SET rating_a = $1, rating_b = $2 WHERE id = $3"
     )
     .bind(ratings[0])
     .bind(ratings[1])
-    .bind(id)
-    .execute(c)
-    .await
-    .map(|r| r.rows_affected()))?;
+    .bind(id))?;
     Ok(())
 }
 
@@ -388,24 +382,18 @@ pub async fn set_rating_note(
     note: Option<&str>,
 ) -> sqlx::Result<()> {
     match note {
-        Some(note) => on_store!(conn, |c| sqlx::query(
+        Some(note) => on_store!(conn, execute sqlx::query(
             "INSERT INTO rating_notes (match_id, author_id, note) VALUES ($1, $2, $3)
              ON CONFLICT (match_id, author_id) DO UPDATE SET note = excluded.note"
         )
         .bind(id)
         .bind(author)
-        .bind(note)
-        .execute(c)
-        .await
-        .map(|r| r.rows_affected()))?,
-        None => on_store!(conn, |c| sqlx::query(
+        .bind(note))?,
+        None => on_store!(conn, execute sqlx::query(
             "DELETE FROM rating_notes WHERE match_id = $1 AND author_id = $2"
         )
         .bind(id)
-        .bind(author)
-        .execute(c)
-        .await
-        .map(|r| r.rows_affected()))?,
+        .bind(author))?,
     };
     Ok(())
 }
@@ -620,13 +608,9 @@ pub async fn set_totals(conn: &mut Conn, id: MatchId, t: &Totals) -> sqlx::Resul
 }
 
 pub async fn call_time(conn: &mut Conn, id: MatchId, now: Timestamp) -> sqlx::Result<()> {
-    on_store!(conn, |c| {
-        sqlx::query("UPDATE matches SET time_called_at = $1, version = version + 1 WHERE id = $2 AND time_called_at IS NULL")
+    on_store!(conn, execute sqlx::query("UPDATE matches SET time_called_at = $1, version = version + 1 WHERE id = $2 AND time_called_at IS NULL")
         .bind(now)
-        .bind(id)
-        .execute(c)
-        .await.map(|r| r.rows_affected())
-    })?;
+        .bind(id))?;
     Ok(())
 }
 
@@ -651,8 +635,7 @@ pub async fn place(
     version: i64,
     p: &Placement<'_>,
 ) -> sqlx::Result<bool> {
-    let done = on_store!(conn, |c| {
-        sqlx::query(
+    let done = on_store!(conn, execute sqlx::query(
         "UPDATE matches SET scheduled_at = $1, table_name = $2, team_a = $3, team_b = $4,
                 status = $5, status_note = $6, version = version + 1, sequence = sequence + 1,
                 checked_in_a = CASE WHEN scheduled_at IS NOT DISTINCT FROM $1 AND status = $5 AND team_a = $3
@@ -669,10 +652,7 @@ pub async fn place(
     .bind(p.status)
     .bind(p.status_note)
     .bind(id)
-    .bind(version)
-    .execute(c)
-    .await.map(|r| r.rows_affected())
-    })?;
+    .bind(version))?;
     Ok(done == 1)
 }
 
@@ -684,16 +664,13 @@ pub async fn set_table(
     version: i64,
     table_name: Option<&str>,
 ) -> sqlx::Result<bool> {
-    let done = on_store!(conn, |c| sqlx::query(
+    let done = on_store!(conn, execute sqlx::query(
         "UPDATE matches SET table_name = $1, version = version + 1, sequence = sequence + 1
          WHERE id = $2 AND version = $3 AND status <> 'cancelled'",
     )
     .bind(table_name)
     .bind(id)
-    .bind(version)
-    .execute(c)
-    .await
-    .map(|r| r.rows_affected()))?;
+    .bind(version))?;
     Ok(done == 1)
 }
 
@@ -705,38 +682,32 @@ pub async fn set_teams(
     team_a: TeamId,
     team_b: TeamId,
 ) -> sqlx::Result<bool> {
-    let done = on_store!(conn, |c| sqlx::query(
+    let done = on_store!(conn, execute sqlx::query(
         "UPDATE matches SET team_a = $1, team_b = $2, version = version + 1,
                 sequence = sequence + 1, checked_in_a = NULL, checked_in_b = NULL
          WHERE id = $3 AND status IN ('scheduled', 'postponed') AND started_at IS NULL",
     )
     .bind(team_a)
     .bind(team_b)
-    .bind(id)
-    .execute(c)
-    .await
-    .map(|r| r.rows_affected()))?;
+    .bind(id))?;
     Ok(done == 1)
 }
 
 /// Cancels a started playoff match whose entrants changed (an admin reset its path of the
 /// bracket): its hands stay stored under it, it no longer counts anywhere.
 pub async fn cancel(conn: &mut Conn, id: MatchId) -> sqlx::Result<()> {
-    on_store!(conn, |c| sqlx::query(
+    on_store!(conn, execute sqlx::query(
         "UPDATE matches SET status = 'cancelled', version = version + 1, sequence = sequence + 1
          WHERE id = $1",
     )
-    .bind(id)
-    .execute(c)
-    .await
-    .map(|r| r.rows_affected()))?;
+    .bind(id))?;
     Ok(())
 }
 
 /// Deletes a match that has not started (no hands): a playoff match whose entrants are no
 /// longer known after a correction. Returns whether a row was deleted.
 pub async fn delete_unstarted(conn: &mut Conn, id: MatchId) -> sqlx::Result<bool> {
-    let done = on_store!(conn, |c| sqlx::query(
+    let done = on_store!(conn, execute sqlx::query(
         "DELETE FROM matches WHERE id = $1 AND status IN ('scheduled', 'postponed')
          AND started_at IS NULL
          AND NOT EXISTS (SELECT 1 FROM hands WHERE match_id = $2)
@@ -744,9 +715,6 @@ pub async fn delete_unstarted(conn: &mut Conn, id: MatchId) -> sqlx::Result<bool
     )
     .bind(id)
     .bind(id)
-    .bind(id)
-    .execute(c)
-    .await
-    .map(|r| r.rows_affected()))?;
+    .bind(id))?;
     Ok(done == 1)
 }

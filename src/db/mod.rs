@@ -3,7 +3,7 @@
 //! The services never see which: they get a [`Conn`] (a pooled connection or a
 //! transaction) and pass it to the functions of this module's children, which hold every
 //! query. A query written once for both stores runs through [`on_store!`], which expands it
-//! once per backend; where the SQL differs the function matches on [`Conn::raw`] itself.
+//! once per backend; where the SQL differs the function matches on [`Connection::raw`] itself.
 //! Placeholders are `$1, $2…`, which both stores read.
 //!
 //! Writes are serialized on both: SQLite has one writer connection and opens every write
@@ -133,16 +133,16 @@ enum Store {
 impl Store {
     /// A write transaction: it holds the store's single write lock from its first statement.
     async fn begin_write(&self) -> Result<Tx, sqlx::Error> {
-        Ok(Tx(Conn(match self {
+        Ok(Tx(match self {
             Store::Sqlite(pools) => {
-                Handle::SqliteTx(pools.writer.begin_with("BEGIN IMMEDIATE").await?)
+                TxHandle::Sqlite(pools.writer.begin_with("BEGIN IMMEDIATE").await?)
             }
             Store::Postgres(pool) => {
                 let mut tx = pool.begin_with(postgres::BEGIN_WRITE).await?;
                 sqlx::query(postgres::WRITE_LOCK).execute(&mut *tx).await?;
-                Handle::PostgresTx(tx)
+                TxHandle::Postgres(tx)
             }
-        })))
+        }))
     }
 }
 
@@ -191,31 +191,31 @@ impl Db {
     /// a write through it, but such a write skips the write lock (see [`postgres`]) and can
     /// race a read-then-write of [`Db::write`]: write only through [`Db::write`] or
     /// [`Db::batched`].
-    pub async fn read(&self) -> Result<Conn, sqlx::Error> {
-        Ok(Conn(match &self.store {
-            Store::Sqlite(pools) => Handle::Sqlite(pools.reader.acquire().await?),
-            Store::Postgres(pool) => Handle::Postgres(pool.acquire().await?),
+    pub async fn read(&self) -> Result<Pooled, sqlx::Error> {
+        Ok(Pooled(match &self.store {
+            Store::Sqlite(pools) => PooledHandle::Sqlite(pools.reader.acquire().await?),
+            Store::Postgres(pool) => PooledHandle::Postgres(pool.acquire().await?),
         }))
     }
 
     /// A connection for a read that must see the latest write in the same request (SQLite's
     /// writer connection; on PostgreSQL every connection does).
-    pub async fn read_latest(&self) -> Result<Conn, sqlx::Error> {
-        Ok(Conn(match &self.store {
-            Store::Sqlite(pools) => Handle::Sqlite(pools.writer.acquire().await?),
-            Store::Postgres(pool) => Handle::Postgres(pool.acquire().await?),
+    pub async fn read_latest(&self) -> Result<Pooled, sqlx::Error> {
+        Ok(Pooled(match &self.store {
+            Store::Sqlite(pools) => PooledHandle::Sqlite(pools.writer.acquire().await?),
+            Store::Postgres(pool) => PooledHandle::Postgres(pool.acquire().await?),
         }))
     }
 
     /// One read-only snapshot: every query in it sees the same committed state.
     pub async fn snapshot(&self) -> Result<Tx, sqlx::Error> {
-        Ok(Tx(Conn(match &self.store {
-            Store::Sqlite(pools) => Handle::SqliteTx(pools.reader.begin().await?),
-            Store::Postgres(pool) => Handle::PostgresTx(
+        Ok(Tx(match &self.store {
+            Store::Sqlite(pools) => TxHandle::Sqlite(pools.reader.begin().await?),
+            Store::Postgres(pool) => TxHandle::Postgres(
                 pool.begin_with("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
                     .await?,
             ),
-        })))
+        }))
     }
 
     /// Starts a write transaction that holds the store's write lock (`BEGIN IMMEDIATE` on
@@ -319,14 +319,14 @@ pub struct PoolUse {
     pub max: u32,
 }
 
-/// A connection of either store: pooled, or a transaction ([`Tx`] derefs to it).
-pub struct Conn(Handle);
+/// A connection of either store, pooled ([`Pooled`]) or a transaction ([`Tx`]): what every
+/// query function takes. Both deref to it.
+pub type Conn = dyn Connection + Send;
 
-enum Handle {
-    Sqlite(PoolConnection<Sqlite>),
-    SqliteTx(Transaction<'static, Sqlite>),
-    Postgres(PoolConnection<Postgres>),
-    PostgresTx(Transaction<'static, Postgres>),
+/// What a query needs of a connection: the backend's own, and which store it is.
+pub trait Connection {
+    fn raw(&mut self) -> Raw<'_>;
+    fn kind(&self) -> StoreKind;
 }
 
 /// The backend's own connection, for one query.
@@ -335,65 +335,104 @@ pub enum Raw<'c> {
     Postgres(&'c mut PgConnection),
 }
 
-impl Conn {
-    pub fn raw(&mut self) -> Raw<'_> {
+/// A pooled connection, outside any transaction of its own ([`Db::read`]).
+pub struct Pooled(PooledHandle);
+
+enum PooledHandle {
+    Sqlite(PoolConnection<Sqlite>),
+    Postgres(PoolConnection<Postgres>),
+}
+
+impl Connection for Pooled {
+    fn raw(&mut self) -> Raw<'_> {
         match &mut self.0 {
-            Handle::Sqlite(c) => Raw::Sqlite(c),
-            Handle::SqliteTx(t) => Raw::Sqlite(t),
-            Handle::Postgres(c) => Raw::Postgres(c),
-            Handle::PostgresTx(t) => Raw::Postgres(t),
+            PooledHandle::Sqlite(c) => Raw::Sqlite(c),
+            PooledHandle::Postgres(c) => Raw::Postgres(c),
         }
     }
 
-    pub fn kind(&self) -> StoreKind {
+    fn kind(&self) -> StoreKind {
         match self.0 {
-            Handle::Sqlite(_) | Handle::SqliteTx(_) => StoreKind::Sqlite,
-            Handle::Postgres(_) | Handle::PostgresTx(_) => StoreKind::Postgres,
+            PooledHandle::Sqlite(_) => StoreKind::Sqlite,
+            PooledHandle::Postgres(_) => StoreKind::Postgres,
         }
     }
 }
 
 /// A transaction; dropped without [`Tx::commit`], it rolls back.
-pub struct Tx(Conn);
+pub struct Tx(TxHandle);
+
+enum TxHandle {
+    Sqlite(Transaction<'static, Sqlite>),
+    Postgres(Transaction<'static, Postgres>),
+}
+
+impl Connection for Tx {
+    fn raw(&mut self) -> Raw<'_> {
+        match &mut self.0 {
+            TxHandle::Sqlite(t) => Raw::Sqlite(t),
+            TxHandle::Postgres(t) => Raw::Postgres(t),
+        }
+    }
+
+    fn kind(&self) -> StoreKind {
+        match self.0 {
+            TxHandle::Sqlite(_) => StoreKind::Sqlite,
+            TxHandle::Postgres(_) => StoreKind::Postgres,
+        }
+    }
+}
 
 impl Tx {
     pub async fn commit(self) -> Result<(), sqlx::Error> {
-        match self.0.0 {
-            Handle::SqliteTx(t) => t.commit().await,
-            Handle::PostgresTx(t) => t.commit().await,
-            Handle::Sqlite(_) | Handle::Postgres(_) => Ok(()),
+        match self.0 {
+            TxHandle::Sqlite(t) => t.commit().await,
+            TxHandle::Postgres(t) => t.commit().await,
         }
     }
 
     pub async fn rollback(self) -> Result<(), sqlx::Error> {
-        match self.0.0 {
-            Handle::SqliteTx(t) => t.rollback().await,
-            Handle::PostgresTx(t) => t.rollback().await,
-            Handle::Sqlite(_) | Handle::Postgres(_) => Ok(()),
+        match self.0 {
+            TxHandle::Sqlite(t) => t.rollback().await,
+            TxHandle::Postgres(t) => t.rollback().await,
         }
     }
 }
 
-impl std::ops::Deref for Tx {
-    type Target = Conn;
-    fn deref(&self) -> &Conn {
-        &self.0
-    }
-}
+/// `&mut *tx` (and `&mut *conn`) is a `&mut Conn`.
+macro_rules! deref_to_conn {
+    ($outer:ty) => {
+        impl std::ops::Deref for $outer {
+            type Target = Conn;
+            fn deref(&self) -> &Conn {
+                self
+            }
+        }
 
-impl std::ops::DerefMut for Tx {
-    fn deref_mut(&mut self) -> &mut Conn {
-        &mut self.0
-    }
+        impl std::ops::DerefMut for $outer {
+            fn deref_mut(&mut self) -> &mut Conn {
+                self
+            }
+        }
+    };
 }
+deref_to_conn!(Pooled);
+deref_to_conn!(Tx);
 
 /// Runs the same query on either store: `on_store!(conn, |c| sqlx::query("…").fetch_one(c).await)`
 /// expands the body once with `c: &mut SqliteConnection` and once with `c: &mut PgConnection`.
-/// Both arms must give the same type: an `execute` ends `.map(|r| r.rows_affected())` (each
-/// backend has its own result type). (Exported for the tests, which read and plant rows on
-/// either store.)
+/// Both arms must give the same type, so a statement run for its effect is written
+/// `on_store!(conn, execute sqlx::query("…").bind(…))`: it runs the query and gives
+/// `sqlx::Result<u64>`, the rows it changed (each backend has its own result type).
+/// (Exported for the tests, which read and plant rows on either store.)
 #[macro_export]
 macro_rules! on_store {
+    ($conn:expr, execute $query:expr) => {
+        $crate::db::on_store!($conn, |c| $query
+            .execute(c)
+            .await
+            .map(|r| r.rows_affected()))
+    };
     ($conn:expr, |$c:ident| $body:expr) => {
         match $conn.raw() {
             $crate::db::Raw::Sqlite($c) => $body,

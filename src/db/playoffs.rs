@@ -89,15 +89,12 @@ pub async fn insert_seed(
     seed: i64,
     team_id: TeamId,
 ) -> sqlx::Result<()> {
-    on_store!(conn, |c| sqlx::query(
+    on_store!(conn, execute sqlx::query(
         "INSERT INTO bracket_seeds (bracket_id, seed, team_id) VALUES ($1, $2, $3)"
     )
     .bind(bracket_id)
     .bind(seed)
-    .bind(team_id)
-    .execute(c)
-    .await
-    .map(|r| r.rows_affected()))?;
+    .bind(team_id))?;
     Ok(())
 }
 
@@ -112,7 +109,7 @@ pub async fn seeds(conn: &mut Conn, bracket_id: BracketId) -> sqlx::Result<Vec<T
 }
 
 pub async fn insert_match(conn: &mut Conn, m: &BracketMatchRow) -> sqlx::Result<()> {
-    on_store!(conn, |c| sqlx::query(
+    on_store!(conn, execute sqlx::query(
         "INSERT INTO bracket_matches
          (bracket_id, match_index, section, round, position, seed_a, seed_b, match_id)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
@@ -124,10 +121,7 @@ pub async fn insert_match(conn: &mut Conn, m: &BracketMatchRow) -> sqlx::Result<
     .bind(m.position)
     .bind(m.seed_a)
     .bind(m.seed_b)
-    .bind(m.match_id)
-    .execute(c)
-    .await
-    .map(|r| r.rows_affected()))?;
+    .bind(m.match_id))?;
     Ok(())
 }
 
@@ -174,14 +168,11 @@ pub async fn set_results(
     bracket_id: BracketId,
     results: &str,
 ) -> sqlx::Result<()> {
-    on_store!(conn, |c| sqlx::query(
+    on_store!(conn, execute sqlx::query(
         "UPDATE brackets SET results = $1 WHERE id = $2"
     )
     .bind(results)
-    .bind(bracket_id)
-    .execute(c)
-    .await
-    .map(|r| r.rows_affected()))?;
+    .bind(bracket_id))?;
     Ok(())
 }
 
@@ -257,7 +248,7 @@ pub async fn update_match(
     seed_b: Option<i64>,
     match_id: Option<MatchId>,
 ) -> sqlx::Result<()> {
-    on_store!(conn, |c| sqlx::query(
+    on_store!(conn, execute sqlx::query(
         "UPDATE bracket_matches SET seed_a = $1, seed_b = $2, match_id = $3
          WHERE bracket_id = $4 AND match_index = $5",
     )
@@ -265,9 +256,6 @@ pub async fn update_match(
     .bind(seed_b)
     .bind(match_id)
     .bind(bracket_id)
-    .bind(index)
-    .execute(c)
-    .await
-    .map(|r| r.rows_affected()))?;
+    .bind(index))?;
     Ok(())
 }

@@ -87,14 +87,11 @@ pub async fn count_admins(conn: &mut Conn) -> sqlx::Result<i64> {
 }
 
 pub async fn set_password(conn: &mut Conn, id: UserId, hash: &str) -> sqlx::Result<()> {
-    on_store!(conn, |c| sqlx::query(
+    on_store!(conn, execute sqlx::query(
         "UPDATE users SET password_hash = $1 WHERE id = $2"
     )
     .bind(hash)
-    .bind(id)
-    .execute(c)
-    .await
-    .map(|r| r.rows_affected()))?;
+    .bind(id))?;
     Ok(())
 }
 
@@ -115,18 +112,14 @@ pub async fn insert_session(
     now: Timestamp,
     expires: Timestamp,
 ) -> sqlx::Result<()> {
-    on_store!(conn, |c| {
-        sqlx::query(
+    on_store!(conn, execute sqlx::query(
         "INSERT INTO sessions (id_hash, user_id, csrf_token, created_at, expires_at) VALUES ($1, $2, $3, $4, $5)",
     )
     .bind(id_hash)
     .bind(user_id)
     .bind(csrf)
     .bind(now)
-    .bind(expires)
-    .execute(c)
-    .await.map(|r| r.rows_affected())
-    })?;
+    .bind(expires))?;
     Ok(())
 }
 
@@ -154,36 +147,27 @@ pub async fn delete_expired_session(
     id_hash: &str,
     now: Timestamp,
 ) -> sqlx::Result<()> {
-    on_store!(conn, |c| sqlx::query(
+    on_store!(conn, execute sqlx::query(
         "DELETE FROM sessions WHERE id_hash = $1 AND expires_at <= $2"
     )
     .bind(id_hash)
-    .bind(now)
-    .execute(c)
-    .await
-    .map(|r| r.rows_affected()))?;
+    .bind(now))?;
     Ok(())
 }
 
 pub async fn delete_session(conn: &mut Conn, id_hash: &str) -> sqlx::Result<()> {
-    on_store!(conn, |c| sqlx::query(
+    on_store!(conn, execute sqlx::query(
         "DELETE FROM sessions WHERE id_hash = $1"
     )
-    .bind(id_hash)
-    .execute(c)
-    .await
-    .map(|r| r.rows_affected()))?;
+    .bind(id_hash))?;
     Ok(())
 }
 
 pub async fn delete_sessions_of(conn: &mut Conn, user_id: UserId) -> sqlx::Result<()> {
-    on_store!(conn, |c| sqlx::query(
+    on_store!(conn, execute sqlx::query(
         "DELETE FROM sessions WHERE user_id = $1"
     )
-    .bind(user_id)
-    .execute(c)
-    .await
-    .map(|r| r.rows_affected()))?;
+    .bind(user_id))?;
     Ok(())
 }
 
@@ -243,16 +227,12 @@ pub async fn revoke_token(
     id: TokenId,
     now: Timestamp,
 ) -> sqlx::Result<bool> {
-    let done = on_store!(conn, |c| {
-        sqlx::query(
+    let done = on_store!(conn, execute sqlx::query(
         "UPDATE api_tokens SET revoked_at = $1 WHERE id = $2 AND user_id = $3 AND revoked_at IS NULL",
     )
     .bind(now)
     .bind(id)
-    .bind(user_id)
-    .execute(c)
-    .await.map(|r| r.rows_affected())
-    })?;
+    .bind(user_id))?;
     Ok(done == 1)
 }
 
@@ -273,39 +253,30 @@ pub async fn failures(
 
 /// Deletes the failures from before `forget_before`, of every key.
 pub async fn forget_failures_before(conn: &mut Conn, forget_before: Timestamp) -> sqlx::Result<()> {
-    on_store!(conn, |c| sqlx::query(
+    on_store!(conn, execute sqlx::query(
         "DELETE FROM login_failures WHERE at <= $1"
     )
-    .bind(forget_before)
-    .execute(c)
-    .await
-    .map(|r| r.rows_affected()))?;
+    .bind(forget_before))?;
     Ok(())
 }
 
 /// Moves the failures of `key` stamped after `now` (the clock went back) to `now`.
 pub async fn pull_back_failures(conn: &mut Conn, key: &str, now: Timestamp) -> sqlx::Result<()> {
-    on_store!(conn, |c| sqlx::query(
+    on_store!(conn, execute sqlx::query(
         "UPDATE login_failures SET at = $2 WHERE key = $1 AND at > $2"
     )
     .bind(key)
-    .bind(now)
-    .execute(c)
-    .await
-    .map(|r| r.rows_affected()))?;
+    .bind(now))?;
     Ok(())
 }
 
 /// One failure of `key` at `at`.
 pub async fn add_failure(conn: &mut Conn, key: &str, at: Timestamp) -> sqlx::Result<()> {
-    on_store!(conn, |c| sqlx::query(
+    on_store!(conn, execute sqlx::query(
         "INSERT INTO login_failures (key, at) VALUES ($1, $2)"
     )
     .bind(key)
-    .bind(at)
-    .execute(c)
-    .await
-    .map(|r| r.rows_affected()))?;
+    .bind(at))?;
     Ok(())
 }
 
@@ -321,14 +292,11 @@ pub async fn device_cookie_key(conn: &mut Conn) -> sqlx::Result<Option<String>> 
 /// Stores `secret` as the device cookie key unless one is there already (made by another
 /// instance meanwhile), and answers the one that is.
 pub async fn make_device_cookie_key(conn: &mut Conn, secret: &str) -> sqlx::Result<String> {
-    on_store!(conn, |c| sqlx::query(
+    on_store!(conn, execute sqlx::query(
         "INSERT INTO app_meta (key, value) VALUES ('device_cookie_key', $1)
          ON CONFLICT (key) DO NOTHING"
     )
-    .bind(secret)
-    .execute(c)
-    .await
-    .map(|r| r.rows_affected()))?;
+    .bind(secret))?;
     on_store!(conn, |c| sqlx::query_scalar(
         "SELECT value FROM app_meta WHERE key = 'device_cookie_key'"
     )

@@ -1,7 +1,7 @@
 //! The vocabulary every layer shares: typed ids, the states a match and a bracket go
 //! through, roles, and times as they are stored.
 //!
-//! Each state is stored in SQLite and sent in JSON as the same snake_case text (`TextEnum`),
+//! Each state is stored in the database and sent in JSON as the same snake_case text (`TextEnum`),
 //! parsed once at the edge (a row, a form, a request) and compared as a type everywhere else.
 //! The engine's own enums (`rules::Stage`, `rules::Team`, `rules::WinReason`,
 //! `league::bracket::{Format, GrandFinal, Section}`) get their SQL mapping here, so `rules`

@@ -35,6 +35,46 @@ pub trait TextEnum: Sized + Copy + 'static {
     }
 }
 
+/// sqlx `Type`, `Encode` and `Decode` on both stores for a type stored as text: the value
+/// `$v` is written as `$text` (`&str` or `String`) by `$to_text`, and read back from the
+/// stored `&str` `$s` by `$from_text`, a `Result` whose error is the row's decode error.
+macro_rules! sql_text {
+    ($t:ty, $text:ty, |$v:ident| $to_text:expr, |$s:ident| $from_text:expr) => {
+        $crate::domain::text::sql_text!(@db $t, sqlx::sqlite::Sqlite, $text, |$v| $to_text, |$s| $from_text);
+        $crate::domain::text::sql_text!(@db $t, sqlx::postgres::Postgres, $text, |$v| $to_text, |$s| $from_text);
+    };
+    (@db $t:ty, $db:ty, $text:ty, |$v:ident| $to_text:expr, |$s:ident| $from_text:expr) => {
+        impl sqlx::Type<$db> for $t {
+            fn type_info() -> <$db as sqlx::Database>::TypeInfo {
+                <&str as sqlx::Type<$db>>::type_info()
+            }
+            fn compatible(ty: &<$db as sqlx::Database>::TypeInfo) -> bool {
+                <&str as sqlx::Type<$db>>::compatible(ty)
+            }
+        }
+
+        impl<'q> sqlx::Encode<'q, $db> for $t {
+            fn encode_by_ref(
+                &self,
+                buf: &mut <$db as sqlx::Database>::ArgumentBuffer,
+            ) -> Result<sqlx::encode::IsNull, sqlx::error::BoxDynError> {
+                let $v = self;
+                <$text as sqlx::Encode<'q, $db>>::encode($to_text, buf)
+            }
+        }
+
+        impl<'r> sqlx::Decode<'r, $db> for $t {
+            fn decode(
+                value: <$db as sqlx::Database>::ValueRef<'r>,
+            ) -> Result<Self, sqlx::error::BoxDynError> {
+                let $s = <&str as sqlx::Decode<'r, $db>>::decode(value)?;
+                Ok($from_text?)
+            }
+        }
+    };
+}
+pub(crate) use sql_text;
+
 /// `TextEnum` for `$t` with these names, plus its mapping to text in both stores.
 macro_rules! text_enum {
     ($t:ty, $what:literal, { $($variant:path => $name:literal),+ $(,)? }) => {
@@ -50,39 +90,12 @@ macro_rules! text_enum {
         }
     };
     (@sql $t:ty) => {
-        $crate::domain::text::text_enum!(@sql $t, sqlx::sqlite::Sqlite);
-        $crate::domain::text::text_enum!(@sql $t, sqlx::postgres::Postgres);
-    };
-    (@sql $t:ty, $db:ty) => {
-        impl sqlx::Type<$db> for $t {
-            fn type_info() -> <$db as sqlx::Database>::TypeInfo {
-                <&str as sqlx::Type<$db>>::type_info()
-            }
-            fn compatible(ty: &<$db as sqlx::Database>::TypeInfo) -> bool {
-                <&str as sqlx::Type<$db>>::compatible(ty)
-            }
-        }
-
-        impl<'q> sqlx::Encode<'q, $db> for $t {
-            fn encode_by_ref(
-                &self,
-                buf: &mut <$db as sqlx::Database>::ArgumentBuffer,
-            ) -> Result<sqlx::encode::IsNull, sqlx::error::BoxDynError> {
-                <&str as sqlx::Encode<'q, $db>>::encode(
-                    $crate::domain::TextEnum::as_str(*self),
-                    buf,
-                )
-            }
-        }
-
-        impl<'r> sqlx::Decode<'r, $db> for $t {
-            fn decode(
-                value: <$db as sqlx::Database>::ValueRef<'r>,
-            ) -> Result<Self, sqlx::error::BoxDynError> {
-                let text = <&str as sqlx::Decode<'r, $db>>::decode(value)?;
-                Ok(<$t as $crate::domain::TextEnum>::parse(text)?)
-            }
-        }
+        $crate::domain::text::sql_text!(
+            $t,
+            &str,
+            |v| $crate::domain::TextEnum::as_str(*v),
+            |text| <$t as $crate::domain::TextEnum>::parse(text)
+        );
     };
 }
 pub(crate) use text_enum;

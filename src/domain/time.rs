@@ -169,36 +169,7 @@ macro_rules! stored_as_text {
             }
         }
 
-        stored_as_text!(@sql $t, sqlx::sqlite::Sqlite);
-        stored_as_text!(@sql $t, sqlx::postgres::Postgres);
-    };
-    (@sql $t:ty, $db:ty) => {
-        impl sqlx::Type<$db> for $t {
-            fn type_info() -> <$db as sqlx::Database>::TypeInfo {
-                <str as sqlx::Type<$db>>::type_info()
-            }
-            fn compatible(ty: &<$db as sqlx::Database>::TypeInfo) -> bool {
-                <&str as sqlx::Type<$db>>::compatible(ty)
-            }
-        }
-
-        impl<'q> sqlx::Encode<'q, $db> for $t {
-            fn encode_by_ref(
-                &self,
-                buf: &mut <$db as sqlx::Database>::ArgumentBuffer,
-            ) -> Result<sqlx::encode::IsNull, sqlx::error::BoxDynError> {
-                <String as sqlx::Encode<'q, $db>>::encode(self.to_string(), buf)
-            }
-        }
-
-        impl<'r> sqlx::Decode<'r, $db> for $t {
-            fn decode(
-                value: <$db as sqlx::Database>::ValueRef<'r>,
-            ) -> Result<Self, sqlx::error::BoxDynError> {
-                let text = <&str as sqlx::Decode<'r, $db>>::decode(value)?;
-                Ok(<$t>::parse(text)?)
-            }
-        }
+        $crate::domain::text::sql_text!($t, String, |v| v.to_string(), |text| <$t>::parse(text));
     };
 }
 

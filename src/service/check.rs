@@ -251,35 +251,25 @@ fn compare(m: &MatchRow, game: &crate::rules::Game, out: &mut Vec<Difference>) {
             });
         }
     };
-    differ("score_a", m.score_a.to_string(), want.score_a.to_string());
-    differ("score_b", m.score_b.to_string(), want.score_b.to_string());
-    differ("bags_a", m.bags_a.to_string(), want.bags_a.to_string());
-    differ("bags_b", m.bags_b.to_string(), want.bags_b.to_string());
-    differ(
-        "hands_played",
-        m.hands_played.to_string(),
-        want.hands_played.to_string(),
-    );
+    let counts = [
+        ("score_a", m.score_a, want.score_a),
+        ("score_b", m.score_b, want.score_b),
+        ("bags_a", m.bags_a, want.bags_a),
+        ("bags_b", m.bags_b, want.bags_b),
+        ("hands_played", m.hands_played, want.hands_played),
+    ];
+    for (field, cached, from_hands) in counts {
+        differ(field, cached.to_string(), from_hands.to_string());
+    }
     if matches!(m.status, MatchStatus::InProgress | MatchStatus::Complete) {
-        differ(
-            "status",
-            format!("{:?}", m.status),
-            format!("{:?}", want.status),
-        );
-        differ(
-            "game_status",
-            format!("{:?}", m.game_status),
-            format!("{:?}", want.game_status),
-        );
-        differ(
-            "winner",
-            format!("{:?}", m.winner),
-            format!("{:?}", want.winner),
-        );
-        differ(
-            "reason",
-            format!("{:?}", m.reason),
-            format!("{:?}", want.reason),
-        );
+        let states: [(&'static str, &dyn std::fmt::Debug, &dyn std::fmt::Debug); 4] = [
+            ("status", &m.status, &want.status),
+            ("game_status", &m.game_status, &want.game_status),
+            ("winner", &m.winner, &want.winner),
+            ("reason", &m.reason, &want.reason),
+        ];
+        for (field, cached, from_hands) in states {
+            differ(field, format!("{cached:?}"), format!("{from_hands:?}"));
+        }
     }
 }

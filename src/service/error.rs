@@ -57,7 +57,7 @@ impl From<FieldError> for ServiceError {
 
 impl From<sqlx::Error> for ServiceError {
     /// A lock held past the busy timeout, or no pooled connection in time, is `Busy`
-    /// (decided by SQLite's result code, never by the message text).
+    /// (decided by the store's error code, never by the message text).
     fn from(e: sqlx::Error) -> Self {
         if crate::db::is_busy(&e) {
             ServiceError::Busy

@@ -28,8 +28,8 @@ pub async fn standings(conn: &mut Conn, league: &League) -> Result<Vec<Standing>
     ))
 }
 
-/// Each team's record against the teams level with it on win %, summed in SQLite, one
-/// query a group of level teams: what the head-to-head tiebreak reads.
+/// Each team's record against the teams level with it on win %, summed in the database,
+/// one query a group of level teams: what the head-to-head tiebreak reads.
 async fn level_records(conn: &mut Conn, rows: &[Standing]) -> Result<LevelRecords, ServiceError> {
     let mut level = LevelRecords::new();
     for group in standings::level_groups(rows) {

@@ -129,8 +129,8 @@ impl From<crate::service::ServiceError> for AppError {
 }
 
 impl From<sqlx::Error> for AppError {
-    /// Busy (SQLite's result code, or no pooled connection in time) is a 503, anything
-    /// else a 500.
+    /// Busy (the store's busy or lock-timeout code, or no pooled connection in time) is a
+    /// 503, anything else a 500.
     fn from(e: sqlx::Error) -> Self {
         crate::service::ServiceError::from(e).into()
     }

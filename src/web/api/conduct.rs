@@ -8,6 +8,7 @@ use crate::service::conduct::{self, CheckInInput, RatingInput};
 use crate::service::eligibility::{self, EligibilityRow, OverrideInput};
 use crate::service::match_view::MatchView;
 use crate::web::AppState;
+use crate::web::api::responses::{AdminOnly, BodyRefused, SupervisorOnly, Unauthenticated};
 use crate::web::error::{AppError, ErrorBody};
 use crate::web::extract::{Admin, ApiJson, Supervisor};
 
@@ -28,14 +29,12 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
     security(("bearer" = [])),
     responses(
         (status = 200, description = "the match, with `checked_in`", body = MatchView),
-        (status = 400, description = "the body is not JSON (`malformed`)", body = ErrorBody),
-        (status = 401, description = "no or bad credentials", body = ErrorBody),
-        (status = 403, description = "not a supervisor, a cross-site request, or a session cookie without the session's `X-CSRF-Token`", body = ErrorBody),
         (status = 404, description = "no such match, or not one of the supervisor's leagues", body = ErrorBody),
         (status = 409, description = "the match has started, is over, postponed or cancelled (`not_scheduled`)", body = ErrorBody),
-        (status = 413, description = "the body is larger than 256 KiB (`too_large`)", body = ErrorBody),
-        (status = 415, description = "the body is not sent as `Content-Type: application/json` (`unsupported_media_type`)", body = ErrorBody),
         (status = 422, description = "the team is not `a` or `b`", body = ErrorBody),
+        BodyRefused,
+        Unauthenticated,
+        SupervisorOnly,
     )
 )]
 #[post("/api/v1/matches/{id}/check-in")]
@@ -62,14 +61,12 @@ async fn check_in(
     security(("bearer" = [])),
     responses(
         (status = 200, description = "the match, with `sportsmanship`", body = MatchView),
-        (status = 400, description = "the body is not JSON (`malformed`)", body = ErrorBody),
-        (status = 401, description = "no or bad credentials", body = ErrorBody),
-        (status = 403, description = "not a supervisor, a cross-site request, or a session cookie without the session's `X-CSRF-Token`", body = ErrorBody),
         (status = 404, description = "no such match, or not one of the supervisor's leagues", body = ErrorBody),
         (status = 409, description = "the match is not complete or forfeited (`match_not_over`), or the league does not rate sportsmanship (`no_sportsmanship`)", body = ErrorBody),
-        (status = 413, description = "the body is larger than 256 KiB (`too_large`)", body = ErrorBody),
-        (status = 415, description = "the body is not sent as `Content-Type: application/json` (`unsupported_media_type`)", body = ErrorBody),
         (status = 422, description = "a rating off the league's scale, a forfeiting team not given the forfeit rating, or a note too long or with control characters (`invalid_rating`)", body = ErrorBody),
+        BodyRefused,
+        Unauthenticated,
+        SupervisorOnly,
     )
 )]
 #[post("/api/v1/matches/{id}/sportsmanship")]
@@ -98,13 +95,11 @@ async fn rate(
     security(("bearer" = [])),
     responses(
         (status = 200, description = "the team's eligibility row", body = EligibilityRow),
-        (status = 400, description = "the body is not JSON (`malformed`)", body = ErrorBody),
-        (status = 401, description = "no or bad credentials", body = ErrorBody),
-        (status = 403, description = "not an admin, a cross-site request, or a session cookie without the session's `X-CSRF-Token`", body = ErrorBody),
         (status = 404, description = "no such league, or no such team in it", body = ErrorBody),
-        (status = 413, description = "the body is larger than 256 KiB (`too_large`)", body = ErrorBody),
-        (status = 415, description = "the body is not sent as `Content-Type: application/json` (`unsupported_media_type`)", body = ErrorBody),
         (status = 422, description = "a decision without a reason, a reason too long or with control characters, or a withdrawn team made eligible", body = ErrorBody),
+        BodyRefused,
+        Unauthenticated,
+        AdminOnly,
     )
 )]
 #[post("/api/v1/leagues/{slug}/eligibility/{team_id}")]

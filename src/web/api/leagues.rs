@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 use crate::league::settings::Settings;
 use crate::service::leagues::{self, LeagueView, NewLeagueInput};
 use crate::web::AppState;
+use crate::web::api::responses::{AdminOnly, BadReadCredentials, BodyRefused, Unauthenticated};
 use crate::web::error::{AppError, ErrorBody};
 use crate::web::extract::{Admin, ApiJson};
 
@@ -30,13 +31,11 @@ pub fn reads(cfg: &mut web::ServiceConfig) {
     security(("bearer" = [])),
     responses(
         (status = 201, description = "the new league", body = LeagueView),
-        (status = 400, description = "the body is not JSON (`malformed`)", body = ErrorBody),
-        (status = 413, description = "the body is larger than 256 KiB (`too_large`)", body = ErrorBody),
-        (status = 415, description = "the body is not sent as `Content-Type: application/json` (`unsupported_media_type`)", body = ErrorBody),
-        (status = 401, description = "no or bad credentials", body = ErrorBody),
-        (status = 403, description = "not an admin, a cross-site request, or a session cookie without the session's `X-CSRF-Token`", body = ErrorBody),
         (status = 409, description = "the slug is taken (`slug_taken`)", body = ErrorBody),
         (status = 422, description = "invalid name, rules or tiebreak order", body = ErrorBody),
+        BodyRefused,
+        Unauthenticated,
+        AdminOnly,
     )
 )]
 #[post("/api/v1/leagues")]
@@ -70,13 +69,11 @@ pub(crate) struct LeagueChange {
     security(("bearer" = [])),
     responses(
         (status = 200, description = "the league with its settings", body = LeagueView),
-        (status = 400, description = "the body is not JSON (`malformed`)", body = ErrorBody),
-        (status = 401, description = "no or bad credentials", body = ErrorBody),
-        (status = 403, description = "not an admin, a cross-site request, or a session cookie without the session's `X-CSRF-Token`", body = ErrorBody),
         (status = 404, description = "no such league", body = ErrorBody),
-        (status = 413, description = "the body is larger than 256 KiB (`too_large`)", body = ErrorBody),
-        (status = 415, description = "the body is not sent as `Content-Type: application/json` (`unsupported_media_type`)", body = ErrorBody),
         (status = 422, description = "an unknown field or a value out of range (`invalid_settings`, naming the field)", body = ErrorBody),
+        BodyRefused,
+        Unauthenticated,
+        AdminOnly,
     )
 )]
 #[patch("/api/v1/leagues/{slug}")]
@@ -103,7 +100,7 @@ pub(crate) struct LeagueList {
     tag = "leagues",
     responses(
         (status = 200, description = "every league", body = LeagueList),
-        (status = 401, description = "an `Authorization: Bearer` header that is malformed, or a token unknown or revoked (`unauthorized`); the read needs none", body = ErrorBody),
+        BadReadCredentials,
     )
 )]
 #[get("/api/v1/leagues")]
@@ -120,8 +117,8 @@ async fn list_leagues(state: web::Data<AppState>) -> Result<HttpResponse, AppErr
     params(("slug" = String, Path, description = "the league's slug", pattern = r"^[a-z0-9]+(-[a-z0-9]+)*$")),
     responses(
         (status = 200, description = "the league", body = LeagueView),
-        (status = 401, description = "an `Authorization: Bearer` header that is malformed, or a token unknown or revoked (`unauthorized`); the read needs none", body = ErrorBody),
         (status = 404, description = "no such league", body = ErrorBody),
+        BadReadCredentials,
     )
 )]
 #[get("/api/v1/leagues/{slug}")]
@@ -150,13 +147,11 @@ pub(crate) struct SupervisorInput {
     security(("bearer" = [])),
     responses(
         (status = 204, description = "the user supervises the league"),
-        (status = 400, description = "the body is not JSON (`malformed`)", body = ErrorBody),
-        (status = 413, description = "the body is larger than 256 KiB (`too_large`)", body = ErrorBody),
-        (status = 415, description = "the body is not sent as `Content-Type: application/json` (`unsupported_media_type`)", body = ErrorBody),
-        (status = 401, description = "no or bad credentials", body = ErrorBody),
-        (status = 403, description = "not an admin, a cross-site request, or a session cookie without the session's `X-CSRF-Token`", body = ErrorBody),
         (status = 404, description = "no such league", body = ErrorBody),
         (status = 422, description = "no such user (`invalid_user`), or a body of the wrong shape", body = ErrorBody),
+        BodyRefused,
+        Unauthenticated,
+        AdminOnly,
     )
 )]
 #[post("/api/v1/leagues/{slug}/supervisors")]

@@ -12,6 +12,9 @@ use crate::service::schedule::{
     NewMatchInput, ScheduleInput, create_match_view, generate_schedule_views,
 };
 use crate::web::AppState;
+use crate::web::api::responses::{
+    AdminOnly, BadReadCredentials, BodyRefused, SignedInOnly, Unauthenticated,
+};
 use crate::web::error::{AppError, ErrorBody};
 use crate::web::extract::{Admin, ApiJson, Supervisor};
 
@@ -46,14 +49,12 @@ pub(crate) struct MatchList {
     security(("bearer" = [])),
     responses(
         (status = 201, description = "the scheduled matches", body = MatchList),
-        (status = 400, description = "the body is not JSON (`malformed`)", body = ErrorBody),
-        (status = 413, description = "the body is larger than 256 KiB (`too_large`)", body = ErrorBody),
-        (status = 415, description = "the body is not sent as `Content-Type: application/json` (`unsupported_media_type`)", body = ErrorBody),
-        (status = 401, description = "no or bad credentials", body = ErrorBody),
-        (status = 403, description = "not an admin, a cross-site request, or a session cookie without the session's `X-CSRF-Token`", body = ErrorBody),
         (status = 404, description = "no such league", body = ErrorBody),
         (status = 409, description = "the league already has regular-season matches (`schedule_exists`)", body = ErrorBody),
         (status = 422, description = "invalid format, date, time or too few teams", body = ErrorBody),
+        BodyRefused,
+        Unauthenticated,
+        AdminOnly,
     )
 )]
 #[post("/api/v1/leagues/{slug}/schedule")]
@@ -78,13 +79,11 @@ async fn schedule(
     security(("bearer" = [])),
     responses(
         (status = 201, description = "the new match", body = MatchView),
-        (status = 400, description = "the body is not JSON (`malformed`)", body = ErrorBody),
-        (status = 413, description = "the body is larger than 256 KiB (`too_large`)", body = ErrorBody),
-        (status = 415, description = "the body is not sent as `Content-Type: application/json` (`unsupported_media_type`)", body = ErrorBody),
-        (status = 401, description = "no or bad credentials", body = ErrorBody),
-        (status = 403, description = "not an admin, a cross-site request, or a session cookie without the session's `X-CSRF-Token`", body = ErrorBody),
         (status = 404, description = "no such league", body = ErrorBody),
         (status = 422, description = "invalid teams, stage or time", body = ErrorBody),
+        BodyRefused,
+        Unauthenticated,
+        AdminOnly,
     )
 )]
 #[post("/api/v1/leagues/{slug}/matches")]
@@ -107,8 +106,8 @@ async fn create_match(
     params(("slug" = String, Path, description = "the league's slug", pattern = r"^[a-z0-9]+(-[a-z0-9]+)*$")),
     responses(
         (status = 200, description = "the league's matches", body = MatchList),
-        (status = 401, description = "an `Authorization: Bearer` header that is malformed, or a token unknown or revoked (`unauthorized`); the read needs none", body = ErrorBody),
         (status = 404, description = "no such league", body = ErrorBody),
+        BadReadCredentials,
     )
 )]
 #[get("/api/v1/leagues/{slug}/matches")]
@@ -128,8 +127,8 @@ async fn list_matches(
     params(("id" = i64, Path, description = "the match id", minimum = 1)),
     responses(
         (status = 200, description = "the match", body = MatchView),
-        (status = 401, description = "an `Authorization: Bearer` header that is malformed, or a token unknown or revoked (`unauthorized`); the read needs none", body = ErrorBody),
         (status = 404, description = "no such match", body = ErrorBody),
+        BadReadCredentials,
     )
 )]
 #[get("/api/v1/matches/{id}")]
@@ -149,10 +148,10 @@ async fn show_match(
     security(("bearer" = [])),
     responses(
         (status = 200, description = "the started match", body = MatchView),
-        (status = 401, description = "no or bad credentials", body = ErrorBody),
-        (status = 403, description = "a cross-site request, or a session cookie without the session's `X-CSRF-Token`", body = ErrorBody),
         (status = 404, description = "no such match, or not one of the leagues you supervise", body = ErrorBody),
         (status = 409, description = "the match is not scheduled (`not_scheduled`)", body = ErrorBody),
+        Unauthenticated,
+        SignedInOnly,
     )
 )]
 #[post("/api/v1/matches/{id}/start")]
@@ -194,14 +193,12 @@ pub(crate) struct HandRequest {
         (status = 201, description = "the match with the hand; a repeated `idempotency_key` answers the first answer again",
             body = MatchView,
             headers(("Idempotent-Replay" = String, description = "`true` when the answer is a replay"))),
-        (status = 400, description = "the body is not JSON (`malformed`)", body = ErrorBody),
-        (status = 413, description = "the body is larger than 256 KiB (`too_large`)", body = ErrorBody),
-        (status = 415, description = "the body is not sent as `Content-Type: application/json` (`unsupported_media_type`)", body = ErrorBody),
-        (status = 401, description = "no or bad credentials", body = ErrorBody),
-        (status = 403, description = "a cross-site request, or a session cookie without the session's `X-CSRF-Token`", body = ErrorBody),
         (status = 404, description = "no such match, or not one of the leagues you supervise", body = ErrorBody),
         (status = 409, description = "stale `expected_version` (`version_conflict`) or the match is not started (`not_started`)", body = ErrorBody),
         (status = 422, description = "an invalid hand, or the match is over (`game_over`)", body = ErrorBody),
+        BodyRefused,
+        Unauthenticated,
+        SignedInOnly,
     )
 )]
 #[post("/api/v1/matches/{id}/hands")]
@@ -259,14 +256,12 @@ pub(crate) struct CorrectionRequest {
     security(("bearer" = [])),
     responses(
         (status = 200, description = "the match with the corrected hand", body = MatchView),
-        (status = 400, description = "the body is not JSON (`malformed`)", body = ErrorBody),
-        (status = 401, description = "no or bad credentials", body = ErrorBody),
         (status = 403, description = "a non-admin sending `reset_bracket_path`, a cross-site request, or a session cookie without the session's `X-CSRF-Token`", body = ErrorBody),
         (status = 404, description = "no such match or hand, or not one of the leagues you supervise", body = ErrorBody),
         (status = 409, description = "stale `expected_version` (`version_conflict`), the match is closed (`match_closed`), or started playoff matches would change (`bracket_reset_needed`)", body = ErrorBody),
-        (status = 413, description = "the body is larger than 256 KiB (`too_large`)", body = ErrorBody),
-        (status = 415, description = "the body is not sent as `Content-Type: application/json` (`unsupported_media_type`)", body = ErrorBody),
         (status = 422, description = "an invalid hand, or a reason that is blank, too long or holds a control character (`invalid_correction`)", body = ErrorBody),
+        BodyRefused,
+        Unauthenticated,
     )
 )]
 #[put("/api/v1/matches/{id}/hands/{number}")]
@@ -307,14 +302,12 @@ pub(crate) struct VersionRequest {
     security(("bearer" = [])),
     responses(
         (status = 200, description = "the match with time called", body = MatchView),
-        (status = 400, description = "the body is not JSON (`malformed`)", body = ErrorBody),
-        (status = 413, description = "the body is larger than 256 KiB (`too_large`)", body = ErrorBody),
-        (status = 415, description = "the body is not sent as `Content-Type: application/json` (`unsupported_media_type`)", body = ErrorBody),
-        (status = 401, description = "no or bad credentials", body = ErrorBody),
-        (status = 403, description = "a cross-site request, or a session cookie without the session's `X-CSRF-Token`", body = ErrorBody),
         (status = 404, description = "no such match, or not one of the leagues you supervise", body = ErrorBody),
         (status = 409, description = "stale `expected_version`, the match is not in play, time already called, or no time limit", body = ErrorBody),
         (status = 422, description = "a body of the wrong shape", body = ErrorBody),
+        BodyRefused,
+        Unauthenticated,
+        SignedInOnly,
     )
 )]
 #[post("/api/v1/matches/{id}/time")]
@@ -339,14 +332,12 @@ async fn call_time(
     security(("bearer" = [])),
     responses(
         (status = 200, description = "the forfeited match", body = MatchView),
-        (status = 400, description = "the body is not JSON (`malformed`)", body = ErrorBody),
-        (status = 413, description = "the body is larger than 256 KiB (`too_large`)", body = ErrorBody),
-        (status = 415, description = "the body is not sent as `Content-Type: application/json` (`unsupported_media_type`)", body = ErrorBody),
-        (status = 401, description = "no or bad credentials", body = ErrorBody),
         (status = 403, description = "a non-admin sending `advance`, a cross-site request, or a session cookie without the session's `X-CSRF-Token`", body = ErrorBody),
         (status = 404, description = "no such match, or not one of the leagues you supervise", body = ErrorBody),
         (status = 409, description = "stale `expected_version` or the match is already over (`match_closed`)", body = ErrorBody),
         (status = 422, description = "`team` is not `a`, `b` or `both`", body = ErrorBody),
+        BodyRefused,
+        Unauthenticated,
     )
 )]
 #[post("/api/v1/matches/{id}/forfeit")]

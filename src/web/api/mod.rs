@@ -8,6 +8,7 @@ pub mod matches;
 pub mod openapi;
 pub mod playoffs;
 pub mod reschedule;
+pub mod responses;
 pub mod scoreboard;
 pub mod standings;
 pub mod teams;

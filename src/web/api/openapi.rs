@@ -24,6 +24,7 @@ use crate::service::teams::{NewTeamInput, TeamView};
 use crate::service::text::{self as service_text, Lines};
 use crate::web::api::leagues::{LeagueList, SupervisorInput};
 use crate::web::api::matches::{CorrectionRequest, HandRequest, MatchList, VersionRequest};
+use crate::web::api::responses::{BadReadCredentials, BodyRefused};
 use crate::web::api::standings::{StandingOut, StandingsOut};
 use crate::web::api::teams::TeamList;
 use crate::web::error::{AppError, ErrorBody};
@@ -44,12 +45,10 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
     request_body = ScoreRequest,
     responses(
         (status = 200, description = "every hand's breakdown and the game's state", body = ScoreResponse),
-        (status = 400, description = "the body is not JSON (`malformed`)", body = ErrorBody),
         (status = 401, description = "an `Authorization: Bearer` header that is malformed, or a token unknown or revoked (`unauthorized`); the calculator needs none", body = ErrorBody),
         (status = 403, description = "a cross-site request", body = ErrorBody),
-        (status = 413, description = "the body is larger than 256 KiB (`too_large`)", body = ErrorBody),
-        (status = 415, description = "the body is not sent as `Content-Type: application/json` (`unsupported_media_type`)", body = ErrorBody),
         (status = 422, description = "invalid rules, start or hand; or a hand after the game is decided (`game_over`)", body = ErrorBody),
+        BodyRefused,
     )
 )]
 #[post("/api/v1/score")]
@@ -79,7 +78,7 @@ pub struct PresetList {
     path = "/api/v1/presets",
     responses(
         (status = 200, body = PresetList),
-        (status = 401, description = "an `Authorization: Bearer` header that is malformed, or a token unknown or revoked (`unauthorized`); the read needs none", body = ErrorBody),
+        BadReadCredentials,
     )
 )]
 #[get("/api/v1/presets")]
@@ -236,7 +235,7 @@ impl Modify for BearerAuth {
     path = "/api/v1/openapi.json",
     responses(
         (status = 200, description = "this document (OpenAPI 3)"),
-        (status = 401, description = "an `Authorization: Bearer` header that is malformed, or a token unknown or revoked (`unauthorized`); the read needs none", body = ErrorBody),
+        BadReadCredentials,
     )
 )]
 #[get("/api/v1/openapi.json")]

@@ -4,6 +4,7 @@ use actix_web::{HttpResponse, get, post, web};
 
 use crate::service::playoffs::{self, BracketView, PlayoffsInput};
 use crate::web::AppState;
+use crate::web::api::responses::{AdminOnly, BadReadCredentials, BodyRefused, Unauthenticated};
 use crate::web::error::{AppError, ErrorBody};
 use crate::web::extract::{Admin, ApiJson};
 
@@ -28,14 +29,12 @@ pub fn reads(cfg: &mut web::ServiceConfig) {
     security(("bearer" = [])),
     responses(
         (status = 201, description = "the bracket", body = BracketView),
-        (status = 400, description = "the body is not JSON (`malformed`)", body = ErrorBody),
-        (status = 413, description = "the body is larger than 256 KiB (`too_large`)", body = ErrorBody),
-        (status = 415, description = "the body is not sent as `Content-Type: application/json` (`unsupported_media_type`)", body = ErrorBody),
-        (status = 401, description = "no or bad credentials", body = ErrorBody),
-        (status = 403, description = "not an admin, a cross-site request, or a session cookie without the session's `X-CSRF-Token`", body = ErrorBody),
         (status = 404, description = "no such league", body = ErrorBody),
         (status = 409, description = "the league already has a bracket (`bracket_exists`)", body = ErrorBody),
         (status = 422, description = "invalid format, number of teams, third place or grand final", body = ErrorBody),
+        BodyRefused,
+        Unauthenticated,
+        AdminOnly,
     )
 )]
 #[post("/api/v1/leagues/{slug}/playoffs")]
@@ -58,8 +57,8 @@ async fn create_playoffs(
     params(("slug" = String, Path, description = "the league's slug", pattern = r"^[a-z0-9]+(-[a-z0-9]+)*$")),
     responses(
         (status = 200, description = "the bracket", body = BracketView),
-        (status = 401, description = "an `Authorization: Bearer` header that is malformed, or a token unknown or revoked (`unauthorized`); the read needs none", body = ErrorBody),
         (status = 404, description = "no such league, or no bracket yet", body = ErrorBody),
+        BadReadCredentials,
     )
 )]
 #[get("/api/v1/leagues/{slug}/bracket")]

@@ -7,6 +7,7 @@ use crate::domain::MatchId;
 use crate::service::match_view::MatchView;
 use crate::service::reschedule::{self, CallOff, MatchChange, NightMove, NightMoved};
 use crate::web::AppState;
+use crate::web::api::responses::{AdminOnly, BodyRefused, Unauthenticated};
 use crate::web::error::{AppError, ErrorBody};
 use crate::web::extract::{Admin, ApiJson};
 
@@ -28,14 +29,12 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
     security(("bearer" = [])),
     responses(
         (status = 200, description = "the match as it is now", body = MatchView),
-        (status = 400, description = "the body is not JSON (`malformed`)", body = ErrorBody),
-        (status = 401, description = "no or bad credentials", body = ErrorBody),
-        (status = 403, description = "not an admin, a cross-site request, or a session cookie without the session's `X-CSRF-Token`", body = ErrorBody),
         (status = 404, description = "no such match", body = ErrorBody),
         (status = 409, description = "stale `expected_version` (`version_conflict`), the match started and the time or teams were to change (`match_started`), or it is cancelled (`match_closed`)", body = ErrorBody),
-        (status = 413, description = "the body is larger than 256 KiB (`too_large`)", body = ErrorBody),
-        (status = 415, description = "the body is not sent as `Content-Type: application/json` (`unsupported_media_type`)", body = ErrorBody),
         (status = 422, description = "nothing to change, a bad time or table, a team not in the league, withdrawn or playing itself, or new teams for a playoff match", body = ErrorBody),
+        BodyRefused,
+        Unauthenticated,
+        AdminOnly,
     )
 )]
 #[patch("/api/v1/matches/{id}")]
@@ -61,14 +60,12 @@ async fn change_match(
     security(("bearer" = [])),
     responses(
         (status = 200, description = "the match, `status: \"postponed\"`", body = MatchView),
-        (status = 400, description = "the body is not JSON (`malformed`)", body = ErrorBody),
-        (status = 401, description = "no or bad credentials", body = ErrorBody),
-        (status = 403, description = "not an admin, a cross-site request, or a session cookie without the session's `X-CSRF-Token`", body = ErrorBody),
         (status = 404, description = "no such match", body = ErrorBody),
         (status = 409, description = "stale `expected_version`, the match started (`match_started`), is cancelled (`match_closed`) or already postponed (`not_scheduled`)", body = ErrorBody),
-        (status = 413, description = "the body is larger than 256 KiB (`too_large`)", body = ErrorBody),
-        (status = 415, description = "the body is not sent as `Content-Type: application/json` (`unsupported_media_type`)", body = ErrorBody),
         (status = 422, description = "no reason, or one over 500 characters or with a control character", body = ErrorBody),
+        BodyRefused,
+        Unauthenticated,
+        AdminOnly,
     )
 )]
 #[post("/api/v1/matches/{id}/postpone")]
@@ -94,14 +91,12 @@ async fn postpone(
     security(("bearer" = [])),
     responses(
         (status = 200, description = "the match, `status: \"cancelled\"`", body = MatchView),
-        (status = 400, description = "the body is not JSON (`malformed`)", body = ErrorBody),
-        (status = 401, description = "no or bad credentials", body = ErrorBody),
-        (status = 403, description = "not an admin, a cross-site request, or a session cookie without the session's `X-CSRF-Token`", body = ErrorBody),
         (status = 404, description = "no such match", body = ErrorBody),
         (status = 409, description = "stale `expected_version`, the match started (`match_started`) or is already cancelled (`match_closed`)", body = ErrorBody),
-        (status = 413, description = "the body is larger than 256 KiB (`too_large`)", body = ErrorBody),
-        (status = 415, description = "the body is not sent as `Content-Type: application/json` (`unsupported_media_type`)", body = ErrorBody),
         (status = 422, description = "no reason, or one over 500 characters or with a control character; or a playoff match (record a forfeit instead)", body = ErrorBody),
+        BodyRefused,
+        Unauthenticated,
+        AdminOnly,
     )
 )]
 #[post("/api/v1/matches/{id}/cancel")]
@@ -127,14 +122,12 @@ async fn cancel(
     security(("bearer" = [])),
     responses(
         (status = 200, description = "how many matches moved, and each as it is now", body = NightMoved),
-        (status = 400, description = "the body is not JSON (`malformed`)", body = ErrorBody),
-        (status = 401, description = "no or bad credentials", body = ErrorBody),
-        (status = 403, description = "not an admin, a cross-site request, or a session cookie without the session's `X-CSRF-Token`", body = ErrorBody),
         (status = 404, description = "no such league", body = ErrorBody),
         (status = 409, description = "a match of that night changed during the move (`version_conflict`): send it again", body = ErrorBody),
-        (status = 413, description = "the body is larger than 256 KiB (`too_large`)", body = ErrorBody),
-        (status = 415, description = "the body is not sent as `Content-Type: application/json` (`unsupported_media_type`)", body = ErrorBody),
         (status = 422, description = "a date that is not `YYYY-MM-DD`, or the same date twice (`invalid_schedule`)", body = ErrorBody),
+        BodyRefused,
+        Unauthenticated,
+        AdminOnly,
     )
 )]
 #[post("/api/v1/leagues/{slug}/nights/move")]

@@ -6,7 +6,8 @@ use actix_web::{HttpResponse, get, web};
 
 use crate::service::summaries::{self, Board};
 use crate::web::AppState;
-use crate::web::error::{AppError, ErrorBody};
+use crate::web::api::responses::BadReadCredentials;
+use crate::web::error::AppError;
 
 /// The public reads, served from the page cache to anonymous visitors.
 pub fn reads(cfg: &mut web::ServiceConfig) {
@@ -20,7 +21,7 @@ pub fn reads(cfg: &mut web::ServiceConfig) {
     tag = "scoreboard",
     responses(
         (status = 200, description = "the matches in play", body = Board),
-        (status = 401, description = "an `Authorization: Bearer` header that is malformed, or a token unknown or revoked (`unauthorized`); the read needs none", body = ErrorBody),
+        BadReadCredentials,
     )
 )]
 #[get("/api/v1/scoreboard")]

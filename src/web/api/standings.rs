@@ -6,6 +6,7 @@ use serde::Serialize;
 use crate::league::standings::Standing;
 use crate::service::eligibility::EligibilityTable;
 use crate::web::AppState;
+use crate::web::api::responses::BadReadCredentials;
 use crate::web::error::{AppError, ErrorBody};
 
 /// The public reads, served from the page cache to anonymous visitors.
@@ -70,8 +71,8 @@ pub(crate) struct StandingsOut {
     params(("slug" = String, Path, description = "the league's slug", pattern = r"^[a-z0-9]+(-[a-z0-9]+)*$")),
     responses(
         (status = 200, description = "the standings", body = StandingsOut),
-        (status = 401, description = "an `Authorization: Bearer` header that is malformed, or a token unknown or revoked (`unauthorized`); the read needs none", body = ErrorBody),
         (status = 404, description = "no such league", body = ErrorBody),
+        BadReadCredentials,
     )
 )]
 #[get("/api/v1/leagues/{slug}/standings")]
@@ -94,8 +95,8 @@ async fn standings(
     params(("slug" = String, Path, description = "the league's slug", pattern = r"^[a-z0-9]+(-[a-z0-9]+)*$")),
     responses(
         (status = 200, description = "every team, in standings order", body = EligibilityTable),
-        (status = 401, description = "an `Authorization: Bearer` header that is malformed, or a token unknown or revoked (`unauthorized`); the read needs none", body = ErrorBody),
         (status = 404, description = "no such league", body = ErrorBody),
+        BadReadCredentials,
     )
 )]
 #[get("/api/v1/leagues/{slug}/eligibility")]
