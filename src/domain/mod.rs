@@ -10,6 +10,7 @@
 mod clock;
 mod field_error;
 mod ids;
+mod slug;
 mod states;
 pub(crate) mod text;
 mod time;
@@ -18,6 +19,7 @@ pub mod words;
 pub use clock::{Clock, ManualTime, SystemTime, TimeSource, machine_zone};
 pub use field_error::FieldError;
 pub use ids::{BracketId, LeagueId, MatchId, TeamId, TokenId, UserId};
+pub use slug::{BadSlug, Slug, slugify};
 pub use states::{BracketMatchStatus, ForfeitSide, GameStatus, MatchStatus, Role};
 pub(crate) use text::text_enum;
 pub use text::{TextEnum, UnknownValue};

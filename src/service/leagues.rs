@@ -5,10 +5,10 @@ use serde::{Deserialize, Serialize};
 
 use super::audit;
 use super::text::{self, Lines, TextRule};
-use super::{ConflictCode, ServiceError, User, require_admin, slugify, to_json};
+use super::{ConflictCode, ServiceError, User, require_admin, to_json};
 use crate::db::leagues::{self as db_leagues, LeagueRow, NewLeague};
 use crate::db::{Db, users};
-use crate::domain::{LeagueId, Timestamp, UserId};
+use crate::domain::{LeagueId, Slug, Timestamp, UserId};
 use crate::league::settings::Settings;
 use crate::league::standings::Tiebreak;
 use crate::rules::{Rules, RulesSpec, Stage};
@@ -239,26 +239,19 @@ pub(crate) fn check_name(name: &str, field: &str, what: &str) -> Result<String, 
     .check(name)
 }
 
-/// A new league's slug: the one given (trimmed), else made from the name.
-fn check_slug(slug: Option<&str>, name: &str) -> Result<String, ServiceError> {
+/// A new league's slug: the one given (trimmed), else made from the name. A reserved slug
+/// ([`Slug::RESERVED`]) is refused here, so the pages and the API refuse it alike.
+fn check_slug(slug: Option<&str>, name: &str) -> Result<Slug, ServiceError> {
     let slug = match slug.map(str::trim) {
-        Some(s) if !s.is_empty() => {
-            if slugify(s) != s {
-                return Err(ServiceError::invalid(
-                    "invalid_league",
-                    "slug",
-                    "a slug is lowercase letters, digits and single dashes, e.g. \"fall-2026\"",
-                ));
-            }
-            s.to_string()
-        }
-        _ => slugify(name),
-    };
-    if slug.is_empty() {
+        Some(s) if !s.is_empty() => s.parse(),
+        _ => Slug::from_name(name),
+    }
+    .map_err(|bad| ServiceError::invalid("invalid_league", "slug", bad.to_string()))?;
+    if slug.is_reserved() {
         return Err(ServiceError::invalid(
             "invalid_league",
             "slug",
-            "give the league a slug of letters or digits",
+            format!("\"{slug}\" is taken by the new-league page; pick another slug"),
         ));
     }
     Ok(slug)
@@ -299,7 +292,7 @@ fn check_input(input: &NewLeagueInput, existing: Option<&str>) -> Result<Checked
     let name = check_name(&input.name, "name", "the league's name")?;
     let slug = match existing {
         Some(slug) => slug.to_string(),
-        None => check_slug(input.slug.as_deref(), &name)?,
+        None => check_slug(input.slug.as_deref(), &name)?.to_string(),
     };
     Ok(Checked {
         rules: check_rules(&input.rules)?,

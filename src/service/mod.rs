@@ -68,29 +68,3 @@ pub fn require_admin(user: &User) -> Result<(), ServiceError> {
         ))
     }
 }
-
-/// A URL-safe slug from a name: "Fall 2026 Spades!" → "fall-2026-spades".
-pub fn slugify(name: &str) -> String {
-    let mut slug = String::new();
-    for c in name.chars() {
-        if c.is_ascii_alphanumeric() {
-            slug.push(c.to_ascii_lowercase());
-        } else if !slug.ends_with('-') && !slug.is_empty() {
-            slug.push('-');
-        }
-    }
-    while slug.ends_with('-') {
-        slug.pop();
-    }
-    slug
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn slugs() {
-        assert_eq!(super::slugify("Fall 2026 Spades!"), "fall-2026-spades");
-        assert_eq!(super::slugify("  --A  b--"), "a-b");
-        assert_eq!(super::slugify("!!!"), "");
-    }
-}

@@ -338,17 +338,9 @@ async fn league_post(
         Some(s) => s.to_string(),
         None => match input.slug.as_deref().filter(|s| !s.is_empty()) {
             Some(s) => s.to_string(),
-            None => crate::service::slugify(&input.name),
+            None => crate::domain::slugify(&input.name),
         },
     };
-    if creating && slug == "new" {
-        let errors = Errors::new(
-            "league",
-            "slug",
-            "\"new\" is taken by the new-league page; pick another slug",
-        );
-        return render_league_form(who, editing, form, errors);
-    }
     if creating && admin_views::slug_taken(&state.db, &who.user, &slug).await? {
         let errors = Errors::new(
             "league",
