@@ -14,6 +14,7 @@
 //! The hands and the ratings come from small seeded generators, so every load is the same
 //! season.
 
+use crate::domain::Slug;
 use anyhow::{Context, bail};
 
 use crate::db::matches as db_matches;
@@ -181,9 +182,10 @@ async fn play(
 
 /// Loads the sample season; returns what was loaded and how to look at it.
 pub async fn load(db: &Db) -> anyhow::Result<String> {
+    let slug: Slug = SLUG.parse()?;
     {
         let mut conn = db.read().await?;
-        if crate::db::leagues::by_slug(&mut conn, SLUG)
+        if crate::db::leagues::by_slug(&mut conn, &slug)
             .await?
             .is_some()
         {
@@ -265,7 +267,7 @@ pub async fn load(db: &Db) -> anyhow::Result<String> {
         let team = crate::service::teams::add_team(
             db,
             &admin,
-            SLUG,
+            &slug,
             &NewTeamInput {
                 name: name.into(),
                 players: players.iter().map(|p| p.to_string()).collect(),
@@ -278,7 +280,7 @@ pub async fn load(db: &Db) -> anyhow::Result<String> {
         }
     }
     if supervisor.role == Role::Supervisor {
-        leagues::assign_supervisor(db, &admin, SLUG, SUPERVISOR)
+        leagues::assign_supervisor(db, &admin, &slug, SUPERVISOR)
             .await
             .map_err(service)?;
     }
@@ -286,7 +288,7 @@ pub async fn load(db: &Db) -> anyhow::Result<String> {
     crate::service::schedule::generate_schedule(
         db,
         &admin,
-        SLUG,
+        &slug,
         &ScheduleInput {
             format: "round_robin".into(),
             start_date: Some(first_night.format("%Y-%m-%d").to_string()),

@@ -73,6 +73,40 @@ impl AsRef<str> for Slug {
     }
 }
 
+/// Stored as text in both stores; a stored slug is checked when it is read, as a stored
+/// state is (a row that holds no slug is a corrupt row, not a league to link to).
+macro_rules! slug_sql {
+    ($db:ty) => {
+        impl sqlx::Type<$db> for Slug {
+            fn type_info() -> <$db as sqlx::Database>::TypeInfo {
+                <&str as sqlx::Type<$db>>::type_info()
+            }
+            fn compatible(ty: &<$db as sqlx::Database>::TypeInfo) -> bool {
+                <&str as sqlx::Type<$db>>::compatible(ty)
+            }
+        }
+
+        impl<'q> sqlx::Encode<'q, $db> for Slug {
+            fn encode_by_ref(
+                &self,
+                buf: &mut <$db as sqlx::Database>::ArgumentBuffer,
+            ) -> Result<sqlx::encode::IsNull, sqlx::error::BoxDynError> {
+                <&str as sqlx::Encode<'q, $db>>::encode(self.as_str(), buf)
+            }
+        }
+
+        impl<'r> sqlx::Decode<'r, $db> for Slug {
+            fn decode(
+                value: <$db as sqlx::Database>::ValueRef<'r>,
+            ) -> Result<Self, sqlx::error::BoxDynError> {
+                Ok(<&str as sqlx::Decode<'r, $db>>::decode(value)?.parse()?)
+            }
+        }
+    };
+}
+slug_sql!(sqlx::sqlite::Sqlite);
+slug_sql!(sqlx::postgres::Postgres);
+
 /// A URL-safe slug from a name: "Fall 2026 Spades!" → "fall-2026-spades" (empty when the
 /// name has no ASCII letter or digit).
 pub fn slugify(name: &str) -> String {

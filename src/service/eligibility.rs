@@ -1,6 +1,7 @@
 //! Who may enter the playoffs (docs/api.md §6.10): each team's record judged by the league's
 //! eligibility settings (`league::eligibility`), and the seeding's list of eligible teams.
 
+use crate::domain::Slug;
 use std::collections::{HashMap, HashSet};
 
 use crate::db::Conn;
@@ -123,7 +124,7 @@ pub(super) fn judge(
 }
 
 /// The eligibility of every team of league `slug` (public).
-pub async fn of_league(db: &Db, slug: &str) -> Result<EligibilityTable, ServiceError> {
+pub async fn of_league(db: &Db, slug: &Slug) -> Result<EligibilityTable, ServiceError> {
     let mut conn = db.read().await?;
     let league = league_by_slug(&mut conn, slug).await?;
     Ok(EligibilityTable {
@@ -149,7 +150,7 @@ pub struct OverrideInput {
 pub async fn set_override(
     db: &Db,
     user: &User,
-    slug: &str,
+    slug: &Slug,
     team: TeamId,
     input: &OverrideInput,
 ) -> Result<EligibilityRow, ServiceError> {

@@ -2,6 +2,7 @@
 //! row before anything is written), and a team's edit or withdrawal by the coordinator.
 
 use crate::db::Conn;
+use crate::domain::Slug;
 
 use super::audit;
 use super::leagues::league_row;
@@ -158,7 +159,7 @@ fn roster_size(rows: &[RosterRow]) -> Result<(), ServiceError> {
 pub async fn preview_roster(
     db: &Db,
     user: &User,
-    slug: &str,
+    slug: &Slug,
     csv: &str,
 ) -> Result<RosterPreview, ServiceError> {
     require_admin(user)?;
@@ -168,7 +169,7 @@ pub async fn preview_roster(
     let rows = check_roster(csv, &existing)?;
     roster_size(&rows)?;
     Ok(RosterPreview {
-        slug: league.slug,
+        slug: league.slug.to_string(),
         name: league.name,
         valid: rows.iter().filter(|r| r.team.is_some()).count(),
         rows,
@@ -181,7 +182,7 @@ pub async fn preview_roster(
 pub async fn import_roster(
     db: &Db,
     user: &User,
-    slug: &str,
+    slug: &Slug,
     csv: &str,
 ) -> Result<Vec<TeamView>, ServiceError> {
     let now = db.clock().now();
@@ -255,7 +256,7 @@ async fn save_team(
 }
 
 /// The team `team_id` of the league `slug` (not found in another league).
-async fn team_of(conn: &mut Conn, slug: &str, team_id: TeamId) -> Result<TeamRow, ServiceError> {
+async fn team_of(conn: &mut Conn, slug: &Slug, team_id: TeamId) -> Result<TeamRow, ServiceError> {
     let league = league_row(conn, slug).await?;
     db_leagues::team(conn, team_id)
         .await?
@@ -267,7 +268,7 @@ async fn team_of(conn: &mut Conn, slug: &str, team_id: TeamId) -> Result<TeamRow
 pub async fn edit_team(
     db: &Db,
     user: &User,
-    slug: &str,
+    slug: &Slug,
     team_id: TeamId,
     input: &NewTeamInput,
 ) -> Result<TeamView, ServiceError> {
@@ -299,7 +300,7 @@ pub async fn edit_team(
 pub async fn set_withdrawn(
     db: &Db,
     user: &User,
-    slug: &str,
+    slug: &Slug,
     team_id: TeamId,
     withdrawn: bool,
 ) -> Result<TeamView, ServiceError> {

@@ -1,6 +1,7 @@
 //! `/admin/leagues/{slug}/import`: a roster pasted as CSV, checked row by row (a preview
 //! that writes nothing), then its valid rows imported at once.
 
+use crate::domain::Slug;
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, get, post, web};
 use askama::Template;
@@ -46,12 +47,12 @@ pub(super) struct ImportForm {
 pub(super) async fn import_form(
     state: web::Data<AppState>,
     Admin(who): Admin,
-    slug: web::Path<String>,
+    slug: web::Path<Slug>,
 ) -> Result<HttpResponse, PageError> {
     let league = admin_views::league(&state.db, &who.user, &slug).await?;
     ImportPage {
         nav: who.nav(),
-        slug: league.row.slug,
+        slug: league.row.slug.to_string(),
         name: league.row.name,
         csv: String::new(),
         rows: None,
@@ -67,7 +68,7 @@ pub(super) async fn import_form(
 pub(super) async fn import(
     state: web::Data<AppState>,
     Admin(who): Admin,
-    slug: web::Path<String>,
+    slug: web::Path<Slug>,
     CsrfForm(form): CsrfForm<ImportForm>,
 ) -> Result<HttpResponse, PageError> {
     let mut errors = Errors::default();
@@ -92,7 +93,7 @@ pub(super) async fn import(
             let league = admin_views::league(&state.db, &who.user, &slug).await?;
             ImportPage {
                 nav: who.nav(),
-                slug: league.row.slug,
+                slug: league.row.slug.to_string(),
                 name: league.row.name,
                 csv: form.csv,
                 rows: None,

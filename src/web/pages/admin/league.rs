@@ -3,6 +3,7 @@
 //! sportsmanship rating and note, with a form for each (their POSTs are in `teams` and
 //! `schedule`).
 
+use crate::domain::Slug;
 use actix_web::{HttpResponse, get, web};
 use askama::Template;
 use serde::Deserialize;
@@ -191,7 +192,7 @@ fn notice_of(done: Option<&str>) -> Option<&'static str> {
 pub(super) async fn render_league(
     state: &AppState,
     who: &Authed,
-    slug: &str,
+    slug: &Slug,
     typed: Typed,
     errors: Errors,
     notice: Option<&'static str>,
@@ -301,7 +302,7 @@ pub(super) async fn render_league(
     let league = &view.league;
     let body = LeaguePage {
         nav: who.nav(),
-        slug: league.row.slug.clone(),
+        slug: league.row.slug.to_string(),
         name: league.row.name.clone(),
         rules: STAGES
             .iter()
@@ -350,7 +351,7 @@ struct DoneQuery {
 pub(super) async fn league_page(
     state: web::Data<AppState>,
     Admin(who): Admin,
-    slug: web::Path<String>,
+    slug: web::Path<Slug>,
     query: web::Query<DoneQuery>,
 ) -> Result<HttpResponse, PageError> {
     render_league(

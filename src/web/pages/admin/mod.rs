@@ -23,6 +23,7 @@ mod schedule_edit;
 mod schedule_page;
 mod teams;
 
+use crate::domain::Slug;
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, web};
 
@@ -123,6 +124,6 @@ fn fixable(e: &ServiceError) -> bool {
 }
 
 /// Back to the league's admin page after a change, saying what was done.
-fn done(slug: &str, what: &str) -> HttpResponse {
+fn done(slug: &Slug, what: &str) -> HttpResponse {
     see_other(&format!("/admin/leagues/{slug}?done={what}"))
 }

@@ -3,6 +3,7 @@
 //! the schedule page both post here; a form with an error comes back on the page it was
 //! posted from (`from=schedule`).
 
+use crate::domain::Slug;
 use actix_web::{HttpResponse, post, web};
 
 use super::league::{MatchForm, ScheduleForm, Typed, render_league};
@@ -79,7 +80,7 @@ fn generation_refusal(e: ServiceError) -> ServiceError {
 pub(super) async fn generate_schedule(
     state: web::Data<AppState>,
     Admin(who): Admin,
-    slug: web::Path<String>,
+    slug: web::Path<Slug>,
     CsrfForm(form): CsrfForm<ScheduleForm>,
 ) -> Result<HttpResponse, PageError> {
     let (mode, key) = mode_of(&form.mode);
@@ -156,7 +157,7 @@ fn match_input(form: &MatchForm) -> Result<NewMatchInput, ServiceError> {
 pub(super) async fn add_match(
     state: web::Data<AppState>,
     Admin(who): Admin,
-    slug: web::Path<String>,
+    slug: web::Path<Slug>,
     CsrfForm(form): CsrfForm<MatchForm>,
 ) -> Result<HttpResponse, PageError> {
     let result = match match_input(&form) {

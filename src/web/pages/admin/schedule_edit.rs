@@ -7,6 +7,7 @@
 //! Each form writes through one `service::reschedule` call; a refused one comes back on the
 //! schedule page (422 with what was typed, 409 with the match as it is now).
 
+use crate::domain::Slug;
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, post, web};
 use askama::Template;
@@ -28,7 +29,7 @@ use crate::web::view::schedule_admin::{
 use crate::web::view::time;
 
 /// Back to the schedule page (`?{query}#{anchor}`) after a form.
-fn to_schedule(slug: &str, query: &[(&str, String)], anchor: &str) -> HttpResponse {
+fn to_schedule(slug: &Slug, query: &[(&str, String)], anchor: &str) -> HttpResponse {
     let query = serde_urlencoded::to_string(query).unwrap_or_default();
     see_other(&format!("/admin/leagues/{slug}/schedule?{query}#{anchor}"))
 }
@@ -37,7 +38,7 @@ fn to_schedule(slug: &str, query: &[(&str, String)], anchor: &str) -> HttpRespon
 async fn league_match(
     state: &AppState,
     who: &Authed,
-    slug: &str,
+    slug: &Slug,
     id: MatchId,
 ) -> Result<ScheduleMatch, PageError> {
     let view = admin_schedule::schedule_admin(&state.db, &who.user, slug).await?;
@@ -127,11 +128,10 @@ const CHANGE_FIELDS: [&str; 4] = ["scheduled_at", "table", "team_a", "team_b"];
 pub(super) async fn change_match(
     state: web::Data<AppState>,
     Admin(who): Admin,
-    path: web::Path<(String, i64)>,
+    path: web::Path<(Slug, MatchId)>,
     CsrfForm(form): CsrfForm<ChangeForm>,
 ) -> Result<HttpResponse, PageError> {
     let (slug, id) = path.into_inner();
-    let id = MatchId(id);
     let m = league_match(&state, &who, &slug, id).await?;
     let result = match change_of(&form, &m) {
         Ok(None) => {
@@ -169,7 +169,7 @@ pub(super) async fn change_match(
 async fn call_off(
     state: &AppState,
     who: &Authed,
-    slug: &str,
+    slug: &Slug,
     id: MatchId,
     form: CallOffForm,
     to: MatchStatus,
@@ -226,7 +226,7 @@ async fn call_off(
 pub(super) async fn postpone_match(
     state: web::Data<AppState>,
     Admin(who): Admin,
-    path: web::Path<(String, i64)>,
+    path: web::Path<(Slug, MatchId)>,
     CsrfForm(form): CsrfForm<CallOffForm>,
 ) -> Result<HttpResponse, PageError> {
     let (slug, id) = path.into_inner();
@@ -234,7 +234,7 @@ pub(super) async fn postpone_match(
         &state,
         &who,
         &slug,
-        MatchId(id),
+        id,
         form,
         MatchStatus::Postponed,
     )
@@ -245,7 +245,7 @@ pub(super) async fn postpone_match(
 pub(super) async fn cancel_match(
     state: web::Data<AppState>,
     Admin(who): Admin,
-    path: web::Path<(String, i64)>,
+    path: web::Path<(Slug, MatchId)>,
     CsrfForm(form): CsrfForm<CallOffForm>,
 ) -> Result<HttpResponse, PageError> {
     let (slug, id) = path.into_inner();
@@ -253,7 +253,7 @@ pub(super) async fn cancel_match(
         &state,
         &who,
         &slug,
-        MatchId(id),
+        id,
         form,
         MatchStatus::Cancelled,
     )
@@ -348,7 +348,7 @@ async fn move_preview(
 pub(super) async fn move_night(
     state: web::Data<AppState>,
     Admin(who): Admin,
-    slug: web::Path<String>,
+    slug: web::Path<Slug>,
     CsrfForm(form): CsrfForm<MoveForm>,
 ) -> Result<HttpResponse, PageError> {
     let view = admin_schedule::schedule_admin(&state.db, &who.user, &slug).await?;

@@ -18,6 +18,7 @@
 //! What the template shows of the matches (the groups, their lines, the window of nights
 //! shown in full) is built by [`crate::web::view::schedule_admin`].
 
+use crate::domain::Slug;
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, get, web};
 use askama::Template;
@@ -159,7 +160,7 @@ fn gen_values(typed: &ScheduleForm, mode: &str, time_default: &str) -> GenValues
 pub(super) async fn render_schedule(
     state: &AppState,
     who: &Authed,
-    slug: &str,
+    slug: &Slug,
     typed: ScheduleTyped,
     refusal: Option<Refusal>,
     notice: Option<Notice>,
@@ -375,7 +376,7 @@ fn notice_of(q: &PageQuery, view: &ScheduleAdmin) -> Option<Notice> {
 pub(super) async fn schedule_page(
     state: web::Data<AppState>,
     Admin(who): Admin,
-    slug: web::Path<String>,
+    slug: web::Path<Slug>,
     query: web::Query<PageQuery>,
 ) -> Result<HttpResponse, PageError> {
     let notice = if query.done.is_some() {
@@ -412,7 +413,7 @@ fn next_table(table: &str) -> String {
 
 /// Where a match added from the schedule page goes: back to the form, pre-filled for the
 /// next match of the same night.
-pub(super) fn added(slug: &str, id: MatchId, form: &MatchForm) -> String {
+pub(super) fn added(slug: &Slug, id: MatchId, form: &MatchForm) -> String {
     let query = serde_urlencoded::to_string([
         ("done", "added".to_string()),
         ("id", id.to_string()),

@@ -1,6 +1,7 @@
 //! The league page's team and supervisor forms: add, edit, withdraw or reinstate a team;
 //! assign or unassign a supervisor.
 
+use crate::domain::Slug;
 use actix_web::{HttpResponse, post, web};
 use serde::Deserialize;
 
@@ -30,7 +31,7 @@ fn team_input(form: &TeamForm) -> NewTeamInput {
 pub(super) async fn add_team(
     state: web::Data<AppState>,
     Admin(who): Admin,
-    slug: web::Path<String>,
+    slug: web::Path<Slug>,
     CsrfForm(form): CsrfForm<TeamForm>,
 ) -> Result<HttpResponse, PageError> {
     match crate::service::teams::add_team(&state.db, &who.user, &slug, &team_input(&form)).await {
@@ -50,7 +51,7 @@ pub(super) async fn add_team(
 pub(super) async fn edit_team(
     state: web::Data<AppState>,
     Admin(who): Admin,
-    path: web::Path<(String, TeamId)>,
+    path: web::Path<(Slug, TeamId)>,
     CsrfForm(form): CsrfForm<TeamForm>,
 ) -> Result<HttpResponse, PageError> {
     let (slug, id) = path.into_inner();
@@ -79,7 +80,7 @@ pub(super) struct WithdrawForm {
 pub(super) async fn withdraw_team(
     state: web::Data<AppState>,
     Admin(who): Admin,
-    path: web::Path<(String, TeamId)>,
+    path: web::Path<(Slug, TeamId)>,
     CsrfForm(form): CsrfForm<WithdrawForm>,
 ) -> Result<HttpResponse, PageError> {
     let (slug, id) = path.into_inner();
@@ -95,7 +96,7 @@ pub(super) async fn withdraw_team(
 pub(super) async fn assign_supervisor(
     state: web::Data<AppState>,
     Admin(who): Admin,
-    slug: web::Path<String>,
+    slug: web::Path<Slug>,
     CsrfForm(form): CsrfForm<SupervisorForm>,
 ) -> Result<HttpResponse, PageError> {
     let username = form.username.trim();
@@ -126,7 +127,7 @@ pub(super) async fn assign_supervisor(
 pub(super) async fn unassign_supervisor(
     state: web::Data<AppState>,
     Admin(who): Admin,
-    path: web::Path<(String, UserId)>,
+    path: web::Path<(Slug, UserId)>,
     _: CsrfForm<Empty>,
 ) -> Result<HttpResponse, PageError> {
     let (slug, user_id) = path.into_inner();
