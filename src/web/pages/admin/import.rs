@@ -7,7 +7,7 @@ use actix_web::{HttpResponse, get, post, web};
 use askama::Template;
 use serde::Deserialize;
 
-use super::{Errors, done, fixable};
+use super::{Done, Errors, done, fixable};
 use crate::service::roster::{self, RosterRow};
 use crate::service::{ServiceError, admin_views};
 use crate::web::AppState;
@@ -74,7 +74,7 @@ pub(super) async fn import(
     let mut errors = Errors::default();
     if form.confirm == "1" {
         match roster::import_roster(&state.db, &who.user, &slug, &form.csv).await {
-            Ok(_) => return Ok(done(&slug, "import")),
+            Ok(_) => return Ok(done(&slug, Done::Import)),
             Err(e) if fixable(&e) => errors = csv_errors(&e),
             Err(e) => return Err(e.into()),
         }

@@ -18,7 +18,7 @@ use crate::service::{ServiceError, admin_views, leagues};
 use crate::web::AppState;
 use crate::web::error::PageError;
 use crate::web::extract::{Admin, Authed, CsrfForm};
-use crate::web::respond::{html, no_store, see_other};
+use crate::web::respond::{html, no_store};
 use crate::web::view::nav::Nav;
 
 struct StageFields {
@@ -362,10 +362,7 @@ async fn league_post(
             None => leagues::create_league(&state.db, &who.user, &input).await,
         };
         return match saved {
-            Ok(league) => Ok(see_other(&format!(
-                "/admin/leagues/{}?done=saved",
-                league.row.slug
-            ))),
+            Ok(league) => Ok(super::done(&league.row.slug, super::Done::Saved)),
             Err(ServiceError::Conflict { message, .. }) => {
                 render_league_form(who, editing, form, Errors::new("league", "slug", message))
             }

@@ -169,7 +169,7 @@ pub(super) async fn add_match(
     let on_schedule = form.from == "schedule";
     match result {
         Ok(id) if on_schedule => Ok(see_other(&schedule_page::added(&slug, id, &form))),
-        Ok(_) => Ok(super::done(&slug, "match")),
+        Ok(_) => Ok(super::done(&slug, super::Done::Match)),
         Err(e) if fixable(&e) => {
             let fields = ["team_a", "team_b", "stage", "table", "scheduled_at"];
             let errors = Errors::of("match", &fields, &e);

@@ -230,15 +230,7 @@ pub(super) async fn postpone_match(
     CsrfForm(form): CsrfForm<CallOffForm>,
 ) -> Result<HttpResponse, PageError> {
     let (slug, id) = path.into_inner();
-    call_off(
-        &state,
-        &who,
-        &slug,
-        id,
-        form,
-        MatchStatus::Postponed,
-    )
-    .await
+    call_off(&state, &who, &slug, id, form, MatchStatus::Postponed).await
 }
 
 #[post("/admin/leagues/{slug}/matches/{id}/cancel")]
@@ -249,15 +241,7 @@ pub(super) async fn cancel_match(
     CsrfForm(form): CsrfForm<CallOffForm>,
 ) -> Result<HttpResponse, PageError> {
     let (slug, id) = path.into_inner();
-    call_off(
-        &state,
-        &who,
-        &slug,
-        id,
-        form,
-        MatchStatus::Cancelled,
-    )
-    .await
+    call_off(&state, &who, &slug, id, form, MatchStatus::Cancelled).await
 }
 
 struct PreviewLine {

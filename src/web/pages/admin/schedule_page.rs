@@ -291,9 +291,25 @@ pub(super) async fn render_schedule(
     Ok(no_store(html(status, body)))
 }
 
+/// What the schedule page says was just done (its `?done=`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum ScheduleDone {
+    Changed,
+    Unchanged,
+    Postponed,
+    Cancelled,
+    Added,
+    Moved,
+    Generated,
+    Rest,
+    Replaced,
+}
+
 #[derive(Debug, Default, Deserialize)]
 struct PageQuery {
-    done: Option<String>,
+    #[serde(default, deserialize_with = "super::known_or_none")]
+    done: Option<ScheduleDone>,
     id: Option<i64>,
     n: Option<usize>,
     from: Option<String>,
@@ -308,31 +324,31 @@ struct PageQuery {
 
 /// The message of `?done=…` (built from the match as it is now).
 fn notice_of(q: &PageQuery, view: &ScheduleAdmin) -> Option<Notice> {
-    let done = q.done.as_deref()?;
+    let done = q.done?;
     let m = q.id.and_then(|id| view.by_id(MatchId(id)));
     let teams = m.map(|m| format!("{} v {}", m.team_a.name, m.team_b.name));
     let n = q.n.unwrap_or(0);
     let date = |d: &Option<String>| d.as_deref().and_then(|d| parse_day(d).ok()).map(short_day);
     let text = match (done, m, teams) {
-        ("changed", Some(m), Some(teams)) => format!(
+        (ScheduleDone::Changed, Some(m), Some(teams)) => format!(
             "Saved {teams}: {}, {}.",
             m.scheduled_at
                 .map_or_else(|| "no time yet".into(), time::scheduled),
             m.table.as_deref().unwrap_or("no table")
         ),
-        ("unchanged", Some(_), Some(teams)) => {
+        (ScheduleDone::Unchanged, Some(_), Some(teams)) => {
             format!("Nothing to save for {teams}: the form had its current values.")
         }
-        ("postponed", Some(_), Some(teams)) => {
+        (ScheduleDone::Postponed, Some(_), Some(teams)) => {
             format!("Postponed {teams}. Give it a new time under \"Postponed\" once there is one.")
         }
-        ("cancelled", Some(_), Some(teams)) => format!("Cancelled {teams}."),
-        ("added", Some(m), Some(teams)) => format!(
+        (ScheduleDone::Cancelled, Some(_), Some(teams)) => format!("Cancelled {teams}."),
+        (ScheduleDone::Added, Some(m), Some(teams)) => format!(
             "Added {teams} ({}). The form below is ready for the next match of that night.",
             m.scheduled_at
                 .map_or_else(|| "no time yet".into(), time::scheduled)
         ),
-        ("moved", _, _) => match (date(&q.from), date(&q.to)) {
+        (ScheduleDone::Moved, _, _) => match (date(&q.from), date(&q.to)) {
             (Some(from), Some(to)) if n > 0 => format!(
                 "Moved {} from {from} to {to}.",
                 plural(n, "match", "matches")
@@ -342,7 +358,7 @@ fn notice_of(q: &PageQuery, view: &ScheduleAdmin) -> Option<Notice> {
             }
             _ => return None,
         },
-        ("generated", _, _) => {
+        (ScheduleDone::Generated, _, _) => {
             let undated = view
                 .matches
                 .iter()
@@ -356,17 +372,19 @@ fn notice_of(q: &PageQuery, view: &ScheduleAdmin) -> Option<Notice> {
                 format!("Round robin generated: {}.", plural(n, "match", "matches"))
             }
         }
-        ("rest", _, _) => format!(
+        (ScheduleDone::Rest, _, _) => format!(
             "Added {}: the rest of the round robin.",
             plural(n, "match", "matches")
         ),
-        ("replaced", _, _) => format!("Schedule regenerated: {}.", plural(n, "match", "matches")),
+        (ScheduleDone::Replaced, _, _) => {
+            format!("Schedule regenerated: {}.", plural(n, "match", "matches"))
+        }
         _ => return None,
     };
     Some(Notice {
         text,
         about: q.id.map(MatchId),
-        night: (done == "moved")
+        night: (done == ScheduleDone::Moved)
             .then(|| q.to.as_deref().and_then(|d| parse_day(d).ok()))
             .flatten(),
     })

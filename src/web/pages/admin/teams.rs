@@ -6,7 +6,7 @@ use actix_web::{HttpResponse, post, web};
 use serde::Deserialize;
 
 use super::league::{SupervisorForm, TeamForm, Typed, render_league};
-use super::{Empty, Errors, done, fixable};
+use super::{Done, Empty, Errors, done, fixable};
 use crate::domain::{TeamId, UserId};
 use crate::service::leagues;
 use crate::service::teams::NewTeamInput;
@@ -35,7 +35,7 @@ pub(super) async fn add_team(
     CsrfForm(form): CsrfForm<TeamForm>,
 ) -> Result<HttpResponse, PageError> {
     match crate::service::teams::add_team(&state.db, &who.user, &slug, &team_input(&form)).await {
-        Ok(_) => Ok(done(&slug, "team")),
+        Ok(_) => Ok(done(&slug, Done::Team)),
         Err(e) if fixable(&e) => {
             let typed = Typed {
                 team: form,
@@ -56,7 +56,7 @@ pub(super) async fn edit_team(
 ) -> Result<HttpResponse, PageError> {
     let (slug, id) = path.into_inner();
     match roster::edit_team(&state.db, &who.user, &slug, id, &team_input(&form)).await {
-        Ok(_) => Ok(done(&slug, "team-edit")),
+        Ok(_) => Ok(done(&slug, Done::TeamEdit)),
         Err(e) if fixable(&e) => {
             let key = format!("team-{id}");
             let typed = Typed {
@@ -88,7 +88,11 @@ pub(super) async fn withdraw_team(
     roster::set_withdrawn(&state.db, &who.user, &slug, id, withdrawn).await?;
     Ok(done(
         &slug,
-        if withdrawn { "withdrawn" } else { "reinstated" },
+        if withdrawn {
+            Done::Withdrawn
+        } else {
+            Done::Reinstated
+        },
     ))
 }
 
@@ -110,7 +114,7 @@ pub(super) async fn assign_supervisor(
         leagues::assign_supervisor(&state.db, &who.user, &slug, username).await
     };
     match result {
-        Ok(()) => Ok(done(&slug, "assigned")),
+        Ok(()) => Ok(done(&slug, Done::Assigned)),
         Err(e) if fixable(&e) => {
             let errors = Errors::of("supervisor", &["username"], &e);
             let typed = Typed {
@@ -132,5 +136,5 @@ pub(super) async fn unassign_supervisor(
 ) -> Result<HttpResponse, PageError> {
     let (slug, user_id) = path.into_inner();
     leagues::unassign_supervisor(&state.db, &who.user, &slug, user_id).await?;
-    Ok(done(&slug, "unassigned"))
+    Ok(done(&slug, Done::Unassigned))
 }
