@@ -14,6 +14,7 @@
 //! The hands and the ratings come from small seeded generators, so every load is the same
 //! season.
 
+use crate::domain::Slug;
 use anyhow::{Context, bail};
 use chrono::NaiveDate;
 
@@ -192,7 +193,7 @@ pub async fn load(db: &Db) -> anyhow::Result<String> {
     let league = create_league(db, &admin).await?;
     let at_risk = add_teams(db, &admin).await?;
     if supervisor.role == Role::Supervisor {
-        leagues::assign_supervisor(db, &admin, SLUG, SUPERVISOR)
+        leagues::assign_supervisor(db, &admin, &slug()?, SUPERVISOR)
             .await
             .map_err(service)?;
     }
@@ -232,10 +233,15 @@ pub async fn load(db: &Db) -> anyhow::Result<String> {
     ))
 }
 
+/// The demo season's slug, [`SLUG`] as a [`Slug`].
+fn slug() -> anyhow::Result<Slug> {
+    Ok(SLUG.parse()?)
+}
+
 /// Refuses a database where the demo season (its slug) exists already.
 async fn refuse_if_loaded(db: &Db) -> anyhow::Result<()> {
     let mut conn = db.read().await?;
-    if crate::db::leagues::by_slug(&mut conn, SLUG)
+    if crate::db::leagues::by_slug(&mut conn, &slug()?)
         .await?
         .is_some()
     {
@@ -312,7 +318,7 @@ async fn add_teams(db: &Db, admin: &User) -> anyhow::Result<Option<TeamId>> {
         let team = crate::service::teams::add_team(
             db,
             admin,
-            SLUG,
+            &slug()?,
             &NewTeamInput {
                 name: name.into(),
                 players: players.iter().map(|p| p.to_string()).collect(),
@@ -332,7 +338,7 @@ async fn generate_schedule(db: &Db, admin: &User, first_night: NaiveDate) -> any
     crate::service::schedule::generate_schedule(
         db,
         admin,
-        SLUG,
+        &slug()?,
         &ScheduleInput {
             format: "round_robin".into(),
             start_date: Some(first_night.format("%Y-%m-%d").to_string()),

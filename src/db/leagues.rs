@@ -2,12 +2,12 @@
 
 use super::{Conn, StoreKind, on_store};
 
-use crate::domain::{LeagueId, TeamId, Timestamp, UserId};
+use crate::domain::{LeagueId, Slug, TeamId, Timestamp, UserId};
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct LeagueRow {
     pub id: LeagueId,
-    pub slug: String,
+    pub slug: Slug,
     pub name: String,
     pub rules_regular: String,
     pub rules_playoff: String,
@@ -71,7 +71,7 @@ pub async fn update(conn: &mut Conn, id: LeagueId, l: &NewLeague<'_>) -> sqlx::R
     Ok(())
 }
 
-pub async fn by_slug(conn: &mut Conn, slug: &str) -> sqlx::Result<Option<LeagueRow>> {
+pub async fn by_slug(conn: &mut Conn, slug: &Slug) -> sqlx::Result<Option<LeagueRow>> {
     on_store!(conn, |c| sqlx::query_as(
         "SELECT * FROM leagues WHERE slug = $1"
     )

@@ -9,6 +9,7 @@
 
 mod clock;
 mod ids;
+mod slug;
 mod states;
 pub(crate) mod text;
 mod time;
@@ -17,6 +18,7 @@ pub mod words;
 pub use crate::rules::{ErrorCode, Field, FieldError};
 pub use clock::{Clock, ManualTime, SystemTime, TimeSource, machine_zone};
 pub use ids::{BracketId, LeagueId, MatchId, TeamId, TokenId, UserId};
+pub use slug::{BadSlug, Slug, slugify};
 pub use states::{BracketMatchStatus, ForfeitSide, GameStatus, MatchStatus, Role};
 pub(crate) use text::text_enum;
 pub use text::{TextEnum, UnknownValue};

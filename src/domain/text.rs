@@ -101,7 +101,9 @@ macro_rules! text_enum {
 pub(crate) use text_enum;
 
 /// [`text_enum!`] for an enum that already has an inherent `as_str` (the engine's own):
-/// the trait uses it, so the names are written once.
+/// the trait uses it, so the names are written once. The list of variants is matched
+/// without a wildcard in `as_str`, so a variant added to the enum and forgotten here does
+/// not compile (as in [`text_enum!`], whose `as_str` is the same exhaustive match).
 macro_rules! text_enum_of {
     ($t:ty, $what:literal, [$($variant:path),+ $(,)?]) => {
         $crate::domain::text::text_enum!(@sql $t);
@@ -109,7 +111,9 @@ macro_rules! text_enum_of {
             const WHAT: &'static str = $what;
             const ALL: &'static [Self] = &[$($variant),+];
             fn as_str(self) -> &'static str {
-                <$t>::as_str(self)
+                match self {
+                    $($variant)|+ => <$t>::as_str(self),
+                }
             }
         }
     };

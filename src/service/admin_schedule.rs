@@ -3,6 +3,7 @@
 //! league's active teams for the team lists, and the preview of a night move: what would
 //! move, what stays, and what the new date already holds.
 
+use crate::domain::Slug;
 use std::collections::{HashMap, HashSet};
 
 use chrono::{NaiveDate, NaiveDateTime};
@@ -107,7 +108,7 @@ fn lines(rows: Vec<MatchRow>, names: &HashMap<TeamId, String>) -> Vec<ScheduleMa
 pub async fn schedule_admin(
     db: &Db,
     user: &User,
-    slug: &str,
+    slug: &Slug,
 ) -> Result<ScheduleAdmin, ServiceError> {
     require_admin(user)?;
     let mut conn = db.read().await?;
@@ -138,7 +139,7 @@ pub async fn schedule_admin(
         }
     }
     Ok(ScheduleAdmin {
-        slug: league.slug,
+        slug: league.slug.to_string(),
         name: league.name,
         active,
         matches: lines(rows, &names),
@@ -183,7 +184,7 @@ impl NightPreview {
 pub async fn night_preview(
     db: &Db,
     user: &User,
-    slug: &str,
+    slug: &Slug,
     input: &NightMove,
 ) -> Result<NightPreview, ServiceError> {
     require_admin(user)?;

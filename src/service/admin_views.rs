@@ -3,6 +3,7 @@
 //! their ratings), the playoffs setup (with each team's eligibility), and the backup copy.
 //! Each checks that the user is the admin.
 
+use crate::domain::Slug;
 use std::collections::HashMap;
 use std::path::Path;
 
@@ -66,7 +67,7 @@ pub async fn dashboard(db: &Db, user: &User) -> Result<Dashboard, ServiceError> 
     for row in db_leagues::all(&mut conn).await? {
         let league = League::from_row(row)?;
         let link = LeagueLink {
-            slug: league.row.slug.clone(),
+            slug: league.row.slug.to_string(),
             name: league.row.name.clone(),
         };
         if league
@@ -117,14 +118,14 @@ pub async fn dashboard(db: &Db, user: &User) -> Result<Dashboard, ServiceError> 
 }
 
 /// A league with its rules (the edit form, a page heading).
-pub async fn league(db: &Db, user: &User, slug: &str) -> Result<League, ServiceError> {
+pub async fn league(db: &Db, user: &User, slug: &Slug) -> Result<League, ServiceError> {
     require_admin(user)?;
     let mut conn = db.read().await?;
     leagues::league_by_slug(&mut conn, slug).await
 }
 
 /// Whether a league has the slug `slug` (a new league's preview warns before saving).
-pub async fn slug_taken(db: &Db, user: &User, slug: &str) -> Result<bool, ServiceError> {
+pub async fn slug_taken(db: &Db, user: &User, slug: &Slug) -> Result<bool, ServiceError> {
     require_admin(user)?;
     let mut conn = db.read().await?;
     Ok(db_leagues::by_slug(&mut conn, slug).await?.is_some())
@@ -176,7 +177,7 @@ impl LeagueAdmin {
 }
 
 #[tracing::instrument(skip_all, fields(user_id = %user.id, slug = ?slug))]
-pub async fn league_admin(db: &Db, user: &User, slug: &str) -> Result<LeagueAdmin, ServiceError> {
+pub async fn league_admin(db: &Db, user: &User, slug: &Slug) -> Result<LeagueAdmin, ServiceError> {
     require_admin(user)?;
     let mut conn = db.read().await?;
     let league = leagues::league_by_slug(&mut conn, slug).await?;
@@ -256,7 +257,7 @@ impl PlayoffsSetup {
 pub async fn playoffs_setup(
     db: &Db,
     user: &User,
-    slug: &str,
+    slug: &Slug,
 ) -> Result<PlayoffsSetup, ServiceError> {
     require_admin(user)?;
     let mut conn = db.read().await?;
@@ -272,7 +273,7 @@ pub async fn playoffs_setup(
     let eligibility = eligibility::table(&mut conn, &league).await?;
     let rules = league.settings.describe_eligibility();
     Ok(PlayoffsSetup {
-        slug: league.row.slug,
+        slug: league.row.slug.to_string(),
         name: league.row.name,
         active_teams,
         bracket_exists,

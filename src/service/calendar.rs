@@ -10,6 +10,7 @@
 //! the feed until it gets a new one (with a greater SEQUENCE).
 
 use crate::db::Conn;
+use crate::domain::Slug;
 use chrono::{Duration, LocalResult, Offset, TimeZone};
 use chrono_tz::Tz;
 
@@ -57,7 +58,11 @@ pub struct FeedEvent {
 
 /// Every match of league `slug` that has a time.
 #[tracing::instrument(skip_all, fields(slug = ?slug))]
-pub async fn league_feed(conn: &mut Conn, clock: &Clock, slug: &str) -> Result<Feed, ServiceError> {
+pub async fn league_feed(
+    conn: &mut Conn,
+    clock: &Clock,
+    slug: &Slug,
+) -> Result<Feed, ServiceError> {
     let league = leagues::league_by_slug(conn, slug).await?;
     let rows = db_matches::of_league(conn, league.row.id).await?;
     let events = events(conn, &league, &rows, clock.zone()).await?;

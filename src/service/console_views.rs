@@ -2,6 +2,7 @@
 //! run, the players at its table, the revisions of a hand, its league's season settings
 //! (grace period, sportsmanship scale), and which finished matches still miss a rating.
 
+use crate::domain::Slug;
 use std::collections::{HashMap, HashSet};
 
 use crate::db::Conn;
@@ -76,7 +77,11 @@ pub async fn league_of(
     conn: &mut Conn,
     view: &MatchView,
 ) -> Result<super::leagues::League, ServiceError> {
-    super::leagues::league_by_slug(conn, &view.league).await
+    let slug: Slug = view
+        .league
+        .parse()
+        .map_err(|e| ServiceError::corrupt("a match's league", e))?;
+    super::leagues::league_by_slug(conn, &slug).await
 }
 
 /// Of the matches `ids`, those finished (complete or forfeited) in a league that requires

@@ -2,6 +2,7 @@
 //! eligibility settings (`league::eligibility`), and the seeding's list of eligible teams.
 
 use crate::domain::ErrorCode;
+use crate::domain::Slug;
 use std::collections::{HashMap, HashSet};
 
 use crate::db::Conn;
@@ -124,7 +125,7 @@ pub(super) fn judge(
 }
 
 /// The eligibility of every team of league `slug` (public).
-pub async fn of_league(db: &Db, slug: &str) -> Result<EligibilityTable, ServiceError> {
+pub async fn of_league(db: &Db, slug: &Slug) -> Result<EligibilityTable, ServiceError> {
     let mut conn = db.read().await?;
     let league = league_by_slug(&mut conn, slug).await?;
     Ok(EligibilityTable {
@@ -151,7 +152,7 @@ pub struct OverrideInput {
 pub async fn set_override(
     db: &Db,
     user: &User,
-    slug: &str,
+    slug: &Slug,
     team: TeamId,
     input: &OverrideInput,
 ) -> Result<EligibilityRow, ServiceError> {

@@ -2,6 +2,7 @@
 //! league's home (its standings, this week's matches, the latest results). Each is one read
 //! of the rows it shows, so the home page stays flat in the number of matches of a season.
 
+use crate::domain::Slug;
 use std::collections::HashMap;
 
 use crate::db::Conn;
@@ -49,7 +50,7 @@ pub async fn league_cards(conn: &mut Conn) -> Result<Vec<LeagueCard>, ServiceErr
             matches: count(|_| true),
             played: count(MatchStatus::is_result),
             live: count(|s| s == MatchStatus::InProgress),
-            slug: league.slug,
+            slug: league.slug.to_string(),
             name: league.name,
         });
     }
@@ -83,7 +84,7 @@ pub struct LeagueHome {
 #[tracing::instrument(skip_all, fields(slug = ?slug))]
 pub async fn league_home(
     conn: &mut Conn,
-    slug: &str,
+    slug: &Slug,
     now: LocalTime,
 ) -> Result<LeagueHome, ServiceError> {
     let league = leagues::league_by_slug(conn, slug).await?;

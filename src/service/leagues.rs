@@ -5,11 +5,10 @@ use serde::{Deserialize, Serialize};
 
 use super::audit;
 use super::text::{self, Lines, TextRule};
-use super::{ServiceError, User, require_admin, slugify, to_json};
+use super::{ServiceError, User, require_admin, to_json};
 use crate::db::leagues::{self as db_leagues, LeagueRow, NewLeague};
 use crate::db::{Db, users};
-use crate::domain::ErrorCode;
-use crate::domain::{LeagueId, Timestamp, UserId};
+use crate::domain::{ErrorCode, LeagueId, Slug, Timestamp, UserId};
 use crate::league::settings::Settings;
 use crate::league::standings::Tiebreak;
 use crate::rules::{Rules, RulesSpec, Stage};
@@ -123,7 +122,7 @@ impl League {
     pub fn view(&self) -> LeagueView {
         LeagueView {
             id: self.row.id,
-            slug: self.row.slug.clone(),
+            slug: self.row.slug.to_string(),
             name: self.row.name.clone(),
             rules_spec: serde_json::json!({
                 "regular": self.specs[0], "playoff": self.specs[1], "final": self.specs[2]
@@ -144,12 +143,12 @@ impl League {
     }
 }
 
-pub async fn league_by_slug(conn: &mut Conn, slug: &str) -> Result<League, ServiceError> {
+pub async fn league_by_slug(conn: &mut Conn, slug: &Slug) -> Result<League, ServiceError> {
     League::from_row(league_row(conn, slug).await?)
 }
 
 /// A league's row as stored (404 for an unknown slug).
-pub(crate) async fn league_row(conn: &mut Conn, slug: &str) -> Result<LeagueRow, ServiceError> {
+pub(crate) async fn league_row(conn: &mut Conn, slug: &Slug) -> Result<LeagueRow, ServiceError> {
     db_leagues::by_slug(conn, slug)
         .await?
         .ok_or(ServiceError::NotFound)
@@ -170,7 +169,7 @@ pub async fn views(db: &Db) -> Result<Vec<LeagueView>, ServiceError> {
 }
 
 /// The league `slug` as the API shows it (404 for no such league).
-pub async fn view_by_slug(db: &Db, slug: &str) -> Result<LeagueView, ServiceError> {
+pub async fn view_by_slug(db: &Db, slug: &Slug) -> Result<LeagueView, ServiceError> {
     let mut conn = db.read().await?;
     Ok(league_by_slug(&mut conn, slug).await?.view())
 }
@@ -240,26 +239,19 @@ pub(crate) fn check_name(name: &str, field: &str, what: &str) -> Result<String, 
     .check(name)
 }
 
-/// A new league's slug: the one given (trimmed), else made from the name.
-fn check_slug(slug: Option<&str>, name: &str) -> Result<String, ServiceError> {
+/// A new league's slug: the one given (trimmed), else made from the name. A reserved slug
+/// ([`Slug::RESERVED`]) is refused here, so the pages and the API refuse it alike.
+fn check_slug(slug: Option<&str>, name: &str) -> Result<Slug, ServiceError> {
     let slug = match slug.map(str::trim) {
-        Some(s) if !s.is_empty() => {
-            if slugify(s) != s {
-                return Err(ServiceError::invalid(
-                    ErrorCode::InvalidLeague,
-                    "slug",
-                    "a slug is lowercase letters, digits and single dashes, e.g. \"fall-2026\"",
-                ));
-            }
-            s.to_string()
-        }
-        _ => slugify(name),
-    };
-    if slug.is_empty() {
+        Some(s) if !s.is_empty() => s.parse(),
+        _ => Slug::from_name(name),
+    }
+    .map_err(|bad| ServiceError::invalid(ErrorCode::InvalidLeague, "slug", bad.to_string()))?;
+    if slug.is_reserved() {
         return Err(ServiceError::invalid(
             ErrorCode::InvalidLeague,
             "slug",
-            "give the league a slug of letters or digits",
+            format!("\"{slug}\" is taken by the new-league page; pick another slug"),
         ));
     }
     Ok(slug)
@@ -268,7 +260,7 @@ fn check_slug(slug: Option<&str>, name: &str) -> Result<String, ServiceError> {
 /// A league's input, checked: what [`create_league`] and [`update_league`] store.
 struct Checked {
     name: String,
-    slug: String,
+    slug: Slug,
     /// Per stage (regular, playoff, final): the rules as stored and resolved.
     rules: [(String, Rules); 3],
     tiebreak: String,
@@ -277,7 +269,7 @@ struct Checked {
 impl Checked {
     fn row(&self, now: Timestamp) -> NewLeague<'_> {
         NewLeague {
-            slug: &self.slug,
+            slug: self.slug.as_str(),
             name: &self.name,
             rules_regular: &self.rules[0].0,
             rules_playoff: &self.rules[1].0,
@@ -296,10 +288,10 @@ impl Checked {
 /// Checks a league's input in order: name, slug, rules per stage, tiebreak order. `existing`
 /// is the slug of the league being changed (it stays); without it, the slug of a new league
 /// is checked.
-fn check_input(input: &NewLeagueInput, existing: Option<&str>) -> Result<Checked, ServiceError> {
+fn check_input(input: &NewLeagueInput, existing: Option<&Slug>) -> Result<Checked, ServiceError> {
     let name = check_name(&input.name, "name", "the league's name")?;
     let slug = match existing {
-        Some(slug) => slug.to_string(),
+        Some(slug) => slug.clone(),
         None => check_slug(input.slug.as_deref(), &name)?,
     };
     Ok(Checked {
@@ -362,7 +354,7 @@ pub async fn create_league(
 pub async fn update_league(
     db: &Db,
     user: &User,
-    slug: &str,
+    slug: &Slug,
     input: &NewLeagueInput,
 ) -> Result<League, ServiceError> {
     let now = db.clock().now();
@@ -409,7 +401,7 @@ fn checked_settings(
 pub async fn change_settings(
     db: &Db,
     user: &User,
-    slug: &str,
+    slug: &Slug,
     patch: &serde_json::Value,
 ) -> Result<League, ServiceError> {
     let now = db.clock().now();
@@ -437,7 +429,7 @@ pub async fn change_settings(
 pub async fn assign_supervisor(
     db: &Db,
     user: &User,
-    slug: &str,
+    slug: &Slug,
     username: &str,
 ) -> Result<(), ServiceError> {
     let now = db.clock().now();
@@ -465,19 +457,23 @@ pub async fn assign_supervisor(
 
 // ---- Appended for the admin pages (src/web/admin.rs) ----
 
-/// Checks a league's input exactly as [`create_league`] (`creating`) or [`update_league`]
-/// would, without writing, and returns the resolved rules per stage (for a preview).
+/// Checks a league's input exactly as [`create_league`] (`existing` is `None`) or
+/// [`update_league`] of the league `existing` would, without writing, and returns the
+/// league's slug and its resolved rules per stage (for a preview).
 pub fn check_league_input(
     input: &NewLeagueInput,
-    creating: bool,
-) -> Result<RulesByStage, ServiceError> {
-    let existing = (!creating).then(|| input.slug.as_deref().unwrap_or_default());
-    let [(_, regular), (_, playoff), (_, r#final)] = check_input(input, existing)?.rules;
-    Ok(RulesByStage {
-        regular,
-        playoff,
-        r#final,
-    })
+    existing: Option<&Slug>,
+) -> Result<(Slug, RulesByStage), ServiceError> {
+    let Checked { slug, rules, .. } = check_input(input, existing)?;
+    let [(_, regular), (_, playoff), (_, r#final)] = rules;
+    Ok((
+        slug,
+        RulesByStage {
+            regular,
+            playoff,
+            r#final,
+        },
+    ))
 }
 
 /// Removes a supervisor from a league (their account stays).
@@ -485,7 +481,7 @@ pub fn check_league_input(
 pub async fn unassign_supervisor(
     db: &Db,
     user: &User,
-    slug: &str,
+    slug: &Slug,
     user_id: UserId,
 ) -> Result<(), ServiceError> {
     let now = db.clock().now();

@@ -2,6 +2,7 @@
 //! the stored revisions, with its breakdown, the totals and the clock.
 
 use crate::db::Conn;
+use crate::domain::Slug;
 use serde::{Deserialize, Serialize};
 
 use super::leagues::League;
@@ -229,7 +230,7 @@ pub(super) fn view_of(
     let ends_at = ends_at(m, &rules);
     MatchView {
         id: m.id,
-        league: league.row.slug.clone(),
+        league: league.row.slug.to_string(),
         stage: m.stage,
         round: m.round,
         table: m.table_name.clone(),
@@ -309,7 +310,7 @@ pub async fn views_after_write(db: &Db, ids: &[MatchId]) -> Result<Vec<MatchView
 /// Every match of the league `slug` (404 for no such league), in schedule order, as the API
 /// shows them (with their hands; cancelled ones too).
 #[tracing::instrument(skip_all, fields(slug = ?slug))]
-pub async fn league_matches(db: &Db, slug: &str) -> Result<Vec<MatchView>, ServiceError> {
+pub async fn league_matches(db: &Db, slug: &Slug) -> Result<Vec<MatchView>, ServiceError> {
     let mut conn = db.read().await?;
     let league = super::leagues::league_by_slug(&mut conn, slug).await?;
     let rows = db_matches::of_league(&mut conn, league.row.id).await?;

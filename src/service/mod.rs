@@ -1,6 +1,18 @@
 //! The operations of league night, shared by the pages and the JSON API so no rule is
 //! written twice: each one opens its transaction, checks who may do it, applies the rules
 //! engine to the hands and writes the result with an audit row.
+//!
+//! **`&Db` or `&mut Conn`.** A service function called by a handler takes `&Db` and opens
+//! what it needs itself: a write opens its own transaction (checks, writes, audit row and
+//! commit in one place), a read its own connection. It takes `&mut Conn` (a transaction
+//! derefs to one) only when it is a step inside its caller's connection or transaction: a
+//! read a page composes with others on one snapshot (`public_views`, `calendar`), or a
+//! write step of a caller's transaction (`audit::record`). Such a function never commits,
+//! and its doc says whose transaction it runs in when that is not plain.
+//!
+//! **Types at the edge.** A league is named by a [`Slug`](crate::domain::Slug) and rows by
+//! their typed ids: a handler's path extractor parses them (a malformed one is the same
+//! 404 as an unknown one), so a service never holds a slug no league could have.
 
 pub mod accounts;
 pub mod admin_schedule;
@@ -66,31 +78,5 @@ pub fn require_admin(user: &User) -> Result<(), ServiceError> {
         Err(ServiceError::Forbidden(
             "only an admin (the IM coordinator) may do this".into(),
         ))
-    }
-}
-
-/// A URL-safe slug from a name: "Fall 2026 Spades!" → "fall-2026-spades".
-pub fn slugify(name: &str) -> String {
-    let mut slug = String::new();
-    for c in name.chars() {
-        if c.is_ascii_alphanumeric() {
-            slug.push(c.to_ascii_lowercase());
-        } else if !slug.ends_with('-') && !slug.is_empty() {
-            slug.push('-');
-        }
-    }
-    while slug.ends_with('-') {
-        slug.pop();
-    }
-    slug
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn slugs() {
-        assert_eq!(super::slugify("Fall 2026 Spades!"), "fall-2026-spades");
-        assert_eq!(super::slugify("  --A  b--"), "a-b");
-        assert_eq!(super::slugify("!!!"), "");
     }
 }

@@ -2,6 +2,7 @@
 //! standings, the schedule, the teams, a team's season (with what it needs for the playoffs)
 //! and the bracket, each with its league, in one call per page.
 
+use crate::domain::Slug;
 use std::collections::HashMap;
 
 use crate::db::Conn;
@@ -28,7 +29,7 @@ pub struct LeagueStandings {
 }
 
 #[tracing::instrument(skip_all, fields(slug = ?slug))]
-pub async fn standings(conn: &mut Conn, slug: &str) -> Result<LeagueStandings, ServiceError> {
+pub async fn standings(conn: &mut Conn, slug: &Slug) -> Result<LeagueStandings, ServiceError> {
     let league = leagues::league_by_slug(conn, slug).await?;
     let rows = super::standings::standings(conn, &league).await?;
     let teams = super::teams::teams(conn, league.row.id).await?;
@@ -94,7 +95,7 @@ pub struct RoundOf {
 #[tracing::instrument(skip_all, fields(slug = ?slug))]
 pub async fn schedule(
     conn: &mut Conn,
-    slug: &str,
+    slug: &Slug,
     asked: Option<Span>,
     today: NaiveDate,
 ) -> Result<LeagueSchedule, ServiceError> {
@@ -312,7 +313,7 @@ pub struct LeagueTeams {
     pub teams: Vec<TeamRow>,
 }
 
-pub async fn teams(conn: &mut Conn, slug: &str) -> Result<LeagueTeams, ServiceError> {
+pub async fn teams(conn: &mut Conn, slug: &Slug) -> Result<LeagueTeams, ServiceError> {
     let league = leagues::league_by_slug(conn, slug).await?;
     let teams = super::teams::teams(conn, league.row.id).await?;
     Ok(LeagueTeams { league, teams })
@@ -334,7 +335,7 @@ pub struct TeamSeason {
 
 /// Team `id` of league `slug` (not found when it is another league's).
 #[tracing::instrument(skip_all, fields(slug = ?slug, team_id = %id))]
-pub async fn team(conn: &mut Conn, slug: &str, id: TeamId) -> Result<TeamSeason, ServiceError> {
+pub async fn team(conn: &mut Conn, slug: &Slug, id: TeamId) -> Result<TeamSeason, ServiceError> {
     let league = leagues::league_by_slug(conn, slug).await?;
     let teams = super::teams::teams(conn, league.row.id).await?;
     let team = teams
@@ -362,7 +363,7 @@ pub async fn team(conn: &mut Conn, slug: &str, id: TeamId) -> Result<TeamSeason,
 /// is at risk, an admin's decision. Not found when the team is another league's.
 pub async fn team_eligibility(
     conn: &mut Conn,
-    slug: &str,
+    slug: &Slug,
     id: TeamId,
 ) -> Result<EligibilityRow, ServiceError> {
     let league = leagues::league_by_slug(conn, slug).await?;
@@ -399,7 +400,7 @@ pub struct LeagueBracket {
 }
 
 #[tracing::instrument(skip_all, fields(slug = ?slug))]
-pub async fn bracket(conn: &mut Conn, slug: &str) -> Result<LeagueBracket, ServiceError> {
+pub async fn bracket(conn: &mut Conn, slug: &Slug) -> Result<LeagueBracket, ServiceError> {
     let league = leagues::league_by_slug(conn, slug).await?;
     let bracket = match playoffs::bracket_of(conn, &league.row.slug).await {
         Ok(view) => Some(view),

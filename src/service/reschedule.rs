@@ -4,6 +4,7 @@
 //! keeps its time and teams (409 `match_started`; only its table may still change).
 
 use crate::db::Conn;
+use crate::domain::Slug;
 use chrono::{NaiveDate, NaiveDateTime};
 use serde::{Deserialize, Deserializer};
 
@@ -401,7 +402,7 @@ fn parse_date(s: &str, field: &str) -> Result<NaiveDate, ServiceError> {
 /// that local date that have not started, in time order.
 pub async fn night(
     conn: &mut Conn,
-    slug: &str,
+    slug: &Slug,
     from: NaiveDate,
 ) -> Result<Vec<MatchRow>, ServiceError> {
     let league = league_row(conn, slug).await?;
@@ -440,7 +441,7 @@ pub fn night_dates(input: &NightMove) -> Result<(NaiveDate, NaiveDate), ServiceE
 pub async fn move_night(
     db: &Db,
     user: &User,
-    slug: &str,
+    slug: &Slug,
     input: &NightMove,
 ) -> Result<NightMoved, ServiceError> {
     let now = db.clock().now();

@@ -3,6 +3,7 @@
 
 use crate::db::Conn;
 use crate::domain::ErrorCode;
+use crate::domain::Slug;
 
 use super::audit;
 use super::leagues::league_row;
@@ -159,7 +160,7 @@ fn roster_size(rows: &[RosterRow]) -> Result<(), ServiceError> {
 pub async fn preview_roster(
     db: &Db,
     user: &User,
-    slug: &str,
+    slug: &Slug,
     csv: &str,
 ) -> Result<RosterPreview, ServiceError> {
     require_admin(user)?;
@@ -169,7 +170,7 @@ pub async fn preview_roster(
     let rows = check_roster(csv, &existing)?;
     roster_size(&rows)?;
     Ok(RosterPreview {
-        slug: league.slug,
+        slug: league.slug.to_string(),
         name: league.name,
         valid: rows.iter().filter(|r| r.team.is_some()).count(),
         rows,
@@ -183,7 +184,7 @@ pub async fn preview_roster(
 pub async fn import_roster(
     db: &Db,
     user: &User,
-    slug: &str,
+    slug: &Slug,
     csv: &str,
 ) -> Result<Vec<TeamView>, ServiceError> {
     let now = db.clock().now();
@@ -257,7 +258,7 @@ async fn save_team(
 }
 
 /// The team `team_id` of the league `slug` (not found in another league).
-async fn team_of(conn: &mut Conn, slug: &str, team_id: TeamId) -> Result<TeamRow, ServiceError> {
+async fn team_of(conn: &mut Conn, slug: &Slug, team_id: TeamId) -> Result<TeamRow, ServiceError> {
     let league = league_row(conn, slug).await?;
     db_leagues::team(conn, team_id)
         .await?
@@ -270,7 +271,7 @@ async fn team_of(conn: &mut Conn, slug: &str, team_id: TeamId) -> Result<TeamRow
 pub async fn edit_team(
     db: &Db,
     user: &User,
-    slug: &str,
+    slug: &Slug,
     team_id: TeamId,
     input: &NewTeamInput,
 ) -> Result<TeamView, ServiceError> {
@@ -307,7 +308,7 @@ pub async fn edit_team(
 pub async fn set_withdrawn(
     db: &Db,
     user: &User,
-    slug: &str,
+    slug: &Slug,
     team_id: TeamId,
     withdrawn: bool,
 ) -> Result<TeamView, ServiceError> {

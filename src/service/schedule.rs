@@ -1,6 +1,7 @@
 //! A league's schedule: a generated round robin, or single matches added by hand.
 
 use crate::db::Conn;
+use crate::domain::Slug;
 use serde::Deserialize;
 
 use super::audit;
@@ -70,7 +71,7 @@ crate::domain::text_enum!(ScheduleFormat, "schedule format", {
 pub async fn generate_schedule(
     db: &Db,
     user: &User,
-    slug: &str,
+    slug: &Slug,
     input: &ScheduleInput,
 ) -> Result<Vec<MatchId>, ServiceError> {
     let now = db.clock().now();
@@ -261,7 +262,7 @@ pub struct NewMatchInput {
 pub async fn create_match(
     db: &Db,
     user: &User,
-    slug: &str,
+    slug: &Slug,
     input: &NewMatchInput,
 ) -> Result<MatchId, ServiceError> {
     let now = db.clock().now();
@@ -378,7 +379,7 @@ pub fn parse_when(s: &str) -> Result<LocalTime, ServiceError> {
 pub async fn generate_schedule_views(
     db: &Db,
     user: &User,
-    slug: &str,
+    slug: &Slug,
     input: &ScheduleInput,
 ) -> Result<Vec<MatchView>, ServiceError> {
     let ids = generate_schedule(db, user, slug, input).await?;
@@ -389,7 +390,7 @@ pub async fn generate_schedule_views(
 pub async fn create_match_view(
     db: &Db,
     user: &User,
-    slug: &str,
+    slug: &Slug,
     input: &NewMatchInput,
 ) -> Result<MatchView, ServiceError> {
     let id = create_match(db, user, slug, input).await?;

@@ -4,6 +4,7 @@
 //! from the finished matches, which `check` holds them to.
 
 use crate::db::Conn;
+use crate::domain::Slug;
 
 use super::ServiceError;
 use super::leagues::League;
@@ -154,7 +155,7 @@ fn rating(stored: Option<i64>) -> Option<u32> {
 
 /// The standings of the league `slug` (404 for no such league) and whether the league rates
 /// sportsmanship (the rows then show each team's average).
-pub async fn table(db: &Db, slug: &str) -> Result<(Vec<Standing>, bool), ServiceError> {
+pub async fn table(db: &Db, slug: &Slug) -> Result<(Vec<Standing>, bool), ServiceError> {
     let mut conn = db.read().await?;
     let league = super::leagues::league_by_slug(&mut conn, slug).await?;
     let rows = standings(&mut conn, &league).await?;

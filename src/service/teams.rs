@@ -1,6 +1,7 @@
 //! Teams of a league: add one, list them (edits and withdrawals are in `roster`).
 
 use crate::domain::ErrorCode;
+use crate::domain::Slug;
 use serde::{Deserialize, Serialize};
 
 use crate::db::Conn;
@@ -88,7 +89,7 @@ pub fn duplicate_message(name: &str, other: &str) -> String {
 pub async fn add_team(
     db: &Db,
     user: &User,
-    slug: &str,
+    slug: &Slug,
     input: &NewTeamInput,
 ) -> Result<TeamView, ServiceError> {
     let now = db.clock().now();
@@ -128,7 +129,7 @@ pub async fn teams(conn: &mut Conn, league_id: LeagueId) -> Result<Vec<TeamRow>,
 }
 
 /// The teams of the league `slug` as the API shows them (404 for no such league).
-pub async fn list(db: &Db, slug: &str) -> Result<Vec<TeamView>, ServiceError> {
+pub async fn list(db: &Db, slug: &Slug) -> Result<Vec<TeamView>, ServiceError> {
     let mut conn = db.read().await?;
     let league = super::leagues::league_by_slug(&mut conn, slug).await?;
     Ok(teams(&mut conn, league.row.id)

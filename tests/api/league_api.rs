@@ -2065,3 +2065,24 @@ async fn an_idempotency_key_reused_for_another_hand_is_refused() {
         .unwrap();
     assert_eq!(m["hands"].as_array().unwrap().len(), 1);
 }
+
+/// `new` is the address of the new-league page (`/admin/leagues/new`): the API refuses it as
+/// a slug as the page does (422 `invalid_league` on `slug`), given or made from the name,
+/// and writes nothing; the league it would have made could never be administered.
+#[actix_web::test]
+async fn the_reserved_slug_new_is_refused() {
+    let app = spawn_app().await;
+    let admin = app.api_user("coord", Role::Admin).await;
+    for body in [
+        json!({"name": "Fall", "slug": "new", "rules": {"regular": "classic"}}),
+        json!({"name": "New", "rules": {"regular": "classic"}}),
+    ] {
+        let before = app.tables().await;
+        let r = admin.post("/api/v1/leagues", &body).await;
+        let error = refused(r, 422, "invalid_league", &body.to_string()).await;
+        assert_eq!(error["field"], "slug", "{body}");
+        app.assert_nothing_written(&before, &body).await;
+    }
+    let r = admin.get("/api/v1/leagues/new").await;
+    assert_eq!(r.status().as_u16(), 404, "no league took the slug");
+}

@@ -360,7 +360,7 @@ async fn the_team_page_says_what_the_team_needs() {
     );
     // The page says what the league's eligibility API says, through the service.
     let mut conn = app.db.read().await.unwrap();
-    let row = public_views::team_eligibility(&mut conn, "fall", TeamId(t[0]))
+    let row = public_views::team_eligibility(&mut conn, &"fall".parse().unwrap(), TeamId(t[0]))
         .await
         .unwrap();
     drop(conn);
@@ -387,7 +387,7 @@ async fn the_team_page_says_what_the_team_needs() {
     // Another league's team is not found.
     let mut conn = app.db.read().await.unwrap();
     assert!(
-        public_views::team_eligibility(&mut conn, "fall", TeamId(plain[0]))
+        public_views::team_eligibility(&mut conn, &"fall".parse().unwrap(), TeamId(plain[0]))
             .await
             .is_err()
     );

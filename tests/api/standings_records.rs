@@ -302,7 +302,9 @@ async fn agree(app: &TestApp, slug: &str, when: &str) {
     let listed: Vec<String> = report.differences.iter().map(|d| d.to_string()).collect();
     assert!(listed.is_empty(), "{when}: {listed:#?}");
     let mut conn = app.db.read().await.unwrap();
-    let league = leagues::league_by_slug(&mut conn, slug).await.unwrap();
+    let league = leagues::league_by_slug(&mut conn, &slug.parse().unwrap())
+        .await
+        .unwrap();
     let kept = standings::standings(&mut conn, &league).await.unwrap();
     let (rows, versus) = standings::recomputed(&mut conn, &league).await.unwrap();
     let level = league_standings::level_records(&rows, &versus);

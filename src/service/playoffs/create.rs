@@ -1,6 +1,7 @@
 //! Creating a bracket (and the admin's preview of it): the input checked, the eligible teams
 //! seeded from the standings, the structure built and stored.
 
+use crate::domain::Slug;
 use serde::Deserialize;
 
 use super::stored::{corrupt, load, sync};
@@ -144,7 +145,7 @@ async fn plan(
 async fn checked_plan(
     conn: &mut Conn,
     user: &User,
-    slug: &str,
+    slug: &Slug,
     input: &PlayoffsInput,
 ) -> Result<(crate::service::leagues::League, Plan), ServiceError> {
     require_admin(user)?;
@@ -158,7 +159,7 @@ async fn checked_plan(
 pub async fn preview_playoffs(
     db: &Db,
     user: &User,
-    slug: &str,
+    slug: &Slug,
     input: &PlayoffsInput,
 ) -> Result<BracketView, ServiceError> {
     let mut conn = db.read().await?;
@@ -182,7 +183,7 @@ pub async fn preview_playoffs(
 pub async fn create_playoffs(
     db: &Db,
     user: &User,
-    slug: &str,
+    slug: &Slug,
     input: &PlayoffsInput,
 ) -> Result<BracketView, ServiceError> {
     let now = db.clock().now();

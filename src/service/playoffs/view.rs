@@ -1,5 +1,6 @@
 //! A bracket as the API and the pages show it.
 
+use crate::domain::Slug;
 use std::collections::HashMap;
 
 use serde::Serialize;
@@ -64,7 +65,7 @@ pub struct BracketView {
 }
 
 /// A league's bracket as the API shows it (404 when the league has none).
-pub async fn bracket_of(conn: &mut Conn, slug: &str) -> Result<BracketView, ServiceError> {
+pub async fn bracket_of(conn: &mut Conn, slug: &Slug) -> Result<BracketView, ServiceError> {
     let league = league_by_slug(conn, slug).await?;
     let row = db_playoffs::of_league(conn, league.row.id)
         .await?
@@ -95,7 +96,7 @@ pub(super) async fn team_names(
 /// The bracket's view: its structure, its state, the seeded teams (team ids, seed 1 first)
 /// and the real match of each bracket match, if any.
 pub(super) fn view_of(
-    slug: &str,
+    slug: &Slug,
     structure: &Bracket,
     state: &BracketState,
     seeds: &[TeamId],

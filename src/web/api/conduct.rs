@@ -1,6 +1,7 @@
 //! Conduct at the table (docs/api.md §6.9): check-in before the start, sportsmanship ratings
 //! after the match, and an admin's decision on a team's playoff eligibility.
 
+use crate::domain::Slug;
 use actix_web::{HttpResponse, post, web};
 
 use crate::domain::{MatchId, TeamId};
@@ -106,7 +107,7 @@ async fn rate(
 async fn override_eligibility(
     state: web::Data<AppState>,
     Admin(who): Admin,
-    path: web::Path<(String, TeamId)>,
+    path: web::Path<(Slug, TeamId)>,
     body: ApiJson<OverrideInput>,
 ) -> Result<HttpResponse, AppError> {
     let input = body.into_inner()?;

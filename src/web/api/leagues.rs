@@ -1,5 +1,6 @@
 //! Leagues and their supervisors in the JSON API (docs/api.md §6).
 
+use crate::domain::Slug;
 use actix_web::{HttpResponse, get, patch, post, web};
 use serde::{Deserialize, Serialize};
 
@@ -80,7 +81,7 @@ pub(crate) struct LeagueChange {
 async fn change_league(
     state: web::Data<AppState>,
     Admin(who): Admin,
-    slug: web::Path<String>,
+    slug: web::Path<Slug>,
     body: ApiJson<LeagueChange>,
 ) -> Result<HttpResponse, AppError> {
     let change = body.into_inner()?;
@@ -124,7 +125,7 @@ async fn list_leagues(state: web::Data<AppState>) -> Result<HttpResponse, AppErr
 #[get("/api/v1/leagues/{slug}")]
 async fn show_league(
     state: web::Data<AppState>,
-    slug: web::Path<String>,
+    slug: web::Path<Slug>,
 ) -> Result<HttpResponse, AppError> {
     Ok(HttpResponse::Ok().json(leagues::view_by_slug(&state.db, &slug).await?))
 }
@@ -158,7 +159,7 @@ pub(crate) struct SupervisorInput {
 async fn add_supervisor(
     state: web::Data<AppState>,
     Admin(who): Admin,
-    slug: web::Path<String>,
+    slug: web::Path<Slug>,
     body: ApiJson<SupervisorInput>,
 ) -> Result<HttpResponse, AppError> {
     let input = body.into_inner()?;

@@ -1,6 +1,7 @@
 //! Matches in the JSON API (docs/api.md §6–§7): a league's schedule and single matches, and
 //! league night: start a match, record and correct hands, call time, forfeits.
 
+use crate::domain::Slug;
 use actix_web::{HttpResponse, get, post, put, web};
 use serde::{Deserialize, Serialize};
 
@@ -61,7 +62,7 @@ pub(crate) struct MatchList {
 async fn schedule(
     state: web::Data<AppState>,
     Admin(who): Admin,
-    slug: web::Path<String>,
+    slug: web::Path<Slug>,
     body: ApiJson<ScheduleInput>,
 ) -> Result<HttpResponse, AppError> {
     let input = body.into_inner()?;
@@ -90,7 +91,7 @@ async fn schedule(
 async fn create_match(
     state: web::Data<AppState>,
     Admin(who): Admin,
-    slug: web::Path<String>,
+    slug: web::Path<Slug>,
     body: ApiJson<NewMatchInput>,
 ) -> Result<HttpResponse, AppError> {
     let input = body.into_inner()?;
@@ -113,7 +114,7 @@ async fn create_match(
 #[get("/api/v1/leagues/{slug}/matches")]
 async fn list_matches(
     state: web::Data<AppState>,
-    slug: web::Path<String>,
+    slug: web::Path<Slug>,
 ) -> Result<HttpResponse, AppError> {
     let matches = crate::service::match_view::league_matches(&state.db, &slug).await?;
     Ok(HttpResponse::Ok().json(MatchList { matches }))

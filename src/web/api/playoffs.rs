@@ -1,5 +1,6 @@
 //! Playoffs in the JSON API (docs/api.md §8): create a league's bracket, read it.
 
+use crate::domain::Slug;
 use actix_web::{HttpResponse, get, post, web};
 
 use crate::service::playoffs::{self, BracketView, PlayoffsInput};
@@ -41,7 +42,7 @@ pub fn reads(cfg: &mut web::ServiceConfig) {
 async fn create_playoffs(
     state: web::Data<AppState>,
     Admin(who): Admin,
-    slug: web::Path<String>,
+    slug: web::Path<Slug>,
     body: ApiJson<PlayoffsInput>,
 ) -> Result<HttpResponse, AppError> {
     let input = body.into_inner()?;
@@ -64,7 +65,7 @@ async fn create_playoffs(
 #[get("/api/v1/leagues/{slug}/bracket")]
 async fn show_bracket(
     state: web::Data<AppState>,
-    slug: web::Path<String>,
+    slug: web::Path<Slug>,
 ) -> Result<HttpResponse, AppError> {
     let mut conn = state.db.read().await?;
     let view = playoffs::bracket_of(&mut conn, &slug).await?;

@@ -1,6 +1,7 @@
 //! Changing the schedule (admin): a match's time, table or teams, postponing, cancelling,
 //! moving a league night (docs/api.md §6.8).
 
+use crate::domain::Slug;
 use actix_web::{HttpResponse, patch, post, web};
 
 use crate::domain::MatchId;
@@ -134,7 +135,7 @@ async fn cancel(
 async fn move_night(
     state: web::Data<AppState>,
     Admin(who): Admin,
-    slug: web::Path<String>,
+    slug: web::Path<Slug>,
     body: ApiJson<NightMove>,
 ) -> Result<HttpResponse, AppError> {
     let input = body.into_inner()?;

@@ -1,5 +1,6 @@
 //! A league's standings in the JSON API (docs/api.md §6).
 
+use crate::domain::Slug;
 use actix_web::{HttpResponse, get, web};
 use serde::Serialize;
 
@@ -78,7 +79,7 @@ pub(crate) struct StandingsOut {
 #[get("/api/v1/leagues/{slug}/standings")]
 async fn standings(
     state: web::Data<AppState>,
-    slug: web::Path<String>,
+    slug: web::Path<Slug>,
 ) -> Result<HttpResponse, AppError> {
     let (rows, rated) = crate::service::standings::table(&state.db, &slug).await?;
     Ok(HttpResponse::Ok().json(StandingsOut {
@@ -102,7 +103,7 @@ async fn standings(
 #[get("/api/v1/leagues/{slug}/eligibility")]
 async fn eligibility(
     state: web::Data<AppState>,
-    slug: web::Path<String>,
+    slug: web::Path<Slug>,
 ) -> Result<HttpResponse, AppError> {
     Ok(HttpResponse::Ok().json(crate::service::eligibility::of_league(&state.db, &slug).await?))
 }

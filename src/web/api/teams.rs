@@ -1,5 +1,6 @@
 //! A league's teams in the JSON API (docs/api.md §6).
 
+use crate::domain::Slug;
 use actix_web::{HttpResponse, get, post, web};
 use serde::Serialize;
 
@@ -40,7 +41,7 @@ pub fn reads(cfg: &mut web::ServiceConfig) {
 async fn add_team(
     state: web::Data<AppState>,
     Admin(who): Admin,
-    slug: web::Path<String>,
+    slug: web::Path<Slug>,
     body: ApiJson<NewTeamInput>,
 ) -> Result<HttpResponse, AppError> {
     let input = body.into_inner()?;
@@ -67,7 +68,7 @@ pub(crate) struct TeamList {
 #[get("/api/v1/leagues/{slug}/teams")]
 async fn list_teams(
     state: web::Data<AppState>,
-    slug: web::Path<String>,
+    slug: web::Path<Slug>,
 ) -> Result<HttpResponse, AppError> {
     let teams = teams::list(&state.db, &slug).await?;
     Ok(HttpResponse::Ok().json(TeamList { teams }))

@@ -1,12 +1,13 @@
 //! `/admin/leagues/{slug}/import`: a roster pasted as CSV, checked row by row (a preview
 //! that writes nothing), then its valid rows imported at once.
 
+use crate::domain::Slug;
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, get, post, web};
 use askama::Template;
 use serde::Deserialize;
 
-use super::{Errors, done, fixable};
+use super::{Done, Errors, done, fixable};
 use crate::service::roster::{self, RosterRow};
 use crate::service::{ServiceError, admin_views};
 use crate::web::AppState;
@@ -46,12 +47,12 @@ pub(super) struct ImportForm {
 pub(super) async fn import_form(
     state: web::Data<AppState>,
     Admin(who): Admin,
-    slug: web::Path<String>,
+    slug: web::Path<Slug>,
 ) -> Result<HttpResponse, PageError> {
     let league = admin_views::league(&state.db, &who.user, &slug).await?;
     ImportPage {
         nav: who.nav(),
-        slug: league.row.slug,
+        slug: league.row.slug.to_string(),
         name: league.row.name,
         csv: String::new(),
         rows: None,
@@ -67,13 +68,13 @@ pub(super) async fn import_form(
 pub(super) async fn import(
     state: web::Data<AppState>,
     Admin(who): Admin,
-    slug: web::Path<String>,
+    slug: web::Path<Slug>,
     CsrfForm(form): CsrfForm<ImportForm>,
 ) -> Result<HttpResponse, PageError> {
     let mut errors = Errors::default();
     if form.confirm == "1" {
         match roster::import_roster(&state.db, &who.user, &slug, &form.csv).await {
-            Ok(_) => return Ok(done(&slug, "import")),
+            Ok(_) => return Ok(done(&slug, Done::Import)),
             Err(e) if fixable(&e) => errors = csv_errors(&e),
             Err(e) => return Err(e.into()),
         }
@@ -92,7 +93,7 @@ pub(super) async fn import(
             let league = admin_views::league(&state.db, &who.user, &slug).await?;
             ImportPage {
                 nav: who.nav(),
-                slug: league.row.slug,
+                slug: league.row.slug.to_string(),
                 name: league.row.name,
                 csv: form.csv,
                 rows: None,

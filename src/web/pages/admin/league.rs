@@ -3,6 +3,8 @@
 //! sportsmanship rating and note, with a form for each (their POSTs are in `teams` and
 //! `schedule`).
 
+use super::Done;
+use crate::domain::Slug;
 use actix_web::{HttpResponse, get, web};
 use askama::Template;
 use serde::Deserialize;
@@ -171,20 +173,19 @@ struct LeaguePage {
     notice: Option<&'static str>,
 }
 
-fn notice_of(done: Option<&str>) -> Option<&'static str> {
+fn notice_of(done: Option<Done>) -> Option<&'static str> {
     Some(match done? {
-        "saved" => "League saved.",
-        "team" => "Team added.",
-        "team-edit" => "Team saved.",
-        "withdrawn" => "Team withdrawn: its matches not yet played are cancelled.",
-        "reinstated" => {
+        Done::Saved => "League saved.",
+        Done::Team => "Team added.",
+        Done::TeamEdit => "Team saved.",
+        Done::Withdrawn => "Team withdrawn: its matches not yet played are cancelled.",
+        Done::Reinstated => {
             "Team reinstated. Its cancelled matches stay cancelled: “Generate the rest” on the schedule page schedules them again."
         }
-        "assigned" => "Supervisor assigned.",
-        "unassigned" => "Supervisor removed from the league.",
-        "match" => "Match added.",
-        "import" => "Roster imported.",
-        _ => return None,
+        Done::Assigned => "Supervisor assigned.",
+        Done::Unassigned => "Supervisor removed from the league.",
+        Done::Match => "Match added.",
+        Done::Import => "Roster imported.",
     })
 }
 
@@ -192,7 +193,7 @@ fn notice_of(done: Option<&str>) -> Option<&'static str> {
 pub(super) async fn render_league(
     state: &AppState,
     who: &Authed,
-    slug: &str,
+    slug: &Slug,
     typed: Typed,
     errors: Errors,
     notice: Option<&'static str>,
@@ -235,7 +236,7 @@ fn league_page_of(
     let sportsmanship = league.settings.sportsmanship.as_ref();
     LeaguePage {
         nav,
-        slug: league.row.slug.clone(),
+        slug: league.row.slug.to_string(),
         name: league.row.name.clone(),
         rules: STAGES
             .iter()
@@ -366,14 +367,15 @@ fn stage_options(typed: &str) -> Vec<StageOption> {
 
 #[derive(Deserialize)]
 struct DoneQuery {
-    done: Option<String>,
+    #[serde(default, deserialize_with = "super::known_or_none")]
+    done: Option<Done>,
 }
 
 #[get("/admin/leagues/{slug}")]
 pub(super) async fn league_page(
     state: web::Data<AppState>,
     Admin(who): Admin,
-    slug: web::Path<String>,
+    slug: web::Path<Slug>,
     query: web::Query<DoneQuery>,
 ) -> Result<HttpResponse, PageError> {
     render_league(
@@ -382,7 +384,7 @@ pub(super) async fn league_page(
         &slug,
         Typed::default(),
         Errors::default(),
-        notice_of(query.done.as_deref()),
+        notice_of(query.done),
     )
     .await
 }

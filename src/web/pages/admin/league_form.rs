@@ -2,6 +2,7 @@
 //! settings), then a preview of the rules and settings in plain words, then the save through
 //! the service calls the API uses (one transaction, audited).
 
+use crate::domain::Slug;
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, get, post, web};
 use askama::Template;
@@ -18,7 +19,7 @@ use crate::service::{ServiceError, admin_views, leagues};
 use crate::web::AppState;
 use crate::web::error::PageError;
 use crate::web::extract::{Admin, Authed, CsrfForm};
-use crate::web::respond::{html, no_store, see_other};
+use crate::web::respond::{html, no_store};
 use crate::web::view::nav::Nav;
 
 struct StageFields {
@@ -213,7 +214,7 @@ fn error_target(errors: &Errors) -> String {
 }
 
 /// Where the form posts: the new league, or the league being edited.
-fn action_of(editing: Option<&str>) -> String {
+fn action_of(editing: Option<&Slug>) -> String {
     match editing {
         Some(slug) => format!("/admin/leagues/{slug}/edit"),
         None => "/admin/leagues/new".to_string(),
@@ -222,7 +223,7 @@ fn action_of(editing: Option<&str>) -> String {
 
 fn render_league_form(
     who: &Authed,
-    editing: Option<&str>,
+    editing: Option<&Slug>,
     form: LeagueForm,
     errors: Errors,
 ) -> Result<HttpResponse, PageError> {
@@ -258,7 +259,7 @@ fn render_league_form(
         .collect();
     let body = LeagueFormPage {
         nav: who.nav(),
-        editing: editing.map(str::to_string),
+        editing: editing.map(Slug::to_string),
         action: action_of(editing),
         stages,
         presets: presets().iter().map(|p| (p.name, p.title)).collect(),
@@ -314,7 +315,7 @@ async fn league_post(
     current: Option<&League>,
     mut form: LeagueForm,
 ) -> Result<HttpResponse, PageError> {
-    let editing = current.map(|l| l.row.slug.as_str());
+    let editing = current.map(|l| &l.row.slug);
     let creating = editing.is_none();
     if let Some(slug) = editing {
         form.slug = slug.to_string();
@@ -327,29 +328,14 @@ async fn league_post(
         Err(errors) => return render_league_form(who, editing, form, errors),
     };
     let fields = ["name", "slug", "tiebreak_order"];
-    let rules = match leagues::check_league_input(&input, creating) {
-        Ok(rules) => rules,
+    let (slug, rules) = match leagues::check_league_input(&input, editing) {
+        Ok(checked) => checked,
         Err(e) if fixable(&e) => {
             let errors = league_errors(&e, &fields);
             return render_league_form(who, editing, form, errors);
         }
         Err(e) => return Err(e.into()),
     };
-    let slug = match editing {
-        Some(s) => s.to_string(),
-        None => match input.slug.as_deref().filter(|s| !s.is_empty()) {
-            Some(s) => s.to_string(),
-            None => crate::service::slugify(&input.name),
-        },
-    };
-    if creating && slug == "new" {
-        let errors = Errors::new(
-            "league",
-            "slug",
-            "\"new\" is taken by the new-league page; pick another slug",
-        );
-        return render_league_form(who, editing, form, errors);
-    }
     if creating && admin_views::slug_taken(&state.db, &who.user, &slug).await? {
         let errors = Errors::new(
             "league",
@@ -377,10 +363,7 @@ async fn league_post(
             None => leagues::create_league(&state.db, &who.user, &input).await,
         };
         return match saved {
-            Ok(league) => Ok(see_other(&format!(
-                "/admin/leagues/{}?done=saved",
-                league.row.slug
-            ))),
+            Ok(league) => Ok(super::done(&league.row.slug, super::Done::Saved)),
             Err(ServiceError::Conflict { message, .. }) => {
                 render_league_form(who, editing, form, Errors::new("league", "slug", message))
             }
@@ -410,10 +393,10 @@ async fn league_post(
     ];
     let body = LeaguePreviewPage {
         nav: who.nav(),
-        editing: editing.map(str::to_string),
+        editing: editing.map(Slug::to_string),
         action: action_of(editing),
         form: form.normalized(),
-        slug,
+        slug: slug.to_string(),
         stages,
         tiebreak: tiebreak_words(input.tiebreak_order.as_deref().unwrap_or_default()),
         settings: settings.describe(),
@@ -447,7 +430,7 @@ async fn save_edit(
     form: &LeagueForm,
     input: &NewLeagueInput,
 ) -> Result<League, ServiceError> {
-    let slug = league.row.slug.as_str();
+    let slug = &league.row.slug;
     if let Some(patch) = &input.settings
         && same_league(league, form, input)
     {
@@ -514,7 +497,7 @@ pub(super) async fn new_league(
 pub(super) async fn edit_league_form(
     state: web::Data<AppState>,
     Admin(who): Admin,
-    slug: web::Path<String>,
+    slug: web::Path<Slug>,
 ) -> Result<HttpResponse, PageError> {
     let league = admin_views::league(&state.db, &who.user, &slug).await?;
     render_league_form(
@@ -529,7 +512,7 @@ pub(super) async fn edit_league_form(
 pub(super) async fn edit_league(
     state: web::Data<AppState>,
     Admin(who): Admin,
-    slug: web::Path<String>,
+    slug: web::Path<Slug>,
     CsrfForm(form): CsrfForm<LeagueForm>,
 ) -> Result<HttpResponse, PageError> {
     let league = admin_views::league(&state.db, &who.user, &slug).await?;

@@ -124,7 +124,7 @@ impl LeagueForm {
         };
         LeagueForm {
             name: league.row.name.clone(),
-            slug: league.row.slug.clone(),
+            slug: league.row.slug.to_string(),
             regular_preset: rp,
             regular_overrides: ro,
             playoff_preset: pp,

@@ -23,6 +23,7 @@ mod schedule_edit;
 mod schedule_page;
 mod teams;
 
+use crate::domain::Slug;
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, web};
 
@@ -126,7 +127,69 @@ fn fixable(e: &ServiceError) -> bool {
     matches!(e, ServiceError::Invalid(_) | ServiceError::Conflict { .. })
 }
 
+/// What the league's admin page says was just done (its `?done=`): each one message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+enum Done {
+    Saved,
+    Team,
+    TeamEdit,
+    Withdrawn,
+    Reinstated,
+    Assigned,
+    Unassigned,
+    Match,
+    Import,
+}
+
 /// Back to the league's admin page after a change, saying what was done.
-fn done(slug: &str, what: &str) -> HttpResponse {
-    see_other(&format!("/admin/leagues/{slug}?done={what}"))
+fn done(slug: &Slug, what: Done) -> HttpResponse {
+    let query = serde_urlencoded::to_string([("done", what)]).unwrap_or_default();
+    see_other(&format!("/admin/leagues/{slug}?{query}"))
+}
+
+/// A `?done=` as one of `T`'s values; a value it does not know is no banner, as it was
+/// when the parameter was plain text (the page itself is what was asked for).
+fn known_or_none<'de, D, T>(deserializer: D) -> Result<Option<T>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: serde::de::DeserializeOwned,
+{
+    use serde::Deserialize;
+    use serde::de::IntoDeserializer;
+    let text = Option::<String>::deserialize(deserializer)?;
+    Ok(text.and_then(|text| {
+        T::deserialize(IntoDeserializer::<serde::de::value::Error>::into_deserializer(text)).ok()
+    }))
+}
+
+#[cfg(test)]
+mod done_tests {
+    use super::Done;
+
+    #[derive(Debug, serde::Deserialize)]
+    struct Query {
+        #[serde(default, deserialize_with = "super::known_or_none")]
+        done: Option<Done>,
+    }
+
+    fn done(query: &str) -> Option<Done> {
+        serde_urlencoded::from_str::<Query>(query).unwrap().done
+    }
+
+    #[test]
+    fn a_known_done_reads_and_an_unknown_one_is_no_banner() {
+        assert_eq!(done("done=team-edit"), Some(Done::TeamEdit));
+        assert_eq!(done("done=saved"), Some(Done::Saved));
+        assert_eq!(done("done=bogus"), None);
+        assert_eq!(done("done="), None);
+        assert_eq!(done(""), None);
+    }
+
+    #[test]
+    fn the_redirect_writes_what_the_page_reads() {
+        let query = serde_urlencoded::to_string([("done", Done::TeamEdit)]).unwrap();
+        assert_eq!(query, "done=team-edit");
+        assert_eq!(done(&query), Some(Done::TeamEdit));
+    }
 }

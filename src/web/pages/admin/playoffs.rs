@@ -6,6 +6,7 @@
 //! bracket exists the page links to it.
 
 use crate::domain::ErrorCode;
+use crate::domain::Slug;
 use actix_web::{HttpResponse, get, post, web};
 use askama::Template;
 use serde::Deserialize;
@@ -380,7 +381,7 @@ struct SavedQuery {
 async fn playoffs_form(
     state: web::Data<AppState>,
     Admin(who): Admin,
-    slug: web::Path<String>,
+    slug: web::Path<Slug>,
     query: web::Query<SavedQuery>,
 ) -> Result<HttpResponse, PageError> {
     let setup = admin_views::playoffs_setup(&state.db, &who.user, &slug).await?;
@@ -403,7 +404,7 @@ async fn playoffs_form(
 async fn override_post(
     state: web::Data<AppState>,
     Admin(who): Admin,
-    path: web::Path<(String, TeamId)>,
+    path: web::Path<(Slug, TeamId)>,
     CsrfForm(form): CsrfForm<OverrideForm>,
 ) -> Result<HttpResponse, PageError> {
     let (slug, team) = path.into_inner();
@@ -435,12 +436,11 @@ const FIELDS: [&str; 5] = ["format", "teams", "third_place", "grand_final", "for
 async fn playoffs_post(
     state: web::Data<AppState>,
     Admin(who): Admin,
-    slug: web::Path<String>,
+    slug: web::Path<Slug>,
     CsrfForm(form): CsrfForm<PlayoffsForm>,
 ) -> Result<HttpResponse, PageError> {
     // The league first: an unknown one is a 404 whatever the form says.
     let setup = admin_views::playoffs_setup(&state.db, &who.user, &slug).await?;
-    let slug = setup.slug.clone();
     let mut errors = Errors::default();
     let mut view = None;
     match form.input() {

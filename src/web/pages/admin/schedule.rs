@@ -3,6 +3,7 @@
 //! the schedule page both post here; a form with an error comes back on the page it was
 //! posted from (`from=schedule`).
 
+use crate::domain::Slug;
 use actix_web::{HttpResponse, post, web};
 
 use super::league::{MatchForm, ScheduleForm, Typed, render_league};
@@ -80,7 +81,7 @@ fn generation_refusal(e: ServiceError) -> ServiceError {
 pub(super) async fn generate_schedule(
     state: web::Data<AppState>,
     Admin(who): Admin,
-    slug: web::Path<String>,
+    slug: web::Path<Slug>,
     CsrfForm(form): CsrfForm<ScheduleForm>,
 ) -> Result<HttpResponse, PageError> {
     let (mode, key) = mode_of(&form.mode);
@@ -157,7 +158,7 @@ fn match_input(form: &MatchForm) -> Result<NewMatchInput, ServiceError> {
 pub(super) async fn add_match(
     state: web::Data<AppState>,
     Admin(who): Admin,
-    slug: web::Path<String>,
+    slug: web::Path<Slug>,
     CsrfForm(form): CsrfForm<MatchForm>,
 ) -> Result<HttpResponse, PageError> {
     let result = match match_input(&form) {
@@ -169,7 +170,7 @@ pub(super) async fn add_match(
     let on_schedule = form.from == "schedule";
     match result {
         Ok(id) if on_schedule => Ok(see_other(&schedule_page::added(&slug, id, &form))),
-        Ok(_) => Ok(super::done(&slug, "match")),
+        Ok(_) => Ok(super::done(&slug, super::Done::Match)),
         Err(e) if fixable(&e) => {
             let fields = ["team_a", "team_b", "stage", "table", "scheduled_at"];
             let errors = Errors::of("match", &fields, &e);

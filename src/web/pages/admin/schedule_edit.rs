@@ -7,6 +7,7 @@
 //! Each form writes through one `service::reschedule` call; a refused one comes back on the
 //! schedule page (422 with what was typed, 409 with the match as it is now).
 
+use crate::domain::Slug;
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, post, web};
 use askama::Template;
@@ -29,7 +30,7 @@ use crate::web::view::schedule_admin::{
 use crate::web::view::time;
 
 /// Back to the schedule page (`?{query}#{anchor}`) after a form.
-fn to_schedule(slug: &str, query: &[(&str, String)], anchor: &str) -> HttpResponse {
+fn to_schedule(slug: &Slug, query: &[(&str, String)], anchor: &str) -> HttpResponse {
     let query = serde_urlencoded::to_string(query).unwrap_or_default();
     see_other(&format!("/admin/leagues/{slug}/schedule?{query}#{anchor}"))
 }
@@ -38,7 +39,7 @@ fn to_schedule(slug: &str, query: &[(&str, String)], anchor: &str) -> HttpRespon
 async fn league_match(
     state: &AppState,
     who: &Authed,
-    slug: &str,
+    slug: &Slug,
     id: MatchId,
 ) -> Result<ScheduleMatch, PageError> {
     let view = admin_schedule::schedule_admin(&state.db, &who.user, slug).await?;
@@ -132,11 +133,10 @@ const CHANGE_FIELDS: [&str; 4] = ["scheduled_at", "table", "team_a", "team_b"];
 pub(super) async fn change_match(
     state: web::Data<AppState>,
     Admin(who): Admin,
-    path: web::Path<(String, i64)>,
+    path: web::Path<(Slug, MatchId)>,
     CsrfForm(form): CsrfForm<ChangeForm>,
 ) -> Result<HttpResponse, PageError> {
     let (slug, id) = path.into_inner();
-    let id = MatchId(id);
     let m = league_match(&state, &who, &slug, id).await?;
     let result = match change_of(&form, &m) {
         Ok(None) => {
@@ -174,7 +174,7 @@ pub(super) async fn change_match(
 async fn call_off(
     state: &AppState,
     who: &Authed,
-    slug: &str,
+    slug: &Slug,
     id: MatchId,
     form: CallOffForm,
     to: MatchStatus,
@@ -231,38 +231,22 @@ async fn call_off(
 pub(super) async fn postpone_match(
     state: web::Data<AppState>,
     Admin(who): Admin,
-    path: web::Path<(String, i64)>,
+    path: web::Path<(Slug, MatchId)>,
     CsrfForm(form): CsrfForm<CallOffForm>,
 ) -> Result<HttpResponse, PageError> {
     let (slug, id) = path.into_inner();
-    call_off(
-        &state,
-        &who,
-        &slug,
-        MatchId(id),
-        form,
-        MatchStatus::Postponed,
-    )
-    .await
+    call_off(&state, &who, &slug, id, form, MatchStatus::Postponed).await
 }
 
 #[post("/admin/leagues/{slug}/matches/{id}/cancel")]
 pub(super) async fn cancel_match(
     state: web::Data<AppState>,
     Admin(who): Admin,
-    path: web::Path<(String, i64)>,
+    path: web::Path<(Slug, MatchId)>,
     CsrfForm(form): CsrfForm<CallOffForm>,
 ) -> Result<HttpResponse, PageError> {
     let (slug, id) = path.into_inner();
-    call_off(
-        &state,
-        &who,
-        &slug,
-        MatchId(id),
-        form,
-        MatchStatus::Cancelled,
-    )
-    .await
+    call_off(&state, &who, &slug, id, form, MatchStatus::Cancelled).await
 }
 
 struct PreviewLine {
@@ -353,7 +337,7 @@ async fn move_preview(
 pub(super) async fn move_night(
     state: web::Data<AppState>,
     Admin(who): Admin,
-    slug: web::Path<String>,
+    slug: web::Path<Slug>,
     CsrfForm(form): CsrfForm<MoveForm>,
 ) -> Result<HttpResponse, PageError> {
     let view = admin_schedule::schedule_admin(&state.db, &who.user, &slug).await?;

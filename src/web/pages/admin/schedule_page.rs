@@ -18,6 +18,7 @@
 //! What the template shows of the matches (the groups, their lines, the window of nights
 //! shown in full) is built by [`crate::web::view::schedule_admin`].
 
+use crate::domain::Slug;
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, get, web};
 use askama::Template;
@@ -168,7 +169,7 @@ fn gen_values(typed: &ScheduleForm, mode: &str, time_default: &str) -> GenValues
 pub(super) async fn render_schedule(
     state: &AppState,
     who: &Authed,
-    slug: &str,
+    slug: &Slug,
     typed: ScheduleTyped,
     refusal: Option<Refusal>,
     notice: Option<Notice>,
@@ -341,9 +342,25 @@ fn stage_options(typed: &str) -> Vec<StageOption> {
     .collect()
 }
 
+/// What the schedule page says was just done (its `?done=`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum ScheduleDone {
+    Changed,
+    Unchanged,
+    Postponed,
+    Cancelled,
+    Added,
+    Moved,
+    Generated,
+    Rest,
+    Replaced,
+}
+
 #[derive(Debug, Default, Deserialize)]
 struct PageQuery {
-    done: Option<String>,
+    #[serde(default, deserialize_with = "super::known_or_none")]
+    done: Option<ScheduleDone>,
     id: Option<i64>,
     n: Option<usize>,
     from: Option<String>,
@@ -358,31 +375,31 @@ struct PageQuery {
 
 /// The message of `?done=…` (built from the match as it is now).
 fn notice_of(q: &PageQuery, view: &ScheduleAdmin) -> Option<Notice> {
-    let done = q.done.as_deref()?;
+    let done = q.done?;
     let m = q.id.and_then(|id| view.by_id(MatchId(id)));
     let teams = m.map(|m| format!("{} v {}", m.team_a.name, m.team_b.name));
     let n = q.n.unwrap_or(0);
     let date = |d: &Option<String>| d.as_deref().and_then(|d| parse_day(d).ok()).map(short_day);
     let text = match (done, m, teams) {
-        ("changed", Some(m), Some(teams)) => format!(
+        (ScheduleDone::Changed, Some(m), Some(teams)) => format!(
             "Saved {teams}: {}, {}.",
             m.scheduled_at
                 .map_or_else(|| "no time yet".into(), time::scheduled),
             m.table.as_deref().unwrap_or("no table")
         ),
-        ("unchanged", Some(_), Some(teams)) => {
+        (ScheduleDone::Unchanged, Some(_), Some(teams)) => {
             format!("Nothing to save for {teams}: the form had its current values.")
         }
-        ("postponed", Some(_), Some(teams)) => {
+        (ScheduleDone::Postponed, Some(_), Some(teams)) => {
             format!("Postponed {teams}. Give it a new time under \"Postponed\" once there is one.")
         }
-        ("cancelled", Some(_), Some(teams)) => format!("Cancelled {teams}."),
-        ("added", Some(m), Some(teams)) => format!(
+        (ScheduleDone::Cancelled, Some(_), Some(teams)) => format!("Cancelled {teams}."),
+        (ScheduleDone::Added, Some(m), Some(teams)) => format!(
             "Added {teams} ({}). The form below is ready for the next match of that night.",
             m.scheduled_at
                 .map_or_else(|| "no time yet".into(), time::scheduled)
         ),
-        ("moved", _, _) => match (date(&q.from), date(&q.to)) {
+        (ScheduleDone::Moved, _, _) => match (date(&q.from), date(&q.to)) {
             (Some(from), Some(to)) if n > 0 => format!(
                 "Moved {} from {from} to {to}.",
                 plural(n, "match", "matches")
@@ -392,7 +409,7 @@ fn notice_of(q: &PageQuery, view: &ScheduleAdmin) -> Option<Notice> {
             }
             _ => return None,
         },
-        ("generated", _, _) => {
+        (ScheduleDone::Generated, _, _) => {
             let undated = view
                 .matches
                 .iter()
@@ -406,17 +423,19 @@ fn notice_of(q: &PageQuery, view: &ScheduleAdmin) -> Option<Notice> {
                 format!("Round robin generated: {}.", plural(n, "match", "matches"))
             }
         }
-        ("rest", _, _) => format!(
+        (ScheduleDone::Rest, _, _) => format!(
             "Added {}: the rest of the round robin.",
             plural(n, "match", "matches")
         ),
-        ("replaced", _, _) => format!("Schedule regenerated: {}.", plural(n, "match", "matches")),
+        (ScheduleDone::Replaced, _, _) => {
+            format!("Schedule regenerated: {}.", plural(n, "match", "matches"))
+        }
         _ => return None,
     };
     Some(Notice {
         text,
         about: q.id.map(MatchId),
-        night: (done == "moved")
+        night: (done == ScheduleDone::Moved)
             .then(|| q.to.as_deref().and_then(|d| parse_day(d).ok()))
             .flatten(),
     })
@@ -426,7 +445,7 @@ fn notice_of(q: &PageQuery, view: &ScheduleAdmin) -> Option<Notice> {
 pub(super) async fn schedule_page(
     state: web::Data<AppState>,
     Admin(who): Admin,
-    slug: web::Path<String>,
+    slug: web::Path<Slug>,
     query: web::Query<PageQuery>,
 ) -> Result<HttpResponse, PageError> {
     let notice = if query.done.is_some() {
@@ -463,7 +482,7 @@ fn next_table(table: &str) -> String {
 
 /// Where a match added from the schedule page goes: back to the form, pre-filled for the
 /// next match of the same night.
-pub(super) fn added(slug: &str, id: MatchId, form: &MatchForm) -> String {
+pub(super) fn added(slug: &Slug, id: MatchId, form: &MatchForm) -> String {
     let query = serde_urlencoded::to_string([
         ("done", "added".to_string()),
         ("id", id.to_string()),

@@ -2,11 +2,12 @@
 //! assign or unassign a supervisor.
 
 use crate::domain::ErrorCode;
+use crate::domain::Slug;
 use actix_web::{HttpResponse, post, web};
 use serde::Deserialize;
 
 use super::league::{SupervisorForm, TeamForm, Typed, render_league};
-use super::{Empty, Errors, done, fixable};
+use super::{Done, Empty, Errors, done, fixable};
 use crate::domain::{TeamId, UserId};
 use crate::service::leagues;
 use crate::service::teams::NewTeamInput;
@@ -31,11 +32,11 @@ fn team_input(form: &TeamForm) -> NewTeamInput {
 pub(super) async fn add_team(
     state: web::Data<AppState>,
     Admin(who): Admin,
-    slug: web::Path<String>,
+    slug: web::Path<Slug>,
     CsrfForm(form): CsrfForm<TeamForm>,
 ) -> Result<HttpResponse, PageError> {
     match crate::service::teams::add_team(&state.db, &who.user, &slug, &team_input(&form)).await {
-        Ok(_) => Ok(done(&slug, "team")),
+        Ok(_) => Ok(done(&slug, Done::Team)),
         Err(e) if fixable(&e) => {
             let typed = Typed {
                 team: form,
@@ -51,12 +52,12 @@ pub(super) async fn add_team(
 pub(super) async fn edit_team(
     state: web::Data<AppState>,
     Admin(who): Admin,
-    path: web::Path<(String, TeamId)>,
+    path: web::Path<(Slug, TeamId)>,
     CsrfForm(form): CsrfForm<TeamForm>,
 ) -> Result<HttpResponse, PageError> {
     let (slug, id) = path.into_inner();
     match roster::edit_team(&state.db, &who.user, &slug, id, &team_input(&form)).await {
-        Ok(_) => Ok(done(&slug, "team-edit")),
+        Ok(_) => Ok(done(&slug, Done::TeamEdit)),
         Err(e) if fixable(&e) => {
             let key = format!("team-{id}");
             let typed = Typed {
@@ -80,7 +81,7 @@ pub(super) struct WithdrawForm {
 pub(super) async fn withdraw_team(
     state: web::Data<AppState>,
     Admin(who): Admin,
-    path: web::Path<(String, TeamId)>,
+    path: web::Path<(Slug, TeamId)>,
     CsrfForm(form): CsrfForm<WithdrawForm>,
 ) -> Result<HttpResponse, PageError> {
     let (slug, id) = path.into_inner();
@@ -88,7 +89,11 @@ pub(super) async fn withdraw_team(
     roster::set_withdrawn(&state.db, &who.user, &slug, id, withdrawn).await?;
     Ok(done(
         &slug,
-        if withdrawn { "withdrawn" } else { "reinstated" },
+        if withdrawn {
+            Done::Withdrawn
+        } else {
+            Done::Reinstated
+        },
     ))
 }
 
@@ -96,7 +101,7 @@ pub(super) async fn withdraw_team(
 pub(super) async fn assign_supervisor(
     state: web::Data<AppState>,
     Admin(who): Admin,
-    slug: web::Path<String>,
+    slug: web::Path<Slug>,
     CsrfForm(form): CsrfForm<SupervisorForm>,
 ) -> Result<HttpResponse, PageError> {
     let username = form.username.trim();
@@ -110,7 +115,7 @@ pub(super) async fn assign_supervisor(
         leagues::assign_supervisor(&state.db, &who.user, &slug, username).await
     };
     match result {
-        Ok(()) => Ok(done(&slug, "assigned")),
+        Ok(()) => Ok(done(&slug, Done::Assigned)),
         Err(e) if fixable(&e) => {
             let errors = Errors::of("supervisor", &["username"], &e);
             let typed = Typed {
@@ -127,10 +132,10 @@ pub(super) async fn assign_supervisor(
 pub(super) async fn unassign_supervisor(
     state: web::Data<AppState>,
     Admin(who): Admin,
-    path: web::Path<(String, UserId)>,
+    path: web::Path<(Slug, UserId)>,
     _: CsrfForm<Empty>,
 ) -> Result<HttpResponse, PageError> {
     let (slug, user_id) = path.into_inner();
     leagues::unassign_supervisor(&state.db, &who.user, &slug, user_id).await?;
-    Ok(done(&slug, "unassigned"))
+    Ok(done(&slug, Done::Unassigned))
 }

@@ -3,6 +3,7 @@
 //! [`crate::web::view::bracket::BracketDrawing`] (docs/scoring.md §9; docs/api.md §8.2 and §10.2), with a list of the
 //! matches in words beside the drawing; and its CSV.
 
+use crate::domain::Slug;
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, get, web};
 use askama::Template;
@@ -51,7 +52,7 @@ fn format_words(view: &BracketView) -> String {
 }
 
 /// The league's bracket, if its playoffs are drawn (404: no league).
-async fn league_bracket(state: &AppState, slug: &str) -> Result<LeagueBracket, PageError> {
+async fn league_bracket(state: &AppState, slug: &Slug) -> Result<LeagueBracket, PageError> {
     let mut conn = state.db.read().await.map_err(AppError::from)?;
     Ok(public_views::bracket(&mut conn, slug).await?)
 }
@@ -70,14 +71,14 @@ struct BracketPage {
 async fn bracket_page(
     state: web::Data<AppState>,
     who: Viewer,
-    slug: web::Path<String>,
+    slug: web::Path<Slug>,
 ) -> Result<HttpResponse, PageError> {
     let view = league_bracket(&state, &slug).await?;
     let body = BracketPage {
         nav: who.nav(),
         format: view.bracket.as_ref().map(format_words).unwrap_or_default(),
         drawing: view.bracket.as_ref().map(|v| BracketDrawing::new(v, true)),
-        slug: view.league.row.slug,
+        slug: view.league.row.slug.to_string(),
         name: view.league.row.name,
     }
     .render()?;
@@ -97,7 +98,7 @@ struct BracketPrintPage {
 #[get("/leagues/{slug}/bracket/print")]
 async fn bracket_print(
     state: web::Data<AppState>,
-    slug: web::Path<String>,
+    slug: web::Path<Slug>,
 ) -> Result<HttpResponse, PageError> {
     let view = league_bracket(&state, &slug).await?;
     let body = BracketPrintPage {
@@ -105,7 +106,7 @@ async fn bracket_print(
         printed: time::long(state.db.clock().local_now()),
         // On paper nothing is clicked: no links.
         drawing: view.bracket.as_ref().map(|v| BracketDrawing::new(v, false)),
-        slug: view.league.row.slug,
+        slug: view.league.row.slug.to_string(),
         name: view.league.row.name,
     }
     .render()?;
@@ -116,7 +117,7 @@ async fn bracket_print(
 #[get("/leagues/{slug}/bracket.csv")]
 pub(super) async fn bracket_csv(
     state: web::Data<AppState>,
-    slug: web::Path<String>,
+    slug: web::Path<Slug>,
 ) -> Result<HttpResponse, PageError> {
     let mut conn = state.db.read().await.map_err(AppError::from)?;
     let view = playoffs::bracket_of(&mut conn, &slug).await?;

@@ -7,6 +7,7 @@
 //! TEXT may not hold) is dropped or made a newline ([`text`]); its `Calendar::name` writes
 //! RFC 7986 `NAME` unescaped, so only `X-WR-CALNAME` (escaped) names the calendar.
 
+use crate::domain::Slug;
 use std::fmt::Write;
 
 use actix_web::{HttpResponse, get, web};
@@ -23,7 +24,7 @@ const REFRESH: chrono::Duration = chrono::Duration::hours(1);
 #[get("/leagues/{slug}/calendar.ics")]
 pub(super) async fn league_calendar(
     state: web::Data<AppState>,
-    slug: web::Path<String>,
+    slug: web::Path<Slug>,
 ) -> Result<HttpResponse, PageError> {
     let mut conn = state.db.read().await.map_err(AppError::from)?;
     let feed = calendar::league_feed(&mut conn, state.db.clock(), &slug).await?;

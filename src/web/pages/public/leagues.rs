@@ -3,6 +3,7 @@
 //! the scoring of each stage, the season's forfeit, sportsmanship and playoff rules, how
 //! ties are broken).
 
+use crate::domain::Slug;
 use actix_web::{HttpResponse, get, web};
 use askama::Template;
 
@@ -57,7 +58,7 @@ struct LeagueHomePage {
 pub(super) async fn league_home(
     state: web::Data<AppState>,
     who: Viewer,
-    slug: web::Path<String>,
+    slug: web::Path<Slug>,
 ) -> Result<HttpResponse, PageError> {
     let mut conn = state.db.read().await.map_err(AppError::from)?;
     let view = home::league_home(&mut conn, &slug, state.db.clock().local_now()).await?;
@@ -68,7 +69,7 @@ pub(super) async fn league_home(
         this_week: view.this_week.iter().map(line).collect(),
         results: view.results.iter().map(line).collect(),
         upcoming: view.upcoming,
-        slug: view.league.row.slug,
+        slug: view.league.row.slug.to_string(),
         name: view.league.row.name,
     }
     .render()?;
@@ -100,7 +101,7 @@ struct LeagueRulesPage {
 pub(super) async fn league_rules(
     state: web::Data<AppState>,
     who: Viewer,
-    slug: web::Path<String>,
+    slug: web::Path<Slug>,
 ) -> Result<HttpResponse, PageError> {
     let mut conn = state.db.read().await.map_err(AppError::from)?;
     let league = leagues::league_by_slug(&mut conn, &slug).await?;
@@ -129,7 +130,7 @@ pub(super) async fn league_rules(
         nav: who.nav(),
         tiebreak: tiebreak_words(&league),
         season: league.settings.describe(),
-        slug: league.row.slug,
+        slug: league.row.slug.to_string(),
         name: league.row.name,
         stages,
     }

@@ -3,6 +3,7 @@
 //! matches without a time, by round. This week by default (or the next week with matches),
 //! `?week=DATE` the week of that date, `?week=all` the whole season; links to every week.
 
+use crate::domain::Slug;
 use actix_web::{HttpResponse, get, web};
 use askama::Template;
 use chrono::NaiveDate;
@@ -170,7 +171,7 @@ fn round_groups(rounds: &[RoundOf]) -> Vec<Group> {
 pub(super) async fn schedule_page(
     state: web::Data<AppState>,
     who: Viewer,
-    slug: web::Path<String>,
+    slug: web::Path<Slug>,
     query: web::Query<WeekQuery>,
 ) -> Result<HttpResponse, PageError> {
     // A week that is not a date (nor `all`) is no page of the schedule.
@@ -203,7 +204,7 @@ pub(super) async fn schedule_page(
     .collect();
     let body = SchedulePage {
         nav: who.nav(),
-        slug: view.league.row.slug,
+        slug: view.league.row.slug.to_string(),
         name: view.league.row.name,
         shown: shown_words(view.span),
         weeks: week_links(&view.weeks, view.span),

@@ -1,6 +1,7 @@
 //! `/leagues/{slug}/standings`: the regular-season standings with how ties are broken (and,
 //! when the league rates sportsmanship, each team's average), and the same rows as CSV.
 
+use crate::domain::Slug;
 use actix_web::{HttpResponse, get, web};
 use askama::Template;
 
@@ -31,7 +32,7 @@ struct StandingsPage {
 pub(super) async fn standings_page(
     state: web::Data<AppState>,
     who: Viewer,
-    slug: web::Path<String>,
+    slug: web::Path<Slug>,
 ) -> Result<HttpResponse, PageError> {
     let mut conn = state.db.read().await.map_err(AppError::from)?;
     let view = public_views::standings(&mut conn, &slug).await?;
@@ -53,7 +54,7 @@ pub(super) async fn standings_page(
         tiebreak: tiebreak_words(&view.league),
         rated: rates(&view.league),
         rating_legend,
-        slug: view.league.row.slug,
+        slug: view.league.row.slug.to_string(),
         name: view.league.row.name,
     }
     .render()?;
@@ -63,7 +64,7 @@ pub(super) async fn standings_page(
 #[get("/leagues/{slug}/standings.csv")]
 pub(super) async fn standings_csv(
     state: web::Data<AppState>,
-    slug: web::Path<String>,
+    slug: web::Path<Slug>,
 ) -> Result<HttpResponse, PageError> {
     let mut conn = state.db.read().await.map_err(AppError::from)?;
     let view = public_views::standings(&mut conn, &slug).await?;

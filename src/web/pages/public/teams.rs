@@ -1,6 +1,7 @@
 //! `/leagues/{slug}/teams` (every team with its players) and `/leagues/{slug}/teams/{id}`
 //! (a team's record, what it needs for the playoffs, and its matches).
 
+use crate::domain::Slug;
 use actix_web::{HttpResponse, get, web};
 use askama::Template;
 
@@ -34,13 +35,13 @@ struct TeamsPage {
 pub(super) async fn teams_page(
     state: web::Data<AppState>,
     who: Viewer,
-    slug: web::Path<String>,
+    slug: web::Path<Slug>,
 ) -> Result<HttpResponse, PageError> {
     let mut conn = state.db.read().await.map_err(AppError::from)?;
     let view = public_views::teams(&mut conn, &slug).await?;
     let body = TeamsPage {
         nav: who.nav(),
-        slug: view.league.row.slug,
+        slug: view.league.row.slug.to_string(),
         name: view.league.row.name,
         teams: view.teams,
     }
@@ -327,7 +328,7 @@ struct TeamPage {
 pub(super) async fn team_page(
     state: web::Data<AppState>,
     who: Viewer,
-    path: web::Path<(String, TeamId)>,
+    path: web::Path<(Slug, TeamId)>,
 ) -> Result<HttpResponse, PageError> {
     let (slug, team) = path.into_inner();
     let mut conn = state.db.read().await.map_err(AppError::from)?;
@@ -347,7 +348,7 @@ pub(super) async fn team_page(
             .iter()
             .map(|m| TeamMatch::of(m, team))
             .collect(),
-        slug: view.league.row.slug,
+        slug: view.league.row.slug.to_string(),
         name: view.league.row.name,
         team: view.team,
     }
