@@ -18,6 +18,7 @@ use crate::db::matches as db_matches;
 use crate::domain::{LeagueId, LocalTime, TeamId, parse_day};
 use crate::league::standings::Standing;
 use crate::rules::Stage;
+use crate::service::teams::TeamView;
 
 /// A league and its regular-season standings.
 #[derive(Debug, Clone)]
@@ -310,12 +311,13 @@ fn nights(matches: Vec<MatchSummary>) -> Vec<Night> {
 #[derive(Debug, Clone)]
 pub struct LeagueTeams {
     pub league: League,
-    pub teams: Vec<TeamRow>,
+    pub teams: Vec<TeamView>,
 }
 
 pub async fn teams(conn: &mut Conn, slug: &Slug) -> Result<LeagueTeams, ServiceError> {
     let league = leagues::league_by_slug(conn, slug).await?;
     let teams = super::teams::teams(conn, league.row.id).await?;
+    let teams = teams.iter().map(TeamView::from).collect();
     Ok(LeagueTeams { league, teams })
 }
 
@@ -323,7 +325,7 @@ pub async fn teams(conn: &mut Conn, slug: &Slug) -> Result<LeagueTeams, ServiceE
 #[derive(Debug, Clone)]
 pub struct TeamSeason {
     pub league: League,
-    pub team: TeamRow,
+    pub team: TeamView,
     /// Its row of the standings.
     pub standing: Option<Standing>,
     /// Its matches, in schedule order.
@@ -341,7 +343,7 @@ pub async fn team(conn: &mut Conn, slug: &Slug, id: TeamId) -> Result<TeamSeason
     let team = teams
         .iter()
         .find(|t| t.id == id)
-        .cloned()
+        .map(TeamView::from)
         .ok_or(ServiceError::NotFound)?;
     let table = super::standings::standings(conn, &league).await?;
     let standing = table.iter().find(|s| s.team_id == id.0).cloned();

@@ -6,7 +6,7 @@
 //!   never the path asked, so a client cannot grow the label sets), `unmatched` when no route
 //!   took the request, `unknown` for one that panicked (the request is gone by then);
 //! - `group_commit_batch_size`, `group_commit_wait_seconds`, `group_commit_batch_seconds`:
-//!   the writer's batches ([`crate::db::group_commit`]);
+//!   the writer's batches (`db/group_commit.rs`);
 //! - `db_pool_connections{pool,state}` and `db_pool_max_connections{pool}`: the database
 //!   pools, read at each scrape;
 //! - `page_cache_requests_total{result}`: the public pages' copies, `hit` or `miss`.

@@ -6,7 +6,6 @@ use actix_web::{HttpResponse, get, web};
 use askama::Template;
 
 use super::{MatchLine, StandingRow, line, page, standing_row};
-use crate::db::leagues::TeamRow;
 use crate::domain::words::{ordinal, plural};
 use crate::domain::{MatchStatus, TeamId};
 use crate::league::settings::{Settings, Sportsmanship};
@@ -17,6 +16,7 @@ use crate::service::eligibility::{EligibilityRow, Override};
 use crate::service::leagues::League;
 use crate::service::public_views;
 use crate::service::summaries::MatchSummary;
+use crate::service::teams::TeamView;
 use crate::web::AppState;
 use crate::web::error::{AppError, PageError};
 use crate::web::extract::Viewer;
@@ -28,7 +28,7 @@ struct TeamsPage {
     nav: Nav,
     slug: String,
     name: String,
-    teams: Vec<TeamRow>,
+    teams: Vec<TeamView>,
 }
 
 #[get("/leagues/{slug}/teams")]
@@ -123,7 +123,7 @@ pub struct Fact {
 impl Needs {
     fn of(
         league: &League,
-        team: &TeamRow,
+        team: &TeamView,
         standing: Option<&Standing>,
         row: Option<&EligibilityRow>,
     ) -> Needs {
@@ -180,7 +180,7 @@ impl Needs {
 }
 
 /// Why a withdrawn or dropped team is out, in a sentence.
-fn out_of_league(team: &TeamRow) -> String {
+fn out_of_league(team: &TeamView) -> String {
     let name = &team.name;
     match &team.dropped_reason {
         Some(why) => format!(
@@ -318,7 +318,7 @@ struct TeamPage {
     nav: Nav,
     slug: String,
     name: String,
-    team: TeamRow,
+    team: TeamView,
     standing: Option<StandingRow>,
     needs: Needs,
     matches: Vec<TeamMatch>,
