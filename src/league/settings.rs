@@ -329,15 +329,20 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    #[test]
-    fn the_settings_read_in_words() {
-        let s = Settings::default()
+    /// A league that uses every setting.
+    fn every_setting() -> Settings {
+        Settings::default()
             .merged(&json!({
                 "forfeit": {"grace_minutes": 10, "drop_after": 2},
                 "sportsmanship": {"min": 1, "max": 5, "forfeit_rating": 1, "required": true},
                 "eligibility": {"min_sportsmanship": 3.0, "max_forfeits": 1}
             }))
-            .unwrap();
+            .unwrap()
+    }
+
+    #[test]
+    fn the_settings_read_in_words() {
+        let s = every_setting();
         assert_eq!(
             s.describe(),
             [
@@ -368,13 +373,7 @@ mod tests {
 
     #[test]
     fn a_change_is_merged_field_by_field() {
-        let s = Settings::default()
-            .merged(&json!({
-                "forfeit": {"grace_minutes": 10, "drop_after": 2},
-                "sportsmanship": {"min": 1, "max": 5, "forfeit_rating": 1, "required": true},
-                "eligibility": {"min_sportsmanship": 3.0, "max_forfeits": 1}
-            }))
-            .unwrap();
+        let s = every_setting();
         let t = s.merged(&json!({"forfeit": {"drop_after": 3}})).unwrap();
         assert_eq!(t.forfeit.grace_minutes, Some(10), "kept");
         assert_eq!(t.forfeit.drop_after, Some(3));

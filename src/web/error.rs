@@ -54,6 +54,20 @@ pub enum AppError {
 }
 
 impl AppError {
+    /// Why no route answered `method` on a path that `allowed` methods answer (none: an
+    /// unknown path): 405 with those methods, else 404.
+    pub fn unrouted(
+        method: &actix_web::http::Method,
+        allowed: Option<Vec<&'static str>>,
+    ) -> AppError {
+        match allowed {
+            Some(allowed) if !allowed.contains(&method.as_str()) => {
+                AppError::MethodNotAllowed(allowed)
+            }
+            _ => AppError::NotFound,
+        }
+    }
+
     fn code_and_message(&self) -> (ErrorCode, String) {
         match self {
             AppError::Malformed(m) => (ErrorCode::Malformed, m.clone()),

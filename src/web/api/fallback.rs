@@ -74,10 +74,7 @@ pub fn allowed_methods(path: &str) -> Option<Vec<&'static str>> {
 /// Why no route answered `method` on `path`: 405 (with the methods that do) for a path of
 /// the API, else 404.
 pub fn unrouted(method: &Method, path: &str) -> AppError {
-    match allowed_methods(path) {
-        Some(allowed) if !allowed.contains(&method.as_str()) => AppError::MethodNotAllowed(allowed),
-        _ => AppError::NotFound,
-    }
+    AppError::unrouted(method, allowed_methods(path))
 }
 
 #[cfg(test)]

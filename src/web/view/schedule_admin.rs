@@ -10,7 +10,7 @@ use chrono::NaiveDate;
 use serde::Deserialize;
 
 use crate::domain::words::{self, plural};
-use crate::domain::{LocalTime, MatchId, MatchStatus, parse_day};
+use crate::domain::{LocalTime, MatchId, MatchStatus, TextEnum, parse_day};
 use crate::rules::Stage;
 use crate::service::admin_schedule::{ScheduleAdmin, ScheduleMatch};
 use crate::web::view::time;
@@ -135,10 +135,29 @@ pub struct GenValues {
     pub understand: bool,
 }
 
+/// A choice of a match form's stage list: its value, its label, and whether it was typed.
 pub struct StageOption {
     pub value: &'static str,
     pub label: &'static str,
     pub selected: bool,
+}
+
+/// A match form's stage list (the league page's and the schedule page's), with the one
+/// `typed` selected.
+pub fn stage_options(typed: &str) -> Vec<StageOption> {
+    let typed_stage = Stage::parse(typed).ok();
+    [
+        (Stage::Regular, "Regular season"),
+        (Stage::Playoff, "Playoff"),
+        (Stage::Final, "Final"),
+    ]
+    .into_iter()
+    .map(|(stage, label)| StageOption {
+        value: stage.as_str(),
+        label,
+        selected: typed_stage == Some(stage),
+    })
+    .collect()
 }
 
 /// "Tue 24 Nov" (a night in a message).

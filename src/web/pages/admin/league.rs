@@ -11,7 +11,7 @@ use serde::Deserialize;
 
 use super::Errors;
 use super::league_input::{STAGES, spec_words};
-use crate::domain::{MatchId, MatchStatus, TeamId, TextEnum, UserId, words};
+use crate::domain::{MatchId, MatchStatus, TeamId, UserId, words};
 use crate::rules::Stage;
 use crate::service::admin_views::{self, LeagueAdmin};
 use crate::service::teams::TeamView;
@@ -20,6 +20,7 @@ use crate::web::error::PageError;
 use crate::web::extract::{Admin, Authed};
 use crate::web::respond::{html, no_store};
 use crate::web::view::nav::Nav;
+use crate::web::view::schedule_admin::{StageOption, stage_options};
 use crate::web::view::time;
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -130,13 +131,6 @@ impl RatingLine {
     fn rated(&self) -> bool {
         self.rating_a.is_some() && self.rating_b.is_some()
     }
-}
-
-/// A choice of the match form's stage list: its value, its label, and whether it was typed.
-struct StageOption {
-    value: &'static str,
-    label: &'static str,
-    selected: bool,
 }
 
 #[derive(Template)]
@@ -346,23 +340,6 @@ impl TeamLine {
             form_key: format!("team-{}", t.id),
         }
     }
-}
-
-/// The match form's stage list, with the one `typed` selected.
-fn stage_options(typed: &str) -> Vec<StageOption> {
-    let typed_stage = Stage::parse(typed).ok();
-    [
-        (Stage::Regular, "Regular season"),
-        (Stage::Playoff, "Playoff"),
-        (Stage::Final, "Final"),
-    ]
-    .into_iter()
-    .map(|(stage, label)| StageOption {
-        value: stage.as_str(),
-        label,
-        selected: typed_stage == Some(stage),
-    })
-    .collect()
 }
 
 #[derive(Deserialize)]

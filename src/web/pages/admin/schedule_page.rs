@@ -28,7 +28,7 @@ use serde::Deserialize;
 use super::Errors;
 use super::league::{MatchForm, ScheduleForm};
 use crate::domain::words::plural;
-use crate::domain::{MatchId, MatchStatus, TextEnum, parse_day};
+use crate::domain::{MatchId, MatchStatus, parse_day};
 use crate::rules::Stage;
 use crate::service::ServiceError;
 use crate::service::admin_schedule::{self, ScheduleAdmin, ScheduleMatch};
@@ -39,7 +39,7 @@ use crate::web::respond::{html, no_store};
 use crate::web::view::nav::Nav;
 use crate::web::view::schedule_admin::{
     CallOffForm, ChangeForm, Context, GenValues, MoveForm, Part, StageOption, TeamOption, Window,
-    facts, groups, jumps, short_day,
+    facts, groups, jumps, short_day, stage_options,
 };
 use crate::web::view::time;
 
@@ -323,23 +323,6 @@ fn last_time(regular: &[&ScheduleMatch]) -> String {
         .max()
         .map(|t| t.0.format("%H:%M").to_string())
         .unwrap_or_else(|| "19:00".into())
-}
-
-/// The add-match form's stage list, with the one `typed` selected.
-fn stage_options(typed: &str) -> Vec<StageOption> {
-    let typed_stage = Stage::parse(typed).ok();
-    [
-        (Stage::Regular, "Regular season"),
-        (Stage::Playoff, "Playoff"),
-        (Stage::Final, "Final"),
-    ]
-    .into_iter()
-    .map(|(stage, label)| StageOption {
-        value: stage.as_str(),
-        label,
-        selected: typed_stage == Some(stage),
-    })
-    .collect()
 }
 
 /// What the schedule page says was just done (its `?done=`).
