@@ -733,16 +733,7 @@ pub async fn forfeit(
     input: &ForfeitInput,
 ) -> Result<MatchView, ServiceError> {
     let now = db.clock().now();
-    let who = ForfeitSide::parse(input.team.as_str()).map_err(|_| {
-        ServiceError::invalid(
-            ErrorCode::InvalidForfeit,
-            "team",
-            format!(
-                "the forfeiting team is \"a\", \"b\" or \"both\", not \"{}\"",
-                input.team
-            ),
-        )
-    })?;
+    let who = forfeit_side(input)?;
     let mut tx = db.write().await?;
     let m = writable(&mut tx, user, id).await?;
     if let Some(expected) = input.expected_version {
@@ -754,79 +745,18 @@ pub async fn forfeit(
             format!("the match is already {}", m.status.words()),
         ));
     }
-    let in_bracket = m.stage != Stage::Regular && super::playoffs::in_bracket(&mut tx, id).await?;
-    let advance = input.advance.as_deref().map(str::trim);
-    let winner = match (who.team(), in_bracket, advance) {
-        // One team forfeits: the other wins.
-        (Some(team), _, None) => Some(team.other()),
-        // Both forfeit in the regular season: nobody wins.
-        (None, false, None) => None,
-        (None, true, None) => {
-            return Err(ServiceError::conflict(
-                ErrorCode::DoubleForfeitPlayoff,
-                "a double forfeit in the playoffs needs an admin to choose which team advances (\"advance\": \"a\" or \"b\")",
-            ));
-        }
-        (None, true, Some(side)) => {
-            let team = Team::parse(side).map_err(|_| {
-                ServiceError::invalid(
-                    ErrorCode::InvalidForfeit,
-                    "advance",
-                    format!("the team that advances is \"a\" or \"b\", not \"{side}\""),
-                )
-            })?;
-            require_admin(user)?;
-            Some(team)
-        }
-        (_, _, Some(_)) => {
-            return Err(ServiceError::invalid(
-                ErrorCode::InvalidForfeit,
-                "advance",
-                "only a double forfeit in the playoffs chooses who advances",
-            ));
-        }
-    };
+    let winner = forfeit_winner(&mut tx, user, &m, who, input.advance.as_deref()).await?;
     let league = league_of(&mut tx, &m).await?;
-    db_matches::set_totals(
-        &mut tx,
-        id,
-        &Totals {
-            status: MatchStatus::Forfeit,
-            score_a: m.score_a,
-            score_b: m.score_b,
-            bags_a: m.bags_a,
-            bags_b: m.bags_b,
-            game_status: if winner.is_some() {
-                GameStatus::Won
-            } else {
-                GameStatus::Forfeit
-            },
-            winner,
-            reason: Some(WinReason::Forfeit),
-            forfeit: Some(who),
-            hands_played: m.hands_played,
-        },
-    )
-    .await?;
+    db_matches::set_totals(&mut tx, id, &forfeit_totals(&m, who, winner)).await?;
     super::conduct::rate_forfeit(&mut tx, id, &league).await?;
     if m.stage != Stage::Regular {
         super::playoffs::advance(&mut tx, id, now, None).await?;
     } else {
-        let forfeiting = match who.team() {
-            Some(Team::A) => vec![m.team_a],
-            Some(Team::B) => vec![m.team_b],
-            None => vec![m.team_a, m.team_b],
-        };
-        for team in forfeiting {
+        for team in forfeiting_teams(&m, who) {
             drop_at_limit(&mut tx, user, now, &league, team).await?;
         }
     }
-    let after = match (who, winner) {
-        (ForfeitSide::Both, Some(team)) => {
-            format!("both; team {} advances (admin's choice)", team.as_str())
-        }
-        _ => who.as_str().to_string(),
-    };
+    let after = forfeit_audit_after(who, winner);
     audit::record(
         &mut tx,
         user,
@@ -837,4 +767,96 @@ pub async fn forfeit(
     let view = reload(&mut tx, id, &league).await?;
     tx.commit().await?;
     Ok(view)
+}
+
+/// The side that forfeits: `a`, `b` or `both`.
+fn forfeit_side(input: &ForfeitInput) -> Result<ForfeitSide, ServiceError> {
+    ForfeitSide::parse(input.team.as_str()).map_err(|_| {
+        ServiceError::invalid(
+            ErrorCode::InvalidForfeit,
+            "team",
+            format!(
+                "the forfeiting team is \"a\", \"b\" or \"both\", not \"{}\"",
+                input.team
+            ),
+        )
+    })
+}
+
+/// The team that wins (or advances) by the forfeit, if any: only an admin sends a team on
+/// after a double forfeit in the playoffs, and only there.
+async fn forfeit_winner(
+    conn: &mut Conn,
+    user: &User,
+    m: &MatchRow,
+    who: ForfeitSide,
+    advance: Option<&str>,
+) -> Result<Option<Team>, ServiceError> {
+    let in_bracket = m.stage != Stage::Regular && super::playoffs::in_bracket(conn, m.id).await?;
+    let advance = advance.map(str::trim);
+    match (who.team(), in_bracket, advance) {
+        // One team forfeits: the other wins.
+        (Some(team), _, None) => Ok(Some(team.other())),
+        // Both forfeit in the regular season: nobody wins.
+        (None, false, None) => Ok(None),
+        (None, true, None) => Err(ServiceError::conflict(
+            ErrorCode::DoubleForfeitPlayoff,
+            "a double forfeit in the playoffs needs an admin to choose which team advances (\"advance\": \"a\" or \"b\")",
+        )),
+        (None, true, Some(side)) => {
+            let team = Team::parse(side).map_err(|_| {
+                ServiceError::invalid(
+                    ErrorCode::InvalidForfeit,
+                    "advance",
+                    format!("the team that advances is \"a\" or \"b\", not \"{side}\""),
+                )
+            })?;
+            require_admin(user)?;
+            Ok(Some(team))
+        }
+        (_, _, Some(_)) => Err(ServiceError::invalid(
+            ErrorCode::InvalidForfeit,
+            "advance",
+            "only a double forfeit in the playoffs chooses who advances",
+        )),
+    }
+}
+
+/// The match's totals once forfeited: the score so far stays.
+fn forfeit_totals(m: &MatchRow, who: ForfeitSide, winner: Option<Team>) -> Totals {
+    Totals {
+        status: MatchStatus::Forfeit,
+        score_a: m.score_a,
+        score_b: m.score_b,
+        bags_a: m.bags_a,
+        bags_b: m.bags_b,
+        game_status: if winner.is_some() {
+            GameStatus::Won
+        } else {
+            GameStatus::Forfeit
+        },
+        winner,
+        reason: Some(WinReason::Forfeit),
+        forfeit: Some(who),
+        hands_played: m.hands_played,
+    }
+}
+
+/// The teams of `m` that forfeit.
+fn forfeiting_teams(m: &MatchRow, who: ForfeitSide) -> Vec<TeamId> {
+    match who.team() {
+        Some(Team::A) => vec![m.team_a],
+        Some(Team::B) => vec![m.team_b],
+        None => vec![m.team_a, m.team_b],
+    }
+}
+
+/// The forfeit as the audit log tells it.
+fn forfeit_audit_after(who: ForfeitSide, winner: Option<Team>) -> String {
+    match (who, winner) {
+        (ForfeitSide::Both, Some(team)) => {
+            format!("both; team {} advances (admin's choice)", team.as_str())
+        }
+        _ => who.as_str().to_string(),
+    }
 }
