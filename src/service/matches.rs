@@ -381,33 +381,12 @@ impl HandEntry {
             ..
         } = for_write(conn, &user, id).await?;
         if let Some(key) = &idempotency_key
-            && let Some(seen) = db_idempotency::idempotency_record(conn, id, key).await?
+            && let Some(seen) = seen_before(conn, id, key, &request).await?
         {
-            if seen.request.as_ref().is_some_and(|first| *first != request) {
-                return Err(ServiceError::invalid(
-                    ErrorCode::IdempotencyKeyReused,
-                    "idempotency_key",
-                    "this idempotency key was already used for a different hand: nothing was recorded; send a new key for a new hand",
-                ));
-            }
             return Ok(Entered::Seen(seen));
         }
         check_version(&m, expected_version)?;
-        match m.status {
-            MatchStatus::InProgress => {}
-            MatchStatus::Scheduled | MatchStatus::Postponed => {
-                return Err(ServiceError::conflict(
-                    ErrorCode::NotStarted,
-                    "start the match before entering hands",
-                ));
-            }
-            other => {
-                return Err(ServiceError::Invalid(crate::domain::FieldError::new(
-                    ErrorCode::GameOver,
-                    format!("the match is {}: no more hands", other.words()),
-                )));
-            }
-        }
+        check_takes_hands(&m)?;
         let league = league_of(conn, &m).await?;
         let rules = rules_of(&m, &league)?;
         let (mut rows, mut inputs) = stored_hands(conn, id).await?;
@@ -431,15 +410,7 @@ impl HandEntry {
         let stored_row = db_hands::insert_hand(conn, &new).await?;
         let hand_id = stored_row.id.0;
         rows.push(stored_row);
-        // A new hand can only end a game (none is taken after the end), so the bracket
-        // changes only then; reloading it for every hand made playoff hands cost ~3× a
-        // regular one.
-        let bracket = if m.stage != Stage::Regular && game.state().is_over() {
-            Bracket::Moves(None)
-        } else {
-            Bracket::Stays
-        };
-        let after = save_result(conn, &m, &game, bracket, now).await?;
+        let after = save_result(conn, &m, &game, bracket_after_hand(&m, &game), now).await?;
         audit::record(
             conn,
             &user,
@@ -455,17 +426,75 @@ impl HandEntry {
         };
         let view = view_of(&after, (name_a, name_b), &league, played);
         if let Some(key) = &idempotency_key {
-            let record = record_of(request, hand_id, &view)?;
-            db_idempotency::save_idempotency_record(conn, id, key, &record, now).await?;
-            db_idempotency::expire_idempotency_keys(
-                conn,
-                Timestamp(now.0 - IDEMPOTENCY_WINDOW),
-                EXPIRE_AT_ONCE,
-            )
-            .await?;
+            keep_answer(conn, id, key, record_of(request, hand_id, &view)?, now).await?;
         }
         Ok(Entered::New(Box::new(view)))
     }
+}
+
+/// The answer kept for idempotency key `key` of match `id`, if the key was used; refused
+/// when it was used for a different hand than `request`.
+async fn seen_before(
+    conn: &mut Conn,
+    id: MatchId,
+    key: &str,
+    request: &str,
+) -> Result<Option<IdempotencyRecord>, ServiceError> {
+    let Some(seen) = db_idempotency::idempotency_record(conn, id, key).await? else {
+        return Ok(None);
+    };
+    if seen.request.as_ref().is_some_and(|first| *first != request) {
+        return Err(ServiceError::invalid(
+            ErrorCode::IdempotencyKeyReused,
+            "idempotency_key",
+            "this idempotency key was already used for a different hand: nothing was recorded; send a new key for a new hand",
+        ));
+    }
+    Ok(Some(seen))
+}
+
+/// Only a match in play takes a new hand.
+fn check_takes_hands(m: &MatchRow) -> Result<(), ServiceError> {
+    match m.status {
+        MatchStatus::InProgress => Ok(()),
+        MatchStatus::Scheduled | MatchStatus::Postponed => Err(ServiceError::conflict(
+            ErrorCode::NotStarted,
+            "start the match before entering hands",
+        )),
+        other => Err(ServiceError::Invalid(crate::domain::FieldError::new(
+            ErrorCode::GameOver,
+            format!("the match is {}: no more hands", other.words()),
+        ))),
+    }
+}
+
+/// A new hand can only end a game (none is taken after the end), so the bracket changes
+/// only then; reloading it for every hand made playoff hands cost ~3× a regular one.
+fn bracket_after_hand(m: &MatchRow, game: &Game) -> Bracket<'static> {
+    if m.stage != Stage::Regular && game.state().is_over() {
+        Bracket::Moves(None)
+    } else {
+        Bracket::Stays
+    }
+}
+
+/// Keeps `record` under idempotency key `key` of match `id`, and expires a batch of the
+/// keys older than the window.
+async fn keep_answer(
+    conn: &mut Conn,
+    id: MatchId,
+    key: &str,
+    record: IdempotencyRecord,
+    now: Timestamp,
+) -> Result<(), ServiceError> {
+    db_idempotency::save_idempotency_record(conn, id, key, &record, now).await?;
+    db_idempotency::expire_idempotency_keys(
+        conn,
+        Timestamp(now.0 - IDEMPOTENCY_WINDOW),
+        EXPIRE_AT_ONCE,
+    )
+    .await?;
+    Ok(())
 }
 
 /// A correction of hand `number`: the new hand and why.
