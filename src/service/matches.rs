@@ -587,19 +587,11 @@ impl CorrectionEntry {
             ..
         } = for_write(conn, &user, id).await?;
         check_version(&m, expected_version)?;
-        if matches!(m.status, MatchStatus::Forfeit | MatchStatus::Cancelled) {
-            return Err(ServiceError::conflict(
-                ErrorCode::MatchClosed,
-                format!("the match is {}; its hands cannot change", m.status.words()),
-            ));
-        }
+        check_hands_can_change(&m)?;
         let league = league_of(conn, &m).await?;
         let rules = rules_of(&m, &league)?;
         let (mut rows, mut inputs) = stored_hands(conn, id).await?;
-        let index = usize::try_from(number - 1)
-            .ok()
-            .filter(|i| *i < rows.len())
-            .ok_or(ServiceError::NotFound)?;
+        let index = hand_index(number, rows.len())?;
         let before = rows[index].hand.clone();
         // The hand in play when time ran out stays the time-called one (it was marked by
         // the service, so a client correcting its bids or tricks need not send the mark
@@ -626,22 +618,13 @@ impl CorrectionEntry {
             admin: &user,
             reason: &reason,
         });
-        let bracket = if m.stage == Stage::Regular {
-            Bracket::Stays
-        } else {
-            Bracket::Moves(reset.as_ref())
-        };
+        let bracket = bracket_after_correction(&m, reset.as_ref());
         let after = save_result(conn, &m, &game, bracket, now).await?;
-        audit::record(
-            conn,
-            &user,
-            now,
-            audit::Change::new("correct_hand", audit::Subject::Match(id))
-                .before(&before)
-                .after(&stored)
-                .reason(&reason),
-        )
-        .await?;
+        let change = audit::Change::new("correct_hand", audit::Subject::Match(id))
+            .before(&before)
+            .after(&stored)
+            .reason(&reason);
+        audit::record(conn, &user, now, change).await?;
         let played = Replayed {
             rules,
             rows,
@@ -650,6 +633,38 @@ impl CorrectionEntry {
         };
         Ok(view_of(&after, (name_a, name_b), &league, played))
     }
+}
+
+/// A corrected playoff hand may change the winner: the bracket moves on, resetting the
+/// started matches it changes if an admin confirmed it.
+fn bracket_after_correction<'a>(
+    m: &MatchRow,
+    reset: Option<&'a super::playoffs::PathReset<'a>>,
+) -> Bracket<'a> {
+    if m.stage == Stage::Regular {
+        Bracket::Stays
+    } else {
+        Bracket::Moves(reset)
+    }
+}
+
+/// A forfeited or cancelled match keeps its hands as they are.
+fn check_hands_can_change(m: &MatchRow) -> Result<(), ServiceError> {
+    if matches!(m.status, MatchStatus::Forfeit | MatchStatus::Cancelled) {
+        return Err(ServiceError::conflict(
+            ErrorCode::MatchClosed,
+            format!("the match is {}; its hands cannot change", m.status.words()),
+        ));
+    }
+    Ok(())
+}
+
+/// Where hand `number` (from 1) is among `count` stored hands; not found past them.
+fn hand_index(number: i64, count: usize) -> Result<usize, ServiceError> {
+    usize::try_from(number - 1)
+        .ok()
+        .filter(|i| *i < count)
+        .ok_or(ServiceError::NotFound)
 }
 
 /// Calls time now: the hand in play is the last one (it is marked time-called when entered).
