@@ -14,7 +14,7 @@ use crate::league::settings::Settings;
 use crate::league::standings::Tiebreak;
 use crate::rules::describe::{RuleLine, describe};
 use crate::rules::{RulesSpec, presets};
-use crate::service::leagues::{League, NewLeagueInput};
+use crate::service::leagues::{League, NewLeagueInput, RulesByStage};
 use crate::service::{ServiceError, admin_views, leagues};
 use crate::web::AppState;
 use crate::web::error::PageError;
@@ -307,6 +307,9 @@ fn source(spec: Option<&RulesSpec>) -> String {
     }
 }
 
+/// The fields a league service error may name, where the form shows it.
+const LEAGUE_FIELDS: [&str; 3] = ["name", "slug", "tiebreak_order"];
+
 /// The league form's POST: back to the form, a preview, or (confirmed) the save.
 /// `current` is the league being edited (`None` when creating).
 async fn league_post(
@@ -316,40 +319,65 @@ async fn league_post(
     mut form: LeagueForm,
 ) -> Result<HttpResponse, PageError> {
     let editing = current.map(|l| &l.row.slug);
-    let creating = editing.is_none();
     if let Some(slug) = editing {
         form.slug = slug.to_string();
     }
     if form.back == "1" {
         return render_league_form(who, editing, form, Errors::default());
     }
-    let mut input = match form.input(creating) {
-        Ok(input) => input,
+    let checked = match check_league_post(state, who, current, &form).await? {
+        Ok(checked) => checked,
         Err(errors) => return render_league_form(who, editing, form, errors),
     };
-    let fields = ["name", "slug", "tiebreak_order"];
+    if form.confirm == "1" {
+        return save_league(state, who, current, form, &checked.input).await;
+    }
+    render_league_preview(who, editing, form, checked)
+}
+
+/// A league form checked by the service, ready to preview or save.
+struct CheckedPost {
+    /// With the settings patch, only where the form changes them.
+    input: NewLeagueInput,
+    slug: Slug,
+    rules: RulesByStage,
+    /// The settings the league will have.
+    settings: Settings,
+    /// The settings are not on the form (they stay as they are).
+    settings_kept: bool,
+}
+
+/// Checks the posted form as the service will: the errors to show on the form, if any.
+async fn check_league_post(
+    state: &AppState,
+    who: &Authed,
+    current: Option<&League>,
+    form: &LeagueForm,
+) -> Result<Result<CheckedPost, Errors>, PageError> {
+    let editing = current.map(|l| &l.row.slug);
+    let creating = editing.is_none();
+    let mut input = match form.input(creating) {
+        Ok(input) => input,
+        Err(errors) => return Ok(Err(errors)),
+    };
     let (slug, rules) = match leagues::check_league_input(&input, editing) {
         Ok(checked) => checked,
-        Err(e) if fixable(&e) => {
-            let errors = league_errors(&e, &fields);
-            return render_league_form(who, editing, form, errors);
-        }
+        Err(e) if fixable(&e) => return Ok(Err(league_errors(&e, &LEAGUE_FIELDS))),
         Err(e) => return Err(e.into()),
     };
     if creating && admin_views::slug_taken(&state.db, &who.user, &slug).await? {
-        let errors = Errors::new(
+        return Ok(Err(Errors::new(
             "league",
             "slug",
             format!("a league with the slug \"{slug}\" exists; pick another"),
-        );
-        return render_league_form(who, editing, form, errors);
+        )));
     }
     // The settings as they are now (a new league's: the defaults), and as the form makes
     // them (`None`: the post has no settings fieldset, they stay).
     let stored = current.map_or_else(Settings::default, |l| l.settings.clone());
     let typed = match form.settings() {
         Ok(typed) => typed,
-        Err(errors) => return render_league_form(who, editing, form, errors),
+        Err(errors) => return Ok(Err(errors)),
     };
     let settings_kept = typed.is_none();
     let (patch, settings) = match typed {
@@ -357,24 +385,73 @@ async fn league_post(
         None => (None, stored),
     };
     input.settings = patch;
-    if form.confirm == "1" {
-        let saved = match current {
-            Some(league) => save_edit(state, who, league, &form, &input).await,
-            None => leagues::create_league(&state.db, &who.user, &input).await,
-        };
-        return match saved {
-            Ok(league) => Ok(super::done(&league.row.slug, super::Done::Saved)),
-            Err(ServiceError::Conflict { message, .. }) => {
-                render_league_form(who, editing, form, Errors::new("league", "slug", message))
-            }
-            Err(e) if fixable(&e) => {
-                let errors = league_errors(&e, &fields);
-                render_league_form(who, editing, form, errors)
-            }
-            Err(e) => Err(e.into()),
-        };
+    Ok(Ok(CheckedPost {
+        input,
+        slug,
+        rules,
+        settings,
+        settings_kept,
+    }))
+}
+
+/// Saves the confirmed form: to the league's page, or back to the form with the error.
+async fn save_league(
+    state: &AppState,
+    who: &Authed,
+    current: Option<&League>,
+    form: LeagueForm,
+    input: &NewLeagueInput,
+) -> Result<HttpResponse, PageError> {
+    let editing = current.map(|l| &l.row.slug);
+    let saved = match current {
+        Some(league) => save_edit(state, who, league, &form, input).await,
+        None => leagues::create_league(&state.db, &who.user, input).await,
+    };
+    match saved {
+        Ok(league) => Ok(super::done(&league.row.slug, super::Done::Saved)),
+        Err(ServiceError::Conflict { message, .. }) => {
+            render_league_form(who, editing, form, Errors::new("league", "slug", message))
+        }
+        Err(e) if fixable(&e) => {
+            let errors = league_errors(&e, &LEAGUE_FIELDS);
+            render_league_form(who, editing, form, errors)
+        }
+        Err(e) => Err(e.into()),
     }
-    let stages = vec![
+}
+
+/// The preview of the checked form: the rules and settings in words, to confirm.
+fn render_league_preview(
+    who: &Authed,
+    editing: Option<&Slug>,
+    form: LeagueForm,
+    checked: CheckedPost,
+) -> Result<HttpResponse, PageError> {
+    let CheckedPost {
+        input,
+        slug,
+        rules,
+        settings,
+        settings_kept,
+    } = checked;
+    let body = LeaguePreviewPage {
+        nav: who.nav(),
+        editing: editing.map(Slug::to_string),
+        action: action_of(editing),
+        form: form.normalized(),
+        slug: slug.to_string(),
+        stages: stage_previews(&input, &rules),
+        tiebreak: tiebreak_words(input.tiebreak_order.as_deref().unwrap_or_default()),
+        settings: settings.describe(),
+        settings_kept,
+    }
+    .render()?;
+    Ok(no_store(html(StatusCode::OK, body)))
+}
+
+/// Each stage's rules in words, with where they come from.
+fn stage_previews(input: &NewLeagueInput, rules: &RulesByStage) -> Vec<StagePreview> {
+    vec![
         StagePreview {
             label: STAGES[0].1,
             source: source(Some(&input.rules.regular)),
@@ -390,20 +467,7 @@ async fn league_post(
             source: source(input.rules.r#final.as_ref()),
             lines: describe(&rules.r#final),
         },
-    ];
-    let body = LeaguePreviewPage {
-        nav: who.nav(),
-        editing: editing.map(Slug::to_string),
-        action: action_of(editing),
-        form: form.normalized(),
-        slug: slug.to_string(),
-        stages,
-        tiebreak: tiebreak_words(input.tiebreak_order.as_deref().unwrap_or_default()),
-        settings: settings.describe(),
-        settings_kept,
-    }
-    .render()?;
-    Ok(no_store(html(StatusCode::OK, body)))
+    ]
 }
 
 /// The tiebreaks in words, in order, each once (the default order when none is given).
