@@ -85,95 +85,10 @@ struct SettingsFields {
 
 impl SettingsFields {
     fn of(form: &LeagueForm, errors: &Errors) -> SettingsFields {
-        // The scale's own error (min and max together) is shown at the maximum and marks
-        // both.
-        let scale_error = errors.bad("league", "rating_max");
-        let input = |name: &'static str,
-                     label: &'static str,
-                     hint: &'static str,
-                     value: &str,
-                     decimal: bool| {
-            let error = errors.at("league", name).map(str::to_string);
-            let shared = name == "rating_min" && scale_error;
-            let mut described_by = format!("{name}-hint");
-            if error.is_some() {
-                described_by.push_str(&format!(" {name}-error"));
-            } else if shared {
-                described_by.push_str(" rating_max-error");
-            }
-            SettingInput {
-                name,
-                label,
-                hint,
-                value: value.to_string(),
-                decimal,
-                invalid: error.is_some() || shared,
-                error,
-                described_by,
-            }
-        };
-        let forfeit = vec![
-            input(
-                "grace_minutes",
-                "Grace period (minutes)",
-                "Minutes after the match time when the console offers the forfeit against a team not checked in: 0 to 120. Empty: no grace clock.",
-                &form.grace_minutes,
-                false,
-            ),
-            input(
-                "drop_after",
-                "Drop a team at its n-th forfeit",
-                "1 to 20: its remaining matches are cancelled, its results stay. Empty: never.",
-                &form.drop_after,
-                false,
-            ),
-        ];
-        let scale = vec![
-            input(
-                "rating_min",
-                "Lowest rating",
-                "0 to 9. Empty: 1.",
-                &form.rating_min,
-                false,
-            ),
-            input(
-                "rating_max",
-                "Highest rating",
-                "Above the lowest, at most 10. Empty: 5.",
-                &form.rating_max,
-                false,
-            ),
-            input(
-                "forfeit_rating",
-                "Rating of a team that forfeits",
-                "On the scale, given with the forfeit. Empty: the supervisor rates it like any other.",
-                &form.forfeit_rating,
-                false,
-            ),
-        ];
-        let eligibility = vec![
-            input(
-                "min_sportsmanship",
-                "Minimum sportsmanship average",
-                "On the rating scale, e.g. 3.0 (needs \u{201c}Rate sportsmanship\u{201d}); a team not rated yet is not held back. Empty: no minimum.",
-                &form.min_sportsmanship,
-                true,
-            ),
-            input(
-                "max_forfeits",
-                "Most forfeits a playoff team may have",
-                "0 to 50. Empty: no limit.",
-                &form.max_forfeits,
-                false,
-            ),
-            input(
-                "min_win_pct",
-                "Minimum win percentage",
-                "0 to 1 (e.g. 0.5) or a percentage (50%). Empty: no minimum.",
-                &form.min_win_pct,
-                true,
-            ),
-        ];
+        let inputs = SettingInputs::new(errors);
+        let forfeit = inputs.forfeit(form);
+        let scale = inputs.scale(form);
+        let eligibility = inputs.eligibility(form);
         let has_error = [&forfeit, &scale, &eligibility]
             .iter()
             .any(|group| group.iter().any(|f| f.invalid))
@@ -189,6 +104,125 @@ impl SettingsFields {
             all_played: !form.require_all_played.is_empty(),
             has_error,
         }
+    }
+}
+
+/// Makes the number inputs of the season settings, with the form's errors on them.
+struct SettingInputs<'a> {
+    errors: &'a Errors,
+    /// The scale's own error (min and max together) is shown at the maximum and marks
+    /// both.
+    scale_error: bool,
+}
+
+impl<'a> SettingInputs<'a> {
+    fn new(errors: &'a Errors) -> Self {
+        SettingInputs {
+            errors,
+            scale_error: errors.bad("league", "rating_max"),
+        }
+    }
+
+    fn input(
+        &self,
+        name: &'static str,
+        label: &'static str,
+        hint: &'static str,
+        value: &str,
+        decimal: bool,
+    ) -> SettingInput {
+        let error = self.errors.at("league", name).map(str::to_string);
+        let shared = name == "rating_min" && self.scale_error;
+        let mut described_by = format!("{name}-hint");
+        if error.is_some() {
+            described_by.push_str(&format!(" {name}-error"));
+        } else if shared {
+            described_by.push_str(" rating_max-error");
+        }
+        SettingInput {
+            name,
+            label,
+            hint,
+            value: value.to_string(),
+            decimal,
+            invalid: error.is_some() || shared,
+            error,
+            described_by,
+        }
+    }
+
+    /// The forfeit policy: the grace period and when a team is dropped.
+    fn forfeit(&self, form: &LeagueForm) -> Vec<SettingInput> {
+        vec![
+            self.input(
+                "grace_minutes",
+                "Grace period (minutes)",
+                "Minutes after the match time when the console offers the forfeit against a team not checked in: 0 to 120. Empty: no grace clock.",
+                &form.grace_minutes,
+                false,
+            ),
+            self.input(
+                "drop_after",
+                "Drop a team at its n-th forfeit",
+                "1 to 20: its remaining matches are cancelled, its results stay. Empty: never.",
+                &form.drop_after,
+                false,
+            ),
+        ]
+    }
+
+    /// The sportsmanship rating scale.
+    fn scale(&self, form: &LeagueForm) -> Vec<SettingInput> {
+        vec![
+            self.input(
+                "rating_min",
+                "Lowest rating",
+                "0 to 9. Empty: 1.",
+                &form.rating_min,
+                false,
+            ),
+            self.input(
+                "rating_max",
+                "Highest rating",
+                "Above the lowest, at most 10. Empty: 5.",
+                &form.rating_max,
+                false,
+            ),
+            self.input(
+                "forfeit_rating",
+                "Rating of a team that forfeits",
+                "On the scale, given with the forfeit. Empty: the supervisor rates it like any other.",
+                &form.forfeit_rating,
+                false,
+            ),
+        ]
+    }
+
+    /// Who may play in the playoffs.
+    fn eligibility(&self, form: &LeagueForm) -> Vec<SettingInput> {
+        vec![
+            self.input(
+                "min_sportsmanship",
+                "Minimum sportsmanship average",
+                "On the rating scale, e.g. 3.0 (needs \u{201c}Rate sportsmanship\u{201d}); a team not rated yet is not held back. Empty: no minimum.",
+                &form.min_sportsmanship,
+                true,
+            ),
+            self.input(
+                "max_forfeits",
+                "Most forfeits a playoff team may have",
+                "0 to 50. Empty: no limit.",
+                &form.max_forfeits,
+                false,
+            ),
+            self.input(
+                "min_win_pct",
+                "Minimum win percentage",
+                "0 to 1 (e.g. 0.5) or a percentage (50%). Empty: no minimum.",
+                &form.min_win_pct,
+                true,
+            ),
+        ]
     }
 }
 
