@@ -13,6 +13,7 @@ use crate::db::{Conn, Db};
 use crate::domain::ErrorCode;
 use crate::domain::TeamId;
 use crate::league::bracket::{self, Bracket, BracketError, BracketState, Format, GrandFinal};
+use crate::league::standings::Standing;
 use crate::service::leagues::league_by_slug;
 use crate::service::standings::standings;
 use crate::service::{ServiceError, User, audit, require_admin};
@@ -57,6 +58,48 @@ async fn plan(
     league: &crate::service::leagues::League,
     input: &PlayoffsInput,
 ) -> Result<Plan, ServiceError> {
+    let (format, grand_final, third_place) = shape(input)?;
+    if db_playoffs::of_league(&mut *conn, league.row.id)
+        .await?
+        .is_some()
+    {
+        return Err(ServiceError::conflict(
+            ErrorCode::BracketExists,
+            "the league already has a playoff bracket",
+        ));
+    }
+    let table = eligible_standings(conn, league).await?;
+    let wanted = input.teams.unwrap_or(table.len());
+    if wanted < bracket::MIN_TEAMS || wanted > table.len().min(bracket::MAX_TEAMS) {
+        return Err(invalid(
+            "teams",
+            format!(
+                "a bracket needs 2 to {} teams (the league has {} eligible)",
+                table.len().min(bracket::MAX_TEAMS),
+                table.len()
+            ),
+        ));
+    }
+    let seeds: Vec<TeamId> = bracket::seed_teams(&table, Some(wanted))
+        .into_iter()
+        .map(TeamId)
+        .collect();
+    let structure = match format {
+        Format::SingleElimination => bracket::single_elimination(seeds.len(), third_place),
+        Format::DoubleElimination => bracket::double_elimination(seeds.len(), grand_final),
+    }
+    .map_err(|e: BracketError| invalid("teams", e.to_string()))?;
+    Ok(Plan {
+        format,
+        grand_final,
+        seeds,
+        structure,
+    })
+}
+
+/// The bracket's format, grand final and third-place match as the input asks, checked
+/// against each other.
+fn shape(input: &PlayoffsInput) -> Result<(Format, GrandFinal, bool), ServiceError> {
     let format = Format::parse(&input.format).ok_or_else(|| {
         invalid(
             "format",
@@ -89,15 +132,14 @@ async fn plan(
             "a third-place match is for single elimination",
         ));
     }
-    if db_playoffs::of_league(&mut *conn, league.row.id)
-        .await?
-        .is_some()
-    {
-        return Err(ServiceError::conflict(
-            ErrorCode::BracketExists,
-            "the league already has a playoff bracket",
-        ));
-    }
+    Ok((format, grand_final, third_place))
+}
+
+/// The standings of the teams that may play in the playoffs.
+async fn eligible_standings(
+    conn: &mut Conn,
+    league: &crate::service::leagues::League,
+) -> Result<Vec<Standing>, ServiceError> {
     // Only eligible teams are seeded (withdrawn teams never are); the standings once, for
     // the verdicts and the seeds.
     let teams = db_leagues::teams(&mut *conn, league.row.id).await?;
@@ -108,36 +150,10 @@ async fn plan(
         .filter(|row| row.eligible)
         .map(|row| row.team_id.0)
         .collect();
-    let table: Vec<_> = all
+    Ok(all
         .into_iter()
         .filter(|s| eligible.contains(&s.team_id))
-        .collect();
-    let wanted = input.teams.unwrap_or(table.len());
-    if wanted < bracket::MIN_TEAMS || wanted > table.len().min(bracket::MAX_TEAMS) {
-        return Err(invalid(
-            "teams",
-            format!(
-                "a bracket needs 2 to {} teams (the league has {} eligible)",
-                table.len().min(bracket::MAX_TEAMS),
-                table.len()
-            ),
-        ));
-    }
-    let seeds: Vec<TeamId> = bracket::seed_teams(&table, Some(wanted))
-        .into_iter()
-        .map(TeamId)
-        .collect();
-    let structure = match format {
-        Format::SingleElimination => bracket::single_elimination(seeds.len(), third_place),
-        Format::DoubleElimination => bracket::double_elimination(seeds.len(), grand_final),
-    }
-    .map_err(|e: BracketError| invalid("teams", e.to_string()))?;
-    Ok(Plan {
-        format,
-        grand_final,
-        seeds,
-        structure,
-    })
+        .collect())
 }
 
 /// The league and the bracket it would get, for the admin (shared by the preview and the
