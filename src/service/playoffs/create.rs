@@ -11,7 +11,7 @@ use crate::db::matches as db_matches;
 use crate::db::playoffs::{self as db_playoffs, BracketMatchRow, NewBracket};
 use crate::db::{Conn, Db};
 use crate::domain::ErrorCode;
-use crate::domain::TeamId;
+use crate::domain::{BracketId, LeagueId, TeamId, Timestamp};
 use crate::league::bracket::{self, Bracket, BracketError, BracketState, Format, GrandFinal};
 use crate::league::standings::Standing;
 use crate::service::leagues::league_by_slug;
@@ -204,15 +204,7 @@ pub async fn create_playoffs(
 ) -> Result<BracketView, ServiceError> {
     let now = db.clock().now();
     let mut tx = db.write().await?;
-    let (
-        league,
-        Plan {
-            format,
-            grand_final,
-            seeds,
-            structure,
-        },
-    ) = checked_plan(&mut tx, user, slug, input).await?;
+    let (league, plan) = checked_plan(&mut tx, user, slug, input).await?;
     // The season must be over first, unless the league says otherwise or the admin forces it.
     let remaining = db_matches::count_unplayed_regular(&mut tx, league.row.id).await?;
     let forced = remaining > 0 && league.settings.eligibility.require_all_played;
@@ -225,52 +217,13 @@ pub async fn create_playoffs(
             ),
         ));
     }
-    let bracket_id = db_playoffs::insert(
-        &mut tx,
-        &NewBracket {
-            league_id: league.row.id,
-            format,
-            teams: seeds.len() as i64,
-            third_place: structure.third_place,
-            grand_final,
-            now,
-        },
-    )
-    .await?;
-    for (i, team) in seeds.iter().enumerate() {
-        db_playoffs::insert_seed(&mut tx, bracket_id, i as i64 + 1, *team).await?;
-    }
-    for m in &structure.matches {
-        db_playoffs::insert_match(
-            &mut tx,
-            &BracketMatchRow {
-                bracket_id,
-                match_index: m.index as i64,
-                section: m.bracket,
-                round: m.round as i64,
-                position: m.position as i64,
-                seed_a: None,
-                seed_b: None,
-                match_id: None,
-            },
-        )
-        .await?;
-    }
+    let bracket_id = store_bracket(&mut tx, league.row.id, &plan, now).await?;
     let row = db_playoffs::by_id(&mut tx, bracket_id)
         .await?
         .ok_or_else(|| corrupt("just created"))?;
     let loaded = load(&mut tx, row).await?;
     sync(&mut tx, &loaded).await?;
-    let after = format!(
-        "{} of {} teams, {}",
-        format.as_str(),
-        seeds.len(),
-        if format == Format::DoubleElimination {
-            format!("grand final {}", grand_final.as_str())
-        } else {
-            format!("third place {}", structure.third_place)
-        }
-    );
+    let after = created_words(&plan);
     let forced_reason = format!(
         "forced with {remaining} regular-season match{} unplayed",
         if remaining == 1 { "" } else { "es" }
@@ -284,4 +237,60 @@ pub async fn create_playoffs(
     let view = bracket_of(&mut tx, &league.row.slug).await?;
     tx.commit().await?;
     Ok(view)
+}
+
+/// Stores the planned bracket: its row, the seeds in order, and its matches (no real
+/// match yet: [`sync`] creates those).
+async fn store_bracket(
+    conn: &mut Conn,
+    league_id: LeagueId,
+    plan: &Plan,
+    now: Timestamp,
+) -> Result<BracketId, ServiceError> {
+    let bracket_id = db_playoffs::insert(
+        conn,
+        &NewBracket {
+            league_id,
+            format: plan.format,
+            teams: plan.seeds.len() as i64,
+            third_place: plan.structure.third_place,
+            grand_final: plan.grand_final,
+            now,
+        },
+    )
+    .await?;
+    for (i, team) in plan.seeds.iter().enumerate() {
+        db_playoffs::insert_seed(conn, bracket_id, i as i64 + 1, *team).await?;
+    }
+    for m in &plan.structure.matches {
+        db_playoffs::insert_match(
+            conn,
+            &BracketMatchRow {
+                bracket_id,
+                match_index: m.index as i64,
+                section: m.bracket,
+                round: m.round as i64,
+                position: m.position as i64,
+                seed_a: None,
+                seed_b: None,
+                match_id: None,
+            },
+        )
+        .await?;
+    }
+    Ok(bracket_id)
+}
+
+/// The created bracket as the audit log tells it.
+fn created_words(plan: &Plan) -> String {
+    format!(
+        "{} of {} teams, {}",
+        plan.format.as_str(),
+        plan.seeds.len(),
+        if plan.format == Format::DoubleElimination {
+            format!("grand final {}", plan.grand_final.as_str())
+        } else {
+            format!("third place {}", plan.structure.third_place)
+        }
+    )
 }
