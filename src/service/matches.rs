@@ -381,33 +381,12 @@ impl HandEntry {
             ..
         } = for_write(conn, &user, id).await?;
         if let Some(key) = &idempotency_key
-            && let Some(seen) = db_idempotency::idempotency_record(conn, id, key).await?
+            && let Some(seen) = seen_before(conn, id, key, &request).await?
         {
-            if seen.request.as_ref().is_some_and(|first| *first != request) {
-                return Err(ServiceError::invalid(
-                    ErrorCode::IdempotencyKeyReused,
-                    "idempotency_key",
-                    "this idempotency key was already used for a different hand: nothing was recorded; send a new key for a new hand",
-                ));
-            }
             return Ok(Entered::Seen(seen));
         }
         check_version(&m, expected_version)?;
-        match m.status {
-            MatchStatus::InProgress => {}
-            MatchStatus::Scheduled | MatchStatus::Postponed => {
-                return Err(ServiceError::conflict(
-                    ErrorCode::NotStarted,
-                    "start the match before entering hands",
-                ));
-            }
-            other => {
-                return Err(ServiceError::Invalid(crate::domain::FieldError::new(
-                    ErrorCode::GameOver,
-                    format!("the match is {}: no more hands", other.words()),
-                )));
-            }
-        }
+        check_takes_hands(&m)?;
         let league = league_of(conn, &m).await?;
         let rules = rules_of(&m, &league)?;
         let (mut rows, mut inputs) = stored_hands(conn, id).await?;
@@ -431,15 +410,7 @@ impl HandEntry {
         let stored_row = db_hands::insert_hand(conn, &new).await?;
         let hand_id = stored_row.id.0;
         rows.push(stored_row);
-        // A new hand can only end a game (none is taken after the end), so the bracket
-        // changes only then; reloading it for every hand made playoff hands cost ~3× a
-        // regular one.
-        let bracket = if m.stage != Stage::Regular && game.state().is_over() {
-            Bracket::Moves(None)
-        } else {
-            Bracket::Stays
-        };
-        let after = save_result(conn, &m, &game, bracket, now).await?;
+        let after = save_result(conn, &m, &game, bracket_after_hand(&m, &game), now).await?;
         audit::record(
             conn,
             &user,
@@ -455,17 +426,75 @@ impl HandEntry {
         };
         let view = view_of(&after, (name_a, name_b), &league, played);
         if let Some(key) = &idempotency_key {
-            let record = record_of(request, hand_id, &view)?;
-            db_idempotency::save_idempotency_record(conn, id, key, &record, now).await?;
-            db_idempotency::expire_idempotency_keys(
-                conn,
-                Timestamp(now.0 - IDEMPOTENCY_WINDOW),
-                EXPIRE_AT_ONCE,
-            )
-            .await?;
+            keep_answer(conn, id, key, record_of(request, hand_id, &view)?, now).await?;
         }
         Ok(Entered::New(Box::new(view)))
     }
+}
+
+/// The answer kept for idempotency key `key` of match `id`, if the key was used; refused
+/// when it was used for a different hand than `request`.
+async fn seen_before(
+    conn: &mut Conn,
+    id: MatchId,
+    key: &str,
+    request: &str,
+) -> Result<Option<IdempotencyRecord>, ServiceError> {
+    let Some(seen) = db_idempotency::idempotency_record(conn, id, key).await? else {
+        return Ok(None);
+    };
+    if seen.request.as_ref().is_some_and(|first| *first != request) {
+        return Err(ServiceError::invalid(
+            ErrorCode::IdempotencyKeyReused,
+            "idempotency_key",
+            "this idempotency key was already used for a different hand: nothing was recorded; send a new key for a new hand",
+        ));
+    }
+    Ok(Some(seen))
+}
+
+/// Only a match in play takes a new hand.
+fn check_takes_hands(m: &MatchRow) -> Result<(), ServiceError> {
+    match m.status {
+        MatchStatus::InProgress => Ok(()),
+        MatchStatus::Scheduled | MatchStatus::Postponed => Err(ServiceError::conflict(
+            ErrorCode::NotStarted,
+            "start the match before entering hands",
+        )),
+        other => Err(ServiceError::Invalid(crate::domain::FieldError::new(
+            ErrorCode::GameOver,
+            format!("the match is {}: no more hands", other.words()),
+        ))),
+    }
+}
+
+/// A new hand can only end a game (none is taken after the end), so the bracket changes
+/// only then; reloading it for every hand made playoff hands cost ~3× a regular one.
+fn bracket_after_hand(m: &MatchRow, game: &Game) -> Bracket<'static> {
+    if m.stage != Stage::Regular && game.state().is_over() {
+        Bracket::Moves(None)
+    } else {
+        Bracket::Stays
+    }
+}
+
+/// Keeps `record` under idempotency key `key` of match `id`, and expires a batch of the
+/// keys older than the window.
+async fn keep_answer(
+    conn: &mut Conn,
+    id: MatchId,
+    key: &str,
+    record: IdempotencyRecord,
+    now: Timestamp,
+) -> Result<(), ServiceError> {
+    db_idempotency::save_idempotency_record(conn, id, key, &record, now).await?;
+    db_idempotency::expire_idempotency_keys(
+        conn,
+        Timestamp(now.0 - IDEMPOTENCY_WINDOW),
+        EXPIRE_AT_ONCE,
+    )
+    .await?;
+    Ok(())
 }
 
 /// A correction of hand `number`: the new hand and why.
@@ -558,19 +587,11 @@ impl CorrectionEntry {
             ..
         } = for_write(conn, &user, id).await?;
         check_version(&m, expected_version)?;
-        if matches!(m.status, MatchStatus::Forfeit | MatchStatus::Cancelled) {
-            return Err(ServiceError::conflict(
-                ErrorCode::MatchClosed,
-                format!("the match is {}; its hands cannot change", m.status.words()),
-            ));
-        }
+        check_hands_can_change(&m)?;
         let league = league_of(conn, &m).await?;
         let rules = rules_of(&m, &league)?;
         let (mut rows, mut inputs) = stored_hands(conn, id).await?;
-        let index = usize::try_from(number - 1)
-            .ok()
-            .filter(|i| *i < rows.len())
-            .ok_or(ServiceError::NotFound)?;
+        let index = hand_index(number, rows.len())?;
         let before = rows[index].hand.clone();
         // The hand in play when time ran out stays the time-called one (it was marked by
         // the service, so a client correcting its bids or tricks need not send the mark
@@ -597,22 +618,13 @@ impl CorrectionEntry {
             admin: &user,
             reason: &reason,
         });
-        let bracket = if m.stage == Stage::Regular {
-            Bracket::Stays
-        } else {
-            Bracket::Moves(reset.as_ref())
-        };
+        let bracket = bracket_after_correction(&m, reset.as_ref());
         let after = save_result(conn, &m, &game, bracket, now).await?;
-        audit::record(
-            conn,
-            &user,
-            now,
-            audit::Change::new("correct_hand", audit::Subject::Match(id))
-                .before(&before)
-                .after(&stored)
-                .reason(&reason),
-        )
-        .await?;
+        let change = audit::Change::new("correct_hand", audit::Subject::Match(id))
+            .before(&before)
+            .after(&stored)
+            .reason(&reason);
+        audit::record(conn, &user, now, change).await?;
         let played = Replayed {
             rules,
             rows,
@@ -621,6 +633,38 @@ impl CorrectionEntry {
         };
         Ok(view_of(&after, (name_a, name_b), &league, played))
     }
+}
+
+/// A corrected playoff hand may change the winner: the bracket moves on, resetting the
+/// started matches it changes if an admin confirmed it.
+fn bracket_after_correction<'a>(
+    m: &MatchRow,
+    reset: Option<&'a super::playoffs::PathReset<'a>>,
+) -> Bracket<'a> {
+    if m.stage == Stage::Regular {
+        Bracket::Stays
+    } else {
+        Bracket::Moves(reset)
+    }
+}
+
+/// A forfeited or cancelled match keeps its hands as they are.
+fn check_hands_can_change(m: &MatchRow) -> Result<(), ServiceError> {
+    if matches!(m.status, MatchStatus::Forfeit | MatchStatus::Cancelled) {
+        return Err(ServiceError::conflict(
+            ErrorCode::MatchClosed,
+            format!("the match is {}; its hands cannot change", m.status.words()),
+        ));
+    }
+    Ok(())
+}
+
+/// Where hand `number` (from 1) is among `count` stored hands; not found past them.
+fn hand_index(number: i64, count: usize) -> Result<usize, ServiceError> {
+    usize::try_from(number - 1)
+        .ok()
+        .filter(|i| *i < count)
+        .ok_or(ServiceError::NotFound)
 }
 
 /// Calls time now: the hand in play is the last one (it is marked time-called when entered).
@@ -733,16 +777,7 @@ pub async fn forfeit(
     input: &ForfeitInput,
 ) -> Result<MatchView, ServiceError> {
     let now = db.clock().now();
-    let who = ForfeitSide::parse(input.team.as_str()).map_err(|_| {
-        ServiceError::invalid(
-            ErrorCode::InvalidForfeit,
-            "team",
-            format!(
-                "the forfeiting team is \"a\", \"b\" or \"both\", not \"{}\"",
-                input.team
-            ),
-        )
-    })?;
+    let who = forfeit_side(input)?;
     let mut tx = db.write().await?;
     let m = writable(&mut tx, user, id).await?;
     if let Some(expected) = input.expected_version {
@@ -754,79 +789,18 @@ pub async fn forfeit(
             format!("the match is already {}", m.status.words()),
         ));
     }
-    let in_bracket = m.stage != Stage::Regular && super::playoffs::in_bracket(&mut tx, id).await?;
-    let advance = input.advance.as_deref().map(str::trim);
-    let winner = match (who.team(), in_bracket, advance) {
-        // One team forfeits: the other wins.
-        (Some(team), _, None) => Some(team.other()),
-        // Both forfeit in the regular season: nobody wins.
-        (None, false, None) => None,
-        (None, true, None) => {
-            return Err(ServiceError::conflict(
-                ErrorCode::DoubleForfeitPlayoff,
-                "a double forfeit in the playoffs needs an admin to choose which team advances (\"advance\": \"a\" or \"b\")",
-            ));
-        }
-        (None, true, Some(side)) => {
-            let team = Team::parse(side).map_err(|_| {
-                ServiceError::invalid(
-                    ErrorCode::InvalidForfeit,
-                    "advance",
-                    format!("the team that advances is \"a\" or \"b\", not \"{side}\""),
-                )
-            })?;
-            require_admin(user)?;
-            Some(team)
-        }
-        (_, _, Some(_)) => {
-            return Err(ServiceError::invalid(
-                ErrorCode::InvalidForfeit,
-                "advance",
-                "only a double forfeit in the playoffs chooses who advances",
-            ));
-        }
-    };
+    let winner = forfeit_winner(&mut tx, user, &m, who, input.advance.as_deref()).await?;
     let league = league_of(&mut tx, &m).await?;
-    db_matches::set_totals(
-        &mut tx,
-        id,
-        &Totals {
-            status: MatchStatus::Forfeit,
-            score_a: m.score_a,
-            score_b: m.score_b,
-            bags_a: m.bags_a,
-            bags_b: m.bags_b,
-            game_status: if winner.is_some() {
-                GameStatus::Won
-            } else {
-                GameStatus::Forfeit
-            },
-            winner,
-            reason: Some(WinReason::Forfeit),
-            forfeit: Some(who),
-            hands_played: m.hands_played,
-        },
-    )
-    .await?;
+    db_matches::set_totals(&mut tx, id, &forfeit_totals(&m, who, winner)).await?;
     super::conduct::rate_forfeit(&mut tx, id, &league).await?;
     if m.stage != Stage::Regular {
         super::playoffs::advance(&mut tx, id, now, None).await?;
     } else {
-        let forfeiting = match who.team() {
-            Some(Team::A) => vec![m.team_a],
-            Some(Team::B) => vec![m.team_b],
-            None => vec![m.team_a, m.team_b],
-        };
-        for team in forfeiting {
+        for team in forfeiting_teams(&m, who) {
             drop_at_limit(&mut tx, user, now, &league, team).await?;
         }
     }
-    let after = match (who, winner) {
-        (ForfeitSide::Both, Some(team)) => {
-            format!("both; team {} advances (admin's choice)", team.as_str())
-        }
-        _ => who.as_str().to_string(),
-    };
+    let after = forfeit_audit_after(who, winner);
     audit::record(
         &mut tx,
         user,
@@ -837,4 +811,96 @@ pub async fn forfeit(
     let view = reload(&mut tx, id, &league).await?;
     tx.commit().await?;
     Ok(view)
+}
+
+/// The side that forfeits: `a`, `b` or `both`.
+fn forfeit_side(input: &ForfeitInput) -> Result<ForfeitSide, ServiceError> {
+    ForfeitSide::parse(input.team.as_str()).map_err(|_| {
+        ServiceError::invalid(
+            ErrorCode::InvalidForfeit,
+            "team",
+            format!(
+                "the forfeiting team is \"a\", \"b\" or \"both\", not \"{}\"",
+                input.team
+            ),
+        )
+    })
+}
+
+/// The team that wins (or advances) by the forfeit, if any: only an admin sends a team on
+/// after a double forfeit in the playoffs, and only there.
+async fn forfeit_winner(
+    conn: &mut Conn,
+    user: &User,
+    m: &MatchRow,
+    who: ForfeitSide,
+    advance: Option<&str>,
+) -> Result<Option<Team>, ServiceError> {
+    let in_bracket = m.stage != Stage::Regular && super::playoffs::in_bracket(conn, m.id).await?;
+    let advance = advance.map(str::trim);
+    match (who.team(), in_bracket, advance) {
+        // One team forfeits: the other wins.
+        (Some(team), _, None) => Ok(Some(team.other())),
+        // Both forfeit in the regular season: nobody wins.
+        (None, false, None) => Ok(None),
+        (None, true, None) => Err(ServiceError::conflict(
+            ErrorCode::DoubleForfeitPlayoff,
+            "a double forfeit in the playoffs needs an admin to choose which team advances (\"advance\": \"a\" or \"b\")",
+        )),
+        (None, true, Some(side)) => {
+            let team = Team::parse(side).map_err(|_| {
+                ServiceError::invalid(
+                    ErrorCode::InvalidForfeit,
+                    "advance",
+                    format!("the team that advances is \"a\" or \"b\", not \"{side}\""),
+                )
+            })?;
+            require_admin(user)?;
+            Ok(Some(team))
+        }
+        (_, _, Some(_)) => Err(ServiceError::invalid(
+            ErrorCode::InvalidForfeit,
+            "advance",
+            "only a double forfeit in the playoffs chooses who advances",
+        )),
+    }
+}
+
+/// The match's totals once forfeited: the score so far stays.
+fn forfeit_totals(m: &MatchRow, who: ForfeitSide, winner: Option<Team>) -> Totals {
+    Totals {
+        status: MatchStatus::Forfeit,
+        score_a: m.score_a,
+        score_b: m.score_b,
+        bags_a: m.bags_a,
+        bags_b: m.bags_b,
+        game_status: if winner.is_some() {
+            GameStatus::Won
+        } else {
+            GameStatus::Forfeit
+        },
+        winner,
+        reason: Some(WinReason::Forfeit),
+        forfeit: Some(who),
+        hands_played: m.hands_played,
+    }
+}
+
+/// The teams of `m` that forfeit.
+fn forfeiting_teams(m: &MatchRow, who: ForfeitSide) -> Vec<TeamId> {
+    match who.team() {
+        Some(Team::A) => vec![m.team_a],
+        Some(Team::B) => vec![m.team_b],
+        None => vec![m.team_a, m.team_b],
+    }
+}
+
+/// The forfeit as the audit log tells it.
+fn forfeit_audit_after(who: ForfeitSide, winner: Option<Team>) -> String {
+    match (who, winner) {
+        (ForfeitSide::Both, Some(team)) => {
+            format!("both; team {} advances (admin's choice)", team.as_str())
+        }
+        _ => who.as_str().to_string(),
+    }
 }

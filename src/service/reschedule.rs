@@ -17,7 +17,7 @@ use super::{ServiceError, User, require_admin};
 use crate::db::Db;
 use crate::db::matches::{self as db_matches, MatchRow, Placement};
 use crate::domain::ErrorCode;
-use crate::domain::{LocalTime, MatchId, MatchStatus, TextEnum, parse_day};
+use crate::domain::{LocalTime, MatchId, MatchStatus, TeamId, TextEnum, parse_day};
 use crate::rules::Stage;
 
 /// `Some(value)` for a field that is present, `null` included: tells "set to none" (`null`)
@@ -210,22 +210,7 @@ pub async fn change_match(
 ) -> Result<MatchView, ServiceError> {
     let now = db.clock().now();
     require_admin(user)?;
-    if change.is_empty() {
-        return Err(ServiceError::invalid(
-            ErrorCode::InvalidRequest,
-            "scheduled_at",
-            "nothing to change: send scheduled_at, table, team_a or team_b",
-        ));
-    }
-    let when = match &change.scheduled_at {
-        Some(Some(s)) if !s.trim().is_empty() => Some(Some(parse_when(s.trim())?)),
-        Some(_) => Some(None),
-        None => None,
-    };
-    let table = match &change.table {
-        Some(t) => Some(check_table(t.as_deref())?),
-        None => None,
-    };
+    let ChangeFields { when, table } = ChangeFields::of(change)?;
     let mut tx = db.write().await?;
     let m = changeable(&mut tx, id, Some(change.expected_version)).await?;
     let reteam = change.team_a.is_some() || change.team_b.is_some();
@@ -233,28 +218,99 @@ pub async fn change_match(
         if when.is_some() || reteam {
             return Err(started(&m, "the time and the teams change on"));
         }
-        // A started match may still change tables.
-        let table = table.flatten();
-        if !db_matches::set_table(&mut tx, m.id, m.version, table.as_deref()).await? {
-            return Err(ServiceError::conflict(
-                ErrorCode::VersionConflict,
-                "the match changed meanwhile: reload it",
-            ));
-        }
-        let before = m.table_name.clone().unwrap_or_else(|| "no table".into());
-        let after = table.unwrap_or_else(|| "no table".into());
-        audit::record(
-            &mut tx,
-            user,
-            now,
-            audit::Change::new("change_table", audit::Subject::Match(m.id))
-                .before(&before)
-                .after(&after),
-        )
-        .await?;
+        change_table(&mut tx, user, &m, table.flatten(), now).await?;
         tx.commit().await?;
         return Ok(views_after_write(db, &[id]).await?.remove(0));
     }
+    let (team_a, team_b) = new_teams(&mut tx, &m, change).await?;
+    let scheduled_at = when.unwrap_or(m.scheduled_at);
+    // A postponed match is scheduled again once it has a time.
+    let (status, note) = match (m.status, scheduled_at) {
+        (MatchStatus::Postponed, None) => (MatchStatus::Postponed, m.status_note.as_deref()),
+        _ => (MatchStatus::Scheduled, None),
+    };
+    let after = Placement {
+        scheduled_at,
+        table_name: match &table {
+            Some(t) => t.as_deref(),
+            None => m.table_name.as_deref(),
+        },
+        team_a,
+        team_b,
+        status,
+        status_note: note,
+    };
+    replace(&mut tx, user, &m, "change_match", &after, None, now).await?;
+    tx.commit().await?;
+    Ok(views_after_write(db, &[id]).await?.remove(0))
+}
+
+/// A match change's time and table, checked: `None` leaves it as it is, `Some(None)` sets
+/// none.
+struct ChangeFields {
+    when: Option<Option<LocalTime>>,
+    table: Option<Option<String>>,
+}
+
+impl ChangeFields {
+    fn of(change: &MatchChange) -> Result<Self, ServiceError> {
+        if change.is_empty() {
+            return Err(ServiceError::invalid(
+                ErrorCode::InvalidRequest,
+                "scheduled_at",
+                "nothing to change: send scheduled_at, table, team_a or team_b",
+            ));
+        }
+        let when = match &change.scheduled_at {
+            Some(Some(s)) if !s.trim().is_empty() => Some(Some(parse_when(s.trim())?)),
+            Some(_) => Some(None),
+            None => None,
+        };
+        let table = match &change.table {
+            Some(t) => Some(check_table(t.as_deref())?),
+            None => None,
+        };
+        Ok(Self { when, table })
+    }
+}
+
+/// Moves started match `m` to `table` (a started match may still change tables), with one
+/// audit row.
+async fn change_table(
+    conn: &mut Conn,
+    user: &User,
+    m: &MatchRow,
+    table: Option<String>,
+    now: crate::domain::Timestamp,
+) -> Result<(), ServiceError> {
+    if !db_matches::set_table(conn, m.id, m.version, table.as_deref()).await? {
+        return Err(ServiceError::conflict(
+            ErrorCode::VersionConflict,
+            "the match changed meanwhile: reload it",
+        ));
+    }
+    let before = m.table_name.clone().unwrap_or_else(|| "no table".into());
+    let after = table.unwrap_or_else(|| "no table".into());
+    audit::record(
+        conn,
+        user,
+        now,
+        audit::Change::new("change_table", audit::Subject::Match(m.id))
+            .before(&before)
+            .after(&after),
+    )
+    .await?;
+    Ok(())
+}
+
+/// The teams of unstarted match `m` after `change`: only a regular-season match changes
+/// teams, two different ones of its league.
+async fn new_teams(
+    conn: &mut Conn,
+    m: &MatchRow,
+    change: &MatchChange,
+) -> Result<(TeamId, TeamId), ServiceError> {
+    let reteam = change.team_a.is_some() || change.team_b.is_some();
     if reteam && m.stage != Stage::Regular {
         return Err(ServiceError::invalid(
             ErrorCode::InvalidMatch,
@@ -276,31 +332,12 @@ pub async fn change_match(
         ));
     }
     if let Some(a) = change.team_a {
-        check_team(&mut tx, m.league_id, "team_a", a).await?;
+        check_team(conn, m.league_id, "team_a", a).await?;
     }
     if let Some(b) = change.team_b {
-        check_team(&mut tx, m.league_id, "team_b", b).await?;
+        check_team(conn, m.league_id, "team_b", b).await?;
     }
-    let scheduled_at = when.unwrap_or(m.scheduled_at);
-    // A postponed match is scheduled again once it has a time.
-    let (status, note) = match (m.status, scheduled_at) {
-        (MatchStatus::Postponed, None) => (MatchStatus::Postponed, m.status_note.as_deref()),
-        _ => (MatchStatus::Scheduled, None),
-    };
-    let after = Placement {
-        scheduled_at,
-        table_name: match &table {
-            Some(t) => t.as_deref(),
-            None => m.table_name.as_deref(),
-        },
-        team_a,
-        team_b,
-        status,
-        status_note: note,
-    };
-    replace(&mut tx, user, &m, "change_match", &after, None, now).await?;
-    tx.commit().await?;
-    Ok(views_after_write(db, &[id]).await?.remove(0))
+    Ok((team_a, team_b))
 }
 
 /// Postpones a match that has not started: it loses its time until it gets a new one.

@@ -17,7 +17,7 @@ use crate::domain::{
     FIRST_DAY, LAST_DAY, LeagueId, LocalTime, MatchId, MatchStatus, TeamId, TextEnum, check_day,
     parse_day,
 };
-use crate::league::schedule::rest_of_round_robin;
+use crate::league::schedule::{Pairing, rest_of_round_robin};
 use crate::rules::Stage;
 use chrono::{Days, NaiveDate};
 
@@ -76,51 +76,104 @@ pub async fn generate_schedule(
 ) -> Result<Vec<MatchId>, ServiceError> {
     let now = db.clock().now();
     require_admin(user)?;
-    let ScheduleFormat::RoundRobin = ScheduleFormat::parse(input.format.trim()).map_err(|_| {
-        ServiceError::invalid(
-            ErrorCode::InvalidSchedule,
-            "format",
-            format!("unknown format \"{}\"; use round_robin", input.format),
-        )
-    })?;
-    let start = match input
-        .start_date
-        .as_deref()
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-    {
-        Some(d) => Some(parse_day(d).map_err(|e| {
-            ServiceError::invalid(
-                ErrorCode::InvalidSchedule,
-                "start_date",
-                e.message("the first date is YYYY-MM-DD"),
-            )
-        })?),
-        None => None,
-    };
-    let time = match input
-        .time
-        .as_deref()
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-    {
-        Some(t) => chrono::NaiveTime::parse_from_str(t, "%H:%M").map_err(|_| {
-            ServiceError::invalid(
-                ErrorCode::InvalidSchedule,
-                "time",
-                "the time is HH:MM, e.g. 19:00",
-            )
-        })?,
-        None => chrono::NaiveTime::from_hms_opt(19, 0, 0).unwrap_or_default(),
-    };
-    let gap = i64::from(input.days_between.unwrap_or(7).clamp(1, 60));
+    let nights = Nights::of(input)?;
     let mut tx = db.write().await?;
     let league = league_row(&mut tx, slug).await?;
-    let regular: Vec<MatchRow> = db_matches::of_league(&mut tx, league.id)
+    let regular = regular_matches(&mut tx, league.id).await?;
+    clear_for_mode(&mut tx, input.mode, &regular).await?;
+    let active = active_teams(&mut tx, league.id).await?;
+    let plan = Continuation::of(input.mode, &regular, &active, &nights);
+    let pairings = rest_of_round_robin(active.len(), &plan.met);
+    if pairings.is_empty() {
+        return Err(ServiceError::invalid(
+            ErrorCode::InvalidSchedule,
+            "format",
+            "every pair of active teams is already scheduled or has played: nothing to add",
+        ));
+    }
+    check_last_night(plan.start, nights.gap, &pairings)?;
+    let ids = insert_pairings(&mut tx, league.id, &active, &plan, &nights, pairings).await?;
+    let after = format!("{} matches", ids.len());
+    audit::record(
+        &mut tx,
+        user,
+        now,
+        audit::Change::new("generate_schedule", audit::Subject::League(league.id)).after(&after),
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(ids)
+}
+
+/// When a generated schedule's matches are played, as the input asks.
+struct Nights {
+    /// The first night the input names, if any.
+    start: Option<NaiveDate>,
+    time: chrono::NaiveTime,
+    /// Days between league nights.
+    gap: i64,
+}
+
+impl Nights {
+    /// Checks the format and reads the dates of `input`.
+    fn of(input: &ScheduleInput) -> Result<Self, ServiceError> {
+        let ScheduleFormat::RoundRobin =
+            ScheduleFormat::parse(input.format.trim()).map_err(|_| {
+                ServiceError::invalid(
+                    ErrorCode::InvalidSchedule,
+                    "format",
+                    format!("unknown format \"{}\"; use round_robin", input.format),
+                )
+            })?;
+        let start = match non_blank(&input.start_date) {
+            Some(d) => Some(parse_day(d).map_err(|e| {
+                ServiceError::invalid(
+                    ErrorCode::InvalidSchedule,
+                    "start_date",
+                    e.message("the first date is YYYY-MM-DD"),
+                )
+            })?),
+            None => None,
+        };
+        let time = match non_blank(&input.time) {
+            Some(t) => chrono::NaiveTime::parse_from_str(t, "%H:%M").map_err(|_| {
+                ServiceError::invalid(
+                    ErrorCode::InvalidSchedule,
+                    "time",
+                    "the time is HH:MM, e.g. 19:00",
+                )
+            })?,
+            None => chrono::NaiveTime::from_hms_opt(19, 0, 0).unwrap_or_default(),
+        };
+        let gap = i64::from(input.days_between.unwrap_or(7).clamp(1, 60));
+        Ok(Self { start, time, gap })
+    }
+}
+
+/// The trimmed text of an optional field, `None` when absent or blank.
+fn non_blank(field: &Option<String>) -> Option<&str> {
+    field.as_deref().map(str::trim).filter(|s| !s.is_empty())
+}
+
+/// The league's regular-season matches, whatever their status.
+async fn regular_matches(
+    conn: &mut Conn,
+    league_id: LeagueId,
+) -> Result<Vec<MatchRow>, ServiceError> {
+    Ok(db_matches::of_league(conn, league_id)
         .await?
         .into_iter()
         .filter(|m| m.stage == Stage::Regular)
-        .collect();
+        .collect())
+}
+
+/// Refuses a generation its mode does not allow over the `regular` matches there; for
+/// `replace`, deletes them all (none may have started meanwhile).
+async fn clear_for_mode(
+    conn: &mut Conn,
+    mode: ScheduleMode,
+    regular: &[MatchRow],
+) -> Result<(), ServiceError> {
     // Started, or decided without starting (a forfeit).
     let played = regular
         .iter()
@@ -128,7 +181,7 @@ pub async fn generate_schedule(
             m.started_at.is_some() || !m.status.is_unstarted() && m.status != MatchStatus::Cancelled
         })
         .count();
-    match input.mode {
+    match mode {
         ScheduleMode::New if !regular.is_empty() => {
             return Err(ServiceError::conflict(
                 ErrorCode::ScheduleExists,
@@ -142,8 +195,8 @@ pub async fn generate_schedule(
             ));
         }
         ScheduleMode::Replace => {
-            for m in &regular {
-                if !db_matches::delete_unstarted(&mut tx, m.id).await? {
+            for m in regular {
+                if !db_matches::delete_unstarted(conn, m.id).await? {
                     return Err(ServiceError::conflict(
                         ErrorCode::MatchStarted,
                         format!(
@@ -156,7 +209,12 @@ pub async fn generate_schedule(
         }
         ScheduleMode::New | ScheduleMode::Rest => {}
     }
-    let active: Vec<TeamRow> = db_leagues::teams(&mut tx, league.id)
+    Ok(())
+}
+
+/// The league's teams that have not withdrawn: at least 2, or there is no round robin.
+async fn active_teams(conn: &mut Conn, league_id: LeagueId) -> Result<Vec<TeamRow>, ServiceError> {
+    let active: Vec<TeamRow> = db_leagues::teams(conn, league_id)
         .await?
         .into_iter()
         .filter(|t| !t.withdrawn)
@@ -168,9 +226,30 @@ pub async fn generate_schedule(
             "a round robin needs at least 2 active teams",
         ));
     }
-    // What the rest leaves out: every pair scheduled or played (a cancelled one may come
-    // back), and after which round and night it goes on.
-    let (met, first_round, start) = if input.mode == ScheduleMode::Rest {
+    Ok(active)
+}
+
+/// Where the new rounds go on from: nothing for a new or replaced schedule.
+struct Continuation {
+    /// Pairs (indexes into the active teams) already scheduled or played.
+    met: Vec<(usize, usize)>,
+    /// The round the new rounds come after.
+    first_round: i64,
+    /// The night of the first new round, if known.
+    start: Option<NaiveDate>,
+}
+
+impl Continuation {
+    fn of(mode: ScheduleMode, regular: &[MatchRow], active: &[TeamRow], nights: &Nights) -> Self {
+        if mode != ScheduleMode::Rest {
+            return Self {
+                met: Vec::new(),
+                first_round: 0,
+                start: nights.start,
+            };
+        }
+        // What the rest leaves out: every pair scheduled or played (a cancelled one may come
+        // back), and after which round and night it goes on.
         let index = |id: TeamId| active.iter().position(|t| t.id == id);
         let standing = regular
             .iter()
@@ -184,46 +263,62 @@ pub async fn generate_schedule(
             .filter_map(|m| m.scheduled_at)
             .map(|t| t.0.date())
             .max();
-        let start = start.or(last_night.map(|d| night_of_round(d, gap, 2)));
-        (met, last_round, start)
-    } else {
-        (Vec::new(), 0, start)
-    };
-    let pairings = rest_of_round_robin(active.len(), &met);
-    if pairings.is_empty() {
-        return Err(ServiceError::invalid(
+        let start = nights
+            .start
+            .or(last_night.map(|d| night_of_round(d, nights.gap, 2)));
+        Self {
+            met,
+            first_round: last_round,
+            start,
+        }
+    }
+}
+
+/// Every night on a day a user could have named: the last round is the latest.
+fn check_last_night(
+    start: Option<NaiveDate>,
+    gap: i64,
+    pairings: &[Pairing],
+) -> Result<(), ServiceError> {
+    let Some(d) = start else { return Ok(()) };
+    let rounds = pairings.iter().map(|p| p.round).max().unwrap_or(1);
+    let last = night_of_round(d, gap, rounds);
+    check_day(last).map_err(|_| {
+        ServiceError::invalid(
             ErrorCode::InvalidSchedule,
-            "format",
-            "every pair of active teams is already scheduled or has played: nothing to add",
-        ));
-    }
-    // Every night on a day a user could have named: the last round is the latest.
-    if let Some(d) = start {
-        let rounds = pairings.iter().map(|p| p.round).max().unwrap_or(1);
-        let last = night_of_round(d, gap, rounds);
-        check_day(last).map_err(|_| {
-            ServiceError::invalid(
-                ErrorCode::InvalidSchedule,
-                "start_date",
-                format!(
-                    "the last round would fall on {last}, outside {FIRST_DAY} to {LAST_DAY}: choose another first date or fewer days between nights"
-                ),
-            )
-        })?;
-    }
+            "start_date",
+            format!(
+                "the last round would fall on {last}, outside {FIRST_DAY} to {LAST_DAY}: choose another first date or fewer days between nights"
+            ),
+        )
+    })?;
+    Ok(())
+}
+
+/// Inserts one match per pairing, tables numbered 1, 2, ... within a round.
+async fn insert_pairings(
+    conn: &mut Conn,
+    league_id: LeagueId,
+    active: &[TeamRow],
+    plan: &Continuation,
+    nights: &Nights,
+    pairings: Vec<Pairing>,
+) -> Result<Vec<MatchId>, ServiceError> {
     let mut ids = Vec::new();
     let mut table_in_round = std::collections::HashMap::new();
     for p in pairings {
         let table = table_in_round.entry(p.round).or_insert(0);
         *table += 1;
-        let when = start.map(|d| LocalTime(night_of_round(d, gap, p.round).and_time(time)));
+        let when = plan
+            .start
+            .map(|d| LocalTime(night_of_round(d, nights.gap, p.round).and_time(nights.time)));
         let table_name = format!("Table {table}");
         let id = db_matches::insert(
-            &mut tx,
+            conn,
             &NewMatch {
-                league_id: league.id,
+                league_id,
                 stage: Stage::Regular,
-                round: Some(first_round + p.round as i64),
+                round: Some(plan.first_round + p.round as i64),
                 team_a: active[p.a].id,
                 team_b: active[p.b].id,
                 table_name: Some(&table_name),
@@ -233,15 +328,6 @@ pub async fn generate_schedule(
         .await?;
         ids.push(id);
     }
-    let after = format!("{} matches", ids.len());
-    audit::record(
-        &mut tx,
-        user,
-        now,
-        audit::Change::new("generate_schedule", audit::Subject::League(league.id)).after(&after),
-    )
-    .await?;
-    tx.commit().await?;
     Ok(ids)
 }
 

@@ -11,8 +11,9 @@ use crate::db::matches as db_matches;
 use crate::db::playoffs::{self as db_playoffs, BracketMatchRow, NewBracket};
 use crate::db::{Conn, Db};
 use crate::domain::ErrorCode;
-use crate::domain::TeamId;
+use crate::domain::{BracketId, LeagueId, TeamId, Timestamp};
 use crate::league::bracket::{self, Bracket, BracketError, BracketState, Format, GrandFinal};
+use crate::league::standings::Standing;
 use crate::service::leagues::league_by_slug;
 use crate::service::standings::standings;
 use crate::service::{ServiceError, User, audit, require_admin};
@@ -57,6 +58,48 @@ async fn plan(
     league: &crate::service::leagues::League,
     input: &PlayoffsInput,
 ) -> Result<Plan, ServiceError> {
+    let (format, grand_final, third_place) = shape(input)?;
+    if db_playoffs::of_league(&mut *conn, league.row.id)
+        .await?
+        .is_some()
+    {
+        return Err(ServiceError::conflict(
+            ErrorCode::BracketExists,
+            "the league already has a playoff bracket",
+        ));
+    }
+    let table = eligible_standings(conn, league).await?;
+    let wanted = input.teams.unwrap_or(table.len());
+    if wanted < bracket::MIN_TEAMS || wanted > table.len().min(bracket::MAX_TEAMS) {
+        return Err(invalid(
+            "teams",
+            format!(
+                "a bracket needs 2 to {} teams (the league has {} eligible)",
+                table.len().min(bracket::MAX_TEAMS),
+                table.len()
+            ),
+        ));
+    }
+    let seeds: Vec<TeamId> = bracket::seed_teams(&table, Some(wanted))
+        .into_iter()
+        .map(TeamId)
+        .collect();
+    let structure = match format {
+        Format::SingleElimination => bracket::single_elimination(seeds.len(), third_place),
+        Format::DoubleElimination => bracket::double_elimination(seeds.len(), grand_final),
+    }
+    .map_err(|e: BracketError| invalid("teams", e.to_string()))?;
+    Ok(Plan {
+        format,
+        grand_final,
+        seeds,
+        structure,
+    })
+}
+
+/// The bracket's format, grand final and third-place match as the input asks, checked
+/// against each other.
+fn shape(input: &PlayoffsInput) -> Result<(Format, GrandFinal, bool), ServiceError> {
     let format = Format::parse(&input.format).ok_or_else(|| {
         invalid(
             "format",
@@ -89,15 +132,14 @@ async fn plan(
             "a third-place match is for single elimination",
         ));
     }
-    if db_playoffs::of_league(&mut *conn, league.row.id)
-        .await?
-        .is_some()
-    {
-        return Err(ServiceError::conflict(
-            ErrorCode::BracketExists,
-            "the league already has a playoff bracket",
-        ));
-    }
+    Ok((format, grand_final, third_place))
+}
+
+/// The standings of the teams that may play in the playoffs.
+async fn eligible_standings(
+    conn: &mut Conn,
+    league: &crate::service::leagues::League,
+) -> Result<Vec<Standing>, ServiceError> {
     // Only eligible teams are seeded (withdrawn teams never are); the standings once, for
     // the verdicts and the seeds.
     let teams = db_leagues::teams(&mut *conn, league.row.id).await?;
@@ -108,36 +150,10 @@ async fn plan(
         .filter(|row| row.eligible)
         .map(|row| row.team_id.0)
         .collect();
-    let table: Vec<_> = all
+    Ok(all
         .into_iter()
         .filter(|s| eligible.contains(&s.team_id))
-        .collect();
-    let wanted = input.teams.unwrap_or(table.len());
-    if wanted < bracket::MIN_TEAMS || wanted > table.len().min(bracket::MAX_TEAMS) {
-        return Err(invalid(
-            "teams",
-            format!(
-                "a bracket needs 2 to {} teams (the league has {} eligible)",
-                table.len().min(bracket::MAX_TEAMS),
-                table.len()
-            ),
-        ));
-    }
-    let seeds: Vec<TeamId> = bracket::seed_teams(&table, Some(wanted))
-        .into_iter()
-        .map(TeamId)
-        .collect();
-    let structure = match format {
-        Format::SingleElimination => bracket::single_elimination(seeds.len(), third_place),
-        Format::DoubleElimination => bracket::double_elimination(seeds.len(), grand_final),
-    }
-    .map_err(|e: BracketError| invalid("teams", e.to_string()))?;
-    Ok(Plan {
-        format,
-        grand_final,
-        seeds,
-        structure,
-    })
+        .collect())
 }
 
 /// The league and the bracket it would get, for the admin (shared by the preview and the
@@ -188,15 +204,7 @@ pub async fn create_playoffs(
 ) -> Result<BracketView, ServiceError> {
     let now = db.clock().now();
     let mut tx = db.write().await?;
-    let (
-        league,
-        Plan {
-            format,
-            grand_final,
-            seeds,
-            structure,
-        },
-    ) = checked_plan(&mut tx, user, slug, input).await?;
+    let (league, plan) = checked_plan(&mut tx, user, slug, input).await?;
     // The season must be over first, unless the league says otherwise or the admin forces it.
     let remaining = db_matches::count_unplayed_regular(&mut tx, league.row.id).await?;
     let forced = remaining > 0 && league.settings.eligibility.require_all_played;
@@ -209,52 +217,13 @@ pub async fn create_playoffs(
             ),
         ));
     }
-    let bracket_id = db_playoffs::insert(
-        &mut tx,
-        &NewBracket {
-            league_id: league.row.id,
-            format,
-            teams: seeds.len() as i64,
-            third_place: structure.third_place,
-            grand_final,
-            now,
-        },
-    )
-    .await?;
-    for (i, team) in seeds.iter().enumerate() {
-        db_playoffs::insert_seed(&mut tx, bracket_id, i as i64 + 1, *team).await?;
-    }
-    for m in &structure.matches {
-        db_playoffs::insert_match(
-            &mut tx,
-            &BracketMatchRow {
-                bracket_id,
-                match_index: m.index as i64,
-                section: m.bracket,
-                round: m.round as i64,
-                position: m.position as i64,
-                seed_a: None,
-                seed_b: None,
-                match_id: None,
-            },
-        )
-        .await?;
-    }
+    let bracket_id = store_bracket(&mut tx, league.row.id, &plan, now).await?;
     let row = db_playoffs::by_id(&mut tx, bracket_id)
         .await?
         .ok_or_else(|| corrupt("just created"))?;
     let loaded = load(&mut tx, row).await?;
     sync(&mut tx, &loaded).await?;
-    let after = format!(
-        "{} of {} teams, {}",
-        format.as_str(),
-        seeds.len(),
-        if format == Format::DoubleElimination {
-            format!("grand final {}", grand_final.as_str())
-        } else {
-            format!("third place {}", structure.third_place)
-        }
-    );
+    let after = created_words(&plan);
     let forced_reason = format!(
         "forced with {remaining} regular-season match{} unplayed",
         if remaining == 1 { "" } else { "es" }
@@ -268,4 +237,60 @@ pub async fn create_playoffs(
     let view = bracket_of(&mut tx, &league.row.slug).await?;
     tx.commit().await?;
     Ok(view)
+}
+
+/// Stores the planned bracket: its row, the seeds in order, and its matches (no real
+/// match yet: [`sync`] creates those).
+async fn store_bracket(
+    conn: &mut Conn,
+    league_id: LeagueId,
+    plan: &Plan,
+    now: Timestamp,
+) -> Result<BracketId, ServiceError> {
+    let bracket_id = db_playoffs::insert(
+        conn,
+        &NewBracket {
+            league_id,
+            format: plan.format,
+            teams: plan.seeds.len() as i64,
+            third_place: plan.structure.third_place,
+            grand_final: plan.grand_final,
+            now,
+        },
+    )
+    .await?;
+    for (i, team) in plan.seeds.iter().enumerate() {
+        db_playoffs::insert_seed(conn, bracket_id, i as i64 + 1, *team).await?;
+    }
+    for m in &plan.structure.matches {
+        db_playoffs::insert_match(
+            conn,
+            &BracketMatchRow {
+                bracket_id,
+                match_index: m.index as i64,
+                section: m.bracket,
+                round: m.round as i64,
+                position: m.position as i64,
+                seed_a: None,
+                seed_b: None,
+                match_id: None,
+            },
+        )
+        .await?;
+    }
+    Ok(bracket_id)
+}
+
+/// The created bracket as the audit log tells it.
+fn created_words(plan: &Plan) -> String {
+    format!(
+        "{} of {} teams, {}",
+        plan.format.as_str(),
+        plan.seeds.len(),
+        if plan.format == Format::DoubleElimination {
+            format!("grand final {}", plan.grand_final.as_str())
+        } else {
+            format!("third place {}", plan.structure.third_place)
+        }
+    )
 }

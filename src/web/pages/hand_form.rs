@@ -93,86 +93,88 @@ impl TypedHand {
                 ..HandInput::default()
             });
         }
-        let mut teams = Vec::with_capacity(2);
-        let mut revokes = RevokesInput::default();
-        for (t, team) in Team::BOTH.into_iter().enumerate() {
-            let mut bids = Vec::with_capacity(2);
-            let mut tricks = Vec::with_capacity(2);
-            for p in 0..2 {
-                let seat = seat(team, p);
-                let bid = self.bids[t][p].trim();
-                bids.push(match bid {
-                    "" => {
-                        return Err(cell_error(
-                            number,
-                            team,
-                            Some(p),
-                            Field::BIDS,
-                            format!("seat {seat} has no bid"),
-                        ));
-                    }
-                    n => match n.parse::<i64>() {
-                        Ok(n) => BidInput::Number(n),
-                        Err(_) => BidInput::Word(n.into()),
-                    },
-                });
-                let took = self.tricks[t][p].trim();
-                tricks.push(match took.parse::<i64>() {
-                    Ok(n) => n,
-                    Err(_) if took.is_empty() => {
-                        return Err(cell_error(
-                            number,
-                            team,
-                            Some(p),
-                            Field::TRICKS,
-                            format!("seat {seat} has no trick count"),
-                        ));
-                    }
-                    Err(_) => {
-                        return Err(cell_error(
-                            number,
-                            team,
-                            Some(p),
-                            Field::TRICKS,
-                            format!("seat {seat} took \"{took}\" tricks; tricks are 0 to 13"),
-                        ));
-                    }
-                });
-            }
-            let text = self.revokes[t].trim();
-            let count = if text.is_empty() {
-                0
-            } else {
-                text.parse::<i64>().map_err(|_| {
-                    cell_error(
-                        number,
-                        team,
-                        None,
-                        Field::REVOKES,
-                        format!("revokes must be a number, not \"{text}\""),
-                    )
-                })?
-            };
-            match team {
-                Team::A => revokes.a = count,
-                Team::B => revokes.b = count,
-            }
-            teams.push(TeamHandInput {
-                bids,
-                tricks,
-                blind: self.blind[t],
-            });
-        }
-        let b = teams.pop();
-        let a = teams.pop();
+        let (a, revokes_a) = self.team_input(number, 0, Team::A)?;
+        let (b, revokes_b) = self.team_input(number, 1, Team::B)?;
+        let revokes = RevokesInput {
+            a: revokes_a,
+            b: revokes_b,
+        };
         Ok(HandInput {
             misdeal: false,
-            a,
-            b,
+            a: Some(a),
+            b: Some(b),
             revokes: (revokes.a != 0 || revokes.b != 0).then_some(revokes),
             time_called: self.time_called,
         })
     }
+
+    /// Team `team`'s row `t` of hand `number`: its bids, tricks and blind, and its revokes.
+    fn team_input(
+        &self,
+        number: usize,
+        t: usize,
+        team: Team,
+    ) -> Result<(TeamHandInput, i64), FieldError> {
+        let mut bids = Vec::with_capacity(2);
+        let mut tricks = Vec::with_capacity(2);
+        for p in 0..2 {
+            bids.push(bid_of(number, team, p, self.bids[t][p].trim())?);
+            tricks.push(tricks_of(number, team, p, self.tricks[t][p].trim())?);
+        }
+        let text = self.revokes[t].trim();
+        let revokes = if text.is_empty() {
+            0
+        } else {
+            text.parse::<i64>().map_err(|_| {
+                cell_error(
+                    number,
+                    team,
+                    None,
+                    Field::REVOKES,
+                    format!("revokes must be a number, not \"{text}\""),
+                )
+            })?
+        };
+        let input = TeamHandInput {
+            bids,
+            tricks,
+            blind: self.blind[t],
+        };
+        Ok((input, revokes))
+    }
+}
+
+/// The bid typed for player `p` of `team` in hand `number`: a number, or a word the
+/// engine checks.
+fn bid_of(number: usize, team: Team, p: usize, bid: &str) -> Result<BidInput, FieldError> {
+    match bid {
+        "" => Err(cell_error(
+            number,
+            team,
+            Some(p),
+            Field::BIDS,
+            format!("seat {} has no bid", seat(team, p)),
+        )),
+        n => Ok(match n.parse::<i64>() {
+            Ok(n) => BidInput::Number(n),
+            Err(_) => BidInput::Word(n.into()),
+        }),
+    }
+}
+
+/// The tricks typed for player `p` of `team` in hand `number`.
+fn tricks_of(number: usize, team: Team, p: usize, took: &str) -> Result<i64, FieldError> {
+    took.parse::<i64>().map_err(|_| {
+        let message = if took.is_empty() {
+            format!("seat {} has no trick count", seat(team, p))
+        } else {
+            format!(
+                "seat {} took \"{took}\" tricks; tricks are 0 to 13",
+                seat(team, p)
+            )
+        };
+        cell_error(number, team, Some(p), Field::TRICKS, message)
+    })
 }
 
 /// A bid as a form's `<option>` value: `4`, `nil`, `blind_nil`.

@@ -14,7 +14,7 @@ use crate::league::settings::Settings;
 use crate::league::standings::Tiebreak;
 use crate::rules::describe::{RuleLine, describe};
 use crate::rules::{RulesSpec, presets};
-use crate::service::leagues::{League, NewLeagueInput};
+use crate::service::leagues::{League, NewLeagueInput, RulesByStage};
 use crate::service::{ServiceError, admin_views, leagues};
 use crate::web::AppState;
 use crate::web::error::PageError;
@@ -85,95 +85,10 @@ struct SettingsFields {
 
 impl SettingsFields {
     fn of(form: &LeagueForm, errors: &Errors) -> SettingsFields {
-        // The scale's own error (min and max together) is shown at the maximum and marks
-        // both.
-        let scale_error = errors.bad("league", "rating_max");
-        let input = |name: &'static str,
-                     label: &'static str,
-                     hint: &'static str,
-                     value: &str,
-                     decimal: bool| {
-            let error = errors.at("league", name).map(str::to_string);
-            let shared = name == "rating_min" && scale_error;
-            let mut described_by = format!("{name}-hint");
-            if error.is_some() {
-                described_by.push_str(&format!(" {name}-error"));
-            } else if shared {
-                described_by.push_str(" rating_max-error");
-            }
-            SettingInput {
-                name,
-                label,
-                hint,
-                value: value.to_string(),
-                decimal,
-                invalid: error.is_some() || shared,
-                error,
-                described_by,
-            }
-        };
-        let forfeit = vec![
-            input(
-                "grace_minutes",
-                "Grace period (minutes)",
-                "Minutes after the match time when the console offers the forfeit against a team not checked in: 0 to 120. Empty: no grace clock.",
-                &form.grace_minutes,
-                false,
-            ),
-            input(
-                "drop_after",
-                "Drop a team at its n-th forfeit",
-                "1 to 20: its remaining matches are cancelled, its results stay. Empty: never.",
-                &form.drop_after,
-                false,
-            ),
-        ];
-        let scale = vec![
-            input(
-                "rating_min",
-                "Lowest rating",
-                "0 to 9. Empty: 1.",
-                &form.rating_min,
-                false,
-            ),
-            input(
-                "rating_max",
-                "Highest rating",
-                "Above the lowest, at most 10. Empty: 5.",
-                &form.rating_max,
-                false,
-            ),
-            input(
-                "forfeit_rating",
-                "Rating of a team that forfeits",
-                "On the scale, given with the forfeit. Empty: the supervisor rates it like any other.",
-                &form.forfeit_rating,
-                false,
-            ),
-        ];
-        let eligibility = vec![
-            input(
-                "min_sportsmanship",
-                "Minimum sportsmanship average",
-                "On the rating scale, e.g. 3.0 (needs \u{201c}Rate sportsmanship\u{201d}); a team not rated yet is not held back. Empty: no minimum.",
-                &form.min_sportsmanship,
-                true,
-            ),
-            input(
-                "max_forfeits",
-                "Most forfeits a playoff team may have",
-                "0 to 50. Empty: no limit.",
-                &form.max_forfeits,
-                false,
-            ),
-            input(
-                "min_win_pct",
-                "Minimum win percentage",
-                "0 to 1 (e.g. 0.5) or a percentage (50%). Empty: no minimum.",
-                &form.min_win_pct,
-                true,
-            ),
-        ];
+        let inputs = SettingInputs::new(errors);
+        let forfeit = inputs.forfeit(form);
+        let scale = inputs.scale(form);
+        let eligibility = inputs.eligibility(form);
         let has_error = [&forfeit, &scale, &eligibility]
             .iter()
             .any(|group| group.iter().any(|f| f.invalid))
@@ -189,6 +104,125 @@ impl SettingsFields {
             all_played: !form.require_all_played.is_empty(),
             has_error,
         }
+    }
+}
+
+/// Makes the number inputs of the season settings, with the form's errors on them.
+struct SettingInputs<'a> {
+    errors: &'a Errors,
+    /// The scale's own error (min and max together) is shown at the maximum and marks
+    /// both.
+    scale_error: bool,
+}
+
+impl<'a> SettingInputs<'a> {
+    fn new(errors: &'a Errors) -> Self {
+        SettingInputs {
+            errors,
+            scale_error: errors.bad("league", "rating_max"),
+        }
+    }
+
+    fn input(
+        &self,
+        name: &'static str,
+        label: &'static str,
+        hint: &'static str,
+        value: &str,
+        decimal: bool,
+    ) -> SettingInput {
+        let error = self.errors.at("league", name).map(str::to_string);
+        let shared = name == "rating_min" && self.scale_error;
+        let mut described_by = format!("{name}-hint");
+        if error.is_some() {
+            described_by.push_str(&format!(" {name}-error"));
+        } else if shared {
+            described_by.push_str(" rating_max-error");
+        }
+        SettingInput {
+            name,
+            label,
+            hint,
+            value: value.to_string(),
+            decimal,
+            invalid: error.is_some() || shared,
+            error,
+            described_by,
+        }
+    }
+
+    /// The forfeit policy: the grace period and when a team is dropped.
+    fn forfeit(&self, form: &LeagueForm) -> Vec<SettingInput> {
+        vec![
+            self.input(
+                "grace_minutes",
+                "Grace period (minutes)",
+                "Minutes after the match time when the console offers the forfeit against a team not checked in: 0 to 120. Empty: no grace clock.",
+                &form.grace_minutes,
+                false,
+            ),
+            self.input(
+                "drop_after",
+                "Drop a team at its n-th forfeit",
+                "1 to 20: its remaining matches are cancelled, its results stay. Empty: never.",
+                &form.drop_after,
+                false,
+            ),
+        ]
+    }
+
+    /// The sportsmanship rating scale.
+    fn scale(&self, form: &LeagueForm) -> Vec<SettingInput> {
+        vec![
+            self.input(
+                "rating_min",
+                "Lowest rating",
+                "0 to 9. Empty: 1.",
+                &form.rating_min,
+                false,
+            ),
+            self.input(
+                "rating_max",
+                "Highest rating",
+                "Above the lowest, at most 10. Empty: 5.",
+                &form.rating_max,
+                false,
+            ),
+            self.input(
+                "forfeit_rating",
+                "Rating of a team that forfeits",
+                "On the scale, given with the forfeit. Empty: the supervisor rates it like any other.",
+                &form.forfeit_rating,
+                false,
+            ),
+        ]
+    }
+
+    /// Who may play in the playoffs.
+    fn eligibility(&self, form: &LeagueForm) -> Vec<SettingInput> {
+        vec![
+            self.input(
+                "min_sportsmanship",
+                "Minimum sportsmanship average",
+                "On the rating scale, e.g. 3.0 (needs \u{201c}Rate sportsmanship\u{201d}); a team not rated yet is not held back. Empty: no minimum.",
+                &form.min_sportsmanship,
+                true,
+            ),
+            self.input(
+                "max_forfeits",
+                "Most forfeits a playoff team may have",
+                "0 to 50. Empty: no limit.",
+                &form.max_forfeits,
+                false,
+            ),
+            self.input(
+                "min_win_pct",
+                "Minimum win percentage",
+                "0 to 1 (e.g. 0.5) or a percentage (50%). Empty: no minimum.",
+                &form.min_win_pct,
+                true,
+            ),
+        ]
     }
 }
 
@@ -307,6 +341,9 @@ fn source(spec: Option<&RulesSpec>) -> String {
     }
 }
 
+/// The fields a league service error may name, where the form shows it.
+const LEAGUE_FIELDS: [&str; 3] = ["name", "slug", "tiebreak_order"];
+
 /// The league form's POST: back to the form, a preview, or (confirmed) the save.
 /// `current` is the league being edited (`None` when creating).
 async fn league_post(
@@ -316,40 +353,65 @@ async fn league_post(
     mut form: LeagueForm,
 ) -> Result<HttpResponse, PageError> {
     let editing = current.map(|l| &l.row.slug);
-    let creating = editing.is_none();
     if let Some(slug) = editing {
         form.slug = slug.to_string();
     }
     if form.back == "1" {
         return render_league_form(who, editing, form, Errors::default());
     }
-    let mut input = match form.input(creating) {
-        Ok(input) => input,
+    let checked = match check_league_post(state, who, current, &form).await? {
+        Ok(checked) => checked,
         Err(errors) => return render_league_form(who, editing, form, errors),
     };
-    let fields = ["name", "slug", "tiebreak_order"];
+    if form.confirm == "1" {
+        return save_league(state, who, current, form, &checked.input).await;
+    }
+    render_league_preview(who, editing, form, checked)
+}
+
+/// A league form checked by the service, ready to preview or save.
+struct CheckedPost {
+    /// With the settings patch, only where the form changes them.
+    input: NewLeagueInput,
+    slug: Slug,
+    rules: RulesByStage,
+    /// The settings the league will have.
+    settings: Settings,
+    /// The settings are not on the form (they stay as they are).
+    settings_kept: bool,
+}
+
+/// Checks the posted form as the service will: the errors to show on the form, if any.
+async fn check_league_post(
+    state: &AppState,
+    who: &Authed,
+    current: Option<&League>,
+    form: &LeagueForm,
+) -> Result<Result<CheckedPost, Errors>, PageError> {
+    let editing = current.map(|l| &l.row.slug);
+    let creating = editing.is_none();
+    let mut input = match form.input(creating) {
+        Ok(input) => input,
+        Err(errors) => return Ok(Err(errors)),
+    };
     let (slug, rules) = match leagues::check_league_input(&input, editing) {
         Ok(checked) => checked,
-        Err(e) if fixable(&e) => {
-            let errors = league_errors(&e, &fields);
-            return render_league_form(who, editing, form, errors);
-        }
+        Err(e) if fixable(&e) => return Ok(Err(league_errors(&e, &LEAGUE_FIELDS))),
         Err(e) => return Err(e.into()),
     };
     if creating && admin_views::slug_taken(&state.db, &who.user, &slug).await? {
-        let errors = Errors::new(
+        return Ok(Err(Errors::new(
             "league",
             "slug",
             format!("a league with the slug \"{slug}\" exists; pick another"),
-        );
-        return render_league_form(who, editing, form, errors);
+        )));
     }
     // The settings as they are now (a new league's: the defaults), and as the form makes
     // them (`None`: the post has no settings fieldset, they stay).
     let stored = current.map_or_else(Settings::default, |l| l.settings.clone());
     let typed = match form.settings() {
         Ok(typed) => typed,
-        Err(errors) => return render_league_form(who, editing, form, errors),
+        Err(errors) => return Ok(Err(errors)),
     };
     let settings_kept = typed.is_none();
     let (patch, settings) = match typed {
@@ -357,24 +419,73 @@ async fn league_post(
         None => (None, stored),
     };
     input.settings = patch;
-    if form.confirm == "1" {
-        let saved = match current {
-            Some(league) => save_edit(state, who, league, &form, &input).await,
-            None => leagues::create_league(&state.db, &who.user, &input).await,
-        };
-        return match saved {
-            Ok(league) => Ok(super::done(&league.row.slug, super::Done::Saved)),
-            Err(ServiceError::Conflict { message, .. }) => {
-                render_league_form(who, editing, form, Errors::new("league", "slug", message))
-            }
-            Err(e) if fixable(&e) => {
-                let errors = league_errors(&e, &fields);
-                render_league_form(who, editing, form, errors)
-            }
-            Err(e) => Err(e.into()),
-        };
+    Ok(Ok(CheckedPost {
+        input,
+        slug,
+        rules,
+        settings,
+        settings_kept,
+    }))
+}
+
+/// Saves the confirmed form: to the league's page, or back to the form with the error.
+async fn save_league(
+    state: &AppState,
+    who: &Authed,
+    current: Option<&League>,
+    form: LeagueForm,
+    input: &NewLeagueInput,
+) -> Result<HttpResponse, PageError> {
+    let editing = current.map(|l| &l.row.slug);
+    let saved = match current {
+        Some(league) => save_edit(state, who, league, &form, input).await,
+        None => leagues::create_league(&state.db, &who.user, input).await,
+    };
+    match saved {
+        Ok(league) => Ok(super::done(&league.row.slug, super::Done::Saved)),
+        Err(ServiceError::Conflict { message, .. }) => {
+            render_league_form(who, editing, form, Errors::new("league", "slug", message))
+        }
+        Err(e) if fixable(&e) => {
+            let errors = league_errors(&e, &LEAGUE_FIELDS);
+            render_league_form(who, editing, form, errors)
+        }
+        Err(e) => Err(e.into()),
     }
-    let stages = vec![
+}
+
+/// The preview of the checked form: the rules and settings in words, to confirm.
+fn render_league_preview(
+    who: &Authed,
+    editing: Option<&Slug>,
+    form: LeagueForm,
+    checked: CheckedPost,
+) -> Result<HttpResponse, PageError> {
+    let CheckedPost {
+        input,
+        slug,
+        rules,
+        settings,
+        settings_kept,
+    } = checked;
+    let body = LeaguePreviewPage {
+        nav: who.nav(),
+        editing: editing.map(Slug::to_string),
+        action: action_of(editing),
+        form: form.normalized(),
+        slug: slug.to_string(),
+        stages: stage_previews(&input, &rules),
+        tiebreak: tiebreak_words(input.tiebreak_order.as_deref().unwrap_or_default()),
+        settings: settings.describe(),
+        settings_kept,
+    }
+    .render()?;
+    Ok(no_store(html(StatusCode::OK, body)))
+}
+
+/// Each stage's rules in words, with where they come from.
+fn stage_previews(input: &NewLeagueInput, rules: &RulesByStage) -> Vec<StagePreview> {
+    vec![
         StagePreview {
             label: STAGES[0].1,
             source: source(Some(&input.rules.regular)),
@@ -390,20 +501,7 @@ async fn league_post(
             source: source(input.rules.r#final.as_ref()),
             lines: describe(&rules.r#final),
         },
-    ];
-    let body = LeaguePreviewPage {
-        nav: who.nav(),
-        editing: editing.map(Slug::to_string),
-        action: action_of(editing),
-        form: form.normalized(),
-        slug: slug.to_string(),
-        stages,
-        tiebreak: tiebreak_words(input.tiebreak_order.as_deref().unwrap_or_default()),
-        settings: settings.describe(),
-        settings_kept,
-    }
-    .render()?;
-    Ok(no_store(html(StatusCode::OK, body)))
+    ]
 }
 
 /// The tiebreaks in words, in order, each once (the default order when none is given).

@@ -362,7 +362,6 @@ fn notice_of(q: &PageQuery, view: &ScheduleAdmin) -> Option<Notice> {
     let m = q.id.and_then(|id| view.by_id(MatchId(id)));
     let teams = m.map(|m| format!("{} v {}", m.team_a.name, m.team_b.name));
     let n = q.n.unwrap_or(0);
-    let date = |d: &Option<String>| d.as_deref().and_then(|d| parse_day(d).ok()).map(short_day);
     let text = match (done, m, teams) {
         (ScheduleDone::Changed, Some(m), Some(teams)) => format!(
             "Saved {teams}: {}, {}.",
@@ -382,30 +381,8 @@ fn notice_of(q: &PageQuery, view: &ScheduleAdmin) -> Option<Notice> {
             m.scheduled_at
                 .map_or_else(|| "no time yet".into(), time::scheduled)
         ),
-        (ScheduleDone::Moved, _, _) => match (date(&q.from), date(&q.to)) {
-            (Some(from), Some(to)) if n > 0 => format!(
-                "Moved {} from {from} to {to}.",
-                plural(n, "match", "matches")
-            ),
-            (Some(from), Some(_)) => {
-                format!("Nothing moved: no match of {from} was still waiting to be played.")
-            }
-            _ => return None,
-        },
-        (ScheduleDone::Generated, _, _) => {
-            let undated = view
-                .matches
-                .iter()
-                .any(|m| m.stage == Stage::Regular && m.scheduled_at.is_none());
-            if undated {
-                format!(
-                    "Round robin generated: {}, with no date yet. Give each one a date and time below under \"Not yet scheduled\", or regenerate the whole schedule with a first night.",
-                    plural(n, "match", "matches")
-                )
-            } else {
-                format!("Round robin generated: {}.", plural(n, "match", "matches"))
-            }
-        }
+        (ScheduleDone::Moved, _, _) => moved_text(q, n)?,
+        (ScheduleDone::Generated, _, _) => generated_text(view, n),
         (ScheduleDone::Rest, _, _) => format!(
             "Added {}: the rest of the round robin.",
             plural(n, "match", "matches")
@@ -422,6 +399,38 @@ fn notice_of(q: &PageQuery, view: &ScheduleAdmin) -> Option<Notice> {
             .then(|| q.to.as_deref().and_then(|d| parse_day(d).ok()))
             .flatten(),
     })
+}
+
+/// The notice of a night move: `n` matches from `?from=` to `?to=` (`None` without them).
+fn moved_text(q: &PageQuery, n: usize) -> Option<String> {
+    let date = |d: &Option<String>| d.as_deref().and_then(|d| parse_day(d).ok()).map(short_day);
+    match (date(&q.from), date(&q.to)) {
+        (Some(from), Some(to)) if n > 0 => Some(format!(
+            "Moved {} from {from} to {to}.",
+            plural(n, "match", "matches")
+        )),
+        (Some(from), Some(_)) => Some(format!(
+            "Nothing moved: no match of {from} was still waiting to be played."
+        )),
+        _ => None,
+    }
+}
+
+/// The notice of a generated round robin of `n` matches, and what to do if they have no
+/// date yet.
+fn generated_text(view: &ScheduleAdmin, n: usize) -> String {
+    let undated = view
+        .matches
+        .iter()
+        .any(|m| m.stage == Stage::Regular && m.scheduled_at.is_none());
+    if undated {
+        format!(
+            "Round robin generated: {}, with no date yet. Give each one a date and time below under \"Not yet scheduled\", or regenerate the whole schedule with a first night.",
+            plural(n, "match", "matches")
+        )
+    } else {
+        format!("Round robin generated: {}.", plural(n, "match", "matches"))
+    }
 }
 
 #[get("/admin/leagues/{slug}/schedule")]
