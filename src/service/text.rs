@@ -1,7 +1,9 @@
 //! The text the service stores: names (leagues, teams, players), table names, reasons and
 //! notes, token names. Every one is checked and normalized here, before it is compared or
 //! stored, so that what a page, a CSV, a calendar or the printed bracket shows is exactly
-//! what was checked; docs/api.md §1.1 says the same in the API's words.
+//! what was checked; docs/api.md §1.1 says the same in the API's words. The checks
+//! themselves are `domain::name` (so a `TeamName` or `PersonName` is made only by them);
+//! this module words their refusals ([`TextRule`]) and compares names ([`NameKey`]).
 //!
 //! - **Refused** (a 422 naming the field): control characters (U+0000–U+001F,
 //!   U+007F–U+009F), but line breaks in multi-line text; the invisible bidirectional
@@ -167,6 +169,8 @@ pub fn schema_pattern(lines: Lines, may_be_blank: bool) -> String {
 mod tests {
     use super::*;
     use crate::domain::name::{is_bidi_control, is_line_separator, normalized};
+    use unicode_normalization::UnicodeNormalization;
+    use unicode_properties::{GeneralCategory, UnicodeGeneralCategory};
 
     fn rule(lines: Lines) -> TextRule<'static> {
         TextRule {

@@ -146,7 +146,7 @@ impl Needs {
             needs.at_risk.clear();
             return needs;
         }
-        needs.judge(&team.name, row.and_then(|r| r.decision.as_ref()));
+        needs.judge(team.name.as_str(), row.and_then(|r| r.decision.as_ref()));
         if !has_playoff_rules(settings) && needs.decision.is_none() {
             needs.calm = Some(
                 "This league has no playoff rules on forfeits, sportsmanship or win percentage: every team still in the league may enter.".to_string(),
