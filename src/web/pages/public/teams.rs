@@ -18,7 +18,7 @@ use crate::service::public_views;
 use crate::service::summaries::MatchSummary;
 use crate::service::teams::TeamView;
 use crate::web::AppState;
-use crate::web::error::{AppError, PageError};
+use crate::web::error::PageError;
 use crate::web::extract::Viewer;
 use crate::web::view::nav::Nav;
 
@@ -37,8 +37,7 @@ pub(super) async fn teams_page(
     who: Viewer,
     slug: web::Path<Slug>,
 ) -> Result<HttpResponse, PageError> {
-    let mut conn = state.db.read().await.map_err(AppError::from)?;
-    let view = public_views::teams(&mut conn, &slug).await?;
+    let view = public_views::teams(&state.db, &slug).await?;
     let body = TeamsPage {
         nav: who.nav(),
         slug: view.league.row.slug.to_string(),
@@ -331,8 +330,7 @@ pub(super) async fn team_page(
     path: web::Path<(Slug, TeamId)>,
 ) -> Result<HttpResponse, PageError> {
     let (slug, team) = path.into_inner();
-    let mut conn = state.db.read().await.map_err(AppError::from)?;
-    let view = public_views::team(&mut conn, &slug, team).await?;
+    let view = public_views::team(&state.db, &slug, team).await?;
     let needs = Needs::of(
         &view.league,
         &view.team,
