@@ -5,7 +5,7 @@
 use crate::domain::Slug;
 use std::collections::HashMap;
 
-use crate::db::Conn;
+use crate::db::{Conn, Db};
 
 use super::ServiceError;
 use super::leagues::{self, League};
@@ -30,7 +30,10 @@ pub struct LeagueCard {
 
 /// Every league, newest first, with how many teams and matches it has.
 #[tracing::instrument(skip_all)]
-pub async fn league_cards(conn: &mut Conn) -> Result<Vec<LeagueCard>, ServiceError> {
+pub async fn league_cards(db: &Db) -> Result<Vec<LeagueCard>, ServiceError> {
+    // A read of its own: the page's handler holds no connection.
+    let mut conn = db.read().await?;
+    let conn: &mut Conn = &mut conn;
     let all = db_leagues::all(conn).await?;
     let mut cards = Vec::with_capacity(all.len());
     for row in all {
@@ -82,11 +85,10 @@ pub struct LeagueHome {
 
 /// The home of league `slug` at `now` (the league's wall-clock time).
 #[tracing::instrument(skip_all, fields(slug = ?slug))]
-pub async fn league_home(
-    conn: &mut Conn,
-    slug: &Slug,
-    now: LocalTime,
-) -> Result<LeagueHome, ServiceError> {
+pub async fn league_home(db: &Db, slug: &Slug, now: LocalTime) -> Result<LeagueHome, ServiceError> {
+    // A read of its own: the page's handler holds no connection.
+    let mut conn = db.read().await?;
+    let conn: &mut Conn = &mut conn;
     let league = leagues::league_by_slug(conn, slug).await?;
     let rows = super::standings::standings(conn, &league).await?;
     let teams = db_leagues::teams(conn, league.row.id).await?;

@@ -81,7 +81,7 @@ pub async fn recomputed(
         .iter()
         .map(|t| TeamEntry {
             id: t.id.0,
-            name: t.name.clone(),
+            name: t.name.to_string(),
         })
         .collect();
     let results: Vec<standings::Result> = db_matches::results(conn, league.row.id)
