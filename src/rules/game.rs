@@ -2,8 +2,8 @@
 
 use serde::Serialize;
 
-use super::error::{ErrorCode, Field};
-use super::hand::{Bid, Hand, HandError, PlayedHand, Team, seat};
+use super::error::{ErrorCode, Field, TeamWords};
+use super::hand::{Bid, Hand, HandError, PlayedHand, Team, TeamHand, seat};
 use super::params::{BagOverflow, FailedNilTricks, Rules, SetPenalty, TenFor200Set, TieRule};
 use super::state::{GameState, Stage, TeamTotal, WinReason};
 
@@ -183,6 +183,7 @@ impl Game {
                 team: None,
                 player: None,
                 message: format!("hand {number}: the game is already decided"),
+                words: None,
             });
         }
         let tiebreak = self.state == GameState::Tiebreak;
@@ -245,101 +246,13 @@ impl Game {
             ));
         }
         for team in Team::BOTH {
-            let name = team.as_str();
             let th = hand.team(team);
             for (player, bid) in th.bids.iter().enumerate() {
-                let seat = seat(team, player);
-                match bid {
-                    Bid::Nil if self.rules.nil.is_none() => {
-                        return Err(HandError::invalid(
-                            number,
-                            Field::BIDS,
-                            format!("seat {seat} bid nil, but these rules have no nil"),
-                        )
-                        .for_player(team, player));
-                    }
-                    Bid::BlindNil if !self.blind_nil_allowed(team) => {
-                        let b = &self.rules.blind_nil;
-                        let why = match b.when {
-                            super::params::BlindWhen::Never => {
-                                "these rules do not allow blind nil".to_string()
-                            }
-                            super::params::BlindWhen::BehindAtLeast => format!(
-                                "blind nil needs the team at least {} behind; team {name} is {}",
-                                b.deficit,
-                                describe_deficit(self.deficit(team))
-                            ),
-                            _ => format!(
-                                "blind nil needs the team more than {} behind; team {name} is {}",
-                                b.deficit,
-                                describe_deficit(self.deficit(team))
-                            ),
-                        };
-                        return Err(HandError::invalid(
-                            number,
-                            Field::BIDS,
-                            format!("seat {seat} bid blind nil, but {why}"),
-                        )
-                        .for_player(team, player));
-                    }
-                    _ => {}
-                }
+                self.check_bid(number, team, player, *bid)?;
             }
-            if th.contract() > 13 {
-                return Err(HandError::invalid(
-                    number,
-                    Field::BIDS,
-                    format!(
-                        "team {name} bid {}; a team cannot bid more than 13 tricks",
-                        th.contract()
-                    ),
-                )
-                .for_team(team));
-            }
-            let both_nil = th.bids.iter().all(|b| self.is_nil(*b));
-            let contract = th.contract();
-            if !both_nil && contract < self.rules.min_team_bid {
-                return Err(HandError::invalid(
-                    number,
-                    Field::BIDS,
-                    format!(
-                        "team {name} bid {contract}; the minimum team bid is {} unless both partners bid nil",
-                        self.rules.min_team_bid
-                    ),
-                )
-                .for_team(team));
-            }
+            self.check_contract(number, team, th)?;
             if th.blind {
-                let Some(bb) = &self.rules.blind_bids else {
-                    return Err(HandError::invalid(
-                        number,
-                        Field::BLIND,
-                        "these rules have no blind bids",
-                    )
-                    .for_team(team));
-                };
-                if contract < bb.min_bid {
-                    return Err(HandError::invalid(
-                        number,
-                        Field::BLIND,
-                        format!(
-                            "team {name}'s blind bid is {contract}; a blind bid is at least {}",
-                            bb.min_bid
-                        ),
-                    )
-                    .for_team(team));
-                }
-                if !self.blind_bid_allowed(team) {
-                    return Err(HandError::invalid(
-                        number,
-                        Field::BLIND,
-                        format!(
-                            "team {name} may not bid blind now: it is {}",
-                            describe_deficit(self.deficit(team))
-                        ),
-                    )
-                    .for_team(team));
-                }
+                self.check_blind(number, team, th.contract())?;
             }
             if hand.revokes[team.index()] > 0 && self.rules.revoke.is_none() {
                 return Err(HandError::invalid(
@@ -351,6 +264,101 @@ impl Game {
             }
         }
         Ok(())
+    }
+
+    /// Nil and blind nil, where the rules and the score allow them.
+    fn check_bid(
+        &self,
+        number: usize,
+        team: Team,
+        player: usize,
+        bid: Bid,
+    ) -> Result<(), HandError> {
+        let seat = seat(team, player);
+        match bid {
+            Bid::Nil if self.rules.nil.is_none() => Err(HandError::invalid(
+                number,
+                Field::BIDS,
+                format!("seat {seat} bid nil, but these rules have no nil"),
+            )
+            .for_player(team, player)),
+            Bid::BlindNil if !self.blind_nil_allowed(team) => {
+                let b = &self.rules.blind_nil;
+                let needs = match b.when {
+                    super::params::BlindWhen::Never => {
+                        return Err(HandError::invalid(
+                            number,
+                            Field::BIDS,
+                            format!(
+                                "seat {seat} bid blind nil, but these rules do not allow blind nil"
+                            ),
+                        )
+                        .for_player(team, player));
+                    }
+                    super::params::BlindWhen::BehindAtLeast => "at least",
+                    _ => "more than",
+                };
+                let words = TeamWords::new(
+                    format!(
+                        "seat {seat} bid blind nil, but blind nil needs the team {needs} {} behind; ",
+                        b.deficit
+                    ),
+                    team,
+                    format!(" is {}", describe_deficit(self.deficit(team))),
+                );
+                Err(HandError::naming(number, Some(Field::BIDS), words).for_player(team, player))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// The team's contract: at most 13, at least the minimum unless both partners bid nil.
+    fn check_contract(&self, number: usize, team: Team, th: &TeamHand) -> Result<(), HandError> {
+        let contract = th.contract();
+        let words = if contract > 13 {
+            format!(" bid {contract}; a team cannot bid more than 13 tricks")
+        } else if !th.bids.iter().all(|b| self.is_nil(*b)) && contract < self.rules.min_team_bid {
+            format!(
+                " bid {contract}; the minimum team bid is {} unless both partners bid nil",
+                self.rules.min_team_bid
+            )
+        } else {
+            return Ok(());
+        };
+        Err(HandError::naming(
+            number,
+            Some(Field::BIDS),
+            TeamWords::starting(team, words),
+        ))
+    }
+
+    /// A blind bid of `contract`: the rules have blind bids, it is high enough, and the score
+    /// allows it.
+    fn check_blind(&self, number: usize, team: Team, contract: u8) -> Result<(), HandError> {
+        let Some(bb) = &self.rules.blind_bids else {
+            return Err(
+                HandError::invalid(number, Field::BLIND, "these rules have no blind bids")
+                    .for_team(team),
+            );
+        };
+        let words = if contract < bb.min_bid {
+            format!(
+                "'s blind bid is {contract}; a blind bid is at least {}",
+                bb.min_bid
+            )
+        } else if !self.blind_bid_allowed(team) {
+            format!(
+                " may not bid blind now: it is {}",
+                describe_deficit(self.deficit(team))
+            )
+        } else {
+            return Ok(());
+        };
+        Err(HandError::naming(
+            number,
+            Some(Field::BLIND),
+            TeamWords::starting(team, words),
+        ))
     }
 
     fn is_nil(&self, bid: Bid) -> bool {
@@ -548,17 +556,11 @@ fn describe_deficit(deficit: i32) -> String {
 /// A hand whose points or running score would not fit the engine's integers: only rule values
 /// or a start far outside any real game get there. Nothing changes.
 fn out_of_range(number: usize, team: Team) -> HandError {
-    HandError {
-        code: ErrorCode::InvalidHand,
-        hand: number,
-        field: None,
-        team: Some(team),
-        player: None,
-        message: format!(
-            "hand {number}: team {}'s points or score would be out of range (the rules' point values or the start are too large)",
-            team.as_str()
-        ),
-    }
+    let words = TeamWords::starting(
+        team,
+        "'s points or score would be out of range (the rules' point values or the start are too large)",
+    );
+    HandError::naming(number, None, words)
 }
 
 /// Tricks that count toward each team's contract (§2.2 step 2): the non-nil players' tricks,

@@ -17,7 +17,7 @@ use serde::Deserialize;
 
 use super::form::HandForm;
 use super::match_console::{Shown, render_console};
-use super::{Fields, back_to_console, supervised, when, when_local, with_names};
+use super::{Fields, back_to_console, message_of, supervised, when, when_local};
 use crate::domain::words::plural;
 use crate::domain::{Field, FieldError, LocalTime, MatchId, MatchStatus, TextEnum};
 use crate::league::settings::Settings;
@@ -282,7 +282,7 @@ fn ratings_view(
                 },
                 error: error
                     .filter(|_| blamed.and_then(Field::team) == Some(team))
-                    .map(|e| with_names(&e.message, names)),
+                    .map(|e| message_of(e, names)),
             }
         })
         .collect();
@@ -307,8 +307,8 @@ fn ratings_view(
         note: form.note.clone(),
         note_error: error
             .filter(|_| blamed == Some(&Field::NOTE))
-            .map(|e| with_names(&e.message, names)),
-        error: error.map(|e| (with_names(&e.message, names), target)),
+            .map(|e| message_of(e, names)),
+        error: error.map(|e| (message_of(e, names), target)),
     })
 }
 

@@ -2,7 +2,7 @@
 //! as typed so it comes back after an error), and the view of it with the dealer, the first
 //! bidder, only the bids the rules allow now, and each message next to its field.
 
-use super::{ErrorSummary, with_names};
+use super::{ErrorSummary, message_of};
 use crate::domain::ErrorCode;
 use crate::domain::{Field, FieldError};
 use crate::domain::{ForfeitSide, TextEnum};
@@ -254,7 +254,7 @@ pub(super) fn form_view(
     let names = [&view.team_a.name, &view.team_b.name];
     let is = |f: Field| error.is_some_and(|e| e.field == Some(f));
     // The message as the console shows it: the teams by their names.
-    let message = error.map(|e| with_names(&e.message, [names[0], names[1]]));
+    let message = error.map(|e| message_of(e, [names[0], names[1]]));
     let mut seats = Vec::with_capacity(4);
     let mut tricks_error = None;
     let mut reason_error = None;
