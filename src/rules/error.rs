@@ -222,7 +222,7 @@ pub struct FieldError {
     /// `message` in its parts, where it names a team: for pages that name the team by its
     /// name ([`FieldError::message_naming`]).
     #[serde(skip)]
-    pub words: Option<TeamWords>,
+    pub words: Option<Box<TeamWords>>,
 }
 
 impl FieldError {
@@ -243,7 +243,7 @@ impl FieldError {
     /// unset: the API answers it only for a hand's errors.)
     pub fn naming(code: ErrorCode, field: impl Into<Field>, words: TeamWords) -> FieldError {
         FieldError {
-            words: Some(words.clone()),
+            words: Some(Box::new(words.clone())),
             ..FieldError::at(code, field, words.as_api_says())
         }
     }

@@ -385,73 +385,18 @@ impl Game {
             ..TeamResult::default()
         };
         // 1. Nil results.
-        let mut failed_nil_tricks = 0u8;
-        for (bid, took) in th.bids.iter().zip(th.tricks) {
-            if let Some(value) = self.nil_value(*bid) {
-                if took == 0 {
-                    r.nil_points = r.nil_points.checked_add(value)?;
-                } else {
-                    r.nil_points = r.nil_points.checked_sub(value)?;
-                    failed_nil_tricks += took;
-                }
-            }
-        }
+        let (nil_points, failed_nil_tricks) = self.nil_results(th)?;
+        r.nil_points = nil_points;
         // 3. Contract.
-        let multiplier = match (&rules.blind_bids, th.blind) {
-            (Some(bb), true) => bb.multiplier,
-            _ => 1,
-        };
-        let contract = i32::from(r.contract);
-        let counted = i32::from(r.tricks_counted);
-        let mut bags_taken = 0;
-        if contract > 0 {
-            let moon = rules.moon.as_ref().filter(|_| r.contract == 13);
-            let ten = rules
-                .ten_for_200
-                .as_ref()
-                .filter(|t| r.contract >= t.min_bid);
-            if counted >= contract {
-                r.made = Some(true);
-                let base = match (moon, ten) {
-                    (Some(m), _) => m.value,
-                    (None, Some(t)) => t.value,
-                    (None, None) => 10 * contract,
-                };
-                r.contract_points = base.checked_mul(multiplier)?;
-                bags_taken = counted - contract;
-            } else {
-                r.made = Some(false);
-                let base = match (moon, ten) {
-                    (Some(m), _) => m.value,
-                    (None, Some(t)) if t.set == TenFor200Set::Flat => t.value,
-                    _ => match rules.set_penalty {
-                        SetPenalty::PerBidTrick => 10 * contract,
-                        SetPenalty::PerShortTrick => 10 * (contract - counted),
-                    },
-                };
-                r.contract_points =
-                    i32::try_from(-(i64::from(base) * i64::from(multiplier))).ok()?;
-            }
-        } else {
-            bags_taken = counted;
-        }
+        let mut bags_taken = contract_result(rules, th.blind, &mut r)?;
         if rules.failed_nil_tricks == FailedNilTricks::BagsOnly {
             bags_taken += i32::from(failed_nil_tricks);
         }
         r.bags_taken = bags_taken as u8;
         r.bag_points = bags_taken.checked_mul(rules.bags.value)?;
         // 4. Bag penalty.
-        let mut bags = self.total(team).bags.checked_add(bags_taken as u32)?;
-        if let Some(limit) = rules.bags.limit {
-            while bags >= limit {
-                r.bag_penalty = r.bag_penalty.checked_sub(rules.bags.penalty)?;
-                bags = match rules.bags.overflow {
-                    BagOverflow::Carry => bags - limit,
-                    BagOverflow::Discard => 0,
-                };
-            }
-        }
-        r.bags = bags;
+        let bags = self.total(team).bags.checked_add(bags_taken as u32)?;
+        (r.bag_penalty, r.bags) = bag_penalty(rules, bags)?;
         // 5. Revoke award: for each revoke of the other team.
         if let Some(revoke) = &rules.revoke {
             r.revoke_award = revoke
@@ -467,6 +412,23 @@ impl Game {
         .into_iter()
         .try_fold(r.nil_points, i32::checked_add)?;
         Some(r)
+    }
+
+    /// The team's nil points (§3 step 1) and the tricks its failed nils took.
+    fn nil_results(&self, th: &TeamHand) -> Option<(i32, u8)> {
+        let mut points = 0i32;
+        let mut failed_nil_tricks = 0u8;
+        for (bid, took) in th.bids.iter().zip(th.tricks) {
+            if let Some(value) = self.nil_value(*bid) {
+                if took == 0 {
+                    points = points.checked_add(value)?;
+                } else {
+                    points = points.checked_sub(value)?;
+                    failed_nil_tricks += took;
+                }
+            }
+        }
+        Some((points, failed_nil_tricks))
     }
 
     /// A made moon with `wins_game`.
@@ -539,6 +501,63 @@ pub fn is_nil(rules: &Rules, bid: Bid) -> bool {
         Bid::Tricks(0) => rules.zero_bid_is_nil && rules.nil.is_some(),
         Bid::Tricks(_) => false,
     }
+}
+
+/// The contract's result (§3 step 3) into `r` (`made`, `contract_points`), from its
+/// `contract` and `tricks_counted`; the bags it took.
+fn contract_result(rules: &Rules, blind: bool, r: &mut TeamResult) -> Option<i32> {
+    let multiplier = match (&rules.blind_bids, blind) {
+        (Some(bb), true) => bb.multiplier,
+        _ => 1,
+    };
+    let contract = i32::from(r.contract);
+    let counted = i32::from(r.tricks_counted);
+    if contract == 0 {
+        return Some(counted);
+    }
+    let moon = rules.moon.as_ref().filter(|_| r.contract == 13);
+    let ten = rules
+        .ten_for_200
+        .as_ref()
+        .filter(|t| r.contract >= t.min_bid);
+    if counted >= contract {
+        r.made = Some(true);
+        let base = match (moon, ten) {
+            (Some(m), _) => m.value,
+            (None, Some(t)) => t.value,
+            (None, None) => 10 * contract,
+        };
+        r.contract_points = base.checked_mul(multiplier)?;
+        Some(counted - contract)
+    } else {
+        r.made = Some(false);
+        let base = match (moon, ten) {
+            (Some(m), _) => m.value,
+            (None, Some(t)) if t.set == TenFor200Set::Flat => t.value,
+            _ => match rules.set_penalty {
+                SetPenalty::PerBidTrick => 10 * contract,
+                SetPenalty::PerShortTrick => 10 * (contract - counted),
+            },
+        };
+        r.contract_points = i32::try_from(-(i64::from(base) * i64::from(multiplier))).ok()?;
+        Some(0)
+    }
+}
+
+/// The bag penalty (§3 step 4) for a counter at `bags` after the hand, and the counter after
+/// the penalties.
+fn bag_penalty(rules: &Rules, mut bags: u32) -> Option<(i32, u32)> {
+    let mut penalty = 0i32;
+    if let Some(limit) = rules.bags.limit {
+        while bags >= limit {
+            penalty = penalty.checked_sub(rules.bags.penalty)?;
+            bags = match rules.bags.overflow {
+                BagOverflow::Carry => bags - limit,
+                BagOverflow::Discard => 0,
+            };
+        }
+    }
+    Some((penalty, bags))
 }
 
 fn won(winner: Team, reason: WinReason) -> GameState {

@@ -237,7 +237,7 @@ pub struct HandError {
     pub player: Option<usize>,
     pub message: String,
     /// `message` in its parts, where it names a team.
-    pub words: Option<TeamWords>,
+    pub words: Option<Box<TeamWords>>,
 }
 
 impl std::fmt::Display for HandError {
@@ -269,7 +269,7 @@ impl HandError {
             team: Some(words.team),
             player: None,
             message: words.as_api_says(),
-            words: Some(words),
+            words: Some(Box::new(words)),
         }
     }
 
