@@ -12,7 +12,7 @@ use super::leagues::{self, League};
 use super::summaries::MatchSummary;
 use crate::db::leagues as db_leagues;
 use crate::db::matches as db_matches;
-use crate::domain::{LocalTime, MatchStatus};
+use crate::domain::{LocalTime, MatchStatus, TeamId};
 use crate::league::standings::Standing;
 
 /// A league on the list of leagues.
@@ -73,7 +73,7 @@ pub struct LeagueHome {
     pub league: League,
     pub standings: Vec<Standing>,
     /// The teams out of the league, by id, and why ("dropped after 2 forfeits", "withdrawn").
-    pub out: HashMap<i64, String>,
+    pub out: HashMap<TeamId, String>,
     /// In play, or scheduled within [`THIS_WEEK_DAYS`] of now; in schedule order.
     pub this_week: Vec<MatchSummary>,
     /// The latest [`LATEST_RESULTS`] finished matches, newest first (by scheduled time,

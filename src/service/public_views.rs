@@ -26,7 +26,7 @@ pub struct LeagueStandings {
     pub league: League,
     pub rows: Vec<Standing>,
     /// The teams out of the league, by id, and why (see [`out_of_league`]).
-    pub out: HashMap<i64, String>,
+    pub out: HashMap<TeamId, String>,
 }
 
 #[tracing::instrument(skip_all, fields(slug = ?slug))]
@@ -46,7 +46,7 @@ pub async fn standings(db: &Db, slug: &Slug) -> Result<LeagueStandings, ServiceE
 
 /// The teams of `teams` that are out of the league, by id, with why in words for their
 /// standings row: the forfeit policy's reason ("dropped after 2 forfeits") or "withdrawn".
-pub fn out_of_league(teams: &[TeamRow]) -> HashMap<i64, String> {
+pub fn out_of_league(teams: &[TeamRow]) -> HashMap<TeamId, String> {
     teams
         .iter()
         .filter(|t| t.withdrawn)
@@ -55,7 +55,7 @@ pub fn out_of_league(teams: &[TeamRow]) -> HashMap<i64, String> {
                 .dropped_reason
                 .clone()
                 .unwrap_or_else(|| "withdrawn".to_string());
-            (t.id.0, why)
+            (t.id, why)
         })
         .collect()
 }
@@ -358,7 +358,7 @@ pub async fn team(db: &Db, slug: &Slug, id: TeamId) -> Result<TeamSeason, Servic
         .map(TeamView::from)
         .ok_or(ServiceError::NotFound)?;
     let table = super::standings::standings(conn, &league).await?;
-    let standing = table.iter().find(|s| s.team_id == id.0).cloned();
+    let standing = table.iter().find(|s| s.team_id == id).cloned();
     let eligibility = eligibility_in(conn, &league, &teams, &table, id).await?;
     let mut rows = db_matches::of_team(conn, id).await?;
     rows.retain(super::summaries::listed);
@@ -397,7 +397,7 @@ async fn eligibility_in(
     table: &[Standing],
     id: TeamId,
 ) -> Result<Option<EligibilityRow>, ServiceError> {
-    let Some(row) = table.iter().find(|s| s.team_id == id.0) else {
+    let Some(row) = table.iter().find(|s| s.team_id == id) else {
         return Ok(None);
     };
     let overrides = db_leagues::overrides(conn, league.row.id).await?;
