@@ -7,7 +7,9 @@ use crate::domain::Slug;
 
 use super::audit;
 use super::leagues::league_row;
-use super::teams::{NewTeamInput, TeamView, check_team, duplicate_message, name_taken};
+use super::teams::{
+    NewTeamInput, TeamView, check_team, duplicate_message, insert_team, name_taken,
+};
 use super::text::NameKey;
 use super::{ServiceError, User, require_admin};
 use crate::db::Db;
@@ -198,25 +200,9 @@ pub async fn import_roster(
     let rows = check_roster(csv, &existing)?;
     roster_size(&rows)?;
     let mut added = Vec::new();
-    for (name, players) in rows.into_iter().filter_map(|r| r.team) {
-        let id = db_leagues::insert_team(&mut tx, league.id, &name, &players).await?;
-        let after = serde_json::json!({"name": name, "players": players}).to_string();
-        audit::record(
-            &mut tx,
-            user,
-            now,
-            audit::Change::new("create", audit::Subject::Team(id))
-                .after(&after)
-                .reason("roster import"),
-        )
-        .await?;
-        added.push(TeamView {
-            id,
-            name,
-            players,
-            withdrawn: false,
-            dropped_reason: None,
-        });
+    for team in rows.into_iter().filter_map(|r| r.team) {
+        let reason = Some("roster import");
+        added.push(insert_team(&mut tx, user, now, league.id, team, reason).await?);
     }
     if added.is_empty() {
         return Err(ServiceError::invalid(

@@ -17,7 +17,7 @@ use crate::db::Db;
 
 use crate::db::leagues::{self as db_leagues, TeamRow};
 
-use crate::domain::{LeagueId, PersonName, TeamId, TeamName};
+use crate::domain::{LeagueId, PersonName, TeamId, TeamName, Timestamp};
 
 #[derive(Debug, Clone, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -112,16 +112,28 @@ pub async fn add_team(
             message,
         ));
     }
-    let id = db_leagues::insert_team(&mut tx, league.id, &name, &players).await?;
-    let after = serde_json::json!({"name": name, "players": players}).to_string();
-    audit::record(
-        &mut tx,
-        user,
-        now,
-        audit::Change::new("create", audit::Subject::Team(id)).after(&after),
-    )
-    .await?;
+    let team = insert_team(&mut tx, user, now, league.id, (name, players), None).await?;
     tx.commit().await?;
+    Ok(team)
+}
+
+/// Writes a new team of league `league_id` with its audit row (saying `reason` when there
+/// is one), inside the caller's transaction.
+pub async fn insert_team(
+    tx: &mut Conn,
+    user: &User,
+    now: Timestamp,
+    league_id: LeagueId,
+    (name, players): (TeamName, [PersonName; 2]),
+    reason: Option<&str>,
+) -> Result<TeamView, ServiceError> {
+    let id = db_leagues::insert_team(&mut *tx, league_id, &name, &players).await?;
+    let after = serde_json::json!({"name": name, "players": players}).to_string();
+    let mut change = audit::Change::new("create", audit::Subject::Team(id)).after(&after);
+    if let Some(reason) = reason {
+        change = change.reason(reason);
+    }
+    audit::record(tx, user, now, change).await?;
     Ok(TeamView {
         id,
         name,

@@ -530,14 +530,8 @@ fn both_forfeit(
 
 #[cfg(test)]
 mod tests {
+    use super::super::test_pairs as pairs;
     use super::*;
-
-    fn pairs(fields: &[(&str, &str)]) -> Vec<(String, String)> {
-        fields
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect()
-    }
 
     #[test]
     fn the_ratings_are_kept_as_typed() {

@@ -404,14 +404,8 @@ pub(super) fn form_view(
 
 #[cfg(test)]
 mod tests {
+    use super::super::test_pairs as pairs;
     use super::*;
-
-    fn pairs(fields: &[(&str, &str)]) -> Vec<(String, String)> {
-        fields
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect()
-    }
 
     #[test]
     fn a_double_forfeit_names_the_side_sent_on() {

@@ -149,6 +149,15 @@ pub(super) fn when(t: Timestamp, zone: chrono_tz::Tz) -> String {
     when_local(LocalTime(t.0.with_timezone(&zone).naive_local()))
 }
 
+/// A form as posted, from `(name, value)` pairs (for the tests of the console's forms).
+#[cfg(test)]
+fn test_pairs(fields: &[(&str, &str)]) -> Vec<(String, String)> {
+    fields
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
