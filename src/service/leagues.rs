@@ -147,6 +147,12 @@ pub async fn league_by_slug(conn: &mut Conn, slug: &Slug) -> Result<League, Serv
     League::from_row(league_row(conn, slug).await?)
 }
 
+/// The league `slug` with its rules, for anyone (404 for no such league).
+pub async fn league(db: &Db, slug: &Slug) -> Result<League, ServiceError> {
+    let mut conn = db.read().await?;
+    league_by_slug(&mut conn, slug).await
+}
+
 /// A league's row as stored (404 for an unknown slug).
 pub(crate) async fn league_row(conn: &mut Conn, slug: &Slug) -> Result<LeagueRow, ServiceError> {
     db_leagues::by_slug(conn, slug)
@@ -170,8 +176,7 @@ pub async fn views(db: &Db) -> Result<Vec<LeagueView>, ServiceError> {
 
 /// The league `slug` as the API shows it (404 for no such league).
 pub async fn view_by_slug(db: &Db, slug: &Slug) -> Result<LeagueView, ServiceError> {
-    let mut conn = db.read().await?;
-    Ok(league_by_slug(&mut conn, slug).await?.view())
+    Ok(league(db, slug).await?.view())
 }
 
 /// Checks the rules per stage (playoff and final default to the regular rules): each as

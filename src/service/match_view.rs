@@ -292,8 +292,13 @@ pub async fn history(conn: &mut Conn, id: MatchId) -> Result<Vec<HandRow>, Servi
 /// A match as the API shows it to anyone, with its hands and totals.
 #[tracing::instrument(skip_all, fields(match_id = %id))]
 pub async fn view(db: &Db, id: MatchId) -> Result<MatchView, ServiceError> {
+    Ok(with_league(db, id).await?.0)
+}
+
+/// A match as the API shows it, with its league (the match page and its CSV).
+pub async fn with_league(db: &Db, id: MatchId) -> Result<(MatchView, League), ServiceError> {
     let mut conn = db.read().await?;
-    Ok(load(&mut conn, id).await?.0)
+    load(&mut conn, id).await
 }
 
 /// The matches `ids` as the API shows them, read on the writer's connection so that a write

@@ -6,9 +6,9 @@ use std::collections::HashMap;
 use serde::Serialize;
 
 use super::stored::{load, seed_of};
-use crate::db::Conn;
 use crate::db::leagues as db_leagues;
 use crate::db::playoffs::{self as db_playoffs, RealMatch};
+use crate::db::{Conn, Db};
 use crate::domain::{BracketMatchStatus, LeagueId, MatchId, MatchStatus, TeamId};
 use crate::league::bracket::{
     Bracket, BracketState, Entrant, Format, GrandFinal, MatchStatus as Slot, Section,
@@ -64,7 +64,14 @@ pub struct BracketView {
     pub champion: Option<TeamRef>,
 }
 
-/// A league's bracket as the API shows it (404 when the league has none).
+/// A league's bracket as the API shows it, for anyone (404 when the league has none).
+pub async fn bracket(db: &Db, slug: &Slug) -> Result<BracketView, ServiceError> {
+    let mut conn = db.read().await?;
+    bracket_of(&mut conn, slug).await
+}
+
+/// [`bracket`] on a connection the caller holds (creating the bracket reads it back in its
+/// transaction).
 pub async fn bracket_of(conn: &mut Conn, slug: &Slug) -> Result<BracketView, ServiceError> {
     let league = league_by_slug(conn, slug).await?;
     let row = db_playoffs::of_league(conn, league.row.id)

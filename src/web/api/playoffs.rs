@@ -67,7 +67,6 @@ async fn show_bracket(
     state: web::Data<AppState>,
     slug: web::Path<Slug>,
 ) -> Result<HttpResponse, AppError> {
-    let mut conn = state.db.read().await?;
-    let view = playoffs::bracket_of(&mut conn, &slug).await?;
+    let view = playoffs::bracket(&state.db, &slug).await?;
     Ok(HttpResponse::Ok().json(view))
 }

@@ -14,7 +14,7 @@ use crate::rules::Team;
 use crate::service::playoffs::{self, BracketView};
 use crate::service::public_views::{self, LeagueBracket};
 use crate::web::AppState;
-use crate::web::error::{AppError, PageError};
+use crate::web::error::PageError;
 use crate::web::extract::Viewer;
 use crate::web::respond::{Csv, html};
 use crate::web::view::bracket::BracketDrawing;
@@ -118,8 +118,7 @@ pub(super) async fn bracket_csv(
     state: web::Data<AppState>,
     slug: web::Path<Slug>,
 ) -> Result<HttpResponse, PageError> {
-    let mut conn = state.db.read().await.map_err(AppError::from)?;
-    let view = playoffs::bracket_of(&mut conn, &slug).await?;
+    let view = playoffs::bracket(&state.db, &slug).await?;
     let mut csv = Csv::with_header(&[
         "round", "bracket", "position", "match_id", "seed_a", "team_a", "seed_b", "team_b",
         "status", "score_a", "score_b", "winner", "match",

@@ -15,7 +15,7 @@ use crate::rules::describe::{RuleLine, describe};
 use crate::service::league_home::{self as home, LeagueCard};
 use crate::service::leagues;
 use crate::web::AppState;
-use crate::web::error::{AppError, PageError};
+use crate::web::error::PageError;
 use crate::web::extract::Viewer;
 use crate::web::view::nav::Nav;
 
@@ -101,8 +101,7 @@ pub(super) async fn league_rules(
     who: Viewer,
     slug: web::Path<Slug>,
 ) -> Result<HttpResponse, PageError> {
-    let mut conn = state.db.read().await.map_err(AppError::from)?;
-    let league = leagues::league_by_slug(&mut conn, &slug).await?;
+    let league = leagues::league(&state.db, &slug).await?;
     let all = [Stage::Regular, Stage::Playoff, Stage::Final];
     let stages = all
         .iter()

@@ -12,7 +12,7 @@ use crate::rules::{Stage, Team, TeamResult};
 use crate::service::match_view::MatchView;
 use crate::service::summaries::state_words;
 use crate::web::AppState;
-use crate::web::error::{AppError, PageError};
+use crate::web::error::PageError;
 use crate::web::extract::Viewer;
 use crate::web::respond::Csv;
 use crate::web::view::chart::Chart;
@@ -55,8 +55,7 @@ pub(super) async fn match_page(
     who: Viewer,
     id: web::Path<MatchId>,
 ) -> Result<HttpResponse, PageError> {
-    let mut conn = state.db.read().await.map_err(AppError::from)?;
-    let (m, league) = crate::service::match_view::load(&mut conn, *id).await?;
+    let (m, league) = crate::service::match_view::with_league(&state.db, *id).await?;
     let sheet = Scoresheet {
         id: "scoresheet",
         ..Scoresheet::of_match(&m)
@@ -98,8 +97,7 @@ pub(super) async fn scoresheet_csv(
     state: web::Data<AppState>,
     id: web::Path<MatchId>,
 ) -> Result<HttpResponse, PageError> {
-    let mut conn = state.db.read().await.map_err(AppError::from)?;
-    let (m, league) = crate::service::match_view::load(&mut conn, *id).await?;
+    let (m, league) = crate::service::match_view::with_league(&state.db, *id).await?;
     let mut header: Vec<String> = [
         "number",
         "a_bids",
