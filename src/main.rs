@@ -147,6 +147,15 @@ struct ServeArgs {
         global = true
     )]
     trusted_proxies: Vec<ipnet::IpNet>,
+    /// How many threads answer requests (default: one per CPU core). Slow work (password
+    /// hashing, the backup's fsync) runs on other threads and does not hold them.
+    #[arg(
+        long,
+        env = "SPADES_WORKERS",
+        global = true,
+        value_parser = clap::value_parser!(u16).range(1..=1024)
+    )]
+    workers: Option<u16>,
 }
 
 /// An address block, or a single address as a block of one.
@@ -372,7 +381,7 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         page_cache: !args.no_page_cache,
         clock,
         trusted_proxies: args.trusted_proxies,
-        workers: None,
+        workers: args.workers.map(usize::from),
     };
     let app = Application::build(&settings).await?;
     let first_admin = accounts::ensure_admin(app.db()).await?;

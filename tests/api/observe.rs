@@ -245,6 +245,20 @@ async fn each_log_line_of_a_request_names_its_id() {
     );
 }
 
+/// `--workers N` sets how many threads answer (the server's start-up line says so).
+#[actix_web::test]
+async fn the_workers_flag_sets_how_many_threads_answer() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("server.log");
+    let served = serve(dir.path(), &log, &["--workers", "3"]).await;
+    drop(served);
+    let log = std::fs::read_to_string(&log).unwrap();
+    assert!(
+        log.contains("workers: 3,"),
+        "the start-up line names 3 workers:\n{log}"
+    );
+}
+
 #[actix_web::test]
 async fn json_logs_are_one_object_a_line_with_the_request_id() {
     let dir = tempfile::tempdir().unwrap();
