@@ -1,15 +1,15 @@
 //! Correcting a hand: a new revision with its reason; every hand after it is rescored and a
 //! playoff bracket moves on (resetting started matches only with an admin's confirmation).
 
-use super::{Bracket, check_version, for_write, league_of, save_result};
+use super::{Bracket, for_write, open_hands, save_result};
 use crate::db::hands::{self as db_hands, NewHand};
-use crate::db::matches::{self as db_matches, MatchRow};
+use crate::db::matches::MatchRow;
 use crate::db::{Conn, Db};
 use crate::domain::ErrorCode;
 use crate::domain::{MatchId, MatchStatus, Timestamp};
 use crate::rules::{HandInput, Stage};
 use crate::service::audit;
-use crate::service::match_view::{MatchView, Replayed, replay, rules_of, stored_hands, view_of};
+use crate::service::match_view::{MatchView, replay};
 use crate::service::text::{self, Lines, TextRule};
 use crate::service::{ServiceError, User, require_admin, to_json};
 
@@ -96,58 +96,44 @@ impl CorrectionEntry {
             reset_path,
             now,
         } = self;
-        let db_matches::MatchForWrite {
-            row: m,
-            name_a,
-            name_b,
-            ..
-        } = for_write(conn, &user, id).await?;
-        check_version(&m, expected_version)?;
-        check_hands_can_change(&m)?;
-        let league = league_of(conn, &m).await?;
-        let rules = rules_of(&m, &league)?;
-        let (mut rows, mut inputs) = stored_hands(conn, id).await?;
-        let index = hand_index(number, rows.len())?;
-        let before = rows[index].hand.clone();
+        let opened = for_write(conn, &user, id).await?;
+        let mut hands = open_hands(conn, opened, expected_version, check_hands_can_change).await?;
+        let m = &hands.m;
+        let index = hand_index(number, hands.rows.len())?;
+        let before = hands.rows[index].hand.clone();
         // The hand in play when time ran out stays the time-called one (it was marked by
         // the service, so a client correcting its bids or tricks need not send the mark
         // again).
-        if !input.misdeal && inputs[index].time_called {
+        if !input.misdeal && hands.inputs[index].time_called {
             input.time_called = true;
         }
-        inputs[index] = input;
-        let (game, scored) = replay(&rules, m.stage, &inputs)?;
-        let stored = to_json("hand", &inputs[index])?;
+        hands.inputs[index] = input;
+        let (game, scored) = replay(&hands.rules, m.stage, &hands.inputs)?;
+        let stored = to_json("hand", &hands.inputs[index])?;
         let new = NewHand {
             match_id: id,
             number,
-            revision: rows[index].revision + 1,
+            revision: hands.rows[index].revision + 1,
             hand: &stored,
             reason: Some(&reason),
             recorded_by: Some(user.id),
             now,
         };
-        rows[index] = db_hands::insert_hand(conn, &new).await?;
+        hands.rows[index] = db_hands::insert_hand(conn, &new).await?;
         // A changed winner moves the teams on, or is refused (`bracket_reset_needed`) where
         // a later match has started.
         let reset = reset_path.then_some(crate::service::playoffs::PathReset {
             admin: &user,
             reason: &reason,
         });
-        let bracket = bracket_after_correction(&m, reset.as_ref());
-        let after = save_result(conn, &m, &game, bracket, now).await?;
+        let bracket = bracket_after_correction(m, reset.as_ref());
+        let after = save_result(conn, m, &game, bracket, now).await?;
         let change = audit::Change::new("correct_hand", audit::Subject::Match(id))
             .before(&before)
             .after(&stored)
             .reason(&reason);
         audit::record(conn, &user, now, change).await?;
-        let played = Replayed {
-            rules,
-            rows,
-            inputs,
-            scored,
-        };
-        Ok(view_of(&after, (name_a, name_b), &league, played))
+        Ok(hands.answer(&after, scored))
     }
 }
 

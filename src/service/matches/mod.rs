@@ -21,13 +21,15 @@ pub use start::start;
 pub use time::call_time;
 
 use super::leagues::League;
+use super::match_view::{MatchView, Replayed, rules_of, stored_hands, view_of};
 use super::{ServiceError, User};
+use crate::db::hands::HandRow;
 use crate::db::leagues as db_leagues;
 use crate::db::matches::{self as db_matches, MatchRow, Totals};
 use crate::db::{Conn, Db};
 use crate::domain::ErrorCode;
 use crate::domain::{LeagueId, MatchId, MatchStatus, Timestamp};
-use crate::rules::{Game, Team};
+use crate::rules::{Game, HandInput, Rules, ScoredHand, Team};
 
 /// The match, if `user` may write to it: admins anywhere, supervisors in their leagues
 /// (elsewhere it does not exist for them: 404).
@@ -94,6 +96,60 @@ pub(super) async fn league_of(conn: &mut Conn, m: &MatchRow) -> Result<League, S
         .await?
         .ok_or(ServiceError::NotFound)?;
     League::from_row(row)
+}
+
+/// A match open for a change to its hands (a new hand or a correction) in the writer's
+/// batch: what replaying its hands and answering need.
+struct OpenHands {
+    m: MatchRow,
+    names: (Option<String>, Option<String>),
+    league: League,
+    rules: Rules,
+    rows: Vec<HandRow>,
+    inputs: Vec<HandInput>,
+}
+
+/// Opens match `opened` (found writable by [`for_write`]) for a change to its hands: still
+/// at `expected_version`, in a state `may_change` accepts; then its league, frozen rules and
+/// current hands.
+async fn open_hands(
+    conn: &mut Conn,
+    opened: db_matches::MatchForWrite,
+    expected_version: i64,
+    may_change: fn(&MatchRow) -> Result<(), ServiceError>,
+) -> Result<OpenHands, ServiceError> {
+    let db_matches::MatchForWrite {
+        row: m,
+        name_a,
+        name_b,
+        ..
+    } = opened;
+    check_version(&m, expected_version)?;
+    may_change(&m)?;
+    let league = league_of(conn, &m).await?;
+    let rules = rules_of(&m, &league)?;
+    let (rows, inputs) = stored_hands(conn, m.id).await?;
+    Ok(OpenHands {
+        m,
+        names: (name_a, name_b),
+        league,
+        rules,
+        rows,
+        inputs,
+    })
+}
+
+impl OpenHands {
+    /// The answer: match `after` as the change left it, with its hands as `scored`.
+    fn answer(self, after: &MatchRow, scored: Vec<ScoredHand>) -> MatchView {
+        let played = Replayed {
+            rules: self.rules,
+            rows: self.rows,
+            inputs: self.inputs,
+            scored,
+        };
+        view_of(after, self.names, &self.league, played)
+    }
 }
 
 /// The totals and state of a match after `game`: what its row caches.

@@ -2,7 +2,7 @@
 //! first answer again (rebuilt from what the key kept) and records nothing.
 
 use super::time::time_expired;
-use super::{Bracket, check_version, for_write, league_of, save_result, totals_of};
+use super::{Bracket, for_write, league_of, open_hands, save_result, totals_of};
 use crate::db::hands::{self as db_hands, NewHand};
 use crate::db::idempotency::{self as db_idempotency, IdempotencyRecord};
 use crate::db::matches::{self as db_matches, MatchRow};
@@ -11,7 +11,7 @@ use crate::domain::ErrorCode;
 use crate::domain::{MatchId, MatchStatus, Timestamp};
 use crate::rules::{Game, HandInput, Stage};
 use crate::service::audit;
-use crate::service::match_view::{MatchView, Replayed, replay, rules_of, stored_hands, view_of};
+use crate::service::match_view::{MatchView, Replayed, replay, rules_of, view_of};
 use crate::service::text;
 use crate::service::{ServiceError, User, to_json};
 
@@ -176,33 +176,28 @@ impl HandEntry {
             idempotency_key,
             now,
         } = self;
-        let db_matches::MatchForWrite {
-            row: m,
-            name_a,
-            name_b,
-            ..
-        } = for_write(conn, &user, id).await?;
+        let opened = for_write(conn, &user, id).await?;
         if let Some(key) = &idempotency_key
             && let Some(seen) = seen_before(conn, id, key, &request).await?
         {
             return Ok(Entered::Seen(seen));
         }
-        check_version(&m, expected_version)?;
-        check_takes_hands(&m)?;
-        let league = league_of(conn, &m).await?;
-        let rules = rules_of(&m, &league)?;
-        let (mut rows, mut inputs) = stored_hands(conn, id).await?;
+        let mut hands = open_hands(conn, opened, expected_version, check_takes_hands).await?;
+        let m = &hands.m;
         let mut hand = input;
         // The hand in play when time runs out is the time-called one (docs/scoring.md §4.3, §8.3).
-        if !hand.misdeal && time_expired(&m, &rules, now) && !inputs.iter().any(|h| h.time_called) {
+        if !hand.misdeal
+            && time_expired(m, &hands.rules, now)
+            && !hands.inputs.iter().any(|h| h.time_called)
+        {
             hand.time_called = true;
         }
-        inputs.push(hand);
-        let (game, scored) = replay(&rules, m.stage, &inputs)?;
-        let stored = to_json("hand", &inputs[inputs.len() - 1])?;
+        hands.inputs.push(hand);
+        let (game, scored) = replay(&hands.rules, m.stage, &hands.inputs)?;
+        let stored = to_json("hand", &hands.inputs[hands.inputs.len() - 1])?;
         let new = NewHand {
             match_id: id,
-            number: inputs.len() as i64,
+            number: hands.inputs.len() as i64,
             revision: 1,
             hand: &stored,
             reason: None,
@@ -211,8 +206,8 @@ impl HandEntry {
         };
         let stored_row = db_hands::insert_hand(conn, &new).await?;
         let hand_id = stored_row.id.0;
-        rows.push(stored_row);
-        let after = save_result(conn, &m, &game, bracket_after_hand(&m, &game), now).await?;
+        hands.rows.push(stored_row);
+        let after = save_result(conn, m, &game, bracket_after_hand(m, &game), now).await?;
         audit::record(
             conn,
             &user,
@@ -220,13 +215,7 @@ impl HandEntry {
             audit::Change::new("record_hand", audit::Subject::Match(id)).after(&stored),
         )
         .await?;
-        let played = Replayed {
-            rules,
-            rows,
-            inputs,
-            scored,
-        };
-        let view = view_of(&after, (name_a, name_b), &league, played);
+        let view = hands.answer(&after, scored);
         if let Some(key) = &idempotency_key {
             keep_answer(conn, id, key, record_of(request, hand_id, &view)?, now).await?;
         }
