@@ -1,0 +1,289 @@
+//! Recording the next hand, in the group commit: a repeated idempotency key answers the
+//! first answer again (rebuilt from what the key kept) and records nothing.
+
+use super::time::time_expired;
+use super::{Bracket, for_write, league_of, open_hands, save_result, totals_of};
+use crate::db::hands::{self as db_hands, NewHand};
+use crate::db::idempotency::{self as db_idempotency, IdempotencyRecord};
+use crate::db::matches::{self as db_matches, MatchRow};
+use crate::db::{Conn, Db};
+use crate::domain::ErrorCode;
+use crate::domain::{MatchId, MatchStatus, Timestamp};
+use crate::rules::{Game, HandInput, Stage};
+use crate::service::audit;
+use crate::service::match_view::{MatchView, Replayed, replay, rules_of, view_of};
+use crate::service::text;
+use crate::service::{ServiceError, User, to_json};
+
+/// The answer of a recorded hand, or the first answer again for a repeated idempotency key.
+pub enum Recorded {
+    New(Box<MatchView>),
+    Repeat(Box<MatchView>),
+}
+
+/// How long an idempotency key is kept after its first use: a phone's outbox sends again
+/// within hours, a week covers any (docs/api.md §7.3). A resend after that is refused as a
+/// stale `expected_version`, never recorded twice: the first use moved the version on.
+pub const IDEMPOTENCY_WINDOW: chrono::Duration = chrono::Duration::days(7);
+
+/// The most expired keys one hand deletes: each costs its hand a little, and keys come one a
+/// hand, so any backlog (a server that was off) is soon gone.
+const EXPIRE_AT_ONCE: i64 = 64;
+
+/// Records the next hand. A repeated `idempotency_key` returns the first answer and records
+/// nothing; a stale `expected_version` is a conflict. Written in the next group commit.
+#[tracing::instrument(skip_all, fields(user_id = %user.id, match_id = %id))]
+pub async fn record_hand(
+    db: &Db,
+    user: &User,
+    id: MatchId,
+    input: &HandInput,
+    expected_version: i64,
+    idempotency_key: Option<&str>,
+) -> Result<Recorded, ServiceError> {
+    if let Some(key) = idempotency_key {
+        text::check_idempotency_key(key)?;
+    }
+    let entry = HandEntry {
+        user: user.clone(),
+        id,
+        request: to_json("hand", input)?,
+        input: input.clone(),
+        expected_version,
+        idempotency_key: idempotency_key.map(str::to_owned),
+        now: db.clock().now(),
+    };
+    let entered = db
+        .batched(move |conn| Box::pin(async move { entry.record(conn).await }))
+        .await?;
+    Ok(match entered {
+        Entered::New(view) => Recorded::New(view),
+        // Rebuilt after the batch, on a reader: it is committed, and the writer is spared.
+        Entered::Seen(record) => {
+            let mut conn = db.read().await?;
+            Recorded::Repeat(Box::new(answer_again(&mut conn, id, &record).await?))
+        }
+    })
+}
+
+/// What the writer did with a hand: recorded it, or found its idempotency key kept.
+enum Entered {
+    New(Box<MatchView>),
+    Seen(IdempotencyRecord),
+}
+
+/// What an idempotency key keeps of `answer`, the answer to the hand `request` (as sent)
+/// that stored the hand row `hand_id`: what the hands cannot tell of the match then.
+fn record_of(
+    request: String,
+    hand_id: i64,
+    answer: &MatchView,
+) -> Result<IdempotencyRecord, ServiceError> {
+    Ok(IdempotencyRecord {
+        request: Some(request),
+        hand_id,
+        version: answer.version,
+        table_name: answer.table.clone(),
+        time_called_at: answer.time_called_at,
+        team_a_name: answer.team_a.name.clone(),
+        team_b_name: answer.team_b.name.clone(),
+        sportsmanship: answer
+            .sportsmanship
+            .as_ref()
+            .map(|ratings| to_json("ratings", ratings))
+            .transpose()?,
+    })
+}
+
+/// The first answer to an idempotency key of match `id`, rebuilt from its record: the
+/// hands as they were after it (later corrections are new revisions, left out; so are later
+/// hands), replayed under the match's frozen rules, which give the totals and the state
+/// then; the rest from the record. Nothing else of a started match changes (docs/api.md
+/// §7.3).
+async fn answer_again(
+    conn: &mut Conn,
+    id: MatchId,
+    record: &IdempotencyRecord,
+) -> Result<MatchView, ServiceError> {
+    let now = db_matches::by_id(conn, id)
+        .await?
+        .ok_or(ServiceError::NotFound)?;
+    let league = league_of(conn, &now).await?;
+    let rules = rules_of(&now, &league)?;
+    let rows = db_hands::hands_as_of(conn, id, record.hand_id).await?;
+    let inputs = rows
+        .iter()
+        .map(crate::service::match_view::stored_hand)
+        .collect::<Result<Vec<_>, _>>()?;
+    let (game, scored) = replay(&rules, now.stage, &inputs)?;
+    let totals = totals_of(&game);
+    let then = MatchRow {
+        version: record.version,
+        table_name: record.table_name.clone(),
+        time_called_at: record.time_called_at,
+        status: totals.status,
+        score_a: totals.score_a,
+        score_b: totals.score_b,
+        bags_a: totals.bags_a,
+        bags_b: totals.bags_b,
+        game_status: totals.game_status,
+        winner: totals.winner,
+        reason: totals.reason,
+        forfeit: totals.forfeit,
+        hands_played: totals.hands_played,
+        ..now
+    };
+    let names = (
+        Some(record.team_a_name.clone()),
+        Some(record.team_b_name.clone()),
+    );
+    let played = Replayed {
+        rules,
+        rows,
+        inputs,
+        scored,
+    };
+    let mut view = view_of(&then, names, &league, played);
+    view.sportsmanship = record
+        .sportsmanship
+        .as_deref()
+        .map(serde_json::from_str)
+        .transpose()
+        .map_err(|e| ServiceError::corrupt("kept ratings", e))?;
+    Ok(view)
+}
+
+/// A hand sent for the writer's next batch.
+struct HandEntry {
+    user: User,
+    id: MatchId,
+    input: HandInput,
+    /// The hand as sent (JSON), compared with the first use of a repeated idempotency key.
+    request: String,
+    expected_version: i64,
+    idempotency_key: Option<String>,
+    now: Timestamp,
+}
+
+impl HandEntry {
+    async fn record(self, conn: &mut Conn) -> Result<Entered, ServiceError> {
+        let HandEntry {
+            user,
+            id,
+            input,
+            request,
+            expected_version,
+            idempotency_key,
+            now,
+        } = self;
+        let opened = for_write(conn, &user, id).await?;
+        if let Some(key) = &idempotency_key
+            && let Some(seen) = seen_before(conn, id, key, &request).await?
+        {
+            return Ok(Entered::Seen(seen));
+        }
+        let mut hands = open_hands(conn, opened, expected_version, check_takes_hands).await?;
+        let m = &hands.m;
+        let mut hand = input;
+        // The hand in play when time runs out is the time-called one (docs/scoring.md §4.3, §8.3).
+        if !hand.misdeal
+            && time_expired(m, &hands.rules, now)
+            && !hands.inputs.iter().any(|h| h.time_called)
+        {
+            hand.time_called = true;
+        }
+        hands.inputs.push(hand);
+        let (game, scored) = replay(&hands.rules, m.stage, &hands.inputs)?;
+        let stored = to_json("hand", &hands.inputs[hands.inputs.len() - 1])?;
+        let new = NewHand {
+            match_id: id,
+            number: hands.inputs.len() as i64,
+            revision: 1,
+            hand: &stored,
+            reason: None,
+            recorded_by: Some(user.id),
+            now,
+        };
+        let stored_row = db_hands::insert_hand(conn, &new).await?;
+        let hand_id = stored_row.id.0;
+        hands.rows.push(stored_row);
+        let after = save_result(conn, m, &game, bracket_after_hand(m, &game), now).await?;
+        audit::record(
+            conn,
+            &user,
+            now,
+            audit::Change::new("record_hand", audit::Subject::Match(id)).after(&stored),
+        )
+        .await?;
+        let view = hands.answer(&after, scored);
+        if let Some(key) = &idempotency_key {
+            keep_answer(conn, id, key, record_of(request, hand_id, &view)?, now).await?;
+        }
+        Ok(Entered::New(Box::new(view)))
+    }
+}
+
+/// The answer kept for idempotency key `key` of match `id`, if the key was used; refused
+/// when it was used for a different hand than `request`.
+async fn seen_before(
+    conn: &mut Conn,
+    id: MatchId,
+    key: &str,
+    request: &str,
+) -> Result<Option<IdempotencyRecord>, ServiceError> {
+    let Some(seen) = db_idempotency::idempotency_record(conn, id, key).await? else {
+        return Ok(None);
+    };
+    if seen.request.as_ref().is_some_and(|first| *first != request) {
+        return Err(ServiceError::invalid(
+            ErrorCode::IdempotencyKeyReused,
+            "idempotency_key",
+            "this idempotency key was already used for a different hand: nothing was recorded; send a new key for a new hand",
+        ));
+    }
+    Ok(Some(seen))
+}
+
+/// Only a match in play takes a new hand.
+fn check_takes_hands(m: &MatchRow) -> Result<(), ServiceError> {
+    match m.status {
+        MatchStatus::InProgress => Ok(()),
+        MatchStatus::Scheduled | MatchStatus::Postponed => Err(ServiceError::conflict(
+            ErrorCode::NotStarted,
+            "start the match before entering hands",
+        )),
+        other => Err(ServiceError::Invalid(crate::domain::FieldError::new(
+            ErrorCode::GameOver,
+            format!("the match is {}: no more hands", other.words()),
+        ))),
+    }
+}
+
+/// A new hand can only end a game (none is taken after the end), so the bracket changes
+/// only then; reloading it for every hand made playoff hands cost ~3× a regular one.
+fn bracket_after_hand(m: &MatchRow, game: &Game) -> Bracket<'static> {
+    if m.stage != Stage::Regular && game.state().is_over() {
+        Bracket::Moves(None)
+    } else {
+        Bracket::Stays
+    }
+}
+
+/// Keeps `record` under idempotency key `key` of match `id`, and expires a batch of the
+/// keys older than the window.
+async fn keep_answer(
+    conn: &mut Conn,
+    id: MatchId,
+    key: &str,
+    record: IdempotencyRecord,
+    now: Timestamp,
+) -> Result<(), ServiceError> {
+    db_idempotency::save_idempotency_record(conn, id, key, &record, now).await?;
+    db_idempotency::expire_idempotency_keys(
+        conn,
+        Timestamp(now.0 - IDEMPOTENCY_WINDOW),
+        EXPIRE_AT_ONCE,
+    )
+    .await?;
+    Ok(())
+}
