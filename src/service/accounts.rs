@@ -8,7 +8,7 @@ use sha2::{Digest, Sha256};
 use super::text::{Lines, TOKEN_NAME_MAX, TextRule};
 use super::{ServiceError, User, audit};
 use crate::db::{Db, Tx, users};
-use crate::domain::{Role, TextEnum, Timestamp, TokenId};
+use crate::domain::{Role, TextEnum, Timestamp, TokenId, UserId};
 
 /// How long a login lasts.
 pub const SESSION_HOURS: i64 = 12;
@@ -81,6 +81,42 @@ pub fn validate_username(name: &str) -> Result<(), ServiceError> {
     }
 }
 
+/// An email, checked loosely: one `@` between two non-empty parts, no spaces or control
+/// characters, at most 254 characters (RFC 5321's limit). The message never repeats it:
+/// an email is personal data.
+pub fn validate_email(email: &str) -> Result<(), ServiceError> {
+    let parts: Vec<&str> = email.split('@').collect();
+    let ok = email.chars().count() <= 254
+        && parts.len() == 2
+        && parts.iter().all(|p| !p.is_empty())
+        && !email.chars().any(|c| c.is_whitespace() || c.is_control());
+    if ok {
+        Ok(())
+    } else {
+        Err(ServiceError::invalid(
+            ErrorCode::InvalidEmail,
+            "email",
+            "an email is one '@' between a name and a domain, with no spaces, at most 254 characters",
+        ))
+    }
+}
+
+/// Refuses `email` when an account other than `except` has it (whatever its case).
+pub(super) async fn refuse_taken_email(
+    tx: &mut Tx,
+    email: &str,
+    except: Option<UserId>,
+) -> Result<(), ServiceError> {
+    match users::by_email(tx, email).await? {
+        Some(other) if Some(other.id) != except => Err(ServiceError::invalid(
+            ErrorCode::EmailTaken,
+            "email",
+            "another account has this email",
+        )),
+        _ => Ok(()),
+    }
+}
+
 pub fn validate_password(password: &str) -> Result<(), ServiceError> {
     if password.chars().count() < 10 {
         return Err(ServiceError::invalid(
@@ -116,14 +152,20 @@ pub async fn create_user(
     let password = password.to_string();
     let hash = hash_off_thread(password).await?;
     let mut tx = db.write().await?;
-    let user = insert_user(&mut tx, by, username, role, &hash, now).await?;
+    let new = NewUser {
+        username,
+        role,
+        email: None,
+        must_change_password: false,
+    };
+    let user = insert_user(&mut tx, by, &new, &hash, now).await?;
     tx.commit().await?;
     Ok(user)
 }
 
 /// [`hash_password`] on a blocking thread: argon2 takes tens of milliseconds of CPU on
 /// purpose, and on an async worker it would hold up every request that worker serves.
-async fn hash_off_thread(password: String) -> Result<String, ServiceError> {
+pub(super) async fn hash_off_thread(password: String) -> Result<String, ServiceError> {
     tokio::task::spawn_blocking(move || hash_password(&password))
         .await
         .map_err(|e| ServiceError::corrupt("password hashing", e))
@@ -137,24 +179,44 @@ async fn verify_off_thread(password: &str, hash: String) -> Result<bool, Service
         .map_err(|e| ServiceError::corrupt("password checking", e))
 }
 
-/// Adds the user `username` with the password hash `hash`, with its audit row, inside the
-/// write transaction `tx`; refuses a username that is taken.
-async fn insert_user(
+/// A user about to be stored (its username and email already checked for form).
+pub(super) struct NewUser<'a> {
+    pub username: &'a str,
+    pub role: Role,
+    pub email: Option<&'a str>,
+    pub must_change_password: bool,
+}
+
+/// Adds `new` with the password hash `hash`, with its audit row, inside the write
+/// transaction `tx`; refuses a username or an email that is taken.
+pub(super) async fn insert_user(
     tx: &mut Tx,
     by: Option<&User>,
-    username: &str,
-    role: Role,
+    new: &NewUser<'_>,
     hash: &str,
     now: Timestamp,
 ) -> Result<User, ServiceError> {
+    let NewUser { username, role, .. } = *new;
     if users::by_name(tx, username).await?.is_some() {
         return Err(ServiceError::invalid(
-            ErrorCode::InvalidUser,
+            ErrorCode::UsernameTaken,
             "username",
             format!("the username \"{username}\" is taken"),
         ));
     }
-    let id = users::insert(tx, username, hash, role, now).await?;
+    if let Some(email) = new.email {
+        refuse_taken_email(tx, email, None).await?;
+    }
+    let id = users::insert(
+        tx,
+        username,
+        hash,
+        role,
+        new.email,
+        new.must_change_password,
+        now,
+    )
+    .await?;
     let after = format!("{username} ({})", role.as_str());
     audit::record_by(
         tx,
@@ -185,7 +247,8 @@ pub async fn check_login(
         None => dummy_hash().await?.to_string(),
     };
     let ok = verify_off_thread(password, hash).await?;
-    Ok(row.filter(|_| ok).map(user_of))
+    // A deactivated account gets the answer of a wrong password, after the same work.
+    Ok(row.filter(|r| ok && r.active).map(user_of))
 }
 
 /// A new session: returns the session id (for the cookie) and its CSRF token.
@@ -197,6 +260,7 @@ pub async fn open_session(db: &Db, user: &User) -> Result<(String, String), Serv
     let expires = created.plus_minutes(SESSION_HOURS * 60);
     let mut tx = db.write().await?;
     users::insert_session(&mut tx, &secret_hash(&id), user.id, &csrf, created, expires).await?;
+    users::set_last_login(&mut tx, user.id, now).await?;
     tx.commit().await?;
     Ok((id, csrf))
 }
@@ -213,6 +277,9 @@ pub async fn session_user(
     let found = users::session(&mut conn, &id_hash).await?;
     drop(conn);
     match found {
+        // A deactivated user's sessions are deleted with the change; this refuses one that
+        // a log-in racing the deactivation opened.
+        Some((_, u)) if !u.active => Ok(None),
         Some((s, u)) if s.expires_at > now => Ok(Some((user_of(u), s.csrf_token))),
         Some(_) => {
             end_expired_session(db, &id_hash, now).await;
@@ -377,7 +444,13 @@ pub async fn ensure_admin(db: &Db) -> Result<Option<(String, String)>, ServiceEr
     if users::count_admins(&mut tx).await? > 0 {
         return Ok(None);
     }
-    insert_user(&mut tx, None, "admin", Role::Admin, &hash, now).await?;
+    let first = NewUser {
+        username: "admin",
+        role: Role::Admin,
+        email: None,
+        must_change_password: false,
+    };
+    insert_user(&mut tx, None, &first, &hash, now).await?;
     tx.commit().await?;
     Ok(Some(("admin".into(), password)))
 }
