@@ -45,6 +45,7 @@ impl Account {
 
 /// A new account: its username, role and (optional) email.
 #[derive(Debug, Clone, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
 pub struct NewAccount {
     pub username: String,
     pub role: Role,
@@ -54,6 +55,7 @@ pub struct NewAccount {
 
 /// What to change on an account; a field left out stays as it is. An empty `email` removes it.
 #[derive(Debug, Clone, Default, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
 pub struct AccountChange {
     #[serde(default)]
     pub role: Option<Role>,

@@ -1,0 +1,435 @@
+//! Accounts the coordinator manages (docs/api.md §13): `GET/POST /api/v1/users`,
+//! `PATCH /api/v1/users/{username}`, `POST /api/v1/users/{username}/reset-password`.
+
+use serde_json::{Value, json};
+use spades_im::service::Role;
+
+use crate::helpers::{TestApp, json_with_status, spawn_app};
+
+/// Logs in as `name` with `password` through the login form; the client keeps the session
+/// cookie. `None` when the login is refused.
+async fn log_in(app: &TestApp, name: &str, password: &str) -> Option<reqwest::Client> {
+    let client = reqwest::Client::builder()
+        .cookie_store(true)
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .expect("client");
+    let response = client
+        .post(app.url("/login"))
+        .form(&[("username", name), ("password", password)])
+        .send()
+        .await
+        .expect("login");
+    (response.status() == 303).then_some(client)
+}
+
+/// The status of `GET /account` with the client's session (200 logged in, 303 to the login
+/// form otherwise).
+async fn account_page(app: &TestApp, client: &reqwest::Client) -> u16 {
+    client
+        .get(app.url("/account"))
+        .send()
+        .await
+        .expect("account page")
+        .status()
+        .as_u16()
+}
+
+/// The audit rows of `action`: (before, after), empty for none.
+async fn audit_rows(app: &TestApp, action: &str) -> Vec<(String, String)> {
+    let mut conn = app.db.read().await.expect("reader");
+    spades_im::on_store!(conn, |c| sqlx::query_as::<_, (String, String)>(
+        "SELECT coalesce(before, ''), coalesce(after, '') FROM audit_log
+         WHERE action = $1 ORDER BY id",
+    )
+    .bind(action)
+    .fetch_all(c)
+    .await)
+    .expect("audit")
+}
+
+#[actix_web::test]
+async fn an_admin_adds_lists_changes_and_resets_accounts() {
+    let app = spawn_app().await;
+    let admin = app.api_user("coord", Role::Admin).await;
+
+    let made = json_with_status(
+        admin
+            .post(
+                "/api/v1/users",
+                &json!({"username": "sam", "role": "supervisor", "email": "Sam@Example.edu"}),
+            )
+            .await,
+        201,
+        "add sam",
+    )
+    .await;
+    assert_eq!(
+        made["user"],
+        json!({"username": "sam", "role": "supervisor", "active": true,
+               "must_change_password": true, "leagues": [], "last_login_at": null,
+               "email": "Sam@Example.edu"})
+    );
+    let password = made["password"].as_str().expect("a one-time password");
+    assert!(password.len() >= 16, "{password}");
+    assert!(
+        log_in(&app, "sam", password).await.is_some(),
+        "the one-time password logs in"
+    );
+
+    let listed = json_with_status(admin.get("/api/v1/users").await, 200, "list").await;
+    let names: Vec<&str> = listed["users"]
+        .as_array()
+        .expect("users")
+        .iter()
+        .map(|u| u["username"].as_str().expect("username"))
+        .collect();
+    assert_eq!(names, ["coord", "sam"]);
+    let sam = &listed["users"][1];
+    assert!(
+        sam["last_login_at"].is_string(),
+        "the log-in is recorded: {sam}"
+    );
+
+    let changed = json_with_status(
+        admin
+            .patch(
+                "/api/v1/users/SAM",
+                &json!({"role": "admin", "email": "sam@b.edu"}),
+            )
+            .await,
+        200,
+        "make sam an admin",
+    )
+    .await;
+    assert_eq!(changed["role"], "admin");
+    assert_eq!(changed["email"], "sam@b.edu");
+    let cleared = json_with_status(
+        admin
+            .patch("/api/v1/users/sam", &json!({"email": ""}))
+            .await,
+        200,
+        "remove the email",
+    )
+    .await;
+    assert_eq!(cleared["email"], Value::Null);
+
+    let reset = json_with_status(
+        admin
+            .post("/api/v1/users/sam/reset-password", &json!({}))
+            .await,
+        200,
+        "reset",
+    )
+    .await;
+    let new_password = reset["password"].as_str().expect("a one-time password");
+    assert_ne!(new_password, password);
+    assert!(
+        log_in(&app, "sam", password).await.is_none(),
+        "the old password is gone"
+    );
+    assert!(log_in(&app, "sam", new_password).await.is_some());
+
+    // Every change is audited, with no password and no email in it.
+    assert_eq!(
+        audit_rows(&app, "set_role").await,
+        [("supervisor".into(), "admin".into())]
+    );
+    assert_eq!(
+        audit_rows(&app, "set_email").await,
+        [
+            ("an email".into(), "an email".into()),
+            ("an email".into(), "no email".into())
+        ]
+    );
+    assert_eq!(
+        audit_rows(&app, "reset_password").await,
+        [(String::new(), String::new())]
+    );
+    let mut conn = app.db.read().await.expect("reader");
+    let texts: Vec<String> = spades_im::on_store!(conn, |c| {
+        sqlx::query_scalar(
+        "SELECT coalesce(before, '') || ' ' || coalesce(after, '') || ' ' || coalesce(reason, '')
+         FROM audit_log"
+    )
+    .fetch_all(c)
+    .await
+    })
+    .expect("audit");
+    for text in texts {
+        for secret in [password, new_password, "example.edu", "b.edu"] {
+            assert!(
+                !text.to_lowercase().contains(&secret.to_lowercase()),
+                "{text}"
+            );
+        }
+    }
+}
+
+#[actix_web::test]
+async fn refusals_answer_their_error_and_write_nothing() {
+    let app = spawn_app().await;
+    let admin = app.api_user("coord", Role::Admin).await;
+    let supervisor = app.api_user("sup", Role::Supervisor).await;
+    json_with_status(
+        admin
+            .post(
+                "/api/v1/users",
+                &json!({"username": "kim", "role": "supervisor", "email": "kim@x.edu"}),
+            )
+            .await,
+        201,
+        "add kim",
+    )
+    .await;
+    let before = app.tables().await;
+
+    // Who may.
+    let anonymous = app.api("");
+    for (who, status, code) in [
+        (&anonymous, 401, "unauthorized"),
+        (&supervisor, 403, "forbidden"),
+    ] {
+        let calls = [
+            who.get("/api/v1/users").await,
+            who.post("/api/v1/users", &json!({"username": "x1", "role": "admin"}))
+                .await,
+            who.patch("/api/v1/users/kim", &json!({"active": false}))
+                .await,
+            who.post("/api/v1/users/kim/reset-password", &json!({}))
+                .await,
+        ];
+        for response in calls {
+            let body = json_with_status(response, status, code).await;
+            assert_eq!(body["error"]["code"], code);
+        }
+    }
+
+    // Bad bodies: 422 naming the field.
+    let bad = [
+        (
+            json!({"username": "a b", "role": "admin"}),
+            "username",
+            "invalid_user",
+        ),
+        (
+            json!({"username": "KIM", "role": "admin"}),
+            "username",
+            "username_taken",
+        ),
+        (
+            json!({"username": "lee", "role": "king"}),
+            "role",
+            "invalid_request",
+        ),
+        (
+            json!({"username": "lee", "role": "admin", "email": "no-at"}),
+            "email",
+            "invalid_email",
+        ),
+        (
+            json!({"username": "lee", "role": "admin", "email": "a b@x.edu"}),
+            "email",
+            "invalid_email",
+        ),
+        (
+            json!({"username": "lee", "role": "admin", "email": "KIM@X.EDU"}),
+            "email",
+            "email_taken",
+        ),
+        (
+            json!({"username": "lee", "role": "admin", "password": "x"}),
+            "password",
+            "invalid_request",
+        ),
+    ];
+    for (body, field, code) in bad {
+        let answer =
+            json_with_status(admin.post("/api/v1/users", &body).await, 422, "bad add").await;
+        assert_eq!(answer["error"]["code"], code, "{body}");
+        assert_eq!(answer["error"]["field"], field, "{body}");
+        let text = answer.to_string().to_lowercase();
+        assert!(
+            !text.contains("kim@x.edu"),
+            "an email is never in an error: {text}"
+        );
+    }
+    let long = format!("{}@x.edu", "a".repeat(250));
+    let answer = json_with_status(
+        admin
+            .patch("/api/v1/users/kim", &json!({"email": long}))
+            .await,
+        422,
+        "a long email",
+    )
+    .await;
+    assert_eq!(answer["error"]["field"], "email");
+    let answer = json_with_status(
+        admin
+            .patch("/api/v1/users/kim", &json!({"active": "no"}))
+            .await,
+        422,
+        "active not a boolean",
+    )
+    .await;
+    assert_eq!(answer["error"]["field"], "active");
+    let answer = json_with_status(
+        admin
+            .post(
+                "/api/v1/users/kim/reset-password",
+                &json!({"password": "mine"}),
+            )
+            .await,
+        422,
+        "a chosen password",
+    )
+    .await;
+    assert_eq!(answer["error"]["field"], "password");
+    for response in [
+        admin
+            .patch("/api/v1/users/nobody", &json!({"active": false}))
+            .await,
+        admin
+            .post("/api/v1/users/nobody/reset-password", &json!({}))
+            .await,
+    ] {
+        json_with_status(response, 404, "no such user").await;
+    }
+    app.assert_nothing_written(&before, "refused account changes")
+        .await;
+}
+
+#[actix_web::test]
+async fn deactivating_or_resetting_stops_sessions_and_tokens_at_once() {
+    let app = spawn_app().await;
+    let admin = app.api_user("coord", Role::Admin).await;
+    for name in ["ann", "bob"] {
+        app.user(name, Role::Supervisor).await;
+    }
+    let ann_token = app.token("ann").await;
+    let bob_token = app.token("bob").await;
+    let ann_session = app.browser("ann").await;
+    let bob_session = app.browser("bob").await;
+    for token in [&ann_token, &bob_token] {
+        json_with_status(
+            app.api(token).get("/api/v1/leagues").await,
+            200,
+            "token works",
+        )
+        .await;
+    }
+
+    json_with_status(
+        admin
+            .patch("/api/v1/users/ann", &json!({"active": false}))
+            .await,
+        200,
+        "deactivate ann",
+    )
+    .await;
+    json_with_status(
+        app.api(&ann_token).get("/api/v1/leagues").await,
+        401,
+        "ann's token",
+    )
+    .await;
+    assert_eq!(
+        account_page(&app, &ann_session.client).await,
+        303,
+        "ann's session ended"
+    );
+    assert!(
+        log_in(&app, "ann", crate::helpers::PASSWORD)
+            .await
+            .is_none(),
+        "ann cannot log in"
+    );
+
+    json_with_status(
+        admin
+            .post("/api/v1/users/bob/reset-password", &json!({}))
+            .await,
+        200,
+        "reset bob",
+    )
+    .await;
+    json_with_status(
+        app.api(&bob_token).get("/api/v1/leagues").await,
+        401,
+        "bob's token",
+    )
+    .await;
+    assert_eq!(
+        account_page(&app, &bob_session.client).await,
+        303,
+        "bob's session ended"
+    );
+
+    // Reactivated, ann logs in again, and her old token stays revoked.
+    let back = json_with_status(
+        admin
+            .patch("/api/v1/users/ann", &json!({"active": true}))
+            .await,
+        200,
+        "reactivate ann",
+    )
+    .await;
+    assert_eq!(back["active"], true);
+    assert!(
+        log_in(&app, "ann", crate::helpers::PASSWORD)
+            .await
+            .is_some()
+    );
+    json_with_status(
+        app.api(&ann_token).get("/api/v1/leagues").await,
+        401,
+        "still revoked",
+    )
+    .await;
+}
+
+#[actix_web::test]
+async fn the_last_active_admin_stays_an_active_admin() {
+    let app = spawn_app().await;
+    let admin = app.api_user("coord", Role::Admin).await;
+    app.user("other", Role::Admin).await;
+    json_with_status(
+        admin
+            .patch("/api/v1/users/other", &json!({"active": false}))
+            .await,
+        200,
+        "deactivate the other admin",
+    )
+    .await;
+    let before = app.tables().await;
+    for change in [json!({"active": false}), json!({"role": "supervisor"})] {
+        let answer = json_with_status(
+            admin.patch("/api/v1/users/coord", &change).await,
+            409,
+            "the last admin",
+        )
+        .await;
+        assert_eq!(answer["error"]["code"], "last_admin", "{change}");
+    }
+    app.assert_nothing_written(&before, "last_admin refusals")
+        .await;
+
+    // With another active admin, either change is fine.
+    json_with_status(
+        admin
+            .patch("/api/v1/users/other", &json!({"active": true}))
+            .await,
+        200,
+        "reactivate",
+    )
+    .await;
+    let demoted = json_with_status(
+        admin
+            .patch("/api/v1/users/coord", &json!({"role": "supervisor"}))
+            .await,
+        200,
+        "coord becomes a supervisor",
+    )
+    .await;
+    assert_eq!(demoted["role"], "supervisor");
+}
