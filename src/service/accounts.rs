@@ -265,12 +265,18 @@ pub async fn open_session(db: &Db, user: &User) -> Result<(String, String), Serv
     Ok((id, csrf))
 }
 
+/// A live browser session.
+#[derive(Debug, Clone)]
+pub struct LiveSession {
+    pub user: User,
+    pub csrf: String,
+    /// The user logged in with a one-time password and must choose their own first.
+    pub must_change_password: bool,
+}
+
 /// The user and CSRF token of a live session. A session seen expired is deleted: a clock
 /// set back later (by hand, or by a time server correcting it) cannot bring it back.
-pub async fn session_user(
-    db: &Db,
-    session_id: &str,
-) -> Result<Option<(User, String)>, ServiceError> {
+pub async fn session_user(db: &Db, session_id: &str) -> Result<Option<LiveSession>, ServiceError> {
     let now = db.clock().now();
     let id_hash = secret_hash(session_id);
     let mut conn = db.read().await?;
@@ -280,7 +286,11 @@ pub async fn session_user(
         // A deactivated user's sessions are deleted with the change; this refuses one that
         // a log-in racing the deactivation opened.
         Some((_, u)) if !u.active => Ok(None),
-        Some((s, u)) if s.expires_at > now => Ok(Some((user_of(u), s.csrf_token))),
+        Some((s, u)) if s.expires_at > now => Ok(Some(LiveSession {
+            must_change_password: u.must_change_password,
+            user: user_of(u),
+            csrf: s.csrf_token,
+        })),
         Some(_) => {
             end_expired_session(db, &id_hash, now).await;
             Ok(None)

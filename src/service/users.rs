@@ -68,6 +68,11 @@ pub struct AccountChange {
 /// Every account, by username (admins).
 pub async fn list(db: &Db, by: &User) -> Result<Vec<Account>, ServiceError> {
     require_admin(by)?;
+    all(db).await
+}
+
+/// Every account, by username, for the command line (whoever runs it owns the database).
+pub async fn all(db: &Db) -> Result<Vec<Account>, ServiceError> {
     let mut conn = db.read().await?;
     let rows = users::all(&mut conn).await?;
     let slugs = users::league_slugs(&mut conn).await?;

@@ -65,6 +65,9 @@ pub enum Via {
     Session {
         id: String,
         csrf: String,
+        /// Logged in with a one-time password: the API refuses the session until the user
+        /// has chosen their own (403 `password_change_required`).
+        must_change_password: bool,
     },
     Token,
 }
@@ -186,9 +189,13 @@ async fn identify(req: &HttpRequest) -> Result<Option<Authed>, AppError> {
         _ => match session_id(req) {
             Some(id) => accounts::session_user(&state.db, &id)
                 .await?
-                .map(|(user, csrf)| Authed {
-                    user,
-                    via: Via::Session { id, csrf },
+                .map(|live| Authed {
+                    user: live.user,
+                    via: Via::Session {
+                        id,
+                        csrf: live.csrf,
+                        must_change_password: live.must_change_password,
+                    },
                 }),
             None => None,
         },
@@ -318,9 +325,26 @@ fn check_api_write(req: &HttpRequest, found: &Option<Authed>) -> Result<(), AppE
     }
 }
 
+/// An API request with the session of a user who logged in with a one-time password is
+/// refused until they have chosen their own (docs/api.md §13.4).
+fn check_password_changed(req: &HttpRequest, found: &Option<Authed>) -> Result<(), AppError> {
+    match found {
+        Some(Authed {
+            via:
+                Via::Session {
+                    must_change_password: true,
+                    ..
+                },
+            ..
+        }) if is_api(req) => Err(AppError::PasswordChangeRequired),
+        _ => Ok(()),
+    }
+}
+
 /// The identity of `req` as `T` accepts it, or the refusal.
 async fn identified<T: FromIdentity>(req: &HttpRequest) -> Result<T, Refused> {
     let found = identify(req).await.map_err(|e| Refused::new(req, e))?;
+    check_password_changed(req, &found).map_err(|e| Refused::new(req, e))?;
     check_api_write(req, &found).map_err(|e| Refused::new(req, e))?;
     T::from_identity(found).map_err(|e| Refused::new(req, e))
 }

@@ -433,3 +433,150 @@ async fn the_last_active_admin_stays_an_active_admin() {
     .await;
     assert_eq!(demoted["role"], "supervisor");
 }
+
+/// `user add`, `user list`, `user reset`, `user disable`, `user enable` on the service's
+/// database, and what each does to log-ins.
+#[actix_web::test]
+async fn the_user_commands_add_list_reset_disable_and_enable() {
+    use crate::concurrency::{cli_async, db_path, stderr, stdout};
+    let app = spawn_app().await;
+    app.user("coord", Role::Admin).await;
+    let db = db_path(&app).await;
+
+    let added = cli_async(&db, &["user", "add", "pat", "--role", "supervisor"]).await;
+    assert!(added.status.success(), "{}", stderr(&added));
+    let first = stdout(&added);
+    let password = first
+        .trim()
+        .rsplit(' ')
+        .next()
+        .expect("the password")
+        .to_string();
+    assert!(
+        first.starts_with("user pat (supervisor) added; one-time password"),
+        "{first}"
+    );
+    assert!(log_in(&app, "pat", &password).await.is_some(), "{first}");
+
+    let again = cli_async(&db, &["user", "add", "PAT", "--role", "admin"]).await;
+    assert_eq!(again.status.code(), Some(1));
+    let said = stderr(&again);
+    assert!(
+        said.contains("is taken") && said.contains("user reset PAT"),
+        "{said}"
+    );
+
+    let listed = stdout(&cli_async(&db, &["user", "list"]).await);
+    let lines: Vec<&str> = listed.lines().collect();
+    assert_eq!(lines.len(), 2, "{listed}");
+    assert!(
+        lines[0].starts_with("coord\tadmin\tactive\tno leagues\tnever logged in"),
+        "{listed}"
+    );
+    assert!(
+        lines[1].starts_with("pat\tsupervisor\tmust change password\tno leagues\tlast log-in "),
+        "{listed}"
+    );
+
+    let reset = cli_async(&db, &["user", "reset", "pat"]).await;
+    assert!(reset.status.success(), "{}", stderr(&reset));
+    let new_password = stdout(&reset)
+        .trim()
+        .rsplit(' ')
+        .next()
+        .expect("password")
+        .to_string();
+    assert!(
+        log_in(&app, "pat", &password).await.is_none(),
+        "the old password is gone"
+    );
+    assert!(log_in(&app, "pat", &new_password).await.is_some());
+
+    let disabled = cli_async(&db, &["user", "disable", "pat"]).await;
+    assert!(disabled.status.success(), "{}", stderr(&disabled));
+    assert!(
+        log_in(&app, "pat", &new_password).await.is_none(),
+        "disabled"
+    );
+    assert!(
+        stdout(&cli_async(&db, &["user", "list"]).await).contains("pat\tsupervisor\tdeactivated")
+    );
+    let enabled = cli_async(&db, &["user", "enable", "pat"]).await;
+    assert!(enabled.status.success(), "{}", stderr(&enabled));
+    assert!(
+        log_in(&app, "pat", &new_password).await.is_some(),
+        "enabled"
+    );
+
+    // The last admin stays; an unknown name is said so.
+    let last = cli_async(&db, &["user", "disable", "coord"]).await;
+    assert_eq!(last.status.code(), Some(1));
+    assert!(
+        stderr(&last).contains("last active admin"),
+        "{}",
+        stderr(&last)
+    );
+    let nobody = cli_async(&db, &["user", "reset", "nobody"]).await;
+    assert_eq!(nobody.status.code(), Some(1));
+    assert!(
+        stderr(&nobody).contains("no user named nobody"),
+        "{}",
+        stderr(&nobody)
+    );
+}
+
+/// A one-time password logs in, but the API refuses that session (403
+/// `password_change_required`) until the user has chosen their own password.
+#[actix_web::test]
+async fn a_one_time_password_must_be_changed_before_the_api_answers() {
+    let app = spawn_app().await;
+    let admin = app.api_user("coord", Role::Admin).await;
+    let made = json_with_status(
+        admin
+            .post(
+                "/api/v1/users",
+                &json!({"username": "ada", "role": "admin"}),
+            )
+            .await,
+        201,
+        "add ada",
+    )
+    .await;
+    let once = made["password"].as_str().expect("password").to_string();
+    let ada = log_in(&app, "ada", &once)
+        .await
+        .expect("the one-time password logs in");
+    let refused = ada
+        .get(app.url("/api/v1/users"))
+        .send()
+        .await
+        .expect("users");
+    let body = json_with_status(refused, 403, "a one-time password's session").await;
+    assert_eq!(body["error"]["code"], "password_change_required");
+
+    let page = ada.get(app.url("/account")).send().await.expect("account");
+    let csrf = crate::helpers::csrf_in(&page.text().await.expect("page")).expect("csrf");
+    let mine = "my own long password";
+    let changed = ada
+        .post(app.url("/account/password"))
+        .form(&[
+            ("csrf", csrf.as_str()),
+            ("current", &once),
+            ("new", mine),
+            ("repeat", mine),
+        ])
+        .send()
+        .await
+        .expect("change");
+    assert!(changed.status().is_redirection() || changed.status().is_success());
+    let ada = log_in(&app, "ada", mine)
+        .await
+        .expect("the new password logs in");
+    let listed = ada
+        .get(app.url("/api/v1/users"))
+        .send()
+        .await
+        .expect("users");
+    let body = json_with_status(listed, 200, "after the change").await;
+    assert_eq!(body["users"][0]["must_change_password"], false, "{body}");
+}
