@@ -73,7 +73,7 @@ impl Rng {
 fn teams(n: usize) -> Vec<TeamEntry> {
     (0..n)
         .map(|i| TeamEntry {
-            id: 1000 + i as i64,
+            id: spades_im::domain::TeamId(1000 + i as i64),
             name: format!("Team {i:04}"),
         })
         .collect()
@@ -215,7 +215,7 @@ fn bench_seeding(c: &mut Criterion) {
         let field = n.min(MAX_TEAMS);
         let seeded = seed_teams(rows, Some(field));
         assert_eq!(seeded.len(), field);
-        assert_eq!(seeded[0], rows[0].team_id, "seed 1 tops the standings");
+        assert_eq!(seeded[0], rows[0].team_id.0, "seed 1 tops the standings");
         let single = single_elimination(field, true).expect("a valid size");
         let double = double_elimination(field, GrandFinal::Double).expect("a valid size");
         // N − 1 games plus third place; 2N − 2 plus the reset.

@@ -16,7 +16,7 @@ use crate::db::leagues as db_leagues;
 use crate::db::matches::{self as db_matches, NewMatch};
 use crate::db::{Conn, Db};
 use crate::demo::{Rng, random_hand};
-use crate::domain::{LeagueId, MatchId, TeamId, Timestamp, UserId};
+use crate::domain::{LeagueId, MatchId, PersonName, TeamId, TeamName, Timestamp, UserId};
 use crate::league::schedule::{Pairing, round_robin};
 use crate::rules::{Game, RulesSpec, Stage};
 use crate::service::User;
@@ -109,10 +109,13 @@ async fn insert_teams(
 ) -> anyhow::Result<Vec<TeamId>> {
     let mut team_ids = Vec::with_capacity(teams);
     for i in 1..=teams {
-        let (p1, p2) = (format!("Player {i}a"), format!("Player {i}b"));
-        team_ids.push(
-            db_leagues::insert_team(conn, league, &format!("Team {i:04}"), [&p1, &p2]).await?,
-        );
+        let name = |text: String| {
+            PersonName::new(&text).map_err(|bad| anyhow::anyhow!("{text:?} is no name: {bad:?}"))
+        };
+        let players = [name(format!("Player {i}a"))?, name(format!("Player {i}b"))?];
+        let team = TeamName::new(&format!("Team {i:04}"))
+            .map_err(|bad| anyhow::anyhow!("team {i} is no name: {bad:?}"))?;
+        team_ids.push(db_leagues::insert_team(conn, league, &team, &players).await?);
     }
     Ok(team_ids)
 }

@@ -2,7 +2,7 @@
 
 use super::{Conn, StoreKind, on_store};
 
-use crate::domain::{LeagueId, Slug, TeamId, Timestamp, UserId};
+use crate::domain::{LeagueId, PersonName, Slug, TeamId, TeamName, Timestamp, UserId};
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct LeagueRow {
@@ -101,9 +101,9 @@ pub async fn all(conn: &mut Conn) -> sqlx::Result<Vec<LeagueRow>> {
 pub struct TeamRow {
     pub id: TeamId,
     pub league_id: LeagueId,
-    pub name: String,
-    pub player1: String,
-    pub player2: String,
+    pub name: TeamName,
+    pub player1: PersonName,
+    pub player2: PersonName,
     pub withdrawn: bool,
     /// Why the forfeit policy withdrew it (migration 0009).
     pub dropped_reason: Option<String>,
@@ -122,8 +122,8 @@ pub async fn drop_team(conn: &mut Conn, id: TeamId, reason: &str) -> sqlx::Resul
 pub async fn insert_team(
     conn: &mut Conn,
     league_id: LeagueId,
-    name: &str,
-    players: [&str; 2],
+    name: &TeamName,
+    players: &[PersonName; 2],
 ) -> sqlx::Result<TeamId> {
     let id: i64 = on_store!(conn, |c| {
         sqlx::query_scalar(
@@ -131,8 +131,8 @@ pub async fn insert_team(
     )
     .bind(league_id)
     .bind(name)
-    .bind(players[0])
-    .bind(players[1])
+    .bind(&players[0])
+    .bind(&players[1])
     .fetch_one(c)
     .await
     })?;
@@ -142,8 +142,8 @@ pub async fn insert_team(
 pub async fn update_team(
     conn: &mut Conn,
     id: TeamId,
-    name: &str,
-    players: [&str; 2],
+    name: &TeamName,
+    players: &[PersonName; 2],
     withdrawn: bool,
 ) -> sqlx::Result<()> {
     // A team put back in play is no longer "dropped".
@@ -153,8 +153,8 @@ pub async fn update_team(
          WHERE id = $5",
     )
     .bind(name)
-    .bind(players[0])
-    .bind(players[1])
+    .bind(&players[0])
+    .bind(&players[1])
     .bind(withdrawn)
     .bind(id))?;
     Ok(())

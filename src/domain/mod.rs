@@ -1,5 +1,5 @@
 //! The vocabulary every layer shares: typed ids, the states a match and a bracket go
-//! through, roles, and times as they are stored.
+//! through, roles, times as they are stored, and names (of teams and players) as checked.
 //!
 //! Each state is stored in the database and sent in JSON as the same snake_case text (`TextEnum`),
 //! parsed once at the edge (a row, a form, a request) and compared as a type everywhere else.
@@ -9,6 +9,7 @@
 
 mod clock;
 mod ids;
+pub mod name;
 mod slug;
 mod states;
 pub(crate) mod text;
@@ -18,6 +19,7 @@ pub mod words;
 pub use crate::rules::{ErrorCode, Field, FieldError};
 pub use clock::{Clock, ManualTime, SystemTime, TimeSource, machine_zone};
 pub use ids::{BracketId, LeagueId, MatchId, TeamId, TokenId, UserId};
+pub use name::{BadText, PersonName, TeamName};
 pub use slug::{BadSlug, Slug, slugify};
 pub use states::{BracketMatchStatus, ForfeitSide, GameStatus, MatchStatus, Role};
 pub(crate) use text::text_enum;

@@ -105,14 +105,14 @@ pub(crate) use text_enum;
 /// without a wildcard in `as_str`, so a variant added to the enum and forgotten here does
 /// not compile (as in [`text_enum!`], whose `as_str` is the same exhaustive match).
 macro_rules! text_enum_of {
-    ($t:ty, $what:literal, [$($variant:path),+ $(,)?]) => {
+    ($t:ident, $what:literal, [$($variant:ident),+ $(,)?]) => {
         $crate::domain::text::text_enum!(@sql $t);
         impl $crate::domain::TextEnum for $t {
             const WHAT: &'static str = $what;
-            const ALL: &'static [Self] = &[$($variant),+];
+            const ALL: &'static [Self] = &[$($t::$variant),+];
             fn as_str(self) -> &'static str {
                 match self {
-                    $($variant)|+ => <$t>::as_str(self),
+                    $($t::$variant)|+ => <$t>::as_str(self),
                 }
             }
         }
@@ -120,56 +120,24 @@ macro_rules! text_enum_of {
 }
 
 // The engine's enums, stored as the names their serde derives already use.
+use crate::league::bracket::{Format, GrandFinal, Section};
+use crate::rules::{Stage, Team, WinReason};
+
+text_enum_of!(Stage, "stage", [Regular, Playoff, Final]);
+text_enum_of!(Team, "team (a or b)", [A, B]);
 text_enum_of!(
-    crate::rules::Stage,
-    "stage",
-    [
-        crate::rules::Stage::Regular,
-        crate::rules::Stage::Playoff,
-        crate::rules::Stage::Final,
-    ]
-);
-text_enum_of!(
-    crate::rules::Team,
-    "team (a or b)",
-    [crate::rules::Team::A, crate::rules::Team::B]
-);
-text_enum_of!(
-    crate::rules::WinReason,
+    WinReason,
     "reason a game was won",
-    [
-        crate::rules::WinReason::Target,
-        crate::rules::WinReason::Time,
-        crate::rules::WinReason::Tiebreak,
-        crate::rules::WinReason::Floor,
-        crate::rules::WinReason::Moon,
-        crate::rules::WinReason::Forfeit,
-    ]
+    [Target, Time, Tiebreak, Floor, Moon, Forfeit]
 );
 text_enum_of!(
-    crate::league::bracket::Format,
+    Format,
     "bracket format",
-    [
-        crate::league::bracket::Format::SingleElimination,
-        crate::league::bracket::Format::DoubleElimination,
-    ]
+    [SingleElimination, DoubleElimination]
 );
+text_enum_of!(GrandFinal, "grand final", [None, Simple, Double]);
 text_enum_of!(
-    crate::league::bracket::GrandFinal,
-    "grand final",
-    [
-        crate::league::bracket::GrandFinal::None,
-        crate::league::bracket::GrandFinal::Simple,
-        crate::league::bracket::GrandFinal::Double,
-    ]
-);
-text_enum_of!(
-    crate::league::bracket::Section,
+    Section,
     "bracket section",
-    [
-        crate::league::bracket::Section::Winners,
-        crate::league::bracket::Section::Losers,
-        crate::league::bracket::Section::Final,
-        crate::league::bracket::Section::ThirdPlace,
-    ]
+    [Winners, Losers, Final, ThirdPlace]
 );

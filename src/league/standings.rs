@@ -5,6 +5,8 @@
 use std::cmp::Ordering;
 use std::collections::HashMap;
 
+use crate::domain::TeamId;
+
 /// A criterion of the league's tiebreak order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Tiebreak {
@@ -50,7 +52,7 @@ impl Tiebreak {
 
 #[derive(Debug, Clone)]
 pub struct TeamEntry {
-    pub id: i64,
+    pub id: TeamId,
     pub name: String,
 }
 
@@ -73,8 +75,8 @@ pub enum Side {
 
 #[derive(Debug, Clone)]
 pub struct Result {
-    pub team_a: i64,
-    pub team_b: i64,
+    pub team_a: TeamId,
+    pub team_b: TeamId,
     pub score_a: i64,
     pub score_b: i64,
     pub outcome: Outcome,
@@ -85,7 +87,7 @@ pub struct Result {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Standing {
     pub rank: usize,
-    pub team_id: i64,
+    pub team_id: TeamId,
     pub team: String,
     pub played: u32,
     pub won: u32,
@@ -102,7 +104,7 @@ pub struct Standing {
 
 impl Standing {
     /// A team with nothing finished yet.
-    pub fn new(team_id: i64, team: String) -> Standing {
+    pub fn new(team_id: TeamId, team: String) -> Standing {
         Standing {
             rank: 0,
             team_id,
@@ -175,11 +177,11 @@ pub struct Versus {
 
 /// The head-to-head records of the teams, keyed `(team, opponent)`; a pair that never met
 /// has no entry.
-pub type HeadToHead = HashMap<(i64, i64), Versus>;
+pub type HeadToHead = HashMap<(TeamId, TeamId), Versus>;
 
 /// Each team's record against the other teams level with it on win %: what the head-to-head
 /// tiebreak reads (no entry: no such game).
-pub type LevelRecords = HashMap<i64, Versus>;
+pub type LevelRecords = HashMap<TeamId, Versus>;
 
 /// (won + ½ × tied) / played, or 0 with nothing played (docs/scoring.md §7.2).
 pub fn win_pct(won: u32, tied: u32, played: u32) -> f64 {
@@ -200,7 +202,7 @@ pub fn standings(teams: &[TeamEntry], results: &[Result], order: &[Tiebreak]) ->
 /// Each team's record against the teams level with it on win %, summed from `versus` in
 /// one pass.
 pub fn level_records(rows: &[Standing], versus: &HeadToHead) -> LevelRecords {
-    let group_of: HashMap<i64, usize> = level_groups(rows)
+    let group_of: HashMap<TeamId, usize> = level_groups(rows)
         .iter()
         .enumerate()
         .flat_map(|(k, group)| group.iter().map(move |s| (s.team_id, k)))
@@ -226,7 +228,7 @@ pub fn tally(teams: &[TeamEntry], results: &[Result]) -> (Vec<Standing>, HeadToH
         .iter()
         .map(|t| Standing::new(t.id, t.name.clone()))
         .collect();
-    let index: HashMap<i64, usize> = rows
+    let index: HashMap<TeamId, usize> = rows
         .iter()
         .enumerate()
         .map(|(i, r)| (r.team_id, i))
@@ -313,7 +315,7 @@ pub fn level_groups(rows: &[Standing]) -> Vec<Vec<&Standing>> {
 /// is the name, then the id, so the order never depends on input order.
 fn rank(rows: &mut [Standing], level: &LevelRecords, order: &[Tiebreak]) {
     rows.sort_by(|x, y| y.win_pct.total_cmp(&x.win_pct));
-    let h2h = |team: i64| {
+    let h2h = |team: TeamId| {
         let v = level.get(&team).copied().unwrap_or_default();
         win_pct(v.won, v.tied, v.played)
     };
@@ -355,7 +357,7 @@ mod tests {
             .iter()
             .enumerate()
             .map(|(i, n)| TeamEntry {
-                id: i as i64 + 1,
+                id: TeamId(i as i64 + 1),
                 name: n.to_string(),
             })
             .collect()
@@ -368,8 +370,8 @@ mod tests {
             Ordering::Equal => None,
         };
         Result {
-            team_a: a,
-            team_b: b,
+            team_a: TeamId(a),
+            team_b: TeamId(b),
             score_a: sa,
             score_b: sb,
             outcome: Outcome::Played { winner },
@@ -384,8 +386,8 @@ mod tests {
             played(1, 2, 510, 300),
             played(2, 3, 500, 500),
             Result {
-                team_a: 3,
-                team_b: 1,
+                team_a: TeamId(3),
+                team_b: TeamId(1),
                 score_a: 0,
                 score_b: 0,
                 outcome: Outcome::Forfeit(Side::A),
@@ -413,8 +415,8 @@ mod tests {
     fn double_forfeit_is_a_loss_for_both() {
         let t = teams(&["A", "B"]);
         let results = vec![Result {
-            team_a: 1,
-            team_b: 2,
+            team_a: TeamId(1),
+            team_b: TeamId(2),
             score_a: 0,
             score_b: 0,
             outcome: Outcome::DoubleForfeit,

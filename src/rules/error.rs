@@ -1,6 +1,7 @@
 //! The error vocabulary of the whole service: every `code` an error can carry
 //! ([`ErrorCode`]), the path of the field at fault ([`Field`]) and the error of one input,
-//! named down to the field ([`FieldError`]):
+//! named down to the field ([`FieldError`]), and the words of a message about one team
+//! ([`TeamWords`]):
 //! what every form shows next to the field and the API answers as its error body
 //! (docs/api.md §3).
 //!
@@ -228,6 +229,10 @@ pub struct FieldError {
     /// The player of `team` to blame (0 or 1, seat order), where one is.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub player: Option<usize>,
+    /// `message` in its parts, where it names a team: for pages that name the team by its
+    /// name ([`FieldError::message_naming`]).
+    #[serde(skip)]
+    pub words: Option<Box<TeamWords>>,
 }
 
 impl FieldError {
@@ -240,6 +245,25 @@ impl FieldError {
             field: None,
             team: None,
             player: None,
+            words: None,
+        }
+    }
+
+    /// An error of one field whose message names a team: `words` says it. (`team` stays
+    /// unset: the API answers it only for a hand's errors.)
+    pub fn naming(code: ErrorCode, field: impl Into<Field>, words: TeamWords) -> FieldError {
+        FieldError {
+            words: Some(Box::new(words.clone())),
+            ..FieldError::at(code, field, words.as_api_says())
+        }
+    }
+
+    /// The message with each team called as `name` calls it (the console: by the team's
+    /// name). The same as `message` for `name` = "team a" / "team b".
+    pub fn message_naming<'a>(&self, name: impl Fn(Team) -> &'a str) -> String {
+        match &self.words {
+            Some(words) => words.naming(name(words.team)),
+            None => self.message.clone(),
         }
     }
 
@@ -262,7 +286,52 @@ impl From<super::hand::HandError> for FieldError {
             field: e.field,
             team: e.team,
             player: e.player,
+            words: e.words,
         }
+    }
+}
+
+/// The words of a message about one team, the team kept apart so that each reader names it
+/// its own way: the API says "team a" (docs/api.md), the console the team's name. Every
+/// message that names a team is made this way, so no reader rewrites a message's text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TeamWords {
+    pub team: Team,
+    before: String,
+    after: String,
+}
+
+impl TeamWords {
+    /// `before`, the team, then `after`: ("", a, " bid 3") reads "team a bid 3".
+    pub fn new(before: impl Into<String>, team: Team, after: impl Into<String>) -> TeamWords {
+        TeamWords {
+            team,
+            before: before.into(),
+            after: after.into(),
+        }
+    }
+
+    /// The team first: "team a bid 3" is `TeamWords::starting(a, " bid 3")`.
+    pub fn starting(team: Team, after: impl Into<String>) -> TeamWords {
+        TeamWords::new("", team, after)
+    }
+
+    /// `prefix` put before the words ("hand 2: ").
+    pub fn after_prefix(self, prefix: &str) -> TeamWords {
+        TeamWords {
+            before: format!("{prefix}{}", self.before),
+            ..self
+        }
+    }
+
+    /// The message with the team called `name`.
+    pub fn naming(&self, name: &str) -> String {
+        format!("{}{name}{}", self.before, self.after)
+    }
+
+    /// The message as the API says it: "team a", "team b".
+    pub fn as_api_says(&self) -> String {
+        self.naming(&format!("team {}", self.team.as_str()))
     }
 }
 
@@ -305,6 +374,25 @@ mod tests {
             "docs/api.md §3.3 lacks {undocumented:?} and lists codes that are no ErrorCode: {unknown:?}"
         );
         assert_eq!(documented.len(), ours.len(), "a code listed twice in §3.3");
+    }
+
+    #[test]
+    fn team_words_name_the_team_as_each_reader_does() {
+        let words = TeamWords::new("seat 1 bid blind nil, but ", Team::B, " is level")
+            .after_prefix("hand 1: ");
+        let e = FieldError::naming(ErrorCode::InvalidHand, Field::BIDS, words);
+        assert_eq!(
+            e.message,
+            "hand 1: seat 1 bid blind nil, but team b is level"
+        );
+        let names = |t: Team| if t == Team::A { "Hall 5" } else { "The Aces" };
+        assert_eq!(
+            e.message_naming(names),
+            "hand 1: seat 1 bid blind nil, but The Aces is level"
+        );
+        // A message that names no team reads the same everywhere.
+        let plain = FieldError::at(ErrorCode::InvalidHand, Field::BIDS, "team b's words");
+        assert_eq!(plain.message_naming(names), "team b's words");
     }
 
     #[test]

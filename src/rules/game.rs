@@ -2,8 +2,8 @@
 
 use serde::Serialize;
 
-use super::error::{ErrorCode, Field};
-use super::hand::{Bid, Hand, HandError, PlayedHand, Team, seat};
+use super::error::{ErrorCode, Field, TeamWords};
+use super::hand::{Bid, Hand, HandError, PlayedHand, Team, TeamHand, seat};
 use super::params::{BagOverflow, FailedNilTricks, Rules, SetPenalty, TenFor200Set, TieRule};
 use super::state::{GameState, Stage, TeamTotal, WinReason};
 
@@ -183,6 +183,7 @@ impl Game {
                 team: None,
                 player: None,
                 message: format!("hand {number}: the game is already decided"),
+                words: None,
             });
         }
         let tiebreak = self.state == GameState::Tiebreak;
@@ -245,101 +246,13 @@ impl Game {
             ));
         }
         for team in Team::BOTH {
-            let name = team.as_str();
             let th = hand.team(team);
             for (player, bid) in th.bids.iter().enumerate() {
-                let seat = seat(team, player);
-                match bid {
-                    Bid::Nil if self.rules.nil.is_none() => {
-                        return Err(HandError::invalid(
-                            number,
-                            Field::BIDS,
-                            format!("seat {seat} bid nil, but these rules have no nil"),
-                        )
-                        .for_player(team, player));
-                    }
-                    Bid::BlindNil if !self.blind_nil_allowed(team) => {
-                        let b = &self.rules.blind_nil;
-                        let why = match b.when {
-                            super::params::BlindWhen::Never => {
-                                "these rules do not allow blind nil".to_string()
-                            }
-                            super::params::BlindWhen::BehindAtLeast => format!(
-                                "blind nil needs the team at least {} behind; team {name} is {}",
-                                b.deficit,
-                                describe_deficit(self.deficit(team))
-                            ),
-                            _ => format!(
-                                "blind nil needs the team more than {} behind; team {name} is {}",
-                                b.deficit,
-                                describe_deficit(self.deficit(team))
-                            ),
-                        };
-                        return Err(HandError::invalid(
-                            number,
-                            Field::BIDS,
-                            format!("seat {seat} bid blind nil, but {why}"),
-                        )
-                        .for_player(team, player));
-                    }
-                    _ => {}
-                }
+                self.check_bid(number, team, player, *bid)?;
             }
-            if th.contract() > 13 {
-                return Err(HandError::invalid(
-                    number,
-                    Field::BIDS,
-                    format!(
-                        "team {name} bid {}; a team cannot bid more than 13 tricks",
-                        th.contract()
-                    ),
-                )
-                .for_team(team));
-            }
-            let both_nil = th.bids.iter().all(|b| self.is_nil(*b));
-            let contract = th.contract();
-            if !both_nil && contract < self.rules.min_team_bid {
-                return Err(HandError::invalid(
-                    number,
-                    Field::BIDS,
-                    format!(
-                        "team {name} bid {contract}; the minimum team bid is {} unless both partners bid nil",
-                        self.rules.min_team_bid
-                    ),
-                )
-                .for_team(team));
-            }
+            self.check_contract(number, team, th)?;
             if th.blind {
-                let Some(bb) = &self.rules.blind_bids else {
-                    return Err(HandError::invalid(
-                        number,
-                        Field::BLIND,
-                        "these rules have no blind bids",
-                    )
-                    .for_team(team));
-                };
-                if contract < bb.min_bid {
-                    return Err(HandError::invalid(
-                        number,
-                        Field::BLIND,
-                        format!(
-                            "team {name}'s blind bid is {contract}; a blind bid is at least {}",
-                            bb.min_bid
-                        ),
-                    )
-                    .for_team(team));
-                }
-                if !self.blind_bid_allowed(team) {
-                    return Err(HandError::invalid(
-                        number,
-                        Field::BLIND,
-                        format!(
-                            "team {name} may not bid blind now: it is {}",
-                            describe_deficit(self.deficit(team))
-                        ),
-                    )
-                    .for_team(team));
-                }
+                self.check_blind(number, team, th.contract())?;
             }
             if hand.revokes[team.index()] > 0 && self.rules.revoke.is_none() {
                 return Err(HandError::invalid(
@@ -351,6 +264,101 @@ impl Game {
             }
         }
         Ok(())
+    }
+
+    /// Nil and blind nil, where the rules and the score allow them.
+    fn check_bid(
+        &self,
+        number: usize,
+        team: Team,
+        player: usize,
+        bid: Bid,
+    ) -> Result<(), HandError> {
+        let seat = seat(team, player);
+        match bid {
+            Bid::Nil if self.rules.nil.is_none() => Err(HandError::invalid(
+                number,
+                Field::BIDS,
+                format!("seat {seat} bid nil, but these rules have no nil"),
+            )
+            .for_player(team, player)),
+            Bid::BlindNil if !self.blind_nil_allowed(team) => {
+                let b = &self.rules.blind_nil;
+                let needs = match b.when {
+                    super::params::BlindWhen::Never => {
+                        return Err(HandError::invalid(
+                            number,
+                            Field::BIDS,
+                            format!(
+                                "seat {seat} bid blind nil, but these rules do not allow blind nil"
+                            ),
+                        )
+                        .for_player(team, player));
+                    }
+                    super::params::BlindWhen::BehindAtLeast => "at least",
+                    _ => "more than",
+                };
+                let words = TeamWords::new(
+                    format!(
+                        "seat {seat} bid blind nil, but blind nil needs the team {needs} {} behind; ",
+                        b.deficit
+                    ),
+                    team,
+                    format!(" is {}", describe_deficit(self.deficit(team))),
+                );
+                Err(HandError::naming(number, Some(Field::BIDS), words).for_player(team, player))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// The team's contract: at most 13, at least the minimum unless both partners bid nil.
+    fn check_contract(&self, number: usize, team: Team, th: &TeamHand) -> Result<(), HandError> {
+        let contract = th.contract();
+        let words = if contract > 13 {
+            format!(" bid {contract}; a team cannot bid more than 13 tricks")
+        } else if !th.bids.iter().all(|b| self.is_nil(*b)) && contract < self.rules.min_team_bid {
+            format!(
+                " bid {contract}; the minimum team bid is {} unless both partners bid nil",
+                self.rules.min_team_bid
+            )
+        } else {
+            return Ok(());
+        };
+        Err(HandError::naming(
+            number,
+            Some(Field::BIDS),
+            TeamWords::starting(team, words),
+        ))
+    }
+
+    /// A blind bid of `contract`: the rules have blind bids, it is high enough, and the score
+    /// allows it.
+    fn check_blind(&self, number: usize, team: Team, contract: u8) -> Result<(), HandError> {
+        let Some(bb) = &self.rules.blind_bids else {
+            return Err(
+                HandError::invalid(number, Field::BLIND, "these rules have no blind bids")
+                    .for_team(team),
+            );
+        };
+        let words = if contract < bb.min_bid {
+            format!(
+                "'s blind bid is {contract}; a blind bid is at least {}",
+                bb.min_bid
+            )
+        } else if !self.blind_bid_allowed(team) {
+            format!(
+                " may not bid blind now: it is {}",
+                describe_deficit(self.deficit(team))
+            )
+        } else {
+            return Ok(());
+        };
+        Err(HandError::naming(
+            number,
+            Some(Field::BLIND),
+            TeamWords::starting(team, words),
+        ))
     }
 
     fn is_nil(&self, bid: Bid) -> bool {
@@ -377,73 +385,18 @@ impl Game {
             ..TeamResult::default()
         };
         // 1. Nil results.
-        let mut failed_nil_tricks = 0u8;
-        for (bid, took) in th.bids.iter().zip(th.tricks) {
-            if let Some(value) = self.nil_value(*bid) {
-                if took == 0 {
-                    r.nil_points = r.nil_points.checked_add(value)?;
-                } else {
-                    r.nil_points = r.nil_points.checked_sub(value)?;
-                    failed_nil_tricks += took;
-                }
-            }
-        }
+        let (nil_points, failed_nil_tricks) = self.nil_results(th)?;
+        r.nil_points = nil_points;
         // 3. Contract.
-        let multiplier = match (&rules.blind_bids, th.blind) {
-            (Some(bb), true) => bb.multiplier,
-            _ => 1,
-        };
-        let contract = i32::from(r.contract);
-        let counted = i32::from(r.tricks_counted);
-        let mut bags_taken = 0;
-        if contract > 0 {
-            let moon = rules.moon.as_ref().filter(|_| r.contract == 13);
-            let ten = rules
-                .ten_for_200
-                .as_ref()
-                .filter(|t| r.contract >= t.min_bid);
-            if counted >= contract {
-                r.made = Some(true);
-                let base = match (moon, ten) {
-                    (Some(m), _) => m.value,
-                    (None, Some(t)) => t.value,
-                    (None, None) => 10 * contract,
-                };
-                r.contract_points = base.checked_mul(multiplier)?;
-                bags_taken = counted - contract;
-            } else {
-                r.made = Some(false);
-                let base = match (moon, ten) {
-                    (Some(m), _) => m.value,
-                    (None, Some(t)) if t.set == TenFor200Set::Flat => t.value,
-                    _ => match rules.set_penalty {
-                        SetPenalty::PerBidTrick => 10 * contract,
-                        SetPenalty::PerShortTrick => 10 * (contract - counted),
-                    },
-                };
-                r.contract_points =
-                    i32::try_from(-(i64::from(base) * i64::from(multiplier))).ok()?;
-            }
-        } else {
-            bags_taken = counted;
-        }
+        let mut bags_taken = contract_result(rules, th.blind, &mut r)?;
         if rules.failed_nil_tricks == FailedNilTricks::BagsOnly {
             bags_taken += i32::from(failed_nil_tricks);
         }
         r.bags_taken = bags_taken as u8;
         r.bag_points = bags_taken.checked_mul(rules.bags.value)?;
         // 4. Bag penalty.
-        let mut bags = self.total(team).bags.checked_add(bags_taken as u32)?;
-        if let Some(limit) = rules.bags.limit {
-            while bags >= limit {
-                r.bag_penalty = r.bag_penalty.checked_sub(rules.bags.penalty)?;
-                bags = match rules.bags.overflow {
-                    BagOverflow::Carry => bags - limit,
-                    BagOverflow::Discard => 0,
-                };
-            }
-        }
-        r.bags = bags;
+        let bags = self.total(team).bags.checked_add(bags_taken as u32)?;
+        (r.bag_penalty, r.bags) = bag_penalty(rules, bags)?;
         // 5. Revoke award: for each revoke of the other team.
         if let Some(revoke) = &rules.revoke {
             r.revoke_award = revoke
@@ -459,6 +412,23 @@ impl Game {
         .into_iter()
         .try_fold(r.nil_points, i32::checked_add)?;
         Some(r)
+    }
+
+    /// The team's nil points (§3 step 1) and the tricks its failed nils took.
+    fn nil_results(&self, th: &TeamHand) -> Option<(i32, u8)> {
+        let mut points = 0i32;
+        let mut failed_nil_tricks = 0u8;
+        for (bid, took) in th.bids.iter().zip(th.tricks) {
+            if let Some(value) = self.nil_value(*bid) {
+                if took == 0 {
+                    points = points.checked_add(value)?;
+                } else {
+                    points = points.checked_sub(value)?;
+                    failed_nil_tricks += took;
+                }
+            }
+        }
+        Some((points, failed_nil_tricks))
     }
 
     /// A made moon with `wins_game`.
@@ -533,6 +503,63 @@ pub fn is_nil(rules: &Rules, bid: Bid) -> bool {
     }
 }
 
+/// The contract's result (§3 step 3) into `r` (`made`, `contract_points`), from its
+/// `contract` and `tricks_counted`; the bags it took.
+fn contract_result(rules: &Rules, blind: bool, r: &mut TeamResult) -> Option<i32> {
+    let multiplier = match (&rules.blind_bids, blind) {
+        (Some(bb), true) => bb.multiplier,
+        _ => 1,
+    };
+    let contract = i32::from(r.contract);
+    let counted = i32::from(r.tricks_counted);
+    if contract == 0 {
+        return Some(counted);
+    }
+    let moon = rules.moon.as_ref().filter(|_| r.contract == 13);
+    let ten = rules
+        .ten_for_200
+        .as_ref()
+        .filter(|t| r.contract >= t.min_bid);
+    if counted >= contract {
+        r.made = Some(true);
+        let base = match (moon, ten) {
+            (Some(m), _) => m.value,
+            (None, Some(t)) => t.value,
+            (None, None) => 10 * contract,
+        };
+        r.contract_points = base.checked_mul(multiplier)?;
+        Some(counted - contract)
+    } else {
+        r.made = Some(false);
+        let base = match (moon, ten) {
+            (Some(m), _) => m.value,
+            (None, Some(t)) if t.set == TenFor200Set::Flat => t.value,
+            _ => match rules.set_penalty {
+                SetPenalty::PerBidTrick => 10 * contract,
+                SetPenalty::PerShortTrick => 10 * (contract - counted),
+            },
+        };
+        r.contract_points = i32::try_from(-(i64::from(base) * i64::from(multiplier))).ok()?;
+        Some(0)
+    }
+}
+
+/// The bag penalty (§3 step 4) for a counter at `bags` after the hand, and the counter after
+/// the penalties.
+fn bag_penalty(rules: &Rules, mut bags: u32) -> Option<(i32, u32)> {
+    let mut penalty = 0i32;
+    if let Some(limit) = rules.bags.limit {
+        while bags >= limit {
+            penalty = penalty.checked_sub(rules.bags.penalty)?;
+            bags = match rules.bags.overflow {
+                BagOverflow::Carry => bags - limit,
+                BagOverflow::Discard => 0,
+            };
+        }
+    }
+    Some((penalty, bags))
+}
+
 fn won(winner: Team, reason: WinReason) -> GameState {
     GameState::Won { winner, reason }
 }
@@ -548,17 +575,11 @@ fn describe_deficit(deficit: i32) -> String {
 /// A hand whose points or running score would not fit the engine's integers: only rule values
 /// or a start far outside any real game get there. Nothing changes.
 fn out_of_range(number: usize, team: Team) -> HandError {
-    HandError {
-        code: ErrorCode::InvalidHand,
-        hand: number,
-        field: None,
-        team: Some(team),
-        player: None,
-        message: format!(
-            "hand {number}: team {}'s points or score would be out of range (the rules' point values or the start are too large)",
-            team.as_str()
-        ),
-    }
+    let words = TeamWords::starting(
+        team,
+        "'s points or score would be out of range (the rules' point values or the start are too large)",
+    );
+    HandError::naming(number, None, words)
 }
 
 /// Tricks that count toward each team's contract (§2.2 step 2): the non-nil players' tricks,

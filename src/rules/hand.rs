@@ -1,7 +1,7 @@
 //! A hand as recorded at the table: the JSON shape of docs/api.md §4.2 and the checked domain
 //! type the engine scores.
 
-use super::error::{ErrorCode, Field};
+use super::error::{ErrorCode, Field, TeamWords};
 use serde::{Deserialize, Serialize};
 use utoipa::openapi::RefOr;
 use utoipa::openapi::schema::{
@@ -236,6 +236,8 @@ pub struct HandError {
     /// Which player of the team (0 or 1, seat order), where one is to blame.
     pub player: Option<usize>,
     pub message: String,
+    /// `message` in its parts, where it names a team.
+    pub words: Option<Box<TeamWords>>,
 }
 
 impl std::fmt::Display for HandError {
@@ -253,6 +255,21 @@ impl HandError {
             team: None,
             player: None,
             message: format!("hand {hand}: {detail}"),
+            words: None,
+        }
+    }
+
+    /// An invalid hand whose message names the team at fault: `words` says it.
+    pub fn naming(hand: usize, field: Option<Field>, words: TeamWords) -> Self {
+        let words = words.after_prefix(&format!("hand {hand}: "));
+        HandError {
+            code: ErrorCode::InvalidHand,
+            hand,
+            field,
+            team: Some(words.team),
+            player: None,
+            message: words.as_api_says(),
+            words: Some(Box::new(words)),
         }
     }
 
@@ -307,15 +324,14 @@ impl HandInput {
                     .ok()
                     .filter(|n| *n <= 13)
                     .ok_or_else(|| {
-                        HandError::invalid(
+                        HandError::naming(
                             number,
-                            Field::REVOKES,
-                            format!(
-                                "team {} revokes must be 0 to 13, not {value}",
-                                team.as_str()
+                            Some(Field::REVOKES),
+                            TeamWords::starting(
+                                team,
+                                format!(" revokes must be 0 to 13, not {value}"),
                             ),
                         )
-                        .for_team(team)
                     })?;
         }
         Ok(Hand::Played(PlayedHand {
@@ -332,36 +348,35 @@ fn parse_team(
     team: Team,
     input: Option<&TeamHandInput>,
 ) -> Result<TeamHand, HandError> {
-    let name = team.as_str();
     let input = input.ok_or_else(|| {
-        HandError::invalid(
+        HandError::naming(
             number,
-            Field::BIDS,
-            format!("team {name} is missing (or send {{\"misdeal\": true}})"),
+            Some(Field::BIDS),
+            TeamWords::starting(team, " is missing (or send {\"misdeal\": true})"),
         )
-        .for_team(team)
     })?;
     if input.bids.len() != 2 {
-        return Err(HandError::invalid(
+        return Err(HandError::naming(
             number,
-            Field::BIDS,
-            format!(
-                "team {name} needs 2 bids, one per player, not {}",
-                input.bids.len()
+            Some(Field::BIDS),
+            TeamWords::starting(
+                team,
+                format!(" needs 2 bids, one per player, not {}", input.bids.len()),
             ),
-        )
-        .for_team(team));
+        ));
     }
     if input.tricks.len() != 2 {
-        return Err(HandError::invalid(
+        return Err(HandError::naming(
             number,
-            Field::TRICKS,
-            format!(
-                "team {name} needs 2 trick counts, one per player, not {}",
-                input.tricks.len()
+            Some(Field::TRICKS),
+            TeamWords::starting(
+                team,
+                format!(
+                    " needs 2 trick counts, one per player, not {}",
+                    input.tricks.len()
+                ),
             ),
-        )
-        .for_team(team));
+        ));
     }
     let mut bids = [Bid::Tricks(0); 2];
     let mut tricks = [0u8; 2];

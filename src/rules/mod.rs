@@ -13,7 +13,7 @@ pub mod state;
 pub mod strict;
 
 pub use calculator::{ScoreRequest, ScoreResponse, score_json, score_request};
-pub use error::{ErrorCode, Field, FieldError};
+pub use error::{ErrorCode, Field, FieldError, TeamWords};
 pub use game::{Game, ScoredHand, TeamResult, score_game};
 pub use hand::{Bid, Hand, HandError, HandInput, PlayedHand, Team, TeamHand};
 pub use params::{Preset, Rules, RulesSpec, preset, presets};

@@ -116,13 +116,13 @@ pub async fn schedule_admin(
     let teams = db_leagues::teams(&mut conn, league.id).await?;
     let rows = db_matches::of_league(&mut conn, league.id).await?;
     drop(conn);
-    let names: HashMap<TeamId, String> = teams.iter().map(|t| (t.id, t.name.clone())).collect();
+    let names: HashMap<TeamId, String> = teams.iter().map(|t| (t.id, t.name.to_string())).collect();
     let active: Vec<TeamRef> = teams
         .iter()
         .filter(|t| !t.withdrawn)
         .map(|t| TeamRef {
             id: t.id,
-            name: t.name.clone(),
+            name: t.name.to_string(),
         })
         .collect();
     let counted: HashSet<(TeamId, TeamId)> = rows
@@ -195,7 +195,7 @@ pub async fn night_preview(
     let teams = db_leagues::teams(&mut conn, league.id).await?;
     let all = db_matches::of_league(&mut conn, league.id).await?;
     drop(conn);
-    let names: HashMap<TeamId, String> = teams.iter().map(|t| (t.id, t.name.clone())).collect();
+    let names: HashMap<TeamId, String> = teams.iter().map(|t| (t.id, t.name.to_string())).collect();
     let moving_ids: HashSet<MatchId> = moving_rows.iter().map(|m| m.id).collect();
     let on = |date: NaiveDate, m: &MatchRow| m.scheduled_at.is_some_and(|t| t.0.date() == date);
     let staying_rows: Vec<MatchRow> = all

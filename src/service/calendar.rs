@@ -9,7 +9,7 @@
 //! change of time, place, teams or status). A postponed match has no time, so it is not in
 //! the feed until it gets a new one (with a greater SEQUENCE).
 
-use crate::db::Conn;
+use crate::db::{Conn, Db};
 use crate::domain::Slug;
 use chrono::{Duration, LocalResult, Offset, TimeZone};
 use chrono_tz::Tz;
@@ -18,7 +18,7 @@ use super::ServiceError;
 use super::leagues::{self, League};
 use crate::db::leagues as db_leagues;
 use crate::db::matches::{self as db_matches, MatchRow};
-use crate::domain::{Clock, LocalTime, MatchId, MatchStatus, TeamId, Timestamp};
+use crate::domain::{LocalTime, MatchId, MatchStatus, TeamId, Timestamp};
 use crate::rules::Stage;
 
 /// How long an event lasts in a subscriber's calendar. A match has no fixed length (it runs
@@ -58,11 +58,11 @@ pub struct FeedEvent {
 
 /// Every match of league `slug` that has a time.
 #[tracing::instrument(skip_all, fields(slug = ?slug))]
-pub async fn league_feed(
-    conn: &mut Conn,
-    clock: &Clock,
-    slug: &Slug,
-) -> Result<Feed, ServiceError> {
+pub async fn league_feed(db: &Db, slug: &Slug) -> Result<Feed, ServiceError> {
+    // A read of its own: the page's handler holds no connection.
+    let mut conn = db.read().await?;
+    let conn: &mut Conn = &mut conn;
+    let clock = db.clock();
     let league = leagues::league_by_slug(conn, slug).await?;
     let rows = db_matches::of_league(conn, league.row.id).await?;
     let events = events(conn, &league, &rows, clock.zone()).await?;
@@ -75,7 +75,11 @@ pub async fn league_feed(
 
 /// Every match of team `id` that has a time (not found for no such team).
 #[tracing::instrument(skip_all, fields(team_id = %id))]
-pub async fn team_feed(conn: &mut Conn, clock: &Clock, id: TeamId) -> Result<Feed, ServiceError> {
+pub async fn team_feed(db: &Db, id: TeamId) -> Result<Feed, ServiceError> {
+    // A read of its own: the page's handler holds no connection.
+    let mut conn = db.read().await?;
+    let conn: &mut Conn = &mut conn;
+    let clock = db.clock();
     let team = db_leagues::team(conn, id)
         .await?
         .ok_or(ServiceError::NotFound)?;

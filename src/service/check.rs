@@ -153,14 +153,14 @@ async fn compare_records(
 ) -> Result<(), ServiceError> {
     let (want, want_versus) = standings::recomputed(conn, league).await?;
     let kept = standings::kept_records(conn, league).await?;
-    let ids: Vec<TeamId> = want.iter().map(|s| TeamId(s.team_id)).collect();
+    let ids: Vec<TeamId> = want.iter().map(|s| s.team_id).collect();
     let kept_versus = standings::kept_head_to_head(conn, &ids).await?;
-    let names: HashMap<i64, &str> = want.iter().map(|s| (s.team_id, s.team.as_str())).collect();
-    let mut differ = |team: i64, field: String, cached: String, computed: String| {
+    let names: HashMap<TeamId, &str> = want.iter().map(|s| (s.team_id, s.team.as_str())).collect();
+    let mut differ = |team: TeamId, field: String, cached: String, computed: String| {
         if cached != computed {
             out.push(Difference {
                 of: Cached::Team {
-                    id: TeamId(team),
+                    id: team,
                     name: names.get(&team).copied().unwrap_or_default().to_string(),
                 },
                 field,
@@ -198,7 +198,7 @@ async fn compare_records(
         }
     }
     // A pair that never met and one whose games were all undone read the same: no games.
-    let pairs: BTreeSet<(i64, i64)> = want_versus
+    let pairs: BTreeSet<(TeamId, TeamId)> = want_versus
         .keys()
         .chain(kept_versus.keys())
         .copied()

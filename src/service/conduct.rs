@@ -21,9 +21,10 @@ use super::{ServiceError, User};
 use crate::db::Db;
 use crate::db::matches::{self as db_matches, MatchRow};
 use crate::domain::ErrorCode;
+use crate::domain::FieldError;
 use crate::domain::{LocalTime, MatchId, MatchStatus, TextEnum};
 use crate::league::settings::Settings;
-use crate::rules::Team;
+use crate::rules::{Team, TeamWords};
 
 /// A check-in (or, with `present: false`, taking one back after a wrong tap).
 #[derive(Debug, Clone, Deserialize, utoipa::ToSchema)]
@@ -211,16 +212,22 @@ pub async fn rate(
     }
     let fixed = forfeit_ratings(&m, &league);
     let mut ratings = [None, None];
-    for (i, (field, given)) in [("a", input.a), ("b", input.b)].into_iter().enumerate() {
+    for (i, (team, given)) in [(Team::A, input.a), (Team::B, input.b)]
+        .into_iter()
+        .enumerate()
+    {
+        let field = team.as_str();
         if let Some(rating) = fixed[i] {
             if given != rating {
-                return Err(ServiceError::invalid(
+                let words = TeamWords::starting(
+                    team,
+                    format!(" forfeited: its rating is the league's forfeit rating, {rating}"),
+                );
+                return Err(ServiceError::Invalid(FieldError::naming(
                     ErrorCode::InvalidRating,
                     field,
-                    format!(
-                        "team {field} forfeited: its rating is the league's forfeit rating, {rating}"
-                    ),
-                ));
+                    words,
+                )));
             }
         } else if given < i64::from(scale.min) || given > i64::from(scale.max) {
             return Err(ServiceError::invalid(

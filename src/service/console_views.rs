@@ -36,7 +36,7 @@ pub async fn lineup(conn: &mut Conn, view: &MatchView) -> Result<[[String; 2]; 2
     let mut out: [[String; 2]; 2] = Default::default();
     for (seats, id) in out.iter_mut().zip([view.team_a.id, view.team_b.id]) {
         if let Some(team) = db_leagues::team(conn, id).await? {
-            *seats = [team.player1, team.player2];
+            *seats = [team.player1.into(), team.player2.into()];
         }
     }
     Ok(out)

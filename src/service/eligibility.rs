@@ -77,17 +77,13 @@ pub(super) fn judge(
     overrides: &[OverrideRow],
     table: &[Standing],
 ) -> Vec<EligibilityRow> {
-    let decisions: HashMap<i64, &OverrideRow> =
-        overrides.iter().map(|o| (o.team_id.0, o)).collect();
-    let withdrawn: HashSet<i64> = teams
-        .iter()
-        .filter(|t| t.withdrawn)
-        .map(|t| t.id.0)
-        .collect();
+    let decisions: HashMap<TeamId, &OverrideRow> =
+        overrides.iter().map(|o| (o.team_id, o)).collect();
+    let withdrawn: HashSet<TeamId> = teams.iter().filter(|t| t.withdrawn).map(|t| t.id).collect();
     // A team the forfeit policy dropped says so instead of "withdrawn".
-    let dropped: HashMap<i64, &str> = teams
+    let dropped: HashMap<TeamId, &str> = teams
         .iter()
-        .filter_map(|t| Some((t.id.0, t.dropped_reason.as_deref()?)))
+        .filter_map(|t| Some((t.id, t.dropped_reason.as_deref()?)))
         .collect();
     table
         .iter()
@@ -110,7 +106,7 @@ pub(super) fn judge(
             }
             let decision = decisions.get(&s.team_id).map(|o| Override::from(*o));
             EligibilityRow {
-                team_id: TeamId(s.team_id),
+                team_id: s.team_id,
                 team: s.team.clone(),
                 // A decision never brings back a team that has withdrawn or was dropped
                 // since it was made.

@@ -5,14 +5,14 @@
 use crate::domain::Slug;
 use std::collections::HashMap;
 
-use crate::db::Conn;
+use crate::db::{Conn, Db};
 
 use super::ServiceError;
 use super::leagues::{self, League};
 use super::summaries::MatchSummary;
 use crate::db::leagues as db_leagues;
 use crate::db::matches as db_matches;
-use crate::domain::{LocalTime, MatchStatus};
+use crate::domain::{LocalTime, MatchStatus, TeamId};
 use crate::league::standings::Standing;
 
 /// A league on the list of leagues.
@@ -30,7 +30,10 @@ pub struct LeagueCard {
 
 /// Every league, newest first, with how many teams and matches it has.
 #[tracing::instrument(skip_all)]
-pub async fn league_cards(conn: &mut Conn) -> Result<Vec<LeagueCard>, ServiceError> {
+pub async fn league_cards(db: &Db) -> Result<Vec<LeagueCard>, ServiceError> {
+    // A read of its own: the page's handler holds no connection.
+    let mut conn = db.read().await?;
+    let conn: &mut Conn = &mut conn;
     let all = db_leagues::all(conn).await?;
     let mut cards = Vec::with_capacity(all.len());
     for row in all {
@@ -70,7 +73,7 @@ pub struct LeagueHome {
     pub league: League,
     pub standings: Vec<Standing>,
     /// The teams out of the league, by id, and why ("dropped after 2 forfeits", "withdrawn").
-    pub out: HashMap<i64, String>,
+    pub out: HashMap<TeamId, String>,
     /// In play, or scheduled within [`THIS_WEEK_DAYS`] of now; in schedule order.
     pub this_week: Vec<MatchSummary>,
     /// The latest [`LATEST_RESULTS`] finished matches, newest first (by scheduled time,
@@ -82,11 +85,10 @@ pub struct LeagueHome {
 
 /// The home of league `slug` at `now` (the league's wall-clock time).
 #[tracing::instrument(skip_all, fields(slug = ?slug))]
-pub async fn league_home(
-    conn: &mut Conn,
-    slug: &Slug,
-    now: LocalTime,
-) -> Result<LeagueHome, ServiceError> {
+pub async fn league_home(db: &Db, slug: &Slug, now: LocalTime) -> Result<LeagueHome, ServiceError> {
+    // A read of its own: the page's handler holds no connection.
+    let mut conn = db.read().await?;
+    let conn: &mut Conn = &mut conn;
     let league = leagues::league_by_slug(conn, slug).await?;
     let rows = super::standings::standings(conn, &league).await?;
     let teams = db_leagues::teams(conn, league.row.id).await?;

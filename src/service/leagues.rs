@@ -228,7 +228,8 @@ fn check_tiebreak(order: Option<&[String]>) -> Result<String, ServiceError> {
     Ok(names.join(","))
 }
 
-pub(crate) fn check_name(name: &str, field: &str, what: &str) -> Result<String, ServiceError> {
+/// The rule of a name (a league's, a team's, a player's) in the words of `field` and `what`.
+pub(crate) fn name_rule<'a>(field: &'a str, what: &'a str) -> TextRule<'a> {
     TextRule {
         code: ErrorCode::InvalidInput,
         field,
@@ -236,7 +237,6 @@ pub(crate) fn check_name(name: &str, field: &str, what: &str) -> Result<String, 
         max: text::NAME_MAX,
         lines: Lines::One,
     }
-    .check(name)
 }
 
 /// A new league's slug: the one given (trimmed), else made from the name. A reserved slug
@@ -289,7 +289,7 @@ impl Checked {
 /// is the slug of the league being changed (it stays); without it, the slug of a new league
 /// is checked.
 fn check_input(input: &NewLeagueInput, existing: Option<&Slug>) -> Result<Checked, ServiceError> {
-    let name = check_name(&input.name, "name", "the league's name")?;
+    let name = name_rule("name", "the league's name").check(&input.name)?;
     let slug = match existing {
         Some(slug) => slug.clone(),
         None => check_slug(input.slug.as_deref(), &name)?,

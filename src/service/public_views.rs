@@ -5,7 +5,7 @@
 use crate::domain::Slug;
 use std::collections::HashMap;
 
-use crate::db::Conn;
+use crate::db::{Conn, Db};
 use chrono::{Datelike, Days, NaiveDate, NaiveTime};
 
 use super::ServiceError;
@@ -26,11 +26,14 @@ pub struct LeagueStandings {
     pub league: League,
     pub rows: Vec<Standing>,
     /// The teams out of the league, by id, and why (see [`out_of_league`]).
-    pub out: HashMap<i64, String>,
+    pub out: HashMap<TeamId, String>,
 }
 
 #[tracing::instrument(skip_all, fields(slug = ?slug))]
-pub async fn standings(conn: &mut Conn, slug: &Slug) -> Result<LeagueStandings, ServiceError> {
+pub async fn standings(db: &Db, slug: &Slug) -> Result<LeagueStandings, ServiceError> {
+    // A read of its own: the page's handler holds no connection.
+    let mut conn = db.read().await?;
+    let conn: &mut Conn = &mut conn;
     let league = leagues::league_by_slug(conn, slug).await?;
     let rows = super::standings::standings(conn, &league).await?;
     let teams = super::teams::teams(conn, league.row.id).await?;
@@ -43,7 +46,7 @@ pub async fn standings(conn: &mut Conn, slug: &Slug) -> Result<LeagueStandings, 
 
 /// The teams of `teams` that are out of the league, by id, with why in words for their
 /// standings row: the forfeit policy's reason ("dropped after 2 forfeits") or "withdrawn".
-pub fn out_of_league(teams: &[TeamRow]) -> HashMap<i64, String> {
+pub fn out_of_league(teams: &[TeamRow]) -> HashMap<TeamId, String> {
     teams
         .iter()
         .filter(|t| t.withdrawn)
@@ -52,7 +55,7 @@ pub fn out_of_league(teams: &[TeamRow]) -> HashMap<i64, String> {
                 .dropped_reason
                 .clone()
                 .unwrap_or_else(|| "withdrawn".to_string());
-            (t.id.0, why)
+            (t.id, why)
         })
         .collect()
 }
@@ -95,11 +98,14 @@ pub struct RoundOf {
 
 #[tracing::instrument(skip_all, fields(slug = ?slug))]
 pub async fn schedule(
-    conn: &mut Conn,
+    db: &Db,
     slug: &Slug,
     asked: Option<Span>,
     today: NaiveDate,
 ) -> Result<LeagueSchedule, ServiceError> {
+    // A read of its own: the page's handler holds no connection.
+    let mut conn = db.read().await?;
+    let conn: &mut Conn = &mut conn;
     let league = leagues::league_by_slug(conn, slug).await?;
     let id = league.row.id;
     let span = match asked {
@@ -314,7 +320,10 @@ pub struct LeagueTeams {
     pub teams: Vec<TeamView>,
 }
 
-pub async fn teams(conn: &mut Conn, slug: &Slug) -> Result<LeagueTeams, ServiceError> {
+pub async fn teams(db: &Db, slug: &Slug) -> Result<LeagueTeams, ServiceError> {
+    // A read of its own: the page's handler holds no connection.
+    let mut conn = db.read().await?;
+    let conn: &mut Conn = &mut conn;
     let league = leagues::league_by_slug(conn, slug).await?;
     let teams = super::teams::teams(conn, league.row.id).await?;
     let teams = teams.iter().map(TeamView::from).collect();
@@ -337,7 +346,10 @@ pub struct TeamSeason {
 
 /// Team `id` of league `slug` (not found when it is another league's).
 #[tracing::instrument(skip_all, fields(slug = ?slug, team_id = %id))]
-pub async fn team(conn: &mut Conn, slug: &Slug, id: TeamId) -> Result<TeamSeason, ServiceError> {
+pub async fn team(db: &Db, slug: &Slug, id: TeamId) -> Result<TeamSeason, ServiceError> {
+    // A read of its own: the page's handler holds no connection.
+    let mut conn = db.read().await?;
+    let conn: &mut Conn = &mut conn;
     let league = leagues::league_by_slug(conn, slug).await?;
     let teams = super::teams::teams(conn, league.row.id).await?;
     let team = teams
@@ -346,7 +358,7 @@ pub async fn team(conn: &mut Conn, slug: &Slug, id: TeamId) -> Result<TeamSeason
         .map(TeamView::from)
         .ok_or(ServiceError::NotFound)?;
     let table = super::standings::standings(conn, &league).await?;
-    let standing = table.iter().find(|s| s.team_id == id.0).cloned();
+    let standing = table.iter().find(|s| s.team_id == id).cloned();
     let eligibility = eligibility_in(conn, &league, &teams, &table, id).await?;
     let mut rows = db_matches::of_team(conn, id).await?;
     rows.retain(super::summaries::listed);
@@ -385,7 +397,7 @@ async fn eligibility_in(
     table: &[Standing],
     id: TeamId,
 ) -> Result<Option<EligibilityRow>, ServiceError> {
-    let Some(row) = table.iter().find(|s| s.team_id == id.0) else {
+    let Some(row) = table.iter().find(|s| s.team_id == id) else {
         return Ok(None);
     };
     let overrides = db_leagues::overrides(conn, league.row.id).await?;
@@ -402,7 +414,10 @@ pub struct LeagueBracket {
 }
 
 #[tracing::instrument(skip_all, fields(slug = ?slug))]
-pub async fn bracket(conn: &mut Conn, slug: &Slug) -> Result<LeagueBracket, ServiceError> {
+pub async fn bracket(db: &Db, slug: &Slug) -> Result<LeagueBracket, ServiceError> {
+    // A read of its own: the page's handler holds no connection.
+    let mut conn = db.read().await?;
+    let conn: &mut Conn = &mut conn;
     let league = leagues::league_by_slug(conn, slug).await?;
     let bracket = match playoffs::bracket_of(conn, &league.row.slug).await {
         Ok(view) => Some(view),

@@ -7,14 +7,16 @@ use crate::domain::Slug;
 
 use super::audit;
 use super::leagues::league_row;
-use super::teams::{NewTeamInput, TeamView, check_team, duplicate_message, name_taken};
+use super::teams::{
+    NewTeamInput, TeamView, check_team, duplicate_message, insert_team, name_taken,
+};
 use super::text::NameKey;
 use super::{ServiceError, User, require_admin};
 use crate::db::Db;
 use crate::db::leagues::{self as db_leagues, TeamRow};
 use crate::db::matches as db_matches;
-use crate::domain::TeamId;
 use crate::domain::Timestamp;
+use crate::domain::{PersonName, TeamId, TeamName};
 
 /// The most rows a roster import takes at once.
 pub const ROSTER_MAX_ROWS: usize = 500;
@@ -26,7 +28,7 @@ pub struct RosterRow {
     pub line: usize,
     pub cells: Vec<String>,
     /// The team to add when the row is valid.
-    pub team: Option<(String, [String; 2])>,
+    pub team: Option<(TeamName, [PersonName; 2])>,
     pub error: Option<String>,
 }
 
@@ -80,10 +82,10 @@ pub fn check_roster(csv: &str, existing: &[TeamRow]) -> Result<Vec<RosterRow>, S
     let mut rows: Vec<RosterRow> = Vec::new();
     let existing: Vec<(NameKey, &str)> = existing
         .iter()
-        .map(|t| (NameKey::of(&t.name), t.name.as_str()))
+        .map(|t| (NameKey::of(t.name.as_str()), t.name.as_str()))
         .collect();
     // The names of the valid rows so far, with their lines.
-    let mut seen: Vec<(NameKey, String, usize)> = Vec::new();
+    let mut seen: Vec<(NameKey, TeamName, usize)> = Vec::new();
     for (i, (line, cells)) in records(csv)?.into_iter().enumerate() {
         if i == 0
             && cells
@@ -112,19 +114,22 @@ pub fn check_roster(csv: &str, existing: &[TeamRow]) -> Result<Vec<RosterRow>, S
                 Err(ServiceError::Invalid(e)) => row.error = Some(e.message),
                 Err(e) => row.error = Some(e.to_string()),
                 Ok((name, players)) => {
-                    let key = NameKey::of(&name);
+                    let key = NameKey::of(name.as_str());
                     if let Some((_, earlier_name, earlier)) =
                         seen.iter().find(|(k, _, _)| *k == key)
                     {
-                        row.error = Some(if earlier_name.to_lowercase() == name.to_lowercase() {
-                            format!("\"{name}\" is already on line {earlier} of the file")
-                        } else {
-                            format!(
-                                "\"{name}\" reads the same as \"{earlier_name}\" on line {earlier} of the file"
-                            )
-                        });
+                        row.error = Some(
+                            if earlier_name.as_str().to_lowercase() == name.as_str().to_lowercase()
+                            {
+                                format!("\"{name}\" is already on line {earlier} of the file")
+                            } else {
+                                format!(
+                                    "\"{name}\" reads the same as \"{earlier_name}\" on line {earlier} of the file"
+                                )
+                            },
+                        );
                     } else if let Some((_, other)) = existing.iter().find(|(k, _)| *k == key) {
-                        row.error = Some(duplicate_message(&name, other));
+                        row.error = Some(duplicate_message(name.as_str(), other));
                     } else {
                         seen.push((key, name.clone(), line));
                         row.team = Some((name, players));
@@ -195,26 +200,9 @@ pub async fn import_roster(
     let rows = check_roster(csv, &existing)?;
     roster_size(&rows)?;
     let mut added = Vec::new();
-    for (name, players) in rows.into_iter().filter_map(|r| r.team) {
-        let id =
-            db_leagues::insert_team(&mut tx, league.id, &name, [&players[0], &players[1]]).await?;
-        let after = serde_json::json!({"name": name, "players": players}).to_string();
-        audit::record(
-            &mut tx,
-            user,
-            now,
-            audit::Change::new("create", audit::Subject::Team(id))
-                .after(&after)
-                .reason("roster import"),
-        )
-        .await?;
-        added.push(TeamView {
-            id,
-            name,
-            players,
-            withdrawn: false,
-            dropped_reason: None,
-        });
+    for team in rows.into_iter().filter_map(|r| r.team) {
+        let reason = Some("roster import");
+        added.push(insert_team(&mut tx, user, now, league.id, team, reason).await?);
     }
     if added.is_empty() {
         return Err(ServiceError::invalid(
@@ -235,14 +223,7 @@ async fn save_team(
     before: &TeamRow,
     after: TeamView,
 ) -> Result<TeamView, ServiceError> {
-    db_leagues::update_team(
-        tx,
-        before.id,
-        &after.name,
-        [&after.players[0], &after.players[1]],
-        after.withdrawn,
-    )
-    .await?;
+    db_leagues::update_team(tx, before.id, &after.name, &after.players, after.withdrawn).await?;
     let b = super::to_json("team", &TeamView::from(before))?;
     let a = super::to_json("team", &after)?;
     audit::record(
@@ -281,7 +262,7 @@ pub async fn edit_team(
     let (name, players) = check_team(input)?;
     let others = db_leagues::teams(&mut tx, before.league_id).await?;
     let others = others.iter().filter(|t| t.id != team_id);
-    if let Some(message) = name_taken(&name, others.map(|t| t.name.as_str())) {
+    if let Some(message) = name_taken(name.as_str(), others.map(|t| t.name.as_str())) {
         return Err(ServiceError::invalid(
             ErrorCode::InvalidTeam,
             "name",
@@ -348,9 +329,9 @@ mod tests {
         TeamRow {
             id: TeamId(1),
             league_id: LeagueId(1),
-            name: name.into(),
-            player1: "p".into(),
-            player2: "q".into(),
+            name: TeamName::from_stored(name.into()),
+            player1: PersonName::from_stored("p".into()),
+            player2: PersonName::from_stored("q".into()),
             withdrawn: false,
             dropped_reason: None,
         }
@@ -358,7 +339,11 @@ mod tests {
 
     fn teams(rows: &[RosterRow]) -> Vec<(usize, String, [String; 2])> {
         rows.iter()
-            .filter_map(|r| r.team.clone().map(|(n, p)| (r.line, n, p)))
+            .filter_map(|r| {
+                r.team
+                    .clone()
+                    .map(|(n, p)| (r.line, n.into(), p.map(String::from)))
+            })
             .collect()
     }
 

@@ -34,9 +34,9 @@ pub async fn standings(conn: &mut Conn, league: &League) -> Result<Vec<Standing>
 async fn level_records(conn: &mut Conn, rows: &[Standing]) -> Result<LevelRecords, ServiceError> {
     let mut level = LevelRecords::new();
     for group in standings::level_groups(rows) {
-        let teams: Vec<TeamId> = group.iter().map(|s| TeamId(s.team_id)).collect();
+        let teams: Vec<TeamId> = group.iter().map(|s| s.team_id).collect();
         for v in db_leagues::records_within(conn, &teams).await? {
-            level.insert(v.team_id.0, versus_of(&v));
+            level.insert(v.team_id, versus_of(&v));
         }
     }
     Ok(level)
@@ -65,7 +65,7 @@ pub async fn kept_head_to_head(
         if !wanted.contains(&v.opponent_id) {
             continue;
         }
-        versus.insert((v.team_id.0, v.opponent_id.0), versus_of(&v));
+        versus.insert((v.team_id, v.opponent_id), versus_of(&v));
     }
     Ok(versus)
 }
@@ -80,8 +80,8 @@ pub async fn recomputed(
         .await?
         .iter()
         .map(|t| TeamEntry {
-            id: t.id.0,
-            name: t.name.clone(),
+            id: t.id,
+            name: t.name.to_string(),
         })
         .collect();
     let results: Vec<standings::Result> = db_matches::results(conn, league.row.id)
@@ -93,7 +93,7 @@ pub async fn recomputed(
 }
 
 fn standing_of(r: &RecordRow) -> Standing {
-    let mut s = Standing::new(r.team_id.0, r.name.clone());
+    let mut s = Standing::new(r.team_id, r.name.clone());
     s.played = count(r.played);
     s.won = count(r.won);
     s.lost = count(r.lost);
@@ -140,8 +140,8 @@ fn result_of(m: &db_matches::ResultRow) -> Option<standings::Result> {
         _ => return None,
     };
     Some(standings::Result {
-        team_a: m.team_a.0,
-        team_b: m.team_b.0,
+        team_a: m.team_a,
+        team_b: m.team_b,
         score_a: m.score_a,
         score_b: m.score_b,
         outcome,

@@ -156,7 +156,7 @@ pub async fn summaries_of(
     let names: std::collections::HashMap<TeamId, String> = db_leagues::teams(conn, league_id)
         .await?
         .into_iter()
-        .map(|t| (t.id, t.name))
+        .map(|t| (t.id, t.name.into()))
         .collect();
     let team = |id: TeamId| TeamRef {
         id,

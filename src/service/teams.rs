@@ -8,7 +8,7 @@ use crate::db::Conn;
 
 use super::audit;
 
-use super::leagues::{check_name, league_row};
+use super::leagues::{league_row, name_rule};
 use super::text::NameKey;
 
 use super::{ServiceError, User, require_admin};
@@ -17,7 +17,7 @@ use crate::db::Db;
 
 use crate::db::leagues::{self as db_leagues, TeamRow};
 
-use crate::domain::{LeagueId, TeamId};
+use crate::domain::{LeagueId, PersonName, TeamId, TeamName, Timestamp};
 
 #[derive(Debug, Clone, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -29,8 +29,10 @@ pub struct NewTeamInput {
 #[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct TeamView {
     pub id: TeamId,
-    pub name: String,
-    pub players: [String; 2],
+    #[schema(value_type = String)]
+    pub name: TeamName,
+    #[schema(value_type = [String; 2])]
+    pub players: [PersonName; 2],
     pub withdrawn: bool,
     /// Once the forfeit policy dropped the team: why ("dropped after 2 forfeits").
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -50,8 +52,9 @@ impl From<&TeamRow> for TeamView {
 }
 
 /// Checks a team's name and two players.
-pub fn check_team(input: &NewTeamInput) -> Result<(String, [String; 2]), ServiceError> {
-    let name = check_name(&input.name, "name", "the team's name")?;
+pub fn check_team(input: &NewTeamInput) -> Result<(TeamName, [PersonName; 2]), ServiceError> {
+    let name = TeamName::new(&input.name)
+        .map_err(|bad| name_rule("name", "the team's name").refused(bad))?;
     if input.players.len() != 2 {
         return Err(ServiceError::invalid(
             ErrorCode::InvalidTeam,
@@ -59,9 +62,13 @@ pub fn check_team(input: &NewTeamInput) -> Result<(String, [String; 2]), Service
             format!("a team has 2 players, not {}", input.players.len()),
         ));
     }
-    let p1 = check_name(&input.players[0], "players", "each player's name")?;
-    let p2 = check_name(&input.players[1], "players", "each player's name")?;
-    Ok((name, [p1, p2]))
+    let player = |text: &str| {
+        PersonName::new(text).map_err(|bad| name_rule("players", "each player's name").refused(bad))
+    };
+    Ok((
+        name,
+        [player(&input.players[0])?, player(&input.players[1])?],
+    ))
 }
 
 /// Why `name` cannot be a new name in a league with teams named `existing`: one of them
@@ -98,23 +105,35 @@ pub async fn add_team(
     let mut tx = db.write().await?;
     let league = league_row(&mut tx, slug).await?;
     let existing = db_leagues::teams(&mut tx, league.id).await?;
-    if let Some(message) = name_taken(&name, existing.iter().map(|t| t.name.as_str())) {
+    if let Some(message) = name_taken(name.as_str(), existing.iter().map(|t| t.name.as_str())) {
         return Err(ServiceError::invalid(
             ErrorCode::InvalidTeam,
             "name",
             message,
         ));
     }
-    let id = db_leagues::insert_team(&mut tx, league.id, &name, [&players[0], &players[1]]).await?;
-    let after = serde_json::json!({"name": name, "players": players}).to_string();
-    audit::record(
-        &mut tx,
-        user,
-        now,
-        audit::Change::new("create", audit::Subject::Team(id)).after(&after),
-    )
-    .await?;
+    let team = insert_team(&mut tx, user, now, league.id, (name, players), None).await?;
     tx.commit().await?;
+    Ok(team)
+}
+
+/// Writes a new team of league `league_id` with its audit row (saying `reason` when there
+/// is one), inside the caller's transaction.
+pub async fn insert_team(
+    tx: &mut Conn,
+    user: &User,
+    now: Timestamp,
+    league_id: LeagueId,
+    (name, players): (TeamName, [PersonName; 2]),
+    reason: Option<&str>,
+) -> Result<TeamView, ServiceError> {
+    let id = db_leagues::insert_team(&mut *tx, league_id, &name, &players).await?;
+    let after = serde_json::json!({"name": name, "players": players}).to_string();
+    let mut change = audit::Change::new("create", audit::Subject::Team(id)).after(&after);
+    if let Some(reason) = reason {
+        change = change.reason(reason);
+    }
+    audit::record(tx, user, now, change).await?;
     Ok(TeamView {
         id,
         name,

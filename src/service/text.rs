@@ -1,7 +1,9 @@
 //! The text the service stores: names (leagues, teams, players), table names, reasons and
 //! notes, token names. Every one is checked and normalized here, before it is compared or
 //! stored, so that what a page, a CSV, a calendar or the printed bracket shows is exactly
-//! what was checked; docs/api.md §1.1 says the same in the API's words.
+//! what was checked; docs/api.md §1.1 says the same in the API's words. The checks
+//! themselves are `domain::name` (so a `TeamName` or `PersonName` is made only by them);
+//! this module words their refusals ([`TextRule`]) and compares names ([`NameKey`]).
 //!
 //! - **Refused** (a 422 naming the field): control characters (U+0000–U+001F,
 //!   U+007F–U+009F), but line breaks in multi-line text; the invisible bidirectional
@@ -26,13 +28,11 @@
 //! "Cаrdsharks" reads as the Latin "a" of "Cardsharks").
 
 use crate::domain::ErrorCode;
-use unicode_normalization::UnicodeNormalization;
-use unicode_properties::{GeneralCategory, UnicodeEmoji, UnicodeGeneralCategory};
+use crate::domain::name::{BadText, check_text};
+pub use crate::domain::name::{Lines, NAME_MAX};
 
 use super::ServiceError;
 
-/// A league's, team's or player's name.
-pub const NAME_MAX: usize = 80;
 /// A table's name ("Table 3", "Lounge B").
 pub const TABLE_MAX: usize = 40;
 /// A reason or a note (a correction's, a postponement's, an eligibility decision's...).
@@ -41,16 +41,6 @@ pub const REASON_MAX: usize = 500;
 pub const TOKEN_NAME_MAX: usize = 60;
 /// A client's idempotency key.
 pub const IDEMPOTENCY_KEY_MAX: usize = 200;
-
-/// Whether a text may hold line breaks.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Lines {
-    /// A name, a table, a postponement's reason: shown on one line (a list, a CSV cell, a
-    /// calendar's SUMMARY).
-    One,
-    /// Typed in a text area: a correction's reason, an eligibility decision's, a rating's note.
-    Many,
-}
 
 /// What a text is, for the checks and the messages.
 pub struct TextRule<'a> {
@@ -74,50 +64,30 @@ impl TextRule<'_> {
     /// As [`check`](Self::check), for a field where nothing means none (a table, a note):
     /// `None` for no text or text that is blank once normalized (spaces, format characters).
     pub fn check_optional(&self, value: Option<&str>) -> Result<Option<String>, ServiceError> {
-        let Some(value) = value.map(str::trim) else {
+        let Some(value) = value else {
             return Ok(None);
         };
-        if let Some(message) = self.refusal(value) {
-            return Err(self.invalid(message));
-        }
-        let stored = normalized(value);
-        if stored.is_empty() {
-            return Ok(None);
-        }
-        let count = stored.chars().count().max(value.chars().count());
-        if count > self.max {
-            return Err(self.invalid(self.length_message(count)));
-        }
-        Ok(Some(stored))
+        check_text(value, self.max, self.lines).map_err(|bad| self.refused(bad))
     }
 
-    /// Why `value` (trimmed) is refused whatever its length, if it is.
-    fn refusal(&self, value: &str) -> Option<String> {
+    /// The error that says why a text is refused, in this rule's words.
+    pub fn refused(&self, bad: BadText) -> ServiceError {
         let what = self.what;
-        if let Some(c) = value
-            .chars()
-            .find(|&c| c.is_control() && !(self.lines == Lines::Many && matches!(c, '\n' | '\r')))
-        {
-            return Some(format!(
+        self.invalid(match bad {
+            BadText::Control(c) => format!(
                 "{what} contains a control character (U+{:04X}); type plain text",
                 c as u32
-            ));
-        }
-        if let Some(c) = value.chars().find(|&c| is_bidi_control(c)) {
-            return Some(format!(
+            ),
+            BadText::Bidi(c) => format!(
                 "{what} contains an invisible direction control (U+{:04X}), which would show the text in another order than it is stored; type it without",
                 c as u32
-            ));
-        }
-        if self.lines == Lines::One
-            && let Some(c) = value.chars().find(|&c| is_line_separator(c))
-        {
-            return Some(format!(
+            ),
+            BadText::LineSeparator(c) => format!(
                 "{what} must be one line: it contains a line separator (U+{:04X})",
                 c as u32
-            ));
-        }
-        None
+            ),
+            BadText::Length { count, .. } => self.length_message(count),
+        })
     }
 
     fn length_message(&self, count: usize) -> String {
@@ -161,104 +131,6 @@ impl NameKey {
     }
 }
 
-/// The bidirectional controls: the marks (U+061C, U+200E, U+200F), embeddings and overrides
-/// (U+202A–U+202E) and isolates (U+2066–U+2069).
-fn is_bidi_control(c: char) -> bool {
-    matches!(
-        c,
-        '\u{061C}' | '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}'
-    )
-}
-
-/// U+2028 LINE SEPARATOR and U+2029 PARAGRAPH SEPARATOR: line breaks that are not controls.
-fn is_line_separator(c: char) -> bool {
-    matches!(c, '\u{2028}' | '\u{2029}')
-}
-
-/// Checked text as stored: format characters out, NFKC, spaces plain and single, line
-/// separators as line breaks (only multi-line text still has them), trimmed.
-fn normalized(text: &str) -> String {
-    // Format characters go first: one between a letter and its accent would otherwise keep
-    // NFKC from composing them.
-    let composed: String = without_format_characters(text).nfkc().collect();
-    let mut out = String::with_capacity(composed.len());
-    for c in composed.chars() {
-        let c = if is_line_separator(c) {
-            '\n'
-        } else if c.general_category() == GeneralCategory::SpaceSeparator {
-            ' '
-        } else {
-            c
-        };
-        if !(c == ' ' && out.ends_with(' ')) {
-            out.push(c);
-        }
-    }
-    out.trim().to_string()
-}
-
-const ZERO_WIDTH_JOINER: char = '\u{200D}';
-const WAVING_BLACK_FLAG: char = '\u{1F3F4}';
-const CANCEL_TAG: char = '\u{E007F}';
-
-/// `text` without its format characters (general category Cf), but for the zero-width
-/// joiners between emoji and the tags of a subdivision flag.
-fn without_format_characters(text: &str) -> String {
-    let chars: Vec<char> = text.chars().collect();
-    let mut out = String::with_capacity(text.len());
-    let mut i = 0;
-    while i < chars.len() {
-        let c = chars[i];
-        if c == WAVING_BLACK_FLAG {
-            let tags = flag_tags(&chars[i + 1..]);
-            out.push(c);
-            out.extend(tags);
-            i += 1 + tags.len();
-            continue;
-        }
-        let keep = if c == ZERO_WIDTH_JOINER {
-            joins_emoji(&out, chars.get(i + 1).copied())
-        } else {
-            c.general_category() != GeneralCategory::Format
-        };
-        if keep {
-            out.push(c);
-        }
-        i += 1;
-    }
-    out
-}
-
-/// The tags that make 🏴 a subdivision's flag (UTS #51): 1 to 6 tag letters or digits and
-/// the cancel tag, right after it; none otherwise (stray tags are removed as format
-/// characters, so no text hides in them).
-fn flag_tags(after: &[char]) -> &[char] {
-    let spec = after
-        .iter()
-        .take_while(|c| matches!(c, '\u{E0030}'..='\u{E0039}' | '\u{E0061}'..='\u{E007A}'))
-        .count();
-    if (1..=6).contains(&spec) && after.get(spec) == Some(&CANCEL_TAG) {
-        &after[..=spec]
-    } else {
-        &[]
-    }
-}
-
-/// A zero-width joiner between two emoji (the one before may carry a skin tone or the
-/// emoji presentation selector) holds them together as one.
-fn joins_emoji(before: &str, next: Option<char>) -> bool {
-    let previous = before
-        .chars()
-        .rev()
-        .find(|&c| !matches!(c, '\u{FE0F}' | '\u{1F3FB}'..='\u{1F3FF}'));
-    previous.is_some_and(is_emoji) && next.is_some_and(is_emoji)
-}
-
-/// An emoji character; digits, `#` and `*` are emoji only as keycaps, never joined.
-fn is_emoji(c: char) -> bool {
-    !c.is_ascii() && c.is_emoji_char()
-}
-
 // The characters above as the classes of a JSON Schema `pattern` (ECMA-262 regular
 // expressions, written with `\uXXXX` escapes, which the dialects that read the document
 // share). They name characters of the Basic Multilingual Plane only: the format characters
@@ -268,9 +140,9 @@ fn is_emoji(c: char) -> bool {
 const CONTROL: &str = r"\x00-\x1F\x7F-\x9F";
 /// The control characters but line feed and carriage return.
 const CONTROL_BUT_LINE_BREAKS: &str = r"\x00-\x09\x0B\x0C\x0E-\x1F\x7F-\x9F";
-/// [`is_bidi_control`].
+/// [`is_bidi_control`](crate::domain::name::is_bidi_control).
 const BIDI_CONTROL: &str = r"\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069";
-/// [`is_line_separator`].
+/// [`is_line_separator`](crate::domain::name::is_line_separator).
 const LINE_SEPARATOR: &str = r"\u2028\u2029";
 /// The space separators (general category Zs).
 const SPACE: &str = r" \u00A0\u1680\u2000-\u200A\u202F\u205F\u3000";
@@ -296,6 +168,9 @@ pub fn schema_pattern(lines: Lines, may_be_blank: bool) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::domain::name::{is_bidi_control, is_line_separator, normalized};
+    use unicode_normalization::UnicodeNormalization;
+    use unicode_properties::{GeneralCategory, UnicodeGeneralCategory};
 
     fn rule(lines: Lines) -> TextRule<'static> {
         TextRule {

@@ -324,7 +324,7 @@ async fn check(app: &TestApp, admin: &Api, twin: &str, seed: u64, step: u64, wha
             got["points_against"].as_i64(),
         );
         let want = (
-            Some(want.team_id),
+            Some(want.team_id.0),
             Some(u64::from(want.won)),
             Some(u64::from(want.lost)),
             Some(u64::from(want.tied)),

@@ -204,7 +204,7 @@ pub fn seed_teams(standings: &[Standing], teams: Option<usize>) -> Vec<i64> {
     rows.sort_by_key(|r| r.rank);
     rows.iter()
         .take(teams.unwrap_or(rows.len()))
-        .map(|r| r.team_id)
+        .map(|r| r.team_id.0)
         .collect()
 }
 

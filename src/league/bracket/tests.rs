@@ -381,7 +381,7 @@ fn seeds_from_the_standings() {
         .iter()
         .enumerate()
         .map(|(i, n)| TeamEntry {
-            id: i as i64 + 10,
+            id: crate::domain::TeamId(i as i64 + 10),
             name: n.to_string(),
         })
         .collect();

@@ -145,11 +145,12 @@ async fn eligible_standings(
     let teams = db_leagues::teams(&mut *conn, league.row.id).await?;
     let overrides = db_leagues::overrides(&mut *conn, league.row.id).await?;
     let all = standings(&mut *conn, league).await?;
-    let eligible: Vec<i64> = crate::service::eligibility::judge(league, &teams, &overrides, &all)
-        .into_iter()
-        .filter(|row| row.eligible)
-        .map(|row| row.team_id.0)
-        .collect();
+    let eligible: Vec<TeamId> =
+        crate::service::eligibility::judge(league, &teams, &overrides, &all)
+            .into_iter()
+            .filter(|row| row.eligible)
+            .map(|row| row.team_id)
+            .collect();
     Ok(all
         .into_iter()
         .filter(|s| eligible.contains(&s.team_id))

@@ -89,7 +89,7 @@ pub(super) async fn team_names(
     Ok(db_leagues::teams(conn, league_id)
         .await?
         .into_iter()
-        .map(|t| (t.id, t.name))
+        .map(|t| (t.id, t.name.into()))
         .collect())
 }
 

@@ -1,6 +1,6 @@
 //! A league's standings in the JSON API (docs/api.md §6).
 
-use crate::domain::Slug;
+use crate::domain::{Slug, TeamId};
 use actix_web::{HttpResponse, get, web};
 use serde::Serialize;
 
@@ -18,7 +18,9 @@ pub fn reads(cfg: &mut web::ServiceConfig) {
 #[derive(Serialize, utoipa::ToSchema)]
 pub struct StandingOut {
     pub rank: usize,
-    pub team_id: i64,
+    // A plain integer in the schema, as before `TeamId` (the v0.1 contract).
+    #[schema(value_type = i64)]
+    pub team_id: TeamId,
     pub team: String,
     pub played: u32,
     pub won: u32,

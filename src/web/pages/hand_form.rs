@@ -194,6 +194,7 @@ pub fn form_error(field: Field, message: String) -> FieldError {
         field: Some(field),
         team: None,
         player: None,
+        words: None,
     }
 }
 
@@ -212,6 +213,7 @@ pub fn cell_error(
         field: Some(field),
         team: Some(team),
         player,
+        words: None,
     }
 }
 

@@ -11,7 +11,7 @@ use serde::Deserialize;
 
 use super::Errors;
 use super::league_input::{STAGES, spec_words};
-use crate::domain::{MatchId, MatchStatus, TeamId, UserId, words};
+use crate::domain::{MatchId, MatchStatus, PersonName, TeamId, TeamName, UserId, words};
 use crate::rules::Stage;
 use crate::service::admin_views::{self, LeagueAdmin};
 use crate::service::teams::TeamView;
@@ -91,9 +91,9 @@ pub(super) struct Typed {
 
 struct TeamLine {
     id: TeamId,
-    name: String,
-    player1: String,
-    player2: String,
+    name: TeamName,
+    player1: PersonName,
+    player2: PersonName,
     withdrawn: bool,
     /// Why the forfeit policy dropped the team ("dropped after 2 forfeits").
     dropped: Option<String>,
@@ -223,7 +223,7 @@ fn league_page_of(
         .teams
         .iter()
         .filter(|t| !t.withdrawn)
-        .map(|t| (t.id, t.name.clone()))
+        .map(|t| (t.id, t.name.to_string()))
         .collect();
     let stages = stage_options(&typed.game.stage);
     let league = &view.league;
@@ -331,9 +331,9 @@ impl TeamLine {
             dropped: t.dropped_reason.clone(),
             open: edited.is_some(),
             form: edited.map(|(_, f)| f.clone()).unwrap_or_else(|| TeamForm {
-                name: t.name.clone(),
-                player1: player1.clone(),
-                player2: player2.clone(),
+                name: t.name.to_string(),
+                player1: player1.to_string(),
+                player2: player2.to_string(),
             }),
             player1,
             player2,

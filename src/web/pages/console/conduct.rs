@@ -17,7 +17,7 @@ use serde::Deserialize;
 
 use super::form::HandForm;
 use super::match_console::{Shown, render_console};
-use super::{Fields, back_to_console, supervised, when, when_local, with_names};
+use super::{Fields, back_to_console, message_of, supervised, when, when_local};
 use crate::domain::words::plural;
 use crate::domain::{Field, FieldError, LocalTime, MatchId, MatchStatus, TextEnum};
 use crate::league::settings::Settings;
@@ -282,7 +282,7 @@ fn ratings_view(
                 },
                 error: error
                     .filter(|_| blamed.and_then(Field::team) == Some(team))
-                    .map(|e| with_names(&e.message, names)),
+                    .map(|e| message_of(e, names)),
             }
         })
         .collect();
@@ -307,8 +307,8 @@ fn ratings_view(
         note: form.note.clone(),
         note_error: error
             .filter(|_| blamed == Some(&Field::NOTE))
-            .map(|e| with_names(&e.message, names)),
-        error: error.map(|e| (with_names(&e.message, names), target)),
+            .map(|e| message_of(e, names)),
+        error: error.map(|e| (message_of(e, names), target)),
     })
 }
 
@@ -437,17 +437,10 @@ pub(super) async fn confirm_forfeit(
         _ => return Ok(back_to_console(id)),
     };
     let settings = league(&state, &view).await?.settings;
-    let now = state.db.clock().local_now();
-    let names = names(&view);
-    let playoff = view.stage != crate::rules::Stage::Regular;
-    let forfeit_rating = settings
-        .sportsmanship
-        .as_ref()
-        .and_then(|s| s.forfeit_rating);
     let page = match side.team() {
         Some(team) => {
-            let (name, other) = (names[team.index()], names[team.other().index()]);
-            let absent = conduct_view(&view, &settings, now, state.db.clock().zone(), None)
+            let clock = state.db.clock();
+            let absent = conduct_view(&view, &settings, clock.local_now(), clock.zone(), None)
                 .absent
                 .into_iter()
                 .find(|a| a.key == team.as_str())
@@ -457,68 +450,88 @@ pub(super) async fn confirm_forfeit(
                         a.name, a.late
                     )
                 });
-            let advances = if playoff {
-                format!(" {other} advances.")
-            } else {
-                String::new()
-            };
-            ForfeitConfirmPage {
-                nav: who.nav(),
-                value: team.as_str().to_string(),
-                heading: format!("Forfeit {name}?"),
-                effect: format!("{name} forfeits: {other} wins; the match ends.{advances}"),
-                rating: forfeit_rating.map(|r| {
-                    format!("{name} is rated {r} for sportsmanship (the league's forfeit rating).")
-                }),
-                absent,
-                confirm: format!("Yes, record the forfeit: {other} wins"),
-                m: view,
-            }
+            one_forfeits(who.nav(), view, &settings, team, absent)
         }
-        None => {
-            let (value, effect) = match advance {
-                Some(team) => (
-                    format!("both-{}", team.as_str()),
-                    format!(
-                        "Both teams forfeit: {} advances (the coordinator's choice); the match ends.",
-                        names[team.index()]
-                    ),
-                ),
-                None => (
-                    "both".to_string(),
-                    "Both teams forfeit: nobody wins, it is a loss for both; the match ends."
-                        .to_string(),
-                ),
-            };
-            ForfeitConfirmPage {
-                nav: who.nav(),
-                value,
-                heading: "Record a double forfeit?".to_string(),
-                effect,
-                rating: forfeit_rating.map(|r| {
-                    format!(
-                        "Both teams are rated {r} for sportsmanship (the league's forfeit rating)."
-                    )
-                }),
-                absent: None,
-                confirm: "Yes, record the double forfeit".to_string(),
-                m: view,
-            }
-        }
+        None => both_forfeit(who.nav(), view, &settings, advance),
     };
     Ok(no_store(html(StatusCode::OK, page.render()?)))
 }
 
+/// The league's forfeit rating, where it rates sportsmanship and has one.
+fn forfeit_rating(settings: &Settings) -> Option<u32> {
+    settings
+        .sportsmanship
+        .as_ref()
+        .and_then(|s| s.forfeit_rating)
+}
+
+/// The confirmation of `team`'s forfeit; `absent`: that it has not checked in, where so.
+fn one_forfeits(
+    nav: Nav,
+    view: MatchView,
+    settings: &Settings,
+    team: Team,
+    absent: Option<String>,
+) -> ForfeitConfirmPage {
+    let names = names(&view);
+    let (name, other) = (names[team.index()], names[team.other().index()]);
+    let advances = if view.stage != crate::rules::Stage::Regular {
+        format!(" {other} advances.")
+    } else {
+        String::new()
+    };
+    ForfeitConfirmPage {
+        nav,
+        value: team.as_str().to_string(),
+        heading: format!("Forfeit {name}?"),
+        effect: format!("{name} forfeits: {other} wins; the match ends.{advances}"),
+        rating: forfeit_rating(settings).map(|r| {
+            format!("{name} is rated {r} for sportsmanship (the league's forfeit rating).")
+        }),
+        absent,
+        confirm: format!("Yes, record the forfeit: {other} wins"),
+        m: view,
+    }
+}
+
+/// The confirmation of a double forfeit; `advance`: the team the coordinator sends on.
+fn both_forfeit(
+    nav: Nav,
+    view: MatchView,
+    settings: &Settings,
+    advance: Option<Team>,
+) -> ForfeitConfirmPage {
+    let (value, effect) = match advance {
+        Some(team) => (
+            format!("both-{}", team.as_str()),
+            format!(
+                "Both teams forfeit: {} advances (the coordinator's choice); the match ends.",
+                names(&view)[team.index()]
+            ),
+        ),
+        None => (
+            "both".to_string(),
+            "Both teams forfeit: nobody wins, it is a loss for both; the match ends.".to_string(),
+        ),
+    };
+    ForfeitConfirmPage {
+        nav,
+        value,
+        heading: "Record a double forfeit?".to_string(),
+        effect,
+        rating: forfeit_rating(settings).map(|r| {
+            format!("Both teams are rated {r} for sportsmanship (the league's forfeit rating).")
+        }),
+        absent: None,
+        confirm: "Yes, record the double forfeit".to_string(),
+        m: view,
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    use super::super::test_pairs as pairs;
     use super::*;
-
-    fn pairs(fields: &[(&str, &str)]) -> Vec<(String, String)> {
-        fields
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect()
-    }
 
     #[test]
     fn the_ratings_are_kept_as_typed() {

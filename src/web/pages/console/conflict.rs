@@ -5,7 +5,7 @@ use actix_web::HttpResponse;
 use actix_web::http::StatusCode;
 use askama::Template;
 
-use super::{back_to_console, result_words, supervised, with_names};
+use super::{back_to_console, result_words, supervised};
 use crate::domain::ErrorCode;
 use crate::domain::MatchId;
 use crate::service::ServiceError;
@@ -36,7 +36,6 @@ pub(super) async fn conflict(
     message: String,
 ) -> Result<HttpResponse, PageError> {
     let view = supervised(state, who, id).await?;
-    let message = with_names(&message, [&view.team_a.name, &view.team_b.name]);
     let body = ConflictPage {
         nav: who.nav(),
         result: result_words(&view),

@@ -2,11 +2,12 @@
 //! as typed so it comes back after an error), and the view of it with the dealer, the first
 //! bidder, only the bids the rules allow now, and each message next to its field.
 
-use super::{ErrorSummary, with_names};
+use super::{ErrorSummary, message_of};
 use crate::domain::ErrorCode;
 use crate::domain::{Field, FieldError};
 use crate::domain::{ForfeitSide, TextEnum};
 use crate::rules::hand::HandInput;
+use crate::rules::hand::seat;
 use crate::rules::{Game, Team, TeamTotal};
 use crate::service::accounts::random_hex;
 use crate::service::match_view::MatchView;
@@ -241,6 +242,99 @@ fn error_target(e: &FieldError, show_revokes: bool, show_blind: bool, correction
     }
 }
 
+/// Where the form shows an error's message: next to the seat, the team or the field it is
+/// about, else at the top.
+#[derive(Default)]
+struct Placed {
+    seats: [[Option<String>; 2]; 2],
+    teams: [Option<String>; 2],
+    tricks: Option<String>,
+    reason: Option<String>,
+    top: Option<String>,
+}
+
+impl Placed {
+    fn of(error: Option<&FieldError>, message: Option<&str>, correction: bool) -> Placed {
+        let mut placed = Placed::default();
+        let (Some(e), Some(m)) = (error, message) else {
+            return placed;
+        };
+        let m = Some(m.to_string());
+        let is = |f: Field| e.field == Some(f);
+        match (e.team, e.player) {
+            (Some(t), Some(p)) if is(Field::BIDS) || is(Field::TRICKS) => {
+                placed.seats[t.index()][p] = m
+            }
+            (Some(t), _) => placed.teams[t.index()] = m,
+            (None, _) if is(Field::TRICKS) => placed.tricks = m,
+            (None, _) if is(Field::REASON) && correction => placed.reason = m,
+            _ => placed.top = m,
+        }
+        placed
+    }
+}
+
+/// Player `p` of `team` on the form, the cells `error` blames marked (its message, the
+/// dealer and the first bidder are the caller's).
+fn seat_view(
+    ctx: &FormContext<'_>,
+    form: &HandForm,
+    game: &Game,
+    error: Option<&FieldError>,
+    team: Team,
+    p: usize,
+) -> SeatView {
+    let view = ctx.before;
+    let t = team.index();
+    let is = |f: Field| error.is_some_and(|e| e.field == Some(f));
+    let blamed =
+        error.is_some_and(|e| e.team == Some(team) && (e.player.is_none() || e.player == Some(p)));
+    let typed_bid = form.hand.bids[t][p].trim();
+    SeatView {
+        seat: seat(team, p),
+        team: team.as_str(),
+        team_name: [&view.team_a.name, &view.team_b.name][t].clone(),
+        player: ctx.players[t][p].clone(),
+        bid_name: format!("{}_bid{p}", team.as_str()),
+        tricks_name: format!("{}_tricks{p}", team.as_str()),
+        tricks: form.hand.tricks[t][p].clone(),
+        no_bid: typed_bid.is_empty(),
+        bid_groups: bid_groups(game, team, typed_bid),
+        bad_bid: blamed && is(Field::BIDS),
+        bad_tricks: is(Field::TRICKS) && (blamed || error.is_some_and(|e| e.team.is_none())),
+        error: None,
+        dealer: false,
+        first: false,
+    }
+}
+
+/// Both teams' boxes (revokes, blind), the cells `error` blames marked, each with its
+/// message from `messages`.
+fn team_boxes(
+    view: &MatchView,
+    form: &HandForm,
+    error: Option<&FieldError>,
+    messages: &mut [Option<String>; 2],
+) -> Vec<TeamBox> {
+    let names = [&view.team_a.name, &view.team_b.name];
+    let blamed = |t: Team, f: Field| error.is_some_and(|e| e.team == Some(t) && e.field == Some(f));
+    Team::BOTH
+        .into_iter()
+        .map(|team| {
+            let t = team.index();
+            TeamBox {
+                key: team.as_str(),
+                name: names[t].clone(),
+                revokes: form.hand.revokes[t].clone(),
+                blind: form.hand.blind[t],
+                bad_revokes: blamed(team, Field::REVOKES),
+                bad_blind: blamed(team, Field::BLIND),
+                error: messages[t].take(),
+            }
+        })
+        .collect()
+}
+
 pub(super) fn form_view(
     ctx: &FormContext<'_>,
     form: &HandForm,
@@ -252,66 +346,21 @@ pub(super) fn form_view(
     let (show_revokes, show_blind) = (rules.revoke.is_some(), rules.blind_bids.is_some());
     let (dealer, first) = view.next_dealer();
     let names = [&view.team_a.name, &view.team_b.name];
-    let is = |f: Field| error.is_some_and(|e| e.field == Some(f));
     // The message as the console shows it: the teams by their names.
-    let message = error.map(|e| with_names(&e.message, [names[0], names[1]]));
-    let mut seats = Vec::with_capacity(4);
-    let mut tricks_error = None;
-    let mut reason_error = None;
-    let mut top_error = None;
-    let mut team_errors: [Option<String>; 2] = [None, None];
-    let mut seat_errors: [[Option<String>; 2]; 2] = Default::default();
-    if let (Some(e), Some(m)) = (error, &message) {
-        match (e.team, e.player) {
-            (Some(t), Some(p)) if is(Field::BIDS) || is(Field::TRICKS) => {
-                seat_errors[t.index()][p] = Some(m.clone());
-            }
-            (Some(t), _) => team_errors[t.index()] = Some(m.clone()),
-            (None, _) if is(Field::TRICKS) => tricks_error = Some(m.clone()),
-            (None, _) if is(Field::REASON) && ctx.correction => reason_error = Some(m.clone()),
-            _ => top_error = Some(m.clone()),
-        }
-    }
-    let team_blamed = |t: Team| error.is_some_and(|e| e.team == Some(t));
-    for s in 1..=4u8 {
-        let team = if s % 2 == 1 { Team::A } else { Team::B };
-        let t = team.index();
-        let p = usize::from((s - 1) / 2);
-        let blamed =
-            team_blamed(team) && error.is_some_and(|e| e.player.is_none() || e.player == Some(p));
-        let typed_bid = form.hand.bids[t][p].trim();
-        seats.push(SeatView {
-            seat: s,
-            team: team.as_str(),
-            team_name: names[t].clone(),
-            player: ctx.players[t][p].clone(),
-            bid_name: format!("{}_bid{p}", team.as_str()),
-            tricks_name: format!("{}_tricks{p}", team.as_str()),
-            tricks: form.hand.tricks[t][p].clone(),
-            no_bid: typed_bid.is_empty(),
-            bid_groups: bid_groups(&game, team, typed_bid),
-            bad_bid: blamed && is(Field::BIDS),
-            bad_tricks: is(Field::TRICKS) && (blamed || error.is_some_and(|e| e.team.is_none())),
-            error: seat_errors[t][p].take(),
-            dealer: s == dealer,
-            first: s == first,
-        });
-    }
-    let teams = Team::BOTH
-        .into_iter()
-        .map(|team| {
-            let t = team.index();
-            TeamBox {
-                key: team.as_str(),
-                name: names[t].clone(),
-                revokes: form.hand.revokes[t].clone(),
-                blind: form.hand.blind[t],
-                bad_revokes: team_blamed(team) && is(Field::REVOKES),
-                bad_blind: team_blamed(team) && is(Field::BLIND),
-                error: team_errors[t].take(),
-            }
+    let message = error.map(|e| message_of(e, [names[0], names[1]]));
+    let mut placed = Placed::of(error, message.as_deref(), ctx.correction);
+    let seats = (1..=4u8)
+        .map(|s| {
+            let team = if s % 2 == 1 { Team::A } else { Team::B };
+            let p = usize::from((s - 1) / 2);
+            let mut seat = seat_view(ctx, form, &game, error, team, p);
+            seat.error = placed.seats[team.index()][p].take();
+            seat.dealer = s == dealer;
+            seat.first = s == first;
+            seat
         })
         .collect();
+    let teams = team_boxes(view, form, error, &mut placed.teams);
     let summary = error.zip(message).map(|(e, m)| {
         let title = if ctx.correction {
             "The correction was not saved"
@@ -341,9 +390,9 @@ pub(super) fn form_view(
         show_blind,
         dealer,
         first,
-        tricks_error,
-        reason_error,
-        top_error,
+        tricks_error: placed.tricks,
+        reason_error: placed.reason,
+        top_error: placed.top,
         submit: if ctx.correction {
             "Save the correction"
         } else {
@@ -355,14 +404,8 @@ pub(super) fn form_view(
 
 #[cfg(test)]
 mod tests {
+    use super::super::test_pairs as pairs;
     use super::*;
-
-    fn pairs(fields: &[(&str, &str)]) -> Vec<(String, String)> {
-        fields
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect()
-    }
 
     #[test]
     fn a_double_forfeit_names_the_side_sent_on() {

@@ -15,8 +15,8 @@ use super::conduct::{self, ConductView, RatingForm, conduct_view};
 use super::conflict::after_post;
 use super::form::{FormContext, FormView, HandForm, form_view};
 use super::{
-    ErrorSummary, Fields, back_to_console, lineup, result_words, supervised, when, when_local,
-    with_names,
+    ErrorSummary, Fields, back_to_console, lineup, message_of, result_words, supervised, when,
+    when_local,
 };
 use crate::domain::ErrorCode;
 use crate::domain::FieldError;
@@ -157,17 +157,16 @@ fn console_page(
     let live = view.status == MatchStatus::InProgress;
     let mut form = live.then(|| hand_form(&view, &players, typed));
     let page_error = match (&form, typed) {
-        (None, Some((_, e))) => Some(with_names(&e.message, names)),
+        (None, Some((_, e))) => Some(message_of(e, names)),
         _ => None,
     };
-    let forfeit_error = shown.forfeit_error.map(|e| with_names(&e, names));
     let summary = summary(
         form.as_mut().and_then(|f| f.summary.take()),
         &conduct,
         page_error.as_deref(),
-        forfeit_error.as_deref(),
+        shown.forfeit_error.as_deref(),
         shown.forfeit_target,
-        shown.conflict.map(|c| with_names(&c, names)),
+        shown.conflict,
     );
     let (time_left, ends_at) = time_left(&view, clock.now());
     ConsolePage {
@@ -194,8 +193,8 @@ fn console_page(
         form,
         summary,
         page_error,
-        forfeit_open: forfeit_error.is_some(),
-        forfeit_error,
+        forfeit_open: shown.forfeit_error.is_some(),
+        forfeit_error: shown.forfeit_error,
         playoff: view.stage != Stage::Regular,
         conduct,
         m: view,
@@ -385,7 +384,9 @@ pub(super) async fn forfeit(
                 expected_version: form.version.trim().parse().ok(),
             };
             match matches::forfeit(&state.db, &who.user, id, &input).await {
-                Err(ServiceError::Invalid(e)) => e.message,
+                Err(ServiceError::Invalid(e)) => {
+                    message_of(&e, [&view.team_a.name, &view.team_b.name])
+                }
                 done => return after_post(&state, &who, id, done).await,
             }
         }

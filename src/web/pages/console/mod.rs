@@ -11,7 +11,7 @@
 //! Made for a phone: a refused post comes back with one [`ErrorSummary`] at the top of the
 //! page (`templates/console/error_summary.html`, focused on load, a link to each bad field,
 //! the title starting "Error: "), each message next to its field; the teams are named in
-//! every message ([`with_names`]); one date and time format ([`when`], [`when_local`]); the
+//! every message ([`message_of`]); one date and time format ([`when`], [`when_local`]); the
 //! scoresheet is a card per hand on a narrow screen; calling time and a forfeit take a
 //! second tap on a clearly different button.
 //!
@@ -36,7 +36,7 @@ mod tonight;
 
 use actix_web::{HttpResponse, web};
 
-use crate::domain::{GameStatus, LocalTime, MatchId, MatchStatus, Timestamp};
+use crate::domain::{FieldError, GameStatus, LocalTime, MatchId, MatchStatus, Timestamp};
 use crate::service::console_views;
 use crate::service::match_view::MatchView;
 use crate::web::AppState;
@@ -132,34 +132,10 @@ impl ErrorSummary {
     }
 }
 
-/// `message` with the teams' names where it says "team a" or "team b" (the rules' and the
-/// services' messages name the sides as the API does): "team a bid 3" → "Hall 5 bid 3".
-pub(super) fn with_names(message: &str, names: [&str; 2]) -> String {
-    let bytes = message.as_bytes();
-    let mut out = String::with_capacity(message.len() + 16);
-    let mut from = 0;
-    let mut i = 0;
-    while i + 6 <= bytes.len() {
-        let word = &bytes[i..i + 5];
-        let side = match bytes[i + 5].to_ascii_lowercase() {
-            b'a' => Some(0),
-            b'b' => Some(1),
-            _ => None,
-        };
-        let starts = i == 0 || !bytes[i - 1].is_ascii_alphanumeric();
-        let ends = bytes.get(i + 6).is_none_or(|c| !c.is_ascii_alphanumeric());
-        match side {
-            Some(t) if starts && ends && word.eq_ignore_ascii_case(b"team ") => {
-                out.push_str(&message[from..i]);
-                out.push_str(names[t]);
-                i += 6;
-                from = i;
-            }
-            _ => i += 1,
-        }
-    }
-    out.push_str(&message[from..]);
-    out
+/// `e`'s message as the console says it: each team by its name (`names`, team a's first),
+/// where the API says "team a" (the message keeps its parts, [`FieldError::message_naming`]).
+pub(super) fn message_of(e: &FieldError, names: [&str; 2]) -> String {
+    e.message_naming(|team| names[team.index()])
 }
 
 /// The console's one date and time format, in the league's wall-clock time:
@@ -173,30 +149,18 @@ pub(super) fn when(t: Timestamp, zone: chrono_tz::Tz) -> String {
     when_local(LocalTime(t.0.with_timezone(&zone).naive_local()))
 }
 
+/// A form as posted, from `(name, value)` pairs (for the tests of the console's forms).
+#[cfg(test)]
+fn test_pairs(fields: &[(&str, &str)]) -> Vec<(String, String)> {
+    fields
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn messages_name_the_teams() {
-        let names = ["Hall 5", "The Aces"];
-        assert_eq!(
-            with_names(
-                "hand 1: team a bid 3; the minimum team bid is 4 unless both partners bid nil",
-                names
-            ),
-            "hand 1: Hall 5 bid 3; the minimum team bid is 4 unless both partners bid nil"
-        );
-        assert_eq!(
-            with_names("team b's blind bid is 6; team a is level", names),
-            "The Aces's blind bid is 6; Hall 5 is level"
-        );
-        // "the team at least", "team ab", "steam a" are not a side.
-        let kept = "blind nil needs the team at least 100 behind; team ab; steam a";
-        assert_eq!(with_names(kept, names), kept);
-        assert_eq!(with_names("Team B", names), "The Aces");
-        assert_eq!(with_names("", names), "");
-    }
 
     #[test]
     fn one_time_format() {

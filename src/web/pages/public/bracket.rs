@@ -53,8 +53,7 @@ fn format_words(view: &BracketView) -> String {
 
 /// The league's bracket, if its playoffs are drawn (404: no league).
 async fn league_bracket(state: &AppState, slug: &Slug) -> Result<LeagueBracket, PageError> {
-    let mut conn = state.db.read().await.map_err(AppError::from)?;
-    Ok(public_views::bracket(&mut conn, slug).await?)
+    Ok(public_views::bracket(&state.db, slug).await?)
 }
 
 #[derive(Template)]

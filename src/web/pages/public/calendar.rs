@@ -26,8 +26,7 @@ pub(super) async fn league_calendar(
     state: web::Data<AppState>,
     slug: web::Path<Slug>,
 ) -> Result<HttpResponse, PageError> {
-    let mut conn = state.db.read().await.map_err(AppError::from)?;
-    let feed = calendar::league_feed(&mut conn, state.db.clock(), &slug).await?;
+    let feed = calendar::league_feed(&state.db, &slug).await?;
     Ok(answer(&feed)?)
 }
 
@@ -36,8 +35,7 @@ pub(super) async fn team_calendar(
     state: web::Data<AppState>,
     id: web::Path<TeamId>,
 ) -> Result<HttpResponse, PageError> {
-    let mut conn = state.db.read().await.map_err(AppError::from)?;
-    let feed = calendar::team_feed(&mut conn, state.db.clock(), id.into_inner()).await?;
+    let feed = calendar::team_feed(&state.db, id.into_inner()).await?;
     Ok(answer(&feed)?)
 }
 

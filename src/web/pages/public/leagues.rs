@@ -31,10 +31,9 @@ pub(super) async fn league_index(
     state: web::Data<AppState>,
     who: Viewer,
 ) -> Result<HttpResponse, PageError> {
-    let mut conn = state.db.read().await.map_err(AppError::from)?;
     let body = LeaguesPage {
         nav: who.nav(),
-        leagues: home::league_cards(&mut conn).await?,
+        leagues: home::league_cards(&state.db).await?,
     }
     .render()?;
     Ok(page(&who, body))
@@ -60,8 +59,7 @@ pub(super) async fn league_home(
     who: Viewer,
     slug: web::Path<Slug>,
 ) -> Result<HttpResponse, PageError> {
-    let mut conn = state.db.read().await.map_err(AppError::from)?;
-    let view = home::league_home(&mut conn, &slug, state.db.clock().local_now()).await?;
+    let view = home::league_home(&state.db, &slug, state.db.clock().local_now()).await?;
     let body = LeagueHomePage {
         nav: who.nav(),
         standings: standing_rows(&view.standings, &view.out),

@@ -22,7 +22,7 @@ use std::collections::HashMap;
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, web};
 
-use crate::domain::{MatchId, MatchStatus, TextEnum, words};
+use crate::domain::{MatchId, MatchStatus, TeamId, TextEnum, words};
 use crate::league::standings::{Standing, Tiebreak};
 use crate::rules::Team;
 use crate::service::TeamRef;
@@ -121,7 +121,7 @@ pub struct StandingRow {
 }
 
 /// The rows of a standings table; `out`: the teams out of the league and why.
-fn standing_rows(rows: &[Standing], out: &HashMap<i64, String>) -> Vec<StandingRow> {
+fn standing_rows(rows: &[Standing], out: &HashMap<TeamId, String>) -> Vec<StandingRow> {
     rows.iter()
         .map(|s| {
             let mut row = standing_row(s);

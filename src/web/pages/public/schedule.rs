@@ -179,9 +179,8 @@ pub(super) async fn schedule_page(
         None => None,
         Some(w) => Some(Span::parse(w).ok_or(AppError::NotFound)?),
     };
-    let mut conn = state.db.read().await.map_err(AppError::from)?;
     let today = state.db.clock().local_now().0.date();
-    let view = public_views::schedule(&mut conn, &slug, asked, today).await?;
+    let view = public_views::schedule(&state.db, &slug, asked, today).await?;
     let parts: Vec<Part> = [
         Part {
             id: "regular-season",

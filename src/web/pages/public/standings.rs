@@ -8,7 +8,7 @@ use askama::Template;
 use super::{StandingRow, page, rates, standing_rows, tiebreak_words};
 use crate::service::public_views;
 use crate::web::AppState;
-use crate::web::error::{AppError, PageError};
+use crate::web::error::PageError;
 use crate::web::extract::Viewer;
 use crate::web::respond::Csv;
 use crate::web::view::nav::Nav;
@@ -34,8 +34,7 @@ pub(super) async fn standings_page(
     who: Viewer,
     slug: web::Path<Slug>,
 ) -> Result<HttpResponse, PageError> {
-    let mut conn = state.db.read().await.map_err(AppError::from)?;
-    let view = public_views::standings(&mut conn, &slug).await?;
+    let view = public_views::standings(&state.db, &slug).await?;
     let rating_legend = view
         .league
         .settings
@@ -66,8 +65,7 @@ pub(super) async fn standings_csv(
     state: web::Data<AppState>,
     slug: web::Path<Slug>,
 ) -> Result<HttpResponse, PageError> {
-    let mut conn = state.db.read().await.map_err(AppError::from)?;
-    let view = public_views::standings(&mut conn, &slug).await?;
+    let view = public_views::standings(&state.db, &slug).await?;
     // When the league rates sportsmanship, a last column with each team's average to two
     // places (as the JSON API gives it), empty before its first rating.
     let rated = rates(&view.league);

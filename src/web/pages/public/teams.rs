@@ -18,7 +18,7 @@ use crate::service::public_views;
 use crate::service::summaries::MatchSummary;
 use crate::service::teams::TeamView;
 use crate::web::AppState;
-use crate::web::error::{AppError, PageError};
+use crate::web::error::PageError;
 use crate::web::extract::Viewer;
 use crate::web::view::nav::Nav;
 
@@ -37,8 +37,7 @@ pub(super) async fn teams_page(
     who: Viewer,
     slug: web::Path<Slug>,
 ) -> Result<HttpResponse, PageError> {
-    let mut conn = state.db.read().await.map_err(AppError::from)?;
-    let view = public_views::teams(&mut conn, &slug).await?;
+    let view = public_views::teams(&state.db, &slug).await?;
     let body = TeamsPage {
         nav: who.nav(),
         slug: view.league.row.slug.to_string(),
@@ -146,7 +145,7 @@ impl Needs {
             needs.at_risk.clear();
             return needs;
         }
-        needs.judge(&team.name, row.and_then(|r| r.decision.as_ref()));
+        needs.judge(team.name.as_str(), row.and_then(|r| r.decision.as_ref()));
         if !has_playoff_rules(settings) && needs.decision.is_none() {
             needs.calm = Some(
                 "This league has no playoff rules on forfeits, sportsmanship or win percentage: every team still in the league may enter.".to_string(),
@@ -331,8 +330,7 @@ pub(super) async fn team_page(
     path: web::Path<(Slug, TeamId)>,
 ) -> Result<HttpResponse, PageError> {
     let (slug, team) = path.into_inner();
-    let mut conn = state.db.read().await.map_err(AppError::from)?;
-    let view = public_views::team(&mut conn, &slug, team).await?;
+    let view = public_views::team(&state.db, &slug, team).await?;
     let needs = Needs::of(
         &view.league,
         &view.team,
