@@ -410,7 +410,7 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     );
     match first_admin {
         Some((name, password)) => println!(
-            "First start: log in at http://{host}:{}/login as \"{name}\" with the password {password} (shown once; change it on the account page)",
+            "First start: log in at http://{host}:{}/login as \"{name}\" with the one-time password {password} (shown once; you choose your own at the first log-in)",
             app.port()
         ),
         None => println!(
@@ -684,7 +684,7 @@ async fn generate(args: ServeArgs, spec: spades_im::generate::SeasonSpec) -> any
     let (admin, password) = spades_im::generate::admin(&db).await?;
     if let Some(password) = password {
         println!(
-            "created the admin account \"{}\"; password: {password}",
+            "created the admin account \"{}\"; one-time password (to be changed at the first log-in): {password}",
             admin.username
         );
     }

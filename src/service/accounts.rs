@@ -321,10 +321,28 @@ pub async fn close_session(db: &Db, session_id: &str) -> Result<(), ServiceError
 
 /// The user a bearer token acts as.
 pub async fn token_user(db: &Db, token: &str) -> Result<Option<User>, ServiceError> {
+    Ok(token_holder(db, token).await?.map(|holder| holder.user))
+}
+
+/// The holder of a live API token.
+#[derive(Debug, Clone)]
+pub struct TokenHolder {
+    pub user: User,
+    /// The holder's password is a one-time password: the API refuses the token until they
+    /// have chosen their own.
+    pub must_change_password: bool,
+}
+
+/// The user acting with `token` (unknown, revoked or of a deactivated user: `None`), and
+/// whether their password is a one-time password.
+pub async fn token_holder(db: &Db, token: &str) -> Result<Option<TokenHolder>, ServiceError> {
     let mut conn = db.read().await?;
     Ok(users::user_by_token(&mut conn, &secret_hash(token))
         .await?
-        .map(user_of))
+        .map(|row| TokenHolder {
+            must_change_password: row.must_change_password,
+            user: user_of(row),
+        }))
 }
 
 /// Creates an API token named `name` (checked as stored text) for `username`, with its
@@ -435,7 +453,7 @@ pub async fn change_password(
     Ok(())
 }
 
-/// On a database with no admin, creates `admin` with a random password and returns it.
+/// On a database with no admin, creates `admin` with a one-time password and returns it.
 /// Instances that start together on an empty database make one admin: the count is taken
 /// again inside the write transaction, which holds the store's write lock, and whoever
 /// finds an admin there leaves it be.
@@ -454,11 +472,12 @@ pub async fn ensure_admin(db: &Db) -> Result<Option<(String, String)>, ServiceEr
     if users::count_admins(&mut tx).await? > 0 {
         return Ok(None);
     }
+    // The printed password is a one-time password, as every generated one is.
     let first = NewUser {
         username: "admin",
         role: Role::Admin,
         email: None,
-        must_change_password: false,
+        must_change_password: true,
     };
     insert_user(&mut tx, None, &first, &hash, now).await?;
     tx.commit().await?;

@@ -65,9 +65,6 @@ pub enum Via {
     Session {
         id: String,
         csrf: String,
-        /// Logged in with a one-time password: the API refuses the session until the user
-        /// has chosen their own (403 `password_change_required`).
-        must_change_password: bool,
     },
     Token,
 }
@@ -77,6 +74,10 @@ pub enum Via {
 pub struct Authed {
     pub user: User,
     pub via: Via,
+    /// The user's password is a one-time password: until they choose their own, every page
+    /// but the account page sends them there and the API answers 403
+    /// `password_change_required` (docs/api.md §13.4).
+    pub must_change_password: bool,
 }
 
 impl Authed {
@@ -174,7 +175,7 @@ async fn identify(req: &HttpRequest) -> Result<Option<Authed>, AppError> {
             let token = bearer(value).ok_or_else(|| {
                 AppError::Unauthorized("use Authorization: Bearer <token>".into())
             })?;
-            let user = accounts::token_user(&state.db, token)
+            let holder = accounts::token_holder(&state.db, token)
                 .await?
                 .ok_or_else(|| {
                     AppError::Unauthorized(
@@ -182,8 +183,9 @@ async fn identify(req: &HttpRequest) -> Result<Option<Authed>, AppError> {
                     )
                 })?;
             Some(Authed {
-                user,
+                user: holder.user,
                 via: Via::Token,
+                must_change_password: holder.must_change_password,
             })
         }
         _ => match session_id(req) {
@@ -194,8 +196,8 @@ async fn identify(req: &HttpRequest) -> Result<Option<Authed>, AppError> {
                     via: Via::Session {
                         id,
                         csrf: live.csrf,
-                        must_change_password: live.must_change_password,
                     },
+                    must_change_password: live.must_change_password,
                 }),
             None => None,
         },
@@ -206,12 +208,18 @@ async fn identify(req: &HttpRequest) -> Result<Option<Authed>, AppError> {
 
 /// Refuses an API request whose `Bearer` header is malformed, or names a token that is
 /// unknown or revoked, with its 401, before any route: reads too, which need no credentials
-/// but must not answer as if bad ones were fine. `None`: go on.
+/// but must not answer as if bad ones were fine. Refuses too, with 403
+/// `password_change_required`, the session or token of a user whose password is a one-time
+/// password, on every route alike. `None`: go on.
 pub async fn refuse_bad_credentials(req: &HttpRequest) -> Option<HttpResponse> {
-    if !is_api(req) || bearer_header(req).is_none() {
+    if !is_api(req) || (bearer_header(req).is_none() && session_id(req).is_none()) {
         return None;
     }
-    identify(req).await.err().map(|e| e.error_response())
+    let refused = match identify(req).await {
+        Ok(found) => check_password_changed(req, &found).err(),
+        Err(e) => Some(e),
+    };
+    refused.map(|e| e.error_response())
 }
 
 /// Why an extractor refused: JSON under `/api/`, else the way to the login form (for an
@@ -258,6 +266,7 @@ impl ResponseError for Refused {
     fn status_code(&self) -> StatusCode {
         match (&self.error, self.api) {
             (AppError::Unauthorized(_), false) if self.to_login => StatusCode::SEE_OTHER,
+            (AppError::PasswordChangeRequired, false) => StatusCode::SEE_OTHER,
             (e, _) => e.status_code(),
         }
     }
@@ -279,6 +288,8 @@ impl ResponseError for Refused {
                     see_other(&format!("/login?next={next}"))
                 }
             }
+            // A one-time password: the account page, where the user chooses their own.
+            (AppError::PasswordChangeRequired, false) => see_other("/account"),
             // A token sent to a page: the page says so (a 401), with no login form.
             (AppError::Unauthorized(message), false) => {
                 crate::web::error::error_page(StatusCode::UNAUTHORIZED, message.clone())
@@ -325,18 +336,28 @@ fn check_api_write(req: &HttpRequest, found: &Option<Authed>) -> Result<(), AppE
     }
 }
 
-/// An API request with the session of a user who logged in with a one-time password is
-/// refused until they have chosen their own (docs/api.md §13.4).
+/// The pages a user whose password is a one-time password may still reach: the account
+/// page, where they choose their own, and logging in or out.
+const WHILE_PASSWORD_CHANGE: &[(Method, &str)] = &[
+    (Method::GET, "/account"),
+    (Method::POST, "/account/password"),
+    (Method::GET, "/login"),
+    (Method::POST, "/logout"),
+];
+
+/// A user whose password is a one-time password (session or token) is refused everything
+/// but [`WHILE_PASSWORD_CHANGE`] until they have chosen their own: the API with 403
+/// `password_change_required`, a page by a redirect to the account page (docs/api.md §13.4).
 fn check_password_changed(req: &HttpRequest, found: &Option<Authed>) -> Result<(), AppError> {
+    let allowed = !is_api(req)
+        && WHILE_PASSWORD_CHANGE
+            .iter()
+            .any(|(method, path)| req.method() == method && req.path() == *path);
     match found {
         Some(Authed {
-            via:
-                Via::Session {
-                    must_change_password: true,
-                    ..
-                },
+            must_change_password: true,
             ..
-        }) if is_api(req) => Err(AppError::PasswordChangeRequired),
+        }) if !allowed => Err(AppError::PasswordChangeRequired),
         _ => Ok(()),
     }
 }

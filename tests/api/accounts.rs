@@ -580,3 +580,123 @@ async fn a_one_time_password_must_be_changed_before_the_api_answers() {
     let body = json_with_status(listed, 200, "after the change").await;
     assert_eq!(body["users"][0]["must_change_password"], false, "{body}");
 }
+
+/// Where a redirect goes (its `Location`), empty for none.
+fn location(response: &reqwest::Response) -> String {
+    response
+        .headers()
+        .get("location")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("")
+        .to_string()
+}
+
+/// A session opened with a one-time password (`user`'s, given by `POST /api/v1/users`, a
+/// reset or the first start) leads every page to the account page and is refused by the
+/// API, and so is a token of that user; the password changed, everything answers.
+///
+/// Planted bugs that fail it: pages let through (`check_password_changed` allowing every
+/// page), the token's holder read as not having to change (`token_holder` answering
+/// `must_change_password: false`), the first admin's password stored as chosen
+/// (`ensure_admin` with `must_change_password: false`).
+#[actix_web::test]
+async fn a_one_time_password_leads_every_page_to_the_password_change() {
+    let app = spawn_app().await;
+    let (first, once) = spades_im::service::accounts::ensure_admin(&app.db)
+        .await
+        .expect("first admin")
+        .expect("no admin yet");
+    let coord = log_in(&app, &first, &once)
+        .await
+        .expect("the first admin's password logs in");
+    let to_account = coord.get(app.url("/admin")).send().await.expect("admin");
+    assert_eq!(to_account.status(), 303, "the first admin's dashboard");
+    assert_eq!(location(&to_account), "/account");
+
+    // Add sam through the API as another admin (the first one cannot yet).
+    let admin = app.api_user("boss", Role::Admin).await;
+    let made = json_with_status(
+        admin
+            .post(
+                "/api/v1/users",
+                &json!({"username": "sam", "role": "supervisor"}),
+            )
+            .await,
+        201,
+        "add sam",
+    )
+    .await;
+    let once = made["password"].as_str().expect("password").to_string();
+    let token = app.token("sam").await;
+    let body = json_with_status(
+        app.api(&token).get("/api/v1/leagues").await,
+        403,
+        "a one-time password's token, at a public read",
+    )
+    .await;
+    assert_eq!(body["error"]["code"], "password_change_required");
+
+    let sam = log_in(&app, "sam", &once).await.expect("logs in");
+    for path in ["/", "/supervise", "/leagues", "/admin", "/calculator"] {
+        let response = sam.get(app.url(path)).send().await.expect("page");
+        assert_eq!(response.status(), 303, "GET {path}");
+        assert_eq!(location(&response), "/account", "GET {path}");
+    }
+    let page = sam.get(app.url("/account")).send().await.expect("account");
+    assert_eq!(page.status(), 200);
+    let html = page.text().await.expect("page");
+    assert!(html.contains("id=\"must-change\""), "the page says why");
+    assert!(!html.contains("/account/tokens"), "no tokens to make yet");
+    let csrf = crate::helpers::csrf_in(&html).expect("csrf");
+    let minted = sam
+        .post(app.url("/account/tokens"))
+        .form(&[("csrf", csrf.as_str()), ("name", "script")])
+        .send()
+        .await
+        .expect("token form");
+    assert_eq!(
+        minted.status(),
+        303,
+        "no token made with a one-time password"
+    );
+    assert_eq!(location(&minted), "/account");
+    let read = sam
+        .get(app.url("/api/v1/leagues"))
+        .send()
+        .await
+        .expect("api");
+    let body = json_with_status(read, 403, "the session at the API").await;
+    assert_eq!(body["error"]["code"], "password_change_required");
+
+    let mine = "my own long password";
+    let changed = sam
+        .post(app.url("/account/password"))
+        .form(&[
+            ("csrf", csrf.as_str()),
+            ("current", &once),
+            ("new", mine),
+            ("repeat", mine),
+        ])
+        .send()
+        .await
+        .expect("change");
+    assert_eq!(changed.status(), 303);
+    assert_eq!(
+        location(&changed),
+        "/login",
+        "log in again, to the start page"
+    );
+    let sam = log_in(&app, "sam", mine).await.expect("the new password");
+    let console = sam
+        .get(app.url("/supervise"))
+        .send()
+        .await
+        .expect("console");
+    assert_eq!(console.status(), 200, "the console answers");
+    json_with_status(
+        app.api(&token).get("/api/v1/leagues").await,
+        200,
+        "the token works now",
+    )
+    .await;
+}
