@@ -595,7 +595,7 @@ async fn add_user(
             role,
             email: None,
         };
-        let (user, password) = users::add(&db, None, &new).await.map_err(taken)?;
+        let (user, password) = users::add(&db, None, &new, &[]).await.map_err(taken)?;
         println!(
             "user {} ({}) added; one-time password (to be changed at the first log-in): {password}",
             user.username,

@@ -11,8 +11,8 @@ use super::accounts::{
     validate_username,
 };
 use super::{ServiceError, User, audit, require_admin};
-use crate::db::{Db, Tx, users};
-use crate::domain::{ErrorCode, Role, TextEnum, Timestamp, UserId};
+use crate::db::{Db, Tx, leagues as db_leagues, users};
+use crate::domain::{ErrorCode, Role, Slug, TextEnum, Timestamp, UserId};
 
 /// An account as admins see it (the API's `User`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
@@ -111,19 +111,28 @@ fn email_of(email: Option<&str>) -> Result<Option<&str>, ServiceError> {
     }
 }
 
-/// Adds an account with a one-time password (admins, or `None` from the command line);
-/// returns it and the password, which is shown once and never stored in clear.
+/// Adds an account with a one-time password (admins, or `None` from the command line),
+/// assigning a supervisor to `leagues` in the same transaction; returns it and the
+/// password, which is shown once and never stored in clear.
 #[tracing::instrument(skip_all, fields(role = new.role.as_str()))]
 pub async fn add(
     db: &Db,
     by: Option<&User>,
     new: &NewAccount,
+    leagues: &[Slug],
 ) -> Result<(Account, String), ServiceError> {
     if let Some(by) = by {
         require_admin(by)?;
     }
     validate_username(&new.username)?;
     let email = email_of(new.email.as_deref())?;
+    if new.role == Role::Admin && !leagues.is_empty() {
+        return Err(ServiceError::invalid(
+            ErrorCode::InvalidInput,
+            "leagues",
+            "an admin runs every league: leagues are chosen for a supervisor only",
+        ));
+    }
     let password = one_time_password();
     let hash = hash_off_thread(password.clone()).await?;
     let now = db.clock().now();
@@ -135,9 +144,37 @@ pub async fn add(
         must_change_password: true,
     };
     let made = insert_user(&mut tx, by, &user, &hash, now).await?;
-    let account = stored(&mut tx, made.id).await?;
+    for slug in leagues {
+        assign(&mut tx, by, slug, &made, now).await?;
+    }
+    let mut account = stored(&mut tx, made.id).await?;
     tx.commit().await?;
+    account.leagues = leagues.iter().map(Slug::to_string).collect();
+    account.leagues.sort();
     Ok((account, password))
+}
+
+/// Makes the new supervisor `user` supervise the league `slug`, with its audit row as
+/// `leagues::assign_supervisor` writes it.
+async fn assign(
+    tx: &mut Tx,
+    by: Option<&User>,
+    slug: &Slug,
+    user: &User,
+    now: Timestamp,
+) -> Result<(), ServiceError> {
+    let league = db_leagues::by_slug(tx, slug).await?.ok_or_else(|| {
+        ServiceError::invalid(
+            ErrorCode::InvalidInput,
+            "leagues",
+            format!("there is no league \"{slug}\""),
+        )
+    })?;
+    db_leagues::assign_supervisor(tx, league.id, user.id).await?;
+    let entry = audit::Change::new("assign_supervisor", audit::Subject::League(league.id))
+        .after(&user.username);
+    audit::record_by(tx, by, now, entry).await?;
+    Ok(())
 }
 
 /// The account `id` as stored now, inside `tx` (a new account supervises no league yet;

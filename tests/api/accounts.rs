@@ -700,3 +700,388 @@ async fn a_one_time_password_leads_every_page_to_the_password_change() {
     )
     .await;
 }
+
+/// The text of the element with `id`, tags dropped, entities read.
+fn shown_at(html: &str, id: &str, close: &str) -> String {
+    crate::helpers::html_element(html, id, close)
+        .map(crate::helpers::html_text)
+        .unwrap_or_default()
+}
+
+/// The one-time password a page shows, if any.
+fn one_time_on(html: &str) -> Option<String> {
+    let text = shown_at(html, "new-password", "</code>");
+    (!text.is_empty()).then_some(text)
+}
+
+/// `/admin/users` adds an account (role, email, leagues) and shows its one-time password
+/// once, resets a password, deactivates and reactivates, changes a role and an email; each
+/// change audited; a refused form keeps what was typed, says why by the field and writes
+/// nothing.
+///
+/// Planted bugs that fail it: the add's leagues not assigned (the loop in `users::add`
+/// removed), the typed username dropped from a refused add (`refused_add` rendering
+/// `AddForm::default()`).
+#[actix_web::test]
+async fn the_accounts_page_adds_resets_and_changes_accounts() {
+    let app = spawn_app().await;
+    let api = app.api_user("boss", Role::Admin).await;
+    app.league(&api, "fall", json!("classic"), 0).await;
+    let boss = app.browser("boss").await;
+
+    let page = boss.get("/admin/users").await;
+    assert_eq!(page.status(), 200);
+    assert_eq!(page.headers()["cache-control"], "no-store");
+    let html = page.text().await.expect("page");
+    assert!(html.contains("<th scope=\"row\">boss</th>"), "{html}");
+    assert!(
+        html.contains("name=\"leagues\" value=\"fall\""),
+        "a league to tick"
+    );
+
+    // Refused: nothing written, every value kept, the message by its field.
+    let before = crate::helpers::tables(&app.db).await;
+    for (fields, id, message) in [
+        (
+            vec![
+                ("username", "a b"),
+                ("role", "supervisor"),
+                ("email", "a@b.edu"),
+                ("leagues", "fall"),
+            ],
+            "add-username-error",
+            "a username is 2 to 40 letters",
+        ),
+        (
+            vec![
+                ("username", "sam"),
+                ("role", "supervisor"),
+                ("email", "not an email"),
+                ("leagues", "fall"),
+            ],
+            "add-email-error",
+            "an email is one '@'",
+        ),
+        (
+            vec![
+                ("username", "sam"),
+                ("role", "admin"),
+                ("email", ""),
+                ("leagues", "fall"),
+            ],
+            "add-leagues-error",
+            "an admin runs every league",
+        ),
+        (
+            vec![
+                ("username", "boss"),
+                ("role", "supervisor"),
+                ("email", ""),
+                ("leagues", "fall"),
+            ],
+            "add-username-error",
+            "is taken",
+        ),
+    ] {
+        let response = boss.post_form("/admin/users", &fields).await;
+        assert_eq!(response.status(), 422, "{fields:?}");
+        let html = response.text().await.expect("page");
+        assert!(
+            shown_at(&html, id, "</p>").contains(message),
+            "{id}: {html}"
+        );
+        assert!(html.contains("id=\"form-error\""), "the summary at the top");
+        assert!(
+            html.contains(&format!("value=\"{}\"", fields[0].1)),
+            "the username kept: {fields:?}"
+        );
+        if !fields[2].1.is_empty() {
+            assert!(
+                html.contains(&format!("value=\"{}\"", fields[2].1)),
+                "the email kept"
+            );
+        }
+        assert!(
+            html.contains("value=\"fall\" checked"),
+            "the league kept ticked"
+        );
+        assert_eq!(one_time_on(&html), None);
+    }
+    before.assert_same(&crate::helpers::tables(&app.db).await, "refused adds");
+
+    // Added: the one-time password shown on this answer only.
+    let added = boss
+        .post_form(
+            "/admin/users",
+            &[
+                ("username", "sam"),
+                ("role", "supervisor"),
+                ("email", "Sam@Example.edu"),
+                ("leagues", "fall"),
+            ],
+        )
+        .await;
+    assert_eq!(added.status(), 200);
+    let html = added.text().await.expect("page");
+    let once = one_time_on(&html).expect("the one-time password is shown");
+    assert_eq!(once.len(), 16);
+    let row = shown_at(&html, "row-sam", "</tr>");
+    for part in [
+        "supervisor",
+        "fall",
+        "Sam@Example.edu",
+        "never",
+        "must change password",
+    ] {
+        assert!(row.contains(part), "{part} in {row}");
+    }
+    let again = boss.get("/admin/users").await.text().await.expect("page");
+    assert_eq!(one_time_on(&again), None, "shown once");
+    assert!(
+        log_in(&app, "sam", &once).await.is_some(),
+        "the one-time password logs in"
+    );
+    assert_eq!(
+        audit_rows(&app, "assign_supervisor")
+            .await
+            .last()
+            .map(|r| r.1.clone()),
+        Some("sam".to_string())
+    );
+
+    // Reset: a new one-time password, the old session gone.
+    app.user("ann", Role::Supervisor).await;
+    let ann = app.browser("ann").await;
+    let ann_token = app.token("ann").await;
+    let reset = boss.post_form("/admin/users/ann/reset-password", &[]).await;
+    assert_eq!(reset.status(), 200);
+    let html = reset.text().await.expect("page");
+    let ann_once = one_time_on(&html).expect("the new password is shown");
+    assert_eq!(
+        account_page(&app, &ann.client).await,
+        303,
+        "ann's session ended"
+    );
+    json_with_status(
+        app.api(&ann_token).get("/api/v1/leagues").await,
+        401,
+        "ann's token",
+    )
+    .await;
+    assert!(log_in(&app, "ann", &ann_once).await.is_some());
+    assert_eq!(audit_rows(&app, "reset_password").await.len(), 1);
+
+    // Role and email; then a bad email, kept by its field.
+    let saved = boss
+        .post_form(
+            "/admin/users/ann",
+            &[("role", "admin"), ("email", "ann@example.edu")],
+        )
+        .await;
+    assert_eq!(saved.status(), 200);
+    let row = shown_at(&saved.text().await.expect("page"), "row-ann", "</tr>");
+    assert!(
+        row.contains("admin") && row.contains("ann@example.edu"),
+        "{row}"
+    );
+    assert_eq!(
+        audit_rows(&app, "set_role").await,
+        vec![("supervisor".to_string(), "admin".to_string())]
+    );
+    let before = crate::helpers::tables(&app.db).await;
+    let refused = boss
+        .post_form(
+            "/admin/users/ann",
+            &[("role", "supervisor"), ("email", "x y")],
+        )
+        .await;
+    assert_eq!(refused.status(), 422);
+    let html = refused.text().await.expect("page");
+    assert!(shown_at(&html, "user-ann-email-error", "</p>").contains("an email is one '@'"));
+    assert!(html.contains("value=\"x y\""), "the email kept");
+    assert!(
+        html.contains("<details id=\"user-ann\" open>"),
+        "the form open"
+    );
+    before.assert_same(&crate::helpers::tables(&app.db).await, "a refused change");
+}
+
+/// Deactivating on the page stops that user's session and token at once; reactivating lets
+/// them log in again; the last active admin is refused by the field that asked, and nothing
+/// is written.
+///
+/// Planted bugs that fail it: the deactivation not ending access (`end_access` skipped in
+/// `users::change`), the `last_admin` refusal shown away from its field
+/// (`change_errors` ignoring `last_admin_field`).
+#[actix_web::test]
+async fn the_accounts_page_deactivates_at_once_and_keeps_the_last_admin() {
+    let app = spawn_app().await;
+    app.user("boss", Role::Admin).await;
+    app.user("bob", Role::Supervisor).await;
+    let boss = app.browser("boss").await;
+    let bob = app.browser("bob").await;
+    let bob_token = app.token("bob").await;
+    assert_eq!(bob.get("/supervise").await.status(), 200);
+
+    let off = boss
+        .post_form("/admin/users/bob/active", &[("active", "0")])
+        .await;
+    assert_eq!(off.status(), 200);
+    let html = off.text().await.expect("page");
+    assert!(shown_at(&html, "row-bob", "</tr>").contains("deactivated"));
+    assert!(html.contains("Reactivate"), "{html}");
+    assert_eq!(
+        bob.get("/supervise").await.status(),
+        303,
+        "bob's session ended"
+    );
+    json_with_status(
+        app.api(&bob_token).get("/api/v1/leagues").await,
+        401,
+        "bob's token",
+    )
+    .await;
+    assert!(
+        log_in(&app, "bob", crate::helpers::PASSWORD)
+            .await
+            .is_none()
+    );
+    let on = boss
+        .post_form("/admin/users/bob/active", &[("active", "1")])
+        .await;
+    assert_eq!(on.status(), 200);
+    assert!(
+        log_in(&app, "bob", crate::helpers::PASSWORD)
+            .await
+            .is_some()
+    );
+    assert_eq!(
+        audit_rows(&app, "set_active").await,
+        vec![
+            ("active".to_string(), "deactivated".to_string()),
+            ("deactivated".to_string(), "active".to_string())
+        ]
+    );
+
+    let before = crate::helpers::tables(&app.db).await;
+    for (path, fields, id) in [
+        (
+            "/admin/users/boss/active",
+            vec![("active", "0")],
+            "user-boss-active-error",
+        ),
+        (
+            "/admin/users/boss",
+            vec![("role", "supervisor"), ("email", "")],
+            "user-boss-role-error",
+        ),
+    ] {
+        let response = boss.post_form(path, &fields).await;
+        assert_eq!(response.status(), 422, "{path}");
+        let html = response.text().await.expect("page");
+        assert!(
+            shown_at(&html, id, "</p>").contains("last active admin"),
+            "{id}: {html}"
+        );
+        assert!(html.contains("id=\"form-error\""), "the summary");
+    }
+    before.assert_same(
+        &crate::helpers::tables(&app.db).await,
+        "last admin refusals",
+    );
+    assert_eq!(boss.get("/admin").await.status(), 200, "still an admin");
+}
+
+/// In headless Chromium: log in with a one-time password, land on the account page (asked
+/// for the console), choose a password there, log in again with it, reach the console.
+///
+/// Planted bug that fails it: the console let through with a one-time password
+/// (`WHILE_PASSWORD_CHANGE` holding `GET /supervise`).
+#[actix_web::test]
+async fn browser_a_one_time_password_is_changed_then_the_console_opens() {
+    use crate::webdriver::{Browser, binaries_or_skip};
+    use anyhow::ensure;
+    use std::time::Duration;
+    const TEST: &str = "accounts::browser_a_one_time_password_is_changed_then_the_console_opens";
+    const WAIT: Duration = Duration::from_secs(30);
+    const WHOLE_TEST: Duration = Duration::from_secs(180);
+
+    let app = spawn_app().await;
+    let admin = app.api_user("coord", Role::Admin).await;
+    let made = json_with_status(
+        admin
+            .post(
+                "/api/v1/users",
+                &json!({"username": "sam", "role": "supervisor"}),
+            )
+            .await,
+        201,
+        "add sam",
+    )
+    .await;
+    let once = made["password"].as_str().expect("password").to_string();
+    let Some((driver, chrome)) = binaries_or_skip(TEST) else {
+        return;
+    };
+    let browser = Browser::start(&driver, &chrome)
+        .await
+        .expect("chromium starts");
+    let mine = "sams own long password";
+    let submit = |css: &'static str| {
+        let browser = &browser;
+        async move {
+            let button = browser.find(css).await?;
+            browser.click_and_wait_for_page(&button, WAIT).await
+        }
+    };
+    let log_in_as = |password: String| {
+        let browser = &browser;
+        let app = &app;
+        async move {
+            browser.goto(&app.url("/login?next=/supervise")).await?;
+            let user = browser.wait_for("#username", WAIT).await?;
+            browser.send_keys(&user, "sam").await?;
+            let field = browser.find("#password").await?;
+            browser.send_keys(&field, &password).await?;
+            let button = browser.find("#login-button").await?;
+            browser.click_and_wait_for_page(&button, WAIT).await
+        }
+    };
+    let outcome = actix_web::rt::time::timeout(WHOLE_TEST, async {
+        log_in_as(once.clone()).await?;
+        let url = browser.current_url().await?;
+        ensure!(
+            url.ends_with("/account"),
+            "after the one-time log-in: {url}"
+        );
+        ensure!(browser.exists("#must-change").await?, "the page says why");
+        for (css, text) in [
+            ("#password-current", once.as_str()),
+            ("#password-new", mine),
+            ("#password-repeat", mine),
+        ] {
+            let field = browser.find(css).await?;
+            browser.send_keys(&field, text).await?;
+        }
+        submit("#password-button").await?;
+        let url = browser.current_url().await?;
+        ensure!(url.ends_with("/login"), "after the change: {url}");
+        log_in_as(mine.to_string()).await?;
+        let url = browser.current_url().await?;
+        ensure!(url.ends_with("/supervise"), "the console: {url}");
+        ensure!(!browser.exists("#must-change").await?, "no longer asked");
+        anyhow::Ok(())
+    })
+    .await;
+    let failure = match outcome {
+        Ok(Ok(())) => None,
+        Ok(Err(e)) => Some(format!("{e:#}")),
+        Err(_) => Some(format!("the browser test took over {WHOLE_TEST:?}")),
+    };
+    if let Some(failure) = failure {
+        let saved = crate::browser::evidence(&browser, "accounts").await;
+        let _ = browser.quit().await;
+        panic!("{failure}\n{saved}");
+    }
+    browser.quit().await.expect("the browser quits");
+}

@@ -126,7 +126,11 @@ const ROUTES: &[(&str, &str, Access)] = &[
     ("POST", "/supervise/matches/{id}/sportsmanship", League),
     // The coordinator's pages.
     ("GET", "/admin", Admin),
+    ("GET", "/admin/users", Admin),
     ("POST", "/admin/users", Admin),
+    ("POST", "/admin/users/{username}", Admin),
+    ("POST", "/admin/users/{username}/active", Admin),
+    ("POST", "/admin/users/{username}/reset-password", Admin),
     ("GET", "/admin/backup", Admin),
     ("POST", "/admin/backup", Admin),
     ("GET", "/admin/leagues/new", Admin),

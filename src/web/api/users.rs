@@ -85,7 +85,7 @@ async fn add_user(
     body: ApiJson<NewAccount>,
 ) -> Result<HttpResponse, AppError> {
     let new = body.into_inner()?;
-    let (user, password) = users::add(&state.db, Some(&who.user), &new).await?;
+    let (user, password) = users::add(&state.db, Some(&who.user), &new, &[]).await?;
     Ok(HttpResponse::Created().json(NewUserOut { user, password }))
 }
 
