@@ -11,7 +11,7 @@ use spades_im::domain::TextEnum;
 use spades_im::domain::{Clock, ErrorCode, FieldError, machine_zone};
 use spades_im::invocation::command;
 use spades_im::rules::score_json;
-use spades_im::service::{Role, accounts};
+use spades_im::service::{Role, ServiceError, accounts, users};
 use tracing_subscriber::EnvFilter;
 
 /// Scoring, standings and playoffs for intramural Spades leagues.
@@ -273,6 +273,16 @@ enum UserCommand {
         #[arg(long)]
         password_stdin: bool,
     },
+    /// List every user: name, role, state, leagues, last log-in.
+    List,
+    /// Give the user NAME a new one-time password (printed once), ending its sessions and
+    /// revoking its API tokens.
+    Reset { name: String },
+    /// Deactivate the user NAME: it can no longer log in; its sessions end and its API
+    /// tokens are revoked.
+    Disable { name: String },
+    /// Reactivate the user NAME.
+    Enable { name: String },
 }
 
 #[derive(Subcommand)]
@@ -321,6 +331,18 @@ fn main() -> ExitCode {
                     password_stdin,
                 },
         } => run_async(add_user(cli.serve, name, role, password_stdin)),
+        Command::User {
+            command: UserCommand::List,
+        } => run_async(list_users(cli.serve)),
+        Command::User {
+            command: UserCommand::Reset { name },
+        } => run_async(reset_user(cli.serve, name)),
+        Command::User {
+            command: UserCommand::Disable { name },
+        } => run_async(set_user_active(cli.serve, name, false)),
+        Command::User {
+            command: UserCommand::Enable { name },
+        } => run_async(set_user_active(cli.serve, name, true)),
         Command::Token {
             command: TokenCommand::Create { name, label },
         } => run_async(create_token(cli.serve, name, label)),
@@ -397,7 +419,7 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     );
     match first_admin {
         Some((name, password)) => println!(
-            "First start: log in at http://{host}:{}/login as \"{name}\" with the password {password} (shown once; change it on the account page)",
+            "First start: log in at http://{host}:{}/login as \"{name}\" with the one-time password {password} (shown once; you choose your own at the first log-in)",
             app.port()
         ),
         None => println!(
@@ -560,25 +582,96 @@ async fn add_user(
 ) -> anyhow::Result<()> {
     let role =
         Role::parse(&role).map_err(|_| anyhow::anyhow!("the role is admin or supervisor"))?;
-    let (password, generated) = if password_stdin {
+    let db = args.open().await?;
+    let taken = |e: ServiceError| match &e {
+        ServiceError::Invalid(f) if f.code == ErrorCode::UsernameTaken => anyhow::anyhow!(
+            "{e}; to give that user a new password: {}",
+            command(&format!("user reset {name}"))
+        ),
+        _ => service_error(e),
+    };
+    if password_stdin {
         let mut line = String::new();
         std::io::stdin().read_line(&mut line)?;
-        (line.trim_end_matches(['\n', '\r']).to_string(), false)
+        let password = line.trim_end_matches(['\n', '\r']);
+        let user = accounts::create_user(&db, None, &name, role, password)
+            .await
+            .map_err(taken)?;
+        println!("user {} ({}) added", user.username, role.as_str());
     } else {
-        (accounts::random_hex(8), true)
-    };
-    let db = args.open().await?;
-    let user = accounts::create_user(&db, None, &name, role, &password)
-        .await
-        .map_err(service_error)?;
-    if generated {
+        let new = users::NewAccount {
+            username: name.clone(),
+            role,
+            email: None,
+        };
+        let (user, password) = users::add(&db, None, &new, &[]).await.map_err(taken)?;
         println!(
-            "user {} ({}) added; password: {password}",
+            "user {} ({}) added; one-time password (to be changed at the first log-in): {password}",
             user.username,
             role.as_str()
         );
+    }
+    Ok(())
+}
+
+/// "no user named NAME" for a missing user, else the service's message.
+fn user_error(name: &str) -> impl Fn(ServiceError) -> anyhow::Error + '_ {
+    move |e| match e {
+        ServiceError::NotFound => {
+            anyhow::anyhow!("no user named {name} (see {})", command("user list"))
+        }
+        other => service_error(other),
+    }
+}
+
+async fn list_users(args: ServeArgs) -> anyhow::Result<()> {
+    let db = args.open().await?;
+    for user in users::all(&db).await.map_err(service_error)? {
+        let state = match (user.active, user.must_change_password) {
+            (false, _) => "deactivated",
+            (true, true) => "must change password",
+            (true, false) => "active",
+        };
+        let last = user.last_login_at.map_or_else(
+            || "never logged in".to_string(),
+            |t| format!("last log-in {t}"),
+        );
+        let leagues = if user.leagues.is_empty() {
+            "no leagues".to_string()
+        } else {
+            user.leagues.join(", ")
+        };
+        println!(
+            "{}\t{}\t{state}\t{leagues}\t{last}",
+            user.username,
+            user.role.as_str()
+        );
+    }
+    Ok(())
+}
+
+async fn reset_user(args: ServeArgs, name: String) -> anyhow::Result<()> {
+    let db = args.open().await?;
+    let password = users::reset_password(&db, None, &name)
+        .await
+        .map_err(user_error(&name))?;
+    println!("user {name}: new one-time password (to be changed at the first log-in): {password}");
+    Ok(())
+}
+
+async fn set_user_active(args: ServeArgs, name: String, active: bool) -> anyhow::Result<()> {
+    let db = args.open().await?;
+    let change = users::AccountChange {
+        active: Some(active),
+        ..Default::default()
+    };
+    users::change(&db, None, &name, &change)
+        .await
+        .map_err(user_error(&name))?;
+    if active {
+        println!("user {name} enabled");
     } else {
-        println!("user {} ({}) added", user.username, role.as_str());
+        println!("user {name} disabled: its sessions ended and its API tokens were revoked");
     }
     Ok(())
 }
@@ -600,7 +693,7 @@ async fn generate(args: ServeArgs, spec: spades_im::generate::SeasonSpec) -> any
     let (admin, password) = spades_im::generate::admin(&db).await?;
     if let Some(password) = password {
         println!(
-            "created the admin account \"{}\"; password: {password}",
+            "created the admin account \"{}\"; one-time password (to be changed at the first log-in): {password}",
             admin.username
         );
     }

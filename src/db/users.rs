@@ -11,23 +11,36 @@ pub struct UserRow {
     pub password_hash: String,
     pub role: Role,
     pub created_at: Timestamp,
+    /// Personal data: shown to admins only, never logged.
+    pub email: Option<String>,
+    /// A deactivated user cannot log in, and its sessions and tokens are refused.
+    pub active: bool,
+    /// The password is a one-time password: the user must change it before anything else.
+    pub must_change_password: bool,
+    pub last_login_at: Option<Timestamp>,
 }
 
+#[allow(clippy::too_many_arguments)]
 pub async fn insert(
     conn: &mut Conn,
     username: &str,
     password_hash: &str,
     role: Role,
+    email: Option<&str>,
+    must_change_password: bool,
     now: Timestamp,
 ) -> sqlx::Result<UserId> {
     let id: i64 = on_store!(conn, |c| {
         sqlx::query_scalar(
-        "INSERT INTO users (username, password_hash, role, created_at) VALUES ($1, $2, $3, $4) RETURNING id",
+        "INSERT INTO users (username, password_hash, role, created_at, email, must_change_password)
+         VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
     )
     .bind(username)
     .bind(password_hash)
     .bind(role)
     .bind(now)
+    .bind(email)
+    .bind(must_change_password)
     .fetch_one(c)
     .await
     })?;
@@ -86,11 +99,108 @@ pub async fn count_admins(conn: &mut Conn) -> sqlx::Result<i64> {
     .await)
 }
 
-pub async fn set_password(conn: &mut Conn, id: UserId, hash: &str) -> sqlx::Result<()> {
+pub async fn count_active_admins(conn: &mut Conn) -> sqlx::Result<i64> {
+    on_store!(conn, |c| sqlx::query_scalar(
+        "SELECT COUNT(*) FROM users WHERE role = 'admin' AND active = $1"
+    )
+    .bind(true)
+    .fetch_one(c)
+    .await)
+}
+
+/// The user with `email`, whatever the case of its ASCII letters (both stores' unique
+/// indexes fold ASCII only).
+pub async fn by_email(conn: &mut Conn, email: &str) -> sqlx::Result<Option<UserRow>> {
+    match conn.raw() {
+        Raw::Sqlite(c) => {
+            sqlx::query_as("SELECT * FROM users WHERE email = $1")
+                .bind(email)
+                .fetch_optional(c)
+                .await
+        }
+        Raw::Postgres(c) => {
+            sqlx::query_as("SELECT * FROM users WHERE lower(email) = lower($1 COLLATE \"C\")")
+                .bind(email)
+                .fetch_optional(c)
+                .await
+        }
+    }
+}
+
+/// The settings an admin changes on an account, written at once.
+pub async fn set_account(
+    conn: &mut Conn,
+    id: UserId,
+    role: Role,
+    active: bool,
+    email: Option<&str>,
+) -> sqlx::Result<()> {
     on_store!(conn, execute sqlx::query(
-        "UPDATE users SET password_hash = $1 WHERE id = $2"
+        "UPDATE users SET role = $1, active = $2, email = $3 WHERE id = $4"
+    )
+    .bind(role)
+    .bind(active)
+    .bind(email)
+    .bind(id))?;
+    Ok(())
+}
+
+/// Sets the password hash and whether it is a one-time password.
+pub async fn set_password_once(
+    conn: &mut Conn,
+    id: UserId,
+    hash: &str,
+    must_change: bool,
+) -> sqlx::Result<()> {
+    on_store!(conn, execute sqlx::query(
+        "UPDATE users SET password_hash = $1, must_change_password = $2 WHERE id = $3"
     )
     .bind(hash)
+    .bind(must_change)
+    .bind(id))?;
+    Ok(())
+}
+
+pub async fn set_last_login(conn: &mut Conn, id: UserId, at: Timestamp) -> sqlx::Result<()> {
+    on_store!(conn, execute sqlx::query(
+        "UPDATE users SET last_login_at = $1 WHERE id = $2"
+    )
+    .bind(at)
+    .bind(id))?;
+    Ok(())
+}
+
+/// The slugs of the leagues each user supervises, as (user, slug) pairs in slug order.
+pub async fn league_slugs(conn: &mut Conn) -> sqlx::Result<Vec<(UserId, String)>> {
+    on_store!(conn, |c| sqlx::query_as(
+        "SELECT s.user_id, l.slug FROM league_supervisors s JOIN leagues l ON l.id = s.league_id
+         ORDER BY l.slug"
+    )
+    .fetch_all(c)
+    .await)
+}
+
+/// Revokes every live token of the user at `now`.
+pub async fn revoke_tokens_of(
+    conn: &mut Conn,
+    user_id: UserId,
+    now: Timestamp,
+) -> sqlx::Result<()> {
+    on_store!(conn, execute sqlx::query(
+        "UPDATE api_tokens SET revoked_at = $1 WHERE user_id = $2 AND revoked_at IS NULL"
+    )
+    .bind(now)
+    .bind(user_id))?;
+    Ok(())
+}
+
+/// Sets the password the user chose (no longer a one-time password).
+pub async fn set_password(conn: &mut Conn, id: UserId, hash: &str) -> sqlx::Result<()> {
+    on_store!(conn, execute sqlx::query(
+        "UPDATE users SET password_hash = $1, must_change_password = $2 WHERE id = $3"
+    )
+    .bind(hash)
+    .bind(false)
     .bind(id))?;
     Ok(())
 }
@@ -205,9 +315,10 @@ pub async fn insert_token(
 pub async fn user_by_token(conn: &mut Conn, token_hash: &str) -> sqlx::Result<Option<UserRow>> {
     on_store!(conn, |c| sqlx::query_as(
         "SELECT u.* FROM api_tokens t JOIN users u ON u.id = t.user_id
-         WHERE t.token_hash = $1 AND t.revoked_at IS NULL",
+         WHERE t.token_hash = $1 AND t.revoked_at IS NULL AND u.active = $2",
     )
     .bind(token_hash)
+    .bind(true)
     .fetch_optional(c)
     .await)
 }

@@ -72,11 +72,21 @@ error_codes! {
     InvalidRoster => "invalid_roster",
     /// A wrong current password or a new one too short; pages only.
     InvalidPassword => "invalid_password",
+    /// An email that does not read as one (one `@`, no spaces, at most 254 characters).
+    InvalidEmail => "invalid_email",
+    /// A username another account has (whatever the case).
+    UsernameTaken => "username_taken",
+    /// An email another account has (whatever the case).
+    EmailTaken => "email_taken",
     Unauthorized => "unauthorized",
     Forbidden => "forbidden",
+    /// Logged in with a one-time password: change it first (`/account/password`).
+    PasswordChangeRequired => "password_change_required",
     NotFound => "not_found",
     MethodNotAllowed => "method_not_allowed",
     SlugTaken => "slug_taken",
+    /// Deactivating the last active admin, or making it a supervisor.
+    LastAdmin => "last_admin",
     ScheduleExists => "schedule_exists",
     BracketExists => "bracket_exists",
     /// Playoffs while regular-season matches remain, under `require_all_played`.

@@ -8,7 +8,7 @@ use sha2::{Digest, Sha256};
 use super::text::{Lines, TOKEN_NAME_MAX, TextRule};
 use super::{ServiceError, User, audit};
 use crate::db::{Db, Tx, users};
-use crate::domain::{Role, TextEnum, Timestamp, TokenId};
+use crate::domain::{Role, TextEnum, Timestamp, TokenId, UserId};
 
 /// How long a login lasts.
 pub const SESSION_HOURS: i64 = 12;
@@ -81,6 +81,42 @@ pub fn validate_username(name: &str) -> Result<(), ServiceError> {
     }
 }
 
+/// An email, checked loosely: one `@` between two non-empty parts, no spaces or control
+/// characters, at most 254 characters (RFC 5321's limit). The message never repeats it:
+/// an email is personal data.
+pub fn validate_email(email: &str) -> Result<(), ServiceError> {
+    let parts: Vec<&str> = email.split('@').collect();
+    let ok = email.chars().count() <= 254
+        && parts.len() == 2
+        && parts.iter().all(|p| !p.is_empty())
+        && !email.chars().any(|c| c.is_whitespace() || c.is_control());
+    if ok {
+        Ok(())
+    } else {
+        Err(ServiceError::invalid(
+            ErrorCode::InvalidEmail,
+            "email",
+            "an email is one '@' between a name and a domain, with no spaces, at most 254 characters",
+        ))
+    }
+}
+
+/// Refuses `email` when an account other than `except` has it (whatever its case).
+pub(super) async fn refuse_taken_email(
+    tx: &mut Tx,
+    email: &str,
+    except: Option<UserId>,
+) -> Result<(), ServiceError> {
+    match users::by_email(tx, email).await? {
+        Some(other) if Some(other.id) != except => Err(ServiceError::invalid(
+            ErrorCode::EmailTaken,
+            "email",
+            "another account has this email",
+        )),
+        _ => Ok(()),
+    }
+}
+
 pub fn validate_password(password: &str) -> Result<(), ServiceError> {
     if password.chars().count() < 10 {
         return Err(ServiceError::invalid(
@@ -116,14 +152,20 @@ pub async fn create_user(
     let password = password.to_string();
     let hash = hash_off_thread(password).await?;
     let mut tx = db.write().await?;
-    let user = insert_user(&mut tx, by, username, role, &hash, now).await?;
+    let new = NewUser {
+        username,
+        role,
+        email: None,
+        must_change_password: false,
+    };
+    let user = insert_user(&mut tx, by, &new, &hash, now).await?;
     tx.commit().await?;
     Ok(user)
 }
 
 /// [`hash_password`] on a blocking thread: argon2 takes tens of milliseconds of CPU on
 /// purpose, and on an async worker it would hold up every request that worker serves.
-async fn hash_off_thread(password: String) -> Result<String, ServiceError> {
+pub(super) async fn hash_off_thread(password: String) -> Result<String, ServiceError> {
     tokio::task::spawn_blocking(move || hash_password(&password))
         .await
         .map_err(|e| ServiceError::corrupt("password hashing", e))
@@ -137,24 +179,44 @@ async fn verify_off_thread(password: &str, hash: String) -> Result<bool, Service
         .map_err(|e| ServiceError::corrupt("password checking", e))
 }
 
-/// Adds the user `username` with the password hash `hash`, with its audit row, inside the
-/// write transaction `tx`; refuses a username that is taken.
-async fn insert_user(
+/// A user about to be stored (its username and email already checked for form).
+pub(super) struct NewUser<'a> {
+    pub username: &'a str,
+    pub role: Role,
+    pub email: Option<&'a str>,
+    pub must_change_password: bool,
+}
+
+/// Adds `new` with the password hash `hash`, with its audit row, inside the write
+/// transaction `tx`; refuses a username or an email that is taken.
+pub(super) async fn insert_user(
     tx: &mut Tx,
     by: Option<&User>,
-    username: &str,
-    role: Role,
+    new: &NewUser<'_>,
     hash: &str,
     now: Timestamp,
 ) -> Result<User, ServiceError> {
+    let NewUser { username, role, .. } = *new;
     if users::by_name(tx, username).await?.is_some() {
         return Err(ServiceError::invalid(
-            ErrorCode::InvalidUser,
+            ErrorCode::UsernameTaken,
             "username",
             format!("the username \"{username}\" is taken"),
         ));
     }
-    let id = users::insert(tx, username, hash, role, now).await?;
+    if let Some(email) = new.email {
+        refuse_taken_email(tx, email, None).await?;
+    }
+    let id = users::insert(
+        tx,
+        username,
+        hash,
+        role,
+        new.email,
+        new.must_change_password,
+        now,
+    )
+    .await?;
     let after = format!("{username} ({})", role.as_str());
     audit::record_by(
         tx,
@@ -185,7 +247,8 @@ pub async fn check_login(
         None => dummy_hash().await?.to_string(),
     };
     let ok = verify_off_thread(password, hash).await?;
-    Ok(row.filter(|_| ok).map(user_of))
+    // A deactivated account gets the answer of a wrong password, after the same work.
+    Ok(row.filter(|r| ok && r.active).map(user_of))
 }
 
 /// A new session: returns the session id (for the cookie) and its CSRF token.
@@ -197,23 +260,37 @@ pub async fn open_session(db: &Db, user: &User) -> Result<(String, String), Serv
     let expires = created.plus_minutes(SESSION_HOURS * 60);
     let mut tx = db.write().await?;
     users::insert_session(&mut tx, &secret_hash(&id), user.id, &csrf, created, expires).await?;
+    users::set_last_login(&mut tx, user.id, now).await?;
     tx.commit().await?;
     Ok((id, csrf))
 }
 
+/// A live browser session.
+#[derive(Debug, Clone)]
+pub struct LiveSession {
+    pub user: User,
+    pub csrf: String,
+    /// The user logged in with a one-time password and must choose their own first.
+    pub must_change_password: bool,
+}
+
 /// The user and CSRF token of a live session. A session seen expired is deleted: a clock
 /// set back later (by hand, or by a time server correcting it) cannot bring it back.
-pub async fn session_user(
-    db: &Db,
-    session_id: &str,
-) -> Result<Option<(User, String)>, ServiceError> {
+pub async fn session_user(db: &Db, session_id: &str) -> Result<Option<LiveSession>, ServiceError> {
     let now = db.clock().now();
     let id_hash = secret_hash(session_id);
     let mut conn = db.read().await?;
     let found = users::session(&mut conn, &id_hash).await?;
     drop(conn);
     match found {
-        Some((s, u)) if s.expires_at > now => Ok(Some((user_of(u), s.csrf_token))),
+        // A deactivated user's sessions are deleted with the change; this refuses one that
+        // a log-in racing the deactivation opened.
+        Some((_, u)) if !u.active => Ok(None),
+        Some((s, u)) if s.expires_at > now => Ok(Some(LiveSession {
+            must_change_password: u.must_change_password,
+            user: user_of(u),
+            csrf: s.csrf_token,
+        })),
         Some(_) => {
             end_expired_session(db, &id_hash, now).await;
             Ok(None)
@@ -244,10 +321,28 @@ pub async fn close_session(db: &Db, session_id: &str) -> Result<(), ServiceError
 
 /// The user a bearer token acts as.
 pub async fn token_user(db: &Db, token: &str) -> Result<Option<User>, ServiceError> {
+    Ok(token_holder(db, token).await?.map(|holder| holder.user))
+}
+
+/// The holder of a live API token.
+#[derive(Debug, Clone)]
+pub struct TokenHolder {
+    pub user: User,
+    /// The holder's password is a one-time password: the API refuses the token until they
+    /// have chosen their own.
+    pub must_change_password: bool,
+}
+
+/// The user acting with `token` (unknown, revoked or of a deactivated user: `None`), and
+/// whether their password is a one-time password.
+pub async fn token_holder(db: &Db, token: &str) -> Result<Option<TokenHolder>, ServiceError> {
     let mut conn = db.read().await?;
     Ok(users::user_by_token(&mut conn, &secret_hash(token))
         .await?
-        .map(user_of))
+        .map(|row| TokenHolder {
+            must_change_password: row.must_change_password,
+            user: user_of(row),
+        }))
 }
 
 /// Creates an API token named `name` (checked as stored text) for `username`, with its
@@ -358,7 +453,7 @@ pub async fn change_password(
     Ok(())
 }
 
-/// On a database with no admin, creates `admin` with a random password and returns it.
+/// On a database with no admin, creates `admin` with a one-time password and returns it.
 /// Instances that start together on an empty database make one admin: the count is taken
 /// again inside the write transaction, which holds the store's write lock, and whoever
 /// finds an admin there leaves it be.
@@ -377,7 +472,14 @@ pub async fn ensure_admin(db: &Db) -> Result<Option<(String, String)>, ServiceEr
     if users::count_admins(&mut tx).await? > 0 {
         return Ok(None);
     }
-    insert_user(&mut tx, None, "admin", Role::Admin, &hash, now).await?;
+    // The printed password is a one-time password, as every generated one is.
+    let first = NewUser {
+        username: "admin",
+        role: Role::Admin,
+        email: None,
+        must_change_password: true,
+    };
+    insert_user(&mut tx, None, &first, &hash, now).await?;
     tx.commit().await?;
     Ok(Some(("admin".into(), password)))
 }

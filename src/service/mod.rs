@@ -39,6 +39,7 @@ pub mod teams;
 pub mod text;
 pub mod throttle;
 pub mod tonight;
+pub mod users;
 
 mod error;
 

@@ -30,6 +30,9 @@ pub enum AppError {
     /// Logged in, but not allowed (403).
     #[error("{0}")]
     Forbidden(String),
+    /// A session logged in with a one-time password, at the API (403).
+    #[error("choose your own password first")]
+    PasswordChangeRequired,
     /// The state changed under the request: stale version, already started... (409).
     #[error("{message}")]
     Conflict { code: ErrorCode, message: String },
@@ -75,6 +78,10 @@ impl AppError {
             AppError::NotFound => (ErrorCode::NotFound, "not found".into()),
             AppError::Unauthorized(m) => (ErrorCode::Unauthorized, m.clone()),
             AppError::Forbidden(m) => (ErrorCode::Forbidden, m.clone()),
+            AppError::PasswordChangeRequired => (
+                ErrorCode::PasswordChangeRequired,
+                "you logged in with a one-time password: choose your own on the account page (/account) first".into(),
+            ),
             AppError::Conflict { code, message } => (*code, message.clone()),
             AppError::TooLarge => (
                 ErrorCode::TooLarge,
@@ -179,7 +186,7 @@ impl ResponseError for AppError {
             AppError::Invalid(_) => StatusCode::UNPROCESSABLE_ENTITY,
             AppError::NotFound => StatusCode::NOT_FOUND,
             AppError::Unauthorized(_) => StatusCode::UNAUTHORIZED,
-            AppError::Forbidden(_) => StatusCode::FORBIDDEN,
+            AppError::Forbidden(_) | AppError::PasswordChangeRequired => StatusCode::FORBIDDEN,
             AppError::Conflict { .. } => StatusCode::CONFLICT,
             AppError::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             AppError::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,

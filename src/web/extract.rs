@@ -74,6 +74,10 @@ pub enum Via {
 pub struct Authed {
     pub user: User,
     pub via: Via,
+    /// The user's password is a one-time password: until they choose their own, every page
+    /// but the account page sends them there and the API answers 403
+    /// `password_change_required` (docs/api.md §13.4).
+    pub must_change_password: bool,
 }
 
 impl Authed {
@@ -171,7 +175,7 @@ async fn identify(req: &HttpRequest) -> Result<Option<Authed>, AppError> {
             let token = bearer(value).ok_or_else(|| {
                 AppError::Unauthorized("use Authorization: Bearer <token>".into())
             })?;
-            let user = accounts::token_user(&state.db, token)
+            let holder = accounts::token_holder(&state.db, token)
                 .await?
                 .ok_or_else(|| {
                     AppError::Unauthorized(
@@ -179,16 +183,21 @@ async fn identify(req: &HttpRequest) -> Result<Option<Authed>, AppError> {
                     )
                 })?;
             Some(Authed {
-                user,
+                user: holder.user,
                 via: Via::Token,
+                must_change_password: holder.must_change_password,
             })
         }
         _ => match session_id(req) {
             Some(id) => accounts::session_user(&state.db, &id)
                 .await?
-                .map(|(user, csrf)| Authed {
-                    user,
-                    via: Via::Session { id, csrf },
+                .map(|live| Authed {
+                    user: live.user,
+                    via: Via::Session {
+                        id,
+                        csrf: live.csrf,
+                    },
+                    must_change_password: live.must_change_password,
                 }),
             None => None,
         },
@@ -199,12 +208,18 @@ async fn identify(req: &HttpRequest) -> Result<Option<Authed>, AppError> {
 
 /// Refuses an API request whose `Bearer` header is malformed, or names a token that is
 /// unknown or revoked, with its 401, before any route: reads too, which need no credentials
-/// but must not answer as if bad ones were fine. `None`: go on.
+/// but must not answer as if bad ones were fine. Refuses too, with 403
+/// `password_change_required`, the session or token of a user whose password is a one-time
+/// password, on every route alike. `None`: go on.
 pub async fn refuse_bad_credentials(req: &HttpRequest) -> Option<HttpResponse> {
-    if !is_api(req) || bearer_header(req).is_none() {
+    if !is_api(req) || (bearer_header(req).is_none() && session_id(req).is_none()) {
         return None;
     }
-    identify(req).await.err().map(|e| e.error_response())
+    let refused = match identify(req).await {
+        Ok(found) => check_password_changed(req, &found).err(),
+        Err(e) => Some(e),
+    };
+    refused.map(|e| e.error_response())
 }
 
 /// Why an extractor refused: JSON under `/api/`, else the way to the login form (for an
@@ -251,6 +266,7 @@ impl ResponseError for Refused {
     fn status_code(&self) -> StatusCode {
         match (&self.error, self.api) {
             (AppError::Unauthorized(_), false) if self.to_login => StatusCode::SEE_OTHER,
+            (AppError::PasswordChangeRequired, false) => StatusCode::SEE_OTHER,
             (e, _) => e.status_code(),
         }
     }
@@ -272,6 +288,8 @@ impl ResponseError for Refused {
                     see_other(&format!("/login?next={next}"))
                 }
             }
+            // A one-time password: the account page, where the user chooses their own.
+            (AppError::PasswordChangeRequired, false) => see_other("/account"),
             // A token sent to a page: the page says so (a 401), with no login form.
             (AppError::Unauthorized(message), false) => {
                 crate::web::error::error_page(StatusCode::UNAUTHORIZED, message.clone())
@@ -318,9 +336,36 @@ fn check_api_write(req: &HttpRequest, found: &Option<Authed>) -> Result<(), AppE
     }
 }
 
+/// The pages a user whose password is a one-time password may still reach: the account
+/// page, where they choose their own, and logging in or out.
+const WHILE_PASSWORD_CHANGE: &[(Method, &str)] = &[
+    (Method::GET, "/account"),
+    (Method::POST, "/account/password"),
+    (Method::GET, "/login"),
+    (Method::POST, "/logout"),
+];
+
+/// A user whose password is a one-time password (session or token) is refused everything
+/// but [`WHILE_PASSWORD_CHANGE`] until they have chosen their own: the API with 403
+/// `password_change_required`, a page by a redirect to the account page (docs/api.md §13.4).
+fn check_password_changed(req: &HttpRequest, found: &Option<Authed>) -> Result<(), AppError> {
+    let allowed = !is_api(req)
+        && WHILE_PASSWORD_CHANGE
+            .iter()
+            .any(|(method, path)| req.method() == method && req.path() == *path);
+    match found {
+        Some(Authed {
+            must_change_password: true,
+            ..
+        }) if !allowed => Err(AppError::PasswordChangeRequired),
+        _ => Ok(()),
+    }
+}
+
 /// The identity of `req` as `T` accepts it, or the refusal.
 async fn identified<T: FromIdentity>(req: &HttpRequest) -> Result<T, Refused> {
     let found = identify(req).await.map_err(|e| Refused::new(req, e))?;
+    check_password_changed(req, &found).map_err(|e| Refused::new(req, e))?;
     check_api_write(req, &found).map_err(|e| Refused::new(req, e))?;
     T::from_identity(found).map_err(|e| Refused::new(req, e))
 }

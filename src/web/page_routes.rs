@@ -29,7 +29,11 @@ pub const ROUTES: &[(&str, &str)] = &[
     ("POST", "/account/tokens/{id}/revoke"),
     // The coordinator's pages.
     ("GET", "/admin"),
+    ("GET", "/admin/users"),
     ("POST", "/admin/users"),
+    ("POST", "/admin/users/{username}"),
+    ("POST", "/admin/users/{username}/active"),
+    ("POST", "/admin/users/{username}/reset-password"),
     ("GET", "/admin/backup"),
     ("POST", "/admin/backup"),
     ("GET", "/admin/leagues/new"),

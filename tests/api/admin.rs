@@ -5,7 +5,7 @@
 use serde_json::{Value, json};
 use spades_im::service::Role;
 
-use crate::helpers::{Api, Browser, PASSWORD, TestApp, spawn_app};
+use crate::helpers::{Api, Browser, TestApp, spawn_app};
 
 /// HTML text back to plain text (what askama escapes).
 fn unescape(s: &str) -> String {
@@ -308,7 +308,7 @@ async fn posts_without_the_csrf_token_or_from_another_site_are_refused() {
 }
 
 #[actix_web::test]
-async fn the_dashboard_lists_leagues_and_users_and_creates_supervisors() {
+async fn the_dashboard_lists_leagues_and_users() {
     let (app, api, browser) = setup().await;
     app.league(&api, "spring-league", json!("classic"), 0).await;
     let response = browser.get("/admin").await;
@@ -319,92 +319,9 @@ async fn the_dashboard_lists_leagues_and_users_and_creates_supervisors() {
     assert!(html.contains("href=\"/admin/leagues/new\""));
     assert!(html.contains("<td>boss</td><td>admin</td>"));
     assert!(html.contains("/static/admin.css"));
-
-    // A generated password, shown once, that logs in.
-    let response = browser
-        .post_form("/admin/users", &[("username", "sam"), ("password", "")])
-        .await;
-    assert_eq!(response.status(), 200);
-    assert_eq!(response.headers()["cache-control"], "no-store");
-    let html = response.text().await.unwrap();
-    let password = text_of(&html, "new-password").expect("the new password is shown");
-    assert_eq!(password.len(), 16);
-    assert!(html.contains("<td>sam</td><td>supervisor</td>"));
-    let client = reqwest::Client::builder()
-        .redirect(reqwest::redirect::Policy::none())
-        .build()
-        .unwrap();
-    let login = client
-        .post(app.url("/login"))
-        .form(&[("username", "sam"), ("password", password.as_str())])
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(login.status(), 303, "the generated password works");
-    // A chosen password.
-    let response = browser
-        .post_form(
-            "/admin/users",
-            &[("username", "tia"), ("password", PASSWORD)],
-        )
-        .await;
-    assert_eq!(response.status(), 200);
-    let tia = app.browser("tia").await;
-    assert_eq!(
-        tia.get("/admin").await.status(),
-        403,
-        "a supervisor, not an admin"
-    );
-    assert!(
-        !browser
-            .get("/admin")
-            .await
-            .text()
-            .await
-            .unwrap()
-            .contains("id=\"new-password\""),
-        "the password is shown once"
-    );
-
-    // Bad inputs: the message next to the field, the username kept, nothing written.
-    let before = snapshot(&app).await;
-    for (username, password, id, message) in [
-        (
-            "a b",
-            "",
-            "user-username-error",
-            "a username is 2 to 40 letters",
-        ),
-        (
-            "ok-name",
-            "short",
-            "user-password-error",
-            "at least 10 characters",
-        ),
-        (
-            "sam",
-            "",
-            "user-username-error",
-            "the username \"sam\" is taken",
-        ),
-    ] {
-        let response = browser
-            .post_form(
-                "/admin/users",
-                &[("username", username), ("password", password)],
-            )
-            .await;
-        assert_eq!(response.status(), 422, "{username}");
-        let html = response.text().await.unwrap();
-        let shown = text_of(&html, id).unwrap_or_default();
-        assert!(shown.contains(message), "{id}: {shown:?}");
-        assert!(
-            html.contains(&format!("value=\"{username}\"")),
-            "kept {username}"
-        );
-        assert!(!html.contains("id=\"new-password\""));
-    }
-    assert_eq!(snapshot(&app).await, before, "nothing written");
+    // Accounts are added and changed on their own page (tests/api/accounts.rs).
+    assert!(html.contains("id=\"manage-accounts\""), "{html}");
+    assert!(html.contains("href=\"/admin/users\""));
 }
 
 #[actix_web::test]

@@ -83,6 +83,10 @@ const ROUTES: &[(&str, &str, Access)] = &[
     ("POST", "/api/v1/matches/{id}/postpone", Admin),
     ("POST", "/api/v1/matches/{id}/cancel", Admin),
     ("GET", "/api/v1/scoreboard", Public),
+    ("GET", "/api/v1/users", Admin),
+    ("POST", "/api/v1/users", Admin),
+    ("PATCH", "/api/v1/users/{username}", Admin),
+    ("POST", "/api/v1/users/{username}/reset-password", Admin),
     // Public pages, exports and feeds (README, "Pages"; docs/api.md §10).
     ("GET", "/", Public),
     ("GET", "/rules", Public),
@@ -122,7 +126,11 @@ const ROUTES: &[(&str, &str, Access)] = &[
     ("POST", "/supervise/matches/{id}/sportsmanship", League),
     // The coordinator's pages.
     ("GET", "/admin", Admin),
+    ("GET", "/admin/users", Admin),
     ("POST", "/admin/users", Admin),
+    ("POST", "/admin/users/{username}", Admin),
+    ("POST", "/admin/users/{username}/active", Admin),
+    ("POST", "/admin/users/{username}/reset-password", Admin),
     ("GET", "/admin/backup", Admin),
     ("POST", "/admin/backup", Admin),
     ("GET", "/admin/leagues/new", Admin),
@@ -265,6 +273,7 @@ fn fill(path: &str, caller: Caller, ids: &Ids) -> String {
         .replace("{team_id}", &ids.team.to_string())
         .replace("{number}", "1")
         .replace("{user_id}", &ids.spare_user.to_string())
+        .replace("{username}", "spare")
         .replace("{preset}", "classic")
         .replace("{name}", "style.css")
 }

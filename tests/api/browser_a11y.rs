@@ -330,6 +330,15 @@ async fn every_page_passes_axe() {
         audit.page("admin playoffs, eligibility", &format!("/admin/leagues/{slug}/playoffs")).await?;
         audit.page("admin playoffs, bracket", "/admin/leagues/cup/playoffs").await?;
         audit.page("admin backup", "/admin/backup").await?;
+        audit.page("admin accounts", "/admin/users").await?;
+        audit
+            .submit(
+                "admin accounts, a bad username",
+                "var i = document.getElementById('add-username'); i.value = 'a b'; \
+                 i.form.requestSubmit ? i.form.requestSubmit() : i.form.submit();",
+                summary("#form-error"),
+            )
+            .await?;
         audit.page("new league", "/admin/leagues/new").await?;
         audit
             .submit(

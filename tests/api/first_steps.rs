@@ -1,5 +1,5 @@
 //! A new install's first steps: the admin dashboard lists what is still to do (a league or
-//! the demo, a supervisor, the one-time password), each with the page or the command that
+//! the demo, a supervisor), each with the page or the command that
 //! does it, the command written as this service was started (`cargo run --release -- …`
 //! under cargo); done steps disappear.
 
@@ -22,7 +22,10 @@ async fn the_dashboard_lists_the_first_steps_still_to_do() {
         "the demo command as started under cargo: {steps}"
     );
     assert!(steps.contains("id=\"step-supervisor\""), "{steps}");
-    assert!(steps.contains("<a href=\"/account\">"), "{steps}");
+    assert!(
+        steps.contains("<a href=\"/admin/users#add-user\">"),
+        "{steps}"
+    );
     assert!(
         !page.contains("spades-im demo"),
         "no command the user does not have"

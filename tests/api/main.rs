@@ -3,6 +3,7 @@
 //! Integration tests over real HTTP against a real SQLite file: one test binary, one module
 //! per area (keeps link times down).
 
+mod accounts;
 mod admin;
 mod admin_conduct;
 mod admin_schedule;

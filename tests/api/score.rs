@@ -310,6 +310,10 @@ async fn openapi_document_describes_the_calculator() {
 
 /// Every route under `/api/v1` (docs/api.md §12), with its method; `true` when it writes (needs a login).
 const API_ROUTES: &[(&str, &str, bool)] = &[
+    ("get", "/api/v1/users", true),
+    ("post", "/api/v1/users", true),
+    ("patch", "/api/v1/users/{username}", true),
+    ("post", "/api/v1/users/{username}/reset-password", true),
     ("post", "/api/v1/score", false),
     ("get", "/api/v1/presets", false),
     ("get", "/api/v1/openapi.json", false),

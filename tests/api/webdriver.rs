@@ -91,6 +91,7 @@ pub const BROWSER_TESTS: &[&str] = &[
     "browser_live::the_match_page_updates_in_place",
     "browser_print::printed_brackets_keep_every_name_and_fill_the_sheet",
     "hostile_names::the_printed_bracket_keeps_hostile_names_whole",
+    "accounts::browser_a_one_time_password_is_changed_then_the_console_opens",
 ];
 
 /// What to install, for the skip messages.

@@ -12,6 +12,7 @@ pub mod responses;
 pub mod scoreboard;
 pub mod standings;
 pub mod teams;
+pub mod users;
 
 use actix_web::web;
 
@@ -43,7 +44,8 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .configure(matches::routes)
         .configure(reschedule::routes)
         .configure(conduct::routes)
-        .configure(playoffs::routes);
+        .configure(playoffs::routes)
+        .configure(users::routes);
 }
 
 /// What anyone may read about a league night; the page cache serves these to anonymous

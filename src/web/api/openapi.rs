@@ -135,6 +135,10 @@ async fn list_presets() -> web::Json<PresetList> {
         crate::web::api::playoffs::create_playoffs,
         crate::web::api::playoffs::show_bracket,
         crate::web::api::scoreboard::scoreboard_json,
+        crate::web::api::users::list_users,
+        crate::web::api::users::add_user,
+        crate::web::api::users::change_user,
+        crate::web::api::users::reset_password,
     ),
     components(schemas(
         ScoreRequest,
@@ -194,7 +198,14 @@ async fn list_presets() -> web::Json<PresetList> {
         Board,
         crate::service::playoffs::PlayoffsInput,
         crate::service::playoffs::BracketView,
-        crate::service::playoffs::BracketMatchView
+        crate::service::playoffs::BracketMatchView,
+        crate::service::users::Account,
+        crate::service::users::NewAccount,
+        crate::service::users::AccountChange,
+        crate::web::api::users::UserList,
+        crate::web::api::users::NewUserOut,
+        crate::web::api::users::PasswordOut,
+        crate::web::api::users::ResetRequest
     )),
     modifiers(&BearerAuth),
     tags(
@@ -202,7 +213,8 @@ async fn list_presets() -> web::Json<PresetList> {
         (name = "matches", description = "League night: start a match, record and correct hands, call time, forfeits."),
         (name = "scoreboard", description = "Every match in play."),
         (name = "playoffs", description = "Playoff brackets seeded from the standings."),
-        (name = "schedule", description = "Changing the schedule: a match's time, table or teams, postponing, cancelling, moving a league night.")
+        (name = "schedule", description = "Changing the schedule: a match's time, table or teams, postponing, cancelling, moving a league night."),
+        (name = "accounts", description = "The accounts of admins and supervisors (admins only).")
     )
 )]
 pub struct ApiDoc;

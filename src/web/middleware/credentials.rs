@@ -1,7 +1,8 @@
 //! An API request whose `Authorization: Bearer …` header is malformed, or names an unknown or
 //! revoked token, is refused with 401 before any route, reads included (docs/api.md §2.3): the
 //! public reads need no credentials, but a client sending bad ones must learn it at once, not
-//! on its first write. Pages never read the header ([`crate::web::extract`]).
+//! on its first write. Pages never read the header ([`crate::web::extract`]). A session or
+//! token of a user who must first replace a one-time password is refused here too (403).
 
 use actix_web::Error;
 use actix_web::body::{BoxBody, MessageBody};

@@ -244,6 +244,8 @@ struct TokenLine {
 struct AccountPage {
     nav: Nav,
     role: &'static str,
+    /// Logged in with a one-time password: the page asks for a new one and shows no tokens.
+    must_change_password: bool,
     tokens: Vec<TokenLine>,
     /// A token just created: shown once.
     new_token: Option<String>,
@@ -296,6 +298,7 @@ async fn render_account(
     let page = AccountPage {
         nav: who.nav(),
         role: who.user.role.as_str(),
+        must_change_password: who.must_change_password,
         tokens,
         new_token: shown.new_token,
         message: shown.message,
@@ -359,7 +362,9 @@ async fn change_password(
         )
     } else {
         match accounts::change_password(&state.db, &who.user, &form.current, &form.new).await {
-            // Every session ended with the old password, this one too: log in again.
+            // Every session ended with the old password, this one too: log in again (after a
+            // one-time password, to the user's own start page).
+            Ok(()) if who.must_change_password => return Ok(see_other("/login")),
             Ok(()) => return Ok(see_other("/login?next=/account")),
             Err(ServiceError::Invalid(e)) => {
                 if e.field == Some(Field::CURRENT) {

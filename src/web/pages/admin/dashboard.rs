@@ -1,19 +1,18 @@
 //! `/admin`: the leagues, the matches whose sportsmanship rating is missing (in leagues that
-//! require ratings: for chasing the supervisors), the accounts, and a new supervisor
-//! account.
+//! require ratings: for chasing the supervisors) and the accounts, with a link to the
+//! accounts page (`/admin/users`), where they are managed.
 
-use actix_web::{HttpResponse, get, post, web};
+use actix_web::http::StatusCode;
+use actix_web::{HttpResponse, get, web};
 use askama::Template;
-use serde::Deserialize;
 
-use super::{Errors, fixable};
 use crate::domain::{MatchId, Role, TextEnum};
 use crate::invocation;
 use crate::rules::Stage;
-use crate::service::{accounts, admin_views};
+use crate::service::admin_views;
 use crate::web::AppState;
 use crate::web::error::PageError;
-use crate::web::extract::{Admin, Authed, CsrfForm};
+use crate::web::extract::Admin;
 use crate::web::respond::{html, no_store};
 use crate::web::view::nav::Nav;
 use crate::web::view::time;
@@ -49,7 +48,7 @@ struct FirstStep {
 }
 
 /// The first steps not done yet: a league to create (or the demo to load), a supervisor to
-/// add, the first admin's one-time password to change (asked while there is no league).
+/// add. (The first admin's one-time password needs no step: its log-in asks for a new one.)
 fn first_steps(leagues: usize, supervisors: usize) -> Vec<FirstStep> {
     let mut steps = Vec::new();
     if leagues == 0 {
@@ -71,17 +70,8 @@ fn first_steps(leagues: usize, supervisors: usize) -> Vec<FirstStep> {
         steps.push(FirstStep {
             id: "step-supervisor",
             text: "Add a supervisor account for each person who enters scores at the tables \
-                   (the form below), then assign them to a league on its page.",
-            link: Some(("#new-supervisor", "New supervisor account")),
-            command: None,
-        });
-    }
-    if leagues == 0 {
-        steps.push(FirstStep {
-            id: "step-password",
-            text: "If you logged in with the one-time password printed at the first start, \
-                   change it.",
-            link: Some(("/account", "Your account")),
+                   (on the accounts page, with the leagues they run).",
+            link: Some(("/admin/users#add-user", "Add an account")),
             command: None,
         });
     }
@@ -98,18 +88,12 @@ struct DashboardPage {
     rating_leagues: usize,
     unrated: Vec<UnratedLine>,
     users: Vec<UserLine>,
-    username: String,
-    /// A just-created account and its password (shown once).
-    created: Option<(String, String)>,
-    errors: Errors,
 }
 
-async fn render_dashboard(
-    state: &AppState,
-    who: &Authed,
-    username: String,
-    created: Option<(String, String)>,
-    errors: Errors,
+#[get("/admin")]
+pub(super) async fn dashboard(
+    state: web::Data<AppState>,
+    Admin(who): Admin,
 ) -> Result<HttpResponse, PageError> {
     let view = admin_views::dashboard(&state.db, &who.user).await?;
     let unrated = view
@@ -154,60 +138,7 @@ async fn render_dashboard(
                 role: a.role.as_str(),
             })
             .collect(),
-        username,
-        created,
-        errors: errors.clone(),
     }
     .render()?;
-    Ok(no_store(html(errors.status(), body)))
-}
-
-#[get("/admin")]
-pub(super) async fn dashboard(
-    state: web::Data<AppState>,
-    Admin(who): Admin,
-) -> Result<HttpResponse, PageError> {
-    render_dashboard(&state, &who, String::new(), None, Errors::default()).await
-}
-
-#[derive(Deserialize)]
-pub(super) struct UserForm {
-    #[serde(default)]
-    username: String,
-    #[serde(default)]
-    password: String,
-}
-
-/// Creates a supervisor account; an empty password generates one, shown once.
-#[post("/admin/users")]
-pub(super) async fn create_user(
-    state: web::Data<AppState>,
-    Admin(who): Admin,
-    CsrfForm(form): CsrfForm<UserForm>,
-) -> Result<HttpResponse, PageError> {
-    let username = form.username.trim().to_string();
-    let password = if form.password.is_empty() {
-        accounts::random_hex(8)
-    } else {
-        form.password
-    };
-    match accounts::create_user(
-        &state.db,
-        Some(&who.user),
-        &username,
-        Role::Supervisor,
-        &password,
-    )
-    .await
-    {
-        Ok(_) => {
-            let created = Some((username, password));
-            render_dashboard(&state, &who, String::new(), created, Errors::default()).await
-        }
-        Err(e) if fixable(&e) => {
-            let errors = Errors::of("user", &["username", "password"], &e);
-            render_dashboard(&state, &who, username, None, errors).await
-        }
-        Err(e) => Err(e.into()),
-    }
+    Ok(no_store(html(StatusCode::OK, body)))
 }

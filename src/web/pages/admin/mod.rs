@@ -1,6 +1,6 @@
 //! The coordinator's pages under `/admin`: leagues (rules per stage with a preview in plain
 //! words before saving), teams (add, edit, withdraw, roster CSV import with a preview),
-//! supervisors (accounts and league assignment), the schedule (generated, then changed match
+//! accounts (`/admin/users`), supervisors (league assignment), the schedule (generated, then changed match
 //! by match or night by night on its own page), the playoffs and the backup download.
 //!
 //! Every route takes [`Admin`](crate::web::extract::Admin) (an anonymous browser is sent to
@@ -22,6 +22,7 @@ mod schedule;
 mod schedule_edit;
 mod schedule_page;
 mod teams;
+mod users;
 
 use crate::domain::Slug;
 use actix_web::http::StatusCode;
@@ -35,7 +36,11 @@ use crate::web::respond::see_other;
 /// comes before `/admin/leagues/{slug}`.
 pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.service(dashboard::dashboard)
-        .service(dashboard::create_user)
+        .service(users::users_page)
+        .service(users::add_user)
+        .service(users::change_user)
+        .service(users::set_active)
+        .service(users::reset_password)
         .service(league_form::new_league_form)
         .service(league_form::new_league)
         .service(backup::backup_page)
