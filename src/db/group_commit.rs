@@ -24,6 +24,18 @@ use super::{Conn, Store, on_store};
 /// A future borrowing the writer's connection.
 pub type BoxFuture<'c, T> = Pin<Box<dyn Future<Output = T> + Send + 'c>>;
 
+/// The body of a batched write: given the writer's connection, a future of its answer `T`
+/// or its error `E` (an `Err` rolls back what the body wrote, and only that).
+pub trait WriteBody<T, E>:
+    for<'c> FnOnce(&'c mut Conn) -> BoxFuture<'c, Result<T, E>> + Send + 'static
+{
+}
+
+impl<F, T, E> WriteBody<T, E> for F where
+    F: for<'c> FnOnce(&'c mut Conn) -> BoxFuture<'c, Result<T, E>> + Send + 'static
+{
+}
+
 /// The most requests one transaction takes: the batch's own commit is not delayed by an
 /// unbounded queue, and the next batch forms while this one is written.
 const MAX_BATCH: usize = 256;
@@ -135,10 +147,7 @@ impl GroupCommit {
 
     /// Runs `body` in the next batch and answers once the batch is committed. An `Err` from
     /// `body` rolls back what it wrote (and only that) and is returned as it is.
-    pub async fn run<T, E>(
-        &self,
-        body: impl for<'c> FnOnce(&'c mut Conn) -> BoxFuture<'c, Result<T, E>> + Send + 'static,
-    ) -> Result<T, E>
+    pub async fn run<T, E>(&self, body: impl WriteBody<T, E>) -> Result<T, E>
     where
         T: Send + 'static,
         E: From<sqlx::Error> + Send + 'static,
@@ -161,9 +170,7 @@ impl GroupCommit {
 }
 
 /// `body` as a queued request, and where its answer will come.
-fn request<T, E>(
-    body: impl for<'c> FnOnce(&'c mut Conn) -> BoxFuture<'c, Result<T, E>> + Send + 'static,
-) -> (Job, oneshot::Receiver<Result<T, E>>)
+fn request<T, E>(body: impl WriteBody<T, E>) -> (Job, oneshot::Receiver<Result<T, E>>)
 where
     T: Send + 'static,
     E: From<sqlx::Error> + Send + 'static,

@@ -30,7 +30,7 @@ use sqlx::pool::PoolConnection;
 use sqlx::{PgConnection, PgPool, Postgres, Sqlite, SqliteConnection, Transaction};
 
 use crate::domain::Clock;
-use group_commit::{BoxFuture, GroupCommit};
+use group_commit::{GroupCommit, WriteBody};
 pub use sqlite::{RestoreError, Restored, restore};
 
 #[derive(Debug, thiserror::Error)]
@@ -227,10 +227,7 @@ impl Db {
     /// Runs `body` in the writer's next batch (one transaction and one flush for every
     /// request waiting: see [`group_commit`]) and answers once it is committed. For the
     /// writes of league night, which come many at once; `body` must not commit.
-    pub async fn batched<T, E>(
-        &self,
-        body: impl for<'c> FnOnce(&'c mut Conn) -> BoxFuture<'c, Result<T, E>> + Send + 'static,
-    ) -> Result<T, E>
+    pub async fn batched<T, E>(&self, body: impl WriteBody<T, E>) -> Result<T, E>
     where
         T: Send + 'static,
         E: From<sqlx::Error> + Send + 'static,

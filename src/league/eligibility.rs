@@ -190,6 +190,17 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    /// A team's record: `played` games, `won` of them, `forfeits` forfeits, these ratings.
+    fn team_record(played: u32, won: u32, forfeits: u32, ratings: &[u32]) -> Record {
+        Record {
+            played,
+            won,
+            forfeits,
+            ratings: Ratings::of(ratings),
+            ..Record::default()
+        }
+    }
+
     fn settings() -> Settings {
         Settings::default()
             .merged(&json!({
@@ -202,14 +213,7 @@ mod tests {
 
     #[test]
     fn each_failing_rule_is_named() {
-        let record = Record {
-            played: 4,
-            won: 1,
-            tied: 0,
-            forfeits: 2,
-            ratings: Ratings::of(&[3, 2, 3]),
-            withdrawn: false,
-        };
+        let record = team_record(4, 1, 2, &[3, 2, 3]);
         assert_eq!(
             failing(&settings(), &record),
             vec![
@@ -218,13 +222,7 @@ mod tests {
                 "win percentage 0.250 is below 0.500",
             ]
         );
-        let fine = Record {
-            played: 4,
-            won: 3,
-            ratings: Ratings::of(&[4, 3]),
-            forfeits: 1,
-            ..Record::default()
-        };
+        let fine = team_record(4, 3, 1, &[4, 3]);
         assert!(failing(&settings(), &fine).is_empty());
         // Not rated yet, nothing played: not held back.
         assert!(failing(&settings(), &Record::default()).is_empty());
@@ -237,13 +235,7 @@ mod tests {
 
     #[test]
     fn what_a_team_needs_in_words() {
-        let record = Record {
-            played: 3,
-            won: 2,
-            forfeits: 1,
-            ratings: Ratings::of(&[3, 3, 4, 3, 3, 3, 3, 3, 3, 3]),
-            ..Record::default()
-        };
+        let record = team_record(3, 2, 1, &[3, 3, 4, 3, 3, 3, 3, 3, 3, 3]);
         // Average 3.1: a 2 next game makes 33/11 = 3.0 (still in), a 1 makes 32/11 < 3.
         assert_eq!(
             at_risk(&settings(), &record),
@@ -252,12 +244,7 @@ mod tests {
                 "your sportsmanship average is 3.1: a rating of 1 next game would drop it below 3.0",
             ]
         );
-        let low = Record {
-            played: 2,
-            won: 2,
-            ratings: Ratings::of(&[2, 3]),
-            ..Record::default()
-        };
+        let low = team_record(2, 2, 0, &[2, 3]);
         assert_eq!(
             at_risk(&settings(), &low),
             vec![
@@ -290,22 +277,14 @@ mod tests {
         let mut s = settings();
         s.eligibility.min_sportsmanship = None;
         s.forfeit.drop_after = None;
-        let even = Record {
-            played: 4,
-            won: 2,
-            ..Record::default()
-        };
+        let even = team_record(4, 2, 0, &[]);
         assert_eq!(
             at_risk(&s, &even),
             vec![
                 "your win percentage is 0.500: a loss (or a forfeit) next game would drop it below 0.500"
             ]
         );
-        let ahead = Record {
-            played: 4,
-            won: 3,
-            ..Record::default()
-        };
+        let ahead = team_record(4, 3, 0, &[]);
         assert!(at_risk(&s, &ahead).is_empty(), "3-2 is still .600");
     }
 

@@ -2,7 +2,10 @@
 //! moving a league night (docs/api.md §6.8).
 
 use crate::domain::Slug;
-use actix_web::{HttpResponse, patch, post, web};
+use actix_web::dev::Payload;
+use actix_web::{FromRequest, HttpRequest, HttpResponse, patch, post, web};
+use futures_util::future::LocalBoxFuture;
+use serde::de::DeserializeOwned;
 
 use crate::domain::MatchId;
 use crate::service::match_view::MatchView;
@@ -10,13 +13,39 @@ use crate::service::reschedule::{self, CallOff, MatchChange, NightMove, NightMov
 use crate::web::AppState;
 use crate::web::api::responses::{AdminOnly, BodyRefused, Unauthenticated};
 use crate::web::error::{AppError, ErrorBody};
-use crate::web::extract::{Admin, ApiJson};
+use crate::web::extract::{Admin, ApiJson, Authed};
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.service(change_match)
         .service(postpone)
         .service(cancel)
         .service(move_night);
+}
+
+/// An admin's write to match `id` (`/api/v1/matches/{id}…`): who sent it and the body (its
+/// verdict still waits for [`ApiJson::into_inner`]). Extracted as the [`Admin`], the path and
+/// the [`ApiJson`], in that order, so a refusal is the one each of them gives.
+struct MatchWrite<T> {
+    who: Authed,
+    id: MatchId,
+    body: ApiJson<T>,
+}
+
+impl<T: DeserializeOwned + 'static> FromRequest for MatchWrite<T> {
+    type Error = actix_web::Error;
+    type Future = LocalBoxFuture<'static, Result<Self, Self::Error>>;
+
+    fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
+        let parts = <(Admin, web::Path<MatchId>, ApiJson<T>)>::from_request(req, payload);
+        Box::pin(async move {
+            let (Admin(who), id, body) = parts.await?;
+            Ok(MatchWrite {
+                who,
+                id: id.into_inner(),
+                body,
+            })
+        })
+    }
 }
 
 /// Changes a match's time, table or teams (admin). Once the match has started only its
@@ -41,12 +70,10 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
 #[patch("/api/v1/matches/{id}")]
 async fn change_match(
     state: web::Data<AppState>,
-    Admin(who): Admin,
-    id: web::Path<MatchId>,
-    body: ApiJson<MatchChange>,
+    MatchWrite { who, id, body }: MatchWrite<MatchChange>,
 ) -> Result<HttpResponse, AppError> {
     let change = body.into_inner()?;
-    let view = reschedule::change_match(&state.db, &who.user, *id, &change).await?;
+    let view = reschedule::change_match(&state.db, &who.user, id, &change).await?;
     Ok(HttpResponse::Ok().json(view))
 }
 
@@ -72,12 +99,10 @@ async fn change_match(
 #[post("/api/v1/matches/{id}/postpone")]
 async fn postpone(
     state: web::Data<AppState>,
-    Admin(who): Admin,
-    id: web::Path<MatchId>,
-    body: ApiJson<CallOff>,
+    MatchWrite { who, id, body }: MatchWrite<CallOff>,
 ) -> Result<HttpResponse, AppError> {
     let input = body.into_inner()?;
-    let view = reschedule::postpone(&state.db, &who.user, *id, &input).await?;
+    let view = reschedule::postpone(&state.db, &who.user, id, &input).await?;
     Ok(HttpResponse::Ok().json(view))
 }
 
@@ -103,12 +128,10 @@ async fn postpone(
 #[post("/api/v1/matches/{id}/cancel")]
 async fn cancel(
     state: web::Data<AppState>,
-    Admin(who): Admin,
-    id: web::Path<MatchId>,
-    body: ApiJson<CallOff>,
+    MatchWrite { who, id, body }: MatchWrite<CallOff>,
 ) -> Result<HttpResponse, AppError> {
     let input = body.into_inner()?;
-    let view = reschedule::cancel(&state.db, &who.user, *id, &input).await?;
+    let view = reschedule::cancel(&state.db, &who.user, id, &input).await?;
     Ok(HttpResponse::Ok().json(view))
 }
 

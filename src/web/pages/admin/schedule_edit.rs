@@ -8,9 +8,12 @@
 //! schedule page (422 with what was typed, 409 with the match as it is now).
 
 use crate::domain::Slug;
+use actix_web::dev::Payload;
 use actix_web::http::StatusCode;
-use actix_web::{HttpResponse, post, web};
+use actix_web::{FromRequest, HttpRequest, HttpResponse, post, web};
 use askama::Template;
+use futures_util::future::LocalBoxFuture;
+use serde::de::DeserializeOwned;
 
 use super::schedule_page::{Refusal, ScheduleTyped, render_schedule};
 use super::{Errors, fixable};
@@ -28,6 +31,35 @@ use crate::web::view::schedule_admin::{
     CallOffForm, ChangeForm, MoveForm, long_day, short_day, status_words,
 };
 use crate::web::view::time;
+
+/// A form posted about match `id` of league `slug` (`/admin/leagues/{slug}/matches/{id}…`):
+/// the admin who posted it and the form. Extracted as the [`Admin`], the path and the
+/// [`CsrfForm`], in that order, so a refusal is the one each of them gives.
+struct MatchForm<F> {
+    who: Authed,
+    slug: Slug,
+    id: MatchId,
+    form: F,
+}
+
+impl<F: DeserializeOwned + 'static> FromRequest for MatchForm<F> {
+    type Error = actix_web::Error;
+    type Future = LocalBoxFuture<'static, Result<Self, Self::Error>>;
+
+    fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
+        let parts = <(Admin, web::Path<(Slug, MatchId)>, CsrfForm<F>)>::from_request(req, payload);
+        Box::pin(async move {
+            let (Admin(who), path, CsrfForm(form)) = parts.await?;
+            let (slug, id) = path.into_inner();
+            Ok(MatchForm {
+                who,
+                slug,
+                id,
+                form,
+            })
+        })
+    }
+}
 
 /// Back to the schedule page (`?{query}#{anchor}`) after a form.
 fn to_schedule(slug: &Slug, query: &[(&str, String)], anchor: &str) -> HttpResponse {
@@ -132,11 +164,13 @@ const CHANGE_FIELDS: [&str; 4] = ["scheduled_at", "table", "team_a", "team_b"];
 #[post("/admin/leagues/{slug}/matches/{id}")]
 pub(super) async fn change_match(
     state: web::Data<AppState>,
-    Admin(who): Admin,
-    path: web::Path<(Slug, MatchId)>,
-    CsrfForm(form): CsrfForm<ChangeForm>,
+    MatchForm {
+        who,
+        slug,
+        id,
+        form,
+    }: MatchForm<ChangeForm>,
 ) -> Result<HttpResponse, PageError> {
-    let (slug, id) = path.into_inner();
     let m = league_match(&state, &who, &slug, id).await?;
     let result = match change_of(&form, &m) {
         Ok(None) => {
@@ -173,13 +207,16 @@ pub(super) async fn change_match(
 
 async fn call_off(
     state: &AppState,
-    who: &Authed,
-    slug: &Slug,
-    id: MatchId,
-    form: CallOffForm,
+    posted: MatchForm<CallOffForm>,
     to: MatchStatus,
 ) -> Result<HttpResponse, PageError> {
-    let m = league_match(state, who, slug, id).await?;
+    let MatchForm {
+        who,
+        slug,
+        id,
+        form,
+    } = posted;
+    let m = league_match(state, &who, &slug, id).await?;
     let result = match version_of(&form.expected_version) {
         Ok(expected_version) => {
             let input = CallOff {
@@ -203,7 +240,7 @@ async fn call_off(
                 ("cancelled", format!("match-{id}"))
             };
             Ok(to_schedule(
-                slug,
+                &slug,
                 &[("done", done.into()), ("id", id.to_string())],
                 &anchor,
             ))
@@ -221,7 +258,7 @@ async fn call_off(
                 call_off: Some((id, form)),
                 ..ScheduleTyped::default()
             };
-            render_schedule(state, who, slug, typed, Some(refusal), None).await
+            render_schedule(state, &who, &slug, typed, Some(refusal), None).await
         }
         Err(e) => Err(e.into()),
     }
@@ -230,23 +267,17 @@ async fn call_off(
 #[post("/admin/leagues/{slug}/matches/{id}/postpone")]
 pub(super) async fn postpone_match(
     state: web::Data<AppState>,
-    Admin(who): Admin,
-    path: web::Path<(Slug, MatchId)>,
-    CsrfForm(form): CsrfForm<CallOffForm>,
+    posted: MatchForm<CallOffForm>,
 ) -> Result<HttpResponse, PageError> {
-    let (slug, id) = path.into_inner();
-    call_off(&state, &who, &slug, id, form, MatchStatus::Postponed).await
+    call_off(&state, posted, MatchStatus::Postponed).await
 }
 
 #[post("/admin/leagues/{slug}/matches/{id}/cancel")]
 pub(super) async fn cancel_match(
     state: web::Data<AppState>,
-    Admin(who): Admin,
-    path: web::Path<(Slug, MatchId)>,
-    CsrfForm(form): CsrfForm<CallOffForm>,
+    posted: MatchForm<CallOffForm>,
 ) -> Result<HttpResponse, PageError> {
-    let (slug, id) = path.into_inner();
-    call_off(&state, &who, &slug, id, form, MatchStatus::Cancelled).await
+    call_off(&state, posted, MatchStatus::Cancelled).await
 }
 
 struct PreviewLine {

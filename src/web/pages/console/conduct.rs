@@ -17,7 +17,7 @@ use serde::Deserialize;
 
 use super::form::HandForm;
 use super::match_console::{Shown, render_console};
-use super::{Fields, back_to_console, message_of, supervised, when, when_local};
+use super::{ConsolePost, back_to_console, message_of, supervised, when, when_local};
 use crate::domain::words::plural;
 use crate::domain::{Field, FieldError, LocalTime, MatchId, MatchStatus, TextEnum};
 use crate::league::settings::Settings;
@@ -29,7 +29,7 @@ use crate::service::leagues::League;
 use crate::service::match_view::MatchView;
 use crate::web::AppState;
 use crate::web::error::{AppError, PageError};
-use crate::web::extract::{Authed, CsrfForm, Supervisor};
+use crate::web::extract::{Authed, Supervisor};
 use crate::web::respond::{html, no_store};
 use crate::web::view::nav::Nav;
 
@@ -338,11 +338,8 @@ async fn refused(
 #[post("/supervise/matches/{id}/check-in")]
 pub(super) async fn check_in(
     state: web::Data<AppState>,
-    Supervisor(who): Supervisor,
-    id: web::Path<MatchId>,
-    CsrfForm(fields): Fields,
+    ConsolePost { who, id, fields }: ConsolePost,
 ) -> Result<HttpResponse, PageError> {
-    let id = *id;
     // The caller's rights before the form: 404 outside their leagues, whatever was sent.
     supervised(&state, &who, id).await?;
     let input = CheckInInput {
@@ -363,11 +360,8 @@ pub(super) async fn check_in(
 #[post("/supervise/matches/{id}/sportsmanship")]
 pub(super) async fn rate(
     state: web::Data<AppState>,
-    Supervisor(who): Supervisor,
-    id: web::Path<MatchId>,
-    CsrfForm(fields): Fields,
+    ConsolePost { who, id, fields }: ConsolePost,
 ) -> Result<HttpResponse, PageError> {
-    let id = *id;
     let form = RatingForm::from_pairs(&fields);
     let view = supervised(&state, &who, id).await?;
     let (view, error) = match form.to_input(&view) {

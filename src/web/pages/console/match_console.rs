@@ -15,7 +15,7 @@ use super::conduct::{self, ConductView, RatingForm, conduct_view};
 use super::conflict::after_post;
 use super::form::{FormContext, FormView, HandForm, form_view};
 use super::{
-    ErrorSummary, Fields, back_to_console, lineup, message_of, result_words, supervised, when,
+    ConsolePost, ErrorSummary, back_to_console, lineup, message_of, result_words, supervised, when,
     when_local,
 };
 use crate::domain::ErrorCode;
@@ -28,7 +28,7 @@ use crate::service::match_view::MatchView;
 use crate::service::matches::{self, ForfeitInput};
 use crate::web::AppState;
 use crate::web::error::{AppError, PageError};
-use crate::web::extract::{Authed, CsrfForm, Supervisor};
+use crate::web::extract::{Authed, Supervisor};
 use crate::web::respond::{html, no_store};
 use crate::web::view::nav::Nav;
 use crate::web::view::scoresheet::Scoresheet;
@@ -287,11 +287,8 @@ pub(super) async fn console(
 #[post("/supervise/matches/{id}/start")]
 pub(super) async fn start(
     state: web::Data<AppState>,
-    Supervisor(who): Supervisor,
-    id: web::Path<MatchId>,
-    _: Fields,
+    ConsolePost { who, id, .. }: ConsolePost,
 ) -> Result<HttpResponse, PageError> {
-    let id = *id;
     match matches::start(&state.db, &who.user, id).await {
         // A double tap on Start: it is started, show it.
         Err(ServiceError::Conflict {
@@ -307,11 +304,8 @@ pub(super) async fn start(
 #[post("/supervise/matches/{id}/hands")]
 pub(super) async fn record(
     state: web::Data<AppState>,
-    Supervisor(who): Supervisor,
-    id: web::Path<MatchId>,
-    CsrfForm(fields): Fields,
+    ConsolePost { who, id, fields }: ConsolePost,
 ) -> Result<HttpResponse, PageError> {
-    let id = *id;
     let form = HandForm::from_pairs(&fields);
     let view = supervised(&state, &who, id).await?;
     let number = view.hands.len() + 1;
@@ -339,11 +333,8 @@ pub(super) async fn record(
 #[post("/supervise/matches/{id}/time")]
 pub(super) async fn call_time(
     state: web::Data<AppState>,
-    Supervisor(who): Supervisor,
-    id: web::Path<MatchId>,
-    CsrfForm(fields): Fields,
+    ConsolePost { who, id, fields }: ConsolePost,
 ) -> Result<HttpResponse, PageError> {
-    let id = *id;
     // The caller's rights before the form: 404 outside their leagues, whatever was sent.
     let view = supervised(&state, &who, id).await?;
     let form = HandForm::from_pairs(&fields);
@@ -364,11 +355,8 @@ pub(super) async fn call_time(
 #[post("/supervise/matches/{id}/forfeit")]
 pub(super) async fn forfeit(
     state: web::Data<AppState>,
-    Supervisor(who): Supervisor,
-    id: web::Path<MatchId>,
-    CsrfForm(fields): Fields,
+    ConsolePost { who, id, fields }: ConsolePost,
 ) -> Result<HttpResponse, PageError> {
-    let id = *id;
     let form = HandForm::from_pairs(&fields);
     let view = supervised(&state, &who, id).await?;
     let side = form.forfeit_side();

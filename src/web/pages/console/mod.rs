@@ -34,14 +34,16 @@ mod match_console;
 mod offline;
 mod tonight;
 
-use actix_web::{HttpResponse, web};
+use actix_web::dev::Payload;
+use actix_web::{FromRequest, HttpRequest, HttpResponse, web};
+use futures_util::future::LocalBoxFuture;
 
 use crate::domain::{FieldError, GameStatus, LocalTime, MatchId, MatchStatus, Timestamp};
 use crate::service::console_views;
 use crate::service::match_view::MatchView;
 use crate::web::AppState;
 use crate::web::error::{AppError, PageError};
-use crate::web::extract::{Authed, CsrfForm};
+use crate::web::extract::{Authed, CsrfForm, Supervisor};
 use crate::web::respond::see_other;
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
@@ -61,6 +63,32 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
 
 /// A console form as posted: every field in order (the hand form's names vary).
 type Fields = CsrfForm<Vec<(String, String)>>;
+
+/// A console form posted about match `id` (`/supervise/matches/{id}/…`): who posted it and
+/// its fields. Extracted as the [`Supervisor`], the path's id and the [`Fields`], in that
+/// order, so a refusal is the one each of them gives (the login form, 404, 403).
+struct ConsolePost {
+    who: Authed,
+    id: MatchId,
+    fields: Vec<(String, String)>,
+}
+
+impl FromRequest for ConsolePost {
+    type Error = actix_web::Error;
+    type Future = LocalBoxFuture<'static, Result<Self, Self::Error>>;
+
+    fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
+        let parts = <(Supervisor, web::Path<MatchId>, Fields)>::from_request(req, payload);
+        Box::pin(async move {
+            let (Supervisor(who), id, CsrfForm(fields)) = parts.await?;
+            Ok(ConsolePost {
+                who,
+                id: id.into_inner(),
+                fields,
+            })
+        })
+    }
+}
 
 /// The console of match `id`.
 fn console_path(id: MatchId) -> String {
