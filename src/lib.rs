@@ -130,6 +130,27 @@ mod layers {
         assert!(broken.is_empty(), "layers broken:\n{}", broken.join("\n"));
     }
 
+    /// Handlers hand `&Db` to a service and never hold a connection themselves (the
+    /// convention in `service/mod.rs`): no `db.read()`, `db.read_latest()` or `db.write()`
+    /// in `web/`.
+    #[test]
+    fn the_web_layer_opens_no_connection() {
+        let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let mut paths = Vec::new();
+        files(&src.join("web"), &mut paths);
+        let opens: Vec<String> = paths
+            .iter()
+            .filter(|file| {
+                let text = std::fs::read_to_string(file).unwrap();
+                ["db.read()", "db.read_latest()", "db.write()"]
+                    .iter()
+                    .any(|call| text.contains(call))
+            })
+            .map(|file| file.strip_prefix(&src).unwrap().display().to_string())
+            .collect();
+        assert!(opens.is_empty(), "handlers opening a connection: {opens:?}");
+    }
+
     #[test]
     fn paths_are_read_whole() {
         let text = "use crate::db::leagues::TeamRow;\nlet x = crate::db::Db::open();";

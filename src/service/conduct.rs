@@ -261,12 +261,9 @@ pub async fn rate(
 }
 
 /// The note `user` wrote when rating match `id`, if any (for their console).
-pub async fn own_note(
-    conn: &mut Conn,
-    user: &User,
-    id: MatchId,
-) -> Result<Option<String>, ServiceError> {
-    Ok(db_matches::rating_note(conn, id, user.id).await?)
+pub async fn own_note(db: &Db, user: &User, id: MatchId) -> Result<Option<String>, ServiceError> {
+    let mut conn = db.read().await?;
+    Ok(db_matches::rating_note(&mut conn, id, user.id).await?)
 }
 
 fn words(rating: Option<i64>) -> String {

@@ -5,7 +5,7 @@
 use crate::domain::Slug;
 use std::collections::{HashMap, HashSet};
 
-use crate::db::Conn;
+use crate::db::Db;
 
 use super::leagues::League;
 use super::match_view::MatchView;
@@ -18,13 +18,10 @@ use crate::rules::HandInput;
 
 /// Match `id` if `user` may run it (admins anywhere, supervisors in their leagues); for
 /// anyone else it does not exist (`NotFound`).
-pub async fn supervised(
-    conn: &mut Conn,
-    user: &User,
-    id: MatchId,
-) -> Result<MatchView, ServiceError> {
-    let (view, league) = super::match_view::load(conn, id).await?;
-    if !matches::may_supervise(conn, user, league.row.id).await? {
+pub async fn supervised(db: &Db, user: &User, id: MatchId) -> Result<MatchView, ServiceError> {
+    let mut conn = db.read().await?;
+    let (view, league) = super::match_view::load(&mut conn, id).await?;
+    if !matches::may_supervise(&mut conn, user, league.row.id).await? {
         return Err(ServiceError::NotFound);
     }
     Ok(view)
@@ -32,10 +29,11 @@ pub async fn supervised(
 
 /// The players at the table, `[team][player]`: team a's seats 1 and 3, team b's seats 2
 /// and 4 (blank for a team that is gone).
-pub async fn lineup(conn: &mut Conn, view: &MatchView) -> Result<[[String; 2]; 2], ServiceError> {
+pub async fn lineup(db: &Db, view: &MatchView) -> Result<[[String; 2]; 2], ServiceError> {
+    let mut conn = db.read().await?;
     let mut out: [[String; 2]; 2] = Default::default();
     for (seats, id) in out.iter_mut().zip([view.team_a.id, view.team_b.id]) {
-        if let Some(team) = db_leagues::team(conn, id).await? {
+        if let Some(team) = db_leagues::team(&mut conn, id).await? {
             *seats = [team.player1.into(), team.player2.into()];
         }
     }
@@ -54,12 +52,9 @@ pub struct Revision {
 }
 
 /// Every revision of hand `number` of match `id`, first to last.
-pub async fn revisions(
-    conn: &mut Conn,
-    id: MatchId,
-    number: usize,
-) -> Result<Vec<Revision>, ServiceError> {
-    Ok(super::match_view::history(conn, id)
+pub async fn revisions(db: &Db, id: MatchId, number: usize) -> Result<Vec<Revision>, ServiceError> {
+    let mut conn = db.read().await?;
+    Ok(super::match_view::history(&mut conn, id)
         .await?
         .into_iter()
         .filter(|r| usize::try_from(r.number).is_ok_and(|n| n == number))
@@ -73,24 +68,20 @@ pub async fn revisions(
 }
 
 /// The season settings of the league of `view` (the grace period, the sportsmanship scale).
-pub async fn league_of(
-    conn: &mut Conn,
-    view: &MatchView,
-) -> Result<super::leagues::League, ServiceError> {
+pub async fn league_of(db: &Db, view: &MatchView) -> Result<super::leagues::League, ServiceError> {
     let slug: Slug = view
         .league
         .parse()
         .map_err(|e| ServiceError::corrupt("a match's league", e))?;
-    super::leagues::league_by_slug(conn, &slug).await
+    super::leagues::league(db, &slug).await
 }
 
 /// Of the matches `ids`, those finished (complete or forfeited) in a league that requires
 /// sportsmanship ratings with a team not rated yet: "rating missing" on tonight's list. One
 /// read per match and per league (the list shows a dozen finished matches).
-pub async fn ratings_missing(
-    conn: &mut Conn,
-    ids: &[MatchId],
-) -> Result<HashSet<MatchId>, ServiceError> {
+pub async fn ratings_missing(db: &Db, ids: &[MatchId]) -> Result<HashSet<MatchId>, ServiceError> {
+    let mut conn = db.read().await?;
+    let conn = &mut conn;
     let mut required: HashMap<LeagueId, bool> = HashMap::new();
     let mut missing = HashSet::new();
     for id in ids {

@@ -6,13 +6,13 @@
 
 use std::collections::HashMap;
 
-use crate::db::Conn;
+use crate::db::{Conn, Db};
 use chrono::{Days, NaiveDate, NaiveTime};
 
 use super::summaries::MatchSummary;
 use super::{ServiceError, User};
 use crate::db::tonight::{self as db_tonight, ListedRow};
-use crate::domain::{Clock, LocalTime, MatchId, MatchStatus};
+use crate::domain::{LocalTime, MatchId, MatchStatus};
 
 /// How many scheduled and finished matches the list reads at most.
 pub const UPCOMING: i64 = 60;
@@ -44,9 +44,12 @@ pub struct Listed {
     pub today: bool,
 }
 
-/// The matches `user` may run (every league's for the coordinator), as of `clock`'s now, in
+/// The matches `user` may run (every league's for the coordinator), as of the clock's now, in
 /// the wall-clock time schedules are written in.
-pub async fn tonight(conn: &mut Conn, user: &User, clock: &Clock) -> Result<Tonight, ServiceError> {
+pub async fn tonight(db: &Db, user: &User) -> Result<Tonight, ServiceError> {
+    let mut conn = db.read().await?;
+    let clock = db.clock();
+    let conn = &mut conn;
     let supervisor = (!user.is_admin()).then_some(user.id);
     let today = clock.local_now().0.date();
     let day = |d: Option<NaiveDate>| LocalTime(d.unwrap_or(today).and_time(NaiveTime::MIN));

@@ -642,10 +642,7 @@ async fn tonight_follows_moves_and_leaves_out_postponed_and_cancelled_matches() 
     let boss = accounts::create_user(&app.db, None, "boss", Role::Admin, PASSWORD)
         .await
         .unwrap();
-    let mut conn = app.db.read().await.unwrap();
-    let list = tonight::tonight(&mut conn, &boss, app.db.clock())
-        .await
-        .unwrap();
+    let list = tonight::tonight(&app.db, &boss).await.unwrap();
     let today: Vec<(i64, bool)> = list
         .today
         .iter()

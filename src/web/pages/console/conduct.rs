@@ -28,7 +28,7 @@ use crate::service::console_views;
 use crate::service::leagues::League;
 use crate::service::match_view::MatchView;
 use crate::web::AppState;
-use crate::web::error::{AppError, PageError};
+use crate::web::error::PageError;
 use crate::web::extract::{Authed, Supervisor};
 use crate::web::respond::{html, no_store};
 use crate::web::view::nav::Nav;
@@ -314,8 +314,7 @@ fn ratings_view(
 
 /// The console's season settings for `view`.
 pub(super) async fn league(state: &AppState, view: &MatchView) -> Result<League, PageError> {
-    let mut conn = state.db.read().await.map_err(AppError::from)?;
-    Ok(console_views::league_of(&mut conn, view).await?)
+    Ok(console_views::league_of(&state.db, view).await?)
 }
 
 /// The console again after a write refused because the match moved on: 409, the message

@@ -103,10 +103,9 @@ async fn render_edit(
         correction: true,
     };
     let mut form = form_view(&ctx, &form, error);
-    let mut conn = state.db.read().await.map_err(AppError::from)?;
     let zone = state.db.clock().zone();
     let names = [view.team_a.name.as_str(), view.team_b.name.as_str()];
-    let history = console_views::revisions(&mut conn, view.id, number)
+    let history = console_views::revisions(&state.db, view.id, number)
         .await?
         .into_iter()
         .map(|r| RevisionLine {
@@ -241,10 +240,9 @@ async fn render_reset(
     fields: &[(String, String)],
     ids: &[MatchId],
 ) -> Result<HttpResponse, PageError> {
-    let mut conn = state.db.read().await.map_err(AppError::from)?;
-    let mut resets = Vec::with_capacity(ids.len());
-    for id in ids {
-        let (m, _) = crate::service::match_view::load(&mut conn, *id).await?;
+    let views = crate::service::match_view::views_after_write(&state.db, ids).await?;
+    let mut resets = Vec::with_capacity(views.len());
+    for m in views {
         resets.push(ResetLine {
             id: m.id,
             teams: format!("{} v {}", m.team_a.name, m.team_b.name),

@@ -114,8 +114,7 @@ async fn with_own_note(
     mut view: MatchView,
 ) -> Result<MatchView, PageError> {
     if let Some(ratings) = &mut view.sportsmanship {
-        let mut conn = state.db.read().await.map_err(AppError::from)?;
-        ratings.note = crate::service::conduct::own_note(&mut conn, &who.user, view.id).await?;
+        ratings.note = crate::service::conduct::own_note(&state.db, &who.user, view.id).await?;
     }
     Ok(view)
 }

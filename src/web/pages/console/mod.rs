@@ -42,7 +42,7 @@ use crate::domain::{FieldError, GameStatus, LocalTime, MatchId, MatchStatus, Tim
 use crate::service::console_views;
 use crate::service::match_view::MatchView;
 use crate::web::AppState;
-use crate::web::error::{AppError, PageError};
+use crate::web::error::PageError;
 use crate::web::extract::{Authed, CsrfForm, Supervisor};
 use crate::web::respond::see_other;
 
@@ -102,14 +102,12 @@ fn back_to_console(id: MatchId) -> HttpResponse {
 
 /// A match the user may supervise (404 for anyone else: it does not exist for them).
 async fn supervised(state: &AppState, who: &Authed, id: MatchId) -> Result<MatchView, PageError> {
-    let mut conn = state.db.read().await.map_err(AppError::from)?;
-    Ok(console_views::supervised(&mut conn, &who.user, id).await?)
+    Ok(console_views::supervised(&state.db, &who.user, id).await?)
 }
 
 /// The players at the table of `view`, `[team][player]`.
 async fn lineup(state: &AppState, view: &MatchView) -> Result<[[String; 2]; 2], PageError> {
-    let mut conn = state.db.read().await.map_err(AppError::from)?;
-    Ok(console_views::lineup(&mut conn, view).await?)
+    Ok(console_views::lineup(&state.db, view).await?)
 }
 
 /// The result in words, prominent: who won and how, or the state of play.

@@ -13,7 +13,7 @@ use crate::domain::{MatchId, MatchStatus, words};
 use crate::service::console_views;
 use crate::service::tonight::{self as service, Listed};
 use crate::web::AppState;
-use crate::web::error::{AppError, PageError};
+use crate::web::error::PageError;
 use crate::web::extract::Supervisor;
 use crate::web::respond::{html, no_store};
 use crate::web::view::nav::Nav;
@@ -79,16 +79,15 @@ pub(super) async fn tonight(
     state: web::Data<AppState>,
     Supervisor(who): Supervisor,
 ) -> Result<HttpResponse, PageError> {
-    let mut conn = state.db.read().await.map_err(AppError::from)?;
     let clock = state.db.clock();
-    let list = service::tonight(&mut conn, &who.user, clock).await?;
+    let list = service::tonight(&state.db, &who.user).await?;
     let finished: Vec<MatchId> = list
         .today
         .iter()
         .chain(&list.earlier)
         .map(|l| l.summary.id)
         .collect();
-    let missing = console_views::ratings_missing(&mut conn, &finished).await?;
+    let missing = console_views::ratings_missing(&state.db, &finished).await?;
     let items = |list: Vec<Listed>| {
         list.into_iter()
             .map(|l| ListItem::of(l, &missing))
