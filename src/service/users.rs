@@ -47,8 +47,15 @@ impl Account {
 #[derive(Debug, Clone, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct NewAccount {
+    /// 2 to 40 letters, digits, '.', '_' or '-'.
+    #[schema(pattern = r"^[A-Za-z0-9._-]{2,40}$")]
     pub username: String,
     pub role: Role,
+    /// At most 254 characters: one '@' between a name and a domain, no spaces.
+    #[schema(
+        max_length = 254,
+        pattern = r"^(|[^@\s\x00-\x1f\x7f-\x9f]+@[^@\s\x00-\x1f\x7f-\x9f]+)$"
+    )]
     #[serde(default)]
     pub email: Option<String>,
 }
@@ -61,6 +68,12 @@ pub struct AccountChange {
     pub role: Option<Role>,
     #[serde(default)]
     pub active: Option<bool>,
+    /// An empty text removes the email.
+    /// Or at most 254 characters: one '@' between a name and a domain, no spaces.
+    #[schema(
+        max_length = 254,
+        pattern = r"^(|[^@\s\x00-\x1f\x7f-\x9f]+@[^@\s\x00-\x1f\x7f-\x9f]+)$"
+    )]
     #[serde(default)]
     pub email: Option<String>,
 }
