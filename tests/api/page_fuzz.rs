@@ -230,6 +230,7 @@ impl Seeded {
                     ("matches", "{id}") => self.live_match.to_string(),
                     ("tokens", "{id}") | (_, "{user_id}") => "1".into(),
                     (_, "{number}") => "1".into(),
+                    (_, "{username}") => "sue".into(),
                     (_, "{preset}") => "classic".into(),
                     (_, "{name}") => "style.css".into(),
                     (_, s) if s.starts_with('{') => {

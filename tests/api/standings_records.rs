@@ -17,7 +17,7 @@ use std::collections::BTreeMap;
 
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
-use proptest::test_runner::{Config, TestRunner};
+use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 use serde_json::{Value, json};
 use spades_im::league::standings as league_standings;
 use spades_im::service::Role;
@@ -85,10 +85,15 @@ fn step() -> impl Strategy<Value = Step> {
 async fn the_kept_records_equal_the_standings_computed_from_the_matches() {
     let app = spawn_app().await;
     let admin = app.api_user("coord", Role::Admin).await;
-    let mut runner = TestRunner::new(Config {
-        cases: CASES,
-        ..Config::default()
-    });
+    // A fixed seed: the same sequences every run, so the check below that every kind of step
+    // was done at least once cannot fail by the luck of the draw (it did once in 12 cases).
+    let mut runner = TestRunner::new_with_rng(
+        Config {
+            cases: CASES,
+            ..Config::default()
+        },
+        TestRng::deterministic_rng(RngAlgorithm::ChaCha),
+    );
     let strategy = proptest::collection::vec(step(), 1..MAX_STEPS);
     // Per kind of step: how many were tried and how many were done (2xx).
     let mut tried: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
