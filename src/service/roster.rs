@@ -7,8 +7,9 @@ use crate::domain::Slug;
 
 use super::audit;
 use super::leagues::league_row;
+use super::players::PlayerInput;
 use super::teams::{
-    NewTeamInput, TeamView, check_team, duplicate_message, insert_team, name_taken,
+    CheckedTeam, NewTeamInput, TeamView, check_team, duplicate_message, insert_team, name_taken,
 };
 use super::text::NameKey;
 use super::{ServiceError, User, require_admin};
@@ -16,7 +17,7 @@ use crate::db::Db;
 use crate::db::leagues::{self as db_leagues, TeamRow};
 use crate::db::matches as db_matches;
 use crate::domain::Timestamp;
-use crate::domain::{PersonName, TeamId, TeamName};
+use crate::domain::{TeamId, TeamName};
 
 /// The most rows a roster import takes at once.
 pub const ROSTER_MAX_ROWS: usize = 500;
@@ -28,7 +29,7 @@ pub struct RosterRow {
     pub line: usize,
     pub cells: Vec<String>,
     /// The team to add when the row is valid.
-    pub team: Option<(TeamName, [PersonName; 2])>,
+    pub team: Option<CheckedTeam>,
     pub error: Option<String>,
 }
 
@@ -108,7 +109,7 @@ pub fn check_roster(csv: &str, existing: &[TeamRow]) -> Result<Vec<RosterRow>, S
         } else {
             let input = NewTeamInput {
                 name: cells[0].clone(),
-                players: vec![cells[1].clone(), cells[2].clone()],
+                players: vec![PlayerInput::name(&cells[1]), PlayerInput::name(&cells[2])],
             };
             match check_team(&input) {
                 Err(ServiceError::Invalid(e)) => row.error = Some(e.message),
@@ -215,16 +216,18 @@ pub async fn import_roster(
     Ok(added)
 }
 
-/// Writes a team's new state in `tx` with its audit row.
+/// Writes a team's new state in `tx` with its audit row (`after` holds its players as they
+/// are now: their names are written by `players`).
 async fn save_team(
     tx: &mut Conn,
     user: &User,
     now: Timestamp,
-    before: &TeamRow,
+    before: (&TeamRow, &TeamView),
     after: TeamView,
 ) -> Result<TeamView, ServiceError> {
-    db_leagues::update_team(tx, before.id, &after.name, &after.players, after.withdrawn).await?;
-    let b = super::to_json("team", &TeamView::from(before))?;
+    let (before, before_view) = before;
+    db_leagues::update_team(tx, before.id, &after.name, after.withdrawn).await?;
+    let b = super::to_json("team", before_view)?;
     let a = super::to_json("team", &after)?;
     audit::record(
         tx,
@@ -247,7 +250,8 @@ async fn team_of(conn: &mut Conn, slug: &Slug, team_id: TeamId) -> Result<TeamRo
         .ok_or(ServiceError::NotFound)
 }
 
-/// Renames a team or changes its players (it stays withdrawn or active).
+/// Renames a team and its first active players, in order (it stays withdrawn or active);
+/// names past its active players are added as new players. No player is deactivated here.
 #[tracing::instrument(skip_all, fields(user_id = %user.id, slug = ?slug, team_id = %team_id))]
 pub async fn edit_team(
     db: &Db,
@@ -269,14 +273,14 @@ pub async fn edit_team(
             message,
         ));
     }
+    let now = db.clock().now();
+    let before_view = super::teams::view(&mut tx, &before).await?;
+    super::players::rename_in_order(&mut tx, user, now, &before, &players).await?;
     let after = TeamView {
-        id: team_id,
         name,
-        players,
-        withdrawn: before.withdrawn,
-        dropped_reason: before.dropped_reason.clone(),
+        ..super::teams::view(&mut tx, &before).await?
     };
-    let view = save_team(&mut tx, user, db.clock().now(), &before, after).await?;
+    let view = save_team(&mut tx, user, now, (&before, &before_view), after).await?;
     tx.commit().await?;
     Ok(view)
 }
@@ -297,11 +301,12 @@ pub async fn set_withdrawn(
     let now = db.clock().now();
     let mut tx = db.write().await?;
     let before = team_of(&mut tx, slug, team_id).await?;
+    let before_view = super::teams::view(&mut tx, &before).await?;
     let after = TeamView {
         withdrawn,
-        ..TeamView::from(&before)
+        ..before_view.clone()
     };
-    let view = save_team(&mut tx, user, now, &before, after).await?;
+    let view = save_team(&mut tx, user, now, (&before, &before_view), after).await?;
     if withdrawn && !before.withdrawn {
         let note = format!("{} withdrew from the league", before.name);
         let cancelled = db_matches::cancel_unstarted_of(&mut tx, team_id, &note).await?;
@@ -323,7 +328,7 @@ pub async fn set_withdrawn(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::LeagueId;
+    use crate::domain::{LeagueId, PersonName};
 
     fn team(name: &str) -> TeamRow {
         TeamRow {
@@ -337,12 +342,13 @@ mod tests {
         }
     }
 
-    fn teams(rows: &[RosterRow]) -> Vec<(usize, String, [String; 2])> {
+    fn teams(rows: &[RosterRow]) -> Vec<(usize, String, Vec<String>)> {
         rows.iter()
             .filter_map(|r| {
-                r.team
-                    .clone()
-                    .map(|(n, p)| (r.line, n.into(), p.map(String::from)))
+                r.team.clone().map(|(n, p)| {
+                    let names = p.into_iter().map(|p| p.name.into()).collect();
+                    (r.line, n.into(), names)
+                })
             })
             .collect()
     }
@@ -354,7 +360,7 @@ mod tests {
         assert_eq!(rows.len(), 4, "header and blank lines skipped");
         assert_eq!(
             teams(&rows),
-            vec![(2, "Aces".into(), ["Ann".into(), "Al".into()])]
+            vec![(2, "Aces".into(), vec!["Ann".into(), "Al".into()])]
         );
         assert_eq!(rows[1].line, 5);
         assert_eq!(
@@ -378,8 +384,8 @@ mod tests {
         assert_eq!(
             teams(&rows),
             vec![
-                (1, "Kings, The".into(), ["Kim".into(), "Ken".into()]),
-                (4, "Last".into(), ["La".into(), "Lu".into()]),
+                (1, "Kings, The".into(), vec!["Kim".into(), "Ken".into()]),
+                (4, "Last".into(), vec!["La".into(), "Lu".into()]),
             ]
         );
         // The quoted line break is read as part of the cell, then refused as a name.
@@ -396,7 +402,7 @@ mod tests {
         let rows = check_roster(csv, &[team("Aces High"), team("old"), team("Cards")]).unwrap();
         assert_eq!(
             teams(&rows),
-            vec![(1, "Cardsharks".into(), ["a".into(), "b".into()])]
+            vec![(1, "Cardsharks".into(), vec!["a".into(), "b".into()])]
         );
         let errors: Vec<_> = rows.iter().map(|r| r.error.as_deref()).collect();
         assert_eq!(
