@@ -29,7 +29,7 @@ use crate::helpers::{
 
 /// Who may call a route.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Access {
+pub(crate) enum Access {
     /// Anyone, logged in or not.
     Public,
     /// Anyone logged in (pages only: the account, tonight's matches).
@@ -43,7 +43,7 @@ enum Access {
 use Access::{Admin, League, LoggedIn, Public};
 
 /// Every route, as the code declares it, and who may call it.
-const ROUTES: &[(&str, &str, Access)] = &[
+pub(crate) const ROUTES: &[(&str, &str, Access)] = &[
     // Health and assets.
     ("GET", "/healthz", Public),
     ("GET", "/static/{name}", Public),

@@ -6,7 +6,8 @@
 use serde_json::{Value, json};
 use spades_im::service::Role;
 
-use crate::helpers::{Api, TestApp, json_with_status, spawn_app};
+use crate::authz_matrix::{Access, ROUTES};
+use crate::helpers::{Api, TestApp, hand_of, json_with_status, spawn_app};
 
 /// A league `fall` with teams "Aces" (Ann, Al) and "Kings" (Kim, Ken, with student ids), as
 /// the coordinator `coord`.
@@ -326,10 +327,7 @@ async fn an_erasure_removes_personal_data_and_keeps_every_score() {
         .as_i64()
         .unwrap();
     admin
-        .play_hands(
-            m,
-            &[crate::helpers::hand_of([3, 3], [3, 3], [3, 4], [3, 4])],
-        )
+        .play_hands(m, &[hand_of([3, 3], [3, 3], [3, 4], [3, 4])])
         .await;
     let score = |v: Value| {
         json!([
@@ -434,4 +432,177 @@ async fn a_person_is_exported_from_every_league_by_student_id() {
         .post("/api/v1/people/export", &json!({"student_id": "  "}))
         .await;
     assert_eq!(refused(r, 422, "blank").await["code"], "invalid_student_id");
+}
+
+/// Student ids and emails of the season: each is personal data, so none may appear in any
+/// public answer or the server's log. Each is typed in a form the service changes (the id
+/// in small letters) and searched for both as typed and as stored.
+const SECRETS: [&str; 6] = [
+    "zq9001",
+    "ZQ9001",
+    "zq9002",
+    "ZQ9002",
+    "ann.zq@example.edu",
+    "kim.zq@example.edu",
+];
+
+/// `path` of the route table with its parameters filled: every team's or match's id.
+fn filled(path: &str, teams: &[i64], matches: &[i64]) -> Vec<String> {
+    let path = path
+        .replace("{slug}", "fall")
+        .replace("{preset}", "classic")
+        .replace("{name}", "style.css");
+    let ids = if path.contains("/teams/{id}") {
+        teams
+    } else if path.contains("{id}") {
+        matches
+    } else {
+        return vec![path];
+    };
+    ids.iter()
+        .map(|id| path.replace("{id}", &id.to_string()))
+        .collect()
+}
+
+#[actix_web::test]
+async fn no_student_id_or_email_is_in_a_public_answer_or_the_log() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = spades_im::db::Db::open_file(
+        &dir.path().join("db.sqlite3"),
+        spades_im::domain::Clock::system(spades_im::domain::machine_zone()),
+    )
+    .await
+    .unwrap();
+    spades_im::service::accounts::create_user(
+        &db,
+        None,
+        "coord",
+        Role::Admin,
+        crate::helpers::PASSWORD,
+    )
+    .await
+    .unwrap();
+    let token = spades_im::service::accounts::create_token(&db, "coord", "t")
+        .await
+        .unwrap();
+    drop(db);
+    let log = dir.path().join("server.log");
+    let served = crate::observe::serve(dir.path(), &log, &[]).await;
+    let admin = Api {
+        base: served.base.clone(),
+        token,
+        client: reqwest::Client::new(),
+    };
+    let r = admin
+        .post(
+            "/api/v1/leagues",
+            &json!({"name": "Fall", "slug": "fall", "rules": {"regular": "classic"}}),
+        )
+        .await;
+    json_with_status(r, 201, "league").await;
+    let mut teams = vec![
+        team(
+            &admin,
+            "fall",
+            json!({"name": "Aces", "players": [
+            {"name": "Ann", "student_id": "zq9001", "email": "ann.zq@example.edu", "captain": true},
+            "Al"]}),
+        )
+        .await,
+        team(
+            &admin,
+            "fall",
+            json!({"name": "Kings", "players": ["Kim", "Ken"]}),
+        )
+        .await,
+    ];
+    teams.push(
+        team(
+            &admin,
+            "fall",
+            json!({"name": "Jacks", "players": ["Jo", "Jay"]}),
+        )
+        .await,
+    );
+    let kim = roster(&admin, teams[1]).await[0]["id"].as_i64().unwrap();
+    let r = admin
+        .patch(
+            &format!("/api/v1/players/{kim}"),
+            &json!({"student_id": "zq9002", "email": "kim.zq@example.edu"}),
+        )
+        .await;
+    json_with_status(r, 200, "kim").await;
+    // Refusals that hold an id: on another team, and a bad email.
+    let r = admin
+        .post(
+            &format!("/api/v1/teams/{}/players", teams[2]),
+            &json!({"name": "X", "student_id": "zq9001"}),
+        )
+        .await;
+    refused(r, 409, "taken").await;
+    let r = admin
+        .post("/api/v1/people/export", &json!({"student_id": "zq9002"}))
+        .await;
+    json_with_status(r, 200, "export").await;
+    let r = admin
+        .post(
+            "/api/v1/leagues/fall/schedule",
+            &json!({"format": "round_robin"}),
+        )
+        .await;
+    let schedule = json_with_status(r, 201, "schedule").await;
+    let matches: Vec<i64> = schedule["matches"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["id"].as_i64().unwrap())
+        .collect();
+    admin
+        .play_hands(matches[0], &[hand_of([3, 3], [3, 3], [3, 4], [3, 4])])
+        .await;
+
+    let r = admin
+        .post(
+            "/api/v1/leagues/fall/playoffs",
+            &json!({"format": "single_elimination", "teams": 2, "force": true}),
+        )
+        .await;
+    json_with_status(r, 201, "playoffs").await;
+
+    // The admin sees them: the scan below looks for text that is there to find.
+    let admin_view = admin
+        .get(&format!("/api/v1/teams/{}/roster", teams[0]))
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(admin_view.contains("ZQ9001") && admin_view.contains("ann.zq@example.edu"));
+
+    let client = reqwest::Client::new();
+    let mut scanned = 0;
+    for (method, path, access) in ROUTES {
+        if *method != "GET" || *access != Access::Public {
+            continue;
+        }
+        for url in filled(path, &teams, &matches) {
+            let r = client
+                .get(format!("{}{url}", served.base))
+                .send()
+                .await
+                .unwrap();
+            assert!(r.status().as_u16() < 500, "{url}: {}", r.status());
+            let body = r.text().await.unwrap();
+            for secret in SECRETS {
+                assert!(!body.contains(secret), "{url} shows {secret}");
+            }
+            scanned += 1;
+        }
+    }
+    assert!(scanned > 30, "{scanned} public answers scanned");
+    drop(served);
+    let log = std::fs::read_to_string(&log).unwrap();
+    assert!(log.contains("answered"), "the log was captured:\n{log}");
+    for secret in SECRETS {
+        assert!(!log.contains(secret), "the server's log shows {secret}");
+    }
 }
