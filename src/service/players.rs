@@ -39,11 +39,24 @@ impl PlayerInput {
     }
 }
 
+/// A student id as sent: text, or a number (many are all digits). Any other JSON is refused
+/// without repeating it, as serde's own message would: it may be the student's id.
+fn student_id_text<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    match serde_json::Value::deserialize(d)? {
+        serde_json::Value::Null => Ok(None),
+        serde_json::Value::String(text) => Ok(Some(text)),
+        serde_json::Value::Number(n) => Ok(Some(n.to_string())),
+        _ => Err(serde::de::Error::custom("a student id is text or a number")),
+    }
+}
+
 /// A new player: `POST /api/v1/teams/{id}/players`, or an entry of a new team's `players`.
 #[derive(Debug, Clone, Default, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct NewPlayerInput {
     pub name: String,
+    #[serde(default, deserialize_with = "student_id_text")]
+    #[schema(value_type = Option<String>)]
     pub student_id: Option<String>,
     pub email: Option<String>,
     pub captain: Option<bool>,
@@ -55,6 +68,8 @@ pub struct NewPlayerInput {
 #[serde(deny_unknown_fields)]
 pub struct PlayerChange {
     pub name: Option<String>,
+    #[serde(default, deserialize_with = "student_id_text")]
+    #[schema(value_type = Option<String>)]
     pub student_id: Option<String>,
     pub email: Option<String>,
     pub captain: Option<bool>,
@@ -476,7 +491,9 @@ pub async fn erase(
 #[derive(Debug, Clone, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ExportInput {
-    pub student_id: String,
+    #[serde(deserialize_with = "student_id_text")]
+    #[schema(value_type = String)]
+    pub student_id: Option<String>,
 }
 
 /// One player row of a person's export, with its league and team.
@@ -510,13 +527,14 @@ pub async fn export_person(
 ) -> Result<PersonExport, ServiceError> {
     require_admin(user)?;
     let now = db.clock().now();
-    let student_id = check_student_id(Some(&input.student_id), "student_id")?.ok_or_else(|| {
-        ServiceError::invalid(
-            ErrorCode::InvalidStudentId,
-            "student_id",
-            "give the student id of the person",
-        )
-    })?;
+    let student_id =
+        check_student_id(input.student_id.as_deref(), "student_id")?.ok_or_else(|| {
+            ServiceError::invalid(
+                ErrorCode::InvalidStudentId,
+                "student_id",
+                "give the student id of the person",
+            )
+        })?;
     let mut tx = db.write().await?;
     let mut players = Vec::new();
     for row in db_players::with_student_id(&mut tx, &student_id).await? {

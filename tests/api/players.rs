@@ -185,6 +185,11 @@ async fn a_student_id_is_on_one_team_of_a_league_and_refusals_write_nothing() {
         ),
         (json!({"name": "\u{202E}X"}), "invalid_input", "name"),
         (json!({"name": "X", "shoe": 9}), "invalid_request", ""),
+        (
+            json!({"name": "X", "student_id": [7700123]}),
+            "invalid_request",
+            "student_id",
+        ),
     ] {
         let r = admin
             .post(&format!("/api/v1/teams/{aces}/players"), &body)
@@ -194,7 +199,10 @@ async fn a_student_id_is_on_one_team_of_a_league_and_refusals_write_nothing() {
         if !field.is_empty() {
             assert_eq!(e["field"], field, "{body}: {e}");
         }
-        assert!(!e.to_string().contains("zq"), "{e}");
+        assert!(
+            !e.to_string().contains("zq") && !e.to_string().contains("7700123"),
+            "{e}"
+        );
     }
     let r = admin
         .post("/api/v1/teams/999999/players", &json!({"name": "X"}))
@@ -262,6 +270,17 @@ async fn players_are_added_changed_and_deactivated_keeping_their_history() {
     assert_eq!(ava["active"], true);
     let id = ava["id"].as_i64().unwrap();
 
+    // A student id sent as a number is taken as its digits.
+    let r = admin
+        .post(
+            &format!("/api/v1/teams/{kings}/players"),
+            &json!({"name": "Num", "student_id": 7700123}),
+        )
+        .await;
+    assert_eq!(
+        json_with_status(r, 201, "number").await["student_id"],
+        "7700123"
+    );
     let r = admin
         .patch(
             &format!("/api/v1/players/{id}"),
@@ -297,7 +316,7 @@ async fn players_are_added_changed_and_deactivated_keeping_their_history() {
         .iter()
         .map(|p| p["captain"].as_bool().unwrap())
         .collect();
-    assert_eq!(captains, [false, false, true]);
+    assert_eq!(captains, [false, false, true, false]);
 }
 
 /// The audit rows of `action`: (entity, after, reason).
