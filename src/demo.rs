@@ -26,6 +26,7 @@ use crate::rules::{HandInput, RulesSpec};
 use crate::service::conduct::{self, RatingInput};
 use crate::service::leagues::{self, League, NewLeagueInput, StageRules};
 use crate::service::matches::{self, Recorded};
+use crate::service::players::PlayerInput;
 use crate::service::schedule::ScheduleInput;
 use crate::service::teams::NewTeamInput;
 use crate::service::{ServiceError, User, accounts};
@@ -321,7 +322,7 @@ async fn add_teams(db: &Db, admin: &User) -> anyhow::Result<Option<TeamId>> {
             &slug()?,
             &NewTeamInput {
                 name: name.into(),
-                players: players.iter().map(|p| p.to_string()).collect(),
+                players: players.iter().map(|p| PlayerInput::name(p)).collect(),
             },
         )
         .await

@@ -14,6 +14,7 @@ use chrono::NaiveDateTime;
 use crate::db::hands::{self as db_hands, NewHand};
 use crate::db::leagues as db_leagues;
 use crate::db::matches::{self as db_matches, NewMatch};
+use crate::db::players::{self as db_players, PlayerFields};
 use crate::db::{Conn, Db};
 use crate::demo::{Rng, random_hand};
 use crate::domain::{LeagueId, MatchId, PersonName, TeamId, TeamName, Timestamp, UserId};
@@ -55,7 +56,7 @@ pub async fn season(db: &Db, admin: &User, spec: &SeasonSpec) -> anyhow::Result<
         budget: spec.hands,
     };
     let mut tx = db.write().await?;
-    let team_ids = insert_teams(&mut tx, league.row.id, spec.teams).await?;
+    let team_ids = insert_teams(&mut tx, league.row.id, spec.teams, db.clock().now()).await?;
     let rounds = round_robin(spec.teams);
     let mut out = Generated {
         league_id: league.row.id,
@@ -106,6 +107,7 @@ async fn insert_teams(
     conn: &mut Conn,
     league: LeagueId,
     teams: usize,
+    now: Timestamp,
 ) -> anyhow::Result<Vec<TeamId>> {
     let mut team_ids = Vec::with_capacity(teams);
     for i in 1..=teams {
@@ -115,7 +117,18 @@ async fn insert_teams(
         let players = [name(format!("Player {i}a"))?, name(format!("Player {i}b"))?];
         let team = TeamName::new(&format!("Team {i:04}"))
             .map_err(|bad| anyhow::anyhow!("team {i} is no name: {bad:?}"))?;
-        team_ids.push(db_leagues::insert_team(conn, league, &team, &players).await?);
+        let id = db_leagues::insert_team(conn, league, &team, &players).await?;
+        for name in players {
+            let player = PlayerFields {
+                name,
+                student_id: None,
+                email: None,
+                captain: false,
+                active: true,
+            };
+            db_players::insert(conn, id, league, &player, now).await?;
+        }
+        team_ids.push(id);
     }
     Ok(team_ids)
 }

@@ -13,13 +13,14 @@ use sqlx::{PgConnection, QueryBuilder, Row, SqliteConnection};
 use super::{Db, DbError, Raw};
 
 /// The tables of data, parents first. The rest is kept by triggers or belongs to sqlx.
-const TABLES: [&str; 17] = [
+const TABLES: [&str; 18] = [
     "app_meta",
     "users",
     "sessions",
     "api_tokens",
     "leagues",
     "teams",
+    "players",
     "league_supervisors",
     "matches",
     "hands",

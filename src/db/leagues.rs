@@ -139,22 +139,20 @@ pub async fn insert_team(
     Ok(TeamId(id))
 }
 
+/// Renames a team or withdraws it (its players' names are `players::sync_seats`').
 pub async fn update_team(
     conn: &mut Conn,
     id: TeamId,
     name: &TeamName,
-    players: &[PersonName; 2],
     withdrawn: bool,
 ) -> sqlx::Result<()> {
     // A team put back in play is no longer "dropped".
     on_store!(conn, execute sqlx::query(
-        "UPDATE teams SET name = $1, player1 = $2, player2 = $3, withdrawn = $4,
-                dropped_reason = CASE WHEN $4 THEN dropped_reason END
-         WHERE id = $5",
+        "UPDATE teams SET name = $1, withdrawn = $2,
+                dropped_reason = CASE WHEN $2 THEN dropped_reason END
+         WHERE id = $3",
     )
     .bind(name)
-    .bind(&players[0])
-    .bind(&players[1])
     .bind(withdrawn)
     .bind(id))?;
     Ok(())

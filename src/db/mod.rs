@@ -18,6 +18,7 @@ pub mod hands;
 pub mod idempotency;
 pub mod leagues;
 pub mod matches;
+pub mod players;
 pub mod playoffs;
 mod postgres;
 mod sqlite;

@@ -45,6 +45,10 @@ id!(
     MatchId
 );
 id!(
+    /// A player of a team (`players.id`): what a lineup points at.
+    PlayerId
+);
+id!(
     /// A user account (`users.id`).
     UserId
 );

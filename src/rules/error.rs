@@ -74,6 +74,8 @@ error_codes! {
     InvalidPassword => "invalid_password",
     /// An email that does not read as one (one `@`, no spaces, at most 254 characters).
     InvalidEmail => "invalid_email",
+    /// A student id that is not 1 to 40 letters, digits and dashes.
+    InvalidStudentId => "invalid_student_id",
     /// A username another account has (whatever the case).
     UsernameTaken => "username_taken",
     /// An email another account has (whatever the case).
@@ -87,6 +89,12 @@ error_codes! {
     SlugTaken => "slug_taken",
     /// Deactivating the last active admin, or making it a supervisor.
     LastAdmin => "last_admin",
+    /// A student id held by a player of another team of the league.
+    PlayerOnAnotherTeam => "player_on_another_team",
+    /// A student id held by another player of the same team.
+    StudentIdTaken => "student_id_taken",
+    /// A ninth active player, or fewer than two.
+    PlayerLimit => "player_limit",
     ScheduleExists => "schedule_exists",
     BracketExists => "bracket_exists",
     /// Playoffs while regular-season matches remain, under `require_all_played`.

@@ -192,6 +192,7 @@ pub async fn league_admin(db: &Db, user: &User, slug: &Slug) -> Result<LeagueAdm
         .collect();
     let rows = db_matches::of_league(&mut conn, id).await?;
     let notes = db_matches::rating_notes_of_league(&mut conn, id).await?;
+    let team_views = super::teams::views(&mut conn, id, &teams).await?;
     drop(conn);
     let names: HashMap<TeamId, &str> = teams.iter().map(|t| (t.id, t.name.as_str())).collect();
     let name_of = |id: TeamId| {
@@ -225,7 +226,7 @@ pub async fn league_admin(db: &Db, user: &User, slug: &Slug) -> Result<LeagueAdm
         })
         .collect();
     Ok(LeagueAdmin {
-        teams: teams.iter().map(TeamView::from).collect(),
+        teams: team_views,
         league,
         supervisors,
         candidates,

@@ -5,13 +5,14 @@ use crate::db::Conn;
 
 use super::{ServiceError, User};
 use crate::db::audit::{self as db_audit, AuditEntry};
-use crate::domain::{BracketId, LeagueId, MatchId, TeamId, Timestamp, TokenId, UserId};
+use crate::domain::{BracketId, LeagueId, MatchId, PlayerId, TeamId, Timestamp, TokenId, UserId};
 
 /// The row a change was made to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Subject {
     League(LeagueId),
     Team(TeamId),
+    Player(PlayerId),
     Match(MatchId),
     Bracket(BracketId),
     User(UserId),
@@ -24,6 +25,7 @@ impl Subject {
         match self {
             Subject::League(id) => ("league", id.0),
             Subject::Team(id) => ("team", id.0),
+            Subject::Player(id) => ("player", id.0),
             Subject::Match(id) => ("match", id.0),
             Subject::Bracket(id) => ("bracket", id.0),
             Subject::User(id) => ("user", id.0),

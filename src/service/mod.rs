@@ -28,6 +28,7 @@ pub mod league_home;
 pub mod leagues;
 pub mod match_view;
 pub mod matches;
+pub mod players;
 pub mod playoffs;
 pub mod public_views;
 pub mod reschedule;

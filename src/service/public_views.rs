@@ -326,7 +326,7 @@ pub async fn teams(db: &Db, slug: &Slug) -> Result<LeagueTeams, ServiceError> {
     let conn: &mut Conn = &mut conn;
     let league = leagues::league_by_slug(conn, slug).await?;
     let teams = super::teams::teams(conn, league.row.id).await?;
-    let teams = teams.iter().map(TeamView::from).collect();
+    let teams = super::teams::views(conn, league.row.id, &teams).await?;
     Ok(LeagueTeams { league, teams })
 }
 
@@ -355,8 +355,8 @@ pub async fn team(db: &Db, slug: &Slug, id: TeamId) -> Result<TeamSeason, Servic
     let team = teams
         .iter()
         .find(|t| t.id == id)
-        .map(TeamView::from)
         .ok_or(ServiceError::NotFound)?;
+    let team = super::teams::view(conn, team).await?;
     let table = super::standings::standings(conn, &league).await?;
     let standing = table.iter().find(|s| s.team_id == id).cloned();
     let eligibility = eligibility_in(conn, &league, &teams, &table, id).await?;

@@ -7,16 +7,18 @@ use crate::domain::Slug;
 
 use super::audit;
 use super::leagues::league_row;
+use super::players::{NewPlayerInput, PLAYERS_MAX, PlayerInput};
 use super::teams::{
-    NewTeamInput, TeamView, check_team, duplicate_message, insert_team, name_taken,
+    CheckedTeam, NewTeamInput, TeamView, check_team, duplicate_message, insert_team, name_taken,
 };
 use super::text::NameKey;
 use super::{ServiceError, User, require_admin};
 use crate::db::Db;
 use crate::db::leagues::{self as db_leagues, TeamRow};
 use crate::db::matches as db_matches;
+use crate::db::players as db_players;
 use crate::domain::Timestamp;
-use crate::domain::{PersonName, TeamId, TeamName};
+use crate::domain::{StudentId, TeamId, TeamName};
 
 /// The most rows a roster import takes at once.
 pub const ROSTER_MAX_ROWS: usize = 500;
@@ -28,8 +30,11 @@ pub struct RosterRow {
     pub line: usize,
     pub cells: Vec<String>,
     /// The team to add when the row is valid.
-    pub team: Option<(TeamName, [PersonName; 2])>,
+    pub team: Option<CheckedTeam>,
     pub error: Option<String>,
+    /// The line of the row whose team this row's player was gathered into (one player a
+    /// row), when it is not this one.
+    pub gathered_into: Option<usize>,
 }
 
 /// A roster CSV checked against a league as it is now.
@@ -76,70 +81,316 @@ fn records(csv: &str) -> Result<Vec<(usize, Vec<String>)>, ServiceError> {
     Ok(out)
 }
 
-/// Checks every row of a roster CSV against the league's `existing` teams: blank lines and a
-/// header row (first cell "team") are skipped; each other row is valid or has its error.
-pub fn check_roster(csv: &str, existing: &[TeamRow]) -> Result<Vec<RosterRow>, ServiceError> {
+/// A column a header row names (docs: README, "Roster import").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Column {
+    Team,
+    Player,
+    StudentId,
+    Email,
+    Captain,
+}
+
+/// The column a header cell names, if it names one: letters and digits compared without
+/// case ("Team Name", "Player 1", "Student ID", "E-mail").
+fn column_named(cell: &str) -> Option<Column> {
+    let key: String = cell
+        .chars()
+        .filter(char::is_ascii_alphanumeric)
+        .collect::<String>()
+        .to_ascii_lowercase();
+    let player_n = key.strip_prefix("player").is_some_and(|n| {
+        n.parse::<usize>()
+            .is_ok_and(|n| (1..=PLAYERS_MAX).contains(&n))
+    });
+    match key.as_str() {
+        "team" | "teamname" => Some(Column::Team),
+        "player" | "name" | "playername" => Some(Column::Player),
+        _ if player_n => Some(Column::Player),
+        "studentid" | "studentnumber" | "sid" => Some(Column::StudentId),
+        "email" | "emailaddress" => Some(Column::Email),
+        "captain" => Some(Column::Captain),
+        _ => None,
+    }
+}
+
+/// The columns of a header row: a team column, one or more player columns and every other
+/// cell a known column (or empty); `None` when the row is not a header.
+fn header(cells: &[String]) -> Option<Vec<Option<Column>>> {
+    let columns: Vec<Option<Column>> = cells.iter().map(|c| column_named(c)).collect();
+    let known = cells
+        .iter()
+        .zip(&columns)
+        .all(|(cell, column)| column.is_some() || cell.is_empty());
+    let has = |wanted: Column| columns.iter().filter(|c| **c == Some(wanted)).count();
+    (known && has(Column::Team) == 1 && has(Column::Player) >= 1).then_some(columns)
+}
+
+/// A yes in a captain cell.
+fn is_yes(cell: &str) -> bool {
+    matches!(
+        cell.trim().to_ascii_lowercase().as_str(),
+        "y" | "yes" | "x" | "1" | "true" | "captain"
+    )
+}
+
+/// One row of the file read through its columns: the team's name and the row's players.
+fn row_input(columns: &[Option<Column>], cells: &[String]) -> (String, Vec<PlayerInput>) {
+    let cell = |wanted: Column| {
+        columns
+            .iter()
+            .position(|c| *c == Some(wanted))
+            .and_then(|i| cells.get(i))
+            .cloned()
+    };
+    let team = cell(Column::Team).unwrap_or_default();
+    let names: Vec<String> = columns
+        .iter()
+        .zip(cells)
+        .filter(|(c, _)| **c == Some(Column::Player))
+        .map(|(_, v)| v.clone())
+        .collect();
+    let one_a_row = columns
+        .iter()
+        .filter(|c| **c == Some(Column::Player))
+        .count()
+        == 1;
+    let players = if one_a_row {
+        let student_id = cell(Column::StudentId).filter(|v| !v.is_empty());
+        let email = cell(Column::Email).filter(|v| !v.is_empty());
+        let captain = cell(Column::Captain).is_some_and(|v| is_yes(&v));
+        names
+            .into_iter()
+            .map(|name| {
+                PlayerInput::Player(NewPlayerInput {
+                    name,
+                    student_id: student_id.clone(),
+                    email: email.clone(),
+                    captain: Some(captain),
+                })
+            })
+            .collect()
+    } else {
+        names.iter().map(|n| PlayerInput::name(n)).collect()
+    };
+    (team, players)
+}
+
+/// A record of the file (its line and cells) as read: a team's name and players, or why not.
+type ReadRow = (
+    usize,
+    Vec<String>,
+    Result<(String, Vec<PlayerInput>), Unread>,
+);
+
+/// Why a row of a roster file gives no team of its own.
+enum Unread {
+    /// Its player joins the team of the row on this line.
+    Gathered(usize),
+    /// It does not read: why.
+    Bad(String),
+}
+
+/// The rows of a roster file, each with its team's name and players. With a header row, its
+/// columns say what each cell is (in any order); a header with one player column lists one
+/// player a row, and the rows of a team (by name) are gathered into one team. Without one,
+/// each row is a team: its name, then 2 to 8 players.
+fn read_rows(records: Vec<(usize, Vec<String>)>) -> Result<Vec<ReadRow>, ServiceError> {
+    let mut records = records.into_iter().peekable();
+    let columns = match records.peek() {
+        Some((_, cells)) => header(cells),
+        None => None,
+    };
+    let Some(columns) = columns else {
+        return Ok(records
+            .map(|(line, cells)| {
+                let read = if (3..=PLAYERS_MAX + 1).contains(&cells.len()) {
+                    Ok((
+                        cells[0].clone(),
+                        cells[1..].iter().map(|c| PlayerInput::name(c)).collect(),
+                    ))
+                } else {
+                    Err(Unread::Bad(format!(
+                        "expected 3 to {} columns (the team, then 2 to {PLAYERS_MAX} players), found {}",
+                        PLAYERS_MAX + 1,
+                        cells.len()
+                    )))
+                };
+                (line, cells, read)
+            })
+            .collect());
+    };
+    records.next();
+    let players_columns = columns
+        .iter()
+        .filter(|c| **c == Some(Column::Player))
+        .count();
+    let personal = columns
+        .iter()
+        .any(|c| matches!(c, Some(Column::StudentId | Column::Email | Column::Captain)));
+    if players_columns > 1 && personal {
+        return Err(ServiceError::invalid(
+            ErrorCode::InvalidRoster,
+            "csv",
+            "with student id, email or captain columns, the header has one player column: one player a row",
+        ));
+    }
+    let rows: Vec<_> = records
+        .map(|(line, cells)| {
+            let read = if cells.len() == columns.len() {
+                Ok(row_input(&columns, &cells))
+            } else {
+                Err(Unread::Bad(format!(
+                    "expected {} columns, as in the header row, found {}",
+                    columns.len(),
+                    cells.len()
+                )))
+            };
+            (line, cells, read)
+        })
+        .collect();
+    if players_columns > 1 {
+        return Ok(rows);
+    }
+    // One player a row: each team's rows gathered on its first row (the others point at it).
+    let mut gathered: Vec<ReadRow> = Vec::new();
+    let mut first_of: Vec<(NameKey, usize, usize)> = Vec::new();
+    for (line, cells, read) in rows {
+        let Ok((team, players)) = read else {
+            gathered.push((line, cells, read));
+            continue;
+        };
+        let key = NameKey::of(team.trim());
+        match first_of
+            .iter()
+            .find(|(k, _, _)| *k == key && !team.trim().is_empty())
+        {
+            Some((_, at, first_line)) => {
+                if let Ok((_, team_players)) = &mut gathered[*at].2 {
+                    team_players.extend(players);
+                }
+                gathered.push((line, cells, Err(Unread::Gathered(*first_line))));
+            }
+            None => {
+                first_of.push((key, gathered.len(), line));
+                gathered.push((line, cells, Ok((team, players))));
+            }
+        }
+    }
+    Ok(gathered)
+}
+
+/// Checks every row of a roster CSV against the league's `existing` teams and the student
+/// ids its players hold (`taken`: each id with its team's name). Blank lines and a header
+/// row are skipped; each other row is valid or has its error.
+pub fn check_roster(
+    csv: &str,
+    existing: &[TeamRow],
+    taken: &[(StudentId, String)],
+) -> Result<Vec<RosterRow>, ServiceError> {
     let mut rows: Vec<RosterRow> = Vec::new();
     let existing: Vec<(NameKey, &str)> = existing
         .iter()
         .map(|t| (NameKey::of(t.name.as_str()), t.name.as_str()))
         .collect();
-    // The names of the valid rows so far, with their lines.
+    // The names of the valid rows so far, with their lines, and their student ids.
     let mut seen: Vec<(NameKey, TeamName, usize)> = Vec::new();
-    for (i, (line, cells)) in records(csv)?.into_iter().enumerate() {
-        if i == 0
-            && cells
-                .first()
-                .is_some_and(|c| c.eq_ignore_ascii_case("team"))
-        {
-            continue;
-        }
+    let mut ids: Vec<StudentId> = Vec::new();
+    for (line, cells, read) in read_rows(records(csv)?)? {
         let mut row = RosterRow {
             line,
-            cells: cells.clone(),
+            cells,
             team: None,
             error: None,
+            gathered_into: None,
         };
-        if cells.len() != 3 {
-            row.error = Some(format!(
-                "expected 3 columns (team, player1, player2), found {}",
-                cells.len()
-            ));
-        } else {
-            let input = NewTeamInput {
-                name: cells[0].clone(),
-                players: vec![cells[1].clone(), cells[2].clone()],
-            };
-            match check_team(&input) {
-                Err(ServiceError::Invalid(e)) => row.error = Some(e.message),
-                Err(e) => row.error = Some(e.to_string()),
-                Ok((name, players)) => {
-                    let key = NameKey::of(name.as_str());
-                    if let Some((_, earlier_name, earlier)) =
-                        seen.iter().find(|(k, _, _)| *k == key)
-                    {
-                        row.error = Some(
-                            if earlier_name.as_str().to_lowercase() == name.as_str().to_lowercase()
-                            {
-                                format!("\"{name}\" is already on line {earlier} of the file")
-                            } else {
-                                format!(
-                                    "\"{name}\" reads the same as \"{earlier_name}\" on line {earlier} of the file"
-                                )
-                            },
-                        );
-                    } else if let Some((_, other)) = existing.iter().find(|(k, _)| *k == key) {
-                        row.error = Some(duplicate_message(name.as_str(), other));
-                    } else {
-                        seen.push((key, name.clone(), line));
-                        row.team = Some((name, players));
-                    }
+        let (name, players) = match read {
+            Ok(read) => read,
+            Err(Unread::Gathered(first)) => {
+                row.gathered_into = Some(first);
+                rows.push(row);
+                continue;
+            }
+            Err(Unread::Bad(message)) => {
+                row.error = Some(message);
+                rows.push(row);
+                continue;
+            }
+        };
+        let input = NewTeamInput { name, players };
+        match check_team(&input) {
+            Err(ServiceError::Invalid(e)) => row.error = Some(e.message),
+            Err(e) => row.error = Some(e.to_string()),
+            Ok((name, players)) => {
+                let key = NameKey::of(name.as_str());
+                let id_taken = players
+                    .iter()
+                    .filter_map(|p| p.student_id.as_ref())
+                    .find_map(|id| {
+                        if ids.contains(id) {
+                            Some(
+                                "a student id of this team is on an earlier team of the file"
+                                    .to_string(),
+                            )
+                        } else {
+                            taken.iter().find(|(t, _)| t == id).map(|(_, team)| {
+                                format!("a student id of this team is on \"{team}\" in this league")
+                            })
+                        }
+                    });
+                if let Some((_, earlier_name, earlier)) = seen.iter().find(|(k, _, _)| *k == key) {
+                    row.error = Some(
+                        if earlier_name.as_str().to_lowercase() == name.as_str().to_lowercase() {
+                            format!("\"{name}\" is already on line {earlier} of the file")
+                        } else {
+                            format!(
+                                "\"{name}\" reads the same as \"{earlier_name}\" on line {earlier} of the file"
+                            )
+                        },
+                    );
+                } else if let Some((_, other)) = existing.iter().find(|(k, _)| *k == key) {
+                    row.error = Some(duplicate_message(name.as_str(), other));
+                } else if let Some(message) = id_taken {
+                    row.error = Some(message);
+                } else {
+                    seen.push((key, name.clone(), line));
+                    ids.extend(players.iter().filter_map(|p| p.student_id.clone()));
+                    row.team = Some((name, players));
                 }
             }
         }
         rows.push(row);
     }
+    // A player gathered into a team that is not imported is not imported either.
+    let refused: Vec<usize> = rows
+        .iter()
+        .filter(|r| r.team.is_none() && r.gathered_into.is_none())
+        .map(|r| r.line)
+        .collect();
+    for row in &mut rows {
+        if let Some(first) = row.gathered_into
+            && refused.contains(&first)
+        {
+            row.error = Some(format!("the team on line {first} is not imported"));
+        }
+    }
     Ok(rows)
+}
+
+/// The student ids of the league's players, each with its team's name.
+async fn taken_ids(
+    conn: &mut Conn,
+    league: crate::domain::LeagueId,
+    teams: &[TeamRow],
+) -> Result<Vec<(StudentId, String)>, ServiceError> {
+    Ok(db_players::of_league(conn, league)
+        .await?
+        .into_iter()
+        .filter_map(|p| {
+            let team = teams.iter().find(|t| t.id == p.team_id)?;
+            Some((p.student_id?, team.name.to_string()))
+        })
+        .collect())
 }
 
 /// A roster has 1 to [`ROSTER_MAX_ROWS`] rows.
@@ -148,7 +399,7 @@ fn roster_size(rows: &[RosterRow]) -> Result<(), ServiceError> {
         return Err(ServiceError::invalid(
             ErrorCode::InvalidRoster,
             "csv",
-            "paste the roster: one team a line, team,player1,player2",
+            "paste the roster: one team a line (team,player1,player2...), or a header row and one player a line",
         ));
     }
     if rows.len() > ROSTER_MAX_ROWS {
@@ -172,7 +423,8 @@ pub async fn preview_roster(
     let mut conn = db.read().await?;
     let league = league_row(&mut conn, slug).await?;
     let existing = db_leagues::teams(&mut conn, league.id).await?;
-    let rows = check_roster(csv, &existing)?;
+    let taken = taken_ids(&mut conn, league.id, &existing).await?;
+    let rows = check_roster(csv, &existing, &taken)?;
     roster_size(&rows)?;
     Ok(RosterPreview {
         slug: league.slug.to_string(),
@@ -197,7 +449,8 @@ pub async fn import_roster(
     let mut tx = db.write().await?;
     let league = league_row(&mut tx, slug).await?;
     let existing = db_leagues::teams(&mut tx, league.id).await?;
-    let rows = check_roster(csv, &existing)?;
+    let taken = taken_ids(&mut tx, league.id, &existing).await?;
+    let rows = check_roster(csv, &existing, &taken)?;
     roster_size(&rows)?;
     let mut added = Vec::new();
     for team in rows.into_iter().filter_map(|r| r.team) {
@@ -215,16 +468,18 @@ pub async fn import_roster(
     Ok(added)
 }
 
-/// Writes a team's new state in `tx` with its audit row.
+/// Writes a team's new state in `tx` with its audit row (`after` holds its players as they
+/// are now: their names are written by `players`).
 async fn save_team(
     tx: &mut Conn,
     user: &User,
     now: Timestamp,
-    before: &TeamRow,
+    before: (&TeamRow, &TeamView),
     after: TeamView,
 ) -> Result<TeamView, ServiceError> {
-    db_leagues::update_team(tx, before.id, &after.name, &after.players, after.withdrawn).await?;
-    let b = super::to_json("team", &TeamView::from(before))?;
+    let (before, before_view) = before;
+    db_leagues::update_team(tx, before.id, &after.name, after.withdrawn).await?;
+    let b = super::to_json("team", before_view)?;
     let a = super::to_json("team", &after)?;
     audit::record(
         tx,
@@ -247,7 +502,8 @@ async fn team_of(conn: &mut Conn, slug: &Slug, team_id: TeamId) -> Result<TeamRo
         .ok_or(ServiceError::NotFound)
 }
 
-/// Renames a team or changes its players (it stays withdrawn or active).
+/// Renames a team and its first active players, in order (it stays withdrawn or active);
+/// names past its active players are added as new players. No player is deactivated here.
 #[tracing::instrument(skip_all, fields(user_id = %user.id, slug = ?slug, team_id = %team_id))]
 pub async fn edit_team(
     db: &Db,
@@ -269,14 +525,14 @@ pub async fn edit_team(
             message,
         ));
     }
+    let now = db.clock().now();
+    let before_view = super::teams::view(&mut tx, &before).await?;
+    super::players::rename_in_order(&mut tx, user, now, &before, &players).await?;
     let after = TeamView {
-        id: team_id,
         name,
-        players,
-        withdrawn: before.withdrawn,
-        dropped_reason: before.dropped_reason.clone(),
+        ..super::teams::view(&mut tx, &before).await?
     };
-    let view = save_team(&mut tx, user, db.clock().now(), &before, after).await?;
+    let view = save_team(&mut tx, user, now, (&before, &before_view), after).await?;
     tx.commit().await?;
     Ok(view)
 }
@@ -297,11 +553,12 @@ pub async fn set_withdrawn(
     let now = db.clock().now();
     let mut tx = db.write().await?;
     let before = team_of(&mut tx, slug, team_id).await?;
+    let before_view = super::teams::view(&mut tx, &before).await?;
     let after = TeamView {
         withdrawn,
-        ..TeamView::from(&before)
+        ..before_view.clone()
     };
-    let view = save_team(&mut tx, user, now, &before, after).await?;
+    let view = save_team(&mut tx, user, now, (&before, &before_view), after).await?;
     if withdrawn && !before.withdrawn {
         let note = format!("{} withdrew from the league", before.name);
         let cancelled = db_matches::cancel_unstarted_of(&mut tx, team_id, &note).await?;
@@ -323,7 +580,7 @@ pub async fn set_withdrawn(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::LeagueId;
+    use crate::domain::{LeagueId, PersonName};
 
     fn team(name: &str) -> TeamRow {
         TeamRow {
@@ -337,12 +594,13 @@ mod tests {
         }
     }
 
-    fn teams(rows: &[RosterRow]) -> Vec<(usize, String, [String; 2])> {
+    fn teams(rows: &[RosterRow]) -> Vec<(usize, String, Vec<String>)> {
         rows.iter()
             .filter_map(|r| {
-                r.team
-                    .clone()
-                    .map(|(n, p)| (r.line, n.into(), p.map(String::from)))
+                r.team.clone().map(|(n, p)| {
+                    let names = p.into_iter().map(|p| p.name.into()).collect();
+                    (r.line, n.into(), names)
+                })
             })
             .collect()
     }
@@ -350,16 +608,16 @@ mod tests {
     #[test]
     fn rows_are_checked_with_their_line_numbers() {
         let csv = "team,player1,player2\nAces,Ann,Al\n\n  \nLonely,Lou\naces,Ava,Abe\nOld,Oz,Ola\n";
-        let rows = check_roster(csv, &[team("old")]).unwrap();
+        let rows = check_roster(csv, &[team("old")], &[]).unwrap();
         assert_eq!(rows.len(), 4, "header and blank lines skipped");
         assert_eq!(
             teams(&rows),
-            vec![(2, "Aces".into(), ["Ann".into(), "Al".into()])]
+            vec![(2, "Aces".into(), vec!["Ann".into(), "Al".into()])]
         );
         assert_eq!(rows[1].line, 5);
         assert_eq!(
             rows[1].error.as_deref(),
-            Some("expected 3 columns (team, player1, player2), found 2")
+            Some("expected 3 columns, as in the header row, found 2")
         );
         assert_eq!(
             rows[2].error.as_deref(),
@@ -374,12 +632,12 @@ mod tests {
     #[test]
     fn quoted_cells_keep_commas_and_quotes_and_a_name_on_two_lines_is_refused() {
         let csv = "\u{feff}\"Kings, The\", Kim ,Ken\r\n\"Two\nLines\",\"Li \"\"Lee\"\" Lu\",Lo\r\nLast,La,Lu";
-        let rows = check_roster(csv, &[]).unwrap();
+        let rows = check_roster(csv, &[], &[]).unwrap();
         assert_eq!(
             teams(&rows),
             vec![
-                (1, "Kings, The".into(), ["Kim".into(), "Ken".into()]),
-                (4, "Last".into(), ["La".into(), "Lu".into()]),
+                (1, "Kings, The".into(), vec!["Kim".into(), "Ken".into()]),
+                (4, "Last".into(), vec!["La".into(), "Lu".into()]),
             ]
         );
         // The quoted line break is read as part of the cell, then refused as a name.
@@ -393,10 +651,11 @@ mod tests {
     #[test]
     fn look_alike_names_are_the_same_team() {
         let csv = "Cardsharks,a,b\nC\u{0430}rdsharks,c,d\nAces\u{00A0}High,e,f\nOld\u{200B},g,h\nC\u{0430}rds,i,j\n";
-        let rows = check_roster(csv, &[team("Aces High"), team("old"), team("Cards")]).unwrap();
+        let rows =
+            check_roster(csv, &[team("Aces High"), team("old"), team("Cards")], &[]).unwrap();
         assert_eq!(
             teams(&rows),
-            vec![(1, "Cardsharks".into(), ["a".into(), "b".into()])]
+            vec![(1, "Cardsharks".into(), vec!["a".into(), "b".into()])]
         );
         let errors: Vec<_> = rows.iter().map(|r| r.error.as_deref()).collect();
         assert_eq!(
@@ -415,13 +674,75 @@ mod tests {
     }
 
     #[test]
+    fn a_header_row_is_never_imported_as_a_team() {
+        let rows = check_roster("Team Name,Player 1,Player 2\nAces,Ann,Al\n", &[], &[]).unwrap();
+        assert_eq!(
+            teams(&rows),
+            vec![(2, "Aces".into(), vec!["Ann".into(), "Al".into()])]
+        );
+        assert_eq!(rows.len(), 1, "the header is no row");
+    }
+
+    #[test]
+    fn a_header_names_its_columns_in_any_order_one_player_a_row() {
+        let csv = "Email,Captain,Student ID,Name,Team\n\
+                   ann@x.edu,yes,s1,Ann,Aces\n\
+                   ,,s2,Al,Aces\n\
+                   ,,,Kim,Kings\n\
+                   ,,s9,Ken,Kings\n\
+                   ,,,Lou,Lonely\n\
+                   Short,row\n";
+        let taken = [(StudentId::new("S9").unwrap(), "Queens".to_string())];
+        let rows = check_roster(csv, &[], &taken).unwrap();
+        assert_eq!(
+            teams(&rows),
+            vec![(2, "Aces".into(), vec!["Ann".into(), "Al".into()])]
+        );
+        let aces = &rows[0].team.as_ref().unwrap().1;
+        assert_eq!(
+            aces[0].student_id.as_ref().map(StudentId::as_str),
+            Some("S1")
+        );
+        assert_eq!(aces[0].email.as_deref(), Some("ann@x.edu"));
+        assert!(aces[0].captain && !aces[1].captain);
+        assert_eq!(rows[1].gathered_into, Some(2));
+        assert_eq!(rows[1].error, None);
+        assert_eq!(
+            rows[2].error.as_deref(),
+            Some("a student id of this team is on \"Queens\" in this league")
+        );
+        assert_eq!(
+            rows[3].error.as_deref(),
+            Some("the team on line 4 is not imported")
+        );
+        assert_eq!(
+            rows[4].error.as_deref(),
+            Some("a team has 2 to 8 players, not 1")
+        );
+        assert_eq!(
+            rows[5].error.as_deref(),
+            Some("expected 5 columns, as in the header row, found 2")
+        );
+        // Up to 8 players a team; a ninth is refused.
+        let nine: String = (1..=9).map(|i| format!("Big,P{i}\n")).collect();
+        let rows = check_roster(&format!("team,player\n{nine}"), &[], &[]).unwrap();
+        assert_eq!(
+            rows[0].error.as_deref(),
+            Some("a team has 2 to 8 players, not 9")
+        );
+        let eight: String = (1..=8).map(|i| format!("Big,P{i}\n")).collect();
+        let rows = check_roster(&format!("team,player\n{eight}"), &[], &[]).unwrap();
+        assert_eq!(teams(&rows)[0].2.len(), 8);
+    }
+
+    #[test]
     fn a_roster_has_one_to_the_most_rows() {
-        let empty = check_roster("\n\n", &[]).unwrap();
+        let empty = check_roster("\n\n", &[], &[]).unwrap();
         assert!(roster_size(&empty).is_err());
         let many: String = (0..=ROSTER_MAX_ROWS)
             .map(|i| format!("T{i},a,b\n"))
             .collect();
-        let rows = check_roster(&many, &[]).unwrap();
+        let rows = check_roster(&many, &[], &[]).unwrap();
         assert_eq!(rows.len(), ROSTER_MAX_ROWS + 1);
         assert!(roster_size(&rows).is_err());
         assert!(roster_size(&rows[..ROSTER_MAX_ROWS]).is_ok());

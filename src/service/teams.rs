@@ -17,58 +17,102 @@ use crate::db::Db;
 
 use crate::db::leagues::{self as db_leagues, TeamRow};
 
+use crate::db::players::{self as db_players, PlayerFields};
 use crate::domain::{LeagueId, PersonName, TeamId, TeamName, Timestamp};
+
+use super::players::{self, PLAYERS_MAX, PLAYERS_MIN, PlayerInput};
 
 #[derive(Debug, Clone, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct NewTeamInput {
     pub name: String,
-    pub players: Vec<String>,
+    /// 2 to 8 players: names, or objects with a name and optionally a student id, an email
+    /// and whether they are the captain.
+    #[schema(min_items = 2, max_items = 8)]
+    pub players: Vec<PlayerInput>,
 }
+
+/// A new team's name and its players, checked.
+pub type CheckedTeam = (TeamName, Vec<PlayerFields>);
 
 #[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct TeamView {
     pub id: TeamId,
     #[schema(value_type = String)]
     pub name: TeamName,
-    #[schema(value_type = [String; 2])]
-    pub players: [PersonName; 2],
+    /// The names of its active players (never their student ids or emails).
+    #[schema(value_type = Vec<String>, min_items = 2, max_items = 8)]
+    pub players: Vec<PersonName>,
     pub withdrawn: bool,
     /// Once the forfeit policy dropped the team: why ("dropped after 2 forfeits").
     #[serde(skip_serializing_if = "Option::is_none")]
     pub dropped_reason: Option<String>,
 }
 
-impl From<&TeamRow> for TeamView {
-    fn from(t: &TeamRow) -> Self {
+impl TeamView {
+    /// The team `t` with the names of its active players `players`.
+    fn of(t: &TeamRow, players: Vec<PersonName>) -> TeamView {
         TeamView {
             id: t.id,
             name: t.name.clone(),
-            players: [t.player1.clone(), t.player2.clone()],
+            players,
             withdrawn: t.withdrawn,
             dropped_reason: t.dropped_reason.clone(),
         }
     }
 }
 
-/// Checks a team's name and two players.
-pub fn check_team(input: &NewTeamInput) -> Result<(TeamName, [PersonName; 2]), ServiceError> {
+/// The teams `rows` of league `league_id` as shown, each with its active players' names.
+pub async fn views(
+    conn: &mut Conn,
+    league_id: LeagueId,
+    rows: &[TeamRow],
+) -> Result<Vec<TeamView>, ServiceError> {
+    let players = db_players::of_league(conn, league_id).await?;
+    Ok(rows
+        .iter()
+        .map(|t| {
+            let names = players
+                .iter()
+                .filter(|p| p.team_id == t.id && p.active)
+                .map(|p| p.name.clone())
+                .collect();
+            TeamView::of(t, names)
+        })
+        .collect())
+}
+
+/// One team as shown, with its active players' names.
+pub async fn view(conn: &mut Conn, t: &TeamRow) -> Result<TeamView, ServiceError> {
+    let names = db_players::of_team(conn, t.id)
+        .await?
+        .into_iter()
+        .filter(|p| p.active)
+        .map(|p| p.name)
+        .collect();
+    Ok(TeamView::of(t, names))
+}
+
+/// Checks a team's name and its 2 to 8 players (names, or objects).
+pub fn check_team(input: &NewTeamInput) -> Result<CheckedTeam, ServiceError> {
     let name = TeamName::new(&input.name)
         .map_err(|bad| name_rule("name", "the team's name").refused(bad))?;
-    if input.players.len() != 2 {
+    let count = input.players.len();
+    if !(PLAYERS_MIN..=PLAYERS_MAX).contains(&count) {
         return Err(ServiceError::invalid(
             ErrorCode::InvalidTeam,
             "players",
-            format!("a team has 2 players, not {}", input.players.len()),
+            format!("a team has {PLAYERS_MIN} to {PLAYERS_MAX} players, not {count}"),
         ));
     }
-    let player = |text: &str| {
-        PersonName::new(text).map_err(|bad| name_rule("players", "each player's name").refused(bad))
-    };
-    Ok((
-        name,
-        [player(&input.players[0])?, player(&input.players[1])?],
-    ))
+    let players = input
+        .players
+        .iter()
+        .enumerate()
+        .map(|(i, p)| players::check_new(p, &format!("players[{i}]")))
+        .collect::<Result<Vec<_>, _>>()?;
+    players::check_distinct_ids(&players)?;
+    Ok((name, players))
 }
 
 /// Why `name` cannot be a new name in a league with teams named `existing`: one of them
@@ -112,35 +156,48 @@ pub async fn add_team(
             message,
         ));
     }
+    for p in &players {
+        if let Some(id) = &p.student_id {
+            players::check_student_id_free(&mut tx, league.id, None, id, None).await?;
+        }
+    }
     let team = insert_team(&mut tx, user, now, league.id, (name, players), None).await?;
     tx.commit().await?;
     Ok(team)
 }
 
-/// Writes a new team of league `league_id` with its audit row (saying `reason` when there
-/// is one), inside the caller's transaction.
+/// Writes a new team of league `league_id` and its players (checked: 2 to 8, their student
+/// ids free in the league) with their audit rows (saying `reason` when there is one),
+/// inside the caller's transaction.
 pub async fn insert_team(
     tx: &mut Conn,
     user: &User,
     now: Timestamp,
     league_id: LeagueId,
-    (name, players): (TeamName, [PersonName; 2]),
+    (name, players): CheckedTeam,
     reason: Option<&str>,
 ) -> Result<TeamView, ServiceError> {
-    let id = db_leagues::insert_team(&mut *tx, league_id, &name, &players).await?;
-    let after = serde_json::json!({"name": name, "players": players}).to_string();
+    let names: Vec<PersonName> = players.iter().map(|p| p.name.clone()).collect();
+    let [first, second, ..] = names.as_slice() else {
+        return Err(ServiceError::invalid(
+            ErrorCode::InvalidTeam,
+            "players",
+            format!("a team has {PLAYERS_MIN} to {PLAYERS_MAX} players"),
+        ));
+    };
+    let seats = [first.clone(), second.clone()];
+    let id = db_leagues::insert_team(&mut *tx, league_id, &name, &seats).await?;
+    let after = serde_json::json!({"name": name, "players": names}).to_string();
     let mut change = audit::Change::new("create", audit::Subject::Team(id)).after(&after);
     if let Some(reason) = reason {
         change = change.reason(reason);
     }
     audit::record(tx, user, now, change).await?;
-    Ok(TeamView {
-        id,
-        name,
-        players,
-        withdrawn: false,
-        dropped_reason: None,
-    })
+    let row = db_leagues::team(tx, id)
+        .await?
+        .ok_or(ServiceError::NotFound)?;
+    players::insert_all(tx, user, now, &row, &players).await?;
+    Ok(TeamView::of(&row, names))
 }
 
 pub async fn teams(conn: &mut Conn, league_id: LeagueId) -> Result<Vec<TeamRow>, ServiceError> {
@@ -151,9 +208,6 @@ pub async fn teams(conn: &mut Conn, league_id: LeagueId) -> Result<Vec<TeamRow>,
 pub async fn list(db: &Db, slug: &Slug) -> Result<Vec<TeamView>, ServiceError> {
     let mut conn = db.read().await?;
     let league = super::leagues::league_by_slug(&mut conn, slug).await?;
-    Ok(teams(&mut conn, league.row.id)
-        .await?
-        .iter()
-        .map(TeamView::from)
-        .collect())
+    let rows = teams(&mut conn, league.row.id).await?;
+    views(&mut conn, league.row.id, &rows).await
 }

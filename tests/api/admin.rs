@@ -989,7 +989,7 @@ async fn a_roster_is_previewed_row_by_row_then_the_valid_rows_imported() {
     let html = unescape(&response.text().await.unwrap());
     assert!(html.contains("Kings, The"));
     for message in [
-        "expected 3 columns (team, player1, player2), found 2",
+        "expected 3 columns, as in the header row, found 2",
         "the team's name must be 1 to 80 characters",
         "\"aces\" is already on line 2 of the file",
         "the league already has a team named \"Team 1\"",

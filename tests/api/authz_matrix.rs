@@ -29,7 +29,7 @@ use crate::helpers::{
 
 /// Who may call a route.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Access {
+pub(crate) enum Access {
     /// Anyone, logged in or not.
     Public,
     /// Anyone logged in (pages only: the account, tonight's matches).
@@ -43,7 +43,7 @@ enum Access {
 use Access::{Admin, League, LoggedIn, Public};
 
 /// Every route, as the code declares it, and who may call it.
-const ROUTES: &[(&str, &str, Access)] = &[
+pub(crate) const ROUTES: &[(&str, &str, Access)] = &[
     // Health and assets.
     ("GET", "/healthz", Public),
     ("GET", "/static/{name}", Public),
@@ -87,6 +87,11 @@ const ROUTES: &[(&str, &str, Access)] = &[
     ("POST", "/api/v1/users", Admin),
     ("PATCH", "/api/v1/users/{username}", Admin),
     ("POST", "/api/v1/users/{username}/reset-password", Admin),
+    ("GET", "/api/v1/teams/{id}/roster", Admin),
+    ("POST", "/api/v1/teams/{id}/players", Admin),
+    ("PATCH", "/api/v1/players/{id}", Admin),
+    ("POST", "/api/v1/players/{id}/erase", Admin),
+    ("POST", "/api/v1/people/export", Admin),
     // Public pages, exports and feeds (README, "Pages"; docs/api.md §10).
     ("GET", "/", Public),
     ("GET", "/rules", Public),
@@ -246,6 +251,8 @@ struct Callers {
 /// The real ids a path is filled with.
 struct Ids {
     team: i64,
+    /// A player of `team`.
+    player: i64,
     /// A started match with one hand.
     m: i64,
     /// A supervisor of the league whom the coordinator may take off it.
@@ -265,12 +272,15 @@ fn fill(path: &str, caller: Caller, ids: &Ids) -> String {
         token
     } else if path.contains("/teams/{id}") {
         ids.team
+    } else if path.starts_with("/api/v1/players/") {
+        ids.player
     } else {
         ids.m
     };
     path.replace("{slug}", "fall")
         .replace("{id}", &id.to_string())
         .replace("{team_id}", &ids.team.to_string())
+        .replace("{player_id}", &ids.player.to_string())
         .replace("{number}", "1")
         .replace("{user_id}", &ids.spare_user.to_string())
         .replace("{username}", "spare")
@@ -438,8 +448,13 @@ async fn seeded() -> (TestApp, Callers, Ids) {
     coord_api
         .play_hands(m, &[hand_of([3, 3], [3, 3], [3, 4], [3, 4])])
         .await;
+    let r = coord_api
+        .get(&format!("/api/v1/teams/{}/roster", teams[0]))
+        .await;
+    let roster = json_with_status(r, 200, "roster").await;
     let ids = Ids {
         team: teams[0],
+        player: roster["players"][0]["id"].as_i64().unwrap(),
         m,
         spare_user: user_id(&app, "spare").await,
         tokens: [

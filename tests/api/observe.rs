@@ -151,9 +151,9 @@ async fn a_trusted_proxys_request_id_is_kept_and_anyone_elses_replaced() {
 
 /// `spades-im serve` with the panic probe (`GET /api/v1/__panic` panics: an internal error),
 /// `args` added, its standard error in `log`; killed when dropped.
-struct Served {
+pub(crate) struct Served {
     child: Child,
-    base: String,
+    pub(crate) base: String,
 }
 
 impl Drop for Served {
@@ -163,7 +163,7 @@ impl Drop for Served {
     }
 }
 
-async fn serve(dir: &Path, log: &Path, args: &[&str]) -> Served {
+pub(crate) async fn serve(dir: &Path, log: &Path, args: &[&str]) -> Served {
     let port = TcpListener::bind("127.0.0.1:0")
         .and_then(|l| l.local_addr())
         .unwrap()

@@ -6,6 +6,7 @@ pub mod fallback;
 pub mod leagues;
 pub mod matches;
 pub mod openapi;
+pub mod players;
 pub mod playoffs;
 pub mod reschedule;
 pub mod responses;
@@ -45,7 +46,8 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .configure(reschedule::routes)
         .configure(conduct::routes)
         .configure(playoffs::routes)
-        .configure(users::routes);
+        .configure(users::routes)
+        .configure(players::routes);
 }
 
 /// What anyone may read about a league night; the page cache serves these to anonymous

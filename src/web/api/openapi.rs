@@ -139,6 +139,11 @@ async fn list_presets() -> web::Json<PresetList> {
         crate::web::api::users::add_user,
         crate::web::api::users::change_user,
         crate::web::api::users::reset_password,
+        crate::web::api::players::roster,
+        crate::web::api::players::add_player,
+        crate::web::api::players::change_player,
+        crate::web::api::players::erase_player,
+        crate::web::api::players::export_person,
     ),
     components(schemas(
         ScoreRequest,
@@ -205,7 +210,16 @@ async fn list_presets() -> web::Json<PresetList> {
         crate::web::api::users::UserList,
         crate::web::api::users::NewUserOut,
         crate::web::api::users::PasswordOut,
-        crate::web::api::users::ResetRequest
+        crate::web::api::users::ResetRequest,
+        crate::service::players::PlayerInput,
+        crate::service::players::NewPlayerInput,
+        crate::service::players::PlayerChange,
+        crate::service::players::Player,
+        crate::service::players::EraseInput,
+        crate::service::players::ExportInput,
+        crate::service::players::PersonRecord,
+        crate::service::players::PersonExport,
+        crate::web::api::players::Roster
     )),
     modifiers(&BearerAuth),
     tags(
@@ -214,7 +228,8 @@ async fn list_presets() -> web::Json<PresetList> {
         (name = "scoreboard", description = "Every match in play."),
         (name = "playoffs", description = "Playoff brackets seeded from the standings."),
         (name = "schedule", description = "Changing the schedule: a match's time, table or teams, postponing, cancelling, moving a league night."),
-        (name = "accounts", description = "The accounts of admins and supervisors (admins only).")
+        (name = "accounts", description = "The accounts of admins and supervisors (admins only)."),
+        (name = "players", description = "A team's players, their student ids and emails (admins only).")
     )
 )]
 pub struct ApiDoc;
@@ -303,6 +318,9 @@ fn component_or_null(name: &str) -> Value {
 }
 
 /// A league's slug, as its path segment and its answers carry it.
+/// A student id as sent: letters, digits and dashes (spaces around are trimmed), or empty.
+const STUDENT_ID_PATTERN: &str = "^ *[A-Za-z0-9-]* *$";
+
 pub const SLUG_PATTERN: &str = "^[a-z0-9]+(-[a-z0-9]+)*$";
 
 /// A name as `service::text` takes it: at most `max` characters, none it refuses, not
@@ -368,9 +386,21 @@ fn service_constraints() -> Vec<(&'static str, &'static str, Constraint)> {
             "players",
             Add(json!({
                 "minItems": 2,
-                "maxItems": 2,
-                "items": player
+                "maxItems": 8,
+                "items": {"oneOf": [player, component("NewPlayerInput")]}
             })),
+        ),
+        ("NewPlayerInput", "name", Add(name())),
+        ("PlayerChange", "name", Add(name())),
+        (
+            "NewPlayerInput",
+            "student_id",
+            Add(json!({"pattern": STUDENT_ID_PATTERN})),
+        ),
+        (
+            "PlayerChange",
+            "student_id",
+            Add(json!({"pattern": STUDENT_ID_PATTERN})),
         ),
         (
             "ScheduleInput",

@@ -322,7 +322,14 @@ impl MatchLine {
 impl TeamLine {
     /// Team `t`, with its edit form open and what was typed kept when that form had an error.
     fn of(t: &TeamView, typed: &Typed) -> TeamLine {
-        let [player1, player2] = t.players.clone();
+        // The first two active players: the ones the edit form renames.
+        let seat = |i: usize| {
+            t.players
+                .get(i)
+                .cloned()
+                .unwrap_or_else(|| PersonName::from_stored(String::new()))
+        };
+        let (player1, player2) = (seat(0), seat(1));
         let edited = typed.edit.as_ref().filter(|(i, _)| *i == t.id);
         TeamLine {
             id: t.id,

@@ -10,6 +10,7 @@ use super::league::{SupervisorForm, TeamForm, Typed, render_league};
 use super::{Done, Empty, Errors, done, fixable};
 use crate::domain::{TeamId, UserId};
 use crate::service::leagues;
+use crate::service::players::PlayerInput;
 use crate::service::teams::NewTeamInput;
 use crate::service::{ServiceError, roster};
 use crate::web::AppState;
@@ -24,7 +25,10 @@ fn team_errors(form: &str, e: &ServiceError) -> Errors {
 fn team_input(form: &TeamForm) -> NewTeamInput {
     NewTeamInput {
         name: form.name.clone(),
-        players: vec![form.player1.clone(), form.player2.clone()],
+        players: vec![
+            PlayerInput::name(&form.player1),
+            PlayerInput::name(&form.player2),
+        ],
     }
 }
 

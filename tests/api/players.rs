@@ -1,0 +1,627 @@
+//! A team's players (docs/api.md, "Players"): teams of 2 to 8 players, the admin routes
+//! `GET /api/v1/teams/{id}/roster`, `POST /api/v1/teams/{id}/players`,
+//! `PATCH /api/v1/players/{id}`, the erasure and a person's export; every refusal writes
+//! nothing.
+
+use serde_json::{Value, json};
+use spades_im::service::Role;
+
+use crate::authz_matrix::{Access, ROUTES};
+use crate::helpers::{Api, TestApp, hand_of, json_with_status, spawn_app};
+
+/// A league `fall` with teams "Aces" (Ann, Al) and "Kings" (Kim, Ken, with student ids), as
+/// the coordinator `coord`.
+async fn league(app: &TestApp) -> (Api, i64, i64) {
+    let admin = app.api_user("coord", Role::Admin).await;
+    let r = admin
+        .post(
+            "/api/v1/leagues",
+            &json!({"name": "Fall", "slug": "fall", "rules": {"regular": "classic"}}),
+        )
+        .await;
+    json_with_status(r, 201, "league").await;
+    let aces = team(
+        &admin,
+        "fall",
+        json!({"name": "Aces", "players": ["Ann", "Al"]}),
+    )
+    .await;
+    let kings = team(
+        &admin,
+        "fall",
+        json!({"name": "Kings", "players": [
+            {"name": "Kim", "student_id": "s100", "email": "kim@example.edu", "captain": true},
+            {"name": "Ken", "student_id": "S101"},
+            "Kai"
+        ]}),
+    )
+    .await;
+    (admin, aces, kings)
+}
+
+async fn team(admin: &Api, slug: &str, body: Value) -> i64 {
+    let r = admin
+        .post(&format!("/api/v1/leagues/{slug}/teams"), &body)
+        .await;
+    json_with_status(r, 201, "team").await["id"]
+        .as_i64()
+        .unwrap()
+}
+
+async fn roster(admin: &Api, team: i64) -> Vec<Value> {
+    let r = admin.get(&format!("/api/v1/teams/{team}/roster")).await;
+    json_with_status(r, 200, "roster").await["players"]
+        .as_array()
+        .unwrap()
+        .clone()
+}
+
+/// The error code of a refusal with `status`.
+async fn refused(r: reqwest::Response, status: u16, what: &str) -> Value {
+    json_with_status(r, status, what).await["error"].clone()
+}
+
+#[actix_web::test]
+async fn a_team_is_made_of_two_to_eight_players_shown_by_name_only_in_public() {
+    let app = spawn_app().await;
+    let (admin, aces, kings) = league(&app).await;
+    let players = roster(&admin, kings).await;
+    let shown: Vec<Value> = players
+        .iter()
+        .map(|p| {
+            json!([
+                p["name"],
+                p["student_id"],
+                p["email"],
+                p["captain"],
+                p["active"],
+                p["matches"]
+            ])
+        })
+        .collect();
+    assert_eq!(
+        shown,
+        vec![
+            json!(["Kim", "S100", "kim@example.edu", true, true, 0]),
+            json!(["Ken", "S101", null, false, true, 0]),
+            json!(["Kai", null, null, false, true, 0]),
+        ]
+    );
+    assert_eq!(roster(&admin, aces).await.len(), 2);
+
+    // The public list: names only.
+    let teams = json_with_status(app.get("/api/v1/leagues/fall/teams").await, 200, "teams").await;
+    assert_eq!(teams["teams"][1]["players"], json!(["Kim", "Ken", "Kai"]));
+    let text = teams.to_string();
+    assert!(
+        !text.contains("S100") && !text.contains("kim@example.edu"),
+        "{text}"
+    );
+
+    // One player, or nine, is refused and writes nothing.
+    let before = app.tables().await;
+    for players in [
+        json!(["Solo"]),
+        json!((1..=9).map(|i| format!("P{i}")).collect::<Vec<_>>()),
+    ] {
+        let r = admin
+            .post(
+                "/api/v1/leagues/fall/teams",
+                &json!({"name": "Odd", "players": players}),
+            )
+            .await;
+        let e = refused(r, 422, "team size").await;
+        assert_eq!(e["code"], "invalid_team", "{e}");
+    }
+    before.assert_same(&app.tables().await, "refused team sizes");
+    let eight: Vec<String> = (1..=8).map(|i| format!("P{i}")).collect();
+    let r = admin
+        .post(
+            "/api/v1/leagues/fall/teams",
+            &json!({"name": "Eights", "players": eight}),
+        )
+        .await;
+    let eights = json_with_status(r, 201, "eight players").await;
+    assert_eq!(eights["players"].as_array().unwrap().len(), 8);
+    let after = roster(&admin, eights["id"].as_i64().unwrap()).await;
+    assert_eq!(after.len(), 8);
+}
+
+#[actix_web::test]
+async fn a_student_id_is_on_one_team_of_a_league_and_refusals_write_nothing() {
+    let app = spawn_app().await;
+    let (admin, aces, kings) = league(&app).await;
+    let sue = app.api_user("sue", Role::Supervisor).await;
+    let before = app.tables().await;
+
+    // The same student id (any case) on another team: 409 naming that team.
+    let r = admin
+        .post(
+            &format!("/api/v1/teams/{aces}/players"),
+            &json!({"name": "Kimmy", "student_id": " s100 "}),
+        )
+        .await;
+    let e = refused(r, 409, "on another team").await;
+    assert_eq!(e["code"], "player_on_another_team");
+    let message = e["message"].as_str().unwrap();
+    assert!(message.contains("\"Kings\""), "{message}");
+    assert!(
+        !message.contains("S100") && !message.contains("s100"),
+        "{message}"
+    );
+    // In a new team too.
+    let r = admin
+        .post(
+            "/api/v1/leagues/fall/teams",
+            &json!({"name": "Jacks", "players": [{"name": "J", "student_id": "S101"}, "K"]}),
+        )
+        .await;
+    assert_eq!(
+        refused(r, 409, "new team").await["code"],
+        "player_on_another_team"
+    );
+    // On the same team.
+    let r = admin
+        .post(
+            &format!("/api/v1/teams/{kings}/players"),
+            &json!({"name": "Kip", "student_id": "S101"}),
+        )
+        .await;
+    assert_eq!(
+        refused(r, 409, "same team").await["code"],
+        "student_id_taken"
+    );
+    // Bad fields.
+    for (body, code, field) in [
+        (
+            json!({"name": "X", "student_id": "no spaces"}),
+            "invalid_student_id",
+            "student_id",
+        ),
+        (
+            json!({"name": "X", "email": "nobody"}),
+            "invalid_email",
+            "email",
+        ),
+        (json!({"name": "\u{202E}X"}), "invalid_input", "name"),
+        (json!({"name": "X", "shoe": 9}), "invalid_request", ""),
+        (
+            json!({"name": "X", "student_id": [7700123]}),
+            "invalid_request",
+            "student_id",
+        ),
+    ] {
+        let r = admin
+            .post(&format!("/api/v1/teams/{aces}/players"), &body)
+            .await;
+        let e = refused(r, 422, &body.to_string()).await;
+        assert_eq!(e["code"], code, "{body}: {e}");
+        if !field.is_empty() {
+            assert_eq!(e["field"], field, "{body}: {e}");
+        }
+        assert!(
+            !e.to_string().contains("zq") && !e.to_string().contains("7700123"),
+            "{e}"
+        );
+    }
+    let r = admin
+        .post("/api/v1/teams/999999/players", &json!({"name": "X"}))
+        .await;
+    refused(r, 404, "no team").await;
+    let r = admin
+        .patch("/api/v1/players/999999", &json!({"name": "X"}))
+        .await;
+    refused(r, 404, "no player").await;
+    // Fewer than two active players, or a ninth.
+    let ann = roster(&admin, aces).await[0]["id"].as_i64().unwrap();
+    let r = admin
+        .patch(&format!("/api/v1/players/{ann}"), &json!({"active": false}))
+        .await;
+    assert_eq!(refused(r, 409, "one left").await["code"], "player_limit");
+    // A supervisor may not read or write a roster.
+    refused(
+        sue.get(&format!("/api/v1/teams/{kings}/roster")).await,
+        403,
+        "sue reads",
+    )
+    .await;
+    let r = sue
+        .post(
+            &format!("/api/v1/teams/{aces}/players"),
+            &json!({"name": "S"}),
+        )
+        .await;
+    refused(r, 403, "sue adds").await;
+    let after = app.tables().await;
+    before.assert_same(&after, "refused player writes");
+
+    // Five more make eight; the ninth is refused.
+    for i in 0..6 {
+        let r = admin
+            .post(
+                &format!("/api/v1/teams/{aces}/players"),
+                &json!({"name": format!("Sub {i}")}),
+            )
+            .await;
+        json_with_status(r, 201, "sub").await;
+    }
+    let r = admin
+        .post(
+            &format!("/api/v1/teams/{aces}/players"),
+            &json!({"name": "Ninth"}),
+        )
+        .await;
+    assert_eq!(refused(r, 409, "ninth").await["code"], "player_limit");
+}
+
+#[actix_web::test]
+async fn players_are_added_changed_and_deactivated_keeping_their_history() {
+    let app = spawn_app().await;
+    let (admin, aces, kings) = league(&app).await;
+    let r = admin
+        .post(
+            &format!("/api/v1/teams/{aces}/players"),
+            &json!({"name": "Ava", "student_id": "s200", "email": "ava@example.edu", "captain": true}),
+        )
+        .await;
+    let ava = json_with_status(r, 201, "add").await;
+    assert_eq!(ava["student_id"], "S200");
+    assert_eq!(ava["captain"], true);
+    assert_eq!(ava["active"], true);
+    let id = ava["id"].as_i64().unwrap();
+
+    // A student id sent as a number is taken as its digits.
+    let r = admin
+        .post(
+            &format!("/api/v1/teams/{kings}/players"),
+            &json!({"name": "Num", "student_id": 7700123}),
+        )
+        .await;
+    assert_eq!(
+        json_with_status(r, 201, "number").await["student_id"],
+        "7700123"
+    );
+    let r = admin
+        .patch(
+            &format!("/api/v1/players/{id}"),
+            &json!({"name": "Ava B", "email": "", "student_id": "S201"}),
+        )
+        .await;
+    let changed = json_with_status(r, 200, "change").await;
+    assert_eq!(changed["name"], "Ava B");
+    assert_eq!(changed["email"], Value::Null);
+    assert_eq!(changed["student_id"], "S201");
+
+    // The first player steps down: the public list shows the active players.
+    let ann = roster(&admin, aces).await[0]["id"].as_i64().unwrap();
+    let r = admin
+        .patch(&format!("/api/v1/players/{ann}"), &json!({"active": false}))
+        .await;
+    assert_eq!(
+        json_with_status(r, 200, "deactivate").await["active"],
+        false
+    );
+    let all = roster(&admin, aces).await;
+    assert_eq!(all.len(), 3, "a deactivated player stays on the roster");
+    let teams = json_with_status(app.get("/api/v1/leagues/fall/teams").await, 200, "teams").await;
+    assert_eq!(teams["teams"][0]["players"], json!(["Al", "Ava B"]));
+    // One captain a team: Kai made captain, Kim no longer is.
+    let kai = roster(&admin, kings).await[2]["id"].as_i64().unwrap();
+    let r = admin
+        .patch(&format!("/api/v1/players/{kai}"), &json!({"captain": true}))
+        .await;
+    json_with_status(r, 200, "captain").await;
+    let captains: Vec<bool> = roster(&admin, kings)
+        .await
+        .iter()
+        .map(|p| p["captain"].as_bool().unwrap())
+        .collect();
+    assert_eq!(captains, [false, false, true, false]);
+}
+
+/// The audit rows of `action`: (entity, after, reason).
+async fn audit_rows(app: &TestApp, action: &str) -> Vec<(String, String, String)> {
+    let mut conn = app.db.read().await.expect("reader");
+    spades_im::on_store!(conn, |c| sqlx::query_as::<_, (String, String, String)>(
+        "SELECT entity, coalesce(after, ''), coalesce(reason, '') FROM audit_log
+         WHERE action = $1 ORDER BY id",
+    )
+    .bind(action)
+    .fetch_all(c)
+    .await)
+    .expect("audit")
+}
+
+#[actix_web::test]
+async fn an_erasure_removes_personal_data_and_keeps_every_score() {
+    let app = spawn_app().await;
+    let (admin, aces, kings) = league(&app).await;
+    let r = admin
+        .post(
+            "/api/v1/leagues/fall/matches",
+            &json!({"team_a": aces, "team_b": kings}),
+        )
+        .await;
+    let m = json_with_status(r, 201, "match").await["id"]
+        .as_i64()
+        .unwrap();
+    admin
+        .play_hands(m, &[hand_of([3, 3], [3, 3], [3, 4], [3, 4])])
+        .await;
+    let score = |v: Value| {
+        json!([
+            v["score_a"],
+            v["score_b"],
+            v["hands"].as_array().map(Vec::len)
+        ])
+    };
+    let before =
+        score(json_with_status(app.get(&format!("/api/v1/matches/{m}")).await, 200, "m").await);
+
+    let kim = roster(&admin, kings).await[0]["id"].as_i64().unwrap();
+    let r = admin
+        .post(&format!("/api/v1/players/{kim}/erase"), &json!({}))
+        .await;
+    let erased = json_with_status(r, 200, "erase").await;
+    assert_eq!(
+        json!([erased["name"], erased["student_id"], erased["email"]]),
+        json!(["Former player", null, null])
+    );
+    let after =
+        score(json_with_status(app.get(&format!("/api/v1/matches/{m}")).await, 200, "m").await);
+    assert_eq!(before, after, "the erasure changes no score");
+    let rows = audit_rows(&app, "erase").await;
+    assert_eq!(rows.len(), 1);
+    assert_eq!(rows[0].0, "player");
+    assert_eq!(rows[0].2, "personal data erased");
+    let all = format!("{rows:?}");
+    assert!(!all.contains("S100") && !all.contains("kim@"), "{all}");
+    // A given name instead.
+    let ken = roster(&admin, kings).await[1]["id"].as_i64().unwrap();
+    let r = admin
+        .post(
+            &format!("/api/v1/players/{ken}/erase"),
+            &json!({"name": "Player 2"}),
+        )
+        .await;
+    assert_eq!(json_with_status(r, 200, "erase").await["name"], "Player 2");
+    // The student id is free again in the league.
+    let r = admin
+        .post(
+            &format!("/api/v1/teams/{aces}/players"),
+            &json!({"name": "New Kim", "student_id": "S100"}),
+        )
+        .await;
+    json_with_status(r, 201, "the id is free").await;
+}
+
+#[actix_web::test]
+async fn a_person_is_exported_from_every_league_by_student_id() {
+    let app = spawn_app().await;
+    let (admin, _, _) = league(&app).await;
+    let r = admin
+        .post(
+            "/api/v1/leagues",
+            &json!({"name": "Spring", "slug": "spring", "rules": {"regular": "classic"}}),
+        )
+        .await;
+    json_with_status(r, 201, "league").await;
+    team(
+        &admin,
+        "spring",
+        json!({"name": "Queens", "players": [{"name": "Kim S", "student_id": "S100"}, "Q"]}),
+    )
+    .await;
+    let r = admin
+        .post("/api/v1/people/export", &json!({"student_id": "s100"}))
+        .await;
+    let export = json_with_status(r, 200, "export").await;
+    assert_eq!(export["student_id"], "S100");
+    let found: Vec<Value> = export["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            json!([
+                p["league"],
+                p["team"],
+                p["player"]["name"],
+                p["player"]["email"]
+            ])
+        })
+        .collect();
+    assert_eq!(
+        found,
+        vec![
+            json!(["fall", "Kings", "Kim", "kim@example.edu"]),
+            json!(["spring", "Queens", "Kim S", null]),
+        ]
+    );
+    assert_eq!(export["lineups"], json!([]));
+    let rows = audit_rows(&app, "export").await;
+    assert_eq!(rows.len(), 2, "one audit row per player exported");
+    assert!(!format!("{rows:?}").contains("S100"));
+    // Nobody else may ask, and a bad id is refused.
+    let sue = app.api_user("sue", Role::Supervisor).await;
+    let r = sue
+        .post("/api/v1/people/export", &json!({"student_id": "S100"}))
+        .await;
+    refused(r, 403, "sue").await;
+    let r = admin
+        .post("/api/v1/people/export", &json!({"student_id": "  "}))
+        .await;
+    assert_eq!(refused(r, 422, "blank").await["code"], "invalid_student_id");
+}
+
+/// Student ids and emails of the season: each is personal data, so none may appear in any
+/// public answer or the server's log. Each is typed in a form the service changes (the id
+/// in small letters) and searched for both as typed and as stored.
+const SECRETS: [&str; 6] = [
+    "zq9001",
+    "ZQ9001",
+    "zq9002",
+    "ZQ9002",
+    "ann.zq@example.edu",
+    "kim.zq@example.edu",
+];
+
+/// `path` of the route table with its parameters filled: every team's or match's id.
+fn filled(path: &str, teams: &[i64], matches: &[i64]) -> Vec<String> {
+    let path = path
+        .replace("{slug}", "fall")
+        .replace("{preset}", "classic")
+        .replace("{name}", "style.css");
+    let ids = if path.contains("/teams/{id}") {
+        teams
+    } else if path.contains("{id}") {
+        matches
+    } else {
+        return vec![path];
+    };
+    ids.iter()
+        .map(|id| path.replace("{id}", &id.to_string()))
+        .collect()
+}
+
+#[actix_web::test]
+async fn no_student_id_or_email_is_in_a_public_answer_or_the_log() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = spades_im::db::Db::open_file(
+        &dir.path().join("db.sqlite3"),
+        spades_im::domain::Clock::system(spades_im::domain::machine_zone()),
+    )
+    .await
+    .unwrap();
+    spades_im::service::accounts::create_user(
+        &db,
+        None,
+        "coord",
+        Role::Admin,
+        crate::helpers::PASSWORD,
+    )
+    .await
+    .unwrap();
+    let token = spades_im::service::accounts::create_token(&db, "coord", "t")
+        .await
+        .unwrap();
+    drop(db);
+    let log = dir.path().join("server.log");
+    let served = crate::observe::serve(dir.path(), &log, &[]).await;
+    let admin = Api {
+        base: served.base.clone(),
+        token,
+        client: reqwest::Client::new(),
+    };
+    let r = admin
+        .post(
+            "/api/v1/leagues",
+            &json!({"name": "Fall", "slug": "fall", "rules": {"regular": "classic"}}),
+        )
+        .await;
+    json_with_status(r, 201, "league").await;
+    let mut teams = vec![
+        team(
+            &admin,
+            "fall",
+            json!({"name": "Aces", "players": [
+            {"name": "Ann", "student_id": "zq9001", "email": "ann.zq@example.edu", "captain": true},
+            "Al"]}),
+        )
+        .await,
+        team(
+            &admin,
+            "fall",
+            json!({"name": "Kings", "players": ["Kim", "Ken"]}),
+        )
+        .await,
+    ];
+    teams.push(
+        team(
+            &admin,
+            "fall",
+            json!({"name": "Jacks", "players": ["Jo", "Jay"]}),
+        )
+        .await,
+    );
+    let kim = roster(&admin, teams[1]).await[0]["id"].as_i64().unwrap();
+    let r = admin
+        .patch(
+            &format!("/api/v1/players/{kim}"),
+            &json!({"student_id": "zq9002", "email": "kim.zq@example.edu"}),
+        )
+        .await;
+    json_with_status(r, 200, "kim").await;
+    // Refusals that hold an id: on another team, and a bad email.
+    let r = admin
+        .post(
+            &format!("/api/v1/teams/{}/players", teams[2]),
+            &json!({"name": "X", "student_id": "zq9001"}),
+        )
+        .await;
+    refused(r, 409, "taken").await;
+    let r = admin
+        .post("/api/v1/people/export", &json!({"student_id": "zq9002"}))
+        .await;
+    json_with_status(r, 200, "export").await;
+    let r = admin
+        .post(
+            "/api/v1/leagues/fall/schedule",
+            &json!({"format": "round_robin"}),
+        )
+        .await;
+    let schedule = json_with_status(r, 201, "schedule").await;
+    let matches: Vec<i64> = schedule["matches"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["id"].as_i64().unwrap())
+        .collect();
+    admin
+        .play_hands(matches[0], &[hand_of([3, 3], [3, 3], [3, 4], [3, 4])])
+        .await;
+
+    let r = admin
+        .post(
+            "/api/v1/leagues/fall/playoffs",
+            &json!({"format": "single_elimination", "teams": 2, "force": true}),
+        )
+        .await;
+    json_with_status(r, 201, "playoffs").await;
+
+    // The admin sees them: the scan below looks for text that is there to find.
+    let admin_view = admin
+        .get(&format!("/api/v1/teams/{}/roster", teams[0]))
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(admin_view.contains("ZQ9001") && admin_view.contains("ann.zq@example.edu"));
+
+    let client = reqwest::Client::new();
+    let mut scanned = 0;
+    for (method, path, access) in ROUTES {
+        if *method != "GET" || *access != Access::Public {
+            continue;
+        }
+        for url in filled(path, &teams, &matches) {
+            let r = client
+                .get(format!("{}{url}", served.base))
+                .send()
+                .await
+                .unwrap();
+            assert!(r.status().as_u16() < 500, "{url}: {}", r.status());
+            let body = r.text().await.unwrap();
+            for secret in SECRETS {
+                assert!(!body.contains(secret), "{url} shows {secret}");
+            }
+            scanned += 1;
+        }
+    }
+    assert!(scanned > 30, "{scanned} public answers scanned");
+    drop(served);
+    let log = std::fs::read_to_string(&log).unwrap();
+    assert!(log.contains("answered"), "the log was captured:\n{log}");
+    for secret in SECRETS {
+        assert!(!log.contains(secret), "the server's log shows {secret}");
+    }
+}
