@@ -45,9 +45,45 @@ fn student_id_text<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Stri
     match serde_json::Value::deserialize(d)? {
         serde_json::Value::Null => Ok(None),
         serde_json::Value::String(text) => Ok(Some(text)),
-        serde_json::Value::Number(n) => Ok(Some(n.to_string())),
-        _ => Err(serde::de::Error::custom("a student id is text or a number")),
+        serde_json::Value::Number(n) if n.is_u64() => Ok(Some(n.to_string())),
+        _ => Err(serde::de::Error::custom(
+            "a student id is text or a whole number",
+        )),
     }
+}
+
+/// The OpenAPI schema of a student id as sent: letters, digits and dashes (an empty text
+/// removes it), or a whole number; `null` too where `nullable`.
+fn student_id_schema(nullable: bool) -> utoipa::openapi::schema::Schema {
+    use utoipa::openapi::schema::{ObjectBuilder, OneOfBuilder, Type};
+    let text = ObjectBuilder::new()
+        .schema_type(Type::String)
+        .pattern(Some(if nullable {
+            "^[A-Za-z0-9-]{0,40}$"
+        } else {
+            "^[A-Za-z0-9-]{1,40}$"
+        }));
+    let number = ObjectBuilder::new()
+        .schema_type(Type::Integer)
+        .minimum(Some(0))
+        .maximum(Some(u64::MAX));
+    let one_of = OneOfBuilder::new().item(text).item(number);
+    if nullable {
+        one_of
+            .item(ObjectBuilder::new().schema_type(Type::Null))
+            .build()
+            .into()
+    } else {
+        one_of.build().into()
+    }
+}
+
+fn optional_student_id_schema() -> utoipa::openapi::schema::Schema {
+    student_id_schema(true)
+}
+
+fn required_student_id_schema() -> utoipa::openapi::schema::Schema {
+    student_id_schema(false)
 }
 
 /// A new player: `POST /api/v1/teams/{id}/players`, or an entry of a new team's `players`.
@@ -56,8 +92,14 @@ fn student_id_text<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Stri
 pub struct NewPlayerInput {
     pub name: String,
     #[serde(default, deserialize_with = "student_id_text")]
-    #[schema(value_type = Option<String>)]
+    #[schema(schema_with = optional_student_id_schema)]
     pub student_id: Option<String>,
+    /// At most 254 characters: one '@' between a name and a domain, no spaces (an empty text
+    /// means none).
+    #[schema(
+        max_length = 254,
+        pattern = r"^(|[^@\s\x00-\x1f\x7f-\x9f]+@[^@\s\x00-\x1f\x7f-\x9f]+)$"
+    )]
     pub email: Option<String>,
     pub captain: Option<bool>,
 }
@@ -69,8 +111,14 @@ pub struct NewPlayerInput {
 pub struct PlayerChange {
     pub name: Option<String>,
     #[serde(default, deserialize_with = "student_id_text")]
-    #[schema(value_type = Option<String>)]
+    #[schema(schema_with = optional_student_id_schema)]
     pub student_id: Option<String>,
+    /// At most 254 characters: one '@' between a name and a domain, no spaces (an empty text
+    /// means none).
+    #[schema(
+        max_length = 254,
+        pattern = r"^(|[^@\s\x00-\x1f\x7f-\x9f]+@[^@\s\x00-\x1f\x7f-\x9f]+)$"
+    )]
     pub email: Option<String>,
     pub captain: Option<bool>,
     pub active: Option<bool>,
@@ -492,7 +540,7 @@ pub async fn erase(
 #[serde(deny_unknown_fields)]
 pub struct ExportInput {
     #[serde(deserialize_with = "student_id_text")]
-    #[schema(value_type = String)]
+    #[schema(schema_with = required_student_id_schema, required = true)]
     pub student_id: Option<String>,
 }
 

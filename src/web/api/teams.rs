@@ -32,6 +32,7 @@ pub fn reads(cfg: &mut web::ServiceConfig) {
         (status = 201, description = "the new team", body = TeamView),
         (status = 404, description = "no such league", body = ErrorBody),
         (status = 422, description = "invalid name or players, or the name is taken in the league", body = ErrorBody),
+        (status = 409, description = "a player's student id is on another team of the league (`player_on_another_team`), or twice in this team (`student_id_taken`)", body = ErrorBody),
         BodyRefused,
         Unauthenticated,
         AdminOnly,
