@@ -16,7 +16,7 @@ use super::{ServiceError, User, require_admin};
 use crate::db::Db;
 use crate::db::leagues::{self as db_leagues, TeamRow};
 use crate::db::matches as db_matches;
-use crate::db::players as db_players;
+use crate::db::players::{self as db_players, PlayerFields};
 use crate::domain::Timestamp;
 use crate::domain::{StudentId, TeamId, TeamName};
 
@@ -196,31 +196,10 @@ enum Unread {
 /// player a row, and the rows of a team (by name) are gathered into one team. Without one,
 /// each row is a team: its name, then 2 to 8 players.
 fn read_rows(records: Vec<(usize, Vec<String>)>) -> Result<Vec<ReadRow>, ServiceError> {
-    let mut records = records.into_iter().peekable();
-    let columns = match records.peek() {
-        Some((_, cells)) => header(cells),
-        None => None,
-    };
+    let columns = records.first().and_then(|(_, cells)| header(cells));
     let Some(columns) = columns else {
-        return Ok(records
-            .map(|(line, cells)| {
-                let read = if (3..=PLAYERS_MAX + 1).contains(&cells.len()) {
-                    Ok((
-                        cells[0].clone(),
-                        cells[1..].iter().map(|c| PlayerInput::name(c)).collect(),
-                    ))
-                } else {
-                    Err(Unread::Bad(format!(
-                        "expected 3 to {} columns (the team, then 2 to {PLAYERS_MAX} players), found {}",
-                        PLAYERS_MAX + 1,
-                        cells.len()
-                    )))
-                };
-                (line, cells, read)
-            })
-            .collect());
+        return Ok(records.into_iter().map(team_a_row).collect());
     };
-    records.next();
     let players_columns = columns
         .iter()
         .filter(|c| **c == Some(Column::Player))
@@ -235,7 +214,9 @@ fn read_rows(records: Vec<(usize, Vec<String>)>) -> Result<Vec<ReadRow>, Service
             "with student id, email or captain columns, the header has one player column: one player a row",
         ));
     }
-    let rows: Vec<_> = records
+    let rows: Vec<ReadRow> = records
+        .into_iter()
+        .skip(1)
         .map(|(line, cells)| {
             let read = if cells.len() == columns.len() {
                 Ok(row_input(&columns, &cells))
@@ -249,10 +230,32 @@ fn read_rows(records: Vec<(usize, Vec<String>)>) -> Result<Vec<ReadRow>, Service
             (line, cells, read)
         })
         .collect();
-    if players_columns > 1 {
-        return Ok(rows);
-    }
-    // One player a row: each team's rows gathered on its first row (the others point at it).
+    Ok(if players_columns > 1 {
+        rows
+    } else {
+        gather_by_team(rows)
+    })
+}
+
+/// A row of a file without a header: the team, then 2 to 8 players.
+fn team_a_row((line, cells): (usize, Vec<String>)) -> ReadRow {
+    let read = if (3..=PLAYERS_MAX + 1).contains(&cells.len()) {
+        Ok((
+            cells[0].clone(),
+            cells[1..].iter().map(|c| PlayerInput::name(c)).collect(),
+        ))
+    } else {
+        Err(Unread::Bad(format!(
+            "expected 3 to {} columns (the team, then 2 to {PLAYERS_MAX} players), found {}",
+            PLAYERS_MAX + 1,
+            cells.len()
+        )))
+    };
+    (line, cells, read)
+}
+
+/// One player a row: each team's rows gathered on its first row (the others point at it).
+fn gather_by_team(rows: Vec<ReadRow>) -> Vec<ReadRow> {
     let mut gathered: Vec<ReadRow> = Vec::new();
     let mut first_of: Vec<(NameKey, usize, usize)> = Vec::new();
     for (line, cells, read) in rows {
@@ -277,7 +280,68 @@ fn read_rows(records: Vec<(usize, Vec<String>)>) -> Result<Vec<ReadRow>, Service
             }
         }
     }
-    Ok(gathered)
+    gathered
+}
+
+/// What the rows checked so far hold, and what the league holds already.
+struct RosterCheck<'a> {
+    /// The league's teams (by the key their names read as) and names.
+    existing: Vec<(NameKey, &'a str)>,
+    /// Each student id of the league with its team's name.
+    taken: &'a [(StudentId, String)],
+    /// The names of the valid rows so far, with their lines.
+    seen: Vec<(NameKey, TeamName, usize)>,
+    /// The student ids of the valid rows so far.
+    ids: Vec<StudentId>,
+}
+
+impl RosterCheck<'_> {
+    /// Checks a team read from line `line`: its team (and notes its name and ids), or why not.
+    fn team(&mut self, line: usize, input: &NewTeamInput) -> Result<CheckedTeam, String> {
+        let (name, players) = match check_team(input) {
+            Ok(checked) => checked,
+            Err(ServiceError::Invalid(e)) => return Err(e.message),
+            Err(e) => return Err(e.to_string()),
+        };
+        let key = NameKey::of(name.as_str());
+        if let Some((_, earlier_name, earlier)) = self.seen.iter().find(|(k, _, _)| *k == key) {
+            return Err(
+                if earlier_name.as_str().to_lowercase() == name.as_str().to_lowercase() {
+                    format!("\"{name}\" is already on line {earlier} of the file")
+                } else {
+                    format!(
+                        "\"{name}\" reads the same as \"{earlier_name}\" on line {earlier} of the file"
+                    )
+                },
+            );
+        }
+        if let Some((_, other)) = self.existing.iter().find(|(k, _)| *k == key) {
+            return Err(duplicate_message(name.as_str(), other));
+        }
+        if let Some(message) = self.id_taken(&players) {
+            return Err(message);
+        }
+        self.seen.push((key, name.clone(), line));
+        self.ids
+            .extend(players.iter().filter_map(|p| p.student_id.clone()));
+        Ok((name, players))
+    }
+
+    /// Why a student id of `players` cannot join the league, if one cannot.
+    fn id_taken(&self, players: &[PlayerFields]) -> Option<String> {
+        players
+            .iter()
+            .filter_map(|p| p.student_id.as_ref())
+            .find_map(|id| {
+                if self.ids.contains(id) {
+                    Some("a student id of this team is on an earlier team of the file".to_string())
+                } else {
+                    self.taken.iter().find(|(t, _)| t == id).map(|(_, team)| {
+                        format!("a student id of this team is on \"{team}\" in this league")
+                    })
+                }
+            })
+    }
 }
 
 /// Checks every row of a roster CSV against the league's `existing` teams and the student
@@ -288,14 +352,16 @@ pub fn check_roster(
     existing: &[TeamRow],
     taken: &[(StudentId, String)],
 ) -> Result<Vec<RosterRow>, ServiceError> {
+    let mut check = RosterCheck {
+        existing: existing
+            .iter()
+            .map(|t| (NameKey::of(t.name.as_str()), t.name.as_str()))
+            .collect(),
+        taken,
+        seen: Vec::new(),
+        ids: Vec::new(),
+    };
     let mut rows: Vec<RosterRow> = Vec::new();
-    let existing: Vec<(NameKey, &str)> = existing
-        .iter()
-        .map(|t| (NameKey::of(t.name.as_str()), t.name.as_str()))
-        .collect();
-    // The names of the valid rows so far, with their lines, and their student ids.
-    let mut seen: Vec<(NameKey, TeamName, usize)> = Vec::new();
-    let mut ids: Vec<StudentId> = Vec::new();
     for (line, cells, read) in read_rows(records(csv)?)? {
         let mut row = RosterRow {
             line,
@@ -304,77 +370,34 @@ pub fn check_roster(
             error: None,
             gathered_into: None,
         };
-        let (name, players) = match read {
-            Ok(read) => read,
-            Err(Unread::Gathered(first)) => {
-                row.gathered_into = Some(first);
-                rows.push(row);
-                continue;
-            }
-            Err(Unread::Bad(message)) => {
-                row.error = Some(message);
-                rows.push(row);
-                continue;
-            }
-        };
-        let input = NewTeamInput { name, players };
-        match check_team(&input) {
-            Err(ServiceError::Invalid(e)) => row.error = Some(e.message),
-            Err(e) => row.error = Some(e.to_string()),
-            Ok((name, players)) => {
-                let key = NameKey::of(name.as_str());
-                let id_taken = players
-                    .iter()
-                    .filter_map(|p| p.student_id.as_ref())
-                    .find_map(|id| {
-                        if ids.contains(id) {
-                            Some(
-                                "a student id of this team is on an earlier team of the file"
-                                    .to_string(),
-                            )
-                        } else {
-                            taken.iter().find(|(t, _)| t == id).map(|(_, team)| {
-                                format!("a student id of this team is on \"{team}\" in this league")
-                            })
-                        }
-                    });
-                if let Some((_, earlier_name, earlier)) = seen.iter().find(|(k, _, _)| *k == key) {
-                    row.error = Some(
-                        if earlier_name.as_str().to_lowercase() == name.as_str().to_lowercase() {
-                            format!("\"{name}\" is already on line {earlier} of the file")
-                        } else {
-                            format!(
-                                "\"{name}\" reads the same as \"{earlier_name}\" on line {earlier} of the file"
-                            )
-                        },
-                    );
-                } else if let Some((_, other)) = existing.iter().find(|(k, _)| *k == key) {
-                    row.error = Some(duplicate_message(name.as_str(), other));
-                } else if let Some(message) = id_taken {
-                    row.error = Some(message);
-                } else {
-                    seen.push((key, name.clone(), line));
-                    ids.extend(players.iter().filter_map(|p| p.student_id.clone()));
-                    row.team = Some((name, players));
-                }
-            }
+        match read {
+            Ok((name, players)) => match check.team(line, &NewTeamInput { name, players }) {
+                Ok(team) => row.team = Some(team),
+                Err(message) => row.error = Some(message),
+            },
+            Err(Unread::Gathered(first)) => row.gathered_into = Some(first),
+            Err(Unread::Bad(message)) => row.error = Some(message),
         }
         rows.push(row);
     }
-    // A player gathered into a team that is not imported is not imported either.
+    refuse_players_of_refused_teams(&mut rows);
+    Ok(rows)
+}
+
+/// A player gathered into a team that is not imported is not imported either.
+fn refuse_players_of_refused_teams(rows: &mut [RosterRow]) {
     let refused: Vec<usize> = rows
         .iter()
         .filter(|r| r.team.is_none() && r.gathered_into.is_none())
         .map(|r| r.line)
         .collect();
-    for row in &mut rows {
+    for row in rows {
         if let Some(first) = row.gathered_into
             && refused.contains(&first)
         {
             row.error = Some(format!("the team on line {first} is not imported"));
         }
     }
-    Ok(rows)
 }
 
 /// The student ids of the league's players, each with its team's name.
