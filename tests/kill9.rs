@@ -26,6 +26,7 @@
 //! instances dies).
 
 use std::fs::File;
+use std::io::Write;
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -78,13 +79,28 @@ fn free_port() -> u16 {
 
 /// Runs a CLI command on the database and returns its standard output.
 fn cli(db: &Path, args: &[&str]) -> String {
-    let out = Command::new(BIN)
+    cli_with_input(db, args, "")
+}
+
+/// `cli` with `input` on the command's standard input (a password for `--password-stdin`).
+fn cli_with_input(db: &Path, args: &[&str], input: &str) -> String {
+    let mut child = Command::new(BIN)
         .args(args)
         .arg("--db")
         .arg(db)
         .env("SPADES_LOG", "warn")
-        .output()
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
         .expect("run spades-im");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(input.as_bytes())
+        .expect("write stdin");
+    let out = child.wait_with_output().expect("run spades-im");
     assert!(
         out.status.success(),
         "spades-im {args:?}: {}",
@@ -494,9 +510,12 @@ async fn acknowledged_hands_survive_kill_9_and_retries_record_once() {
     // `KILL9_SEED=<n> cargo test --test kill9`.
     println!("kill9: {SEED_VAR}={seed}");
 
-    // Accounts through the CLI.
-    cli(&db, &["user", "add", "coord", "--role", "admin"]);
-    cli(&db, &["user", "add", "sup", "--role", "supervisor"]);
+    // Accounts through the CLI, with passwords of their own (a one-time password's tokens
+    // are refused until it is changed).
+    for (name, role) in [("coord", "admin"), ("sup", "supervisor")] {
+        let args = ["user", "add", name, "--role", role, "--password-stdin"];
+        cli_with_input(&db, &args, "a password of their own\n");
+    }
     let admin = cli(&db, &["token", "create", "coord"]).trim().to_string();
     let sup = cli(&db, &["token", "create", "sup"]).trim().to_string();
 
