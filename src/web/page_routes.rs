@@ -46,6 +46,16 @@ pub const ROUTES: &[(&str, &str)] = &[
     ("POST", "/admin/leagues/{slug}/teams"),
     ("POST", "/admin/leagues/{slug}/teams/{id}"),
     ("POST", "/admin/leagues/{slug}/teams/{id}/withdraw"),
+    ("GET", "/admin/leagues/{slug}/teams/{id}/players"),
+    ("POST", "/admin/leagues/{slug}/teams/{id}/players"),
+    (
+        "POST",
+        "/admin/leagues/{slug}/teams/{id}/players/{player_id}",
+    ),
+    (
+        "POST",
+        "/admin/leagues/{slug}/teams/{id}/players/{player_id}/active",
+    ),
     ("POST", "/admin/leagues/{slug}/supervisors"),
     ("POST", "/admin/leagues/{slug}/supervisors/{user_id}/remove"),
     ("GET", "/admin/leagues/{slug}/schedule"),

@@ -148,6 +148,18 @@ pub(crate) const ROUTES: &[(&str, &str, Access)] = &[
     ("POST", "/admin/leagues/{slug}/teams", Admin),
     ("POST", "/admin/leagues/{slug}/teams/{id}", Admin),
     ("POST", "/admin/leagues/{slug}/teams/{id}/withdraw", Admin),
+    ("GET", "/admin/leagues/{slug}/teams/{id}/players", Admin),
+    ("POST", "/admin/leagues/{slug}/teams/{id}/players", Admin),
+    (
+        "POST",
+        "/admin/leagues/{slug}/teams/{id}/players/{player_id}",
+        Admin,
+    ),
+    (
+        "POST",
+        "/admin/leagues/{slug}/teams/{id}/players/{player_id}/active",
+        Admin,
+    ),
     ("POST", "/admin/leagues/{slug}/supervisors", Admin),
     (
         "POST",

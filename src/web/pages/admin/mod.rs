@@ -1,6 +1,6 @@
 //! The coordinator's pages under `/admin`: leagues (rules per stage with a preview in plain
 //! words before saving), teams (add, edit, withdraw, roster CSV import with a preview),
-//! accounts (`/admin/users`), supervisors (league assignment), the schedule (generated, then changed match
+//! a team's players (`/admin/leagues/{slug}/teams/{id}/players`), accounts (`/admin/users`), supervisors (league assignment), the schedule (generated, then changed match
 //! by match or night by night on its own page), the playoffs and the backup download.
 //!
 //! Every route takes [`Admin`](crate::web::extract::Admin) (an anonymous browser is sent to
@@ -17,6 +17,7 @@ mod import;
 mod league;
 mod league_form;
 mod league_input;
+mod players;
 pub mod playoffs;
 mod schedule;
 mod schedule_edit;
@@ -51,6 +52,10 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .service(teams::add_team)
         .service(teams::edit_team)
         .service(teams::withdraw_team)
+        .service(players::players_page)
+        .service(players::add_player)
+        .service(players::change_player)
+        .service(players::set_active)
         .service(teams::assign_supervisor)
         .service(teams::unassign_supervisor)
         .service(schedule::generate_schedule)

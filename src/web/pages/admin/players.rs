@@ -1,0 +1,308 @@
+//! A team's players, `/admin/leagues/{slug}/teams/{id}/players`: the roster (name, student
+//! id, email, captain, active, matches) with a form to add a player, one to change each
+//! player, and a button to deactivate or reactivate one. Student ids and emails are shown
+//! here only (admins); every change goes through `service::players`, which audits it
+//! without them.
+
+use actix_web::{HttpResponse, get, post, web};
+use askama::Template;
+use serde::Deserialize;
+
+use super::{Errors, fixable};
+use crate::domain::{ErrorCode, PlayerId, Slug, TeamId};
+use crate::service::players::{self, NewPlayerInput, Player, PlayerChange};
+use crate::service::{ServiceError, teams};
+use crate::web::AppState;
+use crate::web::error::PageError;
+use crate::web::extract::{Admin, Authed, CsrfForm};
+use crate::web::respond::{html, no_store};
+use crate::web::view::nav::Nav;
+
+/// A player form as typed (add or change): the captain box is present when ticked.
+#[derive(Debug, Clone, Default, Deserialize)]
+pub(super) struct PlayerForm {
+    #[serde(default)]
+    name: String,
+    #[serde(default)]
+    student_id: String,
+    #[serde(default)]
+    email: String,
+    #[serde(default)]
+    captain: Option<String>,
+}
+
+impl PlayerForm {
+    fn of(p: &Player) -> PlayerForm {
+        PlayerForm {
+            name: p.name.to_string(),
+            student_id: p
+                .student_id
+                .as_ref()
+                .map(|s| s.as_str().to_string())
+                .unwrap_or_default(),
+            email: p.email.clone().unwrap_or_default(),
+            captain: p.captain.then(|| "1".to_string()),
+        }
+    }
+
+    fn captain(&self) -> bool {
+        self.captain.is_some()
+    }
+}
+
+/// The deactivate / reactivate button: "0" or "1".
+#[derive(Debug, Clone, Default, Deserialize)]
+pub(super) struct ActiveForm {
+    #[serde(default)]
+    active: String,
+}
+
+/// One player's row, with what its change form shows (as stored, or as typed when that
+/// form was refused).
+struct PlayerLine {
+    id: PlayerId,
+    name: String,
+    student_id: String,
+    email: String,
+    captain: bool,
+    active: bool,
+    matches: i64,
+    form: PlayerForm,
+}
+
+#[derive(Template)]
+#[template(path = "admin/players.html")]
+struct PlayersPage {
+    nav: Nav,
+    slug: Slug,
+    team_id: TeamId,
+    team: String,
+    players: Vec<PlayerLine>,
+    add: PlayerForm,
+    message: Option<String>,
+    errors: Errors,
+    /// The id of the field the error summary links to.
+    error_target: String,
+}
+
+/// What a page answers besides the roster: its message, the form refused and its values.
+#[derive(Default)]
+struct Shown {
+    message: Option<String>,
+    errors: Errors,
+    add: PlayerForm,
+    /// A refused change form: (player, its typed values).
+    change: Option<(PlayerId, PlayerForm)>,
+}
+
+/// The form key of player `id`'s change form.
+fn key(id: PlayerId) -> String {
+    format!("player-{id}")
+}
+
+/// The id of the field an error of `errors` belongs to, for the summary's link.
+fn target(errors: &Errors) -> String {
+    match errors.field.as_str() {
+        "" if errors.form == "add" => "add-player".into(),
+        "" => errors.form.clone(),
+        field => format!("{}-{field}", errors.form),
+    }
+}
+
+/// A refusal by its field: a student id held elsewhere goes by the student id, a team that
+/// would have too many or too few players by `limit_field` (the form, or the button).
+fn player_errors(form: &str, limit_field: &str, e: &ServiceError) -> Errors {
+    match e {
+        ServiceError::Conflict {
+            code: ErrorCode::PlayerOnAnotherTeam | ErrorCode::StudentIdTaken,
+            message,
+        } => Errors::new(form, "student_id", message.clone()),
+        ServiceError::Conflict {
+            code: ErrorCode::PlayerLimit,
+            message,
+        } => Errors::new(form, limit_field, message.clone()),
+        e => Errors::of(form, &["name", "student_id", "email"], e),
+    }
+}
+
+/// The team `id` of league `slug` (404 when it is not one of the league's).
+async fn team_name(state: &AppState, slug: &Slug, id: TeamId) -> Result<String, ServiceError> {
+    teams::list(&state.db, slug)
+        .await?
+        .into_iter()
+        .find(|t| t.id == id)
+        .map(|t| t.name.to_string())
+        .ok_or(ServiceError::NotFound)
+}
+
+/// Refuses a player who is not on team `team` of league `slug` (404).
+async fn check_on_team(
+    state: &AppState,
+    who: &Authed,
+    slug: &Slug,
+    team: TeamId,
+    player: PlayerId,
+) -> Result<(), ServiceError> {
+    team_name(state, slug, team).await?;
+    let roster = players::roster(&state.db, &who.user, team).await?;
+    if roster.iter().any(|p| p.id == player) {
+        Ok(())
+    } else {
+        Err(ServiceError::NotFound)
+    }
+}
+
+async fn render(
+    state: &AppState,
+    who: &Authed,
+    slug: Slug,
+    team_id: TeamId,
+    shown: Shown,
+) -> Result<HttpResponse, PageError> {
+    let team = team_name(state, &slug, team_id).await?;
+    let roster = players::roster(&state.db, &who.user, team_id).await?;
+    let players = roster
+        .iter()
+        .map(|p| {
+            let typed = shown
+                .change
+                .as_ref()
+                .filter(|(id, _)| *id == p.id)
+                .map(|(_, form)| form.clone());
+            PlayerLine {
+                id: p.id,
+                name: p.name.to_string(),
+                student_id: p
+                    .student_id
+                    .as_ref()
+                    .map(|s| s.as_str().to_string())
+                    .unwrap_or_default(),
+                email: p.email.clone().unwrap_or_default(),
+                captain: p.captain,
+                active: p.active,
+                matches: p.matches,
+                form: typed.unwrap_or_else(|| PlayerForm::of(p)),
+            }
+        })
+        .collect();
+    let status = shown.errors.status();
+    let page = PlayersPage {
+        nav: who.nav(),
+        slug,
+        team_id,
+        team,
+        players,
+        add: shown.add,
+        message: shown.message,
+        error_target: target(&shown.errors),
+        errors: shown.errors,
+    };
+    Ok(no_store(html(status, page.render()?)))
+}
+
+#[get("/admin/leagues/{slug}/teams/{id}/players")]
+pub(super) async fn players_page(
+    state: web::Data<AppState>,
+    Admin(who): Admin,
+    path: web::Path<(Slug, TeamId)>,
+) -> Result<HttpResponse, PageError> {
+    let (slug, id) = path.into_inner();
+    render(&state, &who, slug, id, Shown::default()).await
+}
+
+/// Adds a player to the team.
+#[post("/admin/leagues/{slug}/teams/{id}/players")]
+pub(super) async fn add_player(
+    state: web::Data<AppState>,
+    Admin(who): Admin,
+    path: web::Path<(Slug, TeamId)>,
+    CsrfForm(form): CsrfForm<PlayerForm>,
+) -> Result<HttpResponse, PageError> {
+    let (slug, id) = path.into_inner();
+    team_name(&state, &slug, id).await?;
+    let input = NewPlayerInput {
+        name: form.name.clone(),
+        student_id: Some(form.student_id.clone()),
+        email: Some(form.email.clone()),
+        captain: Some(form.captain()),
+    };
+    let shown = match players::add(&state.db, &who.user, id, &input).await {
+        Ok(player) => Shown {
+            message: Some(format!("{} added.", player.name)),
+            ..Shown::default()
+        },
+        Err(e) if fixable(&e) => Shown {
+            errors: player_errors("add", "", &e),
+            add: form,
+            ..Shown::default()
+        },
+        Err(e) => return Err(e.into()),
+    };
+    render(&state, &who, slug, id, shown).await
+}
+
+/// Changes a player's name, student id, email and captaincy.
+#[post("/admin/leagues/{slug}/teams/{id}/players/{player_id}")]
+pub(super) async fn change_player(
+    state: web::Data<AppState>,
+    Admin(who): Admin,
+    path: web::Path<(Slug, TeamId, PlayerId)>,
+    CsrfForm(form): CsrfForm<PlayerForm>,
+) -> Result<HttpResponse, PageError> {
+    let (slug, id, player) = path.into_inner();
+    check_on_team(&state, &who, &slug, id, player).await?;
+    let change = PlayerChange {
+        name: Some(form.name.clone()),
+        student_id: Some(form.student_id.clone()),
+        email: Some(form.email.clone()),
+        captain: Some(form.captain()),
+        active: None,
+    };
+    let shown = match players::change(&state.db, &who.user, player, &change).await {
+        Ok(p) => Shown {
+            message: Some(format!("{} saved.", p.name)),
+            ..Shown::default()
+        },
+        Err(e) if fixable(&e) => Shown {
+            errors: player_errors(&key(player), "", &e),
+            change: Some((player, form)),
+            ..Shown::default()
+        },
+        Err(e) => return Err(e.into()),
+    };
+    render(&state, &who, slug, id, shown).await
+}
+
+/// Deactivates ("0": the player leaves the team, their history stays) or reactivates ("1")
+/// a player.
+#[post("/admin/leagues/{slug}/teams/{id}/players/{player_id}/active")]
+pub(super) async fn set_active(
+    state: web::Data<AppState>,
+    Admin(who): Admin,
+    path: web::Path<(Slug, TeamId, PlayerId)>,
+    CsrfForm(form): CsrfForm<ActiveForm>,
+) -> Result<HttpResponse, PageError> {
+    let (slug, id, player) = path.into_inner();
+    check_on_team(&state, &who, &slug, id, player).await?;
+    let active = form.active == "1";
+    let change = PlayerChange {
+        active: Some(active),
+        ..PlayerChange::default()
+    };
+    let shown = match players::change(&state.db, &who.user, player, &change).await {
+        Ok(p) => Shown {
+            message: Some(format!(
+                "{} {}.",
+                p.name,
+                if active { "reactivated" } else { "deactivated" }
+            )),
+            ..Shown::default()
+        },
+        Err(e) if fixable(&e) => Shown {
+            errors: player_errors(&key(player), "active", &e),
+            ..Shown::default()
+        },
+        Err(e) => return Err(e.into()),
+    };
+    render(&state, &who, slug, id, shown).await
+}
