@@ -625,3 +625,248 @@ async fn no_student_id_or_email_is_in_a_public_answer_or_the_log() {
         assert!(!log.contains(secret), "the server's log shows {secret}");
     }
 }
+
+/// The admin's roster page of team `team` of league `fall`.
+fn page(team: i64) -> String {
+    format!("/admin/leagues/fall/teams/{team}/players")
+}
+
+/// The HTML of a page answer with `status`.
+async fn html_with_status(r: reqwest::Response, status: u16, what: &str) -> String {
+    assert_eq!(r.status(), status, "{what}");
+    r.text().await.unwrap()
+}
+
+/// `/admin/leagues/{slug}/teams/{id}/players` shows the whole roster with the personal data
+/// (admins only) and adds, changes, deactivates and reactivates players.
+#[actix_web::test]
+async fn the_roster_page_shows_every_player_and_adds_changes_and_deactivates_them() {
+    let app = spawn_app().await;
+    let (admin, aces, kings) = league(&app).await;
+    let boss = app.browser("coord").await;
+    let league_page = html_with_status(boss.get("/admin/leagues/fall").await, 200, "league").await;
+    assert!(
+        league_page.contains(&format!("href=\"{}\"", page(kings))),
+        "the league's admin page links each team's players"
+    );
+    let r = boss.get(&page(kings)).await;
+    assert_eq!(r.headers()["cache-control"], "no-store");
+    let html = html_with_status(r, 200, "roster page").await;
+    for shown in ["Kim", "Ken", "Kai", "S100", "S101", "kim@example.edu"] {
+        assert!(html.contains(shown), "the page shows {shown}");
+    }
+
+    let added = boss
+        .post_form(
+            &page(kings),
+            &[
+                ("name", "Kit"),
+                ("student_id", "s102"),
+                ("email", "kit@example.edu"),
+                ("captain", "1"),
+            ],
+        )
+        .await;
+    let html = html_with_status(added, 200, "add").await;
+    assert!(html.contains("Kit added."), "{html}");
+    let kit = roster(&admin, kings).await[3].clone();
+    assert_eq!(kit["name"], "Kit");
+    assert_eq!(kit["student_id"], "S102");
+    assert_eq!(kit["email"], "kit@example.edu");
+    assert_eq!(kit["captain"], true);
+    assert_eq!(
+        roster(&admin, kings).await[0]["captain"],
+        false,
+        "one captain"
+    );
+
+    // Ken's change form: a new email, the student id removed, the name kept.
+    let ken = roster(&admin, kings).await[1]["id"].as_i64().unwrap();
+    let changed = boss
+        .post_form(
+            &format!("{}/{ken}", page(kings)),
+            &[
+                ("name", "Ken"),
+                ("student_id", ""),
+                ("email", "ken@example.edu"),
+            ],
+        )
+        .await;
+    let html = html_with_status(changed, 200, "change").await;
+    assert!(html.contains("Ken saved."), "{html}");
+    let ken_now = roster(&admin, kings).await[1].clone();
+    assert_eq!(ken_now["email"], "ken@example.edu");
+    assert_eq!(ken_now["student_id"], Value::Null);
+    assert_eq!(ken_now["captain"], false);
+
+    // Ann leaves the Aces once Ava joins; then she comes back.
+    let ann = roster(&admin, aces).await[0]["id"].as_i64().unwrap();
+    let r = boss.post_form(&page(aces), &[("name", "Ava")]).await;
+    html_with_status(r, 200, "add Ava").await;
+    let active = format!("{}/{ann}/active", page(aces));
+    let html = html_with_status(
+        boss.post_form(&active, &[("active", "0")]).await,
+        200,
+        "deactivate",
+    )
+    .await;
+    assert!(html.contains("Ann deactivated."), "{html}");
+    assert_eq!(roster(&admin, aces).await[0]["active"], false);
+    let teams = json_with_status(app.get("/api/v1/leagues/fall/teams").await, 200, "teams").await;
+    assert_eq!(teams["teams"][0]["players"], json!(["Al", "Ava"]));
+    let html = html_with_status(
+        boss.post_form(&active, &[("active", "1")]).await,
+        200,
+        "reactivate",
+    )
+    .await;
+    assert!(html.contains("Ann reactivated."), "{html}");
+    assert_eq!(roster(&admin, aces).await[0]["active"], true);
+}
+
+/// Each refusal of the roster page is shown by its field with the typed values kept, and
+/// writes nothing.
+#[actix_web::test]
+async fn the_roster_page_shows_each_refusal_by_its_field_and_writes_nothing() {
+    let app = spawn_app().await;
+    let (admin, aces, kings) = league(&app).await;
+    let boss = app.browser("coord").await;
+    let before = (roster(&admin, aces).await, roster(&admin, kings).await);
+    let add = |student_id: &'static str, email: &'static str| {
+        [
+            ("name", "Newcomer"),
+            ("student_id", student_id),
+            ("email", email),
+        ]
+    };
+    // (form fields, the field whose message shows, words of the message)
+    let cases = [
+        (add("S100", ""), "add-student_id", "&#34;Kings&#34;"),
+        (
+            add("bad id!", ""),
+            "add-student_id",
+            "letters, digits and dashes",
+        ),
+        (add("", "not-an-email"), "add-email", "email"),
+    ];
+    for (fields, field, words) in cases {
+        let html = html_with_status(boss.post_form(&page(aces), &fields).await, 422, field).await;
+        assert!(html.contains("class=\"error-summary\""), "{field}: summary");
+        assert!(
+            html.contains(&format!("href=\"#{field}\"")),
+            "{field}: the summary links the field"
+        );
+        let error = html
+            .split(&format!("id=\"{field}-error\">"))
+            .nth(1)
+            .unwrap_or_else(|| panic!("{field}: no message by the field:\n{html}"));
+        let message = error.split("</p>").next().unwrap();
+        assert!(message.contains(words), "{field}: {message}");
+        assert!(
+            html.contains("value=\"Newcomer\""),
+            "{field}: the typed name is kept"
+        );
+        for (name, value) in fields {
+            if !value.is_empty() {
+                let id = format!("id=\"add-{name}\"");
+                let input = html.split(&id).nth(1).unwrap().split('>').next().unwrap();
+                assert!(
+                    input.contains(&format!("value=\"{value}\"")),
+                    "{field}: {name} kept: {input}"
+                );
+            }
+        }
+    }
+
+    // A change refused: typed values kept in that player's form.
+    let ken = before.1[1]["id"].as_i64().unwrap();
+    let html = html_with_status(
+        boss.post_form(
+            &format!("{}/{ken}", page(kings)),
+            &[("name", "Kenny"), ("student_id", "S100"), ("email", "")],
+        )
+        .await,
+        422,
+        "change to a taken id",
+    )
+    .await;
+    let key = format!("player-{ken}");
+    assert!(
+        html.contains(&format!("id=\"{key}-student_id-error\"")),
+        "{html}"
+    );
+    assert!(html.contains("value=\"Kenny\""), "the typed name is kept");
+
+    // The Aces keep two active players: Ann cannot leave.
+    let ann = before.0[0]["id"].as_i64().unwrap();
+    let html = html_with_status(
+        boss.post_form(&format!("{}/{ann}/active", page(aces)), &[("active", "0")])
+            .await,
+        422,
+        "too few",
+    )
+    .await;
+    assert!(
+        html.contains(&format!(
+            "id=\"player-{ann}-active-error\">a team keeps at least 2"
+        )),
+        "{html}"
+    );
+    assert_eq!(
+        (roster(&admin, aces).await, roster(&admin, kings).await),
+        before,
+        "no refusal wrote anything"
+    );
+
+    // Eight active players: a ninth is refused at the top of the add form.
+    for name in ["Kay", "Kev", "Kip", "Kyle", "Kurt"] {
+        let r = boss.post_form(&page(kings), &[("name", name)]).await;
+        html_with_status(r, 200, name).await;
+    }
+    let html = html_with_status(
+        boss.post_form(&page(kings), &[("name", "Ninth")]).await,
+        422,
+        "player_limit",
+    )
+    .await;
+    assert!(
+        html.contains("id=\"add-error\">a team has at most 8 active players"),
+        "{html}"
+    );
+    assert!(html.contains("value=\"Ninth\""), "the typed name is kept");
+    assert_eq!(roster(&admin, kings).await.len(), 8);
+}
+
+/// A team of another league, or a player of another team, is not found from this page.
+#[actix_web::test]
+async fn the_roster_page_answers_404_for_a_team_or_player_not_on_it() {
+    let app = spawn_app().await;
+    let (admin, aces, kings) = league(&app).await;
+    let r = admin
+        .post(
+            "/api/v1/leagues",
+            &json!({"name": "Spring", "slug": "spring", "rules": {"regular": "classic"}}),
+        )
+        .await;
+    json_with_status(r, 201, "league").await;
+    let boss = app.browser("coord").await;
+    let before = (roster(&admin, aces).await, roster(&admin, kings).await);
+    let spring = format!("/admin/leagues/spring/teams/{aces}/players");
+    assert_eq!(boss.get(&spring).await.status(), 404, "GET");
+    let added = boss.post_form(&spring, &[("name", "Stray")]).await;
+    assert_eq!(added.status(), 404, "add");
+    let kim = before.1[0]["id"].as_i64().unwrap();
+    let changed = boss
+        .post_form(&format!("{}/{kim}", page(aces)), &[("name", "Stolen")])
+        .await;
+    assert_eq!(changed.status(), 404, "change");
+    let deactivated = boss
+        .post_form(&format!("{}/{kim}/active", page(aces)), &[("active", "0")])
+        .await;
+    assert_eq!(deactivated.status(), 404, "deactivate");
+    assert_eq!(
+        (roster(&admin, aces).await, roster(&admin, kings).await),
+        before,
+        "nothing written"
+    );
+}
