@@ -330,6 +330,17 @@ async fn every_page_passes_axe() {
         audit.page("admin playoffs, eligibility", &format!("/admin/leagues/{slug}/playoffs")).await?;
         audit.page("admin playoffs, bracket", "/admin/leagues/cup/playoffs").await?;
         audit.page("admin backup", "/admin/backup").await?;
+        let players = format!("/admin/leagues/{slug}/teams/{team}/players");
+        audit.page("admin players", &players).await?;
+        audit
+            .submit(
+                "admin players, a bad student id",
+                "document.getElementById('add-name').value = 'Newcomer'; \
+                 var i = document.getElementById('add-student_id'); i.value = 'bad id!'; \
+                 i.form.requestSubmit ? i.form.requestSubmit() : i.form.submit();",
+                summary("#form-error"),
+            )
+            .await?;
         audit.page("admin accounts", "/admin/users").await?;
         audit
             .submit(
