@@ -221,6 +221,7 @@ async fn posts_without_the_csrf_token_or_from_another_site_are_refused() {
     let edit = format!("/admin/leagues/l1/teams/{}", teams[0]);
     let withdraw = format!("/admin/leagues/l1/teams/{}/withdraw", teams[0]);
     let unassign = format!("/admin/leagues/l1/supervisors/{sue_id}/remove");
+    let add_player = format!("/admin/leagues/l1/teams/{}/players", teams[0]);
     let posts: Vec<(&str, Vec<(&str, &str)>)> = vec![
         (
             "/admin/users",
@@ -241,6 +242,7 @@ async fn posts_without_the_csrf_token_or_from_another_site_are_refused() {
         ),
         (withdraw.as_str(), vec![("withdrawn", "1")]),
         (unassign.as_str(), vec![]),
+        (add_player.as_str(), vec![("name", "Stray")]),
         (
             "/admin/leagues/l1/schedule",
             vec![("start_date", ""), ("time", ""), ("days_between", "")],
