@@ -126,9 +126,11 @@ struct Seeded {
     /// `Cookie` header values: the coordinator's and a supervisor's sessions.
     admin: String,
     supervisor: String,
-    /// The demo league's slug, a team of it, its match in progress, a match not started.
+    /// The demo league's slug, a team of it and one of its players, its match in progress, a
+    /// match not started.
     slug: String,
     team: i64,
+    player: i64,
     live_match: i64,
     scheduled_match: i64,
 }
@@ -181,6 +183,10 @@ async fn seeded() -> Seeded {
     )
     .await;
     let team = teams["teams"][0]["id"].as_i64().unwrap();
+    let roster = admin.get(&format!("/api/v1/teams/{team}/roster")).await;
+    let player = json_with_status(roster, 200, "roster").await["players"][0]["id"]
+        .as_i64()
+        .unwrap();
     let matches = json_with_status(
         admin.get(&format!("/api/v1/leagues/{slug}/matches")).await,
         200,
@@ -204,6 +210,7 @@ async fn seeded() -> Seeded {
         app,
         slug,
         team,
+        player,
         live_match,
         scheduled_match,
     }
@@ -223,6 +230,7 @@ impl Seeded {
                     (_, "{slug}") if template.contains("bracket") => "cup".to_string(),
                     (_, "{slug}") => self.slug.clone(),
                     ("teams", "{id}") | (_, "{team_id}") => self.team.to_string(),
+                    (_, "{player_id}") => self.player.to_string(),
                     // The forfeit's confirmation is for a match not yet started.
                     ("matches", "{id}") if template.ends_with("/forfeit") => {
                         self.scheduled_match.to_string()
