@@ -13,7 +13,7 @@ use sqlx::{PgConnection, QueryBuilder, Row, SqliteConnection};
 use super::{Db, DbError, Raw};
 
 /// The tables of data, parents first. The rest is kept by triggers or belongs to sqlx.
-const TABLES: [&str; 18] = [
+const TABLES: [&str; 19] = [
     "app_meta",
     "users",
     "sessions",
@@ -24,6 +24,7 @@ const TABLES: [&str; 18] = [
     "league_supervisors",
     "matches",
     "hands",
+    "lineups",
     "idempotency_keys",
     "audit_log",
     "brackets",

@@ -718,3 +718,11 @@ pub async fn delete_unstarted(conn: &mut Conn, id: MatchId) -> sqlx::Result<bool
     .bind(id))?;
     Ok(done == 1)
 }
+
+/// Marks a change the row does not hold (a lineup): the match's version moves on, so a
+/// client holding the old one reloads.
+pub async fn bump_version(conn: &mut Conn, id: MatchId) -> sqlx::Result<()> {
+    on_store!(conn, execute sqlx::query("UPDATE matches SET version = version + 1 WHERE id = $1")
+        .bind(id))?;
+    Ok(())
+}

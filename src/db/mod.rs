@@ -17,6 +17,7 @@ pub mod group_commit;
 pub mod hands;
 pub mod idempotency;
 pub mod leagues;
+pub mod lineups;
 pub mod matches;
 pub mod players;
 pub mod playoffs;

@@ -23,6 +23,22 @@ pub struct Settings {
     #[serde(default)]
     #[schema(value_type = Option<Eligibility>)]
     pub eligibility: Eligibility,
+    /// In a change, `null` puts the whole section back to its defaults.
+    #[serde(default)]
+    #[schema(value_type = Option<LineupPolicy>)]
+    pub lineups: LineupPolicy,
+}
+
+/// Who sits at the table: each team's two players, picked from its roster before the first
+/// hand (docs/api.md, "Lineups").
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LineupPolicy {
+    /// The first hand waits for both teams' lineups, and setting a team's lineup checks it
+    /// in. Default false (`null` in a change: the default).
+    #[serde(default)]
+    #[schema(value_type = Option<bool>)]
+    pub required: bool,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]

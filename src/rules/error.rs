@@ -95,6 +95,10 @@ error_codes! {
     StudentIdTaken => "student_id_taken",
     /// A ninth active player, or fewer than two.
     PlayerLimit => "player_limit",
+    /// A lineup's player (by id or student id) who is not an active player of that team.
+    NotOnRoster => "not_on_roster",
+    /// The first hand of a league that requires lineups, before both teams have one.
+    LineupMissing => "lineup_missing",
     ScheduleExists => "schedule_exists",
     BracketExists => "bracket_exists",
     /// Playoffs while regular-season matches remain, under `require_all_played`.

@@ -38,7 +38,7 @@ pub struct CheckInInput {
     pub present: Option<bool>,
 }
 
-fn side(team: &str, field: &str) -> Result<Team, ServiceError> {
+pub(super) fn side(team: &str, field: &str) -> Result<Team, ServiceError> {
     Team::parse(team.trim()).map_err(|_| {
         ServiceError::invalid(
             ErrorCode::InvalidInput,

@@ -6,10 +6,12 @@ use crate::domain::Slug;
 use serde::{Deserialize, Serialize};
 
 use super::leagues::League;
+use super::lineups::Lineup;
 use super::{ServiceError, TeamRef};
 use crate::db::Db;
 use crate::db::hands::{self as db_hands, HandRow};
 use crate::db::leagues as db_leagues;
+use crate::db::lineups::{self as db_lineups, LineupRow};
 use crate::db::matches::{self as db_matches, MatchRow};
 use crate::domain::{
     FieldError, ForfeitSide, GameStatus, LocalTime, MatchId, MatchStatus, TeamId, Timestamp,
@@ -63,6 +65,8 @@ pub struct MatchView {
     pub forfeit: Option<ForfeitSide>,
     /// When each team checked in at the table (docs/api.md §6.9).
     pub checked_in: CheckedIn,
+    /// Who sits at the table for the next hand (docs/api.md, "Lineups").
+    pub lineup: Lineup,
     /// Both teams' sportsmanship ratings; present only when the league rates sportsmanship.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub sportsmanship: Option<Ratings>,
@@ -177,6 +181,7 @@ pub(super) async fn build_view(
     let (rows, inputs) = stored_hands(conn, m.id).await?;
     let (_, scored) = replay(&rules, m.stage, &inputs)?;
     let names = db_leagues::team_names(conn, m.team_a, m.team_b).await?;
+    let lineups = db_lineups::of_match(conn, m.id).await?;
     Ok(view_of(
         m,
         names,
@@ -186,16 +191,18 @@ pub(super) async fn build_view(
             rows,
             inputs,
             scored,
+            lineups,
         },
     ))
 }
 
-/// A match's current hands replayed under its rules.
+/// A match's current hands replayed under its rules, and who played them.
 pub(super) struct Replayed {
     pub rules: Rules,
     pub rows: Vec<HandRow>,
     pub inputs: Vec<HandInput>,
     pub scored: Vec<ScoredHand>,
+    pub lineups: Vec<LineupRow>,
 }
 
 /// The match as the API shows it, from its row, its teams' names and its replayed hands: a
@@ -215,7 +222,9 @@ pub(super) fn view_of(
         rows,
         inputs,
         scored,
+        lineups,
     } = played;
+    let lineup = Lineup::at_hand(&lineups, inputs.len() as i64 + 1);
     let hands = scored
         .iter()
         .zip(rows.into_iter().zip(inputs))
@@ -261,6 +270,7 @@ pub(super) fn view_of(
             a: m.checked_in_a,
             b: m.checked_in_b,
         },
+        lineup,
         sportsmanship: ratings_of(m, league),
     }
 }

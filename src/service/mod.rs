@@ -26,6 +26,7 @@ pub mod device_cookie;
 pub mod eligibility;
 pub mod league_home;
 pub mod leagues;
+pub mod lineups;
 pub mod match_view;
 pub mod matches;
 pub mod players;

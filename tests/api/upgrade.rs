@@ -59,7 +59,8 @@ const ADDED_LEAGUE_FIELDS: &[&str] = &["settings"];
 /// Fields a later release added to the match objects (those with a `game_status`), left out
 /// before comparing, and checked on their own below:
 /// - `checked_in` (migration 0010, check-in at the table): `{"a": null, "b": null}`.
-const ADDED_MATCH_FIELDS: &[&str] = &["checked_in"];
+/// - `lineup` (migration 0020, lineups at the table): `{"a": null, "b": null}`.
+const ADDED_MATCH_FIELDS: &[&str] = &["checked_in", "lineup"];
 /// CSV columns added since v0.1 (at the end of a row), left out of the comparison: the
 /// bracket CSV's `match` (M1, M2 … as printed).
 const ADDED_CSV_COLUMNS: &[&str] = &["match"];
@@ -542,6 +543,12 @@ async fn the_v0_1_database_reads_the_same() {
                 m["checked_in"],
                 serde_json::json!({"a": null, "b": null}),
                 "match {}: nobody checked in",
+                m["id"]
+            );
+            assert_eq!(
+                m["lineup"],
+                serde_json::json!({"a": null, "b": null}),
+                "match {}: no lineup set",
                 m["id"]
             );
             assert!(

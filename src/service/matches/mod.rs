@@ -108,6 +108,7 @@ struct OpenHands {
     rules: Rules,
     rows: Vec<HandRow>,
     inputs: Vec<HandInput>,
+    lineups: Vec<crate::db::lineups::LineupRow>,
 }
 
 /// Opens match `opened` (found writable by [`for_write`]) for a change to its hands: still
@@ -130,6 +131,7 @@ async fn open_hands(
     let league = league_of(conn, &m).await?;
     let rules = rules_of(&m, &league)?;
     let (rows, inputs) = stored_hands(conn, m.id).await?;
+    let lineups = crate::db::lineups::of_match(conn, m.id).await?;
     Ok(OpenHands {
         m,
         names: (name_a, name_b),
@@ -137,10 +139,34 @@ async fn open_hands(
         rules,
         rows,
         inputs,
+        lineups,
     })
 }
 
 impl OpenHands {
+    /// Where the league requires lineups, the first hand waits for both.
+    fn check_lineups(&self) -> Result<(), ServiceError> {
+        if !self.inputs.is_empty() || !self.league.settings.lineups.required {
+            return Ok(());
+        }
+        let set = super::lineups::Lineup::at_hand(&self.lineups, 1);
+        let missing: Vec<&str> = [(&set.a, &self.names.0), (&set.b, &self.names.1)]
+            .into_iter()
+            .filter(|(lineup, _)| lineup.is_none())
+            .map(|(_, name)| name.as_deref().unwrap_or("a team"))
+            .collect();
+        if missing.is_empty() {
+            return Ok(());
+        }
+        Err(ServiceError::conflict(
+            ErrorCode::LineupMissing,
+            format!(
+                "this league sets lineups before the first hand: set {}'s lineup first",
+                missing.join(" and ")
+            ),
+        ))
+    }
+
     /// The answer: match `after` as the change left it, with its hands as `scored`.
     fn answer(self, after: &MatchRow, scored: Vec<ScoredHand>) -> MatchView {
         let played = Replayed {
@@ -148,6 +174,7 @@ impl OpenHands {
             rows: self.rows,
             inputs: self.inputs,
             scored,
+            lineups: self.lineups,
         };
         view_of(after, self.names, &self.league, played)
     }

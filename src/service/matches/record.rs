@@ -137,11 +137,19 @@ async fn answer_again(
         Some(record.team_a_name.clone()),
         Some(record.team_b_name.clone()),
     );
+    // The lineups then: a substitution after this hand starts at the next one.
+    let hands_then = rows.len() as i64;
+    let lineups = crate::db::lineups::of_match(conn, id)
+        .await?
+        .into_iter()
+        .filter(|l| l.from_hand <= hands_then)
+        .collect();
     let played = Replayed {
         rules,
         rows,
         inputs,
         scored,
+        lineups,
     };
     let mut view = view_of(&then, names, &league, played);
     view.sportsmanship = record
@@ -183,6 +191,7 @@ impl HandEntry {
             return Ok(Entered::Seen(seen));
         }
         let mut hands = open_hands(conn, opened, expected_version, check_takes_hands).await?;
+        hands.check_lineups()?;
         let m = &hands.m;
         let mut hand = input;
         // The hand in play when time runs out is the time-called one (docs/scoring.md §4.3, §8.3).

@@ -51,12 +51,13 @@ async fn start_in(
         audit::Change::new("start", audit::Subject::Match(id)).after(&frozen),
     )
     .await?;
-    // No hand yet: the answer needs no read of the hands.
+    // No hand yet: the answer needs no read of the hands (lineups may be set already).
     let played = Replayed {
         rules: rules.clone(),
         rows: Vec::new(),
         inputs: Vec::new(),
         scored: Vec::new(),
+        lineups: crate::db::lineups::of_match(conn, id).await?,
     };
     Ok(view_of(&started, (name_a, name_b), &league, played))
 }

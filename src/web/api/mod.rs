@@ -4,6 +4,7 @@
 pub mod conduct;
 pub mod fallback;
 pub mod leagues;
+pub mod lineups;
 pub mod matches;
 pub mod openapi;
 pub mod players;
@@ -45,6 +46,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .configure(matches::routes)
         .configure(reschedule::routes)
         .configure(conduct::routes)
+        .configure(lineups::routes)
         .configure(playoffs::routes)
         .configure(users::routes)
         .configure(players::routes);

@@ -1,0 +1,48 @@
+//! Lineups at the table (docs/api.md, "Lineups"): a team's two players, by id or by student
+//! id, before the first hand or as a substitution.
+
+use actix_web::{HttpResponse, post, web};
+
+use crate::domain::MatchId;
+use crate::service::lineups::{self, LineupInput};
+use crate::service::match_view::MatchView;
+use crate::web::AppState;
+use crate::web::api::responses::{BodyRefused, SupervisorOnly, Unauthenticated};
+use crate::web::error::{AppError, ErrorBody};
+use crate::web::extract::{ApiJson, Supervisor};
+
+pub fn routes(cfg: &mut web::ServiceConfig) {
+    cfg.service(set_lineup);
+}
+
+/// Sets a team's lineup: two active players of its roster in seat order (the first is the
+/// first of each hand's `bids` and `tricks`). Before the first hand it is the lineup; after,
+/// a substitution from the next hand on. Sending the lineup in force again changes nothing.
+#[utoipa::path(
+    post,
+    path = "/api/v1/matches/{id}/lineup",
+    tag = "matches",
+    params(("id" = i64, Path, description = "the match id", minimum = 1)),
+    request_body = LineupInput,
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "the match, with `lineup`", body = MatchView),
+        (status = 404, description = "no such match, or not one of the supervisor's leagues", body = ErrorBody),
+        (status = 409, description = "the match is over or cancelled (`match_closed`)", body = ErrorBody),
+        (status = 422, description = "not two players, a player not active on the team's roster (`not_on_roster`), or a student id that is not one (`invalid_student_id`)", body = ErrorBody),
+        BodyRefused,
+        Unauthenticated,
+        SupervisorOnly,
+    )
+)]
+#[post("/api/v1/matches/{id}/lineup")]
+async fn set_lineup(
+    state: web::Data<AppState>,
+    Supervisor(who): Supervisor,
+    id: web::Path<MatchId>,
+    body: ApiJson<LineupInput>,
+) -> Result<HttpResponse, AppError> {
+    let input = super::match_body(&state, &who, *id, body).await?;
+    let view = lineups::set_lineup(&state.db, &who.user, *id, &input).await?;
+    Ok(HttpResponse::Ok().json(view))
+}
