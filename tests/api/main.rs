@@ -40,6 +40,7 @@ mod hostile_names;
 mod idempotency;
 mod league_api;
 mod league_walk;
+mod lineups;
 mod login_next;
 mod login_throttle;
 mod long_match;
