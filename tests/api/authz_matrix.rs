@@ -79,6 +79,7 @@ pub(crate) const ROUTES: &[(&str, &str, Access)] = &[
     ("POST", "/api/v1/matches/{id}/time", League),
     ("POST", "/api/v1/matches/{id}/forfeit", League),
     ("POST", "/api/v1/matches/{id}/check-in", League),
+    ("POST", "/api/v1/matches/{id}/lineup", League),
     ("POST", "/api/v1/matches/{id}/sportsmanship", League),
     ("POST", "/api/v1/matches/{id}/postpone", Admin),
     ("POST", "/api/v1/matches/{id}/cancel", Admin),

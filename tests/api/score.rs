@@ -347,6 +347,7 @@ const API_ROUTES: &[(&str, &str, bool)] = &[
     ("post", "/api/v1/matches/{id}/cancel", true),
     ("post", "/api/v1/leagues/{slug}/nights/move", true),
     ("post", "/api/v1/matches/{id}/check-in", true),
+    ("post", "/api/v1/matches/{id}/lineup", true),
     ("post", "/api/v1/matches/{id}/sportsmanship", true),
     ("post", "/api/v1/leagues/{slug}/eligibility/{team_id}", true),
     ("get", "/api/v1/scoreboard", false),
