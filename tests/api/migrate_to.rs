@@ -57,6 +57,21 @@ async fn a_season_moves_to_postgres_and_answers_every_read_the_same() {
         .as_array()
         .and_then(|ms| ms.iter().find_map(|m| m["match_id"].as_i64()))
         .expect("a playoff match");
+    // A lineup, so that the copy carries one.
+    let m = read(&admin, &format!("/api/v1/matches/{first}")).await;
+    let roster = read(
+        &admin,
+        &format!("/api/v1/teams/{}/roster", m["team_a"]["id"]),
+    )
+    .await;
+    let r = admin
+        .post(
+            &format!("/api/v1/matches/{first}/lineup"),
+            &json!({"team": "a", "players": [roster["players"][1]["id"], roster["players"][0]["id"]]}),
+        )
+        .await;
+    let with_lineup = json_with_status(r, 200, "lineup").await;
+    assert!(with_lineup["lineup"]["a"].is_array(), "{with_lineup}");
     let started = admin.start_match(first).await;
     let r = admin
         .post(
