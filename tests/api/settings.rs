@@ -29,7 +29,8 @@ async fn settings_are_set_at_creation_and_merged_field_by_field() {
         json!({
             "forfeit": {"grace_minutes": null, "drop_after": null},
             "sportsmanship": null,
-            "eligibility": {"min_sportsmanship": null, "max_forfeits": null, "min_win_pct": null, "require_all_played": true}
+            "eligibility": {"min_sportsmanship": null, "max_forfeits": null, "min_win_pct": null, "require_all_played": true},
+            "lineups": {"required": false}
         })
     );
     let r = admin
@@ -120,6 +121,14 @@ async fn refused_settings_name_the_field_and_write_nothing() {
         (
             json!({"settings": {"eligibility": {"min_win_pct": 2}}}),
             "settings.eligibility.min_win_pct",
+        ),
+        (
+            json!({"settings": {"lineups": {"required": "yes"}}}),
+            "settings.lineups.required",
+        ),
+        (
+            json!({"settings": {"lineups": {"optional": true}}}),
+            "settings.lineups",
         ),
     ];
     for (body, field) in &cases {
