@@ -26,6 +26,7 @@ mod clock;
 mod concurrency;
 mod conduct;
 mod console;
+mod console_lineups;
 mod corrections;
 mod dates;
 mod db_arg;
