@@ -8,7 +8,10 @@
 use serde_json::{Value, json};
 use spades_im::service::Role;
 
-use crate::helpers::{Api, Browser, TestApp, html_element, html_text, json_with_status, spawn_app};
+use crate::helpers::{
+    Api, Browser, TestApp, anonymous_get, csv_rows, hand_of, html_cells, html_element, html_text,
+    json_with_status, spawn_app,
+};
 
 struct Setup {
     app: TestApp,
@@ -310,4 +313,73 @@ async fn where_lineups_are_required_the_hand_form_waits_for_them() {
     let (_, html) = page(&s.sue, &console).await;
     assert!(html.contains("id=\"hand-form\""));
     assert!(!html.contains("id=\"lineup-missing\""));
+}
+
+#[actix_web::test]
+async fn the_match_page_and_its_csv_say_who_bid_what_per_hand() {
+    let s = setup().await;
+    let max = add_player(&s.admin, team_of(&s, "a").await, "Max", "S300").await;
+    let console = format!("/supervise/matches/{}", s.id);
+    let set = |p1: i64, p2: i64| {
+        let (p1, p2) = (p1.to_string(), p2.to_string());
+        let sue = &s.sue;
+        let path = format!("{console}/lineup");
+        async move {
+            let r = sue
+                .post_form(&path, &[("team", "a"), ("player1", &p1), ("player2", &p2)])
+                .await;
+            assert_eq!(r.status(), 303);
+        }
+    };
+    set(s.kim, s.lee).await;
+    let m = s
+        .admin
+        .play_hands(s.id, &[hand_of([4, 3], [5, 3], [3, 2], [3, 2])])
+        .await;
+    // Lee leaves after hand 1: Max sits in from hand 2.
+    set(s.kim, max).await;
+    let m = s.admin.get(&format!("/api/v1/matches/{}", m["id"])).await;
+    let m: Value = m.json().await.expect("match");
+    s.admin
+        .enter_hand(&m, &hand_of([2, 2], [2, 3], [4, 4], [4, 4]))
+        .await;
+
+    let (status, _, html) = anonymous_get(&s.app, &format!("/matches/{}", s.id)).await;
+    assert_eq!(status, 200);
+    let row = |n: usize| html_cells(html_element(&html, &format!("hand-{n}"), "</tr>").unwrap());
+    let first = row(1);
+    assert_eq!(first[1], "Kim 4 + Lee 3", "{first:?}");
+    assert_eq!(first[2], "Kim 5 + Lee 3", "{first:?}");
+    // Team 2 had no lineup: its bids stay bare numbers.
+    assert_eq!(first[10], "3 + 2", "{first:?}");
+    let second = row(2);
+    assert_eq!(second[1], "Kim 2 + Max 2", "{second:?}");
+    assert!(
+        !html.contains("S100") && !html.contains("S300"),
+        "names only"
+    );
+
+    let (status, _, csv) =
+        anonymous_get(&s.app, &format!("/matches/{}/scoresheet.csv", s.id)).await;
+    assert_eq!(status, 200);
+    let rows = csv_rows(&csv);
+    let tail = |r: &Vec<String>| r[r.len() - 4..].to_vec();
+    assert_eq!(
+        tail(&rows[0]),
+        ["a_player1", "a_player2", "b_player1", "b_player2"]
+    );
+    assert_eq!(tail(&rows[1]), ["Kim", "Lee", "", ""]);
+    assert_eq!(tail(&rows[2]), ["Kim", "Max", "", ""]);
+}
+
+/// The id of the team on side `team` of the match.
+async fn team_of(s: &Setup, team: &str) -> i64 {
+    let m: Value = s
+        .admin
+        .get(&format!("/api/v1/matches/{}", s.id))
+        .await
+        .json()
+        .await
+        .expect("match");
+    m[format!("team_{team}")]["id"].as_i64().expect("team id")
 }
