@@ -15,6 +15,7 @@ mod browser_a11y;
 mod browser_bracket;
 mod browser_conduct;
 mod browser_league;
+mod browser_lineups;
 mod browser_live;
 mod browser_outbox;
 mod browser_phone;
