@@ -3,7 +3,7 @@
 //! bids the rules allow now), the scoresheet with each hand's breakdown, corrections with a
 //! reason and their history, time calls and forfeits, check-in before the start (with the
 //! forfeit offered once the grace period has passed) and sportsmanship ratings after the end.
-//! Every write goes through `service::matches` or `service::conduct` (the same functions as
+//! Every write goes through `service::matches`, `service::conduct` or `service::lineups` (the same functions as
 //! the JSON API), every read through a service function. Works without JavaScript;
 //! `console.js` only adds the countdown, the live "tricks sum to 13" check and the focus on
 //! an error summary (and on the field a summary's link points to).
