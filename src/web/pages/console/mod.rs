@@ -3,10 +3,11 @@
 //! bids the rules allow now), the scoresheet with each hand's breakdown, corrections with a
 //! reason and their history, time calls and forfeits, check-in before the start (with the
 //! forfeit offered once the grace period has passed) and sportsmanship ratings after the end.
-//! Every write goes through `service::matches`, `service::conduct` or `service::lineups` (the same functions as
-//! the JSON API), every read through a service function. Works without JavaScript;
-//! `console.js` only adds the countdown, the live "tricks sum to 13" check and the focus on
-//! an error summary (and on the field a summary's link points to).
+//! Every write goes through `service::matches`, `service::conduct` or `service::lineups` (the
+//! same functions as the JSON API), every read through a service function. Works without
+//! JavaScript; `console.js` only adds the countdown, the live "tricks sum to 13" check, the
+//! focus on an error summary (and on the field a summary's link points to), and a lineup's
+//! card reader and camera scan.
 //!
 //! Made for a phone: a refused post comes back with one [`ErrorSummary`] at the top of the
 //! page (`templates/console/error_summary.html`, focused on load, a link to each bad field,
