@@ -3,13 +3,18 @@
 // 2. Flags, as you type, tricks that do not sum to 13 (the server checks again).
 // 3. Gives a refused post's error summary the focus (where `autofocus` was not honoured),
 //    and makes its links move the focus to the field, with its label or legend in view.
+// 4. Student ID fields of a lineup ([data-card-reader]): a USB or Bluetooth card reader
+//    types the digits then Enter; the magnetic stripe's sentinels (";", "%", "?") are taken
+//    off, and Enter in the first seat's field moves on to the second instead of sending.
+//    Where the browser has BarcodeDetector, "Scan card" reads a card's barcode with the
+//    camera (nothing downloaded); elsewhere the button stays hidden.
 (function () {
   "use strict";
 
   // The unit tests (Node, tests/js/console.test.js) take the functions below that touch no
   // page, and stop here. In a browser `module` is not defined.
   if (typeof module === "object" && module.exports) {
-    module.exports = { clockWords: clockWords, tricksCheck: tricksCheck };
+    module.exports = { clockWords: clockWords, tricksCheck: tricksCheck, cardText: cardText };
     return;
   }
 
@@ -89,6 +94,100 @@
     form.addEventListener("change", check);
     // The server's own message about the sum is shown already, until something changes.
     if (!form.querySelector("[data-field=tricks]")) check();
+  }
+
+  var cardFields = document.querySelectorAll("input[data-card-reader]");
+  Array.prototype.forEach.call(cardFields, function (field) {
+    field.addEventListener("change", function () { field.value = cardText(field.value); });
+    field.addEventListener("keydown", function (event) {
+      if (event.key !== "Enter") return;
+      field.value = cardText(field.value);
+      var next = nextCardField(field);
+      if (next && next.value.trim() === "") {
+        event.preventDefault();
+        next.focus();
+      }
+    });
+  });
+
+  // The next student ID field of the same form (the second seat's), if any.
+  function nextCardField(field) {
+    var all = field.form ? field.form.querySelectorAll("input[data-card-reader]") : [];
+    var i = Array.prototype.indexOf.call(all, field);
+    return i >= 0 && i + 1 < all.length ? all[i + 1] : null;
+  }
+
+  if ("BarcodeDetector" in window && navigator.mediaDevices && navigator.mediaDevices.getUserMedia) {
+    Array.prototype.forEach.call(document.querySelectorAll("button[data-scan-for]"), function (button) {
+      button.hidden = false;
+      button.addEventListener("click", function () {
+        var field = document.getElementById(button.getAttribute("data-scan-for"));
+        if (field) scanInto(field, button);
+      });
+    });
+  }
+
+  // Reads one barcode with the back camera into `field`, in a box under `button` with a
+  // Cancel; the camera stops as soon as a code is read or the scan is cancelled.
+  function scanInto(field, button) {
+    var box = document.createElement("div");
+    box.className = "scan-box";
+    var video = document.createElement("video");
+    video.setAttribute("playsinline", "");
+    video.muted = true;
+    var cancel = document.createElement("button");
+    cancel.type = "button";
+    cancel.textContent = "Cancel the scan";
+    var said = document.createElement("p");
+    said.setAttribute("role", "status");
+    said.textContent = "Hold the card's barcode in front of the camera.";
+    box.appendChild(said);
+    box.appendChild(video);
+    box.appendChild(cancel);
+    button.parentNode.insertBefore(box, button.nextSibling);
+    var stream = null;
+    var done = false;
+    var stop = function () {
+      done = true;
+      if (stream) stream.getTracks().forEach(function (t) { t.stop(); });
+      if (box.parentNode) box.parentNode.removeChild(box);
+    };
+    cancel.addEventListener("click", function () { stop(); button.focus(); });
+    var detector;
+    try { detector = new window.BarcodeDetector(); } catch (e) { stop(); return; }
+    navigator.mediaDevices.getUserMedia({ video: { facingMode: "environment" } }).then(function (s) {
+      stream = s;
+      if (done) { stop(); return; }
+      video.srcObject = s;
+      video.play();
+      var look = function () {
+        if (done) return;
+        detector.detect(video).then(function (codes) {
+          if (done) return;
+          if (codes.length > 0 && codes[0].rawValue) {
+            field.value = cardText(codes[0].rawValue);
+            stop();
+            var next = nextCardField(field);
+            (next && next.value.trim() === "" ? next : field).focus();
+            return;
+          }
+          window.setTimeout(look, 250);
+        }, function () { window.setTimeout(look, 500); });
+      };
+      look();
+    }, function () {
+      said.textContent = "The camera could not be used: type the student ID instead.";
+      if (stream) stream.getTracks().forEach(function (t) { t.stop(); });
+    });
+  }
+
+  // A student ID as a card reader types it: without the magnetic stripe's start sentinel
+  // (";" or "%"), end sentinel ("?") and the white space around (the server does the same).
+  function cardText(typed) {
+    var text = String(typed).trim();
+    if (text.charAt(0) === ";" || text.charAt(0) === "%") text = text.slice(1);
+    if (text.charAt(text.length - 1) === "?") text = text.slice(0, -1);
+    return text.trim();
   }
 
   // The match clock's words for `left` seconds, never more than the limit (`most` seconds,

@@ -2,13 +2,16 @@
 // drops at the card table.
 //
 // Every console form that writes (a hand, a correction, check-in, ratings, call time,
-// forfeit, start) is sent with fetch (the same URL and form body) instead of a page load.
+// forfeit, start, a team's lineup) is sent with fetch (the same URL and form body) instead of a page load.
 // What cannot be sent (no connection, no answer in 10 s, a 5xx, 503 busy) is kept in
 // localStorage, per user and match, with the version it was typed on and (a hand) its
 // idempotency key; it is listed in #pending-hands and sent again by itself (on the `online`
 // event, and every 2 s doubling to 60 s), strictly in order, one at a time. A hand's
 // idempotency key makes a resend harmless: the server answers a repeated key with its first
-// answer. Nothing kept is dropped unless the supervisor discards it.
+// answer. A lineup needs no key: the lineup in force sent again writes nothing. It moves the
+// match's version on only when it changes who sits, so the items after it are renumbered
+// from the version on the console the server answered it with. Nothing kept is dropped
+// unless the supervisor discards it.
 //
 // Answers: recorded (2xx after the 303) → the console is reloaded (the server's truth).
 // 422 → typed live: the server's page with the error replaces this one, as without
@@ -30,7 +33,8 @@
   var PREFIX = "spades-im.outbox.v1.";
   var EDITING = "spades-im.outbox.editing";
   // What each kind of post does to the match's version (the next form's expected_version).
-  var BUMPS = { hand: 1, correction: 1, time: 1, forfeit: 1, start: 1, "check-in": 0, rating: 0 };
+  // A lineup: 0 here, then the server's (afterRecorded).
+  var BUMPS = { hand: 1, correction: 1, time: 1, forfeit: 1, start: 1, "check-in": 0, rating: 0, lineup: 0 };
 
   // The unit tests (Node, tests/js/outbox.test.js) take the functions that touch no page or
   // storage, and stop here. In a browser `module` is not defined.
@@ -41,7 +45,7 @@
       isLoginUrl: isLoginUrl, oneAtATime: oneAtATime, kindOfAction: kindOfAction,
       nextVersion: nextVersion, nextHand: nextHand, newItem: newItem, applyEdit: applyEdit,
       seenAfter: seenAfter, removeItem: removeItem, renumber: renumber, bodyOf: bodyOf,
-      summary: summary, title: title, seatsOf: seatsOf
+      summary: summary, title: title, seatsOf: seatsOf, afterRecorded: afterRecorded
     };
     return;
   }
@@ -177,7 +181,7 @@
     var url;
     try { url = new URL(action, base); } catch (e) { return null; }
     if (url.origin !== new URL(base).origin) return null;
-    var m = /^\/supervise\/matches\/(\d+)\/(hands(?:\/(\d+))?|time|forfeit|start|check-in|sportsmanship)$/.exec(url.pathname);
+    var m = /^\/supervise\/matches\/(\d+)\/(hands(?:\/(\d+))?|time|forfeit|start|check-in|sportsmanship|lineup)$/.exec(url.pathname);
     if (!m) return null;
     var kind = m[3] ? "correction" : m[2] === "hands" ? "hand" : m[2] === "sportsmanship" ? "rating" : m[2];
     return { match: m[1], kind: kind, path: url.pathname, number: m[3] ? Number(m[3]) : null };
@@ -302,6 +306,8 @@
         return team(side) + " forfeits";
       case "start":
         return "Start the match";
+      case "lineup":
+        return team(valueIn(f, "team") || "") + "'s lineup";
     }
     return kind;
   }
@@ -573,8 +579,9 @@
   function settle(head, r, live) {
     note = "";
     if (r.outcome === "done") {
+      var version = head.kind === "lineup" ? versionIn(parse(r.html)) : NaN;
       change(head.id, function (item, data) {
-        data.seen = seenAfter(item, data.seen);
+        afterRecorded(data, item, version);
         return "remove";
       });
       problem = "";
@@ -654,6 +661,16 @@
       version: known(item.base) !== null ? item.base + item.bumps : known(was.version),
       hand: item.kind === "hand" && known(item.hand) !== null ? item.hand : known(was.hand)
     };
+  }
+
+  // Outbox `data` once `item` (its first) is recorded: what the server has now, and the items
+  // after it renumbered from `version` where the answer showed it (a lineup moves the version
+  // on only when it changes who sits; NaN: the item's own bumps are the truth).
+  function afterRecorded(data, item, version) {
+    data.seen = seenAfter(item, data.seen);
+    if (!isFinite(version)) return;
+    data.seen.version = version;
+    renumber(data.items.slice(1), version, NaN);
   }
 
   // A refused or conflicting item waits for the supervisor (Edit, Discard, Send again).

@@ -27,13 +27,26 @@ pub async fn supervised(db: &Db, user: &User, id: MatchId) -> Result<MatchView, 
     Ok(view)
 }
 
-/// The players at the table, `[team][player]`: team a's seats 1 and 3, team b's seats 2
-/// and 4 (blank for a team that is gone).
-pub async fn lineup(db: &Db, view: &MatchView) -> Result<[[String; 2]; 2], ServiceError> {
+/// The players at the table at hand `hand` (1 is the first), `[team][player]`: team a's
+/// seats 1 and 3, team b's seats 2 and 4. A team's lineup in force then where it has one,
+/// else the team's first two players (blank for a team that is gone).
+pub async fn lineup(
+    db: &Db,
+    view: &MatchView,
+    hand: usize,
+) -> Result<[[String; 2]; 2], ServiceError> {
     let mut conn = db.read().await?;
+    let rows = crate::db::lineups::of_match(&mut conn, view.id).await?;
+    let set = super::lineups::Lineup::at_hand(&rows, i64::try_from(hand).unwrap_or(i64::MAX));
     let mut out: [[String; 2]; 2] = Default::default();
-    for (seats, id) in out.iter_mut().zip([view.team_a.id, view.team_b.id]) {
-        if let Some(team) = db_leagues::team(&mut conn, id).await? {
+    for ((seats, id), team) in out
+        .iter_mut()
+        .zip([view.team_a.id, view.team_b.id])
+        .zip(crate::rules::Team::BOTH)
+    {
+        if let Some([first, second]) = set.of(team) {
+            *seats = [first.name.clone(), second.name.clone()];
+        } else if let Some(team) = db_leagues::team(&mut conn, id).await? {
             *seats = [team.player1.into(), team.player2.into()];
         }
     }

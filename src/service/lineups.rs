@@ -17,7 +17,7 @@ use crate::db::Db;
 use crate::db::lineups::{self as db_lineups, LineupRow};
 use crate::db::matches::{self as db_matches, MatchRow};
 use crate::db::players::{self as db_players, PlayerRow};
-use crate::domain::{ErrorCode, MatchId, MatchStatus, PlayerId};
+use crate::domain::{ErrorCode, MatchId, MatchStatus, PlayerId, TeamId};
 use crate::rules::Team;
 
 /// `POST /api/v1/matches/{id}/lineup`: a team and its two players, by id or by student id.
@@ -102,6 +102,28 @@ impl LineupRow {
             },
         ]
     }
+}
+
+/// Every lineup of match `id`, for the pages that show who sat where per hand
+/// ([`Lineup::at_hand`]); names only.
+pub async fn of_match(db: &Db, id: MatchId) -> Result<Vec<LineupRow>, ServiceError> {
+    let mut conn = db.read().await?;
+    Ok(db_lineups::of_match(&mut conn, id).await?)
+}
+
+/// The active players of team `team` a lineup is picked from, in roster order: ids and
+/// names only (the console never shows a student id or an email).
+pub async fn roster(db: &Db, team: TeamId) -> Result<Vec<Seat>, ServiceError> {
+    let mut conn = db.read().await?;
+    Ok(db_players::of_team(&mut conn, team)
+        .await?
+        .into_iter()
+        .filter(|p| p.active)
+        .map(|p| Seat {
+            id: p.id,
+            name: p.name.to_string(),
+        })
+        .collect())
 }
 
 /// Sets a team's lineup (admin, or a supervisor of the match's league) until the match is

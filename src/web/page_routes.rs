@@ -81,6 +81,7 @@ pub const ROUTES: &[(&str, &str)] = &[
     ("POST", "/supervise/matches/{id}/forfeit"),
     ("POST", "/supervise/matches/{id}/check-in"),
     ("POST", "/supervise/matches/{id}/sportsmanship"),
+    ("POST", "/supervise/matches/{id}/lineup"),
     // What anyone may read.
     ("GET", "/scoreboard"),
     ("GET", "/leagues"),

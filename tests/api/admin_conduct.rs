@@ -780,3 +780,38 @@ async fn the_dashboard_lists_matches_with_a_rating_missing_until_they_are_rated(
     assert!(html.contains("This league does not rate sportsmanship"));
     assert!(!html.contains("id=\"ratings\""));
 }
+
+/// "Lineups required before the first hand" on the league form is
+/// `settings.lineups.required`: saved when ticked, shown as saved, cleared when not.
+#[actix_web::test]
+async fn the_league_form_requires_lineups_when_ticked() {
+    let (_app, api, browser) = setup().await;
+    let html = browser
+        .get("/admin/leagues/new")
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(!tag_of(&html, "lineups_required").contains(" checked"));
+    let new = fields(LEAGUE, &[("lineups_required", "1"), ("confirm", "1")]);
+    let r = browser.post_form("/admin/leagues/new", &new).await;
+    assert_eq!(r.status(), 303);
+    let league = league_json(&api, "fall-2026").await;
+    assert_eq!(league["settings"]["lineups"]["required"], true);
+    let html = browser
+        .get("/admin/leagues/fall-2026/edit")
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(tag_of(&html, "lineups_required").contains(" checked"));
+    let r = browser
+        .post_form(
+            "/admin/leagues/fall-2026/edit",
+            &fields(LEAGUE, &[("confirm", "1")]),
+        )
+        .await;
+    assert_eq!(r.status(), 303);
+    let league = league_json(&api, "fall-2026").await;
+    assert_ne!(league["settings"]["lineups"]["required"], true);
+}

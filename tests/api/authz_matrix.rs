@@ -81,6 +81,7 @@ pub(crate) const ROUTES: &[(&str, &str, Access)] = &[
     ("POST", "/api/v1/matches/{id}/check-in", League),
     ("POST", "/api/v1/matches/{id}/lineup", League),
     ("POST", "/api/v1/matches/{id}/sportsmanship", League),
+    ("POST", "/api/v1/matches/{id}/lineup", League),
     ("POST", "/api/v1/matches/{id}/postpone", Admin),
     ("POST", "/api/v1/matches/{id}/cancel", Admin),
     ("GET", "/api/v1/scoreboard", Public),
@@ -130,6 +131,7 @@ pub(crate) const ROUTES: &[(&str, &str, Access)] = &[
     ("POST", "/supervise/matches/{id}/forfeit", League),
     ("POST", "/supervise/matches/{id}/check-in", League),
     ("POST", "/supervise/matches/{id}/sportsmanship", League),
+    ("POST", "/supervise/matches/{id}/lineup", League),
     // The coordinator's pages.
     ("GET", "/admin", Admin),
     ("GET", "/admin/users", Admin),
@@ -724,6 +726,14 @@ async fn access_removed_mid_session_is_refused_at_once() {
     .await
     .unwrap();
     assert_eq!(r.status(), 404, "a check-in on the console");
+    let r = post_form(
+        &sue,
+        format!("/supervise/matches/{waiting}/lineup"),
+        vec![("team".to_string(), "z".to_string())],
+    )
+    .await
+    .unwrap();
+    assert_eq!(r.status(), 404, "a lineup of no team on the console");
     assert_eq!(
         sue.get(&format!("/supervise/matches/{playing}"))
             .await

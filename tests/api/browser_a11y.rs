@@ -382,6 +382,16 @@ async fn every_page_passes_axe() {
             )
             .await?;
         audit.page("console, scheduled (check-in)", &format!("/supervise/matches/{scheduled}")).await?;
+        audit
+            .submit(
+                "console, a lineup not on the roster",
+                &fill_and_click(
+                    "lineup-a-submit",
+                    &[("student_id1", "ZZ9001"), ("student_id2", "ZZ9002")],
+                ),
+                summary("[data-error-summary]"),
+            )
+            .await?;
         audit.page("forfeit confirmation", &format!("/supervise/matches/{scheduled}/forfeit")).await?;
         audit.page("console, complete (ratings)", &format!("/supervise/matches/{done}")).await?;
         audit.page("correct a hand", &format!("/supervise/matches/{done}/hands/1/edit")).await?;

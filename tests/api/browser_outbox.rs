@@ -1000,3 +1000,93 @@ async fn a_log_out_from_any_page_leaves_no_console_on_the_phone() {
     })
     .await;
 }
+
+const LINEUP_ONCE: &str =
+    "browser_outbox::a_lineup_set_offline_is_sent_once_in_order_with_the_hands";
+
+/// Offline: team a's lineup (its two players, the second first) and then a hand are kept in
+/// that order; back online the lineup reaches the app once (one audited lineup), then the
+/// hand, on the version the lineup moved the match to.
+#[actix_web::test]
+async fn a_lineup_set_offline_is_sent_once_in_order_with_the_hands() {
+    let app = spawn_app().await;
+    let (admin, id) = league_night(&app).await;
+    let relay = relay_for(&app);
+    with_browser(LINEUP_ONCE, "outbox-lineup", async |browser| {
+        open_console(browser, &relay, "sam", id).await?;
+        let base = api_match(&admin, id).await?["version"]
+            .as_i64()
+            .context("version")?;
+        go_offline(browser, &relay).await?;
+        // The second of the roster in seat 1, the first in seat 3.
+        let names = browser
+            .execute(
+                "const one = document.getElementById('lineup-a-player1'); \
+                 const two = document.getElementById('lineup-a-player2'); \
+                 one.selectedIndex = 2; two.selectedIndex = 1; \
+                 return [one.options[2].text, two.options[1].text];",
+                json!([]),
+            )
+            .await?;
+        let submit = browser.find("#lineup-a-submit").await?;
+        browser.click(&submit).await?;
+        until(
+            browser,
+            "the outbox counts the lineup",
+            "const o = document.getElementById('outbox'); return !!o && o.dataset.count === '1';",
+        )
+        .await?;
+        type_hand(browser, &FIRST).await?;
+        let record = browser.find("#record").await?;
+        browser.click(&record).await?;
+        until(
+            browser,
+            "the outbox counts the lineup and the hand",
+            "const o = document.getElementById('outbox'); return !!o && o.dataset.count === '2';",
+        )
+        .await?;
+        let items = pending(browser).await?;
+        ensure!(
+            items.len() == 2 && items[0].1.contains("lineup") && items[1].1.contains("Hand 1"),
+            "the lineup first, then the hand: {items:?}"
+        );
+        let view = api_match(&admin, id).await?;
+        ensure!(
+            view["lineup"]["a"].is_null() && hands_of(&view).is_empty(),
+            "nothing reached the app while offline: {}",
+            view["lineup"]
+        );
+
+        go_online(browser, &relay).await?;
+        let view = until_hands(&admin, id, 1).await?;
+        ensure!(hands_of(&view) == vec![FIRST.api()], "the hand as typed");
+        let seated: Vec<Value> = view["lineup"]["a"]
+            .as_array()
+            .map(|s| s.iter().map(|p| p["name"].clone()).collect())
+            .unwrap_or_default();
+        ensure!(
+            json!(seated) == names,
+            "the lineup as picked: {seated:?}, not {names}"
+        );
+        ensure!(
+            view["version"] == json!(base + 2),
+            "one lineup and one hand moved the version on: {}",
+            view["version"]
+        );
+        until(
+            browser,
+            "the outbox is empty",
+            "const o = document.getElementById('outbox'); return !o || o.dataset.count === '0' || o.hidden;",
+        )
+        .await?;
+        let mut conn = app.db.read().await?;
+        let lineups: Vec<(i64,)> = spades_im::on_store!(conn, |c| sqlx::query_as(
+            "SELECT entity_id FROM audit_log WHERE action = 'lineup'"
+        )
+        .fetch_all(c)
+        .await)?;
+        ensure!(lineups.len() == 1, "one lineup recorded: {lineups:?}");
+        Ok(())
+    })
+    .await;
+}

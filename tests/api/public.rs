@@ -638,6 +638,8 @@ async fn scoresheet_csv_equals_the_api() {
         header.extend(fields.iter().map(|f| format!("{t}_{f}")));
     }
     header.extend(["status", "revision", "correction_reason"].map(String::from));
+    // Who sat at each seat (lineups), at the end of the row: empty without a lineup.
+    header.extend(["a_player1", "a_player2", "b_player1", "b_player2"].map(String::from));
     assert_eq!(rows[0], header);
     let hands = m["hands"].as_array().unwrap();
     assert_eq!(rows.len(), hands.len() + 1);
@@ -673,9 +675,12 @@ async fn scoresheet_csv_equals_the_api() {
     assert_eq!((rows[3][1].as_str(), rows[3][2].as_str()), ("4 nil", "5 0"));
     assert_eq!(rows[4][5], "b:1");
     assert_eq!(rows[2][4], "3 1");
+    let reason = rows[0]
+        .iter()
+        .position(|c| c == "correction_reason")
+        .unwrap();
     assert_eq!(
-        rows[2].last().unwrap(),
-        "seat 2 took 3, seat 4 took 1",
+        rows[2][reason], "seat 2 took 3, seat 4 took 1",
         "the reason (with its comma) survives"
     );
     // A set is a plain negative number, not a defused formula: in hand 2 (corrected) B bid

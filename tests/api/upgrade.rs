@@ -62,8 +62,25 @@ const ADDED_LEAGUE_FIELDS: &[&str] = &["settings"];
 /// - `lineup` (migration 0020, lineups at the table): `{"a": null, "b": null}`.
 const ADDED_MATCH_FIELDS: &[&str] = &["checked_in", "lineup"];
 /// CSV columns added since v0.1 (at the end of a row), left out of the comparison: the
-/// bracket CSV's `match` (M1, M2 … as printed).
-const ADDED_CSV_COLUMNS: &[&str] = &["match"];
+/// bracket CSV's `match` (M1, M2 … as printed); the scoresheet CSV's `a_player1` …
+/// `b_player2` (lineups, migration 0020: who sat at each seat, empty for a v0.1 match, checked
+/// below).
+const ADDED_CSV_COLUMNS: &[&str] = &["match", "a_player1", "a_player2", "b_player1", "b_player2"];
+
+/// A v0.1 match had no lineups: the scoresheet CSV's seat columns are empty on every row.
+fn assert_no_lineup_names(text: &str, path: &str) {
+    let rows = crate::helpers::csv_rows(text);
+    let Some(header) = rows.first() else {
+        return;
+    };
+    for (i, column) in header.iter().enumerate() {
+        if column.ends_with("_player1") || column.ends_with("_player2") {
+            for row in &rows[1..] {
+                assert_eq!(row.get(i).map(String::as_str), Some(""), "{path}: {column}");
+            }
+        }
+    }
+}
 
 /// `text` without the [`ADDED_CSV_COLUMNS`], written as the service writes CSV (CRLF).
 fn without_added_columns(text: &str) -> String {
@@ -446,6 +463,7 @@ fn compare(answer: &Answer, dir: &Path) -> Option<Mismatch> {
             })
         }
         Body::Csv(_) => {
+            assert_no_lineup_names(&actual, &answer.path);
             let actual = without_added_columns(&actual);
             (expected != actual).then(|| Mismatch {
                 what: format!("GET {} differs from {file}", answer.path),

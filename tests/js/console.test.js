@@ -32,3 +32,11 @@ test("the tricks typed so far are checked against 13", () => {
     assert.deepEqual(check([wrong, "", "", ""]), { text: "Tricks are whole numbers from 0 to 13", state: "bad" }, wrong);
   }
 });
+
+test("a card reader's magnetic stripe sentinels are not part of the student ID", () => {
+  assert.equal(consoleJs.cardText(";20231234?"), "20231234");
+  assert.equal(consoleJs.cardText(" %A-77?\n"), "A-77");
+  assert.equal(consoleJs.cardText("20231234\r\n"), "20231234");
+  assert.equal(consoleJs.cardText("S100"), "S100");
+  assert.equal(consoleJs.cardText("  "), "");
+});

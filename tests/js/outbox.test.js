@@ -293,3 +293,32 @@ test("the dealer turns each hand and the next seat bids first", () => {
     { dealer: 4, first: 1 }, { dealer: 1, first: 2 }, { dealer: 4, first: 1 }
   ]);
 });
+
+const LINEUP = { match: "12", kind: "lineup", path: "/supervise/matches/12/lineup", number: null };
+
+test("a lineup is kept in order with the hands; the hands after it follow the server's version", () => {
+  const base = "https://im.example.edu/supervise/matches/12";
+  assert.deepEqual(outbox.kindOfAction("/supervise/matches/12/lineup", base), LINEUP);
+  const data = queue([LINEUP, HAND, HAND]);
+  assert.equal(data.items[0].summary, "Nil Rebels's lineup");
+  assert.equal(data.items[0].key, null, "no key: the lineup in force sent again writes nothing");
+  // Whether it moves the version on is the server's to say: numbered as if it does not.
+  assert.deepEqual(data.items.map((i) => [i.kind, i.base, i.hand]),
+    [["lineup", 7, null], ["hand", 7, 4], ["hand", 8, 5]]);
+  // Recorded, and the console it answered with is at version 8 (it changed who sits).
+  const [lineup] = data.items;
+  outbox.afterRecorded(data, lineup, 8);
+  data.items.shift();
+  assert.deepEqual(data.items.map((i) => [i.base, i.hand]), [[8, 4], [9, 5]]);
+  assert.deepEqual(data.seen, { version: 8, hand: null });
+  // The same lineup sent again: the version stays, and so do the hands.
+  const again = queue([LINEUP, HAND]);
+  outbox.afterRecorded(again, again.items[0], 7);
+  again.items.shift();
+  assert.deepEqual(again.items.map((i) => [i.base, i.hand]), [[7, 4]]);
+  // No version on the answer: the items keep their numbers.
+  const unknown = queue([HAND, HAND]);
+  outbox.afterRecorded(unknown, unknown.items[0], NaN);
+  assert.deepEqual(unknown.items.map((i) => i.base), [7, 8]);
+  assert.deepEqual(unknown.seen, { version: 8, hand: 4 });
+});

@@ -4,10 +4,12 @@
 //! `templates/partials/scoresheet.html`; on the console also as one card per hand for a
 //! phone ([`Scoresheet::cards`]).
 
+use crate::db::lineups::LineupRow;
 use crate::domain::MatchId;
 use crate::rules::calculator::{ScoreRequest, ScoreResponse, ScoredHandOut};
 use crate::rules::hand::{BidInput, HandInput, TeamHandInput};
 use crate::rules::{Phase, Team, TeamResult, WinReason};
+use crate::service::lineups::{Lineup, Seat};
 use crate::service::match_view::MatchView;
 
 pub struct Scoresheet {
@@ -67,6 +69,30 @@ impl Scoresheet {
             .map(|h| row(&h.scored, &h.hand, h.revision, h.reason.as_deref(), &names))
             .collect();
         Scoresheet::new(names, rows)
+    }
+
+    /// The sheet with who sat where: each hand played under a lineup (`lineups`, the rows of
+    /// match `m`) names its players in the bids and tricks ("Kim 4 + Lee nil"), so it says
+    /// who bid what; the hands before any lineup keep the bare numbers.
+    pub fn with_lineups(mut self, m: &MatchView, lineups: &[LineupRow]) -> Scoresheet {
+        if lineups.is_empty() {
+            return self;
+        }
+        for (row, h) in self.rows.iter_mut().zip(&m.hands) {
+            let number = i64::try_from(row.number).unwrap_or(i64::MAX);
+            let seated = Lineup::at_hand(lineups, number);
+            for (team, (cells, input)) in Team::BOTH.into_iter().zip(
+                row.teams
+                    .iter_mut()
+                    .zip([h.hand.a.as_ref(), h.hand.b.as_ref()]),
+            ) {
+                if let (Some(seats), Some(input)) = (seated.of(team), input) {
+                    cells.bids = named_bids(seats, input);
+                    cells.tricks = named_tricks(seats, input);
+                }
+            }
+        }
+        self
     }
 
     /// The hands of a calculator request, as scored.
@@ -162,6 +188,30 @@ pub fn bids_text(team: &TeamHandInput) -> String {
         bids.join(" + "),
         if team.blind { " (blind)" } else { "" }
     )
+}
+
+/// A team's bids by its players: "Kim 4 + Lee nil (blind)".
+fn named_bids(seats: &[Seat; 2], team: &TeamHandInput) -> String {
+    let bids: Vec<String> = seats
+        .iter()
+        .zip(&team.bids)
+        .map(|(seat, bid)| format!("{} {}", seat.name, bid_text(bid)))
+        .collect();
+    format!(
+        "{}{}",
+        bids.join(" + "),
+        if team.blind { " (blind)" } else { "" }
+    )
+}
+
+/// A team's tricks by its players: "Kim 5 + Lee 0".
+fn named_tricks(seats: &[Seat; 2], team: &TeamHandInput) -> String {
+    seats
+        .iter()
+        .zip(&team.tricks)
+        .map(|(seat, tricks)| format!("{} {tricks}", seat.name))
+        .collect::<Vec<_>>()
+        .join(" + ")
 }
 
 /// A team's tricks: "5 + 0".

@@ -80,6 +80,8 @@ struct SettingsFields {
     rate: bool,
     required: bool,
     all_played: bool,
+    /// "Lineups required before the first hand" is ticked.
+    lineups_required: bool,
     has_error: bool,
 }
 
@@ -92,7 +94,7 @@ impl SettingsFields {
         let has_error = [&forfeit, &scale, &eligibility]
             .iter()
             .any(|group| group.iter().any(|f| f.invalid))
-            || ["rating_required", "require_all_played"]
+            || ["rating_required", "require_all_played", "lineups_required"]
                 .iter()
                 .any(|f| errors.bad("league", f));
         SettingsFields {
@@ -102,6 +104,7 @@ impl SettingsFields {
             rate: !form.rate_sportsmanship.is_empty(),
             required: !form.rating_required.is_empty(),
             all_played: !form.require_all_played.is_empty(),
+            lineups_required: !form.lineups_required.is_empty(),
             has_error,
         }
     }

@@ -61,6 +61,8 @@ pub(super) struct LeagueForm {
     pub(super) min_win_pct: String,
     #[serde(default)]
     pub(super) require_all_played: String,
+    #[serde(default)]
+    pub(super) lineups_required: String,
     /// "1": save (from the preview).
     #[serde(default)]
     pub(super) confirm: String,
@@ -158,6 +160,7 @@ impl LeagueForm {
         self.max_forfeits = num(e.max_forfeits);
         self.min_win_pct = e.min_win_pct.map(decimal).unwrap_or_default();
         self.require_all_played = tick(e.require_all_played);
+        self.lineups_required = tick(settings.lineups.required);
         self
     }
 
@@ -281,7 +284,7 @@ fn decimal(x: f64) -> String {
 
 /// Each setting's input on the form and the field the service names in its errors
 /// (`settings.sportsmanship` is the scale as a whole: its message goes next to the maximum).
-pub(super) const SETTING_INPUTS: [(&str, &str); 11] = [
+pub(super) const SETTING_INPUTS: [(&str, &str); 12] = [
     ("settings.forfeit.grace_minutes", "grace_minutes"),
     ("settings.forfeit.drop_after", "drop_after"),
     ("settings.sportsmanship", "rating_max"),
@@ -299,6 +302,7 @@ pub(super) const SETTING_INPUTS: [(&str, &str); 11] = [
         "settings.eligibility.require_all_played",
         "require_all_played",
     ),
+    ("settings.lineups.required", "lineups_required"),
 ];
 
 /// The error of a setting placed on its input (a field the form has no input for, such as
@@ -386,6 +390,7 @@ impl LeagueForm {
             "forfeit": forfeit,
             "sportsmanship": sportsmanship,
             "eligibility": eligibility,
+            "lineups": {"required": !self.lineups_required.is_empty()},
         });
         let settings = Settings::default()
             .merged(&patch)

@@ -319,7 +319,7 @@ pub(super) async fn league(state: &AppState, view: &MatchView) -> Result<League,
 
 /// The console again after a write refused because the match moved on: 409, the message
 /// at the top, the match as it is now.
-async fn refused(
+pub(super) async fn refused(
     state: &AppState,
     who: &Authed,
     id: MatchId,

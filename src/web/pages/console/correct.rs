@@ -88,7 +88,7 @@ async fn render_edit(
     if !matches!(view.status, MatchStatus::InProgress | MatchStatus::Complete) {
         return Err(AppError::NotFound.into());
     }
-    let players = lineup(state, &view).await?;
+    let players = lineup(state, &view, number).await?;
     let (form, error) = match typed {
         Some((f, e)) => (f.clone(), Some(e)),
         None => (HandForm::of_hand(&view.hands[index].hand), None),

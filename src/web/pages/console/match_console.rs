@@ -14,6 +14,7 @@ use askama::Template;
 use super::conduct::{self, ConductView, RatingForm, conduct_view};
 use super::conflict::after_post;
 use super::form::{FormContext, FormView, HandForm, form_view};
+use super::lineup::{LineupForm, LineupsView, lineups_view};
 use super::{
     ConsolePost, ErrorSummary, back_to_console, lineup, message_of, result_words, supervised, when,
     when_local,
@@ -24,6 +25,7 @@ use crate::domain::{Clock, ForfeitSide, GameStatus, MatchId, MatchStatus, TextEn
 use crate::rules::Stage;
 use crate::service::ServiceError;
 use crate::service::leagues::League;
+use crate::service::lineups::Seat;
 use crate::service::match_view::MatchView;
 use crate::service::matches::{self, ForfeitInput};
 use crate::web::AppState;
@@ -70,6 +72,11 @@ struct ConsolePage {
     playoff: bool,
     /// Check-in, the grace period's forfeit offer, sportsmanship ratings.
     conduct: ConductView,
+    /// Each team's lineup, and its form (before the end).
+    lineups: Option<LineupsView>,
+    /// Where the league sets lineups before the first hand: the ones still missing
+    /// ("Set Tar Heels' lineup before the first hand"), shown instead of the hand form.
+    lineup_missing: Vec<String>,
 }
 
 /// The clock: the time left in words, and when it runs out (RFC 3339, for `console.js`).
@@ -104,6 +111,8 @@ pub(super) struct Shown<'a> {
     pub confirm_time: bool,
     /// The forfeit's button the error is about (`forfeit-a`...).
     pub forfeit_target: Option<String>,
+    /// A lineup sent back with its error.
+    pub lineup: Option<(LineupForm, FieldError)>,
 }
 
 /// `view` with the viewer's own sportsmanship note, the only one their console shows (a note
@@ -128,17 +137,33 @@ pub(super) async fn render_console(
     shown: Shown<'_>,
 ) -> Result<HttpResponse, PageError> {
     let view = with_own_note(state, who, view).await?;
-    let players = lineup(state, &view).await?;
+    let players = lineup(state, &view, view.hands.len() + 1).await?;
     let league = conduct::league(state, &view).await?;
-    let page = console_page(who.nav(), view, players, league, state.db.clock(), shown);
+    let rosters = if view.is_over() {
+        Default::default()
+    } else {
+        [
+            crate::service::lineups::roster(&state.db, view.team_a.id).await?,
+            crate::service::lineups::roster(&state.db, view.team_b.id).await?,
+        ]
+    };
+    let page = console_page(
+        who.nav(),
+        view,
+        (players, rosters),
+        league,
+        state.db.clock(),
+        shown,
+    );
     Ok(no_store(html(status, page.render()?)))
 }
 
-/// The page's view model: match `view` of `league`, its `players`, and what `shown` adds.
+/// The page's view model: match `view` of `league`, its `players` at the table and each
+/// team's active roster, and what `shown` adds.
 fn console_page(
     nav: Nav,
     view: MatchView,
-    players: [[String; 2]; 2],
+    (players, rosters): ([[String; 2]; 2], [Vec<Seat>; 2]),
     league: League,
     clock: &Clock,
     shown: Shown<'_>,
@@ -154,13 +179,24 @@ fn console_page(
         shown.ratings.as_ref().map(|(f, e)| (f, e)),
     );
     let live = view.status == MatchStatus::InProgress;
-    let mut form = live.then(|| hand_form(&view, &players, typed));
+    let lineup_missing = lineup_missing(&view, &league);
+    let lineups = lineups_view(&view, &rosters, shown.lineup.as_ref().map(|(f, e)| (f, e)));
+    let mut form = (live && lineup_missing.is_empty()).then(|| hand_form(&view, &players, typed));
     let page_error = match (&form, typed) {
         (None, Some((_, e))) => Some(message_of(e, names)),
         _ => None,
     };
+    let lineup_summary =
+        lineups
+            .as_ref()
+            .and_then(|l| l.error.as_ref())
+            .map(|(message, target)| {
+                ErrorSummary::one("error-summary", "The lineup was not set", message, target)
+            });
     let summary = summary(
-        form.as_mut().and_then(|f| f.summary.take()),
+        form.as_mut()
+            .and_then(|f| f.summary.take())
+            .or(lineup_summary),
         &conduct,
         page_error.as_deref(),
         shown.forfeit_error.as_deref(),
@@ -196,8 +232,26 @@ fn console_page(
         forfeit_error: shown.forfeit_error,
         playoff: view.stage != Stage::Regular,
         conduct,
+        lineups,
+        lineup_missing,
         m: view,
     }
+}
+
+/// Where `league` sets lineups before the first hand and `view` has none played: a line per
+/// team whose lineup is missing ("Set Tar Heels' lineup before the first hand").
+fn lineup_missing(view: &MatchView, league: &League) -> Vec<String> {
+    if !league.settings.lineups.required || !view.hands.is_empty() || view.is_over() {
+        return Vec::new();
+    }
+    [
+        (&view.lineup.a, &view.team_a.name),
+        (&view.lineup.b, &view.team_b.name),
+    ]
+    .into_iter()
+    .filter(|(set, _)| set.is_none())
+    .map(|(_, name)| format!("Set {name}'s lineup before the first hand"))
+    .collect()
 }
 
 /// The hand form of a match in progress: blank, or `typed` sent back with its error.

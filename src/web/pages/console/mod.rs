@@ -3,10 +3,11 @@
 //! bids the rules allow now), the scoresheet with each hand's breakdown, corrections with a
 //! reason and their history, time calls and forfeits, check-in before the start (with the
 //! forfeit offered once the grace period has passed) and sportsmanship ratings after the end.
-//! Every write goes through `service::matches` or `service::conduct` (the same functions as
-//! the JSON API), every read through a service function. Works without JavaScript;
-//! `console.js` only adds the countdown, the live "tricks sum to 13" check and the focus on
-//! an error summary (and on the field a summary's link points to).
+//! Every write goes through `service::matches`, `service::conduct` or `service::lineups` (the
+//! same functions as the JSON API), every read through a service function. Works without
+//! JavaScript; `console.js` only adds the countdown, the live "tricks sum to 13" check, the
+//! focus on an error summary (and on the field a summary's link points to), and a lineup's
+//! card reader and camera scan.
 //!
 //! Made for a phone: a refused post comes back with one [`ErrorSummary`] at the top of the
 //! page (`templates/console/error_summary.html`, focused on load, a link to each bad field,
@@ -19,6 +20,8 @@
 //! - [`match_console`]: a match's console, start, record a hand, call time, forfeit;
 //! - [`conduct`]: check-in, the forfeit offered after the grace period (its confirmation
 //!   page), sportsmanship ratings;
+//! - [`lineup`]: each team's two players at the table (picked, or by student ID), before
+//!   the first hand and as a substitution;
 //! - [`correct`]: correcting a hand, and an admin's confirmation of a bracket-path reset;
 //! - [`form`]: the hand form, for a new hand and a correction;
 //! - [`conflict`]: the page when the match changed under a form.
@@ -30,6 +33,7 @@ mod conduct;
 mod conflict;
 mod correct;
 pub mod form;
+mod lineup;
 mod match_console;
 mod offline;
 mod tonight;
@@ -56,6 +60,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .service(conduct::confirm_forfeit)
         .service(conduct::check_in)
         .service(conduct::rate)
+        .service(lineup::set_lineup)
         .service(correct::edit_hand)
         .service(correct::correct)
         .service(offline::service_worker);
@@ -105,9 +110,14 @@ async fn supervised(state: &AppState, who: &Authed, id: MatchId) -> Result<Match
     Ok(console_views::supervised(&state.db, &who.user, id).await?)
 }
 
-/// The players at the table of `view`, `[team][player]`.
-async fn lineup(state: &AppState, view: &MatchView) -> Result<[[String; 2]; 2], PageError> {
-    Ok(console_views::lineup(&state.db, view).await?)
+/// The players at the table of `view` at hand `hand` (its lineup then, else the team's first
+/// two players), `[team][player]`.
+async fn lineup(
+    state: &AppState,
+    view: &MatchView,
+    hand: usize,
+) -> Result<[[String; 2]; 2], PageError> {
+    Ok(console_views::lineup(&state.db, view, hand).await?)
 }
 
 /// The result in words, prominent: who won and how, or the state of play.

@@ -1,5 +1,7 @@
 //! `/matches/{id}`: a match's board, clock, score chart, scoresheet and rules (it polls while
-//! the match is in play or about to start), and `/matches/{id}/scoresheet.csv`.
+//! the match is in play or about to start), and `/matches/{id}/scoresheet.csv`. Where lineups
+//! were set, each hand names who bid and took what (the CSV's last four columns: who sat at
+//! each seat).
 
 use actix_web::{HttpResponse, get, web};
 use askama::Template;
@@ -9,6 +11,7 @@ use crate::domain::{MatchId, MatchStatus, TextEnum};
 use crate::rules::describe::{RuleLine, describe};
 use crate::rules::hand::{BidInput, TeamHandInput};
 use crate::rules::{Stage, Team, TeamResult};
+use crate::service::lineups::Lineup;
 use crate::service::match_view::MatchView;
 use crate::service::summaries::state_words;
 use crate::web::AppState;
@@ -56,9 +59,10 @@ pub(super) async fn match_page(
     id: web::Path<MatchId>,
 ) -> Result<HttpResponse, PageError> {
     let (m, league) = crate::service::match_view::with_league(&state.db, *id).await?;
+    let lineups = crate::service::lineups::of_match(&state.db, m.id).await?;
     let sheet = Scoresheet {
         id: "scoresheet",
-        ..Scoresheet::of_match(&m)
+        ..Scoresheet::of_match(&m).with_lineups(&m, &lineups)
     };
     let scores: Vec<(i32, i32)> = m
         .hands
@@ -117,6 +121,9 @@ pub(super) async fn scoresheet_csv(
         }
     }
     header.extend(["status", "revision", "correction_reason"].map(String::from));
+    // Added with lineups, at the end: who sat at each seat (names; empty without a lineup).
+    header.extend(["a_player1", "a_player2", "b_player1", "b_player2"].map(String::from));
+    let lineups = crate::service::lineups::of_match(&state.db, m.id).await?;
     let mut csv = Csv::with_header(&header)?;
     let cells = |c: Option<&TeamHandInput>| -> (String, String) {
         c.map_or_else(Default::default, |c| {
@@ -160,6 +167,13 @@ pub(super) async fn scoresheet_csv(
         row.push(h.scored.status.as_str().to_string());
         row.push(h.revision.to_string());
         row.push(h.reason.clone().unwrap_or_default());
+        let seated = Lineup::at_hand(&lineups, i64::try_from(h.scored.number).unwrap_or(i64::MAX));
+        for team in Team::BOTH {
+            let names = seated
+                .of(team)
+                .map(|s| [s[0].name.clone(), s[1].name.clone()]);
+            row.extend(names.unwrap_or_default());
+        }
         csv.row(&row)?;
     }
     Ok(csv.download(&format!(
