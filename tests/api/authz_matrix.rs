@@ -81,7 +81,6 @@ pub(crate) const ROUTES: &[(&str, &str, Access)] = &[
     ("POST", "/api/v1/matches/{id}/check-in", League),
     ("POST", "/api/v1/matches/{id}/lineup", League),
     ("POST", "/api/v1/matches/{id}/sportsmanship", League),
-    ("POST", "/api/v1/matches/{id}/lineup", League),
     ("POST", "/api/v1/matches/{id}/postpone", Admin),
     ("POST", "/api/v1/matches/{id}/cancel", Admin),
     ("GET", "/api/v1/scoreboard", Public),
