@@ -160,6 +160,16 @@ pub(crate) const ROUTES: &[(&str, &str, Access)] = &[
         "/admin/leagues/{slug}/teams/{id}/players/{player_id}/active",
         Admin,
     ),
+    (
+        "POST",
+        "/admin/leagues/{slug}/teams/{id}/players/{player_id}/erase",
+        Admin,
+    ),
+    (
+        "POST",
+        "/admin/leagues/{slug}/teams/{id}/players/{player_id}/export",
+        Admin,
+    ),
     ("POST", "/admin/leagues/{slug}/supervisors", Admin),
     (
         "POST",

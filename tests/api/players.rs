@@ -870,3 +870,195 @@ async fn the_roster_page_answers_404_for_a_team_or_player_not_on_it() {
         "nothing written"
     );
 }
+
+/// The erasure from the roster page: refused until its box is ticked, then the student id
+/// and email are gone, the name is "Former player" (or the one typed) and no score or
+/// standing changes.
+#[actix_web::test]
+async fn the_roster_page_erases_personal_data_once_confirmed_keeping_every_score() {
+    let app = spawn_app().await;
+    let (admin, aces, kings) = league(&app).await;
+    let r = admin
+        .post(
+            "/api/v1/leagues/fall/matches",
+            &json!({"team_a": aces, "team_b": kings}),
+        )
+        .await;
+    let m = json_with_status(r, 201, "match").await["id"]
+        .as_i64()
+        .unwrap();
+    admin
+        .play_hands(m, &[hand_of([3, 3], [3, 3], [3, 4], [3, 4])])
+        .await;
+    let results = || async {
+        let m = json_with_status(app.get(&format!("/api/v1/matches/{m}")).await, 200, "m").await;
+        let standings = app.get("/api/v1/leagues/fall/standings").await;
+        let standings = json_with_status(standings, 200, "standings").await;
+        json!([m["score_a"], m["score_b"], m["hands"], standings])
+    };
+    let before = results().await;
+    let boss = app.browser("coord").await;
+    let kim = roster(&admin, kings).await[0]["id"].as_i64().unwrap();
+    let erase = format!("{}/{kim}/erase", page(kings));
+    let html = html_with_status(boss.get(&page(kings)).await, 200, "page").await;
+    assert!(
+        html.contains(&format!("action=\"{erase}\"")),
+        "each player has an erasure form"
+    );
+
+    // Not confirmed: refused by the box, the typed name kept, nothing written.
+    let kept = roster(&admin, kings).await;
+    let html = html_with_status(
+        boss.post_form(&erase, &[("name", "Player K")]).await,
+        422,
+        "unconfirmed",
+    )
+    .await;
+    assert!(
+        html.contains(&format!("id=\"erase-{kim}-confirm-error\">tick the box")),
+        "{html}"
+    );
+    assert!(html.contains(&format!("href=\"#erase-{kim}-confirm\"")));
+    assert!(
+        html.contains("value=\"Player K\""),
+        "the typed name is kept"
+    );
+    assert_eq!(roster(&admin, kings).await, kept, "nothing erased");
+
+    // Confirmed, no name typed: "Former player".
+    let html = html_with_status(
+        boss.post_form(&erase, &[("name", ""), ("confirm", "1")])
+            .await,
+        200,
+        "erase",
+    )
+    .await;
+    assert!(
+        html.contains("Personal data erased: the player is now Former player."),
+        "{html}"
+    );
+    assert!(!html.contains("S100") && !html.contains("kim@example.edu"));
+    let kim_now = roster(&admin, kings).await[0].clone();
+    assert_eq!(
+        json!([
+            kim_now["name"],
+            kim_now["student_id"],
+            kim_now["email"],
+            kim_now["captain"]
+        ]),
+        json!(["Former player", null, null, true])
+    );
+    // A typed name instead, for Ken.
+    let ken = roster(&admin, kings).await[1]["id"].as_i64().unwrap();
+    let r = boss
+        .post_form(
+            &format!("{}/{ken}/erase", page(kings)),
+            &[("name", "Player 2"), ("confirm", "1")],
+        )
+        .await;
+    html_with_status(r, 200, "erase Ken").await;
+    let ken_now = roster(&admin, kings).await[1].clone();
+    assert_eq!(
+        json!([ken_now["name"], ken_now["student_id"]]),
+        json!(["Player 2", null])
+    );
+    assert_eq!(results().await, before, "no score or standing changed");
+    let rows = audit_rows(&app, "erase").await;
+    assert_eq!(rows.len(), 2, "each erasure audited");
+    assert!(!format!("{rows:?}").contains("S10"));
+}
+
+/// "Export everything held about this person" answers the JSON of the API's export as a
+/// download, audited; a player without a student id has no such button.
+#[actix_web::test]
+async fn the_roster_page_downloads_everything_held_about_a_person() {
+    let app = spawn_app().await;
+    let (admin, aces, kings) = league(&app).await;
+    let boss = app.browser("coord").await;
+    let kim = roster(&admin, kings).await[0]["id"].as_i64().unwrap();
+    let export = format!("{}/{kim}/export", page(kings));
+    let html = html_with_status(boss.get(&page(kings)).await, 200, "page").await;
+    assert!(html.contains(&format!("action=\"{export}\"")), "{html}");
+    let ann = roster(&admin, aces).await[0]["id"].as_i64().unwrap();
+    let html = html_with_status(boss.get(&page(aces)).await, 200, "aces").await;
+    assert!(
+        !html.contains("/export\""),
+        "no export for players without a student id"
+    );
+
+    let r = boss.post_form(&export, &[]).await;
+    assert_eq!(r.status(), 200);
+    assert_eq!(r.headers()["content-type"], "application/json");
+    assert_eq!(r.headers()["cache-control"], "no-store");
+    assert_eq!(
+        r.headers()["content-disposition"],
+        format!("attachment; filename=\"player-{kim}-export.json\"")
+    );
+    let downloaded: Value = r.json().await.unwrap();
+    assert_eq!(downloaded["student_id"], "S100");
+    assert_eq!(
+        downloaded["players"][0]["player"]["email"],
+        "kim@example.edu"
+    );
+    assert_eq!(downloaded["players"][0]["team"], "Kings");
+    let r = admin
+        .post("/api/v1/people/export", &json!({"student_id": "S100"}))
+        .await;
+    let from_api = json_with_status(r, 200, "api export").await;
+    assert_eq!(downloaded, from_api, "the same JSON as the API's export");
+    let rows = audit_rows(&app, "export").await;
+    assert_eq!(rows.len(), 2, "the page's export is audited as the API's");
+    assert!(!format!("{rows:?}").contains("S100"));
+
+    // A player without a student id: nothing to look up by, nothing audited.
+    let html = html_with_status(
+        boss.post_form(&format!("{}/{ann}/export", page(aces)), &[])
+            .await,
+        422,
+        "no student id",
+    )
+    .await;
+    assert!(html.contains("this player has no student id"), "{html}");
+    assert_eq!(audit_rows(&app, "export").await.len(), 2);
+}
+
+/// The erasure and the export refuse a post without the session's CSRF token and anyone
+/// but an admin, and write nothing.
+#[actix_web::test]
+async fn the_erasure_and_the_export_need_the_csrf_token_and_an_admin() {
+    let app = spawn_app().await;
+    let (admin, _, kings) = league(&app).await;
+    let boss = app.browser("coord").await;
+    app.user("sue", Role::Supervisor).await;
+    let sue = app.browser("sue").await;
+    let kim = roster(&admin, kings).await[0]["id"].as_i64().unwrap();
+    let before = app.tables().await;
+    for (path, form) in [
+        (
+            format!("{}/{kim}/erase", page(kings)),
+            vec![("confirm", "1")],
+        ),
+        (format!("{}/{kim}/export", page(kings)), vec![]),
+    ] {
+        let r = boss
+            .client
+            .post(format!("{}{path}", boss.base))
+            .form(&form)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status(), 403, "no CSRF token: {path}");
+        let mut wrong = form.clone();
+        wrong.push(("csrf", "0123456789abcdef"));
+        assert_eq!(
+            boss.post_form(&path, &wrong).await.status(),
+            403,
+            "wrong CSRF token: {path}"
+        );
+        let r = sue.post_form(&path, &form).await;
+        assert_eq!(r.status(), 403, "a supervisor: {path}");
+        assert!(!r.text().await.unwrap().contains("S100"));
+    }
+    app.assert_nothing_written(&before, "refused erasure or export")
+        .await;
+}

@@ -56,6 +56,8 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .service(players::add_player)
         .service(players::change_player)
         .service(players::set_active)
+        .service(players::erase_player)
+        .service(players::export_player)
         .service(teams::assign_supervisor)
         .service(teams::unassign_supervisor)
         .service(schedule::generate_schedule)
