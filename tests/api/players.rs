@@ -1062,3 +1062,124 @@ async fn the_erasure_and_the_export_need_the_csrf_token_and_an_admin() {
     app.assert_nothing_written(&before, "refused erasure or export")
         .await;
 }
+
+/// Every player of league `slug`, team by team: (team, name, student id, email, captain,
+/// active), as the API's rosters show them.
+async fn league_players(app: &TestApp, admin: &Api, slug: &str) -> Vec<Value> {
+    let r = app.get(&format!("/api/v1/leagues/{slug}/teams")).await;
+    let teams = json_with_status(r, 200, "teams").await;
+    let mut out = Vec::new();
+    for t in teams["teams"].as_array().unwrap() {
+        for p in roster(admin, t["id"].as_i64().unwrap()).await {
+            out.push(json!([
+                t["name"],
+                p["name"],
+                p["student_id"],
+                p["email"],
+                p["captain"],
+                p["active"]
+            ]));
+        }
+    }
+    out
+}
+
+/// `GET /admin/leagues/{slug}/roster.csv`: one row per player with the personal data, as a
+/// download, audited; the roster import reads it back into a fresh league as the same
+/// players (deactivated ones too, and a name the export guards against spreadsheets).
+#[actix_web::test]
+async fn the_roster_csv_lists_every_player_and_imports_back_into_a_fresh_league() {
+    let app = spawn_app().await;
+    let (admin, aces, kings) = league(&app).await;
+    let boss = app.browser("coord").await;
+    // A name with a comma, one a spreadsheet would run as a formula, a deactivated player.
+    for name in ["Lee, Jr", "-Dash"] {
+        let r = boss.post_form(&page(aces), &[("name", name)]).await;
+        html_with_status(r, 200, name).await;
+    }
+    let kai = roster(&admin, kings).await[2]["id"].as_i64().unwrap();
+    let r = boss
+        .post_form(&format!("{}/{kai}/active", page(kings)), &[("active", "0")])
+        .await;
+    html_with_status(r, 200, "deactivate Kai").await;
+    let league_page = html_with_status(boss.get("/admin/leagues/fall").await, 200, "league").await;
+    assert!(league_page.contains("href=\"/admin/leagues/fall/roster.csv\""));
+
+    let r = boss.get("/admin/leagues/fall/roster.csv").await;
+    assert_eq!(r.status(), 200);
+    assert_eq!(r.headers()["content-type"], "text/csv; charset=utf-8");
+    assert_eq!(r.headers()["cache-control"], "no-store");
+    assert_eq!(
+        r.headers()["content-disposition"],
+        "attachment; filename=\"fall-roster.csv\""
+    );
+    let exported = r.text().await.unwrap();
+    let row = |cells: [&str; 6]| cells.map(String::from).to_vec();
+    assert_eq!(
+        crate::helpers::csv_rows(&exported),
+        vec![
+            row(["team", "player", "student_id", "email", "captain", "active"]),
+            row(["Aces", "Ann", "", "", "no", "yes"]),
+            row(["Aces", "Al", "", "", "no", "yes"]),
+            row(["Aces", "Lee, Jr", "", "", "no", "yes"]),
+            row(["Aces", "'-Dash", "", "", "no", "yes"]),
+            row(["Kings", "Kim", "S100", "kim@example.edu", "yes", "yes"]),
+            row(["Kings", "Ken", "S101", "", "no", "yes"]),
+            row(["Kings", "Kai", "", "", "no", "no"]),
+        ]
+    );
+    let rows = audit_rows(&app, "export_roster").await;
+    assert_eq!(
+        rows,
+        vec![(
+            "league".to_string(),
+            "7 players".to_string(),
+            "roster CSV downloaded".to_string()
+        )],
+        "the download is audited without who"
+    );
+
+    let r = admin
+        .post(
+            "/api/v1/leagues",
+            &json!({"name": "Spring", "slug": "spring", "rules": {"regular": "classic"}}),
+        )
+        .await;
+    json_with_status(r, 201, "league").await;
+    let r = boss
+        .post_form(
+            "/admin/leagues/spring/import",
+            &[("csv", exported.as_str()), ("confirm", "1")],
+        )
+        .await;
+    assert_eq!(r.status(), 303, "{}", r.text().await.unwrap());
+    assert_eq!(
+        league_players(&app, &admin, "spring").await,
+        league_players(&app, &admin, "fall").await,
+        "the same players, in the same order"
+    );
+    let again = boss.get("/admin/leagues/spring/roster.csv").await;
+    assert_eq!(again.text().await.unwrap(), exported, "the same file again");
+    // The public team list names the active players only.
+    let teams = json_with_status(app.get("/api/v1/leagues/spring/teams").await, 200, "t").await;
+    assert_eq!(teams["teams"][1]["players"], json!(["Kim", "Ken"]));
+
+    // Admins only.
+    app.user("sue", Role::Supervisor).await;
+    let sue = app.browser("sue").await;
+    let r = sue.get("/admin/leagues/fall/roster.csv").await;
+    assert_eq!(r.status(), 403);
+    assert!(!r.text().await.unwrap().contains("S100"));
+    let nobody = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap();
+    let r = nobody
+        .get(app.url("/admin/leagues/fall/roster.csv"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 303, "to the login form");
+    assert!(!r.text().await.unwrap().contains("S100"));
+    assert_eq!(audit_rows(&app, "export_roster").await.len(), 2);
+}

@@ -68,7 +68,8 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .service(schedule_edit::cancel_match)
         .service(schedule_edit::move_night)
         .service(import::import_form)
-        .service(import::import);
+        .service(import::import)
+        .service(import::roster_csv);
 }
 
 /// Where a form's error goes: which form on the page, which field, what to say.
