@@ -8,7 +8,7 @@ use crate::domain::ErrorCode;
 use crate::domain::Slug;
 
 use super::audit;
-use super::leagues::league_row;
+use super::leagues::{league_row, name_rule};
 use super::players::{self, NewPlayerInput, PLAYERS_MAX, PlayerInput};
 use super::teams::{
     CheckedTeam, NewTeamInput, TeamView, check_team, duplicate_message, insert_team, name_taken,
@@ -666,20 +666,21 @@ async fn team_of(conn: &mut Conn, slug: &Slug, team_id: TeamId) -> Result<TeamRo
         .ok_or(ServiceError::NotFound)
 }
 
-/// Renames a team and its first active players, in order (it stays withdrawn or active);
-/// names past its active players are added as new players. No player is deactivated here.
+/// Renames a team (it stays withdrawn or active). Its players are changed on their own
+/// (`service::players`, the admin's players page).
 #[tracing::instrument(skip_all, fields(user_id = %user.id, slug = ?slug, team_id = %team_id))]
-pub async fn edit_team(
+pub async fn rename_team(
     db: &Db,
     user: &User,
     slug: &Slug,
     team_id: TeamId,
-    input: &NewTeamInput,
+    name: &str,
 ) -> Result<TeamView, ServiceError> {
     require_admin(user)?;
+    let name =
+        TeamName::new(name).map_err(|bad| name_rule("name", "the team's name").refused(bad))?;
     let mut tx = db.write().await?;
     let before = team_of(&mut tx, slug, team_id).await?;
-    let (name, players) = check_team(input)?;
     let others = db_leagues::teams(&mut tx, before.league_id).await?;
     let others = others.iter().filter(|t| t.id != team_id);
     if let Some(message) = name_taken(name.as_str(), others.map(|t| t.name.as_str())) {
@@ -691,10 +692,9 @@ pub async fn edit_team(
     }
     let now = db.clock().now();
     let before_view = super::teams::view(&mut tx, &before).await?;
-    super::players::rename_in_order(&mut tx, user, now, &before, &players).await?;
     let after = TeamView {
         name,
-        ..super::teams::view(&mut tx, &before).await?
+        ..before_view.clone()
     };
     let view = save_team(&mut tx, user, now, (&before, &before_view), after).await?;
     tx.commit().await?;

@@ -1,5 +1,6 @@
 //! The coordinator's pages under `/admin`: leagues (rules per stage with a preview in plain
-//! words before saving), teams (add, edit, withdraw, roster CSV import with a preview),
+//! words before saving), teams (add, rename, withdraw, roster CSV import with a preview and
+//! export),
 //! a team's players (`/admin/leagues/{slug}/teams/{id}/players`), accounts (`/admin/users`), supervisors (league assignment), the schedule (generated, then changed match
 //! by match or night by night on its own page), the playoffs and the backup download.
 //!
