@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 use spades_im::service::Role;
 
 use crate::authz_matrix::{Access, ROUTES};
-use crate::helpers::{Api, TestApp, hand_of, json_with_status, spawn_app};
+use crate::helpers::{Api, TestApp, expect_error, hand_of, json_with_status, spawn_app};
 
 /// A league `fall` with teams "Aces" (Ann, Al) and "Kings" (Kim, Ken, with student ids), as
 /// the coordinator `coord`.
@@ -54,11 +54,6 @@ async fn roster(admin: &Api, team: i64) -> Vec<Value> {
         .as_array()
         .unwrap()
         .clone()
-}
-
-/// The error code of a refusal with `status`.
-async fn refused(r: reqwest::Response, status: u16, what: &str) -> Value {
-    json_with_status(r, status, what).await["error"].clone()
 }
 
 #[actix_web::test]
@@ -110,8 +105,7 @@ async fn a_team_is_made_of_two_to_eight_players_shown_by_name_only_in_public() {
                 &json!({"name": "Odd", "players": players}),
             )
             .await;
-        let e = refused(r, 422, "team size").await;
-        assert_eq!(e["code"], "invalid_team", "{e}");
+        expect_error(r, 422, "invalid_team").await;
     }
     before.assert_same(&app.tables().await, "refused team sizes");
     let eight: Vec<String> = (1..=8).map(|i| format!("P{i}")).collect();
@@ -141,8 +135,7 @@ async fn a_student_id_is_on_one_team_of_a_league_and_refusals_write_nothing() {
             &json!({"name": "Kimmy", "student_id": " s100 "}),
         )
         .await;
-    let e = refused(r, 409, "on another team").await;
-    assert_eq!(e["code"], "player_on_another_team");
+    let e = expect_error(r, 409, "player_on_another_team").await;
     let message = e["message"].as_str().unwrap();
     assert!(message.contains("\"Kings\""), "{message}");
     assert!(
@@ -156,10 +149,7 @@ async fn a_student_id_is_on_one_team_of_a_league_and_refusals_write_nothing() {
             &json!({"name": "Jacks", "players": [{"name": "J", "student_id": "S101"}, "K"]}),
         )
         .await;
-    assert_eq!(
-        refused(r, 409, "new team").await["code"],
-        "player_on_another_team"
-    );
+    expect_error(r, 409, "player_on_another_team").await;
     // On the same team.
     let r = admin
         .post(
@@ -167,10 +157,7 @@ async fn a_student_id_is_on_one_team_of_a_league_and_refusals_write_nothing() {
             &json!({"name": "Kip", "student_id": "S101"}),
         )
         .await;
-    assert_eq!(
-        refused(r, 409, "same team").await["code"],
-        "student_id_taken"
-    );
+    expect_error(r, 409, "student_id_taken").await;
     // Bad fields.
     for (body, code, field) in [
         (
@@ -194,8 +181,7 @@ async fn a_student_id_is_on_one_team_of_a_league_and_refusals_write_nothing() {
         let r = admin
             .post(&format!("/api/v1/teams/{aces}/players"), &body)
             .await;
-        let e = refused(r, 422, &body.to_string()).await;
-        assert_eq!(e["code"], code, "{body}: {e}");
+        let e = expect_error(r, 422, code).await;
         if !field.is_empty() {
             assert_eq!(e["field"], field, "{body}: {e}");
         }
@@ -207,31 +193,27 @@ async fn a_student_id_is_on_one_team_of_a_league_and_refusals_write_nothing() {
     let r = admin
         .post("/api/v1/teams/999999/players", &json!({"name": "X"}))
         .await;
-    refused(r, 404, "no team").await;
+    expect_error(r, 404, "not_found").await;
     let r = admin
         .patch("/api/v1/players/999999", &json!({"name": "X"}))
         .await;
-    refused(r, 404, "no player").await;
+    expect_error(r, 404, "not_found").await;
     // Fewer than two active players, or a ninth.
     let ann = roster(&admin, aces).await[0]["id"].as_i64().unwrap();
     let r = admin
         .patch(&format!("/api/v1/players/{ann}"), &json!({"active": false}))
         .await;
-    assert_eq!(refused(r, 409, "one left").await["code"], "player_limit");
+    expect_error(r, 409, "player_limit").await;
     // A supervisor may not read or write a roster.
-    refused(
-        sue.get(&format!("/api/v1/teams/{kings}/roster")).await,
-        403,
-        "sue reads",
-    )
-    .await;
+    let r = sue.get(&format!("/api/v1/teams/{kings}/roster")).await;
+    expect_error(r, 403, "forbidden").await;
     let r = sue
         .post(
             &format!("/api/v1/teams/{aces}/players"),
             &json!({"name": "S"}),
         )
         .await;
-    refused(r, 403, "sue adds").await;
+    expect_error(r, 403, "forbidden").await;
     let after = app.tables().await;
     before.assert_same(&after, "refused player writes");
 
@@ -251,7 +233,7 @@ async fn a_student_id_is_on_one_team_of_a_league_and_refusals_write_nothing() {
             &json!({"name": "Ninth"}),
         )
         .await;
-    assert_eq!(refused(r, 409, "ninth").await["code"], "player_limit");
+    expect_error(r, 409, "player_limit").await;
 }
 
 #[actix_web::test]
@@ -319,18 +301,8 @@ async fn players_are_added_changed_and_deactivated_keeping_their_history() {
     assert_eq!(captains, [false, false, true, false]);
 }
 
-/// The audit rows of `action`: (entity, after, reason).
-async fn audit_rows(app: &TestApp, action: &str) -> Vec<(String, String, String)> {
-    let mut conn = app.db.read().await.expect("reader");
-    spades_im::on_store!(conn, |c| sqlx::query_as::<_, (String, String, String)>(
-        "SELECT entity, coalesce(after, ''), coalesce(reason, '') FROM audit_log
-         WHERE action = $1 ORDER BY id",
-    )
-    .bind(action)
-    .fetch_all(c)
-    .await)
-    .expect("audit")
-}
+/// The columns of a player's audit rows compared here.
+const ENTITY_AFTER_REASON: &[&str] = &["entity", "after", "reason"];
 
 #[actix_web::test]
 async fn an_erasure_removes_personal_data_and_keeps_every_score() {
@@ -370,10 +342,10 @@ async fn an_erasure_removes_personal_data_and_keeps_every_score() {
     let after =
         score(json_with_status(app.get(&format!("/api/v1/matches/{m}")).await, 200, "m").await);
     assert_eq!(before, after, "the erasure changes no score");
-    let rows = audit_rows(&app, "erase").await;
+    let rows = app.audit_rows("erase", ENTITY_AFTER_REASON).await;
     assert_eq!(rows.len(), 1);
-    assert_eq!(rows[0].0, "player");
-    assert_eq!(rows[0].2, "personal data erased");
+    assert_eq!(rows[0][0], "player");
+    assert_eq!(rows[0][2], "personal data erased");
     let all = format!("{rows:?}");
     assert!(!all.contains("S100") && !all.contains("kim@"), "{all}");
     // A given name instead.
@@ -438,7 +410,7 @@ async fn a_person_is_exported_from_every_league_by_student_id() {
         ]
     );
     assert_eq!(export["lineups"], json!([]));
-    let rows = audit_rows(&app, "export").await;
+    let rows = app.audit_rows("export", ENTITY_AFTER_REASON).await;
     assert_eq!(rows.len(), 2, "one audit row per player exported");
     assert!(!format!("{rows:?}").contains("S100"));
     // Nobody else may ask, and a bad id is refused.
@@ -446,11 +418,11 @@ async fn a_person_is_exported_from_every_league_by_student_id() {
     let r = sue
         .post("/api/v1/people/export", &json!({"student_id": "S100"}))
         .await;
-    refused(r, 403, "sue").await;
+    expect_error(r, 403, "forbidden").await;
     let r = admin
         .post("/api/v1/people/export", &json!({"student_id": "  "}))
         .await;
-    assert_eq!(refused(r, 422, "blank").await["code"], "invalid_student_id");
+    expect_error(r, 422, "invalid_student_id").await;
 }
 
 /// Student ids and emails of the season: each is personal data, so none may appear in any
@@ -558,7 +530,7 @@ async fn no_student_id_or_email_is_in_a_public_answer_or_the_log() {
             &json!({"name": "X", "student_id": "zq9001"}),
         )
         .await;
-    refused(r, 409, "taken").await;
+    expect_error(r, 409, "player_on_another_team").await;
     let r = admin
         .post("/api/v1/people/export", &json!({"student_id": "zq9002"}))
         .await;
@@ -963,7 +935,7 @@ async fn the_roster_page_erases_personal_data_once_confirmed_keeping_every_score
         json!(["Player 2", null])
     );
     assert_eq!(results().await, before, "no score or standing changed");
-    let rows = audit_rows(&app, "erase").await;
+    let rows = app.audit_rows("erase", ENTITY_AFTER_REASON).await;
     assert_eq!(rows.len(), 2, "each erasure audited");
     assert!(!format!("{rows:?}").contains("S10"));
 }
@@ -1006,7 +978,7 @@ async fn the_roster_page_downloads_everything_held_about_a_person() {
         .await;
     let from_api = json_with_status(r, 200, "api export").await;
     assert_eq!(downloaded, from_api, "the same JSON as the API's export");
-    let rows = audit_rows(&app, "export").await;
+    let rows = app.audit_rows("export", ENTITY_AFTER_REASON).await;
     assert_eq!(rows.len(), 2, "the page's export is audited as the API's");
     assert!(!format!("{rows:?}").contains("S100"));
 
@@ -1019,7 +991,7 @@ async fn the_roster_page_downloads_everything_held_about_a_person() {
     )
     .await;
     assert!(html.contains("this player has no student id"), "{html}");
-    assert_eq!(audit_rows(&app, "export").await.len(), 2);
+    assert_eq!(app.audit_rows("export", ENTITY_AFTER_REASON).await.len(), 2);
 }
 
 /// The erasure and the export refuse a post without the session's CSRF token and anyone
@@ -1128,14 +1100,10 @@ async fn the_roster_csv_lists_every_player_and_imports_back_into_a_fresh_league(
             row(["Kings", "Kai", "", "", "no", "no"]),
         ]
     );
-    let rows = audit_rows(&app, "export_roster").await;
+    let rows = app.audit_rows("export_roster", ENTITY_AFTER_REASON).await;
     assert_eq!(
         rows,
-        vec![(
-            "league".to_string(),
-            "7 players".to_string(),
-            "roster CSV downloaded".to_string()
-        )],
+        [["league", "7 players", "roster CSV downloaded"]],
         "the download is audited without who"
     );
 
@@ -1181,5 +1149,10 @@ async fn the_roster_csv_lists_every_player_and_imports_back_into_a_fresh_league(
         .unwrap();
     assert_eq!(r.status(), 303, "to the login form");
     assert!(!r.text().await.unwrap().contains("S100"));
-    assert_eq!(audit_rows(&app, "export_roster").await.len(), 2);
+    assert_eq!(
+        app.audit_rows("export_roster", ENTITY_AFTER_REASON)
+            .await
+            .len(),
+        2
+    );
 }
