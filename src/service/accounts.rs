@@ -81,12 +81,31 @@ pub fn validate_username(name: &str) -> Result<(), ServiceError> {
     }
 }
 
+/// The most characters an email has (RFC 5321's limit).
+pub const EMAIL_MAX_CHARS: usize = 254;
+
+/// What [`validate_email`] accepts, or an empty text, as the OpenAPI document states it.
+pub const EMAIL_PATTERN: &str = r"^(|[^@\s\x00-\x1f\x7f-\x9f]+@[^@\s\x00-\x1f\x7f-\x9f]+)$";
+
+/// The OpenAPI schema of an optional email field (text or `null`) with its `description`:
+/// every email of the API is held to [`EMAIL_PATTERN`] and [`EMAIL_MAX_CHARS`] here.
+pub fn email_schema(description: &str) -> utoipa::openapi::schema::Schema {
+    use utoipa::openapi::schema::{ObjectBuilder, SchemaType, Type};
+    ObjectBuilder::new()
+        .schema_type(SchemaType::from_iter([Type::String, Type::Null]))
+        .description(Some(description))
+        .max_length(Some(EMAIL_MAX_CHARS))
+        .pattern(Some(EMAIL_PATTERN))
+        .build()
+        .into()
+}
+
 /// An email, checked loosely: one `@` between two non-empty parts, no spaces or control
 /// characters, at most 254 characters (RFC 5321's limit). The message never repeats it:
 /// an email is personal data.
 pub fn validate_email(email: &str) -> Result<(), ServiceError> {
     let parts: Vec<&str> = email.split('@').collect();
-    let ok = email.chars().count() <= 254
+    let ok = email.chars().count() <= EMAIL_MAX_CHARS
         && parts.len() == 2
         && parts.iter().all(|p| !p.is_empty())
         && !email.chars().any(|c| c.is_whitespace() || c.is_control());

@@ -8,7 +8,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::accounts::validate_email;
+use super::accounts::{email_schema, validate_email};
 use super::audit;
 use super::leagues::name_rule;
 use super::{ServiceError, User, require_admin};
@@ -86,6 +86,12 @@ fn required_student_id_schema() -> utoipa::openapi::schema::Schema {
     student_id_schema(false)
 }
 
+fn player_email_schema() -> utoipa::openapi::schema::Schema {
+    email_schema(
+        "At most 254 characters: one '@' between a name and a domain, no spaces (an empty text\nmeans none).",
+    )
+}
+
 /// A new player: `POST /api/v1/teams/{id}/players`, or an entry of a new team's `players`.
 #[derive(Debug, Clone, Default, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -94,12 +100,8 @@ pub struct NewPlayerInput {
     #[serde(default, deserialize_with = "student_id_text")]
     #[schema(schema_with = optional_student_id_schema)]
     pub student_id: Option<String>,
-    /// At most 254 characters: one '@' between a name and a domain, no spaces (an empty text
-    /// means none).
-    #[schema(
-        max_length = 254,
-        pattern = r"^(|[^@\s\x00-\x1f\x7f-\x9f]+@[^@\s\x00-\x1f\x7f-\x9f]+)$"
-    )]
+    /// The player's email, an empty text for none (`player_email_schema`).
+    #[schema(schema_with = player_email_schema)]
     pub email: Option<String>,
     pub captain: Option<bool>,
 }
@@ -113,12 +115,8 @@ pub struct PlayerChange {
     #[serde(default, deserialize_with = "student_id_text")]
     #[schema(schema_with = optional_student_id_schema)]
     pub student_id: Option<String>,
-    /// At most 254 characters: one '@' between a name and a domain, no spaces (an empty text
-    /// means none).
-    #[schema(
-        max_length = 254,
-        pattern = r"^(|[^@\s\x00-\x1f\x7f-\x9f]+@[^@\s\x00-\x1f\x7f-\x9f]+)$"
-    )]
+    /// The player's email, an empty text for none (`player_email_schema`).
+    #[schema(schema_with = player_email_schema)]
     pub email: Option<String>,
     pub captain: Option<bool>,
     pub active: Option<bool>,

@@ -1,13 +1,15 @@
 //! A league's roster: its teams imported from a CSV (`team,player1,player2`, checked row by
-//! row before anything is written), and a team's edit or withdrawal by the coordinator.
+//! row before anything is written), exported as one (one player a row, with the personal
+//! data: admins only, audited; the import reads it back), and a team's edit or withdrawal
+//! by the coordinator.
 
 use crate::db::Conn;
 use crate::domain::ErrorCode;
 use crate::domain::Slug;
 
 use super::audit;
-use super::leagues::league_row;
-use super::players::{NewPlayerInput, PLAYERS_MAX, PlayerInput};
+use super::leagues::{league_row, name_rule};
+use super::players::{self, NewPlayerInput, PLAYERS_MAX, PlayerInput};
 use super::teams::{
     CheckedTeam, NewTeamInput, TeamView, check_team, duplicate_message, insert_team, name_taken,
 };
@@ -18,7 +20,7 @@ use crate::db::leagues::{self as db_leagues, TeamRow};
 use crate::db::matches as db_matches;
 use crate::db::players::{self as db_players, PlayerFields};
 use crate::domain::Timestamp;
-use crate::domain::{StudentId, TeamId, TeamName};
+use crate::domain::{PersonName, StudentId, TeamId, TeamName};
 
 /// The most rows a roster import takes at once.
 pub const ROSTER_MAX_ROWS: usize = 500;
@@ -70,7 +72,7 @@ fn records(csv: &str) -> Result<Vec<(usize, Vec<String>)>, ServiceError> {
                 format!("the CSV could not be read: {e}"),
             )
         })?;
-        let cells: Vec<String> = record.iter().map(str::to_string).collect();
+        let cells: Vec<String> = record.iter().map(unguarded).collect();
         // A line of spaces only.
         if cells.len() == 1 && cells[0].is_empty() {
             continue;
@@ -81,6 +83,15 @@ fn records(csv: &str) -> Result<Vec<(usize, Vec<String>)>, ServiceError> {
     Ok(out)
 }
 
+/// A cell as typed: without the `'` a CSV export puts before a cell a spreadsheet would run
+/// as a formula (`'=x` is read `=x`), so an exported roster reads back as it was.
+fn unguarded(cell: &str) -> String {
+    match cell.strip_prefix('\'') {
+        Some(rest) if rest.starts_with(['=', '+', '-', '@', '\t', '\r']) => rest.to_string(),
+        _ => cell.to_string(),
+    }
+}
+
 /// A column a header row names (docs: README, "Roster import").
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Column {
@@ -89,6 +100,7 @@ enum Column {
     StudentId,
     Email,
     Captain,
+    Active,
 }
 
 /// The column a header cell names, if it names one: letters and digits compared without
@@ -110,6 +122,7 @@ fn column_named(cell: &str) -> Option<Column> {
         "studentid" | "studentnumber" | "sid" => Some(Column::StudentId),
         "email" | "emailaddress" => Some(Column::Email),
         "captain" => Some(Column::Captain),
+        "active" => Some(Column::Active),
         _ => None,
     }
 }
@@ -134,8 +147,25 @@ fn is_yes(cell: &str) -> bool {
     )
 }
 
-/// One row of the file read through its columns: the team's name and the row's players.
-fn row_input(columns: &[Option<Column>], cells: &[String]) -> (String, Vec<PlayerInput>) {
+/// Whether an active cell says the player is active (empty: yes), or why it does not read.
+fn is_active(cell: &str) -> Result<bool, String> {
+    match cell.trim().to_ascii_lowercase().as_str() {
+        "" | "y" | "yes" | "x" | "1" | "true" | "active" => Ok(true),
+        "n" | "no" | "0" | "false" | "inactive" | "deactivated" => Ok(false),
+        _ => Err("the active column says yes or no (empty: yes)".to_string()),
+    }
+}
+
+/// A player as read from a row, and whether they are active (a deactivated player is
+/// imported deactivated, and counts in none of a team's limits).
+type ReadPlayer = (PlayerInput, bool);
+
+/// One row of the file read through its columns: the team's name and the row's players, or
+/// why not.
+fn row_input(
+    columns: &[Option<Column>],
+    cells: &[String],
+) -> Result<(String, Vec<ReadPlayer>), String> {
     let cell = |wanted: Column| {
         columns
             .iter()
@@ -159,28 +189,30 @@ fn row_input(columns: &[Option<Column>], cells: &[String]) -> (String, Vec<Playe
         let student_id = cell(Column::StudentId).filter(|v| !v.is_empty());
         let email = cell(Column::Email).filter(|v| !v.is_empty());
         let captain = cell(Column::Captain).is_some_and(|v| is_yes(&v));
+        let active = is_active(&cell(Column::Active).unwrap_or_default())?;
         names
             .into_iter()
             .map(|name| {
-                PlayerInput::Player(NewPlayerInput {
+                let player = PlayerInput::Player(NewPlayerInput {
                     name,
                     student_id: student_id.clone(),
                     email: email.clone(),
                     captain: Some(captain),
-                })
+                });
+                (player, active)
             })
             .collect()
     } else {
-        names.iter().map(|n| PlayerInput::name(n)).collect()
+        names.iter().map(|n| (PlayerInput::name(n), true)).collect()
     };
-    (team, players)
+    Ok((team, players))
 }
 
 /// A record of the file (its line and cells) as read: a team's name and players, or why not.
 type ReadRow = (
     usize,
     Vec<String>,
-    Result<(String, Vec<PlayerInput>), Unread>,
+    Result<(String, Vec<ReadPlayer>), Unread>,
 );
 
 /// Why a row of a roster file gives no team of its own.
@@ -204,14 +236,17 @@ fn read_rows(records: Vec<(usize, Vec<String>)>) -> Result<Vec<ReadRow>, Service
         .iter()
         .filter(|c| **c == Some(Column::Player))
         .count();
-    let personal = columns
-        .iter()
-        .any(|c| matches!(c, Some(Column::StudentId | Column::Email | Column::Captain)));
+    let personal = columns.iter().any(|c| {
+        matches!(
+            c,
+            Some(Column::StudentId | Column::Email | Column::Captain | Column::Active)
+        )
+    });
     if players_columns > 1 && personal {
         return Err(ServiceError::invalid(
             ErrorCode::InvalidRoster,
             "csv",
-            "with student id, email or captain columns, the header has one player column: one player a row",
+            "with student id, email, captain or active columns, the header has one player column: one player a row",
         ));
     }
     let rows: Vec<ReadRow> = records
@@ -219,7 +254,7 @@ fn read_rows(records: Vec<(usize, Vec<String>)>) -> Result<Vec<ReadRow>, Service
         .skip(1)
         .map(|(line, cells)| {
             let read = if cells.len() == columns.len() {
-                Ok(row_input(&columns, &cells))
+                row_input(&columns, &cells).map_err(Unread::Bad)
             } else {
                 Err(Unread::Bad(format!(
                     "expected {} columns, as in the header row, found {}",
@@ -242,7 +277,10 @@ fn team_a_row((line, cells): (usize, Vec<String>)) -> ReadRow {
     let read = if (3..=PLAYERS_MAX + 1).contains(&cells.len()) {
         Ok((
             cells[0].clone(),
-            cells[1..].iter().map(|c| PlayerInput::name(c)).collect(),
+            cells[1..]
+                .iter()
+                .map(|c| (PlayerInput::name(c), true))
+                .collect(),
         ))
     } else {
         Err(Unread::Bad(format!(
@@ -297,12 +335,42 @@ struct RosterCheck<'a> {
 
 impl RosterCheck<'_> {
     /// Checks a team read from line `line`: its team (and notes its name and ids), or why not.
-    fn team(&mut self, line: usize, input: &NewTeamInput) -> Result<CheckedTeam, String> {
-        let (name, players) = match check_team(input) {
-            Ok(checked) => checked,
-            Err(ServiceError::Invalid(e)) => return Err(e.message),
-            Err(e) => return Err(e.to_string()),
+    /// Its active players make the team as a new team's are checked; its deactivated ones
+    /// are checked one by one. The players keep the file's order.
+    fn team(
+        &mut self,
+        line: usize,
+        name: String,
+        read: &[ReadPlayer],
+    ) -> Result<CheckedTeam, String> {
+        let message = |e: ServiceError| match e {
+            ServiceError::Invalid(e) => e.message,
+            e => e.to_string(),
         };
+        let input = NewTeamInput {
+            name,
+            players: read
+                .iter()
+                .filter(|(_, active)| *active)
+                .map(|(p, _)| p.clone())
+                .collect(),
+        };
+        let (name, active) = check_team(&input).map_err(message)?;
+        let mut active = active.into_iter();
+        let mut players = Vec::with_capacity(read.len());
+        for (i, (player, is_active)) in read.iter().enumerate() {
+            let fields = if *is_active {
+                active.next()
+            } else {
+                let fields = players::check_new(player, &format!("players[{i}]"));
+                Some(PlayerFields {
+                    active: false,
+                    ..fields.map_err(message)?
+                })
+            };
+            players.extend(fields);
+        }
+        players::check_distinct_ids(&players).map_err(message)?;
         let key = NameKey::of(name.as_str());
         if let Some((_, earlier_name, earlier)) = self.seen.iter().find(|(k, _, _)| *k == key) {
             return Err(
@@ -371,7 +439,7 @@ pub fn check_roster(
             gathered_into: None,
         };
         match read {
-            Ok((name, players)) => match check.team(line, &NewTeamInput { name, players }) {
+            Ok((name, players)) => match check.team(line, name, &players) {
                 Ok(team) => row.team = Some(team),
                 Err(message) => row.error = Some(message),
             },
@@ -491,6 +559,79 @@ pub async fn import_roster(
     Ok(added)
 }
 
+/// The columns of a roster export, in order: the import reads them back by these names.
+pub const ROSTER_EXPORT_COLUMNS: [&str; 6] =
+    ["team", "player", "student_id", "email", "captain", "active"];
+
+/// One player of a roster export.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RosterLine {
+    pub team: TeamName,
+    pub player: PersonName,
+    pub student_id: Option<StudentId>,
+    pub email: Option<String>,
+    pub captain: bool,
+    pub active: bool,
+}
+
+impl RosterLine {
+    /// The line's cells, in the order of [`ROSTER_EXPORT_COLUMNS`].
+    pub fn cells(&self) -> [String; 6] {
+        let yes_no = |b: bool| if b { "yes" } else { "no" }.to_string();
+        [
+            self.team.to_string(),
+            self.player.to_string(),
+            self.student_id
+                .as_ref()
+                .map(|s| s.as_str().to_string())
+                .unwrap_or_default(),
+            self.email.clone().unwrap_or_default(),
+            yes_no(self.captain),
+            yes_no(self.active),
+        ]
+    }
+}
+
+/// Every player of the league `slug`, team by team (in the league's order) and in the order
+/// they were added, with their student ids and emails (admin). An export of personal data:
+/// it writes an audit row `export_roster` on the league saying how many players, never who.
+#[tracing::instrument(skip_all, fields(user_id = %user.id, slug = ?slug))]
+pub async fn export_roster(
+    db: &Db,
+    user: &User,
+    slug: &Slug,
+) -> Result<Vec<RosterLine>, ServiceError> {
+    require_admin(user)?;
+    let now = db.clock().now();
+    let mut tx = db.write().await?;
+    let league = league_row(&mut tx, slug).await?;
+    let teams = db_leagues::teams(&mut tx, league.id).await?;
+    let players = db_players::of_league(&mut tx, league.id).await?;
+    let lines: Vec<RosterLine> = teams
+        .iter()
+        .flat_map(|team| {
+            players
+                .iter()
+                .filter(|p| p.team_id == team.id)
+                .map(|p| RosterLine {
+                    team: team.name.clone(),
+                    player: p.name.clone(),
+                    student_id: p.student_id.clone(),
+                    email: p.email.clone(),
+                    captain: p.captain,
+                    active: p.active,
+                })
+        })
+        .collect();
+    let after = format!("{} players", lines.len());
+    let change = audit::Change::new("export_roster", audit::Subject::League(league.id))
+        .after(&after)
+        .reason("roster CSV downloaded");
+    audit::record(&mut tx, user, now, change).await?;
+    tx.commit().await?;
+    Ok(lines)
+}
+
 /// Writes a team's new state in `tx` with its audit row (`after` holds its players as they
 /// are now: their names are written by `players`).
 async fn save_team(
@@ -525,20 +666,21 @@ async fn team_of(conn: &mut Conn, slug: &Slug, team_id: TeamId) -> Result<TeamRo
         .ok_or(ServiceError::NotFound)
 }
 
-/// Renames a team and its first active players, in order (it stays withdrawn or active);
-/// names past its active players are added as new players. No player is deactivated here.
+/// Renames a team (it stays withdrawn or active). Its players are changed on their own
+/// (`service::players`, the admin's players page).
 #[tracing::instrument(skip_all, fields(user_id = %user.id, slug = ?slug, team_id = %team_id))]
-pub async fn edit_team(
+pub async fn rename_team(
     db: &Db,
     user: &User,
     slug: &Slug,
     team_id: TeamId,
-    input: &NewTeamInput,
+    name: &str,
 ) -> Result<TeamView, ServiceError> {
     require_admin(user)?;
+    let name =
+        TeamName::new(name).map_err(|bad| name_rule("name", "the team's name").refused(bad))?;
     let mut tx = db.write().await?;
     let before = team_of(&mut tx, slug, team_id).await?;
-    let (name, players) = check_team(input)?;
     let others = db_leagues::teams(&mut tx, before.league_id).await?;
     let others = others.iter().filter(|t| t.id != team_id);
     if let Some(message) = name_taken(name.as_str(), others.map(|t| t.name.as_str())) {
@@ -550,10 +692,9 @@ pub async fn edit_team(
     }
     let now = db.clock().now();
     let before_view = super::teams::view(&mut tx, &before).await?;
-    super::players::rename_in_order(&mut tx, user, now, &before, &players).await?;
     let after = TeamView {
         name,
-        ..super::teams::view(&mut tx, &before).await?
+        ..before_view.clone()
     };
     let view = save_team(&mut tx, user, now, (&before, &before_view), after).await?;
     tx.commit().await?;
@@ -603,7 +744,7 @@ pub async fn set_withdrawn(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::{LeagueId, PersonName};
+    use crate::domain::LeagueId;
 
     fn team(name: &str) -> TeamRow {
         TeamRow {
@@ -756,6 +897,34 @@ mod tests {
         let eight: String = (1..=8).map(|i| format!("Big,P{i}\n")).collect();
         let rows = check_roster(&format!("team,player\n{eight}"), &[], &[]).unwrap();
         assert_eq!(teams(&rows)[0].2.len(), 8);
+    }
+
+    #[test]
+    fn an_active_column_brings_deactivated_players_outside_the_limits() {
+        let csv = "team,player,active\n\
+                   Aces,Ann,yes\nAces,Al,\nAces,Old,no\n\
+                   Kings,Kim,maybe\n\
+                   Solo,Sam,yes\nSolo,Sid,no\n";
+        let rows = check_roster(csv, &[], &[]).unwrap();
+        let aces = &rows[0].team.as_ref().unwrap().1;
+        let read: Vec<(&str, bool)> = aces.iter().map(|p| (p.name.as_str(), p.active)).collect();
+        assert_eq!(read, [("Ann", true), ("Al", true), ("Old", false)]);
+        assert_eq!(
+            rows[3].error.as_deref(),
+            Some("the active column says yes or no (empty: yes)")
+        );
+        assert_eq!(
+            rows[4].error.as_deref(),
+            Some("a team has 2 to 8 players, not 1"),
+            "a deactivated player counts in no limit"
+        );
+    }
+
+    #[test]
+    fn a_cell_guarded_against_spreadsheets_reads_as_it_was() {
+        assert_eq!(unguarded("'=SUM(A1)"), "=SUM(A1)");
+        assert_eq!(unguarded("'-Dash"), "-Dash");
+        assert_eq!(unguarded("'Twas"), "'Twas");
     }
 
     #[test]

@@ -177,7 +177,12 @@ pub async fn insert_team(
     (name, players): CheckedTeam,
     reason: Option<&str>,
 ) -> Result<TeamView, ServiceError> {
-    let names: Vec<PersonName> = players.iter().map(|p| p.name.clone()).collect();
+    // A roster import may bring deactivated players along: the team is its active ones.
+    let names: Vec<PersonName> = players
+        .iter()
+        .filter(|p| p.active)
+        .map(|p| p.name.clone())
+        .collect();
     let [first, second, ..] = names.as_slice() else {
         return Err(ServiceError::invalid(
             ErrorCode::InvalidTeam,

@@ -7,8 +7,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::accounts::{
-    NewUser, hash_off_thread, insert_user, random_hex, refuse_taken_email, validate_email,
-    validate_username,
+    NewUser, email_schema, hash_off_thread, insert_user, random_hex, refuse_taken_email,
+    validate_email, validate_username,
 };
 use super::{ServiceError, User, audit, require_admin};
 use crate::db::{Db, Tx, leagues as db_leagues, users};
@@ -51,13 +51,14 @@ pub struct NewAccount {
     #[schema(pattern = r"^[A-Za-z0-9._-]{2,40}$")]
     pub username: String,
     pub role: Role,
-    /// At most 254 characters: one '@' between a name and a domain, no spaces.
-    #[schema(
-        max_length = 254,
-        pattern = r"^(|[^@\s\x00-\x1f\x7f-\x9f]+@[^@\s\x00-\x1f\x7f-\x9f]+)$"
-    )]
+    /// The account's email (`new_account_email_schema`).
+    #[schema(schema_with = new_account_email_schema)]
     #[serde(default)]
     pub email: Option<String>,
+}
+
+fn new_account_email_schema() -> utoipa::openapi::schema::Schema {
+    email_schema("At most 254 characters: one '@' between a name and a domain, no spaces.")
 }
 
 /// What to change on an account; a field left out stays as it is. An empty `email` removes it.
@@ -68,14 +69,16 @@ pub struct AccountChange {
     pub role: Option<Role>,
     #[serde(default)]
     pub active: Option<bool>,
-    /// An empty text removes the email.
-    /// Or at most 254 characters: one '@' between a name and a domain, no spaces.
-    #[schema(
-        max_length = 254,
-        pattern = r"^(|[^@\s\x00-\x1f\x7f-\x9f]+@[^@\s\x00-\x1f\x7f-\x9f]+)$"
-    )]
+    /// The new email, or an empty text to remove it (`account_change_email_schema`).
+    #[schema(schema_with = account_change_email_schema)]
     #[serde(default)]
     pub email: Option<String>,
+}
+
+fn account_change_email_schema() -> utoipa::openapi::schema::Schema {
+    email_schema(
+        "An empty text removes the email.\nOr at most 254 characters: one '@' between a name and a domain, no spaces.",
+    )
 }
 
 /// Every account, by username (admins).

@@ -43,6 +43,7 @@ pub const ROUTES: &[(&str, &str)] = &[
     ("POST", "/admin/leagues/{slug}/edit"),
     ("GET", "/admin/leagues/{slug}/import"),
     ("POST", "/admin/leagues/{slug}/import"),
+    ("GET", "/admin/leagues/{slug}/roster.csv"),
     ("POST", "/admin/leagues/{slug}/teams"),
     ("POST", "/admin/leagues/{slug}/teams/{id}"),
     ("POST", "/admin/leagues/{slug}/teams/{id}/withdraw"),
@@ -55,6 +56,14 @@ pub const ROUTES: &[(&str, &str)] = &[
     (
         "POST",
         "/admin/leagues/{slug}/teams/{id}/players/{player_id}/active",
+    ),
+    (
+        "POST",
+        "/admin/leagues/{slug}/teams/{id}/players/{player_id}/erase",
+    ),
+    (
+        "POST",
+        "/admin/leagues/{slug}/teams/{id}/players/{player_id}/export",
     ),
     ("POST", "/admin/leagues/{slug}/supervisors"),
     ("POST", "/admin/leagues/{slug}/supervisors/{user_id}/remove"),

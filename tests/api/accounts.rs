@@ -4,24 +4,7 @@
 use serde_json::{Value, json};
 use spades_im::service::Role;
 
-use crate::helpers::{TestApp, json_with_status, spawn_app};
-
-/// Logs in as `name` with `password` through the login form; the client keeps the session
-/// cookie. `None` when the login is refused.
-async fn log_in(app: &TestApp, name: &str, password: &str) -> Option<reqwest::Client> {
-    let client = reqwest::Client::builder()
-        .cookie_store(true)
-        .redirect(reqwest::redirect::Policy::none())
-        .build()
-        .expect("client");
-    let response = client
-        .post(app.url("/login"))
-        .form(&[("username", name), ("password", password)])
-        .send()
-        .await
-        .expect("login");
-    (response.status() == 303).then_some(client)
-}
+use crate::helpers::{TestApp, expect_error, json_with_status, spawn_app};
 
 /// The status of `GET /account` with the client's session (200 logged in, 303 to the login
 /// form otherwise).
@@ -35,18 +18,8 @@ async fn account_page(app: &TestApp, client: &reqwest::Client) -> u16 {
         .as_u16()
 }
 
-/// The audit rows of `action`: (before, after), empty for none.
-async fn audit_rows(app: &TestApp, action: &str) -> Vec<(String, String)> {
-    let mut conn = app.db.read().await.expect("reader");
-    spades_im::on_store!(conn, |c| sqlx::query_as::<_, (String, String)>(
-        "SELECT coalesce(before, ''), coalesce(after, '') FROM audit_log
-         WHERE action = $1 ORDER BY id",
-    )
-    .bind(action)
-    .fetch_all(c)
-    .await)
-    .expect("audit")
-}
+/// The columns of an account's audit rows compared here.
+const BEFORE_AFTER: &[&str] = &["before", "after"];
 
 #[actix_web::test]
 async fn an_admin_adds_lists_changes_and_resets_accounts() {
@@ -73,7 +46,7 @@ async fn an_admin_adds_lists_changes_and_resets_accounts() {
     let password = made["password"].as_str().expect("a one-time password");
     assert!(password.len() >= 16, "{password}");
     assert!(
-        log_in(&app, "sam", password).await.is_some(),
+        app.log_in("sam", password).await.is_some(),
         "the one-time password logs in"
     );
 
@@ -125,26 +98,23 @@ async fn an_admin_adds_lists_changes_and_resets_accounts() {
     let new_password = reset["password"].as_str().expect("a one-time password");
     assert_ne!(new_password, password);
     assert!(
-        log_in(&app, "sam", password).await.is_none(),
+        app.log_in("sam", password).await.is_none(),
         "the old password is gone"
     );
-    assert!(log_in(&app, "sam", new_password).await.is_some());
+    assert!(app.log_in("sam", new_password).await.is_some());
 
     // Every change is audited, with no password and no email in it.
     assert_eq!(
-        audit_rows(&app, "set_role").await,
-        [("supervisor".into(), "admin".into())]
+        app.audit_rows("set_role", BEFORE_AFTER).await,
+        [["supervisor", "admin"]]
     );
     assert_eq!(
-        audit_rows(&app, "set_email").await,
-        [
-            ("an email".into(), "an email".into()),
-            ("an email".into(), "no email".into())
-        ]
+        app.audit_rows("set_email", BEFORE_AFTER).await,
+        [["an email", "an email"], ["an email", "no email"]]
     );
     assert_eq!(
-        audit_rows(&app, "reset_password").await,
-        [(String::new(), String::new())]
+        app.audit_rows("reset_password", BEFORE_AFTER).await,
+        [["", ""]]
     );
     let mut conn = app.db.read().await.expect("reader");
     let texts: Vec<String> = spades_im::on_store!(conn, |c| {
@@ -200,8 +170,7 @@ async fn refusals_answer_their_error_and_write_nothing() {
                 .await,
         ];
         for response in calls {
-            let body = json_with_status(response, status, code).await;
-            assert_eq!(body["error"]["code"], code);
+            expect_error(response, status, code).await;
         }
     }
 
@@ -244,11 +213,9 @@ async fn refusals_answer_their_error_and_write_nothing() {
         ),
     ];
     for (body, field, code) in bad {
-        let answer =
-            json_with_status(admin.post("/api/v1/users", &body).await, 422, "bad add").await;
-        assert_eq!(answer["error"]["code"], code, "{body}");
-        assert_eq!(answer["error"]["field"], field, "{body}");
-        let text = answer.to_string().to_lowercase();
+        let error = expect_error(admin.post("/api/v1/users", &body).await, 422, code).await;
+        assert_eq!(error["field"], field, "{body}");
+        let text = error.to_string().to_lowercase();
         assert!(
             !text.contains("kim@x.edu"),
             "an email is never in an error: {text}"
@@ -339,9 +306,7 @@ async fn deactivating_or_resetting_stops_sessions_and_tokens_at_once() {
         "ann's session ended"
     );
     assert!(
-        log_in(&app, "ann", crate::helpers::PASSWORD)
-            .await
-            .is_none(),
+        app.log_in("ann", crate::helpers::PASSWORD).await.is_none(),
         "ann cannot log in"
     );
 
@@ -375,11 +340,7 @@ async fn deactivating_or_resetting_stops_sessions_and_tokens_at_once() {
     )
     .await;
     assert_eq!(back["active"], true);
-    assert!(
-        log_in(&app, "ann", crate::helpers::PASSWORD)
-            .await
-            .is_some()
-    );
+    assert!(app.log_in("ann", crate::helpers::PASSWORD).await.is_some());
     json_with_status(
         app.api(&ann_token).get("/api/v1/leagues").await,
         401,
@@ -403,13 +364,8 @@ async fn the_last_active_admin_stays_an_active_admin() {
     .await;
     let before = app.tables().await;
     for change in [json!({"active": false}), json!({"role": "supervisor"})] {
-        let answer = json_with_status(
-            admin.patch("/api/v1/users/coord", &change).await,
-            409,
-            "the last admin",
-        )
-        .await;
-        assert_eq!(answer["error"]["code"], "last_admin", "{change}");
+        let response = admin.patch("/api/v1/users/coord", &change).await;
+        expect_error(response, 409, "last_admin").await;
     }
     app.assert_nothing_written(&before, "last_admin refusals")
         .await;
@@ -456,7 +412,7 @@ async fn the_user_commands_add_list_reset_disable_and_enable() {
         first.starts_with("user pat (supervisor) added; one-time password"),
         "{first}"
     );
-    assert!(log_in(&app, "pat", &password).await.is_some(), "{first}");
+    assert!(app.log_in("pat", &password).await.is_some(), "{first}");
 
     let again = cli_async(&db, &["user", "add", "PAT", "--role", "admin"]).await;
     assert_eq!(again.status.code(), Some(1));
@@ -487,26 +443,20 @@ async fn the_user_commands_add_list_reset_disable_and_enable() {
         .expect("password")
         .to_string();
     assert!(
-        log_in(&app, "pat", &password).await.is_none(),
+        app.log_in("pat", &password).await.is_none(),
         "the old password is gone"
     );
-    assert!(log_in(&app, "pat", &new_password).await.is_some());
+    assert!(app.log_in("pat", &new_password).await.is_some());
 
     let disabled = cli_async(&db, &["user", "disable", "pat"]).await;
     assert!(disabled.status.success(), "{}", stderr(&disabled));
-    assert!(
-        log_in(&app, "pat", &new_password).await.is_none(),
-        "disabled"
-    );
+    assert!(app.log_in("pat", &new_password).await.is_none(), "disabled");
     assert!(
         stdout(&cli_async(&db, &["user", "list"]).await).contains("pat\tsupervisor\tdeactivated")
     );
     let enabled = cli_async(&db, &["user", "enable", "pat"]).await;
     assert!(enabled.status.success(), "{}", stderr(&enabled));
-    assert!(
-        log_in(&app, "pat", &new_password).await.is_some(),
-        "enabled"
-    );
+    assert!(app.log_in("pat", &new_password).await.is_some(), "enabled");
 
     // The last admin stays; an unknown name is said so.
     let last = cli_async(&db, &["user", "disable", "coord"]).await;
@@ -543,7 +493,8 @@ async fn a_one_time_password_must_be_changed_before_the_api_answers() {
     )
     .await;
     let once = made["password"].as_str().expect("password").to_string();
-    let ada = log_in(&app, "ada", &once)
+    let ada = app
+        .log_in("ada", &once)
         .await
         .expect("the one-time password logs in");
     let refused = ada
@@ -551,8 +502,7 @@ async fn a_one_time_password_must_be_changed_before_the_api_answers() {
         .send()
         .await
         .expect("users");
-    let body = json_with_status(refused, 403, "a one-time password's session").await;
-    assert_eq!(body["error"]["code"], "password_change_required");
+    expect_error(refused, 403, "password_change_required").await;
 
     let page = ada.get(app.url("/account")).send().await.expect("account");
     let csrf = crate::helpers::csrf_in(&page.text().await.expect("page")).expect("csrf");
@@ -569,7 +519,8 @@ async fn a_one_time_password_must_be_changed_before_the_api_answers() {
         .await
         .expect("change");
     assert!(changed.status().is_redirection() || changed.status().is_success());
-    let ada = log_in(&app, "ada", mine)
+    let ada = app
+        .log_in("ada", mine)
         .await
         .expect("the new password logs in");
     let listed = ada
@@ -606,7 +557,8 @@ async fn a_one_time_password_leads_every_page_to_the_password_change() {
         .await
         .expect("first admin")
         .expect("no admin yet");
-    let coord = log_in(&app, &first, &once)
+    let coord = app
+        .log_in(&first, &once)
         .await
         .expect("the first admin's password logs in");
     let to_account = coord.get(app.url("/admin")).send().await.expect("admin");
@@ -628,15 +580,10 @@ async fn a_one_time_password_leads_every_page_to_the_password_change() {
     .await;
     let once = made["password"].as_str().expect("password").to_string();
     let token = app.token("sam").await;
-    let body = json_with_status(
-        app.api(&token).get("/api/v1/leagues").await,
-        403,
-        "a one-time password's token, at a public read",
-    )
-    .await;
-    assert_eq!(body["error"]["code"], "password_change_required");
+    let read = app.api(&token).get("/api/v1/leagues").await;
+    expect_error(read, 403, "password_change_required").await;
 
-    let sam = log_in(&app, "sam", &once).await.expect("logs in");
+    let sam = app.log_in("sam", &once).await.expect("logs in");
     for path in ["/", "/supervise", "/leagues", "/admin", "/calculator"] {
         let response = sam.get(app.url(path)).send().await.expect("page");
         assert_eq!(response.status(), 303, "GET {path}");
@@ -665,8 +612,7 @@ async fn a_one_time_password_leads_every_page_to_the_password_change() {
         .send()
         .await
         .expect("api");
-    let body = json_with_status(read, 403, "the session at the API").await;
-    assert_eq!(body["error"]["code"], "password_change_required");
+    expect_error(read, 403, "password_change_required").await;
 
     let mine = "my own long password";
     let changed = sam
@@ -686,7 +632,7 @@ async fn a_one_time_password_leads_every_page_to_the_password_change() {
         "/login",
         "log in again, to the start page"
     );
-    let sam = log_in(&app, "sam", mine).await.expect("the new password");
+    let sam = app.log_in("sam", mine).await.expect("the new password");
     let console = sam
         .get(app.url("/supervise"))
         .send()
@@ -838,14 +784,14 @@ async fn the_accounts_page_adds_resets_and_changes_accounts() {
     let again = boss.get("/admin/users").await.text().await.expect("page");
     assert_eq!(one_time_on(&again), None, "shown once");
     assert!(
-        log_in(&app, "sam", &once).await.is_some(),
+        app.log_in("sam", &once).await.is_some(),
         "the one-time password logs in"
     );
     assert_eq!(
-        audit_rows(&app, "assign_supervisor")
+        app.audit_rows("assign_supervisor", BEFORE_AFTER)
             .await
             .last()
-            .map(|r| r.1.clone()),
+            .map(|r| r[1].clone()),
         Some("sam".to_string())
     );
 
@@ -868,8 +814,11 @@ async fn the_accounts_page_adds_resets_and_changes_accounts() {
         "ann's token",
     )
     .await;
-    assert!(log_in(&app, "ann", &ann_once).await.is_some());
-    assert_eq!(audit_rows(&app, "reset_password").await.len(), 1);
+    assert!(app.log_in("ann", &ann_once).await.is_some());
+    assert_eq!(
+        app.audit_rows("reset_password", BEFORE_AFTER).await.len(),
+        1
+    );
 
     // Role and email; then a bad email, kept by its field.
     let saved = boss
@@ -885,8 +834,8 @@ async fn the_accounts_page_adds_resets_and_changes_accounts() {
         "{row}"
     );
     assert_eq!(
-        audit_rows(&app, "set_role").await,
-        vec![("supervisor".to_string(), "admin".to_string())]
+        app.audit_rows("set_role", BEFORE_AFTER).await,
+        [["supervisor", "admin"]]
     );
     let before = crate::helpers::tables(&app.db).await;
     let refused = boss
@@ -941,26 +890,15 @@ async fn the_accounts_page_deactivates_at_once_and_keeps_the_last_admin() {
         "bob's token",
     )
     .await;
-    assert!(
-        log_in(&app, "bob", crate::helpers::PASSWORD)
-            .await
-            .is_none()
-    );
+    assert!(app.log_in("bob", crate::helpers::PASSWORD).await.is_none());
     let on = boss
         .post_form("/admin/users/bob/active", &[("active", "1")])
         .await;
     assert_eq!(on.status(), 200);
-    assert!(
-        log_in(&app, "bob", crate::helpers::PASSWORD)
-            .await
-            .is_some()
-    );
+    assert!(app.log_in("bob", crate::helpers::PASSWORD).await.is_some());
     assert_eq!(
-        audit_rows(&app, "set_active").await,
-        vec![
-            ("active".to_string(), "deactivated".to_string()),
-            ("deactivated".to_string(), "active".to_string())
-        ]
+        app.audit_rows("set_active", BEFORE_AFTER).await,
+        [["active", "deactivated"], ["deactivated", "active"]]
     );
 
     let before = crate::helpers::tables(&app.db).await;

@@ -147,6 +147,7 @@ pub(crate) const ROUTES: &[(&str, &str, Access)] = &[
     ("POST", "/admin/leagues/{slug}/edit", Admin),
     ("GET", "/admin/leagues/{slug}/import", Admin),
     ("POST", "/admin/leagues/{slug}/import", Admin),
+    ("GET", "/admin/leagues/{slug}/roster.csv", Admin),
     ("POST", "/admin/leagues/{slug}/teams", Admin),
     ("POST", "/admin/leagues/{slug}/teams/{id}", Admin),
     ("POST", "/admin/leagues/{slug}/teams/{id}/withdraw", Admin),
@@ -160,6 +161,16 @@ pub(crate) const ROUTES: &[(&str, &str, Access)] = &[
     (
         "POST",
         "/admin/leagues/{slug}/teams/{id}/players/{player_id}/active",
+        Admin,
+    ),
+    (
+        "POST",
+        "/admin/leagues/{slug}/teams/{id}/players/{player_id}/erase",
+        Admin,
+    ),
+    (
+        "POST",
+        "/admin/leagues/{slug}/teams/{id}/players/{player_id}/export",
         Admin,
     ),
     ("POST", "/admin/leagues/{slug}/supervisors", Admin),

@@ -341,6 +341,15 @@ async fn every_page_passes_axe() {
                 summary("#form-error"),
             )
             .await?;
+        audit
+            .submit(
+                "admin players, an erasure not confirmed",
+                "var f = document.querySelector('form[action$=\"/erase\"]'); \
+                 f.closest('details').open = true; \
+                 f.requestSubmit ? f.requestSubmit() : f.submit();",
+                summary("#form-error"),
+            )
+            .await?;
         audit.page("admin accounts", "/admin/users").await?;
         audit
             .submit(

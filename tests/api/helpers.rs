@@ -126,8 +126,9 @@ impl TestApp {
         self.api(&token)
     }
 
-    /// A browser-like client (cookie store, no redirects followed) logged in as `name`.
-    pub async fn browser(&self, name: &str) -> Browser {
+    /// Logs in as `name` with `password` through the login form: a client (cookie store, no
+    /// redirects followed) holding the session, or `None` when the login is refused.
+    pub async fn log_in(&self, name: &str, password: &str) -> Option<reqwest::Client> {
         let client = reqwest::Client::builder()
             .cookie_store(true)
             .redirect(reqwest::redirect::Policy::none())
@@ -135,11 +136,19 @@ impl TestApp {
             .expect("client");
         let response = client
             .post(self.url("/login"))
-            .form(&[("username", name), ("password", PASSWORD)])
+            .form(&[("username", name), ("password", password)])
             .send()
             .await
             .expect("login");
-        assert_eq!(response.status(), 303, "login as {name}");
+        (response.status() == 303).then_some(client)
+    }
+
+    /// A browser-like client (cookie store, no redirects followed) logged in as `name`.
+    pub async fn browser(&self, name: &str) -> Browser {
+        let client = self
+            .log_in(name, PASSWORD)
+            .await
+            .unwrap_or_else(|| panic!("login as {name}"));
         let mut browser = Browser {
             base: self.address.clone(),
             client,
@@ -181,6 +190,42 @@ impl TestApp {
             .and_then(|code| code.parse().ok())
             .unwrap_or_else(|| panic!("GET {target}: no status line in {answer:?}"));
         (status, answer)
+    }
+
+    /// The audit rows of `action`, oldest first: of each, the `columns` asked for (plain
+    /// column names of `audit_log`; a NULL reads as "").
+    pub async fn audit_rows(&self, action: &str, columns: &[&str]) -> Vec<Vec<String>> {
+        assert!(
+            columns
+                .iter()
+                .all(|c| !c.is_empty() && c.bytes().all(|b| b.is_ascii_lowercase() || b == b'_')),
+            "column names only: {columns:?}"
+        );
+        let selected: Vec<String> = columns
+            .iter()
+            .map(|c| format!("coalesce({c}, '')"))
+            .collect();
+        let sql = format!(
+            "SELECT {} FROM audit_log WHERE action = $1 ORDER BY id",
+            selected.join(", ")
+        );
+        let mut conn = self.db.read().await.expect("reader");
+        let rows: Vec<Vec<String>> = spades_im::on_store!(conn, |c| {
+            // The columns were checked above to be plain names.
+            let rows = sqlx::query(sqlx::AssertSqlSafe(sql))
+                .bind(action)
+                .fetch_all(c)
+                .await
+                .expect("audit");
+            rows.iter()
+                .map(|row| {
+                    (0..columns.len())
+                        .map(|i| sqlx::Row::try_get::<String, _>(row, i).expect("text"))
+                        .collect()
+                })
+                .collect()
+        });
+        rows
     }
 
     /// Every row of every table, for comparing before and after a request.
@@ -641,6 +686,14 @@ pub async fn json_with_status(response: reqwest::Response, status: u16, what: &s
     let body = response.text().await.expect("body");
     assert_eq!(got, status, "{what}: {body}");
     serde_json::from_str(&body).unwrap_or_else(|e| panic!("{what}: not JSON ({e}): {body}"))
+}
+
+/// Asserts that `response` is the API error `code` with `status` (docs/api.md §3) and
+/// returns its `error` object (`code`, `message`, `field`…).
+pub async fn expect_error(response: reqwest::Response, status: u16, code: &str) -> Value {
+    let body = json_with_status(response, status, code).await;
+    assert_eq!(body["error"]["code"], code, "{body}");
+    body["error"].clone()
 }
 
 impl Api {

@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 use spades_im::service::Role;
 
 use crate::authz_matrix::{Access, ROUTES};
-use crate::helpers::{Api, TestApp, hand_of, json_with_status, spawn_app};
+use crate::helpers::{Api, TestApp, expect_error, hand_of, json_with_status, spawn_app};
 
 /// A league `fall` with teams "Aces" (Ann, Al) and "Kings" (Kim, Ken, with student ids), as
 /// the coordinator `coord`.
@@ -54,11 +54,6 @@ async fn roster(admin: &Api, team: i64) -> Vec<Value> {
         .as_array()
         .unwrap()
         .clone()
-}
-
-/// The error code of a refusal with `status`.
-async fn refused(r: reqwest::Response, status: u16, what: &str) -> Value {
-    json_with_status(r, status, what).await["error"].clone()
 }
 
 #[actix_web::test]
@@ -110,8 +105,7 @@ async fn a_team_is_made_of_two_to_eight_players_shown_by_name_only_in_public() {
                 &json!({"name": "Odd", "players": players}),
             )
             .await;
-        let e = refused(r, 422, "team size").await;
-        assert_eq!(e["code"], "invalid_team", "{e}");
+        expect_error(r, 422, "invalid_team").await;
     }
     before.assert_same(&app.tables().await, "refused team sizes");
     let eight: Vec<String> = (1..=8).map(|i| format!("P{i}")).collect();
@@ -141,8 +135,7 @@ async fn a_student_id_is_on_one_team_of_a_league_and_refusals_write_nothing() {
             &json!({"name": "Kimmy", "student_id": " s100 "}),
         )
         .await;
-    let e = refused(r, 409, "on another team").await;
-    assert_eq!(e["code"], "player_on_another_team");
+    let e = expect_error(r, 409, "player_on_another_team").await;
     let message = e["message"].as_str().unwrap();
     assert!(message.contains("\"Kings\""), "{message}");
     assert!(
@@ -156,10 +149,7 @@ async fn a_student_id_is_on_one_team_of_a_league_and_refusals_write_nothing() {
             &json!({"name": "Jacks", "players": [{"name": "J", "student_id": "S101"}, "K"]}),
         )
         .await;
-    assert_eq!(
-        refused(r, 409, "new team").await["code"],
-        "player_on_another_team"
-    );
+    expect_error(r, 409, "player_on_another_team").await;
     // On the same team.
     let r = admin
         .post(
@@ -167,10 +157,7 @@ async fn a_student_id_is_on_one_team_of_a_league_and_refusals_write_nothing() {
             &json!({"name": "Kip", "student_id": "S101"}),
         )
         .await;
-    assert_eq!(
-        refused(r, 409, "same team").await["code"],
-        "student_id_taken"
-    );
+    expect_error(r, 409, "student_id_taken").await;
     // Bad fields.
     for (body, code, field) in [
         (
@@ -194,8 +181,7 @@ async fn a_student_id_is_on_one_team_of_a_league_and_refusals_write_nothing() {
         let r = admin
             .post(&format!("/api/v1/teams/{aces}/players"), &body)
             .await;
-        let e = refused(r, 422, &body.to_string()).await;
-        assert_eq!(e["code"], code, "{body}: {e}");
+        let e = expect_error(r, 422, code).await;
         if !field.is_empty() {
             assert_eq!(e["field"], field, "{body}: {e}");
         }
@@ -207,31 +193,27 @@ async fn a_student_id_is_on_one_team_of_a_league_and_refusals_write_nothing() {
     let r = admin
         .post("/api/v1/teams/999999/players", &json!({"name": "X"}))
         .await;
-    refused(r, 404, "no team").await;
+    expect_error(r, 404, "not_found").await;
     let r = admin
         .patch("/api/v1/players/999999", &json!({"name": "X"}))
         .await;
-    refused(r, 404, "no player").await;
+    expect_error(r, 404, "not_found").await;
     // Fewer than two active players, or a ninth.
     let ann = roster(&admin, aces).await[0]["id"].as_i64().unwrap();
     let r = admin
         .patch(&format!("/api/v1/players/{ann}"), &json!({"active": false}))
         .await;
-    assert_eq!(refused(r, 409, "one left").await["code"], "player_limit");
+    expect_error(r, 409, "player_limit").await;
     // A supervisor may not read or write a roster.
-    refused(
-        sue.get(&format!("/api/v1/teams/{kings}/roster")).await,
-        403,
-        "sue reads",
-    )
-    .await;
+    let r = sue.get(&format!("/api/v1/teams/{kings}/roster")).await;
+    expect_error(r, 403, "forbidden").await;
     let r = sue
         .post(
             &format!("/api/v1/teams/{aces}/players"),
             &json!({"name": "S"}),
         )
         .await;
-    refused(r, 403, "sue adds").await;
+    expect_error(r, 403, "forbidden").await;
     let after = app.tables().await;
     before.assert_same(&after, "refused player writes");
 
@@ -251,7 +233,7 @@ async fn a_student_id_is_on_one_team_of_a_league_and_refusals_write_nothing() {
             &json!({"name": "Ninth"}),
         )
         .await;
-    assert_eq!(refused(r, 409, "ninth").await["code"], "player_limit");
+    expect_error(r, 409, "player_limit").await;
 }
 
 #[actix_web::test]
@@ -319,18 +301,8 @@ async fn players_are_added_changed_and_deactivated_keeping_their_history() {
     assert_eq!(captains, [false, false, true, false]);
 }
 
-/// The audit rows of `action`: (entity, after, reason).
-async fn audit_rows(app: &TestApp, action: &str) -> Vec<(String, String, String)> {
-    let mut conn = app.db.read().await.expect("reader");
-    spades_im::on_store!(conn, |c| sqlx::query_as::<_, (String, String, String)>(
-        "SELECT entity, coalesce(after, ''), coalesce(reason, '') FROM audit_log
-         WHERE action = $1 ORDER BY id",
-    )
-    .bind(action)
-    .fetch_all(c)
-    .await)
-    .expect("audit")
-}
+/// The columns of a player's audit rows compared here.
+const ENTITY_AFTER_REASON: &[&str] = &["entity", "after", "reason"];
 
 #[actix_web::test]
 async fn an_erasure_removes_personal_data_and_keeps_every_score() {
@@ -370,10 +342,10 @@ async fn an_erasure_removes_personal_data_and_keeps_every_score() {
     let after =
         score(json_with_status(app.get(&format!("/api/v1/matches/{m}")).await, 200, "m").await);
     assert_eq!(before, after, "the erasure changes no score");
-    let rows = audit_rows(&app, "erase").await;
+    let rows = app.audit_rows("erase", ENTITY_AFTER_REASON).await;
     assert_eq!(rows.len(), 1);
-    assert_eq!(rows[0].0, "player");
-    assert_eq!(rows[0].2, "personal data erased");
+    assert_eq!(rows[0][0], "player");
+    assert_eq!(rows[0][2], "personal data erased");
     let all = format!("{rows:?}");
     assert!(!all.contains("S100") && !all.contains("kim@"), "{all}");
     // A given name instead.
@@ -438,7 +410,7 @@ async fn a_person_is_exported_from_every_league_by_student_id() {
         ]
     );
     assert_eq!(export["lineups"], json!([]));
-    let rows = audit_rows(&app, "export").await;
+    let rows = app.audit_rows("export", ENTITY_AFTER_REASON).await;
     assert_eq!(rows.len(), 2, "one audit row per player exported");
     assert!(!format!("{rows:?}").contains("S100"));
     // Nobody else may ask, and a bad id is refused.
@@ -446,11 +418,11 @@ async fn a_person_is_exported_from_every_league_by_student_id() {
     let r = sue
         .post("/api/v1/people/export", &json!({"student_id": "S100"}))
         .await;
-    refused(r, 403, "sue").await;
+    expect_error(r, 403, "forbidden").await;
     let r = admin
         .post("/api/v1/people/export", &json!({"student_id": "  "}))
         .await;
-    assert_eq!(refused(r, 422, "blank").await["code"], "invalid_student_id");
+    expect_error(r, 422, "invalid_student_id").await;
 }
 
 /// Student ids and emails of the season: each is personal data, so none may appear in any
@@ -558,7 +530,7 @@ async fn no_student_id_or_email_is_in_a_public_answer_or_the_log() {
             &json!({"name": "X", "student_id": "zq9001"}),
         )
         .await;
-    refused(r, 409, "taken").await;
+    expect_error(r, 409, "player_on_another_team").await;
     let r = admin
         .post("/api/v1/people/export", &json!({"student_id": "zq9002"}))
         .await;
@@ -868,5 +840,319 @@ async fn the_roster_page_answers_404_for_a_team_or_player_not_on_it() {
         (roster(&admin, aces).await, roster(&admin, kings).await),
         before,
         "nothing written"
+    );
+}
+
+/// The erasure from the roster page: refused until its box is ticked, then the student id
+/// and email are gone, the name is "Former player" (or the one typed) and no score or
+/// standing changes.
+#[actix_web::test]
+async fn the_roster_page_erases_personal_data_once_confirmed_keeping_every_score() {
+    let app = spawn_app().await;
+    let (admin, aces, kings) = league(&app).await;
+    let r = admin
+        .post(
+            "/api/v1/leagues/fall/matches",
+            &json!({"team_a": aces, "team_b": kings}),
+        )
+        .await;
+    let m = json_with_status(r, 201, "match").await["id"]
+        .as_i64()
+        .unwrap();
+    admin
+        .play_hands(m, &[hand_of([3, 3], [3, 3], [3, 4], [3, 4])])
+        .await;
+    let results = || async {
+        let m = json_with_status(app.get(&format!("/api/v1/matches/{m}")).await, 200, "m").await;
+        let standings = app.get("/api/v1/leagues/fall/standings").await;
+        let standings = json_with_status(standings, 200, "standings").await;
+        json!([m["score_a"], m["score_b"], m["hands"], standings])
+    };
+    let before = results().await;
+    let boss = app.browser("coord").await;
+    let kim = roster(&admin, kings).await[0]["id"].as_i64().unwrap();
+    let erase = format!("{}/{kim}/erase", page(kings));
+    let html = html_with_status(boss.get(&page(kings)).await, 200, "page").await;
+    assert!(
+        html.contains(&format!("action=\"{erase}\"")),
+        "each player has an erasure form"
+    );
+
+    // Not confirmed: refused by the box, the typed name kept, nothing written.
+    let kept = roster(&admin, kings).await;
+    let html = html_with_status(
+        boss.post_form(&erase, &[("name", "Player K")]).await,
+        422,
+        "unconfirmed",
+    )
+    .await;
+    assert!(
+        html.contains(&format!("id=\"erase-{kim}-confirm-error\">tick the box")),
+        "{html}"
+    );
+    assert!(html.contains(&format!("href=\"#erase-{kim}-confirm\"")));
+    assert!(
+        html.contains("value=\"Player K\""),
+        "the typed name is kept"
+    );
+    assert_eq!(roster(&admin, kings).await, kept, "nothing erased");
+
+    // Confirmed, no name typed: "Former player".
+    let html = html_with_status(
+        boss.post_form(&erase, &[("name", ""), ("confirm", "1")])
+            .await,
+        200,
+        "erase",
+    )
+    .await;
+    assert!(
+        html.contains("Personal data erased: the player is now Former player."),
+        "{html}"
+    );
+    assert!(!html.contains("S100") && !html.contains("kim@example.edu"));
+    let kim_now = roster(&admin, kings).await[0].clone();
+    assert_eq!(
+        json!([
+            kim_now["name"],
+            kim_now["student_id"],
+            kim_now["email"],
+            kim_now["captain"]
+        ]),
+        json!(["Former player", null, null, true])
+    );
+    // A typed name instead, for Ken.
+    let ken = roster(&admin, kings).await[1]["id"].as_i64().unwrap();
+    let r = boss
+        .post_form(
+            &format!("{}/{ken}/erase", page(kings)),
+            &[("name", "Player 2"), ("confirm", "1")],
+        )
+        .await;
+    html_with_status(r, 200, "erase Ken").await;
+    let ken_now = roster(&admin, kings).await[1].clone();
+    assert_eq!(
+        json!([ken_now["name"], ken_now["student_id"]]),
+        json!(["Player 2", null])
+    );
+    assert_eq!(results().await, before, "no score or standing changed");
+    let rows = app.audit_rows("erase", ENTITY_AFTER_REASON).await;
+    assert_eq!(rows.len(), 2, "each erasure audited");
+    assert!(!format!("{rows:?}").contains("S10"));
+}
+
+/// "Export everything held about this person" answers the JSON of the API's export as a
+/// download, audited; a player without a student id has no such button.
+#[actix_web::test]
+async fn the_roster_page_downloads_everything_held_about_a_person() {
+    let app = spawn_app().await;
+    let (admin, aces, kings) = league(&app).await;
+    let boss = app.browser("coord").await;
+    let kim = roster(&admin, kings).await[0]["id"].as_i64().unwrap();
+    let export = format!("{}/{kim}/export", page(kings));
+    let html = html_with_status(boss.get(&page(kings)).await, 200, "page").await;
+    assert!(html.contains(&format!("action=\"{export}\"")), "{html}");
+    let ann = roster(&admin, aces).await[0]["id"].as_i64().unwrap();
+    let html = html_with_status(boss.get(&page(aces)).await, 200, "aces").await;
+    assert!(
+        !html.contains("/export\""),
+        "no export for players without a student id"
+    );
+
+    let r = boss.post_form(&export, &[]).await;
+    assert_eq!(r.status(), 200);
+    assert_eq!(r.headers()["content-type"], "application/json");
+    assert_eq!(r.headers()["cache-control"], "no-store");
+    assert_eq!(
+        r.headers()["content-disposition"],
+        format!("attachment; filename=\"player-{kim}-export.json\"")
+    );
+    let downloaded: Value = r.json().await.unwrap();
+    assert_eq!(downloaded["student_id"], "S100");
+    assert_eq!(
+        downloaded["players"][0]["player"]["email"],
+        "kim@example.edu"
+    );
+    assert_eq!(downloaded["players"][0]["team"], "Kings");
+    let r = admin
+        .post("/api/v1/people/export", &json!({"student_id": "S100"}))
+        .await;
+    let from_api = json_with_status(r, 200, "api export").await;
+    assert_eq!(downloaded, from_api, "the same JSON as the API's export");
+    let rows = app.audit_rows("export", ENTITY_AFTER_REASON).await;
+    assert_eq!(rows.len(), 2, "the page's export is audited as the API's");
+    assert!(!format!("{rows:?}").contains("S100"));
+
+    // A player without a student id: nothing to look up by, nothing audited.
+    let html = html_with_status(
+        boss.post_form(&format!("{}/{ann}/export", page(aces)), &[])
+            .await,
+        422,
+        "no student id",
+    )
+    .await;
+    assert!(html.contains("this player has no student id"), "{html}");
+    assert_eq!(app.audit_rows("export", ENTITY_AFTER_REASON).await.len(), 2);
+}
+
+/// The erasure and the export refuse a post without the session's CSRF token and anyone
+/// but an admin, and write nothing.
+#[actix_web::test]
+async fn the_erasure_and_the_export_need_the_csrf_token_and_an_admin() {
+    let app = spawn_app().await;
+    let (admin, _, kings) = league(&app).await;
+    let boss = app.browser("coord").await;
+    app.user("sue", Role::Supervisor).await;
+    let sue = app.browser("sue").await;
+    let kim = roster(&admin, kings).await[0]["id"].as_i64().unwrap();
+    let before = app.tables().await;
+    for (path, form) in [
+        (
+            format!("{}/{kim}/erase", page(kings)),
+            vec![("confirm", "1")],
+        ),
+        (format!("{}/{kim}/export", page(kings)), vec![]),
+    ] {
+        let r = boss
+            .client
+            .post(format!("{}{path}", boss.base))
+            .form(&form)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status(), 403, "no CSRF token: {path}");
+        let mut wrong = form.clone();
+        wrong.push(("csrf", "0123456789abcdef"));
+        assert_eq!(
+            boss.post_form(&path, &wrong).await.status(),
+            403,
+            "wrong CSRF token: {path}"
+        );
+        let r = sue.post_form(&path, &form).await;
+        assert_eq!(r.status(), 403, "a supervisor: {path}");
+        assert!(!r.text().await.unwrap().contains("S100"));
+    }
+    app.assert_nothing_written(&before, "refused erasure or export")
+        .await;
+}
+
+/// Every player of league `slug`, team by team: (team, name, student id, email, captain,
+/// active), as the API's rosters show them.
+async fn league_players(app: &TestApp, admin: &Api, slug: &str) -> Vec<Value> {
+    let r = app.get(&format!("/api/v1/leagues/{slug}/teams")).await;
+    let teams = json_with_status(r, 200, "teams").await;
+    let mut out = Vec::new();
+    for t in teams["teams"].as_array().unwrap() {
+        for p in roster(admin, t["id"].as_i64().unwrap()).await {
+            out.push(json!([
+                t["name"],
+                p["name"],
+                p["student_id"],
+                p["email"],
+                p["captain"],
+                p["active"]
+            ]));
+        }
+    }
+    out
+}
+
+/// `GET /admin/leagues/{slug}/roster.csv`: one row per player with the personal data, as a
+/// download, audited; the roster import reads it back into a fresh league as the same
+/// players (deactivated ones too, and a name the export guards against spreadsheets).
+#[actix_web::test]
+async fn the_roster_csv_lists_every_player_and_imports_back_into_a_fresh_league() {
+    let app = spawn_app().await;
+    let (admin, aces, kings) = league(&app).await;
+    let boss = app.browser("coord").await;
+    // A name with a comma, one a spreadsheet would run as a formula, a deactivated player.
+    for name in ["Lee, Jr", "-Dash"] {
+        let r = boss.post_form(&page(aces), &[("name", name)]).await;
+        html_with_status(r, 200, name).await;
+    }
+    let kai = roster(&admin, kings).await[2]["id"].as_i64().unwrap();
+    let r = boss
+        .post_form(&format!("{}/{kai}/active", page(kings)), &[("active", "0")])
+        .await;
+    html_with_status(r, 200, "deactivate Kai").await;
+    let league_page = html_with_status(boss.get("/admin/leagues/fall").await, 200, "league").await;
+    assert!(league_page.contains("href=\"/admin/leagues/fall/roster.csv\""));
+
+    let r = boss.get("/admin/leagues/fall/roster.csv").await;
+    assert_eq!(r.status(), 200);
+    assert_eq!(r.headers()["content-type"], "text/csv; charset=utf-8");
+    assert_eq!(r.headers()["cache-control"], "no-store");
+    assert_eq!(
+        r.headers()["content-disposition"],
+        "attachment; filename=\"fall-roster.csv\""
+    );
+    let exported = r.text().await.unwrap();
+    let row = |cells: [&str; 6]| cells.map(String::from).to_vec();
+    assert_eq!(
+        crate::helpers::csv_rows(&exported),
+        vec![
+            row(["team", "player", "student_id", "email", "captain", "active"]),
+            row(["Aces", "Ann", "", "", "no", "yes"]),
+            row(["Aces", "Al", "", "", "no", "yes"]),
+            row(["Aces", "Lee, Jr", "", "", "no", "yes"]),
+            row(["Aces", "'-Dash", "", "", "no", "yes"]),
+            row(["Kings", "Kim", "S100", "kim@example.edu", "yes", "yes"]),
+            row(["Kings", "Ken", "S101", "", "no", "yes"]),
+            row(["Kings", "Kai", "", "", "no", "no"]),
+        ]
+    );
+    let rows = app.audit_rows("export_roster", ENTITY_AFTER_REASON).await;
+    assert_eq!(
+        rows,
+        [["league", "7 players", "roster CSV downloaded"]],
+        "the download is audited without who"
+    );
+
+    let r = admin
+        .post(
+            "/api/v1/leagues",
+            &json!({"name": "Spring", "slug": "spring", "rules": {"regular": "classic"}}),
+        )
+        .await;
+    json_with_status(r, 201, "league").await;
+    let r = boss
+        .post_form(
+            "/admin/leagues/spring/import",
+            &[("csv", exported.as_str()), ("confirm", "1")],
+        )
+        .await;
+    assert_eq!(r.status(), 303, "{}", r.text().await.unwrap());
+    assert_eq!(
+        league_players(&app, &admin, "spring").await,
+        league_players(&app, &admin, "fall").await,
+        "the same players, in the same order"
+    );
+    let again = boss.get("/admin/leagues/spring/roster.csv").await;
+    assert_eq!(again.text().await.unwrap(), exported, "the same file again");
+    // The public team list names the active players only.
+    let teams = json_with_status(app.get("/api/v1/leagues/spring/teams").await, 200, "t").await;
+    assert_eq!(teams["teams"][1]["players"], json!(["Kim", "Ken"]));
+
+    // Admins only.
+    app.user("sue", Role::Supervisor).await;
+    let sue = app.browser("sue").await;
+    let r = sue.get("/admin/leagues/fall/roster.csv").await;
+    assert_eq!(r.status(), 403);
+    assert!(!r.text().await.unwrap().contains("S100"));
+    let nobody = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap();
+    let r = nobody
+        .get(app.url("/admin/leagues/fall/roster.csv"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 303, "to the login form");
+    assert!(!r.text().await.unwrap().contains("S100"));
+    assert_eq!(
+        app.audit_rows("export_roster", ENTITY_AFTER_REASON)
+            .await
+            .len(),
+        2
     );
 }

@@ -1,5 +1,6 @@
 //! `/admin/leagues/{slug}/import`: a roster pasted as CSV, checked row by row (a preview
-//! that writes nothing), then its valid rows imported at once.
+//! that writes nothing), then its valid rows imported at once; and
+//! `/admin/leagues/{slug}/roster.csv`, the league's roster as a CSV the import reads back.
 
 use crate::domain::Slug;
 use actix_web::http::StatusCode;
@@ -13,7 +14,7 @@ use crate::service::{ServiceError, admin_views};
 use crate::web::AppState;
 use crate::web::error::PageError;
 use crate::web::extract::{Admin, CsrfForm};
-use crate::web::respond::{html, no_store};
+use crate::web::respond::{Csv, html, no_store};
 use crate::web::view::nav::Nav;
 
 #[derive(Template)]
@@ -108,4 +109,20 @@ pub(super) async fn import(
 
 fn csv_errors(e: &ServiceError) -> Errors {
     Errors::of("import", &["csv"], e)
+}
+
+/// The league's roster, one player a row with the student id and email (admins only; the
+/// service audits the download), in the columns the import reads back.
+#[get("/admin/leagues/{slug}/roster.csv")]
+pub(super) async fn roster_csv(
+    state: web::Data<AppState>,
+    Admin(who): Admin,
+    slug: web::Path<Slug>,
+) -> Result<HttpResponse, PageError> {
+    let lines = roster::export_roster(&state.db, &who.user, &slug).await?;
+    let mut csv = Csv::with_header(&roster::ROSTER_EXPORT_COLUMNS)?;
+    for line in &lines {
+        csv.row(&line.cells())?;
+    }
+    Ok(no_store(csv.download(&format!("{slug}-roster.csv"))?))
 }

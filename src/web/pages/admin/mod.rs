@@ -1,5 +1,6 @@
 //! The coordinator's pages under `/admin`: leagues (rules per stage with a preview in plain
-//! words before saving), teams (add, edit, withdraw, roster CSV import with a preview),
+//! words before saving), teams (add, rename, withdraw, roster CSV import with a preview and
+//! export),
 //! a team's players (`/admin/leagues/{slug}/teams/{id}/players`), accounts (`/admin/users`), supervisors (league assignment), the schedule (generated, then changed match
 //! by match or night by night on its own page), the playoffs and the backup download.
 //!
@@ -56,6 +57,8 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .service(players::add_player)
         .service(players::change_player)
         .service(players::set_active)
+        .service(players::erase_player)
+        .service(players::export_player)
         .service(teams::assign_supervisor)
         .service(teams::unassign_supervisor)
         .service(schedule::generate_schedule)
@@ -66,7 +69,8 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .service(schedule_edit::cancel_match)
         .service(schedule_edit::move_night)
         .service(import::import_form)
-        .service(import::import);
+        .service(import::import)
+        .service(import::roster_csv);
 }
 
 /// Where a form's error goes: which form on the page, which field, what to say.

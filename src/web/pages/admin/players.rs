@@ -1,16 +1,22 @@
 //! A team's players, `/admin/leagues/{slug}/teams/{id}/players`: the roster (name, student
 //! id, email, captain, active, matches) with a form to add a player, one to change each
-//! player, and a button to deactivate or reactivate one. Student ids and emails are shown
-//! here only (admins); every change goes through `service::players`, which audits it
-//! without them.
+//! player, and a button to deactivate or reactivate one; per player also the erasure of
+//! their personal data (after a ticked confirmation) and the download of everything held
+//! about them (the JSON of `POST /api/v1/people/export`, found by the student id the server
+//! reads from the player: it never travels in a URL). Student ids and emails are shown here
+//! only (admins); every change goes through `service::players`, which audits it without
+//! them.
 
+use actix_web::http::header;
 use actix_web::{HttpResponse, get, post, web};
 use askama::Template;
 use serde::Deserialize;
 
-use super::{Errors, fixable};
+use super::{Empty, Errors, fixable};
 use crate::domain::{ErrorCode, PlayerId, Slug, TeamId};
-use crate::service::players::{self, NewPlayerInput, Player, PlayerChange};
+use crate::service::players::{
+    self, EraseInput, ExportInput, FORMER_PLAYER, NewPlayerInput, Player, PlayerChange,
+};
 use crate::service::{ServiceError, teams};
 use crate::web::AppState;
 use crate::web::error::PageError;
@@ -57,6 +63,16 @@ pub(super) struct ActiveForm {
     active: String,
 }
 
+/// The erasure form: the name to show instead (empty for "Former player"), and the box
+/// that confirms the erasure (present when ticked).
+#[derive(Debug, Clone, Default, Deserialize)]
+pub(super) struct EraseForm {
+    #[serde(default)]
+    name: String,
+    #[serde(default)]
+    confirm: Option<String>,
+}
+
 /// One player's row, with what its change form shows (as stored, or as typed when that
 /// form was refused).
 struct PlayerLine {
@@ -68,6 +84,8 @@ struct PlayerLine {
     active: bool,
     matches: i64,
     form: PlayerForm,
+    /// The name typed in a refused erasure form.
+    erase_name: String,
 }
 
 #[derive(Template)]
@@ -78,6 +96,8 @@ struct PlayersPage {
     team_id: TeamId,
     team: String,
     players: Vec<PlayerLine>,
+    /// The name an erasure gives when none is typed.
+    former_player: &'static str,
     add: PlayerForm,
     message: Option<String>,
     errors: Errors,
@@ -93,11 +113,18 @@ struct Shown {
     add: PlayerForm,
     /// A refused change form: (player, its typed values).
     change: Option<(PlayerId, PlayerForm)>,
+    /// A refused erasure form: (player, its typed values).
+    erase: Option<(PlayerId, EraseForm)>,
 }
 
 /// The form key of player `id`'s change form.
 fn key(id: PlayerId) -> String {
     format!("player-{id}")
+}
+
+/// The form key of player `id`'s erasure form.
+fn erase_key(id: PlayerId) -> String {
+    format!("erase-{id}")
 }
 
 /// The id of the field an error of `errors` belongs to, for the summary's link.
@@ -182,6 +209,12 @@ async fn render(
                 active: p.active,
                 matches: p.matches,
                 form: typed.unwrap_or_else(|| PlayerForm::of(p)),
+                erase_name: shown
+                    .erase
+                    .as_ref()
+                    .filter(|(id, _)| *id == p.id)
+                    .map(|(_, form)| form.name.clone())
+                    .unwrap_or_default(),
             }
         })
         .collect();
@@ -192,6 +225,7 @@ async fn render(
         team_id,
         team,
         players,
+        former_player: FORMER_PLAYER,
         add: shown.add,
         message: shown.message,
         error_target: target(&shown.errors),
@@ -305,4 +339,94 @@ pub(super) async fn set_active(
         Err(e) => return Err(e.into()),
     };
     render(&state, &who, slug, id, shown).await
+}
+
+/// Erases a player's personal data: the student id and email go, the name becomes the one
+/// typed or "Former player". Only with the confirmation ticked; scores stay as they are.
+#[post("/admin/leagues/{slug}/teams/{id}/players/{player_id}/erase")]
+pub(super) async fn erase_player(
+    state: web::Data<AppState>,
+    Admin(who): Admin,
+    path: web::Path<(Slug, TeamId, PlayerId)>,
+    CsrfForm(form): CsrfForm<EraseForm>,
+) -> Result<HttpResponse, PageError> {
+    let (slug, id, player) = path.into_inner();
+    check_on_team(&state, &who, &slug, id, player).await?;
+    let form_key = erase_key(player);
+    if form.confirm.is_none() {
+        let shown = Shown {
+            errors: Errors::new(
+                &form_key,
+                "confirm",
+                "tick the box to confirm: the erasure cannot be undone",
+            ),
+            erase: Some((player, form)),
+            ..Shown::default()
+        };
+        return render(&state, &who, slug, id, shown).await;
+    }
+    let input = EraseInput {
+        name: Some(form.name.clone()),
+    };
+    let shown = match players::erase(&state.db, &who.user, player, &input).await {
+        Ok(p) => Shown {
+            message: Some(format!(
+                "Personal data erased: the player is now {}.",
+                p.name
+            )),
+            ..Shown::default()
+        },
+        Err(e) if fixable(&e) => Shown {
+            errors: Errors::of(&form_key, &["name"], &e),
+            erase: Some((player, form)),
+            ..Shown::default()
+        },
+        Err(e) => return Err(e.into()),
+    };
+    render(&state, &who, slug, id, shown).await
+}
+
+/// Everything held about the player as a person (found by their student id in every
+/// league, as `POST /api/v1/people/export` answers it), as a JSON download. Audited by the
+/// service; a player without a student id has nothing to look up by.
+#[post("/admin/leagues/{slug}/teams/{id}/players/{player_id}/export")]
+pub(super) async fn export_player(
+    state: web::Data<AppState>,
+    Admin(who): Admin,
+    path: web::Path<(Slug, TeamId, PlayerId)>,
+    _: CsrfForm<Empty>,
+) -> Result<HttpResponse, PageError> {
+    let (slug, id, player) = path.into_inner();
+    team_name(&state, &slug, id).await?;
+    let roster = players::roster(&state.db, &who.user, id).await?;
+    let found = roster
+        .into_iter()
+        .find(|p| p.id == player)
+        .ok_or(ServiceError::NotFound)?;
+    let Some(student_id) = found.student_id else {
+        let shown = Shown {
+            errors: Errors::new(
+                &erase_key(player),
+                "",
+                "this player has no student id: there is nothing to look them up by",
+            ),
+            ..Shown::default()
+        };
+        return render(&state, &who, slug, id, shown).await;
+    };
+    let input = ExportInput {
+        student_id: Some(student_id.as_str().to_string()),
+    };
+    let export = players::export_person(&state.db, &who.user, &input).await?;
+    let body = serde_json::to_vec_pretty(&export)
+        .map_err(|e| crate::web::error::AppError::Internal(format!("export: {e}")))?;
+    Ok(no_store(
+        HttpResponse::Ok()
+            .content_type("application/json")
+            .insert_header((
+                header::CONTENT_DISPOSITION,
+                format!("attachment; filename=\"player-{player}-export.json\""),
+            ))
+            .body(body),
+    ))
 }

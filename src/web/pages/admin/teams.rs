@@ -1,4 +1,4 @@
-//! The league page's team and supervisor forms: add, edit, withdraw or reinstate a team;
+//! The league page's team and supervisor forms: add, rename, withdraw or reinstate a team;
 //! assign or unassign a supervisor.
 
 use crate::domain::ErrorCode;
@@ -60,7 +60,8 @@ pub(super) async fn edit_team(
     CsrfForm(form): CsrfForm<TeamForm>,
 ) -> Result<HttpResponse, PageError> {
     let (slug, id) = path.into_inner();
-    match roster::edit_team(&state.db, &who.user, &slug, id, &team_input(&form)).await {
+    // The team's name only: its players are changed on its players page.
+    match roster::rename_team(&state.db, &who.user, &slug, id, &form.name).await {
         Ok(_) => Ok(done(&slug, Done::TeamEdit)),
         Err(e) if fixable(&e) => {
             let key = format!("team-{id}");
