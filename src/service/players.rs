@@ -13,9 +13,12 @@ use super::audit;
 use super::leagues::name_rule;
 use super::{ServiceError, User, require_admin};
 use crate::db::leagues::{self as db_leagues, TeamRow};
+use crate::db::lineups as db_lineups;
 use crate::db::players::{self as db_players, PlayerFields, PlayerRow};
 use crate::db::{Conn, Db};
-use crate::domain::{ErrorCode, LeagueId, PersonName, PlayerId, StudentId, TeamId, Timestamp};
+use crate::domain::{
+    ErrorCode, LeagueId, MatchId, PersonName, PlayerId, StudentId, TeamId, Timestamp,
+};
 
 /// The fewest active players a team keeps.
 pub const PLAYERS_MIN: usize = 2;
@@ -135,8 +138,9 @@ pub struct Player {
     pub email: Option<String>,
     pub captain: bool,
     pub active: bool,
-    /// The matches the player's team finished since the player was added (until lineups
-    /// record who sat at the table).
+    /// The finished matches (complete or forfeit) the player sat in, once the player's league
+    /// has any lineup; in a league without lineups, the matches the player's team finished
+    /// since the player was added.
     pub matches: i64,
 }
 
@@ -562,8 +566,20 @@ pub struct PersonExport {
     pub student_id: StudentId,
     /// The person's player rows, in every league.
     pub players: Vec<PersonRecord>,
-    /// The lineups the person sat in (none are recorded yet).
-    pub lineups: Vec<serde_json::Value>,
+    /// The lineups the person sat in, by match then hand.
+    pub lineups: Vec<LineupSat>,
+}
+
+/// A lineup a person sat in: the match, the team's side, the hand it held from, and the
+/// person's seat (1 or 2, the order of the hand's `bids` and `tricks`).
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+pub struct LineupSat {
+    pub match_id: MatchId,
+    /// `a` or `b`.
+    pub team: String,
+    pub from_hand: i64,
+    #[schema(minimum = 1, maximum = 2)]
+    pub seat: u8,
 }
 
 /// Everything held about the person with that student id (admin), audited (without the id).
@@ -585,7 +601,16 @@ pub async fn export_person(
         })?;
     let mut tx = db.write().await?;
     let mut players = Vec::new();
+    let mut lineups = Vec::new();
     for row in db_players::with_student_id(&mut tx, &student_id).await? {
+        for l in db_lineups::of_player(&mut tx, row.id).await? {
+            lineups.push(LineupSat {
+                match_id: l.match_id,
+                team: l.team.clone(),
+                from_hand: l.from_hand,
+                seat: if l.seat1 == row.id { 1 } else { 2 },
+            });
+        }
         let team = team_row(&mut tx, row.team_id).await?;
         let league = db_leagues::by_id(&mut tx, row.league_id)
             .await?
@@ -604,7 +629,7 @@ pub async fn export_person(
     Ok(PersonExport {
         student_id,
         players,
-        lineups: Vec::new(),
+        lineups,
     })
 }
 
