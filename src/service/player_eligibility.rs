@@ -115,6 +115,29 @@ pub async fn of_league(
     Ok(out)
 }
 
+/// The active players of team `team` with their verdicts (admin's players page), and
+/// whether the league sets a minimum at all.
+pub async fn of_team(
+    db: &Db,
+    user: &User,
+    team: TeamId,
+) -> Result<(Vec<PlayerEligibility>, Option<u32>), ServiceError> {
+    require_admin(user)?;
+    let mut conn = db.read().await?;
+    let team_row = db_leagues::team(&mut conn, team)
+        .await?
+        .ok_or(ServiceError::NotFound)?;
+    let league_row = db_leagues::by_id(&mut conn, team_row.league_id)
+        .await?
+        .ok_or(ServiceError::NotFound)?;
+    let league = League::from_row(league_row)?;
+    let mut all = of_league(&mut conn, &league).await?;
+    Ok((
+        all.remove(&team).unwrap_or_default(),
+        league.settings.eligibility.min_matches_played,
+    ))
+}
+
 /// One player's verdict under `league`'s settings.
 async fn of_player(
     conn: &mut Conn,

@@ -56,6 +56,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .service(players::add_player)
         .service(players::change_player)
         .service(players::set_active)
+        .service(players::decide_eligibility)
         .service(teams::assign_supervisor)
         .service(teams::unassign_supervisor)
         .service(schedule::generate_schedule)
