@@ -13,7 +13,7 @@ use sqlx::{PgConnection, QueryBuilder, Row, SqliteConnection};
 use super::{Db, DbError, Raw};
 
 /// The tables of data, parents first. The rest is kept by triggers or belongs to sqlx.
-const TABLES: [&str; 19] = [
+const TABLES: [&str; 20] = [
     "app_meta",
     "users",
     "sessions",
@@ -31,6 +31,7 @@ const TABLES: [&str; 19] = [
     "bracket_seeds",
     "bracket_matches",
     "eligibility_overrides",
+    "player_eligibility_overrides",
     "login_failures",
     "rating_notes",
 ];

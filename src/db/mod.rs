@@ -19,6 +19,7 @@ pub mod idempotency;
 pub mod leagues;
 pub mod lineups;
 pub mod matches;
+pub mod player_eligibility;
 pub mod players;
 pub mod playoffs;
 mod postgres;

@@ -122,9 +122,26 @@ pub async fn with_student_id(
     .await)
 }
 
-/// The matches the player's team finished (complete or forfeit) since the player was added:
-/// the player's matches until lineups record who sat at the table.
+/// The player's matches: where the player's league has any lineup, the finished matches
+/// (complete or forfeit) the player sat in (in a lineup row of either seat); in a league
+/// without lineups, the matches the player's team finished since the player was added.
 pub async fn matches_played(conn: &mut Conn, player: &PlayerRow) -> sqlx::Result<i64> {
+    let lineups: i64 = on_store!(conn, |c| sqlx::query_scalar(
+        "SELECT count(*) FROM (SELECT 1 FROM lineups l JOIN matches m ON m.id = l.match_id
+                               WHERE m.league_id = $1 LIMIT 1) AS any_lineup"
+    )
+    .bind(player.league_id)
+    .fetch_one(c)
+    .await)?;
+    if lineups > 0 {
+        return on_store!(conn, |c| sqlx::query_scalar(
+            "SELECT count(DISTINCT l.match_id) FROM lineups l JOIN matches m ON m.id = l.match_id
+             WHERE (l.seat1 = $1 OR l.seat2 = $1) AND m.status IN ('complete', 'forfeit')"
+        )
+        .bind(player.id)
+        .fetch_one(c)
+        .await);
+    }
     on_store!(conn, |c| sqlx::query_scalar(
         "SELECT count(*) FROM matches
          WHERE (team_a = $1 OR team_b = $1) AND status IN ('complete', 'forfeit')

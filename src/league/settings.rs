@@ -99,6 +99,11 @@ pub struct Eligibility {
     #[serde(default)]
     #[schema(minimum = 0, maximum = 1)]
     pub min_win_pct: Option<f64>,
+    /// The fewest complete regular-season matches a player must have sat in (in a lineup) to
+    /// be set in a playoff match's lineup, 1 to 50; `null`: no minimum.
+    #[serde(default)]
+    #[schema(minimum = 1, maximum = 50)]
+    pub min_matches_played: Option<u32>,
     /// The playoffs wait until every regular-season match is played (or forced). Default
     /// true (`null` in a change: the default).
     #[serde(default = "yes")]
@@ -116,6 +121,7 @@ impl Default for Eligibility {
             min_sportsmanship: None,
             max_forfeits: None,
             min_win_pct: None,
+            min_matches_played: None,
             require_all_played: true,
         }
     }
@@ -233,6 +239,14 @@ impl Settings {
                 "the minimum win percentage is 0 to 1 (e.g. 0.5)",
             ));
         }
+        if let Some(n) = e.min_matches_played
+            && !(1..=50).contains(&n)
+        {
+            return Err(bad(
+                "settings.eligibility.min_matches_played",
+                "the fewest matches a player must have played is 1 to 50",
+            ));
+        }
         Ok(())
     }
 }
@@ -300,6 +314,12 @@ impl Settings {
         } else {
             format!("To enter the playoffs a team needs {}.", list(&rules))
         });
+        if let Some(n) = e.min_matches_played {
+            lines.push(format!(
+                "A player plays in the playoffs after sitting in at least {} of the regular season.",
+                plural(n, "complete match", "complete matches")
+            ));
+        }
         lines.push(if e.require_all_played {
             "The playoffs start once every regular-season match is played.".to_string()
         } else {
@@ -433,6 +453,14 @@ mod tests {
             (
                 json!({"forfeit": {"drop_after": -1}}),
                 "settings.forfeit.drop_after",
+            ),
+            (
+                json!({"eligibility": {"min_matches_played": 0}}),
+                "settings.eligibility.min_matches_played",
+            ),
+            (
+                json!({"eligibility": {"min_matches_played": 51}}),
+                "settings.eligibility.min_matches_played",
             ),
         ];
         for (patch, field) in cases {

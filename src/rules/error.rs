@@ -97,6 +97,9 @@ error_codes! {
     PlayerLimit => "player_limit",
     /// A lineup's player (by id or student id) who is not an active player of that team.
     NotOnRoster => "not_on_roster",
+    /// A playoff lineup's player who sat in fewer regular-season matches than the league asks
+    /// (`settings.eligibility.min_matches_played`), without a coordinator's decision.
+    PlayerIneligible => "player_ineligible",
     /// The first hand of a league that requires lineups, before both teams have one.
     LineupMissing => "lineup_missing",
     ScheduleExists => "schedule_exists",

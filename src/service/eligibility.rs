@@ -17,6 +17,7 @@ use crate::db::leagues::{self as db_leagues, OverrideRow, TeamRow};
 use crate::domain::{TeamId, Timestamp};
 use crate::league::eligibility::{Record, WITHDRAWN, at_risk, failing};
 use crate::league::standings::Standing;
+use crate::service::player_eligibility::PlayerEligibility;
 
 /// One team's eligibility.
 #[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
@@ -33,6 +34,10 @@ pub struct EligibilityRow {
     /// withdrawn or dropped team is never eligible).
     #[serde(rename = "override")]
     pub decision: Option<Override>,
+    /// The team's active players, each with whether they may play in the playoffs
+    /// (`settings.eligibility.min_matches_played`; names and ids only). A team's own
+    /// eligibility does not depend on them.
+    pub players: Vec<PlayerEligibility>,
 }
 
 /// An admin's decision on a team's eligibility.
@@ -65,17 +70,20 @@ pub struct EligibilityTable {
 pub async fn table(conn: &mut Conn, league: &League) -> Result<Vec<EligibilityRow>, ServiceError> {
     let teams = db_leagues::teams(&mut *conn, league.row.id).await?;
     let overrides = db_leagues::overrides(&mut *conn, league.row.id).await?;
-    let table = standings(conn, league).await?;
-    Ok(judge(league, &teams, &overrides, &table))
+    let table = standings(&mut *conn, league).await?;
+    let players = super::player_eligibility::of_league(conn, league).await?;
+    Ok(judge(league, &teams, &overrides, &table, players))
 }
 
 /// The verdict on each row of `table` (the league's standings), from its `teams` and the
-/// admins' `overrides`: for a caller that has the standings already (the playoffs' seeding).
+/// admins' `overrides`, with each team's `players`' verdicts: for a caller that has the
+/// standings already (the playoffs' seeding, which needs no players).
 pub(super) fn judge(
     league: &League,
     teams: &[TeamRow],
     overrides: &[OverrideRow],
     table: &[Standing],
+    mut players: HashMap<TeamId, Vec<PlayerEligibility>>,
 ) -> Vec<EligibilityRow> {
     let decisions: HashMap<TeamId, &OverrideRow> =
         overrides.iter().map(|o| (o.team_id, o)).collect();
@@ -115,6 +123,7 @@ pub(super) fn judge(
                 at_risk: at_risk(&league.settings, &record),
                 reasons,
                 decision,
+                players: players.remove(&s.team_id).unwrap_or_default(),
             }
         })
         .collect()

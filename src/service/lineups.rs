@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 use super::conduct::side;
 use super::match_view::{MatchView, reload};
 use super::matches::{league_of, writable};
+use super::player_eligibility::check_playoff_lineup;
 use super::players::check_student_id;
 use super::{ServiceError, User, audit};
 use crate::db::Db;
@@ -18,7 +19,7 @@ use crate::db::lineups::{self as db_lineups, LineupRow};
 use crate::db::matches::{self as db_matches, MatchRow};
 use crate::db::players::{self as db_players, PlayerRow};
 use crate::domain::{ErrorCode, MatchId, MatchStatus, PlayerId, TeamId};
-use crate::rules::Team;
+use crate::rules::{Stage, Team};
 
 /// `POST /api/v1/matches/{id}/lineup`: a team and its two players, by id or by student id.
 #[derive(Debug, Clone, Deserialize, utoipa::ToSchema)]
@@ -149,6 +150,9 @@ pub async fn set_lineup(
     };
     let roster = db_players::of_team(&mut tx, team_id).await?;
     let seats = wanted.find(&roster)?;
+    if m.stage != Stage::Regular {
+        check_playoff_lineup(&mut tx, &league, &seats).await?;
+    }
     let from_hand = m.hands_played + 1;
     let rows = db_lineups::of_match(&mut tx, id).await?;
     let before = Lineup::at_hand(&rows, from_hand);

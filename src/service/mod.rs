@@ -29,6 +29,8 @@ pub mod leagues;
 pub mod lineups;
 pub mod match_view;
 pub mod matches;
+pub mod player_eligibility;
+pub mod player_stats;
 pub mod players;
 pub mod playoffs;
 pub mod public_views;

@@ -13,9 +13,12 @@ use super::audit;
 use super::leagues::name_rule;
 use super::{ServiceError, User, require_admin};
 use crate::db::leagues::{self as db_leagues, TeamRow};
+use crate::db::lineups as db_lineups;
 use crate::db::players::{self as db_players, PlayerFields, PlayerRow};
 use crate::db::{Conn, Db};
-use crate::domain::{ErrorCode, LeagueId, PersonName, PlayerId, StudentId, TeamId, Timestamp};
+use crate::domain::{
+    ErrorCode, LeagueId, MatchId, PersonName, PlayerId, StudentId, TeamId, Timestamp,
+};
 
 /// The fewest active players a team keeps.
 pub const PLAYERS_MIN: usize = 2;
@@ -133,8 +136,9 @@ pub struct Player {
     pub email: Option<String>,
     pub captain: bool,
     pub active: bool,
-    /// The matches the player's team finished since the player was added (until lineups
-    /// record who sat at the table).
+    /// The finished matches (complete or forfeit) the player sat in, once the player's league
+    /// has any lineup; in a league without lineups, the matches the player's team finished
+    /// since the player was added.
     pub matches: i64,
 }
 
@@ -560,8 +564,20 @@ pub struct PersonExport {
     pub student_id: StudentId,
     /// The person's player rows, in every league.
     pub players: Vec<PersonRecord>,
-    /// The lineups the person sat in (none are recorded yet).
-    pub lineups: Vec<serde_json::Value>,
+    /// The lineups the person sat in, by match then hand.
+    pub lineups: Vec<LineupSat>,
+}
+
+/// A lineup a person sat in: the match, the team's side, the hand it held from, and the
+/// person's seat (1 or 2, the order of the hand's `bids` and `tricks`).
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+pub struct LineupSat {
+    pub match_id: MatchId,
+    /// `a` or `b`.
+    pub team: String,
+    pub from_hand: i64,
+    #[schema(minimum = 1, maximum = 2)]
+    pub seat: u8,
 }
 
 /// Everything held about the person with that student id (admin), audited (without the id).
@@ -583,7 +599,16 @@ pub async fn export_person(
         })?;
     let mut tx = db.write().await?;
     let mut players = Vec::new();
+    let mut lineups = Vec::new();
     for row in db_players::with_student_id(&mut tx, &student_id).await? {
+        for l in db_lineups::of_player(&mut tx, row.id).await? {
+            lineups.push(LineupSat {
+                match_id: l.match_id,
+                team: l.team.clone(),
+                from_hand: l.from_hand,
+                seat: if l.seat1 == row.id { 1 } else { 2 },
+            });
+        }
         let team = team_row(&mut tx, row.team_id).await?;
         let league = db_leagues::by_id(&mut tx, row.league_id)
             .await?
@@ -602,56 +627,6 @@ pub async fn export_person(
     Ok(PersonExport {
         student_id,
         players,
-        lineups: Vec::new(),
+        lineups,
     })
-}
-
-/// Renames the first active players of `team` to `new` in order (their student ids, emails
-/// and captaincy are kept unless `new` gives them); entries past the active players are
-/// added (up to 8 active). Audited per player.
-pub async fn rename_in_order(
-    tx: &mut Conn,
-    user: &User,
-    now: Timestamp,
-    team: &TeamRow,
-    new: &[PlayerFields],
-) -> Result<(), ServiceError> {
-    let active: Vec<PlayerRow> = db_players::of_team(tx, team.id)
-        .await?
-        .into_iter()
-        .filter(|p| p.active)
-        .collect();
-    for (i, fields) in new.iter().enumerate() {
-        match active.get(i) {
-            Some(before) => {
-                let mut after = fields_of(before);
-                after.name = fields.name.clone();
-                if fields.student_id.is_some() {
-                    after.student_id = fields.student_id.clone();
-                }
-                if fields.email.is_some() {
-                    after.email = fields.email.clone();
-                }
-                after.captain |= fields.captain;
-                if let Some(id) = &after.student_id
-                    && after.student_id != before.student_id
-                {
-                    check_student_id_free(tx, team.league_id, Some(team.id), id, Some(before.id))
-                        .await?;
-                }
-                if after != fields_of(before) {
-                    save(tx, user, now, before, &after, "update", None).await?;
-                }
-            }
-            None if i >= PLAYERS_MAX => return Err(too_many()),
-            None => {
-                if let Some(id) = &fields.student_id {
-                    check_student_id_free(tx, team.league_id, Some(team.id), id, None).await?;
-                }
-                insert_all(tx, user, now, team, std::slice::from_ref(fields)).await?;
-            }
-        }
-    }
-    db_players::sync_seats(tx, team.id).await?;
-    Ok(())
 }

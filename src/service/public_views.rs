@@ -401,9 +401,16 @@ async fn eligibility_in(
         return Ok(None);
     };
     let overrides = db_leagues::overrides(conn, league.row.id).await?;
-    Ok(judge(league, teams, &overrides, std::slice::from_ref(row))
-        .into_iter()
-        .next())
+    let players = super::player_eligibility::of_league(conn, league).await?;
+    Ok(judge(
+        league,
+        teams,
+        &overrides,
+        std::slice::from_ref(row),
+        players,
+    )
+    .into_iter()
+    .next())
 }
 
 /// A league and its playoff bracket, if it is drawn.

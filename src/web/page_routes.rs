@@ -65,6 +65,10 @@ pub const ROUTES: &[(&str, &str)] = &[
         "POST",
         "/admin/leagues/{slug}/teams/{id}/players/{player_id}/export",
     ),
+    (
+        "POST",
+        "/admin/leagues/{slug}/teams/{id}/players/{player_id}/eligibility",
+    ),
     ("POST", "/admin/leagues/{slug}/supervisors"),
     ("POST", "/admin/leagues/{slug}/supervisors/{user_id}/remove"),
     ("GET", "/admin/leagues/{slug}/schedule"),
@@ -102,6 +106,7 @@ pub const ROUTES: &[(&str, &str)] = &[
     ("GET", "/leagues/{slug}/calendar.ics"),
     ("GET", "/leagues/{slug}/teams"),
     ("GET", "/leagues/{slug}/teams/{id}"),
+    ("GET", "/leagues/{slug}/teams/{id}/players/{player_id}"),
     ("GET", "/leagues/{slug}/bracket"),
     ("GET", "/leagues/{slug}/bracket/print"),
     ("GET", "/leagues/{slug}/bracket.csv"),

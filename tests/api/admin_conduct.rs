@@ -251,7 +251,7 @@ async fn the_league_form_sets_the_season_settings_with_a_preview_in_words() {
         json!({
             "forfeit": {"grace_minutes": 10, "drop_after": 2},
             "sportsmanship": {"min": 1, "max": 5, "forfeit_rating": 1, "required": true},
-            "eligibility": {"min_sportsmanship": 3.0, "max_forfeits": 1, "min_win_pct": 0.5, "require_all_played": false},
+            "eligibility": {"min_sportsmanship": 3.0, "max_forfeits": 1, "min_win_pct": 0.5, "min_matches_played": null, "require_all_played": false},
             "lineups": {"required": false}
         })
     );

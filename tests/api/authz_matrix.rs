@@ -92,6 +92,8 @@ pub(crate) const ROUTES: &[(&str, &str, Access)] = &[
     ("POST", "/api/v1/teams/{id}/players", Admin),
     ("PATCH", "/api/v1/players/{id}", Admin),
     ("POST", "/api/v1/players/{id}/erase", Admin),
+    ("POST", "/api/v1/players/{id}/eligibility-override", Admin),
+    ("GET", "/api/v1/teams/{id}/stats", Public),
     ("POST", "/api/v1/people/export", Admin),
     // Public pages, exports and feeds (README, "Pages"; docs/api.md §10).
     ("GET", "/", Public),
@@ -109,6 +111,11 @@ pub(crate) const ROUTES: &[(&str, &str, Access)] = &[
     ("GET", "/leagues/{slug}/standings.csv", Public),
     ("GET", "/leagues/{slug}/teams", Public),
     ("GET", "/leagues/{slug}/teams/{id}", Public),
+    (
+        "GET",
+        "/leagues/{slug}/teams/{id}/players/{player_id}",
+        Public,
+    ),
     ("GET", "/leagues/{slug}/bracket", Public),
     ("GET", "/leagues/{slug}/bracket.csv", Public),
     ("GET", "/leagues/{slug}/bracket/print", Public),
@@ -171,6 +178,11 @@ pub(crate) const ROUTES: &[(&str, &str, Access)] = &[
     (
         "POST",
         "/admin/leagues/{slug}/teams/{id}/players/{player_id}/export",
+        Admin,
+    ),
+    (
+        "POST",
+        "/admin/leagues/{slug}/teams/{id}/players/{player_id}/eligibility",
         Admin,
     ),
     ("POST", "/admin/leagues/{slug}/supervisors", Admin),

@@ -318,6 +318,10 @@ async fn every_page_passes_axe() {
         let team = matches[0]["team_a"]["id"]
             .as_i64()
             .context("a team id")?;
+        let roster = admin.get(&format!("/api/v1/teams/{team}/roster")).await;
+        let player = json_with_status(roster, 200, "the team's roster").await["players"][0]["id"]
+            .as_i64()
+            .context("a player id")?;
 
         // The admin pages.
         audit.page("admin dashboard", "/admin").await?;
@@ -347,6 +351,15 @@ async fn every_page_passes_axe() {
                 "var f = document.querySelector('form[action$=\"/erase\"]'); \
                  f.closest('details').open = true; \
                  f.requestSubmit ? f.requestSubmit() : f.submit();",
+                summary("#form-error"),
+            )
+            .await?;
+        audit.page("admin players, again", &players).await?;
+        audit
+            .submit(
+                "admin players, a playoff decision without a reason",
+                "var i = document.querySelector('#eligibility-players input[name=reason]'); \
+                 i.value = ''; i.form.requestSubmit ? i.form.requestSubmit() : i.form.submit();",
                 summary("#form-error"),
             )
             .await?;
@@ -428,6 +441,7 @@ async fn every_page_passes_axe() {
             ),
             ("teams", format!("/leagues/{slug}/teams")),
             ("team", format!("/leagues/{slug}/teams/{team}")),
+            ("player", format!("/leagues/{slug}/teams/{team}/players/{player}")),
             ("league rules", format!("/leagues/{slug}/rules")),
             ("match, in play", format!("/matches/{live}")),
             ("match, complete", format!("/matches/{done}")),

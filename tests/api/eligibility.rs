@@ -5,7 +5,7 @@
 use serde_json::{Value, json};
 use spades_im::service::Role;
 
-use crate::helpers::{json_with_status, spawn_app};
+use crate::helpers::{hand_of, json_with_status, spawn_app};
 
 fn row(table: &Value, team: i64) -> &Value {
     table["rows"]
@@ -341,4 +341,322 @@ async fn a_team_is_dropped_at_its_nth_forfeit_in_the_same_transaction() {
 
 fn row_of(table: &Value, team: i64) -> &Value {
     row(table, team)
+}
+
+/// Sets (or with `null` removes) the league's `min_matches_played`.
+async fn min_matches(admin: &crate::helpers::Api, value: Value) -> reqwest::Response {
+    admin
+        .patch(
+            "/api/v1/leagues/fall",
+            &json!({"settings": {"eligibility": {"min_matches_played": value}}}),
+        )
+        .await
+}
+
+/// The coordinator's decision on player `id`, sent by `who`.
+async fn decide(who: &crate::helpers::Api, id: i64, body: &Value) -> reqwest::Response {
+    who.post(&format!("/api/v1/players/{id}/eligibility-override"), body)
+        .await
+}
+
+/// Team `side`'s lineup of match `m`.
+async fn lineup(
+    admin: &crate::helpers::Api,
+    m: i64,
+    side: &str,
+    seats: [i64; 2],
+) -> reqwest::Response {
+    admin
+        .post(
+            &format!("/api/v1/matches/{m}/lineup"),
+            &json!({"team": side, "players": seats}),
+        )
+        .await
+}
+
+/// The players of team `team` by name (admin roster).
+async fn players_of(admin: &crate::helpers::Api, team: i64) -> Vec<(String, i64)> {
+    let r = admin.get(&format!("/api/v1/teams/{team}/roster")).await;
+    json_with_status(r, 200, "roster").await["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            (
+                p["name"].as_str().unwrap().to_string(),
+                p["id"].as_i64().unwrap(),
+            )
+        })
+        .collect()
+}
+
+/// Player eligibility (docs/api.md §15): under `min_matches_played`, a player short of
+/// complete regular-season matches is refused in a playoff lineup (409 `player_ineligible`,
+/// nothing written) but not in a regular-season one, until the coordinator decides so with a
+/// reason (audited); every refusal of the decision writes nothing.
+#[actix_web::test]
+async fn a_player_short_of_matches_sits_out_the_playoffs_until_the_coordinator_decides() {
+    let app = spawn_app().await;
+    let admin = app.api_user("coord", Role::Admin).await;
+    let r = admin
+        .post(
+            "/api/v1/leagues",
+            &json!({"name": "Fall", "slug": "fall", "rules": {"regular": "classic"}}),
+        )
+        .await;
+    json_with_status(r, 201, "league").await;
+    let mut t = Vec::new();
+    for body in [
+        json!({"name": "Aces", "players": ["Ann", "Al", {"name": "Cy Park", "student_id": "cy4242", "email": "cy@example.edu"}]}),
+        json!({"name": "Kings", "players": ["Kim", "Ken"]}),
+    ] {
+        let r = admin.post("/api/v1/leagues/fall/teams", &body).await;
+        t.push(
+            json_with_status(r, 201, "team").await["id"]
+                .as_i64()
+                .unwrap(),
+        );
+    }
+    let aces = players_of(&admin, t[0]).await;
+    let kings = players_of(&admin, t[1]).await;
+    let (ann, al, cy) = (aces[0].1, aces[1].1, aces[2].1);
+    // Out of range: 422 by the field, nothing written.
+    let before = app.tables().await;
+    for bad in [json!(0), json!(51)] {
+        let e = json_with_status(min_matches(&admin, bad).await, 422, "range").await;
+        assert_eq!(
+            e["error"]["field"], "settings.eligibility.min_matches_played",
+            "{e}"
+        );
+    }
+    app.assert_nothing_written(&before, "a minimum out of range")
+        .await;
+    json_with_status(min_matches(&admin, json!(1)).await, 200, "min 1").await;
+
+    // A regular-season match Ann and Al play to the end (Aces win 5 hands of 121).
+    let m = admin.add_match("fall", t[0], t[1], "T1").await["id"]
+        .as_i64()
+        .unwrap();
+    for (team, seats) in [("a", [ann, al]), ("b", [kings[0].1, kings[1].1])] {
+        let r = admin
+            .post(
+                &format!("/api/v1/matches/{m}/lineup"),
+                &json!({"team": team, "players": seats}),
+            )
+            .await;
+        json_with_status(r, 200, "lineup").await;
+    }
+    let hands: Vec<Value> = (0..5)
+        .map(|_| hand_of([6, 6], [7, 6], [1, 1], [0, 0]))
+        .collect();
+    let done = admin.play_hands(m, &hands).await;
+    assert_eq!(done["status"], "complete", "{done}");
+    // A second regular-season match: Cy may sit in it (no playoff check there).
+    let m2 = admin.add_match("fall", t[0], t[1], "T2").await["id"]
+        .as_i64()
+        .unwrap();
+    let r = admin
+        .post(
+            &format!("/api/v1/matches/{m2}/lineup"),
+            &json!({"team": "a", "players": [ann, cy]}),
+        )
+        .await;
+    json_with_status(r, 200, "Cy in the regular season").await;
+
+    // The eligibility rows list each team's players, names and ids only.
+    let table = json_with_status(
+        app.get("/api/v1/leagues/fall/eligibility").await,
+        200,
+        "eligibility",
+    )
+    .await;
+    let players = &row(&table, t[0])["players"];
+    let shown: Vec<Value> = players
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| json!([p["id"], p["name"], p["eligible"], p["matches"]]))
+        .collect();
+    assert_eq!(
+        shown,
+        [
+            json!([ann, "Ann", true, 1]),
+            json!([al, "Al", true, 1]),
+            json!([cy, "Cy Park", false, 0])
+        ]
+    );
+    assert_eq!(
+        players[2]["needs"],
+        "Cy Park needs 1 more regular-season match to play in the playoffs"
+    );
+    assert_eq!(
+        row(&table, t[0])["eligible"],
+        true,
+        "the team is not judged by its players"
+    );
+    let text = table.to_string();
+    assert!(
+        !text.contains("CY4242") && !text.contains("cy@example"),
+        "{text}"
+    );
+    // The admin's Player.matches: the finished matches each sat in.
+    let r = admin.get(&format!("/api/v1/teams/{}/roster", t[0])).await;
+    let roster = json_with_status(r, 200, "roster").await;
+    let matches: Vec<&Value> = roster["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| &p["matches"])
+        .collect();
+    assert_eq!(matches, [&json!(1), &json!(1), &json!(0)]);
+    // The team page says what Cy needs.
+    let (_, _, page) =
+        crate::helpers::anonymous_get(&app, &format!("/leagues/fall/teams/{}", t[0])).await;
+    let needs = crate::helpers::html_element(&page, "team-player-needs", "</ul>").expect("needs");
+    assert!(
+        crate::helpers::html_text(needs)
+            .contains("Cy Park needs 1 more regular-season match to play in the playoffs"),
+        "{needs}"
+    );
+
+    // The playoffs: Cy is refused in a playoff lineup, and nothing is written.
+    let r = admin
+        .post(
+            "/api/v1/leagues/fall/playoffs",
+            &json!({"format": "single_elimination", "teams": 2, "force": true}),
+        )
+        .await;
+    let bracket = json_with_status(r, 201, "playoffs").await;
+    let p = &bracket["matches"][0];
+    let side = if p["team_a"]["id"] == t[0] { "a" } else { "b" };
+    let p = p["match_id"].as_i64().unwrap();
+    let before = app.tables().await;
+    let e = json_with_status(
+        lineup(&admin, p, side, [ann, cy]).await,
+        409,
+        "Cy in the playoffs",
+    )
+    .await;
+    assert_eq!(e["error"]["code"], "player_ineligible");
+    assert_eq!(
+        e["error"]["message"],
+        "Cy Park needs 1 more regular-season match to play in the playoffs"
+    );
+    app.assert_nothing_written(&before, "an ineligible player")
+        .await;
+
+    // The decision's refusals write nothing: no reason, `false`, a supervisor, no player.
+    let sue = app.api_user("sue", Role::Supervisor).await;
+    let before = app.tables().await;
+    for body in [
+        json!({"eligible": true}),
+        json!({"eligible": true, "reason": "  "}),
+        json!({"eligible": false, "reason": "no"}),
+    ] {
+        let e = json_with_status(decide(&admin, cy, &body).await, 422, "bad").await;
+        assert_eq!(e["error"]["code"], "invalid_input", "{body}: {e}");
+    }
+    let r = decide(&sue, cy, &json!({"eligible": true, "reason": "x"})).await;
+    json_with_status(r, 403, "supervisor").await;
+    let r = decide(&admin, 999_999, &json!({"eligible": true, "reason": "x"})).await;
+    json_with_status(r, 404, "no player").await;
+    app.assert_nothing_written(&before, "refused decisions")
+        .await;
+
+    // The decision lets Cy in, audited with its reason.
+    let r = decide(
+        &admin,
+        cy,
+        &json!({"eligible": true, "reason": "joined late from the waiting list"}),
+    )
+    .await;
+    let decided = json_with_status(r, 200, "decision").await;
+    assert_eq!(decided["eligible"], true);
+    assert_eq!(decided["matches"], 0);
+    assert_eq!(
+        decided["override"]["reason"],
+        "joined late from the waiting list"
+    );
+    assert_eq!(decided["override"]["by"], "coord");
+    let mut conn = app.db.read().await.unwrap();
+    let audited: Vec<(String, String)> = spades_im::on_store!(conn, |c| sqlx::query_as(
+        "SELECT coalesce(after, ''), coalesce(reason, '') FROM audit_log
+         WHERE action = 'override_eligibility' AND entity = 'player' AND entity_id = $1"
+    )
+    .bind(cy)
+    .fetch_all(c)
+    .await)
+    .unwrap();
+    drop(conn);
+    assert_eq!(audited.len(), 1, "{audited:?}");
+    assert_eq!(audited[0].1, "joined late from the waiting list");
+    let view = json_with_status(lineup(&admin, p, side, [ann, cy]).await, 200, "Cy let in").await;
+    let seated = &view["lineup"][side];
+    assert_eq!(seated[1]["name"], "Cy Park", "{view}");
+
+    // Removed again: Cy is refused once more (another seat order makes it a change).
+    let r = decide(&admin, cy, &json!({"eligible": null})).await;
+    assert_eq!(json_with_status(r, 200, "removed").await["eligible"], false);
+    let before = app.tables().await;
+    let e = json_with_status(lineup(&admin, p, side, [cy, ann]).await, 409, "again").await;
+    assert_eq!(e["error"]["code"], "player_ineligible");
+    app.assert_nothing_written(&before, "refused again").await;
+
+    // Without a minimum, nobody is held back.
+    json_with_status(min_matches(&admin, Value::Null).await, 200, "no minimum").await;
+    json_with_status(lineup(&admin, p, side, [cy, ann]).await, 200, "no minimum").await;
+}
+
+/// The admin players page's eligibility block: a decision without a reason is refused by
+/// its field with nothing written; with one, the player may play; then it is removed.
+#[actix_web::test]
+async fn the_players_page_decides_a_players_eligibility_with_a_reason() {
+    let app = spawn_app().await;
+    let admin = app.api_user("coord", Role::Admin).await;
+    let t = app.league(&admin, "fall", json!("classic"), 2).await;
+    let r = admin
+        .patch(
+            "/api/v1/leagues/fall",
+            &json!({"settings": {"eligibility": {"min_matches_played": 2}}}),
+        )
+        .await;
+    json_with_status(r, 200, "settings").await;
+    let p1a = players_of(&admin, t[0]).await[0].1;
+    app.user("boss", Role::Admin).await;
+    let boss = app.browser("boss").await;
+    let page = format!("/admin/leagues/fall/teams/{}/players", t[0]);
+    let html = boss.get(&page).await.text().await.unwrap();
+    let block = crate::helpers::html_element(&html, "eligibility-players", "</ul>").unwrap();
+    assert!(
+        crate::helpers::html_text(block)
+            .contains("P1a: 0 regular-season matches · not eligible yet"),
+        "{block}"
+    );
+    let action = format!("{page}/{p1a}/eligibility");
+    let before = app.tables().await;
+    let r = boss
+        .post_form(&action, &[("eligible", "1"), ("reason", " ")])
+        .await;
+    assert_eq!(r.status(), 422);
+    let html = r.text().await.unwrap();
+    assert!(
+        html.contains(&format!("href=\"#elig-{p1a}-reason\"")),
+        "{html}"
+    );
+    assert!(html.contains(&format!("id=\"elig-{p1a}-reason-error\"")));
+    app.assert_nothing_written(&before, "a decision without a reason")
+        .await;
+    let r = boss
+        .post_form(&action, &[("eligible", "1"), ("reason", "transfer <ok>")])
+        .await;
+    assert_eq!(r.status(), 200);
+    let html = r.text().await.unwrap();
+    assert!(html.contains("P1a may play in the playoffs."), "{html}");
+    assert!(
+        html.contains("(your decision: transfer &#60;ok&#62;)"),
+        "{html}"
+    );
+    let r = boss.post_form(&action, &[("eligible", "")]).await;
+    let html = r.text().await.unwrap();
+    assert!(html.contains("The decision on P1a is removed."), "{html}");
 }

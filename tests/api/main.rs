@@ -52,6 +52,7 @@ mod page_cache;
 mod page_fuzz;
 mod pages;
 mod panics;
+mod player_stats;
 mod players;
 mod playoffs;
 mod playoffs_admin;

@@ -437,8 +437,19 @@ const SECRETS: [&str; 6] = [
     "kim.zq@example.edu",
 ];
 
-/// `path` of the route table with its parameters filled: every team's or match's id.
-fn filled(path: &str, teams: &[i64], matches: &[i64]) -> Vec<String> {
+/// `path` of the route table with its parameters filled: every team's or match's id, and
+/// for a player's page every (team, player) of `players`.
+fn filled(path: &str, teams: &[i64], matches: &[i64], players: &[(i64, i64)]) -> Vec<String> {
+    if path.contains("{player_id}") {
+        return players
+            .iter()
+            .map(|(team, player)| {
+                path.replace("{slug}", "fall")
+                    .replace("{id}", &team.to_string())
+                    .replace("{player_id}", &player.to_string())
+            })
+            .collect();
+    }
     let path = path
         .replace("{slug}", "fall")
         .replace("{preset}", "classic")
@@ -548,6 +559,46 @@ async fn no_student_id_or_email_is_in_a_public_answer_or_the_log() {
         .iter()
         .map(|m| m["id"].as_i64().unwrap())
         .collect();
+    // Every player of the first two teams, and a lineup with Ann (whose id and email are
+    // secrets) so that her statistics and eligibility are shown.
+    let mut players = Vec::new();
+    for team in &teams[..2] {
+        for p in roster(&admin, *team).await {
+            players.push((*team, p["id"].as_i64().unwrap()));
+        }
+    }
+    let first = json_with_status(
+        admin.get(&format!("/api/v1/matches/{}", matches[0])).await,
+        200,
+        "first match",
+    )
+    .await;
+    let team_of = |id: &Value| {
+        players
+            .iter()
+            .filter(|(t, _)| Some(*t) == id.as_i64())
+            .map(|(_, p)| *p)
+            .take(2)
+            .collect::<Vec<i64>>()
+    };
+    for side in ["a", "b"] {
+        let seats = team_of(&first[format!("team_{side}")]["id"]);
+        if seats.len() == 2 {
+            let r = admin
+                .post(
+                    &format!("/api/v1/matches/{}/lineup", matches[0]),
+                    &json!({"team": side, "players": seats}),
+                )
+                .await;
+            json_with_status(r, 200, "lineup").await;
+        }
+    }
+    admin
+        .patch(
+            "/api/v1/leagues/fall",
+            &json!({"settings": {"eligibility": {"min_matches_played": 2}}}),
+        )
+        .await;
     admin
         .play_hands(matches[0], &[hand_of([3, 3], [3, 3], [3, 4], [3, 4])])
         .await;
@@ -575,7 +626,7 @@ async fn no_student_id_or_email_is_in_a_public_answer_or_the_log() {
         if *method != "GET" || *access != Access::Public {
             continue;
         }
-        for url in filled(path, &teams, &matches) {
+        for url in filled(path, &teams, &matches, &players) {
             let r = client
                 .get(format!("{}{url}", served.base))
                 .send()

@@ -29,7 +29,7 @@ async fn settings_are_set_at_creation_and_merged_field_by_field() {
         json!({
             "forfeit": {"grace_minutes": null, "drop_after": null},
             "sportsmanship": null,
-            "eligibility": {"min_sportsmanship": null, "max_forfeits": null, "min_win_pct": null, "require_all_played": true},
+            "eligibility": {"min_sportsmanship": null, "max_forfeits": null, "min_win_pct": null, "min_matches_played": null, "require_all_played": true},
             "lineups": {"required": false}
         })
     );

@@ -146,7 +146,7 @@ async fn eligible_standings(
     let overrides = db_leagues::overrides(&mut *conn, league.row.id).await?;
     let all = standings(&mut *conn, league).await?;
     let eligible: Vec<TeamId> =
-        crate::service::eligibility::judge(league, &teams, &overrides, &all)
+        crate::service::eligibility::judge(league, &teams, &overrides, &all, Default::default())
             .into_iter()
             .filter(|row| row.eligible)
             .map(|row| row.team_id)

@@ -7,6 +7,7 @@ pub mod leagues;
 pub mod lineups;
 pub mod matches;
 pub mod openapi;
+pub mod player_stats;
 pub mod players;
 pub mod playoffs;
 pub mod reschedule;
@@ -49,7 +50,8 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .configure(lineups::routes)
         .configure(playoffs::routes)
         .configure(users::routes)
-        .configure(players::routes);
+        .configure(players::routes)
+        .configure(player_stats::routes);
 }
 
 /// What anyone may read about a league night; the page cache serves these to anonymous
@@ -60,7 +62,8 @@ pub fn public_reads(cfg: &mut web::ServiceConfig) {
         .configure(matches::reads)
         .configure(standings::reads)
         .configure(playoffs::reads)
-        .configure(scoreboard::reads);
+        .configure(scoreboard::reads)
+        .configure(player_stats::reads);
 }
 
 /// `value` with every number written as a float with no fraction (`2.0`) written as the

@@ -145,6 +145,8 @@ async fn list_presets() -> web::Json<PresetList> {
         crate::web::api::players::change_player,
         crate::web::api::players::erase_player,
         crate::web::api::players::export_person,
+        crate::web::api::player_stats::override_player_eligibility,
+        crate::web::api::player_stats::team_stats,
     ),
     components(schemas(
         ScoreRequest,
@@ -224,6 +226,12 @@ async fn list_presets() -> web::Json<PresetList> {
         crate::service::players::ExportInput,
         crate::service::players::PersonRecord,
         crate::service::players::PersonExport,
+        crate::service::players::LineupSat,
+        crate::service::player_eligibility::PlayerEligibility,
+        crate::service::player_eligibility::PlayerOverride,
+        crate::service::player_eligibility::PlayerOverrideInput,
+        crate::service::player_stats::PlayerStats,
+        crate::service::player_stats::TeamStats,
         crate::web::api::players::Roster
     )),
     modifiers(&BearerAuth),

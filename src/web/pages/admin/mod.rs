@@ -59,6 +59,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .service(players::set_active)
         .service(players::erase_player)
         .service(players::export_player)
+        .service(players::decide_eligibility)
         .service(teams::assign_supervisor)
         .service(teams::unassign_supervisor)
         .service(schedule::generate_schedule)

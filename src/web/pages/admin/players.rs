@@ -14,6 +14,7 @@ use serde::Deserialize;
 
 use super::{Empty, Errors, fixable};
 use crate::domain::{ErrorCode, PlayerId, Slug, TeamId};
+use crate::service::player_eligibility::{self, PlayerOverrideInput};
 use crate::service::players::{
     self, EraseInput, ExportInput, FORMER_PLAYER, NewPlayerInput, Player, PlayerChange,
 };
@@ -103,6 +104,8 @@ struct PlayersPage {
     errors: Errors,
     /// The id of the field the error summary links to.
     error_target: String,
+    /// The players' playoff eligibility and the coordinator's decisions.
+    eligibility: EligibilityBlock,
 }
 
 /// What a page answers besides the roster: its message, the form refused and its values.
@@ -115,6 +118,8 @@ struct Shown {
     change: Option<(PlayerId, PlayerForm)>,
     /// A refused erasure form: (player, its typed values).
     erase: Option<(PlayerId, EraseForm)>,
+    /// A refused eligibility decision: (player, the reason typed).
+    decision: Option<(PlayerId, String)>,
 }
 
 /// The form key of player `id`'s change form.
@@ -218,8 +223,10 @@ async fn render(
             }
         })
         .collect();
+    let eligibility = EligibilityBlock::of(state, who, team_id, shown.decision).await?;
     let status = shown.errors.status();
     let page = PlayersPage {
+        eligibility,
         nav: who.nav(),
         slug,
         team_id,
@@ -379,6 +386,99 @@ pub(super) async fn erase_player(
         Err(e) if fixable(&e) => Shown {
             errors: Errors::of(&form_key, &["name"], &e),
             erase: Some((player, form)),
+            ..Shown::default()
+        },
+        Err(e) => return Err(e.into()),
+    };
+    render(&state, &who, slug, id, shown).await
+}
+
+// ---------------------------------------------------------------------------------------
+// Playoff eligibility (docs/api.md §15): each active player's regular-season matches under
+// `settings.eligibility.min_matches_played`, and the coordinator's decision that lets a
+// player in all the same (with a reason, public and audited), or its removal.
+
+/// The block of the page: whether the league sets a minimum, and a line per active player.
+struct EligibilityBlock {
+    min: Option<u32>,
+    players: Vec<EligibilityLine>,
+}
+
+struct EligibilityLine {
+    id: PlayerId,
+    name: String,
+    matches: i64,
+    eligible: bool,
+    /// The coordinator's reason, when they decided.
+    decided: Option<String>,
+    /// The reason as typed in a refused form.
+    typed: String,
+}
+
+impl EligibilityBlock {
+    async fn of(
+        state: &AppState,
+        who: &Authed,
+        team: TeamId,
+        typed: Option<(PlayerId, String)>,
+    ) -> Result<EligibilityBlock, ServiceError> {
+        let (rows, min) = player_eligibility::of_team(&state.db, &who.user, team).await?;
+        let players = rows
+            .into_iter()
+            .map(|p| EligibilityLine {
+                typed: typed
+                    .as_ref()
+                    .filter(|(id, _)| *id == p.id)
+                    .map(|(_, text)| text.clone())
+                    .unwrap_or_default(),
+                id: p.id,
+                name: p.name,
+                matches: p.matches,
+                eligible: p.eligible,
+                decided: p.decision.map(|d| d.reason),
+            })
+            .collect();
+        Ok(EligibilityBlock { min, players })
+    }
+}
+
+/// The decision form: "1" lets the player in with the reason, "" removes the decision.
+#[derive(Debug, Clone, Default, Deserialize)]
+pub(super) struct DecisionForm {
+    #[serde(default)]
+    eligible: String,
+    #[serde(default)]
+    reason: String,
+}
+
+/// Lets a player play in the playoffs whatever their matches ("1", with a reason), or gives
+/// the decision back to the rules.
+#[post("/admin/leagues/{slug}/teams/{id}/players/{player_id}/eligibility")]
+pub(super) async fn decide_eligibility(
+    state: web::Data<AppState>,
+    Admin(who): Admin,
+    path: web::Path<(Slug, TeamId, PlayerId)>,
+    CsrfForm(form): CsrfForm<DecisionForm>,
+) -> Result<HttpResponse, PageError> {
+    let (slug, id, player) = path.into_inner();
+    check_on_team(&state, &who, &slug, id, player).await?;
+    let input = PlayerOverrideInput {
+        eligible: (form.eligible == "1").then_some(true),
+        reason: Some(form.reason.clone()).filter(|r| !r.trim().is_empty()),
+    };
+    let form_key = format!("elig-{player}");
+    let shown = match player_eligibility::set_override(&state.db, &who.user, player, &input).await {
+        Ok(p) => Shown {
+            message: Some(if input.eligible.is_some() {
+                format!("{} may play in the playoffs.", p.name)
+            } else {
+                format!("The decision on {} is removed.", p.name)
+            }),
+            ..Shown::default()
+        },
+        Err(e) if fixable(&e) => Shown {
+            errors: Errors::of(&form_key, &["reason"], &e),
+            decision: Some((player, form.reason)),
             ..Shown::default()
         },
         Err(e) => return Err(e.into()),

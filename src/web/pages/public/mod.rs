@@ -41,6 +41,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .service(schedule::schedule_page)
         .service(teams::teams_page)
         .service(teams::team_page)
+        .service(teams::player_page)
         .service(match_page::scoresheet_csv)
         .service(match_page::match_page)
         .service(scoreboard::scoreboard_page)

@@ -7,13 +7,14 @@ use askama::Template;
 
 use super::{MatchLine, StandingRow, line, page, standing_row};
 use crate::domain::words::{ordinal, plural};
-use crate::domain::{MatchStatus, TeamId};
+use crate::domain::{MatchStatus, PlayerId, TeamId};
 use crate::league::settings::{Settings, Sportsmanship};
 use crate::league::standings::{Ratings, Standing};
 use crate::rules::Team;
 use crate::service::TeamRef;
 use crate::service::eligibility::{EligibilityRow, Override};
 use crate::service::leagues::League;
+use crate::service::player_stats::{self, PlayerStats};
 use crate::service::public_views;
 use crate::service::summaries::MatchSummary;
 use crate::service::teams::TeamView;
@@ -110,6 +111,10 @@ pub struct Needs {
     pub calm: Option<String>,
     /// The record the rules look at: forfeits, sportsmanship, win percentage.
     pub facts: Vec<Fact>,
+    /// What each player who may not play in the playoffs yet needs, and the coordinator's
+    /// decisions on players ("Cy Park needs 1 more regular-season match to play in the
+    /// playoffs"); a team's own verdict does not depend on them.
+    pub players: Vec<String>,
 }
 
 /// A term of the team's record and its value in words.
@@ -137,6 +142,7 @@ impl Needs {
             at_risk: row.map(|r| r.at_risk.clone()).unwrap_or_default(),
             calm: None,
             facts: facts(settings, standing),
+            players: row.map(player_lines).unwrap_or_default(),
         };
         if team.withdrawn {
             needs.out = Some(out_of_league(team));
@@ -176,6 +182,22 @@ impl Needs {
             }
         }
     }
+}
+
+/// A line per player who needs more matches for the playoffs, or was let in by the
+/// coordinator.
+fn player_lines(row: &EligibilityRow) -> Vec<String> {
+    row.players
+        .iter()
+        .filter_map(|p| match (&p.needs, &p.decision) {
+            (Some(needs), _) => Some(format!("{needs}.")),
+            (None, Some(d)) => Some(format!(
+                "{} may play in the playoffs by the coordinator's decision: {}",
+                p.name, d.reason
+            )),
+            (None, None) => None,
+        })
+        .collect()
 }
 
 /// Why a withdrawn or dropped team is out, in a sentence.
@@ -321,6 +343,7 @@ struct TeamPage {
     standing: Option<StandingRow>,
     needs: Needs,
     matches: Vec<TeamMatch>,
+    stats: Vec<PlayerStats>,
 }
 
 #[get("/leagues/{slug}/teams/{id}")]
@@ -331,6 +354,7 @@ pub(super) async fn team_page(
 ) -> Result<HttpResponse, PageError> {
     let (slug, team) = path.into_inner();
     let view = public_views::team(&state.db, &slug, team).await?;
+    let stats = player_stats::team_stats(&state.db, team).await?.players;
     let needs = Needs::of(
         &view.league,
         &view.team,
@@ -340,6 +364,7 @@ pub(super) async fn team_page(
     let body = TeamPage {
         nav: who.nav(),
         needs,
+        stats,
         standing: view.standing.as_ref().map(standing_row),
         matches: view
             .matches
@@ -349,6 +374,38 @@ pub(super) async fn team_page(
         slug: view.league.row.slug.to_string(),
         name: view.league.row.name,
         team: view.team,
+    }
+    .render()?;
+    Ok(page(&who, body))
+}
+
+#[derive(Template)]
+#[template(path = "public/player.html")]
+struct PlayerPage {
+    nav: Nav,
+    slug: String,
+    name: String,
+    team_id: TeamId,
+    team: String,
+    stats: PlayerStats,
+}
+
+/// A player's public page: the name, the team and the player's statistics (names only).
+#[get("/leagues/{slug}/teams/{id}/players/{player_id}")]
+pub(super) async fn player_page(
+    state: web::Data<AppState>,
+    who: Viewer,
+    path: web::Path<(Slug, TeamId, PlayerId)>,
+) -> Result<HttpResponse, PageError> {
+    let (slug, team, player) = path.into_inner();
+    let view = player_stats::player(&state.db, &slug, team, player).await?;
+    let body = PlayerPage {
+        nav: who.nav(),
+        slug: view.league.row.slug.to_string(),
+        name: view.league.row.name,
+        team_id: view.team_id,
+        team: view.team,
+        stats: view.stats,
     }
     .render()?;
     Ok(page(&who, body))
