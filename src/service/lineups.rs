@@ -15,7 +15,9 @@ use super::player_eligibility::check_playoff_lineup;
 use super::players::check_student_id;
 use super::{ServiceError, User, audit};
 use crate::db::Db;
-use crate::db::lineups::{self as db_lineups, LineupRow};
+use crate::db::lineups as db_lineups;
+/// A lineup as stored (a team's two players from a hand on), as the pages receive it.
+pub use crate::db::lineups::LineupRow;
 use crate::db::matches::{self as db_matches, MatchRow};
 use crate::db::players::{self as db_players, PlayerRow};
 use crate::domain::{ErrorCode, MatchId, MatchStatus, PlayerId, TeamId};

@@ -348,6 +348,8 @@ const API_ROUTES: &[(&str, &str, bool)] = &[
     ("post", "/api/v1/leagues/{slug}/nights/move", true),
     ("post", "/api/v1/matches/{id}/check-in", true),
     ("post", "/api/v1/matches/{id}/lineup", true),
+    ("post", "/api/v1/players/{id}/eligibility-override", true),
+    ("get", "/api/v1/teams/{id}/stats", false),
     ("post", "/api/v1/matches/{id}/sportsmanship", true),
     ("post", "/api/v1/leagues/{slug}/eligibility/{team_id}", true),
     ("get", "/api/v1/scoreboard", false),

@@ -4,12 +4,11 @@
 //! `templates/partials/scoresheet.html`; on the console also as one card per hand for a
 //! phone ([`Scoresheet::cards`]).
 
-use crate::db::lineups::LineupRow;
 use crate::domain::MatchId;
 use crate::rules::calculator::{ScoreRequest, ScoreResponse, ScoredHandOut};
 use crate::rules::hand::{BidInput, HandInput, TeamHandInput};
 use crate::rules::{Phase, Team, TeamResult, WinReason};
-use crate::service::lineups::{Lineup, Seat};
+use crate::service::lineups::{Lineup, LineupRow, Seat};
 use crate::service::match_view::MatchView;
 
 pub struct Scoresheet {
