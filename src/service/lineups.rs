@@ -28,8 +28,9 @@ use crate::rules::{Stage, Team};
 #[serde(deny_unknown_fields)]
 pub struct LineupInput {
     /// `a` or `b`.
+    #[schema(value_type = crate::rules::Team)]
     pub team: String,
-    /// Two player ids of the team's roster, in seat order.
+    /// Two player ids of the team's roster, in seat order (give this or `student_ids`).
     #[schema(min_items = 2, max_items = 2)]
     pub players: Option<Vec<PlayerId>>,
     /// Or the two players' student ids, in seat order (text, or a whole number).
