@@ -267,18 +267,16 @@ pub(super) async fn add_player(
         email: Some(form.email.clone()),
         captain: Some(form.captain()),
     };
-    let shown = match players::add(&state.db, &who.user, id, &input).await {
-        Ok(player) => Shown {
-            message: Some(format!("{} added.", player.name)),
-            ..Shown::default()
-        },
-        Err(e) if fixable(&e) => Shown {
-            errors: player_errors("add", "", &e),
+    let done = players::add(&state.db, &who.user, id, &input).await;
+    let shown = shown_after(
+        done,
+        |player| format!("{} added.", player.name),
+        |e| Shown {
+            errors: player_errors("add", "", e),
             add: form,
             ..Shown::default()
         },
-        Err(e) => return Err(e.into()),
-    };
+    )?;
     render(&state, &who, slug, id, shown).await
 }
 
@@ -299,18 +297,16 @@ pub(super) async fn change_player(
         captain: Some(form.captain()),
         active: None,
     };
-    let shown = match players::change(&state.db, &who.user, player, &change).await {
-        Ok(p) => Shown {
-            message: Some(format!("{} saved.", p.name)),
-            ..Shown::default()
-        },
-        Err(e) if fixable(&e) => Shown {
-            errors: player_errors(&key(player), "", &e),
+    let done = players::change(&state.db, &who.user, player, &change).await;
+    let shown = shown_after(
+        done,
+        |p| format!("{} saved.", p.name),
+        |e| Shown {
+            errors: player_errors(&key(player), "", e),
             change: Some((player, form)),
             ..Shown::default()
         },
-        Err(e) => return Err(e.into()),
-    };
+    )?;
     render(&state, &who, slug, id, shown).await
 }
 
@@ -330,21 +326,21 @@ pub(super) async fn set_active(
         active: Some(active),
         ..PlayerChange::default()
     };
-    let shown = match players::change(&state.db, &who.user, player, &change).await {
-        Ok(p) => Shown {
-            message: Some(format!(
+    let done = players::change(&state.db, &who.user, player, &change).await;
+    let shown = shown_after(
+        done,
+        |p| {
+            format!(
                 "{} {}.",
                 p.name,
                 if active { "reactivated" } else { "deactivated" }
-            )),
+            )
+        },
+        |e| Shown {
+            errors: player_errors(&key(player), "active", e),
             ..Shown::default()
         },
-        Err(e) if fixable(&e) => Shown {
-            errors: player_errors(&key(player), "active", &e),
-            ..Shown::default()
-        },
-        Err(e) => return Err(e.into()),
-    };
+    )?;
     render(&state, &who, slug, id, shown).await
 }
 
@@ -375,21 +371,16 @@ pub(super) async fn erase_player(
     let input = EraseInput {
         name: Some(form.name.clone()),
     };
-    let shown = match players::erase(&state.db, &who.user, player, &input).await {
-        Ok(p) => Shown {
-            message: Some(format!(
-                "Personal data erased: the player is now {}.",
-                p.name
-            )),
-            ..Shown::default()
-        },
-        Err(e) if fixable(&e) => Shown {
-            errors: Errors::of(&form_key, &["name"], &e),
+    let done = players::erase(&state.db, &who.user, player, &input).await;
+    let shown = shown_after(
+        done,
+        |p| format!("Personal data erased: the player is now {}.", p.name),
+        |e| Shown {
+            errors: Errors::of(&form_key, &["name"], e),
             erase: Some((player, form)),
             ..Shown::default()
         },
-        Err(e) => return Err(e.into()),
-    };
+    )?;
     render(&state, &who, slug, id, shown).await
 }
 
@@ -467,22 +458,22 @@ pub(super) async fn decide_eligibility(
         reason: Some(form.reason.clone()).filter(|r| !r.trim().is_empty()),
     };
     let form_key = format!("elig-{player}");
-    let shown = match player_eligibility::set_override(&state.db, &who.user, player, &input).await {
-        Ok(p) => Shown {
-            message: Some(if input.eligible.is_some() {
+    let done = player_eligibility::set_override(&state.db, &who.user, player, &input).await;
+    let shown = shown_after(
+        done,
+        |p| {
+            if input.eligible.is_some() {
                 format!("{} may play in the playoffs.", p.name)
             } else {
                 format!("The decision on {} is removed.", p.name)
-            }),
-            ..Shown::default()
+            }
         },
-        Err(e) if fixable(&e) => Shown {
-            errors: Errors::of(&form_key, &["reason"], &e),
+        |e| Shown {
+            errors: Errors::of(&form_key, &["reason"], e),
             decision: Some((player, form.reason)),
             ..Shown::default()
         },
-        Err(e) => return Err(e.into()),
-    };
+    )?;
     render(&state, &who, slug, id, shown).await
 }
 
@@ -529,4 +520,21 @@ pub(super) async fn export_player(
             ))
             .body(body),
     ))
+}
+
+/// What a form's write shows: its message when done; the form again (`refused`) when the
+/// error is one the coordinator can fix; any other error as the page's.
+fn shown_after<T>(
+    done: Result<T, ServiceError>,
+    message: impl FnOnce(T) -> String,
+    refused: impl FnOnce(&ServiceError) -> Shown,
+) -> Result<Shown, PageError> {
+    match done {
+        Ok(value) => Ok(Shown {
+            message: Some(message(value)),
+            ..Shown::default()
+        }),
+        Err(e) if fixable(&e) => Ok(refused(&e)),
+        Err(e) => Err(e.into()),
+    }
 }
