@@ -518,6 +518,22 @@ async fn a_player_short_of_matches_sits_out_the_playoffs_until_the_coordinator_d
             .contains("Cy Park needs 1 more regular-season match to play in the playoffs"),
         "{needs}"
     );
+    // So does the coordinator's eligibility table, in the team's row.
+    app.user("coord-table", Role::Admin).await;
+    let coordinator = app.browser("coord-table").await;
+    let table = coordinator
+        .get("/admin/leagues/fall/playoffs")
+        .await
+        .text()
+        .await
+        .unwrap();
+    let row = crate::helpers::html_element(&table, &format!("elig-{}", t[0]), "</tr>")
+        .expect("the team's row");
+    assert!(
+        crate::helpers::html_text(row)
+            .contains("Cy Park needs 1 more regular-season match to play in the playoffs"),
+        "{row}"
+    );
 
     // The playoffs: Cy is refused in a playoff lineup, and nothing is written.
     let r = admin

@@ -217,7 +217,12 @@ impl EligibilityLine {
             team: row.team,
             eligible: row.eligible,
             reasons: row.reasons,
-            at_risk: row.at_risk,
+            // A player short of regular-season matches cannot sit at a playoff table.
+            at_risk: row
+                .at_risk
+                .into_iter()
+                .chain(row.players.into_iter().filter_map(|p| p.needs))
+                .collect(),
             decision: row.decision.map(|d| Decision {
                 eligible: d.eligible,
                 reason: d.reason,
