@@ -163,7 +163,7 @@ pub async fn set_override(
 ) -> Result<EligibilityRow, ServiceError> {
     require_admin(user)?;
     let now = db.clock().now();
-    let reason = override_reason(input)?;
+    let reason = override_reason(input.eligible, input.reason.as_deref())?;
     let mut tx = db.write().await?;
     let league = league_by_slug(&mut tx, slug).await?;
     let row = db_leagues::team(&mut tx, team)
@@ -210,10 +210,13 @@ pub async fn set_override(
         .ok_or(ServiceError::NotFound)
 }
 
-/// The reason of an override as stored: required with a decision; with a removal
-/// (`eligible: null`) optional, and checked all the same when given (it goes to the audit
-/// log).
-fn override_reason(input: &OverrideInput) -> Result<Option<String>, ServiceError> {
+/// The reason of an override (a team's or a player's) as stored: required with a decision;
+/// with a removal (`eligible: null`) optional, and checked all the same when given (it goes
+/// to the audit log).
+pub(super) fn override_reason(
+    eligible: Option<bool>,
+    reason: Option<&str>,
+) -> Result<Option<String>, ServiceError> {
     let rule = TextRule {
         code: ErrorCode::InvalidInput,
         field: "reason",
@@ -221,11 +224,9 @@ fn override_reason(input: &OverrideInput) -> Result<Option<String>, ServiceError
         max: REASON_MAX,
         lines: Lines::Many,
     };
-    match input.eligible {
-        Some(_) => rule
-            .check(input.reason.as_deref().unwrap_or_default())
-            .map(Some),
-        None => rule.check_optional(input.reason.as_deref()),
+    match eligible {
+        Some(_) => rule.check(reason.unwrap_or_default()).map(Some),
+        None => rule.check_optional(reason),
     }
 }
 

@@ -8,7 +8,6 @@ use std::collections::HashMap;
 use serde::{Deserialize, Serialize};
 
 use super::leagues::League;
-use super::text::{Lines, REASON_MAX, TextRule};
 use super::{ServiceError, User, audit, require_admin};
 use crate::db::player_eligibility::{self as db_elig, PlayerOverrideRow};
 use crate::db::players::{self as db_players, PlayerRow};
@@ -206,7 +205,7 @@ pub async fn set_override(
             "a decision makes a player eligible (true) or gives the decision back to the rules (null)",
         ));
     }
-    let reason = override_reason(input)?;
+    let reason = super::eligibility::override_reason(input.eligible, input.reason.as_deref())?;
     let mut tx = db.write().await?;
     let player = db_players::by_id(&mut tx, id)
         .await?
@@ -230,24 +229,6 @@ pub async fn set_override(
     let row = of_player(&mut tx, &league, &player).await?;
     tx.commit().await?;
     Ok(row)
-}
-
-/// The reason of a decision as stored: required with `true`; with a removal optional, and
-/// checked all the same when given (it goes to the audit log).
-fn override_reason(input: &PlayerOverrideInput) -> Result<Option<String>, ServiceError> {
-    let rule = TextRule {
-        code: ErrorCode::InvalidInput,
-        field: "reason",
-        what: "the reason",
-        max: REASON_MAX,
-        lines: Lines::Many,
-    };
-    match input.eligible {
-        Some(_) => rule
-            .check(input.reason.as_deref().unwrap_or_default())
-            .map(Some),
-        None => rule.check_optional(input.reason.as_deref()),
-    }
 }
 
 fn decision_words(eligible: bool) -> &'static str {
