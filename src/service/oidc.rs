@@ -463,9 +463,6 @@ enum HttpError {
 
 impl Http {
     fn new() -> anyhow::Result<Http> {
-        // reqwest's rustls needs a crypto provider: ring, installed once per process (a
-        // second install, by another instance in the same process, changes nothing).
-        let _ = rustls::crypto::ring::default_provider().install_default();
         let client = reqwest::Client::builder()
             .redirect(reqwest::redirect::Policy::none())
             .timeout(std::time::Duration::from_secs(10))

@@ -41,6 +41,7 @@ async fn an_admin_adds_lists_changes_and_resets_accounts() {
         made["user"],
         json!({"username": "sam", "role": "supervisor", "active": true,
                "must_change_password": true, "leagues": [], "last_login_at": null,
+               "campus_login_at": null,
                "email": "Sam@Example.edu"})
     );
     let password = made["password"].as_str().expect("a one-time password");
