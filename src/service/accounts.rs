@@ -273,11 +273,29 @@ pub async fn check_login(
 /// The active user whose email is `email` (a campus sign-in's, ASCII case aside), with the
 /// time of this campus sign-in kept for the users page; `None` for no such user or a
 /// deactivated one. A sign-in never makes an account.
+///
+/// A one-time password still waiting to be changed is void once its holder got in through
+/// the provider: it was only ever a way in for the first time, and the coordinator who read
+/// it out knows it. Its holder is not sent to choose a password they may never use.
 pub async fn campus_user(db: &Db, email: &str) -> Result<Option<User>, ServiceError> {
+    let mut conn = db.read().await?;
+    let found = users::by_email(&mut conn, email).await?;
+    drop(conn);
+    let Some(row) = found.filter(|r| r.active) else {
+        return Ok(None);
+    };
+    let void = match row.must_change_password {
+        true => Some(hash_off_thread(random_hex(32)).await?),
+        false => None,
+    };
     let mut tx = db.write().await?;
+    // Read again in the write: deactivated meanwhile is refused all the same.
     let Some(row) = users::by_email(&mut tx, email).await?.filter(|r| r.active) else {
         return Ok(None);
     };
+    if let Some(hash) = void.as_ref().filter(|_| row.must_change_password) {
+        users::set_password_once(&mut tx, row.id, hash, false).await?;
+    }
     users::set_campus_login(&mut tx, row.id, db.clock().now()).await?;
     tx.commit().await?;
     Ok(Some(user_of(row)))
