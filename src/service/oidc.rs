@@ -36,8 +36,6 @@ pub const FLOW_COOKIE: &str = "spades_oidc";
 pub const FLOW_SECONDS: i64 = 600;
 /// Keeps the flow cookie's tags apart from the device cookies' (same key).
 const FLOW_PURPOSE: &[u8] = b"spades-im campus sign-in flow v1\n";
-/// The shortest wait between two fetches of the key set for an unknown key.
-const JWKS_REFETCH_SECONDS: i64 = 10;
 
 /// What turns campus sign-in on: `--oidc-issuer`, `--oidc-client-id`,
 /// `--oidc-client-secret` and `--oidc-only`.
@@ -112,11 +110,10 @@ pub struct CampusSignIn {
     provider: RwLock<Option<Provider>>,
 }
 
+/// The provider's discovery document, with its key set as last fetched.
 #[derive(Clone)]
 struct Provider {
     metadata: CoreProviderMetadata,
-    /// When the key set was last fetched (Unix seconds).
-    keys_fetched: i64,
 }
 
 impl CampusSignIn {
@@ -163,7 +160,7 @@ impl CampusSignIn {
         next: Option<String>,
         now: Timestamp,
     ) -> Result<(url::Url, String), Refusal> {
-        let provider = self.provider(now).await?;
+        let provider = self.provider().await?;
         let client = self.client(&provider.metadata);
         let (challenge, verifier) = PkceCodeChallenge::new_random_sha256();
         let (url, state, nonce) = client
@@ -218,12 +215,10 @@ impl CampusSignIn {
             .code
             .clone()
             .ok_or(Refusal::BadState("the callback has no code"))?;
-        let provider = self.provider(now).await?;
+        let provider = self.provider().await?;
         let tokens = self.exchange(&provider, code, flow.verifier).await?;
-        let claims = self
-            .checked_claims(provider, &tokens, &flow.nonce, now)
-            .await?;
-        let email = self.email(&claims, &tokens, now).await?;
+        let claims = self.checked_claims(provider, &tokens, &flow.nonce).await?;
+        let email = self.email(&claims, &tokens).await?;
         Ok((Identity { email }, flow.next))
     }
 
@@ -239,7 +234,7 @@ impl CampusSignIn {
     }
 
     /// The provider as discovered, discovering it the first time.
-    async fn provider(&self, now: Timestamp) -> Result<Provider, Refusal> {
+    async fn provider(&self) -> Result<Provider, Refusal> {
         if let Some(provider) = self.provider.read().await.as_ref() {
             return Ok(provider.clone());
         }
@@ -252,10 +247,7 @@ impl CampusSignIn {
         let metadata = CoreProviderMetadata::discover_async(issuer, &self.http)
             .await
             .map_err(|e| Refusal::Unavailable(format!("discovery failed: {e}")))?;
-        let provider = Provider {
-            metadata,
-            keys_fetched: now.0.timestamp(),
-        };
+        let provider = Provider { metadata };
         *slot = Some(provider.clone());
         Ok(provider)
     }
@@ -285,7 +277,6 @@ impl CampusSignIn {
         provider: Provider,
         tokens: &CoreTokenResponse,
         nonce: &str,
-        now: Timestamp,
     ) -> Result<CoreIdTokenClaims, Refusal> {
         let id_token = tokens
             .id_token()
@@ -297,7 +288,7 @@ impl CampusSignIn {
             Err(e) if !names_unknown_key(&e) => return Err(refused_token(&e)),
             Err(_) => {}
         }
-        let provider = self.refetch_keys(provider, now).await?;
+        let provider = self.refetch_keys(provider).await?;
         let client = self.client(&provider.metadata);
         id_token
             .claims(&client.id_token_verifier(), &nonce)
@@ -305,19 +296,16 @@ impl CampusSignIn {
             .map_err(|e| refused_token(&e))
     }
 
-    /// The provider's key set fetched again (not more often than every few seconds) and kept.
-    async fn refetch_keys(&self, provider: Provider, now: Timestamp) -> Result<Provider, Refusal> {
+    /// The provider's key set fetched again, and kept. Only the provider can make this
+    /// happen: the ID token comes from its token endpoint, for a code and the client secret.
+    async fn refetch_keys(&self, provider: Provider) -> Result<Provider, Refusal> {
         let mut slot = self.provider.write().await;
         let kept = slot.clone().unwrap_or(provider);
-        if now.0.timestamp() - kept.keys_fetched < JWKS_REFETCH_SECONDS {
-            return Ok(kept);
-        }
         let keys = JsonWebKeySet::fetch_async(kept.metadata.jwks_uri(), &self.http)
             .await
             .map_err(|e| Refusal::Unavailable(format!("the key set could not be fetched: {e}")))?;
         let fresh = Provider {
             metadata: kept.metadata.set_jwks(keys),
-            keys_fetched: now.0.timestamp(),
         };
         *slot = Some(fresh.clone());
         Ok(fresh)
@@ -329,12 +317,11 @@ impl CampusSignIn {
         &self,
         claims: &CoreIdTokenClaims,
         tokens: &CoreTokenResponse,
-        now: Timestamp,
     ) -> Result<String, Refusal> {
         let (email, verified) = match claims.email() {
             Some(email) => (email.to_string(), claims.email_verified()),
             None => {
-                let info = self.user_info(claims, tokens, now).await?;
+                let info = self.user_info(claims, tokens).await?;
                 let email = info
                     .email()
                     .ok_or_else(|| Refusal::Failed("the provider gave no email".into()))?;
@@ -353,9 +340,8 @@ impl CampusSignIn {
         &self,
         claims: &CoreIdTokenClaims,
         tokens: &CoreTokenResponse,
-        now: Timestamp,
     ) -> Result<CoreUserInfoClaims, Refusal> {
-        let provider = self.provider(now).await?;
+        let provider = self.provider().await?;
         let client = self.client(&provider.metadata);
         client
             .user_info(
