@@ -7,6 +7,7 @@ use actix_web::{App, HttpServer, web};
 
 use crate::db::{Db, Location};
 use crate::domain::Clock;
+use crate::service::oidc::{CampusSignIn, OidcSettings};
 use crate::web::{self as site, AppState};
 
 #[derive(Debug, Clone)]
@@ -26,6 +27,11 @@ pub struct Settings {
     pub trusted_proxies: Vec<ipnet::IpNet>,
     /// Threads answering requests (`None`: actix's default, one per CPU core).
     pub workers: Option<usize>,
+    /// The address people reach the service at (`--public-url`): campus sign-in's redirect
+    /// URI is made from it.
+    pub public_url: Option<url::Url>,
+    /// Campus sign-in (OpenID Connect), when configured; needs `public_url`.
+    pub oidc: Option<OidcSettings>,
 }
 
 pub struct Application {
@@ -37,6 +43,7 @@ pub struct Application {
 impl Application {
     /// Opens the database (running migrations) and binds the listener.
     pub async fn build(settings: &Settings) -> anyhow::Result<Application> {
+        let campus = campus_sign_in(settings)?;
         let db = Db::open(&settings.db, settings.clock.clone()).await?;
         // Made now, off the workers, so the first login of an unknown name takes no longer
         // than a known one's.
@@ -53,6 +60,7 @@ impl Application {
             pages: site::middleware::page_cache::PageCache::new(settings.page_cache),
             device_keys: Default::default(),
             metrics: site::metrics::Metrics::new(&db),
+            campus,
         });
         let server = HttpServer::new(move || {
             App::new()
@@ -93,4 +101,20 @@ impl Application {
     pub async fn run_until_stopped(self) -> std::io::Result<()> {
         self.server.await
     }
+}
+
+/// Campus sign-in as configured, its line in the start-up log; none when not configured.
+fn campus_sign_in(settings: &Settings) -> anyhow::Result<Option<CampusSignIn>> {
+    let Some(oidc) = settings.oidc.clone() else {
+        return Ok(None);
+    };
+    let Some(public_url) = &settings.public_url else {
+        anyhow::bail!(
+            "campus sign-in needs --public-url (the address people reach the service at, \
+             from which the redirect URI registered at the provider is made)"
+        );
+    };
+    let campus = CampusSignIn::new(oidc, public_url)?;
+    tracing::info!("{}", campus.describe());
+    Ok(Some(campus))
 }

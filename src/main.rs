@@ -11,6 +11,7 @@ use spades_im::domain::TextEnum;
 use spades_im::domain::{Clock, ErrorCode, FieldError, machine_zone};
 use spades_im::invocation::command;
 use spades_im::rules::score_json;
+use spades_im::service::oidc::{ClientSecret, OidcSettings};
 use spades_im::service::{Role, ServiceError, accounts, users};
 use tracing_subscriber::EnvFilter;
 
@@ -156,6 +157,79 @@ struct ServeArgs {
         value_parser = clap::value_parser!(u16).range(1..=1024)
     )]
     workers: Option<u16>,
+    #[command(flatten)]
+    campus: CampusArgs,
+}
+
+/// Campus sign-in (OpenID Connect): see docs/deploy.md, "Campus sign-in".
+#[derive(clap::Args, Clone)]
+struct CampusArgs {
+    /// The address people reach the service at, e.g. https://spades.example.edu: campus
+    /// sign-in's redirect URI is {public-url}/auth/oidc/callback.
+    #[arg(long, env = "SPADES_PUBLIC_URL", global = true)]
+    public_url: Option<url::Url>,
+    /// The campus identity provider's issuer URL, exactly as its discovery document names it
+    /// (e.g. https://login.microsoftonline.com/TENANT/v2.0). With the client id and secret it
+    /// turns on "Log in with your campus account".
+    #[arg(long, env = "SPADES_OIDC_ISSUER", global = true)]
+    oidc_issuer: Option<String>,
+    /// The client id the provider gave this service.
+    #[arg(long, env = "SPADES_OIDC_CLIENT_ID", global = true)]
+    oidc_client_id: Option<String>,
+    /// The client secret the provider gave this service. Prefer the environment variable: a
+    /// flag's value shows in the process list.
+    // `hide_env_values`: `--help` names SPADES_OIDC_CLIENT_SECRET without its value.
+    #[arg(
+        long,
+        env = "SPADES_OIDC_CLIENT_SECRET",
+        hide_env_values = true,
+        global = true
+    )]
+    oidc_client_secret: Option<String>,
+    /// Supervisors log in only with their campus account (admins keep their password, for
+    /// the day the provider is down; the command line still works).
+    #[arg(
+        long,
+        env = "SPADES_OIDC_ONLY",
+        global = true,
+        value_parser = clap::builder::BoolishValueParser::new()
+    )]
+    oidc_only: bool,
+}
+
+impl CampusArgs {
+    /// The campus sign-in settings: all three of issuer, client id and secret, or none.
+    fn settings(&self) -> anyhow::Result<Option<OidcSettings>> {
+        let (issuer, client_id, secret) = match (
+            &self.oidc_issuer,
+            &self.oidc_client_id,
+            &self.oidc_client_secret,
+        ) {
+            (Some(issuer), Some(id), Some(secret)) => (issuer, id, secret),
+            (None, None, None) if self.oidc_only => anyhow::bail!(
+                "--oidc-only needs campus sign-in: --oidc-issuer, --oidc-client-id and \
+                 --oidc-client-secret"
+            ),
+            (None, None, None) => return Ok(None),
+            (issuer, id, secret) => {
+                let missing: Vec<&str> = [
+                    ("--oidc-issuer", issuer.is_none()),
+                    ("--oidc-client-id", id.is_none()),
+                    ("--oidc-client-secret", secret.is_none()),
+                ]
+                .into_iter()
+                .filter_map(|(flag, absent)| absent.then_some(flag))
+                .collect();
+                anyhow::bail!("campus sign-in also needs {}", missing.join(" and "))
+            }
+        };
+        Ok(Some(OidcSettings {
+            issuer: issuer.clone(),
+            client_id: client_id.clone(),
+            client_secret: ClientSecret::new(secret.clone()),
+            only: self.oidc_only,
+        }))
+    }
 }
 
 /// An address block, or a single address as a block of one.
@@ -404,6 +478,8 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         clock,
         trusted_proxies: args.trusted_proxies,
         workers: args.workers.map(usize::from),
+        public_url: args.campus.public_url.clone(),
+        oidc: args.campus.settings()?,
     };
     let app = Application::build(&settings).await?;
     let first_admin = accounts::ensure_admin(app.db()).await?;

@@ -18,6 +18,8 @@ pub struct UserRow {
     /// The password is a one-time password: the user must change it before anything else.
     pub must_change_password: bool,
     pub last_login_at: Option<Timestamp>,
+    /// The last sign-in through the campus identity provider.
+    pub campus_login_at: Option<Timestamp>,
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -164,6 +166,15 @@ pub async fn set_password_once(
 pub async fn set_last_login(conn: &mut Conn, id: UserId, at: Timestamp) -> sqlx::Result<()> {
     on_store!(conn, execute sqlx::query(
         "UPDATE users SET last_login_at = $1 WHERE id = $2"
+    )
+    .bind(at)
+    .bind(id))?;
+    Ok(())
+}
+
+pub async fn set_campus_login(conn: &mut Conn, id: UserId, at: Timestamp) -> sqlx::Result<()> {
+    on_store!(conn, execute sqlx::query(
+        "UPDATE users SET campus_login_at = $1 WHERE id = $2"
     )
     .bind(at)
     .bind(id))?;

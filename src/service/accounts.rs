@@ -270,6 +270,19 @@ pub async fn check_login(
     Ok(row.filter(|r| ok && r.active).map(user_of))
 }
 
+/// The active user whose email is `email` (a campus sign-in's, ASCII case aside), with the
+/// time of this campus sign-in kept for the users page; `None` for no such user or a
+/// deactivated one. A sign-in never makes an account.
+pub async fn campus_user(db: &Db, email: &str) -> Result<Option<User>, ServiceError> {
+    let mut tx = db.write().await?;
+    let Some(row) = users::by_email(&mut tx, email).await?.filter(|r| r.active) else {
+        return Ok(None);
+    };
+    users::set_campus_login(&mut tx, row.id, db.clock().now()).await?;
+    tx.commit().await?;
+    Ok(Some(user_of(row)))
+}
+
 /// A new session: returns the session id (for the cookie) and its CSRF token.
 pub async fn open_session(db: &Db, user: &User) -> Result<(String, String), ServiceError> {
     let now = db.clock().now();

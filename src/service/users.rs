@@ -25,6 +25,8 @@ pub struct Account {
     /// The slugs of the leagues the user supervises.
     pub leagues: Vec<String>,
     pub last_login_at: Option<Timestamp>,
+    /// The last sign-in through the campus identity provider (OpenID Connect).
+    pub campus_login_at: Option<Timestamp>,
     /// Personal data: admins only.
     pub email: Option<String>,
 }
@@ -38,6 +40,7 @@ impl Account {
             must_change_password: row.must_change_password,
             leagues,
             last_login_at: row.last_login_at,
+            campus_login_at: row.campus_login_at,
             email: row.email,
         }
     }

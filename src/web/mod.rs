@@ -30,6 +30,8 @@ pub struct AppState {
     pub device_keys: crate::service::device_cookie::DeviceKeys,
     /// What `GET /metrics` shows.
     pub metrics: metrics::Metrics,
+    /// Campus sign-in (OpenID Connect), when configured.
+    pub campus: Option<crate::service::oidc::CampusSignIn>,
 }
 
 impl AppState {

@@ -27,6 +27,9 @@ pub const ROUTES: &[(&str, &str)] = &[
     ("POST", "/account/password"),
     ("POST", "/account/tokens"),
     ("POST", "/account/tokens/{id}/revoke"),
+    // Campus sign-in (404 when it is not configured).
+    ("GET", "/auth/oidc/login"),
+    ("GET", "/auth/oidc/callback"),
     // The coordinator's pages.
     ("GET", "/admin"),
     ("GET", "/admin/users"),

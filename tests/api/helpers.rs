@@ -648,6 +648,8 @@ async fn spawn_app_at(
         clock: clock.clone(),
         trusted_proxies,
         workers: None,
+        public_url: None,
+        oidc: None,
     };
     let app = Application::build(&settings).await.expect("app builds");
     let address = format!("http://127.0.0.1:{}", app.port());
@@ -882,6 +884,8 @@ impl TestApp {
             clock: self.db.clock().clone(),
             trusted_proxies: vec![],
             workers: None,
+            public_url: None,
+            oidc: None,
         };
         let app = Application::build(&settings)
             .await
@@ -902,6 +906,8 @@ impl TestApp {
             clock,
             trusted_proxies: vec![],
             workers: None,
+            public_url: None,
+            oidc: None,
         };
         let app = Application::build(&settings).await.expect("twin builds");
         let address = format!("http://127.0.0.1:{}", app.port());

@@ -104,6 +104,8 @@ async fn a_season_moves_to_postgres_and_answers_every_read_the_same() {
         clock: source.db.clock().clone(),
         trusted_proxies: vec![],
         workers: None,
+        public_url: None,
+        oidc: None,
     };
     let copy = Application::build(&settings).await.expect("copy builds");
     let copy_admin = Api {

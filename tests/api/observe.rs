@@ -456,6 +456,8 @@ async fn spawn_one_worker_app() -> (String, tempfile::TempDir) {
         clock: machine_clock(),
         trusted_proxies: vec![],
         workers: Some(1),
+        public_url: None,
+        oidc: None,
     };
     let app = Application::build(&settings).await.unwrap();
     accounts::create_user(app.db(), None, "coord", Role::Admin, PASSWORD)

@@ -36,16 +36,42 @@ struct LoginPage {
     username: String,
     next: String,
     error: Option<String>,
+    /// "Log in with your campus account", when campus sign-in is on: its link.
+    campus_href: Option<String>,
+    /// Supervisors may log in only through the campus account.
+    campus_only: bool,
+}
+
+impl LoginPage {
+    fn new(state: &AppState, nav: Nav, username: String, next: Option<String>) -> LoginPage {
+        let campus_href = state.campus.as_ref().map(|_| match &next {
+            Some(next) => format!(
+                "/auth/oidc/login?{}",
+                url::form_urlencoded::Serializer::new(String::new())
+                    .append_pair("next", next)
+                    .finish()
+            ),
+            None => "/auth/oidc/login".to_string(),
+        });
+        LoginPage {
+            nav,
+            username,
+            next: next.unwrap_or_default(),
+            error: None,
+            campus_href,
+            campus_only: state.campus.as_ref().is_some_and(|c| c.only()),
+        }
+    }
 }
 
 #[derive(Deserialize)]
-struct NextQuery {
-    next: Option<String>,
+pub(super) struct NextQuery {
+    pub(super) next: Option<String>,
 }
 
 /// Only a path on this site (never `//host` or a full URL); none when there is no such path,
 /// and the login then sends the user to their own start page ([`landing`]).
-fn safe_next(next: Option<&str>) -> Option<String> {
+pub(super) fn safe_next(next: Option<&str>) -> Option<String> {
     next.filter(|n| is_local_path(n)).map(str::to_string)
 }
 
@@ -71,13 +97,13 @@ fn is_local_path(next: &str) -> bool {
 }
 
 #[get("/login")]
-async fn login_form(who: Viewer, query: web::Query<NextQuery>) -> Result<HttpResponse, PageError> {
-    let page = LoginPage {
-        nav: who.nav(),
-        username: String::new(),
-        next: safe_next(query.next.as_deref()).unwrap_or_default(),
-        error: None,
-    };
+async fn login_form(
+    who: Viewer,
+    state: web::Data<AppState>,
+    query: web::Query<NextQuery>,
+) -> Result<HttpResponse, PageError> {
+    let next = safe_next(query.next.as_deref());
+    let page = LoginPage::new(&state, who.nav(), String::new(), next);
     Ok(no_store(html(StatusCode::OK, page.render()?)))
 }
 
@@ -101,10 +127,8 @@ async fn login(
     let next = safe_next(form.next.as_deref());
     let again = |status: StatusCode, message: String| -> Result<HttpResponse, PageError> {
         let page = LoginPage {
-            nav: Nav::default(),
-            username: username.clone(),
-            next: next.clone().unwrap_or_default(),
             error: Some(message),
+            ..LoginPage::new(&state, Nav::default(), username.clone(), next.clone())
         };
         Ok(no_store(html(status, page.render()?)))
     };
@@ -138,16 +162,35 @@ async fn login(
             "Wrong username or password.".into(),
         );
     };
-    // A new session id at every login.
-    let (session, _csrf) = accounts::open_session(&state.db, &user).await?;
+    if state.campus.as_ref().is_some_and(|c| c.only()) && user.role == Role::Supervisor {
+        return again(
+            StatusCode::FORBIDDEN,
+            "Supervisors log in with their campus account here: use \"Log in with your campus \
+             account\" above."
+                .into(),
+        );
+    }
+    log_in_as(&state, key, &user, next, SameSite::Strict).await
+}
+
+/// Opens a session for `user` (a password's or a campus sign-in's) and sends the browser on
+/// to `next` or the user's start page: a new session id at every login, and a new device
+/// cookie (this browser is now a device the user logged in on).
+pub(super) async fn log_in_as(
+    state: &AppState,
+    key: &DeviceKey,
+    user: &crate::service::User,
+    next: Option<String>,
+    same_site: SameSite,
+) -> Result<HttpResponse, PageError> {
+    let (session, _csrf) = accounts::open_session(&state.db, user).await?;
     let session = Cookie::build(state.session_cookie(), session)
         .path("/")
         .http_only(true)
-        .same_site(SameSite::Strict)
+        .same_site(same_site)
         .secure(state.secure_cookies)
         .max_age(CookieDuration::hours(accounts::SESSION_HOURS))
         .finish();
-    // A new device cookie too: this browser is now a device the user logged in on.
     let device = Cookie::build(
         device_cookie::COOKIE,
         key.issue(&throttle::fold(&user.username)),
@@ -158,6 +201,7 @@ async fn login(
     .secure(state.secure_cookies)
     .max_age(CookieDuration::days(device_cookie::DAYS))
     .finish();
+    tracing::info!(user = %user.username, "logged in");
     Ok(no_store(
         HttpResponse::SeeOther()
             .cookie(session)

@@ -4,6 +4,7 @@
 pub mod account;
 pub mod admin;
 pub mod calculator;
+pub mod campus;
 pub mod console;
 pub mod hand_form;
 pub mod home;
@@ -17,6 +18,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.configure(home::routes)
         .configure(calculator::routes)
         .configure(account::routes)
+        .configure(campus::routes)
         .configure(admin::routes)
         .configure(admin::playoffs::routes)
         .configure(console::routes);

@@ -27,6 +27,7 @@ struct UserLine {
     leagues: Vec<String>,
     email: String,
     last_login: Option<Stamp>,
+    campus_login: Option<Stamp>,
     state: &'static str,
     active: bool,
     /// The change form's role and email.
@@ -154,6 +155,7 @@ async fn render(state: &AppState, who: &Authed, shown: Shown) -> Result<HttpResp
                 state: state_of(&a),
                 role: a.role.as_str(),
                 last_login: a.last_login_at.map(stamp),
+                campus_login: a.campus_login_at.map(stamp),
                 active: a.active,
                 email: a.email.unwrap_or_default(),
                 leagues: a.leagues,
