@@ -29,6 +29,7 @@ impl Provider {
     /// Starts the provider with the app's client, `accounts` (login -> claims: `email`,
     /// optional `email_verified`, `name`) and a `tamper` setting (see provider.mjs) or none.
     pub fn start(accounts: Value, tamper: Option<&str>) -> Provider {
+        install_crypto_provider();
         let root = env!("CARGO_MANIFEST_DIR");
         let script = format!("{root}/tests/oidc/provider.mjs");
         let installed = format!("{root}/node_modules/oidc-provider/package.json");
@@ -94,6 +95,14 @@ impl Provider {
     }
 }
 
+/// reqwest is built with `rustls-no-provider` (the app's choice, src/service/oidc.rs), so a
+/// client built before any crypto provider is installed panics; the app installs ring when it
+/// builds campus sign-in. A test that builds a client first (before any app with campus
+/// sign-in in this process) needs it installed too. A second install changes nothing.
+pub fn install_crypto_provider() {
+    let _ = rustls::crypto::ring::default_provider().install_default();
+}
+
 impl Drop for Provider {
     fn drop(&mut self) {
         let _ = self.child.kill();
@@ -109,7 +118,6 @@ impl Drop for Provider {
 }
 
 /// The app's settings for this provider (`only`: `--oidc-only`).
-#[cfg(any())] // TEMP until the app has service::oidc
 pub fn settings(provider: &Provider, only: bool) -> spades_im::service::oidc::OidcSettings {
     spades_im::service::oidc::OidcSettings {
         issuer: provider.issuer.clone(),
@@ -129,12 +137,11 @@ pub fn browser() -> reqwest::Client {
 }
 
 /// A sign-in under way: the browser, the app's `spades_oidc` cookie as the browser sends it
-/// (`spades_oidc=...`), the provider's authorization URL, and the callback URL the provider
-/// sent the browser to, already pointed at the app's real address.
+/// (`spades_oidc=...`), and the callback URL the provider sent the browser to, already
+/// pointed at the app's real address.
 pub struct Flow {
     pub browser: reqwest::Client,
     pub flow_cookie: String,
-    pub authorize: String,
     pub callback: String,
 }
 
@@ -188,7 +195,6 @@ pub async fn through_provider(
     Flow {
         browser,
         flow_cookie,
-        authorize,
         callback: format!("{app}{rest}"),
     }
 }
