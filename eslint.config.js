@@ -59,5 +59,14 @@ module.exports = [
       sourceType: "commonjs",
       globals: { ...globals.node }
     }
+  },
+  {
+    // The OpenID provider the campus sign-in tests start (node, an ES module).
+    files: ["tests/oidc/**/*.mjs"],
+    languageOptions: {
+      ecmaVersion: 2022,
+      sourceType: "module",
+      globals: { ...globals.node }
+    }
   }
 ];

@@ -651,7 +651,34 @@ async fn spawn_app_at(
         public_url: None,
         oidc: None,
     };
-    let app = Application::build(&settings).await.expect("app builds");
+    serve(dir, location, &settings).await
+}
+
+/// Starts the application on the test store (see [`test_store`]) with campus sign-in
+/// (`oidc`) reached at `public_url`; session cookies without `Secure` (`spades_session`).
+pub async fn spawn_app_with_oidc(
+    public_url: Option<url::Url>,
+    oidc: Option<spades_im::service::oidc::OidcSettings>,
+) -> TestApp {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let location = test_store(dir.path()).await;
+    let settings = Settings {
+        bind: "127.0.0.1:0".into(),
+        db: location.clone(),
+        secure_cookies: false,
+        page_cache: true,
+        clock: system_clock(),
+        trusted_proxies: vec![],
+        workers: None,
+        public_url,
+        oidc,
+    };
+    serve(dir, location, &settings).await
+}
+
+/// Builds the application with `settings` (on `location`, in `dir`) and serves it.
+async fn serve(dir: tempfile::TempDir, location: Location, settings: &Settings) -> TestApp {
+    let app = Application::build(settings).await.expect("app builds");
     let address = format!("http://127.0.0.1:{}", app.port());
     let db = app.db().clone();
     actix_web::rt::spawn(app.run_until_stopped());

@@ -48,6 +48,8 @@ mod login_throttle;
 mod long_match;
 mod migrate_to;
 mod observe;
+mod oidc;
+mod oidc_provider;
 mod page_cache;
 mod page_fuzz;
 mod pages;
