@@ -29,7 +29,6 @@ impl Provider {
     /// Starts the provider with the app's client, `accounts` (login -> claims: `email`,
     /// optional `email_verified`, `name`) and a `tamper` setting (see provider.mjs) or none.
     pub fn start(accounts: Value, tamper: Option<&str>) -> Provider {
-        install_crypto_provider();
         let root = env!("CARGO_MANIFEST_DIR");
         let script = format!("{root}/tests/oidc/provider.mjs");
         let installed = format!("{root}/node_modules/oidc-provider/package.json");
@@ -93,14 +92,6 @@ impl Provider {
     pub async fn jwks_fetches(&self) -> i64 {
         self.stats().await["jwks"].as_i64().expect("jwks count")
     }
-}
-
-/// reqwest is built with `rustls-no-provider` (the app's choice, src/service/oidc.rs), so a
-/// client built before any crypto provider is installed panics; the app installs ring when it
-/// builds campus sign-in. A test that builds a client first (before any app with campus
-/// sign-in in this process) needs it installed too. A second install changes nothing.
-pub fn install_crypto_provider() {
-    let _ = rustls::crypto::ring::default_provider().install_default();
 }
 
 impl Drop for Provider {
