@@ -660,10 +660,19 @@ pub async fn spawn_app_with_oidc(
     public_url: Option<url::Url>,
     oidc: Option<spades_im::service::oidc::OidcSettings>,
 ) -> TestApp {
+    spawn_app_with_oidc_on("127.0.0.1:0", public_url, oidc).await
+}
+
+/// As [`spawn_app_with_oidc`], listening on `bind`.
+pub async fn spawn_app_with_oidc_on(
+    bind: &str,
+    public_url: Option<url::Url>,
+    oidc: Option<spades_im::service::oidc::OidcSettings>,
+) -> TestApp {
     let dir = tempfile::tempdir().expect("temp dir");
     let location = test_store(dir.path()).await;
     let settings = Settings {
-        bind: "127.0.0.1:0".into(),
+        bind: bind.into(),
         db: location.clone(),
         secure_cookies: false,
         page_cache: true,

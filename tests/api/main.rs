@@ -13,6 +13,7 @@ mod bracket_page;
 mod browser;
 mod browser_a11y;
 mod browser_bracket;
+mod browser_campus;
 mod browser_conduct;
 mod browser_league;
 mod browser_lineups;

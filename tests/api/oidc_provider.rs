@@ -19,7 +19,8 @@ pub const CLIENT_SECRET: &str = "provider-shared-secret-9f3k";
 
 /// The provider's process, stopped on drop.
 pub struct Provider {
-    /// `http://127.0.0.1:PORT`, exactly as the discovery document's `issuer`.
+    /// `http://127.0.0.1:PORT` (or another name of 127.0.0.1), exactly as the discovery
+    /// document's `issuer`.
     pub issuer: String,
     child: Child,
     log: tempfile::NamedTempFile,
@@ -29,6 +30,17 @@ impl Provider {
     /// Starts the provider with the app's client, `accounts` (login -> claims: `email`,
     /// optional `email_verified`, `name`) and a `tamper` setting (see provider.mjs) or none.
     pub fn start(accounts: Value, tamper: Option<&str>) -> Provider {
+        Provider::start_for(PUBLIC_URL, "127.0.0.1", accounts, tamper)
+    }
+
+    /// As [`start`](Self::start), for an app reached at `public_url`, the provider naming
+    /// itself `http://{issuer_host}:PORT` (it listens on 127.0.0.1 whatever the name).
+    pub fn start_for(
+        public_url: &str,
+        issuer_host: &str,
+        accounts: Value,
+        tamper: Option<&str>,
+    ) -> Provider {
         let root = env!("CARGO_MANIFEST_DIR");
         let script = format!("{root}/tests/oidc/provider.mjs");
         let installed = format!("{root}/node_modules/oidc-provider/package.json");
@@ -41,8 +53,9 @@ impl Provider {
             "clients": [{
                 "client_id": CLIENT_ID,
                 "client_secret": CLIENT_SECRET,
-                "redirect_uris": [format!("{PUBLIC_URL}/auth/oidc/callback")],
+                "redirect_uris": [format!("{public_url}/auth/oidc/callback")],
             }],
+            "issuer_host": issuer_host,
             "accounts": accounts,
             "tamper": tamper,
         });
@@ -67,7 +80,7 @@ impl Provider {
         // Blocks until the provider listens (it prints nothing else).
         let read = std::io::BufReader::new(stdout).read_line(&mut issuer);
         let issuer = issuer.trim().to_string();
-        if read.is_err() || !issuer.starts_with("http://127.0.0.1:") {
+        if read.is_err() || !issuer.starts_with(&format!("http://{issuer_host}:")) {
             let _ = child.kill();
             let _ = child.wait();
             panic!(

@@ -5,7 +5,8 @@
 // first line of stdout. Configured by one environment variable, OIDC_TEST_CONFIG (JSON):
 //   {"clients": [{"client_id", "client_secret", "redirect_uris": [...]}],
 //    "accounts": {"<login>": {"email": "...", "email_verified": true, "name": "..."}},
-//    "tamper": null | "aud" | "exp" | "nonce" | "iss" | "same_kid" | "unknown_kid" | "rotate"}
+//    "tamper": null | "aud" | "exp" | "nonce" | "iss" | "same_kid" | "unknown_kid" | "rotate",
+//    "issuer_host": "127.0.0.1" (default) | "localhost" | ...}
 // Sign-in goes through the provider's development pages: a login form (any password) for an
 // account of "accounts", then a consent form. Memory store only.
 //
@@ -56,7 +57,9 @@ const server = http.createServer((req, res) => {
   handle(req, res);
 });
 await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
-const issuer = `http://127.0.0.1:${server.address().port}`;
+// "issuer_host": the name the provider goes by (default 127.0.0.1), e.g. "localhost" to be
+// another site than an app on 127.0.0.1 for a browser's SameSite rules.
+const issuer = `http://${config.issuer_host || "127.0.0.1"}:${server.address().port}`;
 
 const provider = new Provider(issuer, {
   clients: (config.clients || []).map((c) => ({
