@@ -20,6 +20,7 @@ fn accounts() -> Value {
     json!({
         "ana": {"email": "ana@campus.test", "email_verified": true, "name": "Ana Supervisor"},
         "boss": {"email": "Boss@Campus.TEST", "name": "The Coordinator"},
+        "cy": {"email": "cy@campus.test", "name": "Cy New"},
         "stranger": {"email": "stranger@campus.test", "email_verified": true, "name": "Nobody Here"},
         "unverified": {"email": "ana@campus.test", "email_verified": false, "name": "Ana?"},
     })
@@ -613,4 +614,31 @@ async fn refusals_are_logged_without_code_token_email_or_secret() {
     ] {
         assert!(!output.contains(secret), "{secret:?} in the log: {output}");
     }
+}
+
+/// A supervisor added with a one-time password who signs in on campus goes to tonight's
+/// matches, not to the password change, and the one-time password no longer logs in.
+#[actix_web::test]
+async fn a_campus_sign_in_voids_a_one_time_password() {
+    let (provider, app) = setup(None, false).await;
+    let cy = users::NewAccount {
+        username: "cy".into(),
+        role: Role::Supervisor,
+        email: Some("cy@campus.test".into()),
+    };
+    let (_, password) = users::add(&app.db, None, &cy, &[])
+        .await
+        .expect("cy with a one-time password");
+    assert!(
+        app.log_in("cy", &password).await.is_some(),
+        "the one-time password works before"
+    );
+    let (r, _) = sign_in(&app.address, &provider, "cy", None).await;
+    assert_eq!(r.status(), 303);
+    assert_eq!(location(&r), "/supervise", "not sent to choose a password");
+    assert!(!account(&app, "cy").await.must_change_password);
+    assert!(
+        app.log_in("cy", &password).await.is_none(),
+        "the one-time password is void"
+    );
 }
