@@ -37,8 +37,13 @@ async fn browser_a_supervisor_signs_in_at_the_campus_provider_and_lands_on_tonig
     };
     let port = free_port();
     let public_url = format!("http://127.0.0.1:{port}");
-    let accounts = json!({"ana": {"email": "ana@campus.test", "email_verified": true}});
-    let provider = Provider::start_for(&public_url, "localhost", accounts, None);
+    let provider = Provider::start_for(
+        &public_url,
+        json!({
+            "accounts": {"ana": {"email": "ana@campus.test", "email_verified": true}},
+            "issuer_host": "localhost",
+        }),
+    );
     let app = spawn_app_with_oidc_on(
         &format!("127.0.0.1:{port}"),
         Some(public_url.parse().expect("public url")),

@@ -642,3 +642,57 @@ async fn a_campus_sign_in_voids_a_one_time_password() {
         "the one-time password is void"
     );
 }
+
+/// A provider that tells the email only at its userinfo endpoint (not in the ID token): the
+/// email is asked there, with the access token, and the sign-in works.
+#[actix_web::test]
+async fn the_email_is_asked_at_the_userinfo_endpoint_when_the_id_token_has_none() {
+    let provider = Provider::start_for(
+        PUBLIC_URL,
+        json!({"accounts": accounts(), "email_in_id_token": false}),
+    );
+    let app = spawn_app_with_oidc(
+        Some(PUBLIC_URL.parse().expect("public url")),
+        Some(settings(&provider, false)),
+    )
+    .await;
+    app.user("ana", Role::Supervisor).await;
+    set_email(&app, "ana", "ana@campus.test").await;
+    let (r, _) = sign_in(&app.address, &provider, "ana", None).await;
+    assert_eq!(r.status(), 303);
+    assert_eq!(location(&r), "/supervise");
+    // The unverified identity is refused by what userinfo says, too.
+    let (r, browser) = sign_in(&app.address, &provider, "unverified", None).await;
+    assert_no_session(&app, &r, &browser, "unverified at userinfo").await;
+    assert_eq!(r.status(), 403);
+}
+
+/// A provider that cannot be reached: the campus link answers 503 with a page that says so,
+/// and an admin still logs in with a password.
+#[actix_web::test]
+async fn a_provider_that_cannot_be_reached_is_a_503_and_passwords_still_work() {
+    let closed = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free port");
+    let mut oidc = settings_for_issuer(&format!("http://{closed}"));
+    oidc.only = true;
+    let app = spawn_app_with_oidc(Some(PUBLIC_URL.parse().expect("public url")), Some(oidc)).await;
+    app.user("boss", Role::Admin).await;
+    let r = app.get("/auth/oidc/login").await;
+    assert_eq!(r.status(), 503);
+    let body = r.text().await.expect("body");
+    assert!(body.contains("Campus sign-in is unavailable"), "{body}");
+    assert!(
+        app.log_in("boss", PASSWORD).await.is_some(),
+        "the admin's password still logs in"
+    );
+}
+
+fn settings_for_issuer(issuer: &str) -> spades_im::service::oidc::OidcSettings {
+    spades_im::service::oidc::OidcSettings {
+        issuer: issuer.into(),
+        client_id: CLIENT_ID.into(),
+        client_secret: spades_im::service::oidc::ClientSecret::new(CLIENT_SECRET),
+        only: false,
+    }
+}

@@ -30,17 +30,21 @@ impl Provider {
     /// Starts the provider with the app's client, `accounts` (login -> claims: `email`,
     /// optional `email_verified`, `name`) and a `tamper` setting (see provider.mjs) or none.
     pub fn start(accounts: Value, tamper: Option<&str>) -> Provider {
-        Provider::start_for(PUBLIC_URL, "127.0.0.1", accounts, tamper)
+        Provider::start_for(
+            PUBLIC_URL,
+            json!({"accounts": accounts, "tamper": tamper, "issuer_host": "127.0.0.1"}),
+        )
     }
 
-    /// As [`start`](Self::start), for an app reached at `public_url`, the provider naming
-    /// itself `http://{issuer_host}:PORT` (it listens on 127.0.0.1 whatever the name).
-    pub fn start_for(
-        public_url: &str,
-        issuer_host: &str,
-        accounts: Value,
-        tamper: Option<&str>,
-    ) -> Provider {
+    /// As [`start`](Self::start), for an app reached at `public_url`, with `options` of
+    /// provider.mjs's configuration: `accounts`, `tamper`, `issuer_host` (the provider names
+    /// itself `http://{issuer_host}:PORT`; it listens on 127.0.0.1 whatever the name) and
+    /// `email_in_id_token`.
+    pub fn start_for(public_url: &str, options: Value) -> Provider {
+        let issuer_host = options["issuer_host"]
+            .as_str()
+            .unwrap_or("127.0.0.1")
+            .to_string();
         let root = env!("CARGO_MANIFEST_DIR");
         let script = format!("{root}/tests/oidc/provider.mjs");
         let installed = format!("{root}/node_modules/oidc-provider/package.json");
@@ -49,16 +53,16 @@ impl Provider {
             "{installed} is missing: the campus sign-in tests need the OpenID provider that \
              `npm ci` installs (package.json devDependencies); run `npm ci` in {root}"
         );
-        let config = json!({
+        let mut config = json!({
             "clients": [{
                 "client_id": CLIENT_ID,
                 "client_secret": CLIENT_SECRET,
                 "redirect_uris": [format!("{public_url}/auth/oidc/callback")],
             }],
-            "issuer_host": issuer_host,
-            "accounts": accounts,
-            "tamper": tamper,
         });
+        if let (Some(config), Some(options)) = (config.as_object_mut(), options.as_object()) {
+            config.extend(options.clone());
+        }
         // The provider's warnings and errors go to a file, shown when it fails to start.
         let log = tempfile::NamedTempFile::new().expect("a file for the provider's log");
         let mut child = Command::new("node")

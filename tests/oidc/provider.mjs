@@ -6,7 +6,8 @@
 //   {"clients": [{"client_id", "client_secret", "redirect_uris": [...]}],
 //    "accounts": {"<login>": {"email": "...", "email_verified": true, "name": "..."}},
 //    "tamper": null | "aud" | "exp" | "nonce" | "iss" | "same_kid" | "unknown_kid" | "rotate",
-//    "issuer_host": "127.0.0.1" (default) | "localhost" | ...}
+//    "issuer_host": "127.0.0.1" (default) | "localhost" | ...,
+//    "email_in_id_token": true (default) | false}
 // Sign-in goes through the provider's development pages: a login form (any password) for an
 // account of "accounts", then a consent form. Memory store only.
 //
@@ -78,8 +79,9 @@ const provider = new Provider(issuer, {
   claims: { openid: ["sub"], email: ["email", "email_verified"], profile: ["name"] },
   scopes: ["openid", "email", "profile"],
   pkce: { required: () => true }, // S256 is the only method oidc-provider 9 offers
-  // The account's claims go in the ID token itself (not only at the userinfo endpoint).
-  conformIdTokenClaims: false,
+  // The account's claims go in the ID token itself, unless "email_in_id_token": false: then
+  // (as at some providers) only the userinfo endpoint tells the email.
+  conformIdTokenClaims: config.email_in_id_token === false,
   features: { devInteractions: { enabled: true } },
   jwks: { keys: [providerKey.privateJwk] },
   cookies: { keys: [crypto.randomBytes(32).toString("hex")] }
