@@ -38,9 +38,12 @@ pub(crate) enum Access {
     League,
     /// The coordinator only.
     Admin,
+    /// Campus sign-in's two ends: anyone's when it is configured, a 404 for everyone when
+    /// it is not, as on this matrix's server (tests/api/oidc.rs signs in through them).
+    CampusOnly,
 }
 
-use Access::{Admin, League, LoggedIn, Public};
+use Access::{Admin, CampusOnly, League, LoggedIn, Public};
 
 /// Every route, as the code declares it, and who may call it.
 pub(crate) const ROUTES: &[(&str, &str, Access)] = &[
@@ -103,6 +106,8 @@ pub(crate) const ROUTES: &[(&str, &str, Access)] = &[
     ("POST", "/calculator", Public),
     ("GET", "/login", Public),
     ("POST", "/login", Public),
+    ("GET", "/auth/oidc/login", CampusOnly),
+    ("GET", "/auth/oidc/callback", CampusOnly),
     ("GET", "/leagues", Public),
     ("GET", "/leagues/{slug}", Public),
     ("GET", "/leagues/{slug}/rules", Public),
@@ -255,6 +260,7 @@ fn want(api: bool, access: Access, caller: Caller) -> Want {
     use Caller::*;
     use Want::*;
     match (api, access, caller) {
+        (_, CampusOnly, _) => Refused(404),
         (_, _, Coordinator) => Allowed,
         // The API: an Authorization header must be a valid token, on every route.
         (true, _, RevokedToken) => Refused(401),

@@ -696,3 +696,55 @@ fn settings_for_issuer(issuer: &str) -> spades_im::service::oidc::OidcSettings {
         only: false,
     }
 }
+
+/// Hostile callback queries (no sign-in begun, or one begun and a state that is not its
+/// own) are each a 400 page, never a 5xx, and open no session.
+#[actix_web::test]
+async fn hostile_callback_queries_are_400_and_open_nothing() {
+    let (_provider, app) = setup(None, false).await;
+    let long = "x".repeat(6000);
+    let values = [
+        "",
+        "%00",
+        "%FF%FE",
+        "%E2%80%AE",
+        "%",
+        "%zz",
+        "%3Cscript%3E",
+        "a+b%20c",
+        &long,
+    ];
+    let fresh = crate::oidc_provider::browser();
+    let begun = crate::oidc_provider::browser();
+    let r = begun
+        .get(app.url("/auth/oidc/login"))
+        .send()
+        .await
+        .expect("begin");
+    assert_eq!(r.status(), 303);
+    for value in values {
+        for query in [
+            format!("code={value}&state={value}"),
+            format!("state={value}"),
+            format!("error={value}&state={value}"),
+            format!("code={value}&code={value}"),
+        ] {
+            // Each callback ends its sign-in (its cookie is cleared): begin one again.
+            let r = begun
+                .get(app.url("/auth/oidc/login"))
+                .send()
+                .await
+                .expect("begin");
+            assert_eq!(r.status(), 303);
+            for browser in [&fresh, &begun] {
+                let r = browser
+                    .get(app.url(&format!("/auth/oidc/callback?{query}")))
+                    .send()
+                    .await
+                    .expect("callback");
+                assert_eq!(r.status(), 400, "{query}");
+                assert!(!sets_session(&r), "{query}");
+            }
+        }
+    }
+}

@@ -84,9 +84,14 @@ fn query_params() -> Vec<(String, String)> {
                 walk(&path, out);
                 continue;
             }
-            let source = std::fs::read_to_string(&path).unwrap();
-            for used in source.split("web::Query<").skip(1) {
+            let file = std::fs::read_to_string(&path).unwrap();
+            for used in file.split("web::Query<").skip(1) {
                 let name = used.split('>').next().unwrap().trim();
+                // A struct of another module (`use super::account::NextQuery`) is there.
+                let source = match file.contains(&format!("struct {name} {{")) {
+                    true => file.clone(),
+                    false => defined_in(name, &path),
+                };
                 let start = source
                     .find(&format!("struct {name} {{"))
                     .unwrap_or_else(|| panic!("struct {name} not in {}", path.display()));
@@ -113,6 +118,32 @@ fn query_params() -> Vec<(String, String)> {
     out.sort();
     out.dedup();
     out
+}
+
+/// The source of the module that `file` imports the struct `name` from (`use
+/// super::MODULE::…` a sibling file, `use crate::A::B::…` src/A/B.rs), or an empty text.
+fn defined_in(name: &str, file: &Path) -> String {
+    let source = std::fs::read_to_string(file).unwrap();
+    let Some(import) = source
+        .lines()
+        .find(|l| l.starts_with("use ") && l.contains(name))
+    else {
+        return String::new();
+    };
+    // `use crate::service::oidc::{Callback, …};` -> ["crate", "service", "oidc"]
+    let path: Vec<&str> = import
+        .trim_start_matches("use ")
+        .split("::")
+        .take_while(|part| !part.starts_with('{') && !part.contains(name))
+        .collect();
+    let module = match path.as_slice() {
+        ["super", rest @ ..] => file.with_file_name(format!("{}.rs", rest.join("/"))),
+        ["crate", rest @ ..] => Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("src")
+            .join(format!("{}.rs", rest.join("/"))),
+        _ => return String::new(),
+    };
+    std::fs::read_to_string(module).unwrap_or_default()
 }
 
 /// A parameter a value of any text reads into.
@@ -382,9 +413,11 @@ async fn no_query_string_breaks_a_page() {
     let mut rng = Rng(seed);
     let long = long_value();
 
+    // Campus sign-in's two ends are a 404 on a server without it, as this one is:
+    // tests/api/oidc.rs sends them hostile queries on a server with a provider.
     let gets: Vec<&str> = ROUTES
         .iter()
-        .filter(|(m, _)| *m == "GET")
+        .filter(|(m, p)| *m == "GET" && !p.starts_with("/auth/oidc/"))
         .map(|(_, p)| *p)
         .collect();
     let mut asked = 0;
