@@ -30,16 +30,22 @@ fn accounts() -> Value {
 /// admin "boss" (boss@campus.test), both with [`PASSWORD`].
 async fn setup(tamper: Option<&str>, only: bool) -> (Provider, TestApp) {
     let provider = Provider::start(accounts(), tamper);
+    let app = app_of(&provider, only).await;
+    (provider, app)
+}
+
+/// The app using `provider`, with "ana" and "boss" as [`setup`] says.
+async fn app_of(provider: &Provider, only: bool) -> TestApp {
     let app = spawn_app_with_oidc(
         Some(PUBLIC_URL.parse().expect("public url")),
-        Some(settings(&provider, only)),
+        Some(settings(provider, only)),
     )
     .await;
     app.user("ana", Role::Supervisor).await;
     set_email(&app, "ana", "ana@campus.test").await;
     app.user("boss", Role::Admin).await;
     set_email(&app, "boss", "boss@campus.test").await;
-    (provider, app)
+    app
 }
 
 async fn set_email(app: &TestApp, name: &str, email: &str) {
@@ -651,13 +657,7 @@ async fn the_email_is_asked_at_the_userinfo_endpoint_when_the_id_token_has_none(
         PUBLIC_URL,
         json!({"accounts": accounts(), "email_in_id_token": false}),
     );
-    let app = spawn_app_with_oidc(
-        Some(PUBLIC_URL.parse().expect("public url")),
-        Some(settings(&provider, false)),
-    )
-    .await;
-    app.user("ana", Role::Supervisor).await;
-    set_email(&app, "ana", "ana@campus.test").await;
+    let app = app_of(&provider, false).await;
     let (r, _) = sign_in(&app.address, &provider, "ana", None).await;
     assert_eq!(r.status(), 303);
     assert_eq!(location(&r), "/supervise");
@@ -674,8 +674,12 @@ async fn a_provider_that_cannot_be_reached_is_a_503_and_passwords_still_work() {
     let closed = std::net::TcpListener::bind("127.0.0.1:0")
         .and_then(|l| l.local_addr())
         .expect("a free port");
-    let mut oidc = settings_for_issuer(&format!("http://{closed}"));
-    oidc.only = true;
+    let oidc = spades_im::service::oidc::OidcSettings {
+        issuer: format!("http://{closed}"),
+        client_id: CLIENT_ID.into(),
+        client_secret: spades_im::service::oidc::ClientSecret::new(CLIENT_SECRET),
+        only: true,
+    };
     let app = spawn_app_with_oidc(Some(PUBLIC_URL.parse().expect("public url")), Some(oidc)).await;
     app.user("boss", Role::Admin).await;
     let r = app.get("/auth/oidc/login").await;
@@ -686,15 +690,6 @@ async fn a_provider_that_cannot_be_reached_is_a_503_and_passwords_still_work() {
         app.log_in("boss", PASSWORD).await.is_some(),
         "the admin's password still logs in"
     );
-}
-
-fn settings_for_issuer(issuer: &str) -> spades_im::service::oidc::OidcSettings {
-    spades_im::service::oidc::OidcSettings {
-        issuer: issuer.into(),
-        client_id: CLIENT_ID.into(),
-        client_secret: spades_im::service::oidc::ClientSecret::new(CLIENT_SECRET),
-        only: false,
-    }
 }
 
 /// Hostile callback queries (no sign-in begun, or one begun and a state that is not its
