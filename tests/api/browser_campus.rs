@@ -79,7 +79,14 @@ async fn browser_a_supervisor_signs_in_at_the_campus_provider_and_lands_on_tonig
 /// From the login page's campus link, through the provider's login and consent pages, to
 /// tonight's matches, logged in.
 async fn sign_in(browser: &Browser, app: &TestApp) -> anyhow::Result<()> {
+    // Without a sign-in begun, the callback's refusal page; then the login page with the
+    // campus link, under --oidc-only: both pass axe-core.
+    browser
+        .goto(&app.url("/auth/oidc/callback?state=x"))
+        .await?;
+    accessible(browser, "the refused callback").await?;
     browser.goto(&app.url("/login")).await?;
+    accessible(browser, "the login page with the campus link").await?;
     let campus = browser.wait_for("#campus-login", WAIT).await?;
     browser.click_and_wait_for_page(&campus, WAIT).await?;
     let at = browser.current_url().await?;
@@ -108,5 +115,12 @@ async fn sign_in(browser: &Browser, app: &TestApp) -> anyhow::Result<()> {
         source.contains("Log out"),
         "tonight's matches, logged in: {source}"
     );
+    Ok(())
+}
+
+/// The page passes axe-core's WCAG 2.2 AA rules and best practices.
+async fn accessible(browser: &Browser, what: &str) -> anyhow::Result<()> {
+    let violations = browser.axe_violations().await?;
+    ensure!(violations.is_empty(), "{what}: {violations:#?}");
     Ok(())
 }
