@@ -12,7 +12,7 @@ use serde_json::json;
 use spades_im::service::{Role, users};
 
 use crate::browser::evidence;
-use crate::helpers::{TestApp, spawn_app_with_oidc_on};
+use crate::helpers::{PASSWORD, TestApp, spawn_app_with_oidc_on};
 use crate::oidc_provider::{Provider, settings};
 use crate::webdriver::{Browser, binaries_or_skip};
 
@@ -87,6 +87,18 @@ async fn sign_in(browser: &Browser, app: &TestApp) -> anyhow::Result<()> {
     accessible(browser, "the refused callback").await?;
     browser.goto(&app.url("/login")).await?;
     accessible(browser, "the login page with the campus link").await?;
+    // Under --oidc-only, ana's right password is refused, and the message, which says to
+    // use the campus account, takes the focus.
+    let user = browser.find("#username").await?;
+    browser.send_keys(&user, "ana").await?;
+    let password = browser.find("#password").await?;
+    browser.send_keys(&password, PASSWORD).await?;
+    let button = browser.find("#login-button").await?;
+    browser.click_and_wait_for_page(&button, WAIT).await?;
+    let focused = browser.active_id().await?;
+    ensure!(focused == "login-error", "focus on #{focused}");
+    let message = browser.text_of("#login-error").await?;
+    ensure!(message.contains("campus account"), "{message}");
     let campus = browser.wait_for("#campus-login", WAIT).await?;
     browser.click_and_wait_for_page(&campus, WAIT).await?;
     let at = browser.current_url().await?;
