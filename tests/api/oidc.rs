@@ -635,10 +635,18 @@ async fn a_campus_sign_in_voids_a_one_time_password() {
     let (_, password) = users::add(&app.db, None, &cy, &[])
         .await
         .expect("cy with a one-time password");
-    assert!(
-        app.log_in("cy", &password).await.is_some(),
-        "the one-time password works before"
-    );
+    // Someone else who heard the one-time password logs in with it: held to the password
+    // change.
+    let other = app
+        .log_in("cy", &password)
+        .await
+        .expect("the one-time password works before");
+    let held = other
+        .get(app.url("/supervise"))
+        .send()
+        .await
+        .expect("/supervise");
+    assert_eq!(location(&held), "/account", "held to the password change");
     let (r, _) = sign_in(&app.address, &provider, "cy", None).await;
     assert_eq!(r.status(), 303);
     assert_eq!(location(&r), "/supervise", "not sent to choose a password");
@@ -647,6 +655,20 @@ async fn a_campus_sign_in_voids_a_one_time_password() {
         app.log_in("cy", &password).await.is_none(),
         "the one-time password is void"
     );
+    // The session it opened ended with it (not freed of the hold).
+    let after = other
+        .get(app.url("/supervise"))
+        .send()
+        .await
+        .expect("/supervise");
+    assert!(
+        location(&after).starts_with("/login"),
+        "the one-time password's session: {} {}",
+        after.status(),
+        location(&after)
+    );
+    let voided = app.audit_rows("void_one_time_password", &["action"]).await;
+    assert_eq!(voided.len(), 1, "{voided:?}");
 }
 
 /// A provider that tells the email only at its userinfo endpoint (not in the ID token): the
