@@ -15,6 +15,7 @@
 use std::fmt;
 use std::future::Future;
 use std::pin::Pin;
+use std::time::{Duration, Instant};
 
 use openidconnect::core::{
     CoreAuthenticationFlow, CoreClient, CoreIdTokenClaims, CoreProviderMetadata, CoreUserInfoClaims,
@@ -30,8 +31,6 @@ use tokio::sync::RwLock;
 use super::device_cookie::{DeviceKey, hex, unhex};
 use crate::domain::Timestamp;
 
-/// The name of the cookie that carries a sign-in from its start to the callback.
-pub const FLOW_COOKIE: &str = "spades_oidc";
 /// How long a sign-in may take at the provider, in seconds (the flow cookie's life).
 pub const FLOW_SECONDS: i64 = 600;
 /// Keeps the flow cookie's tags apart from the device cookies' (same key).
@@ -107,13 +106,40 @@ pub struct CampusSignIn {
     settings: OidcSettings,
     redirect_uri: RedirectUrl,
     http: Http,
-    provider: RwLock<Option<Provider>>,
+    provider: RwLock<Discovery>,
 }
 
 /// The provider's discovery document, with its key set as last fetched.
 #[derive(Clone)]
 struct Provider {
     metadata: CoreProviderMetadata,
+}
+
+/// What is known of the provider: nothing yet, its document, or that it could not be read a
+/// moment ago (remembered for [`RETRY_AFTER`], so that while it is down or hangs, sign-ins
+/// are told at once instead of each waiting for the timeout behind the others).
+enum Discovery {
+    NotYet,
+    Found(Box<Provider>),
+    Failed { at: Instant, why: String },
+}
+
+/// How long a failed discovery is believed before the provider is asked again.
+const RETRY_AFTER: Duration = Duration::from_secs(30);
+
+impl Discovery {
+    /// The provider, or the recent failure; `None` when it is to be asked (again).
+    fn known(&self) -> Option<Result<Provider, Refusal>> {
+        match self {
+            Discovery::NotYet => None,
+            Discovery::Found(provider) => Some(Ok(Provider::clone(provider))),
+            Discovery::Failed { at, .. } if at.elapsed() >= RETRY_AFTER => None,
+            Discovery::Failed { why, .. } => Some(Err(Refusal::Unavailable(format!(
+                "{why} (less than {} s ago; not asked again yet)",
+                RETRY_AFTER.as_secs()
+            )))),
+        }
+    }
 }
 
 impl CampusSignIn {
@@ -129,7 +155,7 @@ impl CampusSignIn {
             settings,
             redirect_uri,
             http: Http::new()?,
-            provider: RwLock::new(None),
+            provider: RwLock::new(Discovery::NotYet),
         })
     }
 
@@ -233,23 +259,36 @@ impl CampusSignIn {
         .set_redirect_uri(self.redirect_uri.clone())
     }
 
-    /// The provider as discovered, discovering it the first time.
+    /// The provider as discovered, discovering it the first time (one discovery at a time:
+    /// the others wait for its result).
     async fn provider(&self) -> Result<Provider, Refusal> {
-        if let Some(provider) = self.provider.read().await.as_ref() {
-            return Ok(provider.clone());
+        if let Some(known) = self.provider.read().await.known() {
+            return known;
         }
         let mut slot = self.provider.write().await;
-        if let Some(provider) = slot.as_ref() {
-            return Ok(provider.clone());
+        if let Some(known) = slot.known() {
+            return known;
         }
-        let issuer = IssuerUrl::new(self.settings.issuer.clone())
-            .map_err(|e| Refusal::Unavailable(format!("the issuer is not a URL: {e}")))?;
-        let metadata = CoreProviderMetadata::discover_async(issuer, &self.http)
-            .await
-            .map_err(|e| Refusal::Unavailable(format!("discovery failed: {e}")))?;
-        let provider = Provider { metadata };
-        *slot = Some(provider.clone());
-        Ok(provider)
+        let discovered = match IssuerUrl::new(self.settings.issuer.clone()) {
+            Ok(issuer) => CoreProviderMetadata::discover_async(issuer, &self.http)
+                .await
+                .map_err(|e| format!("discovery failed: {}", causes(&e))),
+            Err(e) => Err(format!("the issuer is not a URL: {e}")),
+        };
+        match discovered {
+            Ok(metadata) => {
+                let provider = Provider { metadata };
+                *slot = Discovery::Found(Box::new(provider.clone()));
+                Ok(provider)
+            }
+            Err(why) => {
+                *slot = Discovery::Failed {
+                    at: Instant::now(),
+                    why: why.clone(),
+                };
+                Err(Refusal::Unavailable(why))
+            }
+        }
     }
 
     /// The code exchanged at the token endpoint (`client_secret_basic`, with the verifier).
@@ -300,14 +339,19 @@ impl CampusSignIn {
     /// happen: the ID token comes from its token endpoint, for a code and the client secret.
     async fn refetch_keys(&self, provider: Provider) -> Result<Provider, Refusal> {
         let mut slot = self.provider.write().await;
-        let kept = slot.clone().unwrap_or(provider);
+        let kept = match &*slot {
+            Discovery::Found(kept) => Provider::clone(kept),
+            _ => provider,
+        };
         let keys = JsonWebKeySet::fetch_async(kept.metadata.jwks_uri(), &self.http)
             .await
-            .map_err(|e| Refusal::Unavailable(format!("the key set could not be fetched: {e}")))?;
+            .map_err(|e| {
+                Refusal::Unavailable(format!("the key set could not be fetched: {}", causes(&e)))
+            })?;
         let fresh = Provider {
             metadata: kept.metadata.set_jwks(keys),
         };
-        *slot = Some(fresh.clone());
+        *slot = Discovery::Found(Box::new(fresh.clone()));
         Ok(fresh)
     }
 
@@ -355,7 +399,7 @@ impl CampusSignIn {
             })?
             .request_async(&self.http)
             .await
-            .map_err(|e| Refusal::Failed(format!("the userinfo request failed: {e}")))
+            .map_err(|e| Refusal::Failed(format!("the userinfo request failed: {}", causes(&e))))
     }
 }
 
@@ -369,6 +413,22 @@ type ProviderClient = CoreClient<
     openidconnect::EndpointMaybeSet,
     openidconnect::EndpointMaybeSet,
 >;
+
+/// An error and its causes, `a: b: c` (the crate's errors say only their top level, "Request
+/// failed"; the causes tell a timeout from a refused connection or a TLS failure). None
+/// holds a secret: they name URLs and what went wrong.
+fn causes(e: &dyn std::error::Error) -> String {
+    let mut text = e.to_string();
+    let mut source = e.source();
+    while let Some(cause) = source {
+        let said = cause.to_string();
+        if !text.contains(&said) {
+            text = format!("{text}: {said}");
+        }
+        source = cause.source();
+    }
+    text
+}
 
 fn names_unknown_key(e: &ClaimsVerificationError) -> bool {
     matches!(
@@ -390,7 +450,7 @@ fn token_error<E: std::error::Error>(
 ) -> String {
     match e {
         openidconnect::RequestTokenError::ServerResponse(answer) => answer.error().to_string(),
-        openidconnect::RequestTokenError::Request(e) => format!("request failed: {e}"),
+        openidconnect::RequestTokenError::Request(e) => format!("request failed: {}", causes(e)),
         openidconnect::RequestTokenError::Parse(_, _) => "unreadable answer".into(),
         openidconnect::RequestTokenError::Other(what) => what.clone(),
     }
@@ -451,7 +511,8 @@ impl Http {
     fn new() -> anyhow::Result<Http> {
         let client = reqwest::Client::builder()
             .redirect(reqwest::redirect::Policy::none())
-            .timeout(std::time::Duration::from_secs(10))
+            .connect_timeout(Duration::from_secs(3))
+            .timeout(Duration::from_secs(10))
             .build()?;
         Ok(Http(client))
     }

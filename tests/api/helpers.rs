@@ -663,9 +663,26 @@ pub async fn spawn_app_with_oidc(
     spawn_app_with_oidc_on("127.0.0.1:0", public_url, oidc).await
 }
 
+/// As [`spawn_app_with_oidc`], with `Secure` cookies (see [`spawn_secure_app`]).
+pub async fn spawn_secure_app_with_oidc(
+    public_url: Option<url::Url>,
+    oidc: Option<spades_im::service::oidc::OidcSettings>,
+) -> TestApp {
+    oidc_app("127.0.0.1:0", true, public_url, oidc).await
+}
+
 /// As [`spawn_app_with_oidc`], listening on `bind`.
 pub async fn spawn_app_with_oidc_on(
     bind: &str,
+    public_url: Option<url::Url>,
+    oidc: Option<spades_im::service::oidc::OidcSettings>,
+) -> TestApp {
+    oidc_app(bind, false, public_url, oidc).await
+}
+
+async fn oidc_app(
+    bind: &str,
+    secure_cookies: bool,
     public_url: Option<url::Url>,
     oidc: Option<spades_im::service::oidc::OidcSettings>,
 ) -> TestApp {
@@ -674,7 +691,7 @@ pub async fn spawn_app_with_oidc_on(
     let settings = Settings {
         bind: bind.into(),
         db: location.clone(),
-        secure_cookies: false,
+        secure_cookies,
         page_cache: true,
         clock: system_clock(),
         trusted_proxies: vec![],

@@ -765,3 +765,84 @@ async fn hostile_callback_queries_are_400_and_open_nothing() {
         }
     }
 }
+
+/// A provider that answers discovery with an error is asked once: the sign-ins of the next
+/// half-minute are told at once (503) instead of each asking it again and waiting.
+#[actix_web::test]
+async fn a_failed_discovery_is_remembered_for_a_while() {
+    use std::io::{Read, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("a port");
+    let issuer = format!("http://{}", listener.local_addr().expect("address"));
+    let asked = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let counter = asked.clone();
+    std::thread::spawn(move || {
+        for mut stream in listener.incoming().flatten() {
+            counter.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            let mut head = [0u8; 4096];
+            let _ = stream.read(&mut head);
+            let _ = stream.write_all(
+                b"HTTP/1.1 500 Internal Server Error\r\ncontent-length: 0\r\nconnection: close\r\n\r\n",
+            );
+        }
+    });
+    let oidc = spades_im::service::oidc::OidcSettings {
+        issuer,
+        client_id: CLIENT_ID.into(),
+        client_secret: spades_im::service::oidc::ClientSecret::new(CLIENT_SECRET),
+        only: false,
+    };
+    let app = spawn_app_with_oidc(Some(PUBLIC_URL.parse().expect("public url")), Some(oidc)).await;
+    for _ in 0..3 {
+        assert_eq!(app.get("/auth/oidc/login").await.status(), 503);
+    }
+    assert_eq!(
+        asked.load(std::sync::atomic::Ordering::SeqCst),
+        1,
+        "the provider asked once for three sign-ins"
+    );
+}
+
+/// With Secure cookies the flow cookie is `__Host-spades_oidc` (Secure, Path=/): no other
+/// site of the domain can plant one. A callback that is not the browser's own (any site can
+/// send one) is refused and leaves the sign-in under way: it still finishes.
+#[actix_web::test]
+async fn the_flow_cookie_is_a_host_cookie_and_a_foreign_callback_leaves_it() {
+    let provider = Provider::start(accounts(), None);
+    let secure = crate::helpers::spawn_secure_app_with_oidc(
+        Some(PUBLIC_URL.parse().expect("public url")),
+        Some(settings(&provider, false)),
+    )
+    .await;
+    let r = secure.get("/auth/oidc/login").await;
+    assert_eq!(r.status(), 303);
+    let flow = set_cookies(&r)
+        .into_iter()
+        .find(|c| c.starts_with("__Host-spades_oidc="))
+        .unwrap_or_else(|| panic!("a __Host- flow cookie: {:?}", set_cookies(&r)));
+    assert!(
+        flow.contains("Secure") && flow.contains("Path=/;"),
+        "{flow}"
+    );
+
+    let (_provider, app) = setup(None, false).await;
+    let flow = through_provider(&app.address, &_provider, "ana", None).await;
+    let foreign = flow
+        .browser
+        .get(app.url("/auth/oidc/callback?code=x&state=not-yours"))
+        .send()
+        .await
+        .expect("a foreign callback");
+    assert_eq!(foreign.status(), 400);
+    assert!(
+        set_cookies(&foreign).is_empty(),
+        "{:?}",
+        set_cookies(&foreign)
+    );
+    let r = flow
+        .browser
+        .get(&flow.callback)
+        .send()
+        .await
+        .expect("callback");
+    assert_eq!(r.status(), 303, "the sign-in under way still finishes");
+}

@@ -13,7 +13,7 @@ use askama::Template;
 
 use super::account::{NextQuery, log_in_as, safe_next};
 use crate::service::accounts;
-use crate::service::oidc::{Callback, CampusSignIn, FLOW_COOKIE, FLOW_SECONDS, Refusal};
+use crate::service::oidc::{Callback, CampusSignIn, FLOW_SECONDS, Refusal};
 use crate::web::AppState;
 use crate::web::error::{AppError, PageError};
 use crate::web::respond::{html, no_store};
@@ -66,7 +66,7 @@ async fn callback(
 ) -> Result<HttpResponse, PageError> {
     let campus = campus(&state)?;
     let key = state.device_keys.get(&state.db).await?;
-    let flow = req.cookie(FLOW_COOKIE);
+    let flow = req.cookie(flow_cookie_name(&state).0);
     let now = state.db.clock().now();
     let finished = campus
         .finish(key, flow.as_ref().map(Cookie::value), &query, now)
@@ -79,19 +79,33 @@ async fn callback(
                 page(StatusCode::FORBIDDEN, UNKNOWN_PERSON)?
             }
         },
+        // A callback that is not this browser's sign-in (any site can send one) leaves the
+        // sign-in under way alone.
+        Err(refusal @ Refusal::BadState(_)) => return refused(&refusal),
         Err(refusal) => refused(&refusal)?,
     };
-    // The flow is over, whatever its end: its cookie goes.
+    // The sign-in is over: its cookie goes.
     response
         .add_cookie(&flow_cookie(&state, String::new(), CookieDuration::ZERO))
         .map_err(|e| PageError(AppError::Internal(e.to_string())))?;
     Ok(response)
 }
 
-/// The flow cookie: only the two routes here receive it.
+/// The flow cookie's name and path: with `Secure` cookies `__Host-spades_oidc` on `/`, which
+/// no other site of the campus's domain can set (a planted one would log the browser in as
+/// someone else); without, `spades_oidc` on the two routes here.
+fn flow_cookie_name(state: &AppState) -> (&'static str, &'static str) {
+    match state.secure_cookies {
+        true => ("__Host-spades_oidc", "/"),
+        false => ("spades_oidc", "/auth/oidc"),
+    }
+}
+
+/// The flow cookie.
 fn flow_cookie(state: &AppState, value: String, age: CookieDuration) -> Cookie<'static> {
-    Cookie::build(FLOW_COOKIE, value)
-        .path("/auth/oidc")
+    let (name, path) = flow_cookie_name(state);
+    Cookie::build(name, value)
+        .path(path)
         .http_only(true)
         .same_site(SameSite::Lax)
         .secure(state.secure_cookies)
