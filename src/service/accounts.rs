@@ -293,18 +293,19 @@ pub async fn campus_user(db: &Db, email: &str) -> Result<Option<User>, ServiceEr
     let Some(row) = users::by_email(&mut tx, email).await?.filter(|r| r.active) else {
         return Ok(None);
     };
+    let now = db.clock().now();
+    let user = user_of(row.clone());
     if let Some(hash) = void.as_ref().filter(|_| row.must_change_password) {
         users::set_password_once(&mut tx, row.id, hash, false).await?;
         // The sessions the one-time password opened (held to the password change) end
         // with it: whoever else knew it must not keep a session freed of that hold.
         users::delete_sessions_of(&mut tx, row.id).await?;
-        let user = user_of(row.clone());
         let change = audit::Change::new("void_one_time_password", audit::Subject::User(user.id));
-        audit::record(&mut tx, &user, db.clock().now(), change).await?;
+        audit::record(&mut tx, &user, now, change).await?;
     }
-    users::set_campus_login(&mut tx, row.id, db.clock().now()).await?;
+    users::set_campus_login(&mut tx, row.id, now).await?;
     tx.commit().await?;
-    Ok(Some(user_of(row)))
+    Ok(Some(user))
 }
 
 /// A new session: returns the session id (for the cookie) and its CSRF token.

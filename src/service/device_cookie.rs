@@ -69,10 +69,7 @@ impl DeviceKey {
     /// A tag over `message` for another use of this key than device cookies (the campus
     /// sign-in's flow cookie); `purpose` keeps each use's tags apart from the others'.
     pub fn sign(&self, purpose: &[u8], message: &[u8]) -> String {
-        let mut mac = self.0.clone();
-        mac.update(purpose);
-        mac.update(message);
-        hex(&mac.finalize().into_bytes())
+        hex(&self.tagged(purpose, message).finalize().into_bytes())
     }
 
     /// Whether `tag` is [`sign`](Self::sign)'s tag over `message` for `purpose`.
@@ -80,10 +77,16 @@ impl DeviceKey {
         let Some(tag) = unhex(tag) else {
             return false;
         };
+        self.tagged(purpose, message).verify_slice(&tag).is_ok()
+    }
+
+    /// The MAC over `purpose` then `message`, for [`sign`](Self::sign) and
+    /// [`verify`](Self::verify).
+    fn tagged(&self, purpose: &[u8], message: &[u8]) -> Hmac<Sha256> {
         let mut mac = self.0.clone();
         mac.update(purpose);
         mac.update(message);
-        mac.verify_slice(&tag).is_ok()
+        mac
     }
 
     /// The device of `value` if it is a cookie this key signed for `username` (folded).

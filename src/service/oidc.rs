@@ -10,7 +10,7 @@
 //! the key set again (the provider rotated its keys).
 //!
 //! A sign-in names an email; which account it opens, and the session, are
-//! [`accounts::campus_login`](super::accounts::campus_login)'s and the login page's.
+//! [`accounts::campus_user`](super::accounts::campus_user)'s and the login page's.
 
 use std::fmt;
 use std::future::Future;
@@ -109,18 +109,13 @@ pub struct CampusSignIn {
     provider: RwLock<Discovery>,
 }
 
-/// The provider's discovery document, with its key set as last fetched.
-#[derive(Clone)]
-struct Provider {
-    metadata: CoreProviderMetadata,
-}
-
-/// What is known of the provider: nothing yet, its document, or that it could not be read a
+/// What is known of the provider: nothing yet, its discovery document (with its key set as
+/// last fetched), or that it could not be read a
 /// moment ago (remembered for [`RETRY_AFTER`], so that while it is down or hangs, sign-ins
 /// are told at once instead of each waiting for the timeout behind the others).
 enum Discovery {
     NotYet,
-    Found(Box<Provider>),
+    Found(Box<CoreProviderMetadata>),
     Failed { at: Instant, why: String },
 }
 
@@ -129,10 +124,10 @@ const RETRY_AFTER: Duration = Duration::from_secs(30);
 
 impl Discovery {
     /// The provider, or the recent failure; `None` when it is to be asked (again).
-    fn known(&self) -> Option<Result<Provider, Refusal>> {
+    fn known(&self) -> Option<Result<CoreProviderMetadata, Refusal>> {
         match self {
             Discovery::NotYet => None,
-            Discovery::Found(provider) => Some(Ok(Provider::clone(provider))),
+            Discovery::Found(metadata) => Some(Ok(CoreProviderMetadata::clone(metadata))),
             Discovery::Failed { at, .. } if at.elapsed() >= RETRY_AFTER => None,
             Discovery::Failed { why, .. } => Some(Err(Refusal::Unavailable(format!(
                 "{why} (less than {} s ago; not asked again yet)",
@@ -187,7 +182,7 @@ impl CampusSignIn {
         now: Timestamp,
     ) -> Result<(url::Url, String), Refusal> {
         let provider = self.provider().await?;
-        let client = self.client(&provider.metadata);
+        let client = self.client(&provider);
         let (challenge, verifier) = PkceCodeChallenge::new_random_sha256();
         let (url, state, nonce) = client
             .authorize_url(
@@ -261,7 +256,7 @@ impl CampusSignIn {
 
     /// The provider as discovered, discovering it the first time (one discovery at a time:
     /// the others wait for its result).
-    async fn provider(&self) -> Result<Provider, Refusal> {
+    async fn provider(&self) -> Result<CoreProviderMetadata, Refusal> {
         if let Some(known) = self.provider.read().await.known() {
             return known;
         }
@@ -277,9 +272,8 @@ impl CampusSignIn {
         };
         match discovered {
             Ok(metadata) => {
-                let provider = Provider { metadata };
-                *slot = Discovery::Found(Box::new(provider.clone()));
-                Ok(provider)
+                *slot = Discovery::Found(Box::new(metadata.clone()));
+                Ok(metadata)
             }
             Err(why) => {
                 *slot = Discovery::Failed {
@@ -294,11 +288,11 @@ impl CampusSignIn {
     /// The code exchanged at the token endpoint (`client_secret_basic`, with the verifier).
     async fn exchange(
         &self,
-        provider: &Provider,
+        provider: &CoreProviderMetadata,
         code: String,
         verifier: String,
     ) -> Result<CoreTokenResponse, Refusal> {
-        let client = self.client(&provider.metadata);
+        let client = self.client(provider);
         let request = client
             .exchange_code(AuthorizationCode::new(code))
             .map_err(|e| Refusal::Unavailable(format!("no token endpoint: {e}")))?;
@@ -313,7 +307,7 @@ impl CampusSignIn {
     /// kept set makes one fetch of the provider's key set and a second try.
     async fn checked_claims(
         &self,
-        provider: Provider,
+        provider: CoreProviderMetadata,
         tokens: &CoreTokenResponse,
         nonce: &str,
     ) -> Result<CoreIdTokenClaims, Refusal> {
@@ -321,14 +315,14 @@ impl CampusSignIn {
             .id_token()
             .ok_or_else(|| Refusal::Failed("the provider sent no ID token".into()))?;
         let nonce = Nonce::new(nonce.to_string());
-        let client = self.client(&provider.metadata);
+        let client = self.client(&provider);
         match id_token.claims(&client.id_token_verifier(), &nonce) {
             Ok(claims) => return Ok(claims.clone()),
             Err(e) if !names_unknown_key(&e) => return Err(refused_token(&e)),
             Err(_) => {}
         }
         let provider = self.refetch_keys(provider).await?;
-        let client = self.client(&provider.metadata);
+        let client = self.client(&provider);
         id_token
             .claims(&client.id_token_verifier(), &nonce)
             .cloned()
@@ -337,20 +331,21 @@ impl CampusSignIn {
 
     /// The provider's key set fetched again, and kept. Only the provider can make this
     /// happen: the ID token comes from its token endpoint, for a code and the client secret.
-    async fn refetch_keys(&self, provider: Provider) -> Result<Provider, Refusal> {
+    async fn refetch_keys(
+        &self,
+        provider: CoreProviderMetadata,
+    ) -> Result<CoreProviderMetadata, Refusal> {
         let mut slot = self.provider.write().await;
         let kept = match &*slot {
-            Discovery::Found(kept) => Provider::clone(kept),
+            Discovery::Found(kept) => CoreProviderMetadata::clone(kept),
             _ => provider,
         };
-        let keys = JsonWebKeySet::fetch_async(kept.metadata.jwks_uri(), &self.http)
+        let keys = JsonWebKeySet::fetch_async(kept.jwks_uri(), &self.http)
             .await
             .map_err(|e| {
                 Refusal::Unavailable(format!("the key set could not be fetched: {}", causes(&e)))
             })?;
-        let fresh = Provider {
-            metadata: kept.metadata.set_jwks(keys),
-        };
+        let fresh = kept.set_jwks(keys);
         *slot = Discovery::Found(Box::new(fresh.clone()));
         Ok(fresh)
     }
@@ -386,7 +381,7 @@ impl CampusSignIn {
         tokens: &CoreTokenResponse,
     ) -> Result<CoreUserInfoClaims, Refusal> {
         let provider = self.provider().await?;
-        let client = self.client(&provider.metadata);
+        let client = self.client(&provider);
         client
             .user_info(
                 tokens.access_token().clone(),
