@@ -263,22 +263,11 @@ async fn a_callback_without_its_state_or_cookie_is_400() {
 async fn a_replayed_code_is_refused() {
     let (provider, app) = setup(None, false).await;
     let flow = through_provider(&app.address, &provider, "ana", None).await;
-    let first = flow
-        .browser
-        .get(&flow.callback)
-        .send()
-        .await
-        .expect("callback");
+    let first = flow.finish().await;
     assert_eq!(first.status(), 303, "the first use of the code");
     // Someone replays the same callback with the same flow cookie: state and cookie match,
     // the provider refuses the code.
-    let replay = crate::oidc_provider::browser();
-    let r = replay
-        .get(&flow.callback)
-        .header("cookie", &flow.flow_cookie)
-        .send()
-        .await
-        .expect("replayed callback");
+    let (r, replay) = flow.replay().await;
     assert_eq!(r.status(), 403, "replayed code");
     assert_no_session(&app, &r, &replay, "replayed code").await;
 }
@@ -568,19 +557,8 @@ async fn refusals_are_logged_without_code_token_email_or_secret() {
         .find(|(k, _)| k == "code")
         .map(|(_, v)| v.into_owned())
         .expect("a code");
-    let r = flow
-        .browser
-        .get(&flow.callback)
-        .send()
-        .await
-        .expect("callback");
-    assert_eq!(r.status(), 303);
-    let r = crate::oidc_provider::browser()
-        .get(&flow.callback)
-        .header("cookie", &flow.flow_cookie)
-        .send()
-        .await
-        .expect("replay");
+    assert_eq!(flow.finish().await.status(), 303);
+    let (r, _) = flow.replay().await;
     assert_eq!(r.status(), 403);
 
     child.kill().expect("stop the server");
@@ -838,11 +816,6 @@ async fn the_flow_cookie_is_a_host_cookie_and_a_foreign_callback_leaves_it() {
         "{:?}",
         set_cookies(&foreign)
     );
-    let r = flow
-        .browser
-        .get(&flow.callback)
-        .send()
-        .await
-        .expect("callback");
+    let r = flow.finish().await;
     assert_eq!(r.status(), 303, "the sign-in under way still finishes");
 }

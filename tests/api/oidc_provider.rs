@@ -153,6 +153,29 @@ pub struct Flow {
     pub callback: String,
 }
 
+impl Flow {
+    /// The browser follows the provider's redirect to the app's callback.
+    pub async fn finish(&self) -> reqwest::Response {
+        self.browser
+            .get(&self.callback)
+            .send()
+            .await
+            .expect("callback")
+    }
+
+    /// Another browser sends the same callback with this flow's cookie (a replay).
+    pub async fn replay(&self) -> (reqwest::Response, reqwest::Client) {
+        let other = browser();
+        let r = other
+            .get(&self.callback)
+            .header("cookie", &self.flow_cookie)
+            .send()
+            .await
+            .expect("replayed callback");
+        (r, other)
+    }
+}
+
 /// `GET /auth/oidc/login[?next=...]` on the app at `app` (`http://127.0.0.1:PORT`): the
 /// browser, its `spades_oidc` cookie, and the provider's authorization URL it was sent to.
 pub async fn begin(
@@ -274,12 +297,7 @@ pub async fn sign_in(
     next: Option<&str>,
 ) -> (reqwest::Response, reqwest::Client) {
     let flow = through_provider(app, provider, login, next).await;
-    let r = flow
-        .browser
-        .get(&flow.callback)
-        .send()
-        .await
-        .expect("callback");
+    let r = flow.finish().await;
     (r, flow.browser)
 }
 
