@@ -12,7 +12,7 @@ use super::leagues::league_row;
 use super::reschedule::{self, NightMove};
 use super::{ServiceError, TeamRef, User, require_admin};
 use crate::db::matches::MatchRow;
-use crate::db::{Db, leagues as db_leagues, matches as db_matches};
+use crate::db::{Conn, Db, leagues as db_leagues, matches as db_matches};
 use crate::domain::{LocalTime, MatchId, MatchStatus, TeamId};
 use crate::rules::Stage;
 
@@ -112,10 +112,13 @@ pub async fn schedule_admin(
 ) -> Result<ScheduleAdmin, ServiceError> {
     require_admin(user)?;
     let mut conn = db.read().await?;
-    let league = league_row(&mut conn, slug).await?;
-    let teams = db_leagues::teams(&mut conn, league.id).await?;
-    let rows = db_matches::of_league(&mut conn, league.id).await?;
-    drop(conn);
+    load(&mut conn, slug).await
+}
+
+async fn load(conn: &mut Conn, slug: &Slug) -> Result<ScheduleAdmin, ServiceError> {
+    let league = league_row(conn, slug).await?;
+    let teams = db_leagues::teams(conn, league.id).await?;
+    let rows = db_matches::of_league(conn, league.id).await?;
     let names: HashMap<TeamId, String> = teams.iter().map(|t| (t.id, t.name.to_string())).collect();
     let active: Vec<TeamRef> = teams
         .iter()
@@ -221,29 +224,20 @@ pub async fn night_preview(
     let already = lines(already_rows, &names);
     let mut clashes = Vec::new();
     for m in &moving {
-        for other in &already {
-            if let (Some(table), Some(other_table)) = (&m.game.table, &other.table)
-                && other.scheduled_at == Some(m.to)
-                && table.trim().eq_ignore_ascii_case(other_table.trim())
-            {
-                clashes.push(format!(
+        for clash in clashes_of(&m.game, m.to, &already) {
+            let line = match &clash.kind {
+                ClashKind::TableTaken(table) => format!(
                     "{} is taken at {} by {} v {}",
                     table,
                     m.to.0.format("%H:%M"),
-                    other.team_a.name,
-                    other.team_b.name
-                ));
-            }
-        }
-        for team in [&m.game.team_a, &m.game.team_b] {
-            if already
-                .iter()
-                .any(|o| o.team_a.id == team.id || o.team_b.id == team.id)
-            {
-                let line = format!("{} already plays on the new date", team.name);
-                if !clashes.contains(&line) {
-                    clashes.push(line);
-                }
+                    clash.other.team_a.name,
+                    clash.other.team_b.name
+                ),
+                ClashKind::TeamBusy(team) => format!("{} already plays on the new date", team.name),
+                ClashKind::PairingScheduled => continue,
+            };
+            if !clashes.contains(&line) {
+                clashes.push(line);
             }
         }
     }
@@ -255,4 +249,185 @@ pub async fn night_preview(
         already,
         clashes,
     })
+}
+
+/// What a match placed somewhere clashes with.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ClashKind {
+    /// Its table (as named) is taken by the other match at the same time.
+    TableTaken(String),
+    /// This team of it plays the other match the same night.
+    TeamBusy(TeamRef),
+    /// The same two teams already have the other regular-season match.
+    PairingScheduled,
+}
+
+/// A clash of a placed match with `other`.
+#[derive(Debug, Clone)]
+pub struct Clash {
+    pub kind: ClashKind,
+    pub other: ScheduleMatch,
+}
+
+/// The clashes of `game` placed at `at` with `others` (itself and cancelled matches are
+/// skipped): a table taken at the same time, a team playing twice the same night. The night
+/// move's preview and every single change (a time, a table, an added match) share it.
+pub fn clashes_of(game: &ScheduleMatch, at: LocalTime, others: &[ScheduleMatch]) -> Vec<Clash> {
+    let mut clashes = Vec::new();
+    let others = others
+        .iter()
+        .filter(|o| o.id != game.id && o.status != MatchStatus::Cancelled);
+    for other in others {
+        if let (Some(table), Some(other_table)) = (&game.table, &other.table)
+            && other.scheduled_at == Some(at)
+            && table.trim().eq_ignore_ascii_case(other_table.trim())
+        {
+            clashes.push(Clash {
+                kind: ClashKind::TableTaken(table.clone()),
+                other: other.clone(),
+            });
+        }
+        if other.night() != Some(at.0.date()) {
+            continue;
+        }
+        for team in [&game.team_a, &game.team_b] {
+            if other.team_a.id == team.id || other.team_b.id == team.id {
+                clashes.push(Clash {
+                    kind: ClashKind::TeamBusy(team.clone()),
+                    other: other.clone(),
+                });
+            }
+        }
+    }
+    clashes
+}
+
+/// The other regular-season matches (not cancelled) of `game`'s two teams, when it is one.
+fn same_pairing(game: &ScheduleMatch, others: &[ScheduleMatch]) -> Vec<Clash> {
+    let pair = |m: &ScheduleMatch| (m.team_a.id.min(m.team_b.id), m.team_a.id.max(m.team_b.id));
+    if game.stage != Stage::Regular {
+        return Vec::new();
+    }
+    others
+        .iter()
+        .filter(|o| {
+            o.id != game.id
+                && o.stage == Stage::Regular
+                && o.status != MatchStatus::Cancelled
+                && pair(o) == pair(game)
+        })
+        .map(|o| Clash {
+            kind: ClashKind::PairingScheduled,
+            other: o.clone(),
+        })
+        .collect()
+}
+
+/// A warning with a saved change: the change stands, but it clashes with another match
+/// (docs/api.md §18.5).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, utoipa::ToSchema)]
+pub struct ScheduleWarning {
+    /// `table_taken`, `team_busy` or `pairing_scheduled`.
+    pub code: &'static str,
+    /// In words, naming the other match, the table or team and the time.
+    pub message: String,
+    /// The id of the other match.
+    #[serde(rename = "match")]
+    #[schema(value_type = i64)]
+    pub other: MatchId,
+}
+
+/// "M7 · Aces v Kings (Tue 24 Nov 2026, 19:00)": the other match of a warning.
+fn named(m: &ScheduleMatch) -> String {
+    let when = m.scheduled_at.map_or_else(
+        || "no time yet".to_string(),
+        |t| t.0.format("%a %-d %b %Y, %H:%M").to_string(),
+    );
+    format!("M{} · {} v {} ({when})", m.id, m.team_a.name, m.team_b.name)
+}
+
+impl Clash {
+    pub fn warning(&self) -> ScheduleWarning {
+        let (code, message) = match &self.kind {
+            ClashKind::TableTaken(table) => (
+                "table_taken",
+                format!(
+                    "{table} is already taken at that time by {}",
+                    named(&self.other)
+                ),
+            ),
+            ClashKind::TeamBusy(team) => (
+                "team_busy",
+                format!("{} also plays {} that night", team.name, named(&self.other)),
+            ),
+            ClashKind::PairingScheduled => (
+                "pairing_scheduled",
+                format!(
+                    "these two teams already have a regular-season match: {}",
+                    named(&self.other)
+                ),
+            ),
+        };
+        ScheduleWarning {
+            code,
+            message,
+            other: self.other.id,
+        }
+    }
+}
+
+/// The warnings about match `id` as it stands in `view`: its clashes at its time, and a
+/// pairing scheduled twice. None for a cancelled match or one not found.
+pub fn warnings_in(view: &ScheduleAdmin, id: MatchId) -> Vec<ScheduleWarning> {
+    let Some(game) = view.by_id(id) else {
+        return Vec::new();
+    };
+    if game.status == MatchStatus::Cancelled {
+        return Vec::new();
+    }
+    let mut clashes = game
+        .scheduled_at
+        .map(|at| clashes_of(game, at, &view.matches))
+        .unwrap_or_default();
+    clashes.extend(same_pairing(game, &view.matches));
+    clashes.iter().map(Clash::warning).collect()
+}
+
+/// The warnings about match `id` of its league as it is now (after a write).
+pub async fn warnings_after_write(
+    db: &Db,
+    user: &User,
+    id: MatchId,
+) -> Result<Vec<ScheduleWarning>, ServiceError> {
+    let mut conn = db.read_latest().await?;
+    let Some(m) = db_matches::by_id(&mut conn, id).await? else {
+        return Ok(Vec::new());
+    };
+    require_admin(user)?;
+    let Some(league) = db_leagues::by_id(&mut conn, m.league_id).await? else {
+        return Ok(Vec::new());
+    };
+    let view = load(&mut conn, &league.slug).await?;
+    Ok(warnings_in(&view, id))
+}
+
+/// A match as a change or an addition left it, with what it clashes with: the change is
+/// saved all the same (`PATCH /api/v1/matches/{id}`, `POST /api/v1/leagues/{slug}/matches`).
+#[derive(Debug, Clone, serde::Serialize, utoipa::ToSchema)]
+pub struct MatchSaved {
+    #[serde(flatten)]
+    pub game: super::match_view::MatchView,
+    /// Empty when nothing clashes.
+    pub warnings: Vec<ScheduleWarning>,
+}
+
+impl MatchSaved {
+    pub async fn of(
+        db: &Db,
+        user: &User,
+        game: super::match_view::MatchView,
+    ) -> Result<Self, ServiceError> {
+        let warnings = warnings_after_write(db, user, game.id).await?;
+        Ok(Self { game, warnings })
+    }
 }

@@ -66,6 +66,7 @@ mod public;
 mod public_conduct;
 mod reschedule;
 mod restore;
+mod schedule_warnings;
 mod score;
 mod settings;
 mod standings_records;

@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::domain::MatchId;
 use crate::rules::HandInput;
+use crate::service::admin_schedule::MatchSaved;
 use crate::service::match_view::MatchView;
 use crate::service::matches::{self, ForfeitInput, Recorded};
 use crate::service::schedule::{
@@ -79,7 +80,7 @@ async fn schedule(
     request_body = NewMatchInput,
     security(("bearer" = [])),
     responses(
-        (status = 201, description = "the new match", body = MatchView),
+        (status = 201, description = "the new match, with `warnings` about what it clashes with (added all the same)", body = MatchSaved),
         (status = 404, description = "no such league", body = ErrorBody),
         (status = 422, description = "invalid teams, stage or time", body = ErrorBody),
         BodyRefused,
@@ -96,7 +97,7 @@ async fn create_match(
 ) -> Result<HttpResponse, AppError> {
     let input = body.into_inner()?;
     let created = create_match_view(&state.db, &who.user, &slug, &input).await?;
-    Ok(HttpResponse::Created().json(created))
+    Ok(HttpResponse::Created().json(MatchSaved::of(&state.db, &who.user, created).await?))
 }
 
 /// A league's matches.

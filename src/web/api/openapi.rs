@@ -183,6 +183,8 @@ async fn list_presets() -> web::Json<PresetList> {
         TeamRef,
         HandView,
         MatchView,
+        crate::service::admin_schedule::MatchSaved,
+        crate::service::admin_schedule::ScheduleWarning,
         MatchList,
         HandRequest,
         CorrectionRequest,

@@ -8,6 +8,7 @@ use futures_util::future::LocalBoxFuture;
 use serde::de::DeserializeOwned;
 
 use crate::domain::MatchId;
+use crate::service::admin_schedule::MatchSaved;
 use crate::service::match_view::MatchView;
 use crate::service::reschedule::{self, CallOff, MatchChange, NightMove, NightMoved};
 use crate::web::AppState;
@@ -58,7 +59,7 @@ impl<T: DeserializeOwned + 'static> FromRequest for MatchWrite<T> {
     request_body = MatchChange,
     security(("bearer" = [])),
     responses(
-        (status = 200, description = "the match as it is now", body = MatchView),
+        (status = 200, description = "the match as it is now, with `warnings` about what it clashes with (saved all the same)", body = MatchSaved),
         (status = 404, description = "no such match", body = ErrorBody),
         (status = 409, description = "stale `expected_version` (`version_conflict`), the match started and the time or teams were to change (`match_started`), or it is cancelled (`match_closed`)", body = ErrorBody),
         (status = 422, description = "nothing to change, a bad time or table, a team not in the league, withdrawn or playing itself, or new teams for a playoff match", body = ErrorBody),
@@ -74,7 +75,7 @@ async fn change_match(
 ) -> Result<HttpResponse, AppError> {
     let change = body.into_inner()?;
     let view = reschedule::change_match(&state.db, &who.user, id, &change).await?;
-    Ok(HttpResponse::Ok().json(view))
+    Ok(HttpResponse::Ok().json(MatchSaved::of(&state.db, &who.user, view).await?))
 }
 
 /// Postpones a match that has not started (admin): it loses its time until it is given a

@@ -31,7 +31,7 @@ use crate::domain::words::plural;
 use crate::domain::{MatchId, MatchStatus, parse_day};
 use crate::rules::Stage;
 use crate::service::ServiceError;
-use crate::service::admin_schedule::{self, ScheduleAdmin, ScheduleMatch};
+use crate::service::admin_schedule::{self, ScheduleAdmin, ScheduleMatch, ScheduleWarning};
 use crate::web::AppState;
 use crate::web::error::PageError;
 use crate::web::extract::{Admin, Authed};
@@ -110,6 +110,8 @@ pub(super) struct Notice {
     about: Option<MatchId>,
     /// The night it is about (shown in full).
     night: Option<NaiveDate>,
+    /// What the saved or added match clashes with (saved all the same).
+    warnings: Vec<ScheduleWarning>,
 }
 
 #[derive(Template)]
@@ -141,6 +143,8 @@ struct SchedulePage {
     refusal_target: String,
     refusal_about: String,
     notice: Option<String>,
+    /// The notice's clash warnings.
+    warnings: Vec<ScheduleWarning>,
 }
 
 fn gen_values(typed: &ScheduleForm, mode: &str, time_default: &str) -> GenValues {
@@ -238,6 +242,10 @@ fn schedule_page_of(
         errors,
         refusal_target,
         refusal_about,
+        warnings: notice
+            .as_ref()
+            .map(|n| n.warnings.clone())
+            .unwrap_or_default(),
         notice: notice.map(|n| n.text),
     }
 }
@@ -392,8 +400,15 @@ fn notice_of(q: &PageQuery, view: &ScheduleAdmin) -> Option<Notice> {
         }
         _ => return None,
     };
+    let warnings = match (done, q.id) {
+        (ScheduleDone::Changed | ScheduleDone::Added, Some(id)) => {
+            admin_schedule::warnings_in(view, MatchId(id))
+        }
+        _ => Vec::new(),
+    };
     Some(Notice {
         text,
+        warnings,
         about: q.id.map(MatchId),
         night: (done == ScheduleDone::Moved)
             .then(|| q.to.as_deref().and_then(|d| parse_day(d).ok()))

@@ -1,0 +1,170 @@
+//! Schedule safeguards (docs/api.md §18.5): a change or an added match that clashes with
+//! another (a table taken at that time, a team playing twice the same night, a pairing
+//! scheduled twice) is saved all the same, and the answer warns of it: `warnings` in the
+//! API, a warning notice naming the other match, with links, on the schedule page.
+
+use serde_json::{Value, json};
+use spades_im::service::Role;
+
+use crate::helpers::{Api, html_element, json_with_status, spawn_app};
+
+/// A 4-team round robin of "fall" from 24 November 2026 (weekly, 19:00): its matches.
+async fn generated(admin: &Api) -> Vec<Value> {
+    let r = admin
+        .post(
+            "/api/v1/leagues/fall/schedule",
+            &json!({"format": "round_robin", "start_date": "2026-11-24"}),
+        )
+        .await;
+    let v = json_with_status(r, 201, "generate").await;
+    v["matches"].as_array().expect("matches").clone()
+}
+
+fn on(all: &[Value], at: &str) -> Vec<Value> {
+    all.iter()
+        .filter(|m| m["scheduled_at"] == at)
+        .cloned()
+        .collect()
+}
+
+fn codes(v: &Value) -> Vec<(String, i64)> {
+    v["warnings"]
+        .as_array()
+        .expect("warnings")
+        .iter()
+        .map(|w| {
+            (
+                w["code"].as_str().expect("code").to_string(),
+                w["match"].as_i64().expect("match"),
+            )
+        })
+        .collect()
+}
+
+#[actix_web::test]
+async fn a_clashing_change_is_saved_with_warnings_in_the_api() {
+    let app = spawn_app().await;
+    let admin = app.api_user("coord", Role::Admin).await;
+    app.league(&admin, "fall", json!("unc-im-300"), 4).await;
+    let all = generated(&admin).await;
+    let first = on(&all, "2026-11-24T19:00");
+    let (a, b) = (&first[0], &first[1]);
+    let (a_id, b_id) = (a["id"].as_i64().unwrap(), b["id"].as_i64().unwrap());
+    let a_table = a["table"].as_str().expect("a table").to_string();
+    assert_ne!(b["table"], a["table"]);
+
+    // Onto the other match's table at the same time: saved, with one warning.
+    let r = admin
+        .patch(
+            &format!("/api/v1/matches/{b_id}"),
+            &json!({"table": a_table, "expected_version": 1}),
+        )
+        .await;
+    let v = json_with_status(r, 200, "table clash").await;
+    assert_eq!(v["table"], a_table, "saved all the same");
+    assert_eq!(v["version"], 2);
+    assert_eq!(codes(&v), vec![("table_taken".to_string(), a_id)]);
+    let message = v["warnings"][0]["message"].as_str().unwrap();
+    assert!(message.contains(&a_table), "{message}");
+    assert!(message.contains(&format!("M{a_id} · ")), "{message}");
+    assert!(message.contains("Tue 24 Nov 2026, 19:00"), "{message}");
+
+    // Back to a free table: no warning.
+    let r = admin
+        .patch(
+            &format!("/api/v1/matches/{b_id}"),
+            &json!({"table": "Table 9", "expected_version": 2}),
+        )
+        .await;
+    let v = json_with_status(r, 200, "no clash").await;
+    assert_eq!(v["warnings"], json!([]));
+
+    // A match of the next night moved onto the first, at another table: both its teams
+    // already play that night.
+    let later = &on(&all, "2026-12-01T19:00")[0];
+    let later_id = later["id"].as_i64().unwrap();
+    let r = admin
+        .patch(
+            &format!("/api/v1/matches/{later_id}"),
+            &json!({"scheduled_at": "2026-11-24T20:30", "table": "Table 5", "expected_version": 1}),
+        )
+        .await;
+    let v = json_with_status(r, 200, "team clash").await;
+    assert_eq!(v["scheduled_at"], "2026-11-24T20:30");
+    let found = codes(&v);
+    assert_eq!(found.len(), 2, "{v}");
+    assert!(found.iter().all(|(code, _)| code == "team_busy"), "{v}");
+    let mut others: Vec<i64> = found.iter().map(|(_, m)| *m).collect();
+    others.sort_unstable();
+    let mut expected = vec![a_id, b_id];
+    expected.sort_unstable();
+    assert_eq!(others, expected);
+
+    // Adding a pairing that already has a regular-season match.
+    let r = admin
+        .post(
+            "/api/v1/leagues/fall/matches",
+            &json!({
+                "team_a": a["team_a"]["id"],
+                "team_b": a["team_b"]["id"],
+                "scheduled_at": "2027-01-12T19:00",
+                "table": "Table 1",
+            }),
+        )
+        .await;
+    let v = json_with_status(r, 201, "pairing again").await;
+    assert_eq!(codes(&v), vec![("pairing_scheduled".to_string(), a_id)]);
+    // Added all the same.
+    let r = admin.get(&format!("/api/v1/matches/{}", v["id"])).await;
+    json_with_status(r, 200, "the added match").await;
+}
+
+#[actix_web::test]
+async fn the_schedule_page_warns_of_a_clash_naming_the_other_match() {
+    let app = spawn_app().await;
+    let admin = app.api_user("coord", Role::Admin).await;
+    app.league(&admin, "fall", json!("unc-im-300"), 4).await;
+    let browser = app.browser("coord").await;
+    let all = generated(&admin).await;
+    let first = on(&all, "2026-11-24T19:00");
+    let (a, b) = (&first[0], &first[1]);
+    let a_id = a["id"].as_i64().unwrap();
+    let b_id = b["id"].as_i64().unwrap();
+    let a_table = a["table"].as_str().unwrap();
+    let r = browser
+        .post_form(
+            &format!("/admin/leagues/fall/matches/{b_id}"),
+            &[("expected_version", "1"), ("table", a_table)],
+        )
+        .await;
+    assert_eq!(r.status(), 303);
+    let to = r.headers()["location"].to_str().unwrap().to_string();
+    let html = browser.get(&to).await.text().await.unwrap();
+    assert!(html.contains("id=\"notice\""), "saved");
+    let warning = html_element(&html, "clash-warnings", "</div>").expect("a warning notice");
+    assert!(
+        warning.contains(&format!("{a_table} is already taken")),
+        "{warning}"
+    );
+    assert!(warning.contains("Tue 24 Nov 2026, 19:00"), "{warning}");
+    assert!(
+        warning.contains(&format!("href=\"/matches/{a_id}\"")),
+        "{warning}"
+    );
+    assert!(
+        warning.contains(&format!("#match-{a_id}\"")),
+        "a link to it on the schedule: {warning}"
+    );
+
+    // A change that clashes with nothing has no warning.
+    let r = browser
+        .post_form(
+            &format!("/admin/leagues/fall/matches/{b_id}"),
+            &[("expected_version", "2"), ("table", "Table 9")],
+        )
+        .await;
+    let to = r.headers()["location"].to_str().unwrap().to_string();
+    let html = browser.get(&to).await.text().await.unwrap();
+    assert!(html.contains("id=\"notice\""));
+    assert!(!html.contains("clash-warnings"));
+}
