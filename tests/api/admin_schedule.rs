@@ -438,10 +438,53 @@ async fn a_regular_match_is_cancelled_with_a_reason_a_playoff_match_is_not() {
     let (app, admin, browser, teams) = setup(4).await;
     let generated = generate(&admin, Some("2026-11-24")).await;
     let id = id_of(&generated[2]);
+    let teams_of = format!(
+        "{} v {}",
+        generated[2]["team_a"]["name"].as_str().unwrap(),
+        generated[2]["team_b"]["name"].as_str().unwrap()
+    );
+    // The schedule's "Cancel the match" only asks first: nothing is written, the reason is
+    // kept, and an explicit button names the match.
+    let before = app.tables().await;
     let r = browser
         .post_form(
             &format!("/admin/leagues/fall/matches/{id}/cancel"),
             &[("expected_version", "1"), ("reason", "Team 3 folded")],
+        )
+        .await;
+    assert_eq!(r.status(), 200, "a confirmation step");
+    let asked = r.text().await.unwrap();
+    app.assert_nothing_written(&before, "a cancel not yet confirmed")
+        .await;
+    assert_eq!(one(&admin, id).await["status"], "scheduled");
+    assert!(
+        asked.contains(&format!("<h1>Cancel M{id} ({teams_of})?</h1>")),
+        "{asked}"
+    );
+    assert_eq!(value(&asked, "cancel-reason"), "Team 3 folded");
+    assert_eq!(
+        text(&asked, "cancel-yes", "</button>"),
+        format!("Yes, cancel M{id} ({teams_of})")
+    );
+    let confirm = hidden_fields(&asked, "cancel-confirm");
+    assert!(
+        confirm.contains(&("confirm".to_string(), "1".to_string())),
+        "{confirm:?}"
+    );
+    assert!(confirm.contains(&("expected_version".to_string(), "1".to_string())));
+    assert!(
+        html_element(&asked, "cancel-no", "</a>")
+            .unwrap()
+            .contains(&format!("href=\"/admin/leagues/fall/schedule#match-{id}\""))
+    );
+    let r = browser
+        .post_form(
+            &format!("/admin/leagues/fall/matches/{id}/cancel"),
+            &[
+                ("expected_version", "1"),
+                ("reason", "Team 3 folded"),
+                ("confirm", "1"),
+            ],
         )
         .await;
     let html = follow(&browser, r).await;
@@ -977,7 +1020,11 @@ async fn the_rest_of_the_round_robin_is_generated_after_a_cancel_and_a_played_ma
     let r = browser
         .post_form(
             &format!("/admin/leagues/fall/matches/{cancelled}/cancel"),
-            &[("expected_version", "1"), ("reason", "double-booked")],
+            &[
+                ("expected_version", "1"),
+                ("reason", "double-booked"),
+                ("confirm", "1"),
+            ],
         )
         .await;
     assert_eq!(r.status(), 303);

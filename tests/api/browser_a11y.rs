@@ -330,6 +330,19 @@ async fn every_page_passes_axe() {
         audit.page("admin league settings", &format!("/admin/leagues/{slug}/edit")).await?;
         audit.page("admin schedule", &format!("/admin/leagues/{slug}/schedule")).await?;
         audit.page("admin schedule, empty", "/admin/leagues/empty/schedule").await?;
+        audit.page("admin schedule, all", &format!("/admin/leagues/{slug}/schedule?show=all")).await?;
+        audit
+            .submit(
+                "admin schedule, a cancel to confirm",
+                &format!(
+                    "var f = document.getElementById('m{scheduled}-off'); f.closest('details').open = true; \
+                     f.querySelector('input[name=reason]').value = 'no room'; \
+                     var b = document.getElementById('m{scheduled}-off-cancel'); \
+                     f.requestSubmit ? f.requestSubmit(b) : b.click();"
+                ),
+                message("#cancel-yes"),
+            )
+            .await?;
         audit.page("admin import", &format!("/admin/leagues/{slug}/import")).await?;
         audit.page("admin playoffs, eligibility", &format!("/admin/leagues/{slug}/playoffs")).await?;
         audit.page("admin playoffs, bracket", "/admin/leagues/cup/playoffs").await?;

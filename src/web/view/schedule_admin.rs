@@ -38,6 +38,9 @@ pub struct CallOffForm {
     pub expected_version: String,
     #[serde(default)]
     pub reason: String,
+    /// `1` from the cancel's confirmation page: a cancel without it is only asked about.
+    #[serde(default)]
+    pub confirm: String,
 }
 
 /// "Move this night to…": the night, the new date, the group of the page the form is in;

@@ -272,12 +272,56 @@ pub(super) async fn postpone_match(
     call_off(&state, posted, MatchStatus::Postponed).await
 }
 
+/// "Cancel M12 (Team 3 v Team 4)?": the step before a cancel, with the reason typed.
+#[derive(Template)]
+#[template(path = "admin/schedule_cancel.html")]
+struct CancelPage {
+    nav: Nav,
+    slug: String,
+    name: String,
+    id: MatchId,
+    label: String,
+    when: String,
+    table: String,
+    version: String,
+    reason: String,
+}
+
+/// A cancel is asked about first (nothing written): it cannot be undone. A cancel that
+/// would be refused anyway (no reason, a playoff match) goes straight to its refusal.
 #[post("/admin/leagues/{slug}/matches/{id}/cancel")]
 pub(super) async fn cancel_match(
     state: web::Data<AppState>,
     posted: MatchForm<CallOffForm>,
 ) -> Result<HttpResponse, PageError> {
-    call_off(&state, posted, MatchStatus::Cancelled).await
+    let view = admin_schedule::schedule_admin(&state.db, &posted.who.user, &posted.slug).await?;
+    let m = view.by_id(posted.id).ok_or(PageError(AppError::NotFound))?;
+    let ask = posted.form.confirm != "1"
+        && m.stage == crate::rules::Stage::Regular
+        && m.status.is_unstarted()
+        && !posted.form.reason.trim().is_empty();
+    if !ask {
+        return call_off(&state, posted, MatchStatus::Cancelled).await;
+    }
+    let body = CancelPage {
+        nav: posted.who.nav(),
+        slug: view.slug.clone(),
+        name: view.name.clone(),
+        id: m.id,
+        label: format!("M{} ({} v {})", m.id, m.team_a.name, m.team_b.name),
+        when: m
+            .scheduled_at
+            .map_or_else(|| "No time yet".into(), time::scheduled),
+        table: m.table.clone().unwrap_or_else(|| "no table".into()),
+        version: if posted.form.expected_version.trim().is_empty() {
+            m.version.to_string()
+        } else {
+            posted.form.expected_version.trim().to_string()
+        },
+        reason: posted.form.reason.clone(),
+    }
+    .render()?;
+    Ok(no_store(html(StatusCode::OK, body)))
 }
 
 struct PreviewLine {
