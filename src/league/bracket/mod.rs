@@ -45,7 +45,9 @@
 
 use super::standings::Standing;
 
+mod label;
 mod state;
+pub use label::{match_label, round_name};
 #[cfg(test)]
 mod tests;
 
