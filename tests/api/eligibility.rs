@@ -175,6 +175,17 @@ async fn playoffs_wait_for_the_season_unless_forced_and_a_force_is_audited() {
             .starts_with("2 regular-season matches are still to be played"),
         "{refused}"
     );
+    // Each one named, with its state.
+    let message = refused["error"]["message"].as_str().unwrap();
+    for (m, state) in [(&open, "scheduled"), (&postponed, "postponed")] {
+        let named = format!(
+            "M{} · {} v {}, {state} — not played",
+            m["id"],
+            m["team_a"]["name"].as_str().unwrap(),
+            m["team_b"]["name"].as_str().unwrap()
+        );
+        assert!(message.contains(&named), "{named} in {message}");
+    }
     app.assert_nothing_written(&before, "playoffs before the season ends")
         .await;
     // A cancelled match is not waited for; forcing creates it, and says so in the audit log.

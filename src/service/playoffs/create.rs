@@ -210,10 +210,11 @@ pub async fn create_playoffs(
     let remaining = db_matches::count_unplayed_regular(&mut tx, league.row.id).await?;
     let forced = remaining > 0 && league.settings.eligibility.require_all_played;
     if forced && input.force != Some(true) {
+        let named = unplayed_regular(&mut tx, league.row.id).await?.join("; ");
         return Err(ServiceError::conflict(
             ErrorCode::SeasonUnfinished,
             format!(
-                "{remaining} regular-season match{} still to be played (scheduled, postponed or in progress): finish the season first, or create the playoffs anyway with \"force\": true",
+                "{remaining} regular-season match{} still to be played (scheduled, postponed or in progress): {named}. Finish the season first, or create the playoffs anyway with \"force\": true",
                 if remaining == 1 { " is" } else { "es are" }
             ),
         ));
@@ -294,4 +295,39 @@ fn created_words(plan: &Plan) -> String {
             format!("third place {}", plan.structure.third_place)
         }
     )
+}
+
+/// The league's regular-season matches still to be played, in words, in schedule order:
+/// "M12 · Aces v Kings, postponed — not played".
+pub async fn unplayed_regular(
+    conn: &mut Conn,
+    league_id: LeagueId,
+) -> Result<Vec<String>, ServiceError> {
+    use crate::domain::MatchStatus;
+    let names: std::collections::HashMap<TeamId, String> = db_leagues::teams(conn, league_id)
+        .await?
+        .into_iter()
+        .map(|t| (t.id, t.name.to_string()))
+        .collect();
+    let name = |id: TeamId| names.get(&id).cloned().unwrap_or_else(|| format!("#{id}"));
+    Ok(db_matches::of_league(conn, league_id)
+        .await?
+        .into_iter()
+        .filter(|m| {
+            m.stage == crate::rules::Stage::Regular
+                && matches!(
+                    m.status,
+                    MatchStatus::Scheduled | MatchStatus::Postponed | MatchStatus::InProgress
+                )
+        })
+        .map(|m| {
+            format!(
+                "M{} · {} v {}, {} — not played",
+                m.id,
+                name(m.team_a),
+                name(m.team_b),
+                m.status.words()
+            )
+        })
+        .collect())
 }
