@@ -21,6 +21,8 @@ pub async fn archive(db: &Db, user: &User, slug: &Slug) -> Result<League, Servic
     require_admin(user)?;
     let mut tx = db.write().await?;
     let league = league_row(&mut tx, slug).await?;
+    // First, so that a league already archived is refused as such by the store.
+    db_leagues::set_archived(&mut tx, league.id, true).await?;
     let playing = db_leagues::in_progress(&mut tx, league.id).await?;
     if !playing.is_empty() {
         let ids: Vec<String> = playing.iter().map(|id| format!("#{id}")).collect();
@@ -32,7 +34,6 @@ pub async fn archive(db: &Db, user: &User, slug: &Slug) -> Result<League, Servic
             ),
         ));
     }
-    db_leagues::set_archived(&mut tx, league.id, true).await?;
     audit::record(
         &mut tx,
         user,

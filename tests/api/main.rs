@@ -67,6 +67,7 @@ mod public_conduct;
 mod reschedule;
 mod restore;
 mod score;
+mod seasons;
 mod settings;
 mod standings_records;
 mod store;
