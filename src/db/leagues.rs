@@ -16,6 +16,8 @@ pub struct LeagueRow {
     pub created_at: Timestamp,
     /// The season settings as given (JSON of `league::settings::Settings`; migration 0008).
     pub settings: String,
+    /// A past season: read-only (migration 0024, docs/api.md §18.2).
+    pub archived: bool,
 }
 
 pub struct NewLeague<'a> {
@@ -95,6 +97,82 @@ pub async fn all(conn: &mut Conn) -> sqlx::Result<Vec<LeagueRow>> {
     )
     .fetch_all(c)
     .await)
+}
+
+/// Archives (`true`) or unarchives a league. The store refuses every other write to an
+/// archived league (migration 0024).
+pub async fn set_archived(conn: &mut Conn, id: LeagueId, archived: bool) -> sqlx::Result<()> {
+    on_store!(conn, execute sqlx::query(
+        "UPDATE leagues SET archived = $1 WHERE id = $2"
+    )
+    .bind(archived)
+    .bind(id))?;
+    Ok(())
+}
+
+/// The league's matches in progress (they keep an archive from happening).
+pub async fn in_progress(conn: &mut Conn, id: LeagueId) -> sqlx::Result<Vec<i64>> {
+    on_store!(conn, |c| sqlx::query_scalar(
+        "SELECT id FROM matches WHERE league_id = $1 AND status = 'in_progress' ORDER BY id"
+    )
+    .bind(id)
+    .fetch_all(c)
+    .await)
+}
+
+/// A new league `slug` named `name` with the rules, tiebreak order and settings of `from`.
+pub async fn insert_copy(
+    conn: &mut Conn,
+    from: LeagueId,
+    slug: &str,
+    name: &str,
+    now: Timestamp,
+) -> sqlx::Result<LeagueId> {
+    let id: i64 = on_store!(conn, |c| {
+        sqlx::query_scalar(
+        "INSERT INTO leagues (slug, name, rules_regular, rules_playoff, rules_final, tiebreak_order, settings, created_at)
+         SELECT $1, $2, rules_regular, rules_playoff, rules_final, tiebreak_order, settings, $3
+         FROM leagues WHERE id = $4 RETURNING id"
+    )
+    .bind(slug)
+    .bind(name)
+    .bind(now)
+    .bind(from)
+    .fetch_one(c)
+    .await
+    })?;
+    Ok(LeagueId(id))
+}
+
+/// Copies the teams of `from` that are not withdrawn into `to`, with their active players
+/// (name, student id, email, captain), in the order they were added. Team names are unique
+/// within a league, so a copied player finds their team by its name. Returns the teams copied.
+pub async fn copy_teams(
+    conn: &mut Conn,
+    from: LeagueId,
+    to: LeagueId,
+    now: Timestamp,
+) -> sqlx::Result<u64> {
+    let teams = on_store!(conn, execute sqlx::query(
+        "INSERT INTO teams (league_id, name, player1, player2)
+         SELECT $1, name, player1, player2 FROM teams
+         WHERE league_id = $2 AND NOT withdrawn ORDER BY id"
+    )
+    .bind(to)
+    .bind(from))?;
+    on_store!(conn, execute sqlx::query(
+        "INSERT INTO players (team_id, league_id, name, student_id, email, captain, active, created_at)
+         SELECT nt.id, nt.league_id, p.name, p.student_id, p.email, p.captain, p.active, $1
+         FROM players p
+         JOIN teams ot ON ot.id = p.team_id
+         JOIN teams nt ON nt.league_id = $2 AND nt.name = ot.name
+         WHERE p.league_id = $3 AND p.active
+         ORDER BY p.id"
+    )
+    .bind(now)
+    .bind(to)
+    .bind(from))?;
+    Ok(teams)
 }
 
 #[derive(Debug, Clone, sqlx::FromRow)]

@@ -719,6 +719,28 @@ pub async fn delete_unstarted(conn: &mut Conn, id: MatchId) -> sqlx::Result<bool
     Ok(done == 1)
 }
 
+/// Deletes a match that never began (docs/api.md §18.2): scheduled, postponed or cancelled,
+/// never started, nobody checked in, no hand, lineup, rating note or hand entry under way,
+/// and no place in a bracket. Returns whether a row was deleted.
+pub async fn delete_never_started(conn: &mut Conn, id: MatchId) -> sqlx::Result<bool> {
+    let done = on_store!(conn, execute sqlx::query(
+        "DELETE FROM matches WHERE id = $1 AND status IN ('scheduled', 'postponed', 'cancelled')
+         AND started_at IS NULL AND checked_in_a IS NULL AND checked_in_b IS NULL
+         AND NOT EXISTS (SELECT 1 FROM hands WHERE match_id = $2)
+         AND NOT EXISTS (SELECT 1 FROM lineups WHERE match_id = $3)
+         AND NOT EXISTS (SELECT 1 FROM rating_notes WHERE match_id = $4)
+         AND NOT EXISTS (SELECT 1 FROM idempotency_keys WHERE match_id = $5)
+         AND NOT EXISTS (SELECT 1 FROM bracket_matches WHERE match_id = $6)",
+    )
+    .bind(id)
+    .bind(id)
+    .bind(id)
+    .bind(id)
+    .bind(id)
+    .bind(id))?;
+    Ok(done == 1)
+}
+
 /// Marks a change the row does not hold (a lineup): the match's version moves on, so a
 /// client holding the old one reloads.
 pub async fn bump_version(conn: &mut Conn, id: MatchId) -> sqlx::Result<()> {

@@ -449,6 +449,12 @@ pub fn is_busy(e: &sqlx::Error) -> bool {
     matches!(e, sqlx::Error::PoolTimedOut) || sqlite::is_busy(e) || postgres::is_busy(e)
 }
 
+/// The store refused a write because its row belongs to an archived league (the triggers of
+/// the migrations `0024_archive` / `0012_archive`: docs/api.md §18.2).
+pub fn is_league_archived(e: &sqlx::Error) -> bool {
+    sqlite::is_league_archived(e) || postgres::is_league_archived(e)
+}
+
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used)]

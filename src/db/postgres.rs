@@ -298,6 +298,14 @@ pub(super) fn is_busy(e: &sqlx::Error) -> bool {
         .is_some_and(|d| matches!(d.code(), "40001" | "40P01" | "55P03"))
 }
 
+/// A write the triggers of migration 0012 refused: the row belongs to an archived league
+/// (SQLSTATE `SP409`, our own).
+pub(super) fn is_league_archived(e: &sqlx::Error) -> bool {
+    e.as_database_error()
+        .and_then(|d| d.try_downcast_ref::<sqlx::postgres::PgDatabaseError>())
+        .is_some_and(|d| d.code() == "SP409")
+}
+
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used)]

@@ -195,6 +195,18 @@ pub(super) fn is_busy(e: &sqlx::Error) -> bool {
     matches!(primary_code(e), Some(SQLITE_BUSY | SQLITE_LOCKED))
 }
 
+/// A write the triggers of migration 0024 refused: the row belongs to an archived league
+/// (`RAISE(ABORT, 'league_archived')`, SQLITE_CONSTRAINT_TRIGGER).
+pub(super) fn is_league_archived(e: &sqlx::Error) -> bool {
+    const SQLITE_CONSTRAINT_TRIGGER: &str = "1811";
+    e.as_database_error()
+        .and_then(|d| d.try_downcast_ref::<sqlx::sqlite::SqliteError>())
+        .is_some_and(|d| {
+            sqlx::error::DatabaseError::code(d).as_deref() == Some(SQLITE_CONSTRAINT_TRIGGER)
+                && sqlx::error::DatabaseError::message(d) == "league_archived"
+        })
+}
+
 fn expect(pragma: &'static str, found: String, expected: &'static str) -> Result<(), DbError> {
     if found == expected {
         Ok(())

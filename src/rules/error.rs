@@ -87,6 +87,8 @@ error_codes! {
     NotFound => "not_found",
     MethodNotAllowed => "method_not_allowed",
     SlugTaken => "slug_taken",
+    /// Any write to an archived league (a past season), its teams, players or matches.
+    LeagueArchived => "league_archived",
     /// Deactivating the last active admin, or making it a supervisor.
     LastAdmin => "last_admin",
     /// A student id held by a player of another team of the league.

@@ -57,10 +57,16 @@ impl From<FieldError> for ServiceError {
 
 impl From<sqlx::Error> for ServiceError {
     /// A lock held past the busy timeout, or no pooled connection in time, is `Busy`
-    /// (decided by the store's error code, never by the message text).
+    /// (decided by the store's error code, never by the message text). A write the store
+    /// refused because its league is archived is the 409 `league_archived`.
     fn from(e: sqlx::Error) -> Self {
         if crate::db::is_busy(&e) {
             ServiceError::Busy
+        } else if crate::db::is_league_archived(&e) {
+            ServiceError::conflict(
+                ErrorCode::LeagueArchived,
+                "this league is archived (a past season): it is read-only",
+            )
         } else {
             ServiceError::Db(e)
         }

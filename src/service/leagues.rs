@@ -61,6 +61,10 @@ pub struct LeagueView {
     pub created_at: Timestamp,
     /// Forfeit policy, sportsmanship scale, playoff eligibility (every field resolved).
     pub settings: Settings,
+    /// A past season: read-only, listed under `?archived=true` (§18.2).
+    pub archived: bool,
+    /// The winner of the decided final of the league's bracket, if any.
+    pub champion: Option<super::TeamRef>,
 }
 
 /// A league as stored, with its rules resolved.
@@ -139,7 +143,17 @@ impl League {
                 .collect(),
             created_at: self.row.created_at,
             settings: self.settings.clone(),
+            archived: self.row.archived,
+            champion: None,
         }
+    }
+
+    /// [`League::view`] with the league's champion, read on `conn`.
+    pub async fn view_on(&self, conn: &mut Conn) -> Result<LeagueView, ServiceError> {
+        Ok(LeagueView {
+            champion: super::playoffs::champion(conn, self.row.id).await?,
+            ..self.view()
+        })
     }
 }
 
@@ -169,14 +183,23 @@ pub async fn all_leagues(db: &Db) -> Result<Vec<League>, ServiceError> {
         .collect()
 }
 
-/// Every league as the API shows it.
-pub async fn views(db: &Db) -> Result<Vec<LeagueView>, ServiceError> {
-    Ok(all_leagues(db).await?.iter().map(League::view).collect())
+/// The current leagues (`archived` false) or the past seasons (true) as the API shows them,
+/// newest first.
+pub async fn views(db: &Db, archived: bool) -> Result<Vec<LeagueView>, ServiceError> {
+    let mut tx = db.snapshot().await?;
+    let mut views = Vec::new();
+    for row in db_leagues::all(&mut tx).await? {
+        if row.archived == archived {
+            views.push(League::from_row(row)?.view_on(&mut tx).await?);
+        }
+    }
+    Ok(views)
 }
 
 /// The league `slug` as the API shows it (404 for no such league).
 pub async fn view_by_slug(db: &Db, slug: &Slug) -> Result<LeagueView, ServiceError> {
-    Ok(league(db, slug).await?.view())
+    let mut tx = db.snapshot().await?;
+    league_by_slug(&mut tx, slug).await?.view_on(&mut tx).await
 }
 
 /// Checks the rules per stage (playoff and final default to the regular rules): each as
@@ -246,7 +269,7 @@ pub(crate) fn name_rule<'a>(field: &'a str, what: &'a str) -> TextRule<'a> {
 
 /// A new league's slug: the one given (trimmed), else made from the name. A reserved slug
 /// ([`Slug::RESERVED`]) is refused here, so the pages and the API refuse it alike.
-fn check_slug(slug: Option<&str>, name: &str) -> Result<Slug, ServiceError> {
+pub(super) fn check_slug(slug: Option<&str>, name: &str) -> Result<Slug, ServiceError> {
     let slug = match slug.map(str::trim) {
         Some(s) if !s.is_empty() => s.parse(),
         _ => Slug::from_name(name),
@@ -308,7 +331,7 @@ fn check_input(input: &NewLeagueInput, existing: Option<&Slug>) -> Result<Checke
 }
 
 /// Reads back the league just written, then commits.
-async fn commit_league(mut tx: Tx, id: LeagueId) -> Result<League, ServiceError> {
+pub(super) async fn commit_league(mut tx: Tx, id: LeagueId) -> Result<League, ServiceError> {
     let row = db_leagues::by_id(&mut tx, id)
         .await?
         .ok_or(ServiceError::NotFound)?;

@@ -38,6 +38,7 @@ pub mod public_views;
 pub mod reschedule;
 pub mod roster;
 pub mod schedule;
+pub mod seasons;
 pub mod standings;
 pub mod summaries;
 pub mod teams;

@@ -68,6 +68,7 @@ mod reschedule;
 mod restore;
 mod schedule_warnings;
 mod score;
+mod seasons;
 mod settings;
 mod standings_records;
 mod store;

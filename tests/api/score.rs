@@ -353,6 +353,10 @@ const API_ROUTES: &[(&str, &str, bool)] = &[
     ("post", "/api/v1/matches/{id}/sportsmanship", true),
     ("post", "/api/v1/leagues/{slug}/eligibility/{team_id}", true),
     ("get", "/api/v1/scoreboard", false),
+    ("post", "/api/v1/leagues/{slug}/archive", true),
+    ("post", "/api/v1/leagues/{slug}/unarchive", true),
+    ("post", "/api/v1/leagues/{slug}/clone", true),
+    ("delete", "/api/v1/matches/{id}", true),
 ];
 
 #[actix_web::test]

@@ -54,7 +54,9 @@ const CLOCK: &str = "<normalised: depends on the clock at read time>";
 /// comparing since v0.1 could not answer them. Each is checked on its own below: a league
 /// from v0.1 gets its default value.
 /// - `settings` (migration 0008, season settings): every default.
-const ADDED_LEAGUE_FIELDS: &[&str] = &["settings"];
+/// - `archived` (migration 0024, past seasons): false, a v0.1 league is current.
+/// - `champion`: the champion its bracket names, `null` without a bracket or before its final.
+const ADDED_LEAGUE_FIELDS: &[&str] = &["settings", "archived", "champion"];
 
 /// Fields a later release added to the match objects (those with a `game_status`), left out
 /// before comparing, and checked on their own below:
@@ -555,6 +557,17 @@ async fn the_v0_1_database_reads_the_same() {
             league["slug"]
         );
         let slug = league["slug"].as_str().unwrap();
+        assert_eq!(league["archived"], false, "{slug}: current");
+        let bracket = app.get(&format!("/api/v1/leagues/{slug}/bracket")).await;
+        let champion = if bracket.status() == 200 {
+            bracket.json::<Value>().await.unwrap()["champion"].clone()
+        } else {
+            Value::Null
+        };
+        assert_eq!(
+            league["champion"], champion,
+            "{slug}: the bracket's champion"
+        );
         let matches = json(&app, &format!("/api/v1/leagues/{slug}/matches")).await;
         for m in matches["matches"].as_array().unwrap() {
             assert_eq!(

@@ -16,4 +16,4 @@ mod view;
 pub use advance::{PathReset, advance, in_bracket};
 pub use create::{PlayoffsInput, create_playoffs, preview_playoffs};
 pub use stored::check_bracket;
-pub use view::{BracketMatchView, BracketView, bracket, bracket_of};
+pub use view::{BracketMatchView, BracketView, bracket, bracket_of, champion};

@@ -89,6 +89,30 @@ pub async fn bracket_of(conn: &mut Conn, slug: &Slug) -> Result<BracketView, Ser
     ))
 }
 
+/// The league's champion: the winner of its bracket's decided final (after the reset of a
+/// double grand final, if it was played); `None` without a bracket or before the final.
+pub async fn champion(
+    conn: &mut Conn,
+    league_id: LeagueId,
+) -> Result<Option<TeamRef>, ServiceError> {
+    let Some(row) = db_playoffs::of_league(conn, league_id).await? else {
+        return Ok(None);
+    };
+    let l = load(conn, row).await?;
+    let Some(id) = l
+        .state
+        .champion()
+        .and_then(|seed| l.seeds.get(seed.checked_sub(1)?).copied())
+    else {
+        return Ok(None);
+    };
+    let name = db_leagues::team(conn, id)
+        .await?
+        .map(|t| t.name.into())
+        .unwrap_or_else(|| format!("team {id}"));
+    Ok(Some(TeamRef { id, name }))
+}
+
 pub(super) async fn team_names(
     conn: &mut Conn,
     league_id: LeagueId,

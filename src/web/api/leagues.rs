@@ -1,11 +1,13 @@
 //! Leagues and their supervisors in the JSON API (docs/api.md §6).
 
 use crate::domain::Slug;
-use actix_web::{HttpResponse, get, patch, post, web};
+use actix_web::{HttpResponse, delete, get, patch, post, web};
 use serde::{Deserialize, Serialize};
 
+use crate::domain::MatchId;
 use crate::league::settings::Settings;
 use crate::service::leagues::{self, LeagueView, NewLeagueInput};
+use crate::service::seasons::{self, CloneInput};
 use crate::web::AppState;
 use crate::web::api::responses::{AdminOnly, BadReadCredentials, BodyRefused, Unauthenticated};
 use crate::web::error::{AppError, ErrorBody};
@@ -15,7 +17,11 @@ use crate::web::extract::{Admin, ApiJson};
 pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.service(create_league)
         .service(change_league)
-        .service(add_supervisor);
+        .service(add_supervisor)
+        .service(archive_league)
+        .service(unarchive_league)
+        .service(clone_league)
+        .service(delete_match);
 }
 
 /// The public reads, served from the page cache to anonymous visitors.
@@ -85,8 +91,8 @@ async fn change_league(
     body: ApiJson<LeagueChange>,
 ) -> Result<HttpResponse, AppError> {
     let change = body.into_inner()?;
-    let league = leagues::change_settings(&state.db, &who.user, &slug, &change.settings).await?;
-    Ok(HttpResponse::Ok().json(league.view()))
+    leagues::change_settings(&state.db, &who.user, &slug, &change.settings).await?;
+    Ok(HttpResponse::Ok().json(leagues::view_by_slug(&state.db, &slug).await?))
 }
 
 #[derive(Serialize, utoipa::ToSchema)]
@@ -94,19 +100,32 @@ pub(crate) struct LeagueList {
     leagues: Vec<LeagueView>,
 }
 
-/// Lists every league.
+/// Which leagues `GET /api/v1/leagues` lists.
+#[derive(Deserialize, utoipa::IntoParams)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ListQuery {
+    /// `true`: the past seasons (archived leagues) instead of the current leagues.
+    #[serde(default)]
+    archived: bool,
+}
+
+/// Lists the current leagues, or with `?archived=true` the past seasons.
 #[utoipa::path(
     get,
     path = "/api/v1/leagues",
     tag = "leagues",
+    params(ListQuery),
     responses(
         (status = 200, description = "every league", body = LeagueList),
         BadReadCredentials,
     )
 )]
 #[get("/api/v1/leagues")]
-async fn list_leagues(state: web::Data<AppState>) -> Result<HttpResponse, AppError> {
-    let leagues = leagues::views(&state.db).await?;
+async fn list_leagues(
+    state: web::Data<AppState>,
+    query: web::Query<ListQuery>,
+) -> Result<HttpResponse, AppError> {
+    let leagues = leagues::views(&state.db, query.archived).await?;
     Ok(HttpResponse::Ok().json(LeagueList { leagues }))
 }
 
@@ -166,3 +185,120 @@ async fn add_supervisor(
     leagues::assign_supervisor(&state.db, &who.user, &slug, &input.username).await?;
     Ok(HttpResponse::NoContent().finish())
 }
+
+/// Archives a league (admin): a past season, read-only from then on (§18.2).
+#[utoipa::path(
+    post,
+    path = "/api/v1/leagues/{slug}/archive",
+    tag = "leagues",
+    params(("slug" = String, Path, description = "the league's slug", pattern = r"^[a-z0-9]+(-[a-z0-9]+)*$")),
+    request_body = EmptyBody,
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "the league, archived", body = LeagueView),
+        (status = 404, description = "no such league", body = ErrorBody),
+        (status = 409, description = "already archived (`league_archived`), or matches in progress (`match_started`, naming them)", body = ErrorBody),
+        BodyRefused,
+        Unauthenticated,
+        AdminOnly,
+    )
+)]
+#[post("/api/v1/leagues/{slug}/archive")]
+async fn archive_league(
+    state: web::Data<AppState>,
+    Admin(who): Admin,
+    slug: web::Path<Slug>,
+    body: ApiJson<EmptyBody>,
+) -> Result<HttpResponse, AppError> {
+    body.into_inner()?;
+    seasons::archive(&state.db, &who.user, &slug).await?;
+    Ok(HttpResponse::Ok().json(leagues::view_by_slug(&state.db, &slug).await?))
+}
+
+/// Makes an archived league writable again (admin).
+#[utoipa::path(
+    post,
+    path = "/api/v1/leagues/{slug}/unarchive",
+    tag = "leagues",
+    params(("slug" = String, Path, description = "the league's slug", pattern = r"^[a-z0-9]+(-[a-z0-9]+)*$")),
+    request_body = EmptyBody,
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "the league, current again", body = LeagueView),
+        (status = 404, description = "no such league", body = ErrorBody),
+        BodyRefused,
+        Unauthenticated,
+        AdminOnly,
+    )
+)]
+#[post("/api/v1/leagues/{slug}/unarchive")]
+async fn unarchive_league(
+    state: web::Data<AppState>,
+    Admin(who): Admin,
+    slug: web::Path<Slug>,
+    body: ApiJson<EmptyBody>,
+) -> Result<HttpResponse, AppError> {
+    body.into_inner()?;
+    seasons::unarchive(&state.db, &who.user, &slug).await?;
+    Ok(HttpResponse::Ok().json(leagues::view_by_slug(&state.db, &slug).await?))
+}
+
+/// Starts the next term from a league (admin): its rules and settings, and with `teams` its
+/// teams and players; never its matches.
+#[utoipa::path(
+    post,
+    path = "/api/v1/leagues/{slug}/clone",
+    tag = "leagues",
+    params(("slug" = String, Path, description = "the league's slug", pattern = r"^[a-z0-9]+(-[a-z0-9]+)*$")),
+    request_body = CloneInput,
+    security(("bearer" = [])),
+    responses(
+        (status = 201, description = "the new league", body = LeagueView),
+        (status = 404, description = "no such league", body = ErrorBody),
+        (status = 422, description = "invalid name or slug (`invalid_input`, `invalid_league`), or the slug is taken (`slug_taken`, on `slug`)", body = ErrorBody),
+        BodyRefused,
+        Unauthenticated,
+        AdminOnly,
+    )
+)]
+#[post("/api/v1/leagues/{slug}/clone")]
+async fn clone_league(
+    state: web::Data<AppState>,
+    Admin(who): Admin,
+    slug: web::Path<Slug>,
+    body: ApiJson<CloneInput>,
+) -> Result<HttpResponse, AppError> {
+    let input = body.into_inner()?;
+    let league = seasons::clone_league(&state.db, &who.user, &slug, &input).await?;
+    Ok(HttpResponse::Created().json(league.view()))
+}
+
+/// Deletes a match that never began (admin); a match that has begun is cancelled instead.
+#[utoipa::path(
+    delete,
+    path = "/api/v1/matches/{id}",
+    tag = "matches",
+    params(("id" = i64, Path, description = "the match's id")),
+    security(("bearer" = [])),
+    responses(
+        (status = 204, description = "the match is gone"),
+        (status = 404, description = "no such match", body = ErrorBody),
+        (status = 409, description = "the match has begun (`match_started`) or its league is archived (`league_archived`)", body = ErrorBody),
+        Unauthenticated,
+        AdminOnly,
+    )
+)]
+#[delete("/api/v1/matches/{id}")]
+async fn delete_match(
+    state: web::Data<AppState>,
+    Admin(who): Admin,
+    id: web::Path<MatchId>,
+) -> Result<HttpResponse, AppError> {
+    seasons::delete_match(&state.db, &who.user, *id).await?;
+    Ok(HttpResponse::NoContent().finish())
+}
+
+/// An empty object, `{}`.
+#[derive(Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct EmptyBody {}

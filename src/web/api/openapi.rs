@@ -112,6 +112,10 @@ async fn list_presets() -> web::Json<PresetList> {
         crate::web::api::leagues::show_league,
         crate::web::api::leagues::change_league,
         crate::web::api::leagues::add_supervisor,
+        crate::web::api::leagues::archive_league,
+        crate::web::api::leagues::unarchive_league,
+        crate::web::api::leagues::clone_league,
+        crate::web::api::leagues::delete_match,
         crate::web::api::teams::add_team,
         crate::web::api::teams::list_teams,
         crate::web::api::matches::schedule,
@@ -170,6 +174,8 @@ async fn list_presets() -> web::Json<PresetList> {
         LeagueView,
         LeagueList,
         crate::web::api::leagues::LeagueChange,
+        crate::web::api::leagues::EmptyBody,
+        crate::service::seasons::CloneInput,
         crate::league::settings::Settings,
         crate::league::settings::ForfeitPolicy,
         crate::league::settings::Sportsmanship,
@@ -388,6 +394,15 @@ fn service_constraints() -> Vec<(&'static str, &'static str, Constraint)> {
             "NewLeagueInput",
             "tiebreak_order",
             Add(json!({"items": {"type": "string", "enum": tiebreaks}})),
+        ),
+        ("CloneInput", "name", Add(name())),
+        (
+            "CloneInput",
+            "slug",
+            Add(json!({
+                "pattern": "^(?:[a-z0-9]+(?:-[a-z0-9]+)*)?$",
+                "description": "Lowercase letters, digits and single dashes; made from the name when missing or empty."
+            })),
         ),
         ("LeagueView", "slug", Add(json!({"pattern": SLUG_PATTERN}))),
         (

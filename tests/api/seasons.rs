@@ -1,0 +1,648 @@
+//! Past seasons (docs/api.md §18.2): an archived league refuses every write of the API with
+//! 409 `league_archived` and writes nothing, hand entry included; archiving, listing, the
+//! champion, unarchiving; cloning a league for the next term; deleting a match never begun.
+
+use std::collections::BTreeSet;
+
+use serde_json::{Value, json};
+use spades_im::service::Role;
+
+use crate::helpers::{Api, TestApp, expect_error, json_with_status, spawn_app};
+use crate::playoffs::{a_hand, play_a_wins};
+
+/// Writes of the API that touch no league's rows, or that an archived league allows: the
+/// accounts, the calculator, a new league, the export of a person's data, and unarchiving
+/// and cloning (cloning reads the league and writes a new one).
+const NOT_LEAGUE_WRITES: &[(&str, &str)] = &[
+    ("post", "/api/v1/score"),
+    ("post", "/api/v1/leagues"),
+    ("post", "/api/v1/users"),
+    ("patch", "/api/v1/users/{username}"),
+    ("post", "/api/v1/users/{username}/reset-password"),
+    ("post", "/api/v1/people/export"),
+    ("post", "/api/v1/leagues/{slug}/unarchive"),
+    ("post", "/api/v1/leagues/{slug}/clone"),
+];
+
+/// A league under timed partnership rules with a sportsmanship scale, playoffs and final to
+/// 100, and two teams; their ids.
+async fn league(admin: &Api, slug: &str) -> [i64; 2] {
+    let r = admin
+        .post(
+            "/api/v1/leagues",
+            &json!({"name": slug, "slug": slug,
+                    "rules": {"regular": {"preset": "partnership", "time_limit_minutes": 60},
+                              "playoff": {"preset": "unc-im-300", "target": 100},
+                              "final": {"preset": "unc-im-300", "target": 100}},
+                    "settings": {"sportsmanship": {"min": 1, "max": 5}}}),
+        )
+        .await;
+    json_with_status(r, 201, "league").await;
+    let mut ids = [0; 2];
+    for (i, id) in ids.iter_mut().enumerate() {
+        let r = admin
+            .post(
+                &format!("/api/v1/leagues/{slug}/teams"),
+                &json!({"name": format!("Team {i}"), "players": [format!("P{i}a"), format!("P{i}b")]}),
+            )
+            .await;
+        *id = json_with_status(r, 201, "team").await["id"]
+            .as_i64()
+            .unwrap();
+    }
+    ids
+}
+
+async fn add_match(admin: &Api, slug: &str, teams: [i64; 2], at: Option<&str>) -> Value {
+    let mut body = json!({"team_a": teams[0], "team_b": teams[1], "table": "T1"});
+    if let Some(at) = at {
+        body["scheduled_at"] = json!(at);
+    }
+    let r = admin
+        .post(&format!("/api/v1/leagues/{slug}/matches"), &body)
+        .await;
+    json_with_status(r, 201, "add a match").await
+}
+
+async fn send(
+    app: &TestApp,
+    admin: &Api,
+    method: &str,
+    path: &str,
+    body: &Value,
+) -> reqwest::Response {
+    let method = reqwest::Method::from_bytes(method.to_uppercase().as_bytes()).unwrap();
+    app.client
+        .request(method, app.url(path))
+        .bearer_auth(&admin.token)
+        .json(body)
+        .send()
+        .await
+        .unwrap()
+}
+
+/// A league played to its decided final: two teams, a forfeited regular-season match, the
+/// final (team 0 wins). Returns the teams and the final's id.
+async fn decided(app: &TestApp, admin: &Api, slug: &str) -> ([i64; 2], i64) {
+    let teams = league(admin, slug).await;
+    let m = add_match(admin, slug, teams, None).await;
+    let id = m["id"].as_i64().unwrap();
+    let r = admin
+        .post(
+            &format!("/api/v1/matches/{id}/forfeit"),
+            &json!({"team": "b"}),
+        )
+        .await;
+    json_with_status(r, 200, "forfeit").await;
+    let r = admin
+        .post(
+            &format!("/api/v1/leagues/{slug}/playoffs"),
+            &json!({"format": "single_elimination"}),
+        )
+        .await;
+    let bracket = json_with_status(r, 201, "playoffs").await;
+    let final_id = bracket["matches"][0]["match_id"].as_i64().unwrap();
+    let _ = app;
+    play_a_wins(admin, final_id).await;
+    (teams, final_id)
+}
+
+#[actix_web::test]
+async fn an_archived_league_refuses_every_write_of_the_api_and_writes_nothing() {
+    let app = spawn_app().await;
+    let admin = app.api_user("coord", Role::Admin).await;
+    app.user("sup", Role::Supervisor).await;
+    let (teams, final_id) = decided(&app, &admin, "past").await;
+    let roster = json_with_status(
+        admin
+            .get(&format!("/api/v1/teams/{}/roster", teams[0]))
+            .await,
+        200,
+        "roster",
+    )
+    .await;
+    let p: Vec<i64> = roster["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["id"].as_i64().unwrap())
+        .collect();
+    // A match in progress (one hand), and one scheduled on a league night.
+    let playing = add_match(&admin, "past", teams, None).await["id"]
+        .as_i64()
+        .unwrap();
+    let playing = admin.play_hands(playing, &[a_hand()]).await;
+    let waiting = add_match(&admin, "past", teams, Some("2027-01-05T19:00")).await;
+    let w = waiting["id"].as_i64().unwrap();
+    // Archiving waits for the match in progress.
+    let e = expect_error(
+        admin.post("/api/v1/leagues/past/archive", &json!({})).await,
+        409,
+        "match_started",
+    )
+    .await;
+    let m = playing["id"].as_i64().unwrap();
+    assert!(
+        e["message"].as_str().unwrap().contains(&format!("#{m}")),
+        "{e}"
+    );
+    // A league with teams only, archived through the API: what a schedule and a bracket
+    // would be made for.
+    league(&admin, "quiet").await;
+    let quiet = json_with_status(
+        admin
+            .post("/api/v1/leagues/quiet/archive", &json!({}))
+            .await,
+        200,
+        "archive quiet",
+    )
+    .await;
+    assert_eq!(quiet["archived"], true);
+    // `past` archived with its match still in progress (the API refuses to), so that every
+    // write, hand entry included, has an object it would otherwise succeed on.
+    {
+        let mut tx = app.db.write().await.unwrap();
+        let conn: &mut spades_im::db::Conn = &mut tx;
+        spades_im::on_store!(conn, execute sqlx::query(
+            "UPDATE leagues SET archived = TRUE WHERE slug = 'past'"
+        ))
+        .unwrap();
+        tx.commit().await.unwrap();
+    }
+
+    let v = |m: &Value| m["version"].clone();
+    let final_now = json_with_status(
+        app.get(&format!("/api/v1/matches/{final_id}")).await,
+        200,
+        "final",
+    )
+    .await;
+    let walk: Vec<(&str, String, Value)> = vec![
+        (
+            "patch",
+            "/api/v1/leagues/past".into(),
+            json!({"settings": {"forfeit": {"grace_minutes": 5}}}),
+        ),
+        (
+            "post",
+            "/api/v1/leagues/past/teams".into(),
+            json!({"name": "Late", "players": ["La", "Lb"]}),
+        ),
+        (
+            "post",
+            "/api/v1/leagues/past/supervisors".into(),
+            json!({"username": "sup"}),
+        ),
+        (
+            "post",
+            "/api/v1/leagues/quiet/schedule".into(),
+            json!({"format": "round_robin"}),
+        ),
+        (
+            "post",
+            "/api/v1/leagues/past/matches".into(),
+            json!({"team_a": teams[0], "team_b": teams[1]}),
+        ),
+        (
+            "post",
+            format!("/api/v1/leagues/past/eligibility/{}", teams[0]),
+            json!({"eligible": true, "reason": "appeal"}),
+        ),
+        (
+            "post",
+            "/api/v1/leagues/past/nights/move".into(),
+            json!({"from": "2027-01-05", "to": "2027-01-06"}),
+        ),
+        (
+            "post",
+            "/api/v1/leagues/quiet/playoffs".into(),
+            json!({"format": "single_elimination"}),
+        ),
+        ("post", "/api/v1/leagues/past/archive".into(), json!({})),
+        (
+            "patch",
+            format!("/api/v1/matches/{w}"),
+            json!({"table": "T7", "expected_version": v(&waiting)}),
+        ),
+        ("post", format!("/api/v1/matches/{w}/start"), json!({})),
+        // Hand entry as the console's outbox replays it: batched, with an idempotency key.
+        (
+            "post",
+            format!("/api/v1/matches/{m}/hands"),
+            json!({"hand": a_hand(), "expected_version": v(&playing), "idempotency_key": "outbox-1"}),
+        ),
+        (
+            "put",
+            format!("/api/v1/matches/{final_id}/hands/1"),
+            json!({"hand": {"a": {"bids": [4, 3], "tricks": [4, 4]}, "b": {"bids": [2, 2], "tricks": [3, 2]}}, "reason": "typo", "expected_version": v(&final_now)}),
+        ),
+        (
+            "post",
+            format!("/api/v1/matches/{m}/time"),
+            json!({"expected_version": v(&playing)}),
+        ),
+        (
+            "post",
+            format!("/api/v1/matches/{w}/forfeit"),
+            json!({"team": "b"}),
+        ),
+        (
+            "post",
+            format!("/api/v1/matches/{w}/check-in"),
+            json!({"team": "a"}),
+        ),
+        (
+            "post",
+            format!("/api/v1/matches/{w}/lineup"),
+            json!({"team": "a", "players": [p[0], p[1]]}),
+        ),
+        (
+            "post",
+            format!("/api/v1/matches/{final_id}/sportsmanship"),
+            json!({"a": 4, "b": 5}),
+        ),
+        (
+            "post",
+            format!("/api/v1/matches/{w}/postpone"),
+            json!({"reason": "gym"}),
+        ),
+        (
+            "post",
+            format!("/api/v1/matches/{w}/cancel"),
+            json!({"reason": "gym"}),
+        ),
+        ("delete", format!("/api/v1/matches/{w}"), json!({})),
+        (
+            "post",
+            format!("/api/v1/teams/{}/players", teams[0]),
+            json!({"name": "Extra"}),
+        ),
+        (
+            "patch",
+            format!("/api/v1/players/{}", p[0]),
+            json!({"name": "Renamed"}),
+        ),
+        ("post", format!("/api/v1/players/{}/erase", p[0]), json!({})),
+        (
+            "post",
+            format!("/api/v1/players/{}/eligibility-override", p[0]),
+            json!({"eligible": true, "reason": "ok"}),
+        ),
+    ];
+    let before = app.tables().await;
+    let mut walked = BTreeSet::new();
+    for (method, path, body) in &walk {
+        let r = send(&app, &admin, method, path, body).await;
+        let e = expect_error(r, 409, "league_archived").await;
+        assert!(
+            e["message"].as_str().unwrap().contains("archived"),
+            "{method} {path}: {e}"
+        );
+        walked.insert((method.to_string(), template(path)));
+    }
+    app.assert_nothing_written(&before, "writes to an archived league")
+        .await;
+
+    // The walk covers every write of the API's document but those outside any league.
+    let doc = json_with_status(app.get("/api/v1/openapi.json").await, 200, "openapi").await;
+    for (path, item) in doc["paths"].as_object().unwrap() {
+        for method in item.as_object().unwrap().keys() {
+            if !["post", "put", "patch", "delete"].contains(&method.as_str())
+                || NOT_LEAGUE_WRITES.contains(&(method.as_str(), path.as_str()))
+            {
+                continue;
+            }
+            assert!(
+                walked.contains(&(method.clone(), path.clone())),
+                "{method} {path} is not walked"
+            );
+        }
+    }
+    // Still public: reads answer as before.
+    for path in [
+        "/api/v1/leagues/past",
+        "/api/v1/leagues/past/matches",
+        "/leagues/past",
+        "/leagues/past/schedule",
+        "/leagues/past/bracket",
+    ] {
+        assert_eq!(app.get(path).await.status(), 200, "{path}");
+    }
+}
+
+/// `path` with its ids put back as the document's parameters.
+fn template(path: &str) -> String {
+    let parts: Vec<&str> = path.split('/').collect();
+    let mut out = Vec::new();
+    for (i, part) in parts.iter().enumerate() {
+        let prev = if i > 0 { parts[i - 1] } else { "" };
+        out.push(if part.parse::<i64>().is_ok() {
+            match prev {
+                "eligibility" => "{team_id}".to_string(),
+                "hands" => "{number}".to_string(),
+                _ => "{id}".to_string(),
+            }
+        } else if prev == "leagues" && i == 4 {
+            "{slug}".to_string()
+        } else {
+            part.to_string()
+        });
+    }
+    out.join("/")
+}
+
+#[actix_web::test]
+async fn archive_lists_past_seasons_with_their_champion_and_unarchive_undoes_it() {
+    let app = spawn_app().await;
+    let admin = app.api_user("coord", Role::Admin).await;
+    let (teams, _) = decided(&app, &admin, "fall").await;
+    league(&admin, "spring").await;
+    let fall = json_with_status(app.get("/api/v1/leagues/fall").await, 200, "fall").await;
+    assert_eq!(fall["archived"], false);
+    assert_eq!(fall["champion"], json!({"id": teams[0], "name": "Team 0"}));
+    let spring = json_with_status(app.get("/api/v1/leagues/spring").await, 200, "spring").await;
+    assert_eq!(spring["champion"], Value::Null);
+
+    let sup = app.api_user("sup", Role::Supervisor).await;
+    let r = sup.post("/api/v1/leagues/fall/archive", &json!({})).await;
+    assert_eq!(r.status(), 403);
+    let archived = json_with_status(
+        admin.post("/api/v1/leagues/fall/archive", &json!({})).await,
+        200,
+        "archive",
+    )
+    .await;
+    assert_eq!(archived["archived"], true);
+    assert_eq!(archived["champion"]["id"], teams[0]);
+    let slugs = |v: &Value| -> Vec<String> {
+        v["leagues"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|l| l["slug"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let current = json_with_status(app.get("/api/v1/leagues").await, 200, "list").await;
+    assert_eq!(slugs(&current), ["spring"]);
+    let past = json_with_status(app.get("/api/v1/leagues?archived=true").await, 200, "past").await;
+    assert_eq!(slugs(&past), ["fall"]);
+    assert_eq!(past["leagues"][0]["champion"]["name"], "Team 0");
+    expect_error(
+        app.get("/api/v1/leagues?archived=maybe").await,
+        400,
+        "malformed",
+    )
+    .await;
+    // Archiving twice is refused; unarchiving makes it writable again.
+    expect_error(
+        admin.post("/api/v1/leagues/fall/archive", &json!({})).await,
+        409,
+        "league_archived",
+    )
+    .await;
+    let back = json_with_status(
+        admin
+            .post("/api/v1/leagues/fall/unarchive", &json!({}))
+            .await,
+        200,
+        "unarchive",
+    )
+    .await;
+    assert_eq!(back["archived"], false);
+    let r = admin
+        .patch(
+            "/api/v1/leagues/fall",
+            &json!({"settings": {"forfeit": {"grace_minutes": 5}}}),
+        )
+        .await;
+    json_with_status(r, 200, "a change after unarchiving").await;
+    assert_eq!(app.audit_rows("archive", &["entity"]).await.len(), 1);
+    assert_eq!(app.audit_rows("unarchive", &["entity"]).await.len(), 1);
+}
+
+#[actix_web::test]
+async fn clone_copies_rules_settings_and_optionally_teams_never_matches() {
+    let app = spawn_app().await;
+    let admin = app.api_user("coord", Role::Admin).await;
+    let (teams, _) = decided(&app, &admin, "fall").await;
+    let r = admin
+        .post(
+            &format!("/api/v1/teams/{}/players", teams[0]),
+            &json!({"name": "Kim", "student_id": "S-1"}),
+        )
+        .await;
+    json_with_status(r, 201, "a third player").await;
+    json_with_status(
+        admin.post("/api/v1/leagues/fall/archive", &json!({})).await,
+        200,
+        "archive",
+    )
+    .await;
+    let fall = json_with_status(app.get("/api/v1/leagues/fall").await, 200, "fall").await;
+
+    let with = json_with_status(
+        admin
+            .post(
+                "/api/v1/leagues/fall/clone",
+                &json!({"name": "Spring", "slug": "spring", "teams": true}),
+            )
+            .await,
+        201,
+        "clone with teams",
+    )
+    .await;
+    assert_eq!(with["archived"], false);
+    assert_eq!(with["champion"], Value::Null);
+    for field in ["rules_spec", "rules", "tiebreak_order", "settings"] {
+        assert_eq!(with[field], fall[field], "{field}");
+    }
+    let copied =
+        json_with_status(app.get("/api/v1/leagues/spring/teams").await, 200, "teams").await;
+    let original =
+        json_with_status(app.get("/api/v1/leagues/fall/teams").await, 200, "teams").await;
+    let names = |v: &Value| -> Vec<Value> {
+        v["teams"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| json!([t["name"], t["players"]]))
+            .collect()
+    };
+    assert_eq!(names(&copied), names(&original));
+    let first = copied["teams"][0]["id"].as_i64().unwrap();
+    let roster = json_with_status(
+        admin.get(&format!("/api/v1/teams/{first}/roster")).await,
+        200,
+        "roster",
+    )
+    .await;
+    assert!(
+        roster["players"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|p| p["student_id"] == "S-1"),
+        "{roster}"
+    );
+    let matches = json_with_status(
+        app.get("/api/v1/leagues/spring/matches").await,
+        200,
+        "matches",
+    )
+    .await;
+    assert_eq!(matches["matches"], json!([]));
+    assert_eq!(
+        app.get("/api/v1/leagues/spring/bracket").await.status(),
+        404
+    );
+
+    let without = json_with_status(
+        admin
+            .post(
+                "/api/v1/leagues/fall/clone",
+                &json!({"name": "Summer Term"}),
+            )
+            .await,
+        201,
+        "clone without teams",
+    )
+    .await;
+    assert_eq!(without["slug"], "summer-term");
+    let none = json_with_status(
+        app.get("/api/v1/leagues/summer-term/teams").await,
+        200,
+        "teams",
+    )
+    .await;
+    assert_eq!(none["teams"], json!([]));
+    // The slug taken, a bad slug, no name: on the field, nothing written.
+    let before = app.tables().await;
+    let e = expect_error(
+        admin
+            .post(
+                "/api/v1/leagues/fall/clone",
+                &json!({"name": "X", "slug": "spring"}),
+            )
+            .await,
+        422,
+        "slug_taken",
+    )
+    .await;
+    assert_eq!(e["field"], "slug");
+    let e = expect_error(
+        admin
+            .post(
+                "/api/v1/leagues/fall/clone",
+                &json!({"name": "X", "slug": "Bad Slug"}),
+            )
+            .await,
+        422,
+        "invalid_league",
+    )
+    .await;
+    assert_eq!(e["field"], "slug");
+    let e = expect_error(
+        admin
+            .post("/api/v1/leagues/fall/clone", &json!({"name": " "}))
+            .await,
+        422,
+        "invalid_input",
+    )
+    .await;
+    assert_eq!(e["field"], "name");
+    app.assert_nothing_written(&before, "refused clones").await;
+    assert_eq!(app.audit_rows("clone", &["entity"]).await.len(), 2);
+}
+
+#[actix_web::test]
+async fn delete_removes_a_match_never_begun_and_refuses_one_that_began() {
+    let app = spawn_app().await;
+    let admin = app.api_user("coord", Role::Admin).await;
+    let teams = league(&admin, "fall").await;
+    let mistake = add_match(&admin, "fall", teams, Some("2027-01-05T19:00")).await;
+    let id = mistake["id"].as_i64().unwrap();
+    let checked = add_match(&admin, "fall", teams, None).await["id"]
+        .as_i64()
+        .unwrap();
+    let r = admin
+        .post(
+            &format!("/api/v1/matches/{checked}/check-in"),
+            &json!({"team": "a"}),
+        )
+        .await;
+    json_with_status(r, 200, "check-in").await;
+    let started = add_match(&admin, "fall", teams, None).await["id"]
+        .as_i64()
+        .unwrap();
+    admin.start_match(started).await;
+    let forfeited = add_match(&admin, "fall", teams, None).await["id"]
+        .as_i64()
+        .unwrap();
+    let r = admin
+        .post(
+            &format!("/api/v1/matches/{forfeited}/forfeit"),
+            &json!({"team": "b"}),
+        )
+        .await;
+    json_with_status(r, 200, "forfeit").await;
+
+    let sup = app.api_user("sup", Role::Supervisor).await;
+    let r = send(
+        &app,
+        &sup,
+        "delete",
+        &format!("/api/v1/matches/{id}"),
+        &json!({}),
+    )
+    .await;
+    assert_eq!(r.status(), 403);
+    let before = app.tables().await;
+    for begun in [checked, started, forfeited] {
+        let r = send(
+            &app,
+            &admin,
+            "delete",
+            &format!("/api/v1/matches/{begun}"),
+            &json!({}),
+        )
+        .await;
+        expect_error(r, 409, "match_started").await;
+    }
+    app.assert_nothing_written(&before, "refused deletes").await;
+    let r = send(
+        &app,
+        &admin,
+        "delete",
+        &format!("/api/v1/matches/{id}"),
+        &json!({}),
+    )
+    .await;
+    assert_eq!(r.status(), 204);
+    assert_eq!(
+        app.get(&format!("/api/v1/matches/{id}")).await.status(),
+        404
+    );
+    let schedule = app
+        .get("/leagues/fall/schedule")
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        !schedule.contains(&format!("/matches/{id}\"")),
+        "gone from the public schedule"
+    );
+    let r = send(
+        &app,
+        &admin,
+        "delete",
+        &format!("/api/v1/matches/{id}"),
+        &json!({}),
+    )
+    .await;
+    assert_eq!(r.status(), 404);
+    let audit = app.audit_rows("delete", &["entity", "before"]).await;
+    assert_eq!(audit.len(), 1, "{audit:?}");
+    assert_eq!(audit[0][0], "match");
+    assert!(audit[0][1].contains("2027-01-05T19:00"), "{audit:?}");
+}
