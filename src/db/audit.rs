@@ -1,8 +1,9 @@
-//! The audit log: who changed what, when, from what to what, and why.
+//! The audit log: who changed what, when, from what to what, and why; and the log read back,
+//! newest first, by league, match, user and action.
 
 use super::{Conn, on_store};
 
-use crate::domain::{Timestamp, UserId};
+use crate::domain::{LeagueId, MatchId, Timestamp, UserId};
 
 pub struct AuditEntry<'a> {
     pub user_id: Option<UserId>,
@@ -15,11 +16,22 @@ pub struct AuditEntry<'a> {
     pub now: Timestamp,
 }
 
-/// Appends to the audit log; call inside the transaction of the change.
+/// Appends to the audit log; call inside the transaction of the change, before a row it
+/// names is deleted. The row's league and match (for the filters) are read from the row
+/// changed, as migration 0025 (SQLite) / 0013 (PostgreSQL) filled them for older rows.
 pub async fn audit(conn: &mut Conn, e: &AuditEntry<'_>) -> sqlx::Result<()> {
     on_store!(conn, execute sqlx::query(
-        "INSERT INTO audit_log (at, user_id, action, entity, entity_id, before, after, reason)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+        "INSERT INTO audit_log (at, user_id, action, entity, entity_id, before, after, reason,
+                                league_id, match_id)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8,
+                 CASE $4
+                     WHEN 'league' THEN $5
+                     WHEN 'team' THEN (SELECT league_id FROM teams WHERE id = $5)
+                     WHEN 'player' THEN (SELECT league_id FROM players WHERE id = $5)
+                     WHEN 'match' THEN (SELECT league_id FROM matches WHERE id = $5)
+                     WHEN 'bracket' THEN (SELECT league_id FROM brackets WHERE id = $5)
+                 END,
+                 CASE $4 WHEN 'match' THEN $5 END)",
     )
     .bind(e.now)
     .bind(e.user_id)
@@ -30,4 +42,56 @@ pub async fn audit(conn: &mut Conn, e: &AuditEntry<'_>) -> sqlx::Result<()> {
     .bind(e.after)
     .bind(e.reason))?;
     Ok(())
+}
+
+/// Which rows to read: each filter given narrows, `before` is an entry id (older rows only).
+#[derive(Debug, Clone, Default)]
+pub struct AuditFilter {
+    pub league_id: Option<LeagueId>,
+    pub match_id: Option<MatchId>,
+    pub user_id: Option<UserId>,
+    pub action: Option<String>,
+    pub before: Option<i64>,
+    pub limit: i64,
+}
+
+/// One row read back, with the username and league slug of the moment it is read (`None`
+/// for a change by no user, or to no league, or to one since deleted).
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct AuditRow {
+    pub id: i64,
+    pub at: Timestamp,
+    pub username: Option<String>,
+    pub action: String,
+    pub league_slug: Option<String>,
+    pub match_id: Option<i64>,
+    pub before: Option<String>,
+    pub after: Option<String>,
+    pub reason: Option<String>,
+}
+
+/// The rows `filter` picks, newest first, at most `filter.limit`.
+pub async fn entries(conn: &mut Conn, filter: &AuditFilter) -> sqlx::Result<Vec<AuditRow>> {
+    on_store!(conn, |c| sqlx::query_as(
+        "SELECT a.id, a.at, u.username, a.action, l.slug AS league_slug, a.match_id,
+                a.before, a.after, a.reason
+         FROM audit_log a
+         LEFT JOIN users u ON u.id = a.user_id
+         LEFT JOIN leagues l ON l.id = a.league_id
+         WHERE ($1 IS NULL OR a.league_id = $1)
+           AND ($2 IS NULL OR a.match_id = $2)
+           AND ($3 IS NULL OR a.user_id = $3)
+           AND ($4 IS NULL OR a.action = $4)
+           AND ($5 IS NULL OR a.id < $5)
+         ORDER BY a.id DESC
+         LIMIT $6",
+    )
+    .bind(filter.league_id)
+    .bind(filter.match_id)
+    .bind(filter.user_id)
+    .bind(filter.action.as_deref())
+    .bind(filter.before)
+    .bind(filter.limit)
+    .fetch_all(c)
+    .await)
 }

@@ -114,3 +114,145 @@ pub async fn record_by(
     .await?;
     Ok(())
 }
+
+/// The filters of a read of the audit log (docs/api.md §18.3); `None` is no filter.
+#[derive(Debug, Clone, Default)]
+pub struct Query {
+    /// A league's slug: changes to it and to its teams, players, matches and bracket.
+    pub league: Option<String>,
+    pub match_id: Option<MatchId>,
+    /// A username, any case.
+    pub user: Option<String>,
+    pub action: Option<String>,
+    /// An entry id: only entries older than it.
+    pub before: Option<i64>,
+    /// Entries per page, [`LIMITS`]; [`DEFAULT_LIMIT`] when `None`.
+    pub limit: Option<i64>,
+}
+
+/// How many entries a page may ask for.
+pub const LIMITS: std::ops::RangeInclusive<i64> = 1..=200;
+pub const DEFAULT_LIMIT: i64 = 50;
+
+/// One entry as read back.
+#[derive(Debug, Clone, serde::Serialize, utoipa::ToSchema)]
+pub struct Entry {
+    pub id: i64,
+    pub at: Timestamp,
+    /// Who made the change; `null` for the command line or the first start, or an account
+    /// since removed.
+    pub user: Option<String>,
+    pub action: String,
+    /// The league changed (or whose team, player, match or bracket was), by slug.
+    pub league: Option<String>,
+    /// The match changed.
+    #[serde(rename = "match")]
+    pub match_id: Option<i64>,
+    pub reason: Option<String>,
+    pub before: Option<String>,
+    pub after: Option<String>,
+}
+
+/// A page of entries, newest first; `next` is the `before` of the next page, `None` on the
+/// last.
+#[derive(Debug, Clone, serde::Serialize, utoipa::ToSchema)]
+pub struct Page {
+    pub entries: Vec<Entry>,
+    pub next: Option<i64>,
+}
+
+/// The entries `query` picks (admins only). An unknown league or user is a 422 on its field,
+/// a limit outside [`LIMITS`] a 422 on `limit`.
+pub async fn entries(db: &crate::db::Db, by: &User, query: &Query) -> Result<Page, ServiceError> {
+    super::require_admin(by)?;
+    let limit = query.limit.unwrap_or(DEFAULT_LIMIT);
+    if !LIMITS.contains(&limit) {
+        return Err(ServiceError::invalid(
+            crate::rules::ErrorCode::InvalidRequest,
+            "limit",
+            format!(
+                "limit is {} to {} entries a page",
+                LIMITS.start(),
+                LIMITS.end()
+            ),
+        ));
+    }
+    let mut conn = db.read().await?;
+    let mut filter = db_audit::AuditFilter {
+        match_id: query.match_id,
+        action: query.action.clone(),
+        before: query.before,
+        // One more than asked: whether it comes says whether there is a next page.
+        limit: limit + 1,
+        ..Default::default()
+    };
+    if let Some(slug) = &query.league {
+        filter.league_id = Some(league_id(&mut conn, slug).await?);
+    }
+    if let Some(username) = &query.user {
+        let user = crate::db::users::by_name(&mut conn, username).await?;
+        filter.user_id = Some(user.map(|u| u.id).ok_or_else(|| {
+            ServiceError::invalid(
+                crate::rules::ErrorCode::InvalidUser,
+                "user",
+                "no user with that username",
+            )
+        })?);
+    }
+    let mut rows = db_audit::entries(&mut conn, &filter).await?;
+    let more = rows.len() as i64 > limit;
+    rows.truncate(limit as usize);
+    let next = if more {
+        rows.last().map(|r| r.id)
+    } else {
+        None
+    };
+    Ok(Page {
+        entries: rows.into_iter().map(Entry::from).collect(),
+        next,
+    })
+}
+
+/// The id of the league with `slug`, or a 422 on `league`.
+async fn league_id(conn: &mut Conn, slug: &str) -> Result<LeagueId, ServiceError> {
+    let unknown = || {
+        ServiceError::invalid(
+            crate::rules::ErrorCode::InvalidLeague,
+            "league",
+            "no league with that slug",
+        )
+    };
+    let slug: crate::domain::Slug = slug.parse().map_err(|_| unknown())?;
+    let league = crate::db::leagues::by_slug(conn, &slug).await?;
+    Ok(league.ok_or_else(unknown)?.id)
+}
+
+impl From<db_audit::AuditRow> for Entry {
+    fn from(row: db_audit::AuditRow) -> Entry {
+        Entry {
+            id: row.id,
+            at: row.at,
+            user: row.username,
+            action: row.action,
+            league: row.league_slug,
+            match_id: row.match_id,
+            reason: row.reason,
+            before: row.before,
+            after: row.after,
+        }
+    }
+}
+
+/// Every league as (slug, name), for the audit page's league filter (admins only).
+pub async fn league_choices(
+    db: &crate::db::Db,
+    by: &User,
+) -> Result<Vec<(String, String)>, ServiceError> {
+    super::require_admin(by)?;
+    let mut conn = db.read().await?;
+    Ok(crate::db::leagues::all(&mut conn)
+        .await?
+        .into_iter()
+        .map(|l| (l.slug.to_string(), l.name))
+        .collect())
+}

@@ -102,6 +102,7 @@ pub(crate) const ROUTES: &[(&str, &str, Access)] = &[
     ("POST", "/api/v1/players/{id}/eligibility-override", Admin),
     ("GET", "/api/v1/teams/{id}/stats", Public),
     ("POST", "/api/v1/people/export", Admin),
+    ("GET", "/api/v1/audit", Admin),
     // Public pages, exports and feeds (README, "Pages"; docs/api.md §10).
     ("GET", "/", Public),
     ("GET", "/rules", Public),
@@ -116,6 +117,7 @@ pub(crate) const ROUTES: &[(&str, &str, Access)] = &[
     ("GET", "/leagues/{slug}", Public),
     ("GET", "/leagues/{slug}/rules", Public),
     ("GET", "/leagues/{slug}/schedule", Public),
+    ("GET", "/leagues/{slug}/schedule.csv", Public),
     ("GET", "/leagues/{slug}/standings", Public),
     ("GET", "/leagues/{slug}/standings.csv", Public),
     ("GET", "/leagues/{slug}/teams", Public),
@@ -150,6 +152,8 @@ pub(crate) const ROUTES: &[(&str, &str, Access)] = &[
     // The coordinator's pages.
     ("GET", "/admin", Admin),
     ("GET", "/admin/users", Admin),
+    ("GET", "/admin/audit", Admin),
+    ("GET", "/admin/audit.csv", Admin),
     ("POST", "/admin/users", Admin),
     ("POST", "/admin/users/{username}", Admin),
     ("POST", "/admin/users/{username}/active", Admin),

@@ -8,6 +8,7 @@ mod admin;
 mod admin_conduct;
 mod admin_schedule;
 mod api_shape;
+mod audit;
 mod authz_matrix;
 mod bracket_page;
 mod browser;

@@ -1,6 +1,7 @@
 //! The JSON API under `/api/v1` (docs/api.md): one module per resource; `openapi` is the
 //! only module that knows them all.
 
+pub mod audit;
 pub mod conduct;
 pub mod fallback;
 pub mod leagues;
@@ -50,6 +51,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .configure(lineups::routes)
         .configure(playoffs::routes)
         .configure(users::routes)
+        .configure(audit::routes)
         .configure(players::routes)
         .configure(player_stats::routes);
 }

@@ -12,6 +12,7 @@
 //! error is shown again with every typed value and the message next to the field, and
 //! nothing is written.
 
+mod audit;
 mod backup;
 mod dashboard;
 mod import;
@@ -47,6 +48,8 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .service(league_form::new_league)
         .service(backup::backup_page)
         .service(backup::backup)
+        .service(audit::audit_page)
+        .service(audit::audit_csv)
         .service(league::league_page)
         .service(league_form::edit_league_form)
         .service(league_form::edit_league)

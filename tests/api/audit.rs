@@ -1,0 +1,233 @@
+//! The audit log read back (docs/api.md §18.3): `GET /api/v1/audit` with its filters (a
+//! league's entries include its teams', players' and matches'), paging by `before`/`next`,
+//! its refusals; the `/admin/audit` page and its CSV.
+
+use serde_json::{Value, json};
+use spades_im::service::Role;
+
+use crate::helpers::{Api, TestApp, csv_rows, expect_error, hand_of, json_with_status, spawn_app};
+
+/// A page of the audit log as `api` reads it with `query`.
+async fn audit(api: &Api, query: &str) -> Value {
+    let r = api.get(&format!("/api/v1/audit?{query}")).await;
+    json_with_status(r, 200, query).await
+}
+
+/// The `field` of every entry of a page.
+fn each(page: &Value, field: &str) -> Vec<Value> {
+    page["entries"]
+        .as_array()
+        .expect("entries")
+        .iter()
+        .map(|e| e[field].clone())
+        .collect()
+}
+
+/// Leagues `fall` and `spring` (2 teams each) by `boss`; in `fall` a match started with one
+/// hand recorded, by the supervisor `sue`. The match's id.
+async fn two_leagues(app: &TestApp, boss: &Api) -> i64 {
+    let fall = app.league(boss, "fall", json!("classic"), 2).await;
+    app.league(boss, "spring", json!("classic"), 2).await;
+    let m = boss.add_match("fall", fall[0], fall[1], "Table 1").await;
+    let id = m["id"].as_i64().expect("match id");
+    let sue = app.api_user("sue", Role::Supervisor).await;
+    let r = boss
+        .post(
+            "/api/v1/leagues/fall/supervisors",
+            &json!({"username": "sue"}),
+        )
+        .await;
+    assert_eq!(r.status(), 204);
+    sue.play_hands(id, &[hand_of([3, 3], [4, 3], [3, 3], [3, 3])])
+        .await;
+    id
+}
+
+#[actix_web::test]
+async fn a_league_filter_finds_its_teams_and_matches_and_nothing_else() {
+    let app = spawn_app().await;
+    let boss = app.api_user("boss", Role::Admin).await;
+    let id = two_leagues(&app, &boss).await;
+    let page = audit(&boss, "league=fall").await;
+    let actions = each(&page, "action");
+    // Newest first: the hand, the start, the supervisor, the match, then each team after
+    // its two players, the league.
+    assert_eq!(
+        actions,
+        [
+            "record_hand",
+            "start",
+            "assign_supervisor",
+            "create",
+            "create",
+            "create",
+            "create",
+            "create",
+            "create",
+            "create",
+            "create"
+        ],
+        "{page}"
+    );
+    let players = page["entries"]
+        .as_array()
+        .expect("entries")
+        .iter()
+        .filter(|e| {
+            e["after"]
+                .as_str()
+                .is_some_and(|a| a.contains("\"captain\""))
+        })
+        .count();
+    assert_eq!(players, 4, "the players' entries: {page}");
+    assert!(each(&page, "league").iter().all(|l| l == "fall"), "{page}");
+    let matches = each(&page, "match");
+    assert_eq!(
+        &matches[..4],
+        [json!(id), json!(id), Value::Null, json!(id)],
+        "{page}"
+    );
+    assert!(matches[4..].iter().all(Value::is_null), "{page}");
+    let users = each(&page, "user");
+    assert_eq!(&users[..3], ["sue", "sue", "boss"], "{page}");
+    assert_eq!(page["next"], Value::Null);
+    // The entry's whole shape.
+    let entry = &page["entries"][0];
+    let keys: Vec<&str> = entry
+        .as_object()
+        .expect("entry")
+        .keys()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(
+        keys.len(),
+        9,
+        "id, at, user, action, league, match, reason, before, after: {entry}"
+    );
+    for key in [
+        "id", "at", "user", "action", "league", "match", "reason", "before", "after",
+    ] {
+        assert!(entry.get(key).is_some(), "{key} in {entry}");
+    }
+    // Spring's own: the league, its two teams and four players, nothing of fall's.
+    let spring = audit(&boss, "league=spring").await;
+    assert_eq!(each(&spring, "action").len(), 7, "{spring}");
+    assert!(each(&spring, "league").iter().all(|l| l == "spring"));
+}
+
+#[actix_web::test]
+async fn match_user_and_action_filters_narrow_and_combine() {
+    let app = spawn_app().await;
+    let boss = app.api_user("boss", Role::Admin).await;
+    let id = two_leagues(&app, &boss).await;
+    let by_match = audit(&boss, &format!("match={id}")).await;
+    assert_eq!(
+        each(&by_match, "action"),
+        ["record_hand", "start", "create"]
+    );
+    assert!(each(&by_match, "match").iter().all(|m| *m == json!(id)));
+
+    // Any case of the username.
+    let by_sue = audit(&boss, "user=SUE").await;
+    assert_eq!(
+        each(&by_sue, "action"),
+        ["record_hand", "start", "create_token"]
+    );
+    assert!(each(&by_sue, "user").iter().all(|u| u == "sue"));
+
+    let starts = audit(&boss, "action=start").await;
+    assert_eq!(each(&starts, "match"), [json!(id)]);
+
+    let none = audit(&boss, "action=start&league=spring").await;
+    assert_eq!(none, json!({"entries": [], "next": null}));
+    // An empty value is no filter.
+    let all = audit(&boss, "league=&user=&action=").await;
+    assert_eq!(all, audit(&boss, "").await);
+    assert!(each(&all, "action").len() > 10, "{all}");
+
+    let e = expect_error(
+        boss.get("/api/v1/audit?user=nobody").await,
+        422,
+        "invalid_user",
+    )
+    .await;
+    assert_eq!(e["field"], "user");
+    let e = expect_error(
+        boss.get("/api/v1/audit?league=winter").await,
+        422,
+        "invalid_league",
+    )
+    .await;
+    assert_eq!(e["field"], "league");
+}
+
+#[actix_web::test]
+async fn pages_walk_every_entry_once_by_before_and_next() {
+    let app = spawn_app().await;
+    let boss = app.api_user("boss", Role::Admin).await;
+    two_leagues(&app, &boss).await;
+    let all: Vec<i64> = each(&audit(&boss, "limit=200").await, "id")
+        .iter()
+        .map(|v| v.as_i64().expect("id"))
+        .collect();
+    // The leagues' 18, and the accounts' and tokens' of boss and sue.
+    assert_eq!(all.len(), 22, "{all:?}");
+    assert!(all.windows(2).all(|w| w[0] > w[1]), "newest first: {all:?}");
+
+    let mut walked = Vec::new();
+    let mut query = "limit=3".to_string();
+    let mut pages = 0;
+    loop {
+        let page = audit(&boss, &query).await;
+        pages += 1;
+        let ids = each(&page, "id");
+        assert!(ids.len() <= 3);
+        walked.extend(ids.iter().map(|v| v.as_i64().expect("id")));
+        match page["next"].as_i64() {
+            Some(next) => {
+                assert_eq!(
+                    Some(next),
+                    walked.last().copied(),
+                    "next is the last id shown"
+                );
+                query = format!("limit=3&before={next}");
+            }
+            None => break,
+        }
+        assert!(pages < 10, "paging does not end");
+    }
+    assert_eq!(walked, all);
+    assert_eq!(pages, 8);
+    // A page that ends exactly at the last entry says so: no empty page after it.
+    let rest = audit(&boss, &format!("limit=21&before={}", all[0])).await;
+    assert_eq!(each(&rest, "id").len(), 21);
+    assert_eq!(rest["next"], Value::Null);
+    // The default is 50.
+    assert_eq!(each(&audit(&boss, "").await, "id").len(), 22);
+}
+
+#[actix_web::test]
+async fn a_limit_out_of_range_or_a_bad_query_is_refused() {
+    let app = spawn_app().await;
+    let boss = app.api_user("boss", Role::Admin).await;
+    for limit in ["201", "0", "-1"] {
+        let r = boss.get(&format!("/api/v1/audit?limit={limit}")).await;
+        let e = expect_error(r, 422, "invalid_request").await;
+        assert_eq!(e["field"], "limit", "{limit}");
+    }
+    assert_eq!(each(&audit(&boss, "limit=1").await, "id").len(), 1);
+    assert_eq!(each(&audit(&boss, "limit=200").await, "id").len(), 2);
+    for query in [
+        "limit=ten",
+        "match=x",
+        "before=1.5",
+        "limit=1&limit=2",
+        "colour=red",
+    ] {
+        let r = boss.get(&format!("/api/v1/audit?{query}")).await;
+        expect_error(r, 400, "malformed").await;
+    }
+    let sue = app.api_user("sue", Role::Supervisor).await;
+    expect_error(sue.get("/api/v1/audit").await, 403, "forbidden").await;
+    expect_error(app.get("/api/v1/audit").await, 401, "unauthorized").await;
+}
