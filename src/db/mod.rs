@@ -16,6 +16,7 @@ pub mod copy;
 pub mod group_commit;
 pub mod hands;
 pub mod idempotency;
+pub mod league_doc;
 pub mod leagues;
 pub mod lineups;
 pub mod matches;

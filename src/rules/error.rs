@@ -66,6 +66,9 @@ error_codes! {
     InvalidSettings => "invalid_settings",
     InvalidRating => "invalid_rating",
     InvalidPlayoffs => "invalid_playoffs",
+    /// A league document to import that is not one, or does not hold together; the field
+    /// is the path within the request (`document.hands[3].match_id`).
+    InvalidDocument => "invalid_document",
     /// A typing mistake in a page's hand form (a bid that is not a number); pages only.
     InvalidForm => "invalid_form",
     /// A roster CSV that does not read; pages only.

@@ -269,7 +269,7 @@ pub(crate) fn name_rule<'a>(field: &'a str, what: &'a str) -> TextRule<'a> {
 
 /// A new league's slug: the one given (trimmed), else made from the name. A reserved slug
 /// ([`Slug::RESERVED`]) is refused here, so the pages and the API refuse it alike.
-pub(super) fn check_slug(slug: Option<&str>, name: &str) -> Result<Slug, ServiceError> {
+pub(crate) fn check_slug(slug: Option<&str>, name: &str) -> Result<Slug, ServiceError> {
     let slug = match slug.map(str::trim) {
         Some(s) if !s.is_empty() => s.parse(),
         _ => Slug::from_name(name),

@@ -24,6 +24,7 @@ pub mod conduct;
 pub mod console_views;
 pub mod device_cookie;
 pub mod eligibility;
+pub mod league_doc;
 pub mod league_home;
 pub mod leagues;
 pub mod lineups;

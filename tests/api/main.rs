@@ -43,6 +43,7 @@ mod helpers;
 mod hostile_names;
 mod idempotency;
 mod league_api;
+mod league_doc;
 mod league_walk;
 mod lineups;
 mod login_next;

@@ -4,6 +4,7 @@
 pub mod audit;
 pub mod conduct;
 pub mod fallback;
+pub mod league_doc;
 pub mod leagues;
 pub mod lineups;
 pub mod matches;
@@ -43,6 +44,7 @@ pub(crate) async fn match_body<T>(
 /// Writes, and the reads that are not cached (presets, the OpenAPI document).
 pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.configure(openapi::routes)
+        .configure(league_doc::routes)
         .configure(leagues::routes)
         .configure(teams::routes)
         .configure(matches::routes)

@@ -1,0 +1,360 @@
+//! A whole league's rows, table by table, each row a JSON object of its columns: what
+//! `service::league_doc` exports and imports (docs/api.md §18.4).
+//!
+//! The tables and the columns that point at other rows are listed once, in [`TABLES`]; the
+//! columns themselves are read from the store, so a column added by a migration travels
+//! without a change here. A new table of league data is one more [`Table`] (and a [`Ref`]
+//! on the columns that point at it).
+//!
+//! Values are the store's: integers, text (JSON kept as the text stored, byte for byte) and
+//! null. PostgreSQL's booleans are written 0 and 1, as SQLite stores them, so both stores
+//! export the same document.
+
+use serde_json::{Map, Number, Value};
+use sqlx::Row;
+
+use super::{Conn, Raw, on_store};
+use crate::domain::LeagueId;
+
+/// What a column holds, as the store declares it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Int,
+    /// PostgreSQL's booleans (SQLite's are `Int`); 0 or 1 in the document.
+    Bool,
+    Text,
+}
+
+/// What to do with a reference to a user who does not exist where the league is imported.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Missing {
+    /// Keep the row, with no one in the column.
+    Nobody,
+    /// Leave the row out (a supervisor assignment).
+    DropRow,
+    /// Name the admin who imports (the column must name someone).
+    Importer,
+}
+
+/// Where a column points.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ref {
+    /// The league itself.
+    League,
+    /// A row of that table of the document (by its `id`).
+    Row(&'static str),
+    /// A user: written as the username, never the id.
+    User(Missing),
+    /// `audit_log.entity_id`: a row of the table its `entity` names.
+    AuditSubject,
+}
+
+/// A table of league data.
+pub struct Table {
+    /// The table, and the document's key for its rows.
+    pub name: &'static str,
+    /// Which rows are the league's (`$1` is the league's id).
+    rows: &'static str,
+    order: &'static str,
+    /// Whether the store gives each row an `id` (a new one on import).
+    pub has_id: bool,
+    pub refs: &'static [(&'static str, Ref)],
+}
+
+impl Table {
+    pub fn reference(&self, column: &str) -> Option<Ref> {
+        self.refs
+            .iter()
+            .find(|(c, _)| *c == column)
+            .map(|(_, r)| *r)
+    }
+}
+
+const OF_MATCHES: &str = "match_id IN (SELECT id FROM matches WHERE league_id = $1)";
+
+/// The league's own row (the document's `league`).
+pub const LEAGUE: Table = Table {
+    name: "leagues",
+    rows: "id = $1",
+    order: "id",
+    has_id: true,
+    refs: &[],
+};
+
+/// The rest of a league, parents before the rows that point at them.
+pub const TABLES: &[Table] = &[
+    Table {
+        name: "teams",
+        rows: "league_id = $1",
+        order: "id",
+        has_id: true,
+        refs: &[("league_id", Ref::League)],
+    },
+    Table {
+        name: "players",
+        rows: "league_id = $1",
+        order: "id",
+        has_id: true,
+        refs: &[("league_id", Ref::League), ("team_id", Ref::Row("teams"))],
+    },
+    Table {
+        name: "league_supervisors",
+        rows: "league_id = $1",
+        order: "user_id",
+        has_id: false,
+        refs: &[
+            ("league_id", Ref::League),
+            ("user_id", Ref::User(Missing::DropRow)),
+        ],
+    },
+    Table {
+        name: "matches",
+        rows: "league_id = $1",
+        order: "id",
+        has_id: true,
+        refs: &[
+            ("league_id", Ref::League),
+            ("team_a", Ref::Row("teams")),
+            ("team_b", Ref::Row("teams")),
+        ],
+    },
+    Table {
+        name: "hands",
+        rows: OF_MATCHES,
+        order: "id",
+        has_id: true,
+        refs: &[
+            ("match_id", Ref::Row("matches")),
+            ("recorded_by", Ref::User(Missing::Nobody)),
+        ],
+    },
+    Table {
+        name: "lineups",
+        rows: OF_MATCHES,
+        order: "match_id, team, from_hand",
+        has_id: false,
+        refs: &[
+            ("match_id", Ref::Row("matches")),
+            ("seat1", Ref::Row("players")),
+            ("seat2", Ref::Row("players")),
+            ("set_by", Ref::User(Missing::Nobody)),
+        ],
+    },
+    Table {
+        name: "rating_notes",
+        rows: OF_MATCHES,
+        order: "match_id, author_id",
+        has_id: false,
+        refs: &[
+            ("match_id", Ref::Row("matches")),
+            ("author_id", Ref::User(Missing::Nobody)),
+        ],
+    },
+    Table {
+        name: "eligibility_overrides",
+        rows: "team_id IN (SELECT id FROM teams WHERE league_id = $1)",
+        order: "team_id",
+        has_id: false,
+        refs: &[
+            ("team_id", Ref::Row("teams")),
+            ("set_by", Ref::User(Missing::Importer)),
+        ],
+    },
+    Table {
+        name: "player_eligibility_overrides",
+        rows: "player_id IN (SELECT id FROM players WHERE league_id = $1)",
+        order: "player_id",
+        has_id: false,
+        refs: &[
+            ("player_id", Ref::Row("players")),
+            ("set_by", Ref::User(Missing::Importer)),
+        ],
+    },
+    Table {
+        name: "brackets",
+        rows: "league_id = $1",
+        order: "id",
+        has_id: true,
+        refs: &[("league_id", Ref::League)],
+    },
+    Table {
+        name: "bracket_seeds",
+        rows: "bracket_id IN (SELECT id FROM brackets WHERE league_id = $1)",
+        order: "bracket_id, seed",
+        has_id: false,
+        refs: &[
+            ("bracket_id", Ref::Row("brackets")),
+            ("team_id", Ref::Row("teams")),
+        ],
+    },
+    Table {
+        name: "bracket_matches",
+        rows: "bracket_id IN (SELECT id FROM brackets WHERE league_id = $1)",
+        order: "bracket_id, match_index",
+        has_id: false,
+        refs: &[
+            ("bracket_id", Ref::Row("brackets")),
+            ("match_id", Ref::Row("matches")),
+        ],
+    },
+    Table {
+        name: "audit_log",
+        rows: "(entity = 'league' AND entity_id = $1)
+               OR (entity = 'team' AND entity_id IN (SELECT id FROM teams WHERE league_id = $1))
+               OR (entity = 'player'
+                   AND entity_id IN (SELECT id FROM players WHERE league_id = $1))
+               OR (entity = 'match'
+                   AND entity_id IN (SELECT id FROM matches WHERE league_id = $1))
+               OR (entity = 'bracket'
+                   AND entity_id IN (SELECT id FROM brackets WHERE league_id = $1))",
+        order: "id",
+        has_id: true,
+        refs: &[
+            ("user_id", Ref::User(Missing::Nobody)),
+            ("entity_id", Ref::AuditSubject),
+        ],
+    },
+];
+
+/// The table an audit entry's `entity` names, where it is one a league's document holds.
+pub fn audit_subject_table(entity: &str) -> Option<&'static str> {
+    match entity {
+        "league" => Some("leagues"),
+        "team" => Some("teams"),
+        "player" => Some("players"),
+        "match" => Some("matches"),
+        "bracket" => Some("brackets"),
+        _ => None,
+    }
+}
+
+/// Every user's username, by id.
+pub async fn usernames(conn: &mut Conn) -> sqlx::Result<std::collections::HashMap<i64, String>> {
+    let all: Vec<(i64, String)> =
+        on_store!(conn, |c| sqlx::query_as("SELECT id, username FROM users")
+            .fetch_all(c)
+            .await)?;
+    Ok(all.into_iter().collect())
+}
+
+/// The columns of `table`, in the store's order, with what each holds.
+pub async fn columns(conn: &mut Conn, table: &str) -> sqlx::Result<Vec<(String, Kind)>> {
+    let declared: Vec<(String, String)> = match conn.raw() {
+        Raw::Sqlite(c) => {
+            sqlx::query_as("SELECT name, type FROM pragma_table_info($1) ORDER BY cid")
+                .bind(table)
+                .fetch_all(c)
+                .await?
+        }
+        Raw::Postgres(c) => {
+            sqlx::query_as(
+                "SELECT column_name::text, data_type::text FROM information_schema.columns
+                 WHERE table_schema = current_schema() AND table_name = $1
+                 ORDER BY ordinal_position",
+            )
+            .bind(table)
+            .fetch_all(c)
+            .await?
+        }
+    };
+    Ok(declared
+        .into_iter()
+        .map(|(name, kind)| {
+            let kind = match kind.to_ascii_lowercase().as_str() {
+                "integer" | "bigint" => Kind::Int,
+                "boolean" => Kind::Bool,
+                _ => Kind::Text,
+            };
+            (name, kind)
+        })
+        .collect())
+}
+
+/// The league's rows of `table`, in a stable order (by id where rows have one, so the
+/// order of hands' revisions and of the audit log survives an import).
+pub async fn rows(
+    conn: &mut Conn,
+    table: &Table,
+    league: LeagueId,
+) -> sqlx::Result<Vec<Map<String, Value>>> {
+    let columns = columns(conn, table.name).await?;
+    let list = columns
+        .iter()
+        .map(|(name, _)| name.as_str())
+        .collect::<Vec<_>>()
+        .join(", ");
+    let sql = format!(
+        "SELECT {list} FROM {} WHERE {} ORDER BY {}",
+        table.name, table.rows, table.order
+    );
+    on_store!(conn, |c| {
+        let found = sqlx::query(sqlx::AssertSqlSafe(sql))
+            .bind(league)
+            .fetch_all(c)
+            .await?;
+        let mut out = Vec::with_capacity(found.len());
+        for row in &found {
+            let mut object = Map::new();
+            for (i, (name, kind)) in columns.iter().enumerate() {
+                let value = match kind {
+                    Kind::Int => row.try_get::<Option<i64>, _>(i)?.map(Value::from),
+                    Kind::Bool => row
+                        .try_get::<Option<bool>, _>(i)?
+                        .map(|b| Value::Number(Number::from(i64::from(b)))),
+                    Kind::Text => row.try_get::<Option<String>, _>(i)?.map(Value::String),
+                };
+                object.insert(name.clone(), value.unwrap_or(Value::Null));
+            }
+            out.push(object);
+        }
+        Ok(out)
+    })
+}
+
+/// A value to store, read from the document against the column's kind.
+#[derive(Debug, Clone)]
+pub enum Bound {
+    Int(Option<i64>),
+    Bool(Option<bool>),
+    Text(Option<String>),
+}
+
+/// Inserts a row of `table` with these columns (never `id`: the store gives a new one);
+/// returns the new `id` where the table has them.
+pub async fn insert(
+    conn: &mut Conn,
+    table: &Table,
+    values: &[(String, Bound)],
+) -> sqlx::Result<Option<i64>> {
+    let names = values
+        .iter()
+        .map(|(name, _)| name.as_str())
+        .collect::<Vec<_>>()
+        .join(", ");
+    let places = (1..=values.len())
+        .map(|i| format!("${i}"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let returning = if table.has_id { " RETURNING id" } else { "" };
+    let sql = format!(
+        "INSERT INTO {} ({names}) VALUES ({places}){returning}",
+        table.name
+    );
+    on_store!(conn, |c| {
+        let mut query = sqlx::query(sqlx::AssertSqlSafe(sql));
+        for (_, value) in values {
+            query = match value {
+                Bound::Int(v) => query.bind(*v),
+                Bound::Bool(v) => query.bind(*v),
+                Bound::Text(v) => query.bind(v.clone()),
+            };
+        }
+        if table.has_id {
+            let row = query.fetch_one(c).await?;
+            Ok(Some(row.try_get::<i64, _>(0)?))
+        } else {
+            query.execute(c).await?;
+            Ok(None)
+        }
+    })
+}
