@@ -66,6 +66,9 @@ error_codes! {
     InvalidSettings => "invalid_settings",
     InvalidRating => "invalid_rating",
     InvalidPlayoffs => "invalid_playoffs",
+    /// A division name that is empty or too long, a division of another league, a round
+    /// robin within divisions with a team in none, or a playoff seeding that is not known.
+    InvalidDivision => "invalid_division",
     /// A typing mistake in a page's hand form (a bid that is not a number); pages only.
     InvalidForm => "invalid_form",
     /// A roster CSV that does not read; pages only.
@@ -87,6 +90,10 @@ error_codes! {
     NotFound => "not_found",
     MethodNotAllowed => "method_not_allowed",
     SlugTaken => "slug_taken",
+    /// The league already has a division by that name (ignoring case).
+    DivisionTaken => "division_taken",
+    /// Moving a team that has played to another division.
+    TeamHasPlayed => "team_has_played",
     /// Deactivating the last active admin, or making it a supervisor.
     LastAdmin => "last_admin",
     /// A student id held by a player of another team of the league.

@@ -2,6 +2,7 @@
 //! only module that knows them all.
 
 pub mod conduct;
+pub mod divisions;
 pub mod fallback;
 pub mod leagues;
 pub mod lineups;
@@ -44,6 +45,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.configure(openapi::routes)
         .configure(leagues::routes)
         .configure(teams::routes)
+        .configure(divisions::routes)
         .configure(matches::routes)
         .configure(reschedule::routes)
         .configure(conduct::routes)
@@ -59,6 +61,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
 pub fn public_reads(cfg: &mut web::ServiceConfig) {
     cfg.configure(leagues::reads)
         .configure(teams::reads)
+        .configure(divisions::reads)
         .configure(matches::reads)
         .configure(standings::reads)
         .configure(playoffs::reads)
