@@ -323,6 +323,7 @@ async fn add_teams(db: &Db, admin: &User) -> anyhow::Result<Option<TeamId>> {
             &NewTeamInput {
                 name: name.into(),
                 players: players.iter().map(|p| PlayerInput::name(p)).collect(),
+                division: None,
             },
         )
         .await
@@ -346,6 +347,8 @@ async fn generate_schedule(db: &Db, admin: &User, first_night: NaiveDate) -> any
             time: Some("19:00".into()),
             days_between: Some(7),
             mode: Default::default(),
+            within: None,
+            blackouts: Vec::new(),
         },
     )
     .await

@@ -13,12 +13,13 @@ use sqlx::{PgConnection, QueryBuilder, Row, SqliteConnection};
 use super::{Db, DbError, Raw};
 
 /// The tables of data, parents first. The rest is kept by triggers or belongs to sqlx.
-const TABLES: [&str; 20] = [
+const TABLES: [&str; 21] = [
     "app_meta",
     "users",
     "sessions",
     "api_tokens",
     "leagues",
+    "divisions",
     "teams",
     "players",
     "league_supervisors",

@@ -2,7 +2,7 @@
 
 use super::{Conn, StoreKind, on_store};
 
-use crate::domain::{LeagueId, PersonName, Slug, TeamId, TeamName, Timestamp, UserId};
+use crate::domain::{DivisionId, LeagueId, PersonName, Slug, TeamId, TeamName, Timestamp, UserId};
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct LeagueRow {
@@ -185,6 +185,8 @@ pub struct TeamRow {
     pub withdrawn: bool,
     /// Why the forfeit policy withdrew it (migration 0009).
     pub dropped_reason: Option<String>,
+    /// Its division, if the league has divisions (migration 0023).
+    pub division_id: Option<DivisionId>,
 }
 
 /// Withdraws a team under the league's forfeit policy, saying why.

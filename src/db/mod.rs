@@ -13,6 +13,7 @@
 
 pub mod audit;
 pub mod copy;
+pub mod divisions;
 pub mod group_commit;
 pub mod hands;
 pub mod idempotency;

@@ -18,6 +18,9 @@ pub struct BracketRow {
     /// The results its state counts, a character a match (migration 0014); `None` until
     /// the first change after the migration.
     pub results: Option<String>,
+    /// How the seeds were made from divisions, in words (migration 0023); `None` when by
+    /// the overall standings alone.
+    pub seeding_words: Option<String>,
 }
 
 #[derive(Debug, Clone, sqlx::FromRow)]
@@ -39,12 +42,15 @@ pub struct NewBracket {
     pub third_place: bool,
     pub grand_final: GrandFinal,
     pub now: Timestamp,
+    /// How the seeds were made from divisions, in words; `None` for the overall standings.
+    pub seeding_words: Option<String>,
 }
 
 pub async fn insert(conn: &mut Conn, b: &NewBracket) -> sqlx::Result<BracketId> {
-    let id: i64 = on_store!(conn, |c| sqlx::query_scalar(
-        "INSERT INTO brackets (league_id, format, teams, third_place, grand_final, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
+    let id: i64 = on_store!(conn, |c| {
+        sqlx::query_scalar(
+        "INSERT INTO brackets (league_id, format, teams, third_place, grand_final, created_at, seeding_words)
+         VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id",
     )
     .bind(b.league_id)
     .bind(b.format)
@@ -52,8 +58,10 @@ pub async fn insert(conn: &mut Conn, b: &NewBracket) -> sqlx::Result<BracketId> 
     .bind(b.third_place)
     .bind(b.grand_final)
     .bind(b.now)
+    .bind(&b.seeding_words)
     .fetch_one(c)
-    .await)?;
+    .await
+    })?;
     Ok(BracketId(id))
 }
 

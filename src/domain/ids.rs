@@ -41,6 +41,10 @@ id!(
     TeamId
 );
 id!(
+    /// A division of a league (`divisions.id`).
+    DivisionId
+);
+id!(
     /// A match, regular or playoff (`matches.id`).
     MatchId
 );

@@ -19,7 +19,7 @@ pub mod words;
 
 pub use crate::rules::{ErrorCode, Field, FieldError};
 pub use clock::{Clock, ManualTime, SystemTime, TimeSource, machine_zone};
-pub use ids::{BracketId, LeagueId, MatchId, PlayerId, TeamId, TokenId, UserId};
+pub use ids::{BracketId, DivisionId, LeagueId, MatchId, PlayerId, TeamId, TokenId, UserId};
 pub use name::{BadText, PersonName, TeamName};
 pub use slug::{BadSlug, Slug, slugify};
 pub use states::{BracketMatchStatus, ForfeitSide, GameStatus, MatchStatus, Role};

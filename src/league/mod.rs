@@ -2,6 +2,7 @@
 //! SQL or clock.
 
 pub mod bracket;
+pub mod divisions;
 pub mod eligibility;
 pub mod schedule;
 pub mod settings;

@@ -63,6 +63,33 @@ pub fn rest_of_round_robin(n: usize, met: &[(usize, usize)]) -> Vec<Pairing> {
     rest
 }
 
+/// The rest of a round robin inside each of `groups` (indexes into one team list; a team in
+/// one group only): each group its own [`rest_of_round_robin`] without the pairs in `met`,
+/// all groups' round 1 on the same night, round 2 on the next... Nobody meets a team of
+/// another group, and each team plays at most once a round.
+pub fn rest_within_groups(groups: &[Vec<usize>], met: &[(usize, usize)]) -> Vec<Pairing> {
+    let mut all = Vec::new();
+    for group in groups {
+        let local = |team: usize| group.iter().position(|&g| g == team);
+        let met_here: Vec<(usize, usize)> = met
+            .iter()
+            .filter_map(|&(a, b)| Some((local(a)?, local(b)?)))
+            .collect();
+        all.extend(
+            rest_of_round_robin(group.len(), &met_here)
+                .into_iter()
+                .map(|p| Pairing {
+                    round: p.round,
+                    a: group[p.a],
+                    b: group[p.b],
+                }),
+        );
+    }
+    // Round by round (stable: within a round, group by group), as the tables are numbered.
+    all.sort_by_key(|p| p.round);
+    all
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -124,6 +151,31 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn groups_play_only_inside_themselves_on_shared_nights() {
+        let groups = vec![vec![0, 2, 4, 6], vec![1, 3, 5]];
+        let pairings = rest_within_groups(&groups, &[(0, 2)]);
+        let group_of = |t: usize| groups.iter().position(|g| g.contains(&t));
+        for p in &pairings {
+            assert_eq!(group_of(p.a), group_of(p.b), "{p:?} crosses groups");
+        }
+        // 4 teams: 6 pairs less the one met; 3 teams: 3 pairs.
+        assert_eq!(pairings.len(), 5 + 3);
+        assert!(
+            !pairings
+                .iter()
+                .any(|p| (p.a.min(p.b), p.a.max(p.b)) == (0, 2))
+        );
+        let rounds = pairings.iter().map(|p| p.round).max().unwrap_or(0);
+        for round in 1..=rounds {
+            let mut playing = HashSet::new();
+            for p in pairings.iter().filter(|p| p.round == round) {
+                assert!(playing.insert(p.a) && playing.insert(p.b), "round {round}");
+            }
+        }
+        assert!(pairings.windows(2).all(|w| w[0].round <= w[1].round));
     }
 
     #[test]

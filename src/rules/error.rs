@@ -69,6 +69,9 @@ error_codes! {
     /// A league document to import that is not one, or does not hold together; the field
     /// is the path within the request (`document.hands[3].match_id`).
     InvalidDocument => "invalid_document",
+    /// A division name that is empty or too long, a division of another league, a round
+    /// robin within divisions with a team in none, or a playoff seeding that is not known.
+    InvalidDivision => "invalid_division",
     /// A typing mistake in a page's hand form (a bid that is not a number); pages only.
     InvalidForm => "invalid_form",
     /// A roster CSV that does not read; pages only.
@@ -92,6 +95,10 @@ error_codes! {
     SlugTaken => "slug_taken",
     /// Any write to an archived league (a past season), its teams, players or matches.
     LeagueArchived => "league_archived",
+    /// The league already has a division by that name (ignoring case).
+    DivisionTaken => "division_taken",
+    /// Moving a team that has played to another division.
+    TeamHasPlayed => "team_has_played",
     /// Deactivating the last active admin, or making it a supervisor.
     LastAdmin => "last_admin",
     /// A student id held by a player of another team of the league.

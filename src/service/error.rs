@@ -11,6 +11,10 @@ pub enum ServiceError {
     /// The state changed under the request (stale version, match not started, ...).
     #[error("{message}")]
     Conflict { code: ErrorCode, message: String },
+    /// A conflict with what is stored, on one field of the input (a name already used):
+    /// 409 with the field.
+    #[error("{}", .0.message)]
+    ConflictOn(FieldError),
     /// A correction would change who plays in these started playoff matches (the whole
     /// cascade): an admin must confirm resetting them (docs/scoring.md, "Playoffs").
     #[error("bracket reset needed: {0:?}")]

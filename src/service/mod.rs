@@ -23,6 +23,7 @@ pub mod check;
 pub mod conduct;
 pub mod console_views;
 pub mod device_cookie;
+pub mod divisions;
 pub mod eligibility;
 pub mod league_doc;
 pub mod league_home;

@@ -22,7 +22,7 @@ use crate::rules::Stage;
 
 /// `Some(value)` for a field that is present, `null` included: tells "set to none" (`null`)
 /// from "leave as it is" (absent, the `#[serde(default)]`).
-fn present<'de, D, T>(d: D) -> Result<Option<T>, D::Error>
+pub(crate) fn present<'de, D, T>(d: D) -> Result<Option<T>, D::Error>
 where
     D: Deserializer<'de>,
     T: Deserialize<'de>,

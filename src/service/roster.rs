@@ -354,6 +354,7 @@ impl RosterCheck<'_> {
                 .filter(|(_, active)| *active)
                 .map(|(p, _)| p.clone())
                 .collect(),
+            division: None,
         };
         let (name, active) = check_team(&input).map_err(message)?;
         let mut active = active.into_iter();
@@ -677,25 +678,84 @@ pub async fn rename_team(
     name: &str,
 ) -> Result<TeamView, ServiceError> {
     require_admin(user)?;
-    let name =
-        TeamName::new(name).map_err(|bad| name_rule("name", "the team's name").refused(bad))?;
+    let name = check_team_name(name)?;
     let mut tx = db.write().await?;
     let before = team_of(&mut tx, slug, team_id).await?;
-    let others = db_leagues::teams(&mut tx, before.league_id).await?;
-    let others = others.iter().filter(|t| t.id != team_id);
-    if let Some(message) = name_taken(name.as_str(), others.map(|t| t.name.as_str())) {
-        return Err(ServiceError::invalid(
-            ErrorCode::InvalidTeam,
-            "name",
-            message,
-        ));
-    }
+    check_name_free(&mut tx, &before, &name).await?;
     let now = db.clock().now();
     let before_view = super::teams::view(&mut tx, &before).await?;
     let after = TeamView {
         name,
         ..before_view.clone()
     };
+    let view = save_team(&mut tx, user, now, (&before, &before_view), after).await?;
+    tx.commit().await?;
+    Ok(view)
+}
+
+/// A team's new name, checked.
+fn check_team_name(name: &str) -> Result<TeamName, ServiceError> {
+    TeamName::new(name).map_err(|bad| name_rule("name", "the team's name").refused(bad))
+}
+
+/// Refuses renaming `team` to `name` when another team of its league reads the same.
+async fn check_name_free(
+    conn: &mut Conn,
+    team: &TeamRow,
+    name: &TeamName,
+) -> Result<(), ServiceError> {
+    let others = db_leagues::teams(conn, team.league_id).await?;
+    let others = others.iter().filter(|t| t.id != team.id);
+    match name_taken(name.as_str(), others.map(|t| t.name.as_str())) {
+        Some(message) => Err(ServiceError::invalid(
+            ErrorCode::InvalidTeam,
+            "name",
+            message,
+        )),
+        None => Ok(()),
+    }
+}
+
+/// What changes in a team (`PATCH /api/v1/teams/{id}`): each field present is set, each
+/// absent one kept.
+#[derive(Debug, Clone, Default, serde::Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TeamChange {
+    #[serde(default)]
+    pub name: Option<String>,
+    /// One of the league's divisions, or `null` for none; only before the team has played.
+    #[serde(default, deserialize_with = "super::reschedule::present")]
+    #[schema(value_type = Option<i64>)]
+    pub division: Option<Option<crate::domain::DivisionId>>,
+}
+
+/// Renames team `team_id` and/or moves it to another division (admin): 404 for no such
+/// team, 422 `invalid_team` for a name taken, `invalid_division` for a division of another
+/// league, 409 `team_has_played` for a new division once it has played.
+#[tracing::instrument(skip_all, fields(user_id = %user.id, team_id = %team_id))]
+pub async fn patch_team(
+    db: &Db,
+    user: &User,
+    team_id: TeamId,
+    change: &TeamChange,
+) -> Result<TeamView, ServiceError> {
+    require_admin(user)?;
+    let name = change.name.as_deref().map(check_team_name).transpose()?;
+    let now = db.clock().now();
+    let mut tx = db.write().await?;
+    let before = db_leagues::team(&mut tx, team_id)
+        .await?
+        .ok_or(ServiceError::NotFound)?;
+    let before_view = super::teams::view(&mut tx, &before).await?;
+    let mut after = before_view.clone();
+    if let Some(name) = name {
+        check_name_free(&mut tx, &before, &name).await?;
+        after.name = name;
+    }
+    if let Some(division) = change.division {
+        super::divisions::move_team(&mut tx, &before, division).await?;
+        after.division = division;
+    }
     let view = save_team(&mut tx, user, now, (&before, &before_view), after).await?;
     tx.commit().await?;
     Ok(view)
@@ -755,6 +815,7 @@ mod tests {
             player2: PersonName::from_stored("q".into()),
             withdrawn: false,
             dropped_reason: None,
+            division_id: None,
         }
     }
 

@@ -14,10 +14,10 @@ use crate::db::leagues::{self as db_leagues, TeamRow};
 use crate::db::matches::{self as db_matches, MatchRow, NewMatch};
 use crate::domain::ErrorCode;
 use crate::domain::{
-    FIRST_DAY, LAST_DAY, LeagueId, LocalTime, MatchId, MatchStatus, TeamId, TextEnum, check_day,
-    parse_day,
+    DivisionId, FIRST_DAY, LAST_DAY, LeagueId, LocalTime, MatchId, MatchStatus, TeamId, TextEnum,
+    check_day, parse_day,
 };
-use crate::league::schedule::{Pairing, rest_of_round_robin};
+use crate::league::schedule::{Pairing, rest_of_round_robin, rest_within_groups};
 use crate::rules::Stage;
 use chrono::{Days, NaiveDate};
 
@@ -41,6 +41,37 @@ pub struct ScheduleInput {
     /// and generate anew.
     #[serde(default)]
     pub mode: ScheduleMode,
+    /// `league` (default): every team meets every other. `division`: each division its own
+    /// round robin, on the same nights (every active team must be in a division).
+    #[serde(default)]
+    pub within: Option<String>,
+    /// League nights skipped (`YYYY-MM-DD`): the round of such a night moves to the next
+    /// league night, and every later round with it.
+    #[serde(default)]
+    pub blackouts: Vec<String>,
+}
+
+/// Who a round robin pairs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Within {
+    League,
+    Division,
+}
+
+impl Within {
+    fn of(input: &ScheduleInput) -> Result<Within, ServiceError> {
+        match non_blank(&input.within) {
+            None | Some("league") => Ok(Within::League),
+            Some("division") => Ok(Within::Division),
+            Some(other) => Err(ServiceError::invalid(
+                ErrorCode::InvalidSchedule,
+                "within",
+                format!(
+                    "a round robin is within the league or within each division, not \"{other}\""
+                ),
+            )),
+        }
+    }
 }
 
 /// What a generation does with the regular-season matches already there.
@@ -77,13 +108,17 @@ pub async fn generate_schedule(
     let now = db.clock().now();
     require_admin(user)?;
     let nights = Nights::of(input)?;
+    let within = Within::of(input)?;
     let mut tx = db.write().await?;
     let league = league_row(&mut tx, slug).await?;
     let regular = regular_matches(&mut tx, league.id).await?;
     clear_for_mode(&mut tx, input.mode, &regular).await?;
     let active = active_teams(&mut tx, league.id).await?;
     let plan = Continuation::of(input.mode, &regular, &active, &nights);
-    let pairings = rest_of_round_robin(active.len(), &plan.met);
+    let pairings = match within {
+        Within::League => rest_of_round_robin(active.len(), &plan.met),
+        Within::Division => rest_within_groups(&division_groups(&active)?, &plan.met),
+    };
     if pairings.is_empty() {
         return Err(ServiceError::invalid(
             ErrorCode::InvalidSchedule,
@@ -91,7 +126,7 @@ pub async fn generate_schedule(
             "every pair of active teams is already scheduled or has played: nothing to add",
         ));
     }
-    check_last_night(plan.start, nights.gap, &pairings)?;
+    check_last_night(plan.start, &nights, &pairings)?;
     let ids = insert_pairings(&mut tx, league.id, &active, &plan, &nights, pairings).await?;
     let after = format!("{} matches", ids.len());
     audit::record(
@@ -112,6 +147,8 @@ struct Nights {
     time: chrono::NaiveTime,
     /// Days between league nights.
     gap: i64,
+    /// Nights skipped: their round moves to the next league night.
+    blackouts: Vec<NaiveDate>,
 }
 
 impl Nights {
@@ -146,7 +183,51 @@ impl Nights {
             None => chrono::NaiveTime::from_hms_opt(19, 0, 0).unwrap_or_default(),
         };
         let gap = i64::from(input.days_between.unwrap_or(7).clamp(1, 60));
-        Ok(Self { start, time, gap })
+        let blackouts = input
+            .blackouts
+            .iter()
+            .enumerate()
+            .map(|(i, day)| {
+                parse_day(day.trim()).map_err(|e| {
+                    ServiceError::invalid(
+                        ErrorCode::InvalidSchedule,
+                        &format!("blackouts[{i}]"),
+                        format!(
+                            "blackout night \"{}\": {}",
+                            day.trim(),
+                            e.message("a blackout night is YYYY-MM-DD")
+                        ),
+                    )
+                })
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Self {
+            start,
+            time,
+            gap,
+            blackouts,
+        })
+    }
+
+    /// The night of round `round` (1-based) from the first night `first`: the
+    /// `round`-th league night that is not a blackout.
+    fn of_round(&self, first: NaiveDate, round: usize) -> NaiveDate {
+        let mut played = 0;
+        let mut night = 1;
+        loop {
+            let day = night_of_round(first, self.gap, night);
+            // Held at chrono's last day: no later night to move to.
+            if day == NaiveDate::MAX {
+                return day;
+            }
+            if !self.blackouts.contains(&day) {
+                played += 1;
+                if played >= round {
+                    return day;
+                }
+            }
+            night += 1;
+        }
     }
 }
 
@@ -229,6 +310,29 @@ async fn active_teams(conn: &mut Conn, league_id: LeagueId) -> Result<Vec<TeamRo
     Ok(active)
 }
 
+/// The active teams (indexes into `active`) of each division, for a round robin within
+/// divisions: 422 `invalid_division` when a team is in none.
+fn division_groups(active: &[TeamRow]) -> Result<Vec<Vec<usize>>, ServiceError> {
+    let mut groups: Vec<(DivisionId, Vec<usize>)> = Vec::new();
+    for (i, team) in active.iter().enumerate() {
+        let Some(division) = team.division_id else {
+            return Err(ServiceError::invalid(
+                ErrorCode::InvalidDivision,
+                "within",
+                format!(
+                    "{} is in no division: give every active team a division before a round robin within divisions",
+                    team.name
+                ),
+            ));
+        };
+        match groups.iter_mut().find(|(d, _)| *d == division) {
+            Some((_, group)) => group.push(i),
+            None => groups.push((division, vec![i])),
+        }
+    }
+    Ok(groups.into_iter().map(|(_, group)| group).collect())
+}
+
 /// Where the new rounds go on from: nothing for a new or replaced schedule.
 struct Continuation {
     /// Pairs (indexes into the active teams) already scheduled or played.
@@ -277,12 +381,12 @@ impl Continuation {
 /// Every night on a day a user could have named: the last round is the latest.
 fn check_last_night(
     start: Option<NaiveDate>,
-    gap: i64,
+    nights: &Nights,
     pairings: &[Pairing],
 ) -> Result<(), ServiceError> {
     let Some(d) = start else { return Ok(()) };
     let rounds = pairings.iter().map(|p| p.round).max().unwrap_or(1);
-    let last = night_of_round(d, gap, rounds);
+    let last = nights.of_round(d, rounds);
     check_day(last).map_err(|_| {
         ServiceError::invalid(
             ErrorCode::InvalidSchedule,
@@ -311,7 +415,7 @@ async fn insert_pairings(
         *table += 1;
         let when = plan
             .start
-            .map(|d| LocalTime(night_of_round(d, nights.gap, p.round).and_time(nights.time)));
+            .map(|d| LocalTime(nights.of_round(d, p.round).and_time(nights.time)));
         let table_name = format!("Table {table}");
         let id = db_matches::insert(
             conn,

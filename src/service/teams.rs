@@ -18,7 +18,7 @@ use crate::db::Db;
 use crate::db::leagues::{self as db_leagues, TeamRow};
 
 use crate::db::players::{self as db_players, PlayerFields};
-use crate::domain::{LeagueId, PersonName, TeamId, TeamName, Timestamp};
+use crate::domain::{DivisionId, LeagueId, PersonName, TeamId, TeamName, Timestamp};
 
 use super::players::{self, PLAYERS_MAX, PLAYERS_MIN, PlayerInput};
 
@@ -30,6 +30,9 @@ pub struct NewTeamInput {
     /// and whether they are the captain.
     #[schema(min_items = 2, max_items = 8)]
     pub players: Vec<PlayerInput>,
+    /// One of the league's divisions (`null` or absent: none).
+    #[serde(default)]
+    pub division: Option<DivisionId>,
 }
 
 /// A new team's name and its players, checked.
@@ -47,6 +50,8 @@ pub struct TeamView {
     /// Once the forfeit policy dropped the team: why ("dropped after 2 forfeits").
     #[serde(skip_serializing_if = "Option::is_none")]
     pub dropped_reason: Option<String>,
+    /// Its division (`null`: none, as in a league without divisions).
+    pub division: Option<DivisionId>,
 }
 
 impl TeamView {
@@ -58,6 +63,7 @@ impl TeamView {
             players,
             withdrawn: t.withdrawn,
             dropped_reason: t.dropped_reason.clone(),
+            division: t.division_id,
         }
     }
 }
@@ -161,7 +167,14 @@ pub async fn add_team(
             players::check_student_id_free(&mut tx, league.id, None, id, None).await?;
         }
     }
-    let team = insert_team(&mut tx, user, now, league.id, (name, players), None).await?;
+    if let Some(division) = input.division {
+        super::divisions::check_division(&mut tx, league.id, "division", division).await?;
+    }
+    let mut team = insert_team(&mut tx, user, now, league.id, (name, players), None).await?;
+    if let Some(division) = input.division {
+        crate::db::divisions::set_team_division(&mut tx, team.id, Some(division)).await?;
+        team.division = Some(division);
+    }
     tx.commit().await?;
     Ok(team)
 }

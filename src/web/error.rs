@@ -36,6 +36,9 @@ pub enum AppError {
     /// The state changed under the request: stale version, already started... (409).
     #[error("{message}")]
     Conflict { code: ErrorCode, message: String },
+    /// A conflict on one field of the input, a name already used (409, with the field).
+    #[error("{}", .0.message)]
+    ConflictOn(FieldError),
     /// The body is over the size limit (413).
     #[error("too large")]
     TooLarge,
@@ -83,6 +86,7 @@ impl AppError {
                 "you logged in with a one-time password: choose your own on the account page (/account) first".into(),
             ),
             AppError::Conflict { code, message } => (*code, message.clone()),
+            AppError::ConflictOn(e) => (e.code, e.message.clone()),
             AppError::TooLarge => (
                 ErrorCode::TooLarge,
                 "the body is too large (256 KiB at most)".into(),
@@ -107,7 +111,7 @@ impl AppError {
 
     pub fn body(&self) -> ErrorBody {
         match self {
-            AppError::Invalid(e) => ErrorBody { error: e.clone() },
+            AppError::Invalid(e) | AppError::ConflictOn(e) => ErrorBody { error: e.clone() },
             other => {
                 let (code, message) = other.code_and_message();
                 ErrorBody {
@@ -132,6 +136,7 @@ impl From<crate::service::ServiceError> for AppError {
             S::Forbidden(m) => AppError::Forbidden(m),
             S::Invalid(e) => AppError::Invalid(e),
             S::Conflict { code, message } => AppError::Conflict { code, message },
+            S::ConflictOn(e) => AppError::ConflictOn(e),
             S::ResetNeeded(ids) => AppError::Conflict {
                 code: ErrorCode::BracketResetNeeded,
                 message: format!(
@@ -187,7 +192,7 @@ impl ResponseError for AppError {
             AppError::NotFound => StatusCode::NOT_FOUND,
             AppError::Unauthorized(_) => StatusCode::UNAUTHORIZED,
             AppError::Forbidden(_) | AppError::PasswordChangeRequired => StatusCode::FORBIDDEN,
-            AppError::Conflict { .. } => StatusCode::CONFLICT,
+            AppError::Conflict { .. } | AppError::ConflictOn(_) => StatusCode::CONFLICT,
             AppError::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             AppError::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
             AppError::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,

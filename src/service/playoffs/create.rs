@@ -11,9 +11,11 @@ use crate::db::matches as db_matches;
 use crate::db::playoffs::{self as db_playoffs, BracketMatchRow, NewBracket};
 use crate::db::{Conn, Db};
 use crate::domain::ErrorCode;
-use crate::domain::{BracketId, LeagueId, TeamId, Timestamp};
+use crate::domain::{BracketId, DivisionId, LeagueId, TeamId, Timestamp};
 use crate::league::bracket::{self, Bracket, BracketError, BracketState, Format, GrandFinal};
+use crate::league::divisions::{division_winners_first, winners_first_words};
 use crate::league::standings::Standing;
+use crate::service::divisions::Divisions;
 use crate::service::leagues::league_by_slug;
 use crate::service::standings::standings;
 use crate::service::{ServiceError, User, audit, require_admin};
@@ -38,6 +40,32 @@ pub struct PlayoffsInput {
     /// `require_all_played` (audited); otherwise that is a 409 `season_unfinished`.
     #[serde(default)]
     pub force: Option<bool>,
+    /// `overall` (default): seeds in overall standings order. `division_winners_first`:
+    /// each division's winner first (in their overall order), then everyone else in overall
+    /// order.
+    #[serde(default)]
+    pub seeding: Option<String>,
+}
+
+/// How the seeds are made from the standings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Seeding {
+    Overall,
+    DivisionWinnersFirst,
+}
+
+impl Seeding {
+    fn of(input: &PlayoffsInput) -> Result<Seeding, ServiceError> {
+        match input.seeding.as_deref().map(str::trim) {
+            None | Some("overall") => Ok(Seeding::Overall),
+            Some("division_winners_first") => Ok(Seeding::DivisionWinnersFirst),
+            Some(other) => Err(ServiceError::invalid(
+                ErrorCode::InvalidDivision,
+                "seeding",
+                format!("the seeding is overall or division_winners_first, not \"{other}\""),
+            )),
+        }
+    }
 }
 
 fn invalid(field: &str, message: impl Into<String>) -> ServiceError {
@@ -51,6 +79,8 @@ struct Plan {
     grand_final: GrandFinal,
     seeds: Vec<TeamId>,
     structure: Bracket,
+    /// How the seeds were made from divisions, in words (`None`: the overall order).
+    seeding_words: Option<String>,
 }
 
 async fn plan(
@@ -80,10 +110,16 @@ async fn plan(
             ),
         ));
     }
-    let seeds: Vec<TeamId> = bracket::seed_teams(&table, Some(wanted))
-        .into_iter()
-        .map(TeamId)
-        .collect();
+    let (seeds, seeding_words) = match Seeding::of(input)? {
+        Seeding::Overall => {
+            let seeds = bracket::seed_teams(&table, Some(wanted))
+                .into_iter()
+                .map(TeamId)
+                .collect();
+            (seeds, None)
+        }
+        Seeding::DivisionWinnersFirst => winners_first(conn, league, &table, wanted).await?,
+    };
     let structure = match format {
         Format::SingleElimination => bracket::single_elimination(seeds.len(), third_place),
         Format::DoubleElimination => bracket::double_elimination(seeds.len(), grand_final),
@@ -94,7 +130,38 @@ async fn plan(
         grand_final,
         seeds,
         structure,
+        seeding_words,
     })
+}
+
+/// The seeds with each division's winner first, and the words saying so (422
+/// `invalid_division` on `seeding` when the league has no divisions).
+async fn winners_first(
+    conn: &mut Conn,
+    league: &crate::service::leagues::League,
+    table: &[Standing],
+    wanted: usize,
+) -> Result<(Vec<TeamId>, Option<String>), ServiceError> {
+    let divisions = Divisions::of_league(conn, league.row.id).await?;
+    if divisions.list.is_empty() {
+        return Err(ServiceError::invalid(
+            ErrorCode::InvalidDivision,
+            "seeding",
+            "the league has no divisions: seed by the overall standings",
+        ));
+    }
+    let overall: Vec<(TeamId, Option<DivisionId>)> = bracket::seed_teams(table, None)
+        .into_iter()
+        .map(|id| (TeamId(id), divisions.of(TeamId(id))))
+        .collect();
+    let seeding = division_winners_first(&overall, wanted);
+    let names: Vec<&str> = seeding
+        .winners_of
+        .iter()
+        .map(|&d| divisions.name(d))
+        .collect();
+    let words = winners_first_words(&names, seeding.seeds.len());
+    Ok((seeding.seeds, Some(words)))
 }
 
 /// The bracket's format, grand final and third-place match as the input asks, checked
@@ -184,14 +251,18 @@ pub async fn preview_playoffs(
     let names = team_names(&mut conn, league.row.id).await?;
     let state = BracketState::new(&plan.structure);
     let real = vec![None; plan.structure.matches.len()];
-    Ok(view_of(
+    let view = view_of(
         &league.row.slug,
         &plan.structure,
         &state,
         &plan.seeds,
         &real,
         &names,
-    ))
+    );
+    Ok(BracketView {
+        seeding: plan.seeding_words,
+        ..view
+    })
 }
 
 /// Creates the league's bracket from its regular-season standings (admin), seeding the
@@ -258,6 +329,7 @@ async fn store_bracket(
             third_place: plan.structure.third_place,
             grand_final: plan.grand_final,
             now,
+            seeding_words: plan.seeding_words.clone(),
         },
     )
     .await?;

@@ -62,6 +62,11 @@ pub struct BracketView {
     pub matches: Vec<BracketMatchView>,
     /// Once decided.
     pub champion: Option<TeamRef>,
+    /// How the seeds were made from divisions, in words ("Seeds 1–2: the winners of
+    /// Competitive and Recreational; seeds 3–8 by overall standing"); absent when seeded by
+    /// the overall standings.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seeding: Option<String>,
 }
 
 /// A league's bracket as the API shows it, for anyone (404 when the league has none).
@@ -77,16 +82,18 @@ pub async fn bracket_of(conn: &mut Conn, slug: &Slug) -> Result<BracketView, Ser
     let row = db_playoffs::of_league(conn, league.row.id)
         .await?
         .ok_or(ServiceError::NotFound)?;
+    let seeding = row.seeding_words.clone();
     let l = load(conn, row).await?;
     let names = team_names(conn, league.row.id).await?;
-    Ok(view_of(
+    let view = view_of(
         &league.row.slug,
         &l.bracket,
         &l.state,
         &l.seeds,
         &l.real,
         &names,
-    ))
+    );
+    Ok(BracketView { seeding, ..view })
 }
 
 /// The league's champion: the winner of its bracket's decided final (after the reset of a
@@ -192,6 +199,7 @@ pub(super) fn view_of(
         third_place: structure.third_place,
         grand_final: structure.grand_final,
         champion: team_of(state.champion()),
+        seeding: None,
         matches,
     }
 }

@@ -3,6 +3,7 @@
 
 pub mod audit;
 pub mod conduct;
+pub mod divisions;
 pub mod fallback;
 pub mod league_doc;
 pub mod leagues;
@@ -47,6 +48,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .configure(league_doc::routes)
         .configure(leagues::routes)
         .configure(teams::routes)
+        .configure(divisions::routes)
         .configure(matches::routes)
         .configure(reschedule::routes)
         .configure(conduct::routes)
@@ -63,6 +65,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
 pub fn public_reads(cfg: &mut web::ServiceConfig) {
     cfg.configure(leagues::reads)
         .configure(teams::reads)
+        .configure(divisions::reads)
         .configure(matches::reads)
         .configure(standings::reads)
         .configure(playoffs::reads)

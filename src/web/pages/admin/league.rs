@@ -51,6 +51,12 @@ pub(super) struct ScheduleForm {
     /// already there.
     #[serde(default)]
     pub(super) mode: String,
+    /// Blackout nights, `YYYY-MM-DD` separated by commas, spaces or lines.
+    #[serde(default)]
+    pub(super) blackouts: String,
+    /// `division` for a round robin within each division; else within the league.
+    #[serde(default)]
+    pub(super) within: String,
     /// The replace form's "I understand every scheduled match is replaced": present when
     /// ticked.
     #[serde(default)]

@@ -112,7 +112,7 @@ impl Errors {
     /// other field's message is shown at the top of the form).
     fn of(form: &str, fields: &[&str], e: &ServiceError) -> Errors {
         let (field, message) = match e {
-            ServiceError::Invalid(c) => (
+            ServiceError::Invalid(c) | ServiceError::ConflictOn(c) => (
                 c.field.as_ref().map(Field::to_string).unwrap_or_default(),
                 c.message.clone(),
             ),
@@ -142,7 +142,10 @@ struct Empty {}
 
 /// A service error that is the user's to fix (shown on the form) or not (an error page).
 fn fixable(e: &ServiceError) -> bool {
-    matches!(e, ServiceError::Invalid(_) | ServiceError::Conflict { .. })
+    matches!(
+        e,
+        ServiceError::Invalid(_) | ServiceError::Conflict { .. } | ServiceError::ConflictOn(_)
+    )
 }
 
 /// What the league's admin page says was just done (its `?done=`): each one message.

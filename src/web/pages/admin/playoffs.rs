@@ -47,6 +47,9 @@ struct PlayoffsForm {
     /// A checkbox: create although regular-season matches remain.
     #[serde(default)]
     force: Option<String>,
+    /// `overall` or `division_winners_first` (radio buttons, when the league has divisions).
+    #[serde(default)]
+    seeding: String,
     /// `preview` or `create`.
     #[serde(default)]
     action: String,
@@ -60,6 +63,7 @@ impl PlayoffsForm {
             third_place: Some("1".into()),
             grand_final: GrandFinal::Double.as_str().into(),
             force: None,
+            seeding: "overall".into(),
             action: String::new(),
         }
     }
@@ -88,6 +92,7 @@ impl PlayoffsForm {
             third_place: (!double).then_some(self.third_place.is_some()),
             grand_final: double.then(|| self.grand_final.clone()),
             force: Some(self.force.is_some()),
+            seeding: Some(self.seeding.clone()).filter(|s| !s.trim().is_empty()),
         })
     }
 }

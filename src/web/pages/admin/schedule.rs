@@ -60,7 +60,29 @@ fn schedule_input(form: &ScheduleForm, mode: ScheduleMode) -> Result<ScheduleInp
         time: Some(form.time.clone()),
         days_between: days_between(&form.days_between)?,
         mode,
+        within: Some(form.within.clone()),
+        blackouts: form
+            .blackouts
+            .split(|c: char| c == ',' || c.is_whitespace())
+            .filter(|day| !day.is_empty())
+            .map(str::to_string)
+            .collect(),
     })
+}
+
+/// An error on one blackout night (`blackouts[2]`) as the form's one blackouts field.
+fn blackouts_as_one(e: ServiceError) -> ServiceError {
+    match e {
+        ServiceError::Invalid(mut c)
+            if c.field
+                .as_ref()
+                .is_some_and(|f| f.to_string().starts_with("blackouts[")) =>
+        {
+            c.field = Some(crate::domain::Field::path("blackouts".into()));
+            ServiceError::Invalid(c)
+        }
+        other => other,
+    }
 }
 
 /// A refusal of a generation in the page's words (the service speaks to API clients).
@@ -106,7 +128,15 @@ pub(super) async fn generate_schedule(
             )))
         }
         Err(e) if fixable(&e) => {
-            let fields = ["start_date", "time", "days_between", "understand"];
+            let e = blackouts_as_one(e);
+            let fields = [
+                "start_date",
+                "time",
+                "days_between",
+                "understand",
+                "within",
+                "blackouts",
+            ];
             let errors = Errors::of(key, &fields, &e);
             if form.from == "schedule" || mode != ScheduleMode::New {
                 let refusal = Refusal::new(errors, &e, key);

@@ -29,6 +29,7 @@ fn team_input(form: &TeamForm) -> NewTeamInput {
             PlayerInput::name(&form.player1),
             PlayerInput::name(&form.player2),
         ],
+        division: None,
     }
 }
 
