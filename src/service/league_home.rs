@@ -33,7 +33,7 @@ pub struct LeagueCard {
 }
 
 impl LeagueCard {
-    /// The past seasons' cards out of `cards`, and the current leagues' left behind.
+    /// `cards` split into the current leagues' and the past seasons'.
     pub fn split_past(cards: Vec<LeagueCard>) -> (Vec<LeagueCard>, Vec<LeagueCard>) {
         cards.into_iter().partition(|c| !c.archived)
     }
