@@ -26,6 +26,17 @@ pub struct LeagueCard {
     pub played: usize,
     /// In progress.
     pub live: usize,
+    /// A past season (docs/api.md §18.2).
+    pub archived: bool,
+    /// The champion's name, once the final is decided.
+    pub champion: Option<String>,
+}
+
+impl LeagueCard {
+    /// `cards` split into the current leagues' and the past seasons'.
+    pub fn split_past(cards: Vec<LeagueCard>) -> (Vec<LeagueCard>, Vec<LeagueCard>) {
+        cards.into_iter().partition(|c| !c.archived)
+    }
 }
 
 /// Every league, newest first, with how many teams and matches it has.
@@ -48,7 +59,12 @@ pub async fn league_cards(db: &Db) -> Result<Vec<LeagueCard>, ServiceError> {
                 .sum();
             usize::try_from(n).unwrap_or(0)
         };
+        let champion = super::playoffs::champion(conn, league.id)
+            .await?
+            .map(|t| t.name);
         cards.push(LeagueCard {
+            archived: league.archived,
+            champion,
             teams: usize::try_from(teams).unwrap_or(0),
             matches: count(|_| true),
             played: count(MatchStatus::is_result),

@@ -113,8 +113,12 @@ async fn a_method_a_path_does_not_answer_is_a_json_405_naming_the_methods_that_d
     let admin = app.api_user("admin", Role::Admin).await;
     let cases = [
         (Method::DELETE, "/api/v1/leagues", "GET, HEAD, POST"),
-        (Method::PUT, "/api/v1/matches/1", "GET, HEAD, PATCH"),
-        (Method::DELETE, "/api/v1/matches/abc", "GET, HEAD, PATCH"),
+        (Method::PUT, "/api/v1/matches/1", "GET, HEAD, PATCH, DELETE"),
+        (
+            Method::POST,
+            "/api/v1/matches/abc",
+            "GET, HEAD, PATCH, DELETE",
+        ),
         (Method::GET, "/api/v1/matches/1/postpone", "POST"),
         (Method::GET, "/api/v1/matches/1/check-in", "POST"),
         (Method::PUT, "/api/v1/matches/1/sportsmanship", "POST"),

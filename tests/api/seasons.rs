@@ -393,6 +393,24 @@ async fn archive_lists_past_seasons_with_their_champion_and_unarchive_undoes_it(
         "malformed",
     )
     .await;
+    // The home page and /leagues: current leagues, then the past seasons with champions.
+    for page in ["/", "/leagues"] {
+        let html = app.get(page).await.text().await.unwrap();
+        let (current, past) = html
+            .split_once("id=\"past-seasons\"")
+            .unwrap_or_else(|| panic!("{page}: no past seasons: {html}"));
+        assert!(past.contains("href=\"/leagues/fall\""), "{page}");
+        assert!(past.contains("Champion: <strong>Team 0</strong>"), "{page}");
+        assert!(
+            !past.contains("/leagues/spring\""),
+            "{page}: spring is current"
+        );
+        assert!(current.contains("href=\"/leagues/spring\""), "{page}");
+        assert!(
+            !current.contains("href=\"/leagues/fall\""),
+            "{page}: fall is past"
+        );
+    }
     // Archiving twice is refused; unarchiving makes it writable again.
     expect_error(
         admin.post("/api/v1/leagues/fall/archive", &json!({})).await,

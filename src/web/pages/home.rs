@@ -6,6 +6,8 @@ use askama::Template;
 
 use crate::rules::describe::{RuleLine, describe, readings};
 use crate::rules::params::{self, BagOverflow, BlindWhen, Rules};
+use crate::service::league_home::{self, LeagueCard};
+use crate::web::AppState;
 use crate::web::error::{AppError, PageError};
 use crate::web::extract::Viewer;
 use crate::web::respond::html;
@@ -20,12 +22,18 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
 struct HomePage {
     nav: Nav,
     presets: Vec<(&'static str, &'static str)>,
+    /// The current leagues and the past seasons (with their champions).
+    leagues: Vec<LeagueCard>,
+    past: Vec<LeagueCard>,
 }
 
 #[get("/")]
-async fn home(who: Viewer) -> Result<HttpResponse, PageError> {
+async fn home(state: web::Data<AppState>, who: Viewer) -> Result<HttpResponse, PageError> {
+    let (leagues, past) = LeagueCard::split_past(league_home::league_cards(&state.db).await?);
     let page = HomePage {
         nav: who.nav(),
+        leagues,
+        past,
         presets: params::presets()
             .iter()
             .map(|p| (p.name, p.title))

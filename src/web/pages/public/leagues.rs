@@ -24,6 +24,7 @@ use crate::web::view::nav::Nav;
 struct LeaguesPage {
     nav: Nav,
     leagues: Vec<LeagueCard>,
+    past: Vec<LeagueCard>,
 }
 
 #[get("/leagues")]
@@ -31,9 +32,11 @@ pub(super) async fn league_index(
     state: web::Data<AppState>,
     who: Viewer,
 ) -> Result<HttpResponse, PageError> {
+    let (leagues, past) = LeagueCard::split_past(home::league_cards(&state.db).await?);
     let body = LeaguesPage {
         nav: who.nav(),
-        leagues: home::league_cards(&state.db).await?,
+        leagues,
+        past,
     }
     .render()?;
     Ok(page(&who, body))
