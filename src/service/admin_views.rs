@@ -9,6 +9,7 @@ use std::path::Path;
 
 use super::eligibility::{self, EligibilityRow};
 use super::leagues::{self, League};
+use super::playoffs;
 use super::teams::TeamView;
 use super::{ServiceError, User, require_admin};
 use crate::db::{
@@ -246,6 +247,10 @@ pub struct PlayoffsSetup {
     pub eligibility: Vec<EligibilityRow>,
     /// The league's eligibility rules in words.
     pub rules: Vec<String>,
+    /// The regular-season matches not played yet, in schedule order.
+    pub unplayed: Vec<playoffs::Unplayed>,
+    /// The league waits for them before its playoffs (unless the admin creates them anyway).
+    pub require_all_played: bool,
 }
 
 impl PlayoffsSetup {
@@ -273,6 +278,7 @@ pub async fn playoffs_setup(
         .is_some();
     let eligibility = eligibility::table(&mut conn, &league).await?;
     let rules = league.settings.describe_eligibility();
+    let unplayed = playoffs::unplayed_regular(&mut conn, league.row.id).await?;
     Ok(PlayoffsSetup {
         slug: league.row.slug.to_string(),
         name: league.row.name,
@@ -280,6 +286,8 @@ pub async fn playoffs_setup(
         bracket_exists,
         eligibility,
         rules,
+        unplayed,
+        require_all_played: league.settings.eligibility.require_all_played,
     })
 }
 

@@ -217,6 +217,93 @@ async fn playoffs_wait_for_the_season_unless_forced_and_a_force_is_audited() {
 }
 
 #[actix_web::test]
+async fn the_playoffs_page_names_the_unplayed_matches_and_only_its_anyway_button_forces() {
+    let app = spawn_app().await;
+    let admin = app.api_user("coord", Role::Admin).await;
+    let t = app.league(&admin, "fall", json!("classic"), 4).await;
+    let postponed = admin.add_match("fall", t[0], t[2], "T3").await;
+    let r = admin
+        .post(
+            &format!("/api/v1/matches/{}/postpone", postponed["id"]),
+            &json!({"reason": "snow"}),
+        )
+        .await;
+    json_with_status(r, 200, "postpone").await;
+    let id = postponed["id"].as_i64().unwrap();
+    let named = format!(
+        "<a href=\"/matches/{id}\">M{id} · {} v {}, postponed — not played</a>",
+        postponed["team_a"]["name"].as_str().unwrap(),
+        postponed["team_b"]["name"].as_str().unwrap()
+    );
+    let coord = app.browser("coord").await;
+    // Choices off the defaults, to see them kept: 3 teams, no third-place match.
+    let form = |action: &'static str| {
+        [
+            ("format", "single_elimination"),
+            ("teams", "3"),
+            ("action", action),
+        ]
+    };
+    // The preview names the match, with its link, and offers the second button.
+    let r = coord
+        .post_form("/admin/leagues/fall/playoffs", &form("preview"))
+        .await;
+    assert_eq!(r.status(), 200);
+    let page = r.text().await.unwrap();
+    let unplayed = &page[page.find("id=\"preview-unplayed\"").expect("listed")..];
+    assert!(unplayed.contains(&named), "{page}");
+    assert!(page.contains("id=\"create-anyway\""), "{page}");
+
+    // The normal button never forces (not even with the old checkbox sent along): refused,
+    // the error summary first and focused, in words, naming the match; the preview and
+    // the choices kept.
+    let mut with_checkbox = form("create").to_vec();
+    with_checkbox.push(("force", "1"));
+    let r = coord
+        .post_form("/admin/leagues/fall/playoffs", &with_checkbox)
+        .await;
+    assert_eq!(r.status(), 422);
+    let page = r.text().await.unwrap();
+    let summary = page.find("class=\"error-summary\"").expect("summary");
+    let summary_tag = &page[summary..summary + page[summary..].find('>').unwrap()];
+    assert!(summary_tag.contains("autofocus"), "{summary_tag}");
+    assert!(
+        summary < page.find("id=\"eligibility-section\"").unwrap(),
+        "the summary is at the top"
+    );
+    let summary = &page[summary..summary + page[summary..].find("</div>").unwrap()];
+    assert!(
+        summary.contains("the regular season is not over"),
+        "{summary}"
+    );
+    assert!(summary.contains(&named), "{summary}");
+    assert!(!summary.contains("\"force\""), "API wording: {summary}");
+    assert!(page.contains("id=\"playoffs-preview\""), "{page}");
+    assert!(page.contains("3 teams, 1 bye"), "{page}");
+    assert!(page.contains("id=\"teams\" name=\"teams\" inputmode=\"numeric\" value=\"3\""));
+    assert!(
+        !page.contains("id=\"third_place\" value=\"1\" checked"),
+        "{page}"
+    );
+    assert!(page.contains("id=\"create-anyway\""), "{page}");
+    assert_eq!(app.get("/api/v1/leagues/fall/bracket").await.status(), 404);
+
+    // The second button creates it, with the choices.
+    let r = coord
+        .post_form("/admin/leagues/fall/playoffs", &form("create_anyway"))
+        .await;
+    assert_eq!(r.status(), 303);
+    let b = json_with_status(
+        app.get("/api/v1/leagues/fall/bracket").await,
+        200,
+        "bracket",
+    )
+    .await;
+    assert_eq!(b["teams"], 3);
+    assert_eq!(b["third_place"], false);
+}
+
+#[actix_web::test]
 async fn a_league_that_does_not_require_the_whole_season_seeds_at_once() {
     let app = spawn_app().await;
     let admin = app.api_user("coord", Role::Admin).await;

@@ -11,7 +11,7 @@ use crate::db::matches as db_matches;
 use crate::db::playoffs::{self as db_playoffs, BracketMatchRow, NewBracket};
 use crate::db::{Conn, Db};
 use crate::domain::ErrorCode;
-use crate::domain::{BracketId, DivisionId, LeagueId, TeamId, Timestamp};
+use crate::domain::{BracketId, DivisionId, LeagueId, MatchId, TeamId, Timestamp};
 use crate::league::bracket::{self, Bracket, BracketError, BracketState, Format, GrandFinal};
 use crate::league::divisions::{division_winners_first, winners_first_words};
 use crate::league::standings::Standing;
@@ -281,7 +281,12 @@ pub async fn create_playoffs(
     let remaining = db_matches::count_unplayed_regular(&mut tx, league.row.id).await?;
     let forced = remaining > 0 && league.settings.eligibility.require_all_played;
     if forced && input.force != Some(true) {
-        let named = unplayed_regular(&mut tx, league.row.id).await?.join("; ");
+        let named = unplayed_regular(&mut tx, league.row.id)
+            .await?
+            .into_iter()
+            .map(|m| m.words)
+            .collect::<Vec<_>>()
+            .join("; ");
         return Err(ServiceError::conflict(
             ErrorCode::SeasonUnfinished,
             format!(
@@ -369,12 +374,20 @@ fn created_words(plan: &Plan) -> String {
     )
 }
 
-/// The league's regular-season matches still to be played, in words, in schedule order:
-/// "M12 · Aces v Kings, postponed — not played".
+/// A regular-season match still to be played, named in words: "M12 · Aces v Kings,
+/// postponed — not played".
+#[derive(Debug, Clone)]
+pub struct Unplayed {
+    pub id: MatchId,
+    pub words: String,
+}
+
+/// The league's regular-season matches still to be played, in schedule order (they hold
+/// back the playoffs under `require_all_played`).
 pub async fn unplayed_regular(
     conn: &mut Conn,
     league_id: LeagueId,
-) -> Result<Vec<String>, ServiceError> {
+) -> Result<Vec<Unplayed>, ServiceError> {
     use crate::domain::MatchStatus;
     let names: std::collections::HashMap<TeamId, String> = db_leagues::teams(conn, league_id)
         .await?
@@ -392,14 +405,15 @@ pub async fn unplayed_regular(
                     MatchStatus::Scheduled | MatchStatus::Postponed | MatchStatus::InProgress
                 )
         })
-        .map(|m| {
-            format!(
+        .map(|m| Unplayed {
+            id: m.id,
+            words: format!(
                 "M{} · {} v {}, {} — not played",
                 m.id,
                 name(m.team_a),
                 name(m.team_b),
                 m.status.words()
-            )
+            ),
         })
         .collect())
 }

@@ -14,6 +14,6 @@ mod stored;
 mod view;
 
 pub use advance::{PathReset, advance, in_bracket};
-pub use create::{PlayoffsInput, create_playoffs, preview_playoffs};
+pub use create::{PlayoffsInput, Unplayed, create_playoffs, preview_playoffs, unplayed_regular};
 pub use stored::check_bracket;
 pub use view::{BracketMatchView, BracketView, bracket, bracket_of, champion};

@@ -16,7 +16,7 @@ use crate::domain::{BracketMatchStatus, TeamId};
 use crate::league::bracket::{Format, GrandFinal, Section};
 use crate::service::admin_views::{self, PlayoffsSetup};
 use crate::service::eligibility::{self, EligibilityRow, OverrideInput};
-use crate::service::playoffs::{self, BracketView, PlayoffsInput};
+use crate::service::playoffs::{self, BracketView, PlayoffsInput, Unplayed};
 use crate::service::{ServiceError, TeamRef};
 use crate::web::AppState;
 use crate::web::error::PageError;
@@ -44,13 +44,11 @@ struct PlayoffsForm {
     third_place: Option<String>,
     #[serde(default)]
     grand_final: String,
-    /// A checkbox: create although regular-season matches remain.
-    #[serde(default)]
-    force: Option<String>,
     /// `overall` or `division_winners_first` (radio buttons, when the league has divisions).
     #[serde(default)]
     seeding: String,
-    /// `preview` or `create`.
+    /// The button pressed: `preview`, `create`, or `create_anyway` (the only one that
+    /// creates although regular-season matches remain).
     #[serde(default)]
     action: String,
 }
@@ -62,7 +60,6 @@ impl PlayoffsForm {
             teams: active.to_string(),
             third_place: Some("1".into()),
             grand_final: GrandFinal::Double.as_str().into(),
-            force: None,
             seeding: "overall".into(),
             action: String::new(),
         }
@@ -91,11 +88,14 @@ impl PlayoffsForm {
             // Each option belongs to one format: the other's control is ignored.
             third_place: (!double).then_some(self.third_place.is_some()),
             grand_final: double.then(|| self.grand_final.clone()),
-            force: Some(self.force.is_some()),
+            force: Some(self.action == ANYWAY),
             seeding: Some(self.seeding.clone()).filter(|s| !s.trim().is_empty()),
         })
     }
 }
+
+/// The button that creates the playoffs although regular-season matches remain.
+const ANYWAY: &str = "create_anyway";
 
 /// A choice of the grand-final list: its value, its label, and whether it was typed.
 struct GrandFinalOption {
@@ -251,6 +251,10 @@ struct PlayoffsPage {
     eligibility: Vec<EligibilityLine>,
     /// The league's eligibility rules in words.
     rules: Vec<String>,
+    /// The regular-season matches not played yet (named in the preview and the refusal).
+    unplayed: Vec<Unplayed>,
+    /// The league waits for them: the preview offers "Create the playoffs anyway".
+    require_all_played: bool,
     /// The team whose decision was just saved.
     saved: Option<String>,
     /// The team whose override form has the error, and its row's anchor.
@@ -295,6 +299,8 @@ impl PlayoffsPage {
                 .map(|row| EligibilityLine::new(row, decision.as_ref()))
                 .collect(),
             rules: setup.rules,
+            unplayed: setup.unplayed,
+            require_all_played: setup.require_all_played,
             saved: None,
             override_error,
             grand_finals: grand_finals(&typed.grand_final),
@@ -440,7 +446,19 @@ async fn override_post(
     }
 }
 
-const FIELDS: [&str; 5] = ["format", "teams", "third_place", "grand_final", "force"];
+const FIELDS: [&str; 4] = ["format", "teams", "third_place", "grand_final"];
+
+/// The refusal's field in [`Errors`]: the regular season is not over.
+const UNFINISHED: &str = "unfinished";
+
+/// The refusal in plain words (the matches themselves are listed under it, with links).
+fn unfinished_words(unplayed: usize) -> String {
+    format!(
+        "the regular season is not over: {unplayed} regular-season match{} not played yet. Play or cancel {} first, or check the preview and press “Create the playoffs anyway” (recorded in the audit log).",
+        if unplayed == 1 { " is" } else { "es are" },
+        if unplayed == 1 { "it" } else { "them" }
+    )
+}
 
 #[post("/admin/leagues/{slug}/playoffs")]
 async fn playoffs_post(
@@ -450,14 +468,30 @@ async fn playoffs_post(
     CsrfForm(form): CsrfForm<PlayoffsForm>,
 ) -> Result<HttpResponse, PageError> {
     // The league first: an unknown one is a 404 whatever the form says.
-    let setup = admin_views::playoffs_setup(&state.db, &who.user, &slug).await?;
+    let mut setup = admin_views::playoffs_setup(&state.db, &who.user, &slug).await?;
     let mut errors = Errors::default();
     let mut view = None;
     match form.input() {
         Err(e) => errors = Errors::of("playoffs", &FIELDS, &e),
-        Ok(input) if form.action == "create" => {
+        Ok(input) if form.action == "create" || form.action == ANYWAY => {
             match playoffs::create_playoffs(&state.db, &who.user, &slug, &input).await {
                 Ok(_) => return Ok(see_other(&format!("/leagues/{slug}/bracket"))),
+                Err(ServiceError::Conflict {
+                    code: ErrorCode::SeasonUnfinished,
+                    ..
+                }) => {
+                    // Refused: the matches as they are now, and the preview kept, with the
+                    // choices, for the button that creates anyway.
+                    setup = admin_views::playoffs_setup(&state.db, &who.user, &slug).await?;
+                    errors = Errors::new(
+                        "playoffs",
+                        UNFINISHED,
+                        unfinished_words(setup.unplayed.len()),
+                    );
+                    view = Some(
+                        playoffs::preview_playoffs(&state.db, &who.user, &slug, &input).await?,
+                    );
+                }
                 Err(e) if fixable(&e) => errors = Errors::of("playoffs", &FIELDS, &e),
                 Err(e) => return Err(e.into()),
             }
