@@ -87,3 +87,7 @@ CREATE TRIGGER archived_eligibility_overrides BEFORE INSERT OR UPDATE OR DELETE 
 CREATE TRIGGER archived_player_eligibility_overrides BEFORE INSERT OR UPDATE OR DELETE ON player_eligibility_overrides
     FOR EACH ROW EXECUTE FUNCTION refuse_archived_write('player_id', 'players');
 
+
+-- Divisions (0011) belong to the league too.
+CREATE TRIGGER archived_divisions BEFORE INSERT OR UPDATE OR DELETE ON divisions
+    FOR EACH ROW EXECUTE FUNCTION refuse_archived_write('league_id', 'leagues');

@@ -234,3 +234,22 @@ BEGIN
     SELECT RAISE(ABORT, 'league_archived');
 END;
 
+
+-- Divisions (0023) belong to the league too.
+CREATE TRIGGER archived_divisions_insert BEFORE INSERT ON divisions
+    WHEN (SELECT archived FROM leagues WHERE id = NEW.league_id) = 1
+BEGIN
+    SELECT RAISE(ABORT, 'league_archived');
+END;
+
+CREATE TRIGGER archived_divisions_update BEFORE UPDATE ON divisions
+    WHEN (SELECT archived FROM leagues WHERE id = OLD.league_id) = 1 OR (SELECT archived FROM leagues WHERE id = NEW.league_id) = 1
+BEGIN
+    SELECT RAISE(ABORT, 'league_archived');
+END;
+
+CREATE TRIGGER archived_divisions_delete BEFORE DELETE ON divisions
+    WHEN (SELECT archived FROM leagues WHERE id = OLD.league_id) = 1
+BEGIN
+    SELECT RAISE(ABORT, 'league_archived');
+END;

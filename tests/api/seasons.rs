@@ -11,7 +11,7 @@ use crate::helpers::{Api, TestApp, expect_error, json_with_status, spawn_app};
 use crate::playoffs::{a_hand, play_a_wins};
 
 /// Writes of the API that touch no league's rows, or that an archived league allows: the
-/// accounts, the calculator, a new league, the export of a person's data, and unarchiving
+/// accounts, the calculator, a new league or an imported one, the export of a person's data, and unarchiving
 /// and cloning (cloning reads the league and writes a new one).
 const NOT_LEAGUE_WRITES: &[(&str, &str)] = &[
     ("post", "/api/v1/score"),
@@ -22,6 +22,7 @@ const NOT_LEAGUE_WRITES: &[(&str, &str)] = &[
     ("post", "/api/v1/people/export"),
     ("post", "/api/v1/leagues/{slug}/unarchive"),
     ("post", "/api/v1/leagues/{slug}/clone"),
+    ("post", "/api/v1/leagues/import"),
 ];
 
 /// A league under timed partnership rules with a sportsmanship scale, playoffs and final to
@@ -187,6 +188,16 @@ async fn an_archived_league_refuses_every_write_of_the_api_and_writes_nothing() 
             "post",
             "/api/v1/leagues/past/teams".into(),
             json!({"name": "Late", "players": ["La", "Lb"]}),
+        ),
+        (
+            "post",
+            "/api/v1/leagues/past/divisions".into(),
+            json!({"name": "Late"}),
+        ),
+        (
+            "patch",
+            format!("/api/v1/teams/{}", teams[0]),
+            json!({"name": "Renamed"}),
         ),
         (
             "post",
