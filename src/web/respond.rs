@@ -31,7 +31,9 @@ pub fn see_other(to: &str) -> HttpResponse {
     )
 }
 
-/// A CSV download (RFC 4180, CRLF line ends) written by the `csv` crate. A cell a
+/// A CSV download (RFC 4180, CRLF line ends) written by the `csv` crate, opening with a
+/// UTF-8 byte order mark: without it Excel reads the file in the computer's legacy code page
+/// and shows "Équipe" as "Ã‰quipe". A cell a
 /// spreadsheet would run as a formula (`=`, `+`, `-`, `@`, tab, CR first) gets a leading `'`;
 /// plain negative numbers stay numbers.
 pub struct Csv {
@@ -44,7 +46,7 @@ impl Csv {
         let mut csv = Csv {
             writer: csv::WriterBuilder::new()
                 .terminator(csv::Terminator::CRLF)
-                .from_writer(Vec::new()),
+                .from_writer(BOM.as_bytes().to_vec()),
         };
         csv.row(header)?;
         Ok(csv)
@@ -72,6 +74,9 @@ impl Csv {
     }
 }
 
+/// The UTF-8 byte order mark every CSV file starts with.
+pub const BOM: &str = "\u{feff}";
+
 /// A plain number (what a spreadsheet may read as one): `-40`, `0.750`.
 fn is_number(s: &str) -> bool {
     let digits = s.strip_prefix('-').unwrap_or(s);
@@ -94,11 +99,31 @@ fn defused(value: &str) -> std::borrow::Cow<'_, str> {
 
 #[cfg(test)]
 mod tests {
-    use super::{Csv, defused, is_number};
+    use super::{BOM, Csv, defused, is_number};
 
+    /// The file of one row, after its byte order mark.
     fn line(cells: &[&str]) -> String {
         let csv = Csv::with_header(cells).unwrap();
-        String::from_utf8(csv.writer.into_inner().unwrap()).unwrap()
+        let file = String::from_utf8(csv.writer.into_inner().unwrap()).unwrap();
+        file.strip_prefix(BOM)
+            .expect("a byte order mark first")
+            .to_string()
+    }
+
+    #[test]
+    fn a_file_opens_with_the_byte_order_mark_once_and_accents_read_back() {
+        let mut csv = Csv::with_header(&["team"]).unwrap();
+        csv.row(&["Équipe Señor"]).unwrap();
+        let bytes = csv.writer.into_inner().unwrap();
+        assert_eq!(&bytes[..3], [0xEF, 0xBB, 0xBF]);
+        let text = String::from_utf8(bytes).unwrap();
+        assert_eq!(text.matches(BOM).count(), 1);
+        let rows: Vec<csv::StringRecord> = csv::ReaderBuilder::new()
+            .from_reader(text.as_bytes())
+            .records()
+            .map(Result::unwrap)
+            .collect();
+        assert_eq!(&rows[0][0], "Équipe Señor");
     }
 
     #[test]

@@ -231,3 +231,199 @@ async fn a_limit_out_of_range_or_a_bad_query_is_refused() {
     expect_error(sue.get("/api/v1/audit").await, 403, "forbidden").await;
     expect_error(app.get("/api/v1/audit").await, 401, "unauthorized").await;
 }
+
+#[actix_web::test]
+async fn the_page_filters_shows_errors_with_typed_values_and_downloads_csv() {
+    let app = spawn_app().await;
+    let boss = app.api_user("boss", Role::Admin).await;
+    let id = two_leagues(&app, &boss).await;
+    let browser = app.browser("boss").await;
+
+    let r = browser.get(&format!("/admin/audit?match={id}")).await;
+    assert_eq!(r.status(), 200);
+    let html = r.text().await.expect("page");
+    assert_eq!(html.matches("<tr id=\"entry-").count(), 3, "{html}");
+    assert!(html.contains("record_hand") && html.contains(&format!("value=\"{id}\"")));
+    assert!(html.contains(&format!("href=\"/admin/audit.csv?match={id}\"")));
+    assert!(!html.contains("id=\"audit-older\""), "one page");
+
+    // A filter that does not read: the form again with what was typed, and the error.
+    let r = browser.get("/admin/audit?match=twelve&user=boss").await;
+    assert_eq!(r.status(), 422);
+    let html = r.text().await.expect("page");
+    assert!(html.contains("id=\"form-error\"") && html.contains("value=\"twelve\""));
+    assert!(html.contains("value=\"boss\"") && html.contains("aria-invalid=\"true\""));
+    let r = browser.get("/admin/audit?user=nobody").await;
+    assert_eq!(r.status(), 422);
+    assert!(
+        r.text()
+            .await
+            .expect("page")
+            .contains("id=\"audit-user-error\"")
+    );
+
+    let r = browser.get("/admin/audit?action=no_such_action").await;
+    assert_eq!(r.status(), 200);
+    assert!(r.text().await.expect("page").contains("id=\"audit-empty\""));
+
+    // Paged: the page before the newest two entries, with a way back.
+    let newest = each(&audit(&boss, "limit=2").await, "id");
+    let r = browser
+        .get(&format!("/admin/audit?league=fall&before={}", newest[1]))
+        .await;
+    let html = r.text().await.expect("page");
+    assert!(html.contains("id=\"audit-newest\""), "{html}");
+    assert!(!html.contains(&format!("id=\"entry-{}\"", newest[0])));
+
+    let r = browser.get("/admin/audit.csv?league=fall").await;
+    assert_eq!(r.status(), 200);
+    let bytes = r.bytes().await.expect("csv");
+    assert_eq!(&bytes[..3], [0xEF, 0xBB, 0xBF], "a byte order mark");
+    let rows = csv_rows(std::str::from_utf8(&bytes).expect("UTF-8"));
+    assert_eq!(
+        rows[0],
+        [
+            "id", "at", "user", "action", "league", "match", "reason", "before", "after"
+        ]
+    );
+    assert_eq!(rows.len(), 12, "the header and fall's 11 entries");
+    assert_eq!(rows[1][3], "record_hand");
+    assert!(rows[1..].iter().all(|r| r[4] == "fall"));
+
+    // Linked from the dashboard and the league's page.
+    let dashboard = browser.get("/admin").await.text().await.expect("page");
+    assert!(dashboard.contains("href=\"/admin/audit\""));
+    let league = browser
+        .get("/admin/leagues/fall")
+        .await
+        .text()
+        .await
+        .expect("page");
+    assert!(league.contains("href=\"/admin/audit?league=fall\""));
+}
+
+#[actix_web::test]
+async fn the_schedule_csv_lists_every_match_in_local_time_with_scores_and_winner() {
+    let app = spawn_app().await;
+    let boss = app.api_user("boss", Role::Admin).await;
+    json_with_status(
+        boss.post(
+            "/api/v1/leagues",
+            &json!({"name": "Fall", "slug": "fall", "rules": {"regular": "classic"}}),
+        )
+        .await,
+        201,
+        "league",
+    )
+    .await;
+    let mut teams = Vec::new();
+    for name in ["Équipe Señor", "Aces", "Kings", "Jacks"] {
+        let t = json_with_status(
+            boss.post(
+                "/api/v1/leagues/fall/teams",
+                &json!({"name": name, "players": ["A", "B"]}),
+            )
+            .await,
+            201,
+            name,
+        )
+        .await;
+        teams.push(t["id"].as_i64().expect("team id"));
+    }
+    let add = |a: i64, b: i64, at: &'static str| {
+        let boss = &boss;
+        async move {
+            let r = boss
+                .post(
+                    "/api/v1/leagues/fall/matches",
+                    &json!({"team_a": a, "team_b": b, "table": "Table 1", "scheduled_at": at}),
+                )
+                .await;
+            json_with_status(r, 201, "match").await["id"]
+                .as_i64()
+                .expect("id")
+        }
+    };
+    let played = add(teams[0], teams[1], "2026-11-23T19:00").await;
+    let forfeited = add(teams[2], teams[3], "2026-11-23T20:30").await;
+    let unplayed = add(teams[0], teams[2], "2026-11-30T19:00").await;
+    boss.play_hands(played, &[hand_of([4, 3], [5, 3], [3, 2], [3, 2])])
+        .await;
+    let r = boss
+        .post(
+            &format!("/api/v1/matches/{forfeited}/forfeit"),
+            &json!({"team": "b"}),
+        )
+        .await;
+    json_with_status(r, 200, "forfeit").await;
+
+    let r = app.get("/leagues/fall/schedule.csv").await;
+    assert_eq!(r.status(), 200);
+    assert_eq!(
+        r.headers()["content-disposition"],
+        "attachment; filename=\"fall-schedule.csv\""
+    );
+    let bytes = r.bytes().await.expect("csv");
+    assert_eq!(&bytes[..3], [0xEF, 0xBB, 0xBF], "a byte order mark");
+    let rows = csv_rows(std::str::from_utf8(&bytes).expect("UTF-8"));
+    let (played, forfeited, unplayed) = (
+        played.to_string(),
+        forfeited.to_string(),
+        unplayed.to_string(),
+    );
+    let want = [
+        vec![
+            "match_id", "stage", "round", "time", "table", "team_a", "team_b", "status", "score_a",
+            "score_b", "winner",
+        ],
+        vec![
+            &played,
+            "regular",
+            "",
+            "2026-11-23 19:00",
+            "Table 1",
+            "Équipe Señor",
+            "Aces",
+            "in_progress",
+            "71",
+            "50",
+            "",
+        ],
+        vec![
+            &forfeited,
+            "regular",
+            "",
+            "2026-11-23 20:30",
+            "Table 1",
+            "Kings",
+            "Jacks",
+            "forfeit",
+            "",
+            "",
+            "Kings",
+        ],
+        vec![
+            &unplayed,
+            "regular",
+            "",
+            "2026-11-30 19:00",
+            "Table 1",
+            "Équipe Señor",
+            "Kings",
+            "scheduled",
+            "",
+            "",
+            "",
+        ],
+    ];
+    assert_eq!(rows, want);
+    let page = app
+        .get("/leagues/fall/schedule")
+        .await
+        .text()
+        .await
+        .expect("page");
+    assert!(page.contains("href=\"/leagues/fall/schedule.csv\""));
+    let r = app.get("/leagues/winter/schedule.csv").await;
+    assert_eq!(r.status(), 404);
+}

@@ -347,6 +347,10 @@ async fn every_page_passes_axe() {
         audit.page("admin playoffs, eligibility", &format!("/admin/leagues/{slug}/playoffs")).await?;
         audit.page("admin playoffs, bracket", "/admin/leagues/cup/playoffs").await?;
         audit.page("admin backup", "/admin/backup").await?;
+        audit.page("admin audit log", "/admin/audit").await?;
+        audit.page("admin audit log, a league", &format!("/admin/audit?league={slug}")).await?;
+        audit.page("admin audit log, empty", "/admin/audit?action=none").await?;
+        audit.page("admin audit log, a filter refused", "/admin/audit?match=x").await?;
         let players = format!("/admin/leagues/{slug}/teams/{team}/players");
         audit.page("admin players", &players).await?;
         audit

@@ -285,6 +285,7 @@ async fn six_team_single_elimination_with_byes_and_third_place() {
             .starts_with("text/csv")
     );
     let text = r.text().await.unwrap();
+    let text = text.strip_prefix('\u{feff}').expect("a byte order mark");
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(
         lines[0],

@@ -39,6 +39,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .service(standings::standings_csv)
         .service(standings::standings_page)
         .service(schedule::schedule_page)
+        .service(schedule::schedule_csv)
         .service(teams::teams_page)
         .service(teams::team_page)
         .service(teams::player_page)

@@ -9,11 +9,15 @@ use askama::Template;
 use chrono::NaiveDate;
 
 use super::{MatchLine, capitalized, line, page};
+use crate::domain::TextEnum;
 use crate::rules::Stage;
+use crate::rules::Team;
 use crate::service::public_views::{self, Night, RoundOf, Span};
+use crate::service::summaries::MatchSummary;
 use crate::web::AppState;
 use crate::web::error::{AppError, PageError};
 use crate::web::extract::Viewer;
+use crate::web::respond::Csv;
 use crate::web::view::nav::Nav;
 
 /// A part of the schedule: the regular season, the playoffs, the matches not yet scheduled.
@@ -230,4 +234,54 @@ mod tests {
         );
         assert_eq!(round_words(Stage::Final, None).unwrap(), "Final");
     }
+}
+
+/// The whole season's schedule as CSV (docs/api.md §10.6): every match the page lists, in
+/// its order (the regular season by night, the playoffs by night, then the matches without
+/// a time), its time in the league's wall-clock time as the page shows it.
+#[get("/leagues/{slug}/schedule.csv")]
+pub(super) async fn schedule_csv(
+    state: web::Data<AppState>,
+    slug: web::Path<Slug>,
+) -> Result<HttpResponse, PageError> {
+    let today = state.db.clock().local_now().0.date();
+    let view = public_views::schedule(&state.db, &slug, Some(Span::Season), today).await?;
+    let mut csv = Csv::with_header(&[
+        "match_id", "stage", "round", "time", "table", "team_a", "team_b", "status", "score_a",
+        "score_b", "winner",
+    ])?;
+    let nights = view.regular.iter().chain(&view.playoffs);
+    let matches = nights
+        .flat_map(|n| &n.matches)
+        .chain(view.undated.iter().flat_map(|r| &r.matches));
+    for m in matches {
+        csv.row(&schedule_row(m))?;
+    }
+    csv.download(&format!("{}-schedule.csv", view.league.row.slug))
+        .map_err(PageError::from)
+}
+
+/// One match's cells; the scores are empty until a hand is recorded.
+fn schedule_row(m: &MatchSummary) -> Vec<String> {
+    let played = m.hands > 0;
+    let score = |s: i32| if played { s.to_string() } else { String::new() };
+    let winner = m.winner.map(|w| match w {
+        Team::A => m.team_a.name.clone(),
+        Team::B => m.team_b.name.clone(),
+    });
+    vec![
+        m.id.to_string(),
+        m.stage.as_str().to_string(),
+        m.round.map(|r| r.to_string()).unwrap_or_default(),
+        m.scheduled_at
+            .map(|t| t.0.format("%Y-%m-%d %H:%M").to_string())
+            .unwrap_or_default(),
+        m.table.clone().unwrap_or_default(),
+        m.team_a.name.clone(),
+        m.team_b.name.clone(),
+        m.status.as_str().to_string(),
+        score(m.a.score),
+        score(m.b.score),
+        winner.unwrap_or_default(),
+    ]
 }
