@@ -5,7 +5,7 @@
 use serde_json::{Value, json};
 use spades_im::service::Role;
 
-use crate::helpers::{Api, TestApp, expect_error, hand_of, json_with_status, spawn_app};
+use crate::helpers::{Api, TestApp, csv_rows, expect_error, hand_of, json_with_status, spawn_app};
 
 /// A page of the audit log as `api` reads it with `query`.
 async fn audit(api: &Api, query: &str) -> Value {
