@@ -61,6 +61,8 @@ pub(crate) const ROUTES: &[(&str, &str, Access)] = &[
     ("POST", "/api/v1/leagues/{slug}/teams", Admin),
     ("GET", "/api/v1/leagues/{slug}/teams", Public),
     ("POST", "/api/v1/leagues/{slug}/supervisors", Admin),
+    ("GET", "/api/v1/leagues/{slug}/export", Admin),
+    ("POST", "/api/v1/leagues/import", Admin),
     ("POST", "/api/v1/leagues/{slug}/schedule", Admin),
     ("POST", "/api/v1/leagues/{slug}/matches", Admin),
     ("GET", "/api/v1/leagues/{slug}/matches", Public),

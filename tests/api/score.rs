@@ -328,6 +328,8 @@ const API_ROUTES: &[(&str, &str, bool)] = &[
     ("post", "/api/v1/leagues/{slug}/teams", true),
     ("get", "/api/v1/leagues/{slug}/teams", false),
     ("post", "/api/v1/leagues/{slug}/supervisors", true),
+    ("get", "/api/v1/leagues/{slug}/export", true),
+    ("post", "/api/v1/leagues/import", true),
     ("post", "/api/v1/leagues/{slug}/schedule", true),
     ("post", "/api/v1/leagues/{slug}/matches", true),
     ("get", "/api/v1/leagues/{slug}/matches", false),
