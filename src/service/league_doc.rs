@@ -113,11 +113,7 @@ pub async fn import(db: &Db, user: &User, input: &ImportInput) -> Result<Importe
     require_admin(user)?;
     let slug = super::leagues::check_slug(Some(&input.slug), "")?;
     let name = match &input.name {
-        Some(name) => Some(
-            super::leagues::name_rule("name", "the league's name")
-                .check(name)
-                .map_err(ServiceError::from)?,
-        ),
+        Some(name) => Some(super::leagues::name_rule("name", "the league's name").check(name)?),
         None => None,
     };
     let doc = input

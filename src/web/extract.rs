@@ -516,7 +516,7 @@ impl<T: DeserializeOwned + 'static> FromRequest for ApiJson<T> {
 
 /// The request says its body is JSON: `application/json` or `application/…+json`, with any
 /// parameters (`; charset=utf-8`).
-fn is_json(req: &HttpRequest) -> bool {
+pub(crate) fn is_json(req: &HttpRequest) -> bool {
     let Some(value) = req
         .headers()
         .get(header::CONTENT_TYPE)

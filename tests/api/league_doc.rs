@@ -574,3 +574,28 @@ async fn no_mangled_document_makes_the_import_fail_badly() {
         );
     }
 }
+
+#[actix_web::test]
+async fn a_season_sized_document_fits_and_a_larger_one_is_413() {
+    let app = spawn_app().await;
+    let (admin, _) = admin_and_sam(&app).await;
+    app.league(&admin, "big", json!("unc-im-300"), 2).await;
+    let mut doc = export(&admin, "big").await;
+    // 1 MiB over the 256 KiB of other bodies: a season's document is this large.
+    doc["padding"] = json!("x".repeat(1 << 20));
+    let r = admin
+        .post(
+            "/api/v1/leagues/import",
+            &json!({"slug": "big-copy", "document": doc}),
+        )
+        .await;
+    json_with_status(r, 201, "a 1 MiB document").await;
+    doc["padding"] = json!("x".repeat(17 << 20));
+    let r = admin
+        .post(
+            "/api/v1/leagues/import",
+            &json!({"slug": "big-copy-2", "document": doc}),
+        )
+        .await;
+    expect_error(r, 413, "too_large").await;
+}

@@ -576,7 +576,11 @@ async fn the_v0_1_database_reads_the_same() {
         assert_eq!(league["archived"], false, "{slug}: current");
         let teams = json(&app, &format!("/api/v1/leagues/{slug}/teams")).await;
         for team in teams["teams"].as_array().unwrap() {
-            assert_eq!(team["division"], Value::Null, "{slug}: a team in no division");
+            assert_eq!(
+                team["division"],
+                Value::Null,
+                "{slug}: a team in no division"
+            );
         }
         let bracket = app.get(&format!("/api/v1/leagues/{slug}/bracket")).await;
         let champion = if bracket.status() == 200 {

@@ -1,25 +1,20 @@
 //! A whole league as one JSON document, exported and imported (docs/api.md §18.4).
 
 use actix_web::http::header;
-use actix_web::{HttpResponse, get, web};
+use actix_web::{HttpRequest, HttpResponse, get, post, web};
 
 use crate::domain::Slug;
 use crate::service::league_doc::{self, ImportInput, Imported};
 use crate::web::AppState;
 use crate::web::api::responses::{AdminOnly, BodyRefused, Unauthenticated};
 use crate::web::error::{AppError, ErrorBody};
-use crate::web::extract::{Admin, ApiJson};
+use crate::web::extract::{Admin, is_json, parse};
 
 /// The largest import body: a season's document is a few MiB; other bodies stay at 256 KiB.
 pub const IMPORT_LIMIT: usize = 16 * 1024 * 1024;
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
-    cfg.service(
-        web::resource("/api/v1/leagues/import")
-            .app_data(web::PayloadConfig::new(IMPORT_LIMIT))
-            .route(web::post().to(import_league)),
-    )
-    .service(export_league);
+    cfg.service(import_league).service(export_league);
 }
 
 /// The whole league as one document (admin): it holds the roster's student ids and emails.
@@ -68,12 +63,24 @@ async fn export_league(
         AdminOnly,
     )
 )]
-pub(crate) async fn import_league(
+#[post("/api/v1/leagues/import")]
+async fn import_league(
     state: web::Data<AppState>,
     Admin(who): Admin,
-    body: ApiJson<ImportInput>,
+    req: HttpRequest,
+    payload: web::Payload,
 ) -> Result<HttpResponse, AppError> {
-    let input = body.into_inner()?;
+    // Read here, after the caller's rights, with this route's own limit (as `ApiJson` reads
+    // the others: too large first, then not JSON, then the wrong shape).
+    let body = payload
+        .to_bytes_limited(IMPORT_LIMIT)
+        .await
+        .map_err(|_| AppError::TooLarge)?
+        .map_err(|e| AppError::Malformed(format!("the body could not be read: {e}")))?;
+    if !is_json(&req) {
+        return Err(AppError::UnsupportedMediaType);
+    }
+    let input: ImportInput = parse(&body)?;
     let imported = league_doc::import(&state.db, &who.user, &input).await?;
     Ok(HttpResponse::Created().json(imported))
 }
