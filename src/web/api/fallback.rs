@@ -93,7 +93,7 @@ mod tests {
         );
         assert_eq!(
             allowed_methods("/api/v1/matches/abc"),
-            Some(vec!["GET", "HEAD", "PATCH"])
+            Some(vec!["GET", "HEAD", "PATCH", "DELETE"])
         );
         assert_eq!(allowed_methods("/api/v1/score"), Some(vec!["POST"]));
         assert_eq!(allowed_methods("/api/v1/nothing"), None);
