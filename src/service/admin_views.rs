@@ -246,6 +246,10 @@ pub struct PlayoffsSetup {
     pub eligibility: Vec<EligibilityRow>,
     /// The league's eligibility rules in words.
     pub rules: Vec<String>,
+    /// The league has divisions: the form offers seeding their winners first.
+    pub has_divisions: bool,
+    /// How the drawn bracket's seeds were made from divisions, in words, if they were.
+    pub seeding_words: Option<String>,
 }
 
 impl PlayoffsSetup {
@@ -268,9 +272,12 @@ pub async fn playoffs_setup(
         .iter()
         .filter(|t| !t.withdrawn)
         .count();
-    let bracket_exists = db_playoffs::of_league(&mut conn, league.row.id)
+    let bracket = db_playoffs::of_league(&mut conn, league.row.id).await?;
+    let bracket_exists = bracket.is_some();
+    let seeding_words = bracket.and_then(|b| b.seeding_words);
+    let has_divisions = !crate::db::divisions::of_league(&mut conn, league.row.id)
         .await?
-        .is_some();
+        .is_empty();
     let eligibility = eligibility::table(&mut conn, &league).await?;
     let rules = league.settings.describe_eligibility();
     Ok(PlayoffsSetup {
@@ -280,6 +287,8 @@ pub async fn playoffs_setup(
         bracket_exists,
         eligibility,
         rules,
+        has_divisions,
+        seeding_words,
     })
 }
 

@@ -65,7 +65,22 @@ const ADDED_MATCH_FIELDS: &[&str] = &["checked_in", "lineup"];
 /// bracket CSV's `match` (M1, M2 … as printed); the scoresheet CSV's `a_player1` …
 /// `b_player2` (lineups, migration 0020: who sat at each seat, empty for a v0.1 match, checked
 /// below).
-const ADDED_CSV_COLUMNS: &[&str] = &["match", "a_player1", "a_player2", "b_player1", "b_player2"];
+/// The standings CSV's `division` and `division_rank` (migration 0023, divisions): empty for
+/// a v0.1 league, which has none.
+const ADDED_CSV_COLUMNS: &[&str] = &[
+    "match",
+    "a_player1",
+    "a_player2",
+    "b_player1",
+    "b_player2",
+    "division",
+    "division_rank",
+];
+/// Fields added to the team objects (those with `players` and `withdrawn`) and to the
+/// standings rows (those with `win_pct`) by migration 0023 (divisions): `null` for a v0.1
+/// league, checked below.
+const ADDED_TEAM_FIELDS: &[&str] = &["division"];
+const ADDED_STANDING_FIELDS: &[&str] = &["division", "division_rank"];
 
 /// A v0.1 match had no lineups: the scoresheet CSV's seat columns are empty on every row.
 fn assert_no_lineup_names(text: &str, path: &str) {
@@ -229,6 +244,12 @@ fn normalise(v: &mut Value) {
             }
             if map.contains_key("game_status") {
                 map.retain(|key, _| !ADDED_MATCH_FIELDS.contains(&key.as_str()));
+            }
+            if map.contains_key("players") && map.contains_key("withdrawn") {
+                map.retain(|key, _| !ADDED_TEAM_FIELDS.contains(&key.as_str()));
+            }
+            if map.contains_key("win_pct") {
+                map.retain(|key, _| !ADDED_STANDING_FIELDS.contains(&key.as_str()));
             }
             for (key, value) in map.iter_mut() {
                 if READ_CLOCK_FIELDS.contains(&key.as_str()) && !value.is_null() {
@@ -555,6 +576,15 @@ async fn the_v0_1_database_reads_the_same() {
             league["slug"]
         );
         let slug = league["slug"].as_str().unwrap();
+        let teams = json(&app, &format!("/api/v1/leagues/{slug}/teams")).await;
+        for team in teams["teams"].as_array().unwrap() {
+            assert_eq!(team["division"], Value::Null, "{slug}: {team}");
+        }
+        let standings = json(&app, &format!("/api/v1/leagues/{slug}/standings")).await;
+        for row in standings["rows"].as_array().unwrap() {
+            assert_eq!(row["division"], Value::Null, "{slug}: {row}");
+            assert_eq!(row["division_rank"], Value::Null, "{slug}: {row}");
+        }
         let matches = json(&app, &format!("/api/v1/leagues/{slug}/matches")).await;
         for m in matches["matches"].as_array().unwrap() {
             assert_eq!(

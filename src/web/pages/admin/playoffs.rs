@@ -246,6 +246,10 @@ struct PlayoffsPage {
     name: String,
     /// The league already has its bracket.
     exists: bool,
+    /// The league has divisions: the form offers seeding their winners first.
+    has_divisions: bool,
+    /// How the drawn bracket's seeds were made from divisions, in words ("" for overall).
+    seeding_words: String,
     active: usize,
     eligible: usize,
     eligibility: Vec<EligibilityLine>,
@@ -287,6 +291,8 @@ impl PlayoffsPage {
             slug: setup.slug,
             name: setup.name,
             exists: setup.bracket_exists,
+            has_divisions: setup.has_divisions,
+            seeding_words: setup.seeding_words.unwrap_or_default(),
             active: setup.active_teams,
             eligible,
             eligibility: setup
@@ -312,6 +318,8 @@ impl PlayoffsPage {
 
 struct Preview {
     summary: String,
+    /// How the seeds are made from divisions, in words ("" for the overall standings).
+    seeding: String,
     seeds: Vec<SeedLine>,
     pairings: Vec<Pairing>,
     matches: usize,
@@ -361,6 +369,7 @@ fn preview_of(view: &BracketView) -> Preview {
         "Single elimination".to_string()
     };
     Preview {
+        seeding: view.seeding.clone().unwrap_or_default(),
         summary: format!(
             "{format}; {} teams, {byes} bye{}",
             view.teams,
@@ -440,7 +449,14 @@ async fn override_post(
     }
 }
 
-const FIELDS: [&str; 5] = ["format", "teams", "third_place", "grand_final", "force"];
+const FIELDS: [&str; 6] = [
+    "format",
+    "teams",
+    "third_place",
+    "grand_final",
+    "force",
+    "seeding",
+];
 
 #[post("/admin/leagues/{slug}/playoffs")]
 async fn playoffs_post(
