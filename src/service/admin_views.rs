@@ -251,6 +251,10 @@ pub struct PlayoffsSetup {
     pub unplayed: Vec<playoffs::Unplayed>,
     /// The league waits for them before its playoffs (unless the admin creates them anyway).
     pub require_all_played: bool,
+    /// The league has divisions: the form offers seeding their winners first.
+    pub has_divisions: bool,
+    /// How the drawn bracket's seeds were made from divisions, in words, if they were.
+    pub seeding_words: Option<String>,
 }
 
 impl PlayoffsSetup {
@@ -273,9 +277,12 @@ pub async fn playoffs_setup(
         .iter()
         .filter(|t| !t.withdrawn)
         .count();
-    let bracket_exists = db_playoffs::of_league(&mut conn, league.row.id)
+    let bracket = db_playoffs::of_league(&mut conn, league.row.id).await?;
+    let bracket_exists = bracket.is_some();
+    let seeding_words = bracket.and_then(|b| b.seeding_words);
+    let has_divisions = !crate::db::divisions::of_league(&mut conn, league.row.id)
         .await?
-        .is_some();
+        .is_empty();
     let eligibility = eligibility::table(&mut conn, &league).await?;
     let rules = league.settings.describe_eligibility();
     let unplayed = playoffs::unplayed_regular(&mut conn, league.row.id).await?;
@@ -288,6 +295,8 @@ pub async fn playoffs_setup(
         rules,
         unplayed,
         require_all_played: league.settings.eligibility.require_all_played,
+        has_divisions,
+        seeding_words,
     })
 }
 

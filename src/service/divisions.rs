@@ -14,6 +14,8 @@ use crate::db::divisions::{self as db_divisions, DivisionRow};
 use crate::db::leagues::TeamRow;
 use crate::db::{Conn, Db};
 use crate::domain::{DivisionId, ErrorCode, LeagueId, Slug, TeamId};
+use crate::league::divisions::division_ranks;
+use crate::league::standings::Standing;
 
 /// The longest division name, in characters.
 pub const DIVISION_NAME_MAX: usize = 60;
@@ -149,6 +151,13 @@ pub async fn move_team(
     Ok(())
 }
 
+/// A standings row's division and its rank within it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Placed {
+    pub division: Option<DivisionId>,
+    pub rank: Option<usize>,
+}
+
 /// The divisions of a league and the division of each of its teams.
 #[derive(Debug, Clone, Default)]
 pub struct Divisions {
@@ -173,6 +182,18 @@ impl Divisions {
     /// The division of team `team`, if any.
     pub fn of(&self, team: TeamId) -> Option<DivisionId> {
         self.of_team.get(&team).copied()
+    }
+
+    /// Each of the standings `rows` (ranked), its division and its rank in it (both `None`
+    /// for a team in no division), in row order.
+    pub fn placed(&self, rows: &[Standing]) -> Vec<Placed> {
+        let keyed: Vec<(usize, Option<DivisionId>)> =
+            rows.iter().map(|s| (s.rank, self.of(s.team_id))).collect();
+        keyed
+            .iter()
+            .zip(division_ranks(&keyed))
+            .map(|(&(_, division), rank)| Placed { division, rank })
+            .collect()
     }
 
     /// The name of division `id` ("" for none).

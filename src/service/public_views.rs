@@ -27,6 +27,9 @@ pub struct LeagueStandings {
     pub rows: Vec<Standing>,
     /// The teams out of the league, by id, and why (see [`out_of_league`]).
     pub out: HashMap<TeamId, String>,
+    /// The league's divisions and each row's division and rank in it, in row order.
+    pub divisions: super::divisions::Divisions,
+    pub placed: Vec<super::divisions::Placed>,
 }
 
 #[tracing::instrument(skip_all, fields(slug = ?slug))]
@@ -37,10 +40,14 @@ pub async fn standings(db: &Db, slug: &Slug) -> Result<LeagueStandings, ServiceE
     let league = leagues::league_by_slug(conn, slug).await?;
     let rows = super::standings::standings(conn, &league).await?;
     let teams = super::teams::teams(conn, league.row.id).await?;
+    let divisions = super::divisions::Divisions::of_league(conn, league.row.id).await?;
+    let placed = divisions.placed(&rows);
     Ok(LeagueStandings {
         league,
         rows,
         out: out_of_league(&teams),
+        divisions,
+        placed,
     })
 }
 

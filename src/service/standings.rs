@@ -153,11 +153,17 @@ fn rating(stored: Option<i64>) -> Option<u32> {
     stored.and_then(|r| u32::try_from(r).ok())
 }
 
-/// The standings of the league `slug` (404 for no such league) and whether the league rates
-/// sportsmanship (the rows then show each team's average).
-pub async fn table(db: &Db, slug: &Slug) -> Result<(Vec<Standing>, bool), ServiceError> {
+/// The standings of the league `slug` (404 for no such league), whether the league rates
+/// sportsmanship (the rows then show each team's average), and each row's division and rank
+/// in it.
+pub async fn table(
+    db: &Db,
+    slug: &Slug,
+) -> Result<(Vec<Standing>, bool, Vec<super::divisions::Placed>), ServiceError> {
     let mut conn = db.read().await?;
     let league = super::leagues::league_by_slug(&mut conn, slug).await?;
     let rows = standings(&mut conn, &league).await?;
-    Ok((rows, league.settings.sportsmanship.is_some()))
+    let divisions = super::divisions::Divisions::of_league(&mut conn, league.row.id).await?;
+    let placed = divisions.placed(&rows);
+    Ok((rows, league.settings.sportsmanship.is_some(), placed))
 }

@@ -33,6 +33,7 @@ mod console_lineups;
 mod corrections;
 mod dates;
 mod db_arg;
+mod divisions;
 mod double_elimination;
 mod eligibility;
 mod first_steps;

@@ -64,16 +64,26 @@ const ADDED_LEAGUE_FIELDS: &[&str] = &["settings", "archived", "champion"];
 /// - `lineup` (migration 0020, lineups at the table): `{"a": null, "b": null}`.
 const ADDED_MATCH_FIELDS: &[&str] = &["checked_in", "lineup"];
 
-/// Fields a later release added to the team objects (those with `withdrawn`) and to the
-/// standing rows (those with a `division_rank`), left out before comparing, and checked on
-/// their own below: `division` and `division_rank` (migration 0023, divisions), `null` for a
-/// v0.1 league, which has none.
-const ADDED_TEAM_FIELDS: &[&str] = &["division", "division_rank"];
 /// CSV columns added since v0.1 (at the end of a row), left out of the comparison: the
 /// bracket CSV's `match` (M1, M2 … as printed); the scoresheet CSV's `a_player1` …
 /// `b_player2` (lineups, migration 0020: who sat at each seat, empty for a v0.1 match, checked
 /// below).
-const ADDED_CSV_COLUMNS: &[&str] = &["match", "a_player1", "a_player2", "b_player1", "b_player2"];
+/// The standings CSV's `division` and `division_rank` (migration 0023, divisions): empty for
+/// a v0.1 league, which has none.
+const ADDED_CSV_COLUMNS: &[&str] = &[
+    "match",
+    "a_player1",
+    "a_player2",
+    "b_player1",
+    "b_player2",
+    "division",
+    "division_rank",
+];
+/// Fields added to the team objects (those with `players` and `withdrawn`) and to the
+/// standings rows (those with `win_pct`) by migration 0023 (divisions): `null` for a v0.1
+/// league, checked below.
+const ADDED_TEAM_FIELDS: &[&str] = &["division"];
+const ADDED_STANDING_FIELDS: &[&str] = &["division", "division_rank"];
 
 /// A v0.1 match had no lineups: the scoresheet CSV's seat columns are empty on every row.
 fn assert_no_lineup_names(text: &str, path: &str) {
@@ -244,8 +254,11 @@ fn normalise(v: &mut Value) {
             if map.contains_key("game_status") {
                 map.retain(|key, _| !ADDED_MATCH_FIELDS.contains(&key.as_str()));
             }
-            if map.contains_key("withdrawn") || map.contains_key("division_rank") {
+            if map.contains_key("players") && map.contains_key("withdrawn") {
                 map.retain(|key, _| !ADDED_TEAM_FIELDS.contains(&key.as_str()));
+            }
+            if map.contains_key("win_pct") {
+                map.retain(|key, _| !ADDED_STANDING_FIELDS.contains(&key.as_str()));
             }
             for (key, value) in map.iter_mut() {
                 if READ_CLOCK_FIELDS.contains(&key.as_str()) && !value.is_null() {
@@ -592,6 +605,11 @@ async fn the_v0_1_database_reads_the_same() {
             league["champion"], champion,
             "{slug}: the bracket's champion"
         );
+        let standings = json(&app, &format!("/api/v1/leagues/{slug}/standings")).await;
+        for row in standings["rows"].as_array().unwrap() {
+            assert_eq!(row["division"], Value::Null, "{slug}: {row}");
+            assert_eq!(row["division_rank"], Value::Null, "{slug}: {row}");
+        }
         let matches = json(&app, &format!("/api/v1/leagues/{slug}/matches")).await;
         for m in matches["matches"].as_array().unwrap() {
             assert_eq!(

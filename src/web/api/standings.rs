@@ -1,6 +1,7 @@
 //! A league's standings in the JSON API (docs/api.md §6).
 
-use crate::domain::{Slug, TeamId};
+use crate::domain::{DivisionId, Slug, TeamId};
+use crate::service::divisions::Placed;
 use actix_web::{HttpResponse, get, web};
 use serde::Serialize;
 
@@ -36,12 +37,17 @@ pub struct StandingOut {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(value_type = Option<f64>)]
     pub sportsmanship: Option<Option<f64>>,
+    /// The team's division (`null`: none).
+    #[schema(value_type = Option<i64>)]
+    pub division: Option<DivisionId>,
+    /// Its rank within its division (`null` without a division).
+    pub division_rank: Option<usize>,
 }
 
 impl StandingOut {
     /// The row as sent: the winning percentage rounded to three places; `rated`: the league
     /// rates sportsmanship.
-    fn new(s: &Standing, rated: bool) -> Self {
+    fn new(s: &Standing, rated: bool, placed: Placed) -> Self {
         StandingOut {
             rank: s.rank,
             team_id: s.team_id,
@@ -57,6 +63,8 @@ impl StandingOut {
             differential: s.differential,
             sportsmanship: rated
                 .then(|| s.sportsmanship().map(|avg| (avg * 100.0).round() / 100.0)),
+            division: placed.division,
+            division_rank: placed.rank,
         }
     }
 }
@@ -83,9 +91,13 @@ async fn standings(
     state: web::Data<AppState>,
     slug: web::Path<Slug>,
 ) -> Result<HttpResponse, AppError> {
-    let (rows, rated) = crate::service::standings::table(&state.db, &slug).await?;
+    let (rows, rated, placed) = crate::service::standings::table(&state.db, &slug).await?;
     Ok(HttpResponse::Ok().json(StandingsOut {
-        rows: rows.iter().map(|s| StandingOut::new(s, rated)).collect(),
+        rows: rows
+            .iter()
+            .zip(placed)
+            .map(|(s, placed)| StandingOut::new(s, rated, placed))
+            .collect(),
     }))
 }
 

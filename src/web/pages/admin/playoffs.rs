@@ -246,6 +246,10 @@ struct PlayoffsPage {
     name: String,
     /// The league already has its bracket.
     exists: bool,
+    /// The league has divisions: the form offers seeding their winners first.
+    has_divisions: bool,
+    /// How the drawn bracket's seeds were made from divisions, in words ("" for overall).
+    seeding_words: String,
     active: usize,
     eligible: usize,
     eligibility: Vec<EligibilityLine>,
@@ -291,6 +295,8 @@ impl PlayoffsPage {
             slug: setup.slug,
             name: setup.name,
             exists: setup.bracket_exists,
+            has_divisions: setup.has_divisions,
+            seeding_words: setup.seeding_words.unwrap_or_default(),
             active: setup.active_teams,
             eligible,
             eligibility: setup
@@ -318,6 +324,8 @@ impl PlayoffsPage {
 
 struct Preview {
     summary: String,
+    /// How the seeds are made from divisions, in words ("" for the overall standings).
+    seeding: String,
     seeds: Vec<SeedLine>,
     pairings: Vec<Pairing>,
     matches: usize,
@@ -367,6 +375,7 @@ fn preview_of(view: &BracketView) -> Preview {
         "Single elimination".to_string()
     };
     Preview {
+        seeding: view.seeding.clone().unwrap_or_default(),
         summary: format!(
             "{format}; {} teams, {byes} bye{}",
             view.teams,
@@ -446,7 +455,7 @@ async fn override_post(
     }
 }
 
-const FIELDS: [&str; 4] = ["format", "teams", "third_place", "grand_final"];
+const FIELDS: [&str; 5] = ["format", "teams", "third_place", "grand_final", "seeding"];
 
 /// The refusal's field in [`Errors`]: the regular season is not over.
 const UNFINISHED: &str = "unfinished";

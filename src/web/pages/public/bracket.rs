@@ -63,6 +63,8 @@ struct BracketPage {
     slug: String,
     name: String,
     format: String,
+    /// How the seeds were made from divisions, in words; empty for the overall standings.
+    seeding: String,
     drawing: Option<BracketDrawing>,
 }
 
@@ -76,6 +78,11 @@ async fn bracket_page(
     let body = BracketPage {
         nav: who.nav(),
         format: view.bracket.as_ref().map(format_words).unwrap_or_default(),
+        seeding: view
+            .bracket
+            .as_ref()
+            .and_then(|v| v.seeding.clone())
+            .unwrap_or_default(),
         drawing: view.bracket.as_ref().map(|v| BracketDrawing::new(v, true)),
         slug: view.league.row.slug.to_string(),
         name: view.league.row.name,

@@ -111,6 +111,7 @@ fn line(m: &MatchSummary) -> MatchLine {
 }
 
 /// A row of a standings table.
+#[derive(Clone)]
 pub struct StandingRow {
     pub s: Standing,
     pub win_pct: String,

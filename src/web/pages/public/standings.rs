@@ -6,7 +6,8 @@ use actix_web::{HttpResponse, get, web};
 use askama::Template;
 
 use super::{StandingRow, page, rates, standing_rows, tiebreak_words};
-use crate::service::public_views;
+use crate::domain::DivisionId;
+use crate::service::public_views::{self, LeagueStandings};
 use crate::web::AppState;
 use crate::web::error::PageError;
 use crate::web::extract::Viewer;
@@ -23,9 +24,37 @@ struct StandingsPage {
     tiebreak: Vec<&'static str>,
     /// The league rates sportsmanship: the table has the column.
     rated: bool,
+    /// One table per division, in the order they were made (empty without divisions).
+    divisions: Vec<DivisionTable>,
     /// The column in the legend ("Sportsmanship = the average rating, 1 to 5; – not rated
     /// yet"); empty when the league does not rate.
     rating_legend: String,
+}
+
+/// A division's own standings: its teams in overall order, each with its division rank.
+struct DivisionTable {
+    id: DivisionId,
+    name: String,
+    /// The division rank and the row.
+    rows: Vec<(usize, StandingRow)>,
+}
+
+/// The standings split by division: each division's rows with their rank in it.
+fn division_tables(view: &LeagueStandings, rows: &[StandingRow]) -> Vec<DivisionTable> {
+    view.divisions
+        .list
+        .iter()
+        .map(|d| DivisionTable {
+            id: d.id,
+            name: d.name.clone(),
+            rows: rows
+                .iter()
+                .zip(&view.placed)
+                .filter(|(_, placed)| placed.division == Some(d.id))
+                .filter_map(|(row, placed)| Some((placed.rank?, row.clone())))
+                .collect(),
+        })
+        .collect()
 }
 
 #[get("/leagues/{slug}/standings")]
@@ -47,9 +76,11 @@ pub(super) async fn standings_page(
             )
         })
         .unwrap_or_default();
+    let rows = standing_rows(&view.rows, &view.out);
     let body = StandingsPage {
         nav: who.nav(),
-        rows: standing_rows(&view.rows, &view.out),
+        divisions: division_tables(&view, &rows),
+        rows,
         tiebreak: tiebreak_words(&view.league),
         rated: rates(&view.league),
         rating_legend,
@@ -85,8 +116,10 @@ pub(super) async fn standings_csv(
     if rated {
         header.push("sportsmanship");
     }
+    // Added after v0.1, at the end: the division's name and the rank in it (empty without).
+    header.extend(["division", "division_rank"]);
     let mut csv = Csv::with_header(&header)?;
-    for s in view.rows.iter() {
+    for (s, placed) in view.rows.iter().zip(&view.placed) {
         let mut row = vec![
             s.rank.to_string(),
             s.team.clone(),
@@ -107,6 +140,13 @@ pub(super) async fn standings_csv(
                     .unwrap_or_default(),
             );
         }
+        row.push(
+            placed
+                .division
+                .map(|d| view.divisions.name(d).to_string())
+                .unwrap_or_default(),
+        );
+        row.push(placed.rank.map(|r| r.to_string()).unwrap_or_default());
         csv.row(&row)?;
     }
     Ok(csv.download(&format!("{}-standings.csv", view.league.row.slug))?)
