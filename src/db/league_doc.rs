@@ -45,7 +45,11 @@ pub enum Ref {
     Row(&'static str),
     /// A user: written as the username, never the id.
     User(Missing),
-    /// `audit_log.entity_id`: a row of the table its `entity` names.
+    /// A row of that table, or no one where the document does not hold it: the audit's
+    /// `match_id` of a match deleted since (kept in the store without a foreign key).
+    RowIfHeld(&'static str),
+    /// `audit_log.entity_id`: a row of the table its `entity` names, or no one where the
+    /// document does not hold it (a deleted match).
     AuditSubject,
 }
 
@@ -84,11 +88,21 @@ pub const LEAGUE: Table = Table {
 /// The rest of a league, parents before the rows that point at them.
 pub const TABLES: &[Table] = &[
     Table {
-        name: "teams",
+        name: "divisions",
         rows: "league_id = $1",
         order: "id",
         has_id: true,
         refs: &[("league_id", Ref::League)],
+    },
+    Table {
+        name: "teams",
+        rows: "league_id = $1",
+        order: "id",
+        has_id: true,
+        refs: &[
+            ("league_id", Ref::League),
+            ("division_id", Ref::Row("divisions")),
+        ],
     },
     Table {
         name: "players",
@@ -199,19 +213,15 @@ pub const TABLES: &[Table] = &[
     },
     Table {
         name: "audit_log",
-        rows: "(entity = 'league' AND entity_id = $1)
-               OR (entity = 'team' AND entity_id IN (SELECT id FROM teams WHERE league_id = $1))
-               OR (entity = 'player'
-                   AND entity_id IN (SELECT id FROM players WHERE league_id = $1))
-               OR (entity = 'match'
-                   AND entity_id IN (SELECT id FROM matches WHERE league_id = $1))
-               OR (entity = 'bracket'
-                   AND entity_id IN (SELECT id FROM brackets WHERE league_id = $1))",
+        // Every entry of the league, those about a match deleted since included.
+        rows: "league_id = $1",
         order: "id",
         has_id: true,
         refs: &[
             ("user_id", Ref::User(Missing::Nobody)),
             ("entity_id", Ref::AuditSubject),
+            ("league_id", Ref::League),
+            ("match_id", Ref::RowIfHeld("matches")),
         ],
     },
 ];

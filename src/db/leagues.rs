@@ -144,8 +144,19 @@ pub async fn insert_copy(
     Ok(LeagueId(id))
 }
 
+/// Copies the divisions of `from` into `to`, in the order they were made.
+pub async fn copy_divisions(conn: &mut Conn, from: LeagueId, to: LeagueId) -> sqlx::Result<u64> {
+    on_store!(conn, execute sqlx::query(
+        "INSERT INTO divisions (league_id, name)
+         SELECT $1, name FROM divisions WHERE league_id = $2 ORDER BY id"
+    )
+    .bind(to)
+    .bind(from))
+}
+
 /// Copies the teams of `from` that are not withdrawn into `to`, with their active players
-/// (name, student id, email, captain), in the order they were added. Team names are unique
+/// (name, student id, email, captain), in the order they were added, each team into the
+/// division of the same name (copied first, [`copy_divisions`]). Team names are unique
 /// within a league, so a copied player finds their team by its name. Returns the teams copied.
 pub async fn copy_teams(
     conn: &mut Conn,
@@ -154,9 +165,12 @@ pub async fn copy_teams(
     now: Timestamp,
 ) -> sqlx::Result<u64> {
     let teams = on_store!(conn, execute sqlx::query(
-        "INSERT INTO teams (league_id, name, player1, player2)
-         SELECT $1, name, player1, player2 FROM teams
-         WHERE league_id = $2 AND NOT withdrawn ORDER BY id"
+        "INSERT INTO teams (league_id, name, player1, player2, division_id)
+         SELECT $1, t.name, t.player1, t.player2,
+                (SELECT nd.id FROM divisions od JOIN divisions nd ON nd.league_id = $1 AND nd.name = od.name
+                 WHERE od.id = t.division_id)
+         FROM teams t
+         WHERE t.league_id = $2 AND NOT t.withdrawn ORDER BY t.id"
     )
     .bind(to)
     .bind(from))?;

@@ -22,9 +22,10 @@ pub enum BadSlug {
 }
 
 impl Slug {
-    /// The slugs a new league may not take: `new` is the address of the new-league page
-    /// (`/admin/leagues/new`), so a league with it could never be administered.
-    pub const RESERVED: &'static [&'static str] = &["new"];
+    /// The slugs a new league may not take, being addresses of the service itself: `new`
+    /// (the new-league page, `/admin/leagues/new`) and `import` (`/api/v1/leagues/import`,
+    /// `/admin/leagues/import`); a league with one could never be read or administered.
+    pub const RESERVED: &'static [&'static str] = &["new", "import"];
 
     /// The slug made from a name ("Fall 2026 Spades!" → "fall-2026-spades").
     pub fn from_name(name: &str) -> Result<Slug, BadSlug> {
@@ -156,9 +157,10 @@ mod tests {
     }
 
     #[test]
-    fn new_is_a_slug_but_reserved() {
+    fn new_and_import_are_slugs_but_reserved() {
         let new: Slug = "new".parse().unwrap();
         assert!(new.is_reserved());
+        assert!("import".parse::<Slug>().unwrap().is_reserved());
         assert!(!"news".parse::<Slug>().unwrap().is_reserved());
     }
 

@@ -136,9 +136,13 @@ pub async fn import(db: &Db, user: &User, input: &ImportInput) -> Result<Importe
         warnings: BTreeSet::new(),
         columns: HashMap::new(),
     };
-    let league_id = import.league(doc, &slug, name.as_deref()).await?;
+    let (league_id, archived) = import.league(doc, &slug, name.as_deref()).await?;
     for table in TABLES {
         import.table(doc, table).await?;
+    }
+    // A past season comes in current, so its rows can be written, and is archived last.
+    if archived {
+        db_leagues::set_archived(import.conn, league_id, true).await?;
     }
     let warnings = import.warnings.into_iter().collect();
     let from = doc
@@ -199,19 +203,29 @@ impl Import<'_> {
         doc: &Map<String, Value>,
         slug: &Slug,
         name: Option<&str>,
-    ) -> Result<LeagueId, ServiceError> {
+    ) -> Result<(LeagueId, bool), ServiceError> {
         let mut row = doc
             .get("league")
             .and_then(Value::as_object)
             .cloned()
             .ok_or_else(|| refused("document.league", "the document holds no league"))?;
+        let archived = match row.remove("archived") {
+            None | Some(Value::Null) => false,
+            Some(flag) => match flag.as_i64() {
+                Some(0) => false,
+                Some(1) => true,
+                _ => return Err(refused("document.league.archived", "must be 0 or 1")),
+            },
+        };
         row.insert("slug".into(), slug.as_str().into());
         if let Some(name) = name {
             row.insert("name".into(), name.into());
         }
         let id = self.row(&LEAGUE, &row, "document.league").await?;
-        id.map(LeagueId)
-            .ok_or_else(|| refused("document.league", "the league was not stored"))
+        let id = id
+            .map(LeagueId)
+            .ok_or_else(|| refused("document.league", "the league was not stored"))?;
+        Ok((id, archived))
     }
 
     async fn table(
@@ -314,17 +328,19 @@ impl Import<'_> {
         value: &Value,
         at: &str,
     ) -> Result<Option<Option<i64>>, ServiceError> {
-        let target = match reference {
-            Ref::League => "leagues",
-            Ref::Row(table) => table,
+        let (target, may_be_gone) = match reference {
+            Ref::League => ("leagues", false),
+            Ref::Row(table) => (table, false),
+            Ref::RowIfHeld(table) => (table, true),
             Ref::AuditSubject => {
                 let entity = row.get("entity").and_then(Value::as_str).unwrap_or("");
-                db_doc::audit_subject_table(entity).ok_or_else(|| {
+                let table = db_doc::audit_subject_table(entity).ok_or_else(|| {
                     refused(
                         at,
                         format!("an audit entry about \"{entity}\" is no league's"),
                     )
-                })?
+                })?;
+                (table, true)
             }
             Ref::User(missing) => return self.user(value, missing, at).await,
         };
@@ -336,6 +352,7 @@ impl Import<'_> {
             .ok_or_else(|| refused(at, "must be an integer id"))?;
         match self.ids.get(target).and_then(|ids| ids.get(&old)) {
             Some(new) => Ok(Some(Some(*new))),
+            None if may_be_gone => Ok(Some(None)),
             None => Err(refused(
                 at,
                 format!("refers to {target} {old}, which the document does not hold (before it)"),

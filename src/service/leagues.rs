@@ -279,7 +279,7 @@ pub(crate) fn check_slug(slug: Option<&str>, name: &str) -> Result<Slug, Service
         return Err(ServiceError::invalid(
             ErrorCode::InvalidLeague,
             "slug",
-            format!("\"{slug}\" is taken by the new-league page; pick another slug"),
+            format!("\"{slug}\" is an address of the service itself; pick another slug"),
         ));
     }
     Ok(slug)

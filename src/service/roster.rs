@@ -101,6 +101,8 @@ enum Column {
     Email,
     Captain,
     Active,
+    /// Read and left: the roster export writes it, a team's division is set on its page.
+    Division,
 }
 
 /// The column a header cell names, if it names one: letters and digits compared without
@@ -123,6 +125,7 @@ fn column_named(cell: &str) -> Option<Column> {
         "email" | "emailaddress" => Some(Column::Email),
         "captain" => Some(Column::Captain),
         "active" => Some(Column::Active),
+        "division" => Some(Column::Division),
         _ => None,
     }
 }
@@ -561,13 +564,22 @@ pub async fn import_roster(
 }
 
 /// The columns of a roster export, in order: the import reads them back by these names.
-pub const ROSTER_EXPORT_COLUMNS: [&str; 6] =
-    ["team", "player", "student_id", "email", "captain", "active"];
+pub const ROSTER_EXPORT_COLUMNS: [&str; 7] = [
+    "team",
+    "division",
+    "player",
+    "student_id",
+    "email",
+    "captain",
+    "active",
+];
 
 /// One player of a roster export.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RosterLine {
     pub team: TeamName,
+    /// The team's division's name, if it has one.
+    pub division: Option<String>,
     pub player: PersonName,
     pub student_id: Option<StudentId>,
     pub email: Option<String>,
@@ -577,10 +589,11 @@ pub struct RosterLine {
 
 impl RosterLine {
     /// The line's cells, in the order of [`ROSTER_EXPORT_COLUMNS`].
-    pub fn cells(&self) -> [String; 6] {
+    pub fn cells(&self) -> [String; 7] {
         let yes_no = |b: bool| if b { "yes" } else { "no" }.to_string();
         [
             self.team.to_string(),
+            self.division.clone().unwrap_or_default(),
             self.player.to_string(),
             self.student_id
                 .as_ref()
@@ -608,6 +621,14 @@ pub async fn export_roster(
     let league = league_row(&mut tx, slug).await?;
     let teams = db_leagues::teams(&mut tx, league.id).await?;
     let players = db_players::of_league(&mut tx, league.id).await?;
+    let divisions = crate::db::divisions::of_league(&mut tx, league.id).await?;
+    let division_of = |team: &db_leagues::TeamRow| {
+        let id = team.division_id?;
+        divisions
+            .iter()
+            .find(|d| d.id == id)
+            .map(|d| d.name.clone())
+    };
     let lines: Vec<RosterLine> = teams
         .iter()
         .flat_map(|team| {
@@ -616,6 +637,7 @@ pub async fn export_roster(
                 .filter(|p| p.team_id == team.id)
                 .map(|p| RosterLine {
                     team: team.name.clone(),
+                    division: division_of(team),
                     player: p.name.clone(),
                     student_id: p.student_id.clone(),
                     email: p.email.clone(),

@@ -93,20 +93,21 @@ pub async fn clone_league(
     let mut tx = db.write().await?;
     let from = league_row(&mut tx, slug).await?;
     if db_leagues::by_slug(&mut tx, &new_slug).await?.is_some() {
-        return Err(ServiceError::Invalid(crate::domain::FieldError::at(
+        return Err(ServiceError::ConflictOn(crate::domain::FieldError::at(
             ErrorCode::SlugTaken,
             crate::domain::Field::path("slug".into()),
             format!("a league with the slug \"{new_slug}\" exists"),
         )));
     }
     let id = db_leagues::insert_copy(&mut tx, from.id, new_slug.as_str(), &name, now).await?;
+    let divisions = db_leagues::copy_divisions(&mut tx, from.id, id).await?;
     let teams = if input.teams {
         db_leagues::copy_teams(&mut tx, from.id, id, now).await?
     } else {
         0
     };
     let after = serde_json::json!({"from": from.slug.as_str(), "slug": new_slug.as_str(),
-                                   "name": name, "teams": teams})
+                                   "name": name, "divisions": divisions, "teams": teams})
     .to_string();
     audit::record(
         &mut tx,
@@ -134,6 +135,15 @@ pub async fn delete_match(db: &Db, user: &User, id: MatchId) -> Result<(), Servi
         "scheduled_at": m.scheduled_at, "status": m.status,
     })
     .to_string();
+    // Recorded while the match still exists, so the entry gets its league (a refusal below
+    // rolls it back with the rest).
+    audit::record(
+        &mut tx,
+        user,
+        now,
+        audit::Change::new("delete", audit::Subject::Match(id)).before(&before),
+    )
+    .await?;
     if !db_matches::delete_never_started(&mut tx, id).await? {
         // An archived league's match is refused as archived, whatever its state.
         if league_of_archived(&mut tx, m.league_id).await? {
@@ -148,13 +158,6 @@ pub async fn delete_match(db: &Db, user: &User, id: MatchId) -> Result<(), Servi
              bracket): cancel it instead",
         ));
     }
-    audit::record(
-        &mut tx,
-        user,
-        now,
-        audit::Change::new("delete", audit::Subject::Match(id)).before(&before),
-    )
-    .await?;
     tx.commit().await?;
     Ok(())
 }

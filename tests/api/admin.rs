@@ -469,7 +469,7 @@ async fn bad_league_forms_show_the_message_at_the_field_and_write_nothing() {
         (
             &[("slug", "new")],
             "slug-error",
-            "\"new\" is taken by the new-league page",
+            "\"new\" is an address of the service itself",
         ),
         (
             &[("regular_preset", "backyard")],

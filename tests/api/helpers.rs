@@ -322,6 +322,15 @@ impl Api {
             .await
             .expect("request failed")
     }
+
+    pub async fn delete(&self, path: &str) -> reqwest::Response {
+        self.client
+            .delete(format!("{}{}", self.base, path))
+            .bearer_auth(&self.token)
+            .send()
+            .await
+            .expect("request failed")
+    }
 }
 
 /// A logged-in browser session: cookies kept, redirects not followed, the CSRF token known.

@@ -37,12 +37,23 @@ async fn play_season(admin: &Api, sup: &Api, slug: &str) {
         )
         .await;
     assert_eq!(r.status(), 204);
+    let mut divisions = Vec::new();
+    for name in ["East", "West"] {
+        let r = admin
+            .post(
+                &format!("/api/v1/leagues/{slug}/divisions"),
+                &json!({"name": name}),
+            )
+            .await;
+        divisions.push(json_with_status(r, 201, "division").await["id"].clone());
+    }
     let mut teams = Vec::new();
     for i in 1..=4 {
         let r = admin
             .post(
                 &format!("/api/v1/leagues/{slug}/teams"),
-                &json!({"name": format!("Team {i}"), "players": [format!("P{i}a"), format!("P{i}b")]}),
+                &json!({"name": format!("Team {i}"), "players": [format!("P{i}a"), format!("P{i}b")],
+                        "division": divisions[(i - 1) / 2]}),
             )
             .await;
         teams.push(
@@ -74,6 +85,20 @@ async fn play_season(admin: &Api, sup: &Api, slug: &str) {
         .map(|m| m["id"].as_i64().unwrap())
         .collect();
     assert_eq!(ids.len(), 6);
+
+    // A match added by mistake and deleted: its audit entries name a match the league no
+    // longer has (one added after it and cancelled keeps SQLite from reusing its id).
+    let mistake = admin.add_match(slug, teams[0], teams[1], "T7").await["id"].clone();
+    let cancelled = admin.add_match(slug, teams[2], teams[3], "T8").await["id"].clone();
+    let r = admin.delete(&format!("/api/v1/matches/{mistake}")).await;
+    assert_eq!(r.status(), 204);
+    let r = admin
+        .post(
+            &format!("/api/v1/matches/{cancelled}/cancel"),
+            &json!({"reason": "the gym closed for a storm"}),
+        )
+        .await;
+    json_with_status(r, 200, "cancel").await;
 
     // A match with check-ins and a lineup, decided, then corrected with a reason, and rated.
     let first = ids[0];
@@ -143,7 +168,10 @@ async fn play_season(admin: &Api, sup: &Api, slug: &str) {
             &json!({"expected_version": m["version"]}),
         )
         .await;
-    json_with_status(r, 200, "time call").await;
+    // The hand under way when time was called decides it.
+    let m = json_with_status(r, 200, "time call").await;
+    let m = sup.enter_hand(&m, &a_hand()).await;
+    assert_eq!(m["status"], "complete", "{m}");
     for id in &ids[3..] {
         play_a_wins(sup, *id).await;
     }
@@ -184,6 +212,11 @@ async fn play_season(admin: &Api, sup: &Api, slug: &str) {
         crate::playoffs::scheduled(&bracket).is_empty(),
         "the bracket is played out: {bracket}"
     );
+    // A past season: the document says so, and the copy is archived too.
+    let r = admin
+        .post(&format!("/api/v1/leagues/{slug}/archive"), &json!({}))
+        .await;
+    json_with_status(r, 200, "archive").await;
 }
 
 async fn admin_and_sam(app: &TestApp) -> (Api, Api) {
@@ -213,6 +246,8 @@ async fn reads(admin: &Api, slug: &str) -> Vec<(String, u16, String)> {
         "/api/v1/leagues/{slug}/standings",
         "/api/v1/leagues/{slug}/bracket",
         "/api/v1/leagues/{slug}/eligibility",
+        "/api/v1/leagues/{slug}/divisions",
+        "/leagues/{slug}/schedule.csv",
         "/leagues/{slug}",
         "/leagues/{slug}/standings",
         "/leagues/{slug}/standings.csv",
@@ -263,10 +298,17 @@ async fn reads(admin: &Api, slug: &str) -> Vec<(String, u16, String)> {
 }
 
 /// `doc` without what differs between two exports of the same season: when, the slug, the
-/// audit entries' own ids, and the import's own audit entry (the last, in a copy).
+/// audit entries' own ids, the import's own audit entry (the last, in a copy), and the
+/// number of a deleted match in its entries (an import has no row to point them at: null).
 fn comparable(mut doc: Value, imported: bool) -> Value {
     doc.as_object_mut().unwrap().remove("exported_at");
     doc["league"]["slug"] = json!("{slug}");
+    let held: Vec<Value> = doc["matches"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["id"].clone())
+        .collect();
     let audit = doc["audit_log"].as_array_mut().unwrap();
     if imported {
         let last = audit.pop().unwrap();
@@ -274,6 +316,10 @@ fn comparable(mut doc: Value, imported: bool) -> Value {
     }
     for entry in audit {
         entry.as_object_mut().unwrap().remove("id");
+        if !entry["match_id"].is_null() && !held.contains(&entry["match_id"]) {
+            entry["match_id"] = Value::Null;
+            entry["entity_id"] = Value::Null;
+        }
     }
     doc
 }
@@ -315,6 +361,7 @@ async fn an_imported_league_reads_as_the_original() {
         .await;
     let imported = json_with_status(r, 201, "import").await;
     assert_eq!(imported["slug"], "fall-copy");
+    assert_eq!(imported["archived"], true, "a past season stays one");
     assert_eq!(imported["warnings"], json!([]));
     assert_ne!(imported["id"], json!(1), "a new id");
 

@@ -1137,18 +1137,26 @@ async fn the_roster_csv_lists_every_player_and_imports_back_into_a_fresh_league(
         "attachment; filename=\"fall-roster.csv\""
     );
     let exported = r.text().await.unwrap();
-    let row = |cells: [&str; 6]| cells.map(String::from).to_vec();
+    let row = |cells: [&str; 7]| cells.map(String::from).to_vec();
     assert_eq!(
         crate::helpers::csv_rows(&exported),
         vec![
-            row(["team", "player", "student_id", "email", "captain", "active"]),
-            row(["Aces", "Ann", "", "", "no", "yes"]),
-            row(["Aces", "Al", "", "", "no", "yes"]),
-            row(["Aces", "Lee, Jr", "", "", "no", "yes"]),
-            row(["Aces", "'-Dash", "", "", "no", "yes"]),
-            row(["Kings", "Kim", "S100", "kim@example.edu", "yes", "yes"]),
-            row(["Kings", "Ken", "S101", "", "no", "yes"]),
-            row(["Kings", "Kai", "", "", "no", "no"]),
+            row([
+                "team",
+                "division",
+                "player",
+                "student_id",
+                "email",
+                "captain",
+                "active"
+            ]),
+            row(["Aces", "", "Ann", "", "", "no", "yes"]),
+            row(["Aces", "", "Al", "", "", "no", "yes"]),
+            row(["Aces", "", "Lee, Jr", "", "", "no", "yes"]),
+            row(["Aces", "", "'-Dash", "", "", "no", "yes"]),
+            row(["Kings", "", "Kim", "S100", "kim@example.edu", "yes", "yes"]),
+            row(["Kings", "", "Ken", "S101", "", "no", "yes"]),
+            row(["Kings", "", "Kai", "", "", "no", "no"]),
         ]
     );
     let rows = app.audit_rows("export_roster", ENTITY_AFTER_REASON).await;
@@ -1182,6 +1190,28 @@ async fn the_roster_csv_lists_every_player_and_imports_back_into_a_fresh_league(
     // The public team list names the active players only.
     let teams = json_with_status(app.get("/api/v1/leagues/spring/teams").await, 200, "t").await;
     assert_eq!(teams["teams"][1]["players"], json!(["Kim", "Ken"]));
+    // A team's division is its rows' second column.
+    let r = admin
+        .post(
+            "/api/v1/leagues/fall/divisions",
+            &json!({"name": "Compétitive"}),
+        )
+        .await;
+    let division = json_with_status(r, 201, "division").await["id"].clone();
+    let r = admin
+        .patch(
+            &format!("/api/v1/teams/{kings}"),
+            &json!({"division": division}),
+        )
+        .await;
+    json_with_status(r, 200, "move Kings").await;
+    let exported = boss.get("/admin/leagues/fall/roster.csv").await;
+    let rows = crate::helpers::csv_rows(&exported.text().await.unwrap());
+    let divisions: Vec<&str> = rows[1..].iter().map(|r| r[1].as_str()).collect();
+    assert_eq!(
+        divisions,
+        ["", "", "", "", "Compétitive", "Compétitive", "Compétitive"]
+    );
 
     // Admins only.
     app.user("sue", Role::Supervisor).await;
@@ -1204,6 +1234,7 @@ async fn the_roster_csv_lists_every_player_and_imports_back_into_a_fresh_league(
         app.audit_rows("export_roster", ENTITY_AFTER_REASON)
             .await
             .len(),
-        2
+        3,
+        "the three downloads above, none of the refused ones"
     );
 }

@@ -327,6 +327,12 @@ async fn an_archived_league_refuses_every_write_of_the_api_and_writes_nothing() 
                 walked.contains(&(method.clone(), path.clone())),
                 "{method} {path} is not walked"
             );
+            // … and each says, in the document, that it can answer so.
+            let conflict = item[method]["responses"]["409"]["description"].as_str();
+            assert!(
+                conflict.is_some_and(|d| d.contains("league_archived")),
+                "{method} {path}: the document's 409 names league_archived: {conflict:?}"
+            );
         }
     }
     // Still public: reads answer as before.
@@ -461,6 +467,18 @@ async fn clone_copies_rules_settings_and_optionally_teams_never_matches() {
         )
         .await;
     json_with_status(r, 201, "a third player").await;
+    // A division, and a team added to it late (the others have played: theirs is fixed).
+    let r = admin
+        .post("/api/v1/leagues/fall/divisions", &json!({"name": "Rec"}))
+        .await;
+    let rec = json_with_status(r, 201, "division").await["id"].clone();
+    let r = admin
+        .post(
+            "/api/v1/leagues/fall/teams",
+            &json!({"name": "Late Adds", "players": ["Lu", "Li"], "division": rec}),
+        )
+        .await;
+    json_with_status(r, 201, "a team in Rec").await;
     json_with_status(
         admin.post("/api/v1/leagues/fall/archive", &json!({})).await,
         200,
@@ -498,7 +516,34 @@ async fn clone_copies_rules_settings_and_optionally_teams_never_matches() {
             .collect()
     };
     assert_eq!(names(&copied), names(&original));
-    let first = copied["teams"][0]["id"].as_i64().unwrap();
+    // The division is copied, and the team is in the copy's division of that name.
+    let divisions = json_with_status(
+        app.get("/api/v1/leagues/spring/divisions").await,
+        200,
+        "divisions",
+    )
+    .await;
+    assert_eq!(divisions["divisions"].as_array().unwrap().len(), 1);
+    assert_eq!(divisions["divisions"][0]["name"], "Rec");
+    assert_ne!(
+        divisions["divisions"][0]["id"], rec,
+        "a division of its own"
+    );
+    for team in copied["teams"].as_array().unwrap() {
+        let division = match team["name"].as_str() {
+            Some("Late Adds") => divisions["divisions"][0]["id"].clone(),
+            _ => Value::Null,
+        };
+        assert_eq!(team["division"], division, "{team}");
+    }
+    let first = copied["teams"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["players"].as_array().unwrap().contains(&json!("Kim")))
+        .unwrap()["id"]
+        .as_i64()
+        .unwrap();
     let roster = json_with_status(
         admin.get(&format!("/api/v1/teams/{first}/roster")).await,
         200,
@@ -544,6 +589,13 @@ async fn clone_copies_rules_settings_and_optionally_teams_never_matches() {
     )
     .await;
     assert_eq!(none["teams"], json!([]));
+    let divisions = json_with_status(
+        app.get("/api/v1/leagues/summer-term/divisions").await,
+        200,
+        "divisions",
+    )
+    .await;
+    assert_eq!(divisions["divisions"][0]["name"], "Rec", "divisions always");
     // The slug taken, a bad slug, no name: on the field, nothing written.
     let before = app.tables().await;
     let e = expect_error(
@@ -553,7 +605,7 @@ async fn clone_copies_rules_settings_and_optionally_teams_never_matches() {
                 &json!({"name": "X", "slug": "spring"}),
             )
             .await,
-        422,
+        409,
         "slug_taken",
     )
     .await;
@@ -674,4 +726,20 @@ async fn delete_removes_a_match_never_begun_and_refuses_one_that_began() {
     assert_eq!(audit.len(), 1, "{audit:?}");
     assert_eq!(audit[0][0], "match");
     assert!(audit[0][1].contains("2027-01-05T19:00"), "{audit:?}");
+    // The entry belongs to the league and the match, though the match is gone.
+    for filter in ["league=fall", &format!("match={id}")] {
+        let page = json_with_status(
+            admin
+                .get(&format!("/api/v1/audit?{filter}&action=delete"))
+                .await,
+            200,
+            "audit",
+        )
+        .await;
+        assert_eq!(
+            page["entries"].as_array().unwrap().len(),
+            1,
+            "{filter}: {page}"
+        );
+    }
 }

@@ -33,6 +33,7 @@ pub(crate) struct AuditParams {
     /// An entry id: only older entries (the `next` of the page before).
     before: Option<i64>,
     /// Entries per page, 1 to 200 (default 50).
+    #[param(minimum = 1, maximum = 200)]
     limit: Option<i64>,
 }
 

@@ -60,6 +60,11 @@ static TEMPLATES: LazyLock<Vec<Template>> = LazyLock::new(|| {
 /// The methods that answer `path` (in the document's order), or `None` for a path the API
 /// does not have.
 pub fn allowed_methods(path: &str) -> Option<Vec<&'static str>> {
+    // A path the document names as it is (`/api/v1/leagues/import`) is that path alone: no
+    // league can have a reserved slug, so `/api/v1/leagues/{slug}` does not answer it.
+    if let Some(exact) = TEMPLATES.iter().find(|t| t.path == path) {
+        return Some(exact.methods.clone());
+    }
     let mut allowed: Vec<&'static str> = Vec::new();
     for template in TEMPLATES.iter().filter(|t| t.matches(path)) {
         for method in &template.methods {
@@ -96,6 +101,10 @@ mod tests {
             Some(vec!["GET", "HEAD", "PATCH", "DELETE"])
         );
         assert_eq!(allowed_methods("/api/v1/score"), Some(vec!["POST"]));
+        assert_eq!(
+            allowed_methods("/api/v1/leagues/import"),
+            Some(vec!["POST"])
+        );
         assert_eq!(allowed_methods("/api/v1/nothing"), None);
         assert_eq!(allowed_methods("/api/v1/matches/"), None);
         assert_eq!(allowed_methods("/api/v1/matches/1/hands/2/3"), None);

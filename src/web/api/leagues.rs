@@ -198,6 +198,7 @@ async fn add_supervisor(
         (status = 200, description = "the league, archived", body = LeagueView),
         (status = 404, description = "no such league", body = ErrorBody),
         (status = 409, description = "already archived (`league_archived`), or matches in progress (`match_started`, naming them)", body = ErrorBody),
+        (status = 422, description = "a body other than `{}` (`invalid_request`)", body = ErrorBody),
         BodyRefused,
         Unauthenticated,
         AdminOnly,
@@ -226,6 +227,7 @@ async fn archive_league(
     responses(
         (status = 200, description = "the league, current again", body = LeagueView),
         (status = 404, description = "no such league", body = ErrorBody),
+        (status = 422, description = "a body other than `{}` (`invalid_request`)", body = ErrorBody),
         BodyRefused,
         Unauthenticated,
         AdminOnly,
@@ -255,7 +257,8 @@ async fn unarchive_league(
     responses(
         (status = 201, description = "the new league", body = LeagueView),
         (status = 404, description = "no such league", body = ErrorBody),
-        (status = 422, description = "invalid name or slug (`invalid_input`, `invalid_league`), or the slug is taken (`slug_taken`, on `slug`)", body = ErrorBody),
+        (status = 409, description = "the slug is taken (`slug_taken`, on `slug`)", body = ErrorBody),
+        (status = 422, description = "invalid name or slug (`invalid_input`, `invalid_league`)", body = ErrorBody),
         BodyRefused,
         Unauthenticated,
         AdminOnly,

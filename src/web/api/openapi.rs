@@ -331,7 +331,63 @@ pub fn document() -> Result<Value, AppError> {
         }
     }
     flatten_hand_view(schemas);
+    document_archived_conflicts(&mut doc["paths"]);
     Ok(doc)
+}
+
+/// The paths whose writes change one league's season: an archived league refuses them all
+/// with 409 `league_archived` (the database's triggers do, docs/api.md §18.2), so each says
+/// so here rather than in every handler's annotation.
+const LEAGUE_OWNED: [&str; 4] = [
+    "/api/v1/leagues/{slug}",
+    "/api/v1/matches/",
+    "/api/v1/teams/",
+    "/api/v1/players/",
+];
+
+/// The writes an archived league still takes: reopening it, and starting the next term
+/// from it.
+const ARCHIVED_LEAGUE_WRITES: [&str; 2] = [
+    "/api/v1/leagues/{slug}/unarchive",
+    "/api/v1/leagues/{slug}/clone",
+];
+
+/// Adds the 409 of an archived league to every write of [`LEAGUE_OWNED`] paths, or names it
+/// in the 409 an operation documents already.
+fn document_archived_conflicts(paths: &mut Value) {
+    const ARCHIVED: &str = "the league is archived, a past season (`league_archived`)";
+    let Some(paths) = paths.as_object_mut() else {
+        return;
+    };
+    for (path, item) in paths.iter_mut() {
+        if !LEAGUE_OWNED.iter().any(|p| path.starts_with(p))
+            || ARCHIVED_LEAGUE_WRITES.contains(&path.as_str())
+        {
+            continue;
+        }
+        for method in ["post", "put", "patch", "delete"] {
+            let operation = item.get_mut(method).and_then(|op| op.get_mut("responses"));
+            let Some(responses) = operation.and_then(Value::as_object_mut) else {
+                continue;
+            };
+            let error_body = responses.get("404").and_then(|r| r.get("content")).cloned();
+            match responses.get_mut("409") {
+                Some(conflict) => {
+                    let said = conflict["description"].as_str().unwrap_or_default();
+                    if !said.contains("league_archived") {
+                        conflict["description"] = json!(format!("{said}; or {ARCHIVED}"));
+                    }
+                }
+                None => {
+                    let mut conflict = json!({"description": ARCHIVED});
+                    if let Some(content) = error_body {
+                        conflict["content"] = content;
+                    }
+                    responses.insert("409".into(), conflict);
+                }
+            }
+        }
+    }
 }
 
 /// How a property of a service type's schema changes.
@@ -418,6 +474,8 @@ fn service_constraints() -> Vec<(&'static str, &'static str, Constraint)> {
                 "description": "Lowercase letters, digits and single dashes; made from the name when missing or empty."
             })),
         ),
+        ("ImportInput", "slug", Add(json!({"pattern": SLUG_PATTERN}))),
+        ("ImportInput", "name", Add(name())),
         ("LeagueView", "slug", Add(json!({"pattern": SLUG_PATTERN}))),
         (
             "LeagueView",
