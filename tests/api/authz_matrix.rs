@@ -176,6 +176,7 @@ pub(crate) const ROUTES: &[(&str, &str, Access)] = &[
     ("GET", "/admin/leagues/{slug}/import", Admin),
     ("POST", "/admin/leagues/{slug}/import", Admin),
     ("GET", "/admin/leagues/{slug}/roster.csv", Admin),
+    ("POST", "/admin/leagues/{slug}/divisions", Admin),
     ("POST", "/admin/leagues/{slug}/teams", Admin),
     ("POST", "/admin/leagues/{slug}/teams/{id}", Admin),
     ("POST", "/admin/leagues/{slug}/teams/{id}/withdraw", Admin),
