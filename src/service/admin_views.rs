@@ -4,9 +4,10 @@
 //! Each checks that the user is the admin.
 
 use crate::domain::Slug;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
+use super::divisions::{self, DivisionView};
 use super::eligibility::{self, EligibilityRow};
 use super::leagues::{self, League};
 use super::playoffs;
@@ -168,6 +169,11 @@ pub struct LeagueAdmin {
     /// Supervisor accounts not assigned to the league yet.
     pub candidates: Vec<String>,
     pub matches: Vec<MatchLine>,
+    /// The league's divisions, in the order they were made (empty: none).
+    pub divisions: Vec<DivisionView>,
+    /// The teams that have played, whose division can no longer change (only looked up when
+    /// the league has divisions).
+    pub played: HashSet<TeamId>,
 }
 
 impl LeagueAdmin {
@@ -194,6 +200,15 @@ pub async fn league_admin(db: &Db, user: &User, slug: &Slug) -> Result<LeagueAdm
     let rows = db_matches::of_league(&mut conn, id).await?;
     let notes = db_matches::rating_notes_of_league(&mut conn, id).await?;
     let team_views = super::teams::views(&mut conn, id, &teams).await?;
+    let divisions = divisions::views(&mut conn, id).await?;
+    let mut played = HashSet::new();
+    if !divisions.is_empty() {
+        for team in &teams {
+            if crate::db::divisions::team_has_played(&mut conn, team.id).await? {
+                played.insert(team.id);
+            }
+        }
+    }
     drop(conn);
     let names: HashMap<TeamId, &str> = teams.iter().map(|t| (t.id, t.name.as_str())).collect();
     let name_of = |id: TeamId| {
@@ -232,6 +247,8 @@ pub async fn league_admin(db: &Db, user: &User, slug: &Slug) -> Result<LeagueAdm
         supervisors,
         candidates,
         matches,
+        divisions,
+        played,
     })
 }
 

@@ -689,28 +689,23 @@ async fn team_of(conn: &mut Conn, slug: &Slug, team_id: TeamId) -> Result<TeamRo
         .ok_or(ServiceError::NotFound)
 }
 
-/// Renames a team (it stays withdrawn or active). Its players are changed on their own
-/// (`service::players`, the admin's players page).
+/// Renames team `team_id` of the league `slug` and/or moves it to another division, as
+/// [`patch_team`] does (the admin's league page; its players are changed on their own, by
+/// `service::players`). A team of another league is not found.
 #[tracing::instrument(skip_all, fields(user_id = %user.id, slug = ?slug, team_id = %team_id))]
-pub async fn rename_team(
+pub async fn change_team(
     db: &Db,
     user: &User,
     slug: &Slug,
     team_id: TeamId,
-    name: &str,
+    change: &TeamChange,
 ) -> Result<TeamView, ServiceError> {
     require_admin(user)?;
-    let name = check_team_name(name)?;
+    let name = change.name.as_deref().map(check_team_name).transpose()?;
+    let now = db.clock().now();
     let mut tx = db.write().await?;
     let before = team_of(&mut tx, slug, team_id).await?;
-    check_name_free(&mut tx, &before, &name).await?;
-    let now = db.clock().now();
-    let before_view = super::teams::view(&mut tx, &before).await?;
-    let after = TeamView {
-        name,
-        ..before_view.clone()
-    };
-    let view = save_team(&mut tx, user, now, (&before, &before_view), after).await?;
+    let view = apply_team_change(&mut tx, user, now, &before, name, change.division).await?;
     tx.commit().await?;
     Ok(view)
 }
@@ -768,19 +763,32 @@ pub async fn patch_team(
     let before = db_leagues::team(&mut tx, team_id)
         .await?
         .ok_or(ServiceError::NotFound)?;
-    let before_view = super::teams::view(&mut tx, &before).await?;
-    let mut after = before_view.clone();
-    if let Some(name) = name {
-        check_name_free(&mut tx, &before, &name).await?;
-        after.name = name;
-    }
-    if let Some(division) = change.division {
-        super::divisions::move_team(&mut tx, &before, division).await?;
-        after.division = division;
-    }
-    let view = save_team(&mut tx, user, now, (&before, &before_view), after).await?;
+    let view = apply_team_change(&mut tx, user, now, &before, name, change.division).await?;
     tx.commit().await?;
     Ok(view)
+}
+
+/// Gives team `before` its new name (checked) and division, each when given, and audits
+/// the change.
+async fn apply_team_change(
+    tx: &mut Conn,
+    user: &User,
+    now: Timestamp,
+    before: &TeamRow,
+    name: Option<TeamName>,
+    division: Option<Option<crate::domain::DivisionId>>,
+) -> Result<TeamView, ServiceError> {
+    let before_view = super::teams::view(tx, before).await?;
+    let mut after = before_view.clone();
+    if let Some(name) = name {
+        check_name_free(tx, before, &name).await?;
+        after.name = name;
+    }
+    if let Some(division) = division {
+        super::divisions::move_team(tx, before, division).await?;
+        after.division = division;
+    }
+    save_team(tx, user, now, (before, &before_view), after).await
 }
 
 /// Withdraws a team from the league (`true`) or reinstates it (`false`). A withdrawn team

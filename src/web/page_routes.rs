@@ -49,6 +49,7 @@ pub const ROUTES: &[(&str, &str)] = &[
     ("GET", "/admin/leagues/{slug}/import"),
     ("POST", "/admin/leagues/{slug}/import"),
     ("GET", "/admin/leagues/{slug}/roster.csv"),
+    ("POST", "/admin/leagues/{slug}/divisions"),
     ("POST", "/admin/leagues/{slug}/teams"),
     ("POST", "/admin/leagues/{slug}/teams/{id}"),
     ("POST", "/admin/leagues/{slug}/teams/{id}/withdraw"),

@@ -327,6 +327,51 @@ async fn every_page_passes_axe() {
         audit.page("admin dashboard", "/admin").await?;
         audit.page("admin league", &format!("/admin/leagues/{slug}")).await?;
         audit.page("admin league, empty", "/admin/leagues/empty").await?;
+        // A league with divisions: a team in one that has played (its division fixed), the
+        // team forms' division selects, and the "Add a division" form refusing a taken name.
+        league(&admin, "split", 2).await;
+        let r = admin
+            .post("/api/v1/leagues/split/divisions", &json!({"name": "Competitive"}))
+            .await;
+        let competitive = json_with_status(r, 201, "a division").await["id"].clone();
+        let split = json_with_status(admin.get("/api/v1/leagues/split/teams").await, 200, "teams").await;
+        let split_teams: Vec<i64> = split
+            .get("teams")
+            .unwrap_or(&split)
+            .as_array()
+            .context("the teams")?
+            .iter()
+            .filter_map(|t| t["id"].as_i64())
+            .collect();
+        let r = admin
+            .patch(
+                &format!("/api/v1/teams/{}", split_teams[0]),
+                &json!({"division": competitive}),
+            )
+            .await;
+        json_with_status(r, 200, "a team in a division").await;
+        let m = admin.add_match("split", split_teams[0], split_teams[1], "Table 1").await;
+        admin.start_match(m["id"].as_i64().context("the match")?).await;
+        audit.page("admin league, divisions", "/admin/leagues/split").await?;
+        audit
+            .submit(
+                "admin league, a division name taken",
+                "var i = document.getElementById('division-name'); i.value = 'competitive'; \
+                 i.form.requestSubmit ? i.form.requestSubmit() : i.form.submit();",
+                summary("#form-error"),
+            )
+            .await?;
+        audit
+            .submit(
+                "admin league, a team refused with its division picked",
+                &format!(
+                    "var s = document.getElementById('team-division'); s.value = '{competitive}'; \
+                     var i = document.getElementById('team-name'); i.value = ''; \
+                     i.form.requestSubmit ? i.form.requestSubmit() : i.form.submit();"
+                ),
+                summary("#form-error"),
+            )
+            .await?;
         audit.page("admin league settings", &format!("/admin/leagues/{slug}/edit")).await?;
         audit.page("admin schedule", &format!("/admin/leagues/{slug}/schedule")).await?;
         audit.page("admin schedule, empty", "/admin/leagues/empty/schedule").await?;

@@ -33,6 +33,7 @@ mod console_lineups;
 mod corrections;
 mod dates;
 mod db_arg;
+mod division_pages;
 mod divisions;
 mod double_elimination;
 mod eligibility;

@@ -1,7 +1,7 @@
-//! A league's admin page, `/admin/leagues/{slug}`: its rules and season settings, teams (a
-//! team the forfeit policy dropped says why), supervisors, schedule, matches, and every
-//! sportsmanship rating and note, with a form for each (their POSTs are in `teams` and
-//! `schedule`).
+//! A league's admin page, `/admin/leagues/{slug}`: its rules and season settings, divisions
+//! (with their team counts), teams (each one's division; a team the forfeit policy dropped
+//! says why), supervisors, schedule, matches, and every sportsmanship rating and note, with a
+//! form for each (their POSTs are in `divisions`, `teams` and `schedule`).
 
 use super::Done;
 use crate::domain::Slug;
@@ -11,9 +11,12 @@ use serde::Deserialize;
 
 use super::Errors;
 use super::league_input::{STAGES, spec_words};
-use crate::domain::{MatchId, MatchStatus, PersonName, TeamId, TeamName, UserId, words};
+use crate::domain::{
+    DivisionId, MatchId, MatchStatus, PersonName, TeamId, TeamName, UserId, words,
+};
 use crate::rules::Stage;
 use crate::service::admin_views::{self, LeagueAdmin};
+use crate::service::divisions::{self, DivisionView};
 use crate::service::teams::TeamView;
 use crate::web::AppState;
 use crate::web::error::PageError;
@@ -31,6 +34,23 @@ pub(super) struct TeamForm {
     pub(super) player1: String,
     #[serde(default)]
     pub(super) player2: String,
+    /// The division picked: a division's id, `""` for none; absent when the form has no
+    /// division select (the league has none, or the team has played).
+    #[serde(default)]
+    pub(super) division: Option<String>,
+}
+
+impl TeamForm {
+    /// Whether the division select shows `value` as picked.
+    fn picks(&self, value: &str) -> bool {
+        self.division.as_deref() == Some(value)
+    }
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+pub(super) struct DivisionForm {
+    #[serde(default)]
+    pub(super) name: String,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -90,6 +110,7 @@ pub(super) struct Typed {
     pub(super) team: TeamForm,
     /// The team being edited and what was typed for it.
     pub(super) edit: Option<(TeamId, TeamForm)>,
+    pub(super) division: DivisionForm,
     pub(super) supervisor: SupervisorForm,
     pub(super) schedule: ScheduleForm,
     pub(super) game: MatchForm,
@@ -101,12 +122,24 @@ struct TeamLine {
     player1: PersonName,
     player2: PersonName,
     withdrawn: bool,
+    /// Its division's name ("no division"); empty when the league has no divisions.
+    division: String,
+    /// It has played: its division can no longer change.
+    division_fixed: bool,
     /// Why the forfeit policy dropped the team ("dropped after 2 forfeits").
     dropped: Option<String>,
     /// The edit form is open (it has an error).
     open: bool,
     form: TeamForm,
     form_key: String,
+}
+
+/// A division with the number of its teams.
+struct DivisionLine {
+    name: String,
+    /// The division's id, as the team forms' select sends it.
+    value: String,
+    teams: usize,
 }
 
 struct MatchLine {
@@ -153,6 +186,7 @@ struct LeaguePage {
     scale: Option<String>,
     /// Whether the league requires every match to be rated.
     ratings_required: bool,
+    divisions: Vec<DivisionLine>,
     /// Every finished match with its ratings and notes.
     ratings: Vec<RatingLine>,
     /// A match has a rating (kept from when the league rated sportsmanship).
@@ -170,7 +204,7 @@ struct LeaguePage {
     stages: Vec<StageOption>,
     typed: Typed,
     errors: Errors,
-    notice: Option<&'static str>,
+    notice: Option<String>,
 }
 
 fn notice_of(done: Option<Done>) -> Option<&'static str> {
@@ -186,7 +220,22 @@ fn notice_of(done: Option<Done>) -> Option<&'static str> {
         Done::Unassigned => "Supervisor removed from the league.",
         Done::Match => "Match added.",
         Done::Import => "Roster imported.",
+        Done::Division => "Division added.",
     })
+}
+
+/// "Division Competitive added." for the division just made (`id`, as the redirect gave it).
+async fn division_notice(
+    state: &AppState,
+    slug: &Slug,
+    id: Option<&str>,
+) -> Result<Option<String>, PageError> {
+    let id: Option<DivisionId> = id.and_then(|id| id.parse().ok());
+    let made = divisions::list(&state.db, slug).await?;
+    Ok(Some(match made.iter().find(|d| Some(d.id) == id) {
+        Some(d) => format!("Division {} added.", d.name),
+        None => "Division added.".to_string(),
+    }))
 }
 
 /// The league's page with what was typed and the error of the form that was posted.
@@ -196,7 +245,7 @@ pub(super) async fn render_league(
     slug: &Slug,
     typed: Typed,
     errors: Errors,
-    notice: Option<&'static str>,
+    notice: Option<String>,
 ) -> Result<HttpResponse, PageError> {
     let view = admin_views::league_admin(&state.db, &who.user, slug).await?;
     let body = league_page_of(who.nav(), view, typed, errors.clone(), notice).render()?;
@@ -209,7 +258,7 @@ fn league_page_of(
     view: LeagueAdmin,
     typed: Typed,
     errors: Errors,
-    notice: Option<&'static str>,
+    notice: Option<String>,
 ) -> LeaguePage {
     let has_regular = view.has_regular();
     let undated = undated(&view.matches);
@@ -224,7 +273,16 @@ fn league_page_of(
         .filter(|m| m.status.is_result())
         .map(RatingLine::of)
         .collect();
-    let teams = view.teams.iter().map(|t| TeamLine::of(t, &typed)).collect();
+    let teams = view
+        .teams
+        .iter()
+        .map(|t| TeamLine::of(t, &typed, &view))
+        .collect();
+    let divisions = view
+        .divisions
+        .iter()
+        .map(|d| DivisionLine::of(d, &view))
+        .collect();
     let active = view
         .teams
         .iter()
@@ -247,6 +305,7 @@ fn league_page_of(
         settings: league.settings.describe(),
         scale: sportsmanship.map(|s| format!("{} to {}", s.min, s.max)),
         ratings_required: sportsmanship.is_some_and(|s| s.required),
+        divisions,
         any_rating: ratings
             .iter()
             .any(|r| r.rating_a.is_some() || r.rating_b.is_some()),
@@ -325,9 +384,35 @@ impl MatchLine {
     }
 }
 
+impl DivisionLine {
+    fn of(d: &DivisionView, view: &LeagueAdmin) -> DivisionLine {
+        DivisionLine {
+            name: d.name.clone(),
+            value: d.id.to_string(),
+            teams: view
+                .teams
+                .iter()
+                .filter(|t| t.division == Some(d.id))
+                .count(),
+        }
+    }
+}
+
+/// Team `t`'s division in words: its name, "no division", or "" in a league without
+/// divisions.
+fn division_words(t: &TeamView, view: &LeagueAdmin) -> String {
+    if view.divisions.is_empty() {
+        return String::new();
+    }
+    view.divisions
+        .iter()
+        .find(|d| Some(d.id) == t.division)
+        .map_or_else(|| "no division".to_string(), |d| d.name.clone())
+}
+
 impl TeamLine {
     /// Team `t`, with its edit form open and what was typed kept when that form had an error.
-    fn of(t: &TeamView, typed: &Typed) -> TeamLine {
+    fn of(t: &TeamView, typed: &Typed, view: &LeagueAdmin) -> TeamLine {
         // The first two active players: the ones the edit form renames.
         let seat = |i: usize| {
             t.players
@@ -342,11 +427,14 @@ impl TeamLine {
             name: t.name.clone(),
             withdrawn: t.withdrawn,
             dropped: t.dropped_reason.clone(),
+            division: division_words(t, view),
+            division_fixed: view.played.contains(&t.id),
             open: edited.is_some(),
             form: edited.map(|(_, f)| f.clone()).unwrap_or_else(|| TeamForm {
                 name: t.name.to_string(),
                 player1: player1.to_string(),
                 player2: player2.to_string(),
+                division: Some(t.division.map(|d| d.to_string()).unwrap_or_default()),
             }),
             player1,
             player2,
@@ -359,6 +447,9 @@ impl TeamLine {
 struct DoneQuery {
     #[serde(default, deserialize_with = "super::known_or_none")]
     done: Option<Done>,
+    /// The division just added (with `done=division`).
+    #[serde(default)]
+    division: Option<String>,
 }
 
 #[get("/admin/leagues/{slug}")]
@@ -368,13 +459,17 @@ pub(super) async fn league_page(
     slug: web::Path<Slug>,
     query: web::Query<DoneQuery>,
 ) -> Result<HttpResponse, PageError> {
+    let notice = match query.done {
+        Some(Done::Division) => division_notice(&state, &slug, query.division.as_deref()).await?,
+        done => notice_of(done).map(str::to_string),
+    };
     render_league(
         &state,
         &who,
         &slug,
         Typed::default(),
         Errors::default(),
-        notice_of(query.done),
+        notice,
     )
     .await
 }

@@ -1,6 +1,6 @@
 //! The coordinator's pages under `/admin`: leagues (rules per stage with a preview in plain
-//! words before saving), teams (add, rename, withdraw, roster CSV import with a preview and
-//! export),
+//! words before saving), divisions, teams (add, rename, move to a division before it plays,
+//! withdraw, roster CSV import with a preview and export),
 //! a team's players (`/admin/leagues/{slug}/teams/{id}/players`), accounts (`/admin/users`), supervisors (league assignment), the schedule (generated, then changed match
 //! by match or night by night on its own page), the playoffs and the backup download.
 //!
@@ -15,6 +15,7 @@
 mod audit;
 mod backup;
 mod dashboard;
+mod divisions;
 mod import;
 mod league;
 mod league_form;
@@ -53,6 +54,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .service(league::league_page)
         .service(league_form::edit_league_form)
         .service(league_form::edit_league)
+        .service(divisions::add_division)
         .service(teams::add_team)
         .service(teams::edit_team)
         .service(teams::withdraw_team)
@@ -161,6 +163,7 @@ enum Done {
     Unassigned,
     Match,
     Import,
+    Division,
 }
 
 /// Back to the league's admin page after a change, saying what was done.

@@ -1,5 +1,6 @@
-//! The league page's team and supervisor forms: add, rename, withdraw or reinstate a team;
-//! assign or unassign a supervisor.
+//! The league page's team and supervisor forms: add a team (into a division), rename it or
+//! move it to another division before it plays, withdraw or reinstate it; assign or unassign
+//! a supervisor.
 
 use crate::domain::ErrorCode;
 use crate::domain::Slug;
@@ -8,9 +9,10 @@ use serde::Deserialize;
 
 use super::league::{SupervisorForm, TeamForm, Typed, render_league};
 use super::{Done, Empty, Errors, done, fixable};
-use crate::domain::{TeamId, UserId};
+use crate::domain::{DivisionId, TeamId, UserId};
 use crate::service::leagues;
 use crate::service::players::PlayerInput;
+use crate::service::roster::TeamChange;
 use crate::service::teams::NewTeamInput;
 use crate::service::{ServiceError, roster};
 use crate::web::AppState;
@@ -19,17 +21,33 @@ use crate::web::extract::{Admin, CsrfForm};
 
 /// The players' error ("players") goes next to the second player's field.
 fn team_errors(form: &str, e: &ServiceError) -> Errors {
-    Errors::of(form, &["name", "players"], e)
+    Errors::of(form, &["name", "players", "division"], e)
 }
 
-fn team_input(form: &TeamForm) -> NewTeamInput {
-    NewTeamInput {
+fn team_input(form: &TeamForm) -> Result<NewTeamInput, ServiceError> {
+    Ok(NewTeamInput {
         name: form.name.clone(),
         players: vec![
             PlayerInput::name(&form.player1),
             PlayerInput::name(&form.player2),
         ],
-        division: None,
+        division: picked_division(form)?.flatten(),
+    })
+}
+
+/// The form's division select: `None` when the form has none (no change), `Some(None)` for
+/// "— none —", else the division picked.
+fn picked_division(form: &TeamForm) -> Result<Option<Option<DivisionId>>, ServiceError> {
+    match form.division.as_deref().map(str::trim) {
+        None => Ok(None),
+        Some("") => Ok(Some(None)),
+        Some(id) => id.parse().map(|id| Some(Some(id))).map_err(|_| {
+            ServiceError::invalid(
+                ErrorCode::InvalidDivision,
+                "division",
+                "pick one of the league's divisions, or none",
+            )
+        }),
     }
 }
 
@@ -40,7 +58,11 @@ pub(super) async fn add_team(
     slug: web::Path<Slug>,
     CsrfForm(form): CsrfForm<TeamForm>,
 ) -> Result<HttpResponse, PageError> {
-    match crate::service::teams::add_team(&state.db, &who.user, &slug, &team_input(&form)).await {
+    let added = match team_input(&form) {
+        Ok(input) => crate::service::teams::add_team(&state.db, &who.user, &slug, &input).await,
+        Err(e) => Err(e),
+    };
+    match added {
         Ok(_) => Ok(done(&slug, Done::Team)),
         Err(e) if fixable(&e) => {
             let typed = Typed {
@@ -61,8 +83,18 @@ pub(super) async fn edit_team(
     CsrfForm(form): CsrfForm<TeamForm>,
 ) -> Result<HttpResponse, PageError> {
     let (slug, id) = path.into_inner();
-    // The team's name only: its players are changed on its players page.
-    match roster::rename_team(&state.db, &who.user, &slug, id, &form.name).await {
+    // The team's name and division: its players are changed on its players page.
+    let changed = match picked_division(&form) {
+        Ok(division) => {
+            let change = TeamChange {
+                name: Some(form.name.clone()),
+                division,
+            };
+            roster::change_team(&state.db, &who.user, &slug, id, &change).await
+        }
+        Err(e) => Err(e),
+    };
+    match changed {
         Ok(_) => Ok(done(&slug, Done::TeamEdit)),
         Err(e) if fixable(&e) => {
             let key = format!("team-{id}");
