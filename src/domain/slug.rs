@@ -23,8 +23,9 @@ pub enum BadSlug {
 
 impl Slug {
     /// The slugs a new league may not take: `new` is the address of the new-league page
-    /// (`/admin/leagues/new`), so a league with it could never be administered.
-    pub const RESERVED: &'static [&'static str] = &["new"];
+    /// (`/admin/leagues/new`) and `import` of the league-import page
+    /// (`/admin/leagues/import`), so a league with either could never be administered.
+    pub const RESERVED: &'static [&'static str] = &["new", "import"];
 
     /// The slug made from a name ("Fall 2026 Spades!" → "fall-2026-spades").
     pub fn from_name(name: &str) -> Result<Slug, BadSlug> {
@@ -159,6 +160,7 @@ mod tests {
     fn new_is_a_slug_but_reserved() {
         let new: Slug = "new".parse().unwrap();
         assert!(new.is_reserved());
+        assert!("import".parse::<Slug>().unwrap().is_reserved());
         assert!(!"news".parse::<Slug>().unwrap().is_reserved());
     }
 

@@ -279,7 +279,14 @@ pub(crate) fn check_slug(slug: Option<&str>, name: &str) -> Result<Slug, Service
         return Err(ServiceError::invalid(
             ErrorCode::InvalidLeague,
             "slug",
-            format!("\"{slug}\" is taken by the new-league page; pick another slug"),
+            format!(
+                "\"{slug}\" is taken by the {} page; pick another slug",
+                if slug.as_str() == "new" {
+                    "new-league"
+                } else {
+                    "league-import"
+                }
+            ),
         ));
     }
     Ok(slug)

@@ -145,6 +145,8 @@ struct LeaguePage {
     nav: Nav,
     slug: String,
     name: String,
+    /// A past season: read-only (the banner, and "Reopen the season").
+    archived: bool,
     rules: Vec<(&'static str, String)>,
     tiebreak: Vec<&'static str>,
     /// The season settings in words.
@@ -186,6 +188,10 @@ fn notice_of(done: Option<Done>) -> Option<&'static str> {
         Done::Unassigned => "Supervisor removed from the league.",
         Done::Match => "Match added.",
         Done::Import => "Roster imported.",
+        Done::Archived => "Season closed: the league is archived, read-only and still public.",
+        Done::Unarchived => "Season reopened: the league can change again.",
+        Done::Cloned => "New league created from the previous term.",
+        Done::Imported => "League imported as a new league.",
     })
 }
 
@@ -238,6 +244,7 @@ fn league_page_of(
         nav,
         slug: league.row.slug.to_string(),
         name: league.row.name.clone(),
+        archived: league.row.archived,
         rules: STAGES
             .iter()
             .zip(league.specs.iter())
