@@ -54,6 +54,8 @@ pub struct ScheduleAdmin {
     /// Pairings of active teams with no regular-season match that counts (none at all, or
     /// only cancelled ones): what "generate the rest" would add.
     pub missing_pairings: usize,
+    /// A past season: read-only (§18.2).
+    pub archived: bool,
 }
 
 impl ScheduleAdmin {
@@ -147,6 +149,7 @@ async fn load(conn: &mut Conn, slug: &Slug) -> Result<ScheduleAdmin, ServiceErro
         active,
         matches: lines(rows, &names),
         missing_pairings,
+        archived: league.archived,
     })
 }
 

@@ -272,6 +272,8 @@ pub struct PlayoffsSetup {
     pub has_divisions: bool,
     /// How the drawn bracket's seeds were made from divisions, in words, if they were.
     pub seeding_words: Option<String>,
+    /// A past season: read-only (§18.2).
+    pub archived: bool,
 }
 
 impl PlayoffsSetup {
@@ -314,6 +316,7 @@ pub async fn playoffs_setup(
         require_all_played: league.settings.eligibility.require_all_played,
         has_divisions,
         seeding_words,
+        archived: league.row.archived,
     })
 }
 

@@ -97,6 +97,8 @@ pub struct LeagueHome {
     pub results: Vec<MatchSummary>,
     /// Matches not started yet, in the whole season.
     pub upcoming: usize,
+    /// The champion's name, once the final is decided.
+    pub champion: Option<String>,
 }
 
 /// The home of league `slug` at `now` (the league's wall-clock time).
@@ -125,7 +127,11 @@ pub async fn league_home(db: &Db, slug: &Slug, now: LocalTime) -> Result<LeagueH
             .await?;
     let results = this_week.split_off(window.len());
     let upcoming = db_matches::count_scheduled(conn, league.row.id).await?;
+    let champion = super::playoffs::champion(conn, league.row.id)
+        .await?
+        .map(|t| t.name);
     Ok(LeagueHome {
+        champion,
         league,
         standings: rows,
         out: super::public_views::out_of_league(&teams),

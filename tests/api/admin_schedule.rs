@@ -500,7 +500,14 @@ async fn a_regular_match_is_cancelled_with_a_reason_a_playoff_match_is_not() {
         "Cancelled: Team 3 folded"
     );
     let line = html_element(&html, &format!("match-{id}"), "</li>").unwrap();
-    assert!(!line.contains("<form"), "nothing left to change: {line}");
+    // Nothing left to change; a match never begun can still be deleted (docs/api.md §18.2).
+    assert_eq!(line.matches("<form").count(), 1, "only Delete: {line}");
+    assert!(
+        line.contains(&format!(
+            "action=\"/admin/leagues/fall/matches/{id}/delete\""
+        )),
+        "{line}"
+    );
     assert!(text(&html, "night-2026-12-01", "</div>").contains("2 matches: 1 cancelled"));
 
     // A playoff match cannot be cancelled (its winner goes on): 422, nothing written.

@@ -388,9 +388,50 @@ async fn every_page_passes_axe() {
                 message("#cancel-yes"),
             )
             .await?;
+        // Back from the cancel's confirmation, not confirmed.
+        audit.page("admin schedule, again", &format!("/admin/leagues/{slug}/schedule?show=all")).await?;
+        audit
+            .submit(
+                "admin schedule, a delete to confirm",
+                &format!(
+                    "var f = document.getElementById('m{scheduled}-delete'); \
+                     f.requestSubmit ? f.requestSubmit() : f.submit();"
+                ),
+                message("#delete-yes"),
+            )
+            .await?;
         audit.page("admin import", &format!("/admin/leagues/{slug}/import")).await?;
+        // Past seasons: closing one, the next term, a whole league imported.
+        audit.page("admin close the season", &format!("/admin/leagues/{slug}/archive")).await?;
+        audit.page("admin next term", &format!("/admin/leagues/{slug}/clone")).await?;
+        audit
+            .submit(
+                "admin next term, a bad slug",
+                "var i = document.getElementById('clone-slug'); i.value = 'Not A Slug'; \
+                 i.form.requestSubmit ? i.form.requestSubmit() : i.form.submit();",
+                summary("#form-error"),
+            )
+            .await?;
+        audit.page("admin league import", "/admin/leagues/import").await?;
+        audit
+            .submit(
+                "admin league import, not a document",
+                "document.getElementById('import-slug').value = 'copy'; \
+                 var i = document.getElementById('import-document'); i.value = '{'; \
+                 i.form.requestSubmit ? i.form.requestSubmit() : i.form.submit();",
+                summary("#form-error"),
+            )
+            .await?;
         audit.page("admin playoffs, eligibility", &format!("/admin/leagues/{slug}/playoffs")).await?;
         audit.page("admin playoffs, bracket", "/admin/leagues/cup/playoffs").await?;
+        let r = admin.post("/api/v1/leagues/cup/archive", &json!({})).await;
+        json_with_status(r, 200, "archive the cup").await;
+        audit.page("admin league, archived", "/admin/leagues/cup").await?;
+        audit.page("admin playoffs, archived", "/admin/leagues/cup/playoffs").await?;
+        audit.page("admin reopen the season", "/admin/leagues/cup/unarchive").await?;
+        audit.page("league home, past season", "/leagues/cup").await?;
+        let r = admin.post("/api/v1/leagues/cup/unarchive", &json!({})).await;
+        json_with_status(r, 200, "unarchive the cup").await;
         audit.page("admin backup", "/admin/backup").await?;
         audit.page("admin audit log", "/admin/audit").await?;
         audit.page("admin audit log, a league", &format!("/admin/audit?league={slug}")).await?;

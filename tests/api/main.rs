@@ -73,6 +73,7 @@ mod restore;
 mod schedule_warnings;
 mod score;
 mod seasons;
+mod seasons_pages;
 mod settings;
 mod standings_records;
 mod store;

@@ -93,6 +93,9 @@ pub struct Line {
     pub teams_editable: bool,
     pub can_postpone: bool,
     pub can_cancel: bool,
+    /// Never started: "Delete" is offered (the service refuses, in words, a match that has
+    /// begun in another way: a check-in, a lineup, a place in the bracket).
+    pub can_delete: bool,
     pub values: Values,
     /// A team of the match no longer active (withdrawn): kept as a choice of its list.
     pub extra_a: Option<TeamOption>,
@@ -315,6 +318,7 @@ fn line(m: &ScheduleMatch, dated: bool, cx: &Context<'_>) -> Line {
         teams_editable: unstarted && m.stage == Stage::Regular,
         can_postpone: m.status == MatchStatus::Scheduled,
         can_cancel: unstarted && m.stage == Stage::Regular,
+        can_delete: unstarted || m.status == MatchStatus::Cancelled,
         values,
         extra_a: extra(&m.team_a),
         extra_b: extra(&m.team_b),

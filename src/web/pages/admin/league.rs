@@ -178,6 +178,8 @@ struct LeaguePage {
     nav: Nav,
     slug: String,
     name: String,
+    /// A past season: read-only (the banner, and "Reopen the season").
+    archived: bool,
     rules: Vec<(&'static str, String)>,
     tiebreak: Vec<&'static str>,
     /// The season settings in words.
@@ -221,6 +223,10 @@ fn notice_of(done: Option<Done>) -> Option<&'static str> {
         Done::Match => "Match added.",
         Done::Import => "Roster imported.",
         Done::Division => "Division added.",
+        Done::Archived => "Season closed: the league is archived, read-only and still public.",
+        Done::Unarchived => "Season reopened: the league can change again.",
+        Done::Cloned => "New league created from the previous term.",
+        Done::Imported => "League imported as a new league.",
     })
 }
 
@@ -296,6 +302,7 @@ fn league_page_of(
         nav,
         slug: league.row.slug.to_string(),
         name: league.row.name.clone(),
+        archived: league.row.archived,
         rules: STAGES
             .iter()
             .zip(league.specs.iter())

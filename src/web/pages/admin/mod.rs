@@ -25,6 +25,7 @@ pub mod playoffs;
 mod schedule;
 mod schedule_edit;
 mod schedule_page;
+mod seasons;
 mod teams;
 mod users;
 
@@ -37,7 +38,7 @@ use crate::service::ServiceError;
 use crate::web::respond::see_other;
 
 /// The admin routes (the playoffs page has its own: [`playoffs::routes`]). `/admin/leagues/new`
-/// comes before `/admin/leagues/{slug}`.
+/// and `/admin/leagues/import` come before `/admin/leagues/{slug}`.
 pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.service(dashboard::dashboard)
         .service(users::users_page)
@@ -47,11 +48,20 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .service(users::reset_password)
         .service(league_form::new_league_form)
         .service(league_form::new_league)
+        .service(seasons::league_import_form)
+        .service(seasons::league_import)
         .service(backup::backup_page)
         .service(backup::backup)
         .service(audit::audit_page)
         .service(audit::audit_csv)
         .service(league::league_page)
+        .service(seasons::archive_form)
+        .service(seasons::archive)
+        .service(seasons::unarchive_form)
+        .service(seasons::unarchive)
+        .service(seasons::clone_form)
+        .service(seasons::clone_league)
+        .service(seasons::delete_match)
         .service(league_form::edit_league_form)
         .service(league_form::edit_league)
         .service(divisions::add_division)
@@ -164,6 +174,10 @@ enum Done {
     Match,
     Import,
     Division,
+    Archived,
+    Unarchived,
+    Cloned,
+    Imported,
 }
 
 /// Back to the league's admin page after a change, saying what was done.

@@ -244,6 +244,8 @@ struct PlayoffsPage {
     nav: Nav,
     slug: String,
     name: String,
+    /// A past season: read-only (the banner).
+    archived: bool,
     /// The league already has its bracket.
     exists: bool,
     /// The league has divisions: the form offers seeding their winners first.
@@ -294,6 +296,7 @@ impl PlayoffsPage {
             nav,
             slug: setup.slug,
             name: setup.name,
+            archived: setup.archived,
             exists: setup.bracket_exists,
             has_divisions: setup.has_divisions,
             seeding_words: setup.seeding_words.unwrap_or_default(),

@@ -112,6 +112,8 @@ pub(super) struct Notice {
     night: Option<NaiveDate>,
     /// What the saved or added match clashes with (saved all the same).
     warnings: Vec<ScheduleWarning>,
+    /// The change is one to look up in the audit log (a deleted match): the notice links it.
+    audit: bool,
 }
 
 #[derive(Template)]
@@ -120,6 +122,10 @@ struct SchedulePage {
     nav: Nav,
     slug: String,
     name: String,
+    /// A past season: read-only (the banner).
+    archived: bool,
+    /// The notice is of a deleted match (it links to the audit log).
+    deleted: bool,
     facts: String,
     /// Some groups show only their heading (a large league).
     windowed: bool,
@@ -222,6 +228,8 @@ fn schedule_page_of(
         nav,
         slug: view.slug.clone(),
         name: view.name.clone(),
+        archived: view.archived,
+        deleted: notice.as_ref().is_some_and(|n| n.audit),
         facts: facts(view),
         windowed,
         total: view.matches.len(),
@@ -346,6 +354,7 @@ enum ScheduleDone {
     Generated,
     Rest,
     Replaced,
+    Deleted,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -395,6 +404,10 @@ fn notice_of(q: &PageQuery, view: &ScheduleAdmin) -> Option<Notice> {
             "Added {}: the rest of the round robin.",
             plural(n, "match", "matches")
         ),
+        (ScheduleDone::Deleted, _, _) => format!(
+            "Deleted M{}: it is recorded in the audit log.",
+            q.id.unwrap_or_default()
+        ),
         (ScheduleDone::Replaced, _, _) => {
             format!("Schedule regenerated: {}.", plural(n, "match", "matches"))
         }
@@ -407,6 +420,7 @@ fn notice_of(q: &PageQuery, view: &ScheduleAdmin) -> Option<Notice> {
         _ => Vec::new(),
     };
     Some(Notice {
+        audit: done == ScheduleDone::Deleted,
         text,
         warnings,
         about: q.id.map(MatchId),

@@ -54,6 +54,9 @@ struct LeagueHomePage {
     this_week: Vec<MatchLine>,
     results: Vec<MatchLine>,
     upcoming: usize,
+    /// A past season (archived): said at the top, with its champion.
+    past: bool,
+    champion: Option<String>,
 }
 
 #[get("/leagues/{slug}")]
@@ -70,6 +73,8 @@ pub(super) async fn league_home(
         this_week: view.this_week.iter().map(line).collect(),
         results: view.results.iter().map(line).collect(),
         upcoming: view.upcoming,
+        past: view.league.row.archived,
+        champion: view.champion,
         slug: view.league.row.slug.to_string(),
         name: view.league.row.name,
     }
