@@ -10,6 +10,7 @@ mod admin_schedule;
 mod api_shape;
 mod audit;
 mod authz_matrix;
+mod bracket_labels;
 mod bracket_page;
 mod browser;
 mod browser_a11y;
