@@ -12,6 +12,7 @@ mod audit;
 mod authz_matrix;
 mod bracket_labels;
 mod bracket_page;
+mod bracket_round;
 mod browser;
 mod browser_a11y;
 mod browser_bracket;

@@ -96,6 +96,10 @@ mod tests {
             Some(vec!["GET", "HEAD", "PATCH", "DELETE"])
         );
         assert_eq!(allowed_methods("/api/v1/score"), Some(vec!["POST"]));
+        assert_eq!(
+            allowed_methods("/api/v1/leagues/fall/bracket/schedule"),
+            Some(vec!["POST"])
+        );
         assert_eq!(allowed_methods("/api/v1/nothing"), None);
         assert_eq!(allowed_methods("/api/v1/matches/"), None);
         assert_eq!(allowed_methods("/api/v1/matches/1/hands/2/3"), None);
