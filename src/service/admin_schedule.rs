@@ -22,6 +22,8 @@ pub struct ScheduleMatch {
     pub id: MatchId,
     pub stage: Stage,
     pub round: Option<i64>,
+    /// A bracket match's label, "M5 · Winners semi-final" (`None` for the regular season).
+    pub label: Option<String>,
     pub team_a: TeamRef,
     pub team_b: TeamRef,
     pub table: Option<String>,
@@ -84,7 +86,11 @@ fn started(status: MatchStatus) -> bool {
     )
 }
 
-fn lines(rows: Vec<MatchRow>, names: &HashMap<TeamId, String>) -> Vec<ScheduleMatch> {
+fn lines(
+    rows: Vec<MatchRow>,
+    names: &HashMap<TeamId, String>,
+    mut labels: HashMap<MatchId, String>,
+) -> Vec<ScheduleMatch> {
     let team = |id: TeamId| TeamRef {
         id,
         name: names.get(&id).cloned().unwrap_or_else(|| format!("#{id}")),
@@ -94,6 +100,7 @@ fn lines(rows: Vec<MatchRow>, names: &HashMap<TeamId, String>) -> Vec<ScheduleMa
             id: m.id,
             stage: m.stage,
             round: m.round,
+            label: labels.remove(&m.id),
             team_a: team(m.team_a),
             team_b: team(m.team_b),
             table: m.table_name,
@@ -147,7 +154,11 @@ async fn load(conn: &mut Conn, slug: &Slug) -> Result<ScheduleAdmin, ServiceErro
         slug: league.slug.to_string(),
         name: league.name,
         active,
-        matches: lines(rows, &names),
+        matches: lines(
+            rows,
+            &names,
+            super::playoffs::labels_of_league(conn, league.id).await?,
+        ),
         missing_pairings,
         archived: league.archived,
     })
@@ -200,6 +211,7 @@ pub async fn night_preview(
     let moving_rows = reschedule::night(&mut conn, slug, from).await?;
     let teams = db_leagues::teams(&mut conn, league.id).await?;
     let all = db_matches::of_league(&mut conn, league.id).await?;
+    let labels = super::playoffs::labels_of_league(&mut conn, league.id).await?;
     drop(conn);
     let names: HashMap<TeamId, String> = teams.iter().map(|t| (t.id, t.name.to_string())).collect();
     let moving_ids: HashSet<MatchId> = moving_rows.iter().map(|m| m.id).collect();
@@ -214,7 +226,7 @@ pub async fn night_preview(
         .filter(|m| on(to, m) && m.status != MatchStatus::Cancelled)
         .cloned()
         .collect();
-    let moving: Vec<Moving> = lines(moving_rows, &names)
+    let moving: Vec<Moving> = lines(moving_rows, &names, labels.clone())
         .into_iter()
         .map(|game| {
             let time = game.scheduled_at.map(|t| t.0.time()).unwrap_or_default();
@@ -224,7 +236,7 @@ pub async fn night_preview(
             }
         })
         .collect();
-    let already = lines(already_rows, &names);
+    let already = lines(already_rows, &names, labels.clone());
     let mut clashes = Vec::new();
     for m in &moving {
         for clash in clashes_of(&m.game, m.to, &already) {
@@ -248,7 +260,7 @@ pub async fn night_preview(
         from,
         to,
         moving,
-        staying: lines(staying_rows, &names),
+        staying: lines(staying_rows, &names, labels),
         already,
         clashes,
     })
@@ -340,13 +352,18 @@ pub struct ScheduleWarning {
     pub other: MatchId,
 }
 
-/// "M7 · Aces v Kings (Tue 24 Nov 2026, 19:00)": the other match of a warning.
+/// "M7 · Aces v Kings (Tue 24 Nov 2026, 19:00)": the other match of a warning (a bracket
+/// match by its label instead of its id).
 fn named(m: &ScheduleMatch) -> String {
     let when = m.scheduled_at.map_or_else(
         || "no time yet".to_string(),
         |t| t.0.format("%a %-d %b %Y, %H:%M").to_string(),
     );
-    format!("M{} · {} v {} ({when})", m.id, m.team_a.name, m.team_b.name)
+    match &m.label {
+        // A bracket match by its label: "M5 · Semi-final: Aces v Kings (…)".
+        Some(label) => format!("{label}: {} v {} ({when})", m.team_a.name, m.team_b.name),
+        None => format!("M{} · {} v {} ({when})", m.id, m.team_a.name, m.team_b.name),
+    }
 }
 
 impl Clash {

@@ -126,7 +126,11 @@ async fn events(
                 id: m.id,
                 starts,
                 ends: starts.plus_minutes(MATCH_MINUTES),
-                summary: format!("{} vs {}", s.team_a.name, s.team_b.name),
+                summary: match &s.label {
+                    // A bracket match by its name: "M5 · Semi-final: Aces vs Kings".
+                    Some(label) => format!("{label}: {} vs {}", s.team_a.name, s.team_b.name),
+                    None => format!("{} vs {}", s.team_a.name, s.team_b.name),
+                },
                 table: m.table_name.clone(),
                 cancelled,
                 sequence: u32::try_from(m.sequence).unwrap_or(0),

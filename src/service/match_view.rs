@@ -39,6 +39,9 @@ pub struct MatchView {
     pub league: String,
     pub stage: Stage,
     pub round: Option<i64>,
+    /// A bracket match's label, "M5 · Winners semi-final" (docs/api.md §18.5); null for a
+    /// regular-season match.
+    pub label: Option<String>,
     pub table: Option<String>,
     pub scheduled_at: Option<LocalTime>,
     pub status: MatchStatus,
@@ -177,6 +180,17 @@ pub(super) async fn build_view(
     m: &MatchRow,
     league: &League,
 ) -> Result<MatchView, ServiceError> {
+    let label = crate::service::playoffs::label_of(conn, m.id, m.stage).await?;
+    view_labelled(conn, m, league, label).await
+}
+
+/// [`build_view`] with the match's label known (a list reads its league's labels at once).
+async fn view_labelled(
+    conn: &mut Conn,
+    m: &MatchRow,
+    league: &League,
+    label: Option<String>,
+) -> Result<MatchView, ServiceError> {
     let rules = rules_of(m, league)?;
     let (rows, inputs) = stored_hands(conn, m.id).await?;
     let (_, scored) = replay(&rules, m.stage, &inputs)?;
@@ -192,6 +206,7 @@ pub(super) async fn build_view(
             inputs,
             scored,
             lineups,
+            label,
         },
     ))
 }
@@ -203,6 +218,8 @@ pub(super) struct Replayed {
     pub inputs: Vec<HandInput>,
     pub scored: Vec<ScoredHand>,
     pub lineups: Vec<LineupRow>,
+    /// The bracket match's label ([`crate::service::playoffs::label_of`]).
+    pub label: Option<String>,
 }
 
 /// The match as the API shows it, from its row, its teams' names and its replayed hands: a
@@ -223,6 +240,7 @@ pub(super) fn view_of(
         inputs,
         scored,
         lineups,
+        label,
     } = played;
     let lineup = Lineup::at_hand(&lineups, inputs.len() as i64 + 1);
     let hands = scored
@@ -242,6 +260,7 @@ pub(super) fn view_of(
         league: league.row.slug.to_string(),
         stage: m.stage,
         round: m.round,
+        label,
         table: m.table_name.clone(),
         scheduled_at: m.scheduled_at,
         status: m.status,
@@ -329,9 +348,11 @@ pub async fn league_matches(db: &Db, slug: &Slug) -> Result<Vec<MatchView>, Serv
     let mut conn = db.read().await?;
     let league = super::leagues::league_by_slug(&mut conn, slug).await?;
     let rows = db_matches::of_league(&mut conn, league.row.id).await?;
+    let mut labels = super::playoffs::labels_of_league(&mut conn, league.row.id).await?;
     let mut out = Vec::with_capacity(rows.len());
     for m in &rows {
-        out.push(build_view(&mut conn, m, &league).await?);
+        let label = labels.remove(&m.id);
+        out.push(view_labelled(&mut conn, m, &league, label).await?);
     }
     Ok(out)
 }

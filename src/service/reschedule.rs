@@ -525,3 +525,165 @@ pub async fn move_night(
         matches: views_after_write(db, &ids).await?,
     })
 }
+
+/// One match of a playoff round to place (`POST /api/v1/leagues/{slug}/bracket/schedule`):
+/// its time and table, as `PATCH /api/v1/matches/{id}` takes them; an absent field is kept.
+#[derive(Debug, Clone, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RoundItem {
+    /// The real match (`/api/v1/matches/{id}`): a match of the league's bracket.
+    #[schema(value_type = i64)]
+    pub id: MatchId,
+    /// `YYYY-MM-DDTHH:MM`, the league's time zone; `null` or empty for no time yet.
+    #[serde(default, deserialize_with = "present")]
+    #[schema(value_type = Option<String>)]
+    pub scheduled_at: Option<Option<String>>,
+    /// The table; `null` or empty for none. The only change allowed once the match started.
+    #[serde(default, deserialize_with = "present")]
+    #[schema(value_type = Option<String>)]
+    pub table: Option<Option<String>>,
+}
+
+/// A playoff round (or any matches of the bracket) placed at once, all or nothing.
+#[derive(Debug, Clone, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RoundSchedule {
+    pub matches: Vec<RoundItem>,
+}
+
+/// Error `e` of item `i` of `matches`, its field named within the item (`matches[2].table`).
+fn at_item(i: usize, e: ServiceError) -> ServiceError {
+    match e {
+        ServiceError::Invalid(mut fe) => {
+            let inner = fe.field.as_ref().map(|f| f.as_str().to_string());
+            let path = match inner {
+                Some(f) => format!("matches[{i}].{f}"),
+                None => format!("matches[{i}]"),
+            };
+            fe.field = Some(crate::rules::Field::path(path));
+            fe.message = format!("match {} of the list: {}", i + 1, fe.message);
+            ServiceError::Invalid(fe)
+        }
+        other => other,
+    }
+}
+
+/// An item's refusal about the match itself (`matches[i].id`).
+fn item_refused(i: usize, message: String) -> ServiceError {
+    at_item(
+        i,
+        ServiceError::invalid(ErrorCode::InvalidMatch, "id", message),
+    )
+}
+
+/// Places several matches of league `slug`'s bracket at once (docs/api.md §18.5): every
+/// item is checked as `PATCH /api/v1/matches/{id}` checks it, in one transaction; any bad
+/// item refuses the whole request (422 naming it) and nothing is written. Each change is
+/// audited as the single edit is. Answers the matches as they are now, in the order given.
+#[tracing::instrument(skip_all, fields(user_id = %user.id, slug = ?slug))]
+pub async fn schedule_round(
+    db: &Db,
+    user: &User,
+    slug: &Slug,
+    input: &RoundSchedule,
+) -> Result<Vec<MatchView>, ServiceError> {
+    let now = db.clock().now();
+    require_admin(user)?;
+    if input.matches.is_empty() {
+        return Err(ServiceError::invalid(
+            ErrorCode::InvalidRequest,
+            "matches",
+            "no match to schedule: send at least one",
+        ));
+    }
+    let mut tx = db.write().await?;
+    let league = league_row(&mut tx, slug).await?;
+    let bracket = super::playoffs::labels_of_league(&mut tx, league.id).await?;
+    let mut ids: Vec<MatchId> = Vec::with_capacity(input.matches.len());
+    for (i, item) in input.matches.iter().enumerate() {
+        let change = MatchChange {
+            scheduled_at: item.scheduled_at.clone(),
+            table: item.table.clone(),
+            team_a: None,
+            team_b: None,
+            expected_version: 0,
+        };
+        let ChangeFields { when, table } = ChangeFields::of(&change).map_err(|e| at_item(i, e))?;
+        if ids.contains(&item.id) {
+            return Err(item_refused(
+                i,
+                format!("match {} is in the list twice", item.id),
+            ));
+        }
+        ids.push(item.id);
+        let m = db_matches::by_id(&mut tx, item.id)
+            .await?
+            .filter(|m| m.league_id == league.id && bracket.contains_key(&m.id))
+            .ok_or_else(|| {
+                item_refused(
+                    i,
+                    format!("match {} is not a match of this league's bracket", item.id),
+                )
+            })?;
+        place_item(&mut tx, user, i, &m, when, table, now).await?;
+    }
+    tx.commit().await?;
+    views_after_write(db, &ids).await
+}
+
+/// Item `i`'s new time and table written over bracket match `m`, as a single change would
+/// write them: a started match only changes its table; a cancelled one nothing.
+async fn place_item(
+    conn: &mut Conn,
+    user: &User,
+    i: usize,
+    m: &MatchRow,
+    when: Option<Option<LocalTime>>,
+    table: Option<Option<String>>,
+    now: crate::domain::Timestamp,
+) -> Result<(), ServiceError> {
+    if m.status == MatchStatus::Cancelled {
+        return Err(item_refused(i, format!("match {} is cancelled", m.id)));
+    }
+    if !m.status.is_unstarted() {
+        if when.is_some_and(|w| w != m.scheduled_at) {
+            return Err(at_item(
+                i,
+                ServiceError::invalid(
+                    ErrorCode::InvalidMatch,
+                    "scheduled_at",
+                    format!(
+                        "match {} has started ({}): its time no longer changes",
+                        m.id,
+                        m.status.words()
+                    ),
+                ),
+            ));
+        }
+        return match table {
+            Some(t) if t != m.table_name => change_table(conn, user, m, t, now).await,
+            _ => Ok(()),
+        };
+    }
+    let scheduled_at = when.unwrap_or(m.scheduled_at);
+    let table_name = match &table {
+        Some(t) => t.as_deref(),
+        None => m.table_name.as_deref(),
+    };
+    if scheduled_at == m.scheduled_at && table_name == m.table_name.as_deref() {
+        return Ok(());
+    }
+    let (status, note) = match (m.status, scheduled_at) {
+        (MatchStatus::Postponed, None) => (MatchStatus::Postponed, m.status_note.as_deref()),
+        _ => (MatchStatus::Scheduled, None),
+    };
+    let after = Placement {
+        scheduled_at,
+        table_name,
+        team_a: m.team_a,
+        team_b: m.team_b,
+        status,
+        status_note: note,
+    };
+    replace(conn, user, m, "change_match", &after, None, now).await
+}

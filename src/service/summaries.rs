@@ -92,10 +92,12 @@ pub struct MatchSummary {
     pub state: String,
     /// Why it was postponed or cancelled, when the coordinator said.
     pub note: Option<String>,
+    /// A bracket match's label, "M5 · Winners semi-final" (`None` for the regular season).
+    pub label: Option<String>,
 }
 
 impl MatchSummary {
-    fn of(m: &MatchRow, team_a: TeamRef, team_b: TeamRef) -> MatchSummary {
+    fn of(m: &MatchRow, team_a: TeamRef, team_b: TeamRef, label: Option<String>) -> MatchSummary {
         let winner = m.winner;
         let total = |score: i64, bags: i64| TeamTotal {
             score: i32::try_from(score).unwrap_or(i32::MAX),
@@ -125,6 +127,7 @@ impl MatchSummary {
             note: m.status_note.clone(),
             team_a,
             team_b,
+            label,
         }
     }
 }
@@ -165,9 +168,10 @@ pub async fn summaries_of(
             .cloned()
             .unwrap_or_else(|| format!("team {id}")),
     };
+    let mut labels = super::playoffs::labels_of_league(conn, league_id).await?;
     Ok(rows
         .iter()
-        .map(|m| MatchSummary::of(m, team(m.team_a), team(m.team_b)))
+        .map(|m| MatchSummary::of(m, team(m.team_a), team(m.team_b), labels.remove(&m.id)))
         .collect())
 }
 
@@ -186,7 +190,8 @@ pub struct InPlay {
 /// Every match in play in every league, from the cached totals: the scoreboard costs one
 /// query and the rows shown, however many hands they have.
 pub async fn in_play(conn: &mut Conn) -> Result<Vec<InPlay>, ServiceError> {
-    Ok(as_played(db_matches::in_progress(conn).await?))
+    let rows = db_matches::in_progress(conn).await?;
+    as_played(conn, rows).await
 }
 
 /// The matches finished in the last 12 hours, latest first, at most `limit`: the TV
@@ -195,13 +200,21 @@ pub async fn finished_lately(db: &Db, limit: i64) -> Result<Vec<BoardMatch>, Ser
     let mut conn = db.read().await?;
     let since = db.clock().now().plus_minutes(-12 * 60);
     let rows = db_matches::finished_since(&mut conn, since, limit).await?;
-    Ok(as_played(rows).into_iter().map(BoardMatch::from).collect())
+    Ok(as_played(&mut conn, rows)
+        .await?
+        .into_iter()
+        .map(BoardMatch::from)
+        .collect())
 }
 
-fn as_played(rows: Vec<db_matches::InPlayRow>) -> Vec<InPlay> {
+async fn as_played(
+    conn: &mut Conn,
+    rows: Vec<db_matches::InPlayRow>,
+) -> Result<Vec<InPlay>, ServiceError> {
     let mut out = Vec::with_capacity(rows.len());
     for r in rows {
         let m = &r.m;
+        let label = super::playoffs::label_of(conn, m.id, m.stage).await?;
         // A match in play always has its rules frozen (set when it started).
         let frozen: Option<Rules> = m
             .rules
@@ -224,10 +237,11 @@ fn as_played(rows: Vec<db_matches::InPlayRow>) -> Vec<InPlay> {
                     id: m.team_b,
                     name: r.name_b,
                 },
+                label,
             ),
         });
     }
-    out
+    Ok(out)
 }
 
 /// A match in play, as the scoreboard's JSON shows it.
@@ -237,6 +251,8 @@ pub struct BoardMatch {
     pub league: String,
     pub league_name: String,
     pub table: Option<String>,
+    /// A bracket match's label, "M5 · Winners semi-final"; null for the regular season.
+    pub label: Option<String>,
     pub team_a: TeamRef,
     pub team_b: TeamRef,
     pub a: TeamTotal,
@@ -256,6 +272,7 @@ impl From<InPlay> for BoardMatch {
             league_name: p.league_name,
             league: p.league,
             table: p.summary.table,
+            label: p.summary.label,
             team_a: p.summary.team_a,
             team_b: p.summary.team_b,
             a: p.summary.a,

@@ -80,6 +80,7 @@ pub(crate) const ROUTES: &[(&str, &str, Access)] = &[
         Admin,
     ),
     ("POST", "/api/v1/leagues/{slug}/nights/move", Admin),
+    ("POST", "/api/v1/leagues/{slug}/bracket/schedule", Admin),
     ("POST", "/api/v1/leagues/{slug}/playoffs", Admin),
     ("GET", "/api/v1/leagues/{slug}/bracket", Public),
     ("GET", "/api/v1/matches/{id}", Public),

@@ -208,7 +208,11 @@ async fn six_team_single_elimination_page_shows_teams_seeds_scores_and_what_wait
         the_box.contains(&format!("<span class=\"score\">{b}</span>")),
         "{the_box}"
     );
-    assert!(the_box.contains("Final"), "status in words: {the_box}");
+    // A finished first-round match is "Played", never "Final" (its round is no final).
+    assert!(
+        the_box.contains("<span class=\"state\">Played</span>"),
+        "status in words: {the_box}"
+    );
     let winner_side = the_box
         .find("winner\"><span class=\"seed\">")
         .map(|w| &the_box[w..])
@@ -230,7 +234,7 @@ async fn six_team_single_elimination_page_shows_teams_seeds_scores_and_what_wait
         .expect("the played match in the list");
     let loser = done["team_b"]["name"].as_str().expect("name");
     assert!(
-        played.contains(&format!("Match {number}: {winner} (seed "))
+        played.contains(&format!("M{number} · Quarter-final: {winner} (seed "))
             && played.contains(&format!(" {a} – {loser} (seed "))
             && played.contains(&format!(" {b}, {winner} won.")),
         "the played match in words: {played}"

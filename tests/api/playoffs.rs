@@ -289,7 +289,7 @@ async fn six_team_single_elimination_with_byes_and_third_place() {
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(
         lines[0],
-        "round,bracket,position,match_id,seed_a,team_a,seed_b,team_b,status,score_a,score_b,winner,match"
+        "round,bracket,position,match_id,seed_a,team_a,seed_b,team_b,status,score_a,score_b,winner,match,label"
     );
     let matches = b["matches"].as_array().unwrap();
     assert_eq!(lines.len(), matches.len() + 1);

@@ -352,6 +352,7 @@ const API_ROUTES: &[(&str, &str, bool)] = &[
     ("post", "/api/v1/matches/{id}/postpone", true),
     ("post", "/api/v1/matches/{id}/cancel", true),
     ("post", "/api/v1/leagues/{slug}/nights/move", true),
+    ("post", "/api/v1/leagues/{slug}/bracket/schedule", true),
     ("post", "/api/v1/matches/{id}/check-in", true),
     ("post", "/api/v1/matches/{id}/lineup", true),
     ("post", "/api/v1/players/{id}/eligibility-override", true),

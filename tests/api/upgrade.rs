@@ -62,7 +62,13 @@ const ADDED_LEAGUE_FIELDS: &[&str] = &["settings", "archived", "champion"];
 /// before comparing, and checked on their own below:
 /// - `checked_in` (migration 0010, check-in at the table): `{"a": null, "b": null}`.
 /// - `lineup` (migration 0020, lineups at the table): `{"a": null, "b": null}`.
-const ADDED_MATCH_FIELDS: &[&str] = &["checked_in", "lineup"];
+/// - `label` (bracket labels): "M5 · Winners semi-final" for a bracket match, `null` for a
+///   regular-season one (checked below).
+const ADDED_MATCH_FIELDS: &[&str] = &["checked_in", "lineup", "label"];
+
+/// The bracket labels, added to the bracket's matches (those with `next_slot`) and to the
+/// scoreboard's (those with `league_name`): checked below.
+const ADDED_LABEL_FIELDS: &[&str] = &["label"];
 
 /// CSV columns added since v0.1 (at the end of a row), left out of the comparison: the
 /// bracket CSV's `match` (M1, M2 … as printed); the scoresheet CSV's `a_player1` …
@@ -78,6 +84,7 @@ const ADDED_CSV_COLUMNS: &[&str] = &[
     "b_player2",
     "division",
     "division_rank",
+    "label",
 ];
 /// Fields added to the team objects (those with `players` and `withdrawn`) and to the
 /// standings rows (those with `win_pct`) by migration 0023 (divisions): `null` for a v0.1
@@ -256,6 +263,9 @@ fn normalise(v: &mut Value) {
             }
             if map.contains_key("players") && map.contains_key("withdrawn") {
                 map.retain(|key, _| !ADDED_TEAM_FIELDS.contains(&key.as_str()));
+            }
+            if map.contains_key("next_slot") || map.contains_key("league_name") {
+                map.retain(|key, _| !ADDED_LABEL_FIELDS.contains(&key.as_str()));
             }
             if map.contains_key("win_pct") {
                 map.retain(|key, _| !ADDED_STANDING_FIELDS.contains(&key.as_str()));
@@ -596,11 +606,30 @@ async fn the_v0_1_database_reads_the_same() {
             );
         }
         let bracket = app.get(&format!("/api/v1/leagues/{slug}/bracket")).await;
-        let champion = if bracket.status() == 200 {
-            bracket.json::<Value>().await.unwrap()["champion"].clone()
+        let bracket = if bracket.status() == 200 {
+            bracket.json::<Value>().await.unwrap()
         } else {
             Value::Null
         };
+        let champion = bracket["champion"].clone();
+        // ADDED_LABEL_FIELDS: each bracket match is labelled "M{n} · {round}", and its real
+        // match carries the same label; a regular-season match none.
+        let mut labels = std::collections::HashMap::new();
+        for (n, bm) in bracket["matches"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .enumerate()
+        {
+            let label = bm["label"].as_str().expect("a bracket match's label");
+            assert!(
+                label.starts_with(&format!("M{} · ", n + 1)),
+                "{slug}: {label}"
+            );
+            if let Some(id) = bm["match_id"].as_i64() {
+                labels.insert(id, label.to_string());
+            }
+        }
         assert_eq!(
             league["champion"], champion,
             "{slug}: the bracket's champion"
@@ -629,6 +658,15 @@ async fn the_v0_1_database_reads_the_same() {
                 "match {}: not rated",
                 m["id"]
             );
+            let id = m["id"].as_i64().unwrap();
+            match labels.get(&id) {
+                Some(label) => assert_eq!(m["label"], label.as_str(), "match {id}"),
+                None if m["stage"] == "regular" => {
+                    assert_eq!(m["label"], Value::Null, "match {id}")
+                }
+                // A cancelled match of a reset bracket path: replaced, no longer in it.
+                None => {}
+            }
         }
     }
 

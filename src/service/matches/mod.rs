@@ -109,6 +109,7 @@ struct OpenHands {
     rows: Vec<HandRow>,
     inputs: Vec<HandInput>,
     lineups: Vec<crate::db::lineups::LineupRow>,
+    label: Option<String>,
 }
 
 /// Opens match `opened` (found writable by [`for_write`]) for a change to its hands: still
@@ -132,7 +133,9 @@ async fn open_hands(
     let rules = rules_of(&m, &league)?;
     let (rows, inputs) = stored_hands(conn, m.id).await?;
     let lineups = crate::db::lineups::of_match(conn, m.id).await?;
+    let label = crate::service::playoffs::label_of(conn, m.id, m.stage).await?;
     Ok(OpenHands {
+        label,
         m,
         names: (name_a, name_b),
         league,
@@ -175,6 +178,7 @@ impl OpenHands {
             inputs: self.inputs,
             scored,
             lineups: self.lineups,
+            label: self.label,
         };
         view_of(after, self.names, &self.league, played)
     }

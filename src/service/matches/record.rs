@@ -150,6 +150,7 @@ async fn answer_again(
         inputs,
         scored,
         lineups,
+        label: crate::service::playoffs::label_of(conn, id, then.stage).await?,
     };
     let mut view = view_of(&then, names, &league, played);
     view.sportsmanship = record

@@ -58,6 +58,7 @@ async fn start_in(
         inputs: Vec::new(),
         scored: Vec::new(),
         lineups: crate::db::lineups::of_match(conn, id).await?,
+        label: crate::service::playoffs::label_of(conn, id, started.stage).await?,
     };
     Ok(view_of(&started, (name_a, name_b), &league, played))
 }

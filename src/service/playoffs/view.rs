@@ -11,7 +11,7 @@ use crate::db::playoffs::{self as db_playoffs, RealMatch};
 use crate::db::{Conn, Db};
 use crate::domain::{BracketMatchStatus, LeagueId, MatchId, MatchStatus, TeamId};
 use crate::league::bracket::{
-    Bracket, BracketState, Entrant, Format, GrandFinal, MatchStatus as Slot, Section,
+    Bracket, BracketState, Entrant, Format, GrandFinal, MatchStatus as Slot, Section, match_label,
 };
 use crate::rules::Team;
 use crate::service::leagues::league_by_slug;
@@ -28,6 +28,8 @@ pub struct BracketMatchView {
     pub position: i64,
     /// `winners`, `losers`, `final` or `third_place`.
     pub bracket: Section,
+    /// Its name wherever a match is named: "M5 · Winners semi-final" (docs/api.md §18.5).
+    pub label: String,
     /// Null while not known, or for a bye.
     pub team_a: Option<TeamRef>,
     pub team_b: Option<TeamRef>,
@@ -178,6 +180,7 @@ pub(super) fn view_of(
             round: bm.round as i64,
             position: bm.position as i64,
             bracket: bm.bracket,
+            label: match_label(structure, i).unwrap_or_default(),
             team_a: team_of(e[0].team()),
             team_b: team_of(e[1].team()),
             seed_a: seed_of(e[0]),

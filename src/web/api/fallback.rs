@@ -105,6 +105,10 @@ mod tests {
             allowed_methods("/api/v1/leagues/import"),
             Some(vec!["POST"])
         );
+        assert_eq!(
+            allowed_methods("/api/v1/leagues/fall/bracket/schedule"),
+            Some(vec!["POST"])
+        );
         assert_eq!(allowed_methods("/api/v1/nothing"), None);
         assert_eq!(allowed_methods("/api/v1/matches/"), None);
         assert_eq!(allowed_methods("/api/v1/matches/1/hands/2/3"), None);

@@ -8,9 +8,11 @@ use futures_util::future::LocalBoxFuture;
 use serde::de::DeserializeOwned;
 
 use crate::domain::MatchId;
-use crate::service::admin_schedule::MatchSaved;
+use crate::service::admin_schedule::{MatchSaved, ScheduleWarning, warnings_after_write};
 use crate::service::match_view::MatchView;
-use crate::service::reschedule::{self, CallOff, MatchChange, NightMove, NightMoved};
+use crate::service::reschedule::{
+    self, CallOff, MatchChange, NightMove, NightMoved, RoundSchedule,
+};
 use crate::web::AppState;
 use crate::web::api::responses::{AdminOnly, BodyRefused, Unauthenticated};
 use crate::web::error::{AppError, ErrorBody};
@@ -20,7 +22,8 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.service(change_match)
         .service(postpone)
         .service(cancel)
-        .service(move_night);
+        .service(move_night)
+        .service(schedule_round);
 }
 
 /// An admin's write to match `id` (`/api/v1/matches/{id}…`): who sent it and the body (its
@@ -165,4 +168,62 @@ async fn move_night(
     let input = body.into_inner()?;
     let moved = reschedule::move_night(&state.db, &who.user, &slug, &input).await?;
     Ok(HttpResponse::Ok().json(moved))
+}
+
+/// What a round's schedule saved: each match as it is now (in the order sent) and what they
+/// clash with (saved all the same).
+#[derive(serde::Serialize, utoipa::ToSchema)]
+pub struct RoundScheduled {
+    pub matches: Vec<MatchView>,
+    /// The clash warnings of every match saved, as `PATCH /api/v1/matches/{id}` gives them.
+    pub warnings: Vec<ScheduleWarning>,
+}
+
+/// Places several matches of the league's bracket (a playoff round) at once (admin): all or
+/// nothing, each item checked and audited as `PATCH /api/v1/matches/{id}` would.
+#[utoipa::path(
+    post,
+    path = "/api/v1/leagues/{slug}/bracket/schedule",
+    tag = "schedule",
+    params(("slug" = String, Path, description = "the league's slug", pattern = "^[a-z0-9]+(-[a-z0-9]+)*$")),
+    request_body = RoundSchedule,
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "the matches as they are now, with `warnings` about what they clash with (saved all the same)", body = RoundScheduled),
+        (status = 404, description = "no such league", body = ErrorBody),
+        (status = 409, description = "a match changed during the save (`version_conflict`): send it again", body = ErrorBody),
+        (status = 422, description = "no match sent, or an item with a bad time or table, a match not of this league's bracket, sent twice, cancelled, or started and given a new time; `field` names the item (`matches[2].table`); nothing is saved", body = ErrorBody),
+        BodyRefused,
+        Unauthenticated,
+        AdminOnly,
+    )
+)]
+#[post("/api/v1/leagues/{slug}/bracket/schedule")]
+async fn schedule_round(
+    state: web::Data<AppState>,
+    Admin(who): Admin,
+    slug: web::Path<Slug>,
+    body: ApiJson<RoundSchedule>,
+) -> Result<HttpResponse, AppError> {
+    let input = body.into_inner()?;
+    let matches = reschedule::schedule_round(&state.db, &who.user, &slug, &input).await?;
+    let warnings = round_warnings(&state, &who.user, &matches).await?;
+    Ok(HttpResponse::Ok().json(RoundScheduled { matches, warnings }))
+}
+
+/// The clash warnings of `matches` just saved, each once.
+pub(crate) async fn round_warnings(
+    state: &AppState,
+    user: &crate::service::User,
+    matches: &[MatchView],
+) -> Result<Vec<ScheduleWarning>, AppError> {
+    let mut all: Vec<ScheduleWarning> = Vec::new();
+    for m in matches {
+        for w in warnings_after_write(&state.db, user, m.id).await? {
+            if !all.contains(&w) {
+                all.push(w);
+            }
+        }
+    }
+    Ok(all)
 }

@@ -80,7 +80,7 @@ pub struct MatchBox {
     /// The status in words.
     pub state: &'static str,
     pub sides: [Side; 2],
-    /// The match in a sentence, for the list view: "Match 5: Nil Rebels 318 – Winner of
+    /// The match in a sentence, for the list view: "M5 · Semi-final: Nil Rebels 318 – Winner of
     /// match 2, not yet played".
     pub sentence: String,
 }
@@ -106,7 +106,8 @@ fn state_words(status: BracketMatchStatus) -> &'static str {
         BracketMatchStatus::Match(MatchStatus::Scheduled) => "Scheduled",
         BracketMatchStatus::Match(MatchStatus::Postponed) => "Postponed",
         BracketMatchStatus::Match(MatchStatus::InProgress) => "In progress",
-        BracketMatchStatus::Match(MatchStatus::Complete) => "Final",
+        // Not "Final": a finished quarter-final is no final (the round names say which is).
+        BracketMatchStatus::Match(MatchStatus::Complete) => "Played",
         BracketMatchStatus::Match(MatchStatus::Forfeit) => "Forfeit",
         BracketMatchStatus::Match(MatchStatus::Cancelled) => "Cancelled",
         BracketMatchStatus::Bye => "Bye",
@@ -177,7 +178,7 @@ fn fit_tenths(columns: usize, column_em: u32, rows: usize, sections: usize) -> u
 
 /// A match of the bracket in one sentence, for the list view.
 fn sentence(m: &BracketMatchView, sides: &[Side; 2]) -> String {
-    let number = m.id + 1;
+    let label = &m.label;
     let who = |t: &Side| {
         let mut words = t.spoken.clone();
         if !t.seed.is_empty() {
@@ -191,13 +192,10 @@ fn sentence(m: &BracketMatchView, sides: &[Side; 2]) -> String {
     let winner = sides.iter().find(|t| t.winner).map(|t| t.spoken.as_str());
     match m.status {
         BracketMatchStatus::Bye => match sides.iter().find(|t| t.known) {
-            Some(team) => format!(
-                "Match {number}: {} has a bye into the next round.",
-                who(team)
-            ),
-            None => format!("Match {number}: not played (both places are byes)."),
+            Some(team) => format!("{label}: {} has a bye into the next round.", who(team)),
+            None => format!("{label}: not played (both places are byes)."),
         },
-        BracketMatchStatus::NotNeeded => format!("Match {number}: not needed."),
+        BracketMatchStatus::NotNeeded => format!("{label}: not needed."),
         status => {
             let state = match (status, winner) {
                 (BracketMatchStatus::Match(MatchStatus::Complete), Some(w)) => format!("{w} won"),
@@ -212,11 +210,7 @@ fn sentence(m: &BracketMatchView, sides: &[Side; 2]) -> String {
                 }
                 _ => "not yet played".into(),
             };
-            format!(
-                "Match {number}: {} – {}, {state}.",
-                who(&sides[0]),
-                who(&sides[1])
-            )
+            format!("{label}: {} – {}, {state}.", who(&sides[0]), who(&sides[1]))
         }
     }
 }

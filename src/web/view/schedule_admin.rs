@@ -309,7 +309,10 @@ fn line(m: &ScheduleMatch, dated: bool, cx: &Context<'_>) -> Line {
             None => "no time yet".into(),
         },
         teams: format!("{} v {}", m.team_a.name, m.team_b.name),
-        round: m.round.map(|r| format!("round {r}")).unwrap_or_default(),
+        round: match &m.label {
+            Some(label) => label.clone(),
+            None => m.round.map(|r| format!("round {r}")).unwrap_or_default(),
+        },
         table_words: m.table.clone().unwrap_or_else(|| "no table".into()),
         status_words,
         status_class,

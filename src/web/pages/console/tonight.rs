@@ -21,6 +21,8 @@ use crate::web::view::nav::Nav;
 struct ListItem {
     id: MatchId,
     league: String,
+    /// A bracket match's label, "M5 · Winners semi-final"; empty for the regular season.
+    label: String,
     table: String,
     when: String,
     team_a: String,
@@ -48,6 +50,7 @@ impl ListItem {
         ListItem {
             id: m.id,
             league: listed.league_name,
+            label: m.label.unwrap_or_default(),
             table: m.table.unwrap_or_default(),
             when: m.scheduled_at.map(super::when_local).unwrap_or_default(),
             team_a: m.team_a.name,

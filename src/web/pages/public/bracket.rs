@@ -128,7 +128,7 @@ pub(super) async fn bracket_csv(
     let view = playoffs::bracket(&state.db, &slug).await?;
     let mut csv = Csv::with_header(&[
         "round", "bracket", "position", "match_id", "seed_a", "team_a", "seed_b", "team_b",
-        "status", "score_a", "score_b", "winner", "match",
+        "status", "score_a", "score_b", "winner", "match", "label",
     ])?;
     let text = |v: Option<i64>| v.map(|n| n.to_string()).unwrap_or_default();
     for m in &view.matches {
@@ -155,6 +155,8 @@ pub(super) async fn bracket_csv(
             winner,
             // As the drawing and the printed report number it ("Winner of M3").
             format!("M{}", m.id + 1),
+            // Its name wherever a match is named: "M5 · Winners semi-final".
+            m.label.clone(),
         ])?;
     }
     Ok(csv.download(&format!("{}-bracket.csv", view.league))?)

@@ -64,6 +64,8 @@ fn page(who: &Viewer, body: String) -> HttpResponse {
 /// A match as a line of a list (schedule, results, team page).
 pub struct MatchLine {
     pub id: MatchId,
+    /// A bracket match's label, "M5 · Winners semi-final"; empty for the regular season.
+    pub label: String,
     pub when: String,
     pub table: String,
     pub a: TeamRef,
@@ -93,6 +95,7 @@ fn line(m: &MatchSummary) -> MatchLine {
     };
     MatchLine {
         id: m.id,
+        label: m.label.clone().unwrap_or_default(),
         when: m.scheduled_at.map(time::scheduled).unwrap_or_default(),
         table: m.table.clone().unwrap_or_default(),
         a: m.team_a.clone(),
