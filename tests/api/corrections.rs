@@ -357,13 +357,13 @@ impl Read {
                         "played": r.played(), "won": r.won, "lost": r.lost, "tied": 0,
                         "forfeits": 0, "win_pct": r.pct.parse::<f64>().unwrap(),
                         "points_for": r.pf, "points_against": r.pa,
-                        "differential": r.diff(),
+                        "differential": r.diff(), "division": null, "division_rank": null,
                     }))
                     .collect::<Vec<_>>()
             ),
             Read::StandingsCsv => {
                 let mut all = vec![
-                    "rank,team,played,won,lost,tied,forfeits,win_pct,points_for,points_against,differential"
+                    "rank,team,played,won,lost,tied,forfeits,win_pct,points_for,points_against,differential,division,division_rank"
                         .split(',')
                         .map(str::to_string)
                         .collect::<Vec<_>>(),
@@ -381,6 +381,8 @@ impl Read {
                         r.pf.to_string(),
                         r.pa.to_string(),
                         r.diff().to_string(),
+                        String::new(),
+                        String::new(),
                     ]);
                 }
                 json!(all)

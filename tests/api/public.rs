@@ -418,7 +418,9 @@ async fn standings_csv_equals_the_api_and_defuses_formulas() {
             "win_pct",
             "points_for",
             "points_against",
-            "differential"
+            "differential",
+            "division",
+            "division_rank"
         ]
     );
     let api = ok_json(app.get("/api/v1/leagues/fall/standings").await, "standings").await;
@@ -427,7 +429,8 @@ async fn standings_csv_equals_the_api_and_defuses_formulas() {
     assert_eq!(api.len(), 5);
     let mut negative = false;
     for (row, r) in rows[1..].iter().zip(api) {
-        assert_eq!(row.len(), 11);
+        assert_eq!(row.len(), 13);
+        assert_eq!(row[11..], ["", ""], "no division in this league");
         let team = r["team"].as_str().unwrap();
         if team == nasty {
             assert_eq!(row[1], format!("'{nasty}"), "a formula gets a leading '");

@@ -209,12 +209,17 @@ async fn the_standings_show_each_teams_sportsmanship_average_when_the_league_rat
         }
     }
 
-    // The CSV: a last column, two places, empty before the first rating.
+    // The CSV: a column after the differential (then the divisions'), two places, empty
+    // before the first rating.
     let (status, _, text) = anonymous_get(&app, "/leagues/fall/standings.csv").await;
     assert_eq!(status, 200);
     let csv = csv_rows(&text);
-    assert_eq!(csv[0].last().unwrap(), "sportsmanship", "{:?}", csv[0]);
-    assert_eq!(csv[0].len(), 12);
+    assert_eq!(
+        csv[0][10..],
+        ["differential", "sportsmanship", "division", "division_rank"],
+        "{:?}",
+        csv[0]
+    );
     let by_team: Vec<(String, String)> = csv[1..]
         .iter()
         .map(|r| (r[1].clone(), r[11].clone()))
@@ -236,7 +241,7 @@ async fn the_standings_show_each_teams_sportsmanship_average_when_the_league_rat
     assert!(!page(&app, "/leagues/plain").await.contains("Sportsmanship"));
     let (_, _, text) = anonymous_get(&app, "/leagues/plain/standings.csv").await;
     let csv = csv_rows(&text);
-    assert_eq!(csv[0].len(), 11, "{:?}", csv[0]);
+    assert_eq!(csv[0].len(), 13, "{:?}", csv[0]);
     assert!(!csv[0].iter().any(|h| h == "sportsmanship"));
 
     // A new rating shows at once (the cached copy is not served after the change).

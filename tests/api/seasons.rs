@@ -231,6 +231,11 @@ async fn an_archived_league_refuses_every_write_of_the_api_and_writes_nothing() 
         ),
         ("post", "/api/v1/leagues/past/archive".into(), json!({})),
         (
+            "post",
+            "/api/v1/leagues/past/bracket/schedule".into(),
+            json!({"matches": [{"id": final_id, "table": "T9"}]}),
+        ),
+        (
             "patch",
             format!("/api/v1/matches/{w}"),
             json!({"table": "T7", "expected_version": v(&waiting)}),

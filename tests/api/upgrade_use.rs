@@ -279,9 +279,11 @@ async fn the_v0_1_database_takes_a_league_night_after_migrating() {
 
 /// Whether `path` is a page for everyone (not an admin's, a supervisor's or an account's).
 fn is_public(path: &str) -> bool {
+    // The whole-league export (linked from the league's admin page) holds personal data.
     !["/admin", "/supervise", "/account", "/login"]
         .iter()
         .any(|p| path.starts_with(p))
+        && !path.ends_with("/export")
 }
 
 /// The pages the data says exist: the fixed ones, then per league (from the API) its pages,
