@@ -96,14 +96,7 @@ pub(super) async fn archive(
     slug: web::Path<Slug>,
     CsrfForm(form): CsrfForm<ConfirmForm>,
 ) -> Result<HttpResponse, PageError> {
-    if form.confirm.trim() != "1" {
-        return confirm_page(&state, &who, &slug, true, None).await;
-    }
-    match seasons::archive(&state.db, &who.user, &slug).await {
-        Ok(_) => Ok(done(&slug, Done::Archived)),
-        Err(e) if fixable(&e) => confirm_page(&state, &who, &slug, true, Some(&e)).await,
-        Err(e) => Err(e.into()),
-    }
+    close_or_reopen(&state, &who, &slug, &form, true).await
 }
 
 #[get("/admin/leagues/{slug}/unarchive")]
@@ -123,12 +116,33 @@ pub(super) async fn unarchive(
     slug: web::Path<Slug>,
     CsrfForm(form): CsrfForm<ConfirmForm>,
 ) -> Result<HttpResponse, PageError> {
+    close_or_reopen(&state, &who, &slug, &form, false).await
+}
+
+/// Closes (`closing`) or reopens the season once the form confirms it; a refusal (a match
+/// in progress) comes back on the confirmation page.
+async fn close_or_reopen(
+    state: &AppState,
+    who: &Authed,
+    slug: &Slug,
+    form: &ConfirmForm,
+    closing: bool,
+) -> Result<HttpResponse, PageError> {
     if form.confirm.trim() != "1" {
-        return confirm_page(&state, &who, &slug, false, None).await;
+        return confirm_page(state, who, slug, closing, None).await;
     }
-    match seasons::unarchive(&state.db, &who.user, &slug).await {
-        Ok(_) => Ok(done(&slug, Done::Unarchived)),
-        Err(e) if fixable(&e) => confirm_page(&state, &who, &slug, false, Some(&e)).await,
+    let result = if closing {
+        seasons::archive(&state.db, &who.user, slug)
+            .await
+            .map(|_| Done::Archived)
+    } else {
+        seasons::unarchive(&state.db, &who.user, slug)
+            .await
+            .map(|_| Done::Unarchived)
+    };
+    match result {
+        Ok(what) => Ok(done(slug, what)),
+        Err(e) if fixable(&e) => confirm_page(state, who, slug, closing, Some(&e)).await,
         Err(e) => Err(e.into()),
     }
 }
