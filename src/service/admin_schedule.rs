@@ -58,6 +58,8 @@ pub struct ScheduleAdmin {
     pub missing_pairings: usize,
     /// A past season: read-only (§18.2).
     pub archived: bool,
+    /// The league has divisions: the generation forms offer a round robin within each.
+    pub has_divisions: bool,
 }
 
 impl ScheduleAdmin {
@@ -128,6 +130,9 @@ async fn load(conn: &mut Conn, slug: &Slug) -> Result<ScheduleAdmin, ServiceErro
     let league = league_row(conn, slug).await?;
     let teams = db_leagues::teams(conn, league.id).await?;
     let rows = db_matches::of_league(conn, league.id).await?;
+    let has_divisions = !crate::db::divisions::of_league(conn, league.id)
+        .await?
+        .is_empty();
     let names: HashMap<TeamId, String> = teams.iter().map(|t| (t.id, t.name.to_string())).collect();
     let active: Vec<TeamRef> = teams
         .iter()
@@ -161,6 +166,7 @@ async fn load(conn: &mut Conn, slug: &Slug) -> Result<ScheduleAdmin, ServiceErro
         ),
         missing_pairings,
         archived: league.archived,
+        has_divisions,
     })
 }
 

@@ -1502,3 +1502,265 @@ async fn a_move_preview_warns_of_a_taken_night_and_a_played_night_has_nothing_to
         "Nothing moved: no match of Tue 8 Dec was still waiting to be played."
     );
 }
+
+/// The dates (`YYYY-MM-DD`) of the league's regular-season nights, in order.
+async fn nights(admin: &Api) -> Vec<String> {
+    let mut dates: Vec<String> = matches(admin)
+        .await
+        .iter()
+        .filter(|m| m["stage"] == "regular")
+        .filter_map(|m| m["scheduled_at"].as_str().map(|t| t[..10].to_string()))
+        .collect();
+    dates.sort_unstable();
+    dates.dedup();
+    dates
+}
+
+/// The page's focused error summary, as text.
+fn summary(html: &str) -> String {
+    let tag = html_element(html, "form-error", ">").expect("an error summary");
+    assert!(
+        tag.contains("autofocus") && tag.contains("role=\"alert\""),
+        "the summary is focused and announced: {tag}"
+    );
+    text(html, "form-error", "</p>").replace("&#34;", "\"")
+}
+
+/// A refused blackout night: 422, the typed text kept in `{key}-blackouts`, the message by
+/// the field (which points at it) and in the summary.
+fn assert_blackout_refused(html: &str, key: &str, typed: &str, bad: &str) {
+    assert_eq!(value(html, &format!("{key}-blackouts")), typed);
+    let input = html_element(html, &format!("{key}-blackouts"), ">").unwrap();
+    assert!(input.contains("aria-invalid=\"true\""), "{input}");
+    assert!(
+        input.contains(&format!(
+            "aria-describedby=\"{key}-blackouts-hint {key}-blackouts-error\""
+        )),
+        "{input}"
+    );
+    let by_field = text(html, &format!("{key}-blackouts-error"), "</p>");
+    assert!(by_field.contains(bad), "{by_field}");
+    assert!(summary(html).contains(bad), "{}", summary(html));
+}
+
+#[actix_web::test]
+async fn blackout_nights_typed_on_the_pages_skip_their_round_and_a_bad_date_keeps_the_text() {
+    let (app, admin, browser, _) = setup(4).await;
+    // The fields are on the league page's form and the schedule page's, with the hint.
+    let league = browser
+        .get("/admin/leagues/fall")
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert_eq!(value(&league, "schedule-blackouts"), "");
+    let html = page(&browser).await;
+    assert!(text(&html, "schedule-blackouts-hint", "</p>").contains("2026-12-24, 2026-12-31"));
+
+    // A night that is not a date, from the league page: it comes back there, typed text kept.
+    let before = app.tables().await;
+    let typed = "2026-11-10, 2026-11-31";
+    let form = [
+        ("mode", "new"),
+        ("start_date", "2026-11-03"),
+        ("time", "19:00"),
+        ("days_between", "7"),
+        ("blackouts", typed),
+    ];
+    let r = browser
+        .post_form("/admin/leagues/fall/schedule", &form)
+        .await;
+    assert_eq!(r.status(), 422);
+    let html = r.text().await.unwrap();
+    assert!(html.contains("id=\"add-division\""), "the league page");
+    assert_blackout_refused(&html, "schedule", typed, "2026-11-31");
+    // From the schedule page: the same, on its form.
+    let mut from_page = form.to_vec();
+    from_page.push(("from", "schedule"));
+    let r = browser
+        .post_form("/admin/leagues/fall/schedule", &from_page)
+        .await;
+    assert_eq!(r.status(), 422);
+    let html = r.text().await.unwrap();
+    assert_blackout_refused(&html, "schedule", typed, "2026-11-31");
+    assert_eq!(value(&html, "schedule-start_date"), "2026-11-03");
+    app.assert_nothing_written(&before, "a bad blackout night")
+        .await;
+
+    // Two blackouts, by comma and space: rounds on 11-03, (11-10 skipped) 11-17, 11-24.
+    from_page[4] = ("blackouts", "2026-11-10 2026-12-01");
+    let r = browser
+        .post_form("/admin/leagues/fall/schedule", &from_page)
+        .await;
+    assert_eq!(location(&r), format!("{PAGE}?done=generated&n=6"));
+    assert_eq!(
+        nights(&admin).await,
+        ["2026-11-03", "2026-11-17", "2026-11-24"]
+    );
+
+    // The replace form: a bad night is kept there; a good one moves the later rounds.
+    let html = page(&browser).await;
+    assert_eq!(value(&html, "replace-blackouts"), "");
+    let mut replace = vec![
+        ("mode", "replace"),
+        ("from", "schedule"),
+        ("start_date", "2026-11-03"),
+        ("time", "19:00"),
+        ("days_between", "7"),
+        ("understand", "1"),
+        ("blackouts", "soon"),
+    ];
+    let before = app.tables().await;
+    let r = browser
+        .post_form("/admin/leagues/fall/schedule", &replace)
+        .await;
+    assert_eq!(r.status(), 422);
+    let html = r.text().await.unwrap();
+    assert_blackout_refused(&html, "replace", "soon", "soon");
+    assert!(
+        html.contains("href=\"#replace-blackouts\""),
+        "the summary links the field"
+    );
+    app.assert_nothing_written(&before, "a bad blackout night on replace")
+        .await;
+    replace[6] = ("blackouts", "2026-11-17,2026-11-24");
+    let r = browser
+        .post_form("/admin/leagues/fall/schedule", &replace)
+        .await;
+    assert_eq!(location(&r), format!("{PAGE}?done=replaced&n=6"));
+    assert_eq!(
+        nights(&admin).await,
+        ["2026-11-03", "2026-11-10", "2026-12-01"]
+    );
+}
+
+/// A division "name" of the league "fall" holding `teams`.
+async fn division_of_teams(admin: &Api, name: &str, teams: &[i64]) -> i64 {
+    let r = admin
+        .post("/api/v1/leagues/fall/divisions", &json!({"name": name}))
+        .await;
+    let id = json_with_status(r, 201, "a division").await["id"]
+        .as_i64()
+        .unwrap();
+    for team in teams {
+        let r = admin
+            .patch(&format!("/api/v1/teams/{team}"), &json!({"division": id}))
+            .await;
+        json_with_status(r, 200, "a team's division").await;
+    }
+    id
+}
+
+#[actix_web::test]
+async fn a_league_with_divisions_generates_within_them_from_the_pages() {
+    let (app, admin, browser, t) = setup(5).await;
+    // Without divisions: no choice of pairing on either page.
+    let league = browser
+        .get("/admin/leagues/fall")
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(league.contains("id=\"schedule-blackouts\""));
+    assert!(!league.contains("-within\""), "no pairing choice");
+    assert!(
+        !page(&browser).await.contains("-within\""),
+        "no pairing choice"
+    );
+
+    let gold = division_of_teams(&admin, "Gold", &t[..2]).await;
+    division_of_teams(&admin, "Silver", &t[2..4]).await;
+    let league = browser
+        .get("/admin/leagues/fall")
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert_eq!(selected(&league, "schedule-within"), "league");
+    assert!(
+        text(&league, "schedule-within", "</select>").contains("within each division"),
+        "the choice is named"
+    );
+    assert_eq!(selected(&page(&browser).await, "schedule-within"), "league");
+
+    // Team 5 is in no division: refused by the field, the choice and the rest kept.
+    let before = app.tables().await;
+    let mut form = vec![
+        ("mode", "new"),
+        ("start_date", "2026-11-03"),
+        ("time", "19:00"),
+        ("days_between", "7"),
+        ("blackouts", "2026-11-10"),
+        ("within", "division"),
+    ];
+    let r = browser
+        .post_form("/admin/leagues/fall/schedule", &form)
+        .await;
+    assert_eq!(r.status(), 422);
+    let html = r.text().await.unwrap();
+    app.assert_nothing_written(&before, "a team in no division")
+        .await;
+    assert_eq!(selected(&html, "schedule-within"), "division");
+    assert_eq!(value(&html, "schedule-blackouts"), "2026-11-10");
+    let select = html_element(&html, "schedule-within", ">").unwrap();
+    assert!(select.contains("aria-invalid=\"true\""), "{select}");
+    assert!(text(&html, "schedule-within-error", "</p>").contains("Team 5"));
+    assert!(summary(&html).contains("Team 5"));
+    // The same from the schedule page.
+    form.push(("from", "schedule"));
+    let r = browser
+        .post_form("/admin/leagues/fall/schedule", &form)
+        .await;
+    assert_eq!(r.status(), 422);
+    let html = r.text().await.unwrap();
+    assert_eq!(selected(&html, "schedule-within"), "division");
+    assert!(text(&html, "schedule-within-error", "</p>").contains("Team 5"));
+
+    // In a division, Team 5 joins Gold: each division plays its own round robin (3 + 1
+    // matches), no match crosses, the blackout skipped.
+    let r = admin
+        .patch(
+            &format!("/api/v1/teams/{}", t[4]),
+            &json!({"division": gold}),
+        )
+        .await;
+    json_with_status(r, 200, "Team 5 into Gold").await;
+    let r = browser
+        .post_form("/admin/leagues/fall/schedule", &form)
+        .await;
+    assert_eq!(location(&r), format!("{PAGE}?done=generated&n=4"));
+    let gold_teams = [t[0], t[1], t[4]];
+    let pairs = pairings(&matches(&admin).await);
+    assert_eq!(pairs.len(), 4, "{pairs:?}");
+    for (a, b) in &pairs {
+        assert_eq!(
+            gold_teams.contains(a),
+            gold_teams.contains(b),
+            "{a} v {b} crosses divisions"
+        );
+    }
+    assert_eq!(
+        nights(&admin).await,
+        ["2026-11-03", "2026-11-17", "2026-11-24"]
+    );
+
+    // Regenerated within the league from the replace form: every pair of the five.
+    let html = page(&browser).await;
+    assert_eq!(selected(&html, "replace-within"), "league");
+    let r = browser
+        .post_form(
+            "/admin/leagues/fall/schedule",
+            &[
+                ("mode", "replace"),
+                ("from", "schedule"),
+                ("start_date", "2026-11-03"),
+                ("time", "19:00"),
+                ("days_between", "7"),
+                ("understand", "1"),
+                ("within", "league"),
+            ],
+        )
+        .await;
+    assert_eq!(location(&r), format!("{PAGE}?done=replaced&n=10"));
+    assert_eq!(pairings(&matches(&admin).await).len(), 10);
+}

@@ -375,6 +375,23 @@ async fn every_page_passes_axe() {
         audit.page("admin league settings", &format!("/admin/leagues/{slug}/edit")).await?;
         audit.page("admin schedule", &format!("/admin/leagues/{slug}/schedule")).await?;
         audit.page("admin schedule, empty", "/admin/leagues/empty/schedule").await?;
+        // The round-robin forms with a blackout night that is not a date, in a league with a
+        // division (the "Pair teams" choice shown, "within each division" picked).
+        let r = admin
+            .post("/api/v1/leagues/empty/divisions", &json!({"name": "Open"}))
+            .await;
+        json_with_status(r, 201, "a division of the empty league").await;
+        let bad_blackout = "var i = document.getElementById('schedule-blackouts'); i.value = '2026-02-30'; \
+                            document.getElementById('schedule-within').value = 'division'; \
+                            i.form.requestSubmit ? i.form.requestSubmit() : i.form.submit();";
+        audit.page("admin league, a division, no schedule", "/admin/leagues/empty").await?;
+        audit
+            .submit("admin league, a bad blackout night", bad_blackout, summary("#form-error"))
+            .await?;
+        audit.page("admin schedule, a division, no schedule", "/admin/leagues/empty/schedule").await?;
+        audit
+            .submit("admin schedule, a bad blackout night", bad_blackout, summary("#form-error"))
+            .await?;
         audit.page("admin schedule, all", &format!("/admin/leagues/{slug}/schedule?show=all")).await?;
         audit
             .submit(

@@ -139,6 +139,10 @@ pub struct GenValues {
     pub time: String,
     pub days_between: String,
     pub understand: bool,
+    /// The blackout nights as typed.
+    pub blackouts: String,
+    /// `division` for a round robin within each division; else within the league.
+    pub within: String,
 }
 
 /// A choice of a match form's stage list: its value, its label, and whether it was typed.

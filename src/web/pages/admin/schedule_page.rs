@@ -140,6 +140,8 @@ struct SchedulePage {
     can_replace: bool,
     regular_count: usize,
     missing_pairings: usize,
+    /// The league has divisions: the generation forms offer a round robin within each.
+    has_divisions: bool,
     new_form: GenValues,
     rest_form: GenValues,
     replace_form: GenValues,
@@ -155,6 +157,13 @@ struct SchedulePage {
 
 fn gen_values(typed: &ScheduleForm, mode: &str, time_default: &str) -> GenValues {
     let mine = typed.mode.trim() == mode || (mode == "new" && typed.mode.trim().is_empty());
+    let kept = |typed: &str| {
+        if mine {
+            typed.to_string()
+        } else {
+            String::new()
+        }
+    };
     let pick = |typed: &str, default: &str| {
         if mine && !typed.is_empty() {
             typed.to_string()
@@ -163,14 +172,12 @@ fn gen_values(typed: &ScheduleForm, mode: &str, time_default: &str) -> GenValues
         }
     };
     GenValues {
-        start_date: if mine {
-            typed.start_date.clone()
-        } else {
-            String::new()
-        },
+        start_date: kept(&typed.start_date),
         time: pick(&typed.time, time_default),
         days_between: pick(&typed.days_between, "7"),
         understand: mine && typed.understand.is_some(),
+        blackouts: kept(&typed.blackouts),
+        within: kept(&typed.within),
     }
 }
 
@@ -241,6 +248,7 @@ fn schedule_page_of(
         can_replace: view.has_regular() && !view.regular_started(),
         regular_count: regular.len(),
         missing_pairings: view.missing_pairings,
+        has_divisions: view.has_divisions,
         new_form: gen_values(&typed.generate, "new", "19:00"),
         rest_form: gen_values(&typed.generate, "rest", &last_time),
         replace_form: gen_values(&typed.generate, "replace", &last_time),
