@@ -140,10 +140,7 @@ async fn playoffs_page(coord: &crate::helpers::Browser, path: &str) -> (u16, Str
 }
 
 /// The "Schedule the quarter-finals" form's fields for `ids` with `values` (time, table).
-fn round_fields<'a>(
-    ids: &'a [String],
-    values: &'a [(&'a str, &'a str)],
-) -> Vec<(String, &'a str)> {
+fn round_fields<'a>(ids: &'a [String], values: &'a [(&'a str, &'a str)]) -> Vec<(String, &'a str)> {
     let mut fields = vec![("round".to_string(), "winners-1")];
     for (id, (at, table)) in ids.iter().zip(values) {
         fields.push(("match".to_string(), id.as_str()));
@@ -189,7 +186,10 @@ async fn the_playoffs_page_schedules_a_round_in_one_post() {
     ];
     let r = post_round(&coord, "cup", &round_fields(&id_texts, &values)).await;
     assert_eq!(r.status(), 303);
-    let to = r.headers()["location"].to_str().expect("location").to_string();
+    let to = r.headers()["location"]
+        .to_str()
+        .expect("location")
+        .to_string();
     assert_eq!(
         to,
         "/admin/leagues/cup/playoffs?round=winners-1&n=4#round-winners-1"
@@ -234,7 +234,10 @@ async fn a_bad_table_in_a_round_keeps_what_was_typed_names_the_match_and_saves_n
     // Every typed value is kept.
     for (at, table) in values {
         assert!(page.contains(&format!("value=\"{at}\"")), "{at}: {page}");
-        assert!(page.contains(&format!("value=\"{table}\"")), "{table}: {page}");
+        assert!(
+            page.contains(&format!("value=\"{table}\"")),
+            "{table}: {page}"
+        );
     }
     // The summary names the match, focused; the message is by its table, which is marked.
     let third = ids[2];
@@ -259,7 +262,10 @@ async fn a_bad_table_in_a_round_keeps_what_was_typed_names_the_match_and_saves_n
         )),
         "{page}"
     );
-    assert!(page.contains(&format!("id=\"m{third}-table-error\"")), "{page}");
+    assert!(
+        page.contains(&format!("id=\"m{third}-table-error\"")),
+        "{page}"
+    );
     assert!(
         !page.contains(&format!("id=\"m{}-table-error\"", ids[0])),
         "only the bad match is marked: {page}"
@@ -277,8 +283,14 @@ async fn a_saved_round_lists_its_clashes_and_a_started_match_is_text() {
     crate::bracket_page::start(&admin, ids[3]).await;
     let coord = app.browser("coord").await;
     let (_, page) = playoffs_page(&coord, "/admin/leagues/cup/playoffs").await;
-    assert!(page.contains(&format!("id=\"m{}-table\"", ids[2])), "{page}");
-    assert!(!page.contains(&format!("id=\"m{}-table\"", ids[3])), "{page}");
+    assert!(
+        page.contains(&format!("id=\"m{}-table\"", ids[2])),
+        "{page}"
+    );
+    assert!(
+        !page.contains(&format!("id=\"m{}-table\"", ids[3])),
+        "{page}"
+    );
     assert!(page.contains("being played"), "{page}");
 
     let id_texts: Vec<String> = ids[..3].iter().map(i64::to_string).collect();
@@ -290,9 +302,15 @@ async fn a_saved_round_lists_its_clashes_and_a_started_match_is_text() {
     ];
     let r = post_round(&coord, "cup", &round_fields(&id_texts, &values)).await;
     assert_eq!(r.status(), 303);
-    let to = r.headers()["location"].to_str().expect("location").to_string();
+    let to = r.headers()["location"]
+        .to_str()
+        .expect("location")
+        .to_string();
     let (_, page) = playoffs_page(&coord, &to).await;
-    assert!(page.contains("Scheduled the quarter-finals (3 matches)"), "{page}");
+    assert!(
+        page.contains("Scheduled the quarter-finals (3 matches)"),
+        "{page}"
+    );
     assert!(page.contains("id=\"clash-warnings\""), "{page}");
     assert!(page.contains("class=\"clash-table_taken\""), "{page}");
     assert!(page.contains("M1 · Quarter-final"), "{page}");

@@ -338,20 +338,22 @@ impl PlayoffsPage {
     }
 
     /// The round forms of the league's bracket (none before it exists); `typed` is a
-    /// refused round form, kept as typed. Also the schedule, for the notice's warnings.
+    /// refused round form, kept as typed. Also the schedule (once the bracket exists), for
+    /// the notice's warnings.
     async fn with_rounds(
         &mut self,
         state: &AppState,
         who: &Authed,
         slug: &Slug,
         typed: Option<&RoundTyped>,
-    ) -> Result<admin_schedule::ScheduleAdmin, PageError> {
-        let schedule = admin_schedule::schedule_admin(&state.db, &who.user, slug).await?;
-        if self.exists {
-            let bracket = playoffs::bracket(&state.db, slug).await?;
-            self.rounds = rounds::round_forms(&bracket, &schedule, typed);
+    ) -> Result<Option<admin_schedule::ScheduleAdmin>, PageError> {
+        if !self.exists {
+            return Ok(None);
         }
-        Ok(schedule)
+        let schedule = admin_schedule::schedule_admin(&state.db, &who.user, slug).await?;
+        let bracket = playoffs::bracket(&state.db, slug).await?;
+        self.rounds = rounds::round_forms(&bracket, &schedule, typed);
+        Ok(Some(schedule))
     }
 
     fn answer(&self) -> Result<HttpResponse, PageError> {
@@ -459,7 +461,8 @@ async fn playoffs_form(
     let mut page = PlayoffsPage::new(who.nav(), setup, typed);
     page.saved = saved;
     let schedule = page.with_rounds(&state, &who, &slug, None).await?;
-    if let Some((text, warnings)) = rounds::notice_of(&round, &page.rounds, &schedule) {
+    let notice = schedule.and_then(|s| rounds::notice_of(&round, &page.rounds, &s));
+    if let Some((text, warnings)) = notice {
         page.round_notice = Some(text);
         page.round_warnings = warnings;
     }

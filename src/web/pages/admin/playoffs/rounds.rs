@@ -47,7 +47,9 @@ pub(super) struct RoundLine {
 impl RoundLine {
     /// The field's key in [`Errors`]: `m{id}-scheduled_at` or `m{id}-table`.
     pub fn field(&self, field: &str) -> String {
-        self.id.map(|id| format!("m{id}-{field}")).unwrap_or_default()
+        self.id
+            .map(|id| format!("m{id}-{field}"))
+            .unwrap_or_default()
     }
 }
 
@@ -71,7 +73,13 @@ impl RoundTyped {
             .iter()
             .filter(|(k, _)| k == "match")
             .filter_map(|(_, v)| v.trim().parse::<i64>().ok().map(MatchId))
-            .map(|id| (id, value(&format!("at-{id}")), value(&format!("table-{id}"))))
+            .map(|id| {
+                (
+                    id,
+                    value(&format!("at-{id}")),
+                    value(&format!("table-{id}")),
+                )
+            })
             .collect();
         RoundTyped {
             // The anchor of the redirect: only the characters a round's key has.
