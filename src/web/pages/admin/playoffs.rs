@@ -29,7 +29,7 @@ use crate::web::respond::{html, no_store, see_other};
 use crate::web::view::bracket::BracketDrawing;
 use crate::web::view::nav::Nav;
 use crate::web::view::time::{Stamp, stamp};
-use rounds::{RoundForm, RoundQuery, RoundTyped};
+use rounds::{RoundForm, RoundTyped};
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.service(playoffs_form)
@@ -439,6 +439,13 @@ fn preview_of(view: &BracketView) -> Preview {
 #[derive(Deserialize)]
 struct SavedQuery {
     saved: Option<TeamId>,
+}
+
+/// After a round's save (the round forms of [`rounds`]): which round, how many matches.
+#[derive(Debug, Default, Deserialize)]
+struct RoundQuery {
+    round: Option<String>,
+    n: Option<usize>,
 }
 
 #[get("/admin/leagues/{slug}/playoffs")]

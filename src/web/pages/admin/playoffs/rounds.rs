@@ -9,8 +9,6 @@
 
 use std::collections::HashMap;
 
-use serde::Deserialize;
-
 use super::super::Errors;
 use crate::domain::{BracketMatchStatus, MatchId, MatchStatus};
 use crate::service::ServiceError;
@@ -272,16 +270,10 @@ pub(super) fn refusal(typed: &RoundTyped, forms: &[RoundForm], e: &ServiceError)
     Errors::new(&typed.round, &field, format!("{label}: {message}"))
 }
 
-/// After a round's save (`?round={key}&n={count}`): the notice and the clash warnings of the
-/// round's matches as they are now.
-#[derive(Debug, Default, Deserialize)]
-pub(super) struct RoundQuery {
-    pub round: Option<String>,
-    pub n: Option<usize>,
-}
-
+/// The notice after a round's save (`?round={key}&n={count}`, [`super::RoundQuery`]):
+/// what was saved, and the clash warnings of the round's matches as they are now.
 pub(super) fn notice_of(
-    query: &RoundQuery,
+    query: &super::RoundQuery,
     forms: &[RoundForm],
     schedule: &ScheduleAdmin,
 ) -> Option<(String, Vec<ScheduleWarning>)> {
