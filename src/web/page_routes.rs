@@ -95,6 +95,7 @@ pub const ROUTES: &[(&str, &str)] = &[
     ("POST", "/admin/leagues/{slug}/nights/move"),
     ("GET", "/admin/leagues/{slug}/playoffs"),
     ("POST", "/admin/leagues/{slug}/playoffs"),
+    ("POST", "/admin/leagues/{slug}/playoffs/schedule"),
     ("POST", "/admin/leagues/{slug}/eligibility/{team_id}"),
     // The supervisor's console.
     ("GET", "/supervise"),

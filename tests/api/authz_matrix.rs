@@ -229,6 +229,7 @@ pub(crate) const ROUTES: &[(&str, &str, Access)] = &[
     ("POST", "/admin/leagues/{slug}/nights/move", Admin),
     ("GET", "/admin/leagues/{slug}/playoffs", Admin),
     ("POST", "/admin/leagues/{slug}/playoffs", Admin),
+    ("POST", "/admin/leagues/{slug}/playoffs/schedule", Admin),
     ("POST", "/admin/leagues/{slug}/eligibility/{team_id}", Admin),
     // The account (a browser session).
     ("GET", "/account", LoggedIn),

@@ -131,3 +131,188 @@ async fn one_bad_item_refuses_the_whole_round_and_names_it() {
         app.assert_nothing_written(&before, field).await;
     }
 }
+
+/// The admin playoffs page of league `slug`, as `coord` sees it: its status and HTML.
+async fn playoffs_page(coord: &crate::helpers::Browser, path: &str) -> (u16, String) {
+    let r = coord.get(path).await;
+    let status = r.status().as_u16();
+    (status, r.text().await.expect("page"))
+}
+
+/// The "Schedule the quarter-finals" form's fields for `ids` with `values` (time, table).
+fn round_fields<'a>(ids: &'a [String], values: &'a [(&'a str, &'a str)]) -> Vec<(String, &'a str)> {
+    let mut fields = vec![("round".to_string(), "winners-1")];
+    for (id, (at, table)) in ids.iter().zip(values) {
+        fields.push(("match".to_string(), id.as_str()));
+        fields.push((format!("at-{id}"), *at));
+        fields.push((format!("table-{id}"), *table));
+    }
+    fields
+}
+
+async fn post_round(
+    coord: &crate::helpers::Browser,
+    slug: &str,
+    fields: &[(String, &str)],
+) -> reqwest::Response {
+    let fields: Vec<(&str, &str)> = fields.iter().map(|(k, v)| (k.as_str(), *v)).collect();
+    coord
+        .post_form(&format!("/admin/leagues/{slug}/playoffs/schedule"), &fields)
+        .await
+}
+
+#[actix_web::test]
+async fn the_playoffs_page_schedules_a_round_in_one_post() {
+    let app = spawn_app().await;
+    let admin = app.api_user("coord", Role::Admin).await;
+    league(&admin, "cup", 8).await;
+    playoffs(&admin, "cup", json!({"format": "single_elimination"})).await;
+    let ids = first_round(&app, "cup").await;
+    let coord = app.browser("coord").await;
+    let (status, page) = playoffs_page(&coord, "/admin/leagues/cup/playoffs").await;
+    assert_eq!(status, 200);
+    assert!(page.contains("id=\"round-winners-1\""), "{page}");
+    assert!(page.contains("Schedule the quarter-finals"), "{page}");
+    assert!(page.contains("M4 · Quarter-final"), "{page}");
+    // The semi-finals wait for their teams: no form yet.
+    assert!(!page.contains("id=\"round-winners-2\""), "{page}");
+
+    let id_texts: Vec<String> = ids.iter().map(i64::to_string).collect();
+    let values = [
+        ("2026-12-08T19:00", "Table 1"),
+        ("2026-12-08T19:00", "Table 2"),
+        ("2026-12-08T20:30", "Table 1"),
+        ("2026-12-08T20:30", "Table 2"),
+    ];
+    let r = post_round(&coord, "cup", &round_fields(&id_texts, &values)).await;
+    assert_eq!(r.status(), 303);
+    let to = r.headers()["location"]
+        .to_str()
+        .expect("location")
+        .to_string();
+    assert_eq!(
+        to,
+        "/admin/leagues/cup/playoffs?round=winners-1&n=4#round-winners-1"
+    );
+    for (id, (at, table)) in ids.iter().zip(values) {
+        let m = match_json(&app, *id).await;
+        assert_eq!(m["scheduled_at"], at, "{m}");
+        assert_eq!(m["table"], table, "{m}");
+    }
+    assert_eq!(app.audit_rows("change_match", &["action"]).await.len(), 4);
+    let (_, page) = playoffs_page(&coord, &to).await;
+    assert!(
+        page.contains("Scheduled the quarter-finals (4 matches); recorded in the"),
+        "{page}"
+    );
+    assert!(!page.contains("id=\"clash-warnings\""), "no clash: {page}");
+    // The form shows the saved values.
+    assert!(page.contains("value=\"2026-12-08T20:30\""), "{page}");
+}
+
+#[actix_web::test]
+async fn a_bad_table_in_a_round_keeps_what_was_typed_names_the_match_and_saves_nothing() {
+    let app = spawn_app().await;
+    let admin = app.api_user("coord", Role::Admin).await;
+    league(&admin, "cup", 8).await;
+    playoffs(&admin, "cup", json!({"format": "single_elimination"})).await;
+    let ids = first_round(&app, "cup").await;
+    let coord = app.browser("coord").await;
+    let before = app.tables().await;
+    let id_texts: Vec<String> = ids.iter().map(i64::to_string).collect();
+    let long = "T".repeat(41);
+    let values = [
+        ("2026-12-08T19:00", "Table 1"),
+        ("2026-12-08T19:00", "Table 2"),
+        ("2026-12-08T20:30", long.as_str()),
+        ("2026-12-09T18:15", "Table 4"),
+    ];
+    let r = post_round(&coord, "cup", &round_fields(&id_texts, &values)).await;
+    assert_eq!(r.status(), 422);
+    let page = r.text().await.expect("page");
+    app.assert_nothing_written(&before, "a refused round").await;
+    // Every typed value is kept.
+    for (at, table) in values {
+        assert!(page.contains(&format!("value=\"{at}\"")), "{at}: {page}");
+        assert!(
+            page.contains(&format!("value=\"{table}\"")),
+            "{table}: {page}"
+        );
+    }
+    // The summary names the match, focused; the message is by its table, which is marked.
+    let third = ids[2];
+    let label = match_json(&app, third).await["label"]
+        .as_str()
+        .expect("label")
+        .to_string();
+    assert_eq!(label, "M3 · Quarter-final");
+    assert!(
+        page.contains(&format!(
+            "id=\"form-error\" tabindex=\"-1\" autofocus>Not saved: {label}: "
+        )),
+        "{page}"
+    );
+    assert!(
+        page.contains(&format!("href=\"#m{third}-table\"")),
+        "the summary links to the field: {page}"
+    );
+    assert!(
+        page.contains(&format!(
+            "aria-invalid=\"true\" aria-describedby=\"m{third}-table-error\""
+        )),
+        "{page}"
+    );
+    assert!(
+        page.contains(&format!("id=\"m{third}-table-error\"")),
+        "{page}"
+    );
+    assert!(
+        !page.contains(&format!("id=\"m{}-table-error\"", ids[0])),
+        "only the bad match is marked: {page}"
+    );
+}
+
+#[actix_web::test]
+async fn a_saved_round_lists_its_clashes_and_a_started_match_is_text() {
+    let app = spawn_app().await;
+    let admin = app.api_user("coord", Role::Admin).await;
+    league(&admin, "cup", 8).await;
+    playoffs(&admin, "cup", json!({"format": "single_elimination"})).await;
+    let ids = first_round(&app, "cup").await;
+    // The last quarter-final has started: shown as text, without inputs.
+    crate::bracket_page::start(&admin, ids[3]).await;
+    let coord = app.browser("coord").await;
+    let (_, page) = playoffs_page(&coord, "/admin/leagues/cup/playoffs").await;
+    assert!(
+        page.contains(&format!("id=\"m{}-table\"", ids[2])),
+        "{page}"
+    );
+    assert!(
+        !page.contains(&format!("id=\"m{}-table\"", ids[3])),
+        "{page}"
+    );
+    assert!(page.contains("being played"), "{page}");
+
+    let id_texts: Vec<String> = ids[..3].iter().map(i64::to_string).collect();
+    // Table 1 at 19:00 twice: saved, with a warning.
+    let values = [
+        ("2026-12-08T19:00", "Table 1"),
+        ("2026-12-08T19:00", "Table 2"),
+        ("2026-12-08T19:00", "Table 1"),
+    ];
+    let r = post_round(&coord, "cup", &round_fields(&id_texts, &values)).await;
+    assert_eq!(r.status(), 303);
+    let to = r.headers()["location"]
+        .to_str()
+        .expect("location")
+        .to_string();
+    let (_, page) = playoffs_page(&coord, &to).await;
+    assert!(
+        page.contains("Scheduled the quarter-finals (3 matches)"),
+        "{page}"
+    );
+    assert!(page.contains("id=\"clash-warnings\""), "{page}");
+    assert!(page.contains("class=\"clash-table_taken\""), "{page}");
+    assert!(page.contains("M1 · Quarter-final"), "{page}");
+    assert_eq!(match_json(&app, ids[2]).await["table"], "Table 1");
+}

@@ -441,6 +441,24 @@ async fn every_page_passes_axe() {
             .await?;
         audit.page("admin playoffs, eligibility", &format!("/admin/leagues/{slug}/playoffs")).await?;
         audit.page("admin playoffs, bracket", "/admin/leagues/cup/playoffs").await?;
+        audit
+            .submit(
+                "admin playoffs, a round refused",
+                "var i = document.querySelector('#round-winners-1 input[name^=\"table-\"]'); \
+                 i.value = 'T'.repeat(41); \
+                 i.form.requestSubmit ? i.form.requestSubmit() : i.form.submit();",
+                summary("#form-error"),
+            )
+            .await?;
+        audit
+            .submit(
+                "admin playoffs, a round scheduled",
+                "var i = document.querySelector('#round-winners-1 input[name^=\"table-\"]'); \
+                 i.value = 'Table 1'; \
+                 i.form.requestSubmit ? i.form.requestSubmit() : i.form.submit();",
+                message("#notice"),
+            )
+            .await?;
         let r = admin.post("/api/v1/leagues/cup/archive", &json!({})).await;
         json_with_status(r, 200, "archive the cup").await;
         audit.page("admin league, archived", "/admin/leagues/cup").await?;

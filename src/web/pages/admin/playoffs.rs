@@ -3,7 +3,8 @@
 //! decision over the rules, changed with a small form per team); choose the format, the field
 //! size, a third-place match or the grand final; preview the seeded bracket (seeds from the
 //! standings, the first-round pairings and byes) before saving; then create it. Once the
-//! bracket exists the page links to it.
+//! bracket exists the page links to it, and offers to schedule each round at once
+//! ([`rounds`]).
 
 use crate::domain::ErrorCode;
 use crate::domain::Slug;
@@ -11,25 +12,30 @@ use actix_web::{HttpResponse, get, post, web};
 use askama::Template;
 use serde::Deserialize;
 
+mod rounds;
+
 use super::{Errors, fixable};
 use crate::domain::{BracketMatchStatus, TeamId};
 use crate::league::bracket::{Format, GrandFinal, Section};
+use crate::service::admin_schedule::{self, ScheduleWarning};
 use crate::service::admin_views::{self, PlayoffsSetup};
 use crate::service::eligibility::{self, EligibilityRow, OverrideInput};
 use crate::service::playoffs::{self, BracketView, PlayoffsInput, Unplayed};
-use crate::service::{ServiceError, TeamRef};
+use crate::service::{ServiceError, TeamRef, reschedule};
 use crate::web::AppState;
 use crate::web::error::PageError;
-use crate::web::extract::{Admin, CsrfForm};
+use crate::web::extract::{Admin, Authed, CsrfForm};
 use crate::web::respond::{html, no_store, see_other};
 use crate::web::view::bracket::BracketDrawing;
 use crate::web::view::nav::Nav;
 use crate::web::view::time::{Stamp, stamp};
+use rounds::{RoundForm, RoundTyped};
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.service(playoffs_form)
         .service(playoffs_post)
-        .service(override_post);
+        .service(override_post)
+        .service(schedule_round_post);
 }
 
 /// The form as typed (strings, so a bad value comes back as it was).
@@ -271,6 +277,13 @@ struct PlayoffsPage {
     /// The previewed bracket, drawn as the bracket page draws it (no links yet).
     drawing: Option<BracketDrawing>,
     errors: Errors,
+    /// Once the bracket exists: "Schedule <round>", a form per round with a match to place.
+    rounds: Vec<RoundForm>,
+    /// After a round's save: what was saved, and what it clashes with (saved all the same).
+    round_notice: Option<String>,
+    round_warnings: Vec<ScheduleWarning>,
+    /// A refused round form: the summary's target (the field, or the form).
+    round_error: Option<String>,
 }
 
 impl PlayoffsPage {
@@ -317,7 +330,30 @@ impl PlayoffsPage {
             preview: None,
             drawing: None,
             errors,
+            rounds: Vec::new(),
+            round_notice: None,
+            round_warnings: Vec::new(),
+            round_error: None,
         }
+    }
+
+    /// The round forms of the league's bracket (none before it exists); `typed` is a
+    /// refused round form, kept as typed. Also the schedule (once the bracket exists), for
+    /// the notice's warnings.
+    async fn with_rounds(
+        &mut self,
+        state: &AppState,
+        who: &Authed,
+        slug: &Slug,
+        typed: Option<&RoundTyped>,
+    ) -> Result<Option<admin_schedule::ScheduleAdmin>, PageError> {
+        if !self.exists {
+            return Ok(None);
+        }
+        let schedule = admin_schedule::schedule_admin(&state.db, &who.user, slug).await?;
+        let bracket = playoffs::bracket(&state.db, slug).await?;
+        self.rounds = rounds::round_forms(&bracket, &schedule, typed);
+        Ok(Some(schedule))
     }
 
     fn answer(&self) -> Result<HttpResponse, PageError> {
@@ -405,12 +441,20 @@ struct SavedQuery {
     saved: Option<TeamId>,
 }
 
+/// After a round's save (the round forms of [`rounds`]): which round, how many matches.
+#[derive(Debug, Default, Deserialize)]
+struct RoundQuery {
+    round: Option<String>,
+    n: Option<usize>,
+}
+
 #[get("/admin/leagues/{slug}/playoffs")]
 async fn playoffs_form(
     state: web::Data<AppState>,
     Admin(who): Admin,
     slug: web::Path<Slug>,
     query: web::Query<SavedQuery>,
+    round: web::Query<RoundQuery>,
 ) -> Result<HttpResponse, PageError> {
     let setup = admin_views::playoffs_setup(&state.db, &who.user, &slug).await?;
     let typed = PlayoffsForm::defaults(setup.eligible_teams());
@@ -423,7 +467,53 @@ async fn playoffs_form(
     });
     let mut page = PlayoffsPage::new(who.nav(), setup, typed);
     page.saved = saved;
+    let schedule = page.with_rounds(&state, &who, &slug, None).await?;
+    let notice = schedule.and_then(|s| rounds::notice_of(&round, &page.rounds, &s));
+    if let Some((text, warnings)) = notice {
+        page.round_notice = Some(text);
+        page.round_warnings = warnings;
+    }
     page.answer()
+}
+
+/// "Save the round": the times and tables of a round's matches, all saved or none (a
+/// refusal comes back with the page, the round's values as typed); then back to the round
+/// with a notice and its clash warnings.
+#[post("/admin/leagues/{slug}/playoffs/schedule")]
+async fn schedule_round_post(
+    state: web::Data<AppState>,
+    Admin(who): Admin,
+    slug: web::Path<Slug>,
+    CsrfForm(fields): CsrfForm<Vec<(String, String)>>,
+) -> Result<HttpResponse, PageError> {
+    let typed = RoundTyped::of(&fields);
+    match reschedule::schedule_round(&state.db, &who.user, &slug, &typed.input()).await {
+        Ok(saved) => {
+            let query = serde_urlencoded::to_string([
+                ("round", typed.round.clone()),
+                ("n", saved.len().to_string()),
+            ])
+            .unwrap_or_default();
+            Ok(see_other(&format!(
+                "/admin/leagues/{slug}/playoffs?{query}#round-{}",
+                typed.round
+            )))
+        }
+        Err(e) if fixable(&e) => {
+            let setup = admin_views::playoffs_setup(&state.db, &who.user, &slug).await?;
+            let defaults = PlayoffsForm::defaults(setup.eligible_teams());
+            let mut page = PlayoffsPage::new(who.nav(), setup, defaults);
+            page.with_rounds(&state, &who, &slug, Some(&typed)).await?;
+            page.errors = rounds::refusal(&typed, &page.rounds, &e);
+            page.round_error = Some(if page.errors.field.is_empty() {
+                format!("round-{}", typed.round)
+            } else {
+                page.errors.field.clone()
+            });
+            page.answer()
+        }
+        Err(e) => Err(e.into()),
+    }
 }
 
 /// A team's eligibility decided by the coordinator (eligible or not, with a reason), or given
