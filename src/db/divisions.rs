@@ -46,14 +46,37 @@ pub async fn set_team_division(
     Ok(())
 }
 
-/// Whether team `team` has played: a match of it started, finished or forfeited.
+/// A match that counts as played by its teams: started, finished or forfeited.
+macro_rules! played_match {
+    () => {
+        "(started_at IS NOT NULL OR status IN ('complete', 'forfeit'))"
+    };
+}
+
+/// Whether team `team` has played a match ([`played_match`]).
 pub async fn team_has_played(conn: &mut Conn, team: TeamId) -> sqlx::Result<bool> {
-    on_store!(conn, |c| sqlx::query_scalar(
-        "SELECT EXISTS (SELECT 1 FROM matches
-                        WHERE (team_a = $1 OR team_b = $1)
-                          AND (started_at IS NOT NULL OR status IN ('complete', 'forfeit')))"
-    )
+    on_store!(conn, |c| sqlx::query_scalar(concat!(
+        "SELECT EXISTS (SELECT 1 FROM matches WHERE (team_a = $1 OR team_b = $1) AND ",
+        played_match!(),
+        ")"
+    ))
     .bind(team)
     .fetch_one(c)
+    .await)
+}
+
+/// The teams of league `league` that have played a match ([`played_match`]), in one query.
+pub async fn teams_that_have_played(
+    conn: &mut Conn,
+    league: LeagueId,
+) -> sqlx::Result<Vec<TeamId>> {
+    on_store!(conn, |c| sqlx::query_scalar(concat!(
+        "SELECT team_a FROM matches WHERE league_id = $1 AND ",
+        played_match!(),
+        " UNION SELECT team_b FROM matches WHERE league_id = $1 AND ",
+        played_match!()
+    ))
+    .bind(league)
+    .fetch_all(c)
     .await)
 }

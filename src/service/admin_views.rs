@@ -201,14 +201,14 @@ pub async fn league_admin(db: &Db, user: &User, slug: &Slug) -> Result<LeagueAdm
     let notes = db_matches::rating_notes_of_league(&mut conn, id).await?;
     let team_views = super::teams::views(&mut conn, id, &teams).await?;
     let divisions = divisions::views(&mut conn, id).await?;
-    let mut played = HashSet::new();
-    if !divisions.is_empty() {
-        for team in &teams {
-            if crate::db::divisions::team_has_played(&mut conn, team.id).await? {
-                played.insert(team.id);
-            }
-        }
-    }
+    let played: HashSet<TeamId> = if divisions.is_empty() {
+        HashSet::new()
+    } else {
+        crate::db::divisions::teams_that_have_played(&mut conn, id)
+            .await?
+            .into_iter()
+            .collect()
+    };
     drop(conn);
     let names: HashMap<TeamId, &str> = teams.iter().map(|t| (t.id, t.name.as_str())).collect();
     let name_of = |id: TeamId| {
