@@ -250,21 +250,31 @@ fn the_wasm_engine_answers_as_the_native_one() {
         "{scored} scored and {refused} refused of {cases}: the generator is off"
     );
 
-    let output = Command::new("node")
-        .current_dir(workspace_root())
-        .arg("tests/js/rules_wasm_same.mjs")
-        .arg(&wasm)
-        .arg(&pairs)
-        .output()
-        .expect("node runs (it is needed for this test)");
-    assert!(
-        output.status.success(),
-        "the .wasm answered otherwise (RULES_WASM_SEED={seed}):\n{}{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    );
-    println!(
-        "RULES_WASM_SEED={seed}: {cases} requests ({scored} scored, {refused} refused), {}",
-        String::from_utf8_lossy(&output.stdout).trim()
-    );
+    // The fresh build, then the copy the binary serves (static/rules.wasm): a stale copy
+    // answers otherwise, and says how to refresh it.
+    let served = workspace_root().join("static/rules.wasm");
+    for (name, module) in [("the fresh build", &wasm), ("static/rules.wasm", &served)] {
+        let output = Command::new("node")
+            .current_dir(workspace_root())
+            .arg("tests/js/rules_wasm_same.mjs")
+            .arg(module)
+            .arg(&pairs)
+            .output()
+            .expect("node runs (it is needed for this test)");
+        assert!(
+            output.status.success(),
+            "{name} answered otherwise (RULES_WASM_SEED={seed}):\n{}{}\n{REFRESH}",
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        );
+        println!(
+            "RULES_WASM_SEED={seed}: {name}, {cases} requests ({scored} scored, {refused} refused), {}",
+            String::from_utf8_lossy(&output.stdout).trim()
+        );
+    }
 }
+
+/// How to refresh the served copy after the rules change.
+const REFRESH: &str = "After changing the rules, refresh the served copy: \
+    `cargo build -p rules-wasm --profile wasm --target wasm32-unknown-unknown && \
+    cp target/wasm32-unknown-unknown/wasm/rules_wasm.wasm static/rules.wasm`";
