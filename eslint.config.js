@@ -61,8 +61,9 @@ module.exports = [
     }
   },
   {
-    // The OpenID provider the campus sign-in tests start (node, an ES module).
-    files: ["tests/oidc/**/*.mjs"],
+    // The OpenID provider the campus sign-in tests start, and the check of the WebAssembly
+    // engine (rules-wasm/tests/same_as_native.rs runs it): node, ES modules.
+    files: ["tests/oidc/**/*.mjs", "tests/js/**/*.mjs"],
     languageOptions: {
       ecmaVersion: 2022,
       sourceType: "module",

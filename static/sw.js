@@ -25,7 +25,8 @@ var PRECACHE = [
   "/static/console.js",
   "/static/outbox.js",
   "/static/session.js",
-  "/static/favicon.svg"
+  "/static/favicon.svg",
+  "/static/rules.wasm"
 ];
 
 self.addEventListener("install", function (event) {

@@ -4,7 +4,6 @@ use serde::{Deserialize, Serialize};
 
 use super::text::text_enum;
 use crate::league::bracket::{Format, Section};
-use crate::rules::{Stage, WinReason};
 
 /// Where a match stands on league night.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema)]
@@ -190,30 +189,6 @@ impl Role {
     }
 }
 
-impl WinReason {
-    /// Why the game was won, as every page says it.
-    pub fn words(self) -> &'static str {
-        match self {
-            WinReason::Target => "reached the target",
-            WinReason::Time => "time called",
-            WinReason::Tiebreak => "tie-break hand",
-            WinReason::Floor => "other team at the loss floor",
-            WinReason::Moon => "moon",
-            WinReason::Forfeit => "forfeit",
-        }
-    }
-}
-
-impl Stage {
-    pub fn words(self) -> &'static str {
-        match self {
-            Stage::Regular => "regular season",
-            Stage::Playoff => "playoffs",
-            Stage::Final => "final",
-        }
-    }
-}
-
 impl Format {
     pub fn words(self) -> &'static str {
         match self {
@@ -238,6 +213,7 @@ impl Section {
 mod tests {
     use super::*;
     use crate::domain::TextEnum;
+    use crate::rules::{Stage, WinReason};
 
     /// The stored name and the JSON name of every value are the same text.
     fn same_names<

@@ -1,39 +1,9 @@
 //! Enums stored and sent as snake_case text.
 
-/// A value that was not one of an enum's names (a bad request field or a corrupt row).
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("\"{value}\" is not a {what} (one of: {expected})")]
-pub struct UnknownValue {
-    pub what: &'static str,
-    pub value: String,
-    pub expected: String,
-}
-
-/// An enum whose every value has one stored name.
-pub trait TextEnum: Sized + Copy + 'static {
-    /// What it is, in words, for error messages ("match status").
-    const WHAT: &'static str;
-    const ALL: &'static [Self];
-
-    fn as_str(self) -> &'static str;
-
-    /// The value named `s` exactly (stored text, a form field, a query parameter).
-    fn parse(s: &str) -> Result<Self, UnknownValue> {
-        Self::ALL
-            .iter()
-            .copied()
-            .find(|v| v.as_str() == s)
-            .ok_or_else(|| UnknownValue {
-                what: Self::WHAT,
-                value: s.to_string(),
-                expected: Self::ALL
-                    .iter()
-                    .map(|v| v.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", "),
-            })
-    }
-}
+// The trait and its error live with the engine (rules/src/text.rs), which implements it for
+// its own enums (and, with its `sqlx` feature, stores them): Rust lets only the crate of a
+// type or of a trait implement the one for the other.
+pub use crate::rules::text::{TextEnum, UnknownValue};
 
 /// sqlx `Type`, `Encode` and `Decode` on both stores for a type stored as text: the value
 /// `$v` is written as `$text` (`&str` or `String`) by `$to_text`, and read back from the
@@ -100,7 +70,7 @@ macro_rules! text_enum {
 }
 pub(crate) use text_enum;
 
-/// [`text_enum!`] for an enum that already has an inherent `as_str` (the engine's own):
+/// [`text_enum!`] for an enum that already has an inherent `as_str` (the bracket's):
 /// the trait uses it, so the names are written once. The list of variants is matched
 /// without a wildcard in `as_str`, so a variant added to the enum and forgotten here does
 /// not compile (as in [`text_enum!`], whose `as_str` is the same exhaustive match).
@@ -119,17 +89,10 @@ macro_rules! text_enum_of {
     };
 }
 
-// The engine's enums, stored as the names their serde derives already use.
+// The bracket's enums, stored as the names their serde derives already use (the engine's
+// own, Stage, Team and WinReason, are stored by rules/src/text.rs).
 use crate::league::bracket::{Format, GrandFinal, Section};
-use crate::rules::{Stage, Team, WinReason};
 
-text_enum_of!(Stage, "stage", [Regular, Playoff, Final]);
-text_enum_of!(Team, "team (a or b)", [A, B]);
-text_enum_of!(
-    WinReason,
-    "reason a game was won",
-    [Target, Time, Tiebreak, Floor, Moon, Forfeit]
-);
 text_enum_of!(
     Format,
     "bracket format",

@@ -536,16 +536,11 @@ pub(crate) fn is_json(req: &HttpRequest) -> bool {
             .is_some_and(|sub| sub.ends_with("+json"))
 }
 
-/// Reads a JSON body: not JSON at all is a 400, JSON of the wrong shape a 422.
-pub fn json_body(body: &[u8]) -> Result<serde_json::Value, AppError> {
-    serde_json::from_slice(body)
-        .map_err(|e| AppError::Malformed(format!("the body is not JSON: {e}")))
-}
-
 /// Reads a JSON body into `T` (a struct only from an object, [`crate::rules::strict`]), naming
 /// the field of a wrong shape (422) or 400 for not JSON.
 pub fn parse<T: serde::de::DeserializeOwned>(body: &[u8]) -> Result<T, AppError> {
-    let value = crate::web::api::whole_numbers_as_integers(json_body(body)?);
+    // Not JSON at all is a 400, JSON of the wrong shape a 422.
+    let value = crate::rules::strict::read_body(body).map_err(AppError::Malformed)?;
     crate::rules::strict::from_value(value).map_err(|e| {
         let path = e.path().to_string();
         let message = format!("{path}: {}", e.inner());

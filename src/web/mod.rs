@@ -130,6 +130,8 @@ const ASSETS: &[(&str, &str, &[u8])] = &[
     asset!("bracket.js", "text/javascript; charset=utf-8"),
     asset!("league_import.js", "text/javascript; charset=utf-8"),
     asset!("favicon.svg", "image/svg+xml"),
+    // The scoring engine for the console (rules-wasm/, refreshed as its test says).
+    asset!("rules.wasm", "application/wasm"),
 ];
 
 #[get("/static/{name}")]

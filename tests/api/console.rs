@@ -1991,3 +1991,21 @@ async fn conduct_refusals_open_at_the_summary_too() {
     );
     links_to(&page, summary, "rating-a-1");
 }
+
+/// The console's scoring engine (static/rules.wasm, built from rules-wasm/) is served as
+/// WebAssembly, the very bytes of the file, so browsers compile it as it streams in.
+#[actix_web::test]
+async fn the_engine_is_served_as_webassembly() {
+    let app = spawn_app().await;
+    let response = app.get("/static/rules.wasm").await;
+    assert_eq!(response.status(), 200);
+    let kind = response.headers()["content-type"]
+        .to_str()
+        .unwrap()
+        .to_owned();
+    assert_eq!(kind, "application/wasm");
+    let body = response.bytes().await.unwrap();
+    assert!(body.starts_with(b"\0asm"), "a WebAssembly module");
+    let file = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/static/rules.wasm")).unwrap();
+    assert_eq!(&body[..], &file[..]);
+}

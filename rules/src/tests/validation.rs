@@ -4,8 +4,8 @@
 use serde_json::{Value, json};
 
 use super::support::*;
-use crate::rules::hand::{HandError, Team};
-use crate::rules::state::Stage;
+use crate::hand::{HandError, Team};
+use crate::state::Stage;
 
 /// The shape error of a hand sent as hand `number`.
 fn shape_error(value: Value, number: usize) -> HandError {
@@ -14,7 +14,7 @@ fn shape_error(value: Value, number: usize) -> HandError {
 
 /// A request with one good hand and then `bad`, scored through the calculator: the error
 /// names hand 2.
-fn second_hand_error(rules: Value, bad: Value) -> crate::rules::FieldError {
+fn second_hand_error(rules: Value, bad: Value) -> crate::FieldError {
     calc_err(json!({"rules": rules, "hands": [exact(5), bad]}))
 }
 

@@ -375,7 +375,7 @@ mod tests {
     /// The codes of the table of docs/api.md §3.3, in its order: the first cell of each row
     /// between the heading "### 3.3" and the next heading.
     fn documented_codes() -> Vec<String> {
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/api.md");
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/api.md");
         let doc = std::fs::read_to_string(path).unwrap();
         let section = doc.split("\n### 3.3 ").nth(1).unwrap();
         let section = section.split("\n#").next().unwrap();

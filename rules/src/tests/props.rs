@@ -11,14 +11,14 @@ use proptest::collection::vec;
 use proptest::prelude::*;
 use serde_json::{Value, json};
 
-use crate::rules::calculator::score_json;
-use crate::rules::game::{Game, ScoredHand, counted_tricks, is_nil, score_game};
-use crate::rules::hand::{Bid, Hand, PlayedHand, Team, TeamHand};
-use crate::rules::params::{
+use crate::calculator::score_json;
+use crate::game::{Game, ScoredHand, counted_tricks, is_nil, score_game};
+use crate::hand::{Bid, Hand, PlayedHand, Team, TeamHand};
+use crate::params::{
     BagOverflow, BlindBids, BlindWhen, FailedNilTricks, Moon, Revoke, Rules, RulesSpec, SetPenalty,
     TenFor200Set, TieRule, presets,
 };
-use crate::rules::state::{GameState, Stage, TeamTotal};
+use crate::state::{GameState, Stage, TeamTotal};
 
 /// Cases per property (each case is a whole game of up to 40 hands, or one hand).
 const GAME_CASES: u32 = 2000;
@@ -580,7 +580,7 @@ proptest! {
             let Hand::Played(p) = hand else { unreachable!() };
             match s.state {
                 GameState::Won { winner, reason } => {
-                    use crate::rules::state::WinReason::*;
+                    use crate::state::WinReason::*;
                     let (w, l) = if winner == Team::A { (a, b) } else { (b, a) };
                     match reason {
                         Target => prop_assert!(w >= r.target && w > l),
@@ -596,7 +596,7 @@ proptest! {
                 GameState::Tied => {
                     prop_assert_eq!(a, b);
                     prop_assert!(stage == Stage::Regular);
-                    prop_assert_eq!(r.regular_season_ties, crate::rules::params::TieRule::Draw);
+                    prop_assert_eq!(r.regular_season_ties, crate::params::TieRule::Draw);
                     prop_assert_eq!(i, scored.len() - 1);
                 }
                 GameState::Tiebreak => prop_assert_eq!(a, b),

@@ -23,6 +23,50 @@ pub fn from_value<T: de::DeserializeOwned>(
     serde_path_to_error::deserialize(Strict(value))
 }
 
+/// A request body read as JSON, as the API reads every body: every whole float an integer
+/// ([`whole_numbers_as_integers`]). `Err` is the message of a body that is not JSON (the
+/// API's 400 `malformed`).
+pub fn read_body(body: &[u8]) -> Result<serde_json::Value, String> {
+    serde_json::from_slice(body)
+        .map(whole_numbers_as_integers)
+        .map_err(|e| format!("the body is not JSON: {e}"))
+}
+
+/// `value` with every number written as a float with no fraction (`2.0`) written as the
+/// integer it is (`2`), where an `i64` or `u64` holds it. JSON Schema counts `2.0` as an
+/// integer, so a client may send it where the API reads one (`expected_version`, a trick
+/// count); serde would refuse it. Run on a request body before it is read into its type.
+pub fn whole_numbers_as_integers(value: serde_json::Value) -> serde_json::Value {
+    use serde_json::{Number, Value};
+    match value {
+        Value::Number(n) if n.is_f64() => {
+            let whole = n.as_f64().filter(|f| f.fract() == 0.0);
+            // The bounds are exact powers of two: a float in [-2^63, 2^63) converts exactly.
+            match whole {
+                Some(f)
+                    if (-9_223_372_036_854_775_808.0..9_223_372_036_854_775_808.0).contains(&f) =>
+                {
+                    Value::Number(Number::from(f as i64))
+                }
+                Some(f) if (0.0..18_446_744_073_709_551_616.0).contains(&f) => {
+                    Value::Number(Number::from(f as u64))
+                }
+                _ => Value::Number(n),
+            }
+        }
+        Value::Array(items) => {
+            Value::Array(items.into_iter().map(whole_numbers_as_integers).collect())
+        }
+        Value::Object(fields) => Value::Object(
+            fields
+                .into_iter()
+                .map(|(k, v)| (k, whole_numbers_as_integers(v)))
+                .collect(),
+        ),
+        other => other,
+    }
+}
+
 /// A visitor that hands on strict deserializers to what it visits; `structs` when it reads a
 /// struct, so that a sequence is refused.
 struct Wrap<V> {
@@ -338,6 +382,18 @@ mod tests {
 
     fn read<T: de::DeserializeOwned>(value: serde_json::Value) -> Result<T, String> {
         from_value(value).map_err(|e| format!("{}: {}", e.path(), e.inner()))
+    }
+
+    #[test]
+    fn floats_without_a_fraction_become_integers() {
+        let body = json!({"expected_version": 3.0, "hand": {"a": {"tricks": [4.0, -0.0], "bids": ["nil", 2.5]}},
+                          "big": 1e300, "huge": 1.8e19, "n": null, "s": "4.0"});
+        assert_eq!(
+            whole_numbers_as_integers(body),
+            json!({"expected_version": 3, "hand": {"a": {"tricks": [4, 0], "bids": ["nil", 2.5]}},
+                   "big": 1e300, "huge": 18_000_000_000_000_000_000_u64, "n": null, "s": "4.0"})
+        );
+        assert!(whole_numbers_as_integers(json!(3.0)).is_i64());
     }
 
     #[test]

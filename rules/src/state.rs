@@ -127,3 +127,27 @@ impl GameState {
         }
     }
 }
+
+impl WinReason {
+    /// Why the game was won, as every page says it.
+    pub fn words(self) -> &'static str {
+        match self {
+            WinReason::Target => "reached the target",
+            WinReason::Time => "time called",
+            WinReason::Tiebreak => "tie-break hand",
+            WinReason::Floor => "other team at the loss floor",
+            WinReason::Moon => "moon",
+            WinReason::Forfeit => "forfeit",
+        }
+    }
+}
+
+impl Stage {
+    pub fn words(self) -> &'static str {
+        match self {
+            Stage::Regular => "regular season",
+            Stage::Playoff => "playoffs",
+            Stage::Final => "final",
+        }
+    }
+}

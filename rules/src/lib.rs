@@ -11,6 +11,7 @@ pub mod hand;
 pub mod params;
 pub mod state;
 pub mod strict;
+pub mod text;
 
 pub use calculator::{ScoreRequest, ScoreResponse, score_json, score_request};
 pub use error::{ErrorCode, Field, FieldError, TeamWords};

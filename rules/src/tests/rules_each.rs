@@ -3,10 +3,10 @@
 use serde_json::{Value, json};
 
 use super::support::*;
-use crate::rules::game::counted_tricks;
-use crate::rules::hand::Hand;
-use crate::rules::params::FailedNilTricks;
-use crate::rules::state::Stage;
+use crate::game::counted_tricks;
+use crate::hand::Hand;
+use crate::params::FailedNilTricks;
+use crate::state::Stage;
 
 /// (nil, blind nil, bag limit, bag penalty) of each preset, from the table of §2.4.
 fn table(name: &str) -> (i32, i32, u32, i32) {
@@ -495,8 +495,8 @@ fn blind_bids_options() {
 /// as a tie (draw under chicago-im's regular season, else a tie-break hand).
 #[test]
 fn loss_floor() {
-    use crate::rules::hand::Team;
-    use crate::rules::state::{GameState, WinReason};
+    use crate::hand::Team;
+    use crate::state::{GameState, WinReason};
     let set_a = hj(json!([4, 4]), [4, 3], json!([3, 3]), [3, 3]); // a −80, b +60
     for name in PRESETS {
         let r = rules(json!({"preset": name, "loss_floor": -200}));

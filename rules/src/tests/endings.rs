@@ -4,9 +4,9 @@
 use serde_json::{Value, json};
 
 use super::support::*;
-use crate::rules::game::Game;
-use crate::rules::hand::{Hand, Team};
-use crate::rules::state::{GameState, Phase, Stage, TeamTotal, WinReason};
+use crate::game::Game;
+use crate::hand::{Hand, Team};
+use crate::state::{GameState, Phase, Stage, TeamTotal, WinReason};
 
 fn won(winner: Team, reason: WinReason) -> GameState {
     GameState::Won { winner, reason }

@@ -4,8 +4,8 @@
 use serde_json::json;
 
 use super::support::*;
-use crate::rules::hand::Team;
-use crate::rules::state::{GameState, Stage, WinReason};
+use crate::hand::Team;
+use crate::state::{GameState, Stage, WinReason};
 
 fn won(winner: Team, reason: WinReason) -> GameState {
     GameState::Won { winner, reason }

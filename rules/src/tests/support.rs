@@ -3,12 +3,12 @@
 
 use serde_json::{Value, json};
 
-use crate::rules::FieldError;
-use crate::rules::calculator::{ScoreResponse, score_json};
-use crate::rules::game::{Game, ScoredHand};
-use crate::rules::hand::{Hand, HandError, HandInput};
-use crate::rules::params::{Rules, RulesSpec};
-use crate::rules::state::{Stage, TeamTotal};
+use crate::FieldError;
+use crate::calculator::{ScoreResponse, score_json};
+use crate::game::{Game, ScoredHand};
+use crate::hand::{Hand, HandError, HandInput};
+use crate::params::{Rules, RulesSpec};
+use crate::state::{Stage, TeamTotal};
 
 /// The presets' names, as the tests of every rule under each preset go through them.
 pub const PRESETS: [&str; 5] = [

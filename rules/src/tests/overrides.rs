@@ -4,13 +4,13 @@
 use serde_json::{Value, json};
 
 use super::support::*;
-use crate::rules::calculator::score_json;
-use crate::rules::params::{
+use crate::calculator::score_json;
+use crate::params::{
     BagOverflow, Bags, BlindBids, BlindNil, BlindWhen, FailedNilTricks, Moon, Revoke, Rules,
     RulesSpec, SetPenalty, TenFor200, TenFor200Set, TieRule, preset_names, presets,
 };
 
-fn resolve(spec: Value) -> Result<Rules, crate::rules::params::RulesError> {
+fn resolve(spec: Value) -> Result<Rules, crate::params::RulesError> {
     serde_json::from_value::<RulesSpec>(spec).unwrap().resolve()
 }
 
