@@ -45,13 +45,19 @@ module.exports = [
     ignores: ["target/", "fuzz/", "benches/", "tests/fixtures/", "data/"]
   },
   js.configs.recommended,
-  scripts(["static/**/*.js"], globals.browser, ["static/sw.js"]),
+  scripts(["static/**/*.js"], globals.browser, ["static/sw.js", "static/console/**"]),
   {
-    ...scripts(["static/**/*.js"], globals.browser, ["static/sw.js"]),
+    ...scripts(["static/**/*.js"], globals.browser, ["static/sw.js", "static/console/**"]),
     // A page's scripts share the window: nothing may leak into it (a worker has its own).
     rules: { "no-implicit-globals": "error" }
   },
   scripts(["static/sw.js"], globals.serviceworker),
+  {
+    // The console's ES modules (`<script type="module">`, ES2020: the phones that run
+    // WebAssembly run these): the hand form's preview and the engine it asks.
+    ...scripts(["static/console/**/*.js"], globals.browser),
+    languageOptions: { ecmaVersion: 2020, sourceType: "module", globals: { ...globals.browser } }
+  },
   {
     files: ["tests/js/**/*.js", "eslint.config.js"],
     languageOptions: {

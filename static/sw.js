@@ -26,7 +26,10 @@ var PRECACHE = [
   "/static/outbox.js",
   "/static/session.js",
   "/static/favicon.svg",
-  "/static/rules.wasm"
+  "/static/rules.wasm",
+  // The hand form's preview and the engine it asks (ES modules).
+  "/static/console/preview.js",
+  "/static/console/engine.js"
 ];
 
 self.addEventListener("install", function (event) {

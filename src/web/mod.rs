@@ -68,6 +68,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
                 .service(healthz)
                 .configure(metrics::route)
                 .service(asset)
+                .service(console_asset)
                 .configure(api::routes)
                 .configure(pages::routes)
                 .service(
@@ -132,18 +133,33 @@ const ASSETS: &[(&str, &str, &[u8])] = &[
     asset!("favicon.svg", "image/svg+xml"),
     // The scoring engine for the console (rules-wasm/, refreshed as its test says).
     asset!("rules.wasm", "application/wasm"),
+    // The console's ES modules (served under /static/console/).
+    asset!("console/engine.js", "text/javascript; charset=utf-8"),
+    asset!("console/preview.js", "text/javascript; charset=utf-8"),
 ];
 
 #[get("/static/{name}")]
 async fn asset(name: web::Path<String>) -> Result<HttpResponse, PageError> {
+    serve_asset(&name)
+}
+
+/// The file `name` of [`ASSETS`], or a 404.
+fn serve_asset(name: &str) -> Result<HttpResponse, PageError> {
     let (_, content_type, body) = ASSETS
         .iter()
-        .find(|(file, _, _)| *file == name.as_str())
+        .find(|(file, _, _)| *file == name)
         .ok_or(AppError::NotFound)?;
     Ok(HttpResponse::Ok()
         .content_type(*content_type)
         .insert_header((header::CACHE_CONTROL, "public, max-age=3600"))
         .body(*body))
+}
+
+/// One of the console's ES modules, `static/console/{name}` (imported by path, so they keep
+/// their folder).
+#[get("/static/console/{name}")]
+async fn console_asset(name: web::Path<String>) -> Result<HttpResponse, PageError> {
+    serve_asset(&format!("console/{name}"))
 }
 
 /// Anything else: a 405 (with `Allow`) for a known path asked with a method it does not

@@ -13,11 +13,13 @@ pub mod same_origin;
 use actix_web::http::header;
 use actix_web::middleware::DefaultHeaders;
 
-/// No inline script, no framing, no sniffing: on every answer.
+/// No inline script, no framing, no sniffing: on every answer. `'wasm-unsafe-eval'` lets
+/// the console compile the scoring engine (`/static/rules.wasm`) and nothing else: it does
+/// not allow `eval` of script text.
 pub const SECURITY_HEADERS: [(header::HeaderName, &str); 4] = [
     (
         header::CONTENT_SECURITY_POLICY,
-        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; \
+        "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; \
          object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
     ),
     (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),

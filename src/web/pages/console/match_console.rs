@@ -62,6 +62,8 @@ struct ConsolePage {
     scheduled_at: Option<String>,
     sheet: Scoresheet,
     form: Option<FormView>,
+    /// The match for the hand form's live preview (`match_data`), JSON safe in `<script>`.
+    match_data: Option<String>,
     /// The error summary at the top (a refused post).
     summary: Option<ErrorSummary>,
     /// A message for the whole page (e.g. a hand sent after the game is over).
@@ -204,6 +206,9 @@ fn console_page(
         shown.conflict,
     );
     let (time_left, ends_at) = time_left(&view, clock.now());
+    let match_data = form
+        .as_ref()
+        .and_then(|_| super::match_data::match_data(&view, clock.now()));
     ConsolePage {
         nav,
         league_name: league.row.name,
@@ -226,6 +231,7 @@ fn console_page(
         scheduled_at: view.scheduled_at.map(when_local),
         sheet: sheet(&view),
         form,
+        match_data,
         summary,
         page_error,
         forfeit_open: shown.forfeit_error.is_some(),

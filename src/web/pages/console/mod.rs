@@ -35,6 +35,7 @@ mod correct;
 pub mod form;
 mod lineup;
 mod match_console;
+mod match_data;
 mod offline;
 mod tonight;
 
