@@ -23,6 +23,7 @@ mod browser_lineups;
 mod browser_live;
 mod browser_outbox;
 mod browser_phone;
+mod browser_preview;
 mod browser_print;
 mod browser_schedule;
 mod calendar;

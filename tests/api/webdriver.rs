@@ -87,6 +87,7 @@ pub const BROWSER_TESTS: &[&str] = &[
     "browser_phone::errors_are_in_view_on_a_phone",
     "browser_phone::the_console_fits_a_phone",
     "browser_phone::a_150_hand_console_loads_on_a_phone_and_takes_the_next_hand",
+    "browser_preview::the_hand_form_previews_and_refuses_with_the_engine_on_a_phone",
     "browser_a11y::every_page_passes_axe",
     "browser_a11y::a_whole_hand_is_entered_with_the_keyboard_alone",
     "browser_live::the_scoreboard_updates_in_place",
