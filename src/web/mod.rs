@@ -155,11 +155,11 @@ fn serve_asset(name: &str) -> Result<HttpResponse, PageError> {
         .body(*body))
 }
 
-/// One of the console's ES modules, `static/console/{name}` (imported by path, so they keep
-/// their folder).
-#[get("/static/console/{name}")]
-async fn console_asset(name: web::Path<String>) -> Result<HttpResponse, PageError> {
-    serve_asset(&format!("console/{name}"))
+/// One of the console's ES modules, `static/console/{module}` (imported by path, so they
+/// keep their folder).
+#[get("/static/console/{module}")]
+async fn console_asset(module: web::Path<String>) -> Result<HttpResponse, PageError> {
+    serve_asset(&format!("console/{module}"))
 }
 
 /// Anything else: a 405 (with `Allow`) for a known path asked with a method it does not

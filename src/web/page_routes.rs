@@ -14,7 +14,7 @@ use crate::web::error::AppError;
 pub const ROUTES: &[(&str, &str)] = &[
     ("GET", "/healthz"),
     ("GET", "/static/{name}"),
-    ("GET", "/static/console/{name}"),
+    ("GET", "/static/console/{module}"),
     // Home, rules, calculator, account.
     ("GET", "/"),
     ("GET", "/rules"),

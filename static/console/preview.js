@@ -473,10 +473,10 @@ function bindPage() {
     link.textContent = messageOf(error, data.names);
     link.addEventListener("click", (event) => {
       const field = document.getElementById(place.target);
-      if (!field) return;
-      event.preventDefault();
-      (field.closest("fieldset") || field).scrollIntoView({ block: "start" });
-      field.focus({ preventScroll: true });
+      if (field) {
+        event.preventDefault();
+        bringIntoView(field);
+      }
     });
     item.appendChild(link);
     list.appendChild(item);
@@ -485,6 +485,23 @@ function bindPage() {
     heading.before(box);
     if (!document.title.startsWith("Error: ")) document.title = `Error: ${document.title}`;
     box.focus();
+  };
+
+  // The field with its caption in view, or its message where that is above (the tricks'
+  // sum) and both fit; then the focus (as console.js does for the server's summary).
+  const bringIntoView = (field) => {
+    const group = field.closest("fieldset");
+    let top = (group && group.querySelector("legend")) || field.closest("label") || field;
+    const said = field.getAttribute("aria-describedby");
+    const message = said ? document.getElementById(said) : null;
+    if (message) {
+      const m = message.getBoundingClientRect();
+      const f = field.getBoundingClientRect();
+      if (m.top < top.getBoundingClientRect().top && f.bottom - m.top < window.innerHeight - 120) top = message;
+    }
+    top.scrollIntoView({ block: "start" });
+    field.focus({ preventScroll: true });
+    if (history.replaceState) history.replaceState(null, "", `#${field.id}`);
   };
 
   const checkBids = () => {
