@@ -68,6 +68,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
                 .service(healthz)
                 .configure(metrics::route)
                 .service(asset)
+                .service(outbox_asset)
                 .configure(api::routes)
                 .configure(pages::routes)
                 .service(
@@ -124,7 +125,13 @@ const ASSETS: &[(&str, &str, &[u8])] = &[
     asset!("bracket.css", "text/css; charset=utf-8"),
     asset!("calculator.js", "text/javascript; charset=utf-8"),
     asset!("console.js", "text/javascript; charset=utf-8"),
-    asset!("outbox.js", "text/javascript; charset=utf-8"),
+    // The console's outbox: ES modules, served under /static/outbox/ (they import each other).
+    asset!("outbox/main.js", "text/javascript; charset=utf-8"),
+    asset!("outbox/browser.js", "text/javascript; charset=utf-8"),
+    asset!("outbox/queue.js", "text/javascript; charset=utf-8"),
+    asset!("outbox/transport.js", "text/javascript; charset=utf-8"),
+    asset!("outbox/ui.js", "text/javascript; charset=utf-8"),
+    asset!("outbox/words.js", "text/javascript; charset=utf-8"),
     asset!("session.js", "text/javascript; charset=utf-8"),
     asset!("public.js", "text/javascript; charset=utf-8"),
     asset!("bracket.js", "text/javascript; charset=utf-8"),
@@ -136,9 +143,19 @@ const ASSETS: &[(&str, &str, &[u8])] = &[
 
 #[get("/static/{name}")]
 async fn asset(name: web::Path<String>) -> Result<HttpResponse, PageError> {
+    asset_named(&name)
+}
+
+/// The outbox's modules (`static/outbox/`).
+#[get("/static/outbox/{name}")]
+async fn outbox_asset(name: web::Path<String>) -> Result<HttpResponse, PageError> {
+    asset_named(&format!("outbox/{name}"))
+}
+
+fn asset_named(name: &str) -> Result<HttpResponse, PageError> {
     let (_, content_type, body) = ASSETS
         .iter()
-        .find(|(file, _, _)| *file == name.as_str())
+        .find(|(file, _, _)| *file == name)
         .ok_or(AppError::NotFound)?;
     Ok(HttpResponse::Ok()
         .content_type(*content_type)

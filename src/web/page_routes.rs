@@ -14,6 +14,7 @@ use crate::web::error::AppError;
 pub const ROUTES: &[(&str, &str)] = &[
     ("GET", "/healthz"),
     ("GET", "/static/{name}"),
+    ("GET", "/static/outbox/{name}"),
     // Home, rules, calculator, account.
     ("GET", "/"),
     ("GET", "/rules"),

@@ -50,6 +50,7 @@ pub(crate) const ROUTES: &[(&str, &str, Access)] = &[
     // Health and assets.
     ("GET", "/healthz", Public),
     ("GET", "/static/{name}", Public),
+    ("GET", "/static/outbox/{name}", Public),
     // The JSON API (docs/api.md §12).
     ("POST", "/api/v1/score", Public),
     ("GET", "/api/v1/presets", Public),

@@ -1,4 +1,4 @@
-//! The console's outbox in headless Chromium (`static/outbox.js`, `static/sw.js`): hands
+//! The console's outbox in headless Chromium (`static/outbox/`, `static/sw.js`): hands
 //! typed while the table's Wi-Fi is down are kept on the phone, survive a reload, and are
 //! recorded exactly once when the connection returns; a queued hand that meets a change
 //! made meanwhile by another supervisor waits for the supervisor's decision.
@@ -1086,6 +1086,77 @@ async fn a_lineup_set_offline_is_sent_once_in_order_with_the_hands() {
         .fetch_all(c)
         .await)?;
         ensure!(lineups.len() == 1, "one lineup recorded: {lineups:?}");
+        Ok(())
+    })
+    .await;
+}
+
+/// Types `hand` and taps Record while the page cannot reach the app, and waits until the
+/// outbox keeps it (`count` items waiting).
+async fn keep_a_hand(browser: &Browser, hand: &Hand, count: usize) -> anyhow::Result<()> {
+    type_hand(browser, hand).await?;
+    let record = browser.find("#record").await?;
+    browser.click(&record).await?;
+    until(
+        browser,
+        "the outbox keeps the hand",
+        &format!(
+            "const o = document.getElementById('outbox'); \
+             return !!o && o.dataset.count === '{count}';"
+        ),
+    )
+    .await
+}
+
+const AT_ONCE: &str = "browser_outbox::a_kept_hand_is_sent_the_moment_the_connection_returns";
+
+/// How long after the connection returns a kept hand is recorded, in the two ways a table's
+/// Wi-Fi comes back: the phone was told it was offline (the `online` event comes), and the
+/// phone kept its Wi-Fi but the Wi-Fi lost its way out (no event: `navigator.onLine` stayed
+/// true). Before each return the phone waits 7 s, long enough for a doubling backoff
+/// (2 s, 4 s, 8 s) to put its next try far away. Prints both figures (BENCHMARKS.md).
+#[actix_web::test]
+async fn a_kept_hand_is_sent_the_moment_the_connection_returns() {
+    let app = spawn_app().await;
+    let (admin, id) = league_night(&app).await;
+    let relay = relay_for(&app);
+    with_browser(AT_ONCE, "outbox-at-once", async |browser| {
+        open_console(browser, &relay, "sam", id).await?;
+
+        // The Wi-Fi stays, the way out is lost: no `offline`, no `online` event.
+        relay.cut();
+        keep_a_hand(browser, &FIRST, 1).await?;
+        sleep(Duration::from_secs(7)).await;
+        ensure!(hands_of(&api_match(&admin, id).await?).is_empty(), "nothing got through");
+        relay.restore();
+        let back = Instant::now();
+        until_hands(&admin, id, 1).await?;
+        let without_event = back.elapsed();
+
+        // The phone is told it is offline, then online.
+        browser.goto(&relay.url(&format!("/supervise/matches/{id}"))).await?;
+        browser.wait_for("#hand-form", WAIT).await?;
+        go_offline(browser, &relay).await?;
+        keep_a_hand(browser, &SECOND, 1).await?;
+        sleep(Duration::from_secs(7)).await;
+        go_online(browser, &relay).await?;
+        let back = Instant::now();
+        until_hands(&admin, id, 2).await?;
+        let with_event = back.elapsed();
+
+        println!(
+            "outbox: connection back → hand recorded: {} ms with the online event, {} ms without it",
+            with_event.as_millis(),
+            without_event.as_millis()
+        );
+        ensure!(
+            with_event < Duration::from_millis(1500),
+            "with the online event the hand waited {with_event:?}"
+        );
+        ensure!(
+            without_event < Duration::from_secs(4),
+            "without an event the hand waited {without_event:?}"
+        );
         Ok(())
     })
     .await;

@@ -84,6 +84,7 @@ pub const BROWSER_TESTS: &[&str] = &[
     "browser_outbox::a_queued_hand_that_meets_a_conflict_waits_for_the_supervisor",
     "browser_outbox::a_log_out_from_any_page_leaves_no_console_on_the_phone",
     "browser_outbox::a_lineup_set_offline_is_sent_once_in_order_with_the_hands",
+    "browser_outbox::a_kept_hand_is_sent_the_moment_the_connection_returns",
     "browser_phone::errors_are_in_view_on_a_phone",
     "browser_phone::the_console_fits_a_phone",
     "browser_phone::a_150_hand_console_loads_on_a_phone_and_takes_the_next_hand",

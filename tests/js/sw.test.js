@@ -77,8 +77,8 @@ test("only GETs of console pages and of /static/ are the worker's", () => {
   assert.equal(sw.routeOf(request("/supervise")), "page");
   assert.equal(sw.routeOf(request("/supervise/matches/12")), "page");
   assert.equal(sw.routeOf(request("/supervise/matches/12?x=1")), "page");
-  assert.equal(sw.routeOf(request("/static/outbox.js", { mode: "no-cors" })), "asset");
-  // A POST is outbox.js's business.
+  assert.equal(sw.routeOf(request("/static/outbox/queue.js", { mode: "cors" })), "asset");
+  // A POST is the outbox's business.
   assert.equal(sw.routeOf(request("/supervise/matches/12/hands", { method: "POST" })), null);
   assert.equal(sw.routeOf(request("/static/style.css", { method: "POST" })), null);
   // The worker's own script, pages outside the console, the API, a script's fetch.
