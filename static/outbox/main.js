@@ -125,7 +125,7 @@ function start() {
     if (!online()) {
       s.problem = "no connection";
       if (s.live) kept(s.live);
-      schedule("network");
+      schedule("offline");
       return null;
     }
     const item = next.item;
@@ -155,13 +155,14 @@ function start() {
       if (m === match) s.sent = true;
       return drain();
     }
+    // Nothing went through: whatever the supervisor waits for is kept, not only this item.
     if (result.outcome === "retry") {
       s.problem = result.message;
-      if (live) kept(live);
+      if (s.live) kept(s.live);
       schedule(result.cause);
       return null;
     }
-    if (result.outcome === "auth") return lostSession(live);
+    if (result.outcome === "auth") return lostSession(s.live);
     if (live && live.mode === "new") {
       // The supervisor waits for this answer: the server's page, as without this script,
       // shows what to fix next to what was typed (the item was never recorded).

@@ -25,15 +25,19 @@ export const STATES = ["waiting", "refused", "conflict"];
 // (afterRecorded), as it moves the version on only when it changes who sits.
 export const BUMPS = { hand: 1, correction: 1, time: 1, forfeit: 1, start: 1, "check-in": 0, rating: 0, lineup: 0 };
 
-// Retries. Nothing reached the server (no connection, no answer): try again every 2 s, a
-// failed try costs the server nothing. The server answered 5xx or 503 (busy): back off,
-// 2 s doubling to 60 s, so that a struggling server is not hammered by every phone.
-export const RETRY = { network: 2000, first: 2000, last: 60000 };
+// Retries. Nothing reached the server (no connection, no answer) though the phone says it
+// is online (its Wi-Fi is up, the Wi-Fi's way out is not): try again every 2 s, a failed
+// try costs the server nothing, and no event will say when the way out is back. The phone
+// says it is offline: its `online` event sends at once; a try every 30 s all the same, in
+// case a browser misses the event. The server answered 5xx or 503 (busy): back off, 2 s
+// doubling to 60 s, so that a struggling server is not hammered by every phone.
+export const RETRY = { network: 2000, offline: 30000, first: 2000, last: 60000 };
 
 // The wait before the next try after a failed one (`previous`: the last wait, 0 if none;
-// `cause`: "network", or "server" / "auth" for an answer that was not a yes).
+// `cause`: "network", "offline", or "server" / "auth" for an answer that was not a yes).
 export function nextRetryDelay(previous, cause) {
   if (cause === "network") return RETRY.network;
+  if (cause === "offline") return RETRY.offline;
   return previous ? Math.min(previous * 2, RETRY.last) : RETRY.first;
 }
 

@@ -65,6 +65,9 @@ test("nothing reached the server: a try every 2 s, however many failed", () => {
   const waits = [];
   for (let i = 0; i < 6; i++) { delay = Q.nextRetryDelay(delay, "network"); waits.push(delay); }
   assert.deepEqual(waits, [2000, 2000, 2000, 2000, 2000, 2000]);
+  // The phone says it is offline: its `online` event sends; a slow try in case it never comes.
+  assert.equal(Q.nextRetryDelay(2000, "offline"), 30000);
+  assert.equal(Q.nextRetryDelay(0, "offline"), 30000);
 });
 
 test("the server failed (5xx, 503): back off from 2 s, doubling up to 60 s", () => {
