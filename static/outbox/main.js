@@ -213,7 +213,7 @@ function start() {
   function kept(live) {
     s.live = null;
     UI.busy(live.form, false);
-    if (live.form === newHandForm && live.mode === "new") {
+    if (live.form === newHandForm) {
       UI.clearForm(newHandForm);
       s.dirty = false;
     }
@@ -354,7 +354,7 @@ function start() {
       UI.busy(form, true);
     } else {
       if (editing) clearEditing();
-      else if (form === newHandForm) { UI.clearForm(form); s.dirty = false; }
+      if (form === newHandForm) { UI.clearForm(form); s.dirty = false; }
     }
     s.note = "";
     render();

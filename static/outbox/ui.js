@@ -125,10 +125,13 @@ function statusWords(view, items) {
 // This match's items in #pending-hands: the count, the status line, the list.
 function renderList(box, view, items) {
   const count = items.length;
+  const stuck = items.filter(function (i) { return i.state !== "waiting"; }).length;
   box.setAttribute("data-count", String(count));
+  // A refused or conflicting entry is not "waiting to send": it waits for the supervisor.
+  const words = [count - stuck ? count - stuck + " waiting to send" : "", stuck ? stuck + " not sent: needs you" : ""];
   const children = [el("p", {
     id: "outbox", "class": "outbox-count", "data-count": String(count),
-    text: count ? count + " waiting to send" : "Nothing waiting to send", hidden: !count
+    text: words.filter(Boolean).join(" · ") || "Nothing waiting to send", hidden: !count
   })];
   if (count || view.note) {
     const line = el("p", { "class": "outbox-status", id: "outbox-status", text: statusWords(view, items) + " " });

@@ -790,7 +790,8 @@ async fn a_queued_hand_that_meets_a_conflict_waits_for_the_supervisor() {
             "the kept hands beside it: {phone}"
         );
         ensure!(
-            outbox(browser).await?.0.contains("2 waiting to send"),
+            // The conflicting hand waits for the supervisor, not for the connection.
+            outbox(browser).await?.0 == "1 waiting to send · 1 not sent: needs you",
             "the count: {:?}",
             outbox(browser).await?
         );
@@ -1289,6 +1290,16 @@ async fn a_hand_the_server_fails_to_take_is_kept_and_recorded_once_later() {
         relay.fail_with(503);
         keep_a_hand(browser, &FIRST, 1).await?;
         until_banner(browser, "1 waiting to send").await?;
+        // The score at the top is not the match as the form counts it: said next to it.
+        let note = browser.text_of("#outbox-score-note").await?;
+        ensure!(
+            note.contains("1 hand waiting to send"),
+            "next to the score: {note:?}"
+        );
+        ensure!(
+            browser.text_of("#hand-title").await? == "Hand 2",
+            "the form is for the next hand"
+        );
         ensure!(relay.failed() >= 1, "the hand met the 503");
         let kept = stored(browser, id).await?;
         ensure!(
@@ -1655,6 +1666,74 @@ async fn a_service_worker_update_while_hands_wait_still_sends_each_once() {
             view["version"]
         );
         ensure!(stored(browser, id).await?.is_empty(), "nothing kept");
+        Ok(())
+    })
+    .await;
+}
+
+const OLD_FORMAT: &str = "browser_outbox::entries_kept_by_the_first_outbox_are_still_sent_once";
+
+/// A phone updated in the middle of a night: its localStorage holds what the first outbox
+/// (one script, `outbox.js`) kept, in its format: a lineup without an idempotency key, then
+/// a hand with one. The new outbox reads them and sends both, in order, each once.
+#[actix_web::test]
+async fn entries_kept_by_the_first_outbox_are_still_sent_once() {
+    let app = spawn_app().await;
+    let (admin, id) = league_night(&app).await;
+    let relay = relay_for(&app);
+    with_browser(OLD_FORMAT, "outbox-old-format", async |browser| {
+        open_console(browser, &relay, "sam", id).await?;
+        let base = api_match(&admin, id).await?["version"]
+            .as_i64()
+            .context("version")?;
+        // As outbox.js wrote them (its storage key, its item fields), on this match.
+        let names = browser
+            .execute(
+                "const one = document.getElementById('lineup-a-player1'); \
+                 const two = document.getElementById('lineup-a-player2'); \
+                 const v = String(arguments[1]); \
+                 const hand = [['expected_version', v], ['idempotency_key', 'page-key'], \
+                   ['a_bid0', '4'], ['a_bid1', 'nil'], ['a_tricks0', '5'], ['a_tricks1', '0'], \
+                   ['b_bid0', '3'], ['b_bid1', '3'], ['b_tricks0', '4'], ['b_tricks1', '4']]; \
+                 const data = { seen: null, items: [ \
+                   { id: 'old-1', kind: 'lineup', action: '/supervise/matches/' + arguments[0] + '/lineup', \
+                     number: null, fields: [['expected_version', v], ['team', 'a'], \
+                       ['player1', one.options[2].value], ['player2', two.options[1].value], \
+                       ['student_id1', ''], ['student_id2', '']], \
+                     key: null, base: arguments[1], bumps: 0, hand: null, \
+                     summary: 'Team 1\\'s lineup', state: 'waiting', message: '', at: 1 }, \
+                   { id: 'old-2', kind: 'hand', action: '/supervise/matches/' + arguments[0] + '/hands', \
+                     number: null, fields: hand, key: 'old-outbox-hand-key', base: arguments[1], bumps: 1, \
+                     hand: 1, summary: 'a hand', state: 'waiting', message: '', at: 2 } ] }; \
+                 localStorage.setItem('spades-im.outbox.v1.sam.' + arguments[0], JSON.stringify(data)); \
+                 return [one.options[2].text, two.options[1].text];",
+                json!([id.to_string(), base]),
+            )
+            .await?;
+        browser.refresh().await?;
+        let view = until_hands(&admin, id, 1).await?;
+        ensure!(hands_of(&view) == vec![FIRST.api()], "the kept hand");
+        let seated: Vec<Value> = view["lineup"]["a"]
+            .as_array()
+            .map(|s| s.iter().map(|p| p["name"].clone()).collect())
+            .unwrap_or_default();
+        ensure!(json!(seated) == names, "the kept lineup: {seated:?}, not {names}");
+        until(
+            browser,
+            "nothing waits any more",
+            "const o = document.getElementById('outbox'); \
+             return !!o && o.dataset.count === '0' && document.readyState === 'complete';",
+        )
+        .await?;
+        ensure!(stored(browser, id).await?.is_empty(), "nothing kept");
+        sleep(Duration::from_secs(3)).await;
+        let view = api_match(&admin, id).await?;
+        ensure!(
+            hands_of(&view).len() == 1 && view["version"] == json!(base + 2),
+            "each once: {} hands, version {}",
+            hands_of(&view).len(),
+            view["version"]
+        );
         Ok(())
     })
     .await;
