@@ -78,7 +78,7 @@ export function bannerWords(c, online, sending) {
   } else if (!online) {
     parts.push("Offline");
   }
-  if (refused > 0) parts.push(plural(refused, "entry needs", "entries need") + " you: see below the header");
+  if (refused > 0) parts.push(plural(refused, "entry needs", "entries need") + " you: see the top of the page");
   const state = refused > 0 ? "refused" : !online ? "offline" : c.waiting > 0 ? (sending ? "sending" : "waiting") : "idle";
   return { text: parts.join(" · "), state: state };
 }

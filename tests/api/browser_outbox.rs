@@ -1171,7 +1171,7 @@ async fn a_lineup_set_offline_is_sent_once_in_order_with_the_hands() {
 }
 
 /// Types `hand` and taps Record while the page cannot reach the app, and waits until the
-/// outbox keeps it (`count` items waiting).
+/// outbox keeps it (`count` items waiting) and the form is free again (its try failed).
 async fn keep_a_hand(browser: &Browser, hand: &Hand, count: usize) -> anyhow::Result<()> {
     type_hand(browser, hand).await?;
     let record = browser.find("#record").await?;
@@ -1181,7 +1181,8 @@ async fn keep_a_hand(browser: &Browser, hand: &Hand, count: usize) -> anyhow::Re
         "the outbox keeps the hand",
         &format!(
             "const o = document.getElementById('outbox'); \
-             return !!o && o.dataset.count === '{count}';"
+             return !!o && o.dataset.count === '{count}' \
+               && !document.getElementById('hand-form').hasAttribute('aria-busy');"
         ),
     )
     .await
@@ -1339,6 +1340,16 @@ async fn a_hand_the_server_fails_to_take_is_kept_and_recorded_once_later() {
             stored(browser, id).await?.is_empty(),
             "nothing kept any more"
         );
+        ensure!(
+            browser
+                .execute(
+                    "return document.getElementById('outbox-banner').hidden;",
+                    json!([])
+                )
+                .await?
+                == json!(true),
+            "all sent, online: no banner"
+        );
         sleep(Duration::from_secs(3)).await;
         let view = api_match(&admin, id).await?;
         ensure!(
@@ -1347,6 +1358,69 @@ async fn a_hand_the_server_fails_to_take_is_kept_and_recorded_once_later() {
             hands_of(&view).len(),
             view["version"]
         );
+        Ok(())
+    })
+    .await;
+}
+
+const NOT_FOUND_KEPT: &str = "browser_outbox::a_hand_answered_404_is_kept_and_shown_never_dropped";
+
+/// A kept hand whose next try is answered 404 (or 400: the same path) is not dropped: it
+/// stays on the phone as refused, at the top of the page with the status, Edit and Discard.
+/// Edit puts the hand back into the hand form, numbered as it was; sent again, it is recorded.
+#[actix_web::test]
+async fn a_hand_answered_404_is_kept_and_shown_never_dropped() {
+    let app = spawn_app().await;
+    let (admin, id) = league_night(&app).await;
+    let relay = relay_for(&app);
+    with_browser(NOT_FOUND_KEPT, "outbox-404-kept", async |browser| {
+        open_console(browser, &relay, "sam", id).await?;
+        relay.cut();
+        keep_a_hand(browser, &FIRST, 1).await?;
+        relay.fail_with(404);
+        until(
+            browser,
+            "the 404 is on top",
+            "const top = document.getElementById('outbox-refused'); \
+             return !!top && !top.hidden && top.textContent.includes('refused (404)') \
+               && !!top.querySelector('button.outbox-edit');",
+        )
+        .await?;
+        relay.fail_with(0);
+        relay.restore();
+        sleep(Duration::from_secs(3)).await;
+        let kept = stored(browser, id).await?;
+        ensure!(
+            kept.len() == 1 && kept[0]["state"] == json!("refused"),
+            "kept as refused, not sent again by itself: {kept:?}"
+        );
+        ensure!(
+            hands_of(&api_match(&admin, id).await?).is_empty(),
+            "nothing recorded"
+        );
+        // The supervisor scrolls up to it (the banner stays on top of what passes under it).
+        browser
+            .execute(
+                "document.getElementById('outbox-refused').scrollIntoView({ block: 'center' }); return true;",
+                json!([]),
+            )
+            .await?;
+        let edit = browser.find("#outbox-refused button.outbox-edit").await?;
+        browser.click(&edit).await?;
+        until(
+            browser,
+            "Edit puts the hand back into the form",
+            "const f = document.getElementById('hand-form'); \
+             return f.getAttribute('data-outbox-editing') !== null \
+               && f.elements['a_bid0'].value === '4' && f.elements['b_tricks1'].value === '4' \
+               && document.getElementById('hand-title').textContent === 'Hand 1';",
+        )
+        .await?;
+        // Sent again as it is: recorded once.
+        let record = browser.find("#record").await?;
+        browser.click(&record).await?;
+        let view = until_hands(&admin, id, 1).await?;
+        ensure!(hands_of(&view)[0] == FIRST.api(), "the hand as typed");
         Ok(())
     })
     .await;
@@ -1613,6 +1687,7 @@ async fn a_service_worker_update_while_hands_wait_still_sends_each_once() {
         go_offline(browser, &relay).await?;
         keep_a_hand(browser, &FIRST, 1).await?;
         keep_a_hand(browser, &SECOND, 2).await?;
+        until_banner(browser, "Offline — 2 waiting to send").await?;
 
         // The worker's own fetches get through again; the page still has no connection.
         relay.restore();
