@@ -147,9 +147,9 @@ async fn asset(name: web::Path<String>) -> Result<HttpResponse, PageError> {
 }
 
 /// The outbox's modules (`static/outbox/`).
-#[get("/static/outbox/{name}")]
-async fn outbox_asset(name: web::Path<String>) -> Result<HttpResponse, PageError> {
-    asset_named(&format!("outbox/{name}"))
+#[get("/static/outbox/{module}")]
+async fn outbox_asset(module: web::Path<String>) -> Result<HttpResponse, PageError> {
+    asset_named(&format!("outbox/{module}"))
 }
 
 fn asset_named(name: &str) -> Result<HttpResponse, PageError> {

@@ -272,6 +272,7 @@ impl Seeded {
                     (_, "{username}") => "sue".into(),
                     (_, "{preset}") => "classic".into(),
                     (_, "{name}") => "style.css".into(),
+                    (_, "{module}") => "queue.js".into(),
                     (_, s) if s.starts_with('{') => {
                         panic!("no value for {s} in {template}: add one to Seeded::concrete")
                     }
