@@ -115,6 +115,17 @@ test("what the console needs offline is fetched at install", () => {
   used.forEach((asset) => assert.ok(sw.PRECACHE.includes(asset), asset + " is precached"));
 });
 
+test("every module of the outbox is served by the binary and fetched at install", () => {
+  const dir = path.join(__dirname, "../../static/outbox");
+  const modules = fs.readdirSync(dir).filter((f) => f.endsWith(".js"));
+  const served = fs.readFileSync(path.join(__dirname, "../../src/web/mod.rs"), "utf8");
+  assert.ok(modules.includes("main.js") && modules.includes("queue.js"));
+  modules.forEach((f) => {
+    assert.ok(sw.PRECACHE.includes("/static/outbox/" + f), f + " is precached");
+    assert.ok(served.includes('asset!("outbox/' + f + '"'), f + " is in ASSETS");
+  });
+});
+
 test("the session's token is read from the page", () => {
   assert.equal(sw.tokenOf(pageWith("t0k3n", "")), "t0k3n");
   assert.equal(sw.tokenOf("<main>Log in</main>"), "");
