@@ -9,7 +9,7 @@ const globals = require("globals");
 // so that the unit tests (Node) can load them; in a browser `module` is not defined.
 const exportsForTests = { module: "readonly" };
 
-// The scripts as the browser gets them: ES2017 at most (ES5 style, a few arrow functions and
+// The scripts as the browser gets them (but the outbox's modules, below): ES2017 at most (ES5 style, a few arrow functions and
 // const), for the older phones and TV browsers they run on.
 function scripts(files, environment, ignores) {
   return {
@@ -45,17 +45,18 @@ module.exports = [
     ignores: ["target/", "fuzz/", "benches/", "tests/fixtures/", "data/"]
   },
   js.configs.recommended,
-  scripts(["static/**/*.js"], globals.browser, ["static/sw.js", "static/console/**"]),
+  scripts(["static/**/*.js"], globals.browser, ["static/sw.js", "static/console/**", "static/outbox/**"]),
   {
-    ...scripts(["static/**/*.js"], globals.browser, ["static/sw.js", "static/console/**"]),
+    ...scripts(["static/**/*.js"], globals.browser, ["static/sw.js", "static/console/**", "static/outbox/**"]),
     // A page's scripts share the window: nothing may leak into it (a worker has its own).
     rules: { "no-implicit-globals": "error" }
   },
   scripts(["static/sw.js"], globals.serviceworker),
   {
-    // The console's ES modules (`<script type="module">`, ES2020: the phones that run
-    // WebAssembly run these): the hand form's preview and the engine it asks.
-    ...scripts(["static/console/**/*.js"], globals.browser),
+    // The console's ES modules (`<script type="module">`, import/export, ES2020: the phones
+    // that run WebAssembly run these), served as they are; their tests import them: the hand
+    // form's preview and the engine it asks (console/), the outbox (outbox/).
+    ...scripts(["static/console/**/*.js", "static/outbox/**/*.js"], globals.browser),
     languageOptions: { ecmaVersion: 2020, sourceType: "module", globals: { ...globals.browser } }
   },
   {

@@ -4,7 +4,7 @@
 // The server's answer to the log-out says `Clear-Site-Data: "cache", "storage"`: the browser
 // drops its HTTP cache and the site's storage, which holds the console's service worker
 // (sw.js) with the pages it keeps for a reload offline (the user's name, notes, a CSRF token)
-// and localStorage with the console's outbox (outbox.js). This script does the same first,
+// and localStorage with the console's outbox (static/outbox/). This script does the same first,
 // for a browser that ignores the header or an answer that never arrives: it empties the
 // worker's caches and the outbox, then posts the form.
 //

@@ -1,11 +1,11 @@
 // The console's service worker (served as /supervise/sw.js, scope /supervise): keeps the
 // supervisor's pages and the site's assets so that a reload at a table without Wi-Fi still
-// shows the match, and outbox.js (from localStorage) what is waiting to be sent.
+// shows the match, and the outbox (static/outbox/, from localStorage) what is waiting to be sent.
 //
 // - Network first, always: the server is the truth whenever it answers. The cache is only
 //   a fallback when the network fails (or has not answered a page in 10 s).
 // - Only GETs: pages navigated to under /supervise, and /static/ assets. A POST is never
-//   touched (outbox.js keeps and resends those itself).
+//   touched (the outbox, static/outbox/, keeps and resends those itself).
 // - Pages are private: they are kept only for the session that saw them. A page from a new
 //   session (another CSRF token: a new login, maybe someone else) first empties the page
 //   cache, and a /supervise page answered with a redirect (to the login: the session is
@@ -23,7 +23,12 @@ var PRECACHE = [
   "/static/print.css",
   "/static/console.css",
   "/static/console.js",
-  "/static/outbox.js",
+  "/static/outbox/main.js",
+  "/static/outbox/browser.js",
+  "/static/outbox/queue.js",
+  "/static/outbox/transport.js",
+  "/static/outbox/ui.js",
+  "/static/outbox/words.js",
   "/static/session.js",
   "/static/favicon.svg",
   "/static/rules.wasm",
@@ -203,7 +208,7 @@ function offlinePage() {
   });
 }
 
-// From outbox.js: keep the page it runs in (loaded before this worker controlled it), or
+// From the outbox (static/outbox/main.js): keep the page it runs in (loaded before this worker controlled it), or
 // keep the server's page again after a send. Answers on the message's port when done.
 self.addEventListener("message", function (event) {
   var data = event.data || {};
@@ -226,7 +231,7 @@ self.addEventListener("message", function (event) {
       });
     });
   } else if (data.type === "refresh-page" && typeof data.url === "string") {
-    // outbox.js sent something while the page stayed: keep the server's page as it is now.
+    // The outbox sent something while the page stayed: keep the server's page as it is now.
     var fresh = new URL(data.url, self.location.origin);
     if (fresh.origin !== self.location.origin || !isPage(fresh, { mode: "navigate" })) {
       done(false);

@@ -68,7 +68,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
                 .service(healthz)
                 .configure(metrics::route)
                 .service(asset)
-                .service(console_asset)
+                .service(module_asset)
                 .configure(api::routes)
                 .configure(pages::routes)
                 .service(
@@ -125,7 +125,13 @@ const ASSETS: &[(&str, &str, &[u8])] = &[
     asset!("bracket.css", "text/css; charset=utf-8"),
     asset!("calculator.js", "text/javascript; charset=utf-8"),
     asset!("console.js", "text/javascript; charset=utf-8"),
-    asset!("outbox.js", "text/javascript; charset=utf-8"),
+    // The console's outbox: ES modules, served under /static/outbox/ (they import each other).
+    asset!("outbox/main.js", "text/javascript; charset=utf-8"),
+    asset!("outbox/browser.js", "text/javascript; charset=utf-8"),
+    asset!("outbox/queue.js", "text/javascript; charset=utf-8"),
+    asset!("outbox/transport.js", "text/javascript; charset=utf-8"),
+    asset!("outbox/ui.js", "text/javascript; charset=utf-8"),
+    asset!("outbox/words.js", "text/javascript; charset=utf-8"),
     asset!("session.js", "text/javascript; charset=utf-8"),
     asset!("public.js", "text/javascript; charset=utf-8"),
     asset!("bracket.js", "text/javascript; charset=utf-8"),
@@ -155,11 +161,12 @@ fn serve_asset(name: &str) -> Result<HttpResponse, PageError> {
         .body(*body))
 }
 
-/// One of the console's ES modules, `static/console/{module}` (imported by path, so they
-/// keep their folder).
-#[get("/static/console/{module}")]
-async fn console_asset(module: web::Path<String>) -> Result<HttpResponse, PageError> {
-    serve_asset(&format!("console/{module}"))
+/// One of the console's ES modules, `static/console/{module}` (the preview and the engine)
+/// or `static/outbox/{module}` (the outbox): imported by path, so they keep their folder.
+#[get("/static/{folder}/{module}")]
+async fn module_asset(path: web::Path<(String, String)>) -> Result<HttpResponse, PageError> {
+    let (folder, module) = path.into_inner();
+    serve_asset(&format!("{folder}/{module}"))
 }
 
 /// Anything else: a 405 (with `Allow`) for a known path asked with a method it does not

@@ -14,7 +14,7 @@ use crate::web::error::AppError;
 pub const ROUTES: &[(&str, &str)] = &[
     ("GET", "/healthz"),
     ("GET", "/static/{name}"),
-    ("GET", "/static/console/{module}"),
+    ("GET", "/static/{folder}/{module}"),
     // Home, rules, calculator, account.
     ("GET", "/"),
     ("GET", "/rules"),

@@ -4,7 +4,7 @@
 //    the new score, in words taken from the engine's answer (docs/api.md §4.3, §4.4).
 // 2. As bids are picked, bids the engine refuses get its message by the field.
 // 3. On submit, a hand the engine (or the form's own reading) refuses is stopped before
-//    anything sees it (static/outbox.js included): the error summary and the message by the
+//    anything sees it (the outbox in static/outbox/ included): the error summary and the message by the
 //    field, as the server's refusal page shows them. Online and offline alike.
 // The match comes from <script type="application/json" id="match-data"> (the server's
 // src/web/pages/console/match_data.rs): the rules, the stage, the hands recorded. Without
@@ -274,8 +274,8 @@ export function teamLine(team) {
 }
 
 /**
- * The entries of the console's outbox (static/outbox.js, read only: its format is the top
- * comment there) waiting for match `match` that change the score: `null` when none, else
+ * The entries of the console's outbox (static/outbox/, read only: its format is the top comment of
+ * static/outbox/queue.js) waiting for match `match` that change the score: `null` when none, else
  * their count. `entries` are [key, value] of localStorage. A store this does not read counts
  * as waiting: better "not counted yet" than a wrong total.
  */
@@ -520,7 +520,7 @@ function bindPage() {
     });
   });
 
-  // Before static/outbox.js or the browser sees it: a hand refused here is neither sent nor
+  // Before the outbox (static/outbox/) or the browser sees it: a hand refused here is neither sent nor
   // queued. Until the engine is loaded the hand goes as before (the server checks it).
   document.addEventListener("submit", (event) => {
     if (event.target !== form || !engine.ready()) return;

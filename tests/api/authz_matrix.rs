@@ -50,7 +50,7 @@ pub(crate) const ROUTES: &[(&str, &str, Access)] = &[
     // Health and assets.
     ("GET", "/healthz", Public),
     ("GET", "/static/{name}", Public),
-    ("GET", "/static/console/{module}", Public),
+    ("GET", "/static/{folder}/{module}", Public),
     // The JSON API (docs/api.md §12).
     ("POST", "/api/v1/score", Public),
     ("GET", "/api/v1/presets", Public),
@@ -355,6 +355,7 @@ fn fill(path: &str, caller: Caller, ids: &Ids) -> String {
         .replace("{username}", "spare")
         .replace("{preset}", "classic")
         .replace("{name}", "style.css")
+        .replace("{folder}", "console")
         .replace("{module}", "preview.js")
 }
 

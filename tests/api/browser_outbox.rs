@@ -1,4 +1,4 @@
-//! The console's outbox in headless Chromium (`static/outbox.js`, `static/sw.js`): hands
+//! The console's outbox in headless Chromium (`static/outbox/`, `static/sw.js`): hands
 //! typed while the table's Wi-Fi is down are kept on the phone, survive a reload, and are
 //! recorded exactly once when the connection returns; a queued hand that meets a change
 //! made meanwhile by another supervisor waits for the supervisor's decision.
@@ -17,7 +17,7 @@
 
 use std::io::{Read, Write};
 use std::net::{Shutdown, SocketAddr, TcpListener, TcpStream};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU16, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -52,6 +52,11 @@ struct Shared {
     refused: AtomicUsize,
     /// Answers thrown away while swallowing.
     swallowed: AtomicUsize,
+    /// When not 0: the relay answers every request itself with this status (the app is
+    /// not asked), as a failing or busy server would.
+    fail_with: AtomicU16,
+    /// Requests answered so with a failure.
+    failed: AtomicUsize,
 }
 
 impl Relay {
@@ -67,6 +72,11 @@ impl Relay {
                     break;
                 }
                 let Ok(client) = client else { continue };
+                if s.fail_with.load(Ordering::SeqCst) != 0 {
+                    let s = s.clone();
+                    std::thread::spawn(move || answer_with(client, upstream, &s));
+                    continue;
+                }
                 if !s.online.load(Ordering::SeqCst) {
                     s.refused.fetch_add(1, Ordering::SeqCst);
                     let _ = client.shutdown(Shutdown::Both);
@@ -115,6 +125,16 @@ impl Relay {
         }
     }
 
+    /// Every request is answered with `status` by the relay (0: passed to the app again).
+    fn fail_with(&self, status: u16) {
+        self.shared.fail_with.store(status, Ordering::SeqCst);
+        self.close_all();
+    }
+
+    fn failed(&self) -> usize {
+        self.shared.failed.load(Ordering::SeqCst)
+    }
+
     fn refused(&self) -> usize {
         self.shared.refused.load(Ordering::SeqCst)
     }
@@ -130,6 +150,54 @@ impl Drop for Relay {
         self.cut();
         let _ = TcpStream::connect(("127.0.0.1", self.port));
     }
+}
+
+/// Reads one request (its head and its `Content-Length` body) from `client` and answers it
+/// with the failing status and an empty body, as a failing server would; if the relay
+/// passes requests again by then (a connection the browser opened ahead and used later),
+/// the request goes to the app.
+fn answer_with(mut client: TcpStream, upstream: SocketAddr, shared: &Arc<Shared>) {
+    let _ = client.set_read_timeout(Some(Duration::from_secs(5)));
+    let mut request = Vec::new();
+    let mut buf = [0u8; 16 * 1024];
+    let complete = |r: &[u8]| {
+        let text = String::from_utf8_lossy(r);
+        let Some(end) = text.find("\r\n\r\n") else {
+            return false;
+        };
+        let length = text[..end]
+            .lines()
+            .find_map(|l| {
+                let (name, value) = l.split_once(':')?;
+                name.eq_ignore_ascii_case("content-length")
+                    .then(|| value.trim().parse::<usize>().ok())?
+            })
+            .unwrap_or(0);
+        r.len() >= end + 4 + length
+    };
+    while !complete(&request) {
+        match client.read(&mut buf) {
+            Ok(0) | Err(_) => return,
+            Ok(n) => request.extend_from_slice(&buf[..n]),
+        }
+    }
+    let status = shared.fail_with.load(Ordering::SeqCst);
+    if status == 0 {
+        let _ = client.set_read_timeout(None);
+        if let Ok(mut server) = TcpStream::connect(upstream)
+            && server.write_all(&request).is_ok()
+        {
+            pipe(&client, &server, None);
+            pipe(&server, &client, Some(shared.clone()));
+        }
+        return;
+    }
+    shared.failed.fetch_add(1, Ordering::SeqCst);
+    let answer = format!(
+        "HTTP/1.1 {status} Failing\r\nContent-Type: text/html\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+    );
+    let _ = client.write_all(answer.as_bytes());
+    let _ = client.shutdown(Shutdown::Both);
 }
 
 /// Copies `from` to `to` on a thread until either side closes; on the answers' side
@@ -193,6 +261,12 @@ where
 /// A league with 4 teams, a round robin, supervisor `sam` assigned and the first match
 /// started; the admin's API client and the match's id.
 async fn league_night(app: &TestApp) -> (Api, i64) {
+    let (admin, ids) = league_night_of(app, 1).await;
+    (admin, ids[0])
+}
+
+/// As [`league_night`], with the first `started` matches of the schedule started: their ids.
+async fn league_night_of(app: &TestApp, started: usize) -> (Api, Vec<i64>) {
     let admin = app.api_user("coord", Role::Admin).await;
     app.league(&admin, "fall", json!("unc-im-300"), 4).await;
     app.user("sam", Role::Supervisor).await;
@@ -212,12 +286,16 @@ async fn league_night(app: &TestApp) -> (Api, i64) {
         .json()
         .await
         .expect("schedule json");
-    let id = schedule["matches"][0]["id"].as_i64().expect("a match");
-    let started = admin
-        .post(&format!("/api/v1/matches/{id}/start"), &json!({}))
-        .await;
-    assert_eq!(started.status(), 200);
-    (admin, id)
+    let mut ids = Vec::new();
+    for n in 0..started {
+        let id = schedule["matches"][n]["id"].as_i64().expect("a match");
+        let response = admin
+            .post(&format!("/api/v1/matches/{id}/start"), &json!({}))
+            .await;
+        assert_eq!(response.status(), 200);
+        ids.push(id);
+    }
+    (admin, ids)
 }
 
 fn relay_for(app: &TestApp) -> Relay {
@@ -712,7 +790,8 @@ async fn a_queued_hand_that_meets_a_conflict_waits_for_the_supervisor() {
             "the kept hands beside it: {phone}"
         );
         ensure!(
-            outbox(browser).await?.0.contains("2 waiting to send"),
+            // The conflicting hand waits for the supervisor, not for the connection.
+            outbox(browser).await?.0 == "1 waiting to send · 1 not sent: needs you",
             "the count: {:?}",
             outbox(browser).await?
         );
@@ -1086,6 +1165,650 @@ async fn a_lineup_set_offline_is_sent_once_in_order_with_the_hands() {
         .fetch_all(c)
         .await)?;
         ensure!(lineups.len() == 1, "one lineup recorded: {lineups:?}");
+        Ok(())
+    })
+    .await;
+}
+
+/// Types `hand` and taps Record while the page cannot reach the app, and waits until the
+/// outbox keeps it (`count` items waiting) and the form is free again (its try failed).
+async fn keep_a_hand(browser: &Browser, hand: &Hand, count: usize) -> anyhow::Result<()> {
+    type_hand(browser, hand).await?;
+    let record = browser.find("#record").await?;
+    browser.click(&record).await?;
+    until(
+        browser,
+        "the outbox keeps the hand",
+        &format!(
+            "const o = document.getElementById('outbox'); \
+             return !!o && o.dataset.count === '{count}' \
+               && !document.getElementById('hand-form').hasAttribute('aria-busy');"
+        ),
+    )
+    .await
+}
+
+const AT_ONCE: &str = "browser_outbox::a_kept_hand_is_sent_the_moment_the_connection_returns";
+
+/// How long after the connection returns a kept hand is recorded, in the two ways a table's
+/// Wi-Fi comes back: the phone was told it was offline (the `online` event comes), and the
+/// phone kept its Wi-Fi but the Wi-Fi lost its way out (no event: `navigator.onLine` stayed
+/// true). Before each return the phone waits 7 s, long enough for a doubling backoff
+/// (2 s, 4 s, 8 s) to put its next try far away. Prints both figures (BENCHMARKS.md).
+#[actix_web::test]
+async fn a_kept_hand_is_sent_the_moment_the_connection_returns() {
+    let app = spawn_app().await;
+    let (admin, id) = league_night(&app).await;
+    let relay = relay_for(&app);
+    with_browser(AT_ONCE, "outbox-at-once", async |browser| {
+        open_console(browser, &relay, "sam", id).await?;
+
+        // The Wi-Fi stays, the way out is lost: no `offline`, no `online` event.
+        relay.cut();
+        keep_a_hand(browser, &FIRST, 1).await?;
+        sleep(Duration::from_secs(7)).await;
+        ensure!(hands_of(&api_match(&admin, id).await?).is_empty(), "nothing got through");
+        relay.restore();
+        let back = Instant::now();
+        until_hands(&admin, id, 1).await?;
+        let without_event = back.elapsed();
+
+        // The phone is told it is offline, then online.
+        browser.goto(&relay.url(&format!("/supervise/matches/{id}"))).await?;
+        browser.wait_for("#hand-form", WAIT).await?;
+        go_offline(browser, &relay).await?;
+        keep_a_hand(browser, &SECOND, 1).await?;
+        sleep(Duration::from_secs(7)).await;
+        go_online(browser, &relay).await?;
+        let back = Instant::now();
+        until_hands(&admin, id, 2).await?;
+        let with_event = back.elapsed();
+
+        println!(
+            "outbox: connection back → hand recorded: {} ms with the online event, {} ms without it",
+            with_event.as_millis(),
+            without_event.as_millis()
+        );
+        ensure!(
+            with_event < Duration::from_millis(1500),
+            "with the online event the hand waited {with_event:?}"
+        );
+        ensure!(
+            without_event < Duration::from_secs(4),
+            "without an event the hand waited {without_event:?}"
+        );
+        Ok(())
+    })
+    .await;
+}
+
+/// Opens the console of match `id` (logged in already) once its worker keeps the page.
+async fn open_match(browser: &Browser, relay: &Relay, id: i64) -> anyhow::Result<()> {
+    browser
+        .goto(&relay.url(&format!("/supervise/matches/{id}")))
+        .await?;
+    browser.wait_for("#hand-form", WAIT).await?;
+    browser
+        .wait_for("html[data-outbox-offline=\"ready\"]", WAIT)
+        .await
+        .context("the service worker keeps the console")?;
+    Ok(())
+}
+
+/// Waits until the banner at the top of the page says `words`.
+async fn until_banner(browser: &Browser, words: &str) -> anyhow::Result<()> {
+    until(
+        browser,
+        &format!("the banner says {words:?}"),
+        &format!(
+            "const b = document.getElementById('outbox-banner'); \
+             return !!b && !b.hidden && b.getAttribute('role') === 'status' \
+               && b.textContent.includes({});",
+            json!(words)
+        ),
+    )
+    .await
+}
+
+const SERVER_FAILS: &str =
+    "browser_outbox::a_hand_the_server_fails_to_take_is_kept_and_recorded_once_later";
+
+/// Online, the server answers a hand with 503 (busy), then its next try with 500: the hand
+/// stays on the phone (the banner and the list say so), and once the server answers again
+/// it is recorded, exactly once.
+#[actix_web::test]
+async fn a_hand_the_server_fails_to_take_is_kept_and_recorded_once_later() {
+    let app = spawn_app().await;
+    let (admin, id) = league_night(&app).await;
+    let relay = relay_for(&app);
+    with_browser(SERVER_FAILS, "outbox-server-fails", async |browser| {
+        browser.set_window_size(390, 844).await?;
+        open_console(browser, &relay, "sam", id).await?;
+        let base = api_match(&admin, id).await?["version"]
+            .as_i64()
+            .context("version")?;
+
+        relay.fail_with(503);
+        keep_a_hand(browser, &FIRST, 1).await?;
+        until_banner(browser, "1 waiting to send").await?;
+        // The score at the top is not the match as the form counts it: said next to it.
+        let note = browser.text_of("#outbox-score-note").await?;
+        ensure!(
+            note.contains("1 hand waiting to send"),
+            "next to the score: {note:?}"
+        );
+        ensure!(
+            browser.text_of("#hand-title").await? == "Hand 2",
+            "the form is for the next hand"
+        );
+        ensure!(relay.failed() >= 1, "the hand met the 503");
+        let kept = stored(browser, id).await?;
+        ensure!(
+            kept.len() == 1 && kept[0]["state"] == json!("waiting"),
+            "kept, waiting: {kept:?}"
+        );
+
+        relay.fail_with(500);
+        let failed = relay.failed();
+        let deadline = Instant::now() + WAIT;
+        while relay.failed() == failed {
+            ensure!(Instant::now() < deadline, "no second try");
+            sleep(Duration::from_millis(100)).await;
+        }
+        ensure!(
+            stored(browser, id).await?.len() == 1,
+            "still kept after the 500"
+        );
+        ensure!(
+            hands_of(&api_match(&admin, id).await?).is_empty(),
+            "nothing reached the app"
+        );
+
+        relay.fail_with(0);
+        let view = until_hands(&admin, id, 1).await?;
+        ensure!(hands_of(&view)[0] == FIRST.api(), "the hand as typed");
+        until(
+            browser,
+            "the console shows the recorded hand",
+            "const o = document.getElementById('outbox'); \
+             return !!o && o.dataset.count === '0' && document.readyState === 'complete' \
+               && !!document.getElementById('score-a') \
+               && document.getElementById('score-a').textContent.trim() === '101';",
+        )
+        .await?;
+        ensure!(
+            stored(browser, id).await?.is_empty(),
+            "nothing kept any more"
+        );
+        ensure!(
+            browser
+                .execute(
+                    "return document.getElementById('outbox-banner').hidden;",
+                    json!([])
+                )
+                .await?
+                == json!(true),
+            "all sent, online: no banner"
+        );
+        sleep(Duration::from_secs(3)).await;
+        let view = api_match(&admin, id).await?;
+        ensure!(
+            hands_of(&view).len() == 1 && view["version"] == json!(base + 1),
+            "recorded exactly once: {} hands, version {}",
+            hands_of(&view).len(),
+            view["version"]
+        );
+        Ok(())
+    })
+    .await;
+}
+
+const NOT_FOUND_KEPT: &str = "browser_outbox::a_hand_answered_404_is_kept_and_shown_never_dropped";
+
+/// A kept hand whose next try is answered 404 (or 400: the same path) is not dropped: it
+/// stays on the phone as refused, at the top of the page with the status, Edit and Discard.
+/// Edit puts the hand back into the hand form, numbered as it was; sent again, it is recorded.
+#[actix_web::test]
+async fn a_hand_answered_404_is_kept_and_shown_never_dropped() {
+    let app = spawn_app().await;
+    let (admin, id) = league_night(&app).await;
+    let relay = relay_for(&app);
+    with_browser(NOT_FOUND_KEPT, "outbox-404-kept", async |browser| {
+        open_console(browser, &relay, "sam", id).await?;
+        relay.cut();
+        keep_a_hand(browser, &FIRST, 1).await?;
+        relay.fail_with(404);
+        until(
+            browser,
+            "the 404 is on top",
+            "const top = document.getElementById('outbox-refused'); \
+             return !!top && !top.hidden && top.textContent.includes('refused (404)') \
+               && !!top.querySelector('button.outbox-edit');",
+        )
+        .await?;
+        relay.fail_with(0);
+        relay.restore();
+        sleep(Duration::from_secs(3)).await;
+        let kept = stored(browser, id).await?;
+        ensure!(
+            kept.len() == 1 && kept[0]["state"] == json!("refused"),
+            "kept as refused, not sent again by itself: {kept:?}"
+        );
+        ensure!(
+            hands_of(&api_match(&admin, id).await?).is_empty(),
+            "nothing recorded"
+        );
+        // The supervisor scrolls up to it (the banner stays on top of what passes under it).
+        browser
+            .execute(
+                "document.getElementById('outbox-refused').scrollIntoView({ block: 'center' }); return true;",
+                json!([]),
+            )
+            .await?;
+        let edit = browser.find("#outbox-refused button.outbox-edit").await?;
+        browser.click(&edit).await?;
+        until(
+            browser,
+            "Edit puts the hand back into the form",
+            "const f = document.getElementById('hand-form'); \
+             return f.getAttribute('data-outbox-editing') !== null \
+               && f.elements['a_bid0'].value === '4' && f.elements['b_tricks1'].value === '4' \
+               && document.getElementById('hand-title').textContent === 'Hand 1';",
+        )
+        .await?;
+        // Sent again as it is: recorded once.
+        let record = browser.find("#record").await?;
+        browser.click(&record).await?;
+        let view = until_hands(&admin, id, 1).await?;
+        ensure!(hands_of(&view)[0] == FIRST.api(), "the hand as typed");
+        Ok(())
+    })
+    .await;
+}
+
+const REFUSED_ON_TOP: &str =
+    "browser_outbox::a_refused_entry_is_shown_on_top_with_edit_and_other_matches_still_send";
+
+/// On a phone whose Wi-Fi lost its way out: a hand kept on match 2, then on match 1 a lineup
+/// by student IDs that are on no roster. When the connection returns (on match 1's page),
+/// the server refuses the lineup (422): it is kept, at the top of the page with the
+/// server's message, Edit and Discard (and passes axe); match 2's hand is recorded all the
+/// same. Edit puts the typed student IDs back into the lineup form.
+#[actix_web::test]
+async fn a_refused_entry_is_shown_on_top_with_edit_and_other_matches_still_send() {
+    let app = spawn_app().await;
+    let (admin, ids) = league_night_of(&app, 2).await;
+    let (one, two) = (ids[0], ids[1]);
+    let relay = relay_for(&app);
+    with_browser(REFUSED_ON_TOP, "outbox-refused-on-top", async |browser| {
+        browser.set_window_size(390, 844).await?;
+        open_console(browser, &relay, "sam", one).await?;
+        open_match(browser, &relay, two).await?;
+
+        relay.cut();
+        keep_a_hand(browser, &FIRST, 1).await?;
+        browser
+            .goto(&relay.url(&format!("/supervise/matches/{one}")))
+            .await?;
+        browser.wait_for("#hand-form", WAIT).await?;
+        until_banner(browser, "1 waiting to send").await?;
+        browser
+            .execute(
+                "document.getElementById('lineup-a-student-id1').value = 'ZZ9001'; \
+                 document.getElementById('lineup-a-student-id2').value = 'ZZ9002'; \
+                 document.getElementById('lineup-a-submit').click(); return true;",
+                json!([]),
+            )
+            .await?;
+        until(
+            browser,
+            "the lineup is kept on match 1",
+            "const o = document.getElementById('outbox'); return !!o && o.dataset.count === '1';",
+        )
+        .await?;
+        until_banner(browser, "2 waiting to send").await?;
+
+        relay.restore();
+        until_hands(&admin, two, 1).await?;
+        until(
+            browser,
+            "the refused lineup is on top with the server's message and Edit",
+            "const top = document.getElementById('outbox-refused'); \
+             return !!top && !top.hidden \
+               && top.compareDocumentPosition(document.getElementById('match-title')) \
+                  === Node.DOCUMENT_POSITION_FOLLOWING \
+               && !!top.querySelector('.outbox-refused-message') \
+               && top.querySelector('.outbox-refused-message').textContent.trim().length > 0 \
+               && !!top.querySelector('button.outbox-edit') \
+               && !!top.querySelector('button.outbox-discard');",
+        )
+        .await?;
+        let message = browser
+            .text_of("#outbox-refused .outbox-refused-message")
+            .await?;
+        ensure!(
+            !message.starts_with("refused ("),
+            "the server's own words: {message}"
+        );
+        until_banner(browser, "1 entry needs you").await?;
+        let kept = stored(browser, one).await?;
+        ensure!(
+            kept.len() == 1
+                && kept[0]["state"] == json!("refused")
+                && kept[0]["kind"] == json!("lineup"),
+            "the lineup is kept, refused: {kept:?}"
+        );
+        ensure!(
+            api_match(&admin, one).await?["lineup"]["a"].is_null(),
+            "no lineup recorded"
+        );
+        let violations = browser.axe_violations().await?;
+        ensure!(violations.is_empty(), "axe: {violations:?}");
+
+        let edit = browser.find("#outbox-refused button.outbox-edit").await?;
+        browser.click(&edit).await?;
+        until(
+            browser,
+            "Edit puts the typed student IDs back into the form",
+            "const f = document.getElementById('lineup-a-student-id1'); \
+             return !!f && f.value === 'ZZ9001' \
+               && document.getElementById('lineup-a-student-id2').value === 'ZZ9002' \
+               && !!f.form.getAttribute('data-outbox-editing');",
+        )
+        .await?;
+        let violations = browser.axe_violations().await?;
+        ensure!(violations.is_empty(), "axe, editing: {violations:?}");
+        Ok(())
+    })
+    .await;
+}
+
+const TWO_TABS: &str = "browser_outbox::two_tabs_of_one_match_record_each_hand_once";
+
+/// Two tabs of the same match on one phone, both with the outbox: two hands kept (one typed
+/// in each tab) are recorded once each, in order, when the connection returns.
+#[actix_web::test]
+async fn two_tabs_of_one_match_record_each_hand_once() {
+    let app = spawn_app().await;
+    let (admin, id) = league_night(&app).await;
+    let relay = relay_for(&app);
+    with_browser(TWO_TABS, "outbox-two-tabs", async |browser| {
+        open_console(browser, &relay, "sam", id).await?;
+        let base = api_match(&admin, id).await?["version"]
+            .as_i64()
+            .context("version")?;
+        let first = browser.tab().await?;
+        let second = browser.new_tab().await?;
+        browser.switch_to(&second).await?;
+        open_match(browser, &relay, id).await?;
+
+        relay.cut();
+        browser.switch_to(&first).await?;
+        keep_a_hand(browser, &FIRST, 1).await?;
+        browser.switch_to(&second).await?;
+        // The other tab shows the hand kept in the first, and types the next after it.
+        until(
+            browser,
+            "the second tab counts the first tab's hand",
+            "const o = document.getElementById('outbox'); return !!o && o.dataset.count === '1';",
+        )
+        .await?;
+        keep_a_hand(browser, &SECOND, 2).await?;
+        let kept = stored(browser, id).await?;
+        ensure!(
+            kept.len() == 2 && kept[1]["base"] == json!(base + 1) && kept[1]["hand"] == json!(2),
+            "the second tab's hand comes after the first: {kept:?}"
+        );
+
+        relay.restore();
+        let view = until_hands(&admin, id, 2).await?;
+        ensure!(
+            hands_of(&view) == vec![FIRST.api(), SECOND.api()],
+            "in order: {:?}",
+            hands_of(&view)
+        );
+        sleep(Duration::from_secs(4)).await;
+        let view = api_match(&admin, id).await?;
+        ensure!(
+            hands_of(&view).len() == 2 && view["version"] == json!(base + 2),
+            "each hand once: {} hands, version {}",
+            hands_of(&view).len(),
+            view["version"]
+        );
+        Ok(())
+    })
+    .await;
+}
+
+const OTHER_USER: &str =
+    "browser_outbox::another_user_on_the_phone_never_sends_the_first_users_entries";
+
+/// Sam keeps a hand (no way out); sam's session ends on the phone and kim logs in, in
+/// another tab, while sam's console stays open in the first. Neither kim's console nor
+/// sam's old tab (kim's session under it now) sends sam's hand; it stays on the phone for
+/// sam, and is recorded once sam logs in again.
+#[actix_web::test]
+async fn another_user_on_the_phone_never_sends_the_first_users_entries() {
+    let app = spawn_app().await;
+    let (admin, id) = league_night(&app).await;
+    app.user("kim", Role::Supervisor).await;
+    let response = admin
+        .post(
+            "/api/v1/leagues/fall/supervisors",
+            &json!({"username": "kim"}),
+        )
+        .await;
+    assert_eq!(response.status(), 204);
+    let relay = relay_for(&app);
+    with_browser(OTHER_USER, "outbox-other-user", async |browser| {
+        open_console(browser, &relay, "sam", id).await?;
+        relay.cut();
+        keep_a_hand(browser, &FIRST, 1).await?;
+        let sams = browser.tab().await?;
+
+        // The new tab shows a page of the site (a 503 from the relay: nothing reaches the
+        // app yet) so that its cookies can be deleted: sam's session is over on the phone.
+        relay.fail_with(503);
+        let other = browser.new_tab().await?;
+        browser.switch_to(&other).await?;
+        browser.goto(&relay.url("/leagues")).await?;
+        browser.delete_cookies().await?;
+        relay.fail_with(0);
+        relay.restore();
+        open_console(browser, &relay, "kim", id).await?;
+        ensure!(
+            browser.execute(
+                "return document.querySelector('header a[data-user]').getAttribute('data-user');",
+                json!([])
+            )
+            .await?
+                == json!("kim"),
+            "kim's console"
+        );
+        // Sam's tab tries every few seconds meanwhile, with kim's session under it.
+        sleep(Duration::from_secs(8)).await;
+        ensure!(
+            hands_of(&api_match(&admin, id).await?).is_empty(),
+            "sam's hand was sent in kim's session"
+        );
+        let kept = stored(browser, id).await?;
+        ensure!(kept.len() == 1, "sam's hand is kept for sam: {kept:?}");
+        ensure!(
+            browser.execute(
+                "const o = document.getElementById('outbox'); return !o || o.dataset.count === '0';",
+                json!([])
+            )
+            .await?
+                == json!(true),
+            "kim's console lists none of sam's entries"
+        );
+        browser.switch_to(&sams).await?;
+        until(
+            browser,
+            "sam's tab says to log in again",
+            "const s = document.getElementById('outbox-status'); \
+             return !!s && s.textContent.includes('log in again');",
+        )
+        .await?;
+
+        // Sam again: the hand is recorded, once.
+        browser.switch_to(&other).await?;
+        browser.delete_cookies().await?;
+        open_console(browser, &relay, "sam", id).await?;
+        let view = until_hands(&admin, id, 1).await?;
+        ensure!(hands_of(&view)[0] == FIRST.api(), "sam's hand as typed");
+        sleep(Duration::from_secs(3)).await;
+        ensure!(
+            hands_of(&api_match(&admin, id).await?).len() == 1,
+            "recorded once"
+        );
+        Ok(())
+    })
+    .await;
+}
+
+const WORKER_UPDATE: &str =
+    "browser_outbox::a_service_worker_update_while_hands_wait_still_sends_each_once";
+
+/// Two hands kept offline; meanwhile a new version of the service worker is installed and
+/// takes over the page (registered from another script URL: the browser installs it,
+/// it skips waiting and claims the page). Back online, each hand is recorded once, and a
+/// reload sends nothing more.
+#[actix_web::test]
+async fn a_service_worker_update_while_hands_wait_still_sends_each_once() {
+    let app = spawn_app().await;
+    let (admin, id) = league_night(&app).await;
+    let relay = relay_for(&app);
+    with_browser(WORKER_UPDATE, "outbox-worker-update", async |browser| {
+        open_console(browser, &relay, "sam", id).await?;
+        let base = api_match(&admin, id).await?["version"]
+            .as_i64()
+            .context("version")?;
+        go_offline(browser, &relay).await?;
+        keep_a_hand(browser, &FIRST, 1).await?;
+        keep_a_hand(browser, &SECOND, 2).await?;
+        until_banner(browser, "Offline — 2 waiting to send").await?;
+
+        // The worker's own fetches get through again; the page still has no connection.
+        relay.restore();
+        let before = browser
+            .execute(
+                "return navigator.serviceWorker.controller.scriptURL;",
+                json!([]),
+            )
+            .await?;
+        browser
+            .execute(
+                "window.__swUpdated = false; \
+                 navigator.serviceWorker.addEventListener('controllerchange', \
+                   () => { window.__swUpdated = true; }); \
+                 navigator.serviceWorker.register('/supervise/sw.js?update=2', { scope: '/supervise' }); \
+                 return true;",
+                json!([]),
+            )
+            .await?;
+        until(
+            browser,
+            "the new worker controls the page",
+            "return window.__swUpdated === true \
+               && navigator.serviceWorker.controller.scriptURL.includes('update=2');",
+        )
+        .await?;
+        ensure!(
+            !before.to_string().contains("update=2"),
+            "the page was controlled by the first worker: {before}"
+        );
+        ensure!(
+            hands_of(&api_match(&admin, id).await?).is_empty(),
+            "nothing sent while the page is offline"
+        );
+        ensure!(stored(browser, id).await?.len() == 2, "both hands still kept");
+
+        browser.clear_network_conditions().await?;
+        let view = until_hands(&admin, id, 2).await?;
+        ensure!(
+            hands_of(&view) == vec![FIRST.api(), SECOND.api()],
+            "both, in order"
+        );
+        browser.refresh().await?;
+        browser.wait_for("#hand-form", WAIT).await?;
+        sleep(Duration::from_secs(3)).await;
+        let view = api_match(&admin, id).await?;
+        ensure!(
+            hands_of(&view).len() == 2 && view["version"] == json!(base + 2),
+            "each hand once: {} hands, version {}",
+            hands_of(&view).len(),
+            view["version"]
+        );
+        ensure!(stored(browser, id).await?.is_empty(), "nothing kept");
+        Ok(())
+    })
+    .await;
+}
+
+const OLD_FORMAT: &str = "browser_outbox::entries_kept_by_the_first_outbox_are_still_sent_once";
+
+/// A phone updated in the middle of a night: its localStorage holds what the first outbox
+/// (one script, `outbox.js`) kept, in its format: a lineup without an idempotency key, then
+/// a hand with one. The new outbox reads them and sends both, in order, each once.
+#[actix_web::test]
+async fn entries_kept_by_the_first_outbox_are_still_sent_once() {
+    let app = spawn_app().await;
+    let (admin, id) = league_night(&app).await;
+    let relay = relay_for(&app);
+    with_browser(OLD_FORMAT, "outbox-old-format", async |browser| {
+        open_console(browser, &relay, "sam", id).await?;
+        let base = api_match(&admin, id).await?["version"]
+            .as_i64()
+            .context("version")?;
+        // As outbox.js wrote them (its storage key, its item fields), on this match.
+        let names = browser
+            .execute(
+                "const one = document.getElementById('lineup-a-player1'); \
+                 const two = document.getElementById('lineup-a-player2'); \
+                 const v = String(arguments[1]); \
+                 const hand = [['expected_version', v], ['idempotency_key', 'page-key'], \
+                   ['a_bid0', '4'], ['a_bid1', 'nil'], ['a_tricks0', '5'], ['a_tricks1', '0'], \
+                   ['b_bid0', '3'], ['b_bid1', '3'], ['b_tricks0', '4'], ['b_tricks1', '4']]; \
+                 const data = { seen: null, items: [ \
+                   { id: 'old-1', kind: 'lineup', action: '/supervise/matches/' + arguments[0] + '/lineup', \
+                     number: null, fields: [['expected_version', v], ['team', 'a'], \
+                       ['player1', one.options[2].value], ['player2', two.options[1].value], \
+                       ['student_id1', ''], ['student_id2', '']], \
+                     key: null, base: arguments[1], bumps: 0, hand: null, \
+                     summary: 'Team 1\\'s lineup', state: 'waiting', message: '', at: 1 }, \
+                   { id: 'old-2', kind: 'hand', action: '/supervise/matches/' + arguments[0] + '/hands', \
+                     number: null, fields: hand, key: 'old-outbox-hand-key', base: arguments[1], bumps: 1, \
+                     hand: 1, summary: 'a hand', state: 'waiting', message: '', at: 2 } ] }; \
+                 localStorage.setItem('spades-im.outbox.v1.sam.' + arguments[0], JSON.stringify(data)); \
+                 return [one.options[2].text, two.options[1].text];",
+                json!([id.to_string(), base]),
+            )
+            .await?;
+        browser.refresh().await?;
+        let view = until_hands(&admin, id, 1).await?;
+        ensure!(hands_of(&view) == vec![FIRST.api()], "the kept hand");
+        let seated: Vec<Value> = view["lineup"]["a"]
+            .as_array()
+            .map(|s| s.iter().map(|p| p["name"].clone()).collect())
+            .unwrap_or_default();
+        ensure!(json!(seated) == names, "the kept lineup: {seated:?}, not {names}");
+        until(
+            browser,
+            "nothing waits any more",
+            "const o = document.getElementById('outbox'); \
+             return !!o && o.dataset.count === '0' && document.readyState === 'complete';",
+        )
+        .await?;
+        ensure!(stored(browser, id).await?.is_empty(), "nothing kept");
+        sleep(Duration::from_secs(3)).await;
+        let view = api_match(&admin, id).await?;
+        ensure!(
+            hands_of(&view).len() == 1 && view["version"] == json!(base + 2),
+            "each once: {} hands, version {}",
+            hands_of(&view).len(),
+            view["version"]
+        );
         Ok(())
     })
     .await;

@@ -273,6 +273,7 @@ impl Seeded {
                     (_, "{preset}") => "classic".into(),
                     (_, "{name}") => "style.css".into(),
                     (_, "{module}") => "preview.js".into(),
+                    (_, "{folder}") => "console".into(),
                     (_, s) if s.starts_with('{') => {
                         panic!("no value for {s} in {template}: add one to Seeded::concrete")
                     }

@@ -84,6 +84,14 @@ pub const BROWSER_TESTS: &[&str] = &[
     "browser_outbox::a_queued_hand_that_meets_a_conflict_waits_for_the_supervisor",
     "browser_outbox::a_log_out_from_any_page_leaves_no_console_on_the_phone",
     "browser_outbox::a_lineup_set_offline_is_sent_once_in_order_with_the_hands",
+    "browser_outbox::a_kept_hand_is_sent_the_moment_the_connection_returns",
+    "browser_outbox::a_hand_the_server_fails_to_take_is_kept_and_recorded_once_later",
+    "browser_outbox::a_refused_entry_is_shown_on_top_with_edit_and_other_matches_still_send",
+    "browser_outbox::two_tabs_of_one_match_record_each_hand_once",
+    "browser_outbox::another_user_on_the_phone_never_sends_the_first_users_entries",
+    "browser_outbox::a_service_worker_update_while_hands_wait_still_sends_each_once",
+    "browser_outbox::entries_kept_by_the_first_outbox_are_still_sent_once",
+    "browser_outbox::a_hand_answered_404_is_kept_and_shown_never_dropped",
     "browser_phone::errors_are_in_view_on_a_phone",
     "browser_phone::the_console_fits_a_phone",
     "browser_phone::a_150_hand_console_loads_on_a_phone_and_takes_the_next_hand",
@@ -697,6 +705,38 @@ impl Browser {
         )
         .await
         .map(drop)
+    }
+
+    /// Opens a new tab (`POST /session/{id}/window/new`) and returns its handle; the session
+    /// stays on the current tab until [`Browser::switch_to`].
+    pub async fn new_tab(&self) -> Result<String> {
+        let value = self.post("/window/new", json!({"type": "tab"})).await?;
+        Ok(value["handle"].as_str().unwrap_or_default().to_string())
+    }
+
+    /// The handle of the current tab (`GET /session/{id}/window`).
+    pub async fn tab(&self) -> Result<String> {
+        Ok(self
+            .get("/window")
+            .await?
+            .as_str()
+            .unwrap_or_default()
+            .to_string())
+    }
+
+    /// Makes the tab `handle` the one commands go to (`POST /session/{id}/window`).
+    pub async fn switch_to(&self, handle: &str) -> Result<()> {
+        self.post("/window", json!({"handle": handle}))
+            .await
+            .map(drop)
+    }
+
+    /// Deletes every cookie of the current page's site (`DELETE /session/{id}/cookie`): the
+    /// session ends on the phone as when it expires.
+    pub async fn delete_cookies(&self) -> Result<()> {
+        send(self.http.delete(format!("{}/cookie", self.session)))
+            .await
+            .map(drop)
     }
 
     /// The text of the dialog (`alert`, `confirm`) the page has open, if any

@@ -6,7 +6,10 @@
 const test = require("node:test");
 const assert = require("node:assert/strict");
 const session = require("../../static/session.js");
-const outbox = require("../../static/outbox.js");
+let outbox;
+test.before(async () => {
+  outbox = await import("../../static/outbox/queue.js");
+});
 
 class FakeStorage {
   constructor(entries) { this.map = new Map(Object.entries(entries || {})); }

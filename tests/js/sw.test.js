@@ -77,8 +77,8 @@ test("only GETs of console pages and of /static/ are the worker's", () => {
   assert.equal(sw.routeOf(request("/supervise")), "page");
   assert.equal(sw.routeOf(request("/supervise/matches/12")), "page");
   assert.equal(sw.routeOf(request("/supervise/matches/12?x=1")), "page");
-  assert.equal(sw.routeOf(request("/static/outbox.js", { mode: "no-cors" })), "asset");
-  // A POST is outbox.js's business.
+  assert.equal(sw.routeOf(request("/static/outbox/queue.js", { mode: "cors" })), "asset");
+  // A POST is the outbox's business.
   assert.equal(sw.routeOf(request("/supervise/matches/12/hands", { method: "POST" })), null);
   assert.equal(sw.routeOf(request("/static/style.css", { method: "POST" })), null);
   // The worker's own script, pages outside the console, the API, a script's fetch.
@@ -113,6 +113,17 @@ test("what the console needs offline is fetched at install", () => {
   const used = [...console.matchAll(/"(\/static\/[^"]+)"/g)].map((m) => m[1]);
   assert.ok(used.length >= 3, "the console's template names its assets");
   used.forEach((asset) => assert.ok(sw.PRECACHE.includes(asset), asset + " is precached"));
+});
+
+test("every module of the outbox is served by the binary and fetched at install", () => {
+  const dir = path.join(__dirname, "../../static/outbox");
+  const modules = fs.readdirSync(dir).filter((f) => f.endsWith(".js"));
+  const served = fs.readFileSync(path.join(__dirname, "../../src/web/mod.rs"), "utf8");
+  assert.ok(modules.includes("main.js") && modules.includes("queue.js"));
+  modules.forEach((f) => {
+    assert.ok(sw.PRECACHE.includes("/static/outbox/" + f), f + " is precached");
+    assert.ok(served.includes('asset!("outbox/' + f + '"'), f + " is in ASSETS");
+  });
 });
 
 test("the session's token is read from the page", () => {

@@ -1,11 +1,11 @@
 //! The console's offline support: the service worker script, served from `/supervise/` so
 //! that it may control the console's pages (a worker's scope is its own path or below).
 //!
-//! `static/outbox.js` registers it with the scope `/supervise` (without the slash, so that
+//! `static/outbox/main.js` registers it with the scope `/supervise` (without the slash, so that
 //! tonight's list at `/supervise` is kept too); `Service-Worker-Allowed` permits that one
 //! scope just above the script's folder. The worker keeps the pages of the session that
 //! saw them and the assets, network first (see the script's comments); what a supervisor
-//! sends is kept by `outbox.js` in the browser's storage, not by the worker.
+//! sends is kept by the outbox (`static/outbox/`) in the browser's storage, not by the worker.
 
 use actix_web::{HttpResponse, get};
 
