@@ -46,8 +46,9 @@ async fn check_in(
     body: ApiJson<CheckInInput>,
 ) -> Result<HttpResponse, AppError> {
     let input = super::match_body(&state, &who, *id, body).await?;
-    let view = conduct::check_in(&state.db, &who.user, *id, &input).await?;
-    Ok(HttpResponse::Ok().json(view))
+    Ok(super::acted(
+        conduct::check_in(&state.db, &who.user, *id, &input).await?,
+    ))
 }
 
 /// Rates both teams' sportsmanship after a complete or forfeited match, on the league's
@@ -78,8 +79,9 @@ async fn rate(
     body: ApiJson<RatingInput>,
 ) -> Result<HttpResponse, AppError> {
     let input = super::match_body(&state, &who, *id, body).await?;
-    let view = conduct::rate(&state.db, &who.user, *id, &input).await?;
-    Ok(HttpResponse::Ok().json(view))
+    Ok(super::acted(
+        conduct::rate(&state.db, &who.user, *id, &input).await?,
+    ))
 }
 
 /// An admin's decision on a team's playoff eligibility, over what the rules say (audited):

@@ -43,6 +43,7 @@ async fn set_lineup(
     body: ApiJson<LineupInput>,
 ) -> Result<HttpResponse, AppError> {
     let input = super::match_body(&state, &who, *id, body).await?;
-    let view = lineups::set_lineup(&state.db, &who.user, *id, &input).await?;
-    Ok(HttpResponse::Ok().json(view))
+    Ok(super::acted(
+        lineups::set_lineup(&state.db, &who.user, *id, &input).await?,
+    ))
 }
