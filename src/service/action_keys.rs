@@ -35,7 +35,7 @@ pub struct ActionKey {
 impl ActionKey {
     /// The key sent with `action` (none: the action is not keyed), checked like a hand's
     /// (1 to 200 characters, no control character), for `request`: the action's input as
-    /// the service reads it, the key left out.
+    /// the service reads it (the key in it or not: it is the same in every resend).
     pub fn of(
         key: Option<&str>,
         action: &'static str,

@@ -40,7 +40,7 @@ pub struct LineupInput {
     /// Unique per attempt: sent again with the same request, the first answer comes back
     /// and nothing is done twice (docs/api.md §7.8). 1 to 200 characters, no control
     /// characters.
-    #[serde(default, skip_serializing)]
+    #[serde(default)]
     #[schema(
         min_length = 1,
         max_length = 200,

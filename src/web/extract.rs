@@ -519,8 +519,8 @@ fn unreadable(e: actix_web::Error) -> AppError {
 }
 
 /// A JSON body a route may go without, otherwise as [`ApiJson`]: an empty body, whatever its
-/// content type, is none (`POST /api/v1/matches/{id}/start` took no body before it took an
-/// idempotency key, and is still sent without one).
+/// content type, is none, and so is JSON's `null` (`POST /api/v1/matches/{id}/start` took no
+/// body before it took an idempotency key, and is still sent without one).
 pub struct OptionalApiJson<T>(Result<Option<T>, AppError>);
 
 impl<T> OptionalApiJson<T> {
@@ -541,7 +541,7 @@ impl<T: DeserializeOwned + 'static> FromRequest for OptionalApiJson<T> {
             let parsed = match body.await {
                 Ok(body) if body.is_empty() => Ok(None),
                 Ok(_) if !declared_json => Err(AppError::UnsupportedMediaType),
-                Ok(body) => parse(&body).map(Some),
+                Ok(body) => parse::<Option<T>>(&body),
                 Err(e) => Err(unreadable(e)),
             };
             Ok(OptionalApiJson(parsed))

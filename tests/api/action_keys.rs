@@ -605,3 +605,30 @@ async fn each_console_form_sent_again_redirects_the_same_and_changes_nothing() {
     .await;
     assert_eq!(audited(&n.app, Action::Rate, id).await, 1);
 }
+
+#[actix_web::test]
+async fn a_start_is_sent_with_no_body_null_or_a_key() {
+    let n = night(spawn_app().await).await;
+    for body in [None, Some("null"), Some("{}")] {
+        let id = Action::Start.ready(&n).await;
+        let mut request = n
+            .app
+            .client
+            .post(n.app.url(&format!("/api/v1/matches/{id}/start")))
+            .bearer_auth(&n.admin.token);
+        if let Some(body) = body {
+            request = request
+                .header("content-type", "application/json")
+                .body(body);
+        }
+        let r = request.send().await.unwrap();
+        assert_eq!(r.status(), 200, "{body:?}: {}", r.text().await.unwrap());
+    }
+    // A body that is neither: refused as the API refuses a wrong shape.
+    let id = Action::Start.ready(&n).await;
+    let r = n
+        .admin
+        .post(&format!("/api/v1/matches/{id}/start"), &json!({"key": "k"}))
+        .await;
+    expect_error(r, 422, "invalid_request").await;
+}

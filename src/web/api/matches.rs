@@ -293,11 +293,12 @@ pub(crate) struct CorrectionRequest {
     request_body = CorrectionRequest,
     security(("bearer" = [])),
     responses(
-        (status = 200, description = "the match with the corrected hand", body = MatchView),
+        (status = 200, description = "the match with the corrected hand; a repeated `idempotency_key` answers the first answer again", body = MatchView,
+            headers(("Idempotent-Replay" = String, description = "`true` when the answer is a replay"))),
         (status = 403, description = "a non-admin sending `reset_bracket_path`, a cross-site request, or a session cookie without the session's `X-CSRF-Token`", body = ErrorBody),
         (status = 404, description = "no such match or hand, or not one of the leagues you supervise", body = ErrorBody),
         (status = 409, description = "stale `expected_version` (`version_conflict`), the match is closed (`match_closed`), or started playoff matches would change (`bracket_reset_needed`)", body = ErrorBody),
-        (status = 422, description = "an invalid hand, or a reason that is blank, too long or holds a control character (`invalid_correction`)", body = ErrorBody),
+        (status = 422, description = "an invalid hand, a reason that is blank, too long or holds a control character (`invalid_correction`), an invalid `idempotency_key`, or one used before for something else (`idempotency_key_reused`)", body = ErrorBody),
         BodyRefused,
         Unauthenticated,
     )
@@ -351,10 +352,11 @@ pub(crate) struct VersionRequest {
     request_body = VersionRequest,
     security(("bearer" = [])),
     responses(
-        (status = 200, description = "the match with time called", body = MatchView),
+        (status = 200, description = "the match with time called; a repeated `idempotency_key` answers the first answer again", body = MatchView,
+            headers(("Idempotent-Replay" = String, description = "`true` when the answer is a replay"))),
         (status = 404, description = "no such match, or not one of the leagues you supervise", body = ErrorBody),
         (status = 409, description = "stale `expected_version`, the match is not in play, time already called, or no time limit", body = ErrorBody),
-        (status = 422, description = "a body of the wrong shape", body = ErrorBody),
+        (status = 422, description = "a body of the wrong shape, an invalid `idempotency_key`, or one used before for something else (`idempotency_key_reused`)", body = ErrorBody),
         BodyRefused,
         Unauthenticated,
         SignedInOnly,
@@ -382,11 +384,12 @@ async fn call_time(
     request_body = ForfeitInput,
     security(("bearer" = [])),
     responses(
-        (status = 200, description = "the forfeited match", body = MatchView),
+        (status = 200, description = "the forfeited match; a repeated `idempotency_key` answers the first answer again", body = MatchView,
+            headers(("Idempotent-Replay" = String, description = "`true` when the answer is a replay"))),
         (status = 403, description = "a non-admin sending `advance`, a cross-site request, or a session cookie without the session's `X-CSRF-Token`", body = ErrorBody),
         (status = 404, description = "no such match, or not one of the leagues you supervise", body = ErrorBody),
         (status = 409, description = "stale `expected_version` or the match is already over (`match_closed`)", body = ErrorBody),
-        (status = 422, description = "`team` is not `a`, `b` or `both`", body = ErrorBody),
+        (status = 422, description = "`team` is not `a`, `b` or `both`, an invalid `idempotency_key`, or one used before for something else (`idempotency_key_reused`)", body = ErrorBody),
         BodyRefused,
         Unauthenticated,
     )
