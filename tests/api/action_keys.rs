@@ -466,8 +466,9 @@ async fn page(browser: &Browser, path: &str) -> String {
     r.text().await.unwrap()
 }
 
-/// Posts `fields` to `path` twice: both answers are the same redirect to the console, and
-/// the second writes nothing.
+/// Posts `fields` to `path` twice: both answers are the same redirect to the console, the
+/// form's key is kept (a check-in or a lineup sent again changes nothing even without one),
+/// and the second writes nothing.
 async fn post_twice(n: &Night, browser: &Browser, id: i64, path: &str, fields: &[(&str, &str)]) {
     let console = format!("/supervise/matches/{id}");
     let r = browser.post_form(path, fields).await;
@@ -475,6 +476,14 @@ async fn post_twice(n: &Night, browser: &Browser, id: i64, path: &str, fields: &
     let location = r.headers().get("location").cloned();
     assert_eq!(status, 303, "{path}: {}", r.text().await.unwrap());
     assert_eq!(location.unwrap(), console.as_str(), "{path}");
+    let (_, key) = fields
+        .iter()
+        .find(|(name, _)| *name == "idempotency_key")
+        .unwrap();
+    assert!(
+        keys(&n.app).await.iter().any(|k| k == key),
+        "{path}: {key} kept"
+    );
     let tables = n.app.tables().await;
     let r = browser.post_form(path, fields).await;
     let status = r.status();
