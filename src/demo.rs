@@ -23,6 +23,7 @@ use crate::db::{Db, users};
 use crate::domain::{MatchId, MatchStatus, Role, TeamId};
 use crate::rules::hand::{BidInput, TeamHandInput};
 use crate::rules::{HandInput, RulesSpec};
+use crate::service::action_keys::Acted;
 use crate::service::conduct::{self, RatingInput};
 use crate::service::leagues::{self, League, NewLeagueInput, StageRules};
 use crate::service::matches::{self, Recorded};
@@ -158,7 +159,10 @@ async fn play(
     rng: &mut Rng,
     limit: usize,
 ) -> anyhow::Result<()> {
-    let mut view = matches::start(db, user, id).await.map_err(service)?;
+    let mut view = match matches::start(db, user, id, None).await.map_err(service)? {
+        Acted::Done(view) => *view,
+        Acted::Again(_) => bail!("demo match {id}: a start was taken for a repeat"),
+    };
     let mut hands = 0;
     while view.status == MatchStatus::InProgress && hands < limit {
         // Keep the match in progress open: stop well short of the target.
@@ -425,6 +429,7 @@ async fn rate(
             a: rating(m.team_a),
             b: rating(m.team_b),
             note: None,
+            idempotency_key: None,
         };
         conduct::rate(db, admin, m.id, &input)
             .await

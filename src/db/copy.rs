@@ -13,7 +13,7 @@ use sqlx::{PgConnection, QueryBuilder, Row, SqliteConnection};
 use super::{Db, DbError, Raw};
 
 /// The tables of data, parents first. The rest is kept by triggers or belongs to sqlx.
-const TABLES: [&str; 21] = [
+const TABLES: [&str; 22] = [
     "app_meta",
     "users",
     "sessions",
@@ -27,6 +27,7 @@ const TABLES: [&str; 21] = [
     "hands",
     "lineups",
     "idempotency_keys",
+    "action_keys",
     "audit_log",
     "brackets",
     "bracket_seeds",

@@ -11,6 +11,7 @@
 //! advisory lock first ([`postgres`]). So a read-then-write inside a write transaction is
 //! never raced.
 
+pub mod action_keys;
 pub mod audit;
 pub mod copy;
 pub mod divisions;

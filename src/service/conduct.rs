@@ -10,8 +10,9 @@
 //! ratings themselves are the match's: the last rating counts.
 
 use crate::db::Conn;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
+use super::action_keys::{self, Acted, ActionKey};
 use super::audit;
 use super::leagues::League;
 use super::match_view::{MatchView, reload};
@@ -27,7 +28,7 @@ use crate::league::settings::Settings;
 use crate::rules::{Team, TeamWords};
 
 /// A check-in (or, with `present: false`, taking one back after a wrong tap).
-#[derive(Debug, Clone, Deserialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, Deserialize, Serialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CheckInInput {
     /// `a` or `b`.
@@ -36,6 +37,16 @@ pub struct CheckInInput {
     /// Default (or `null`) true; `false` takes the check-in back.
     #[serde(default)]
     pub present: Option<bool>,
+    /// Unique per attempt: sent again with the same request, the first answer comes back
+    /// and nothing is done twice (docs/api.md §7.8). 1 to 200 characters, no control
+    /// characters.
+    #[serde(default)]
+    #[schema(
+        min_length = 1,
+        max_length = 200,
+        pattern = r"^[^\x00-\x1F\x7F-\x9F]*$"
+    )]
+    pub idempotency_key: Option<String>,
 }
 
 pub(super) fn side(team: &str, field: &str) -> Result<Team, ServiceError> {
@@ -49,18 +60,23 @@ pub(super) fn side(team: &str, field: &str) -> Result<Team, ServiceError> {
 }
 
 /// Checks a team in (keeping the first time if it already is) or takes its check-in back;
-/// only before the start of a scheduled match.
+/// only before the start of a scheduled match. A repeated `idempotency_key` answers the
+/// first answer again and changes nothing.
 #[tracing::instrument(skip_all, fields(user_id = %user.id, match_id = %id))]
 pub async fn check_in(
     db: &Db,
     user: &User,
     id: MatchId,
     input: &CheckInInput,
-) -> Result<MatchView, ServiceError> {
+) -> Result<Acted, ServiceError> {
     let team = side(&input.team, "team")?;
+    let key = ActionKey::of(input.idempotency_key.as_deref(), "check_in", input)?;
     let now = db.clock().now();
     let mut tx = db.write().await?;
     let m = writable(&mut tx, user, id).await?;
+    if let Some(first) = action_keys::first_answer(&mut tx, id, key.as_ref()).await? {
+        return Ok(Acted::Again(first));
+    }
     if m.status != MatchStatus::Scheduled {
         return Err(ServiceError::conflict(
             ErrorCode::NotScheduled,
@@ -96,8 +112,9 @@ pub async fn check_in(
         .await?;
     }
     let view = reload(&mut tx, id, &league).await?;
+    action_keys::keep(&mut tx, id, key.as_ref(), &view, now).await?;
     tx.commit().await?;
-    Ok(view)
+    Ok(Acted::Done(Box::new(view)))
 }
 
 /// When the grace period of a match ends: its time plus the league's `grace_minutes`.
@@ -122,7 +139,7 @@ pub fn absent_after_grace(view: &MatchView, settings: &Settings, now: LocalTime)
 }
 
 /// Both teams' sportsmanship ratings after a match.
-#[derive(Debug, Clone, Deserialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, Deserialize, Serialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RatingInput {
     /// Team a's rating, on the league's scale.
@@ -134,6 +151,16 @@ pub struct RatingInput {
     #[serde(default)]
     #[schema(max_length = 500)]
     pub note: Option<String>,
+    /// Unique per attempt: sent again with the same request, the first answer comes back
+    /// and nothing is done twice (docs/api.md §7.8). 1 to 200 characters, no control
+    /// characters.
+    #[serde(default)]
+    #[schema(
+        min_length = 1,
+        max_length = 200,
+        pattern = r"^[^\x00-\x1F\x7F-\x9F]*$"
+    )]
+    pub idempotency_key: Option<String>,
 }
 
 /// The ratings of the forfeiting team(s) of `m`: the league's forfeit rating, when it has one.
@@ -175,14 +202,15 @@ pub(super) async fn rate_forfeit(
 /// Rates both teams of a finished (complete or forfeited) match on the league's scale,
 /// replacing earlier ratings and the rater's own note (no note: the rater's note is removed;
 /// other raters' notes stay); a forfeiting team's rating is the league's forfeit rating. The
-/// answer carries the rater's note.
+/// answer carries the rater's note. A repeated `idempotency_key` answers the first answer
+/// again and changes nothing.
 #[tracing::instrument(skip_all, fields(user_id = %user.id, match_id = %id))]
 pub async fn rate(
     db: &Db,
     user: &User,
     id: MatchId,
     input: &RatingInput,
-) -> Result<MatchView, ServiceError> {
+) -> Result<Acted, ServiceError> {
     let now = db.clock().now();
     let note = TextRule {
         code: ErrorCode::InvalidRating,
@@ -192,8 +220,16 @@ pub async fn rate(
         lines: Lines::Many,
     }
     .check_optional(input.note.as_deref())?;
+    let key = ActionKey::of(
+        input.idempotency_key.as_deref(),
+        "rate_sportsmanship",
+        input,
+    )?;
     let mut tx = db.write().await?;
     let m = writable(&mut tx, user, id).await?;
+    if let Some(first) = action_keys::first_answer(&mut tx, id, key.as_ref()).await? {
+        return Ok(Acted::Again(first));
+    }
     let league = league_of(&mut tx, &m).await?;
     let Some(scale) = league.settings.sportsmanship.clone() else {
         return Err(ServiceError::conflict(
@@ -253,11 +289,12 @@ pub async fn rate(
     }
     audit::record(&mut tx, user, now, change).await?;
     let mut view = reload(&mut tx, id, &league).await?;
-    tx.commit().await?;
     if let Some(ratings) = &mut view.sportsmanship {
         ratings.note = note;
     }
-    Ok(view)
+    action_keys::keep(&mut tx, id, key.as_ref(), &view, now).await?;
+    tx.commit().await?;
+    Ok(Acted::Done(Box::new(view)))
 }
 
 /// The note `user` wrote when rating match `id`, if any (for their console).

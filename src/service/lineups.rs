@@ -8,8 +8,9 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::action_keys::{self, Acted, ActionKey};
 use super::conduct::side;
-use super::match_view::{MatchView, reload};
+use super::match_view::reload;
 use super::matches::{league_of, writable};
 use super::player_eligibility::check_playoff_lineup;
 use super::players::check_student_id;
@@ -24,7 +25,7 @@ use crate::domain::{ErrorCode, MatchId, MatchStatus, PlayerId, TeamId};
 use crate::rules::{Stage, Team};
 
 /// `POST /api/v1/matches/{id}/lineup`: a team and its two players, by id or by student id.
-#[derive(Debug, Clone, Deserialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, Deserialize, Serialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct LineupInput {
     /// `a` or `b`.
@@ -36,6 +37,16 @@ pub struct LineupInput {
     /// Or the two players' student ids, in seat order (text, or a whole number).
     #[schema(schema_with = student_ids_schema)]
     pub student_ids: Option<Vec<serde_json::Value>>,
+    /// Unique per attempt: sent again with the same request, the first answer comes back
+    /// and nothing is done twice (docs/api.md §7.8). 1 to 200 characters, no control
+    /// characters.
+    #[serde(default)]
+    #[schema(
+        min_length = 1,
+        max_length = 200,
+        pattern = r"^[^\x00-\x1F\x7F-\x9F]*$"
+    )]
+    pub idempotency_key: Option<String>,
 }
 
 fn student_ids_schema() -> utoipa::openapi::schema::Schema {
@@ -132,19 +143,24 @@ pub async fn roster(db: &Db, team: TeamId) -> Result<Vec<Seat>, ServiceError> {
 
 /// Sets a team's lineup (admin, or a supervisor of the match's league) until the match is
 /// over: from the first hand before it is played, else from the next hand (a substitution).
-/// Where the league requires lineups, setting one checks the team in.
+/// Where the league requires lineups, setting one checks the team in. A repeated
+/// `idempotency_key` answers the first answer again and changes nothing.
 #[tracing::instrument(skip_all, fields(user_id = %user.id, match_id = %id))]
 pub async fn set_lineup(
     db: &Db,
     user: &User,
     id: MatchId,
     input: &LineupInput,
-) -> Result<MatchView, ServiceError> {
+) -> Result<Acted, ServiceError> {
     let team = side(&input.team, "team")?;
     let wanted = Wanted::of(input)?;
+    let key = ActionKey::of(input.idempotency_key.as_deref(), "set_lineup", input)?;
     let now = db.clock().now();
     let mut tx = db.write().await?;
     let m = writable(&mut tx, user, id).await?;
+    if let Some(first) = action_keys::first_answer(&mut tx, id, key.as_ref()).await? {
+        return Ok(Acted::Again(first));
+    }
     check_open(&m)?;
     let league = league_of(&mut tx, &m).await?;
     let team_id = match team {
@@ -191,8 +207,9 @@ pub async fn set_lineup(
         }
     }
     let view = reload(&mut tx, id, &league).await?;
+    action_keys::keep(&mut tx, id, key.as_ref(), &view, now).await?;
     tx.commit().await?;
-    Ok(view)
+    Ok(Acted::Done(Box::new(view)))
 }
 
 /// A lineup changes until the match is over (or called off).

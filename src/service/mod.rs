@@ -15,6 +15,7 @@
 //! 404 as an unknown one), so a service never holds a slug no league could have.
 
 pub mod accounts;
+pub mod action_keys;
 pub mod admin_schedule;
 pub mod admin_views;
 pub mod audit;

@@ -502,14 +502,49 @@ impl<T: DeserializeOwned + 'static> FromRequest for ApiJson<T> {
                 // Too large comes first: it is what the client must change whatever it sends.
                 Ok(_) if !declared_json => Err(AppError::UnsupportedMediaType),
                 Ok(body) => parse(&body),
-                Err(e) if e.as_response_error().status_code() == StatusCode::PAYLOAD_TOO_LARGE => {
-                    Err(AppError::TooLarge)
-                }
-                Err(e) => Err(AppError::Malformed(format!(
-                    "the body could not be read: {e}"
-                ))),
+                Err(e) => Err(unreadable(e)),
             };
             Ok(ApiJson(parsed))
+        })
+    }
+}
+
+/// The error of a body that could not be read: too large (413), or cut off.
+fn unreadable(e: actix_web::Error) -> AppError {
+    if e.as_response_error().status_code() == StatusCode::PAYLOAD_TOO_LARGE {
+        AppError::TooLarge
+    } else {
+        AppError::Malformed(format!("the body could not be read: {e}"))
+    }
+}
+
+/// A JSON body a route may go without, otherwise as [`ApiJson`]: an empty body, whatever its
+/// content type, is none, and so is JSON's `null` (`POST /api/v1/matches/{id}/start` took no
+/// body before it took an idempotency key, and is still sent without one).
+pub struct OptionalApiJson<T>(Result<Option<T>, AppError>);
+
+impl<T> OptionalApiJson<T> {
+    /// The body if one was sent, once the handler's other extractors have passed.
+    pub fn into_inner(self) -> Result<Option<T>, AppError> {
+        self.0
+    }
+}
+
+impl<T: DeserializeOwned + 'static> FromRequest for OptionalApiJson<T> {
+    type Error = AppError;
+    type Future = Pin<Box<dyn Future<Output = Result<Self, AppError>>>>;
+
+    fn from_request(req: &HttpRequest, payload: &mut actix_web::dev::Payload) -> Self::Future {
+        let declared_json = is_json(req);
+        let body = web::Bytes::from_request(req, payload);
+        Box::pin(async move {
+            let parsed = match body.await {
+                Ok(body) if body.is_empty() => Ok(None),
+                Ok(_) if !declared_json => Err(AppError::UnsupportedMediaType),
+                Ok(body) => parse::<Option<T>>(&body),
+                Err(e) => Err(unreadable(e)),
+            };
+            Ok(OptionalApiJson(parsed))
         })
     }
 }

@@ -4,6 +4,7 @@
 //! per area (keeps link times down).
 
 mod accounts;
+mod action_keys;
 mod admin;
 mod admin_conduct;
 mod admin_schedule;

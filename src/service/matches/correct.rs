@@ -8,8 +8,9 @@ use crate::db::{Conn, Db};
 use crate::domain::ErrorCode;
 use crate::domain::{MatchId, MatchStatus, Timestamp};
 use crate::rules::{HandInput, Stage};
+use crate::service::action_keys::{self, Acted, ActionKey};
 use crate::service::audit;
-use crate::service::match_view::{MatchView, replay};
+use crate::service::match_view::replay;
 use crate::service::text::{self, Lines, TextRule};
 use crate::service::{ServiceError, User, require_admin, to_json};
 
@@ -22,16 +23,30 @@ pub struct Correction<'a> {
     pub expected_version: i64,
     /// An admin confirms resetting the started playoff matches it changes (docs/scoring.md §9.9).
     pub reset_bracket_path: bool,
+    /// Sent again with the same correction, the first answer comes back and nothing is
+    /// corrected twice (docs/api.md §7.8).
+    pub idempotency_key: Option<&'a str>,
+}
+
+/// What an idempotency key of a correction is compared on: the correction as sent.
+#[derive(serde::Serialize)]
+struct KeyedCorrection<'a> {
+    number: i64,
+    hand: &'a HandInput,
+    reason: &'a str,
+    expected_version: i64,
+    reset_bracket_path: bool,
 }
 
 /// Corrects hand `number`: a new revision with its reason; every hand after it is rescored.
+/// A repeated `idempotency_key` answers the first answer again and corrects nothing.
 #[tracing::instrument(skip_all, fields(user_id = %user.id, match_id = %id))]
 pub async fn correct_hand(
     db: &Db,
     user: &User,
     id: MatchId,
     correction: &Correction<'_>,
-) -> Result<MatchView, ServiceError> {
+) -> Result<Acted, ServiceError> {
     let now = db.clock().now();
     let Correction {
         number,
@@ -39,7 +54,16 @@ pub async fn correct_hand(
         reason,
         expected_version,
         reset_bracket_path: reset_path,
+        idempotency_key,
     } = *correction;
+    let keyed = KeyedCorrection {
+        number,
+        hand: input,
+        reason,
+        expected_version,
+        reset_bracket_path: reset_path,
+    };
+    let key = ActionKey::of(idempotency_key, "correct_hand", &keyed)?;
     let reason = TextRule {
         code: ErrorCode::InvalidCorrection,
         field: "reason",
@@ -66,6 +90,7 @@ pub async fn correct_hand(
         reason,
         expected_version,
         reset_path,
+        key,
         now,
     };
     db.batched(move |conn| Box::pin(async move { entry.write(conn).await }))
@@ -81,11 +106,12 @@ struct CorrectionEntry {
     reason: String,
     expected_version: i64,
     reset_path: bool,
+    key: Option<ActionKey>,
     now: Timestamp,
 }
 
 impl CorrectionEntry {
-    async fn write(self, conn: &mut Conn) -> Result<MatchView, ServiceError> {
+    async fn write(self, conn: &mut Conn) -> Result<Acted, ServiceError> {
         let CorrectionEntry {
             user,
             id,
@@ -94,9 +120,13 @@ impl CorrectionEntry {
             reason,
             expected_version,
             reset_path,
+            key,
             now,
         } = self;
         let opened = for_write(conn, &user, id).await?;
+        if let Some(first) = action_keys::first_answer(conn, id, key.as_ref()).await? {
+            return Ok(Acted::Again(first));
+        }
         let mut hands = open_hands(conn, opened, expected_version, check_hands_can_change).await?;
         let m = &hands.m;
         let index = hand_index(number, hands.rows.len())?;
@@ -133,7 +163,9 @@ impl CorrectionEntry {
             .after(&stored)
             .reason(&reason);
         audit::record(conn, &user, now, change).await?;
-        Ok(hands.answer(&after, scored))
+        let view = hands.answer(&after, scored);
+        action_keys::keep(conn, id, key.as_ref(), &view, now).await?;
+        Ok(Acted::Done(Box::new(view)))
     }
 }
 

@@ -1,7 +1,7 @@
 //! Forfeits: one team (the other wins) or both; a team's n-th regular-season forfeit drops
 //! it from the league when the league's forfeit policy says so.
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use super::{check_version, league_of, writable};
 use crate::db::leagues as db_leagues;
@@ -10,12 +10,13 @@ use crate::db::{Conn, Db};
 use crate::domain::ErrorCode;
 use crate::domain::{ForfeitSide, GameStatus, MatchId, MatchStatus, TeamId, TextEnum, Timestamp};
 use crate::rules::{Stage, Team, WinReason};
+use crate::service::action_keys::{self, Acted, ActionKey};
 use crate::service::audit;
 use crate::service::leagues::League;
-use crate::service::match_view::{MatchView, reload};
+use crate::service::match_view::reload;
 use crate::service::{ServiceError, User, require_admin};
 
-#[derive(Debug, Clone, Deserialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, Deserialize, Serialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ForfeitInput {
     /// `a`, `b` or `both`: the team that forfeits.
@@ -26,6 +27,16 @@ pub struct ForfeitInput {
     pub advance: Option<String>,
     #[serde(default)]
     pub expected_version: Option<i64>,
+    /// Unique per attempt: sent again with the same forfeit, the first answer comes back
+    /// and nothing is recorded twice (docs/api.md §7.8). 1 to 200 characters, no control
+    /// characters.
+    #[serde(default)]
+    #[schema(
+        min_length = 1,
+        max_length = 200,
+        pattern = r"^[^\x00-\x1F\x7F-\x9F]*$"
+    )]
+    pub idempotency_key: Option<String>,
 }
 
 /// The forfeit policy (`drop_after: n`): a team's n-th regular-season forfeit withdraws it,
@@ -69,18 +80,23 @@ async fn drop_at_limit(
 }
 
 /// Records a forfeit: one team (the other wins) or both (both lose; in the playoffs the
-/// admin names the team that advances).
+/// admin names the team that advances). A repeated `idempotency_key` answers the first
+/// answer again and records nothing.
 #[tracing::instrument(skip_all, fields(user_id = %user.id, match_id = %id))]
 pub async fn forfeit(
     db: &Db,
     user: &User,
     id: MatchId,
     input: &ForfeitInput,
-) -> Result<MatchView, ServiceError> {
+) -> Result<Acted, ServiceError> {
     let now = db.clock().now();
     let who = forfeit_side(input)?;
+    let key = ActionKey::of(input.idempotency_key.as_deref(), "forfeit", input)?;
     let mut tx = db.write().await?;
     let m = writable(&mut tx, user, id).await?;
+    if let Some(first) = action_keys::first_answer(&mut tx, id, key.as_ref()).await? {
+        return Ok(Acted::Again(first));
+    }
     if let Some(expected) = input.expected_version {
         check_version(&m, expected)?;
     }
@@ -110,8 +126,9 @@ pub async fn forfeit(
     )
     .await?;
     let view = reload(&mut tx, id, &league).await?;
+    action_keys::keep(&mut tx, id, key.as_ref(), &view, now).await?;
     tx.commit().await?;
-    Ok(view)
+    Ok(Acted::Done(Box::new(view)))
 }
 
 /// The side that forfeits: `a`, `b` or `both`.

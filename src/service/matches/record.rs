@@ -234,7 +234,7 @@ impl HandEntry {
 }
 
 /// The answer kept for idempotency key `key` of match `id`, if the key was used; refused
-/// when it was used for a different hand than `request`.
+/// when it was used for a different hand than `request`, or for another action.
 async fn seen_before(
     conn: &mut Conn,
     id: MatchId,
@@ -242,6 +242,10 @@ async fn seen_before(
     request: &str,
 ) -> Result<Option<IdempotencyRecord>, ServiceError> {
     let Some(seen) = db_idempotency::idempotency_record(conn, id, key).await? else {
+        // A key is one attempt of one thing: one sent with another action is not a hand's.
+        if crate::db::action_keys::exists(conn, id, key).await? {
+            return Err(crate::service::action_keys::reused());
+        }
         return Ok(None);
     };
     if seen.request.as_ref().is_some_and(|first| *first != request) {

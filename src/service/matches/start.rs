@@ -5,32 +5,46 @@ use crate::db::matches as db_matches;
 use crate::db::{Conn, Db};
 use crate::domain::ErrorCode;
 use crate::domain::{MatchId, MatchStatus, Timestamp};
+use crate::service::action_keys::{self, Acted, ActionKey};
 use crate::service::audit;
-use crate::service::match_view::{MatchView, Replayed, view_of};
+use crate::service::match_view::{Replayed, view_of};
 use crate::service::{ServiceError, User, to_json};
 
 /// Starts a match: its rules are frozen and its clock runs. Written in the next group
-/// commit with the other writes of league night.
+/// commit with the other writes of league night. A repeated `idempotency_key` answers the
+/// first answer again and starts nothing.
 #[tracing::instrument(skip_all, fields(user_id = %user.id, match_id = %id))]
-pub async fn start(db: &Db, user: &User, id: MatchId) -> Result<MatchView, ServiceError> {
+pub async fn start(
+    db: &Db,
+    user: &User,
+    id: MatchId,
+    idempotency_key: Option<&str>,
+) -> Result<Acted, ServiceError> {
+    let key = ActionKey::of(idempotency_key, "start", &())?;
     let now = db.clock().now();
     let user = user.clone();
-    db.batched(move |conn| Box::pin(async move { start_in(conn, &user, id, now).await }))
-        .await
+    db.batched(move |conn| {
+        Box::pin(async move { start_in(conn, &user, id, key.as_ref(), now).await })
+    })
+    .await
 }
 
 async fn start_in(
     conn: &mut Conn,
     user: &User,
     id: MatchId,
+    key: Option<&ActionKey>,
     now: Timestamp,
-) -> Result<MatchView, ServiceError> {
+) -> Result<Acted, ServiceError> {
     let db_matches::MatchForWrite {
         row: m,
         name_a,
         name_b,
         ..
     } = for_write(conn, user, id).await?;
+    if let Some(first) = action_keys::first_answer(conn, id, key).await? {
+        return Ok(Acted::Again(first));
+    }
     if m.status != MatchStatus::Scheduled {
         return Err(ServiceError::conflict(
             ErrorCode::NotScheduled,
@@ -60,5 +74,7 @@ async fn start_in(
         lineups: crate::db::lineups::of_match(conn, id).await?,
         label: crate::service::playoffs::label_of(conn, id, started.stage).await?,
     };
-    Ok(view_of(&started, (name_a, name_b), &league, played))
+    let view = view_of(&started, (name_a, name_b), &league, played);
+    action_keys::keep(conn, id, key, &view, now).await?;
+    Ok(Acted::Done(Box::new(view)))
 }

@@ -7,8 +7,9 @@ use crate::db::matches::{self as db_matches, MatchRow};
 use crate::domain::ErrorCode;
 use crate::domain::{MatchId, MatchStatus, Timestamp};
 use crate::rules::Rules;
+use crate::service::action_keys::{self, Acted, ActionKey};
 use crate::service::audit;
-use crate::service::match_view::{MatchView, ends_at, reload, rules_of};
+use crate::service::match_view::{ends_at, reload, rules_of};
 use crate::service::{ServiceError, User};
 
 /// Time has run out for `m` at `now`: called by a supervisor or past the limit.
@@ -20,16 +21,22 @@ pub(super) fn time_expired(m: &MatchRow, rules: &Rules, now: Timestamp) -> bool 
 }
 
 /// Calls time now: the hand in play is the last one (it is marked time-called when entered).
+/// A repeated `idempotency_key` answers the first answer again and calls nothing.
 #[tracing::instrument(skip_all, fields(user_id = %user.id, match_id = %id))]
 pub async fn call_time(
     db: &Db,
     user: &User,
     id: MatchId,
     expected_version: i64,
-) -> Result<MatchView, ServiceError> {
+    idempotency_key: Option<&str>,
+) -> Result<Acted, ServiceError> {
+    let key = ActionKey::of(idempotency_key, "call_time", &expected_version)?;
     let now = db.clock().now();
     let mut tx = db.write().await?;
     let m = writable(&mut tx, user, id).await?;
+    if let Some(first) = action_keys::first_answer(&mut tx, id, key.as_ref()).await? {
+        return Ok(Acted::Again(first));
+    }
     check_version(&m, expected_version)?;
     if m.status != MatchStatus::InProgress {
         return Err(ServiceError::conflict(
@@ -62,6 +69,7 @@ pub async fn call_time(
     )
     .await?;
     let view = reload(&mut tx, id, &league).await?;
+    action_keys::keep(&mut tx, id, key.as_ref(), &view, now).await?;
     tx.commit().await?;
-    Ok(view)
+    Ok(Acted::Done(Box::new(view)))
 }

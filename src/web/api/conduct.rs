@@ -29,10 +29,11 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
     request_body = CheckInInput,
     security(("bearer" = [])),
     responses(
-        (status = 200, description = "the match, with `checked_in`", body = MatchView),
+        (status = 200, description = "the match, with `checked_in`; a repeated `idempotency_key` answers the first answer again", body = MatchView,
+            headers(("Idempotent-Replay" = String, description = "`true` when the answer is a replay"))),
         (status = 404, description = "no such match, or not one of the supervisor's leagues", body = ErrorBody),
         (status = 409, description = "the match has started, is over, postponed or cancelled (`not_scheduled`)", body = ErrorBody),
-        (status = 422, description = "the team is not `a` or `b`", body = ErrorBody),
+        (status = 422, description = "the team is not `a` or `b`, an invalid `idempotency_key`, or one used before for something else (`idempotency_key_reused`)", body = ErrorBody),
         BodyRefused,
         Unauthenticated,
         SupervisorOnly,
@@ -46,8 +47,9 @@ async fn check_in(
     body: ApiJson<CheckInInput>,
 ) -> Result<HttpResponse, AppError> {
     let input = super::match_body(&state, &who, *id, body).await?;
-    let view = conduct::check_in(&state.db, &who.user, *id, &input).await?;
-    Ok(HttpResponse::Ok().json(view))
+    Ok(super::acted(
+        conduct::check_in(&state.db, &who.user, *id, &input).await?,
+    ))
 }
 
 /// Rates both teams' sportsmanship after a complete or forfeited match, on the league's
@@ -61,10 +63,11 @@ async fn check_in(
     request_body = RatingInput,
     security(("bearer" = [])),
     responses(
-        (status = 200, description = "the match, with `sportsmanship`", body = MatchView),
+        (status = 200, description = "the match, with `sportsmanship`; a repeated `idempotency_key` answers the first answer again", body = MatchView,
+            headers(("Idempotent-Replay" = String, description = "`true` when the answer is a replay"))),
         (status = 404, description = "no such match, or not one of the supervisor's leagues", body = ErrorBody),
         (status = 409, description = "the match is not complete or forfeited (`match_not_over`), or the league does not rate sportsmanship (`no_sportsmanship`)", body = ErrorBody),
-        (status = 422, description = "a rating off the league's scale, a forfeiting team not given the forfeit rating, or a note too long or with control characters (`invalid_rating`)", body = ErrorBody),
+        (status = 422, description = "a rating off the league's scale, a forfeiting team not given the forfeit rating, or a note too long or with control characters (`invalid_rating`), an invalid `idempotency_key`, or one used before for something else (`idempotency_key_reused`)", body = ErrorBody),
         BodyRefused,
         Unauthenticated,
         SupervisorOnly,
@@ -78,8 +81,9 @@ async fn rate(
     body: ApiJson<RatingInput>,
 ) -> Result<HttpResponse, AppError> {
     let input = super::match_body(&state, &who, *id, body).await?;
-    let view = conduct::rate(&state.db, &who.user, *id, &input).await?;
-    Ok(HttpResponse::Ok().json(view))
+    Ok(super::acted(
+        conduct::rate(&state.db, &who.user, *id, &input).await?,
+    ))
 }
 
 /// An admin's decision on a team's playoff eligibility, over what the rules say (audited):

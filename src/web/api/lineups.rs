@@ -26,10 +26,11 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
     request_body = LineupInput,
     security(("bearer" = [])),
     responses(
-        (status = 200, description = "the match, with `lineup`", body = MatchView),
+        (status = 200, description = "the match, with `lineup`; a repeated `idempotency_key` answers the first answer again", body = MatchView,
+            headers(("Idempotent-Replay" = String, description = "`true` when the answer is a replay"))),
         (status = 404, description = "no such match, or not one of the supervisor's leagues", body = ErrorBody),
         (status = 409, description = "the match is over or cancelled (`match_closed`)", body = ErrorBody),
-        (status = 422, description = "not two players, a player not active on the team's roster (`not_on_roster`), or a student id that is not one (`invalid_student_id`)", body = ErrorBody),
+        (status = 422, description = "not two players, a player not active on the team's roster (`not_on_roster`), or a student id that is not one (`invalid_student_id`), an invalid `idempotency_key`, or one used before for something else (`idempotency_key_reused`)", body = ErrorBody),
         BodyRefused,
         Unauthenticated,
         SupervisorOnly,
@@ -43,6 +44,7 @@ async fn set_lineup(
     body: ApiJson<LineupInput>,
 ) -> Result<HttpResponse, AppError> {
     let input = super::match_body(&state, &who, *id, body).await?;
-    let view = lineups::set_lineup(&state.db, &who.user, *id, &input).await?;
-    Ok(HttpResponse::Ok().json(view))
+    Ok(super::acted(
+        lineups::set_lineup(&state.db, &who.user, *id, &input).await?,
+    ))
 }

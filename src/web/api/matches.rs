@@ -18,7 +18,7 @@ use crate::web::api::responses::{
     AdminOnly, BadReadCredentials, BodyRefused, SignedInOnly, Unauthenticated,
 };
 use crate::web::error::{AppError, ErrorBody};
-use crate::web::extract::{Admin, ApiJson, Supervisor};
+use crate::web::extract::{Admin, ApiJson, OptionalApiJson, Supervisor};
 
 /// The writes.
 pub fn routes(cfg: &mut web::ServiceConfig) {
@@ -141,17 +141,38 @@ async fn show_match(
     Ok(HttpResponse::Ok().json(crate::service::match_view::view(&state.db, *id).await?))
 }
 
+/// What a start may carry: nothing (no body at all), or an idempotency key.
+#[derive(Deserialize, Default, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct StartRequest {
+    /// Unique per attempt: sent again with the same request, the first answer comes back
+    /// and nothing is done twice (docs/api.md §7.8). 1 to 200 characters, no control
+    /// characters.
+    #[serde(default)]
+    #[schema(
+        min_length = 1,
+        max_length = 200,
+        pattern = r"^[^\x00-\x1F\x7F-\x9F]*$"
+    )]
+    idempotency_key: Option<String>,
+}
+
 /// Starts a match: its rules are frozen and its clock runs (admin or supervisor).
 #[utoipa::path(
     post,
     path = "/api/v1/matches/{id}/start",
     tag = "matches",
     params(("id" = i64, Path, description = "the match id", minimum = 1)),
+    request_body(content = Option<StartRequest>, description = "optional: no body, or an idempotency key"),
     security(("bearer" = [])),
     responses(
-        (status = 200, description = "the started match", body = MatchView),
+        (status = 200, description = "the started match; a repeated `idempotency_key` answers the first answer again",
+            body = MatchView,
+            headers(("Idempotent-Replay" = String, description = "`true` when the answer is a replay"))),
         (status = 404, description = "no such match, or not one of the leagues you supervise", body = ErrorBody),
         (status = 409, description = "the match is not scheduled (`not_scheduled`)", body = ErrorBody),
+        (status = 422, description = "a body of the wrong shape, an invalid `idempotency_key`, or one used before for something else (`idempotency_key_reused`)", body = ErrorBody),
+        BodyRefused,
         Unauthenticated,
         SignedInOnly,
     )
@@ -161,8 +182,13 @@ async fn start_match(
     state: web::Data<AppState>,
     Supervisor(who): Supervisor,
     id: web::Path<MatchId>,
+    body: OptionalApiJson<StartRequest>,
 ) -> Result<HttpResponse, AppError> {
-    Ok(HttpResponse::Ok().json(matches::start(&state.db, &who.user, *id).await?))
+    // The caller's rights before the body, as every write to a match (`match_body`).
+    matches::check_writable(&state.db, &who.user, *id).await?;
+    let input = body.into_inner()?.unwrap_or_default();
+    let started = matches::start(&state.db, &who.user, *id, input.idempotency_key.as_deref());
+    Ok(super::acted(started.await?))
 }
 
 #[derive(Deserialize, utoipa::ToSchema)]
@@ -243,6 +269,16 @@ pub(crate) struct CorrectionRequest {
     /// changes (after a `bracket_reset_needed` answer). They are cancelled, hands kept.
     #[serde(default)]
     reset_bracket_path: bool,
+    /// Unique per attempt: sent again with the same request, the first answer comes back
+    /// and nothing is done twice (docs/api.md §7.8). 1 to 200 characters, no control
+    /// characters.
+    #[serde(default)]
+    #[schema(
+        min_length = 1,
+        max_length = 200,
+        pattern = r"^[^\x00-\x1F\x7F-\x9F]*$"
+    )]
+    idempotency_key: Option<String>,
 }
 
 /// Corrects a hand (a new revision with a reason), rescoring later ones (admin or supervisor).
@@ -257,11 +293,12 @@ pub(crate) struct CorrectionRequest {
     request_body = CorrectionRequest,
     security(("bearer" = [])),
     responses(
-        (status = 200, description = "the match with the corrected hand", body = MatchView),
+        (status = 200, description = "the match with the corrected hand; a repeated `idempotency_key` answers the first answer again", body = MatchView,
+            headers(("Idempotent-Replay" = String, description = "`true` when the answer is a replay"))),
         (status = 403, description = "a non-admin sending `reset_bracket_path`, a cross-site request, or a session cookie without the session's `X-CSRF-Token`", body = ErrorBody),
         (status = 404, description = "no such match or hand, or not one of the leagues you supervise", body = ErrorBody),
         (status = 409, description = "stale `expected_version` (`version_conflict`), the match is closed (`match_closed`), or started playoff matches would change (`bracket_reset_needed`)", body = ErrorBody),
-        (status = 422, description = "an invalid hand, or a reason that is blank, too long or holds a control character (`invalid_correction`)", body = ErrorBody),
+        (status = 422, description = "an invalid hand, a reason that is blank, too long or holds a control character (`invalid_correction`), an invalid `idempotency_key`, or one used before for something else (`idempotency_key_reused`)", body = ErrorBody),
         BodyRefused,
         Unauthenticated,
     )
@@ -281,9 +318,11 @@ async fn correct_hand(
         reason: &input.reason,
         expected_version: input.expected_version,
         reset_bracket_path: input.reset_bracket_path,
+        idempotency_key: input.idempotency_key.as_deref(),
     };
-    let view = matches::correct_hand(&state.db, &who.user, id, &correction).await?;
-    Ok(HttpResponse::Ok().json(view))
+    Ok(super::acted(
+        matches::correct_hand(&state.db, &who.user, id, &correction).await?,
+    ))
 }
 
 #[derive(Deserialize, utoipa::ToSchema)]
@@ -292,6 +331,16 @@ pub(crate) struct VersionRequest {
     /// The match's `version` as last seen.
     #[schema(minimum = 1)]
     expected_version: i64,
+    /// Unique per attempt: sent again with the same request, the first answer comes back
+    /// and nothing is done twice (docs/api.md §7.8). 1 to 200 characters, no control
+    /// characters.
+    #[serde(default)]
+    #[schema(
+        min_length = 1,
+        max_length = 200,
+        pattern = r"^[^\x00-\x1F\x7F-\x9F]*$"
+    )]
+    idempotency_key: Option<String>,
 }
 
 /// Calls time: the hand in play is the last (admin or supervisor).
@@ -303,10 +352,11 @@ pub(crate) struct VersionRequest {
     request_body = VersionRequest,
     security(("bearer" = [])),
     responses(
-        (status = 200, description = "the match with time called", body = MatchView),
+        (status = 200, description = "the match with time called; a repeated `idempotency_key` answers the first answer again", body = MatchView,
+            headers(("Idempotent-Replay" = String, description = "`true` when the answer is a replay"))),
         (status = 404, description = "no such match, or not one of the leagues you supervise", body = ErrorBody),
         (status = 409, description = "stale `expected_version`, the match is not in play, time already called, or no time limit", body = ErrorBody),
-        (status = 422, description = "a body of the wrong shape", body = ErrorBody),
+        (status = 422, description = "a body of the wrong shape, an invalid `idempotency_key`, or one used before for something else (`idempotency_key_reused`)", body = ErrorBody),
         BodyRefused,
         Unauthenticated,
         SignedInOnly,
@@ -320,8 +370,9 @@ async fn call_time(
     body: ApiJson<VersionRequest>,
 ) -> Result<HttpResponse, AppError> {
     let input = super::match_body(&state, &who, *id, body).await?;
-    let view = matches::call_time(&state.db, &who.user, *id, input.expected_version).await?;
-    Ok(HttpResponse::Ok().json(view))
+    let key = input.idempotency_key.as_deref();
+    let called = matches::call_time(&state.db, &who.user, *id, input.expected_version, key);
+    Ok(super::acted(called.await?))
 }
 
 /// Records a forfeit by one team or both (admin or supervisor).
@@ -333,11 +384,12 @@ async fn call_time(
     request_body = ForfeitInput,
     security(("bearer" = [])),
     responses(
-        (status = 200, description = "the forfeited match", body = MatchView),
+        (status = 200, description = "the forfeited match; a repeated `idempotency_key` answers the first answer again", body = MatchView,
+            headers(("Idempotent-Replay" = String, description = "`true` when the answer is a replay"))),
         (status = 403, description = "a non-admin sending `advance`, a cross-site request, or a session cookie without the session's `X-CSRF-Token`", body = ErrorBody),
         (status = 404, description = "no such match, or not one of the leagues you supervise", body = ErrorBody),
         (status = 409, description = "stale `expected_version` or the match is already over (`match_closed`)", body = ErrorBody),
-        (status = 422, description = "`team` is not `a`, `b` or `both`", body = ErrorBody),
+        (status = 422, description = "`team` is not `a`, `b` or `both`, an invalid `idempotency_key`, or one used before for something else (`idempotency_key_reused`)", body = ErrorBody),
         BodyRefused,
         Unauthenticated,
     )
@@ -350,5 +402,7 @@ async fn forfeit(
     body: ApiJson<ForfeitInput>,
 ) -> Result<HttpResponse, AppError> {
     let input = super::match_body(&state, &who, *id, body).await?;
-    Ok(HttpResponse::Ok().json(matches::forfeit(&state.db, &who.user, *id, &input).await?))
+    Ok(super::acted(
+        matches::forfeit(&state.db, &who.user, *id, &input).await?,
+    ))
 }

@@ -22,7 +22,11 @@ pub mod users;
 
 use actix_web::web;
 
+use actix_web::HttpResponse;
+use actix_web::http::header::ContentType;
+
 use crate::domain::MatchId;
+use crate::service::action_keys::{Acted, FirstAnswer};
 use crate::web::AppState;
 use crate::web::error::AppError;
 use crate::web::extract::{ApiJson, Authed};
@@ -40,6 +44,18 @@ pub(crate) async fn match_body<T>(
 ) -> Result<T, AppError> {
     crate::service::matches::check_writable(&state.db, &who.user, id).await?;
     body.into_inner()
+}
+
+/// The answer of an action on a match that takes an idempotency key (docs/api.md §7.8): the
+/// match (200), or the body of the key's first answer again, marked `Idempotent-Replay: true`.
+pub(crate) fn acted(acted: Acted) -> HttpResponse {
+    match acted {
+        Acted::Done(view) => HttpResponse::Ok().json(view),
+        Acted::Again(FirstAnswer(body)) => HttpResponse::Ok()
+            .insert_header(("Idempotent-Replay", "true"))
+            .content_type(ContentType::json())
+            .body(body),
+    }
 }
 
 /// Writes, and the reads that are not cached (presets, the OpenAPI document).

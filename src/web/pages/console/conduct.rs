@@ -17,12 +17,15 @@ use serde::Deserialize;
 
 use super::form::HandForm;
 use super::match_console::{Shown, render_console};
-use super::{ConsolePost, back_to_console, message_of, supervised, when, when_local};
+use super::{
+    ConsolePost, back_to_console, idempotency_key, message_of, supervised, when, when_local,
+};
 use crate::domain::words::plural;
 use crate::domain::{Field, FieldError, LocalTime, MatchId, MatchStatus, TextEnum};
 use crate::league::settings::Settings;
 use crate::rules::Team;
 use crate::service::ServiceError;
+use crate::service::accounts::random_hex;
 use crate::service::conduct::{self, CheckInInput, RatingInput};
 use crate::service::console_views;
 use crate::service::leagues::League;
@@ -52,6 +55,8 @@ pub(super) struct RatingForm {
     pub a: String,
     pub b: String,
     pub note: String,
+    /// The form's idempotency key (a resend changes nothing).
+    pub key: Option<String>,
 }
 
 impl RatingForm {
@@ -60,6 +65,7 @@ impl RatingForm {
             a: field(fields, "a").trim().to_string(),
             b: field(fields, "b").trim().to_string(),
             note: field(fields, "note").to_string(),
+            key: idempotency_key(fields),
         }
     }
 
@@ -71,6 +77,7 @@ impl RatingForm {
                 a: text(s.a),
                 b: text(s.b),
                 note: s.note.clone().unwrap_or_default(),
+                key: None,
             },
             None => RatingForm::default(),
         }
@@ -112,6 +119,7 @@ impl RatingForm {
             a: values[0],
             b: values[1],
             note: Some(self.note.clone()),
+            idempotency_key: self.key.clone(),
         })
     }
 }
@@ -347,6 +355,7 @@ pub(super) async fn check_in(
             field(&fields, "present").trim(),
             "0" | "false" | "no"
         )),
+        idempotency_key: idempotency_key(&fields),
     };
     match conduct::check_in(&state.db, &who.user, id, &input).await {
         Ok(_) => Ok(back_to_console(id)),
@@ -398,6 +407,8 @@ struct ForfeitConfirmPage {
     absent: Option<String>,
     /// The confirming button: "Yes, record the forfeit: Team 1 wins".
     confirm: String,
+    /// The form's idempotency key, fresh for each page: a resend records nothing twice.
+    action_key: String,
 }
 
 #[derive(Deserialize)]
@@ -483,6 +494,7 @@ fn one_forfeits(
         }),
         absent,
         confirm: format!("Yes, record the forfeit: {other} wins"),
+        action_key: random_hex(16),
         m: view,
     }
 }
@@ -517,6 +529,7 @@ fn both_forfeit(
         }),
         absent: None,
         confirm: "Yes, record the double forfeit".to_string(),
+        action_key: random_hex(16),
         m: view,
     }
 }

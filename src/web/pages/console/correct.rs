@@ -9,7 +9,7 @@ use askama::Template;
 
 use super::conflict::{after_post, conflict};
 use super::form::{FormContext, FormView, HandForm, form_view};
-use super::{ErrorSummary, Fields, lineup, supervised, when};
+use super::{ErrorSummary, Fields, idempotency_key, lineup, supervised, when};
 use crate::domain::ErrorCode;
 use crate::domain::{Field, FieldError};
 use crate::domain::{MatchId, MatchStatus, words};
@@ -151,6 +151,7 @@ pub(super) async fn correct(
 ) -> Result<HttpResponse, PageError> {
     let (id, number) = path.into_inner();
     let form = HandForm::from_pairs(&fields);
+    let key = idempotency_key(&fields);
     let view = supervised(&state, &who, id).await?;
     let parsed = form.expected_version().and_then(|v| {
         if form.reason.trim().is_empty() {
@@ -176,6 +177,7 @@ pub(super) async fn correct(
                 reason: &form.reason,
                 expected_version: version,
                 reset_bracket_path: form.reset_bracket_path,
+                idempotency_key: key.as_deref(),
             };
             matches::correct_hand(&state.db, &who.user, id, &correction).await
         }

@@ -14,7 +14,7 @@ use actix_web::{HttpResponse, post, web};
 
 use super::conduct::refused;
 use super::match_console::{Shown, render_console};
-use super::{ConsolePost, back_to_console, supervised};
+use super::{ConsolePost, back_to_console, idempotency_key, supervised};
 use crate::domain::{ErrorCode, FieldError, MatchStatus, TextEnum};
 use crate::rules::Team;
 use crate::service::ServiceError;
@@ -32,6 +32,8 @@ pub(super) struct LineupForm {
     pub players: [String; 2],
     /// The student IDs typed (or read by a card reader), by seat.
     pub student_ids: [String; 2],
+    /// The form's idempotency key (a resend changes nothing).
+    pub key: Option<String>,
 }
 
 /// The value of field `name` of a posted form ("" when absent).
@@ -62,6 +64,7 @@ impl LineupForm {
             team: field(fields, "team").trim().to_string(),
             players: ["player1", "player2"].map(|n| field(fields, n).trim().to_string()),
             student_ids: ["student_id1", "student_id2"].map(|n| card_text(field(fields, n)).into()),
+            key: idempotency_key(fields),
         }
     }
 
@@ -94,6 +97,7 @@ impl LineupForm {
                         .map(|s| serde_json::Value::String(s.clone()))
                         .collect(),
                 ),
+                idempotency_key: self.key.clone(),
             });
         }
         let mut ids = Vec::with_capacity(2);
@@ -114,6 +118,7 @@ impl LineupForm {
             team: self.team.clone(),
             players: Some(ids),
             student_ids: None,
+            idempotency_key: self.key.clone(),
         })
     }
 }

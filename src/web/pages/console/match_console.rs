@@ -16,14 +16,15 @@ use super::conflict::after_post;
 use super::form::{FormContext, FormView, HandForm, form_view};
 use super::lineup::{LineupForm, LineupsView, lineups_view};
 use super::{
-    ConsolePost, ErrorSummary, back_to_console, lineup, message_of, result_words, supervised, when,
-    when_local,
+    ConsolePost, ErrorSummary, back_to_console, idempotency_key, lineup, message_of, result_words,
+    supervised, when, when_local,
 };
 use crate::domain::ErrorCode;
 use crate::domain::FieldError;
 use crate::domain::{Clock, ForfeitSide, GameStatus, MatchId, MatchStatus, TextEnum, Timestamp};
 use crate::rules::Stage;
 use crate::service::ServiceError;
+use crate::service::accounts::random_hex;
 use crate::service::leagues::League;
 use crate::service::lineups::Seat;
 use crate::service::match_view::MatchView;
@@ -79,6 +80,9 @@ struct ConsolePage {
     /// Where the league sets lineups before the first hand: the ones still missing
     /// ("Set Tar Heels' lineup before the first hand"), shown instead of the hand form.
     lineup_missing: Vec<String>,
+    /// This page's idempotency key, fresh for each render: each form posts it with its own
+    /// suffix (`-start`, `-check-in-a`...), so a resend records nothing twice.
+    action_key: String,
 }
 
 /// The clock: the time left in words, and when it runs out (RFC 3339, for `console.js`).
@@ -240,6 +244,7 @@ fn console_page(
         conduct,
         lineups,
         lineup_missing,
+        action_key: random_hex(16),
         m: view,
     }
 }
@@ -346,9 +351,10 @@ pub(super) async fn console(
 #[post("/supervise/matches/{id}/start")]
 pub(super) async fn start(
     state: web::Data<AppState>,
-    ConsolePost { who, id, .. }: ConsolePost,
+    ConsolePost { who, id, fields }: ConsolePost,
 ) -> Result<HttpResponse, PageError> {
-    match matches::start(&state.db, &who.user, id).await {
+    let key = idempotency_key(&fields);
+    match matches::start(&state.db, &who.user, id, key.as_deref()).await {
         // A double tap on Start: it is started, show it.
         Err(ServiceError::Conflict {
             code: ErrorCode::NotScheduled,
@@ -407,7 +413,8 @@ pub(super) async fn call_time(
         };
         return render_console(&state, &who, view, StatusCode::OK, shown).await;
     }
-    let called = matches::call_time(&state.db, &who.user, id, version).await;
+    let key = idempotency_key(&fields);
+    let called = matches::call_time(&state.db, &who.user, id, version, key.as_deref()).await;
     after_post(&state, &who, id, called).await
 }
 
@@ -429,6 +436,7 @@ pub(super) async fn forfeit(
                 team: side.as_str().to_string(),
                 advance: form.advance.clone(),
                 expected_version: form.version.trim().parse().ok(),
+                idempotency_key: idempotency_key(&fields),
             };
             match matches::forfeit(&state.db, &who.user, id, &input).await {
                 Err(ServiceError::Invalid(e)) => {

@@ -96,6 +96,17 @@ impl FromRequest for ConsolePost {
     }
 }
 
+/// The hidden `idempotency_key` of a console form, if it has one (a page rendered before
+/// the forms had one has not): a form sent again with it answers the same redirect and
+/// changes nothing (docs/api.md §7.8).
+fn idempotency_key(fields: &[(String, String)]) -> Option<String> {
+    fields
+        .iter()
+        .find(|(name, _)| name == "idempotency_key")
+        .map(|(_, key)| key.trim().to_string())
+        .filter(|key| !key.is_empty())
+}
+
 /// The console of match `id`.
 fn console_path(id: MatchId) -> String {
     format!("/supervise/matches/{id}")
