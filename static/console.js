@@ -8,6 +8,8 @@
 //    off, and Enter in the first seat's field moves on to the second instead of sending.
 //    Where the browser has BarcodeDetector, "Scan card" reads a card's barcode with the
 //    camera (nothing downloaded); elsewhere the button stays hidden.
+// 5. After a recorded hand the server sends the page to #next-hand (the browser scrolls
+//    there): the focus goes to the first bidder's bid, ready for the next hand.
 (function () {
   "use strict";
 
@@ -55,6 +57,14 @@
       field.focus({ preventScroll: true });
       if (history.replaceState) history.replaceState(null, "", "#" + field.id);
     });
+  }
+
+  var next = document.getElementById("next-hand");
+  if (!summary && next && window.location.hash === "#next-hand") {
+    var first = document.getElementById("first-tag");
+    var seat = first ? first.closest("fieldset") : null;
+    var bid = (seat || next).querySelector("select");
+    if (bid) bid.focus({ preventScroll: true });
   }
 
   var clock = document.getElementById("time-left");

@@ -2,26 +2,13 @@
 // data-key="..." is replaced by the same element of the page as served now when the JSON at
 // URL has a different value in data-field (the match's version, the scoreboard's key), and a
 // changed score is said in the page's #live-announce (aria-live="polite"): "Nil Rebels 212,
-// Book Club 161, hand 9". Countdowns (data-ends) tick every second and times
-// (<time data-local>) are shown in the reader's time zone. Everything works without this
-// file: the page shows the same numbers and a <noscript> refresh reloads it.
+// Book Club 161, hand 9". Countdowns (data-ends) tick every second. Times are left as the
+// server wrote them (the league's zone, 24-hour, like the schedule). Everything works
+// without this file: the page shows the same numbers and a <noscript> refresh reloads it.
 (function () {
   'use strict';
 
   function pad(n) { return n < 10 ? '0' + n : String(n); }
-
-  function localTimes() {
-    var els = document.querySelectorAll('time[data-local]');
-    for (var i = 0; i < els.length; i++) {
-      var d = new Date(els[i].getAttribute('datetime'));
-      if (!isNaN(d.getTime())) {
-        els[i].textContent = d.toLocaleString([], {
-          weekday: 'short', hour: '2-digit', minute: '2-digit'
-        });
-        els[i].title = d.toString();
-      }
-    }
-  }
 
   // A countdown's words for `left` seconds: "12:05 left", "1:02:03 left", "time is up";
   // `soon` under 5 minutes.
@@ -135,7 +122,6 @@
       root.setAttribute('tabindex', '-1');
       root.focus({ preventScroll: true });
     }
-    localTimes();
     tick();
     return true;
   }
@@ -232,7 +218,6 @@
   }
 
   function start() {
-    localTimes();
     if (document.querySelector('[data-ends]')) {
       tick();
       window.setInterval(tick, 1000);
