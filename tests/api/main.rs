@@ -25,6 +25,7 @@ mod browser_outbox;
 mod browser_phone;
 mod browser_print;
 mod browser_schedule;
+mod browser_table;
 mod calendar;
 mod check;
 mod clock;

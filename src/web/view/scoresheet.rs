@@ -1,8 +1,9 @@
 //! The scoresheet: one row per hand with both teams' bids and tricks, the breakdown of the
 //! points, the running score (bags) and the game's state after it. One view for the match
 //! page, the supervisor console and the calculator, shown by
-//! `templates/partials/scoresheet.html`; on the console also as one card per hand for a
-//! phone ([`Scoresheet::cards`]).
+//! `templates/partials/scoresheet.html`; on the console and the match page also as one card
+//! per hand for a phone ([`Scoresheet::cards`]), each team's points in words
+//! ([`Scoresheet::with_breakdown`]).
 
 use crate::domain::MatchId;
 use crate::rules::calculator::{ScoreRequest, ScoreResponse, ScoredHandOut};
@@ -23,7 +24,7 @@ pub struct Scoresheet {
     pub classes: bool,
     /// On the console: each hand links to its correction form.
     pub correct: Option<MatchId>,
-    /// On the console: the hands also as cards (hand number, bids, tricks, points, the
+    /// On the console and the match page: the hands also as cards (hand number, bids, tricks, points, the
     /// running score of both teams, a correction marked, its "Correct" button), shown instead
     /// of the table on a narrow screen.
     pub cards: bool,

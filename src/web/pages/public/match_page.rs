@@ -60,9 +60,13 @@ pub(super) async fn match_page(
 ) -> Result<HttpResponse, PageError> {
     let (m, league) = crate::service::match_view::with_league(&state.db, *id).await?;
     let lineups = crate::service::lineups::of_match(&state.db, m.id).await?;
+    // On a phone (≤ 600 px) the hands show as cards, both teams side by side.
     let sheet = Scoresheet {
         id: "scoresheet",
-        ..Scoresheet::of_match(&m).with_lineups(&m, &lineups)
+        cards: true,
+        ..Scoresheet::of_match(&m)
+            .with_lineups(&m, &lineups)
+            .with_breakdown(&m)
     };
     let zone = state.db.clock().zone();
     let at = |t| time::in_zone(t, zone);
