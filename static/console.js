@@ -8,6 +8,9 @@
 //    off, and Enter in the first seat's field moves on to the second instead of sending.
 //    Where the browser has BarcodeDetector, "Scan card" reads a card's barcode with the
 //    camera (nothing downloaded); elsewhere the button stays hidden.
+// 5. After a recorded hand the console opens at the next hand's form, its first bidder's bid
+//    focused: the server sends the page to #next-hand, and where the outbox sent the hand
+//    (it reloads the console without the anchor) a note kept across the reload says so.
 (function () {
   "use strict";
 
@@ -55,6 +58,32 @@
       field.focus({ preventScroll: true });
       if (history.replaceState) history.replaceState(null, "", "#" + field.id);
     });
+  }
+
+  var next = document.getElementById("next-hand");
+  var handForm = document.getElementById("hand-form");
+  var noteKey = "spades-next-hand:" + window.location.pathname;
+  var noted = false;
+  try { noted = window.sessionStorage.getItem(noteKey) === "1"; window.sessionStorage.removeItem(noteKey); } catch (e) { noted = false; }
+  if (handForm && next) {
+    handForm.addEventListener("submit", function () {
+      try { window.sessionStorage.setItem(noteKey, "1"); } catch (e) { /* private mode: the anchor still works */ }
+    });
+  }
+  if (!summary && next && (noted || window.location.hash === "#next-hand")) {
+    if (window.location.hash !== "#next-hand") {
+      next.scrollIntoView({ block: "start" });
+      if (history.replaceState) history.replaceState(null, "", "#next-hand");
+    }
+    var first = document.getElementById("first-tag");
+    var seat = first ? first.closest("fieldset") : null;
+    var bid = (seat || next).querySelector("select");
+    if (bid) {
+      bid.focus({ preventScroll: true });
+      // Arriving at #next-hand the browser focuses the section itself once the page has
+      // loaded (after this script): it hands the focus on to the bid, that once.
+      next.addEventListener("focus", function () { bid.focus({ preventScroll: true }); }, { once: true });
+    }
   }
 
   var clock = document.getElementById("time-left");

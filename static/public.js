@@ -2,26 +2,15 @@
 // data-key="..." is replaced by the same element of the page as served now when the JSON at
 // URL has a different value in data-field (the match's version, the scoreboard's key), and a
 // changed score is said in the page's #live-announce (aria-live="polite"): "Nil Rebels 212,
-// Book Club 161, hand 9". Countdowns (data-ends) tick every second and times
-// (<time data-local>) are shown in the reader's time zone. Everything works without this
-// file: the page shows the same numbers and a <noscript> refresh reloads it.
+// Book Club 161, hand 9". Countdowns (data-ends) tick every second. Times are left as the
+// server wrote them (the league's zone, 24-hour, like the schedule). The TV's strip of
+// latest results ([data-page-every]) shows as many as fit and pages through the rest.
+// Everything works without this file: the page shows the same numbers and a <noscript>
+// refresh reloads it.
 (function () {
   'use strict';
 
   function pad(n) { return n < 10 ? '0' + n : String(n); }
-
-  function localTimes() {
-    var els = document.querySelectorAll('time[data-local]');
-    for (var i = 0; i < els.length; i++) {
-      var d = new Date(els[i].getAttribute('datetime'));
-      if (!isNaN(d.getTime())) {
-        els[i].textContent = d.toLocaleString([], {
-          weekday: 'short', hour: '2-digit', minute: '2-digit'
-        });
-        els[i].title = d.toString();
-      }
-    }
-  }
 
   // A countdown's words for `left` seconds: "12:05 left", "1:02:03 left", "time is up";
   // `soon` under 5 minutes.
@@ -48,6 +37,61 @@
         els[i].classList.toggle('soon', shown.soon);
       }
     }
+  }
+
+  // The strip's pages: the items (their `widths`, in order) cut into runs that fit `room`
+  // with `gap` between them; an item wider than the room is a page of its own.
+  function stripPages(widths, room, gap) {
+    var pages = [];
+    var page = [];
+    var used = 0;
+    for (var i = 0; i < widths.length; i++) {
+      var need = page.length ? used + gap + widths[i] : widths[i];
+      if (page.length && need > room) {
+        pages.push(page);
+        page = [];
+        need = widths[i];
+      }
+      page.push(i);
+      used = need;
+    }
+    if (page.length) { pages.push(page); }
+    return pages;
+  }
+
+  // Pages the TV's strip of latest results: one page shown at a time, the next every
+  // data-page-every seconds (a page, not a slide: nothing moves). Started again after each
+  // update of the board (the strip is new then).
+  var stripTimer = null;
+  function pageStrip() {
+    window.clearInterval(stripTimer);
+    var strip = document.querySelector('[data-page-every]');
+    var list = strip ? strip.querySelector('ul') : null;
+    if (!list) { return; }
+    var items = list.children;
+    for (var i = 0; i < items.length; i++) { items[i].hidden = false; }
+    var widths = [];
+    for (var w = 0; w < items.length; w++) { widths.push(items[w].getBoundingClientRect().width); }
+    var gap = parseFloat(window.getComputedStyle(list).columnGap) || 0;
+    var pages = stripPages(widths, list.clientWidth, gap);
+    strip.setAttribute('data-pages', String(pages.length));
+    for (var p = 0; p < pages.length; p++) {
+      for (var k = 0; k < pages[p].length; k++) { items[pages[p][k]].setAttribute('data-page', String(p)); }
+    }
+    var shown = 0;
+    var show = function () {
+      for (var j = 0; j < items.length; j++) {
+        items[j].hidden = items[j].getAttribute('data-page') !== String(shown);
+      }
+      strip.setAttribute('data-showing', String(shown));
+    };
+    show();
+    if (pages.length < 2) { return; }
+    var every = (parseInt(strip.getAttribute('data-page-every'), 10) || 8) * 1000;
+    stripTimer = window.setInterval(function () {
+      shown = (shown + 1) % pages.length;
+      show();
+    }, every);
   }
 
   // The wait before the next reading, in ms: data-every seconds (5 by default), longer after
@@ -135,8 +179,8 @@
       root.setAttribute('tabindex', '-1');
       root.focus({ preventScroll: true });
     }
-    localTimes();
     tick();
+    pageStrip();
     return true;
   }
 
@@ -232,7 +276,8 @@
   }
 
   function start() {
-    localTimes();
+    pageStrip();
+    window.addEventListener('resize', pageStrip);
     if (document.querySelector('[data-ends]')) {
       tick();
       window.setInterval(tick, 1000);
@@ -246,7 +291,7 @@
   if (typeof module === 'object' && module.exports) {
     module.exports = {
       scores: scores, announcement: announcement, countdown: countdown, pollWait: pollWait,
-      unchanged: unchanged
+      unchanged: unchanged, stripPages: stripPages
     };
     return;
   }

@@ -13,6 +13,7 @@ pub mod name;
 mod slug;
 mod states;
 mod student;
+pub mod table_name;
 pub(crate) mod text;
 mod time;
 pub mod words;

@@ -10,6 +10,7 @@ use super::{ServiceError, TeamRef};
 use crate::db::Db;
 use crate::db::leagues as db_leagues;
 use crate::db::matches::{self as db_matches, MatchRow};
+use crate::domain::table_name;
 use crate::domain::{
     ForfeitSide, GameStatus, LeagueId, LocalTime, MatchId, MatchStatus, TeamId, Timestamp,
 };
@@ -190,7 +191,18 @@ pub struct InPlay {
 /// Every match in play in every league, from the cached totals: the scoreboard costs one
 /// query and the rows shown, however many hands they have.
 pub async fn in_play(conn: &mut Conn) -> Result<Vec<InPlay>, ServiceError> {
-    let rows = db_matches::in_progress(conn).await?;
+    let mut rows = db_matches::in_progress(conn).await?;
+    // By league, then table in counting order (1, 2, …, 10), matches without a table first.
+    rows.sort_by(|x, y| {
+        let tables = (x.m.table_name.as_deref(), y.m.table_name.as_deref());
+        x.m.league_id
+            .cmp(&y.m.league_id)
+            .then_with(|| match tables {
+                (Some(p), Some(q)) => table_name::natural_cmp(p, q),
+                (p, q) => p.is_some().cmp(&q.is_some()),
+            })
+            .then_with(|| x.m.id.cmp(&y.m.id))
+    });
     as_played(conn, rows).await
 }
 

@@ -614,6 +614,47 @@ async fn every_page_passes_axe() {
         for (what, path) in &public {
             audit.page(&format!("{what}, anonymous"), path).await?;
         }
+
+        // The same on a phone (390×844): every public page, then the console's pages and its
+        // states not seen above: a form sent from a stale page (the 409 conflict page) and
+        // one without its CSRF token (403). The forms are sent with `submit()`, which the
+        // outbox does not take over, so the server's own page is what is checked.
+        browser.set_window_size(390, 844).await?;
+        for (what, path) in &public {
+            audit.page(&format!("{what}, phone"), path).await?;
+        }
+        login(browser, &app, "coord").await?;
+        let console = [
+            ("tonight", "/supervise".to_string()),
+            ("console, in play", format!("/supervise/matches/{live}")),
+            ("console, scheduled (check-in)", format!("/supervise/matches/{scheduled}")),
+            ("forfeit confirmation", format!("/supervise/matches/{scheduled}/forfeit")),
+            ("console, complete (ratings)", format!("/supervise/matches/{done}")),
+            ("correct a hand", format!("/supervise/matches/{done}/hands/1/edit")),
+        ];
+        for (what, path) in &console {
+            audit.page(&format!("{what}, phone"), path).await?;
+        }
+        let hand = "var f = document.getElementById('hand-form'); \
+                    [['a_bid0','4'],['a_bid1','3'],['b_bid0','3'],['b_bid1','3'], \
+                     ['a_tricks0','4'],['a_tricks1','3'],['b_tricks0','3'],['b_tricks1','3']] \
+                    .forEach(function (p) { f.elements[p[0]].value = p[1]; });";
+        audit.page("console, in play, phone", &format!("/supervise/matches/{live}")).await?;
+        audit
+            .submit(
+                "console, a stale form (409), phone",
+                &format!("{hand} f.elements['expected_version'].value = '1'; f.submit();"),
+                summary("#conflict"),
+            )
+            .await?;
+        audit.page("console, in play, phone", &format!("/supervise/matches/{live}")).await?;
+        audit
+            .submit(
+                "console, a form without its token (403), phone",
+                &format!("{hand} f.elements['csrf'].remove(); f.submit();"),
+                message("main h1"),
+            )
+            .await?;
         audit.verdict("anonymous, supervisor and admin")
     })
     .await;

@@ -655,3 +655,113 @@ async fn a_150_hand_console_loads_on_a_phone_and_takes_the_next_hand() {
     })
     .await;
 }
+
+/// Waits until the page has loaded and run its scripts.
+async fn loaded(browser: &Browser) -> anyhow::Result<()> {
+    let deadline = std::time::Instant::now() + WAIT;
+    while browser
+        .execute("return document.readyState", json!([]))
+        .await?
+        != "complete"
+    {
+        ensure!(
+            std::time::Instant::now() < deadline,
+            "the page never finished loading"
+        );
+        actix_web::rt::time::sleep(Duration::from_millis(50)).await;
+    }
+    Ok(())
+}
+
+const NEXT_HAND_TEST: &str = "browser_phone::after_a_hand_the_console_opens_at_the_next_form";
+
+/// What a supervisor meets when the console opens after a recorded hand: how far the next
+/// hand's form is from where the page opened (px to scroll: the distance of its title from
+/// the top of the window), and the focused field's id and whether it is the first bidder's
+/// bid; and the header's height and whether its parts sit in one row. The distance counts from
+/// where the form would be after scrolling to it (its title 16 px below the top: the
+/// console's scroll padding).
+const OPENED_AT: &str = r#"
+const title = document.getElementById('hand-title');
+const first = document.getElementById('first-tag');
+const bid = first ? first.closest('fieldset').querySelector('select') : null;
+const header = document.querySelector('header.site');
+const parts = [...header.children].filter(el => el.checkVisibility());
+const middles = parts.map(el => { const r = el.getBoundingClientRect(); return (r.top + r.bottom) / 2; });
+return {
+  scroll: title ? Math.round(title.getBoundingClientRect().top - 16) : null,
+  focus: document.activeElement ? document.activeElement.id : '',
+  first_bid: !!bid && document.activeElement === bid,
+  hash: location.hash,
+  header: Math.round(header.getBoundingClientRect().height),
+  one_row: middles.length > 0 && Math.max(...middles) - Math.min(...middles) <= 4,
+};
+"#;
+
+/// Five hands entered on a phone, one after the other, as a supervisor does at the table:
+/// after each, the console opens at the next hand's form (in view, the first bidder's bid
+/// focused) under a one-row header. Prints the taps and the scrolling each hand takes
+/// (BENCHMARKS.md, "The console on a phone").
+#[actix_web::test]
+async fn after_a_hand_the_console_opens_at_the_next_form() {
+    let n = night().await;
+    n.admin.start_match(n.later).await;
+    let console = format!("/supervise/matches/{}", n.later);
+    on_a_phone(NEXT_HAND_TEST, "phone-next-hand", &n.app, async |browser| {
+        browser.goto(&n.app.url(&console)).await?;
+        browser.wait_for("#hand-form", WAIT).await?;
+        let opened = browser.execute(OPENED_AT, json!([])).await?;
+        eprintln!("the console as it opens: {opened}");
+        let mut after = Vec::new();
+        for hand in 1..=5 {
+            // 4 bids, 4 tricks, Record: 9 taps.
+            type_hand(browser, [("2", "2"), ("2", "2")], [("3", "4"), ("3", "5")]).await?;
+            tap(browser, "#record").await?;
+            ensure_eq_hands(&n.app, n.later, hand).await?;
+            browser.wait_for("#hand-form", WAIT).await?;
+            loaded(browser).await?;
+            let seen = browser.execute(OPENED_AT, json!([])).await?;
+            eprintln!("after hand {hand}: {seen}");
+            after.push(seen);
+        }
+        let scrolls: Vec<i64> = after.iter().map(|s| s["scroll"].as_i64().unwrap_or(-1)).collect();
+        let height = browser.execute("return window.innerHeight", json!([])).await?;
+        let swipes: i64 = scrolls
+            .iter()
+            .map(|px| (px.max(&0) + height.as_i64().unwrap_or(844) * 4 / 5 - 1) / (height.as_i64().unwrap_or(844) * 4 / 5))
+            .sum();
+        eprintln!(
+            "console, 5 hands on a 390x844 phone: 9 taps a hand, scroll to the next form (px) {scrolls:?}, \
+             {swipes} swipes in all; the header {} px",
+            opened["header"]
+        );
+        ensure!(
+            opened["one_row"] == true && opened["header"].as_i64().unwrap_or(999) <= 64,
+            "the header is one row: {opened}"
+        );
+        for (i, seen) in after.iter().enumerate() {
+            let px = seen["scroll"].as_i64().unwrap_or(-1);
+            ensure!(
+                (-4..=16).contains(&px) && seen["hash"] == "#next-hand",
+                "after hand {}: the page opens at the next form: {seen}",
+                i + 1
+            );
+            ensure!(
+                seen["first_bid"] == true,
+                "after hand {}: the first bidder's bid has the focus: {seen}",
+                i + 1
+            );
+        }
+        ensure_in_view(browser, "#hand-title").await?;
+        ensure_fits(browser, "the console after five hands").await?;
+        // The menu holds the site's links.
+        let menu = browser.find("#bar-menu summary").await?;
+        browser.click(&menu).await?;
+        ensure!(
+            shown(browser, "#bar-menu a[href=\"/supervise\"]").await?,
+            "the menu opens with the site's links"
+        );
+        Ok(())
+    })
+    .await;
+}

@@ -122,7 +122,7 @@ fn signed(n: i64) -> String {
     }
 }
 
-/// The outbox's entries on the phone (static/outbox.js keeps them in localStorage).
+/// The outbox's entries on the phone (static/outbox/ keeps them in localStorage).
 const OUTBOX: &str = "return Object.keys(localStorage).filter(function (k) { \
     return k.indexOf('spades-im.outbox.') === 0 && k !== 'spades-im.outbox.editing'; }) \
     .map(function (k) { return k + '=' + localStorage.getItem(k); });";

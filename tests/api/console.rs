@@ -190,7 +190,8 @@ async fn a_league_night_from_the_console() {
     let first = hand(&version, &key, ["4", "3", "nil", "2"], ["5", "4", "0", "4"]);
     let r = post(&s.sue, &format!("{console}/hands"), &first).await;
     assert_eq!(r.status(), 303);
-    assert_eq!(location(&r), console);
+    // Back at the next hand's form, not at the top of the page.
+    assert_eq!(location(&r), format!("{console}#next-hand"));
     let m = match_json(&s.app, id).await;
     assert_eq!(m["hands"].as_array().map(Vec::len), Some(1));
     // a: 4 bid, 5 took → 41, nil made +60 = 101; b: 5 bid, 8 took → 53.
@@ -224,6 +225,15 @@ async fn a_league_night_from_the_console() {
         "nil points in the breakdown: {row}"
     );
     assert!(row.contains("<strong>101</strong> (1)"), "{row}");
+    let card = section(&page, "id=\"card-1\"", "</li>");
+    assert!(
+        card.contains(
+            "<td class=\"breakdown\">+101: nil made +60, made 4 +40, 1 bag +1</td>\
+             <td class=\"breakdown\">+53: made 5 +50, 3 bags +3</td>"
+        ),
+        "the points in words: {card}"
+    );
+    assert!(page.contains("<section id=\"next-hand\""), "the anchor");
     assert!(page.contains(&format!("href=\"{console}/hands/1/edit\"")));
     assert!(page.contains("id=\"correct-1\""));
     assert_ne!(
@@ -1868,6 +1878,43 @@ async fn bids_are_grouped_and_the_scoresheet_has_a_card_per_hand() {
     assert!(page.contains("id=\"correct-1-wide\""));
     assert_eq!(page.matches("id=\"correct-1\"").count(), 1);
     assert!(page.contains("class=\"scroll sheet-wide\""));
+}
+
+/// The breakdown on a hand's card, in words, from the scored hand: a bag penalty, a failed
+/// nil, a set 10-for-200 (here 10-for-120) and a misdeal.
+#[actix_web::test]
+async fn hand_cards_say_the_points_in_words() {
+    let s = setup().await;
+    let console = format!("/supervise/matches/{}", s.id);
+    let hands = [
+        // a bids 7 and takes 13: made 7 +70, 6 bags +6, and the 6th bag costs 60.
+        json!({"a": {"bids": [4, 3], "tricks": [7, 6]}, "b": {"bids": [2, 2], "tricks": [0, 0]}}),
+        // a: a failed nil; b: 10 bid, 9 taken: a set 10-for-120 loses 100.
+        json!({"a": {"bids": ["nil", 4], "tricks": [1, 3]}, "b": {"bids": [5, 5], "tricks": [5, 4]}}),
+        json!({"misdeal": true}),
+    ];
+    let m = s.admin.play_hands(s.id, &hands).await;
+    assert_eq!(m["hands"].as_array().map(Vec::len), Some(3), "{m}");
+    let (status, page) = text(s.sue.get(&console).await).await;
+    assert_eq!(status, 200);
+    let points = |card: &str| -> Vec<String> {
+        section(&page, &format!("id=\"card-{card}\""), "</li>")
+            .split("<td class=\"breakdown\">")
+            .skip(1)
+            .map(|cell| cell[..cell.find("</td>").unwrap_or(0)].to_string())
+            .collect()
+    };
+    assert_eq!(
+        points("1"),
+        [
+            "+16: made 7 +70, 6 bags +6, bag penalty \u{2212}60",
+            "\u{2212}40: set 4 \u{2212}40"
+        ]
+    );
+    let second = points("2");
+    assert!(second[0].contains("nil failed \u{2212}60"), "{second:?}");
+    assert_eq!(second[1], "\u{2212}100: set 10 (10-for-120) \u{2212}100");
+    assert_eq!(points("3"), ["0", "0"], "a misdeal scores nothing");
 }
 
 #[actix_web::test]

@@ -27,6 +27,7 @@ mod browser_phone;
 mod browser_preview;
 mod browser_print;
 mod browser_schedule;
+mod browser_table;
 mod calendar;
 mod check;
 mod clock;

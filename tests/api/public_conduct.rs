@@ -182,7 +182,7 @@ async fn the_standings_show_each_teams_sportsmanship_average_when_the_league_rat
     ]);
     let standings = page(&app, "/leagues/fall/standings").await;
     assert!(
-        standings.contains(r#"<th scope="col" class="c-sportsmanship">Sportsmanship</th>"#),
+        standings.contains(r#"<th scope="col" class="c-sportsmanship">Sports<wbr>manship</th>"#),
         "the column's header"
     );
     assert_eq!(sorted(sportsmanship_cells(&standings)), expected, "page");

@@ -63,3 +63,12 @@ test("the page is fetched again only when the JSON's key differs from the page's
   assert.equal(live.unchanged({ key: "3:12|4:7" }, "key", "3:12|4:7"), true);
   assert.equal(live.unchanged({}, "key", "3:12"), false);
 });
+
+test("the TV's strip of results is cut into pages that fit, every result on one", () => {
+  // 6 results of 736 px on a 1,700 px strip with 58 px gaps: two a page, three pages.
+  assert.deepEqual(live.stripPages([736, 736, 736, 736, 736, 736], 1700, 58), [[0, 1], [2, 3], [4, 5]]);
+  // What fits exactly stays together; one too wide is a page of its own.
+  assert.deepEqual(live.stripPages([500, 500, 500], 1100, 100), [[0, 1], [2]]);
+  assert.deepEqual(live.stripPages([300, 2000, 300], 1000, 10), [[0], [1], [2]]);
+  assert.deepEqual(live.stripPages([], 1000, 10), []);
+});

@@ -1,13 +1,14 @@
 //! The scoresheet: one row per hand with both teams' bids and tricks, the breakdown of the
 //! points, the running score (bags) and the game's state after it. One view for the match
 //! page, the supervisor console and the calculator, shown by
-//! `templates/partials/scoresheet.html`; on the console also as one card per hand for a
-//! phone ([`Scoresheet::cards`]).
+//! `templates/partials/scoresheet.html`; on the console and the match page also as one card
+//! per hand for a phone ([`Scoresheet::cards`]), each team's points in words
+//! ([`Scoresheet::with_breakdown`]).
 
 use crate::domain::MatchId;
 use crate::rules::calculator::{ScoreRequest, ScoreResponse, ScoredHandOut};
 use crate::rules::hand::{BidInput, HandInput, TeamHandInput};
-use crate::rules::{Phase, Team, TeamResult, WinReason};
+use crate::rules::{Phase, Rules, Team, TeamResult, WinReason};
 use crate::service::lineups::{Lineup, LineupRow, Seat};
 use crate::service::match_view::MatchView;
 
@@ -23,7 +24,7 @@ pub struct Scoresheet {
     pub classes: bool,
     /// On the console: each hand links to its correction form.
     pub correct: Option<MatchId>,
-    /// On the console: the hands also as cards (hand number, bids, tricks, points, the
+    /// On the console and the match page: the hands also as cards (hand number, bids, tricks, points, the
     /// running score of both teams, a correction marked, its "Correct" button), shown instead
     /// of the table on a narrow screen.
     pub cards: bool,
@@ -56,6 +57,9 @@ pub struct SheetTeam {
     pub r: TeamResult,
     /// "made", "set" or empty (no contract).
     pub made: &'static str,
+    /// The hand's points in words, on the console's cards ([`Scoresheet::with_breakdown`]):
+    /// "−17: made 4 +40, 3 bags +3, bag penalty −60"; empty elsewhere.
+    pub breakdown: String,
 }
 
 impl Scoresheet {
@@ -89,6 +93,18 @@ impl Scoresheet {
                     cells.bids = named_bids(seats, input);
                     cells.tricks = named_tricks(seats, input);
                 }
+            }
+        }
+        self
+    }
+
+    /// Each team's points of each hand in words ([`SheetTeam::breakdown`]), under the
+    /// rules of match `m`, whose sheet this is.
+    pub fn with_breakdown(mut self, m: &MatchView) -> Scoresheet {
+        for (row, h) in self.rows.iter_mut().zip(&m.hands) {
+            let inputs = [h.hand.a.as_ref(), h.hand.b.as_ref()];
+            for (cells, input) in row.teams.iter_mut().zip(inputs) {
+                cells.breakdown = breakdown(&cells.r, input, &m.rules);
             }
         }
         self
@@ -148,6 +164,7 @@ fn row(
             Some(false) => "set",
             None => "",
         },
+        breakdown: String::new(),
     };
     let notes = [
         (out.misdeal, "misdeal"),
@@ -168,6 +185,87 @@ fn row(
         reason: reason.unwrap_or_default().to_string(),
         teams: [team(&out.a, hand.a.as_ref()), team(&out.b, hand.b.as_ref())],
         status: hand_words(out, names),
+    }
+}
+
+/// A team's points of a hand in words, each part with its points: "−17: made 4 +40, 3 bags
+/// +3, bag penalty −60", "−110: nil failed −100, set 1 −10", "+200: made 10 (10-for-200)
+/// +200". A misdeal (no cells) is its points alone.
+fn breakdown(r: &TeamResult, cells: Option<&TeamHandInput>, rules: &Rules) -> String {
+    let mut parts = Vec::new();
+    if let Some(cells) = cells {
+        let nils: Vec<String> = cells
+            .bids
+            .iter()
+            .zip(&cells.tricks)
+            .filter(|(bid, _)| is_nil(bid, rules))
+            .map(|(bid, tricks)| {
+                let outcome = if *tricks == 0 { "made" } else { "failed" };
+                format!("{} {outcome}", bid_text(bid))
+            })
+            .collect();
+        if !nils.is_empty() {
+            parts.push(format!("{} {}", nils.join(", "), signed(r.nil_points)));
+        }
+    }
+    if let Some(made) = r.made {
+        let word = if made { "made" } else { "set" };
+        let blind = if r.blind { " blind" } else { "" };
+        parts.push(format!(
+            "{word} {}{blind}{} {}",
+            r.contract,
+            bonus_name(r.contract, rules),
+            signed(r.contract_points)
+        ));
+    }
+    if r.bags_taken > 0 {
+        let bags = match r.bags_taken {
+            1 => "1 bag".to_string(),
+            n => format!("{n} bags"),
+        };
+        parts.push(match r.bag_points {
+            0 => bags,
+            p => format!("{bags} {}", signed(p)),
+        });
+    }
+    if r.bag_penalty != 0 {
+        parts.push(format!("bag penalty {}", signed(r.bag_penalty)));
+    }
+    if r.revoke_award != 0 {
+        parts.push(format!("revokes {}", signed(r.revoke_award)));
+    }
+    match parts.is_empty() {
+        true => signed(r.points),
+        false => format!("{}: {}", signed(r.points), parts.join(", ")),
+    }
+}
+
+/// Whether `bid` is a nil under `rules` (a 0 is one where the rules say so).
+fn is_nil(bid: &BidInput, rules: &Rules) -> bool {
+    match bid {
+        BidInput::Word(_) => true,
+        BidInput::Number(n) => *n == 0 && rules.zero_bid_is_nil,
+    }
+}
+
+/// The name of the bonus a contract of `contract` plays for, with a space before it:
+/// " (moon)", " (10-for-200)", or empty.
+fn bonus_name(contract: u8, rules: &Rules) -> String {
+    if contract == 13 && rules.moon.is_some() {
+        return " (moon)".to_string();
+    }
+    match &rules.ten_for_200 {
+        Some(t) if contract >= t.min_bid => format!(" ({}-for-{})", t.min_bid, t.value),
+        _ => String::new(),
+    }
+}
+
+/// Points with their sign, a true minus (read "minus" aloud): "+40", "−60", "0".
+fn signed(points: i32) -> String {
+    match points {
+        0 => "0".to_string(),
+        p if p > 0 => format!("+{p}"),
+        p => format!("\u{2212}{}", p.unsigned_abs()),
     }
 }
 

@@ -1,6 +1,7 @@
 //! Times as every page shows them: a scheduled time in the league's own wall-clock time
-//! ("Tue 24 Nov 2026, 19:00"), and an instant as a [`Stamp`] for a `<time>` element that
-//! `public.js` rewrites in the reader's own time zone.
+//! ("Tue 24 Nov 2026, 19:00"), and an instant as a [`Stamp`] for a `<time>` element: on the
+//! public pages in the league's wall-clock time, in the same format ([`in_zone`]), elsewhere
+//! in UTC.
 
 use crate::domain::{LocalTime, Timestamp};
 
@@ -19,13 +20,13 @@ pub fn long(t: LocalTime) -> String {
     t.0.format("%-d %B %Y, %H:%M").to_string()
 }
 
-/// An instant for `<time datetime="{{ iso }}" data-local>{{ shown }}</time>`: shown in UTC
-/// until the script shows it in the reader's time zone.
+/// An instant for `<time datetime="{{ iso }}">{{ shown }}</time>`: in UTC ([`Stamp::of`], the admin's
+/// pages) or in the league's zone ([`in_zone`], [`clock_in_zone`], the public pages).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Stamp {
     /// As stored (RFC 3339, UTC).
     pub iso: String,
-    /// "24 Nov 2026, 19:05 UTC".
+    /// "24 Nov 2026, 19:05 UTC", "Tue 24 Nov 2026, 14:05", "14:05".
     pub shown: String,
 }
 
@@ -35,6 +36,24 @@ impl Stamp {
             iso: t.to_string(),
             shown: t.0.format("%-d %b %Y, %H:%M UTC").to_string(),
         }
+    }
+}
+
+/// An instant as the public pages show it: in the league's zone `zone`, in the format of
+/// [`scheduled`] ("Tue 24 Nov 2026, 14:05"), so a start time reads like the schedule.
+pub fn in_zone(t: Timestamp, zone: chrono_tz::Tz) -> Stamp {
+    Stamp {
+        iso: t.to_string(),
+        shown: scheduled(LocalTime(t.0.with_timezone(&zone).naive_local())),
+    }
+}
+
+/// An instant of tonight as the scoreboard shows it: the time of day in the league's zone
+/// `zone`, 24-hour as everywhere ("14:05").
+pub fn clock_in_zone(t: Timestamp, zone: chrono_tz::Tz) -> Stamp {
+    Stamp {
+        iso: t.to_string(),
+        shown: t.0.with_timezone(&zone).format("%H:%M").to_string(),
     }
 }
 
@@ -56,5 +75,13 @@ mod tests {
         let s = stamp(Timestamp::parse("2026-11-24T14:05:09-05:00").unwrap());
         assert_eq!(s.iso, "2026-11-24T19:05:09Z");
         assert_eq!(s.shown, "24 Nov 2026, 19:05 UTC");
+        let t = Timestamp::parse("2026-11-24T05:54:00Z").unwrap();
+        let local = in_zone(t, chrono_tz::America::New_York);
+        assert_eq!(local.iso, "2026-11-24T05:54:00Z");
+        assert_eq!(local.shown, "Tue 24 Nov 2026, 00:54");
+        assert_eq!(
+            clock_in_zone(t, chrono_tz::America::New_York).shown,
+            "00:54"
+        );
     }
 }

@@ -17,7 +17,7 @@ use super::form::{FormContext, FormView, HandForm, form_view};
 use super::lineup::{LineupForm, LineupsView, lineups_view};
 use super::{
     ConsolePost, ErrorSummary, back_to_console, idempotency_key, lineup, message_of, result_words,
-    supervised, when, when_local,
+    supervised, to_next_hand, when, when_local,
 };
 use crate::domain::ErrorCode;
 use crate::domain::FieldError;
@@ -334,7 +334,7 @@ fn sheet(view: &MatchView) -> Scoresheet {
         classes: false,
         cards: true,
         correct: can_correct.then_some(view.id),
-        ..Scoresheet::of_match(view)
+        ..Scoresheet::of_match(view).with_breakdown(view)
     }
 }
 
@@ -384,7 +384,8 @@ pub(super) async fn record(
             let key = (!key.is_empty()).then_some(key);
             match matches::record_hand(&state.db, &who.user, id, &hand, version, key).await {
                 Err(ServiceError::Invalid(e)) => (supervised(&state, &who, id).await?, e),
-                recorded => return after_post(&state, &who, id, recorded).await,
+                Ok(_) => return Ok(to_next_hand(id)),
+                refused => return after_post(&state, &who, id, refused).await,
             }
         }
     };

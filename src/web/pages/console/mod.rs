@@ -117,6 +117,12 @@ fn back_to_console(id: MatchId) -> HttpResponse {
     see_other(&console_path(id))
 }
 
+/// Back to the console after a recorded hand, opened at the next hand's form (`#next-hand`;
+/// console.js puts the focus on its first bid), not 900 px above it.
+fn to_next_hand(id: MatchId) -> HttpResponse {
+    see_other(&format!("{}#next-hand", console_path(id)))
+}
+
 /// A match the user may supervise (404 for anyone else: it does not exist for them).
 async fn supervised(state: &AppState, who: &Authed, id: MatchId) -> Result<MatchView, PageError> {
     Ok(console_views::supervised(&state.db, &who.user, id).await?)

@@ -21,7 +21,7 @@ use crate::web::respond::Csv;
 use crate::web::view::chart::Chart;
 use crate::web::view::nav::Nav;
 use crate::web::view::scoresheet::{Scoresheet, revokes_text};
-use crate::web::view::time::{self, Stamp, stamp};
+use crate::web::view::time::{self, Stamp};
 
 // ---------------------------------------------------------------------------------------
 // The page
@@ -60,10 +60,16 @@ pub(super) async fn match_page(
 ) -> Result<HttpResponse, PageError> {
     let (m, league) = crate::service::match_view::with_league(&state.db, *id).await?;
     let lineups = crate::service::lineups::of_match(&state.db, m.id).await?;
+    // On a phone (≤ 600 px) the hands show as cards, both teams side by side.
     let sheet = Scoresheet {
         id: "scoresheet",
-        ..Scoresheet::of_match(&m).with_lineups(&m, &lineups)
+        cards: true,
+        ..Scoresheet::of_match(&m)
+            .with_lineups(&m, &lineups)
+            .with_breakdown(&m)
     };
+    let zone = state.db.clock().zone();
+    let at = |t| time::in_zone(t, zone);
     let scores: Vec<(i32, i32)> = m
         .hands
         .iter()
@@ -79,9 +85,9 @@ pub(super) async fn match_page(
         a_won: m.winner == Some(Team::A),
         b_won: m.winner == Some(Team::B),
         when: m.scheduled_at.map(time::scheduled).unwrap_or_default(),
-        started: m.started_at.map(stamp),
-        ends: m.ends_at.map(stamp),
-        called: m.time_called_at.map(stamp),
+        started: m.started_at.map(at),
+        ends: m.ends_at.map(at),
+        called: m.time_called_at.map(at),
         time_limit: m.rules.time_limit_minutes,
         live: m.status == MatchStatus::InProgress,
         chart: (!scores.is_empty()).then(|| Chart::new(&scores, m.rules.target)),

@@ -12,7 +12,7 @@ use crate::web::AppState;
 use crate::web::error::PageError;
 use crate::web::extract::Viewer;
 use crate::web::view::nav::Nav;
-use crate::web::view::time::{Stamp, stamp};
+use crate::web::view::time::{Stamp, clock_in_zone};
 
 /// A match of the board with its times.
 pub struct BoardRow {
@@ -77,16 +77,18 @@ pub(super) async fn scoreboard_page(
     query: web::Query<BoardQuery>,
 ) -> Result<HttpResponse, PageError> {
     let b = board(&state.db).await?;
+    let zone = state.db.clock().zone();
+    let at = |t| clock_in_zone(t, zone);
     let rows: Vec<BoardRow> = b
         .matches
         .into_iter()
         .map(|m| BoardRow {
-            ends: m.ends_at.map(stamp),
-            started: m.started_at.map(stamp),
+            ends: m.ends_at.map(at),
+            started: m.started_at.map(at),
             m,
         })
         .collect();
-    let updated = stamp(state.db.clock().now());
+    let updated = at(state.db.clock().now());
     let body = if query
         .tv
         .as_deref()
