@@ -34,6 +34,7 @@ var PRECACHE = [
   "/static/rules.wasm",
   // The hand form's preview and the engine it asks (ES modules).
   "/static/console/preview.js",
+  "/static/console/form.js",
   "/static/console/engine.js"
 ];
 

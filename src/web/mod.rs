@@ -142,6 +142,7 @@ const ASSETS: &[(&str, &str, &[u8])] = &[
     // The console's ES modules (served under /static/console/).
     asset!("console/engine.js", "text/javascript; charset=utf-8"),
     asset!("console/preview.js", "text/javascript; charset=utf-8"),
+    asset!("console/form.js", "text/javascript; charset=utf-8"),
 ];
 
 #[get("/static/{name}")]

@@ -149,7 +149,7 @@ async fn a_supervisor_runs_a_match_in_a_browser() {
         );
 
         // Hand 2, typed wrong: the tricks sum to 12.
-        // Refused on the phone by the engine (static/console/preview.js): nothing is sent.
+        // Refused on the phone by the engine (static/console/form.js): nothing is sent.
         type_hand(browser, [("5", "6"), ("2", "2")], [("4", "3"), ("1", "1")]).await?;
         let record = browser.find("#record").await?;
         browser.click(&record).await?;

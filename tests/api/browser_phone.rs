@@ -284,7 +284,7 @@ async fn follow_the_link_to(browser: &Browser, field: &str, what: &str) -> anyho
 }
 
 /// Taps "Record the hand" on a hand the engine refuses: the console refuses it on the phone
-/// (static/console/preview.js), nothing is sent; waits for its error summary to take the focus.
+/// (static/console/form.js), nothing is sent; waits for its error summary to take the focus.
 async fn refused_on_the_phone(browser: &Browser) -> anyhow::Result<()> {
     let record = browser.find("#record").await?;
     browser.click(&record).await?;

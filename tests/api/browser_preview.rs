@@ -1,5 +1,5 @@
 //! The hand form's live preview and checks on a phone (headless Chromium, 390×844):
-//! `static/console/preview.js` asks the engine in `static/rules.wasm`. Typing a hand shows
+//! `static/console/form.js` (with preview.js) asks the engine in `static/rules.wasm`. Typing a hand shows
 //! what it scores, the same as `POST /api/v1/score` answers for the match's hands and this
 //! one; a nil with a partner's bid of 2 gets the engine's message by the field as it is
 //! picked; a wrong hand submitted posts nothing online (no POST reaches the server, the

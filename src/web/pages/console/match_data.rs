@@ -1,5 +1,5 @@
 //! The match as the console's scripts read it: a `<script type="application/json"
-//! id="match-data">` under the hand form, from which `static/console/preview.js` asks the
+//! id="match-data">` under the hand form, from which `static/console/form.js` (with preview.js) asks the
 //! scoring engine (`static/rules.wasm`, the server's own engine) what the hand being typed
 //! scores, and whether its bids are allowed, before it is sent. No page text is scraped.
 //!
