@@ -189,6 +189,20 @@ function renderScoreNote(doc, hands) {
   }
   note.hidden = hands === 0;
   note.textContent = hands ? plural(hands, "hand", "hands") + " waiting to send: not in this score yet" : "";
+  renderBarWaiting(doc, hands);
+}
+
+// The same in the console's one-row header, whose score is the first thing seen.
+function renderBarWaiting(doc, hands) {
+  const score = doc.getElementById("bar-score");
+  if (!score) return;
+  let mark = doc.getElementById("bar-waiting");
+  if (!mark) {
+    mark = el("span", { id: "bar-waiting", "class": "bar-waiting" });
+    score.appendChild(mark);
+  }
+  mark.hidden = hands === 0;
+  mark.textContent = hands ? " +" + hands + " to send" : "";
 }
 
 // Everything, from `view`: {all (queue.loadAll), match, names, online, sendingId, problem,

@@ -1297,6 +1297,11 @@ async fn a_hand_the_server_fails_to_take_is_kept_and_recorded_once_later() {
             note.contains("1 hand waiting to send"),
             "next to the score: {note:?}"
         );
+        let bar = browser.text_of("#bar-score").await?;
+        ensure!(
+            bar.contains("+1 to send"),
+            "the header's score says it too: {bar:?}"
+        );
         ensure!(
             browser.text_of("#hand-title").await? == "Hand 2",
             "the form is for the next hand"
