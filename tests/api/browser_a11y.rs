@@ -15,6 +15,7 @@ use spades_im::service::Role;
 
 use crate::bracket_page::{bracket, first_scheduled, league, play_a_wins, playoffs};
 use crate::browser::evidence;
+use crate::browser_outbox::{go_offline, go_online, open_console, relay_for};
 use crate::helpers::{
     PASSWORD, TestApp, json_with_status, manual_clock, spawn_app, spawn_app_with_clock,
 };
@@ -817,6 +818,7 @@ async fn previews_confirmations_and_refusals_pass_axe() {
         crate::bracket_page::start(&admin, id).await;
     }
     let semi = *semis.first().expect("a semifinal");
+    let in_play = bracket_matches(&bracket(&app, "cup").await, "in_progress");
     // A league without playoffs, for the playoffs preview, with a schedule of future nights
     // for the move preview.
     league(&admin, "fall", 4).await;
@@ -944,6 +946,23 @@ async fn previews_confirmations_and_refusals_pass_axe() {
             let logout = browser.find("header form[action=\"/logout\"] button").await?;
             browser.click_and_wait_for_page(&logout, WAIT).await?;
         }
+
+        // The service worker's page for a page never opened on this phone, asked for without
+        // a connection (the app is reached through a relay that can be cut: see
+        // browser_outbox), at 390×844 and on a desktop window.
+        let relay = relay_for(&app);
+        let (opened, never) = match in_play.as_slice() {
+            [opened, never, ..] => (*opened, *never),
+            _ => bail!("two playoff matches in play: {in_play:?}"),
+        };
+        open_console(browser, &relay, "coord", opened).await?;
+        go_offline(browser, &relay).await?;
+        browser.goto(&relay.url(&format!("/supervise/matches/{never}"))).await?;
+        browser.wait_for("#offline", WAIT).await?;
+        audit.here("offline page, phone").await?;
+        browser.set_window_size(1280, 1024).await?;
+        audit.here("offline page, desktop").await?;
+        go_online(browser, &relay).await?;
         audit.verdict("anonymous and admin, desktop and phone")
     })
     .await;
