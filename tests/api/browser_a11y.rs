@@ -819,6 +819,43 @@ async fn previews_confirmations_and_refusals_pass_axe() {
     }
     let semi = *semis.first().expect("a semifinal");
     let in_play = bracket_matches(&bracket(&app, "cup").await, "in_progress");
+    // A 4-team double elimination played by team A up to its grand final, which is started:
+    // correcting the winners' final then resets the grand final.
+    league(&admin, "double", 4).await;
+    playoffs(&admin, "double", json!({"format": "double_elimination"})).await;
+    loop {
+        let b = bracket(&app, "double").await;
+        let next: Vec<i64> = b["matches"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(|m| m["status"] == "scheduled" && m["bracket"] != "final")
+            .filter_map(|m| m["match_id"].as_i64())
+            .collect();
+        if next.is_empty() {
+            break;
+        }
+        for id in next {
+            play_a_wins(&admin, id).await;
+        }
+    }
+    let b = bracket(&app, "double").await;
+    let grand_final = b["matches"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|m| m["bracket"] == "final" && m["status"] == "scheduled")
+        .and_then(|m| m["match_id"].as_i64())
+        .expect("the grand final");
+    crate::bracket_page::start(&admin, grand_final).await;
+    let winners_final = b["matches"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|m| m["bracket"] == "winners")
+        .max_by_key(|m| m["round"].as_i64())
+        .and_then(|m| m["match_id"].as_i64())
+        .expect("the winners' final");
     // A league without playoffs, for the playoffs preview, with a schedule of future nights
     // for the move preview.
     league(&admin, "fall", 4).await;
@@ -893,6 +930,33 @@ async fn previews_confirmations_and_refusals_pass_axe() {
                     message("#confirm-reset"),
                 )
                 .await?;
+
+            // The same for the winners' final of a double elimination: the grand final resets.
+            audit
+                .page(
+                    &state("correct a hand, a winners' final"),
+                    &format!("/supervise/matches/{winners_final}/hands/2/edit"),
+                )
+                .await?;
+            audit
+                .submit(
+                    &state("correct a hand, the grand final reset to confirm"),
+                    &fill_and_click(
+                        "record",
+                        &[
+                            ("a_bid0", "3"), ("a_bid1", "3"), ("a_tricks0", "1"), ("a_tricks1", "1"),
+                            ("b_bid0", "4"), ("b_bid1", "3"), ("b_tricks0", "6"), ("b_tricks1", "5"),
+                            ("reason", "seat 2 took 6"),
+                        ],
+                    )
+                    .replace("document.getElementById('record').click();", "f.submit();"),
+                    message("#confirm-reset"),
+                )
+                .await?;
+            ensure!(
+                browser.exists(&format!("#reset-{grand_final}")).await?,
+                "the grand final is among the matches that reset"
+            );
 
             // The league form's preview.
             audit.page(&state("new league"), "/admin/leagues/new").await?;
