@@ -171,12 +171,21 @@ async fn six_team_single_elimination_page_shows_teams_seeds_scores_and_what_wait
     assert!(!html.contains("http-equiv=\"refresh\""), "nothing live yet");
     assert!(!html.contains("id=\"champion\""));
 
-    // A match in play: the page refreshes itself.
+    // A match in play: the page updates itself in place (public.js follows the scoreboard's
+    // key), and reloads without scripts; a reader may pause the updates (WCAG 2.2.1).
     let first = first_scheduled(&created).expect("a first-round match");
     let id = first["match_id"].as_i64().expect("match id");
     let m = start(&admin, id).await;
     let (_, _, html) = page(&app, "/leagues/six/bracket").await;
-    assert!(html.contains("http-equiv=\"refresh\""), "live: refreshes");
+    assert!(
+        html.contains("<noscript><meta http-equiv=\"refresh\" content=\"30\"></noscript>"),
+        "live: reloads without scripts"
+    );
+    assert!(
+        html.contains("data-poll=\"/api/v1/scoreboard\""),
+        "live: updates in place"
+    );
+    assert!(html.contains("id=\"pause-live\""), "live: can be paused");
     assert!(html.contains("In progress"));
 
     // Played: its score, its winner marked, a link to it; its winner moved on.

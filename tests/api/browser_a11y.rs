@@ -15,7 +15,10 @@ use spades_im::service::Role;
 
 use crate::bracket_page::{bracket, first_scheduled, league, play_a_wins, playoffs};
 use crate::browser::evidence;
-use crate::helpers::{PASSWORD, TestApp, json_with_status, spawn_app};
+use crate::browser_outbox::{go_offline, go_online, open_console, relay_for};
+use crate::helpers::{
+    PASSWORD, TestApp, json_with_status, manual_clock, spawn_app, spawn_app_with_clock,
+};
 use crate::webdriver::{Browser, binaries_or_skip};
 
 const WAIT: Duration = Duration::from_secs(30);
@@ -755,4 +758,276 @@ async fn tab_to(browser: &Browser, id: &str, limit: usize) -> anyhow::Result<()>
         "#{id} not reached with {limit} Tabs (focus is on #{})",
         browser.active_id().await?
     )
+}
+
+/// Wrong passwords for `username` from another address (127.0.0.7, no cookies) until the
+/// username's budget for untrusted clients is spent: the browser's next try gets the 429 page.
+async fn spend_the_login_budget(app: &TestApp, username: &str) -> anyhow::Result<()> {
+    let other = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .local_address("127.0.0.7".parse::<std::net::IpAddr>()?)
+        .build()?;
+    for _ in 0..spades_im::service::throttle::USER_BUDGET {
+        let r = other
+            .post(app.url("/login"))
+            .form(&[("username", username), ("password", "wrong")])
+            .send()
+            .await?;
+        ensure!(r.status() == 401, "a wrong password: {}", r.status());
+    }
+    Ok(())
+}
+
+/// The real match ids of the bracket's matches with `status`.
+fn bracket_matches(b: &Value, status: &str) -> Vec<i64> {
+    b["matches"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|m| m["status"] == status)
+        .filter_map(|m| m["match_id"].as_i64())
+        .collect()
+}
+
+/// The page states reached only through a form (previews and confirmations), the 429 page,
+/// the service worker's offline page and a bracket with a match in play, on a desktop window
+/// and at 390×844.
+#[actix_web::test]
+async fn previews_confirmations_and_refusals_pass_axe() {
+    const TEST: &str = "browser_a11y::previews_confirmations_and_refusals_pass_axe";
+    // The clock stands still, so the login throttle's wait is not over before the browser
+    // tries.
+    let (clock, _time) = manual_clock("2026-11-24T19:00:00Z", chrono_tz::America::New_York);
+    let app = spawn_app_with_clock(clock).await;
+    let admin = app.api_user("coord", Role::Admin).await;
+    app.user("locked-desk", Role::Supervisor).await;
+    app.user("locked-phone", Role::Supervisor).await;
+    // A 4-team cup: both semifinals won by team A, the next matches started.
+    league(&admin, "cup", 4).await;
+    playoffs(
+        &admin,
+        "cup",
+        json!({"format": "single_elimination", "third_place": true}),
+    )
+    .await;
+    let semis = bracket_matches(&bracket(&app, "cup").await, "scheduled");
+    for id in &semis {
+        play_a_wins(&admin, *id).await;
+    }
+    for id in bracket_matches(&bracket(&app, "cup").await, "scheduled") {
+        crate::bracket_page::start(&admin, id).await;
+    }
+    let semi = *semis.first().expect("a semifinal");
+    let in_play = bracket_matches(&bracket(&app, "cup").await, "in_progress");
+    // A 4-team double elimination played by team A up to its grand final, which is started:
+    // correcting the winners' final then resets the grand final.
+    league(&admin, "double", 4).await;
+    playoffs(&admin, "double", json!({"format": "double_elimination"})).await;
+    loop {
+        let b = bracket(&app, "double").await;
+        let next: Vec<i64> = b["matches"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(|m| m["status"] == "scheduled" && m["bracket"] != "final")
+            .filter_map(|m| m["match_id"].as_i64())
+            .collect();
+        if next.is_empty() {
+            break;
+        }
+        for id in next {
+            play_a_wins(&admin, id).await;
+        }
+    }
+    let b = bracket(&app, "double").await;
+    let grand_final = b["matches"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|m| m["bracket"] == "final" && m["status"] == "scheduled")
+        .and_then(|m| m["match_id"].as_i64())
+        .expect("the grand final");
+    crate::bracket_page::start(&admin, grand_final).await;
+    let winners_final = b["matches"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|m| m["bracket"] == "winners")
+        .max_by_key(|m| m["round"].as_i64())
+        .and_then(|m| m["match_id"].as_i64())
+        .expect("the winners' final");
+    // A league without playoffs, for the playoffs preview, with a schedule of future nights
+    // for the move preview.
+    league(&admin, "fall", 4).await;
+    let r = admin
+        .post(
+            "/api/v1/leagues/fall/schedule",
+            &json!({"format": "round_robin", "start_date": "2027-01-05"}),
+        )
+        .await;
+    json_with_status(r, 201, "a round robin").await;
+
+    with_browser(TEST, "a11y-states", WHOLE_TEST, async |browser| {
+        let mut audit = Audit {
+            browser,
+            app: &app,
+            checked: Vec::new(),
+            failures: Vec::new(),
+        };
+        for (size, locked) in [("desktop", "locked-desk"), ("phone", "locked-phone")] {
+            if size == "phone" {
+                browser.set_window_size(390, 844).await?;
+            }
+            let state = |what: &str| format!("{what}, {size}");
+
+            // Too many wrong passwords: the 429 page.
+            spend_the_login_budget(&app, locked).await?;
+            audit.page(&state("login"), "/login").await?;
+            audit
+                .submit(
+                    &state("login, too many tries (429)"),
+                    &fill_and_click(
+                        "login-button",
+                        &[("username", locked), ("password", "wrong")],
+                    ),
+                    message("main h1"),
+                )
+                .await?;
+            ensure!(
+                browser.source().await?.contains("Too many failed logins"),
+                "the 429 page says why"
+            );
+            login(browser, &app, "coord").await?;
+
+            // The public bracket while the final and the third-place match are in play.
+            audit.page(&state("bracket, matches in play"), "/leagues/cup/bracket").await?;
+            // It follows the matches in play in place (no timed reload), and can be paused.
+            browser
+                .wait_for("#bracket-live[data-polled=\"1\"]", WAIT)
+                .await
+                .context("the bracket polls the scoreboard")?;
+            ensure!(
+                browser.exists(".live-controls:not([hidden]) #pause-live").await?,
+                "the bracket's updates can be paused"
+            );
+
+            // A correction that changes a semifinal's winner: the reset confirmation.
+            audit
+                .page(&state("correct a hand, playoffs"), &format!("/supervise/matches/{semi}/hands/2/edit"))
+                .await?;
+            audit
+                .submit(
+                    &state("correct a hand, the bracket reset to confirm"),
+                    &fill_and_click(
+                        "record",
+                        &[
+                            ("a_bid0", "3"), ("a_bid1", "3"), ("a_tricks0", "1"), ("a_tricks1", "1"),
+                            ("b_bid0", "4"), ("b_bid1", "3"), ("b_tricks0", "6"), ("b_tricks1", "5"),
+                            ("reason", "seat 2 took 6"),
+                        ],
+                    )
+                    .replace("document.getElementById('record').click();", "f.submit();"),
+                    message("#confirm-reset"),
+                )
+                .await?;
+
+            // The same for the winners' final of a double elimination: the grand final resets.
+            audit
+                .page(
+                    &state("correct a hand, a winners' final"),
+                    &format!("/supervise/matches/{winners_final}/hands/2/edit"),
+                )
+                .await?;
+            audit
+                .submit(
+                    &state("correct a hand, the grand final reset to confirm"),
+                    &fill_and_click(
+                        "record",
+                        &[
+                            ("a_bid0", "3"), ("a_bid1", "3"), ("a_tricks0", "1"), ("a_tricks1", "1"),
+                            ("b_bid0", "4"), ("b_bid1", "3"), ("b_tricks0", "6"), ("b_tricks1", "5"),
+                            ("reason", "seat 2 took 6"),
+                        ],
+                    )
+                    .replace("document.getElementById('record').click();", "f.submit();"),
+                    message("#confirm-reset"),
+                )
+                .await?;
+            ensure!(
+                browser.exists(&format!("#reset-{grand_final}")).await?,
+                "the grand final is among the matches that reset"
+            );
+
+            // The league form's preview.
+            audit.page(&state("new league"), "/admin/leagues/new").await?;
+            audit
+                .submit(
+                    &state("new league, the preview"),
+                    "var f = document.querySelector('main form[method=post]'); \
+                     f.elements['name'].value = 'Winter League'; f.elements['slug'].value = 'winter'; \
+                     f.requestSubmit ? f.requestSubmit() : f.submit();",
+                    message("#tiebreak-preview"),
+                )
+                .await?;
+
+            // Moving a night: the confirmation.
+            audit.page(&state("admin schedule, future nights"), "/admin/leagues/fall/schedule").await?;
+            audit
+                .submit(
+                    &state("admin schedule, a move to confirm"),
+                    "var f = document.querySelector('details.night-move form'); \
+                     f.closest('details').open = true; \
+                     f.querySelector('input[type=date]').value = '2027-01-07'; \
+                     f.requestSubmit ? f.requestSubmit() : f.submit();",
+                    message("#confirm-move"),
+                )
+                .await?;
+
+            // A roster import checked: the preview.
+            audit.page(&state("admin import"), "/admin/leagues/fall/import").await?;
+            audit
+                .submit(
+                    &state("admin import, the preview"),
+                    "var t = document.getElementById('csv'); \
+                     t.value = 'team,player1,player2\\nNew Team,Ann Lee,Bo Park\\nHalf Team,Cy\\n'; \
+                     var b = t.form.querySelector('button[name=confirm][value=\"0\"]'); \
+                     t.form.requestSubmit ? t.form.requestSubmit(b) : b.click();",
+                    message("#roster-preview"),
+                )
+                .await?;
+
+            // The playoffs' preview.
+            audit.page(&state("admin playoffs, none yet"), "/admin/leagues/fall/playoffs").await?;
+            audit
+                .submit(
+                    &state("admin playoffs, the preview"),
+                    "var b = document.getElementById('preview'); \
+                     b.form.requestSubmit ? b.form.requestSubmit(b) : b.click();",
+                    message("#playoffs-preview"),
+                )
+                .await?;
+
+            let logout = browser.find("header form[action=\"/logout\"] button").await?;
+            browser.click_and_wait_for_page(&logout, WAIT).await?;
+        }
+
+        // The service worker's page for a page never opened on this phone, asked for without
+        // a connection (the app is reached through a relay that can be cut: see
+        // browser_outbox), at 390×844 and on a desktop window.
+        let relay = relay_for(&app);
+        let (opened, never) = match in_play.as_slice() {
+            [opened, never, ..] => (*opened, *never),
+            _ => bail!("two playoff matches in play: {in_play:?}"),
+        };
+        open_console(browser, &relay, "coord", opened).await?;
+        go_offline(browser, &relay).await?;
+        browser.goto(&relay.url(&format!("/supervise/matches/{never}"))).await?;
+        browser.wait_for("#offline", WAIT).await?;
+        audit.here("offline page, phone").await?;
+        browser.set_window_size(1280, 1024).await?;
+        audit.here("offline page, desktop").await?;
+        go_online(browser, &relay).await?;
+        audit.verdict("anonymous and admin, desktop and phone")
+    })
+    .await;
 }

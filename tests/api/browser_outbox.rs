@@ -36,7 +36,7 @@ const WHOLE_TEST: Duration = Duration::from_secs(240);
 // ------------------------------------------------------------------------------- relay
 
 /// A TCP relay between the browser and the app, that the test cuts like a table's Wi-Fi.
-struct Relay {
+pub(crate) struct Relay {
     port: u16,
     shared: Arc<Shared>,
 }
@@ -98,7 +98,7 @@ impl Relay {
         Relay { port, shared }
     }
 
-    fn url(&self, path: &str) -> String {
+    pub(crate) fn url(&self, path: &str) -> String {
         format!("http://127.0.0.1:{}{path}", self.port)
     }
 
@@ -298,7 +298,7 @@ async fn league_night_of(app: &TestApp, started: usize) -> (Api, Vec<i64>) {
     (admin, ids)
 }
 
-fn relay_for(app: &TestApp) -> Relay {
+pub(crate) fn relay_for(app: &TestApp) -> Relay {
     let upstream: SocketAddr = app
         .address
         .trim_start_matches("http://")
@@ -309,7 +309,12 @@ fn relay_for(app: &TestApp) -> Relay {
 
 /// Logs `name` in through the relay and opens the console of match `id`, once its service
 /// worker keeps the page (so that a reload offline can show it).
-async fn open_console(browser: &Browser, relay: &Relay, name: &str, id: i64) -> anyhow::Result<()> {
+pub(crate) async fn open_console(
+    browser: &Browser,
+    relay: &Relay,
+    name: &str,
+    id: i64,
+) -> anyhow::Result<()> {
     browser.goto(&relay.url("/login")).await?;
     let user = browser.wait_for("#username", WAIT).await?;
     browser.send_keys(&user, name).await?;
@@ -329,7 +334,7 @@ async fn open_console(browser: &Browser, relay: &Relay, name: &str, id: i64) -> 
 }
 
 /// The table's Wi-Fi drops: the relay is cut and the page is told it is offline.
-async fn go_offline(browser: &Browser, relay: &Relay) -> anyhow::Result<()> {
+pub(crate) async fn go_offline(browser: &Browser, relay: &Relay) -> anyhow::Result<()> {
     relay.cut();
     browser.set_offline(true).await?;
     Ok(())
@@ -337,7 +342,7 @@ async fn go_offline(browser: &Browser, relay: &Relay) -> anyhow::Result<()> {
 
 /// The Wi-Fi is back: the relay passes again, then Chromium's emulation ends (the page
 /// gets its `online` event from Chromium).
-async fn go_online(browser: &Browser, relay: &Relay) -> anyhow::Result<()> {
+pub(crate) async fn go_online(browser: &Browser, relay: &Relay) -> anyhow::Result<()> {
     relay.restore();
     browser.clear_network_conditions().await?;
     Ok(())

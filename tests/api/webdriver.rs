@@ -101,6 +101,7 @@ pub const BROWSER_TESTS: &[&str] = &[
     "browser_table::public_pages_fit_a_phone",
     "browser_a11y::every_page_passes_axe",
     "browser_a11y::a_whole_hand_is_entered_with_the_keyboard_alone",
+    "browser_a11y::previews_confirmations_and_refusals_pass_axe",
     "browser_live::the_scoreboard_updates_in_place",
     "browser_live::the_match_page_updates_in_place",
     "browser_lineups::a_lineup_swiped_on_a_phone_names_the_seats_of_the_hand_form",

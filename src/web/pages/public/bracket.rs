@@ -13,6 +13,7 @@ use crate::league::bracket::{Format, GrandFinal};
 use crate::rules::Team;
 use crate::service::playoffs::{self, BracketView};
 use crate::service::public_views::{self, LeagueBracket};
+use crate::service::summaries;
 use crate::web::AppState;
 use crate::web::error::PageError;
 use crate::web::extract::Viewer;
@@ -66,6 +67,9 @@ struct BracketPage {
     /// How the seeds were made from divisions, in words; empty for the overall standings.
     seeding: String,
     drawing: Option<BracketDrawing>,
+    /// While a match is in play, the scoreboard's key as the page was drawn: public.js
+    /// polls it and redraws the bracket when it changes (empty otherwise).
+    board_key: String,
 }
 
 #[get("/leagues/{slug}/bracket")]
@@ -75,15 +79,22 @@ async fn bracket_page(
     slug: web::Path<Slug>,
 ) -> Result<HttpResponse, PageError> {
     let view = league_bracket(&state, &slug).await?;
+    let drawing = view.bracket.as_ref().map(|v| BracketDrawing::new(v, true));
+    let board_key = if drawing.as_ref().is_some_and(|d| d.live) {
+        summaries::board(&state.db).await?.key
+    } else {
+        String::new()
+    };
     let body = BracketPage {
         nav: who.nav(),
+        board_key,
         format: view.bracket.as_ref().map(format_words).unwrap_or_default(),
         seeding: view
             .bracket
             .as_ref()
             .and_then(|v| v.seeding.clone())
             .unwrap_or_default(),
-        drawing: view.bracket.as_ref().map(|v| BracketDrawing::new(v, true)),
+        drawing,
         slug: view.league.row.slug.to_string(),
         name: view.league.row.name,
     }
