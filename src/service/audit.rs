@@ -161,8 +161,22 @@ pub struct Page {
     pub next: Option<i64>,
 }
 
+/// A filter holding a control character names nothing that is stored, and PostgreSQL
+/// refuses a NUL in text outright (a 500 otherwise): a 422 on its field.
+fn refuse_control_characters(field: &str, text: Option<&str>) -> Result<(), ServiceError> {
+    if text.is_some_and(|t| t.chars().any(char::is_control)) {
+        return Err(ServiceError::invalid(
+            crate::rules::ErrorCode::InvalidRequest,
+            field,
+            format!("the {field} filter holds a control character"),
+        ));
+    }
+    Ok(())
+}
+
 /// The entries `query` picks (admins only). An unknown league or user is a 422 on its field,
-/// a limit outside [`LIMITS`] a 422 on `limit`.
+/// a limit outside [`LIMITS`] a 422 on `limit`, a filter with a control character a 422 on
+/// its field.
 pub async fn entries(db: &crate::db::Db, by: &User, query: &Query) -> Result<Page, ServiceError> {
     super::require_admin(by)?;
     let limit = query.limit.unwrap_or(DEFAULT_LIMIT);
@@ -176,6 +190,13 @@ pub async fn entries(db: &crate::db::Db, by: &User, query: &Query) -> Result<Pag
                 LIMITS.end()
             ),
         ));
+    }
+    for (field, text) in [
+        ("league", &query.league),
+        ("user", &query.user),
+        ("action", &query.action),
+    ] {
+        refuse_control_characters(field, text.as_deref())?;
     }
     let mut conn = db.read().await?;
     let mut filter = db_audit::AuditFilter {

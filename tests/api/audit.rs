@@ -159,6 +159,17 @@ async fn match_user_and_action_filters_narrow_and_combine() {
     )
     .await;
     assert_eq!(e["field"], "league");
+    // A control character (a NUL, which PostgreSQL refuses in text) names nothing: a 422 on
+    // its field, never a 500.
+    for field in ["action", "user", "league"] {
+        let e = expect_error(
+            boss.get(&format!("/api/v1/audit?{field}=a%00b")).await,
+            422,
+            "invalid_request",
+        )
+        .await;
+        assert_eq!(e["field"], field);
+    }
 }
 
 #[actix_web::test]
