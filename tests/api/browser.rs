@@ -112,6 +112,33 @@ async fn calculator_works_in_a_browser() {
     );
 }
 
+/// Runs `body` with a fresh browser for the browser test `test` (skips without one, see
+/// [`binaries_or_skip`]), failing it after `whole`; on failure keeps a screenshot and the
+/// page ([`evidence`]), named after `name`.
+pub(crate) async fn with_browser<F>(test: &str, name: &str, whole: Duration, body: F)
+where
+    F: AsyncFnOnce(&Browser) -> anyhow::Result<()>,
+{
+    let Some((driver, chrome)) = binaries_or_skip(test) else {
+        return;
+    };
+    let browser = Browser::start(&driver, &chrome)
+        .await
+        .expect("chromium starts");
+    let outcome = actix_web::rt::time::timeout(whole, body(&browser)).await;
+    let failure = match outcome {
+        Ok(Ok(())) => None,
+        Ok(Err(e)) => Some(format!("{e:#}")),
+        Err(_) => Some(format!("the browser test took over {whole:?}")),
+    };
+    if let Some(failure) = failure {
+        let saved = evidence(&browser, name).await;
+        let _ = browser.quit().await;
+        panic!("{failure}\n{saved}");
+    }
+    browser.quit().await.expect("the browser quits");
+}
+
 /// A screenshot and the markup of the page as the failure left it, under `target/tmp`.
 /// A screenshot and the markup of the page as a failure left it, under `target/tmp`, named
 /// after the test.

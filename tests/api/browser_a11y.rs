@@ -14,41 +14,15 @@ use serde_json::{Value, json};
 use spades_im::service::Role;
 
 use crate::bracket_page::{bracket, first_scheduled, league, play_a_wins, playoffs};
-use crate::browser::evidence;
+use crate::browser::with_browser;
 use crate::browser_outbox::{go_offline, go_online, open_console, relay_for};
 use crate::helpers::{
     PASSWORD, TestApp, json_with_status, manual_clock, spawn_app, spawn_app_with_clock,
 };
-use crate::webdriver::{Browser, binaries_or_skip};
+use crate::webdriver::Browser;
 
 const WAIT: Duration = Duration::from_secs(30);
 const WHOLE_TEST: Duration = Duration::from_secs(420);
-
-/// Runs `body` with a fresh browser for the browser test `test` (skips without one); on
-/// failure keeps a screenshot and the page, named after `name`.
-async fn with_browser<F>(test: &str, name: &str, whole: Duration, body: F)
-where
-    F: AsyncFnOnce(&Browser) -> anyhow::Result<()>,
-{
-    let Some((driver, chrome)) = binaries_or_skip(test) else {
-        return;
-    };
-    let browser = Browser::start(&driver, &chrome)
-        .await
-        .expect("chromium starts");
-    let outcome = actix_web::rt::time::timeout(whole, body(&browser)).await;
-    let failure = match outcome {
-        Ok(Ok(())) => None,
-        Ok(Err(e)) => Some(format!("{e:#}")),
-        Err(_) => Some(format!("the browser test took over {whole:?}")),
-    };
-    if let Some(failure) = failure {
-        let saved = evidence(&browser, name).await;
-        let _ = browser.quit().await;
-        panic!("{failure}\n{saved}");
-    }
-    browser.quit().await.expect("the browser quits");
-}
 
 /// The page's targets (links, buttons, form controls, summaries) smaller than
 /// `arguments[0]` CSS pixels either way, as "tag#id.class "text" W×H". Links inside a sentence

@@ -12,38 +12,12 @@ use serde_json::{Value, json};
 use spades_im::service::Role;
 
 use crate::bracket_page::{bracket, first_scheduled, league, play_a_wins, playoffs};
-use crate::browser::evidence;
+use crate::browser::with_browser;
 use crate::helpers::{Api, TestApp, spawn_app};
-use crate::webdriver::{Browser, binaries_or_skip};
+use crate::webdriver::Browser;
 
 const WAIT: Duration = Duration::from_secs(30);
 const WHOLE_TEST: Duration = Duration::from_secs(240);
-
-/// Runs `body` with a fresh browser for the browser test `test` (skips without one, see
-/// [`binaries_or_skip`]); on failure keeps a screenshot and the page, named after `name`.
-async fn with_browser<F>(test: &str, name: &str, body: F)
-where
-    F: AsyncFnOnce(&Browser) -> anyhow::Result<()>,
-{
-    let Some((driver, chrome)) = binaries_or_skip(test) else {
-        return;
-    };
-    let browser = Browser::start(&driver, &chrome)
-        .await
-        .expect("chromium starts");
-    let outcome = actix_web::rt::time::timeout(WHOLE_TEST, body(&browser)).await;
-    let failure = match outcome {
-        Ok(Ok(())) => None,
-        Ok(Err(e)) => Some(format!("{e:#}")),
-        Err(_) => Some(format!("the browser test took over {WHOLE_TEST:?}")),
-    };
-    if let Some(failure) = failure {
-        let saved = evidence(&browser, name).await;
-        let _ = browser.quit().await;
-        panic!("{failure}\n{saved}");
-    }
-    browser.quit().await.expect("the browser quits");
-}
 
 /// The pages of a PDF: its `/Type /Page` objects (not `/Pages`), spaces optional, as
 /// Chromium (Skia) writes them uncompressed.
@@ -135,7 +109,7 @@ async fn the_bracket_page_in_a_browser() {
     league(&admin, "d32", 32).await;
     playoffs(&admin, "d32", json!({"format": "double_elimination"})).await;
 
-    with_browser(BRACKET_TEST, "bracket", async |browser| {
+    with_browser(BRACKET_TEST, "bracket", WHOLE_TEST, async |browser| {
         let url = app.url("/leagues/b16/bracket");
         browser.goto(&url).await?;
         browser.wait_for("#bracket", WAIT).await?;

@@ -9,9 +9,9 @@ use anyhow::{Context, bail, ensure};
 use serde_json::{Value, json};
 use spades_im::service::Role;
 
-use crate::browser::evidence;
+use crate::browser::with_browser;
 use crate::helpers::{Api, TestApp, hand_of, spawn_app};
-use crate::webdriver::{Browser, binaries_or_skip};
+use crate::webdriver::Browser;
 
 const WAIT: Duration = Duration::from_secs(30);
 const WHOLE_TEST: Duration = Duration::from_secs(150);
@@ -19,30 +19,6 @@ const WHOLE_TEST: Duration = Duration::from_secs(150);
 /// Team A bids 4 + 3 and takes 5 + 3 (71), team B bids 2 + 2 and takes 3 + 2 (41).
 fn a_hand() -> Value {
     hand_of([4, 3], [5, 3], [2, 2], [3, 2])
-}
-
-async fn with_browser<F>(test: &str, name: &str, body: F)
-where
-    F: AsyncFnOnce(&Browser) -> anyhow::Result<()>,
-{
-    let Some((driver, chrome)) = binaries_or_skip(test) else {
-        return;
-    };
-    let browser = Browser::start(&driver, &chrome)
-        .await
-        .expect("chromium starts");
-    let outcome = actix_web::rt::time::timeout(WHOLE_TEST, body(&browser)).await;
-    let failure = match outcome {
-        Ok(Ok(())) => None,
-        Ok(Err(e)) => Some(format!("{e:#}")),
-        Err(_) => Some(format!("the browser test took over {WHOLE_TEST:?}")),
-    };
-    if let Some(failure) = failure {
-        let saved = evidence(&browser, name).await;
-        let _ = browser.quit().await;
-        panic!("{failure}\n{saved}");
-    }
-    browser.quit().await.expect("the browser quits");
 }
 
 /// A league of `teams` teams and `matches` matches in play (team 2i against team 2i + 1,
@@ -118,6 +94,7 @@ async fn the_scoreboard_updates_in_place() {
     with_browser(
         "browser_live::the_scoreboard_updates_in_place",
         "live-board",
+        WHOLE_TEST,
         async |browser| {
             browser.goto(&app.url("/scoreboard")).await?;
             browser.wait_for("#board", WAIT).await?;
@@ -218,6 +195,7 @@ async fn the_match_page_updates_in_place() {
     with_browser(
         "browser_live::the_match_page_updates_in_place",
         "live-match",
+        WHOLE_TEST,
         async |browser| {
             browser.goto(&app.url(&format!("/matches/{id}"))).await?;
             browser.wait_for("#score-a", WAIT).await?;

@@ -26,9 +26,9 @@ use anyhow::{Context, bail, ensure};
 use serde_json::{Value, json};
 use spades_im::service::Role;
 
-use crate::browser::evidence;
+use crate::browser::with_browser;
 use crate::helpers::{Api, PASSWORD, TestApp, spawn_app};
-use crate::webdriver::{Browser, binaries_or_skip};
+use crate::webdriver::Browser;
 
 const WAIT: Duration = Duration::from_secs(30);
 const WHOLE_TEST: Duration = Duration::from_secs(240);
@@ -231,32 +231,6 @@ fn pipe(from: &TcpStream, to: &TcpStream, answers: Option<Arc<Shared>>) {
 }
 
 // ------------------------------------------------------------------------------- helpers
-
-/// Runs `body` with a fresh browser for the browser test `test` (skips without one); on
-/// failure keeps a screenshot and the page, named after `name`.
-async fn with_browser<F>(test: &str, name: &str, body: F)
-where
-    F: AsyncFnOnce(&Browser) -> anyhow::Result<()>,
-{
-    let Some((driver, chrome)) = binaries_or_skip(test) else {
-        return;
-    };
-    let browser = Browser::start(&driver, &chrome)
-        .await
-        .expect("chromium starts");
-    let outcome = actix_web::rt::time::timeout(WHOLE_TEST, body(&browser)).await;
-    let failure = match outcome {
-        Ok(Ok(())) => None,
-        Ok(Err(e)) => Some(format!("{e:#}")),
-        Err(_) => Some(format!("the browser test took over {WHOLE_TEST:?}")),
-    };
-    if let Some(failure) = failure {
-        let saved = evidence(&browser, name).await;
-        let _ = browser.quit().await;
-        panic!("{failure}\n{saved}");
-    }
-    browser.quit().await.expect("the browser quits");
-}
 
 /// A league with 4 teams, a round robin, supervisor `sam` assigned and the first match
 /// started; the admin's API client and the match's id.
@@ -518,7 +492,7 @@ async fn a_hand_recorded_offline_is_sent_once_when_back_online() {
     let app = spawn_app().await;
     let (admin, id) = league_night(&app).await;
     let relay = relay_for(&app);
-    with_browser(SENT_ONCE, "outbox-sent-once", async |browser| {
+    with_browser(SENT_ONCE, "outbox-sent-once", WHOLE_TEST, async |browser| {
         open_console(browser, &relay, "sam", id).await?;
         let base = api_match(&admin, id).await?["version"]
             .as_i64()
@@ -714,7 +688,7 @@ async fn a_queued_hand_that_meets_a_conflict_waits_for_the_supervisor() {
         .await;
     assert_eq!(response.status(), 204);
     let relay = relay_for(&app);
-    with_browser(CONFLICT, "outbox-conflict", async |browser| {
+    with_browser(CONFLICT, "outbox-conflict", WHOLE_TEST, async |browser| {
         open_console(browser, &relay, "sam", id).await?;
         let base = api_match(&admin, id).await?["version"]
             .as_i64()
@@ -947,7 +921,7 @@ async fn a_log_out_from_any_page_leaves_no_console_on_the_phone() {
     let app = spawn_app().await;
     let (admin, id) = league_night(&app).await;
     let relay = relay_for(&app);
-    with_browser(LOGOUT, "logout-clears", async |browser| {
+    with_browser(LOGOUT, "logout-clears", WHOLE_TEST, async |browser| {
         // 1. The answer's Clear-Site-Data.
         open_console(browser, &relay, "sam", id).await?;
         let (caches, workers, _) = kept_on_phone(browser).await?;
@@ -1096,7 +1070,7 @@ async fn a_lineup_set_offline_is_sent_once_in_order_with_the_hands() {
     let app = spawn_app().await;
     let (admin, id) = league_night(&app).await;
     let relay = relay_for(&app);
-    with_browser(LINEUP_ONCE, "outbox-lineup", async |browser| {
+    with_browser(LINEUP_ONCE, "outbox-lineup", WHOLE_TEST, async |browser| {
         open_console(browser, &relay, "sam", id).await?;
         let base = api_match(&admin, id).await?["version"]
             .as_i64()
@@ -1205,7 +1179,7 @@ async fn a_kept_hand_is_sent_the_moment_the_connection_returns() {
     let app = spawn_app().await;
     let (admin, id) = league_night(&app).await;
     let relay = relay_for(&app);
-    with_browser(AT_ONCE, "outbox-at-once", async |browser| {
+    with_browser(AT_ONCE, "outbox-at-once", WHOLE_TEST, async |browser| {
         open_console(browser, &relay, "sam", id).await?;
 
         // The Wi-Fi stays, the way out is lost: no `offline`, no `online` event.
@@ -1286,90 +1260,95 @@ async fn a_hand_the_server_fails_to_take_is_kept_and_recorded_once_later() {
     let app = spawn_app().await;
     let (admin, id) = league_night(&app).await;
     let relay = relay_for(&app);
-    with_browser(SERVER_FAILS, "outbox-server-fails", async |browser| {
-        browser.set_window_size(390, 844).await?;
-        open_console(browser, &relay, "sam", id).await?;
-        let base = api_match(&admin, id).await?["version"]
-            .as_i64()
-            .context("version")?;
+    with_browser(
+        SERVER_FAILS,
+        "outbox-server-fails",
+        WHOLE_TEST,
+        async |browser| {
+            browser.set_window_size(390, 844).await?;
+            open_console(browser, &relay, "sam", id).await?;
+            let base = api_match(&admin, id).await?["version"]
+                .as_i64()
+                .context("version")?;
 
-        relay.fail_with(503);
-        keep_a_hand(browser, &FIRST, 1).await?;
-        until_banner(browser, "1 waiting to send").await?;
-        // The score at the top is not the match as the form counts it: said next to it.
-        let note = browser.text_of("#outbox-score-note").await?;
-        ensure!(
-            note.contains("1 hand waiting to send"),
-            "next to the score: {note:?}"
-        );
-        let bar = browser.text_of("#bar-score").await?;
-        ensure!(
-            bar.contains("+1 to send"),
-            "the header's score says it too: {bar:?}"
-        );
-        ensure!(
-            browser.text_of("#hand-title").await? == "Hand 2",
-            "the form is for the next hand"
-        );
-        ensure!(relay.failed() >= 1, "the hand met the 503");
-        let kept = stored(browser, id).await?;
-        ensure!(
-            kept.len() == 1 && kept[0]["state"] == json!("waiting"),
-            "kept, waiting: {kept:?}"
-        );
+            relay.fail_with(503);
+            keep_a_hand(browser, &FIRST, 1).await?;
+            until_banner(browser, "1 waiting to send").await?;
+            // The score at the top is not the match as the form counts it: said next to it.
+            let note = browser.text_of("#outbox-score-note").await?;
+            ensure!(
+                note.contains("1 hand waiting to send"),
+                "next to the score: {note:?}"
+            );
+            let bar = browser.text_of("#bar-score").await?;
+            ensure!(
+                bar.contains("+1 to send"),
+                "the header's score says it too: {bar:?}"
+            );
+            ensure!(
+                browser.text_of("#hand-title").await? == "Hand 2",
+                "the form is for the next hand"
+            );
+            ensure!(relay.failed() >= 1, "the hand met the 503");
+            let kept = stored(browser, id).await?;
+            ensure!(
+                kept.len() == 1 && kept[0]["state"] == json!("waiting"),
+                "kept, waiting: {kept:?}"
+            );
 
-        relay.fail_with(500);
-        let failed = relay.failed();
-        let deadline = Instant::now() + WAIT;
-        while relay.failed() == failed {
-            ensure!(Instant::now() < deadline, "no second try");
-            sleep(Duration::from_millis(100)).await;
-        }
-        ensure!(
-            stored(browser, id).await?.len() == 1,
-            "still kept after the 500"
-        );
-        ensure!(
-            hands_of(&api_match(&admin, id).await?).is_empty(),
-            "nothing reached the app"
-        );
+            relay.fail_with(500);
+            let failed = relay.failed();
+            let deadline = Instant::now() + WAIT;
+            while relay.failed() == failed {
+                ensure!(Instant::now() < deadline, "no second try");
+                sleep(Duration::from_millis(100)).await;
+            }
+            ensure!(
+                stored(browser, id).await?.len() == 1,
+                "still kept after the 500"
+            );
+            ensure!(
+                hands_of(&api_match(&admin, id).await?).is_empty(),
+                "nothing reached the app"
+            );
 
-        relay.fail_with(0);
-        let view = until_hands(&admin, id, 1).await?;
-        ensure!(hands_of(&view)[0] == FIRST.api(), "the hand as typed");
-        until(
-            browser,
-            "the console shows the recorded hand",
-            "const o = document.getElementById('outbox'); \
+            relay.fail_with(0);
+            let view = until_hands(&admin, id, 1).await?;
+            ensure!(hands_of(&view)[0] == FIRST.api(), "the hand as typed");
+            until(
+                browser,
+                "the console shows the recorded hand",
+                "const o = document.getElementById('outbox'); \
              return !!o && o.dataset.count === '0' && document.readyState === 'complete' \
                && !!document.getElementById('score-a') \
                && document.getElementById('score-a').textContent.trim() === '101';",
-        )
-        .await?;
-        ensure!(
-            stored(browser, id).await?.is_empty(),
-            "nothing kept any more"
-        );
-        ensure!(
-            browser
-                .execute(
-                    "return document.getElementById('outbox-banner').hidden;",
-                    json!([])
-                )
-                .await?
-                == json!(true),
-            "all sent, online: no banner"
-        );
-        sleep(Duration::from_secs(3)).await;
-        let view = api_match(&admin, id).await?;
-        ensure!(
-            hands_of(&view).len() == 1 && view["version"] == json!(base + 1),
-            "recorded exactly once: {} hands, version {}",
-            hands_of(&view).len(),
-            view["version"]
-        );
-        Ok(())
-    })
+            )
+            .await?;
+            ensure!(
+                stored(browser, id).await?.is_empty(),
+                "nothing kept any more"
+            );
+            ensure!(
+                browser
+                    .execute(
+                        "return document.getElementById('outbox-banner').hidden;",
+                        json!([])
+                    )
+                    .await?
+                    == json!(true),
+                "all sent, online: no banner"
+            );
+            sleep(Duration::from_secs(3)).await;
+            let view = api_match(&admin, id).await?;
+            ensure!(
+                hands_of(&view).len() == 1 && view["version"] == json!(base + 1),
+                "recorded exactly once: {} hands, version {}",
+                hands_of(&view).len(),
+                view["version"]
+            );
+            Ok(())
+        },
+    )
     .await;
 }
 
@@ -1383,7 +1362,7 @@ async fn a_hand_answered_404_is_kept_and_shown_never_dropped() {
     let app = spawn_app().await;
     let (admin, id) = league_night(&app).await;
     let relay = relay_for(&app);
-    with_browser(NOT_FOUND_KEPT, "outbox-404-kept", async |browser| {
+    with_browser(NOT_FOUND_KEPT, "outbox-404-kept", WHOLE_TEST, async |browser| {
         open_console(browser, &relay, "sam", id).await?;
         relay.cut();
         keep_a_hand(browser, &FIRST, 1).await?;
@@ -1450,40 +1429,44 @@ async fn a_refused_entry_is_shown_on_top_with_edit_and_other_matches_still_send(
     let (admin, ids) = league_night_of(&app, 2).await;
     let (one, two) = (ids[0], ids[1]);
     let relay = relay_for(&app);
-    with_browser(REFUSED_ON_TOP, "outbox-refused-on-top", async |browser| {
-        browser.set_window_size(390, 844).await?;
-        open_console(browser, &relay, "sam", one).await?;
-        open_match(browser, &relay, two).await?;
+    with_browser(
+        REFUSED_ON_TOP,
+        "outbox-refused-on-top",
+        WHOLE_TEST,
+        async |browser| {
+            browser.set_window_size(390, 844).await?;
+            open_console(browser, &relay, "sam", one).await?;
+            open_match(browser, &relay, two).await?;
 
-        relay.cut();
-        keep_a_hand(browser, &FIRST, 1).await?;
-        browser
-            .goto(&relay.url(&format!("/supervise/matches/{one}")))
-            .await?;
-        browser.wait_for("#hand-form", WAIT).await?;
-        until_banner(browser, "1 waiting to send").await?;
-        browser
-            .execute(
-                "document.getElementById('lineup-a-student-id1').value = 'ZZ9001'; \
+            relay.cut();
+            keep_a_hand(browser, &FIRST, 1).await?;
+            browser
+                .goto(&relay.url(&format!("/supervise/matches/{one}")))
+                .await?;
+            browser.wait_for("#hand-form", WAIT).await?;
+            until_banner(browser, "1 waiting to send").await?;
+            browser
+                .execute(
+                    "document.getElementById('lineup-a-student-id1').value = 'ZZ9001'; \
                  document.getElementById('lineup-a-student-id2').value = 'ZZ9002'; \
                  document.getElementById('lineup-a-submit').click(); return true;",
-                json!([]),
-            )
-            .await?;
-        until(
+                    json!([]),
+                )
+                .await?;
+            until(
             browser,
             "the lineup is kept on match 1",
             "const o = document.getElementById('outbox'); return !!o && o.dataset.count === '1';",
         )
         .await?;
-        until_banner(browser, "2 waiting to send").await?;
+            until_banner(browser, "2 waiting to send").await?;
 
-        relay.restore();
-        until_hands(&admin, two, 1).await?;
-        until(
-            browser,
-            "the refused lineup is on top with the server's message and Edit",
-            "const top = document.getElementById('outbox-refused'); \
+            relay.restore();
+            until_hands(&admin, two, 1).await?;
+            until(
+                browser,
+                "the refused lineup is on top with the server's message and Edit",
+                "const top = document.getElementById('outbox-refused'); \
              return !!top && !top.hidden \
                && top.compareDocumentPosition(document.getElementById('match-title')) \
                   === Node.DOCUMENT_POSITION_FOLLOWING \
@@ -1491,45 +1474,46 @@ async fn a_refused_entry_is_shown_on_top_with_edit_and_other_matches_still_send(
                && top.querySelector('.outbox-refused-message').textContent.trim().length > 0 \
                && !!top.querySelector('button.outbox-edit') \
                && !!top.querySelector('button.outbox-discard');",
-        )
-        .await?;
-        let message = browser
-            .text_of("#outbox-refused .outbox-refused-message")
+            )
             .await?;
-        ensure!(
-            !message.starts_with("refused ("),
-            "the server's own words: {message}"
-        );
-        until_banner(browser, "1 entry needs you").await?;
-        let kept = stored(browser, one).await?;
-        ensure!(
-            kept.len() == 1
-                && kept[0]["state"] == json!("refused")
-                && kept[0]["kind"] == json!("lineup"),
-            "the lineup is kept, refused: {kept:?}"
-        );
-        ensure!(
-            api_match(&admin, one).await?["lineup"]["a"].is_null(),
-            "no lineup recorded"
-        );
-        let violations = browser.axe_violations().await?;
-        ensure!(violations.is_empty(), "axe: {violations:?}");
+            let message = browser
+                .text_of("#outbox-refused .outbox-refused-message")
+                .await?;
+            ensure!(
+                !message.starts_with("refused ("),
+                "the server's own words: {message}"
+            );
+            until_banner(browser, "1 entry needs you").await?;
+            let kept = stored(browser, one).await?;
+            ensure!(
+                kept.len() == 1
+                    && kept[0]["state"] == json!("refused")
+                    && kept[0]["kind"] == json!("lineup"),
+                "the lineup is kept, refused: {kept:?}"
+            );
+            ensure!(
+                api_match(&admin, one).await?["lineup"]["a"].is_null(),
+                "no lineup recorded"
+            );
+            let violations = browser.axe_violations().await?;
+            ensure!(violations.is_empty(), "axe: {violations:?}");
 
-        let edit = browser.find("#outbox-refused button.outbox-edit").await?;
-        browser.click(&edit).await?;
-        until(
-            browser,
-            "Edit puts the typed student IDs back into the form",
-            "const f = document.getElementById('lineup-a-student-id1'); \
+            let edit = browser.find("#outbox-refused button.outbox-edit").await?;
+            browser.click(&edit).await?;
+            until(
+                browser,
+                "Edit puts the typed student IDs back into the form",
+                "const f = document.getElementById('lineup-a-student-id1'); \
              return !!f && f.value === 'ZZ9001' \
                && document.getElementById('lineup-a-student-id2').value === 'ZZ9002' \
                && !!f.form.getAttribute('data-outbox-editing');",
-        )
-        .await?;
-        let violations = browser.axe_violations().await?;
-        ensure!(violations.is_empty(), "axe, editing: {violations:?}");
-        Ok(())
-    })
+            )
+            .await?;
+            let violations = browser.axe_violations().await?;
+            ensure!(violations.is_empty(), "axe, editing: {violations:?}");
+            Ok(())
+        },
+    )
     .await;
 }
 
@@ -1542,7 +1526,7 @@ async fn two_tabs_of_one_match_record_each_hand_once() {
     let app = spawn_app().await;
     let (admin, id) = league_night(&app).await;
     let relay = relay_for(&app);
-    with_browser(TWO_TABS, "outbox-two-tabs", async |browser| {
+    with_browser(TWO_TABS, "outbox-two-tabs", WHOLE_TEST, async |browser| {
         open_console(browser, &relay, "sam", id).await?;
         let base = api_match(&admin, id).await?["version"]
             .as_i64()
@@ -1610,7 +1594,7 @@ async fn another_user_on_the_phone_never_sends_the_first_users_entries() {
         .await;
     assert_eq!(response.status(), 204);
     let relay = relay_for(&app);
-    with_browser(OTHER_USER, "outbox-other-user", async |browser| {
+    with_browser(OTHER_USER, "outbox-other-user", WHOLE_TEST, async |browser| {
         open_console(browser, &relay, "sam", id).await?;
         relay.cut();
         keep_a_hand(browser, &FIRST, 1).await?;
@@ -1689,7 +1673,7 @@ async fn a_service_worker_update_while_hands_wait_still_sends_each_once() {
     let app = spawn_app().await;
     let (admin, id) = league_night(&app).await;
     let relay = relay_for(&app);
-    with_browser(WORKER_UPDATE, "outbox-worker-update", async |browser| {
+    with_browser(WORKER_UPDATE, "outbox-worker-update", WHOLE_TEST, async |browser| {
         open_console(browser, &relay, "sam", id).await?;
         let base = api_match(&admin, id).await?["version"]
             .as_i64()
@@ -1766,7 +1750,7 @@ async fn entries_kept_by_the_first_outbox_are_still_sent_once() {
     let app = spawn_app().await;
     let (admin, id) = league_night(&app).await;
     let relay = relay_for(&app);
-    with_browser(OLD_FORMAT, "outbox-old-format", async |browser| {
+    with_browser(OLD_FORMAT, "outbox-old-format", WHOLE_TEST, async |browser| {
         open_console(browser, &relay, "sam", id).await?;
         let base = api_match(&admin, id).await?["version"]
             .as_i64()

@@ -13,9 +13,9 @@ use anyhow::{Context, bail, ensure};
 use serde_json::{Value, json};
 use spades_im::service::Role;
 
-use crate::browser::evidence;
+use crate::browser::with_browser;
 use crate::helpers::{Api, TestApp, hand_of, json_with_status, manual_clock, spawn_app_with_clock};
-use crate::webdriver::{Browser, binaries_or_skip};
+use crate::webdriver::Browser;
 
 const WAIT: Duration = Duration::from_secs(30);
 const WHOLE_TEST: Duration = Duration::from_secs(240);
@@ -134,30 +134,6 @@ async fn night() -> Night {
     }
 }
 
-async fn with_browser<F>(test: &str, name: &str, body: F)
-where
-    F: AsyncFnOnce(&Browser) -> anyhow::Result<()>,
-{
-    let Some((driver, chrome)) = binaries_or_skip(test) else {
-        return;
-    };
-    let browser = Browser::start(&driver, &chrome)
-        .await
-        .expect("chromium starts");
-    let outcome = actix_web::rt::time::timeout(WHOLE_TEST, body(&browser)).await;
-    let failure = match outcome {
-        Ok(Ok(())) => None,
-        Ok(Err(e)) => Some(format!("{e:#}")),
-        Err(_) => Some(format!("the browser test took over {WHOLE_TEST:?}")),
-    };
-    if let Some(failure) = failure {
-        let saved = evidence(&browser, name).await;
-        let _ = browser.quit().await;
-        panic!("{failure}\n{saved}");
-    }
-    browser.quit().await.expect("the browser quits");
-}
-
 /// Sizes the window so that the page's viewport is `width`×`height` (the window's frame
 /// added, read once the window has its new size).
 async fn viewport(browser: &Browser, width: u32, height: u32) -> anyhow::Result<()> {
@@ -259,7 +235,7 @@ async fn the_tv_shows_24_tables_readably_and_every_result() {
         .collect();
     let counted: Vec<String> = (1..=24).map(|t| format!("Table {t}")).collect();
     assert_eq!(tables, counted, "the API's order");
-    with_browser(TV_TEST, "table-tv", async |browser| {
+    with_browser(TV_TEST, "table-tv", WHOLE_TEST, async |browser| {
         browser.goto(&n.app.url("/scoreboard?tv=1")).await?;
         browser.wait_for(".tv-grid", WAIT).await?;
         viewport(browser, 1920, 1080).await?;
@@ -411,7 +387,7 @@ const PHONE_TEST: &str = "browser_table::public_pages_fit_a_phone";
 async fn public_pages_fit_a_phone() {
     let n = night().await;
     let live = n.by_table[0].1;
-    with_browser(PHONE_TEST, "table-phone", async |browser| {
+    with_browser(PHONE_TEST, "table-phone", WHOLE_TEST, async |browser| {
         browser.goto(&n.app.url("/")).await?;
         viewport(browser, 390, 844).await?;
 
