@@ -185,13 +185,18 @@ pub struct InPlay {
     pub started_at: Option<Timestamp>,
     pub ends_at: Option<Timestamp>,
     pub time_called_at: Option<Timestamp>,
+    /// When its game ended (see [`db_matches::InPlayRow::finished_at`]).
+    pub finished_at: Option<Timestamp>,
     pub version: i64,
 }
 
 /// Every match in play in every league, from the cached totals: the scoreboard costs one
-/// query and the rows shown, however many hands they have.
-pub async fn in_play(conn: &mut Conn) -> Result<Vec<InPlay>, ServiceError> {
-    let mut rows = db_matches::in_progress(conn).await?;
+/// query and the rows shown, however many hands they have. A game that ended less than
+/// [`FINAL_FOR_MINUTES`] before `now` stays, as final, in its place.
+pub async fn in_play(conn: &mut Conn, now: Timestamp) -> Result<Vec<InPlay>, ServiceError> {
+    let ended_since = now.plus_minutes(-FINAL_FOR_MINUTES);
+    let started_since = now.plus_minutes(-RESULTS_WITHIN_HOURS * 60);
+    let mut rows = db_matches::in_play_or_ended_since(conn, ended_since, started_since).await?;
     // By league, then table in counting order (1, 2, …, 10), matches without a table first.
     rows.sort_by(|x, y| {
         let tables = (x.m.table_name.as_deref(), y.m.table_name.as_deref());
@@ -206,11 +211,17 @@ pub async fn in_play(conn: &mut Conn) -> Result<Vec<InPlay>, ServiceError> {
     as_played(conn, rows).await
 }
 
-/// The matches finished in the last 12 hours, latest first, at most `limit`: the TV
-/// scoreboard's strip of results.
+/// How long a game that ended stays on the scoreboard, as final, before it leaves.
+pub const FINAL_FOR_MINUTES: i64 = 1;
+
+/// How far back the scoreboard looks for results (a league night).
+const RESULTS_WITHIN_HOURS: i64 = 12;
+
+/// The matches finished in the last [`RESULTS_WITHIN_HOURS`], latest first, at most `limit`:
+/// the TV scoreboard's strip of results.
 pub async fn finished_lately(db: &Db, limit: i64) -> Result<Vec<BoardMatch>, ServiceError> {
     let mut conn = db.read().await?;
-    let since = db.clock().now().plus_minutes(-12 * 60);
+    let since = db.clock().now().plus_minutes(-RESULTS_WITHIN_HOURS * 60);
     let rows = db_matches::finished_since(&mut conn, since, limit).await?;
     Ok(as_played(&mut conn, rows)
         .await?
@@ -238,6 +249,7 @@ async fn as_played(
             league_name: r.league_name,
             started_at: m.started_at,
             time_called_at: m.time_called_at,
+            finished_at: r.finished_at,
             version: m.version,
             summary: MatchSummary::of(
                 m,
@@ -256,7 +268,7 @@ async fn as_played(
     Ok(out)
 }
 
-/// A match in play, as the scoreboard's JSON shows it.
+/// A match in play (or that ended in the last minute), as the scoreboard's JSON shows it.
 #[derive(Serialize, utoipa::ToSchema)]
 pub struct BoardMatch {
     pub id: MatchId,
@@ -270,10 +282,16 @@ pub struct BoardMatch {
     pub a: TeamTotal,
     pub b: TeamTotal,
     pub hands: usize,
+    /// `in_progress`, or `complete` for the minute a finished game stays (`forfeit` in
+    /// the TV's strip of results).
+    pub status: MatchStatus,
     pub state: String,
     pub started_at: Option<Timestamp>,
     pub ends_at: Option<Timestamp>,
     pub time_called_at: Option<Timestamp>,
+    /// When its game ended, for a game that was played out: it stays on the board, as
+    /// final, for a minute after. Null while it is in play.
+    pub finished_at: Option<Timestamp>,
     pub version: i64,
 }
 
@@ -290,10 +308,12 @@ impl From<InPlay> for BoardMatch {
             a: p.summary.a,
             b: p.summary.b,
             hands: p.summary.hands,
+            status: p.summary.status,
             state: p.summary.state,
             started_at: p.started_at,
             ends_at: p.ends_at,
             time_called_at: p.time_called_at,
+            finished_at: p.finished_at,
             version: p.version,
         }
     }
@@ -303,16 +323,18 @@ impl From<InPlay> for BoardMatch {
 pub struct Board {
     /// The sum of the versions of the matches in play.
     pub version: i64,
-    /// Changes whenever any match in play changes, starts or ends: `id:version,...`.
+    /// Changes whenever any match on the board changes, starts, ends or leaves:
+    /// `id:version,...`.
     pub key: String,
     pub matches: Vec<BoardMatch>,
 }
 
-/// The scoreboard as it is now: every match in play, in every league.
+/// The scoreboard as it is now: every match in play, in every league, and those that
+/// ended in the last minute.
 #[tracing::instrument(skip_all)]
 pub async fn board(db: &Db) -> Result<Board, ServiceError> {
     let mut conn = db.read().await?;
-    let matches: Vec<BoardMatch> = in_play(&mut conn)
+    let matches: Vec<BoardMatch> = in_play(&mut conn, db.clock().now())
         .await?
         .into_iter()
         .map(BoardMatch::from)

@@ -1,6 +1,7 @@
 // The hand form on the page: binds the preview and checks of preview.js (pure) to the
-// console's hand form, with the engine of engine.js. Loaded by templates/console/console.html
-// as a module under the hand form.
+// console's hand form, with the engine of engine.js. Loaded as a module under the hand form
+// by templates/console/console.html (a new hand) and templates/console/edit.html (a
+// correction: its match-data says `correcting`, and holds the hands before the one corrected).
 
 import * as engine from "./engine.js";
 import {
@@ -36,7 +37,8 @@ function bindPage() {
       return null; // no storage: no outbox either
     }
   };
-  const verdict = () => judge(data, typedNow(), Date.now(), waiting(), engine.score);
+  // Hands waiting in the outbox come after a corrected hand: they do not change its score.
+  const verdict = () => judge(data, typedNow(), Date.now(), data.correcting ? null : waiting(), engine.score);
 
   const render = () => {
     const said = verdict();
@@ -142,7 +144,7 @@ function bindPage() {
     box.setAttribute("data-error-summary", "");
     const title = document.createElement("h2");
     title.id = "error-summary-title";
-    title.textContent = "The hand was not recorded";
+    title.textContent = data.correcting ? "The correction was not saved" : "The hand was not recorded";
     const list = document.createElement("ul");
     const item = document.createElement("li");
     const link = document.createElement("a");
@@ -159,8 +161,7 @@ function bindPage() {
     item.appendChild(link);
     list.appendChild(item);
     box.append(title, list);
-    const heading = document.getElementById("match-title");
-    heading.before(box);
+    document.querySelector("main h1").before(box);
     if (!document.title.startsWith("Error: ")) document.title = `Error: ${document.title}`;
     box.focus();
   };

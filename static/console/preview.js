@@ -265,7 +265,8 @@ export function previewOf(data, hand, answer) {
       parts: partsOf(result, hand[key].bids, answer.rules)
     };
   });
-  return { title: `If hand ${scored.number} is recorded as typed:`, teams, status: statusWords(scored, data.names) };
+  const as = data.correcting ? "corrected" : "recorded";
+  return { title: `If hand ${scored.number} is ${as} as typed:`, teams, status: statusWords(scored, data.names) };
 }
 
 /** One team's line: "Aces: +101 this hand, score 101 (bags 1)". */

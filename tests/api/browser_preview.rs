@@ -4,7 +4,8 @@
 //! one; a nil with a partner's bid of 2 gets the engine's message by the field as it is
 //! picked; a wrong hand submitted posts nothing online (no POST reaches the server, the
 //! match's version stays) and queues nothing offline (the outbox's storage stays empty); a
-//! good hand still records. axe passes with the preview and with the message shown.
+//! good hand still records. The correction form does the same for the hand it corrects.
+//! axe passes with the preview and with the message shown.
 
 use std::time::Duration;
 
@@ -27,15 +28,25 @@ fn first_hand() -> Value {
     hand_of([4, 3], [4, 4], [3, 2], [3, 2])
 }
 
-/// How many hand posts of the console reached the server (its `/metrics`, every status).
-async fn hand_posts(app: &TestApp) -> anyhow::Result<u64> {
+/// The console's route of a new hand, and of a correction.
+const NEW_HAND: &str = "/supervise/matches/{id}/hands";
+const CORRECTION: &str = "/supervise/matches/{id}/hands/{number}";
+
+/// How many posts to the console's `route` reached the server (its `/metrics`, every status).
+async fn posts_to(app: &TestApp, route: &str) -> anyhow::Result<u64> {
     let text = app.get("/metrics").await.text().await?;
+    let route = format!("route=\"{route}\"");
     Ok(text
         .lines()
         .filter(|l| l.starts_with("http_requests_total{"))
-        .filter(|l| l.contains("method=\"POST\"") && l.contains("/supervise/matches/{id}/hands\""))
+        .filter(|l| l.contains("method=\"POST\"") && l.contains(&route))
         .filter_map(|l| l.rsplit(' ').next()?.parse::<u64>().ok())
         .sum())
+}
+
+/// How many hand posts of the console reached the server.
+async fn hand_posts(app: &TestApp) -> anyhow::Result<u64> {
+    posts_to(app, NEW_HAND).await
 }
 
 async fn match_json(app: &TestApp, id: i64) -> anyhow::Result<Value> {
@@ -78,9 +89,14 @@ async fn type_hand(browser: &Browser, bids: [&str; 4], tricks: [&str; 4]) -> any
 }
 
 /// For two seconds (the outbox sends or queues within milliseconds of a submit): the page is
-/// the same one (a hand sent live would have brought the server's page), no hand post reached
-/// the server, the outbox holds nothing.
-async fn nothing_sent(browser: &Browser, app: &TestApp, posts: u64) -> anyhow::Result<()> {
+/// the same one (a hand sent live would have brought the server's page), no post to `route`
+/// reached the server beyond the `posts` before, the outbox holds nothing.
+async fn nothing_sent(
+    browser: &Browser,
+    app: &TestApp,
+    route: &str,
+    posts: u64,
+) -> anyhow::Result<()> {
     let until = std::time::Instant::now() + Duration::from_secs(2);
     while std::time::Instant::now() < until {
         let same = browser
@@ -94,14 +110,20 @@ async fn nothing_sent(browser: &Browser, app: &TestApp, posts: u64) -> anyhow::R
             "the page was replaced: the hand was sent"
         );
         ensure!(
-            hand_posts(app).await? == posts,
-            "a hand post reached the server"
+            posts_to(app, route).await? == posts,
+            "a post to {route} reached the server"
         );
         let outbox = browser.execute(OUTBOX, json!([])).await?;
-        ensure!(
-            outbox.as_array().is_some_and(Vec::is_empty),
-            "the outbox holds {outbox}"
-        );
+        // An entry may stay with no item in it (what the phone saw last, after a send).
+        let waiting = outbox.as_array().into_iter().flatten().any(|entry| {
+            let stored = entry
+                .as_str()
+                .and_then(|e| e.split_once('='))
+                .map(|(_, v)| v);
+            let items = stored.and_then(|v| serde_json::from_str::<Value>(v).ok());
+            items.is_none_or(|v| v["items"] != json!([]))
+        });
+        ensure!(!waiting, "the outbox holds {outbox}");
         sleep(Duration::from_millis(100)).await;
     }
     Ok(())
@@ -312,7 +334,7 @@ async fn run(browser: &Browser, app: &TestApp, admin: &Api, id: i64) -> anyhow::
         title.as_str().is_some_and(|t| t.starts_with("Error: ")),
         "the title: {title}"
     );
-    nothing_sent(browser, app, posts).await?;
+    nothing_sent(browser, app, NEW_HAND, posts).await?;
     ensure!(
         match_json(app, id).await?["version"] == before["version"],
         "the match's version did not move"
@@ -334,7 +356,7 @@ async fn run(browser: &Browser, app: &TestApp, admin: &Api, id: i64) -> anyhow::
         "the summary of the refusal offline",
     )
     .await?;
-    let stayed = nothing_sent(browser, app, posts).await;
+    let stayed = nothing_sent(browser, app, NEW_HAND, posts).await;
     browser.clear_network_conditions().await?;
     stayed.context("offline")?;
 
@@ -357,6 +379,115 @@ async fn run(browser: &Browser, app: &TestApp, admin: &Api, id: i64) -> anyhow::
     ensure!(
         hand_posts(app).await? == posts + 1,
         "the good hand was posted once"
+    );
+    correction(browser, app, admin, id, &names).await
+}
+
+/// Step 6: the correction form of hand 1 previews and refuses with the engine too: what the
+/// hand as corrected scores after the hands before it (none), and a wrong one posts nothing.
+async fn correction(
+    browser: &Browser,
+    app: &TestApp,
+    admin: &Api,
+    id: i64,
+    names: &[String; 2],
+) -> anyhow::Result<()> {
+    browser
+        .goto(&app.url(&format!("/supervise/matches/{id}/hands/1/edit")))
+        .await?;
+    browser.wait_for("#hand-form", WAIT).await?;
+    wait_until(
+        browser,
+        "return document.getElementById('hand-preview').textContent.indexOf('If hand 1 is corrected as typed:') === 0",
+        "the preview of the hand as it was",
+    )
+    .await?;
+    // Seat by seat (1 and 3 are team a): team a bids 4 + 3 and takes 9, team b 3 + 2 and 4.
+    type_hand(browser, ["4", "3", "3", "2"], ["5", "2", "4", "2"]).await?;
+    let typed = hand_of([4, 3], [5, 4], [3, 2], [2, 2]);
+    let api = admin
+        .post(
+            "/api/v1/score",
+            &json!({"rules": "unc-im-300", "hands": [typed]}),
+        )
+        .await;
+    let api = crate::helpers::json_with_status(api, 200, "the API's score").await;
+    let r = &api["hands"][0]["b"];
+    let line = format!(
+        "{}: {} this hand, score {} (bags {})",
+        names[1],
+        signed(r["points"].as_i64().unwrap_or_default()),
+        r["score"],
+        r["bags"]
+    );
+    wait_until(
+        browser,
+        &format!("var e = document.getElementById('preview-b'); return !!e && e.textContent.indexOf({}) === 0", json!(line)),
+        &format!("the correction's preview of team b to read {line:?}"),
+    )
+    .await?;
+    ensure!(
+        browser.text_of("#preview-b").await?.contains("set on 5"),
+        "team b's set in words"
+    );
+    no_axe_violations(browser, "the correction with the preview").await?;
+
+    let before = match_json(app, id).await?;
+    let posts = posts_to(app, CORRECTION).await?;
+    // Team a: nil and 2 (refused: the minimum team bid is 4); team b: 4 and 4.
+    type_hand(browser, ["nil", "4", "2", "4"], ["0", "5", "4", "4"]).await?;
+    let reason = browser.find("#reason").await?;
+    browser.send_keys(&reason, "seat 1 bid nil").await?;
+    browser
+        .execute(
+            "document.documentElement.setAttribute('data-same-page', '1')",
+            json!([]),
+        )
+        .await?;
+    browser.click(&browser.find("#record").await?).await?;
+    wait_until(
+        browser,
+        "return !!document.getElementById('error-summary') && document.activeElement && document.activeElement.id === 'error-summary'",
+        "the correction's error summary, focused",
+    )
+    .await?;
+    let summary = browser.text_of("#error-summary").await?;
+    let engine = admin
+        .post(
+            "/api/v1/score",
+            &json!({"rules": "unc-im-300", "hands": [
+                {"a": {"bids": ["nil", 2], "tricks": [0, 4]}, "b": {"bids": [4, 4], "tricks": [5, 4]}}]}),
+        )
+        .await;
+    let engine = crate::helpers::json_with_status(engine, 422, "the API refuses the bids").await;
+    let message = engine["error"]["message"].as_str().unwrap_or_default();
+    ensure!(
+        summary.contains("The correction was not saved")
+            && summary.contains(&message.replace("team a", &names[0])),
+        "the summary: {summary}; the engine's message: {message}"
+    );
+    nothing_sent(browser, app, CORRECTION, posts).await?;
+    ensure!(
+        match_json(app, id).await?["version"] == before["version"],
+        "the match's version did not move"
+    );
+
+    // The partner's bid made 4: the correction is saved, once.
+    browser.select_by_value("#a_bid1", "4").await?;
+    browser
+        .click_and_wait_for_page(&browser.find("#record").await?, WAIT)
+        .await?;
+    let until = std::time::Instant::now() + WAIT;
+    while match_json(app, id).await?["hands"][0]["hand"]["a"]["bids"] != json!(["nil", 4]) {
+        ensure!(
+            std::time::Instant::now() < until,
+            "the good correction was not saved"
+        );
+        sleep(Duration::from_millis(100)).await;
+    }
+    ensure!(
+        posts_to(app, CORRECTION).await? == posts + 1,
+        "the good correction was posted once"
     );
     Ok(())
 }

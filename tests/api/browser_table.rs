@@ -2,7 +2,8 @@
 //! 1920×1080 screen (each table named once, "Table 1", in counting order; team names at least
 //! 28 px and never broken inside a word; the table and clock lines at least 24 px; every
 //! latest result shown by the strip's pages; nothing to press; the leader's score the only
-//! colour, a tie said in words), and the public pages on a 390×844 phone (the phone's
+//! colour, a tie said in words; a game that ends shown as final in its cell for a minute,
+//! then in the results), and the public pages on a 390×844 phone (the phone's
 //! scoreboard in counting order too, a match's hands as cards with both teams, a team's
 //! matches as cards each with a link, its dates on one line, the standings' main columns
 //! without a sideways swipe, times in one format).
@@ -38,6 +39,9 @@ fn table_order() -> Vec<usize> {
 
 struct Night {
     app: TestApp,
+    admin: Api,
+    /// The service's clock, standing still unless a test moves it.
+    time: std::sync::Arc<spades_im::domain::ManualTime>,
     /// The matches in play, by table number (1–24).
     by_table: Vec<(usize, i64)>,
     /// The table whose score is tied (121–121 after two hands).
@@ -61,9 +65,10 @@ async fn add_team(admin: &Api, name: &str) -> i64 {
 
 /// League `fall` (unc-im-300, rating sportsmanship) on a manual clock at 19:20 UTC, its zone
 /// New York: 24 matches in play at tables "Table 1" to "Table 24" (created out of order), each
-/// with hands (table 5 tied), and 7 matches played to the end that night.
+/// with hands (table 5 tied), and 7 matches played to the end that night, over a minute ago
+/// (gone from the board to the strip of results).
 async fn night() -> Night {
-    let (clock, _time) = manual_clock("2026-11-24T00:20:00Z", chrono_tz::America::New_York);
+    let (clock, time) = manual_clock("2026-11-24T00:20:00Z", chrono_tz::America::New_York);
     let app = spawn_app_with_clock(clock).await;
     let admin = app.api_user("coord", Role::Admin).await;
     let r = admin
@@ -111,7 +116,7 @@ async fn night() -> Night {
     }
     by_table.sort();
     // Seven finished matches: more results than the strip shows at once.
-    let big = hand_of([6, 6], [6, 6], [2, 2], [1, 0]);
+    let big = big_hand();
     let mut done = 0;
     for i in 0..7 {
         let (a, b) = (teams[48 + 2 * i], teams[49 + 2 * i]);
@@ -125,13 +130,21 @@ async fn night() -> Night {
         assert_eq!(m["status"], "complete", "{m}");
         done = id;
     }
+    time.advance(chrono::Duration::minutes(2));
     Night {
         app,
+        admin,
+        time,
         by_table,
         tied,
         done,
         team: teams[48 + 12],
     }
+}
+
+/// Team a bids 12 and takes 12: 120 points a hand.
+fn big_hand() -> Value {
+    hand_of([6, 6], [6, 6], [2, 2], [1, 0])
 }
 
 /// Sizes the window so that the page's viewport is `width`×`height` (the window's frame
@@ -315,8 +328,10 @@ async fn the_tv_shows_24_tables_readably_and_every_result() {
         ensure!(seen.len() == 6, "every latest result was shown: {seen:?}");
         let found = browser.axe_violations().await?;
         ensure!(found.is_empty(), "axe on the TV: {found:#?}");
+        finished_stays_a_minute(browser, &n).await?;
 
-        // The phone's scoreboard: the same order, each table named once.
+        // The phone's scoreboard: the same order, each table named once (table 3's game
+        // is over).
         viewport(browser, 390, 844).await?;
         browser.goto(&n.app.url("/scoreboard")).await?;
         browser.wait_for("#board", WAIT).await?;
@@ -326,10 +341,64 @@ async fn the_tv_shows_24_tables_readably_and_every_result() {
                 json!([]),
             )
             .await?;
-        ensure!(shown == json!(counted), "the phone's scoreboard: {shown}");
+        let in_play: Vec<&String> = counted.iter().filter(|t| *t != "Table 3").collect();
+        ensure!(shown == json!(in_play), "the phone's scoreboard: {shown}");
         Ok(())
     })
     .await;
+}
+
+/// Table 3's game ends: the TV shows it as final in its cell (the third) without a reload;
+/// a minute later it leaves the grid for the strip of results.
+async fn finished_stays_a_minute(browser: &Browser, n: &Night) -> anyhow::Result<()> {
+    let (table, id) = n.by_table[2];
+    ensure!(table == 3, "table 3 is the third: {:?}", n.by_table);
+    let mut m: Value = n
+        .app
+        .get(&format!("/api/v1/matches/{id}"))
+        .await
+        .json()
+        .await?;
+    while m["status"] == "in_progress" {
+        m = n.admin.enter_hand(&m, &big_hand()).await;
+    }
+    ensure!(m["status"] == "complete", "table 3's game is over: {m}");
+    let card = format!("document.getElementById('board-{id}')");
+    wait_for_script(
+        browser,
+        &format!(
+            "const c = {card}; return !!c && [...document.querySelectorAll('.tv-table')].indexOf(c) === 2 \
+             && c.querySelector('.final')?.textContent === 'Final' && c.classList.contains('finished')"
+        ),
+        "table 3 shown as final in its place",
+    )
+    .await?;
+    let shown = browser.text_of(&format!("#board-{id} .tv-clock")).await?;
+    ensure!(
+        shown.starts_with("Final"),
+        "the clock line says final: {shown}"
+    );
+    // A minute, and the page cache's copy (at most 5 s old).
+    n.time.advance(chrono::Duration::seconds(66));
+    wait_for_script(
+        browser,
+        &format!("return !{card} && !!document.getElementById('latest-{id}')"),
+        "table 3 gone from the grid to the results, a minute on",
+    )
+    .await
+}
+
+/// Polls `script` (returns true when done) for [`WAIT`] (the TV polls every 5 s).
+async fn wait_for_script(browser: &Browser, script: &str, what: &str) -> anyhow::Result<()> {
+    let until = std::time::Instant::now() + WAIT;
+    while browser.execute(script, json!([])).await? != Value::Bool(true) {
+        ensure!(
+            std::time::Instant::now() < until,
+            "waited {WAIT:?} for {what}"
+        );
+        actix_web::rt::time::sleep(Duration::from_millis(250)).await;
+    }
+    Ok(())
 }
 
 /// What does not fit a phone on the page: a sideways scroll of the page or of `scroller`.

@@ -5,7 +5,9 @@
 use serde_json::{Value, json};
 use spades_im::service::Role;
 
-use crate::helpers::{Api, TestApp, csv_rows, spawn_app};
+use crate::helpers::{
+    Api, TestApp, csv_rows, hand_of, manual_clock, spawn_app, spawn_app_with_clock,
+};
 
 // ---------------------------------------------------------------------------------------
 // Helpers
@@ -768,15 +770,34 @@ async fn scoreboard_lists_exactly_the_matches_in_play() {
         .iter()
         .map(id)
         .collect();
+    // The match `season` just played out may still be there as final (for its minute:
+    // `a_finished_game_stays_a_minute_as_final`); nothing else that is not in play.
+    let in_play: Vec<i64> = board["matches"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["status"] == "in_progress")
+        .map(id)
+        .collect();
     let mut expected = vec![id(&s.live), id(&kings)];
     expected.sort();
-    let mut sorted = listed.clone();
+    let mut sorted = in_play.clone();
     sorted.sort();
     assert_eq!(sorted, expected, "exactly the matches in play");
-    assert_eq!(
-        board["version"].as_i64().unwrap(),
-        s.live["version"].as_i64().unwrap() + kings["version"].as_i64().unwrap()
-    );
+    for m in board["matches"].as_array().unwrap() {
+        if m["status"] != "in_progress" {
+            assert_eq!(id(m), id(&s.done), "{m}");
+            assert_eq!(m["status"], "complete");
+            assert!(m["finished_at"].is_string(), "{m}");
+        }
+    }
+    let versions: i64 = board["matches"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["version"].as_i64().unwrap())
+        .sum();
+    assert_eq!(board["version"].as_i64().unwrap(), versions);
     let entry = board["matches"]
         .as_array()
         .unwrap()
@@ -791,7 +812,7 @@ async fn scoreboard_lists_exactly_the_matches_in_play() {
     assert_eq!(entry["hands"], 1);
 
     let html = page(&app, "/scoreboard").await;
-    assert_eq!(count(&html, "<li class=\"board-match\""), 2);
+    assert_eq!(count(&html, "<li class=\"board-match\""), listed.len());
     for m in [&s.live, &kings] {
         let item = element(&html, &format!("board-{}", id(m)), "</li>");
         for team in ["a", "b"] {
@@ -812,7 +833,7 @@ async fn scoreboard_lists_exactly_the_matches_in_play() {
     assert!(element(&html, &format!("board-{}", id(&s.live)), "</li>").contains("countdown"));
     assert!(element(&html, &format!("board-{}", id(&kings)), "</li>").contains("Court 7"));
     assert!(html.contains(&format!("data-key=\"{}\"", board["key"].as_str().unwrap())));
-    for gone in [&s.done, &s.forfeited, &other[1]] {
+    for gone in [&s.forfeited, &other[1]] {
         assert!(!html.contains(&format!("id=\"board-{}\"", id(gone))));
     }
 
@@ -844,9 +865,94 @@ async fn scoreboard_lists_exactly_the_matches_in_play() {
         .as_array()
         .unwrap()
         .iter()
+        .filter(|m| m["status"] == "in_progress")
         .map(id)
         .collect();
     assert_eq!(listed, vec![id(&s.live)]);
+    assert!(
+        !after["matches"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|m| m["id"] == kings["id"]),
+        "a forfeit leaves the board at once: {after}"
+    );
+}
+
+/// A game that ends stays on the board, as final and in its place, for a minute; then it
+/// leaves, though nothing was written since (the page cache's copy must not keep it), and a
+/// correction later does not bring it back.
+#[actix_web::test]
+async fn a_finished_game_stays_a_minute_as_final() {
+    let (clock, time) = manual_clock("2026-11-27T01:00:00Z", chrono_tz::America::Chicago);
+    let app = spawn_app_with_clock(clock).await;
+    let admin = app.api_user("coord", Role::Admin).await;
+    let rules = json!({"preset": "unc-im-300", "target": 100});
+    let teams = app.league(&admin, "fall", rules, 4).await;
+    let first = admin.add_match("fall", teams[0], teams[1], "Table 2").await;
+    let other = admin
+        .add_match("fall", teams[2], teams[3], "Table 10")
+        .await;
+    let other = admin.start_match(id(&other)).await;
+    let winning = vec![hand_of([4, 3], [4, 4], [3, 3], [2, 3]); 2];
+    time.advance(chrono::Duration::minutes(20));
+    let done = admin.play_hands(id(&first), &winning).await;
+    assert_eq!(done["status"], "complete", "{done}");
+    let ids = |board: &Value| -> Vec<i64> {
+        board["matches"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(id)
+            .collect()
+    };
+
+    let board = ok_json(app.get("/api/v1/scoreboard").await, "board").await;
+    assert_eq!(
+        ids(&board),
+        [id(&done), id(&other)],
+        "in its place: {board}"
+    );
+    let entry = &board["matches"][0];
+    assert_eq!(entry["status"], "complete");
+    assert_eq!(entry["finished_at"], "2026-11-27T01:20:00Z");
+    assert_eq!(entry["state"], "Team 1 won (reached the target)", "{entry}");
+    assert_eq!(board["matches"][1]["finished_at"], Value::Null);
+    let tv = page(&app, "/scoreboard?tv=1").await;
+    let cell = element(&tv, &format!("board-{}", id(&done)), "</li>");
+    assert!(cell.contains(">Final</strong>"), "{cell}");
+    assert!(tv.contains(&format!(
+        "class=\"tv-table finished\" id=\"board-{}\"",
+        id(&done)
+    )));
+    let cell = element(&tv, &format!("board-{}", id(&other)), "</li>");
+    assert!(!cell.contains("Final") && cell.contains("Hand 1"), "{cell}");
+
+    time.advance(chrono::Duration::seconds(59));
+    let still = ok_json(app.get("/api/v1/scoreboard").await, "board").await;
+    assert_eq!(still["key"], board["key"], "59 s after: {still}");
+
+    // A minute, and the page cache's copy of the 59th second aged out (at most 5 s).
+    time.advance(chrono::Duration::seconds(7));
+    let after = ok_json(app.get("/api/v1/scoreboard").await, "board").await;
+    assert_eq!(ids(&after), [id(&other)], "66 s after: {after}");
+    assert_ne!(after["key"], board["key"]);
+    let tv = page(&app, "/scoreboard?tv=1").await;
+    assert!(!tv.contains(&format!("id=\"board-{}\"", id(&done))));
+    assert!(element(&tv, "latest", "</section>").contains(&format!("id=\"latest-{}\"", id(&done))));
+
+    let corrected = admin
+        .correct_hand(
+            &done,
+            2,
+            &hand_of([4, 3], [5, 3], [3, 3], [2, 3]),
+            "a bag",
+            false,
+        )
+        .await;
+    ok_json(corrected, "correct").await;
+    let board = ok_json(app.get("/api/v1/scoreboard").await, "board").await;
+    assert_eq!(ids(&board), [id(&other)], "after a correction: {board}");
 }
 
 #[actix_web::test]

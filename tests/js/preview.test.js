@@ -85,6 +85,7 @@ test("the preview's words come from the engine's answer", async () => {
   const [a, b] = said.teams;
   const scored = answer.hands[0];
   assert.equal(said.title, "If hand 1 is recorded as typed:");
+  assert.equal(preview.previewOf({ ...data, correcting: true }, hand, answer).title, "If hand 1 is corrected as typed:");
   assert.equal(preview.teamLine(a), `Aces: +${scored.a.points} this hand, score ${scored.a.score} (bags ${scored.a.bags})`);
   assert.deepEqual(a.parts, [`nil made +${scored.a.nil_points}`, `made 4 +${scored.a.contract_points}`, `1 bag +${scored.a.bag_points}`]);
   assert.deepEqual(b.parts, [`made 6 +${scored.b.contract_points}`, `2 bags +${scored.b.bag_points}`]);

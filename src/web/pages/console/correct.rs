@@ -42,6 +42,8 @@ struct EditPage {
     /// The error summary at the top (a refused correction).
     summary: Option<ErrorSummary>,
     history: Vec<RevisionLine>,
+    /// The match before this hand, for the engine's preview and checks (`match_data`).
+    match_data: Option<String>,
 }
 
 /// A hand in one line, for the history, the teams by name: "Hall 5: bid 4 + nil, took
@@ -103,6 +105,9 @@ async fn render_edit(
         correction: true,
     };
     let mut form = form_view(&ctx, &form, error);
+    // The hand in play when time ran out stays the time-called one (as `correct` keeps it).
+    let time_called = view.hands[index].hand.time_called;
+    let match_data = super::match_data::correction_data(&before, time_called);
     let zone = state.db.clock().zone();
     let names = [view.team_a.name.as_str(), view.team_b.name.as_str()];
     let history = console_views::revisions(&state.db, view.id, number)
@@ -126,6 +131,7 @@ async fn render_edit(
         number,
         f: form,
         history,
+        match_data,
     }
     .render()?;
     Ok(no_store(html(status, body)))

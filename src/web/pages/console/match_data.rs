@@ -1,7 +1,8 @@
 //! The match as the console's scripts read it: a `<script type="application/json"
-//! id="match-data">` under the hand form, from which `static/console/form.js` (with preview.js) asks the
-//! scoring engine (`static/rules.wasm`, the server's own engine) what the hand being typed
-//! scores, and whether its bids are allowed, before it is sent. No page text is scraped.
+//! id="match-data">` under the hand form (a new hand's or a correction's), from which
+//! `static/console/form.js` (with preview.js) asks the scoring engine (`static/rules.wasm`,
+//! the server's own engine) what the hand being typed scores, and whether its bids are
+//! allowed, before it is sent. No page text is scraped.
 //!
 //! The request it makes is exactly `POST /api/v1/score`'s (docs/api.md §5.1): the match's
 //! rules, its stage and every hand recorded, then the hand typed; the server replays the same
@@ -31,6 +32,9 @@ struct MatchData<'a> {
     time_called: bool,
     /// When the clock runs out, where the next hand is not time-called yet.
     ends_at: Option<Timestamp>,
+    /// The form corrects the hand after `hands` rather than adding one (its words differ,
+    /// and the outbox's waiting hands come after it, so they do not count).
+    correcting: bool,
 }
 
 /// The rules written as a score request sends them (docs/api.md §4.1).
@@ -43,20 +47,38 @@ fn rules_request(rules: &Rules) -> Option<Value> {
     Some(Value::Object(fields))
 }
 
-/// The JSON for the page, safe inside `<script>`; `None` where the rules do not serialize
-/// (the form then works without a preview, as without scripts).
+/// The JSON for the console's new-hand form, safe inside `<script>`; `None` where the rules
+/// do not serialize (the form then works without a preview, as without scripts).
 pub(super) fn match_data(view: &MatchView, now: Timestamp) -> Option<String> {
     let already = view.hands.iter().any(|h| h.hand.time_called);
     let due = !already && (view.time_called_at.is_some() || view.ends_at.is_some_and(|e| now >= e));
-    let data = MatchData {
+    script_json(&MatchData {
         rules: rules_request(&view.rules)?,
         stage: view.stage,
         hands: view.hands.iter().map(|h| &h.hand).collect(),
         names: [&view.team_a.name, &view.team_b.name],
         time_called: due,
         ends_at: if already || due { None } else { view.ends_at },
-    };
-    let json = serde_json::to_string(&data).ok()?;
+        correcting: false,
+    })
+}
+
+/// The JSON for the correction of the hand after `before`'s hands (`before` is the match
+/// as it stood then), which was the time-called hand if `time_called`.
+pub(super) fn correction_data(before: &MatchView, time_called: bool) -> Option<String> {
+    script_json(&MatchData {
+        rules: rules_request(&before.rules)?,
+        stage: before.stage,
+        hands: before.hands.iter().map(|h| &h.hand).collect(),
+        names: [&before.team_a.name, &before.team_b.name],
+        time_called,
+        ends_at: None,
+        correcting: true,
+    })
+}
+
+fn script_json(data: &MatchData<'_>) -> Option<String> {
+    let json = serde_json::to_string(data).ok()?;
     // `<` only ever appears inside a JSON string, where `\u003c` means the same: no team name
     // can close the script element.
     Some(json.replace('<', "\\u003c"))

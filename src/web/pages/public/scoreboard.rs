@@ -95,11 +95,14 @@ pub(super) async fn scoreboard_page(
         .is_some_and(|v| !v.is_empty() && v != "0")
     {
         let (columns, grid_rows) = grid(rows.len());
+        // A game that just ended is in its cell for its minute, not twice.
+        let mut latest = finished_lately(&state.db, 6).await?;
+        latest.retain(|m| !rows.iter().any(|r| r.m.id == m.id));
         TvPage {
             key: b.key,
             columns,
             grid_rows,
-            latest: finished_lately(&state.db, 6).await?,
+            latest,
             rows,
             updated,
         }
