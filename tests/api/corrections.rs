@@ -254,10 +254,13 @@ impl Read {
             }
             Read::ScoreboardPage => {
                 let board = html_element(body, "scoreboard", "</section>").expect("board");
+                // The matches in play (a game that just ended stays a minute, marked).
                 let items: Vec<String> = board
-                    .split("<li class=\"board-match\" id=\"board-")
+                    .split("<li class=\"board-match")
                     .skip(1)
+                    .filter(|item| !item.starts_with(" finished"))
                     .map(|item| {
+                        let item = &item[item.find("id=\"board-").expect("id") + 10..];
                         let id = &item[..item.find('"').expect("id end")];
                         let score = |side: &str| {
                             html_element(item, &format!("board-{id}-score-{side}"), "</strong>")
@@ -281,7 +284,7 @@ impl Read {
                     .as_array()
                     .expect("matches")
                     .iter()
-                    .filter(|m| m["league"] == SLUG)
+                    .filter(|m| m["league"] == SLUG && m["status"] == "in_progress")
                     .map(|m| {
                         json!([
                             m["id"],

@@ -812,7 +812,12 @@ async fn scoreboard_lists_exactly_the_matches_in_play() {
     assert_eq!(entry["hands"], 1);
 
     let html = page(&app, "/scoreboard").await;
-    assert_eq!(count(&html, "<li class=\"board-match\""), listed.len());
+    assert_eq!(count(&html, "<li class=\"board-match"), listed.len());
+    assert_eq!(
+        count(&html, "<li class=\"board-match finished\""),
+        listed.len() - 2,
+        "a game that just ended is marked"
+    );
     for m in [&s.live, &kings] {
         let item = element(&html, &format!("board-{}", id(m)), "</li>");
         for team in ["a", "b"] {
