@@ -11,6 +11,7 @@ use serde::{Deserialize, Deserializer};
 use super::audit;
 use super::leagues::league_row;
 use super::match_view::{MatchView, views_after_write};
+use super::notices;
 use super::schedule::{check_table, check_team, parse_when};
 use super::text::{self, Lines, TextRule};
 use super::{ServiceError, User, require_admin};
@@ -241,6 +242,9 @@ pub async fn change_match(
         status_note: note,
     };
     replace(&mut tx, user, &m, "change_match", &after, None, now).await?;
+    if let Some(links) = db.notices() {
+        notices::tell_match_changed(&mut tx, links, now, &m, &after, None).await?;
+    }
     tx.commit().await?;
     Ok(views_after_write(db, &[id]).await?.remove(0))
 }
@@ -421,6 +425,9 @@ async fn call_off_match(
         "cancel"
     };
     replace(&mut tx, user, &m, action, &after, Some(&reason), now).await?;
+    if let Some(links) = db.notices() {
+        notices::tell_match_changed(&mut tx, links, now, &m, &after, Some(&reason)).await?;
+    }
     tx.commit().await?;
     Ok(views_after_write(db, &[id]).await?.remove(0))
 }

@@ -1,0 +1,177 @@
+//! Notices by email (docs/api.md, "Notices by email"): players and supervisors hear that a
+//! match moved, was postponed or cancelled, without checking the site.
+//!
+//! A change that causes a notice writes it in its own transaction ([`enqueue`]: one row per
+//! address, in the `notices` outbox), so a notice exists exactly when its change was
+//! committed; [`sender`] sends it after the commit, with retries, through the [`relay`].
+//! Nothing is written when the service has no relay (`--smtp-url`): a relay added later
+//! does not mail old news.
+
+pub mod message;
+pub mod relay;
+pub mod sender;
+
+use crate::db::Conn;
+use crate::db::matches::{MatchRow, Placement};
+use crate::db::notices::{self as db_notices, NewNotice};
+use crate::domain::{LeagueId, LocalTime, MatchStatus, TeamId, Timestamp};
+use crate::service::ServiceError;
+
+/// Where notices link to: set when a relay is configured (`--smtp-url` with `--public-url`).
+#[derive(Debug, Clone)]
+pub struct Links {
+    pub public_url: url::Url,
+}
+
+impl Links {
+    fn page(&self, path: &str) -> String {
+        format!("{}{path}", self.public_url.as_str().trim_end_matches('/'))
+    }
+}
+
+/// A token for an unsubscribe link: 128 random bits in hex.
+pub fn new_token() -> String {
+    let mut bytes = [0u8; 16];
+    getrandom::fill(&mut bytes).expect("the operating system's random source failed");
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// One event, to be told to the teams it concerns (and the league's supervisors).
+pub struct Notice {
+    pub league: LeagueId,
+    /// `match_moved`, `match_postponed`, `match_cancelled`, ...
+    pub event: &'static str,
+    /// The same for every address and every retry of this event.
+    pub key: String,
+    pub teams: Vec<TeamId>,
+    pub subject: String,
+    /// The message's paragraphs, plain; the HTML alternative escapes them.
+    pub paragraphs: Vec<String>,
+}
+
+/// Writes `notice` for each of its addresses, in the caller's transaction; how many.
+pub async fn enqueue(
+    conn: &mut Conn,
+    now: Timestamp,
+    notice: &Notice,
+) -> Result<usize, ServiceError> {
+    let to = db_notices::recipients(conn, notice.league, &notice.teams).await?;
+    let text = notice.paragraphs.join("\n\n");
+    let html: String = notice
+        .paragraphs
+        .iter()
+        .map(|p| format!("<p>{}</p>", escape(p)))
+        .collect();
+    let mut written = 0;
+    for address in &to {
+        let row = NewNotice {
+            league_id: notice.league,
+            event: notice.event,
+            event_key: &notice.key,
+            address,
+            subject: &notice.subject,
+            body_text: &text,
+            body_html: &html,
+        };
+        if db_notices::insert(conn, &row, now).await? {
+            written += 1;
+        }
+    }
+    Ok(written)
+}
+
+fn escape(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// A match's time in words, in the league's zone: "Thu 3 Dec, 19:00".
+fn when(t: Option<LocalTime>) -> String {
+    t.map_or_else(
+        || "no time set".into(),
+        |t| t.0.format("%a %-d %b, %H:%M").to_string(),
+    )
+}
+
+/// The notice of a match `m` moved, postponed or cancelled to `after` (by
+/// `reschedule`), why where the coordinator said; `None` when nothing the teams need to know
+/// changed. `names` are the league's and the teams' names.
+pub fn match_changed(
+    links: &Links,
+    m: &MatchRow,
+    after: &Placement<'_>,
+    reason: Option<&str>,
+    names: [&str; 3],
+) -> Option<Notice> {
+    let [league, a, b] = names;
+    let (event, headline) = match after.status {
+        MatchStatus::Postponed if m.status != MatchStatus::Postponed => {
+            ("match_postponed", format!("{a} v {b} is postponed"))
+        }
+        MatchStatus::Cancelled => ("match_cancelled", format!("{a} v {b} is cancelled")),
+        _ if after.scheduled_at != m.scheduled_at
+            || after.table_name != m.table_name.as_deref() =>
+        {
+            ("match_moved", format!("{a} v {b} has moved"))
+        }
+        _ => return None,
+    };
+    let mut paragraphs = vec![format!("{headline} ({league}).")];
+    if event == "match_moved" {
+        paragraphs.push(format!(
+            "Now: {}, {}. Was: {}, {}.",
+            when(after.scheduled_at),
+            after.table_name.unwrap_or("no table yet"),
+            when(m.scheduled_at),
+            m.table_name.as_deref().unwrap_or("no table")
+        ));
+    } else {
+        paragraphs.push(format!("It was set for {}.", when(m.scheduled_at)));
+    }
+    if let Some(reason) = reason.filter(|r| !r.trim().is_empty()) {
+        paragraphs.push(format!("Why: {reason}"));
+    }
+    paragraphs.push(format!(
+        "The match: {}",
+        links.page(&format!("/matches/{}", m.id))
+    ));
+    Some(Notice {
+        league: m.league_id,
+        event,
+        // The match's calendar sequence after the change names this change.
+        key: format!("{event}:{}:{}", m.id, m.sequence + 1),
+        teams: vec![m.team_a, m.team_b],
+        subject: format!("{headline} · {league}"),
+        paragraphs,
+    })
+}
+
+/// Writes the notice of match `m` changed to `after` (see [`match_changed`]), in the
+/// caller's transaction.
+pub async fn tell_match_changed(
+    conn: &mut Conn,
+    links: &Links,
+    now: Timestamp,
+    m: &MatchRow,
+    after: &Placement<'_>,
+    reason: Option<&str>,
+) -> Result<(), ServiceError> {
+    use crate::db::leagues as db_leagues;
+    let league = db_leagues::by_id(conn, m.league_id)
+        .await?
+        .ok_or(ServiceError::NotFound)?;
+    let mut team_names = Vec::with_capacity(2);
+    for id in [after.team_a, after.team_b] {
+        let team = db_leagues::team(conn, id)
+            .await?
+            .ok_or(ServiceError::NotFound)?;
+        team_names.push(String::from(team.name));
+    }
+    let names = [league.name.as_str(), &team_names[0], &team_names[1]];
+    if let Some(notice) = match_changed(links, m, after, reason, names) {
+        enqueue(conn, now, &notice).await?;
+    }
+    Ok(())
+}

@@ -1,0 +1,161 @@
+//! Notices by email against a real SMTP server (tests/smtp/sink.py, aiosmtpd): a postponed
+//! match mails both teams' players and the league's supervisors once, no one else; a relay
+//! that refuses for a while gets the notice later, once; nothing is sent without a relay.
+
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use spades_im::service::Role;
+
+use crate::helpers::{
+    Api, TestApp, json_with_status, manual_clock, spawn_app, spawn_app_with_mail,
+};
+use crate::smtp_sink::{Mail, Sink};
+
+/// League `fall` with four teams, each with two players with emails (`p{team}{seat}@…`),
+/// a supervisor with an email (`Sue@Staff.test`), and a match of teams 1 and 2; the admin and the match.
+async fn league(app: &TestApp) -> (Api, Value) {
+    let admin = app.api_user("coord", Role::Admin).await;
+    let teams = app.league(&admin, "fall", json!("unc-im-300"), 4).await;
+    for (i, team) in teams.iter().enumerate() {
+        for seat in 1..=2 {
+            let r = admin
+                .post(
+                    &format!("/api/v1/teams/{team}/players"),
+                    &json!({"name": format!("Player {i}{seat}"),
+                            "email": format!("p{}{seat}@students.test", i + 1)}),
+                )
+                .await;
+            json_with_status(r, 201, "a player").await;
+        }
+    }
+    app.user("sue", Role::Supervisor).await;
+    let r = admin
+        .client
+        .patch(app.url("/api/v1/users/sue"))
+        .bearer_auth(&admin.token)
+        .json(&json!({"email": "Sue@Staff.test"}))
+        .send()
+        .await
+        .expect("patch sue");
+    json_with_status(r, 200, "sue's email").await;
+    let r = admin
+        .post(
+            "/api/v1/leagues/fall/supervisors",
+            &json!({"username": "sue"}),
+        )
+        .await;
+    assert_eq!(r.status(), 204, "sue supervises fall");
+    let m = admin.add_match("fall", teams[0], teams[1], "Table 1").await;
+    (admin, m)
+}
+
+/// Waits until the sink holds `n` messages (at most 20 s), and a second more for any extra.
+async fn wait_for(sink: &Sink, n: usize) -> Vec<Mail> {
+    let until = std::time::Instant::now() + Duration::from_secs(20);
+    while sink.messages().len() < n && std::time::Instant::now() < until {
+        actix_web::rt::time::sleep(Duration::from_millis(100)).await;
+    }
+    actix_web::rt::time::sleep(Duration::from_secs(1)).await;
+    sink.messages()
+}
+
+async fn postpone(admin: &Api, m: &Value, reason: &str) {
+    let r = admin
+        .post(
+            &format!("/api/v1/matches/{}/postpone", m["id"]),
+            &json!({"reason": reason, "expected_version": m["version"]}),
+        )
+        .await;
+    json_with_status(r, 200, "postpone").await;
+}
+
+#[actix_web::test]
+async fn a_postponement_mails_both_teams_once_and_no_one_else() {
+    let sink = Sink::start();
+    let (clock, _time) = manual_clock("2026-11-27T15:00:00Z", chrono_tz::America::Chicago);
+    let app = spawn_app_with_mail(&sink.url(), clock).await;
+    let (admin, m) = league(&app).await;
+    postpone(&admin, &m, "the rec center is closed for the storm").await;
+
+    let mails = wait_for(&sink, 5).await;
+    let mut to: Vec<String> = mails.iter().flat_map(|m| m.to.clone()).collect();
+    to.sort();
+    assert_eq!(
+        to,
+        [
+            "p11@students.test",
+            "p12@students.test",
+            "p21@students.test",
+            "p22@students.test",
+            "sue@staff.test"
+        ],
+        "both teams' players and the league's supervisor, once each, no one of teams 3 and 4"
+    );
+    for mail in &mails {
+        let subject = mail.header("Subject").unwrap_or_default();
+        assert!(subject.contains("postponed"), "{subject}");
+        assert!(
+            mail.raw.contains("the rec center is closed for the storm"),
+            "the reason"
+        );
+        assert!(
+            mail.raw.contains("http://spades.test/matches/"),
+            "the match linked"
+        );
+        let unsubscribe = mail.header("List-Unsubscribe").unwrap_or_default();
+        assert!(
+            unsubscribe.starts_with("<http://spades.test/unsubscribe/"),
+            "{unsubscribe}"
+        );
+        assert_eq!(
+            mail.header("List-Unsubscribe-Post").as_deref(),
+            Some("List-Unsubscribe=One-Click")
+        );
+        assert!(
+            mail.header("Message-ID")
+                .is_some_and(|id| id.ends_with("@spades.test>"))
+        );
+        assert!(mail.raw.contains("text/plain") && mail.raw.contains("text/html"));
+    }
+}
+
+#[actix_web::test]
+async fn a_relay_that_refuses_for_a_while_gets_each_notice_later_once() {
+    let sink = Sink::start();
+    let (clock, time) = manual_clock("2026-11-27T15:00:00Z", chrono_tz::America::Chicago);
+    let app = spawn_app_with_mail(&sink.url(), clock).await;
+    let (admin, m) = league(&app).await;
+    sink.refuse(Some("451 4.3.0 the relay is busy"));
+    postpone(&admin, &m, "storm").await;
+    // The first tries are refused; nothing arrives while the relay refuses.
+    actix_web::rt::time::sleep(Duration::from_secs(3)).await;
+    assert!(sink.messages().is_empty());
+    sink.refuse(None);
+    // The retries are due within 30 s of the refusal (the service's clock).
+    time.advance(chrono::Duration::seconds(31));
+    let mails = wait_for(&sink, 5).await;
+    assert_eq!(
+        mails.len(),
+        5,
+        "each notice once: {:?}",
+        mails.iter().map(|m| &m.to).collect::<Vec<_>>()
+    );
+    let ids: std::collections::BTreeSet<_> = mails
+        .iter()
+        .filter_map(|m| m.header("Message-ID"))
+        .collect();
+    assert_eq!(ids.len(), 5, "one Message-ID per notice");
+}
+
+#[actix_web::test]
+async fn nothing_is_written_or_sent_without_a_relay() {
+    let app = spawn_app().await;
+    let (admin, m) = league(&app).await;
+    postpone(&admin, &m, "storm").await;
+    let mut conn = app.db.read().await.expect("a connection");
+    let all = spades_im::db::notices::list(&mut conn, None, None, 100)
+        .await
+        .expect("notices");
+    assert!(all.is_empty(), "{all:?}");
+}
