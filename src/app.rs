@@ -7,7 +7,6 @@ use actix_web::{App, HttpServer, web};
 
 use crate::db::{Db, Location};
 use crate::domain::Clock;
-use crate::service::notices::Links;
 use crate::service::notices::relay::{MailSettings, Relay};
 use crate::service::notices::sender;
 use crate::service::oidc::{CampusSignIn, OidcSettings};
@@ -53,9 +52,7 @@ impl Application {
         let campus = campus_sign_in(settings)?;
         let mut db = Db::open(&settings.db, settings.clock.clone()).await?;
         if let Some((relay, public_url)) = mail_relay(settings)? {
-            db = db.with_notices(Links {
-                public_url: public_url.clone(),
-            });
+            db = db.with_notices(public_url.clone());
             tokio::spawn(sender::run(db.clone(), Arc::new(relay), public_url));
         }
         // Made now, off the workers, so the first login of an unknown name takes no longer

@@ -159,9 +159,9 @@ pub struct Db {
     store: Store,
     clock: Clock,
     batches: GroupCommit,
-    /// Where notices by email link to, when the service has a relay: changes then write
-    /// their notices (`service::notices`).
-    notices: Option<std::sync::Arc<crate::service::notices::Links>>,
+    /// The address notices by email link to (`--public-url`), when the service has a relay:
+    /// changes then write their notices (`service::notices`).
+    notices: Option<std::sync::Arc<url::Url>>,
 }
 
 impl Db {
@@ -181,14 +181,14 @@ impl Db {
         })
     }
 
-    /// The same store, writing notices by email that link to `links`.
-    pub fn with_notices(mut self, links: crate::service::notices::Links) -> Db {
-        self.notices = Some(std::sync::Arc::new(links));
+    /// The same store, writing notices by email that link to `public_url`.
+    pub fn with_notices(mut self, public_url: url::Url) -> Db {
+        self.notices = Some(std::sync::Arc::new(public_url));
         self
     }
 
-    /// Where notices link to; `None` when the service sends none.
-    pub fn notices(&self) -> Option<&crate::service::notices::Links> {
+    /// The address notices link to; `None` when the service sends none.
+    pub fn notices(&self) -> Option<&url::Url> {
         self.notices.as_deref()
     }
 

@@ -234,3 +234,17 @@ pub async fn recipients(
     all.retain(|a| !stopped.contains(a));
     Ok(all)
 }
+
+/// The league of subscription `token` and whether its address stopped the notices.
+pub async fn subscription_by_token(
+    conn: &mut Conn,
+    token: &str,
+) -> sqlx::Result<Option<(LeagueId, bool)>> {
+    let row: Option<(LeagueId, Option<Timestamp>)> = on_store!(conn, |c| sqlx::query_as(
+        "SELECT league_id, unsubscribed_at FROM notice_subscriptions WHERE token = $1"
+    )
+    .bind(token)
+    .fetch_optional(c)
+    .await)?;
+    Ok(row.map(|(league, at)| (league, at.is_some())))
+}

@@ -242,8 +242,8 @@ pub async fn change_match(
         status_note: note,
     };
     replace(&mut tx, user, &m, "change_match", &after, None, now).await?;
-    if let Some(links) = db.notices() {
-        notices::tell_match_changed(&mut tx, links, now, &m, &after, None).await?;
+    if let Some(public_url) = db.notices() {
+        notices::tell_match_changed(&mut tx, public_url, now, &m, &after, None).await?;
     }
     tx.commit().await?;
     Ok(views_after_write(db, &[id]).await?.remove(0))
@@ -425,8 +425,8 @@ async fn call_off_match(
         "cancel"
     };
     replace(&mut tx, user, &m, action, &after, Some(&reason), now).await?;
-    if let Some(links) = db.notices() {
-        notices::tell_match_changed(&mut tx, links, now, &m, &after, Some(&reason)).await?;
+    if let Some(public_url) = db.notices() {
+        notices::tell_match_changed(&mut tx, public_url, now, &m, &after, Some(&reason)).await?;
     }
     tx.commit().await?;
     Ok(views_after_write(db, &[id]).await?.remove(0))

@@ -159,3 +159,128 @@ async fn nothing_is_written_or_sent_without_a_relay() {
         .expect("notices");
     assert!(all.is_empty(), "{all:?}");
 }
+
+/// The token of the unsubscribe link in `mail`.
+fn unsubscribe_token(mail: &Mail) -> String {
+    let link = mail.header("List-Unsubscribe").unwrap_or_default();
+    link.trim_matches(['<', '>'])
+        .rsplit('/')
+        .next()
+        .unwrap_or_default()
+        .to_string()
+}
+
+#[actix_web::test]
+async fn one_click_unsubscribe_stops_that_address_until_it_subscribes_again() {
+    let sink = Sink::start();
+    let (clock, _time) = manual_clock("2026-11-27T15:00:00Z", chrono_tz::America::Chicago);
+    let app = spawn_app_with_mail(&sink.url(), clock).await;
+    let (admin, m) = league(&app).await;
+    postpone(&admin, &m, "storm").await;
+    let first = wait_for(&sink, 5).await;
+    let p11 = first
+        .iter()
+        .find(|m| m.to == ["p11@students.test"])
+        .expect("p11's notice");
+    let token = unsubscribe_token(p11);
+
+    // RFC 8058: the mail program posts `List-Unsubscribe=One-Click`, no cookie, no token.
+    let r = reqwest::Client::new()
+        .post(app.url(&format!("/unsubscribe/{token}")))
+        .header("Content-Type", "application/x-www-form-urlencoded")
+        .body("List-Unsubscribe=One-Click")
+        .send()
+        .await
+        .expect("one click");
+    assert_eq!(r.status(), 200);
+    let page = r.text().await.expect("page");
+    assert!(page.contains("no longer gets"), "{page}");
+    assert!(!page.contains("p11@"), "the address is never shown");
+
+    // A new time for the postponed match: everyone but p11 hears of it.
+    let now: Value = app
+        .get(&format!("/api/v1/matches/{}", m["id"]))
+        .await
+        .json()
+        .await
+        .expect("match");
+    let r = admin
+        .client
+        .patch(app.url(&format!("/api/v1/matches/{}", m["id"])))
+        .bearer_auth(&admin.token)
+        .json(&json!({"scheduled_at": "2026-12-03T19:00", "expected_version": now["version"]}))
+        .send()
+        .await
+        .expect("patch");
+    let moved = json_with_status(r, 200, "a new time").await;
+    let mails = wait_for(&sink, 9).await;
+    let later: Vec<&Mail> = mails[5..].iter().collect();
+    assert_eq!(later.len(), 4, "{later:?}");
+    assert!(later.iter().all(|m| m.to != ["p11@students.test"]));
+    assert!(
+        later.iter().all(|m| m.raw.contains("Thu 3 Dec, 19:00")),
+        "the new time"
+    );
+
+    // Subscribed again: p11 hears of the cancellation.
+    let r = reqwest::Client::new()
+        .post(app.url(&format!("/unsubscribe/{token}/resubscribe")))
+        .send()
+        .await
+        .expect("again");
+    assert_eq!(r.status(), 200);
+    let r = admin
+        .post(
+            &format!("/api/v1/matches/{}/cancel", m["id"]),
+            &json!({"reason": "the season ran out of nights", "expected_version": moved["version"]}),
+        )
+        .await;
+    json_with_status(r, 200, "cancel").await;
+    let mails = wait_for(&sink, 14).await;
+    assert!(mails[9..].iter().any(|m| m.to == ["p11@students.test"]));
+    assert_eq!(mails.len(), 14);
+    // A token no notice gave is a 404.
+    let r = reqwest::Client::new()
+        .post(app.url("/unsubscribe/0000"))
+        .send()
+        .await
+        .expect("unknown");
+    assert_eq!(r.status(), 404);
+}
+
+#[actix_web::test]
+async fn the_admin_reads_the_notices_by_league_and_status() {
+    let sink = Sink::start();
+    let (clock, _time) = manual_clock("2026-11-27T15:00:00Z", chrono_tz::America::Chicago);
+    let app = spawn_app_with_mail(&sink.url(), clock).await;
+    let (admin, m) = league(&app).await;
+    sink.refuse(Some("550 5.1.1 no such user"));
+    postpone(&admin, &m, "storm").await;
+    let until = std::time::Instant::now() + Duration::from_secs(20);
+    let failed = loop {
+        let r = admin.get("/api/v1/notices?league=fall&status=failed").await;
+        let list = json_with_status(r, 200, "failed notices").await;
+        if list["notices"].as_array().map(Vec::len) == Some(5) || std::time::Instant::now() > until
+        {
+            break list;
+        }
+        actix_web::rt::time::sleep(Duration::from_millis(200)).await;
+    };
+    let notices = failed["notices"].as_array().expect("notices");
+    assert_eq!(notices.len(), 5, "a 5xx fails at once: {failed}");
+    for n in notices {
+        assert_eq!(n["event"], "match_postponed");
+        assert_eq!(n["attempts"], 1);
+        assert!(
+            n["last_error"].as_str().is_some_and(|e| e.contains("550")),
+            "{n}"
+        );
+        assert_eq!(n["sent_at"], Value::Null);
+    }
+    let r = admin.get("/api/v1/notices?status=sent").await;
+    assert_eq!(json_with_status(r, 200, "sent").await["notices"], json!([]));
+    let r = admin.get("/api/v1/notices?league=nope").await;
+    json_with_status(r, 422, "an unknown league").await;
+    let r = admin.get("/api/v1/notices?status=lost").await;
+    json_with_status(r, 400, "an unknown status").await;
+}

@@ -7,9 +7,11 @@
 //! Nothing is written when the service has no relay (`--smtp-url`): a relay added later
 //! does not mail old news.
 
+pub mod listing;
 pub mod message;
 pub mod relay;
 pub mod sender;
+pub mod subscriptions;
 
 use crate::db::Conn;
 use crate::db::matches::{MatchRow, Placement};
@@ -17,16 +19,9 @@ use crate::db::notices::{self as db_notices, NewNotice};
 use crate::domain::{LeagueId, LocalTime, MatchStatus, TeamId, Timestamp};
 use crate::service::ServiceError;
 
-/// Where notices link to: set when a relay is configured (`--smtp-url` with `--public-url`).
-#[derive(Debug, Clone)]
-pub struct Links {
-    pub public_url: url::Url,
-}
-
-impl Links {
-    fn page(&self, path: &str) -> String {
-        format!("{}{path}", self.public_url.as_str().trim_end_matches('/'))
-    }
+/// `path` of the service reached at `public_url`.
+fn page(public_url: &url::Url, path: &str) -> String {
+    format!("{}{path}", public_url.as_str().trim_end_matches('/'))
 }
 
 /// A token for an unsubscribe link: 128 random bits in hex.
@@ -99,7 +94,7 @@ fn when(t: Option<LocalTime>) -> String {
 /// `reschedule`), why where the coordinator said; `None` when nothing the teams need to know
 /// changed. `names` are the league's and the teams' names.
 pub fn match_changed(
-    links: &Links,
+    public_url: &url::Url,
     m: &MatchRow,
     after: &Placement<'_>,
     reason: Option<&str>,
@@ -135,7 +130,7 @@ pub fn match_changed(
     }
     paragraphs.push(format!(
         "The match: {}",
-        links.page(&format!("/matches/{}", m.id))
+        page(public_url, &format!("/matches/{}", m.id))
     ));
     Some(Notice {
         league: m.league_id,
@@ -152,7 +147,7 @@ pub fn match_changed(
 /// caller's transaction.
 pub async fn tell_match_changed(
     conn: &mut Conn,
-    links: &Links,
+    public_url: &url::Url,
     now: Timestamp,
     m: &MatchRow,
     after: &Placement<'_>,
@@ -170,7 +165,7 @@ pub async fn tell_match_changed(
         team_names.push(String::from(team.name));
     }
     let names = [league.name.as_str(), &team_names[0], &team_names[1]];
-    if let Some(notice) = match_changed(links, m, after, reason, names) {
+    if let Some(notice) = match_changed(public_url, m, after, reason, names) {
         enqueue(conn, now, &notice).await?;
     }
     Ok(())

@@ -75,7 +75,16 @@ async fn send_due(db: &Db, relay: &Relay, public_url: &url::Url) -> anyhow::Resu
     tx.commit().await?;
     match outcome {
         Ok(()) => tracing::info!(notice = notice.id, event = %notice.event, "notice sent"),
-        Err(e) => tracing::warn!(notice = notice.id, error = %e.message(), "notice not sent"),
+        // Not the relay's words: they may hold the address (the admin's page shows them).
+        Err(SendError::Transient(_)) => {
+            tracing::warn!(
+                notice = notice.id,
+                "notice not sent: the relay failed; retrying"
+            )
+        }
+        Err(SendError::Permanent(_)) => {
+            tracing::warn!(notice = notice.id, "notice not sent: the relay refused it")
+        }
     }
     Ok(true)
 }
