@@ -26,9 +26,7 @@ fn page(public_url: &url::Url, path: &str) -> String {
 
 /// A token for an unsubscribe link: 128 random bits in hex.
 pub fn new_token() -> String {
-    let mut bytes = [0u8; 16];
-    getrandom::fill(&mut bytes).expect("the operating system's random source failed");
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
+    crate::service::accounts::random_hex(16)
 }
 
 /// One event, to be told to the teams it concerns (and the league's supervisors).
