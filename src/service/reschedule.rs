@@ -11,7 +11,7 @@ use serde::{Deserialize, Deserializer};
 use super::audit;
 use super::leagues::league_row;
 use super::match_view::{MatchView, views_after_write};
-use super::notices;
+use super::notices::{self, Moved};
 use super::schedule::{check_table, check_team, parse_when};
 use super::text::{self, Lines, TextRule};
 use super::{ServiceError, User, require_admin};
@@ -243,7 +243,8 @@ pub async fn change_match(
     };
     replace(&mut tx, user, &m, "change_match", &after, None, now).await?;
     if let Some(public_url) = db.notices() {
-        notices::tell_match_changed(&mut tx, public_url, now, &m, &after, None).await?;
+        notices::tell_match_changed(&mut tx, public_url, now, (&m, Moved::Match), &after, None)
+            .await?;
     }
     tx.commit().await?;
     Ok(views_after_write(db, &[id]).await?.remove(0))
@@ -426,7 +427,15 @@ async fn call_off_match(
     };
     replace(&mut tx, user, &m, action, &after, Some(&reason), now).await?;
     if let Some(public_url) = db.notices() {
-        notices::tell_match_changed(&mut tx, public_url, now, &m, &after, Some(&reason)).await?;
+        notices::tell_match_changed(
+            &mut tx,
+            public_url,
+            now,
+            (&m, Moved::Match),
+            &after,
+            Some(&reason),
+        )
+        .await?;
     }
     tx.commit().await?;
     Ok(views_after_write(db, &[id]).await?.remove(0))
@@ -512,6 +521,10 @@ pub async fn move_night(
                 ErrorCode::VersionConflict,
                 "a match of that night changed meanwhile: try again",
             ));
+        }
+        if let Some(public_url) = db.notices() {
+            let m = (m, Moved::Night);
+            notices::tell_match_changed(&mut tx, public_url, now, m, &after, None).await?;
         }
         ids.push(m.id);
     }

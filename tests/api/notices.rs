@@ -14,7 +14,7 @@ use crate::smtp_sink::{Mail, Sink};
 
 /// League `fall` with four teams, each with two players with emails (`p{team}{seat}@…`),
 /// a supervisor with an email (`Sue@Staff.test`), and a match of teams 1 and 2; the admin and the match.
-async fn league(app: &TestApp) -> (Api, Value) {
+async fn league(app: &TestApp) -> (Api, Value, Vec<i64>) {
     let admin = app.api_user("coord", Role::Admin).await;
     let teams = app.league(&admin, "fall", json!("unc-im-300"), 4).await;
     for (i, team) in teams.iter().enumerate() {
@@ -47,7 +47,7 @@ async fn league(app: &TestApp) -> (Api, Value) {
         .await;
     assert_eq!(r.status(), 204, "sue supervises fall");
     let m = admin.add_match("fall", teams[0], teams[1], "Table 1").await;
-    (admin, m)
+    (admin, m, teams)
 }
 
 /// Waits until the sink holds `n` messages (at most 20 s), and a second more for any extra.
@@ -75,7 +75,7 @@ async fn a_postponement_mails_both_teams_once_and_no_one_else() {
     let sink = Sink::start();
     let (clock, _time) = manual_clock("2026-11-27T15:00:00Z", chrono_tz::America::Chicago);
     let app = spawn_app_with_mail(&sink.url(), clock).await;
-    let (admin, m) = league(&app).await;
+    let (admin, m, _) = league(&app).await;
     postpone(&admin, &m, "the rec center is closed for the storm").await;
 
     let mails = wait_for(&sink, 5).await;
@@ -125,7 +125,7 @@ async fn a_relay_that_refuses_for_a_while_gets_each_notice_later_once() {
     let sink = Sink::start();
     let (clock, time) = manual_clock("2026-11-27T15:00:00Z", chrono_tz::America::Chicago);
     let app = spawn_app_with_mail(&sink.url(), clock).await;
-    let (admin, m) = league(&app).await;
+    let (admin, m, _) = league(&app).await;
     sink.refuse(Some("451 4.3.0 the relay is busy"));
     postpone(&admin, &m, "storm").await;
     // The first tries are refused; nothing arrives while the relay refuses.
@@ -151,7 +151,7 @@ async fn a_relay_that_refuses_for_a_while_gets_each_notice_later_once() {
 #[actix_web::test]
 async fn nothing_is_written_or_sent_without_a_relay() {
     let app = spawn_app().await;
-    let (admin, m) = league(&app).await;
+    let (admin, m, _) = league(&app).await;
     postpone(&admin, &m, "storm").await;
     let mut conn = app.db.read().await.expect("a connection");
     let all = spades_im::db::notices::list(&mut conn, None, None, 100)
@@ -175,7 +175,7 @@ async fn one_click_unsubscribe_stops_that_address_until_it_subscribes_again() {
     let sink = Sink::start();
     let (clock, _time) = manual_clock("2026-11-27T15:00:00Z", chrono_tz::America::Chicago);
     let app = spawn_app_with_mail(&sink.url(), clock).await;
-    let (admin, m) = league(&app).await;
+    let (admin, m, _) = league(&app).await;
     postpone(&admin, &m, "storm").await;
     let first = wait_for(&sink, 5).await;
     let p11 = first
@@ -253,7 +253,7 @@ async fn the_admin_reads_the_notices_by_league_and_status() {
     let sink = Sink::start();
     let (clock, _time) = manual_clock("2026-11-27T15:00:00Z", chrono_tz::America::Chicago);
     let app = spawn_app_with_mail(&sink.url(), clock).await;
-    let (admin, m) = league(&app).await;
+    let (admin, m, _) = league(&app).await;
     sink.refuse(Some("550 5.1.1 no such user"));
     postpone(&admin, &m, "storm").await;
     let until = std::time::Instant::now() + Duration::from_secs(20);
@@ -283,4 +283,61 @@ async fn the_admin_reads_the_notices_by_league_and_status() {
     json_with_status(r, 422, "an unknown league").await;
     let r = admin.get("/api/v1/notices?status=lost").await;
     json_with_status(r, 400, "an unknown status").await;
+}
+
+#[actix_web::test]
+async fn a_forfeit_and_a_moved_night_are_told_to_the_teams_they_touch() {
+    let sink = Sink::start();
+    let (clock, _time) = manual_clock("2026-11-27T15:00:00Z", chrono_tz::America::Chicago);
+    let app = spawn_app_with_mail(&sink.url(), clock).await;
+    let (admin, m, ids) = league(&app).await;
+    let r = admin
+        .post(
+            &format!("/api/v1/matches/{}/forfeit", m["id"]),
+            &json!({"team": "a"}),
+        )
+        .await;
+    json_with_status(r, 200, "forfeit").await;
+    let mails = wait_for(&sink, 5).await;
+    assert_eq!(mails.len(), 5);
+    assert!(
+        mails
+            .iter()
+            .all(|m| m.header("Subject").is_some_and(|s| s.contains("forfeited")))
+    );
+
+    // A night of teams 3 and 4 moved: only they (and the supervisor) hear of it.
+    let r = admin
+        .post(
+            "/api/v1/leagues/fall/matches",
+            &json!({"team_a": ids[2], "team_b": ids[3], "table": "Table 2",
+                    "scheduled_at": "2026-12-01T19:00"}),
+        )
+        .await;
+    json_with_status(r, 201, "a match on Dec 1").await;
+    let r = admin
+        .post(
+            "/api/v1/leagues/fall/nights/move",
+            &json!({"from": "2026-12-01", "to": "2026-12-03"}),
+        )
+        .await;
+    json_with_status(r, 200, "the night moved").await;
+    let mails = wait_for(&sink, 10).await;
+    let mut to: Vec<String> = mails[5..].iter().flat_map(|m| m.to.clone()).collect();
+    to.sort();
+    assert_eq!(
+        to,
+        [
+            "p31@students.test",
+            "p32@students.test",
+            "p41@students.test",
+            "p42@students.test",
+            "sue@staff.test"
+        ]
+    );
+    assert!(
+        mails[5..]
+            .iter()
+            .all(|m| m.raw.contains("The whole night of Tue 1 Dec, 19:00 moved"))
+    );
 }

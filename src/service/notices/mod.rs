@@ -7,6 +7,7 @@
 //! Nothing is written when the service has no relay (`--smtp-url`): a relay added later
 //! does not mail old news.
 
+pub mod events;
 pub mod listing;
 pub mod message;
 pub mod relay;
@@ -141,13 +142,20 @@ pub fn match_changed(
     })
 }
 
+/// What moved a match: itself, or its whole night.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Moved {
+    Match,
+    Night,
+}
+
 /// Writes the notice of match `m` changed to `after` (see [`match_changed`]), in the
-/// caller's transaction.
+/// caller's transaction; a night move says so.
 pub async fn tell_match_changed(
     conn: &mut Conn,
     public_url: &url::Url,
     now: Timestamp,
-    m: &MatchRow,
+    (m, moved): (&MatchRow, Moved),
     after: &Placement<'_>,
     reason: Option<&str>,
 ) -> Result<(), ServiceError> {
@@ -163,8 +171,17 @@ pub async fn tell_match_changed(
         team_names.push(String::from(team.name));
     }
     let names = [league.name.as_str(), &team_names[0], &team_names[1]];
-    if let Some(notice) = match_changed(public_url, m, after, reason, names) {
-        enqueue(conn, now, &notice).await?;
+    let Some(mut notice) = match_changed(public_url, m, after, reason, names) else {
+        return Ok(());
+    };
+    if moved == Moved::Night && notice.event == "match_moved" {
+        notice.event = "night_moved";
+        notice.key = format!("night_moved:{}:{}", m.id, m.sequence + 1);
+        notice.paragraphs.insert(
+            1,
+            format!("The whole night of {} moved.", when(m.scheduled_at)),
+        );
     }
+    enqueue(conn, now, &notice).await?;
     Ok(())
 }
