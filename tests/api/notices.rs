@@ -341,3 +341,143 @@ async fn a_forfeit_and_a_moved_night_are_told_to_the_teams_they_touch() {
             .all(|m| m.raw.contains("The whole night of Tue 1 Dec, 19:00 moved"))
     );
 }
+
+/// `spades-im serve` (the real binary) on `db`, sending through `smtp_url`; killed on drop.
+struct Served {
+    child: std::process::Child,
+    base: String,
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+async fn serve(db: &std::path::Path, smtp_url: &str) -> Served {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free port")
+        .port();
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_spades-im"))
+        .args(["serve", "--bind", &format!("127.0.0.1:{port}"), "--db"])
+        .arg(db)
+        .args([
+            "--public-url",
+            "http://spades.test",
+            "--mail-from",
+            "im@spades.test",
+        ])
+        .env("SPADES_SMTP_URL", smtp_url)
+        .env("SPADES_INSECURE_COOKIES", "true")
+        .env("SPADES_LOG", "warn")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("start spades-im");
+    let served = Served {
+        child,
+        base: format!("http://127.0.0.1:{port}"),
+    };
+    let until = std::time::Instant::now() + Duration::from_secs(30);
+    while reqwest::get(format!("{}/healthz", served.base))
+        .await
+        .is_err()
+    {
+        assert!(std::time::Instant::now() < until, "spades-im did not start");
+        actix_web::rt::time::sleep(Duration::from_millis(100)).await;
+    }
+    served
+}
+
+/// The notices waiting when the server is killed (`kill -9`, after their first try failed)
+/// are sent after the restart, each once, within the first retry's 30 s.
+#[actix_web::test]
+async fn notices_waiting_at_a_kill_9_are_sent_after_the_restart_once() {
+    let sink = Sink::start();
+    sink.refuse(Some("451 4.3.0 the relay is busy"));
+    let dir = tempfile::tempdir().expect("a folder");
+    let file = dir.path().join("spades.sqlite3");
+    let token = {
+        let clock = spades_im::domain::Clock::new(
+            std::sync::Arc::new(spades_im::domain::SystemTime),
+            chrono_tz::UTC,
+        );
+        let db = spades_im::db::Db::open_file(&file, clock)
+            .await
+            .expect("the file");
+        spades_im::service::accounts::create_user(
+            &db,
+            None,
+            "coord",
+            Role::Admin,
+            "a long password 1",
+        )
+        .await
+        .expect("an admin");
+        spades_im::service::accounts::create_token(&db, "coord", "test")
+            .await
+            .expect("a token")
+    };
+    let server = serve(&file, &sink.url()).await;
+    let admin = Api {
+        base: server.base.clone(),
+        token,
+        client: reqwest::Client::new(),
+    };
+    let r = admin
+        .post(
+            "/api/v1/leagues",
+            &json!({"name": "Fall", "slug": "fall", "rules": {"regular": "unc-im-300"}}),
+        )
+        .await;
+    json_with_status(r, 201, "a league").await;
+    let mut teams = Vec::new();
+    for t in 1..=2 {
+        let r = admin
+            .post(
+                "/api/v1/leagues/fall/teams",
+                &json!({"name": format!("Team {t}"), "players": [format!("X{t}a"), format!("X{t}b")]}),
+            )
+            .await;
+        let team = json_with_status(r, 201, "a team").await["id"]
+            .as_i64()
+            .expect("id");
+        for seat in 1..=2 {
+            let r = admin
+                .post(
+                    &format!("/api/v1/teams/{team}/players"),
+                    &json!({"name": format!("P{t}{seat}"), "email": format!("p{t}{seat}@students.test")}),
+                )
+                .await;
+            json_with_status(r, 201, "a player").await;
+        }
+        teams.push(team);
+    }
+    let m = admin.add_match("fall", teams[0], teams[1], "Table 1").await;
+    postpone(&admin, &m, "storm").await;
+    // The first tries fail (the relay refuses); then the server dies mid-wait.
+    actix_web::rt::time::sleep(Duration::from_secs(2)).await;
+    drop(server);
+    assert!(sink.messages().is_empty());
+    sink.refuse(None);
+    let _again = serve(&file, &sink.url()).await;
+    let until = std::time::Instant::now() + Duration::from_secs(40);
+    while sink.messages().len() < 4 && std::time::Instant::now() < until {
+        actix_web::rt::time::sleep(Duration::from_millis(200)).await;
+    }
+    actix_web::rt::time::sleep(Duration::from_secs(2)).await;
+    let mut to: Vec<String> = sink.messages().iter().flat_map(|m| m.to.clone()).collect();
+    to.sort();
+    assert_eq!(
+        to,
+        [
+            "p11@students.test",
+            "p12@students.test",
+            "p21@students.test",
+            "p22@students.test"
+        ],
+        "each waiting notice once after the restart"
+    );
+}
