@@ -283,6 +283,18 @@ async fn the_admin_reads_the_notices_by_league_and_status() {
     json_with_status(r, 422, "an unknown league").await;
     let r = admin.get("/api/v1/notices?status=lost").await;
     json_with_status(r, 400, "an unknown status").await;
+    let metrics = app.get("/metrics").await.text().await.expect("metrics");
+    for line in [
+        "notices{status=\"failed\"} 5",
+        "notices{status=\"sent\"} 0",
+        "notices{status=\"pending\"} 0",
+    ] {
+        assert!(metrics.lines().any(|l| l == line), "{line} in:\n{metrics}");
+    }
+    assert!(
+        !metrics.contains("@students.test"),
+        "no address in the metrics"
+    );
 }
 
 #[actix_web::test]

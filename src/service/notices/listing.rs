@@ -112,3 +112,23 @@ pub async fn resend(db: &Db, by: &User, id: i64) -> Result<(), ServiceError> {
     tx.commit().await?;
     Ok(())
 }
+
+/// How many notices are in each status (every status, 0 where none), for `/metrics`.
+pub async fn counts(db: &Db) -> Result<Vec<(NoticeStatus, i64)>, ServiceError> {
+    let mut conn = db.read().await?;
+    let stored = db_notices::counts(&mut conn).await?;
+    Ok([
+        NoticeStatus::Pending,
+        NoticeStatus::Sent,
+        NoticeStatus::Failed,
+    ]
+    .into_iter()
+    .map(|status| {
+        let n = stored
+            .iter()
+            .find(|(s, _)| s == status.as_str())
+            .map_or(0, |(_, n)| *n);
+        (status, n)
+    })
+    .collect())
+}
