@@ -513,10 +513,9 @@ pub async fn erase(
 ) -> Result<Player, ServiceError> {
     require_admin(user)?;
     let now = db.clock().now();
-    let name = match input.name.as_deref().map(str::trim) {
-        None | Some("") => check_name(FORMER_PLAYER, "name")?,
-        Some(name) => check_name(name, "name")?,
-    };
+    // A name that shows nothing once normalized (spaces, format characters) is no name.
+    let given = name_rule("name", "the player's name").check_optional(input.name.as_deref())?;
+    let name = check_name(given.as_deref().unwrap_or(FORMER_PLAYER), "name")?;
     let mut tx = db.write().await?;
     let before = db_players::by_id(&mut tx, id)
         .await?

@@ -357,6 +357,28 @@ async fn an_erasure_removes_personal_data_and_keeps_every_score() {
         )
         .await;
     assert_eq!(json_with_status(r, 200, "erase").await["name"], "Player 2");
+    // A name that shows nothing (a zero-width space) is no name; a control character is
+    // refused on the field.
+    let r = admin
+        .post(
+            &format!("/api/v1/players/{ken}/erase"),
+            &json!({"name": "\u{200B} "}),
+        )
+        .await;
+    assert_eq!(
+        json_with_status(r, 200, "erase").await["name"],
+        "Former player"
+    );
+    let r = admin
+        .post(
+            &format!("/api/v1/players/{ken}/erase"),
+            &json!({"name": "A\u{0098}"}),
+        )
+        .await;
+    assert_eq!(
+        json_with_status(r, 422, "erase").await["error"]["field"],
+        "name"
+    );
     // The student id is free again in the league.
     let r = admin
         .post(

@@ -523,6 +523,15 @@ fn service_constraints() -> Vec<(&'static str, &'static str, Constraint)> {
         ),
         ("NewPlayerInput", "name", Add(name())),
         ("PlayerChange", "name", Add(name())),
+        // The name an erased player keeps: blank (or missing) for "Former player".
+        (
+            "EraseInput",
+            "name",
+            Add(json!({
+                "maxLength": service_text::NAME_MAX,
+                "pattern": service_text::schema_pattern(Lines::One, true),
+            })),
+        ),
         (
             "NewPlayerInput",
             "student_id",
