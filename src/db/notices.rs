@@ -196,12 +196,14 @@ pub async fn set_unsubscribed(
 }
 
 /// The addresses a notice of league `league` about teams `teams` goes to: every active
-/// player of those teams with an email, and the league's active supervisors with one; less
-/// those that stopped the league's notices. Lowercased, each once, in order.
+/// player of those teams with an email, and (with `supervisors`) the league's active
+/// supervisors with one; less those that stopped the league's notices. Lowercased, each
+/// once, in order.
 pub async fn recipients(
     conn: &mut Conn,
     league: LeagueId,
     teams: &[crate::domain::TeamId],
+    supervisors: bool,
 ) -> sqlx::Result<Vec<String>> {
     let mut all: Vec<String> = Vec::new();
     for team in teams {
@@ -214,14 +216,16 @@ pub async fn recipients(
         .await)?;
         all.extend(players);
     }
-    let supervisors: Vec<String> = on_store!(conn, |c| sqlx::query_scalar(
-        "SELECT lower(u.email) FROM league_supervisors s JOIN users u ON u.id = s.user_id
-         WHERE s.league_id = $1 AND u.active AND u.email IS NOT NULL AND u.email <> ''"
-    )
-    .bind(league)
-    .fetch_all(c)
-    .await)?;
-    all.extend(supervisors);
+    if supervisors {
+        let staff: Vec<String> = on_store!(conn, |c| sqlx::query_scalar(
+            "SELECT lower(u.email) FROM league_supervisors s JOIN users u ON u.id = s.user_id
+             WHERE s.league_id = $1 AND u.active AND u.email IS NOT NULL AND u.email <> ''"
+        )
+        .bind(league)
+        .fetch_all(c)
+        .await)?;
+        all.extend(staff);
+    }
     let stopped: Vec<String> = on_store!(conn, |c| sqlx::query_scalar(
         "SELECT address FROM notice_subscriptions
          WHERE league_id = $1 AND unsubscribed_at IS NOT NULL"

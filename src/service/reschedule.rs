@@ -646,6 +646,13 @@ pub async fn schedule_round(
                 )
             })?;
         place_item(&mut tx, user, i, &m, when, table, now).await?;
+        if let Some(public_url) = db.notices() {
+            let placed = db_matches::by_id(&mut tx, m.id)
+                .await?
+                .ok_or(ServiceError::NotFound)?;
+            let (m, after) = ((&m, Moved::Match), &placement(&placed));
+            notices::tell_match_changed(&mut tx, public_url, now, m, after, None).await?;
+        }
     }
     tx.commit().await?;
     views_after_write(db, &ids).await

@@ -976,6 +976,20 @@ impl Instance {
 impl TestApp {
     /// A second instance of the service on this test's store (page cache on, same clock).
     pub async fn another_instance(&self) -> Instance {
+        self.instance_with_mail(None).await
+    }
+
+    /// As [`TestApp::another_instance`], sending notices as [`spawn_app_with_mail`] does,
+    /// through the relay at `smtp_url`.
+    pub async fn another_mailing_instance(&self, smtp_url: &str) -> Instance {
+        self.instance_with_mail(Some(smtp_url)).await
+    }
+
+    async fn instance_with_mail(&self, smtp_url: Option<&str>) -> Instance {
+        let mail = smtp_url.map(|url| spades_im::service::notices::relay::MailSettings {
+            url: url.into(),
+            from: "IM Sports <im@spades.test>".into(),
+        });
         let settings = Settings {
             bind: "127.0.0.1:0".into(),
             db: self.location.clone(),
@@ -984,9 +998,11 @@ impl TestApp {
             clock: self.db.clock().clone(),
             trusted_proxies: vec![],
             workers: None,
-            public_url: None,
+            public_url: mail
+                .as_ref()
+                .map(|_| url::Url::parse("http://spades.test").expect("a URL")),
             oidc: None,
-            mail: None,
+            mail,
         };
         let app = Application::build(&settings)
             .await

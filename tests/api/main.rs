@@ -58,6 +58,7 @@ mod login_throttle;
 mod long_match;
 mod migrate_to;
 mod notices;
+mod notices_events;
 mod observe;
 mod oidc;
 mod oidc_provider;

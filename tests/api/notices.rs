@@ -14,9 +14,14 @@ use crate::smtp_sink::{Mail, Sink};
 
 /// League `fall` with four teams, each with two players with emails (`p{team}{seat}@…`),
 /// a supervisor with an email (`Sue@Staff.test`), and a match of teams 1 and 2; the admin and the match.
-async fn league(app: &TestApp) -> (Api, Value, Vec<i64>) {
+pub(crate) async fn league(app: &TestApp) -> (Api, Value, Vec<i64>) {
+    league_with(app, json!("unc-im-300")).await
+}
+
+/// As [`league`], under `rules`.
+pub(crate) async fn league_with(app: &TestApp, rules: Value) -> (Api, Value, Vec<i64>) {
     let admin = app.api_user("coord", Role::Admin).await;
-    let teams = app.league(&admin, "fall", json!("unc-im-300"), 4).await;
+    let teams = app.league(&admin, "fall", rules, 4).await;
     for (i, team) in teams.iter().enumerate() {
         for seat in 1..=2 {
             let r = admin
@@ -51,7 +56,7 @@ async fn league(app: &TestApp) -> (Api, Value, Vec<i64>) {
 }
 
 /// Waits until the sink holds `n` messages (at most 20 s), and a second more for any extra.
-async fn wait_for(sink: &Sink, n: usize) -> Vec<Mail> {
+pub(crate) async fn wait_for(sink: &Sink, n: usize) -> Vec<Mail> {
     let until = std::time::Instant::now() + Duration::from_secs(20);
     while sink.messages().len() < n && std::time::Instant::now() < until {
         actix_web::rt::time::sleep(Duration::from_millis(100)).await;

@@ -13,6 +13,8 @@ const PYTHON: &str = "/usr/bin/python3";
 pub struct Mail {
     pub to: Vec<String>,
     pub raw: String,
+    /// The plain-text part, decoded (by Python's email package, not by this project).
+    pub text: String,
 }
 
 impl Mail {
@@ -76,6 +78,7 @@ impl Sink {
             .into_iter()
             .map(|eml| Mail {
                 raw: std::fs::read_to_string(&eml).expect("a message"),
+                text: std::fs::read_to_string(eml.with_extension("txt")).expect("its text"),
                 to: std::fs::read_to_string(eml.with_extension("rcpt"))
                     .expect("its recipients")
                     .lines()

@@ -4,12 +4,15 @@ port of 127.0.0.1, keeping each message it accepts as a file.
 Usage: /usr/bin/python3 tests/smtp/sink.py DIR
 
 It prints `PORT` once it listens, then writes every accepted message to DIR/NNNN.eml (the
-envelope's recipients in DIR/NNNN.rcpt, one per line), in the order accepted. While a file
+envelope's recipients in DIR/NNNN.rcpt, one per line; its plain-text part, decoded by Python's
+email package, in DIR/NNNN.txt), in the order accepted. While a file
 DIR/refuse exists, it answers every message `451 4.3.0 try again later` (a relay that is
 busy); its text, when not empty, is the answer instead (e.g. `550 5.1.1 no such user`).
 """
 
 import asyncio
+import email
+import email.policy
 import os
 import socket
 import sys
@@ -30,8 +33,13 @@ class Keep:
             return answer or "451 4.3.0 try again later"
         self.count += 1
         base = os.path.join(self.folder, "%04d" % self.count)
+        data = envelope.original_content or envelope.content
+        message = email.message_from_bytes(data, policy=email.policy.default)
+        plain = message.get_body(preferencelist=("plain",))
+        with open(base + ".txt", "w", encoding="utf-8") as f:
+            f.write(plain.get_content() if plain is not None else "")
         with open(base + ".tmp", "wb") as f:
-            f.write(envelope.original_content or envelope.content)
+            f.write(data)
         with open(base + ".rcpt", "w", encoding="utf-8") as f:
             f.write("\n".join(envelope.rcpt_tos) + "\n")
         os.rename(base + ".tmp", base + ".eml")

@@ -1,15 +1,16 @@
-//! The notices of forfeits and of a team dropped: what each says and to whom. (A match moved,
-//! postponed or cancelled is in the module above.)
+//! The notices of forfeits, of a team dropped and of a corrected result: what each says and
+//! to whom. (A match moved, postponed or cancelled is in the module above.)
 
 use super::{Notice, enqueue, page, when};
 use crate::db::Conn;
 use crate::db::leagues as db_leagues;
 use crate::db::matches::MatchRow;
-use crate::domain::{ForfeitSide, MatchId, TeamId, Timestamp};
+use crate::domain::{ForfeitSide, MatchId, MatchStatus, TeamId, Timestamp};
+use crate::rules::Team;
 use crate::service::ServiceError;
 
 /// The league's and the teams' names of match `m`.
-async fn names(conn: &mut Conn, m: &MatchRow) -> Result<[String; 3], ServiceError> {
+pub(super) async fn names(conn: &mut Conn, m: &MatchRow) -> Result<[String; 3], ServiceError> {
     let league = db_leagues::by_id(conn, m.league_id)
         .await?
         .ok_or(ServiceError::NotFound)?;
@@ -20,7 +21,7 @@ async fn names(conn: &mut Conn, m: &MatchRow) -> Result<[String; 3], ServiceErro
     ])
 }
 
-async fn team_name(conn: &mut Conn, team: TeamId) -> Result<String, ServiceError> {
+pub(super) async fn team_name(conn: &mut Conn, team: TeamId) -> Result<String, ServiceError> {
     Ok(db_leagues::team(conn, team)
         .await?
         .map_or_else(|| format!("team {team}"), |t| t.name.to_string()))
@@ -45,6 +46,7 @@ pub async fn tell_forfeit(
         event: "forfeit",
         key: format!("forfeit:{}", m.id),
         teams: vec![m.team_a, m.team_b],
+        supervisors: true,
         subject: format!("{headline} · {league}"),
         paragraphs: vec![
             format!(
@@ -89,6 +91,7 @@ pub async fn tell_team_dropped(
         event: "team_dropped",
         key: format!("team_dropped:{team}:{}", now),
         teams,
+        supervisors: true,
         subject: format!("{name} is dropped from {}", league.name),
         paragraphs: vec![
             format!("{name} is dropped from {} ({reason}).", league.name),
@@ -99,6 +102,59 @@ pub async fn tell_team_dropped(
             format!(
                 "The league: {}",
                 page(public_url, &format!("/leagues/{}", league.slug))
+            ),
+        ],
+    };
+    enqueue(conn, now, &notice).await?;
+    Ok(())
+}
+
+/// A match's result in words: "Aces 512, Kings 430: Aces won", or how it stands.
+fn result_words(m: &MatchRow, a: &str, b: &str) -> String {
+    let scores = format!("{a} {}, {b} {}", m.score_a, m.score_b);
+    match (m.status, m.winner) {
+        (MatchStatus::Complete, Some(Team::A)) => format!("{scores}: {a} won"),
+        (MatchStatus::Complete, Some(Team::B)) => format!("{scores}: {b} won"),
+        (MatchStatus::Complete, None) => format!("{scores}: a draw"),
+        _ => format!("{scores}, not finished"),
+    }
+}
+
+/// Writes the notice of a correction (`reason`, revision `revision` of hand `hand`) that
+/// changed the result of match `before`, finished, to `after`; nothing when the result
+/// stands or the match was not finished.
+pub async fn tell_result_corrected(
+    conn: &mut Conn,
+    public_url: &url::Url,
+    now: Timestamp,
+    (before, after): (&MatchRow, &MatchRow),
+    (hand, revision): (i64, i64),
+    reason: &str,
+) -> Result<(), ServiceError> {
+    let result = |m: &MatchRow| (m.status, m.winner, m.score_a, m.score_b);
+    if before.status != MatchStatus::Complete || result(before) == result(after) {
+        return Ok(());
+    }
+    let [league, a, b] = names(conn, after).await?;
+    let headline = format!("{a} v {b}: the result is corrected");
+    let notice = Notice {
+        league: after.league_id,
+        event: "result_corrected",
+        key: format!("result_corrected:{}:{hand}:{revision}", after.id),
+        teams: vec![after.team_a, after.team_b],
+        supervisors: true,
+        subject: format!("{headline} · {league}"),
+        paragraphs: vec![
+            format!("{headline} ({league}): hand {hand} was corrected."),
+            format!(
+                "Now: {}. Was: {}.",
+                result_words(after, &a, &b),
+                result_words(before, &a, &b)
+            ),
+            format!("Why: {reason}"),
+            format!(
+                "The match: {}",
+                page(public_url, &format!("/matches/{}", after.id))
             ),
         ],
     };

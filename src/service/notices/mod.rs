@@ -7,6 +7,7 @@
 //! Nothing is written when the service has no relay (`--smtp-url`): a relay added later
 //! does not mail old news.
 
+pub mod bracket;
 pub mod events;
 pub mod listing;
 pub mod message;
@@ -38,6 +39,8 @@ pub struct Notice {
     /// The same for every address and every retry of this event.
     pub key: String,
     pub teams: Vec<TeamId>,
+    /// Whether the league's supervisors get it too (not for news of one team alone).
+    pub supervisors: bool,
     pub subject: String,
     /// The message's paragraphs, plain; the HTML alternative escapes them.
     pub paragraphs: Vec<String>,
@@ -49,7 +52,7 @@ pub async fn enqueue(
     now: Timestamp,
     notice: &Notice,
 ) -> Result<usize, ServiceError> {
-    let to = db_notices::recipients(conn, notice.league, &notice.teams).await?;
+    let to = db_notices::recipients(conn, notice.league, &notice.teams, notice.supervisors).await?;
     let text = notice.paragraphs.join("\n\n");
     let html: String = notice
         .paragraphs
@@ -108,7 +111,13 @@ pub fn match_changed(
         _ if after.scheduled_at != m.scheduled_at
             || after.table_name != m.table_name.as_deref() =>
         {
-            ("match_moved", format!("{a} v {b} has moved"))
+            // A playoff match placed for the first time is news, not a move.
+            let verb = if m.scheduled_at.is_none() {
+                "is scheduled"
+            } else {
+                "has moved"
+            };
+            ("match_moved", format!("{a} v {b} {verb}"))
         }
         _ => return None,
     };
@@ -137,6 +146,7 @@ pub fn match_changed(
         // The match's calendar sequence after the change names this change.
         key: format!("{event}:{}:{}", m.id, m.sequence + 1),
         teams: vec![m.team_a, m.team_b],
+        supervisors: true,
         subject: format!("{headline} · {league}"),
         paragraphs,
     })
