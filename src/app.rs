@@ -51,8 +51,10 @@ impl Application {
     pub async fn build(settings: &Settings) -> anyhow::Result<Application> {
         let campus = campus_sign_in(settings)?;
         let mut db = Db::open(&settings.db, settings.clock.clone()).await?;
+        let mut mail = None;
         if let Some((relay, public_url)) = mail_relay(settings)? {
             db = db.with_notices(public_url.clone());
+            mail = Some(relay.describe());
             tokio::spawn(sender::run(db.clone(), Arc::new(relay), public_url));
         }
         // Made now, off the workers, so the first login of an unknown name takes no longer
@@ -71,6 +73,7 @@ impl Application {
             device_keys: Default::default(),
             metrics: site::metrics::Metrics::new(&db),
             campus,
+            mail,
         });
         let server = HttpServer::new(move || {
             App::new()

@@ -365,6 +365,9 @@ enum Command {
         #[arg(long)]
         force: bool,
     },
+    /// Send a test message to ADDRESS through the relay of --smtp-url, from --mail-from, to
+    /// check them before the server sends notices.
+    MailTest { address: String },
 }
 
 #[derive(Subcommand)]
@@ -412,6 +415,7 @@ fn main() -> ExitCode {
         Command::Restore { file, force } => run_async(restore(cli.serve.db, file, force)),
         Command::Demo => run_async(demo(cli.serve)),
         Command::MigrateTo { url } => run_async(migrate_to(cli.serve, url)),
+        Command::MailTest { address } => run_async(mail_test(cli.serve.mail, address)),
         Command::Generate {
             teams,
             matches,
@@ -633,6 +637,18 @@ async fn check(args: ServeArgs, rebuild: bool) -> anyhow::Result<()> {
             command("check --rebuild")
         )
     }
+}
+
+async fn mail_test(args: MailArgs, address: String) -> anyhow::Result<()> {
+    let Some(settings) = args.settings()? else {
+        anyhow::bail!(
+            "mail-test needs --smtp-url and --mail-from (or SPADES_SMTP_URL and SPADES_MAIL_FROM)"
+        );
+    };
+    let relay = spades_im::service::notices::relay::Relay::new(&settings)?;
+    relay.send_test(&address).await?;
+    println!("the relay took the test message ({})", relay.describe());
+    Ok(())
 }
 
 async fn backup(args: ServeArgs, file: PathBuf) -> anyhow::Result<()> {

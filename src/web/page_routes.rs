@@ -46,6 +46,8 @@ pub const ROUTES: &[(&str, &str)] = &[
     ("POST", "/admin/backup"),
     ("GET", "/admin/audit"),
     ("GET", "/admin/audit.csv"),
+    ("GET", "/admin/notices"),
+    ("POST", "/admin/notices/{id}/resend"),
     ("GET", "/admin/leagues/new"),
     ("POST", "/admin/leagues/new"),
     ("GET", "/admin/leagues/import"),

@@ -168,6 +168,8 @@ pub(crate) const ROUTES: &[(&str, &str, Access)] = &[
     ("GET", "/admin/users", Admin),
     ("GET", "/admin/audit", Admin),
     ("GET", "/admin/audit.csv", Admin),
+    ("GET", "/admin/notices", Admin),
+    ("POST", "/admin/notices/{id}/resend", Admin),
     ("POST", "/admin/users", Admin),
     ("POST", "/admin/users/{username}", Admin),
     ("POST", "/admin/users/{username}/active", Admin),

@@ -300,6 +300,105 @@ async fn the_admin_reads_the_notices_by_league_and_status() {
         !metrics.contains("@students.test"),
         "no address in the metrics"
     );
+
+    // The admin's page lists them with a button each; one sent again reaches the relay.
+    let browser = app.browser("coord").await;
+    let dashboard = browser.get("/admin").await.text().await.expect("dashboard");
+    assert!(dashboard.contains("id=\"mail-on\""), "{dashboard}");
+    assert!(dashboard.contains("5 failed: send them again"));
+    let r = browser.get("/admin/notices?status=failed").await;
+    assert_eq!(r.status(), 200);
+    let page = r.text().await.expect("page");
+    assert_eq!(page.matches(">Send again</button>").count(), 5, "{page}");
+    assert!(
+        page.contains("p11@students.test"),
+        "the admin sees the addresses"
+    );
+    let id = notices[0]["id"].as_i64().expect("id");
+    sink.refuse(None);
+    let r = browser
+        .post_form(&format!("/admin/notices/{id}/resend"), &[])
+        .await;
+    assert_eq!(r.status(), 303);
+    let mails = wait_for(&sink, 1).await;
+    assert_eq!(mails.len(), 1, "only the notice sent again");
+    assert_eq!(mails[0].to, [notices[0]["to"].as_str().expect("to")]);
+    let r = browser
+        .post_form(&format!("/admin/notices/{id}/resend"), &[])
+        .await;
+    let again = r.headers()["location"]
+        .to_str()
+        .expect("location")
+        .to_string();
+    assert_eq!(
+        again,
+        format!("/admin/notices?unchanged={id}"),
+        "a second click changes nothing"
+    );
+    let r = browser.get("/admin/notices?status=lost").await;
+    assert_eq!(r.status(), 422);
+    let page = r.text().await.expect("page");
+    assert!(page.contains("id=\"form-error\"") && page.contains("choose pending, sent or failed"));
+    let r = admin.get("/api/v1/notices?status=failed").await;
+    assert_eq!(
+        json_with_status(r, 200, "failed").await["notices"]
+            .as_array()
+            .map(Vec::len),
+        Some(4)
+    );
+}
+
+#[actix_web::test]
+async fn the_dashboard_says_when_no_mail_is_sent() {
+    let app = spawn_app().await;
+    app.user("coord", Role::Admin).await;
+    let browser = app.browser("coord").await;
+    let dashboard = browser.get("/admin").await.text().await.expect("dashboard");
+    assert!(dashboard.contains("id=\"mail-off\""), "{dashboard}");
+    let page = browser
+        .get("/admin/notices")
+        .await
+        .text()
+        .await
+        .expect("page");
+    assert!(page.contains("id=\"notices-off\""), "{page}");
+}
+
+/// `spades-im mail-test ADDRESS` sends one message through the relay, says so, and exits 1
+/// with the relay's answer when it refuses.
+#[test]
+fn mail_test_checks_the_relay() {
+    let sink = Sink::start();
+    let run = |address: &str| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_spades-im"))
+            .args(["mail-test", address, "--mail-from", "IM <im@spades.test>"])
+            .env("SPADES_SMTP_URL", sink.url())
+            .output()
+            .expect("spades-im runs")
+    };
+    let out = run("me@staff.test");
+    assert!(out.status.success(), "{out:?}");
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(said.contains("the relay took the test message"), "{said}");
+    let mails = sink.messages();
+    assert_eq!(mails.len(), 1);
+    assert_eq!(mails[0].to, ["me@staff.test"]);
+    assert!(mails[0].text.contains("It arrived"));
+    sink.refuse(Some("550 5.7.1 relaying denied"));
+    let out = run("me@staff.test");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("550"),
+        "{out:?}"
+    );
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_spades-im"))
+        .args(["mail-test", "me@staff.test"])
+        .env_remove("SPADES_SMTP_URL")
+        .env_remove("SPADES_MAIL_FROM")
+        .output()
+        .expect("spades-im runs");
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("needs --smtp-url"));
 }
 
 #[actix_web::test]

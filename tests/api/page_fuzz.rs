@@ -267,7 +267,7 @@ impl Seeded {
                         self.scheduled_match.to_string()
                     }
                     ("matches", "{id}") => self.live_match.to_string(),
-                    ("tokens", "{id}") | (_, "{user_id}") => "1".into(),
+                    ("tokens", "{id}") | ("notices", "{id}") | (_, "{user_id}") => "1".into(),
                     (_, "{number}") => "1".into(),
                     (_, "{username}") => "sue".into(),
                     (_, "{preset}") => "classic".into(),

@@ -101,16 +101,15 @@ pub async fn list(
     })
 }
 
-/// Sends failed notice `id` again (admins only); 404 when there is no failed notice `id`.
-pub async fn resend(db: &Db, by: &User, id: i64) -> Result<(), ServiceError> {
+/// Sends failed notice `id` again (admins only); whether it was failed (a notice already
+/// pending or sent, or none, is left as it is: a second click changes nothing).
+pub async fn resend(db: &Db, by: &User, id: i64) -> Result<bool, ServiceError> {
     require_admin(by)?;
     let now = db.clock().now();
     let mut tx = db.write().await?;
-    if !db_notices::resend(&mut tx, id, now).await? {
-        return Err(ServiceError::NotFound);
-    }
+    let resent = db_notices::resend(&mut tx, id, now).await?;
     tx.commit().await?;
-    Ok(())
+    Ok(resent)
 }
 
 /// How many notices are in each status (every status, 0 where none), for `/metrics`.

@@ -9,9 +9,13 @@ use std::time::Duration;
 use lettre::message::{Mailbox, Message};
 use lettre::{AsyncSmtpTransport, AsyncTransport, Tokio1Executor};
 
-/// How long one conversation with the relay may take before it counts as a failure (a
-/// notice's claim lasts longer: see `sender`).
+/// How long one step of a conversation with the relay may take before it counts as a
+/// failure.
 pub const SEND_TIMEOUT: Duration = Duration::from_secs(15);
+
+/// How long a whole conversation may take: less than a notice's claim (see `sender`), so no
+/// other sender takes a notice while this one may still be handing it over.
+pub const CONVERSATION_TIMEOUT: Duration = Duration::from_secs(20);
 
 /// `--smtp-url` and `--mail-from`, as given.
 #[derive(Clone)]
@@ -114,11 +118,36 @@ impl Relay {
 
     /// Hands `message` to the relay.
     pub async fn send(&self, message: Message) -> Result<(), SendError> {
-        match self.transport.send(message).await {
-            Ok(_) => Ok(()),
-            Err(e) if e.is_permanent() => Err(SendError::Permanent(e.to_string())),
-            Err(e) => Err(SendError::Transient(e.to_string())),
+        let sent = tokio::time::timeout(CONVERSATION_TIMEOUT, self.transport.send(message));
+        match sent.await {
+            Ok(Ok(_)) => Ok(()),
+            Ok(Err(e)) if e.is_permanent() => Err(SendError::Permanent(e.to_string())),
+            Ok(Err(e)) => Err(SendError::Transient(e.to_string())),
+            Err(_) => Err(SendError::Transient(format!(
+                "the relay did not finish within {} s",
+                CONVERSATION_TIMEOUT.as_secs()
+            ))),
         }
+    }
+
+    /// Sends a short message to `to` through the relay, to check the settings
+    /// (`spades-im mail-test`).
+    pub async fn send_test(&self, to: &str) -> anyhow::Result<()> {
+        let to: Mailbox = to
+            .parse()
+            .map_err(|e| anyhow::anyhow!("not an email address: {e}"))?;
+        let message = Message::builder()
+            .from(self.from.clone())
+            .to(to)
+            .subject("spades-im: a test message")
+            .body(format!(
+                "This message checks the relay spades-im sends its notices through ({}).\n\n\
+                 It arrived: notices by email will too.\n",
+                self.shown
+            ))?;
+        self.send(message)
+            .await
+            .map_err(|e| anyhow::anyhow!("the relay did not take it: {}", e.message()))
     }
 }
 

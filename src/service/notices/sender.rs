@@ -14,7 +14,8 @@ use super::relay::{Relay, SendError};
 use crate::db::Db;
 use crate::db::notices as db_notices;
 
-/// How long a sender holds the notice it took (the relay's timeout is 15 s).
+/// How long a sender holds the notice it took (a conversation with the relay ends within
+/// `relay::CONVERSATION_TIMEOUT`, 20 s).
 pub const HOLD_SECONDS: i64 = 25;
 
 /// Tries before a notice is `failed` (about 3 hours of retries).
