@@ -9,7 +9,6 @@ CREATE TABLE notices (
     subject         TEXT NOT NULL,
     body_text       TEXT NOT NULL,
     body_html       TEXT NOT NULL,
-    message_id      TEXT COLLATE "C",
     status          TEXT COLLATE "C" NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'sent', 'failed')),
     attempts        BIGINT NOT NULL DEFAULT 0,
     last_error      TEXT,

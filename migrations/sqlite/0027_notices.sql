@@ -15,8 +15,6 @@ CREATE TABLE notices (
     subject         TEXT NOT NULL,
     body_text       TEXT NOT NULL,
     body_html       TEXT NOT NULL,
-    -- `<notice-{id}-{random}@{host}>`, set at the first try and kept for every retry.
-    message_id      TEXT,
     status          TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'sent', 'failed')),
     attempts        INTEGER NOT NULL DEFAULT 0,
     last_error      TEXT,

@@ -56,6 +56,21 @@ pub async fn insert(conn: &mut Conn, n: &NewNotice<'_>, now: Timestamp) -> sqlx:
     Ok(written == 1)
 }
 
+/// Whether a notice is due at `now` and free: read first, so that an idle sender takes no
+/// write lock.
+pub async fn any_due(conn: &mut Conn, now: Timestamp) -> sqlx::Result<bool> {
+    let due: Option<i64> = on_store!(conn, |c| sqlx::query_scalar(
+        "SELECT id FROM notices
+         WHERE status = 'pending' AND next_attempt_at <= $1
+           AND (claimed_until IS NULL OR claimed_until < $1)
+         LIMIT 1"
+    )
+    .bind(now)
+    .fetch_optional(c)
+    .await)?;
+    Ok(due.is_some())
+}
+
 /// Takes the oldest notice due at `now` that no sender holds, holding it until `until`; `None`
 /// when none is due. Two instances never take the same one: the update re-checks the hold
 /// (PostgreSQL re-reads a row another transaction changed before updating it).

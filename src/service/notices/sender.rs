@@ -47,6 +47,9 @@ pub async fn run(db: Db, relay: Arc<Relay>, public_url: url::Url) {
 /// Sends one due notice; whether there was one.
 async fn send_due(db: &Db, relay: &Relay, public_url: &url::Url) -> anyhow::Result<bool> {
     let now = db.clock().now();
+    if !db_notices::any_due(&mut *db.read().await?, now).await? {
+        return Ok(false);
+    }
     let notice = {
         let mut tx = db.write().await?;
         let taken = db_notices::claim_due(&mut tx, now, now.plus_seconds(HOLD_SECONDS)).await?;

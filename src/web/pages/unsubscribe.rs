@@ -37,7 +37,7 @@ async fn render(state: &AppState, token: &str, title: &str) -> Result<HttpRespon
         format!("This address no longer gets {league}'s notices by email.")
     } else {
         format!(
-            "This address gets {league}'s notices by email (a match moved, postponed or cancelled)."
+            "This address gets {league}'s notices by email (a match moved, postponed or cancelled, a forfeit, the playoffs, a corrected result)."
         )
     };
     let body = UnsubscribePage {
