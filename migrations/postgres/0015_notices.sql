@@ -9,7 +9,7 @@ CREATE TABLE notices (
     subject         TEXT NOT NULL,
     body_text       TEXT NOT NULL,
     body_html       TEXT NOT NULL,
-    status          TEXT COLLATE "C" NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'sent', 'failed')),
+    status          TEXT COLLATE "C" NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'sent', 'failed', 'skipped')),
     attempts        BIGINT NOT NULL DEFAULT 0,
     last_error      TEXT,
     next_attempt_at TEXT COLLATE "C" NOT NULL,

@@ -15,7 +15,8 @@ CREATE TABLE notices (
     subject         TEXT NOT NULL,
     body_text       TEXT NOT NULL,
     body_html       TEXT NOT NULL,
-    status          TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'sent', 'failed')),
+    -- `skipped`: the address stopped the league's notices before this one went.
+    status          TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'sent', 'failed', 'skipped')),
     attempts        INTEGER NOT NULL DEFAULT 0,
     last_error      TEXT,
     -- When a sender may next try it.

@@ -94,35 +94,67 @@ pub async fn claim_due(
     .await)
 }
 
-/// The relay took notice `id`.
-pub async fn mark_sent(conn: &mut Conn, id: i64, now: Timestamp) -> sqlx::Result<()> {
-    on_store!(conn, execute sqlx::query(
-        "UPDATE notices SET status = 'sent', sent_at = $2, attempts = attempts + 1,
+/// The relay took notice `id`, held until `held`; whether the hold was still this sender's
+/// (a hold that ran out and was taken again is the other sender's to record).
+pub async fn mark_sent(
+    conn: &mut Conn,
+    id: i64,
+    held: Timestamp,
+    now: Timestamp,
+) -> sqlx::Result<bool> {
+    let changed = on_store!(conn, execute sqlx::query(
+        "UPDATE notices SET status = 'sent', sent_at = $3, attempts = attempts + 1,
                 claimed_until = NULL, last_error = NULL
-         WHERE id = $1"
+         WHERE id = $1 AND status = 'pending' AND claimed_until = $2"
     )
     .bind(id)
+    .bind(held)
     .bind(now))?;
+    Ok(changed == 1)
+}
+
+/// A try of notice `id`, held until `held`, failed with `error`: tried again at `retry_at`,
+/// or failed for good when `None`. Whether the hold was still this sender's.
+pub async fn mark_failed_try(
+    conn: &mut Conn,
+    (id, held): (i64, Timestamp),
+    error: &str,
+    retry_at: Option<Timestamp>,
+) -> sqlx::Result<bool> {
+    let changed = on_store!(conn, execute sqlx::query(
+        "UPDATE notices SET attempts = attempts + 1, last_error = $3, claimed_until = NULL,
+                status = CASE WHEN $4 IS NULL THEN 'failed' ELSE 'pending' END,
+                next_attempt_at = COALESCE($4, next_attempt_at)
+         WHERE id = $1 AND status = 'pending' AND claimed_until = $2"
+    )
+    .bind(id)
+    .bind(held)
+    .bind(error)
+    .bind(retry_at))?;
+    Ok(changed == 1)
+}
+
+/// Notice `id`, held until `held`, is not sent: its address stopped the league's notices
+/// after it was written.
+pub async fn mark_skipped(conn: &mut Conn, id: i64, held: Timestamp) -> sqlx::Result<()> {
+    on_store!(conn, execute sqlx::query(
+        "UPDATE notices SET status = 'skipped', claimed_until = NULL,
+                last_error = 'the address stopped the league''s notices before it was sent'
+         WHERE id = $1 AND status = 'pending' AND claimed_until = $2"
+    )
+    .bind(id)
+    .bind(held))?;
     Ok(())
 }
 
-/// A try of notice `id` failed with `error`: tried again at `retry_at`, or failed for good
-/// when `None`.
-pub async fn mark_failed_try(
-    conn: &mut Conn,
-    id: i64,
-    error: &str,
-    retry_at: Option<Timestamp>,
-) -> sqlx::Result<()> {
+/// Lets go of notice `id`, held until `held`, untried: another sender may take it now.
+pub async fn release(conn: &mut Conn, id: i64, held: Timestamp) -> sqlx::Result<()> {
     on_store!(conn, execute sqlx::query(
-        "UPDATE notices SET attempts = attempts + 1, last_error = $2, claimed_until = NULL,
-                status = CASE WHEN $3 IS NULL THEN 'failed' ELSE 'pending' END,
-                next_attempt_at = COALESCE($3, next_attempt_at)
-         WHERE id = $1"
+        "UPDATE notices SET claimed_until = NULL
+         WHERE id = $1 AND status = 'pending' AND claimed_until = $2"
     )
     .bind(id)
-    .bind(error)
-    .bind(retry_at))?;
+    .bind(held))?;
     Ok(())
 }
 
@@ -223,7 +255,7 @@ pub async fn recipients(
     let mut all: Vec<String> = Vec::new();
     for team in teams {
         let players: Vec<String> = on_store!(conn, |c| sqlx::query_scalar(
-            "SELECT lower(email) FROM players
+            "SELECT email FROM players
              WHERE team_id = $1 AND active AND email IS NOT NULL AND email <> ''"
         )
         .bind(team)
@@ -233,7 +265,7 @@ pub async fn recipients(
     }
     if supervisors {
         let staff: Vec<String> = on_store!(conn, |c| sqlx::query_scalar(
-            "SELECT lower(u.email) FROM league_supervisors s JOIN users u ON u.id = s.user_id
+            "SELECT u.email FROM league_supervisors s JOIN users u ON u.id = s.user_id
              WHERE s.league_id = $1 AND u.active AND u.email IS NOT NULL AND u.email <> ''"
         )
         .bind(league)
@@ -248,6 +280,8 @@ pub async fn recipients(
     .bind(league)
     .fetch_all(c)
     .await)?;
+    // Lowercased here, not in SQL: SQLite's lower() folds ASCII letters only.
+    let mut all: Vec<String> = all.iter().map(|a| a.to_lowercase()).collect();
     all.sort();
     all.dedup();
     all.retain(|a| !stopped.contains(a));

@@ -1040,11 +1040,14 @@ async fn stored_notices(app: &TestApp, slug: &str) {
             .await
             .expect("a notice");
     }
-    let all = notices::list(&mut tx, None, None, 10).await.expect("list");
-    notices::mark_sent(&mut tx, all[0].id, now)
+    let held = now.plus_seconds(25);
+    let first = notices::claim_due(&mut tx, now, held).await.expect("claim");
+    let second = notices::claim_due(&mut tx, now, held).await.expect("claim");
+    let (first, second) = (first.expect("a notice"), second.expect("another"));
+    notices::mark_sent(&mut tx, first.id, held, now)
         .await
         .expect("sent");
-    notices::mark_failed_try(&mut tx, all[1].id, "550 5.1.1 no such user", None)
+    notices::mark_failed_try(&mut tx, (second.id, held), "550 5.1.1 no such user", None)
         .await
         .expect("failed");
     tx.commit().await.expect("commit");

@@ -293,6 +293,7 @@ async fn the_admin_reads_the_notices_by_league_and_status() {
         "notices{status=\"failed\"} 5",
         "notices{status=\"sent\"} 0",
         "notices{status=\"pending\"} 0",
+        "notices{status=\"skipped\"} 0",
     ] {
         assert!(metrics.lines().any(|l| l == line), "{line} in:\n{metrics}");
     }
@@ -338,7 +339,10 @@ async fn the_admin_reads_the_notices_by_league_and_status() {
     let r = browser.get("/admin/notices?status=lost").await;
     assert_eq!(r.status(), 422);
     let page = r.text().await.expect("page");
-    assert!(page.contains("id=\"form-error\"") && page.contains("choose pending, sent or failed"));
+    assert!(
+        page.contains("id=\"form-error\"")
+            && page.contains("choose pending, sent, failed or skipped")
+    );
     let r = admin.get("/api/v1/notices?status=failed").await;
     assert_eq!(
         json_with_status(r, 200, "failed").await["notices"]

@@ -271,3 +271,97 @@ async fn two_instances_on_one_store_send_each_notice_once() {
         assert_eq!(n["attempts"], 1, "{n}");
     }
 }
+
+/// A match given another team: the team that left it and the team that joined both hear.
+#[actix_web::test]
+async fn a_team_put_into_a_match_and_the_team_taken_out_both_hear() {
+    let sink = Sink::start();
+    let (clock, _time) = manual_clock("2026-11-27T15:00:00Z", chrono_tz::America::Chicago);
+    let app = spawn_app_with_mail(&sink.url(), clock).await;
+    let (admin, m, teams) = league(&app).await;
+    let r = admin
+        .patch(
+            &format!("/api/v1/matches/{}", m["id"]),
+            &json!({"team_b": teams[2], "expected_version": m["version"]}),
+        )
+        .await;
+    json_with_status(r, 200, "team 3 in for team 2").await;
+    let mails = wait_for(&sink, 7).await;
+    assert_eq!(
+        addresses(&mails),
+        [
+            "p11@students.test",
+            "p12@students.test",
+            "p21@students.test",
+            "p22@students.test",
+            "p31@students.test",
+            "p32@students.test",
+            "sue@staff.test"
+        ],
+        "{:?}",
+        subjects(&mails)
+    );
+    for mail in &mails {
+        assert!(
+            mail.text
+                .contains("The match is now Team 1 v Team 3. It was Team 1 v Team 2."),
+            "{}",
+            mail.text
+        );
+    }
+}
+
+/// An address that unsubscribes while its notice waits for the relay gets nothing: the
+/// notice ends `skipped`; the others go.
+#[actix_web::test]
+async fn a_notice_waiting_when_its_address_unsubscribes_is_skipped() {
+    let sink = Sink::start();
+    let (clock, time) = manual_clock("2026-11-27T15:00:00Z", chrono_tz::America::Chicago);
+    let app = spawn_app_with_mail(&sink.url(), clock).await;
+    let (admin, m, _) = league(&app).await;
+    sink.refuse(Some("451 4.3.0 the relay is busy"));
+    let r = admin
+        .post(
+            &format!("/api/v1/matches/{}/postpone", m["id"]),
+            &json!({"reason": "storm", "expected_version": m["version"]}),
+        )
+        .await;
+    json_with_status(r, 200, "postpone").await;
+    actix_web::rt::time::sleep(std::time::Duration::from_secs(2)).await;
+    // The first try made p11's link (the token is the one its message carried).
+    let token = {
+        let mut tx = app.db.write().await.expect("a write");
+        let league = spades_im::db::leagues::by_slug(&mut tx, &"fall".parse().expect("slug"))
+            .await
+            .expect("read")
+            .expect("fall")
+            .id;
+        let (token, _) =
+            spades_im::db::notices::subscription(&mut tx, league, "p11@students.test", "unused")
+                .await
+                .expect("the subscription");
+        tx.commit().await.expect("commit");
+        token
+    };
+    assert_ne!(token, "unused", "made at the first try");
+    let r = reqwest::Client::new()
+        .post(app.url(&format!("/unsubscribe/{token}")))
+        .form(&[("List-Unsubscribe", "One-Click")])
+        .send()
+        .await
+        .expect("one click");
+    assert_eq!(r.status(), 200);
+    sink.refuse(None);
+    time.advance(chrono::Duration::seconds(31));
+    let mails = wait_for(&sink, 4).await;
+    assert_eq!(mails.len(), 4, "{:?}", addresses(&mails));
+    assert!(!addresses(&mails).contains(&"p11@students.test".to_string()));
+    let r = admin.get("/api/v1/notices?status=skipped").await;
+    let skipped = json_with_status(r, 200, "skipped").await;
+    assert_eq!(
+        skipped["notices"].as_array().map(Vec::len),
+        Some(1),
+        "{skipped}"
+    );
+    assert_eq!(skipped["notices"][0]["to"], "p11@students.test");
+}

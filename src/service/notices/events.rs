@@ -89,7 +89,7 @@ pub async fn tell_team_dropped(
     let notice = Notice {
         league: row.league_id,
         event: "team_dropped",
-        key: format!("team_dropped:{team}:{}", now),
+        key: format!("team_dropped:{team}"),
         teams,
         supervisors: true,
         subject: format!("{name} is dropped from {}", league.name),

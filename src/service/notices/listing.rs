@@ -21,6 +21,8 @@ pub enum NoticeStatus {
     Sent,
     /// Refused for good, or still failing after every retry: an admin may send it again.
     Failed,
+    /// Not sent: the address stopped the league's notices after it was written.
+    Skipped,
 }
 
 impl NoticeStatus {
@@ -29,6 +31,7 @@ impl NoticeStatus {
             NoticeStatus::Pending => "pending",
             NoticeStatus::Sent => "sent",
             NoticeStatus::Failed => "failed",
+            NoticeStatus::Skipped => "skipped",
         }
     }
 
@@ -36,6 +39,7 @@ impl NoticeStatus {
         match stored {
             "sent" => NoticeStatus::Sent,
             "failed" => NoticeStatus::Failed,
+            "skipped" => NoticeStatus::Skipped,
             _ => NoticeStatus::Pending,
         }
     }
@@ -120,6 +124,7 @@ pub async fn counts(db: &Db) -> Result<Vec<(NoticeStatus, i64)>, ServiceError> {
         NoticeStatus::Pending,
         NoticeStatus::Sent,
         NoticeStatus::Failed,
+        NoticeStatus::Skipped,
     ]
     .into_iter()
     .map(|status| {

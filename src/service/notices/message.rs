@@ -6,8 +6,7 @@
 use lettre::message::header::{ContentType, Header, HeaderName, HeaderValue};
 use lettre::message::{Mailbox, Message, MultiPart, SinglePart};
 
-use crate::db::Db;
-use crate::db::notices::{self as db_notices, NoticeRow};
+use crate::db::notices::NoticeRow;
 
 type HeaderError = Box<dyn std::error::Error + Send + Sync>;
 
@@ -63,22 +62,14 @@ pub fn unsubscribe_url(public_url: &url::Url, token: &str) -> String {
     )
 }
 
-/// The message for `notice`, from `from`.
-pub async fn build(
-    db: &Db,
+/// The message for `notice`, from `from`, its unsubscribe link made of `token`.
+pub fn build(
     from: &Mailbox,
     notice: &NoticeRow,
+    token: &str,
     public_url: &url::Url,
 ) -> anyhow::Result<Message> {
-    let token = {
-        let mut tx = db.write().await?;
-        let fresh = super::new_token();
-        let (token, _) =
-            db_notices::subscription(&mut tx, notice.league_id, &notice.address, &fresh).await?;
-        tx.commit().await?;
-        token
-    };
-    let unsubscribe = unsubscribe_url(public_url, &token);
+    let unsubscribe = unsubscribe_url(public_url, token);
     let text = format!(
         "{}\n\n-- \nYou get this because you play or supervise in this league. Stop these \
          notices: {unsubscribe}\n",

@@ -36,7 +36,8 @@ pub struct Notice {
     pub league: LeagueId,
     /// `match_moved`, `match_postponed`, `match_cancelled`, ...
     pub event: &'static str,
-    /// The same for every address and every retry of this event.
+    /// The same for every address and every retry of this event; [`enqueue`] adds the time
+    /// of the change (a match id SQLite gave again after a delete starts its sequence again).
     pub key: String,
     pub teams: Vec<TeamId>,
     /// Whether the league's supervisors get it too (not for news of one team alone).
@@ -53,6 +54,7 @@ pub async fn enqueue(
     notice: &Notice,
 ) -> Result<usize, ServiceError> {
     let to = db_notices::recipients(conn, notice.league, &notice.teams, notice.supervisors).await?;
+    let key = format!("{}@{now}", notice.key);
     let text = notice.paragraphs.join("\n\n");
     let html: String = notice
         .paragraphs
@@ -64,7 +66,7 @@ pub async fn enqueue(
         let row = NewNotice {
             league_id: notice.league,
             event: notice.event,
-            event_key: &notice.key,
+            event_key: &key,
             address,
             subject: &notice.subject,
             body_text: &text,
@@ -92,36 +94,47 @@ fn when(t: Option<LocalTime>) -> String {
     )
 }
 
-/// The notice of a match `m` moved, postponed or cancelled to `after` (by
-/// `reschedule`), why where the coordinator said; `None` when nothing the teams need to know
-/// changed. `names` are the league's and the teams' names.
+/// The names a match notice uses: the league's, and the teams' after and before the change.
+pub struct MatchNames {
+    pub league: String,
+    pub after: [String; 2],
+    pub before: [String; 2],
+}
+
+/// The notice of a match `m` moved, postponed, cancelled or given other teams, to `after`
+/// (by `reschedule`), why where the coordinator said; `None` when nothing the teams need to
+/// know changed. It goes to the teams before and after the change.
 pub fn match_changed(
     public_url: &url::Url,
     m: &MatchRow,
     after: &Placement<'_>,
     reason: Option<&str>,
-    names: [&str; 3],
+    names: &MatchNames,
 ) -> Option<Notice> {
-    let [league, a, b] = names;
+    let [a, b] = &names.after;
+    let league = &names.league;
+    let moved = after.scheduled_at != m.scheduled_at || after.table_name != m.table_name.as_deref();
+    let reteamed = (after.team_a, after.team_b) != (m.team_a, m.team_b);
     let (event, headline) = match after.status {
         MatchStatus::Postponed if m.status != MatchStatus::Postponed => {
             ("match_postponed", format!("{a} v {b} is postponed"))
         }
         MatchStatus::Cancelled => ("match_cancelled", format!("{a} v {b} is cancelled")),
-        _ if after.scheduled_at != m.scheduled_at
-            || after.table_name != m.table_name.as_deref() =>
-        {
-            // A playoff match placed for the first time is news, not a move.
-            let verb = if m.scheduled_at.is_none() {
-                "is scheduled"
-            } else {
-                "has moved"
-            };
-            ("match_moved", format!("{a} v {b} {verb}"))
+        // A playoff match placed for the first time is news, not a move.
+        _ if moved && m.scheduled_at.is_none() => {
+            ("match_moved", format!("{a} v {b} is scheduled"))
         }
+        _ if moved => ("match_moved", format!("{a} v {b} has moved")),
+        _ if reteamed => ("match_moved", format!("{a} v {b}: the teams changed")),
         _ => return None,
     };
     let mut paragraphs = vec![format!("{headline} ({league}).")];
+    if reteamed {
+        let [was_a, was_b] = &names.before;
+        paragraphs.push(format!(
+            "The match is now {a} v {b}. It was {was_a} v {was_b}."
+        ));
+    }
     if event == "match_moved" {
         paragraphs.push(format!(
             "Now: {}, {}. Was: {}, {}.",
@@ -140,12 +153,15 @@ pub fn match_changed(
         "The match: {}",
         page(public_url, &format!("/matches/{}", m.id))
     ));
+    let mut teams = vec![m.team_a, m.team_b, after.team_a, after.team_b];
+    teams.sort();
+    teams.dedup();
     Some(Notice {
         league: m.league_id,
         event,
         // The match's calendar sequence after the change names this change.
         key: format!("{event}:{}:{}", m.id, m.sequence + 1),
-        teams: vec![m.team_a, m.team_b],
+        teams,
         supervisors: true,
         subject: format!("{headline} · {league}"),
         paragraphs,
@@ -173,15 +189,18 @@ pub async fn tell_match_changed(
     let league = db_leagues::by_id(conn, m.league_id)
         .await?
         .ok_or(ServiceError::NotFound)?;
-    let mut team_names = Vec::with_capacity(2);
-    for id in [after.team_a, after.team_b] {
-        let team = db_leagues::team(conn, id)
-            .await?
-            .ok_or(ServiceError::NotFound)?;
-        team_names.push(String::from(team.name));
-    }
-    let names = [league.name.as_str(), &team_names[0], &team_names[1]];
-    let Some(mut notice) = match_changed(public_url, m, after, reason, names) else {
+    let names = MatchNames {
+        league: league.name,
+        after: [
+            events::team_name(conn, after.team_a).await?,
+            events::team_name(conn, after.team_b).await?,
+        ],
+        before: [
+            events::team_name(conn, m.team_a).await?,
+            events::team_name(conn, m.team_b).await?,
+        ],
+    };
+    let Some(mut notice) = match_changed(public_url, m, after, reason, &names) else {
         return Ok(());
     };
     if moved == Moved::Night && notice.event == "match_moved" {

@@ -10,9 +10,10 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::message;
-use super::relay::{Relay, SendError};
+use super::relay::{self, Relay, SendError};
 use crate::db::Db;
-use crate::db::notices as db_notices;
+use crate::db::notices::{self as db_notices, NoticeRow};
+use crate::domain::Timestamp;
 
 /// How long a sender holds the notice it took (a conversation with the relay ends within
 /// `relay::CONVERSATION_TIMEOUT`, 20 s).
@@ -44,53 +45,124 @@ pub async fn run(db: Db, relay: Arc<Relay>, public_url: url::Url) {
     }
 }
 
+/// A notice this sender took: held until `held`, with its address's unsubscribe token.
+struct Claimed {
+    notice: NoticeRow,
+    held: Timestamp,
+    token: String,
+    /// The address stopped the league's notices after this one was written.
+    stopped: bool,
+}
+
 /// Sends one due notice; whether there was one.
 async fn send_due(db: &Db, relay: &Relay, public_url: &url::Url) -> anyhow::Result<bool> {
-    let now = db.clock().now();
-    if !db_notices::any_due(&mut *db.read().await?, now).await? {
+    if !db_notices::any_due(&mut *db.read().await?, db.clock().now()).await? {
         return Ok(false);
     }
-    let notice = {
-        let mut tx = db.write().await?;
-        let taken = db_notices::claim_due(&mut tx, now, now.plus_seconds(HOLD_SECONDS)).await?;
-        tx.commit().await?;
-        taken
-    };
-    let Some(notice) = notice else {
+    let Some(claimed) = claim(db).await? else {
         return Ok(false);
     };
-    let outcome = match message::build(db, relay.from(), &notice, public_url).await {
+    let (id, held) = (claimed.notice.id, claimed.held);
+    if claimed.stopped {
+        let mut tx = db.write().await?;
+        db_notices::mark_skipped(&mut tx, id, held).await?;
+        tx.commit().await?;
+        return Ok(true);
+    }
+    // Sent only with a whole conversation's time left on the hold: no other sender can take
+    // it meanwhile.
+    let latest = held.plus_seconds(-(relay::CONVERSATION_TIMEOUT.as_secs() as i64 + 2));
+    if db.clock().now() > latest {
+        let mut tx = db.write().await?;
+        db_notices::release(&mut tx, id, held).await?;
+        tx.commit().await?;
+        return Ok(true);
+    }
+    let outcome = match message::build(relay.from(), &claimed.notice, &claimed.token, public_url) {
         Ok(m) => relay.send(m).await,
         Err(e) => Err(SendError::Permanent(format!(
             "the message could not be made: {e}"
         ))),
     };
-    let now = db.clock().now();
+    record(db, &claimed, &outcome).await?;
+    Ok(true)
+}
+
+/// Takes the oldest due notice and its address's unsubscribe token, in one transaction; the
+/// hold counts from when the write lock was had.
+async fn claim(db: &Db) -> anyhow::Result<Option<Claimed>> {
     let mut tx = db.write().await?;
-    match &outcome {
-        Ok(()) => db_notices::mark_sent(&mut tx, notice.id, now).await?,
-        Err(e) => {
-            let tried = notice.attempts + 1;
-            let retry = matches!(e, SendError::Transient(_)) && tried < MAX_ATTEMPTS;
-            let at = retry.then(|| now.plus_seconds(backoff_seconds(tried, jitter())));
-            db_notices::mark_failed_try(&mut tx, notice.id, e.message(), at).await?;
-        }
-    }
+    let now = db.clock().now();
+    let held = now.plus_seconds(HOLD_SECONDS);
+    let Some(notice) = db_notices::claim_due(&mut tx, now, held).await? else {
+        tx.commit().await?;
+        return Ok(None);
+    };
+    let fresh = super::new_token();
+    let (token, stopped) =
+        db_notices::subscription(&mut tx, notice.league_id, &notice.address, &fresh).await?;
     tx.commit().await?;
+    Ok(Some(Claimed {
+        notice,
+        held,
+        token,
+        stopped,
+    }))
+}
+
+/// Records what the relay said of `claimed`. A store that fails here is tried again (3
+/// times, a second apart): a message the relay took must not stay pending and go again.
+async fn record(db: &Db, claimed: &Claimed, outcome: &Result<(), SendError>) -> anyhow::Result<()> {
+    let mut tries = 0;
+    let ours = loop {
+        tries += 1;
+        match record_once(db, claimed, outcome).await {
+            Ok(ours) => break ours,
+            Err(e) if tries < 3 => {
+                tracing::warn!(notice = claimed.notice.id, error = %e, "notices: recording a try failed; again");
+                tokio::time::sleep(Duration::from_secs(1)).await;
+            }
+            Err(e) => return Err(e),
+        }
+    };
+    let (id, event) = (claimed.notice.id, &claimed.notice.event);
     match outcome {
-        Ok(()) => tracing::info!(notice = notice.id, event = %notice.event, "notice sent"),
+        _ if !ours => tracing::warn!(
+            notice = id,
+            "notice: its hold ran out before its try was recorded"
+        ),
+        Ok(()) => tracing::info!(notice = id, event = %event, "notice sent"),
         // Not the relay's words: they may hold the address (the admin's page shows them).
         Err(SendError::Transient(_)) => {
-            tracing::warn!(
-                notice = notice.id,
-                "notice not sent: the relay failed; retrying"
-            )
+            tracing::warn!(notice = id, "notice not sent: the relay failed; retrying")
         }
         Err(SendError::Permanent(_)) => {
-            tracing::warn!(notice = notice.id, "notice not sent: the relay refused it")
+            tracing::warn!(notice = id, "notice not sent: the relay refused it")
         }
     }
-    Ok(true)
+    Ok(())
+}
+
+/// One try at recording `outcome`; whether the hold was still this sender's.
+async fn record_once(
+    db: &Db,
+    claimed: &Claimed,
+    outcome: &Result<(), SendError>,
+) -> anyhow::Result<bool> {
+    let now = db.clock().now();
+    let (id, held) = (claimed.notice.id, claimed.held);
+    let mut tx = db.write().await?;
+    let ours = match outcome {
+        Ok(()) => db_notices::mark_sent(&mut tx, id, held, now).await?,
+        Err(e) => {
+            let tried = claimed.notice.attempts + 1;
+            let retry = matches!(e, SendError::Transient(_)) && tried < MAX_ATTEMPTS;
+            let at = retry.then(|| now.plus_seconds(backoff_seconds(tried, jitter())));
+            db_notices::mark_failed_try(&mut tx, (id, held), e.message(), at).await?
+        }
+    };
+    tx.commit().await?;
+    Ok(ours)
 }
 
 /// A number in 0..=1 from the system's random source (0.5 if it fails).

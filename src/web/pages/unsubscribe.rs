@@ -11,7 +11,7 @@ use askama::Template;
 use crate::service::notices::subscriptions;
 use crate::web::AppState;
 use crate::web::error::PageError;
-use crate::web::respond::html;
+use crate::web::respond::{html, no_store};
 use crate::web::view::nav::Nav;
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
@@ -49,7 +49,8 @@ async fn render(state: &AppState, token: &str, title: &str) -> Result<HttpRespon
         stopped: sub.stopped,
     }
     .render()?;
-    Ok(html(StatusCode::OK, body))
+    // The address holds a secret (the token): kept by no cache.
+    Ok(no_store(html(StatusCode::OK, body)))
 }
 
 #[get("/unsubscribe/{token}")]

@@ -39,10 +39,11 @@ impl Filters {
             "pending" => Ok(Some(NoticeStatus::Pending)),
             "sent" => Ok(Some(NoticeStatus::Sent)),
             "failed" => Ok(Some(NoticeStatus::Failed)),
+            "skipped" => Ok(Some(NoticeStatus::Skipped)),
             _ => Err(Errors::new(
                 "notices",
                 "status",
-                "choose pending, sent or failed (or every status)",
+                "choose pending, sent, failed or skipped (or every status)",
             )),
         }
     }
