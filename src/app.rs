@@ -7,8 +7,11 @@ use actix_web::{App, HttpServer, web};
 
 use crate::db::{Db, Location};
 use crate::domain::Clock;
+use crate::service::notices::relay::{MailSettings, Relay};
+use crate::service::notices::sender;
 use crate::service::oidc::{CampusSignIn, OidcSettings};
 use crate::web::{self as site, AppState};
+use std::sync::Arc;
 
 #[derive(Debug, Clone)]
 pub struct Settings {
@@ -32,6 +35,9 @@ pub struct Settings {
     pub public_url: Option<url::Url>,
     /// Campus sign-in (OpenID Connect), when configured; needs `public_url`.
     pub oidc: Option<OidcSettings>,
+    /// The mail relay for notices by email, when configured; needs `public_url` (the
+    /// messages' links).
+    pub mail: Option<MailSettings>,
 }
 
 pub struct Application {
@@ -44,7 +50,13 @@ impl Application {
     /// Opens the database (running migrations) and binds the listener.
     pub async fn build(settings: &Settings) -> anyhow::Result<Application> {
         let campus = campus_sign_in(settings)?;
-        let db = Db::open(&settings.db, settings.clock.clone()).await?;
+        let mut db = Db::open(&settings.db, settings.clock.clone()).await?;
+        let mut mail = None;
+        if let Some((relay, public_url)) = mail_relay(settings)? {
+            db = db.with_notices(public_url.clone());
+            mail = Some(relay.describe());
+            tokio::spawn(sender::run(db.clone(), Arc::new(relay), public_url));
+        }
         // Made now, off the workers, so the first login of an unknown name takes no longer
         // than a known one's.
         tokio::spawn(crate::service::accounts::dummy_hash());
@@ -61,6 +73,7 @@ impl Application {
             device_keys: Default::default(),
             metrics: site::metrics::Metrics::new(&db),
             campus,
+            mail,
         });
         let server = HttpServer::new(move || {
             App::new()
@@ -101,6 +114,24 @@ impl Application {
     pub async fn run_until_stopped(self) -> std::io::Result<()> {
         self.server.await
     }
+}
+
+/// The relay for notices by email and where their links point, its line in the start-up log;
+/// none when not configured.
+fn mail_relay(settings: &Settings) -> anyhow::Result<Option<(Relay, url::Url)>> {
+    let Some(mail) = &settings.mail else {
+        tracing::info!("no email notices (no --smtp-url and --mail-from)");
+        return Ok(None);
+    };
+    let Some(public_url) = &settings.public_url else {
+        anyhow::bail!(
+            "email notices need --public-url (the address people reach the service at: the \
+             messages link to it)"
+        );
+    };
+    let relay = Relay::new(mail)?;
+    tracing::info!("{}", relay.describe());
+    Ok(Some((relay, public_url.clone())))
 }
 
 /// Campus sign-in as configured, its line in the start-up log; none when not configured.

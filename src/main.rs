@@ -11,6 +11,7 @@ use spades_im::domain::TextEnum;
 use spades_im::domain::{Clock, ErrorCode, FieldError, machine_zone};
 use spades_im::invocation::command;
 use spades_im::rules::score_json;
+use spades_im::service::notices::relay::MailSettings;
 use spades_im::service::oidc::{ClientSecret, OidcSettings};
 use spades_im::service::{Role, ServiceError, accounts, users};
 use tracing_subscriber::EnvFilter;
@@ -159,6 +160,36 @@ struct ServeArgs {
     workers: Option<u16>,
     #[command(flatten)]
     campus: CampusArgs,
+    #[command(flatten)]
+    mail: MailArgs,
+}
+
+/// Notices by email: see docs/deploy.md, "Notices by email".
+#[derive(clap::Args, Clone)]
+struct MailArgs {
+    /// The mail relay: smtp://relay.example.edu:587 (STARTTLS when offered; required with a
+    /// user and password, smtp://user:pass@host:587), or smtps://host:465. Prefer the
+    /// environment variable when it holds a password.
+    #[arg(long, env = "SPADES_SMTP_URL", hide_env_values = true, global = true)]
+    smtp_url: Option<String>,
+    /// The sender of notices, e.g. "IM Sports <im-sports@example.edu>".
+    #[arg(long, env = "SPADES_MAIL_FROM", global = true)]
+    mail_from: Option<String>,
+}
+
+impl MailArgs {
+    /// Both of --smtp-url and --mail-from, or neither.
+    fn settings(&self) -> anyhow::Result<Option<MailSettings>> {
+        match (&self.smtp_url, &self.mail_from) {
+            (Some(url), Some(from)) => Ok(Some(MailSettings {
+                url: url.clone(),
+                from: from.clone(),
+            })),
+            (None, None) => Ok(None),
+            (Some(_), None) => anyhow::bail!("--smtp-url also needs --mail-from"),
+            (None, Some(_)) => anyhow::bail!("--mail-from also needs --smtp-url"),
+        }
+    }
 }
 
 /// Campus sign-in (OpenID Connect): see docs/deploy.md, "Campus sign-in".
@@ -334,6 +365,9 @@ enum Command {
         #[arg(long)]
         force: bool,
     },
+    /// Send a test message to ADDRESS through the relay of --smtp-url, from --mail-from, to
+    /// check them before the server sends notices.
+    MailTest { address: String },
 }
 
 #[derive(Subcommand)]
@@ -381,6 +415,7 @@ fn main() -> ExitCode {
         Command::Restore { file, force } => run_async(restore(cli.serve.db, file, force)),
         Command::Demo => run_async(demo(cli.serve)),
         Command::MigrateTo { url } => run_async(migrate_to(cli.serve, url)),
+        Command::MailTest { address } => run_async(mail_test(cli.serve.mail, address)),
         Command::Generate {
             teams,
             matches,
@@ -480,6 +515,7 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         workers: args.workers.map(usize::from),
         public_url: args.campus.public_url.clone(),
         oidc: args.campus.settings()?,
+        mail: args.mail.settings()?,
     };
     let app = Application::build(&settings).await?;
     let first_admin = accounts::ensure_admin(app.db()).await?;
@@ -601,6 +637,18 @@ async fn check(args: ServeArgs, rebuild: bool) -> anyhow::Result<()> {
             command("check --rebuild")
         )
     }
+}
+
+async fn mail_test(args: MailArgs, address: String) -> anyhow::Result<()> {
+    let Some(settings) = args.settings()? else {
+        anyhow::bail!(
+            "mail-test needs --smtp-url and --mail-from (or SPADES_SMTP_URL and SPADES_MAIL_FROM)"
+        );
+    };
+    let relay = spades_im::service::notices::relay::Relay::new(&settings)?;
+    relay.send_test(&address).await?;
+    println!("the relay took the test message ({})", relay.describe());
+    Ok(())
 }
 
 async fn backup(args: ServeArgs, file: PathBuf) -> anyhow::Result<()> {

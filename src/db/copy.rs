@@ -13,7 +13,7 @@ use sqlx::{PgConnection, QueryBuilder, Row, SqliteConnection};
 use super::{Db, DbError, Raw};
 
 /// The tables of data, parents first. The rest is kept by triggers or belongs to sqlx.
-const TABLES: [&str; 22] = [
+const TABLES: [&str; 24] = [
     "app_meta",
     "users",
     "sessions",
@@ -36,6 +36,8 @@ const TABLES: [&str; 22] = [
     "player_eligibility_overrides",
     "login_failures",
     "rating_notes",
+    "notices",
+    "notice_subscriptions",
 ];
 
 /// Rows per INSERT (PostgreSQL takes at most 65,535 parameters in one statement).

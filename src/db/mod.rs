@@ -22,6 +22,7 @@ pub mod league_doc;
 pub mod leagues;
 pub mod lineups;
 pub mod matches;
+pub mod notices;
 pub mod player_eligibility;
 pub mod players;
 pub mod playoffs;
@@ -158,6 +159,9 @@ pub struct Db {
     store: Store,
     clock: Clock,
     batches: GroupCommit,
+    /// The address notices by email link to (`--public-url`), when the service has a relay:
+    /// changes then write their notices (`service::notices`).
+    notices: Option<std::sync::Arc<url::Url>>,
 }
 
 impl Db {
@@ -173,7 +177,19 @@ impl Db {
             batches: GroupCommit::start(store.clone()),
             store,
             clock,
+            notices: None,
         })
+    }
+
+    /// The same store, writing notices by email that link to `public_url`.
+    pub fn with_notices(mut self, public_url: url::Url) -> Db {
+        self.notices = Some(std::sync::Arc::new(public_url));
+        self
+    }
+
+    /// The address notices link to; `None` when the service sends none.
+    pub fn notices(&self) -> Option<&url::Url> {
+        self.notices.as_deref()
     }
 
     /// Opens an SQLite file (the tests and tools that work on files).

@@ -41,6 +41,22 @@ impl Timestamp {
     }
 }
 
+impl Timestamp {
+    /// `seconds` later (earlier if negative), held at chrono's edges as [`Self::plus_minutes`].
+    pub fn plus_seconds(self, seconds: i64) -> Timestamp {
+        let edge = if seconds < 0 {
+            DateTime::<Utc>::MIN_UTC
+        } else {
+            DateTime::<Utc>::MAX_UTC
+        };
+        Timestamp(
+            chrono::Duration::try_seconds(seconds)
+                .and_then(|d| self.0.checked_add_signed(d))
+                .unwrap_or(edge),
+        )
+    }
+}
+
 impl fmt::Display for Timestamp {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0.to_rfc3339_opts(SecondsFormat::Secs, true))

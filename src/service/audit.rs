@@ -235,7 +235,7 @@ pub async fn entries(db: &crate::db::Db, by: &User, query: &Query) -> Result<Pag
 }
 
 /// The id of the league with `slug`, or a 422 on `league`.
-async fn league_id(conn: &mut Conn, slug: &str) -> Result<LeagueId, ServiceError> {
+pub(crate) async fn league_id(conn: &mut Conn, slug: &str) -> Result<LeagueId, ServiceError> {
     let unknown = || {
         ServiceError::invalid(
             crate::rules::ErrorCode::InvalidLeague,

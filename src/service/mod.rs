@@ -32,6 +32,7 @@ pub mod leagues;
 pub mod lineups;
 pub mod match_view;
 pub mod matches;
+pub mod notices;
 pub mod oidc;
 pub mod player_eligibility;
 pub mod player_stats;

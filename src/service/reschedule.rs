@@ -11,6 +11,7 @@ use serde::{Deserialize, Deserializer};
 use super::audit;
 use super::leagues::league_row;
 use super::match_view::{MatchView, views_after_write};
+use super::notices::{self, Moved};
 use super::schedule::{check_table, check_team, parse_when};
 use super::text::{self, Lines, TextRule};
 use super::{ServiceError, User, require_admin};
@@ -241,6 +242,10 @@ pub async fn change_match(
         status_note: note,
     };
     replace(&mut tx, user, &m, "change_match", &after, None, now).await?;
+    if let Some(public_url) = db.notices() {
+        notices::tell_match_changed(&mut tx, public_url, now, (&m, Moved::Match), &after, None)
+            .await?;
+    }
     tx.commit().await?;
     Ok(views_after_write(db, &[id]).await?.remove(0))
 }
@@ -421,6 +426,17 @@ async fn call_off_match(
         "cancel"
     };
     replace(&mut tx, user, &m, action, &after, Some(&reason), now).await?;
+    if let Some(public_url) = db.notices() {
+        notices::tell_match_changed(
+            &mut tx,
+            public_url,
+            now,
+            (&m, Moved::Match),
+            &after,
+            Some(&reason),
+        )
+        .await?;
+    }
     tx.commit().await?;
     Ok(views_after_write(db, &[id]).await?.remove(0))
 }
@@ -505,6 +521,10 @@ pub async fn move_night(
                 ErrorCode::VersionConflict,
                 "a match of that night changed meanwhile: try again",
             ));
+        }
+        if let Some(public_url) = db.notices() {
+            let m = (m, Moved::Night);
+            notices::tell_match_changed(&mut tx, public_url, now, m, &after, None).await?;
         }
         ids.push(m.id);
     }
@@ -626,6 +646,13 @@ pub async fn schedule_round(
                 )
             })?;
         place_item(&mut tx, user, i, &m, when, table, now).await?;
+        if let Some(public_url) = db.notices() {
+            let placed = db_matches::by_id(&mut tx, m.id)
+                .await?
+                .ok_or(ServiceError::NotFound)?;
+            let (m, after) = ((&m, Moved::Match), &placement(&placed));
+            notices::tell_match_changed(&mut tx, public_url, now, m, after, None).await?;
+        }
     }
     tx.commit().await?;
     views_after_write(db, &ids).await

@@ -9,6 +9,7 @@ use crate::domain::Slug;
 
 use super::audit;
 use super::leagues::{league_row, name_rule};
+use super::notices;
 use super::players::{self, NewPlayerInput, PLAYERS_MAX, PlayerInput};
 use super::teams::{
     CheckedTeam, NewTeamInput, TeamView, check_team, duplicate_message, insert_team, name_taken,
@@ -826,6 +827,13 @@ pub async fn set_withdrawn(
                 .reason(&note),
         )
         .await?;
+        if let Some(public_url) = db.notices() {
+            let reason = "withdrawn by the coordinator";
+            notices::events::tell_team_dropped(
+                &mut tx, public_url, now, team_id, reason, &cancelled,
+            )
+            .await?;
+        }
     }
     tx.commit().await?;
     Ok(view)

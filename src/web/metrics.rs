@@ -9,7 +9,9 @@
 //!   the writer's batches (`db/group_commit.rs`);
 //! - `db_pool_connections{pool,state}` and `db_pool_max_connections{pool}`: the database
 //!   pools, read at each scrape;
-//! - `page_cache_requests_total{result}`: the public pages' copies, `hit` or `miss`.
+//! - `page_cache_requests_total{result}`: the public pages' copies, `hit` or `miss`;
+//! - `notices{status}`: the notices by email, `pending`, `sent` or `failed`, read at each
+//!   scrape.
 //!
 //! Only a client on this machine (a loopback address) or a trusted reverse proxy
 //! (`--trusted-proxy`) may scrape, judged by the client address as the login throttle sees it
@@ -62,6 +64,11 @@ struct CacheLabel {
     result: &'static str,
 }
 
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct NoticeLabel {
+    status: &'static str,
+}
+
 type Histograms<L> = Family<L, Histogram, fn() -> Histogram>;
 
 /// The metrics of one running service (each test's server has its own).
@@ -71,6 +78,7 @@ pub struct Metrics {
     requests: Family<RequestLabels, Counter>,
     durations: Histograms<RouteLabel>,
     page_cache: Family<CacheLabel, Counter>,
+    notices: Family<NoticeLabel, Gauge>,
 }
 
 impl Metrics {
@@ -113,11 +121,18 @@ impl Metrics {
             batches.durations.clone(),
         );
         registry.register_collector(Box::new(Pools(db.clone())));
+        let notices = Family::<NoticeLabel, Gauge>::default();
+        registry.register(
+            "notices",
+            "Notices by email by status: pending (waiting to be sent or retried), sent, failed",
+            notices.clone(),
+        );
         Metrics {
             registry,
             requests,
             durations,
             page_cache,
+            notices,
         }
     }
 
@@ -223,6 +238,12 @@ pub fn route(cfg: &mut web::ServiceConfig) {
 async fn metrics(state: web::Data<AppState>, req: HttpRequest) -> Result<HttpResponse, AppError> {
     if !may_scrape(&state, &req) {
         return Ok(crate::web::not_found(req).await);
+    }
+    for (status, n) in crate::service::notices::listing::counts(&state.db).await? {
+        let label = NoticeLabel {
+            status: status.as_str(),
+        };
+        state.metrics.notices.get_or_create(&label).set(n);
     }
     let text = state
         .metrics

@@ -32,6 +32,8 @@ pub struct AppState {
     pub metrics: metrics::Metrics,
     /// Campus sign-in (OpenID Connect), when configured.
     pub campus: Option<crate::service::oidc::CampusSignIn>,
+    /// The mail relay of notices in words (no password), when configured.
+    pub mail: Option<String>,
 }
 
 impl AppState {

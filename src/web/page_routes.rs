@@ -31,6 +31,10 @@ pub const ROUTES: &[(&str, &str)] = &[
     // Campus sign-in (404 when it is not configured).
     ("GET", "/auth/oidc/login"),
     ("GET", "/auth/oidc/callback"),
+    // The unsubscribe link of the notices by email (404 for an unknown token).
+    ("GET", "/unsubscribe/{token}"),
+    ("POST", "/unsubscribe/{token}"),
+    ("POST", "/unsubscribe/{token}/resubscribe"),
     // The coordinator's pages.
     ("GET", "/admin"),
     ("GET", "/admin/users"),
@@ -42,6 +46,8 @@ pub const ROUTES: &[(&str, &str)] = &[
     ("POST", "/admin/backup"),
     ("GET", "/admin/audit"),
     ("GET", "/admin/audit.csv"),
+    ("GET", "/admin/notices"),
+    ("POST", "/admin/notices/{id}/resend"),
     ("GET", "/admin/leagues/new"),
     ("POST", "/admin/leagues/new"),
     ("GET", "/admin/leagues/import"),

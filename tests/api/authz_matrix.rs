@@ -41,9 +41,12 @@ pub(crate) enum Access {
     /// Campus sign-in's two ends: anyone's when it is configured, a 404 for everyone when
     /// it is not, as on this matrix's server (tests/api/oidc.rs signs in through them).
     CampusOnly,
+    /// The unsubscribe link of a notice: its token is the key; a token no notice gave (as
+    /// `{token}` here) is a 404 for everyone (tests/api/notices.rs uses real ones).
+    TokenOnly,
 }
 
-use Access::{Admin, CampusOnly, League, LoggedIn, Public};
+use Access::{Admin, CampusOnly, League, LoggedIn, Public, TokenOnly};
 
 /// Every route, as the code declares it, and who may call it.
 pub(crate) const ROUTES: &[(&str, &str, Access)] = &[
@@ -110,6 +113,7 @@ pub(crate) const ROUTES: &[(&str, &str, Access)] = &[
     ("GET", "/api/v1/teams/{id}/stats", Public),
     ("POST", "/api/v1/people/export", Admin),
     ("GET", "/api/v1/audit", Admin),
+    ("GET", "/api/v1/notices", Admin),
     // Public pages, exports and feeds (README, "Pages"; docs/api.md §10).
     ("GET", "/", Public),
     ("GET", "/rules", Public),
@@ -120,6 +124,9 @@ pub(crate) const ROUTES: &[(&str, &str, Access)] = &[
     ("POST", "/login", Public),
     ("GET", "/auth/oidc/login", CampusOnly),
     ("GET", "/auth/oidc/callback", CampusOnly),
+    ("GET", "/unsubscribe/{token}", TokenOnly),
+    ("POST", "/unsubscribe/{token}", TokenOnly),
+    ("POST", "/unsubscribe/{token}/resubscribe", TokenOnly),
     ("GET", "/leagues", Public),
     ("GET", "/leagues/{slug}", Public),
     ("GET", "/leagues/{slug}/rules", Public),
@@ -161,6 +168,8 @@ pub(crate) const ROUTES: &[(&str, &str, Access)] = &[
     ("GET", "/admin/users", Admin),
     ("GET", "/admin/audit", Admin),
     ("GET", "/admin/audit.csv", Admin),
+    ("GET", "/admin/notices", Admin),
+    ("POST", "/admin/notices/{id}/resend", Admin),
     ("POST", "/admin/users", Admin),
     ("POST", "/admin/users/{username}", Admin),
     ("POST", "/admin/users/{username}/active", Admin),
@@ -286,7 +295,7 @@ fn want(api: bool, access: Access, caller: Caller) -> Want {
     use Caller::*;
     use Want::*;
     match (api, access, caller) {
-        (_, CampusOnly, _) => Refused(404),
+        (_, CampusOnly | TokenOnly, _) => Refused(404),
         (_, _, Coordinator) => Allowed,
         // The API: an Authorization header must be a valid token, on every route.
         (true, _, RevokedToken) => Refused(401),
@@ -357,6 +366,7 @@ fn fill(path: &str, caller: Caller, ids: &Ids) -> String {
         .replace("{name}", "style.css")
         .replace("{folder}", "console")
         .replace("{module}", "preview.js")
+        .replace("{token}", "0123456789abcdef0123456789abcdef")
 }
 
 /// Sends `method path` as `caller`, with an empty body.

@@ -449,6 +449,10 @@ async fn every_page_passes_axe() {
         audit.page("admin audit log, a league", &format!("/admin/audit?league={slug}")).await?;
         audit.page("admin audit log, empty", "/admin/audit?action=none").await?;
         audit.page("admin audit log, a filter refused", "/admin/audit?match=x").await?;
+        audit.page("admin notices, none", "/admin/notices").await?;
+        stored_notices(&app, slug).await;
+        audit.page("admin notices, one failed", "/admin/notices").await?;
+        audit.page("admin notices, a filter refused", "/admin/notices?status=lost").await?;
         let players = format!("/admin/leagues/{slug}/teams/{team}/players");
         audit.page("admin players", &players).await?;
         audit
@@ -1004,4 +1008,47 @@ async fn previews_confirmations_and_refusals_pass_axe() {
         audit.verdict("anonymous and admin, desktop and phone")
     })
     .await;
+}
+
+/// Two notices as the sender leaves them, one sent and one failed (this app sends no mail:
+/// the page lists what is stored).
+async fn stored_notices(app: &TestApp, slug: &str) {
+    use spades_im::db::notices::{self, NewNotice};
+    let now = app.db.clock().now();
+    let mut tx = app.db.write().await.expect("a write");
+    let slug: spades_im::domain::Slug = slug.parse().expect("a slug");
+    let league = spades_im::db::leagues::by_slug(&mut tx, &slug)
+        .await
+        .expect("read")
+        .expect("the league")
+        .id;
+    for (i, address) in ["ana@students.test", "ben@students.test"]
+        .iter()
+        .enumerate()
+    {
+        let key = format!("match_moved:1:{i}");
+        let notice = NewNotice {
+            league_id: league,
+            event: "match_moved",
+            event_key: &key,
+            address,
+            subject: "Team 1 v Team 2 has moved · fall",
+            body_text: "Team 1 v Team 2 has moved.",
+            body_html: "<p>Team 1 v Team 2 has moved.</p>",
+        };
+        notices::insert(&mut tx, &notice, now)
+            .await
+            .expect("a notice");
+    }
+    let held = now.plus_seconds(25);
+    let first = notices::claim_due(&mut tx, now, held).await.expect("claim");
+    let second = notices::claim_due(&mut tx, now, held).await.expect("claim");
+    let (first, second) = (first.expect("a notice"), second.expect("another"));
+    notices::mark_sent(&mut tx, first.id, held, now)
+        .await
+        .expect("sent");
+    notices::mark_failed_try(&mut tx, (second.id, held), "550 5.1.1 no such user", None)
+        .await
+        .expect("failed");
+    tx.commit().await.expect("commit");
 }

@@ -663,6 +663,31 @@ async fn spawn_app_at(
         workers: None,
         public_url: None,
         oidc: None,
+        mail: None,
+    };
+    serve(dir, location, &settings).await
+}
+
+/// Starts the application on the test store (see [`test_store`]) on `clock`, sending notices
+/// by email through the relay at `smtp_url` from `im@spades.test`, its links to
+/// `http://spades.test`.
+pub async fn spawn_app_with_mail(smtp_url: &str, clock: Clock) -> TestApp {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let location = test_store(dir.path()).await;
+    let settings = Settings {
+        bind: "127.0.0.1:0".into(),
+        db: location.clone(),
+        secure_cookies: false,
+        page_cache: true,
+        clock,
+        trusted_proxies: vec![],
+        workers: None,
+        public_url: Some(url::Url::parse("http://spades.test").expect("a URL")),
+        oidc: None,
+        mail: Some(spades_im::service::notices::relay::MailSettings {
+            url: smtp_url.into(),
+            from: "IM Sports <im@spades.test>".into(),
+        }),
     };
     serve(dir, location, &settings).await
 }
@@ -711,6 +736,7 @@ async fn oidc_app(
         workers: None,
         public_url,
         oidc,
+        mail: None,
     };
     serve(dir, location, &settings).await
 }
@@ -950,6 +976,20 @@ impl Instance {
 impl TestApp {
     /// A second instance of the service on this test's store (page cache on, same clock).
     pub async fn another_instance(&self) -> Instance {
+        self.instance_with_mail(None).await
+    }
+
+    /// As [`TestApp::another_instance`], sending notices as [`spawn_app_with_mail`] does,
+    /// through the relay at `smtp_url`.
+    pub async fn another_mailing_instance(&self, smtp_url: &str) -> Instance {
+        self.instance_with_mail(Some(smtp_url)).await
+    }
+
+    async fn instance_with_mail(&self, smtp_url: Option<&str>) -> Instance {
+        let mail = smtp_url.map(|url| spades_im::service::notices::relay::MailSettings {
+            url: url.into(),
+            from: "IM Sports <im@spades.test>".into(),
+        });
         let settings = Settings {
             bind: "127.0.0.1:0".into(),
             db: self.location.clone(),
@@ -958,8 +998,11 @@ impl TestApp {
             clock: self.db.clock().clone(),
             trusted_proxies: vec![],
             workers: None,
-            public_url: None,
+            public_url: mail
+                .as_ref()
+                .map(|_| url::Url::parse("http://spades.test").expect("a URL")),
             oidc: None,
+            mail,
         };
         let app = Application::build(&settings)
             .await
@@ -982,6 +1025,7 @@ impl TestApp {
             workers: None,
             public_url: None,
             oidc: None,
+            mail: None,
         };
         let app = Application::build(&settings).await.expect("twin builds");
         let address = format!("http://127.0.0.1:{}", app.port());

@@ -106,6 +106,7 @@ async fn a_season_moves_to_postgres_and_answers_every_read_the_same() {
         workers: None,
         public_url: None,
         oidc: None,
+        mail: None,
     };
     let copy = Application::build(&settings).await.expect("copy builds");
     let copy_admin = Api {

@@ -458,6 +458,7 @@ async fn spawn_one_worker_app() -> (String, tempfile::TempDir) {
         workers: Some(1),
         public_url: None,
         oidc: None,
+        mail: None,
     };
     let app = Application::build(&settings).await.unwrap();
     accounts::create_user(app.db(), None, "coord", Role::Admin, PASSWORD)

@@ -451,6 +451,7 @@ async fn oidc_needs_a_public_url() {
         workers: None,
         public_url: None,
         oidc: Some(settings(&provider, false)),
+        mail: None,
     };
     assert!(spades_im::app::Application::build(&settings).await.is_err());
 }

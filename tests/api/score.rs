@@ -320,6 +320,7 @@ const API_ROUTES: &[(&str, &str, bool)] = &[
     ("post", "/api/v1/players/{id}/erase", true),
     ("post", "/api/v1/people/export", true),
     ("get", "/api/v1/audit", true),
+    ("get", "/api/v1/notices", true),
     ("post", "/api/v1/score", false),
     ("get", "/api/v1/presets", false),
     ("get", "/api/v1/openapi.json", false),

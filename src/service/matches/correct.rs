@@ -11,6 +11,7 @@ use crate::rules::{HandInput, Stage};
 use crate::service::action_keys::{self, Acted, ActionKey};
 use crate::service::audit;
 use crate::service::match_view::replay;
+use crate::service::notices::events;
 use crate::service::text::{self, Lines, TextRule};
 use crate::service::{ServiceError, User, require_admin, to_json};
 
@@ -92,6 +93,7 @@ pub async fn correct_hand(
         reset_path,
         key,
         now,
+        notices: db.notices().cloned(),
     };
     db.batched(move |conn| Box::pin(async move { entry.write(conn).await }))
         .await
@@ -108,6 +110,8 @@ struct CorrectionEntry {
     reset_path: bool,
     key: Option<ActionKey>,
     now: Timestamp,
+    /// Where the links of notices point, when notices are sent.
+    notices: Option<url::Url>,
 }
 
 impl CorrectionEntry {
@@ -122,6 +126,7 @@ impl CorrectionEntry {
             reset_path,
             key,
             now,
+            notices,
         } = self;
         let opened = for_write(conn, &user, id).await?;
         if let Some(first) = action_keys::first_answer(conn, id, key.as_ref()).await? {
@@ -163,6 +168,11 @@ impl CorrectionEntry {
             .after(&stored)
             .reason(&reason);
         audit::record(conn, &user, now, change).await?;
+        if let Some(public_url) = &notices {
+            let revision = hands.rows[index].revision;
+            let (changed, hand) = ((m, &after), (number, revision));
+            events::tell_result_corrected(conn, public_url, now, changed, hand, &reason).await?;
+        }
         let view = hands.answer(&after, scored);
         action_keys::keep(conn, id, key.as_ref(), &view, now).await?;
         Ok(Acted::Done(Box::new(view)))

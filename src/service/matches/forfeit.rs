@@ -1,6 +1,7 @@
 //! Forfeits: one team (the other wins) or both; a team's n-th regular-season forfeit drops
 //! it from the league when the league's forfeit policy says so.
 
+use crate::service::notices::events;
 use serde::{Deserialize, Serialize};
 
 use super::{check_version, league_of, writable};
@@ -48,6 +49,7 @@ async fn drop_at_limit(
     now: Timestamp,
     league: &League,
     team: TeamId,
+    notices: Option<&url::Url>,
 ) -> Result<(), ServiceError> {
     let Some(limit) = league.settings.forfeit.drop_after else {
         return Ok(());
@@ -76,6 +78,9 @@ async fn drop_at_limit(
             .reason(&reason),
     )
     .await?;
+    if let Some(public_url) = notices {
+        events::tell_team_dropped(conn, public_url, now, team, &reason, &cancelled).await?;
+    }
     Ok(())
 }
 
@@ -114,7 +119,7 @@ pub async fn forfeit(
         crate::service::playoffs::advance(&mut tx, id, now, None).await?;
     } else {
         for team in forfeiting_teams(&m, who) {
-            drop_at_limit(&mut tx, user, now, &league, team).await?;
+            drop_at_limit(&mut tx, user, now, &league, team, db.notices()).await?;
         }
     }
     let after = forfeit_audit_after(who, winner);
@@ -125,6 +130,9 @@ pub async fn forfeit(
         audit::Change::new("forfeit", audit::Subject::Match(id)).after(&after),
     )
     .await?;
+    if let Some(public_url) = db.notices() {
+        events::tell_forfeit(&mut tx, public_url, now, &m, who).await?;
+    }
     let view = reload(&mut tx, id, &league).await?;
     action_keys::keep(&mut tx, id, key.as_ref(), &view, now).await?;
     tx.commit().await?;

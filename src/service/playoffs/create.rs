@@ -17,6 +17,7 @@ use crate::league::divisions::{division_winners_first, winners_first_words};
 use crate::league::standings::Standing;
 use crate::service::divisions::Divisions;
 use crate::service::leagues::league_by_slug;
+use crate::service::notices::bracket as bracket_notices;
 use crate::service::standings::standings;
 use crate::service::{ServiceError, User, audit, require_admin};
 
@@ -313,6 +314,18 @@ pub async fn create_playoffs(
     }
     audit::record(&mut tx, user, now, change).await?;
     let view = bracket_of(&mut tx, &league.row.slug).await?;
+    if let Some(public_url) = db.notices() {
+        let bracket = (bracket_id, &league.row);
+        bracket_notices::tell_bracket_created(
+            &mut tx,
+            public_url,
+            now,
+            bracket,
+            &plan.seeds,
+            &view,
+        )
+        .await?;
+    }
     tx.commit().await?;
     Ok(view)
 }

@@ -9,6 +9,7 @@ pub mod league_doc;
 pub mod leagues;
 pub mod lineups;
 pub mod matches;
+pub mod notices;
 pub mod openapi;
 pub mod player_stats;
 pub mod players;
@@ -72,6 +73,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .configure(playoffs::routes)
         .configure(users::routes)
         .configure(audit::routes)
+        .configure(notices::routes)
         .configure(players::routes)
         .configure(player_stats::routes);
 }

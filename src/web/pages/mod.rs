@@ -9,6 +9,7 @@ pub mod console;
 pub mod hand_form;
 pub mod home;
 pub mod public;
+pub mod unsubscribe;
 
 use actix_web::web;
 
@@ -19,6 +20,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .configure(calculator::routes)
         .configure(account::routes)
         .configure(campus::routes)
+        .configure(unsubscribe::routes)
         .configure(admin::routes)
         .configure(admin::playoffs::routes)
         .configure(console::routes);

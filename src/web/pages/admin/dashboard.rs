@@ -1,6 +1,6 @@
 //! `/admin`: the leagues, the matches whose sportsmanship rating is missing (in leagues that
 //! require ratings: for chasing the supervisors) and the accounts, with a link to the
-//! accounts page (`/admin/users`), where they are managed.
+//! accounts page (`/admin/users`), where they are managed; whether notices by email are sent.
 
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, get, web};
@@ -88,6 +88,10 @@ struct DashboardPage {
     rating_leagues: usize,
     unrated: Vec<UnratedLine>,
     users: Vec<UserLine>,
+    /// The relay of notices in words, `None` when no mail is sent.
+    mail: Option<String>,
+    /// How many notices are pending, sent and failed.
+    notices: Vec<(&'static str, i64)>,
 }
 
 #[get("/admin")]
@@ -124,8 +128,15 @@ pub(super) async fn dashboard(
         .iter()
         .filter(|a| a.role == Role::Supervisor)
         .count();
+    let notices = crate::service::notices::listing::counts(&state.db)
+        .await?
+        .into_iter()
+        .map(|(status, n)| (status.as_str(), n))
+        .collect();
     let body = DashboardPage {
         nav: who.nav(),
+        mail: state.mail.clone(),
+        notices,
         first_steps: first_steps(view.leagues.len(), supervisors),
         leagues: view.leagues.into_iter().map(|l| (l.slug, l.name)).collect(),
         rating_leagues: view.rating_leagues,

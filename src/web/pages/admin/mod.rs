@@ -20,6 +20,7 @@ mod import;
 mod league;
 mod league_form;
 mod league_input;
+mod notices;
 mod players;
 pub mod playoffs;
 mod schedule;
@@ -54,6 +55,8 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .service(backup::backup)
         .service(audit::audit_page)
         .service(audit::audit_csv)
+        .service(notices::notices_page)
+        .service(notices::resend)
         .service(league::league_page)
         .service(seasons::archive_form)
         .service(seasons::archive)

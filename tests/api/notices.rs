@@ -1,0 +1,603 @@
+//! Notices by email against a real SMTP server (tests/smtp/sink.py, aiosmtpd): a postponed
+//! match mails both teams' players and the league's supervisors once, no one else; a relay
+//! that refuses for a while gets the notice later, once; nothing is sent without a relay.
+
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use spades_im::service::Role;
+
+use crate::helpers::{
+    Api, TestApp, json_with_status, manual_clock, spawn_app, spawn_app_with_mail,
+};
+use crate::smtp_sink::{Mail, Sink};
+
+/// League `fall` with four teams, each with two players with emails (`p{team}{seat}@…`),
+/// a supervisor with an email (`Sue@Staff.test`), and a match of teams 1 and 2; the admin and the match.
+pub(crate) async fn league(app: &TestApp) -> (Api, Value, Vec<i64>) {
+    league_with(app, json!("unc-im-300")).await
+}
+
+/// As [`league`], under `rules`.
+pub(crate) async fn league_with(app: &TestApp, rules: Value) -> (Api, Value, Vec<i64>) {
+    let admin = app.api_user("coord", Role::Admin).await;
+    let teams = app.league(&admin, "fall", rules, 4).await;
+    for (i, team) in teams.iter().enumerate() {
+        for seat in 1..=2 {
+            let r = admin
+                .post(
+                    &format!("/api/v1/teams/{team}/players"),
+                    &json!({"name": format!("Player {i}{seat}"),
+                            "email": format!("p{}{seat}@students.test", i + 1)}),
+                )
+                .await;
+            json_with_status(r, 201, "a player").await;
+        }
+    }
+    app.user("sue", Role::Supervisor).await;
+    let r = admin
+        .client
+        .patch(app.url("/api/v1/users/sue"))
+        .bearer_auth(&admin.token)
+        .json(&json!({"email": "Sue@Staff.test"}))
+        .send()
+        .await
+        .expect("patch sue");
+    json_with_status(r, 200, "sue's email").await;
+    let r = admin
+        .post(
+            "/api/v1/leagues/fall/supervisors",
+            &json!({"username": "sue"}),
+        )
+        .await;
+    assert_eq!(r.status(), 204, "sue supervises fall");
+    let m = admin.add_match("fall", teams[0], teams[1], "Table 1").await;
+    (admin, m, teams)
+}
+
+/// Waits until the sink holds `n` messages (at most 20 s), and a second more for any extra.
+pub(crate) async fn wait_for(sink: &Sink, n: usize) -> Vec<Mail> {
+    let until = std::time::Instant::now() + Duration::from_secs(20);
+    while sink.messages().len() < n && std::time::Instant::now() < until {
+        actix_web::rt::time::sleep(Duration::from_millis(100)).await;
+    }
+    actix_web::rt::time::sleep(Duration::from_secs(1)).await;
+    sink.messages()
+}
+
+async fn postpone(admin: &Api, m: &Value, reason: &str) {
+    let r = admin
+        .post(
+            &format!("/api/v1/matches/{}/postpone", m["id"]),
+            &json!({"reason": reason, "expected_version": m["version"]}),
+        )
+        .await;
+    json_with_status(r, 200, "postpone").await;
+}
+
+#[actix_web::test]
+async fn a_postponement_mails_both_teams_once_and_no_one_else() {
+    let sink = Sink::start();
+    let (clock, _time) = manual_clock("2026-11-27T15:00:00Z", chrono_tz::America::Chicago);
+    let app = spawn_app_with_mail(&sink.url(), clock).await;
+    let (admin, m, _) = league(&app).await;
+    postpone(&admin, &m, "the rec center is closed for the storm").await;
+
+    let mails = wait_for(&sink, 5).await;
+    let mut to: Vec<String> = mails.iter().flat_map(|m| m.to.clone()).collect();
+    to.sort();
+    assert_eq!(
+        to,
+        [
+            "p11@students.test",
+            "p12@students.test",
+            "p21@students.test",
+            "p22@students.test",
+            "sue@staff.test"
+        ],
+        "both teams' players and the league's supervisor, once each, no one of teams 3 and 4"
+    );
+    for mail in &mails {
+        let subject = mail.header("Subject").unwrap_or_default();
+        assert!(subject.contains("postponed"), "{subject}");
+        assert!(
+            mail.raw.contains("the rec center is closed for the storm"),
+            "the reason"
+        );
+        assert!(
+            mail.raw.contains("http://spades.test/matches/"),
+            "the match linked"
+        );
+        let unsubscribe = mail.header("List-Unsubscribe").unwrap_or_default();
+        assert!(
+            unsubscribe.starts_with("<http://spades.test/unsubscribe/"),
+            "{unsubscribe}"
+        );
+        assert_eq!(
+            mail.header("List-Unsubscribe-Post").as_deref(),
+            Some("List-Unsubscribe=One-Click")
+        );
+        assert!(
+            mail.header("Message-ID")
+                .is_some_and(|id| id.ends_with("@spades.test>"))
+        );
+        assert!(mail.raw.contains("text/plain") && mail.raw.contains("text/html"));
+    }
+}
+
+#[actix_web::test]
+async fn a_relay_that_refuses_for_a_while_gets_each_notice_later_once() {
+    let sink = Sink::start();
+    let (clock, time) = manual_clock("2026-11-27T15:00:00Z", chrono_tz::America::Chicago);
+    let app = spawn_app_with_mail(&sink.url(), clock).await;
+    let (admin, m, _) = league(&app).await;
+    sink.refuse(Some("451 4.3.0 the relay is busy"));
+    postpone(&admin, &m, "storm").await;
+    // The first tries are refused; nothing arrives while the relay refuses.
+    actix_web::rt::time::sleep(Duration::from_secs(3)).await;
+    assert!(sink.messages().is_empty());
+    sink.refuse(None);
+    // The retries are due within 30 s of the refusal (the service's clock).
+    time.advance(chrono::Duration::seconds(31));
+    let mails = wait_for(&sink, 5).await;
+    assert_eq!(
+        mails.len(),
+        5,
+        "each notice once: {:?}",
+        mails.iter().map(|m| &m.to).collect::<Vec<_>>()
+    );
+    let ids: std::collections::BTreeSet<_> = mails
+        .iter()
+        .filter_map(|m| m.header("Message-ID"))
+        .collect();
+    assert_eq!(ids.len(), 5, "one Message-ID per notice");
+}
+
+#[actix_web::test]
+async fn nothing_is_written_or_sent_without_a_relay() {
+    let app = spawn_app().await;
+    let (admin, m, _) = league(&app).await;
+    postpone(&admin, &m, "storm").await;
+    let mut conn = app.db.read().await.expect("a connection");
+    let all = spades_im::db::notices::list(&mut conn, None, None, 100)
+        .await
+        .expect("notices");
+    assert!(all.is_empty(), "{all:?}");
+}
+
+/// The token of the unsubscribe link in `mail`.
+fn unsubscribe_token(mail: &Mail) -> String {
+    let link = mail.header("List-Unsubscribe").unwrap_or_default();
+    link.trim_matches(['<', '>'])
+        .rsplit('/')
+        .next()
+        .unwrap_or_default()
+        .to_string()
+}
+
+#[actix_web::test]
+async fn one_click_unsubscribe_stops_that_address_until_it_subscribes_again() {
+    let sink = Sink::start();
+    let (clock, _time) = manual_clock("2026-11-27T15:00:00Z", chrono_tz::America::Chicago);
+    let app = spawn_app_with_mail(&sink.url(), clock).await;
+    let (admin, m, _) = league(&app).await;
+    postpone(&admin, &m, "storm").await;
+    let first = wait_for(&sink, 5).await;
+    let p11 = first
+        .iter()
+        .find(|m| m.to == ["p11@students.test"])
+        .expect("p11's notice");
+    let token = unsubscribe_token(p11);
+
+    // RFC 8058: the mail program posts `List-Unsubscribe=One-Click`, no cookie, no token.
+    let r = reqwest::Client::new()
+        .post(app.url(&format!("/unsubscribe/{token}")))
+        .header("Content-Type", "application/x-www-form-urlencoded")
+        .body("List-Unsubscribe=One-Click")
+        .send()
+        .await
+        .expect("one click");
+    assert_eq!(r.status(), 200);
+    let page = r.text().await.expect("page");
+    assert!(page.contains("no longer gets"), "{page}");
+    assert!(!page.contains("p11@"), "the address is never shown");
+
+    // A new time for the postponed match: everyone but p11 hears of it.
+    let now: Value = app
+        .get(&format!("/api/v1/matches/{}", m["id"]))
+        .await
+        .json()
+        .await
+        .expect("match");
+    let r = admin
+        .client
+        .patch(app.url(&format!("/api/v1/matches/{}", m["id"])))
+        .bearer_auth(&admin.token)
+        .json(&json!({"scheduled_at": "2026-12-03T19:00", "expected_version": now["version"]}))
+        .send()
+        .await
+        .expect("patch");
+    let moved = json_with_status(r, 200, "a new time").await;
+    let mails = wait_for(&sink, 9).await;
+    let later: Vec<&Mail> = mails[5..].iter().collect();
+    assert_eq!(later.len(), 4, "{later:?}");
+    assert!(later.iter().all(|m| m.to != ["p11@students.test"]));
+    assert!(
+        later.iter().all(|m| m.raw.contains("Thu 3 Dec, 19:00")),
+        "the new time"
+    );
+
+    // Subscribed again: p11 hears of the cancellation.
+    let r = reqwest::Client::new()
+        .post(app.url(&format!("/unsubscribe/{token}/resubscribe")))
+        .send()
+        .await
+        .expect("again");
+    assert_eq!(r.status(), 200);
+    let r = admin
+        .post(
+            &format!("/api/v1/matches/{}/cancel", m["id"]),
+            &json!({"reason": "the season ran out of nights", "expected_version": moved["version"]}),
+        )
+        .await;
+    json_with_status(r, 200, "cancel").await;
+    let mails = wait_for(&sink, 14).await;
+    assert!(mails[9..].iter().any(|m| m.to == ["p11@students.test"]));
+    assert_eq!(mails.len(), 14);
+    // A token no notice gave is a 404.
+    let r = reqwest::Client::new()
+        .post(app.url("/unsubscribe/0000"))
+        .send()
+        .await
+        .expect("unknown");
+    assert_eq!(r.status(), 404);
+}
+
+#[actix_web::test]
+async fn the_admin_reads_the_notices_by_league_and_status() {
+    let sink = Sink::start();
+    let (clock, _time) = manual_clock("2026-11-27T15:00:00Z", chrono_tz::America::Chicago);
+    let app = spawn_app_with_mail(&sink.url(), clock).await;
+    let (admin, m, _) = league(&app).await;
+    sink.refuse(Some("550 5.1.1 no such user"));
+    postpone(&admin, &m, "storm").await;
+    let until = std::time::Instant::now() + Duration::from_secs(20);
+    let failed = loop {
+        let r = admin.get("/api/v1/notices?league=fall&status=failed").await;
+        let list = json_with_status(r, 200, "failed notices").await;
+        if list["notices"].as_array().map(Vec::len) == Some(5) || std::time::Instant::now() > until
+        {
+            break list;
+        }
+        actix_web::rt::time::sleep(Duration::from_millis(200)).await;
+    };
+    let notices = failed["notices"].as_array().expect("notices");
+    assert_eq!(notices.len(), 5, "a 5xx fails at once: {failed}");
+    for n in notices {
+        assert_eq!(n["event"], "match_postponed");
+        assert_eq!(n["attempts"], 1);
+        assert!(
+            n["last_error"].as_str().is_some_and(|e| e.contains("550")),
+            "{n}"
+        );
+        assert_eq!(n["sent_at"], Value::Null);
+    }
+    let r = admin.get("/api/v1/notices?status=sent").await;
+    assert_eq!(json_with_status(r, 200, "sent").await["notices"], json!([]));
+    let r = admin.get("/api/v1/notices?league=nope").await;
+    json_with_status(r, 422, "an unknown league").await;
+    let r = admin.get("/api/v1/notices?status=lost").await;
+    json_with_status(r, 400, "an unknown status").await;
+    let metrics = app.get("/metrics").await.text().await.expect("metrics");
+    for line in [
+        "notices{status=\"failed\"} 5",
+        "notices{status=\"sent\"} 0",
+        "notices{status=\"pending\"} 0",
+        "notices{status=\"skipped\"} 0",
+    ] {
+        assert!(metrics.lines().any(|l| l == line), "{line} in:\n{metrics}");
+    }
+    assert!(
+        !metrics.contains("@students.test"),
+        "no address in the metrics"
+    );
+
+    // The admin's page lists them with a button each; one sent again reaches the relay.
+    let browser = app.browser("coord").await;
+    let dashboard = browser.get("/admin").await.text().await.expect("dashboard");
+    assert!(dashboard.contains("id=\"mail-on\""), "{dashboard}");
+    assert!(dashboard.contains("5 failed: send them again"));
+    let r = browser.get("/admin/notices?status=failed").await;
+    assert_eq!(r.status(), 200);
+    let page = r.text().await.expect("page");
+    assert_eq!(page.matches(">Send again</button>").count(), 5, "{page}");
+    assert!(
+        page.contains("p11@students.test"),
+        "the admin sees the addresses"
+    );
+    let id = notices[0]["id"].as_i64().expect("id");
+    sink.refuse(None);
+    let r = browser
+        .post_form(&format!("/admin/notices/{id}/resend"), &[])
+        .await;
+    assert_eq!(r.status(), 303);
+    let mails = wait_for(&sink, 1).await;
+    assert_eq!(mails.len(), 1, "only the notice sent again");
+    assert_eq!(mails[0].to, [notices[0]["to"].as_str().expect("to")]);
+    let r = browser
+        .post_form(&format!("/admin/notices/{id}/resend"), &[])
+        .await;
+    let again = r.headers()["location"]
+        .to_str()
+        .expect("location")
+        .to_string();
+    assert_eq!(
+        again,
+        format!("/admin/notices?unchanged={id}"),
+        "a second click changes nothing"
+    );
+    let r = browser.get("/admin/notices?status=lost").await;
+    assert_eq!(r.status(), 422);
+    let page = r.text().await.expect("page");
+    assert!(
+        page.contains("id=\"form-error\"")
+            && page.contains("choose pending, sent, failed or skipped")
+    );
+    let r = admin.get("/api/v1/notices?status=failed").await;
+    assert_eq!(
+        json_with_status(r, 200, "failed").await["notices"]
+            .as_array()
+            .map(Vec::len),
+        Some(4)
+    );
+}
+
+#[actix_web::test]
+async fn the_dashboard_says_when_no_mail_is_sent() {
+    let app = spawn_app().await;
+    app.user("coord", Role::Admin).await;
+    let browser = app.browser("coord").await;
+    let dashboard = browser.get("/admin").await.text().await.expect("dashboard");
+    assert!(dashboard.contains("id=\"mail-off\""), "{dashboard}");
+    let page = browser
+        .get("/admin/notices")
+        .await
+        .text()
+        .await
+        .expect("page");
+    assert!(page.contains("id=\"notices-off\""), "{page}");
+}
+
+/// `spades-im mail-test ADDRESS` sends one message through the relay, says so, and exits 1
+/// with the relay's answer when it refuses.
+#[test]
+fn mail_test_checks_the_relay() {
+    let sink = Sink::start();
+    let run = |address: &str| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_spades-im"))
+            .args(["mail-test", address, "--mail-from", "IM <im@spades.test>"])
+            .env("SPADES_SMTP_URL", sink.url())
+            .output()
+            .expect("spades-im runs")
+    };
+    let out = run("me@staff.test");
+    assert!(out.status.success(), "{out:?}");
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(said.contains("the relay took the test message"), "{said}");
+    let mails = sink.messages();
+    assert_eq!(mails.len(), 1);
+    assert_eq!(mails[0].to, ["me@staff.test"]);
+    assert!(mails[0].text.contains("It arrived"));
+    sink.refuse(Some("550 5.7.1 relaying denied"));
+    let out = run("me@staff.test");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("550"),
+        "{out:?}"
+    );
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_spades-im"))
+        .args(["mail-test", "me@staff.test"])
+        .env_remove("SPADES_SMTP_URL")
+        .env_remove("SPADES_MAIL_FROM")
+        .output()
+        .expect("spades-im runs");
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("needs --smtp-url"));
+}
+
+#[actix_web::test]
+async fn a_forfeit_and_a_moved_night_are_told_to_the_teams_they_touch() {
+    let sink = Sink::start();
+    let (clock, _time) = manual_clock("2026-11-27T15:00:00Z", chrono_tz::America::Chicago);
+    let app = spawn_app_with_mail(&sink.url(), clock).await;
+    let (admin, m, ids) = league(&app).await;
+    let r = admin
+        .post(
+            &format!("/api/v1/matches/{}/forfeit", m["id"]),
+            &json!({"team": "a"}),
+        )
+        .await;
+    json_with_status(r, 200, "forfeit").await;
+    let mails = wait_for(&sink, 5).await;
+    assert_eq!(mails.len(), 5);
+    assert!(
+        mails
+            .iter()
+            .all(|m| m.header("Subject").is_some_and(|s| s.contains("forfeited")))
+    );
+
+    // A night of teams 3 and 4 moved: only they (and the supervisor) hear of it.
+    let r = admin
+        .post(
+            "/api/v1/leagues/fall/matches",
+            &json!({"team_a": ids[2], "team_b": ids[3], "table": "Table 2",
+                    "scheduled_at": "2026-12-01T19:00"}),
+        )
+        .await;
+    json_with_status(r, 201, "a match on Dec 1").await;
+    let r = admin
+        .post(
+            "/api/v1/leagues/fall/nights/move",
+            &json!({"from": "2026-12-01", "to": "2026-12-03"}),
+        )
+        .await;
+    json_with_status(r, 200, "the night moved").await;
+    let mails = wait_for(&sink, 10).await;
+    let mut to: Vec<String> = mails[5..].iter().flat_map(|m| m.to.clone()).collect();
+    to.sort();
+    assert_eq!(
+        to,
+        [
+            "p31@students.test",
+            "p32@students.test",
+            "p41@students.test",
+            "p42@students.test",
+            "sue@staff.test"
+        ]
+    );
+    assert!(
+        mails[5..]
+            .iter()
+            .all(|m| m.raw.contains("The whole night of Tue 1 Dec, 19:00 moved"))
+    );
+}
+
+/// `spades-im serve` (the real binary) on `db`, sending through `smtp_url`; killed on drop.
+struct Served {
+    child: std::process::Child,
+    base: String,
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+async fn serve(db: &std::path::Path, smtp_url: &str) -> Served {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free port")
+        .port();
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_spades-im"))
+        .args(["serve", "--bind", &format!("127.0.0.1:{port}"), "--db"])
+        .arg(db)
+        .args([
+            "--public-url",
+            "http://spades.test",
+            "--mail-from",
+            "im@spades.test",
+        ])
+        .env("SPADES_SMTP_URL", smtp_url)
+        .env("SPADES_INSECURE_COOKIES", "true")
+        .env("SPADES_LOG", "warn")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("start spades-im");
+    let served = Served {
+        child,
+        base: format!("http://127.0.0.1:{port}"),
+    };
+    let until = std::time::Instant::now() + Duration::from_secs(30);
+    while reqwest::get(format!("{}/healthz", served.base))
+        .await
+        .is_err()
+    {
+        assert!(std::time::Instant::now() < until, "spades-im did not start");
+        actix_web::rt::time::sleep(Duration::from_millis(100)).await;
+    }
+    served
+}
+
+/// The notices waiting when the server is killed (`kill -9`, after their first try failed)
+/// are sent after the restart, each once, within the first retry's 30 s.
+#[actix_web::test]
+async fn notices_waiting_at_a_kill_9_are_sent_after_the_restart_once() {
+    let sink = Sink::start();
+    sink.refuse(Some("451 4.3.0 the relay is busy"));
+    let dir = tempfile::tempdir().expect("a folder");
+    let file = dir.path().join("spades.sqlite3");
+    let token = {
+        let clock = spades_im::domain::Clock::new(
+            std::sync::Arc::new(spades_im::domain::SystemTime),
+            chrono_tz::UTC,
+        );
+        let db = spades_im::db::Db::open_file(&file, clock)
+            .await
+            .expect("the file");
+        spades_im::service::accounts::create_user(
+            &db,
+            None,
+            "coord",
+            Role::Admin,
+            "a long password 1",
+        )
+        .await
+        .expect("an admin");
+        spades_im::service::accounts::create_token(&db, "coord", "test")
+            .await
+            .expect("a token")
+    };
+    let server = serve(&file, &sink.url()).await;
+    let admin = Api {
+        base: server.base.clone(),
+        token,
+        client: reqwest::Client::new(),
+    };
+    let r = admin
+        .post(
+            "/api/v1/leagues",
+            &json!({"name": "Fall", "slug": "fall", "rules": {"regular": "unc-im-300"}}),
+        )
+        .await;
+    json_with_status(r, 201, "a league").await;
+    let mut teams = Vec::new();
+    for t in 1..=2 {
+        let r = admin
+            .post(
+                "/api/v1/leagues/fall/teams",
+                &json!({"name": format!("Team {t}"), "players": [format!("X{t}a"), format!("X{t}b")]}),
+            )
+            .await;
+        let team = json_with_status(r, 201, "a team").await["id"]
+            .as_i64()
+            .expect("id");
+        for seat in 1..=2 {
+            let r = admin
+                .post(
+                    &format!("/api/v1/teams/{team}/players"),
+                    &json!({"name": format!("P{t}{seat}"), "email": format!("p{t}{seat}@students.test")}),
+                )
+                .await;
+            json_with_status(r, 201, "a player").await;
+        }
+        teams.push(team);
+    }
+    let m = admin.add_match("fall", teams[0], teams[1], "Table 1").await;
+    postpone(&admin, &m, "storm").await;
+    // The first tries fail (the relay refuses); then the server dies mid-wait.
+    actix_web::rt::time::sleep(Duration::from_secs(2)).await;
+    drop(server);
+    assert!(sink.messages().is_empty());
+    sink.refuse(None);
+    let _again = serve(&file, &sink.url()).await;
+    let until = std::time::Instant::now() + Duration::from_secs(40);
+    while sink.messages().len() < 4 && std::time::Instant::now() < until {
+        actix_web::rt::time::sleep(Duration::from_millis(200)).await;
+    }
+    actix_web::rt::time::sleep(Duration::from_secs(2)).await;
+    let mut to: Vec<String> = sink.messages().iter().flat_map(|m| m.to.clone()).collect();
+    to.sort();
+    assert_eq!(
+        to,
+        [
+            "p11@students.test",
+            "p12@students.test",
+            "p21@students.test",
+            "p22@students.test"
+        ],
+        "each waiting notice once after the restart"
+    );
+}
