@@ -1,6 +1,7 @@
 //! Recording the next hand, in the group commit: a repeated idempotency key answers the
 //! first answer again (rebuilt from what the key kept) and records nothing.
 
+use super::answer::{AnswerShape, HandAnswer, HandTotals};
 use super::time::time_expired;
 use super::{Bracket, for_write, league_of, open_hands, save_result, totals_of};
 use crate::db::hands::{self as db_hands, NewHand};
@@ -11,14 +12,15 @@ use crate::domain::ErrorCode;
 use crate::domain::{MatchId, MatchStatus, Timestamp};
 use crate::rules::{Game, HandInput, Stage};
 use crate::service::audit;
-use crate::service::match_view::{MatchView, Replayed, replay, rules_of, view_of};
+use crate::service::match_view::{Replayed, replay, rules_of, view_of};
 use crate::service::text;
 use crate::service::{ServiceError, User, to_json};
 
-/// The answer of a recorded hand, or the first answer again for a repeated idempotency key.
+/// The answer of a recorded hand, or the first answer again (in the shape first asked for)
+/// for a repeated idempotency key.
 pub enum Recorded {
-    New(Box<MatchView>),
-    Repeat(Box<MatchView>),
+    New(HandAnswer),
+    Repeat(HandAnswer),
 }
 
 /// How long an idempotency key is kept after its first use: a phone's outbox sends again
@@ -30,6 +32,15 @@ pub const IDEMPOTENCY_WINDOW: chrono::Duration = chrono::Duration::days(7);
 /// hand, so any backlog (a server that was off) is soon gone.
 const EXPIRE_AT_ONCE: i64 = 64;
 
+/// A hand to record: the hand, the match's version as last seen, the key of this attempt,
+/// and the answer asked for.
+pub struct NewHandEntry<'a> {
+    pub hand: &'a HandInput,
+    pub expected_version: i64,
+    pub idempotency_key: Option<&'a str>,
+    pub shape: AnswerShape,
+}
+
 /// Records the next hand. A repeated `idempotency_key` returns the first answer and records
 /// nothing; a stale `expected_version` is a conflict. Written in the next group commit.
 #[tracing::instrument(skip_all, fields(user_id = %user.id, match_id = %id))]
@@ -37,10 +48,14 @@ pub async fn record_hand(
     db: &Db,
     user: &User,
     id: MatchId,
-    input: &HandInput,
-    expected_version: i64,
-    idempotency_key: Option<&str>,
+    entry: &NewHandEntry<'_>,
 ) -> Result<Recorded, ServiceError> {
+    let NewHandEntry {
+        hand: input,
+        expected_version,
+        idempotency_key,
+        shape,
+    } = *entry;
     if let Some(key) = idempotency_key {
         text::check_idempotency_key(key)?;
     }
@@ -52,46 +67,58 @@ pub async fn record_hand(
         expected_version,
         idempotency_key: idempotency_key.map(str::to_owned),
         now: db.clock().now(),
+        shape,
     };
     let entered = db
         .batched(move |conn| Box::pin(async move { entry.record(conn).await }))
         .await?;
     Ok(match entered {
-        Entered::New(view) => Recorded::New(view),
+        Entered::New(answer) => Recorded::New(answer),
         // Rebuilt after the batch, on a reader: it is committed, and the writer is spared.
         Entered::Seen(record) => {
             let mut conn = db.read().await?;
-            Recorded::Repeat(Box::new(answer_again(&mut conn, id, &record).await?))
+            Recorded::Repeat(answer_again(&mut conn, id, &record).await?)
         }
     })
 }
 
 /// What the writer did with a hand: recorded it, or found its idempotency key kept.
 enum Entered {
-    New(Box<MatchView>),
+    New(HandAnswer),
     Seen(IdempotencyRecord),
 }
 
 /// What an idempotency key keeps of `answer`, the answer to the hand `request` (as sent)
-/// that stored the hand row `hand_id`: what the hands cannot tell of the match then.
+/// that stored the hand row `hand_id` and left the match as `after`: what the hands cannot
+/// tell of the match then.
 fn record_of(
     request: String,
     hand_id: i64,
-    answer: &MatchView,
+    after: &MatchRow,
+    answer: &HandAnswer,
 ) -> Result<IdempotencyRecord, ServiceError> {
+    let (names, sportsmanship) = match answer {
+        HandAnswer::Full(view) => (
+            [view.team_a.name.clone(), view.team_b.name.clone()],
+            view.sportsmanship
+                .as_ref()
+                .map(|ratings| to_json("ratings", ratings))
+                .transpose()?,
+        ),
+        // A light answer is rebuilt from the hands alone.
+        HandAnswer::Minimal(_) => ([String::new(), String::new()], None),
+    };
+    let [team_a_name, team_b_name] = names;
     Ok(IdempotencyRecord {
         request: Some(request),
         hand_id,
-        version: answer.version,
-        table_name: answer.table.clone(),
-        time_called_at: answer.time_called_at,
-        team_a_name: answer.team_a.name.clone(),
-        team_b_name: answer.team_b.name.clone(),
-        sportsmanship: answer
-            .sportsmanship
-            .as_ref()
-            .map(|ratings| to_json("ratings", ratings))
-            .transpose()?,
+        version: after.version,
+        table_name: after.table_name.clone(),
+        time_called_at: after.time_called_at,
+        team_a_name,
+        team_b_name,
+        sportsmanship,
+        minimal: answer.shape() == AnswerShape::Minimal,
     })
 }
 
@@ -104,7 +131,7 @@ async fn answer_again(
     conn: &mut Conn,
     id: MatchId,
     record: &IdempotencyRecord,
-) -> Result<MatchView, ServiceError> {
+) -> Result<HandAnswer, ServiceError> {
     let now = db_matches::by_id(conn, id)
         .await?
         .ok_or(ServiceError::NotFound)?;
@@ -133,6 +160,12 @@ async fn answer_again(
         hands_played: totals.hands_played,
         ..now
     };
+    if record.minimal {
+        return Ok(HandAnswer::Minimal(HandTotals::of(
+            &then,
+            rows.len() as i64,
+        )));
+    }
     let names = (
         Some(record.team_a_name.clone()),
         Some(record.team_b_name.clone()),
@@ -159,7 +192,7 @@ async fn answer_again(
         .map(serde_json::from_str)
         .transpose()
         .map_err(|e| ServiceError::corrupt("kept ratings", e))?;
-    Ok(view)
+    Ok(HandAnswer::Full(Box::new(view)))
 }
 
 /// A hand sent for the writer's next batch.
@@ -172,6 +205,7 @@ struct HandEntry {
     expected_version: i64,
     idempotency_key: Option<String>,
     now: Timestamp,
+    shape: AnswerShape,
 }
 
 impl HandEntry {
@@ -184,6 +218,7 @@ impl HandEntry {
             expected_version,
             idempotency_key,
             now,
+            shape,
         } = self;
         let opened = for_write(conn, &user, id).await?;
         if let Some(key) = &idempotency_key
@@ -225,11 +260,16 @@ impl HandEntry {
             audit::Change::new("record_hand", audit::Subject::Match(id)).after(&stored),
         )
         .await?;
-        let view = hands.answer(&after, scored);
+        let number = hands.inputs.len() as i64;
+        let answer = match shape {
+            AnswerShape::Full => HandAnswer::Full(Box::new(hands.answer(&after, scored))),
+            AnswerShape::Minimal => HandAnswer::Minimal(HandTotals::of(&after, number)),
+        };
         if let Some(key) = &idempotency_key {
-            keep_answer(conn, id, key, record_of(request, hand_id, &view)?, now).await?;
+            let record = record_of(request, hand_id, &after, &answer)?;
+            keep_answer(conn, id, key, record, now).await?;
         }
-        Ok(Entered::New(Box::new(view)))
+        Ok(Entered::New(answer))
     }
 }
 
