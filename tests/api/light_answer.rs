@@ -21,7 +21,7 @@ async fn started(app: &TestApp) -> (Api, i64, i64) {
 
 /// Hand `k`: the teams take turns to be set, so the game does not end for a long while.
 fn hand(k: usize) -> Value {
-    if k % 2 == 0 {
+    if k.is_multiple_of(2) {
         json!({"a": {"bids": [4, 3], "tricks": [3, 3]}, "b": {"bids": [2, 2], "tricks": [4, 3]}})
     } else {
         json!({"a": {"bids": [2, 2], "tricks": [4, 3]}, "b": {"bids": [4, 3], "tricks": [3, 3]}})
