@@ -117,3 +117,78 @@ async fn a_resend_answers_in_the_form_first_asked_for() {
     assert!(r.headers().get("preference-applied").is_none());
     assert_eq!(r.json::<Value>().await.expect("json"), second);
 }
+
+/// Hands of every kind, in turn: made bids, a nil made and one set, a misdeal, a team set,
+/// bags piling up.
+fn varied(k: usize) -> Value {
+    match k % 6 {
+        0 => {
+            json!({"a": {"bids": [4, 3], "tricks": [4, 3]}, "b": {"bids": [3, 3], "tricks": [3, 3]}})
+        }
+        1 => {
+            json!({"a": {"bids": [4, "nil"], "tricks": [5, 0]}, "b": {"bids": [3, 3], "tricks": [4, 4]}})
+        }
+        2 => {
+            json!({"a": {"bids": [4, "nil"], "tricks": [4, 1]}, "b": {"bids": [3, 3], "tricks": [4, 4]}})
+        }
+        3 => json!({"misdeal": true}),
+        4 => {
+            json!({"a": {"bids": [5, 4], "tricks": [3, 3]}, "b": {"bids": [2, 2], "tricks": [4, 3]}})
+        }
+        _ => {
+            json!({"a": {"bids": [1, 1], "tricks": [5, 4]}, "b": {"bids": [2, 2], "tricks": [2, 2]}})
+        }
+    }
+}
+
+/// The light answers (the game continued from the match's kept totals, its hands not
+/// replayed) say what replaying every hand says, hand after hand, to the game's end.
+#[actix_web::test]
+async fn the_light_totals_are_the_replayed_totals_to_the_end() {
+    let app = spawn_app().await;
+    let (admin, id, mut version) = started(&app).await;
+    let mut answers = Vec::new();
+    for k in 1..=200 {
+        let body = json!({"hand": varied(k), "expected_version": version});
+        let r = post(&admin, id, &body, Some("return=minimal")).await;
+        assert_eq!(r.status(), 201, "hand {k}");
+        let light: Value = r.json().await.expect("json");
+        version = light["version"].as_i64().expect("version");
+        let over = light["game_status"] != "in_progress" && light["game_status"] != "tiebreak";
+        answers.push(light);
+        if over {
+            break;
+        }
+    }
+    let last = answers.last().expect("hands").clone();
+    assert_eq!(last["game_status"], "won", "the game ends: {last}");
+    // The match's hands, replayed from the first when the match is read.
+    let full: Value = app
+        .get(&format!("/api/v1/matches/{id}"))
+        .await
+        .json()
+        .await
+        .expect("the match");
+    let hands = full["hands"].as_array().expect("hands");
+    assert_eq!(hands.len(), answers.len());
+    for (light, replayed) in answers.iter().zip(hands) {
+        for side in ["a", "b"] {
+            assert_eq!(
+                light[side]["score"], replayed[side]["score"],
+                "hand {}",
+                light["number"]
+            );
+            assert_eq!(
+                light[side]["bags"], replayed[side]["bags"],
+                "hand {}",
+                light["number"]
+            );
+        }
+    }
+    assert_eq!(last["winner"], full["winner"]);
+    // And the totals the match keeps agree with its hands (`spades-im check`).
+    let report = spades_im::service::check::check(&app.db)
+        .await
+        .expect("the check");
+    assert!(report.differences.is_empty(), "{:?}", report.differences);
+}

@@ -3,14 +3,14 @@
 
 use super::answer::{AnswerShape, HandAnswer, HandTotals};
 use super::time::time_expired;
-use super::{Bracket, for_write, league_of, open_hands, save_result, totals_of};
-use crate::db::hands::{self as db_hands, NewHand};
+use super::{Bracket, check_version, for_write, league_of, open_hands, save_result, totals_of};
+use crate::db::hands::{self as db_hands, HandRow, NewHand};
 use crate::db::idempotency::{self as db_idempotency, IdempotencyRecord};
 use crate::db::matches::{self as db_matches, MatchRow};
 use crate::db::{Conn, Db};
 use crate::domain::ErrorCode;
-use crate::domain::{MatchId, MatchStatus, Timestamp};
-use crate::rules::{Game, HandInput, Stage};
+use crate::domain::{FieldError, GameStatus, MatchId, MatchStatus, Timestamp};
+use crate::rules::{Game, HandInput, Stage, TeamTotal};
 use crate::service::audit;
 use crate::service::match_view::{Replayed, replay, rules_of, view_of};
 use crate::service::text;
@@ -210,29 +210,82 @@ struct HandEntry {
 
 impl HandEntry {
     async fn record(self, conn: &mut Conn) -> Result<Entered, ServiceError> {
-        let HandEntry {
-            user,
-            id,
-            input,
-            request,
-            expected_version,
-            idempotency_key,
-            now,
-            shape,
-        } = self;
-        let opened = for_write(conn, &user, id).await?;
-        if let Some(key) = &idempotency_key
-            && let Some(seen) = seen_before(conn, id, key, &request).await?
+        let opened = for_write(conn, &self.user, self.id).await?;
+        if let Some(key) = &self.idempotency_key
+            && let Some(seen) = seen_before(conn, self.id, key, &self.request).await?
         {
             return Ok(Entered::Seen(seen));
         }
-        let mut hands = open_hands(conn, opened, expected_version, check_takes_hands).await?;
+        if self.shape == AnswerShape::Minimal
+            && let Some(game) = self.continued(conn, &opened.row).await?
+        {
+            return self.record_light(conn, &opened.row, game).await;
+        }
+        self.record_replayed(conn, opened).await
+    }
+
+    /// For the light answer, the game as the match's cached totals keep it, its hands not
+    /// replayed; `None` where the new hand needs them: the first (its lineups may be
+    /// required) and one after time ran out (the time-called hand is marked once).
+    async fn continued(&self, conn: &mut Conn, m: &MatchRow) -> Result<Option<Game>, ServiceError> {
+        check_version(m, self.expected_version)?;
+        check_takes_hands(m)?;
+        let league = league_of(conn, m).await?;
+        let rules = rules_of(m, &league)?;
+        if m.hands_played == 0 || time_expired(m, &rules, self.now) {
+            return Ok(None);
+        }
+        let total = |score: i64, bags: i64| -> Option<TeamTotal> {
+            Some(TeamTotal {
+                score: i32::try_from(score).ok()?,
+                bags: u32::try_from(bags).ok()?,
+            })
+        };
+        let cached = total(m.score_a, m.bags_a).zip(total(m.score_b, m.bags_b));
+        let hands = usize::try_from(m.hands_played).ok();
+        let (Some((a, b)), Some(hands)) = (cached, hands) else {
+            return Err(ServiceError::corrupt("cached totals", "out of range"));
+        };
+        let tiebreak = m.game_status == GameStatus::Tiebreak;
+        Game::continued(rules, m.stage, [a, b], hands, tiebreak)
+            .map(Some)
+            .map_err(|e| ServiceError::corrupt("cached totals", e.message))
+    }
+
+    /// Records the hand on `game` (the match `m` as its totals keep it): the light answer.
+    async fn record_light(
+        self,
+        conn: &mut Conn,
+        m: &MatchRow,
+        mut game: Game,
+    ) -> Result<Entered, ServiceError> {
+        let number = m.hands_played + 1;
+        let hand = self
+            .input
+            .parse(game.hands_played() + 1)
+            .map_err(FieldError::from)?;
+        game.play(&hand).map_err(FieldError::from)?;
+        let stored = to_json("hand", &self.input)?;
+        let (row, after) = self.store(conn, m, &game, &stored, number).await?;
+        let hand_id = row.id.0;
+        let answer = HandAnswer::Minimal(HandTotals::of(&after, number));
+        self.keep(conn, hand_id, &after, &answer).await?;
+        Ok(Entered::New(answer))
+    }
+
+    /// Records the hand after replaying the match's hands with it at the end.
+    async fn record_replayed(
+        self,
+        conn: &mut Conn,
+        opened: db_matches::MatchForWrite,
+    ) -> Result<Entered, ServiceError> {
+        let mut hands = open_hands(conn, opened, self.expected_version, check_takes_hands).await?;
         hands.check_lineups()?;
         let m = &hands.m;
-        let mut hand = input;
+        let mut hand = self.input.clone();
         // The hand in play when time runs out is the time-called one (docs/scoring.md §4.3, §8.3).
         if !hand.misdeal
-            && time_expired(m, &hands.rules, now)
+            && time_expired(m, &hands.rules, self.now)
             && !hands.inputs.iter().any(|h| h.time_called)
         {
             hand.time_called = true;
@@ -240,36 +293,58 @@ impl HandEntry {
         hands.inputs.push(hand);
         let (game, scored) = replay(&hands.rules, m.stage, &hands.inputs)?;
         let stored = to_json("hand", &hands.inputs[hands.inputs.len() - 1])?;
-        let new = NewHand {
-            match_id: id,
-            number: hands.inputs.len() as i64,
-            revision: 1,
-            hand: &stored,
-            reason: None,
-            recorded_by: Some(user.id),
-            now,
-        };
-        let stored_row = db_hands::insert_hand(conn, &new).await?;
-        let hand_id = stored_row.id.0;
-        hands.rows.push(stored_row);
-        let after = save_result(conn, m, &game, bracket_after_hand(m, &game), now).await?;
-        audit::record(
-            conn,
-            &user,
-            now,
-            audit::Change::new("record_hand", audit::Subject::Match(id)).after(&stored),
-        )
-        .await?;
         let number = hands.inputs.len() as i64;
-        let answer = match shape {
+        let (row, after) = self.store(conn, m, &game, &stored, number).await?;
+        let hand_id = row.id.0;
+        hands.rows.push(row);
+        let answer = match self.shape {
             AnswerShape::Full => HandAnswer::Full(Box::new(hands.answer(&after, scored))),
             AnswerShape::Minimal => HandAnswer::Minimal(HandTotals::of(&after, number)),
         };
-        if let Some(key) = &idempotency_key {
-            let record = record_of(request, hand_id, &after, &answer)?;
-            keep_answer(conn, id, key, record, now).await?;
-        }
+        self.keep(conn, hand_id, &after, &answer).await?;
         Ok(Entered::New(answer))
+    }
+
+    /// Writes hand `number` (`stored`, as JSON) and the totals of `game` after it over match
+    /// `m`, with its audit row: the hand's row and the match after it.
+    async fn store(
+        &self,
+        conn: &mut Conn,
+        m: &MatchRow,
+        game: &Game,
+        stored: &str,
+        number: i64,
+    ) -> Result<(HandRow, MatchRow), ServiceError> {
+        let new = NewHand {
+            match_id: self.id,
+            number,
+            revision: 1,
+            hand: stored,
+            reason: None,
+            recorded_by: Some(self.user.id),
+            now: self.now,
+        };
+        let row = db_hands::insert_hand(conn, &new).await?;
+        let after = save_result(conn, m, game, bracket_after_hand(m, game), self.now).await?;
+        let change =
+            audit::Change::new("record_hand", audit::Subject::Match(self.id)).after(stored);
+        audit::record(conn, &self.user, self.now, change).await?;
+        Ok((row, after))
+    }
+
+    /// Keeps `answer` under the hand's idempotency key, if it has one.
+    async fn keep(
+        self,
+        conn: &mut Conn,
+        hand_id: i64,
+        after: &MatchRow,
+        answer: &HandAnswer,
+    ) -> Result<(), ServiceError> {
+        if let Some(key) = &self.idempotency_key {
+            let record = record_of(self.request, hand_id, after, answer)?;
+            keep_answer(conn, self.id, key, record, self.now).await?;
+        }
+        Ok(())
     }
 }
 
