@@ -91,6 +91,30 @@ fn generate(db: &Path, teams: usize, matches: usize, hands: usize) -> String {
     out.lines().last().unwrap_or_default().to_string()
 }
 
+/// The admin the bench acts as: "bench", added with a password of its own the first time (the
+/// generator's first admin has a one-time password, and its tokens are refused until it is
+/// changed).
+fn bench_admin(db: &Path) -> String {
+    use std::io::Write;
+    let listed = run(&["user", "list"], db);
+    if !listed.lines().any(|l| l.split_whitespace().next() == Some("bench")) {
+        let mut child = Command::new(BIN)
+            .arg("--db")
+            .arg(db)
+            .args(["user", "add", "bench", "--role", "admin", "--password-stdin"])
+            .env("SPADES_LOG", "warn")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .spawn()
+            .expect("run spades-im user add");
+        let mut stdin = child.stdin.take().expect("stdin");
+        writeln!(stdin, "a long bench password 1").expect("the password");
+        drop(stdin);
+        assert!(child.wait().expect("user add").success(), "user add bench");
+    }
+    "bench".into()
+}
+
 fn start(db: &Path) -> Server {
     start_with(db, &[])
 }
@@ -100,7 +124,7 @@ fn start_with(db: &Path, flags: &[&str]) -> Server {
         .and_then(|l| l.local_addr())
         .expect("a free port")
         .port();
-    let token = run(&["token", "create", "admin", "--label", "bench"], db)
+    let token = run(&["token", "create", &bench_admin(db), "--label", "bench"], db)
         .trim()
         .to_string();
     let mut command = Command::new(BIN);
