@@ -97,11 +97,21 @@ fn generate(db: &Path, teams: usize, matches: usize, hands: usize) -> String {
 fn bench_admin(db: &Path) -> String {
     use std::io::Write;
     let listed = run(&["user", "list"], db);
-    if !listed.lines().any(|l| l.split_whitespace().next() == Some("bench")) {
+    if !listed
+        .lines()
+        .any(|l| l.split_whitespace().next() == Some("bench"))
+    {
         let mut child = Command::new(BIN)
             .arg("--db")
             .arg(db)
-            .args(["user", "add", "bench", "--role", "admin", "--password-stdin"])
+            .args([
+                "user",
+                "add",
+                "bench",
+                "--role",
+                "admin",
+                "--password-stdin",
+            ])
             .env("SPADES_LOG", "warn")
             .stdin(Stdio::piped())
             .stdout(Stdio::null())
@@ -124,9 +134,12 @@ fn start_with(db: &Path, flags: &[&str]) -> Server {
         .and_then(|l| l.local_addr())
         .expect("a free port")
         .port();
-    let token = run(&["token", "create", &bench_admin(db), "--label", "bench"], db)
-        .trim()
-        .to_string();
+    let token = run(
+        &["token", "create", &bench_admin(db), "--label", "bench"],
+        db,
+    )
+    .trim()
+    .to_string();
     let mut command = Command::new(BIN);
     command
         .arg("--db")
