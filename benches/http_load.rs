@@ -26,12 +26,13 @@
 //! PostgreSQL side by side on that season: hand entry with one instance, and with two
 //! instances on one PostgreSQL database; the pages on one instance.
 //!
-//! `cargo bench --bench http_load -- growth` plays one match of 150 hands through the API,
-//! each hand with an idempotency key, on a fresh SQLite file, and prints what each hand adds
-//! to the database (its pages, `page_count × page_size`, WAL included; and the bytes SQLite
-//! stores in them, `dbstat`'s payload) over hands 1–10, 71–80 and 141–150, and the stored
-//! size of each hand's idempotency key: a match's cost on disk should be linear in its hands,
-//! so all of them stay flat.
+//! `cargo bench --bench http_load -- growth` plays one match of 500 hands through the API,
+//! each hand with an idempotency key, on a fresh SQLite file, then a second one asking for
+//! the light answer (`Prefer: return=minimal`), and prints for hands 1–10, 241–250 and
+//! 491–500 the time a hand takes (median, one at a time), its answer's size, what each hand
+//! adds to the database (its pages, `page_count × page_size`, WAL included; and the bytes
+//! SQLite stores in them, `dbstat`'s payload), and the stored size of each hand's
+//! idempotency key: a hand's cost should not grow with its match, so all of them stay flat.
 //!
 //! Environment: `LOAD_SECONDS` (per measurement, default 5), `LOAD_CONNS` (default
 //! `1,16,64,256`), `SERVER_LOG` (the server's log filter, shown on stderr). Figures only: nothing here fails on a time.
@@ -90,6 +91,40 @@ fn generate(db: &Path, teams: usize, matches: usize, hands: usize) -> String {
     out.lines().last().unwrap_or_default().to_string()
 }
 
+/// The admin the bench acts as: "bench", added with a password of its own the first time (the
+/// generator's first admin has a one-time password, and its tokens are refused until it is
+/// changed).
+fn bench_admin(db: &Path) -> String {
+    use std::io::Write;
+    let listed = run(&["user", "list"], db);
+    if !listed
+        .lines()
+        .any(|l| l.split_whitespace().next() == Some("bench"))
+    {
+        let mut child = Command::new(BIN)
+            .arg("--db")
+            .arg(db)
+            .args([
+                "user",
+                "add",
+                "bench",
+                "--role",
+                "admin",
+                "--password-stdin",
+            ])
+            .env("SPADES_LOG", "warn")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .spawn()
+            .expect("run spades-im user add");
+        let mut stdin = child.stdin.take().expect("stdin");
+        writeln!(stdin, "a long bench password 1").expect("the password");
+        drop(stdin);
+        assert!(child.wait().expect("user add").success(), "user add bench");
+    }
+    "bench".into()
+}
+
 fn start(db: &Path) -> Server {
     start_with(db, &[])
 }
@@ -99,9 +134,12 @@ fn start_with(db: &Path, flags: &[&str]) -> Server {
         .and_then(|l| l.local_addr())
         .expect("a free port")
         .port();
-    let token = run(&["token", "create", "admin", "--label", "bench"], db)
-        .trim()
-        .to_string();
+    let token = run(
+        &["token", "create", &bench_admin(db), "--label", "bench"],
+        db,
+    )
+    .trim()
+    .to_string();
     let mut command = Command::new(BIN);
     command
         .arg("--db")
@@ -736,9 +774,9 @@ async fn stores() {
 }
 
 /// Hands in the match of `growth`.
-const GROWTH_HANDS: usize = 150;
+const GROWTH_HANDS: usize = 500;
 /// The stretches of hands `growth` reports, first and last hand.
-const GROWTH_STRETCHES: [(usize, usize); 3] = [(1, 10), (71, 80), (141, 150)];
+const GROWTH_STRETCHES: [(usize, usize); 3] = [(1, 10), (241, 250), (491, 500)];
 
 /// The database's size as SQLite sees it: its pages, those still in the WAL included.
 async fn database_bytes(conn: &mut sqlx::SqliteConnection) -> i64 {
@@ -812,66 +850,88 @@ async fn growth() {
         .await;
         teams.push(team["id"].as_i64().expect("team id"));
     }
-    let m = api(
-        &server,
-        "POST",
-        "/api/v1/leagues/growth/matches",
-        json!({"team_a": teams[0], "team_b": teams[1]}),
-    )
-    .await;
-    let id = m["id"].as_i64().expect("match id");
     let client = reqwest::Client::new();
     let auth = format!("Bearer {}", server.token);
-    let mut version = start_match(&client, &server.base, &auth, id).await;
     let mut conn = sqlx::sqlite::SqliteConnectOptions::new()
         .filename(&db)
         .read_only(true)
         .connect()
         .await
         .expect("open the database");
-    // bytes[k], payload[k]: the database after hand k ([0]: before the first).
-    let mut bytes = vec![database_bytes(&mut conn).await];
-    let mut payload = vec![payload_bytes(&mut conn).await];
-    let mut keys = vec![0];
-    for k in 1..=GROWTH_HANDS {
-        let key = format!("growth-{id}-hand-{k}");
-        let r = client
-            .post(format!("{}/api/v1/matches/{id}/hands", server.base))
-            .header("authorization", &auth)
-            .json(&json!({"hand": hand(k), "expected_version": version, "idempotency_key": key}))
-            .send()
-            .await
-            .expect("hand");
-        assert_eq!(r.status(), 201, "hand {k}");
-        let m: Value = r.json().await.expect("match json");
-        assert_eq!(m["status"], "in_progress", "hand {k} does not end the game");
-        version = m["version"].as_i64().expect("version");
-        bytes.push(database_bytes(&mut conn).await);
-        payload.push(payload_bytes(&mut conn).await);
-        keys.push(key_bytes(&mut conn, &key).await);
-    }
-    println!(
-        "\n{GROWTH_HANDS} hands, one match, each with an idempotency key (SQLite)\n\n\
-         | hands | database bytes added per hand (`page_count × page_size`) | stored bytes added per hand (`dbstat` payload) | bytes of one hand's idempotency key (min–max) |\n|---|---|---|---|"
-    );
-    let per_hand = |v: &[i64], first: usize, last: usize| {
-        (v[last] - v[first - 1]) as f64 / (last - first + 1) as f64
-    };
-    for (first, last) in GROWTH_STRETCHES {
-        let stretch = &keys[first..=last];
+    for minimal in [false, true] {
+        let m = api(
+            &server,
+            "POST",
+            "/api/v1/leagues/growth/matches",
+            json!({"team_a": teams[0], "team_b": teams[1]}),
+        )
+        .await;
+        let id = m["id"].as_i64().expect("match id");
+        let mut version = start_match(&client, &server.base, &auth, id).await;
+        // bytes[k], payload[k]: the database after hand k ([0]: before the first); the
+        // others per hand k ([0] unused).
+        let mut bytes = vec![database_bytes(&mut conn).await];
+        let mut payload = vec![payload_bytes(&mut conn).await];
+        let mut keys = vec![0];
+        let mut micros = vec![0];
+        let mut answers = vec![0];
+        for k in 1..=GROWTH_HANDS {
+            let key = format!("growth-{id}-hand-{k}");
+            let mut post = client
+                .post(format!("{}/api/v1/matches/{id}/hands", server.base))
+                .header("authorization", &auth)
+                .json(
+                    &json!({"hand": hand(k), "expected_version": version, "idempotency_key": key}),
+                );
+            if minimal {
+                post = post.header("Prefer", "return=minimal");
+            }
+            let started = Instant::now();
+            let r = post.send().await.expect("hand");
+            assert_eq!(r.status(), 201, "hand {k}");
+            let body = r.bytes().await.expect("the answer");
+            micros.push(started.elapsed().as_micros() as i64);
+            answers.push(body.len() as i64);
+            let m: Value = serde_json::from_slice(&body).expect("match json");
+            assert_eq!(
+                m["game_status"], "in_progress",
+                "hand {k} does not end the game"
+            );
+            version = m["version"].as_i64().expect("version");
+            bytes.push(database_bytes(&mut conn).await);
+            payload.push(payload_bytes(&mut conn).await);
+            keys.push(key_bytes(&mut conn, &key).await);
+        }
+        let asked = if minimal {
+            "`Prefer: return=minimal`"
+        } else {
+            "the full answer"
+        };
         println!(
-            "| {first}–{last} | {:.0} | {:.0} | {}–{} |",
-            per_hand(&bytes, first, last),
-            per_hand(&payload, first, last),
-            stretch.iter().min().expect("keys"),
-            stretch.iter().max().expect("keys")
+            "\n{GROWTH_HANDS} hands, one match, each with an idempotency key, {asked} (SQLite)\n\n\
+             | hands | time per hand (median, ms) | answer bytes | database bytes added per hand (`page_count × page_size`) | stored bytes added per hand (`dbstat` payload) | bytes of one hand's idempotency key (min–max) |\n|---|---|---|---|---|---|"
         );
+        let per_hand = |v: &[i64], first: usize, last: usize| {
+            (v[last] - v[first - 1]) as f64 / (last - first + 1) as f64
+        };
+        let median = |v: &[i64]| {
+            let mut v = v.to_vec();
+            v.sort_unstable();
+            v[v.len() / 2]
+        };
+        for (first, last) in GROWTH_STRETCHES {
+            let stretch = &keys[first..=last];
+            println!(
+                "| {first}–{last} | {:.2} | {} | {:.0} | {:.0} | {}–{} |",
+                median(&micros[first..=last]) as f64 / 1000.0,
+                median(&answers[first..=last]),
+                per_hand(&bytes, first, last),
+                per_hand(&payload, first, last),
+                stretch.iter().min().expect("keys"),
+                stretch.iter().max().expect("keys")
+            );
+        }
     }
-    println!(
-        "| 1–{GROWTH_HANDS} | {:.0} | {:.0} | |",
-        per_hand(&bytes, 1, GROWTH_HANDS),
-        per_hand(&payload, 1, GROWTH_HANDS)
-    );
 }
 
 fn main() {

@@ -26,7 +26,7 @@ use crate::rules::{HandInput, RulesSpec};
 use crate::service::action_keys::Acted;
 use crate::service::conduct::{self, RatingInput};
 use crate::service::leagues::{self, League, NewLeagueInput, StageRules};
-use crate::service::matches::{self, Recorded};
+use crate::service::matches::{self, AnswerShape, HandAnswer, NewHandEntry, Recorded};
 use crate::service::players::PlayerInput;
 use crate::service::schedule::ScheduleInput;
 use crate::service::teams::NewTeamInput;
@@ -170,13 +170,19 @@ async fn play(
             break;
         }
         let hand = random_hand(rng);
-        view = match matches::record_hand(db, user, id, &hand, view.version, None)
+        let entry = NewHandEntry {
+            hand: &hand,
+            expected_version: view.version,
+            idempotency_key: None,
+            shape: AnswerShape::Full,
+        };
+        view = match matches::record_hand(db, user, id, &entry)
             .await
             .map_err(service)
             .with_context(|| format!("demo match {id}, hand {}", hands + 1))?
         {
-            Recorded::New(view) => *view,
-            Recorded::Repeat(_) => bail!("demo match {id}: a hand was taken for a repeat"),
+            Recorded::New(HandAnswer::Full(view)) => *view,
+            _ => bail!("demo match {id}: a hand was not answered with the match"),
         };
         hands += 1;
         if hands > 200 {

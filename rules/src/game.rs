@@ -127,6 +127,27 @@ impl Game {
         Ok(game)
     }
 
+    /// A game under way as a store keeps it after `hands` hands: its totals, and whether the
+    /// next hand is a tie-break hand. The game the replay of those hands gives, without
+    /// replaying them (a store's new hand costs the same at hand 500 as at hand 1). Refused
+    /// as [`Game::resume`] refuses.
+    pub fn continued(
+        rules: Rules,
+        stage: Stage,
+        [a, b]: [TeamTotal; 2],
+        hands: usize,
+        tiebreak: bool,
+    ) -> Result<Game, StartError> {
+        let mut game = Game::resume(rules, stage, a, b)?;
+        game.hands = hands;
+        game.state = if tiebreak {
+            GameState::Tiebreak
+        } else {
+            GameState::InProgress
+        };
+        Ok(game)
+    }
+
     pub fn rules(&self) -> &Rules {
         &self.rules
     }

@@ -20,6 +20,8 @@ pub struct IdempotencyRecord {
     pub team_b_name: String,
     /// The sportsmanship ratings answered (JSON), if the league rated them.
     pub sportsmanship: Option<String>,
+    /// The first request asked for the light answer (`Prefer: return=minimal`).
+    pub minimal: bool,
 }
 
 /// The record of idempotency key `key` of the match, if it is kept.
@@ -30,7 +32,7 @@ pub async fn idempotency_record(
 ) -> sqlx::Result<Option<IdempotencyRecord>> {
     on_store!(conn, |c| sqlx::query_as(
         "SELECT request, hand_id, version, table_name, time_called_at, team_a_name, team_b_name,
-                sportsmanship
+                sportsmanship, minimal
          FROM idempotency_keys WHERE match_id = $1 AND key = $2"
     )
     .bind(match_id)
@@ -48,8 +50,8 @@ pub async fn save_idempotency_record(
 ) -> sqlx::Result<()> {
     on_store!(conn, execute sqlx::query(
         "INSERT INTO idempotency_keys (match_id, key, request, hand_id, version, table_name,
-             time_called_at, team_a_name, team_b_name, sportsmanship, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
+             time_called_at, team_a_name, team_b_name, sportsmanship, created_at, minimal)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
     )
     .bind(match_id)
     .bind(key)
@@ -61,7 +63,8 @@ pub async fn save_idempotency_record(
     .bind(&record.team_a_name)
     .bind(&record.team_b_name)
     .bind(&record.sportsmanship)
-    .bind(now))?;
+    .bind(now)
+    .bind(record.minimal))?;
     Ok(())
 }
 

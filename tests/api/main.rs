@@ -52,6 +52,7 @@ mod idempotency;
 mod league_api;
 mod league_doc;
 mod league_walk;
+mod light_answer;
 mod lineups;
 mod login_next;
 mod login_throttle;

@@ -429,6 +429,30 @@ proptest! {
         }
     }
 
+    /// A game continued from its totals after any hand (as a store keeps them: scores, bags,
+    /// hands played, a tie-break to come) scores the rest of the hands as the whole game did.
+    #[test]
+    fn prop_continued_game_scores_as_the_whole((r, stage, start, seeds) in game_strategy(30)) {
+        let (_, hands, scored) = play(&r, stage, start, &seeds)?;
+        for k in 1..scored.len() {
+            let before = &scored[k - 1];
+            if before.state.is_over() {
+                break;
+            }
+            let totals = [
+                TeamTotal { score: before.a.score, bags: before.a.bags },
+                TeamTotal { score: before.b.score, bags: before.b.bags },
+            ];
+            let tiebreak = before.state == GameState::Tiebreak;
+            let mut game = Game::continued(r.clone(), stage, totals, k, tiebreak)
+                .map_err(|e| TestCaseError::fail(e.message))?;
+            for (hand, whole) in hands[k..].iter().zip(&scored[k..]) {
+                let s = game.play(hand).map_err(|e| TestCaseError::fail(e.message))?;
+                prop_assert_eq!(&s, whole);
+            }
+        }
+    }
+
     /// (b) The bag counter is below `bags.limit` after every hand (carry and discard).
     #[test]
     fn prop_bags_below_limit((r, stage, start, seeds) in game_strategy(40)) {

@@ -9,15 +9,17 @@
 //! change (a new hand, a correction), and saving a match's totals (moving its playoff
 //! bracket on).
 
+mod answer;
 mod correct;
 mod forfeit;
 mod record;
 mod start;
 mod time;
 
+pub use answer::{AnswerShape, HandAnswer, HandTotals, SideTotals};
 pub use correct::{Correction, correct_hand};
 pub use forfeit::{ForfeitInput, forfeit};
-pub use record::{IDEMPOTENCY_WINDOW, Recorded, record_hand};
+pub use record::{IDEMPOTENCY_WINDOW, NewHandEntry, Recorded, record_hand};
 pub use start::start;
 pub use time::call_time;
 

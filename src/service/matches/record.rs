@@ -1,24 +1,26 @@
 //! Recording the next hand, in the group commit: a repeated idempotency key answers the
 //! first answer again (rebuilt from what the key kept) and records nothing.
 
+use super::answer::{AnswerShape, HandAnswer, HandTotals};
 use super::time::time_expired;
-use super::{Bracket, for_write, league_of, open_hands, save_result, totals_of};
-use crate::db::hands::{self as db_hands, NewHand};
+use super::{Bracket, check_version, for_write, league_of, open_hands, save_result, totals_of};
+use crate::db::hands::{self as db_hands, HandRow, NewHand};
 use crate::db::idempotency::{self as db_idempotency, IdempotencyRecord};
 use crate::db::matches::{self as db_matches, MatchRow};
 use crate::db::{Conn, Db};
 use crate::domain::ErrorCode;
-use crate::domain::{MatchId, MatchStatus, Timestamp};
-use crate::rules::{Game, HandInput, Stage};
+use crate::domain::{FieldError, GameStatus, MatchId, MatchStatus, Timestamp};
+use crate::rules::{Game, HandInput, Stage, TeamTotal};
 use crate::service::audit;
-use crate::service::match_view::{MatchView, Replayed, replay, rules_of, view_of};
+use crate::service::match_view::{Replayed, replay, rules_of, view_of};
 use crate::service::text;
 use crate::service::{ServiceError, User, to_json};
 
-/// The answer of a recorded hand, or the first answer again for a repeated idempotency key.
+/// The answer of a recorded hand, or the first answer again (in the shape first asked for)
+/// for a repeated idempotency key.
 pub enum Recorded {
-    New(Box<MatchView>),
-    Repeat(Box<MatchView>),
+    New(HandAnswer),
+    Repeat(HandAnswer),
 }
 
 /// How long an idempotency key is kept after its first use: a phone's outbox sends again
@@ -30,6 +32,15 @@ pub const IDEMPOTENCY_WINDOW: chrono::Duration = chrono::Duration::days(7);
 /// hand, so any backlog (a server that was off) is soon gone.
 const EXPIRE_AT_ONCE: i64 = 64;
 
+/// A hand to record: the hand, the match's version as last seen, the key of this attempt,
+/// and the answer asked for.
+pub struct NewHandEntry<'a> {
+    pub hand: &'a HandInput,
+    pub expected_version: i64,
+    pub idempotency_key: Option<&'a str>,
+    pub shape: AnswerShape,
+}
+
 /// Records the next hand. A repeated `idempotency_key` returns the first answer and records
 /// nothing; a stale `expected_version` is a conflict. Written in the next group commit.
 #[tracing::instrument(skip_all, fields(user_id = %user.id, match_id = %id))]
@@ -37,10 +48,14 @@ pub async fn record_hand(
     db: &Db,
     user: &User,
     id: MatchId,
-    input: &HandInput,
-    expected_version: i64,
-    idempotency_key: Option<&str>,
+    entry: &NewHandEntry<'_>,
 ) -> Result<Recorded, ServiceError> {
+    let NewHandEntry {
+        hand: input,
+        expected_version,
+        idempotency_key,
+        shape,
+    } = *entry;
     if let Some(key) = idempotency_key {
         text::check_idempotency_key(key)?;
     }
@@ -52,46 +67,58 @@ pub async fn record_hand(
         expected_version,
         idempotency_key: idempotency_key.map(str::to_owned),
         now: db.clock().now(),
+        shape,
     };
     let entered = db
         .batched(move |conn| Box::pin(async move { entry.record(conn).await }))
         .await?;
     Ok(match entered {
-        Entered::New(view) => Recorded::New(view),
+        Entered::New(answer) => Recorded::New(answer),
         // Rebuilt after the batch, on a reader: it is committed, and the writer is spared.
         Entered::Seen(record) => {
             let mut conn = db.read().await?;
-            Recorded::Repeat(Box::new(answer_again(&mut conn, id, &record).await?))
+            Recorded::Repeat(answer_again(&mut conn, id, &record).await?)
         }
     })
 }
 
 /// What the writer did with a hand: recorded it, or found its idempotency key kept.
 enum Entered {
-    New(Box<MatchView>),
+    New(HandAnswer),
     Seen(IdempotencyRecord),
 }
 
 /// What an idempotency key keeps of `answer`, the answer to the hand `request` (as sent)
-/// that stored the hand row `hand_id`: what the hands cannot tell of the match then.
+/// that stored the hand row `hand_id` and left the match as `after`: what the hands cannot
+/// tell of the match then.
 fn record_of(
     request: String,
     hand_id: i64,
-    answer: &MatchView,
+    after: &MatchRow,
+    answer: &HandAnswer,
 ) -> Result<IdempotencyRecord, ServiceError> {
+    let (names, sportsmanship) = match answer {
+        HandAnswer::Full(view) => (
+            [view.team_a.name.clone(), view.team_b.name.clone()],
+            view.sportsmanship
+                .as_ref()
+                .map(|ratings| to_json("ratings", ratings))
+                .transpose()?,
+        ),
+        // A light answer is rebuilt from the hands alone.
+        HandAnswer::Minimal(_) => ([String::new(), String::new()], None),
+    };
+    let [team_a_name, team_b_name] = names;
     Ok(IdempotencyRecord {
         request: Some(request),
         hand_id,
-        version: answer.version,
-        table_name: answer.table.clone(),
-        time_called_at: answer.time_called_at,
-        team_a_name: answer.team_a.name.clone(),
-        team_b_name: answer.team_b.name.clone(),
-        sportsmanship: answer
-            .sportsmanship
-            .as_ref()
-            .map(|ratings| to_json("ratings", ratings))
-            .transpose()?,
+        version: after.version,
+        table_name: after.table_name.clone(),
+        time_called_at: after.time_called_at,
+        team_a_name,
+        team_b_name,
+        sportsmanship,
+        minimal: answer.shape() == AnswerShape::Minimal,
     })
 }
 
@@ -104,7 +131,7 @@ async fn answer_again(
     conn: &mut Conn,
     id: MatchId,
     record: &IdempotencyRecord,
-) -> Result<MatchView, ServiceError> {
+) -> Result<HandAnswer, ServiceError> {
     let now = db_matches::by_id(conn, id)
         .await?
         .ok_or(ServiceError::NotFound)?;
@@ -133,6 +160,12 @@ async fn answer_again(
         hands_played: totals.hands_played,
         ..now
     };
+    if record.minimal {
+        return Ok(HandAnswer::Minimal(HandTotals::of(
+            &then,
+            rows.len() as i64,
+        )));
+    }
     let names = (
         Some(record.team_a_name.clone()),
         Some(record.team_b_name.clone()),
@@ -159,7 +192,7 @@ async fn answer_again(
         .map(serde_json::from_str)
         .transpose()
         .map_err(|e| ServiceError::corrupt("kept ratings", e))?;
-    Ok(view)
+    Ok(HandAnswer::Full(Box::new(view)))
 }
 
 /// A hand sent for the writer's next batch.
@@ -172,32 +205,87 @@ struct HandEntry {
     expected_version: i64,
     idempotency_key: Option<String>,
     now: Timestamp,
+    shape: AnswerShape,
 }
 
 impl HandEntry {
     async fn record(self, conn: &mut Conn) -> Result<Entered, ServiceError> {
-        let HandEntry {
-            user,
-            id,
-            input,
-            request,
-            expected_version,
-            idempotency_key,
-            now,
-        } = self;
-        let opened = for_write(conn, &user, id).await?;
-        if let Some(key) = &idempotency_key
-            && let Some(seen) = seen_before(conn, id, key, &request).await?
+        let opened = for_write(conn, &self.user, self.id).await?;
+        if let Some(key) = &self.idempotency_key
+            && let Some(seen) = seen_before(conn, self.id, key, &self.request).await?
         {
             return Ok(Entered::Seen(seen));
         }
-        let mut hands = open_hands(conn, opened, expected_version, check_takes_hands).await?;
+        if self.shape == AnswerShape::Minimal
+            && let Some(game) = self.continued(conn, &opened.row).await?
+        {
+            return self.record_light(conn, &opened.row, game).await;
+        }
+        self.record_replayed(conn, opened).await
+    }
+
+    /// For the light answer, the game as the match's cached totals keep it, its hands not
+    /// replayed; `None` where the new hand needs them: the first (its lineups may be
+    /// required) and one after time ran out (the time-called hand is marked once).
+    async fn continued(&self, conn: &mut Conn, m: &MatchRow) -> Result<Option<Game>, ServiceError> {
+        check_version(m, self.expected_version)?;
+        check_takes_hands(m)?;
+        let league = league_of(conn, m).await?;
+        let rules = rules_of(m, &league)?;
+        if m.hands_played == 0 || time_expired(m, &rules, self.now) {
+            return Ok(None);
+        }
+        let total = |score: i64, bags: i64| -> Option<TeamTotal> {
+            Some(TeamTotal {
+                score: i32::try_from(score).ok()?,
+                bags: u32::try_from(bags).ok()?,
+            })
+        };
+        let cached = total(m.score_a, m.bags_a).zip(total(m.score_b, m.bags_b));
+        let hands = usize::try_from(m.hands_played).ok();
+        let (Some((a, b)), Some(hands)) = (cached, hands) else {
+            return Err(ServiceError::corrupt("cached totals", "out of range"));
+        };
+        let tiebreak = m.game_status == GameStatus::Tiebreak;
+        Game::continued(rules, m.stage, [a, b], hands, tiebreak)
+            .map(Some)
+            .map_err(|e| ServiceError::corrupt("cached totals", e.message))
+    }
+
+    /// Records the hand on `game` (the match `m` as its totals keep it): the light answer.
+    async fn record_light(
+        self,
+        conn: &mut Conn,
+        m: &MatchRow,
+        mut game: Game,
+    ) -> Result<Entered, ServiceError> {
+        let number = m.hands_played + 1;
+        let hand = self
+            .input
+            .parse(game.hands_played() + 1)
+            .map_err(FieldError::from)?;
+        game.play(&hand).map_err(FieldError::from)?;
+        let stored = to_json("hand", &self.input)?;
+        let (row, after) = self.store(conn, m, &game, &stored, number).await?;
+        let hand_id = row.id.0;
+        let answer = HandAnswer::Minimal(HandTotals::of(&after, number));
+        self.keep(conn, hand_id, &after, &answer).await?;
+        Ok(Entered::New(answer))
+    }
+
+    /// Records the hand after replaying the match's hands with it at the end.
+    async fn record_replayed(
+        self,
+        conn: &mut Conn,
+        opened: db_matches::MatchForWrite,
+    ) -> Result<Entered, ServiceError> {
+        let mut hands = open_hands(conn, opened, self.expected_version, check_takes_hands).await?;
         hands.check_lineups()?;
         let m = &hands.m;
-        let mut hand = input;
+        let mut hand = self.input.clone();
         // The hand in play when time runs out is the time-called one (docs/scoring.md §4.3, §8.3).
         if !hand.misdeal
-            && time_expired(m, &hands.rules, now)
+            && time_expired(m, &hands.rules, self.now)
             && !hands.inputs.iter().any(|h| h.time_called)
         {
             hand.time_called = true;
@@ -205,31 +293,58 @@ impl HandEntry {
         hands.inputs.push(hand);
         let (game, scored) = replay(&hands.rules, m.stage, &hands.inputs)?;
         let stored = to_json("hand", &hands.inputs[hands.inputs.len() - 1])?;
-        let new = NewHand {
-            match_id: id,
-            number: hands.inputs.len() as i64,
-            revision: 1,
-            hand: &stored,
-            reason: None,
-            recorded_by: Some(user.id),
-            now,
+        let number = hands.inputs.len() as i64;
+        let (row, after) = self.store(conn, m, &game, &stored, number).await?;
+        let hand_id = row.id.0;
+        hands.rows.push(row);
+        let answer = match self.shape {
+            AnswerShape::Full => HandAnswer::Full(Box::new(hands.answer(&after, scored))),
+            AnswerShape::Minimal => HandAnswer::Minimal(HandTotals::of(&after, number)),
         };
-        let stored_row = db_hands::insert_hand(conn, &new).await?;
-        let hand_id = stored_row.id.0;
-        hands.rows.push(stored_row);
-        let after = save_result(conn, m, &game, bracket_after_hand(m, &game), now).await?;
-        audit::record(
-            conn,
-            &user,
-            now,
-            audit::Change::new("record_hand", audit::Subject::Match(id)).after(&stored),
-        )
-        .await?;
-        let view = hands.answer(&after, scored);
-        if let Some(key) = &idempotency_key {
-            keep_answer(conn, id, key, record_of(request, hand_id, &view)?, now).await?;
+        self.keep(conn, hand_id, &after, &answer).await?;
+        Ok(Entered::New(answer))
+    }
+
+    /// Writes hand `number` (`stored`, as JSON) and the totals of `game` after it over match
+    /// `m`, with its audit row: the hand's row and the match after it.
+    async fn store(
+        &self,
+        conn: &mut Conn,
+        m: &MatchRow,
+        game: &Game,
+        stored: &str,
+        number: i64,
+    ) -> Result<(HandRow, MatchRow), ServiceError> {
+        let new = NewHand {
+            match_id: self.id,
+            number,
+            revision: 1,
+            hand: stored,
+            reason: None,
+            recorded_by: Some(self.user.id),
+            now: self.now,
+        };
+        let row = db_hands::insert_hand(conn, &new).await?;
+        let after = save_result(conn, m, game, bracket_after_hand(m, game), self.now).await?;
+        let change =
+            audit::Change::new("record_hand", audit::Subject::Match(self.id)).after(stored);
+        audit::record(conn, &self.user, self.now, change).await?;
+        Ok((row, after))
+    }
+
+    /// Keeps `answer` under the hand's idempotency key, if it has one.
+    async fn keep(
+        self,
+        conn: &mut Conn,
+        hand_id: i64,
+        after: &MatchRow,
+        answer: &HandAnswer,
+    ) -> Result<(), ServiceError> {
+        if let Some(key) = &self.idempotency_key {
+            let record = record_of(self.request, hand_id, after, answer)?;
+            keep_answer(conn, self.id, key, record, self.now).await?;
         }
-        Ok(Entered::New(Box::new(view)))
+        Ok(())
     }
 }
 

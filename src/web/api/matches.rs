@@ -2,14 +2,14 @@
 //! league night: start a match, record and correct hands, call time, forfeits.
 
 use crate::domain::Slug;
-use actix_web::{HttpResponse, get, post, put, web};
+use actix_web::{HttpRequest, HttpResponse, get, post, put, web};
 use serde::{Deserialize, Serialize};
 
 use crate::domain::MatchId;
 use crate::rules::HandInput;
 use crate::service::admin_schedule::MatchSaved;
 use crate::service::match_view::MatchView;
-use crate::service::matches::{self, ForfeitInput, Recorded};
+use crate::service::matches::{self, AnswerShape, ForfeitInput, NewHandEntry, Recorded};
 use crate::service::schedule::{
     NewMatchInput, ScheduleInput, create_match_view, generate_schedule_views,
 };
@@ -214,13 +214,19 @@ pub(crate) struct HandRequest {
     post,
     path = "/api/v1/matches/{id}/hands",
     tag = "matches",
-    params(("id" = i64, Path, description = "the match id", minimum = 1)),
+    params(
+        ("id" = i64, Path, description = "the match id", minimum = 1),
+        ("Prefer" = Option<String>, Header, description = "`return=minimal` asks for the light answer: the totals after the hand, the same size at hand 500 as at hand 1 (RFC 7240)"),
+    ),
     request_body = HandRequest,
     security(("bearer" = [])),
     responses(
-        (status = 201, description = "the match with the hand; a repeated `idempotency_key` answers the first answer again",
-            body = MatchView,
-            headers(("Idempotent-Replay" = String, description = "`true` when the answer is a replay"))),
+        (status = 201, description = "the match with the hand, or with `Prefer: return=minimal` its totals (`HandTotals`); a repeated `idempotency_key` answers the first answer again, in the form the first request asked for",
+            body = matches::HandAnswer,
+            headers(
+                ("Idempotent-Replay" = String, description = "`true` when the answer is a replay"),
+                ("Preference-Applied" = String, description = "`return=minimal` when the answer is the light one"),
+            )),
         (status = 404, description = "no such match, or not one of the leagues you supervise", body = ErrorBody),
         (status = 409, description = "stale `expected_version` (`version_conflict`) or the match is not started (`not_started`)", body = ErrorBody),
         (status = 422, description = "an invalid hand, or the match is over (`game_over`)", body = ErrorBody),
@@ -234,24 +240,50 @@ async fn record_hand(
     state: web::Data<AppState>,
     Supervisor(who): Supervisor,
     id: web::Path<MatchId>,
+    request: HttpRequest,
     body: ApiJson<HandRequest>,
 ) -> Result<HttpResponse, AppError> {
     let input = super::match_body(&state, &who, *id, body).await?;
-    let recorded = matches::record_hand(
-        &state.db,
-        &who.user,
-        *id,
-        &input.hand,
-        input.expected_version,
-        input.idempotency_key.as_deref(),
-    )
-    .await?;
-    Ok(match recorded {
-        Recorded::New(view) => HttpResponse::Created().json(view),
-        Recorded::Repeat(answer) => HttpResponse::Created()
-            .insert_header(("Idempotent-Replay", "true"))
-            .json(answer),
-    })
+    let entry = NewHandEntry {
+        hand: &input.hand,
+        expected_version: input.expected_version,
+        idempotency_key: input.idempotency_key.as_deref(),
+        shape: asked_shape(&request),
+    };
+    let recorded = matches::record_hand(&state.db, &who.user, *id, &entry).await?;
+    let (answer, replay) = match recorded {
+        Recorded::New(answer) => (answer, false),
+        Recorded::Repeat(answer) => (answer, true),
+    };
+    let mut response = HttpResponse::Created();
+    if replay {
+        response.insert_header(("Idempotent-Replay", "true"));
+    }
+    if answer.shape() == AnswerShape::Minimal {
+        response.insert_header(("Preference-Applied", "return=minimal"));
+    }
+    Ok(response.json(answer))
+}
+
+/// The answer a hand's request asks for: `Prefer: return=minimal` (RFC 7240; among other
+/// preferences, any case) asks for the totals only.
+fn asked_shape(request: &HttpRequest) -> AnswerShape {
+    let minimal = request
+        .headers()
+        .get_all(actix_web::http::header::HeaderName::from_static("prefer"))
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .any(|p| {
+            let p = p.split(';').next().unwrap_or_default();
+            let (k, v) = p.split_once('=').unwrap_or((p, ""));
+            k.trim().eq_ignore_ascii_case("return")
+                && v.trim().trim_matches('"').eq_ignore_ascii_case("minimal")
+        });
+    if minimal {
+        AnswerShape::Minimal
+    } else {
+        AnswerShape::Full
+    }
 }
 
 #[derive(Deserialize, utoipa::ToSchema)]

@@ -382,7 +382,14 @@ pub(super) async fn record(
         Ok((version, hand)) => {
             let key = form.key.trim();
             let key = (!key.is_empty()).then_some(key);
-            match matches::record_hand(&state.db, &who.user, id, &hand, version, key).await {
+            // The page goes on to the next hand's form: the light answer is enough.
+            let entry = matches::NewHandEntry {
+                hand: &hand,
+                expected_version: version,
+                idempotency_key: key,
+                shape: matches::AnswerShape::Minimal,
+            };
+            match matches::record_hand(&state.db, &who.user, id, &entry).await {
                 Err(ServiceError::Invalid(e)) => (supervised(&state, &who, id).await?, e),
                 Ok(_) => return Ok(to_next_hand(id)),
                 refused => return after_post(&state, &who, id, refused).await,
