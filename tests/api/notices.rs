@@ -285,7 +285,7 @@ async fn the_admin_reads_the_notices_by_league_and_status() {
     let r = admin.get("/api/v1/notices?status=sent").await;
     assert_eq!(json_with_status(r, 200, "sent").await["notices"], json!([]));
     let r = admin.get("/api/v1/notices?league=nope").await;
-    json_with_status(r, 422, "an unknown league").await;
+    json_with_status(r, 404, "an unknown league").await;
     let r = admin.get("/api/v1/notices?status=lost").await;
     json_with_status(r, 400, "an unknown status").await;
     let metrics = app.get("/metrics").await.text().await.expect("metrics");

@@ -4,6 +4,7 @@
 use actix_web::{HttpResponse, get, web};
 use serde::Deserialize;
 
+use crate::service::ServiceError;
 use crate::service::notices::listing::{self, NoticeList, NoticeStatus};
 use crate::web::AppState;
 use crate::web::api::responses::{AdminOnly, Unauthenticated};
@@ -21,7 +22,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
 pub(crate) struct NoticeParams {
     /// A league's slug.
     league: Option<String>,
-    /// `pending`, `sent` or `failed`.
+    /// `pending`, `sent`, `failed` or `skipped`.
     status: Option<NoticeStatus>,
 }
 
@@ -35,7 +36,7 @@ pub(crate) struct NoticeParams {
     responses(
         (status = 200, description = "the notices, newest first (at most 500)", body = NoticeList),
         (status = 400, description = "a parameter given twice or unknown, or a status that is not one (`malformed`)", body = ErrorBody),
-        (status = 422, description = "no league with that slug (`invalid_league`)", body = ErrorBody),
+        (status = 404, description = "no league with that slug (`not_found`)", body = ErrorBody),
         Unauthenticated,
         AdminOnly,
     )
@@ -47,6 +48,13 @@ async fn notices(
     params: web::Query<NoticeParams>,
 ) -> Result<HttpResponse, AppError> {
     let p = params.into_inner();
-    let list = listing::list(&state.db, &who.user, p.league.as_deref(), p.status).await?;
+    let list = listing::list(&state.db, &who.user, p.league.as_deref(), p.status)
+        .await
+        .map_err(|e| match e {
+            // A league that is not there is not found, as in a path: the query itself is
+            // well formed.
+            ServiceError::Invalid(_) => ServiceError::NotFound,
+            other => other,
+        })?;
     Ok(HttpResponse::Ok().json(list))
 }
