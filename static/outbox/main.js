@@ -9,9 +9,10 @@
 // (`online`, the page shown again), every 2 s while nothing reaches the server, backing off
 // to 60 s while the server fails. Every match of this user is sent from any of their
 // console pages, a match's items in order. A resend is harmless: the key.
-// A hand is answered with its totals (a few hundred bytes, not the console page): the
-// console reloads once, when nothing is left to send (the server's truth); while the
-// supervisor is typing it stays, with the score of the last answer. Refused while the supervisor waits
+// A hand is answered with its totals (about 130 bytes, not the console page). Recorded →
+// the console reloads (the server's truth) once the entry the supervisor waits for is
+// recorded, or nothing is left to send; while the supervisor is typing it stays, with the
+// score of the last answer. Refused while the supervisor waits
 // for it (nothing ahead): the form is posted as without this script, so the server's page
 // shows the error next to what was typed. Refused after waiting: kept at the top of every
 // console page with the server's message, Edit and Discard. 409: kept until sent on the
@@ -150,7 +151,8 @@ function start() {
       const t = result.totals;
       const version = t ? t.version : item.kind === "lineup" && result.facts ? result.facts.version : NaN;
       change(m, function (data) { Q.settle(data, item.id, result, version, t ? t.number : NaN); });
-      if (t && m === match) s.totals = t;
+      // The score to show if the page stays; not after another entry (a correction moves it).
+      if (m === match) s.totals = t || null;
       s.problem = "";
       s.delay = 0;
       if (live) {

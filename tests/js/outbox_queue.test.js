@@ -10,10 +10,12 @@ const assert = require("node:assert/strict");
 let Q;
 let W;
 let T;
+let UI;
 test.before(async () => {
   Q = await import("../../static/outbox/queue.js");
   W = await import("../../static/outbox/words.js");
   T = await import("../../static/outbox/transport.js");
+  UI = await import("../../static/outbox/ui.js");
 });
 
 class FakeStorage {
@@ -442,6 +444,25 @@ test("a hand asks for the light answer and reads its totals, never a page", asyn
   // Another post asks for nothing: its answer is the console.
   await T.send(env(portal), items[1], "12", Q.bodyFields(items[1], "t"));
   assert.equal(sent[sent.length - 1].Prefer, undefined);
+});
+
+test("the page that stays shows the score of the last totals", () => {
+  const hidden = { nodeType: 1, textContent: "Score: " };
+  const score = { nodeType: 3, nodeValue: "40–20" };
+  const nodes = {
+    "score-a": { textContent: "40" }, "score-b": { textContent: "20" },
+    "bags-a": { textContent: "bags 0" }, "bags-b": { textContent: "bags 0" },
+    "bar-score": { childNodes: [hidden, score] }
+  };
+  const doc = { getElementById: (id) => nodes[id] || null };
+  UI.showTotals(doc, LIGHT);
+  assert.deepEqual([nodes["score-a"].textContent, nodes["bags-a"].textContent, nodes["score-b"].textContent, nodes["bags-b"].textContent],
+    ["101", "bags 3", "62", "bags 0"]);
+  assert.equal(score.nodeValue, "101–62");
+  assert.equal(hidden.textContent, "Score: ");
+  // Totals without scores change nothing.
+  UI.showTotals(doc, { version: 9, number: 5 });
+  assert.equal(nodes["score-a"].textContent, "101");
 });
 
 test("a send that gets no answer is kept for a retry on the network's schedule", async () => {
