@@ -338,3 +338,30 @@ async fn the_console_answers_the_outbox_with_the_totals() {
         .expect("match");
     assert_eq!(full["hands"].as_array().map(Vec::len), Some(32));
 }
+
+/// What the outbox downloads per hand it sends, before and after it asked for the light
+/// answer (BENCHMARKS.md, "The outbox"): the console page its redirect led to, and the
+/// totals. Bodies only, at hands 1, 100 and 200 of one match. Run by hand:
+/// `cargo test --test api outbox_bytes -- --ignored --nocapture`.
+#[actix_web::test]
+#[ignore = "a measurement: prints the bytes per hand"]
+async fn outbox_bytes_per_hand() {
+    let app = spawn_app().await;
+    let (_, id, mut version) = started(&app).await;
+    let coord = app.browser("coord").await;
+    println!("| hand | before: console page (bytes) | after: totals (bytes) |");
+    for k in 1..=200 {
+        let fields = form_of(&hand(k), version, &format!("bytes-{k}"));
+        let r = console_post(&coord, id, &fields, Some("return=minimal")).await;
+        assert_eq!(r.status(), 201, "hand {k}");
+        let light = r.bytes().await.expect("body");
+        let totals: Value = serde_json::from_slice(&light).expect("json");
+        version = totals["version"].as_i64().expect("version");
+        if [1, 100, 200].contains(&k) {
+            let page = coord.get(&format!("/supervise/matches/{id}")).await;
+            let page = page.bytes().await.expect("the console page");
+            println!("| {k} | {} | {} |", page.len(), light.len());
+            assert!(page.len() > 20 * light.len());
+        }
+    }
+}
