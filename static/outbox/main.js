@@ -12,11 +12,11 @@
 // A hand is answered with its totals (about 130 bytes, not the console page). Recorded →
 // the console reloads (the server's truth) once the entry the supervisor waits for is
 // recorded, or nothing is left to send; while the supervisor is typing it stays, with the
-// score of the last answer. Refused while the supervisor waits
-// for it (nothing ahead): the form is posted as without this script, so the server's page
-// shows the error next to what was typed. Refused after waiting: kept at the top of every
-// console page with the server's message, Edit and Discard. 409: kept until sent on the
-// current version or discarded. Another user's session never sends this user's items.
+// score of the last answer. Refused while the supervisor waits for it (nothing ahead): the
+// form is posted as without this script, so the server's page shows the error next to what
+// was typed. Refused after waiting: kept at the top of every console page with the
+// server's message, Edit and Discard. 409: kept until sent on the current version or
+// discarded. Another user's session never sends this user's items.
 // Without modules, fetch or localStorage, the forms post as always.
 
 import * as Q from "./queue.js";
