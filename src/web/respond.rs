@@ -1,9 +1,11 @@
 //! How handlers answer: HTML, `no-store` for pages only a logged-in user sees, redirects
-//! after a form post, and CSV downloads.
+//! after a form post, a recorded hand (the API's and the console outbox's), and CSV
+//! downloads.
 
-use actix_web::HttpResponse;
 use actix_web::http::{StatusCode, header};
+use actix_web::{HttpRequest, HttpResponse};
 
+use crate::service::matches::{AnswerShape, Recorded};
 use crate::web::error::AppError;
 
 /// An HTML answer.
@@ -29,6 +31,40 @@ pub fn see_other(to: &str) -> HttpResponse {
             .insert_header((header::LOCATION, to.to_string()))
             .finish(),
     )
+}
+
+/// Whether `request` asks for the light answer: `Prefer: return=minimal` (RFC 7240; among
+/// other preferences, any case).
+pub fn prefers_minimal(request: &HttpRequest) -> bool {
+    request
+        .headers()
+        .get_all(header::HeaderName::from_static("prefer"))
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .any(|p| {
+            let p = p.split(';').next().unwrap_or_default();
+            let (k, v) = p.split_once('=').unwrap_or((p, ""));
+            k.trim().eq_ignore_ascii_case("return")
+                && v.trim().trim_matches('"').eq_ignore_ascii_case("minimal")
+        })
+}
+
+/// The answer to a recorded hand (docs/api.md §7.3): 201 with the answer in its shape,
+/// `Idempotent-Replay: true` when it is a repeated key's first answer, and
+/// `Preference-Applied: return=minimal` when it is the light one.
+pub fn recorded_hand(recorded: Recorded) -> HttpResponse {
+    let (answer, replay) = match recorded {
+        Recorded::New(answer) => (answer, false),
+        Recorded::Repeat(answer) => (answer, true),
+    };
+    let mut response = HttpResponse::Created();
+    if replay {
+        response.insert_header(("Idempotent-Replay", "true"));
+    }
+    if answer.shape() == AnswerShape::Minimal {
+        response.insert_header(("Preference-Applied", "return=minimal"));
+    }
+    response.json(answer)
 }
 
 /// A CSV download (RFC 4180, CRLF line ends) written by the `csv` crate, opening with a

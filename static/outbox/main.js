@@ -9,11 +9,14 @@
 // (`online`, the page shown again), every 2 s while nothing reaches the server, backing off
 // to 60 s while the server fails. Every match of this user is sent from any of their
 // console pages, a match's items in order. A resend is harmless: the key.
-// Recorded → the console reloads (the server's truth). Refused while the supervisor waits
-// for it (nothing ahead): the form is posted as without this script, so the server's page
-// shows the error next to what was typed. Refused after waiting: kept at the top of every
-// console page with the server's message, Edit and Discard. 409: kept until sent on the
-// current version or discarded. Another user's session never sends this user's items.
+// A hand is answered with its totals (about 130 bytes, not the console page). Recorded →
+// the console reloads (the server's truth) once the entry the supervisor waits for is
+// recorded, or nothing is left to send; while the supervisor is typing it stays, with the
+// score of the last answer. Refused while the supervisor waits for it (nothing ahead): the
+// form is posted as without this script, so the server's page shows the error next to what
+// was typed. Refused after waiting: kept at the top of every console page with the
+// server's message, Edit and Discard. 409: kept until sent on the current version or
+// discarded. Another user's session never sends this user's items.
 // Without modules, fetch or localStorage, the forms post as always.
 
 import * as Q from "./queue.js";
@@ -46,7 +49,8 @@ function start() {
   const parts = UI.slots(document, match);
   const s = {
     csrf: page.csrf, live: null, sendingId: null, timer: null, delay: 0, nextTry: 0,
-    problem: "", note: "", armed: null, dirty: false, sent: false, editing: null, leaving: false
+    problem: "", note: "", armed: null, dirty: false, sent: false, editing: null, leaving: false,
+    totals: null
   };
 
   function kindOf(form) { return T.kindOfAction(form.getAttribute("action") || "", location.href); }
@@ -142,8 +146,13 @@ function start() {
     s.note = "";
     const live = s.live && s.live.id === item.id ? s.live : null;
     if (result.outcome === "recorded" || result.outcome === "duplicate") {
-      const version = item.kind === "lineup" && result.facts ? result.facts.version : NaN;
-      change(m, function (data) { Q.settle(data, item.id, result, version); });
+      // The server's version after it: a hand's totals say it (and the hand's number), a
+      // lineup's page (it moves the version on only when it changes who sits).
+      const t = result.totals;
+      const version = t ? t.version : item.kind === "lineup" && result.facts ? result.facts.version : NaN;
+      change(m, function (data) { Q.settle(data, item.id, result, version, t ? t.number : NaN); });
+      // The score to show if the page stays; not after another entry (a correction moves it).
+      if (m === match) s.totals = t || null;
       s.problem = "";
       s.delay = 0;
       if (live) {
@@ -202,6 +211,8 @@ function start() {
     // Recorded on the server: show its page, unless that throws away typing.
     if (s.dirty) {
       s.note = "Sent. The scoresheet shows it after the next hand, or when you reload.";
+      if (s.totals) UI.showTotals(document, s.totals);
+      s.totals = null;
       render();
       B.refreshSavedCopy(consoleUrl);
       return;

@@ -254,15 +254,18 @@ export function renumber(items, version, hand) {
 }
 
 // Outbox `data` once its first item is recorded: taken out, what the server has now noted,
-// the items after it renumbered from `version` where the answer showed it (a lineup moves
-// the version on only when it changes who sits; NaN: the item's own bumps are the truth).
-export function afterRecorded(data, version) {
+// the items after it renumbered from the server's `version` (and a hand's `number`) where
+// its answer said them: a hand's totals, a lineup's page (a lineup moves the version on
+// only when it changes who sits). NaN: the item's own bumps and number are the truth.
+export function afterRecorded(data, version, number) {
   const item = data.items.shift();
   if (!item) return;
   data.seen = seenAfter(item, data.seen);
-  if (!isFinite(version)) return;
+  const hand = known(number);
+  if (hand !== null) data.seen.hand = hand;
+  if (known(version) === null) return;
   data.seen.version = version;
-  renumber(data.items, version, NaN);
+  renumber(data.items, version, hand !== null ? hand + 1 : NaN);
 }
 
 // Takes item `id` out of `data` (null: not there) and renumbers those after it.
@@ -279,14 +282,14 @@ export function removeItem(data, id) {
 }
 
 // `data` after the server's answer `result` ({outcome, message, server}) to its first item
-// `id`: "recorded" (and "duplicate", a repeated key's first answer) takes it out,
-// "refused" and "conflict" keep it for the supervisor, anything else keeps it waiting.
-// Whether `data` changed.
-export function settle(data, id, result, version) {
+// `id`: "recorded" (and "duplicate", a repeated key's first answer) takes it out (the
+// server's `version` and hand `number` after it: afterRecorded), "refused" and "conflict"
+// keep it for the supervisor, anything else keeps it waiting. Whether `data` changed.
+export function settle(data, id, result, version, number) {
   const head = data.items[0];
   if (!head || head.id !== id) return false;
   if (result.outcome === "recorded" || result.outcome === "duplicate") {
-    afterRecorded(data, version);
+    afterRecorded(data, version, number);
     return true;
   }
   if (result.outcome === "refused" || result.outcome === "conflict") {

@@ -205,6 +205,24 @@ function renderBarWaiting(doc, hands) {
   mark.textContent = hands ? " +" + hands + " to send" : "";
 }
 
+// The score of the last hand's answer (its totals: queue.js's settle), while the page
+// stays because the supervisor is typing; the score box is a live region, so it is
+// announced. The scoresheet below waits for the reload.
+export function showTotals(doc, totals) {
+  const sides = [["a", totals.a], ["b", totals.b]];
+  if (!sides.every(function (x) { return x[1] && typeof x[1].score === "number"; })) return;
+  sides.forEach(function (x) {
+    const score = doc.getElementById("score-" + x[0]);
+    const bags = doc.getElementById("bags-" + x[0]);
+    if (score) score.textContent = String(x[1].score);
+    if (bags) bags.textContent = "bags " + x[1].bags;
+  });
+  // The header's "101–62", after its hidden "Score: ".
+  const bar = doc.getElementById("bar-score");
+  const text = bar ? Array.prototype.find.call(bar.childNodes, function (n) { return n.nodeType === 3 && n.nodeValue.trim(); }) : null;
+  if (text) text.nodeValue = totals.a.score + "–" + totals.b.score;
+}
+
 // Everything, from `view`: {all (queue.loadAll), match, names, online, sendingId, problem,
 // note, nextTry, armed, editing}.
 export function render(doc, parts, view) {

@@ -13,7 +13,8 @@
 //! it is offline by the emulation at the same time, as a phone is. Nothing is dispatched by
 //! hand: the `online` event is Chromium's own when the emulation ends. The relay can also
 //! swallow the app's answers (the request reaches the app, the answer never comes back), the
-//! case the idempotency key exists for.
+//! case the idempotency key exists for. The app's `/metrics` says what the outbox asked of it
+//! (a hand answered its totals, the console page loaded once after a queue is sent).
 
 use std::io::{Read, Write};
 use std::net::{Shutdown, SocketAddr, TcpListener, TcpStream};
@@ -1247,6 +1248,101 @@ async fn until_banner(browser: &Browser, words: &str) -> anyhow::Result<()> {
         ),
     )
     .await
+}
+
+/// The answers the app gave to `method` on `route` (a route pattern), by status, from its
+/// `/metrics`.
+async fn answers_to(
+    app: &TestApp,
+    method: &str,
+    route: &str,
+) -> anyhow::Result<std::collections::BTreeMap<u16, u64>> {
+    let text = app.get("/metrics").await.text().await?;
+    let (method, route) = (format!("method=\"{method}\""), format!("route=\"{route}\""));
+    let mut counts = std::collections::BTreeMap::new();
+    for line in text
+        .lines()
+        .filter(|l| l.starts_with("http_requests_total{"))
+    {
+        if !line.contains(&method) || !line.contains(&route) {
+            continue;
+        }
+        let status = line.split("status=\"").nth(1).and_then(|r| r.get(..3));
+        let count = line.rsplit(' ').next().and_then(|c| c.parse::<u64>().ok());
+        if let (Some(status), Some(count)) = (status.and_then(|s| s.parse().ok()), count) {
+            *counts.entry(status).or_insert(0) += count;
+        }
+    }
+    Ok(counts)
+}
+
+const LIGHT: &str = "browser_outbox::kept_hands_are_answered_their_totals_and_the_page_loads_once";
+
+/// Three hands kept offline are sent, when the connection returns, each answered with its
+/// totals (201, not a redirect to the console page, which lists every hand); the console
+/// page is loaded once after the last (the reload, and the worker keeping it), not once per
+/// hand; it then shows the three hands and the server's score.
+#[actix_web::test]
+async fn kept_hands_are_answered_their_totals_and_the_page_loads_once() {
+    let app = spawn_app().await;
+    let (admin, id) = league_night(&app).await;
+    let relay = relay_for(&app);
+    with_browser(LIGHT, "outbox-light", WHOLE_TEST, async |browser| {
+        open_console(browser, &relay, "sam", id).await?;
+        go_offline(browser, &relay).await?;
+        for (n, hand) in [&FIRST, &SECOND, &FIRST].into_iter().enumerate() {
+            keep_a_hand(browser, hand, n + 1).await?;
+        }
+        let pages = "/supervise/matches/{id}";
+        let hands = "/supervise/matches/{id}/hands";
+        let pages_before = answers_to(&app, "GET", pages).await?;
+        let hands_before = answers_to(&app, "POST", hands).await?;
+        go_online(browser, &relay).await?;
+        let view = until_hands(&admin, id, 3).await?;
+        until(
+            browser,
+            "the console shows the three hands and an empty outbox",
+            "const o = document.getElementById('outbox'); \
+             return !!o && o.dataset.count === '0' && document.readyState === 'complete' \
+               && document.getElementById('pending-hands').dataset.nextHand === '4';",
+        )
+        .await?;
+        // The worker keeps the page it shows.
+        sleep(Duration::from_secs(2)).await;
+        let new = |after: &std::collections::BTreeMap<u16, u64>,
+                   before: &std::collections::BTreeMap<u16, u64>,
+                   status: u16| {
+            after.get(&status).unwrap_or(&0) - before.get(&status).unwrap_or(&0)
+        };
+        let hands_after = answers_to(&app, "POST", hands).await?;
+        ensure!(
+            new(&hands_after, &hands_before, 201) == 3
+                && new(&hands_after, &hands_before, 303) == 0,
+            "each hand answered its totals: {hands_before:?} → {hands_after:?}"
+        );
+        let pages_after = answers_to(&app, "GET", pages).await?;
+        let loads = new(&pages_after, &pages_before, 200);
+        ensure!(
+            (1..=2).contains(&loads),
+            "the console page loaded once after the three hands, not per hand: {loads} loads"
+        );
+        let score = |side: &str| view[side]["score"].to_string();
+        let shown = browser
+            .execute(
+                "return [document.getElementById('score-a').textContent.trim(), \
+                         document.getElementById('score-b').textContent.trim()];",
+                json!([]),
+            )
+            .await?;
+        ensure!(
+            shown == json!([score("a"), score("b")]),
+            "the server's score: {shown} (the match: {} – {})",
+            score("a"),
+            score("b")
+        );
+        Ok(())
+    })
+    .await;
 }
 
 const SERVER_FAILS: &str =

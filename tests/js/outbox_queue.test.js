@@ -10,10 +10,12 @@ const assert = require("node:assert/strict");
 let Q;
 let W;
 let T;
+let UI;
 test.before(async () => {
   Q = await import("../../static/outbox/queue.js");
   W = await import("../../static/outbox/words.js");
   T = await import("../../static/outbox/transport.js");
+  UI = await import("../../static/outbox/ui.js");
 });
 
 class FakeStorage {
@@ -306,6 +308,19 @@ test("a lineup: the hands after it follow the version the server answered with",
   assert.deepEqual(Q.seenAfter({ kind: "start", base: null, bumps: 1 }, { version: 2 }), { version: 2, hand: null });
 });
 
+test("a hand: the items after it follow the version and number of its totals", () => {
+  const data = queue([HAND, HAND, CHECK_IN, HAND]);
+  assert.deepEqual(data.items.map((i) => [i.base, i.hand]), [[7, 4], [8, 5], [9, null], [9, 6]]);
+  // The server counted one hand fewer than the page said (a copy of the page kept offline).
+  Q.settle(data, data.items[0].id, { outcome: "recorded" }, 8, 3);
+  assert.deepEqual(data.items.map((i) => [i.base, i.hand]), [[8, 4], [9, null], [9, 5]]);
+  assert.deepEqual(data.seen, { version: 8, hand: 3 });
+  // A replay says the same as the first answer.
+  Q.settle(data, data.items[0].id, { outcome: "duplicate" }, 9, 4);
+  assert.deepEqual(data.seen, { version: 9, hand: 4 });
+  assert.equal(Q.nextHand(data, NaN), 6);
+});
+
 // ---------------------------------------------------------------- words
 
 test("each item is said in words", () => {
@@ -363,6 +378,91 @@ test("answers: recorded, replayed, refused (422, 404, 400), conflict, retry, ses
   assert.equal(answer(429, "/x").outcome, "retry");
   assert.equal(answer(403, "/x").outcome, "auth");
   assert.equal(answer(200, "/login").outcome, "auth");
+});
+
+const LIGHT = { version: 9, number: 5, a: { score: 101, bags: 3 }, b: { score: 62, bags: 0 }, game_status: "in_progress", winner: null };
+
+test("the light answer: its totals, only from the JSON the preference was applied to", () => {
+  const body = JSON.stringify(LIGHT);
+  assert.deepEqual(T.totalsOf("return=minimal", "application/json", body), LIGHT);
+  assert.deepEqual(T.totalsOf("foo, return=minimal", "application/json; charset=utf-8", body), LIGHT);
+  // The console page (a server that ignored the preference), a portal's page or JSON.
+  assert.equal(T.totalsOf("", "text/html; charset=utf-8", "<!doctype html>"), null);
+  assert.equal(T.totalsOf("return=minimal", "text/html", body), null);
+  assert.equal(T.totalsOf("", "application/json", body), null);
+  assert.equal(T.totalsOf("return=representation", "application/json", body), null);
+  assert.equal(T.totalsOf("return=minimal", "application/json", "{\"version\": 9}"), null);
+  assert.equal(T.totalsOf("return=minimal", "application/json", "{\"version\": \"9\", \"number\": 5}"), null);
+  assert.equal(T.totalsOf("return=minimal", "application/json", "<html>"), null);
+});
+
+test("answers to a hand sent for the light answer: recorded, replayed, or kept", () => {
+  const answer = (status, path, extra) =>
+    T.classify(Object.assign({ status, redirected: false, path, replay: false, totals: LIGHT }, extra), "12");
+  assert.equal(answer(201, "/supervise/matches/12/hands").outcome, "recorded");
+  assert.equal(answer(201, "/supervise/matches/12/hands", { replay: true }).outcome, "duplicate");
+  // A Wi-Fi portal's 200 page in place of the answer: nothing is known to be recorded.
+  assert.deepEqual(answer(200, "/supervise/matches/12/hands", { totals: null }),
+    { outcome: "retry", cause: "server", message: "the answer was not the match's page" });
+  assert.equal(answer(200, "/portal", { redirected: true }).outcome, "retry");
+  // Totals of another match, or after a redirect, are not this hand's.
+  assert.equal(answer(201, "/supervise/matches/13/hands").outcome, "retry");
+  assert.equal(answer(200, "/supervise/matches/12/hands", { redirected: true }).outcome, "retry");
+  // A server that ignored the preference: its redirect to the console, as before.
+  assert.equal(answer(200, "/supervise/matches/12", { redirected: true, totals: null }).outcome, "recorded");
+  // Refusals are pages, whatever was asked.
+  assert.equal(answer(422, "/supervise/matches/12/hands", { totals: null }).outcome, "refused");
+  assert.equal(answer(409, "/supervise/matches/12/hands", { totals: null }).outcome, "conflict");
+});
+
+test("a hand asks for the light answer and reads its totals, never a page", async () => {
+  const items = queue([HAND, CHECK_IN]).items;
+  const sent = [];
+  const env = (answer) => ({
+    fetch: (url, opts) => {
+      sent.push(opts.headers);
+      return Promise.resolve(answer);
+    },
+    origin: "https://im.example.edu",
+    parse: () => { throw new Error("no page to parse"); }
+  });
+  const light = (replay) => ({
+    status: 201, redirected: false, url: "https://im.example.edu/supervise/matches/12/hands",
+    headers: new Map([["Preference-Applied", "return=minimal"], ["Content-Type", "application/json"]]
+      .concat(replay ? [["Idempotent-Replay", "true"]] : [])),
+    text: () => Promise.resolve(JSON.stringify(LIGHT))
+  });
+  const result = await T.send(env(light(false)), items[0], "12", Q.bodyFields(items[0], "t"));
+  assert.deepEqual(result, { outcome: "recorded", status: 201, totals: LIGHT });
+  assert.equal(sent[0].Prefer, "return=minimal");
+  const again = await T.send(env(light(true)), items[0], "12", Q.bodyFields(items[0], "t"));
+  assert.equal(again.outcome, "duplicate");
+  assert.deepEqual(again.totals, LIGHT);
+  // A portal's page with a 200: kept, nothing parsed.
+  const portal = { status: 200, redirected: false, url: "https://im.example.edu/supervise/matches/12/hands", headers: new Map([["Content-Type", "text/html"]]), text: () => Promise.resolve("<html>Accept the terms</html>") };
+  assert.equal((await T.send(env(portal), items[0], "12", Q.bodyFields(items[0], "t"))).outcome, "retry");
+  // Another post asks for nothing: its answer is the console.
+  await T.send(env(portal), items[1], "12", Q.bodyFields(items[1], "t"));
+  assert.equal(sent[sent.length - 1].Prefer, undefined);
+});
+
+test("the page that stays shows the score of the last totals", () => {
+  const hidden = { nodeType: 1, textContent: "Score: " };
+  const score = { nodeType: 3, nodeValue: "40–20" };
+  const nodes = {
+    "score-a": { textContent: "40" }, "score-b": { textContent: "20" },
+    "bags-a": { textContent: "bags 0" }, "bags-b": { textContent: "bags 0" },
+    "bar-score": { childNodes: [hidden, score] }
+  };
+  const doc = { getElementById: (id) => nodes[id] || null };
+  UI.showTotals(doc, LIGHT);
+  assert.deepEqual([nodes["score-a"].textContent, nodes["bags-a"].textContent, nodes["score-b"].textContent, nodes["bags-b"].textContent],
+    ["101", "bags 3", "62", "bags 0"]);
+  assert.equal(score.nodeValue, "101–62");
+  assert.equal(hidden.textContent, "Score: ");
+  // Totals without scores change nothing.
+  UI.showTotals(doc, { version: 9, number: 5 });
+  assert.equal(nodes["score-a"].textContent, "101");
 });
 
 test("a send that gets no answer is kept for a retry on the network's schedule", async () => {

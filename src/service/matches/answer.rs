@@ -59,6 +59,24 @@ impl HandTotals {
             winner: m.winner,
         }
     }
+
+    /// The totals of `view`, the match as a full answer shows it after its last hand.
+    fn of_view(view: &MatchView) -> HandTotals {
+        HandTotals {
+            version: view.version,
+            number: view.hands.len() as i64,
+            a: SideTotals {
+                score: view.a.score.into(),
+                bags: view.a.bags.into(),
+            },
+            b: SideTotals {
+                score: view.b.score.into(),
+                bags: view.b.bags.into(),
+            },
+            game_status: view.game_status,
+            winner: view.winner,
+        }
+    }
 }
 
 /// The answer to a recorded hand, in the shape asked for.
@@ -74,6 +92,15 @@ impl HandAnswer {
         match self {
             HandAnswer::Full(_) => AnswerShape::Full,
             HandAnswer::Minimal(_) => AnswerShape::Minimal,
+        }
+    }
+
+    /// The light answer, whatever this one is: the console's outbox reads the totals, even
+    /// of a key whose first request (through the API) asked for the full answer.
+    pub fn into_minimal(self) -> HandAnswer {
+        match self {
+            HandAnswer::Full(view) => HandAnswer::Minimal(HandTotals::of_view(&view)),
+            minimal => minimal,
         }
     }
 }

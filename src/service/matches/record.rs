@@ -23,6 +23,16 @@ pub enum Recorded {
     Repeat(HandAnswer),
 }
 
+impl Recorded {
+    /// The same, with the light answer ([`HandAnswer::into_minimal`]).
+    pub fn into_minimal(self) -> Recorded {
+        match self {
+            Recorded::New(answer) => Recorded::New(answer.into_minimal()),
+            Recorded::Repeat(answer) => Recorded::Repeat(answer.into_minimal()),
+        }
+    }
+}
+
 /// How long an idempotency key is kept after its first use: a phone's outbox sends again
 /// within hours, a week covers any (docs/api.md §7.3). A resend after that is refused as a
 /// stale `expected_version`, never recorded twice: the first use moved the version on.

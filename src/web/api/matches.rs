@@ -9,7 +9,7 @@ use crate::domain::MatchId;
 use crate::rules::HandInput;
 use crate::service::admin_schedule::MatchSaved;
 use crate::service::match_view::MatchView;
-use crate::service::matches::{self, AnswerShape, ForfeitInput, NewHandEntry, Recorded};
+use crate::service::matches::{self, AnswerShape, ForfeitInput, NewHandEntry};
 use crate::service::schedule::{
     NewMatchInput, ScheduleInput, create_match_view, generate_schedule_views,
 };
@@ -19,6 +19,7 @@ use crate::web::api::responses::{
 };
 use crate::web::error::{AppError, ErrorBody};
 use crate::web::extract::{Admin, ApiJson, OptionalApiJson, Supervisor};
+use crate::web::respond::{prefers_minimal, recorded_hand};
 
 /// The writes.
 pub fn routes(cfg: &mut web::ServiceConfig) {
@@ -248,42 +249,14 @@ async fn record_hand(
         hand: &input.hand,
         expected_version: input.expected_version,
         idempotency_key: input.idempotency_key.as_deref(),
-        shape: asked_shape(&request),
+        shape: if prefers_minimal(&request) {
+            AnswerShape::Minimal
+        } else {
+            AnswerShape::Full
+        },
     };
     let recorded = matches::record_hand(&state.db, &who.user, *id, &entry).await?;
-    let (answer, replay) = match recorded {
-        Recorded::New(answer) => (answer, false),
-        Recorded::Repeat(answer) => (answer, true),
-    };
-    let mut response = HttpResponse::Created();
-    if replay {
-        response.insert_header(("Idempotent-Replay", "true"));
-    }
-    if answer.shape() == AnswerShape::Minimal {
-        response.insert_header(("Preference-Applied", "return=minimal"));
-    }
-    Ok(response.json(answer))
-}
-
-/// The answer a hand's request asks for: `Prefer: return=minimal` (RFC 7240; among other
-/// preferences, any case) asks for the totals only.
-fn asked_shape(request: &HttpRequest) -> AnswerShape {
-    let minimal = request
-        .headers()
-        .get_all(actix_web::http::header::HeaderName::from_static("prefer"))
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(','))
-        .any(|p| {
-            let p = p.split(';').next().unwrap_or_default();
-            let (k, v) = p.split_once('=').unwrap_or((p, ""));
-            k.trim().eq_ignore_ascii_case("return")
-                && v.trim().trim_matches('"').eq_ignore_ascii_case("minimal")
-        });
-    if minimal {
-        AnswerShape::Minimal
-    } else {
-        AnswerShape::Full
-    }
+    Ok(recorded_hand(recorded))
 }
 
 #[derive(Deserialize, utoipa::ToSchema)]

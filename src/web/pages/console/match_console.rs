@@ -8,7 +8,7 @@
 //! forfeit's first tap opens its confirmation page ([`super::conduct::confirm_forfeit`]).
 
 use actix_web::http::StatusCode;
-use actix_web::{HttpResponse, get, post, web};
+use actix_web::{HttpRequest, HttpResponse, get, post, web};
 use askama::Template;
 
 use super::conduct::{self, ConductView, RatingForm, conduct_view};
@@ -32,7 +32,7 @@ use crate::service::matches::{self, ForfeitInput};
 use crate::web::AppState;
 use crate::web::error::{AppError, PageError};
 use crate::web::extract::{Authed, Supervisor};
-use crate::web::respond::{html, no_store};
+use crate::web::respond::{html, no_store, prefers_minimal, recorded_hand};
 use crate::web::view::nav::Nav;
 use crate::web::view::scoresheet::Scoresheet;
 
@@ -366,9 +366,13 @@ pub(super) async fn start(
     }
 }
 
+/// Records a hand: back to the console at the next hand's form, or, asked with `Prefer:
+/// return=minimal` (the outbox, `static/outbox/transport.js`), the hand's totals as the API
+/// answers them, whose size does not grow with the match. A refusal is a page either way.
 #[post("/supervise/matches/{id}/hands")]
 pub(super) async fn record(
     state: web::Data<AppState>,
+    request: HttpRequest,
     ConsolePost { who, id, fields }: ConsolePost,
 ) -> Result<HttpResponse, PageError> {
     let form = HandForm::from_pairs(&fields);
@@ -382,7 +386,8 @@ pub(super) async fn record(
         Ok((version, hand)) => {
             let key = form.key.trim();
             let key = (!key.is_empty()).then_some(key);
-            // The page goes on to the next hand's form: the light answer is enough.
+            // Either answer needs only the totals: the light one is recorded (and kept with
+            // the key, for a resend).
             let entry = matches::NewHandEntry {
                 hand: &hand,
                 expected_version: version,
@@ -391,6 +396,9 @@ pub(super) async fn record(
             };
             match matches::record_hand(&state.db, &who.user, id, &entry).await {
                 Err(ServiceError::Invalid(e)) => (supervised(&state, &who, id).await?, e),
+                Ok(recorded) if prefers_minimal(&request) => {
+                    return Ok(no_store(recorded_hand(recorded.into_minimal())));
+                }
                 Ok(_) => return Ok(to_next_hand(id)),
                 refused => return after_post(&state, &who, id, refused).await,
             }
