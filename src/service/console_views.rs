@@ -27,6 +27,20 @@ pub async fn supervised(db: &Db, user: &User, id: MatchId) -> Result<MatchView, 
     Ok(view)
 }
 
+/// The number of match `id`'s next hand if `user` may run it (else `NotFound`), from the
+/// match's row: what a hand post needs before it is recorded, at a cost that does not grow
+/// with the match (no hand is read or replayed).
+pub async fn next_hand(db: &Db, user: &User, id: MatchId) -> Result<usize, ServiceError> {
+    let mut conn = db.read().await?;
+    let m = db_matches::by_id(&mut conn, id)
+        .await?
+        .ok_or(ServiceError::NotFound)?;
+    if !matches::may_supervise(&mut conn, user, m.league_id).await? {
+        return Err(ServiceError::NotFound);
+    }
+    Ok(usize::try_from(m.hands_played).unwrap_or(0) + 1)
+}
+
 /// The players at the table at hand `hand` (1 is the first), `[team][player]`: team a's
 /// seats 1 and 3, team b's seats 2 and 4. A team's lineup in force then where it has one,
 /// else the team's first two players (blank for a team that is gone).

@@ -25,6 +25,7 @@ use crate::domain::{Clock, ForfeitSide, GameStatus, MatchId, MatchStatus, TextEn
 use crate::rules::Stage;
 use crate::service::ServiceError;
 use crate::service::accounts::random_hex;
+use crate::service::console_views;
 use crate::service::leagues::League;
 use crate::service::lineups::Seat;
 use crate::service::match_view::MatchView;
@@ -376,13 +377,13 @@ pub(super) async fn record(
     ConsolePost { who, id, fields }: ConsolePost,
 ) -> Result<HttpResponse, PageError> {
     let form = HandForm::from_pairs(&fields);
-    let view = supervised(&state, &who, id).await?;
-    let number = view.hands.len() + 1;
+    // The match's row, not its view: a recorded hand's post costs the same at any hand.
+    let number = console_views::next_hand(&state.db, &who.user, id).await?;
     let parsed = form
         .expected_version()
         .and_then(|v| form.to_input(number).map(|h| (v, h)));
-    let (view, e) = match parsed {
-        Err(e) => (view, e),
+    let e = match parsed {
+        Err(e) => e,
         Ok((version, hand)) => {
             let key = form.key.trim();
             let key = (!key.is_empty()).then_some(key);
@@ -395,7 +396,7 @@ pub(super) async fn record(
                 shape: matches::AnswerShape::Minimal,
             };
             match matches::record_hand(&state.db, &who.user, id, &entry).await {
-                Err(ServiceError::Invalid(e)) => (supervised(&state, &who, id).await?, e),
+                Err(ServiceError::Invalid(e)) => e,
                 Ok(recorded) if prefers_minimal(&request) => {
                     return Ok(no_store(recorded_hand(recorded.into_minimal())));
                 }
@@ -404,6 +405,8 @@ pub(super) async fn record(
             }
         }
     };
+    // Refused: the console again, with what was typed.
+    let view = supervised(&state, &who, id).await?;
     let shown = Shown {
         typed: Some((&form, &e)),
         ..Shown::default()
