@@ -22,7 +22,8 @@
 //!
 //! `cargo bench --bench http_load -- hands` measures hand entry alone (same season), each
 //! row twice: with the whole match as the answer (the API's default) and with the light
-//! answer (`Prefer: return=minimal`, what the console's outbox asks for).
+//! answer (`Prefer: return=minimal`, what the console's outbox asks for); `HANDS_ANSWER=full`
+//! or `light` measures one of them only.
 //!
 //! `BENCH_PG=postgres://… cargo bench --bench http_load -- stores` puts SQLite and
 //! PostgreSQL side by side on that season: hand entry with one instance, and with two
@@ -198,8 +199,13 @@ async fn hands_only() {
     println!(
         "\n| answer | supervisors | hands/s | p50 ms | p99 ms | errors |\n|---|---|---|---|---|---|"
     );
+    let answers = match std::env::var("HANDS_ANSWER").as_deref() {
+        Ok("full") => vec![Answer::Full],
+        Ok("light") => vec![Answer::Light],
+        _ => vec![Answer::Full, Answer::Light],
+    };
     for &c in &connection_counts() {
-        for answer in [Answer::Full, Answer::Light] {
+        for &answer in &answers {
             let s = post_hands(&server, &teams, c, seconds(), answer).await;
             println!(
                 "| {} | {c} | {:.0} | {:.2} | {:.2} | {} |",

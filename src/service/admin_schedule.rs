@@ -405,7 +405,12 @@ impl Clash {
 /// The warnings about match `id` as it stands in `view`: its clashes at its time, and a
 /// pairing scheduled twice. None for a cancelled match or one not found.
 pub fn warnings_in(view: &ScheduleAdmin, id: MatchId) -> Vec<ScheduleWarning> {
-    let Some(game) = view.by_id(id) else {
+    warnings_among(&view.matches, id)
+}
+
+/// The warnings about match `id` among `matches` (which hold it, and all it may clash with).
+fn warnings_among(matches: &[ScheduleMatch], id: MatchId) -> Vec<ScheduleWarning> {
+    let Some(game) = matches.iter().find(|m| m.id == id) else {
         return Vec::new();
     };
     if game.status == MatchStatus::Cancelled {
@@ -413,13 +418,15 @@ pub fn warnings_in(view: &ScheduleAdmin, id: MatchId) -> Vec<ScheduleWarning> {
     }
     let mut clashes = game
         .scheduled_at
-        .map(|at| clashes_of(game, at, &view.matches))
+        .map(|at| clashes_of(game, at, matches))
         .unwrap_or_default();
-    clashes.extend(same_pairing(game, &view.matches));
+    clashes.extend(same_pairing(game, matches));
     clashes.iter().map(Clash::warning).collect()
 }
 
-/// The warnings about match `id` of its league as it is now (after a write).
+/// The warnings about match `id` of its league as it is now (after a write). Only the
+/// matches it may clash with are read (its night's, and its first team's, which hold its
+/// pairing's), not the league's: adding a match costs the same in a league of any size.
 pub async fn warnings_after_write(
     db: &Db,
     user: &User,
@@ -430,11 +437,39 @@ pub async fn warnings_after_write(
         return Ok(Vec::new());
     };
     require_admin(user)?;
-    let Some(league) = db_leagues::by_id(&mut conn, m.league_id).await? else {
-        return Ok(Vec::new());
-    };
-    let view = load(&mut conn, &league.slug).await?;
-    Ok(warnings_in(&view, id))
+    let rows = neighbours(&mut conn, &m).await?;
+    let names: HashMap<TeamId, String> = db_leagues::teams(&mut conn, m.league_id)
+        .await?
+        .into_iter()
+        .map(|t| (t.id, t.name.to_string()))
+        .collect();
+    let labels = super::playoffs::labels_of_league(&mut conn, m.league_id).await?;
+    Ok(warnings_among(&lines(rows, &names, labels), id))
+}
+
+/// Match `m` and the matches of its league it may clash with: those of its night (a table
+/// taken, a team busy) and those of its first team (the same pairing), in schedule order.
+async fn neighbours(conn: &mut Conn, m: &MatchRow) -> Result<Vec<MatchRow>, ServiceError> {
+    let mut rows = db_matches::of_team(conn, m.team_a).await?;
+    if let Some(at) = m.scheduled_at {
+        let night = at.0.date().and_time(chrono::NaiveTime::MIN);
+        let next = night + chrono::Duration::days(1);
+        let of_night =
+            db_matches::scheduled_between(conn, m.league_id, LocalTime(night), LocalTime(next));
+        rows.extend(of_night.await?);
+    }
+    rows.retain(|r| r.league_id == m.league_id);
+    rows.sort_by_key(|r| {
+        (
+            r.scheduled_at.is_none(),
+            r.scheduled_at,
+            r.round.is_some(),
+            r.round,
+            r.id,
+        )
+    });
+    rows.dedup_by_key(|r| r.id);
+    Ok(rows)
 }
 
 /// A match as a change or an addition left it, with what it clashes with: the change is
