@@ -47,6 +47,20 @@ impl ServiceError {
         }
     }
 
+    /// The rule of the API's list filters (`?league=`, `?user=`): a filter naming a league or
+    /// a user that is not there is not found (404), as the same name in a path would be;
+    /// the query itself is well formed. Pages keep the 422, shown by their filter's field.
+    pub fn unknown_filter_not_found(self) -> ServiceError {
+        match self {
+            ServiceError::Invalid(e)
+                if matches!(e.code, ErrorCode::InvalidLeague | ErrorCode::InvalidUser) =>
+            {
+                ServiceError::NotFound
+            }
+            other => other,
+        }
+    }
+
     /// Stored data that does not decode.
     pub fn corrupt(what: &str, e: impl std::fmt::Display) -> ServiceError {
         ServiceError::Corrupt(format!("{what}: {e}"))

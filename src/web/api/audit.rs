@@ -5,6 +5,7 @@ use actix_web::{HttpResponse, get, web};
 use serde::Deserialize;
 
 use crate::domain::MatchId;
+use crate::service::ServiceError;
 use crate::service::audit::{self, Page, Query};
 use crate::web::AppState;
 use crate::web::api::responses::{AdminOnly, Unauthenticated};
@@ -65,7 +66,8 @@ impl From<AuditParams> for Query {
     responses(
         (status = 200, description = "a page of entries, newest first; `next` is the `before` of the next page, `null` on the last", body = Page),
         (status = 400, description = "a parameter given twice, unknown, or a number that is not one (`malformed`)", body = ErrorBody),
-        (status = 422, description = "`limit` outside 1 to 200 (`invalid_request`), no league with that slug (`invalid_league`), no user with that username (`invalid_user`)", body = ErrorBody),
+        (status = 404, description = "no league with that slug, or no user with that username (`not_found`)", body = ErrorBody),
+        (status = 422, description = "`limit` outside 1 to 200 (`invalid_request`)", body = ErrorBody),
         Unauthenticated,
         AdminOnly,
     )
@@ -76,6 +78,8 @@ async fn audit_log(
     Admin(who): Admin,
     params: web::Query<AuditParams>,
 ) -> Result<HttpResponse, AppError> {
-    let page = audit::entries(&state.db, &who.user, &params.into_inner().into()).await?;
+    let page = audit::entries(&state.db, &who.user, &params.into_inner().into())
+        .await
+        .map_err(ServiceError::unknown_filter_not_found)?;
     Ok(HttpResponse::Ok().json(page))
 }

@@ -50,11 +50,6 @@ async fn notices(
     let p = params.into_inner();
     let list = listing::list(&state.db, &who.user, p.league.as_deref(), p.status)
         .await
-        .map_err(|e| match e {
-            // A league that is not there is not found, as in a path: the query itself is
-            // well formed.
-            ServiceError::Invalid(_) => ServiceError::NotFound,
-            other => other,
-        })?;
+        .map_err(ServiceError::unknown_filter_not_found)?;
     Ok(HttpResponse::Ok().json(list))
 }
