@@ -452,7 +452,7 @@ async fn a_team_page_shows_recent_and_upcoming_matches_and_pages_the_rest() {
             )),
             "{nav}"
         );
-        assert!(nav.contains("aria-label=\"Weeks of the team's matches\""));
+        assert!(nav.contains("aria-label=\"Weeks with matches of this team\""));
         assert!(html.contains("Recent and upcoming matches"));
     }
 
