@@ -417,14 +417,10 @@ pub async fn team(
     let mut conn = db.read().await?;
     let conn: &mut Conn = &mut conn;
     let league = leagues::league_by_slug(conn, slug).await?;
-    let teams = super::teams::teams(conn, league.row.id).await?;
-    let team = teams
-        .iter()
-        .find(|t| t.id == id)
-        .ok_or(ServiceError::NotFound)?;
-    let team = super::teams::view(conn, team).await?;
+    let row = team_of(conn, &league, id).await?;
+    let team = super::teams::view(conn, &row).await?;
     let standing = super::standings::team_standing(conn, &league, id).await?;
-    let eligibility = eligibility_in(conn, &league, &teams, standing.as_slice(), id).await?;
+    let eligibility = eligibility_in(conn, &league, &row, standing.as_slice()).await?;
     let span = asked.unwrap_or(Span::Around(monday_of(today)));
     let mut rows = in_span(conn, Whose::Team(id), span).await?;
     let weeks = week_links(conn, Whose::Team(id), span).await?;
@@ -450,22 +446,30 @@ pub async fn team_eligibility(
     id: TeamId,
 ) -> Result<EligibilityRow, ServiceError> {
     let league = leagues::league_by_slug(conn, slug).await?;
-    let teams = super::teams::teams(conn, league.row.id).await?;
+    let row = team_of(conn, &league, id).await?;
     let standing = super::standings::team_standing(conn, &league, id).await?;
-    eligibility_in(conn, &league, &teams, standing.as_slice(), id)
+    eligibility_in(conn, &league, &row, standing.as_slice())
         .await?
         .ok_or(ServiceError::NotFound)
 }
 
-/// The eligibility row of team `id` judged from the league's `teams` and standings `table`
-/// (read by the caller) and the admins' decisions.
+/// Team `id` of `league` (not found when it is another league's).
+async fn team_of(conn: &mut Conn, league: &League, id: TeamId) -> Result<TeamRow, ServiceError> {
+    db_leagues::team(conn, id)
+        .await?
+        .filter(|t| t.league_id == league.row.id)
+        .ok_or(ServiceError::NotFound)
+}
+
+/// The eligibility row of `team` judged from its row of the standings `table` (read by the
+/// caller), its players and the admins' decisions.
 async fn eligibility_in(
     conn: &mut Conn,
     league: &League,
-    teams: &[TeamRow],
+    team: &TeamRow,
     table: &[Standing],
-    id: TeamId,
 ) -> Result<Option<EligibilityRow>, ServiceError> {
+    let id = team.id;
     let Some(row) = table.iter().find(|s| s.team_id == id) else {
         return Ok(None);
     };
@@ -473,7 +477,7 @@ async fn eligibility_in(
     let players = super::player_eligibility::of_one_team(conn, league, id).await?;
     Ok(judge(
         league,
-        teams,
+        std::slice::from_ref(team),
         &overrides,
         std::slice::from_ref(row),
         players,
