@@ -12,7 +12,8 @@
 //!
 //! `cargo bench --bench http_load -- scale` instead times the pages at one connection for
 //! seasons of 16, 256 and 1,024 teams with 10,000, 100,000 and 1,000,000 hands, with the page
-//! cache on (what visitors get) and off (`--no-page-cache`: the pages' own cost).
+//! cache on (what visitors get) and off (`--no-page-cache`: the pages' own cost);
+//! `BENCH_SCALE=1024x1000000` (teams x hands) times only that season.
 //!
 //! `cargo bench --bench http_load -- playout` plays a 256-team double elimination through
 //! the API, as brackets-manager does in `benches/peer` (create, report every match, final
@@ -226,6 +227,10 @@ async fn scale() {
     );
     for &teams in &[16usize, 256, 1024] {
         for &hands in &[10_000usize, 100_000, 1_000_000] {
+            // `BENCH_SCALE=1024x1000000`: only that season (teams x hands).
+            if std::env::var("BENCH_SCALE").is_ok_and(|only| only != format!("{teams}x{hands}")) {
+                continue;
+            }
             let dir = tempfile::tempdir().expect("tempdir");
             let db = dir.path().join("scale.sqlite3");
             // ~14 hands a game: enough matches for the hands, a tenth left to play.

@@ -261,6 +261,17 @@ pub async fn teams(conn: &mut Conn, league_id: LeagueId) -> sqlx::Result<Vec<Tea
     .await)
 }
 
+/// The league's teams that are out of it (withdrawn or dropped): the few rows the standings
+/// mark, not all the league's.
+pub async fn withdrawn_teams(conn: &mut Conn, league_id: LeagueId) -> sqlx::Result<Vec<TeamRow>> {
+    on_store!(conn, |c| sqlx::query_as(
+        "SELECT * FROM teams WHERE league_id = $1 AND withdrawn = TRUE"
+    )
+    .bind(league_id)
+    .fetch_all(c)
+    .await)
+}
+
 pub async fn count_teams(conn: &mut Conn, league_id: LeagueId) -> sqlx::Result<i64> {
     on_store!(conn, |c| sqlx::query_scalar(
         "SELECT count(*) FROM teams WHERE league_id = $1"

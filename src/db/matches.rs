@@ -153,26 +153,52 @@ pub async fn of_league(conn: &mut Conn, league_id: LeagueId) -> sqlx::Result<Vec
     .await)
 }
 
-/// A league's matches scheduled from `from` (inclusive) to `to` (exclusive), and those
-/// without a time, in schedule order: a week of the schedule (two index searches).
+/// Whose matches a part of the schedule lists: a league's (its schedule page) or one
+/// team's (its team page).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Whose {
+    League(LeagueId),
+    Team(TeamId),
+}
+
+/// The matches of `whose` scheduled from `from` (inclusive) to `to` (exclusive), and those
+/// without a time, in schedule order: a week of the schedule (a few index searches).
 pub async fn in_week_or_undated(
     conn: &mut Conn,
-    league_id: LeagueId,
+    whose: Whose,
     from: LocalTime,
     to: LocalTime,
 ) -> sqlx::Result<Vec<MatchRow>> {
-    on_store!(conn, |c| sqlx::query_as(
-        "SELECT * FROM (
-           SELECT * FROM matches WHERE league_id = $1 AND scheduled_at >= $2 AND scheduled_at < $3
-           UNION ALL
-           SELECT * FROM matches WHERE league_id = $1 AND scheduled_at IS NULL) AS m
-         ORDER BY scheduled_at IS NULL, scheduled_at, round NULLS FIRST, id",
-    )
-    .bind(league_id)
-    .bind(from)
-    .bind(to)
-    .fetch_all(c)
-    .await)
+    let (sql, id) = match whose {
+        Whose::League(id) => (
+            "SELECT * FROM (
+               SELECT * FROM matches WHERE league_id = $1 AND scheduled_at >= $2 AND scheduled_at < $3
+               UNION ALL
+               SELECT * FROM matches WHERE league_id = $1 AND scheduled_at IS NULL) AS m
+             ORDER BY scheduled_at IS NULL, scheduled_at, round NULLS FIRST, id",
+            id.0,
+        ),
+        // Each side's index (team, scheduled_at) answers its half.
+        Whose::Team(id) => (
+            "SELECT * FROM (
+               SELECT * FROM matches WHERE team_a = $1 AND scheduled_at >= $2 AND scheduled_at < $3
+               UNION ALL
+               SELECT * FROM matches WHERE team_b = $1 AND team_a != $1
+                 AND scheduled_at >= $2 AND scheduled_at < $3
+               UNION ALL
+               SELECT * FROM matches WHERE team_a = $1 AND scheduled_at IS NULL
+               UNION ALL
+               SELECT * FROM matches WHERE team_b = $1 AND team_a != $1 AND scheduled_at IS NULL) AS m
+             ORDER BY scheduled_at IS NULL, scheduled_at, round NULLS FIRST, id",
+            id.0,
+        ),
+    };
+    on_store!(conn, |c| sqlx::query_as(sql)
+        .bind(id)
+        .bind(from)
+        .bind(to)
+        .fetch_all(c)
+        .await)
 }
 
 /// Every match of team `team` (as either side), in schedule order.
@@ -222,45 +248,79 @@ pub async fn kept_counts(conn: &mut Conn) -> sqlx::Result<Vec<(LeagueId, MatchSt
     .await)
 }
 
-/// The earliest time a match of the league is scheduled at from `from` on (one index seek).
+/// The earliest time a match of `whose` is scheduled at from `from` on (an index seek; a
+/// team's: one on each side's index).
 pub async fn next_scheduled(
     conn: &mut Conn,
-    league_id: LeagueId,
+    whose: Whose,
     from: LocalTime,
 ) -> sqlx::Result<Option<LocalTime>> {
-    on_store!(conn, |c| sqlx::query_scalar(
-        "SELECT scheduled_at FROM matches WHERE league_id = $1 AND scheduled_at >= $2
-         ORDER BY scheduled_at LIMIT 1",
-    )
-    .bind(league_id)
-    .bind(from)
-    .fetch_optional(c)
-    .await)
+    let (sql, id) = match whose {
+        Whose::League(id) => (
+            "SELECT scheduled_at FROM matches WHERE league_id = $1 AND scheduled_at >= $2
+             ORDER BY scheduled_at LIMIT 1",
+            id.0,
+        ),
+        Whose::Team(id) => (
+            "SELECT min(s) FROM (
+               SELECT min(scheduled_at) AS s FROM matches WHERE team_a = $1 AND scheduled_at >= $2
+               UNION ALL
+               SELECT min(scheduled_at) FROM matches WHERE team_b = $1 AND scheduled_at >= $2) AS m",
+            id.0,
+        ),
+    };
+    let found: Option<Option<LocalTime>> = on_store!(conn, |c| sqlx::query_scalar(sql)
+        .bind(id)
+        .bind(from)
+        .fetch_optional(c)
+        .await)?;
+    Ok(found.flatten())
 }
 
-/// The latest time a match of the league is scheduled at before `before` (`None`: at all).
+/// The latest time a match of `whose` is scheduled at before `before` (`None`: at all).
 pub async fn last_scheduled_before(
     conn: &mut Conn,
-    league_id: LeagueId,
+    whose: Whose,
     before: Option<LocalTime>,
 ) -> sqlx::Result<Option<LocalTime>> {
-    // Two statements, not `(? IS NULL OR scheduled_at < ?)`, which SQLite cannot answer
+    // Two statements each, not `(? IS NULL OR scheduled_at < ?)`, which SQLite cannot answer
     // with one index seek.
-    on_store!(conn, |c| match before {
-        Some(before) => sqlx::query_scalar(
+    let (sql, id) = match (whose, before) {
+        (Whose::League(id), Some(_)) => (
             "SELECT scheduled_at FROM matches WHERE league_id = $1 AND scheduled_at < $2
              ORDER BY scheduled_at DESC LIMIT 1",
-        )
-        .bind(league_id)
-        .bind(before),
-        None => sqlx::query_scalar(
+            id.0,
+        ),
+        (Whose::League(id), None) => (
             "SELECT scheduled_at FROM matches WHERE league_id = $1 AND scheduled_at IS NOT NULL
              ORDER BY scheduled_at DESC LIMIT 1",
-        )
-        .bind(league_id),
-    }
-    .fetch_optional(c)
-    .await)
+            id.0,
+        ),
+        (Whose::Team(id), Some(_)) => (
+            "SELECT max(s) FROM (
+               SELECT max(scheduled_at) AS s FROM matches WHERE team_a = $1 AND scheduled_at < $2
+               UNION ALL
+               SELECT max(scheduled_at) FROM matches WHERE team_b = $1 AND scheduled_at < $2) AS m",
+            id.0,
+        ),
+        (Whose::Team(id), None) => (
+            "SELECT max(s) FROM (
+               SELECT max(scheduled_at) AS s FROM matches WHERE team_a = $1
+               UNION ALL
+               SELECT max(scheduled_at) FROM matches WHERE team_b = $1) AS m",
+            id.0,
+        ),
+    };
+    let found: Option<Option<LocalTime>> = on_store!(conn, |c| {
+        let q = sqlx::query_scalar(sql).bind(id);
+        match before {
+            Some(before) => q.bind(before),
+            None => q,
+        }
+        .fetch_optional(c)
+        .await
+    })?;
+    Ok(found.flatten())
 }
 
 /// A league's matches in play or scheduled between `from` and `to` (as stored,

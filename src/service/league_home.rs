@@ -109,7 +109,7 @@ pub async fn league_home(db: &Db, slug: &Slug, now: LocalTime) -> Result<LeagueH
     let conn: &mut Conn = &mut conn;
     let league = leagues::league_by_slug(conn, slug).await?;
     let rows = super::standings::standings(conn, &league).await?;
-    let teams = db_leagues::teams(conn, league.row.id).await?;
+    let out = db_leagues::withdrawn_teams(conn, league.row.id).await?;
     let minutes = THIS_WEEK_DAYS * 24 * 60;
     let window = db_matches::in_window(
         conn,
@@ -134,7 +134,7 @@ pub async fn league_home(db: &Db, slug: &Slug, now: LocalTime) -> Result<LeagueH
         champion,
         league,
         standings: rows,
-        out: super::public_views::out_of_league(&teams),
+        out: super::public_views::out_of_league(&out),
         this_week,
         results,
         upcoming: usize::try_from(upcoming).unwrap_or(0),

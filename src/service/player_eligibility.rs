@@ -114,6 +114,30 @@ pub async fn of_league(
     Ok(out)
 }
 
+/// The active players of team `team` of `league` with their verdicts, as [`of_league`] has
+/// them under the team's id: a team's page reads its two players' matches, not the league's.
+pub async fn of_one_team(
+    conn: &mut Conn,
+    league: &League,
+    team: TeamId,
+) -> Result<HashMap<TeamId, Vec<PlayerEligibility>>, ServiceError> {
+    let min = league.settings.eligibility.min_matches_played;
+    let decisions: HashMap<PlayerId, PlayerOverrideRow> = db_elig::overrides(conn, league.row.id)
+        .await?
+        .into_iter()
+        .map(|o| (o.player_id, o))
+        .collect();
+    let mut rows = Vec::new();
+    for p in db_players::of_team(conn, team).await? {
+        if !p.active {
+            continue;
+        }
+        let matches = db_elig::matches_sat_by(conn, p.id).await?;
+        rows.push(verdict(&p, matches, decisions.get(&p.id), min));
+    }
+    Ok(HashMap::from([(team, rows)]))
+}
+
 /// The active players of team `team` with their verdicts (admin's players page), and
 /// whether the league sets a minimum at all.
 pub async fn of_team(

@@ -14,8 +14,8 @@ use super::leagues::{self, League};
 use super::playoffs::{self, BracketView};
 use super::summaries::MatchSummary;
 use crate::db::leagues::{self as db_leagues, TeamRow};
-use crate::db::matches as db_matches;
-use crate::domain::{LeagueId, LocalTime, TeamId, parse_day};
+use crate::db::matches::{self as db_matches, Whose};
+use crate::domain::{LocalTime, TeamId, parse_day};
 use crate::league::standings::Standing;
 use crate::rules::Stage;
 use crate::service::teams::TeamView;
@@ -39,13 +39,13 @@ pub async fn standings(db: &Db, slug: &Slug) -> Result<LeagueStandings, ServiceE
     let conn: &mut Conn = &mut conn;
     let league = leagues::league_by_slug(conn, slug).await?;
     let rows = super::standings::standings(conn, &league).await?;
-    let teams = super::teams::teams(conn, league.row.id).await?;
+    let out = db_leagues::withdrawn_teams(conn, league.row.id).await?;
     let divisions = super::divisions::Divisions::of_league(conn, league.row.id).await?;
     let placed = divisions.placed(&rows);
     Ok(LeagueStandings {
         league,
         rows,
-        out: out_of_league(&teams),
+        out: out_of_league(&out),
         divisions,
         placed,
     })
@@ -120,24 +120,13 @@ pub async fn schedule(
         None => {
             // This week, else the next week with matches, else the season's last week.
             let this_week = monday_of(today);
-            let next = week_from(conn, id, this_week).await?;
-            let last = week_before(conn, id, None).await?;
+            let next = week_from(conn, Whose::League(id), this_week).await?;
+            let last = week_before(conn, Whose::League(id), None).await?;
             Span::Week(next.or(last).unwrap_or(this_week))
         }
     };
-    let mut rows = match span {
-        Span::Season => db_matches::of_league(conn, id).await?,
-        Span::Week(monday) => {
-            db_matches::in_week_or_undated(
-                conn,
-                id,
-                start_of(monday),
-                start_of(next_monday(monday)),
-            )
-            .await?
-        }
-    };
-    let weeks = week_links(conn, id, span).await?;
+    let mut rows = in_span(conn, Whose::League(id), span).await?;
+    let weeks = week_links(conn, Whose::League(id), span).await?;
     rows.retain(super::summaries::listed);
     let matches = super::summaries::summaries_of(conn, id, &rows).await?;
     let (regular, playoffs, undated) = grouped(matches);
@@ -151,11 +140,15 @@ pub async fn schedule(
     })
 }
 
-/// What part of the season the schedule shows: one week (from its Monday), or all of it.
+/// What part of the season the schedule shows: one week (from its Monday), all of it, or
+/// (a team's page at first) the weeks around this week.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Span {
     Week(NaiveDate),
     Season,
+    /// Recent and upcoming: up to [`WEEKS_AROUND`] weeks with matches before the week of
+    /// this Monday, it, and up to as many weeks with matches after it.
+    Around(NaiveDate),
 }
 
 impl Span {
@@ -182,46 +175,101 @@ pub enum WeekLink {
 /// season's first and last).
 pub const WEEKS_AROUND: usize = 3;
 
+/// The matches of `whose` in `span`, with those without a time, in schedule order.
+async fn in_span(
+    conn: &mut Conn,
+    whose: Whose,
+    span: Span,
+) -> Result<Vec<db_matches::MatchRow>, ServiceError> {
+    let (from, to) = match span {
+        Span::Week(monday) => (monday, next_monday(monday)),
+        Span::Around(monday) => {
+            let before = weeks_before(conn, whose, monday).await?;
+            let after = weeks_from(conn, whose, monday).await?;
+            let last = after.last().copied().unwrap_or(monday);
+            (before.first().copied().unwrap_or(monday), next_monday(last))
+        }
+        Span::Season => {
+            return Ok(match whose {
+                Whose::League(id) => db_matches::of_league(conn, id).await?,
+                Whose::Team(id) => db_matches::of_team(conn, id).await?,
+            });
+        }
+    };
+    Ok(db_matches::in_week_or_undated(conn, whose, start_of(from), start_of(to)).await?)
+}
+
+/// Up to [`WEEKS_AROUND`] weeks with matches of `whose` before the week of `monday`, in date
+/// order (one index seek a week).
+async fn weeks_before(
+    conn: &mut Conn,
+    whose: Whose,
+    monday: NaiveDate,
+) -> Result<Vec<NaiveDate>, ServiceError> {
+    let mut weeks = Vec::new();
+    let mut at = monday;
+    for _ in 0..WEEKS_AROUND {
+        let Some(w) = week_before(conn, whose, Some(at)).await? else {
+            break;
+        };
+        weeks.insert(0, w);
+        at = w;
+    }
+    Ok(weeks)
+}
+
+/// Up to [`WEEKS_AROUND`] weeks with matches of `whose` from the week of `monday` on (it
+/// first if it has any), in date order (one index seek a week).
+async fn weeks_from(
+    conn: &mut Conn,
+    whose: Whose,
+    monday: NaiveDate,
+) -> Result<Vec<NaiveDate>, ServiceError> {
+    let mut weeks = Vec::new();
+    let mut from = monday;
+    for _ in 0..WEEKS_AROUND {
+        let Some(w) = week_from(conn, whose, from).await? else {
+            break;
+        };
+        weeks.push(w);
+        from = next_monday(w);
+    }
+    Ok(weeks)
+}
+
 /// The weeks the schedule links to (none when no match has a time): the season's first and
-/// last, [`WEEKS_AROUND`] each side
-/// of the week shown, and that week; gaps where weeks with matches are left out. A few index
-/// seeks, whatever the season's length.
+/// last, [`WEEKS_AROUND`] each side of the week shown, and that week (for [`Span::Around`],
+/// the weeks it shows); gaps where weeks with matches are left out. A few index seeks,
+/// whatever the season's length.
 async fn week_links(
     conn: &mut Conn,
-    league: LeagueId,
+    whose: Whose,
     span: Span,
 ) -> Result<Vec<WeekLink>, ServiceError> {
-    let Some(first) = week_from(conn, league, NaiveDate::MIN).await? else {
+    let Some(first) = week_from(conn, whose, NaiveDate::MIN).await? else {
         // No match has a time: no weeks.
         return Ok(Vec::new());
     };
     let mut weeks: Vec<NaiveDate> = vec![first];
-    weeks.extend(week_before(conn, league, None).await?);
-    if let Span::Week(shown) = span {
-        weeks.push(shown);
-        let mut before = shown;
-        for _ in 0..WEEKS_AROUND {
-            let Some(w) = week_before(conn, league, Some(before)).await? else {
-                break;
-            };
-            weeks.push(w);
-            before = w;
+    weeks.extend(week_before(conn, whose, None).await?);
+    match span {
+        Span::Week(shown) => {
+            weeks.push(shown);
+            weeks.extend(weeks_before(conn, whose, shown).await?);
+            weeks.extend(weeks_from(conn, whose, next_monday(shown)).await?);
         }
-        let mut after = shown;
-        for _ in 0..WEEKS_AROUND {
-            let Some(w) = week_from(conn, league, next_monday(after)).await? else {
-                break;
-            };
-            weeks.push(w);
-            after = w;
+        Span::Around(monday) => {
+            weeks.extend(weeks_before(conn, whose, monday).await?);
+            weeks.extend(weeks_from(conn, whose, monday).await?);
         }
+        Span::Season => {}
     }
     weeks.sort();
     weeks.dedup();
     let mut links = Vec::with_capacity(weeks.len() + 2);
     for (i, w) in weeks.iter().enumerate() {
         if let Some(previous) = i.checked_sub(1).map(|p| weeks[p])
-            && week_from(conn, league, next_monday(previous))
+            && week_from(conn, whose, next_monday(previous))
                 .await?
                 .is_some_and(|between| between < *w)
         {
@@ -250,26 +298,26 @@ fn start_of(day: NaiveDate) -> LocalTime {
     LocalTime(day.and_time(NaiveTime::MIN))
 }
 
-/// The first week from the week of `monday` on that has a match (one index seek).
+/// The first week from the week of `monday` on that has a match of `whose` (one index seek).
 async fn week_from(
     conn: &mut Conn,
-    league: LeagueId,
+    whose: Whose,
     monday: NaiveDate,
 ) -> Result<Option<NaiveDate>, ServiceError> {
-    Ok(db_matches::next_scheduled(conn, league, start_of(monday))
+    Ok(db_matches::next_scheduled(conn, whose, start_of(monday))
         .await?
         .map(|t| monday_of(t.0.date())))
 }
 
 /// The last week before the week of `monday` (`None`: the season's last week) that has a
-/// match (one index seek).
+/// match of `whose` (one index seek).
 async fn week_before(
     conn: &mut Conn,
-    league: LeagueId,
+    whose: Whose,
     monday: Option<NaiveDate>,
 ) -> Result<Option<NaiveDate>, ServiceError> {
     Ok(
-        db_matches::last_scheduled_before(conn, league, monday.map(start_of))
+        db_matches::last_scheduled_before(conn, whose, monday.map(start_of))
             .await?
             .map(|t| monday_of(t.0.date())),
     )
@@ -337,43 +385,53 @@ pub async fn teams(db: &Db, slug: &Slug) -> Result<LeagueTeams, ServiceError> {
     Ok(LeagueTeams { league, teams })
 }
 
-/// One team's season.
+/// One team's season: its record, and a part of its matches with links to the others.
 #[derive(Debug, Clone)]
 pub struct TeamSeason {
     pub league: League,
     pub team: TeamView,
     /// Its row of the standings.
     pub standing: Option<Standing>,
-    /// Its matches, in schedule order.
+    /// The part of its season shown ([`Span::Around`] this week unless asked).
+    pub span: Span,
+    /// The weeks of its matches to link to, in order (as the schedule's).
+    pub weeks: Vec<WeekLink>,
+    /// Its matches in `span` and those without a time, in schedule order.
     pub matches: Vec<MatchSummary>,
     /// Its playoff eligibility as things stand: every failing rule, what is at risk, an
     /// admin's decision (`None` only if the team has no row of the standings).
     pub eligibility: Option<EligibilityRow>,
 }
 
-/// Team `id` of league `slug` (not found when it is another league's).
+/// Team `id` of league `slug` (not found when it is another league's), its matches in the
+/// part `asked` (by default the weeks around `today`'s).
 #[tracing::instrument(skip_all, fields(slug = ?slug, team_id = %id))]
-pub async fn team(db: &Db, slug: &Slug, id: TeamId) -> Result<TeamSeason, ServiceError> {
+pub async fn team(
+    db: &Db,
+    slug: &Slug,
+    id: TeamId,
+    asked: Option<Span>,
+    today: NaiveDate,
+) -> Result<TeamSeason, ServiceError> {
     // A read of its own: the page's handler holds no connection.
     let mut conn = db.read().await?;
     let conn: &mut Conn = &mut conn;
     let league = leagues::league_by_slug(conn, slug).await?;
-    let teams = super::teams::teams(conn, league.row.id).await?;
-    let team = teams
-        .iter()
-        .find(|t| t.id == id)
-        .ok_or(ServiceError::NotFound)?;
-    let team = super::teams::view(conn, team).await?;
-    let table = super::standings::standings(conn, &league).await?;
-    let standing = table.iter().find(|s| s.team_id == id).cloned();
-    let eligibility = eligibility_in(conn, &league, &teams, &table, id).await?;
-    let mut rows = db_matches::of_team(conn, id).await?;
+    let row = team_of(conn, &league, id).await?;
+    let team = super::teams::view(conn, &row).await?;
+    let standing = super::standings::team_standing(conn, &league, id).await?;
+    let eligibility = eligibility_in(conn, &league, &row, standing.as_slice()).await?;
+    let span = asked.unwrap_or(Span::Around(monday_of(today)));
+    let mut rows = in_span(conn, Whose::Team(id), span).await?;
+    let weeks = week_links(conn, Whose::Team(id), span).await?;
     rows.retain(super::summaries::listed);
     let matches = super::summaries::summaries_of(conn, league.row.id, &rows).await?;
     Ok(TeamSeason {
         league,
         team,
         standing,
+        span,
+        weeks,
         matches,
         eligibility,
     })
@@ -388,30 +446,38 @@ pub async fn team_eligibility(
     id: TeamId,
 ) -> Result<EligibilityRow, ServiceError> {
     let league = leagues::league_by_slug(conn, slug).await?;
-    let teams = super::teams::teams(conn, league.row.id).await?;
-    let table = super::standings::standings(conn, &league).await?;
-    eligibility_in(conn, &league, &teams, &table, id)
+    let row = team_of(conn, &league, id).await?;
+    let standing = super::standings::team_standing(conn, &league, id).await?;
+    eligibility_in(conn, &league, &row, standing.as_slice())
         .await?
         .ok_or(ServiceError::NotFound)
 }
 
-/// The eligibility row of team `id` judged from the league's `teams` and standings `table`
-/// (read by the caller) and the admins' decisions.
+/// Team `id` of `league` (not found when it is another league's).
+async fn team_of(conn: &mut Conn, league: &League, id: TeamId) -> Result<TeamRow, ServiceError> {
+    db_leagues::team(conn, id)
+        .await?
+        .filter(|t| t.league_id == league.row.id)
+        .ok_or(ServiceError::NotFound)
+}
+
+/// The eligibility row of `team` judged from its row of the standings `table` (read by the
+/// caller), its players and the admins' decisions.
 async fn eligibility_in(
     conn: &mut Conn,
     league: &League,
-    teams: &[TeamRow],
+    team: &TeamRow,
     table: &[Standing],
-    id: TeamId,
 ) -> Result<Option<EligibilityRow>, ServiceError> {
+    let id = team.id;
     let Some(row) = table.iter().find(|s| s.team_id == id) else {
         return Ok(None);
     };
     let overrides = db_leagues::overrides(conn, league.row.id).await?;
-    let players = super::player_eligibility::of_league(conn, league).await?;
+    let players = super::player_eligibility::of_one_team(conn, league, id).await?;
     Ok(judge(
         league,
-        teams,
+        std::slice::from_ref(team),
         &overrides,
         std::slice::from_ref(row),
         players,

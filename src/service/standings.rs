@@ -21,7 +21,7 @@ use crate::rules::Team;
 /// the records the triggers keep.
 pub async fn standings(conn: &mut Conn, league: &League) -> Result<Vec<Standing>, ServiceError> {
     let rows = kept_records(conn, league).await?;
-    let level = level_records(conn, &rows).await?;
+    let level = level_records(conn, &rows, None).await?;
     Ok(standings::ranked(
         rows,
         &level,
@@ -29,11 +29,31 @@ pub async fn standings(conn: &mut Conn, league: &League) -> Result<Vec<Standing>
     ))
 }
 
+/// Team `id`'s row of the standings, ranked as by [`standings`]: its rank depends on the
+/// head-to-head of its own group of level teams only, so only that group's is read.
+pub async fn team_standing(
+    conn: &mut Conn,
+    league: &League,
+    id: TeamId,
+) -> Result<Option<Standing>, ServiceError> {
+    let rows = kept_records(conn, league).await?;
+    let level = level_records(conn, &rows, Some(id)).await?;
+    let ranked = standings::ranked(rows, &level, &league.tiebreak_or_default());
+    Ok(ranked.into_iter().find(|s| s.team_id == id))
+}
+
 /// Each team's record against the teams level with it on win %, summed in the database,
-/// one query a group of level teams: what the head-to-head tiebreak reads.
-async fn level_records(conn: &mut Conn, rows: &[Standing]) -> Result<LevelRecords, ServiceError> {
+/// one query a group of level teams (only the group of team `only`, if given): what the
+/// head-to-head tiebreak reads.
+async fn level_records(
+    conn: &mut Conn,
+    rows: &[Standing],
+    only: Option<TeamId>,
+) -> Result<LevelRecords, ServiceError> {
     let mut level = LevelRecords::new();
-    for group in standings::level_groups(rows) {
+    let wanted =
+        |group: &Vec<&Standing>| only.is_none_or(|id| group.iter().any(|s| s.team_id == id));
+    for group in standings::level_groups(rows).into_iter().filter(wanted) {
         let teams: Vec<TeamId> = group.iter().map(|s| s.team_id).collect();
         for v in db_leagues::records_within(conn, &teams).await? {
             level.insert(v.team_id, versus_of(&v));

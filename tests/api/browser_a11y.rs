@@ -564,6 +564,10 @@ async fn every_page_passes_axe() {
             ),
             ("teams", format!("/leagues/{slug}/teams")),
             ("team", format!("/leagues/{slug}/teams/{team}")),
+            (
+                "team, whole season",
+                format!("/leagues/{slug}/teams/{team}?week=all"),
+            ),
             ("player", format!("/leagues/{slug}/teams/{team}/players/{player}")),
             ("league rules", format!("/leagues/{slug}/rules")),
             ("match, in play", format!("/matches/{live}")),

@@ -401,6 +401,90 @@ async fn a_long_schedule_links_the_weeks_around_the_one_shown() {
     );
 }
 
+/// A team's page is paged as the schedule is: at first its recent and upcoming matches
+/// (three weeks with matches each side of this week's), then a week's or the whole season's,
+/// with the same pager; the matches without a time on every page; a week without its
+/// matches says so.
+#[actix_web::test]
+async fn a_team_page_shows_recent_and_upcoming_matches_and_pages_the_rest() {
+    let (clock, _) = manual_clock("2027-02-03T17:00:00Z", chrono_tz::America::New_York);
+    let app = spawn_app_with_clock(clock).await;
+    let admin = app.api_user("coord", Role::Admin).await;
+    let t = app.league(&admin, "long", json!("classic"), 2).await;
+    // Ten Tuesdays, from 5 January 2027 (this week is the fifth), and one without a time.
+    let first = chrono::NaiveDate::from_ymd_opt(2027, 1, 5).unwrap();
+    let mut ids = Vec::new();
+    for week in 0..10 {
+        let when = format!("{}T19:00", first + chrono::Duration::weeks(week));
+        ids.push(add(&admin, "long", (t[0], t[1]), "T1", Some(&when), "regular").await);
+    }
+    let undated = add(&admin, "long", (t[1], t[0]), "T1", None, "regular").await;
+    let rows = |html: &str| -> Vec<i64> {
+        let table = html_element(html, "team-matches", "</table>").unwrap_or("");
+        table
+            .split("<tr id=\"team-match-")
+            .skip(1)
+            .map(|r| r[..r.find('"').unwrap()].parse().unwrap())
+            .collect()
+    };
+    let page = |path: String| {
+        let app = &app;
+        async move { anonymous_get(app, &path).await }
+    };
+
+    // At first: the weeks 11 January to 15 February, the undated match last; either side.
+    for team in [t[0], t[1]] {
+        let (status, _, html) = page(format!("/leagues/long/teams/{team}")).await;
+        assert_eq!(status, 200);
+        let mut expected = ids[1..7].to_vec();
+        expected.push(undated);
+        assert_eq!(rows(&html), expected, "team {team}");
+        let nav = html_element(&html, "week-nav", "</nav>").unwrap();
+        assert_eq!(
+            html_text(nav).replace("Week of ", ""),
+            "Recent and upcoming 4 Jan 2027 11 Jan 2027 18 Jan 2027 25 Jan 2027 1 Feb 2027 \
+             8 Feb 2027 15 Feb 2027 … (more weeks) 8 Mar 2027 Whole season",
+            "{nav}"
+        );
+        assert!(
+            nav.contains(&format!(
+                "href=\"/leagues/long/teams/{team}\" aria-current=\"page\">Recent and upcoming"
+            )),
+            "{nav}"
+        );
+        assert!(nav.contains("aria-label=\"Weeks with matches of this team\""));
+        assert!(html.contains("Recent and upcoming matches"));
+    }
+
+    // The first week: its match (and the undated one), marked in the pager.
+    let (_, _, html) = page(format!("/leagues/long/teams/{}?week=2027-01-06", t[0])).await;
+    assert_eq!(rows(&html), [ids[0], undated]);
+    let nav = html_element(&html, "week-nav", "</nav>").unwrap();
+    assert!(
+        nav.contains(&format!(
+            "href=\"/leagues/long/teams/{}?week=2027-01-04\" aria-current=\"page\"",
+            t[0]
+        )),
+        "{nav}"
+    );
+    assert!(html.contains("Week of Monday 4 January 2027"));
+    // The whole season: every match.
+    let (_, _, html) = page(format!("/leagues/long/teams/{}?week=all", t[0])).await;
+    let mut all = ids.clone();
+    all.push(undated);
+    assert_eq!(rows(&html), all);
+    // A week without its matches: the undated one, and the pager.
+    let (status, _, html) = page(format!("/leagues/long/teams/{}?week=2000-01-03", t[1])).await;
+    assert_eq!(status, 200);
+    assert_eq!(rows(&html), [undated]);
+    assert!(html.contains("id=\"week-nav\""));
+    // No page for a week that is not a date.
+    for week in ["soon", "2027-13-01", ""] {
+        let path = format!("/leagues/long/teams/{}?week={week}", t[0]);
+        assert_eq!(page(path.clone()).await.0, 404, "{path}");
+    }
+}
+
 #[actix_web::test]
 async fn the_schedule_goes_night_by_night_with_undated_matches_last() {
     let (clock, time) = manual_clock("2026-11-20T12:00:00Z", chrono_tz::America::New_York);

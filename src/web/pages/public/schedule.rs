@@ -51,52 +51,85 @@ struct SchedulePage {
     parts: Vec<Part>,
 }
 
-/// A link to a part of the season; with no `value`, weeks left out ("…").
+/// A link to a part of the season (the pager of the schedule and of a team's page,
+/// `partials/macros.html` `week_nav`); with no `query`, weeks left out ("…").
 pub struct WeekLink {
-    /// The query value: `2026-11-23`, `all`.
-    pub value: Option<String>,
+    /// The query string after the page's path: `?week=2026-11-23`, `?week=all`, or empty
+    /// (a team's recent and upcoming matches).
+    pub query: Option<String>,
     /// "23 Nov 2026", "Whole season".
     pub label: String,
+    /// A week's link ("Week of" for a screen reader).
+    pub week: bool,
     /// The part shown now.
     pub current: bool,
 }
 
+/// `?week=DATE` (that date's week), `?week=all` (the whole season), or none.
 #[derive(Debug, serde::Deserialize)]
 pub(super) struct WeekQuery {
     week: Option<String>,
 }
 
-fn week_links(weeks: &[public_views::WeekLink], span: Span) -> Vec<WeekLink> {
+impl WeekQuery {
+    /// The part of the season asked for, if any; a week that is not a date (nor `all`) is
+    /// no page.
+    pub(super) fn span(&self) -> Result<Option<Span>, AppError> {
+        match self.week.as_deref() {
+            None => Ok(None),
+            Some(w) => Span::parse(w).map(Some).ok_or(AppError::NotFound),
+        }
+    }
+}
+
+/// The pager's links: with `around` a first link to the recent and upcoming matches (a
+/// team's page), then the `weeks`, then the whole season; none when no match has a time.
+pub(super) fn week_links(
+    weeks: &[public_views::WeekLink],
+    span: Span,
+    around: bool,
+) -> Vec<WeekLink> {
     if weeks.is_empty() {
         return Vec::new();
     }
-    let mut links: Vec<WeekLink> = weeks
-        .iter()
-        .map(|w| match w {
-            public_views::WeekLink::Week(monday) => WeekLink {
-                value: Some(monday.to_string()),
-                label: monday.format("%-d %b %Y").to_string(),
-                current: span == Span::Week(*monday),
-            },
-            public_views::WeekLink::Gap => WeekLink {
-                value: None,
-                label: "…".into(),
-                current: false,
-            },
-        })
-        .collect();
+    let mut links = Vec::with_capacity(weeks.len() + 2);
+    if around {
+        links.push(WeekLink {
+            query: Some(String::new()),
+            label: "Recent and upcoming".into(),
+            week: false,
+            current: matches!(span, Span::Around(_)),
+        });
+    }
+    links.extend(weeks.iter().map(|w| match w {
+        public_views::WeekLink::Week(monday) => WeekLink {
+            query: Some(format!("?week={monday}")),
+            label: monday.format("%-d %b %Y").to_string(),
+            week: true,
+            current: span == Span::Week(*monday),
+        },
+        public_views::WeekLink::Gap => WeekLink {
+            query: None,
+            label: "…".into(),
+            week: false,
+            current: false,
+        },
+    }));
     links.push(WeekLink {
-        value: Some("all".into()),
+        query: Some("?week=all".into()),
         label: "Whole season".into(),
+        week: false,
         current: span == Span::Season,
     });
     links
 }
 
-fn shown_words(span: Span) -> String {
+/// What is shown, in words.
+pub(super) fn shown_words(span: Span) -> String {
     match span {
         Span::Week(monday) => format!("Week of {}", night_words(monday)),
         Span::Season => "The whole season".into(),
+        Span::Around(_) => "Recent and upcoming matches".into(),
     }
 }
 
@@ -178,11 +211,7 @@ pub(super) async fn schedule_page(
     slug: web::Path<Slug>,
     query: web::Query<WeekQuery>,
 ) -> Result<HttpResponse, PageError> {
-    // A week that is not a date (nor `all`) is no page of the schedule.
-    let asked = match query.week.as_deref() {
-        None => None,
-        Some(w) => Some(Span::parse(w).ok_or(AppError::NotFound)?),
-    };
+    let asked = query.span()?;
     let today = state.db.clock().local_now().0.date();
     let view = public_views::schedule(&state.db, &slug, asked, today).await?;
     let parts: Vec<Part> = [
@@ -210,7 +239,7 @@ pub(super) async fn schedule_page(
         slug: view.league.row.slug.to_string(),
         name: view.league.row.name,
         shown: shown_words(view.span),
-        weeks: week_links(&view.weeks, view.span),
+        weeks: week_links(&view.weeks, view.span, false),
         nothing_dated: view.regular.is_empty() && view.playoffs.is_empty(),
         parts,
     }

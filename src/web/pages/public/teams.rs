@@ -1,10 +1,13 @@
 //! `/leagues/{slug}/teams` (every team with its players) and `/leagues/{slug}/teams/{id}`
-//! (a team's record, what it needs for the playoffs, and its matches).
+//! (a team's record, what it needs for the playoffs, and its matches: the recent and
+//! upcoming ones, `?week=DATE` a week's, `?week=all` the whole season's, paged as the
+//! schedule is).
 
 use crate::domain::Slug;
 use actix_web::{HttpResponse, get, web};
 use askama::Template;
 
+use super::schedule::{WeekLink, WeekQuery, shown_words, week_links};
 use super::{MatchLine, StandingRow, line, page, standing_row};
 use crate::domain::words::{ordinal, plural};
 use crate::domain::{MatchStatus, PlayerId, TeamId};
@@ -342,6 +345,10 @@ struct TeamPage {
     team: TeamView,
     standing: Option<StandingRow>,
     needs: Needs,
+    /// What part of the team's season is shown, in words.
+    shown: String,
+    /// The pager (as the schedule's).
+    weeks: Vec<WeekLink>,
     matches: Vec<TeamMatch>,
     stats: Vec<PlayerStats>,
 }
@@ -351,9 +358,12 @@ pub(super) async fn team_page(
     state: web::Data<AppState>,
     who: Viewer,
     path: web::Path<(Slug, TeamId)>,
+    query: web::Query<WeekQuery>,
 ) -> Result<HttpResponse, PageError> {
     let (slug, team) = path.into_inner();
-    let view = public_views::team(&state.db, &slug, team).await?;
+    let asked = query.span()?;
+    let today = state.db.clock().local_now().0.date();
+    let view = public_views::team(&state.db, &slug, team, asked, today).await?;
     let stats = player_stats::team_stats(&state.db, team).await?.players;
     let needs = Needs::of(
         &view.league,
@@ -366,6 +376,8 @@ pub(super) async fn team_page(
         needs,
         stats,
         standing: view.standing.as_ref().map(standing_row),
+        shown: shown_words(view.span),
+        weeks: week_links(&view.weeks, view.span, true),
         matches: view
             .matches
             .iter()
