@@ -432,7 +432,9 @@ pub async fn warnings_after_write(
     user: &User,
     id: MatchId,
 ) -> Result<Vec<ScheduleWarning>, ServiceError> {
-    let mut conn = db.read_latest().await?;
+    // A reader, not the writer's connection: the write was committed before this, so a new
+    // read sees it (WAL), and the writer is not held while this reads.
+    let mut conn = db.read().await?;
     let Some(m) = db_matches::by_id(&mut conn, id).await? else {
         return Ok(Vec::new());
     };

@@ -584,6 +584,7 @@ pub async fn create_match_view(
     input: &NewMatchInput,
 ) -> Result<MatchView, ServiceError> {
     let id = create_match(db, user, slug, input).await?;
-    let mut conn = db.read_latest().await?;
+    // Committed: a reader sees it, and the writer stays free for the next batch.
+    let mut conn = db.read().await?;
     Ok(super::match_view::load(&mut conn, id).await?.0)
 }
