@@ -285,23 +285,7 @@ pub async fn post_hands_to(
             (latencies, errors)
         }));
     }
-    tokio::time::sleep(Duration::from_secs(seconds)).await;
-    stop.store(true, Ordering::Relaxed);
-    let mut all = Vec::new();
-    let mut errors = 0;
-    for t in tasks {
-        let (l, e) = t.await.expect("task");
-        all.extend(l);
-        errors += e;
-    }
-    let elapsed = started.elapsed().as_secs_f64();
-    all.sort();
-    Stats {
-        rps: all.len() as f64 / elapsed,
-        p50_ms: percentile(&all, 0.50),
-        p99_ms: percentile(&all, 0.99),
-        errors,
-    }
+    stopped_after(seconds, &stop, started, tasks).await
 }
 
 pub fn seconds() -> u64 {
@@ -380,6 +364,17 @@ pub async fn get_loop(url: &str, connections: usize, seconds: u64) -> Stats {
             })
         })
         .collect();
+    stopped_after(seconds, &stop, started, tasks).await
+}
+
+/// Lets the load's `tasks` run for `seconds`, stops them, and gathers their latencies and
+/// errors: answers a second over the time since `started`, p50 and p99.
+async fn stopped_after(
+    seconds: u64,
+    stop: &AtomicBool,
+    started: Instant,
+    tasks: Vec<tokio::task::JoinHandle<(Vec<Duration>, u64)>>,
+) -> Stats {
     tokio::time::sleep(Duration::from_secs(seconds)).await;
     stop.store(true, Ordering::Relaxed);
     let (mut all, mut errors) = (Vec::new(), 0);
