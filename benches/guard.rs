@@ -28,7 +28,8 @@ use serde_json::json;
 mod support;
 
 use support::{
-    Answer, Server, Stats, api, generate, get_loop, hand, post_hands, start_match, start_with,
+    Answer, Server, Stats, api, bench_teams, generate, get_loop, hand, post_hands, start_match,
+    start_with,
 };
 
 /// One guarded figure: what is measured, and its floor on each build.
@@ -213,11 +214,7 @@ async fn guard() -> bool {
         }
     );
     let server = start_with(&db, &["--no-page-cache"]);
-    let standings = api(&server, "GET", "/api/v1/leagues/bench/standings", json!({})).await;
-    let teams: Vec<i64> = standings["rows"]
-        .as_array()
-        .map(|rows| rows.iter().filter_map(|r| r["team_id"].as_i64()).collect())
-        .unwrap_or_default();
+    let teams = bench_teams(&server).await;
     println!("\n| figure | measured | floor | | |\n|---|---|---|---|---|");
     let mut ok = true;
     for (path, floor) in &PAGES {

@@ -51,8 +51,8 @@ mod postgres_support;
 mod support;
 
 use support::{
-    Answer, Server, Stats, api, connection_counts, generate, hand, post_hands, post_hands_to,
-    seconds, start, start_match, start_with,
+    Answer, Server, Stats, api, bench_teams, connection_counts, generate, hand, post_hands,
+    post_hands_to, seconds, start, start_match, start_with,
 };
 
 fn duration_ms(text: &str) -> f64 {
@@ -146,11 +146,7 @@ async fn load() {
         "bracket: {} matches, double elimination of 64",
         bracket["matches"].as_array().map_or(0, Vec::len)
     );
-    let standings = api(&server, "GET", "/api/v1/leagues/bench/standings", json!({})).await;
-    let teams: Vec<i64> = standings["rows"]
-        .as_array()
-        .map(|rows| rows.iter().filter_map(|r| r["team_id"].as_i64()).collect())
-        .unwrap_or_default();
+    let teams = bench_teams(&server).await;
     let (match_id, hands) = complete_match(&server).await;
     println!("match page: match {match_id}, {hands} hands");
     let secs = seconds();
@@ -192,11 +188,7 @@ async fn hands_only() {
     let db = dir.path().join("hands.sqlite3");
     generate(&db, 64, 2000, 30_000);
     let server = start(&db);
-    let standings = api(&server, "GET", "/api/v1/leagues/bench/standings", json!({})).await;
-    let teams: Vec<i64> = standings["rows"]
-        .as_array()
-        .map(|rows| rows.iter().filter_map(|r| r["team_id"].as_i64()).collect())
-        .unwrap_or_default();
+    let teams = bench_teams(&server).await;
     println!(
         "\n| answer | supervisors | hands/s | p50 ms | p99 ms | errors |\n|---|---|---|---|---|---|"
     );
@@ -452,11 +444,7 @@ async fn stores() {
         );
         let servers: Vec<Server> = (0..instances).map(|_| start(&db)).collect();
         let refs: Vec<&Server> = servers.iter().collect();
-        let standings = api(refs[0], "GET", "/api/v1/leagues/bench/standings", json!({})).await;
-        let teams: Vec<i64> = standings["rows"]
-            .as_array()
-            .map(|rows| rows.iter().filter_map(|r| r["team_id"].as_i64()).collect())
-            .unwrap_or_default();
+        let teams = bench_teams(refs[0]).await;
         for &c in &connection_counts() {
             for answer in [Answer::Full, Answer::Light] {
                 let s = post_hands_to(&refs, &teams, c, secs, answer).await;

@@ -334,6 +334,15 @@ pub async fn start_match(client: &reqwest::Client, base: &str, auth: &str, id: i
     started["version"].as_i64().expect("version")
 }
 
+/// The ids of the bench league's teams, in standings order.
+pub async fn bench_teams(server: &Server) -> Vec<i64> {
+    let standings = api(server, "GET", "/api/v1/leagues/bench/standings", json!({})).await;
+    standings["rows"]
+        .as_array()
+        .map(|rows| rows.iter().filter_map(|r| r["team_id"].as_i64()).collect())
+        .unwrap_or_default()
+}
+
 /// `connections` visitors for `seconds`, each asking for `url` again as soon as it has its
 /// answer (keep-alive); an answer that is not 200 counts as an error.
 pub async fn get_loop(url: &str, connections: usize, seconds: u64) -> Stats {

@@ -8,6 +8,7 @@ use serde_json::{Value, json};
 use spades_im::service::Role;
 
 use crate::helpers::{Api, Browser, TestApp, spawn_app};
+use crate::playoffs::get_match;
 
 /// A started match of league "light" (partnership to 500): the admin, its id and version.
 async fn started(app: &TestApp) -> (Api, i64, i64) {
@@ -56,12 +57,7 @@ async fn the_light_answer_is_the_totals_and_stays_the_same_size() {
         sizes.push(text.len());
         let light: Value = serde_json::from_str(&text).expect("json");
         // The full match, read now, says the same.
-        let full: Value = app
-            .get(&format!("/api/v1/matches/{id}"))
-            .await
-            .json()
-            .await
-            .expect("the match");
+        let full: Value = get_match(&app, id).await;
         assert_eq!(light["number"], k, "{light}");
         assert_eq!(light["version"], full["version"]);
         for side in ["a", "b"] {
@@ -165,12 +161,7 @@ async fn the_light_totals_are_the_replayed_totals_to_the_end() {
     let last = answers.last().expect("hands").clone();
     assert_eq!(last["game_status"], "won", "the game ends: {last}");
     // The match's hands, replayed from the first when the match is read.
-    let full: Value = app
-        .get(&format!("/api/v1/matches/{id}"))
-        .await
-        .json()
-        .await
-        .expect("the match");
+    let full: Value = get_match(&app, id).await;
     let hands = full["hands"].as_array().expect("hands");
     assert_eq!(hands.len(), answers.len());
     for (light, replayed) in answers.iter().zip(hands) {
@@ -287,12 +278,7 @@ async fn the_console_answers_the_outbox_with_the_totals() {
     assert_eq!(r.json::<Value>().await.expect("json"), light);
     let r = console_post(&coord, id, &fields, None).await;
     assert_eq!(r.status(), 303);
-    let full: Value = app
-        .get(&format!("/api/v1/matches/{id}"))
-        .await
-        .json()
-        .await
-        .expect("match");
+    let full: Value = get_match(&app, id).await;
     assert_eq!(
         full["hands"].as_array().map(Vec::len),
         Some(30),
@@ -330,12 +316,7 @@ async fn the_console_answers_the_outbox_with_the_totals() {
     assert_eq!(r.status(), 409);
     assert!(header(&r, "content-type").starts_with("text/html"));
     assert!(r.headers().get("preference-applied").is_none());
-    let full: Value = app
-        .get(&format!("/api/v1/matches/{id}"))
-        .await
-        .json()
-        .await
-        .expect("match");
+    let full: Value = get_match(&app, id).await;
     assert_eq!(full["hands"].as_array().map(Vec::len), Some(32));
 }
 
