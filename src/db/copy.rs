@@ -218,12 +218,21 @@ async fn compare(sqlite: &mut SqliteConnection, pg: &mut PgConnection) -> Result
          FROM team_records WHERE played <> 0 ORDER BY team_id",
     )
     .await?;
-    same::<(i64, i64, i64, i64, i64)>(
+    same::<(i64, i64, i64, i64)>(
+        sqlite,
+        pg,
+        "the teams' records against the teams level with them",
+        "SELECT team_id, level_played, level_won, level_tied
+         FROM team_records WHERE played <> 0 ORDER BY team_id",
+    )
+    .await?;
+    same::<(i64, i64, i64, i64, i64, i64)>(
         sqlite,
         pg,
         "the head-to-head records",
-        "SELECT team_id, opponent_id, played, won, tied FROM head_to_head
-         WHERE played <> 0 ORDER BY team_id, opponent_id",
+        "SELECT team_id, opponent_id, played, won, tied,
+                CAST(CASE WHEN level THEN 1 ELSE 0 END AS BIGINT)
+         FROM head_to_head WHERE played <> 0 ORDER BY team_id, opponent_id",
     )
     .await?;
     same::<(i64, String, i64)>(

@@ -19,7 +19,7 @@ use crate::db::leagues as db_leagues;
 use crate::db::matches::{self as db_matches, MatchRow};
 use crate::db::playoffs as db_playoffs;
 use crate::domain::{BracketId, LeagueId, MatchId, MatchStatus, TeamId, TextEnum};
-use crate::league::standings::Versus;
+use crate::league::standings::{LevelRecords, Versus};
 
 /// What `check` found.
 #[derive(Debug, Default)]
@@ -152,7 +152,7 @@ async fn compare_records(
     out: &mut Vec<Difference>,
 ) -> Result<(), ServiceError> {
     let (want, want_versus) = standings::recomputed(conn, league).await?;
-    let kept = standings::kept_records(conn, league).await?;
+    let (kept, kept_level) = standings::kept_records(conn, league).await?;
     let ids: Vec<TeamId> = want.iter().map(|s| s.team_id).collect();
     let kept_versus = standings::kept_head_to_head(conn, &ids).await?;
     let names: HashMap<TeamId, &str> = want.iter().map(|s| (s.team_id, s.team.as_str())).collect();
@@ -217,6 +217,22 @@ async fn compare_records(
             format!("the record against team {opponent}"),
             versus_words(kept),
             versus_words(computed),
+        );
+    }
+    // Each pair's kept level, summed as the tiebreak reads it.
+    let want_level = crate::league::standings::level_records(&want, &want_versus);
+    let teams: BTreeSet<TeamId> = want_level
+        .keys()
+        .chain(kept_level.keys())
+        .copied()
+        .collect();
+    for team in teams {
+        let of = |level: &LevelRecords| level.get(&team).copied().unwrap_or_default();
+        differ(
+            team,
+            "the record against the teams level with it".to_string(),
+            versus_words(of(&kept_level)),
+            versus_words(of(&want_level)),
         );
     }
     Ok(())

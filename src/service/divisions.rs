@@ -171,10 +171,9 @@ impl Divisions {
         league_id: LeagueId,
     ) -> Result<Divisions, ServiceError> {
         let list = views(conn, league_id).await?;
-        let of_team = crate::db::leagues::teams(conn, league_id)
+        let of_team = crate::db::leagues::team_divisions(conn, league_id)
             .await?
             .into_iter()
-            .filter_map(|t| Some((t.id, t.division_id?)))
             .collect();
         Ok(Divisions { list, of_team })
     }

@@ -20,8 +20,7 @@ use crate::rules::Team;
 /// The regular-season standings, in the league's tiebreak order (docs/scoring.md §7.3), from
 /// the records the triggers keep.
 pub async fn standings(conn: &mut Conn, league: &League) -> Result<Vec<Standing>, ServiceError> {
-    let rows = kept_records(conn, league).await?;
-    let level = level_records(conn, &rows, None).await?;
+    let (rows, level) = kept_records(conn, league).await?;
     Ok(standings::ranked(
         rows,
         &level,
@@ -29,46 +28,38 @@ pub async fn standings(conn: &mut Conn, league: &League) -> Result<Vec<Standing>
     ))
 }
 
-/// Team `id`'s row of the standings, ranked as by [`standings`]: its rank depends on the
-/// head-to-head of its own group of level teams only, so only that group's is read.
+/// Team `id`'s row of the standings, ranked as by [`standings`].
 pub async fn team_standing(
     conn: &mut Conn,
     league: &League,
     id: TeamId,
 ) -> Result<Option<Standing>, ServiceError> {
-    let rows = kept_records(conn, league).await?;
-    let level = level_records(conn, &rows, Some(id)).await?;
-    let ranked = standings::ranked(rows, &level, &league.tiebreak_or_default());
-    Ok(ranked.into_iter().find(|s| s.team_id == id))
-}
-
-/// Each team's record against the teams level with it on win %, summed in the database,
-/// one query a group of level teams (only the group of team `only`, if given): what the
-/// head-to-head tiebreak reads.
-async fn level_records(
-    conn: &mut Conn,
-    rows: &[Standing],
-    only: Option<TeamId>,
-) -> Result<LevelRecords, ServiceError> {
-    let mut level = LevelRecords::new();
-    let wanted =
-        |group: &Vec<&Standing>| only.is_none_or(|id| group.iter().any(|s| s.team_id == id));
-    for group in standings::level_groups(rows).into_iter().filter(wanted) {
-        let teams: Vec<TeamId> = group.iter().map(|s| s.team_id).collect();
-        for v in db_leagues::records_within(conn, &teams).await? {
-            level.insert(v.team_id, versus_of(&v));
-        }
-    }
-    Ok(level)
-}
-
-/// Each team's record as kept (not ranked).
-pub async fn kept_records(conn: &mut Conn, league: &League) -> Result<Vec<Standing>, ServiceError> {
-    Ok(db_leagues::records(conn, league.row.id)
+    Ok(standings(conn, league)
         .await?
+        .into_iter()
+        .find(|s| s.team_id == id))
+}
+
+/// Each team's record as kept (not ranked), and its record against the teams level with it
+/// on win % (what the head-to-head tiebreak reads).
+pub async fn kept_records(
+    conn: &mut Conn,
+    league: &League,
+) -> Result<(Vec<Standing>, LevelRecords), ServiceError> {
+    let rows = db_leagues::records(conn, league.row.id).await?;
+    let level = rows
         .iter()
-        .map(standing_of)
-        .collect())
+        .filter(|r| r.level_played > 0)
+        .map(|r| {
+            let v = Versus {
+                played: count(r.level_played),
+                won: count(r.level_won),
+                tied: count(r.level_tied),
+            };
+            (r.team_id, v)
+        })
+        .collect();
+    Ok((rows.iter().map(standing_of).collect(), level))
 }
 
 /// The kept records of the `teams` against each other (`check`: reads each team's whole).

@@ -157,10 +157,10 @@ pub async fn summaries_of(
     league_id: LeagueId,
     rows: &[MatchRow],
 ) -> Result<Vec<MatchSummary>, ServiceError> {
-    let names: std::collections::HashMap<TeamId, String> = db_leagues::teams(conn, league_id)
+    let ids: Vec<TeamId> = rows.iter().flat_map(|m| [m.team_a, m.team_b]).collect();
+    let names: std::collections::HashMap<TeamId, String> = db_leagues::names_of(conn, &ids)
         .await?
         .into_iter()
-        .map(|t| (t.id, t.name.into()))
         .collect();
     let team = |id: TeamId| TeamRef {
         id,

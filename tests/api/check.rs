@@ -102,7 +102,7 @@ async fn check_finds_a_team_record_that_differs_from_the_matches_and_rebuild_fix
         })
         .unwrap();
     spades_im::on_store!(app.db.read_latest().await.unwrap(), |c| sqlx::query(
-        "UPDATE team_records SET won = won + 2 WHERE team_id = $1"
+        "UPDATE team_records SET won = won + 2, level_won = level_won + 1 WHERE team_id = $1"
     )
     .bind(team)
     .execute(c)
@@ -151,6 +151,13 @@ async fn check_finds_a_team_record_that_differs_from_the_matches_and_rebuild_fix
         )),
         "{listed}"
     );
+    // Its record against the teams level with it, which the tiebreak reads.
+    assert!(
+        listed.lines().any(|l| l.starts_with(&format!(
+            "team {team} ({name}): the record against the teams level with it is "
+        ))),
+        "{listed}"
+    );
     // Every opponent's record went with the delete: one line each, adding up to `played`.
     let against: Vec<&str> = listed
         .lines()
@@ -196,4 +203,6 @@ async fn check_finds_a_team_record_that_differs_from_the_matches_and_rebuild_fix
         .await
         .unwrap();
     assert_eq!(shown(&rows), Some(won), "{rows}");
+    let report = spades_im::service::check::check(&app.db).await.unwrap();
+    assert!(report.differences.is_empty(), "{:?}", report.differences);
 }
