@@ -118,6 +118,20 @@ pub(super) fn rules_of(m: &MatchRow, league: &League) -> Result<Rules, ServiceEr
     }
 }
 
+/// The rules `m` is played under, reading its league only when they are not frozen yet (a
+/// started match's are: the hand path then reads no league).
+pub(super) async fn match_rules(conn: &mut Conn, m: &MatchRow) -> Result<Rules, ServiceError> {
+    match &m.rules {
+        Some(frozen) => {
+            serde_json::from_str(frozen).map_err(|e| ServiceError::corrupt("frozen rules", e))
+        }
+        None => {
+            let league = super::matches::league_of(conn, m).await?;
+            Ok(league.rules_for(m.stage).clone())
+        }
+    }
+}
+
 pub(super) fn stored_hand(row: &HandRow) -> Result<HandInput, ServiceError> {
     serde_json::from_str(&row.hand).map_err(|e| ServiceError::corrupt("stored hand", e))
 }

@@ -12,7 +12,7 @@ use crate::domain::ErrorCode;
 use crate::domain::{FieldError, GameStatus, MatchId, MatchStatus, Timestamp};
 use crate::rules::{Game, HandInput, Stage, TeamTotal};
 use crate::service::audit;
-use crate::service::match_view::{Replayed, replay, rules_of, view_of};
+use crate::service::match_view::{Replayed, match_rules, replay, rules_of, view_of};
 use crate::service::text;
 use crate::service::{ServiceError, User, to_json};
 
@@ -240,8 +240,7 @@ impl HandEntry {
     async fn continued(&self, conn: &mut Conn, m: &MatchRow) -> Result<Option<Game>, ServiceError> {
         check_version(m, self.expected_version)?;
         check_takes_hands(m)?;
-        let league = league_of(conn, m).await?;
-        let rules = rules_of(m, &league)?;
+        let rules = match_rules(conn, m).await?;
         if m.hands_played == 0 || time_expired(m, &rules, self.now) {
             return Ok(None);
         }
