@@ -49,7 +49,7 @@ pub async fn kept_records(
     let rows = db_leagues::records(conn, league.row.id).await?;
     let level = rows
         .iter()
-        .filter(|r| r.level_played > 0)
+        .filter(|r| (r.level_played, r.level_won, r.level_tied) != (0, 0, 0))
         .map(|r| {
             let v = Versus {
                 played: count(r.level_played),

@@ -157,7 +157,13 @@ pub async fn summaries_of(
     league_id: LeagueId,
     rows: &[MatchRow],
 ) -> Result<Vec<MatchSummary>, ServiceError> {
-    let ids: Vec<TeamId> = rows.iter().flat_map(|m| [m.team_a, m.team_b]).collect();
+    // Each team once: a whole season's feed names the same teams thousands of times.
+    let ids: Vec<TeamId> = rows
+        .iter()
+        .flat_map(|m| [m.team_a, m.team_b])
+        .collect::<std::collections::BTreeSet<_>>()
+        .into_iter()
+        .collect();
     let names: std::collections::HashMap<TeamId, String> = db_leagues::names_of(conn, &ids)
         .await?
         .into_iter()
