@@ -110,26 +110,26 @@ impl MatchView {
 }
 
 pub(super) fn rules_of(m: &MatchRow, league: &League) -> Result<Rules, ServiceError> {
-    match &m.rules {
-        Some(frozen) => {
-            serde_json::from_str(frozen).map_err(|e| ServiceError::corrupt("frozen rules", e))
-        }
-        None => Ok(league.rules_for(m.stage).clone()),
-    }
+    Ok(frozen_rules(m)?.unwrap_or_else(|| league.rules_for(m.stage).clone()))
 }
 
 /// The rules `m` is played under, reading its league only when they are not frozen yet (a
 /// started match's are: the hand path then reads no league).
 pub(super) async fn match_rules(conn: &mut Conn, m: &MatchRow) -> Result<Rules, ServiceError> {
-    match &m.rules {
-        Some(frozen) => {
-            serde_json::from_str(frozen).map_err(|e| ServiceError::corrupt("frozen rules", e))
-        }
-        None => {
-            let league = super::matches::league_of(conn, m).await?;
-            Ok(league.rules_for(m.stage).clone())
-        }
+    match frozen_rules(m)? {
+        Some(rules) => Ok(rules),
+        None => rules_of(m, &super::matches::league_of(conn, m).await?),
     }
+}
+
+/// The rules frozen in `m` when it started (`None` before).
+fn frozen_rules(m: &MatchRow) -> Result<Option<Rules>, ServiceError> {
+    m.rules
+        .as_deref()
+        .map(|frozen| {
+            serde_json::from_str(frozen).map_err(|e| ServiceError::corrupt("frozen rules", e))
+        })
+        .transpose()
 }
 
 pub(super) fn stored_hand(row: &HandRow) -> Result<HandInput, ServiceError> {
