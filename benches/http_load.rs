@@ -28,7 +28,9 @@
 //!
 //! `BENCH_PG=postgres://… cargo bench --bench http_load -- stores` puts SQLite and
 //! PostgreSQL side by side on that season: hand entry with one instance, and with two
-//! instances on one PostgreSQL database; the pages on one instance.
+//! instances on one PostgreSQL database; the pages on one instance. `BENCH_STORES` picks
+//! some of them (`sqlite`, `postgresql`, `postgresql-2`; comma-separated), `HANDS_ANSWER` one
+//! answer.
 //!
 //! `cargo bench --bench http_load -- growth` plays one match of 500 hands through the API,
 //! each hand with an idempotency key, on a fresh SQLite file, then a second one asking for
@@ -182,6 +184,15 @@ async fn load() {
     }
 }
 
+/// The answers to measure: both, or the one `HANDS_ANSWER` names (`full` or `light`).
+fn answers() -> Vec<Answer> {
+    match std::env::var("HANDS_ANSWER").as_deref() {
+        Ok("full") => vec![Answer::Full],
+        Ok("light") => vec![Answer::Light],
+        _ => vec![Answer::Full, Answer::Light],
+    }
+}
+
 /// Hand entry alone, on the same season as `load` (for profiling the write path).
 async fn hands_only() {
     let dir = tempfile::tempdir().expect("tempdir");
@@ -192,13 +203,8 @@ async fn hands_only() {
     println!(
         "\n| answer | supervisors | hands/s | p50 ms | p99 ms | errors |\n|---|---|---|---|---|---|"
     );
-    let answers = match std::env::var("HANDS_ANSWER").as_deref() {
-        Ok("full") => vec![Answer::Full],
-        Ok("light") => vec![Answer::Light],
-        _ => vec![Answer::Full, Answer::Light],
-    };
     for &c in &connection_counts() {
-        for &answer in &answers {
+        for answer in answers() {
             let s = post_hands(&server, &teams, c, seconds(), answer).await;
             println!(
                 "| {} | {c} | {:.0} | {:.2} | {:.2} | {} |",
@@ -427,7 +433,8 @@ async fn stores() {
         "| store | page | connections | req/s | p50 ms | p99 ms | errors |".to_string(),
         "|---|---|---|---|---|---|---|".to_string(),
     ];
-    for (store, instances) in [("sqlite", 1), ("postgresql", 1), ("postgresql", 2)] {
+    let setups = [("sqlite", 1), ("postgresql", 1), ("postgresql", 2)];
+    for (store, instances) in setups.into_iter().filter(|s| measured_store(*s)) {
         let dir = tempfile::tempdir().expect("tempdir");
         let db: std::path::PathBuf = if store == "sqlite" {
             dir.path().join("stores.sqlite3")
@@ -446,7 +453,7 @@ async fn stores() {
         let refs: Vec<&Server> = servers.iter().collect();
         let teams = bench_teams(refs[0]).await;
         for &c in &connection_counts() {
-            for answer in [Answer::Full, Answer::Light] {
+            for answer in answers() {
                 let s = post_hands_to(&refs, &teams, c, secs, answer).await;
                 hands_table.push(format!(
                     "| {store} | {instances} | {} | {c} | {:.0} | {:.2} | {:.2} | {} |",
@@ -475,6 +482,16 @@ async fn stores() {
         }
     }
     println!("\n{}\n\n{}", hands_table.join("\n"), pages_table.join("\n"));
+}
+
+/// Whether `stores` measures this store with this many instances: all of them, or those
+/// `BENCH_STORES` names (`sqlite`, `postgresql`, `postgresql-2`; comma-separated).
+fn measured_store((store, instances): (&str, usize)) -> bool {
+    let name = match instances {
+        1 => store.to_string(),
+        n => format!("{store}-{n}"),
+    };
+    std::env::var("BENCH_STORES").map_or(true, |list| list.split(',').any(|s| s.trim() == name))
 }
 
 /// Hands in the match of `growth`.

@@ -242,9 +242,20 @@ async fn save_result(
     let Bracket::Moves(reset) = bracket else {
         return Ok(saved);
     };
-    super::playoffs::advance(conn, m.id, now, reset).await?;
+    advance_bracket(conn, m.id, now, reset).await
+}
+
+/// Moves the bracket on after match `id`'s result may have changed (resetting the started
+/// matches `reset` confirms); returns the match as the bracket's writes left it.
+async fn advance_bracket(
+    conn: &mut Conn,
+    id: MatchId,
+    now: Timestamp,
+    reset: Option<&super::playoffs::PathReset<'_>>,
+) -> Result<MatchRow, ServiceError> {
+    super::playoffs::advance(conn, id, now, reset).await?;
     // Read again after the bracket's writes, so the answer shows the match as they left it.
-    db_matches::by_id(conn, m.id)
+    db_matches::by_id(conn, id)
         .await?
         .ok_or(ServiceError::NotFound)
 }

@@ -3,7 +3,7 @@
 
 use super::answer::{AnswerShape, HandAnswer, HandTotals};
 use super::time::time_expired;
-use super::{Bracket, check_version, for_write, league_of, open_hands, save_result, totals_of};
+use super::{Bracket, advance_bracket, check_version, for_write, league_of, open_hands, totals_of};
 use crate::db::hands::{self as db_hands, HandRow, NewHand};
 use crate::db::idempotency::{self as db_idempotency, IdempotencyRecord};
 use crate::db::matches::{self as db_matches, MatchRow};
@@ -11,7 +11,6 @@ use crate::db::{Conn, Db};
 use crate::domain::ErrorCode;
 use crate::domain::{FieldError, GameStatus, MatchId, MatchStatus, Timestamp};
 use crate::rules::{Game, HandInput, Stage, TeamTotal};
-use crate::service::audit;
 use crate::service::match_view::{Replayed, match_rules, replay, rules_of, view_of};
 use crate::service::text;
 use crate::service::{ServiceError, User, to_json};
@@ -333,11 +332,12 @@ impl HandEntry {
             recorded_by: Some(self.user.id),
             now: self.now,
         };
-        let row = db_hands::insert_hand(conn, &new).await?;
-        let after = save_result(conn, m, game, bracket_after_hand(m, game), self.now).await?;
-        let change =
-            audit::Change::new("record_hand", audit::Subject::Match(self.id)).after(stored);
-        audit::record(conn, &self.user, self.now, change).await?;
+        let (row, after) =
+            db_hands::record_hand(conn, &new, &totals_of(game), "record_hand").await?;
+        let Bracket::Moves(reset) = bracket_after_hand(m, game) else {
+            return Ok((row, after));
+        };
+        let after = advance_bracket(conn, m.id, self.now, reset).await?;
         Ok((row, after))
     }
 
