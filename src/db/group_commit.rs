@@ -132,12 +132,28 @@ impl std::fmt::Debug for GroupCommit {
 }
 
 impl GroupCommit {
-    /// Starts the writer task on `writer`, the store whose write transactions it opens.
-    pub(super) fn start(writer: Store) -> GroupCommit {
+    /// Starts the writer on `writer`, the store whose write transactions it opens, on a
+    /// thread and runtime of its own: each request of a batch waits for the one before it,
+    /// and every statement of each is a hand-over to the store (a round trip to PostgreSQL),
+    /// so the writer must not queue behind the server's other tasks for each of them. On
+    /// PostgreSQL it writes on a connection of its own, opened on its runtime, whose
+    /// answers wake it there.
+    pub(super) fn start(writer: Store) -> std::io::Result<GroupCommit> {
         let (queue, requests) = mpsc::channel(QUEUE);
         let metrics = BatchMetrics::default();
-        tokio::spawn(write_batches(writer, requests, metrics.clone()));
-        GroupCommit { queue, metrics }
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()?;
+        let counts = metrics.clone();
+        std::thread::Builder::new()
+            .name("spades-writer".into())
+            .spawn(move || {
+                runtime.block_on(async move {
+                    let writer = writer.own_writer();
+                    write_batches(writer, requests, counts).await;
+                });
+            })?;
+        Ok(GroupCommit { queue, metrics })
     }
 
     /// The writer's batch sizes, waits and durations so far.

@@ -32,8 +32,10 @@ pub mod tonight;
 pub mod users;
 
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use sqlx::pool::PoolConnection;
+use sqlx::postgres::PgPoolOptions;
 use sqlx::{PgConnection, PgPool, Postgres, Sqlite, SqliteConnection, Transaction};
 
 use crate::domain::Clock;
@@ -139,6 +141,21 @@ enum Store {
 
 impl Store {
     /// A write transaction: it holds the store's single write lock from its first statement.
+    /// The store as the group commit's writer uses it, made on the writer's runtime: on
+    /// PostgreSQL a pool of one connection of its own (opened on first use, with the same
+    /// settings); SQLite's writer already is one connection on a thread of its own.
+    fn own_writer(self) -> Store {
+        match self {
+            Store::Sqlite(pools) => Store::Sqlite(pools),
+            Store::Postgres(pool) => Store::Postgres(
+                PgPoolOptions::new()
+                    .max_connections(1)
+                    .acquire_timeout(Duration::from_secs(10))
+                    .connect_lazy_with(pool.connect_options().as_ref().clone()),
+            ),
+        }
+    }
+
     async fn begin_write(&self) -> Result<Tx, sqlx::Error> {
         Ok(Tx(match self {
             Store::Sqlite(pools) => {
@@ -174,7 +191,8 @@ impl Db {
             Location::Postgres(url) => Store::Postgres(postgres::open(url).await?),
         };
         Ok(Db {
-            batches: GroupCommit::start(store.clone()),
+            batches: GroupCommit::start(store.clone())
+                .map_err(|e| DbError::Unsupported(format!("cannot start the writer: {e}")))?,
             store,
             clock,
             notices: None,
