@@ -140,7 +140,6 @@ enum Store {
 }
 
 impl Store {
-    /// A write transaction: it holds the store's single write lock from its first statement.
     /// The store as the group commit's writer uses it, made on the writer's runtime: on
     /// PostgreSQL a pool of one connection of its own (opened on first use, with the same
     /// settings); SQLite's writer already is one connection on a thread of its own.
@@ -156,6 +155,7 @@ impl Store {
         }
     }
 
+    /// A write transaction: it holds the store's single write lock from its first statement.
     async fn begin_write(&self) -> Result<Tx, sqlx::Error> {
         Ok(Tx(match self {
             Store::Sqlite(pools) => {
