@@ -340,3 +340,60 @@ async fn the_latest_results_are_read_in_index_order() {
         "{plan}"
     );
 }
+
+/// `data_version`, which keys the page cache, moves when a transaction that wrote commits,
+/// and not for a write rolled back: a savepoint rolled back (a refused request of a group
+/// commit) takes its step with it, and a write after it in the same transaction steps again.
+/// On PostgreSQL it moves once a transaction (migration 0020); SQLite's triggers step once a
+/// statement.
+#[actix_web::test]
+async fn data_version_moves_for_each_committed_write_and_not_for_one_rolled_back() {
+    let app = spawn_app().await;
+    let admin = app.api_user("coord", Role::Admin).await;
+    app.league(&admin, "dv", json!("partnership"), 2).await;
+    let run = |sql: &'static str| {
+        let db = app.db.clone();
+        async move {
+            let mut tx = db.write().await.expect("write");
+            for statement in sql.split(';').map(str::trim).filter(|s| !s.is_empty()) {
+                let statement = statement.to_string();
+                spades_im::on_store!(tx, |c| sqlx::raw_sql(sqlx::AssertSqlSafe(
+                    statement.clone()
+                ))
+                .execute(c)
+                .await
+                .map(|_| ()))
+                .unwrap_or_else(|e| panic!("{statement}: {e}"));
+            }
+            tx.commit().await.expect("commit");
+            db.data_version().await.expect("data_version")
+        }
+    };
+    let before = app.db.data_version().await.expect("data_version");
+    let rolled_back = run(
+        "SAVEPOINT r; UPDATE leagues SET name = name WHERE slug = 'dv'; \
+                           ROLLBACK TO r; RELEASE r",
+    )
+    .await;
+    assert_eq!(rolled_back, before, "a write rolled back moves nothing");
+    let after_refused = run(
+        "SAVEPOINT r; UPDATE leagues SET name = name WHERE slug = 'dv'; \
+                             ROLLBACK TO r; RELEASE r; \
+                             UPDATE leagues SET name = name WHERE slug = 'dv'",
+    )
+    .await;
+    assert!(
+        after_refused > rolled_back,
+        "a write after a refused one moves it"
+    );
+    let twice = run("UPDATE leagues SET name = name WHERE slug = 'dv'; \
+                     UPDATE leagues SET name = name WHERE slug = 'dv'")
+    .await;
+    let moved_by = twice - after_refused;
+    if on_postgres() {
+        assert_eq!(moved_by, 1, "once a transaction on PostgreSQL");
+        assert_eq!(after_refused - rolled_back, 1);
+    } else {
+        assert_eq!(moved_by, 2, "once a statement on SQLite");
+    }
+}
