@@ -351,18 +351,16 @@ async fn data_version_moves_for_each_committed_write_and_not_for_one_rolled_back
     let app = spawn_app().await;
     let admin = app.api_user("coord", Role::Admin).await;
     app.league(&admin, "dv", json!("partnership"), 2).await;
-    let run = |sql: &'static str| {
+    const TOUCH: &str = "UPDATE leagues SET name = name WHERE slug = 'dv'";
+    let run = |statements: &'static [&'static str]| {
         let db = app.db.clone();
         async move {
             let mut tx = db.write().await.expect("write");
-            for statement in sql.split(';').map(str::trim).filter(|s| !s.is_empty()) {
-                let statement = statement.to_string();
-                spades_im::on_store!(tx, |c| sqlx::raw_sql(sqlx::AssertSqlSafe(
-                    statement.clone()
-                ))
-                .execute(c)
-                .await
-                .map(|_| ()))
+            for &statement in statements {
+                spades_im::on_store!(tx, |c| sqlx::raw_sql(statement)
+                    .execute(c)
+                    .await
+                    .map(|_| ()))
                 .unwrap_or_else(|e| panic!("{statement}: {e}"));
             }
             tx.commit().await.expect("commit");
@@ -370,25 +368,14 @@ async fn data_version_moves_for_each_committed_write_and_not_for_one_rolled_back
         }
     };
     let before = app.db.data_version().await.expect("data_version");
-    let rolled_back = run(
-        "SAVEPOINT r; UPDATE leagues SET name = name WHERE slug = 'dv'; \
-                           ROLLBACK TO r; RELEASE r",
-    )
-    .await;
+    let rolled_back = run(&["SAVEPOINT r", TOUCH, "ROLLBACK TO r", "RELEASE r"]).await;
     assert_eq!(rolled_back, before, "a write rolled back moves nothing");
-    let after_refused = run(
-        "SAVEPOINT r; UPDATE leagues SET name = name WHERE slug = 'dv'; \
-                             ROLLBACK TO r; RELEASE r; \
-                             UPDATE leagues SET name = name WHERE slug = 'dv'",
-    )
-    .await;
+    let after_refused = run(&["SAVEPOINT r", TOUCH, "ROLLBACK TO r", "RELEASE r", TOUCH]).await;
     assert!(
         after_refused > rolled_back,
         "a write after a refused one moves it"
     );
-    let twice = run("UPDATE leagues SET name = name WHERE slug = 'dv'; \
-                     UPDATE leagues SET name = name WHERE slug = 'dv'")
-    .await;
+    let twice = run(&[TOUCH, TOUCH]).await;
     let moved_by = twice - after_refused;
     if on_postgres() {
         assert_eq!(moved_by, 1, "once a transaction on PostgreSQL");
