@@ -1,9 +1,8 @@
 //! The hands of a match: every revision of every hand, as entered and as corrected (a
 //! correction is a new revision; none is ever overwritten).
 
-use super::audit::{AuditEntry, audit};
-use super::matches::{MatchRow, Totals, set_totals};
-use super::{Conn, Raw, on_store};
+use super::matches::{MatchRow, Totals};
+use super::{Conn, StoreKind, on_store};
 
 use crate::domain::{MatchId, Timestamp, UserId};
 
@@ -69,8 +68,8 @@ pub async fn insert_hand(conn: &mut Conn, h: &NewHand<'_>) -> sqlx::Result<HandR
     .await)
 }
 
-/// The match after a new hand, with the hand's row id and time (what PostgreSQL's one
-/// statement of [`record_hand`] answers).
+/// The match after a new hand, with the hand's row id and time (what [`record_hand`]'s
+/// one query answers).
 #[derive(sqlx::FromRow)]
 struct AfterHand {
     #[sqlx(flatten)]
@@ -79,72 +78,77 @@ struct AfterHand {
     hand_recorded_at: Timestamp,
 }
 
+/// [`record_hand`] on PostgreSQL: one statement, its writes in data-modifying `WITH`s.
+const RECORD_HAND_POSTGRES: &str = "WITH hand AS (
+        INSERT INTO hands (match_id, number, revision, hand, reason, recorded_by, recorded_at)
+        VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id, recorded_at
+    ), logged AS (
+        INSERT INTO audit_log (at, user_id, action, entity, entity_id, after, league_id, match_id)
+        SELECT $7, $6, $8, 'match', id, $4, league_id, id FROM matches WHERE id = $1
+    ), m AS (
+        UPDATE matches SET status = $9, score_a = $10, score_b = $11, bags_a = $12,
+            bags_b = $13, game_status = $14, winner = $15, reason = $16, forfeit = $17,
+            hands_played = $18, version = version + 1
+        WHERE id = $1 RETURNING *
+    )
+    SELECT m.*, hand.id AS hand_id, hand.recorded_at AS hand_recorded_at FROM m, hand";
+
+/// [`record_hand`] on SQLite, which has no data-modifying `WITH`: the same writes as
+/// statements of one query (sqlx runs them in turn on its thread, every `$n` bound to the
+/// same argument), then the match and the hand read back (`(match_id, number, revision)` is
+/// unique).
+const RECORD_HAND_SQLITE: &str = "
+    INSERT INTO hands (match_id, number, revision, hand, reason, recorded_by, recorded_at)
+    VALUES ($1, $2, $3, $4, $5, $6, $7);
+    INSERT INTO audit_log (at, user_id, action, entity, entity_id, after, league_id, match_id)
+    SELECT $7, $6, $8, 'match', id, $4, league_id, id FROM matches WHERE id = $1;
+    UPDATE matches SET status = $9, score_a = $10, score_b = $11, bags_a = $12,
+        bags_b = $13, game_status = $14, winner = $15, reason = $16, forfeit = $17,
+        hands_played = $18, version = version + 1
+    WHERE id = $1;
+    SELECT m.*, h.id AS hand_id, h.recorded_at AS hand_recorded_at
+    FROM matches m JOIN hands h ON h.match_id = m.id
+    WHERE m.id = $1 AND h.number = $2 AND h.revision = $3";
+
 /// Records a new hand (revision 1): its row, the match's `totals` after it (the version
 /// moved on), and the audit entry `action` on the match, by the hand's recorder, with the
 /// hand as what it changed to. Returns the hand's row and the match after it.
 ///
-/// One statement on PostgreSQL: each hand of a group commit waits for the one before it on
-/// the writer's connection, and every statement is a round trip to the server; SQLite, in
-/// the process, runs the three writes one after the other.
+/// One query on either store: each hand of a group commit waits for the one before it on
+/// the writer's connection, and every query is a hand-over to SQLite's thread or a round
+/// trip to the PostgreSQL server, which took most of a hand's time on the writer.
 pub async fn record_hand(
     conn: &mut Conn,
     h: &NewHand<'_>,
     totals: &Totals,
     action: &str,
 ) -> sqlx::Result<(HandRow, MatchRow)> {
-    let Raw::Postgres(c) = conn.raw() else {
-        let row = insert_hand(conn, h).await?;
-        let after = set_totals(conn, h.match_id, totals).await?;
-        let entry = AuditEntry {
-            user_id: h.recorded_by,
-            action,
-            entity: "match",
-            entity_id: Some(h.match_id.0),
-            before: None,
-            after: Some(h.hand),
-            reason: None,
-            now: h.now,
-        };
-        audit(conn, &entry).await?;
-        return Ok((row, after));
+    let sql = match conn.kind() {
+        StoreKind::Sqlite => RECORD_HAND_SQLITE,
+        StoreKind::Postgres => RECORD_HAND_POSTGRES,
     };
     let t = totals;
-    let row: AfterHand = sqlx::query_as(
-        "WITH hand AS (
-             INSERT INTO hands (match_id, number, revision, hand, reason, recorded_by, recorded_at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id, recorded_at
-         ), logged AS (
-             INSERT INTO audit_log (at, user_id, action, entity, entity_id, after, league_id,
-                                    match_id)
-             SELECT $7, $6, $8, 'match', id, $4, league_id, id FROM matches WHERE id = $1
-         ), m AS (
-             UPDATE matches SET status = $9, score_a = $10, score_b = $11, bags_a = $12,
-                 bags_b = $13, game_status = $14, winner = $15, reason = $16, forfeit = $17,
-                 hands_played = $18, version = version + 1
-             WHERE id = $1 RETURNING *
-         )
-         SELECT m.*, hand.id AS hand_id, hand.recorded_at AS hand_recorded_at FROM m, hand",
-    )
-    .bind(h.match_id)
-    .bind(h.number)
-    .bind(h.revision)
-    .bind(h.hand)
-    .bind(h.reason)
-    .bind(h.recorded_by)
-    .bind(h.now)
-    .bind(action)
-    .bind(t.status)
-    .bind(t.score_a)
-    .bind(t.score_b)
-    .bind(t.bags_a)
-    .bind(t.bags_b)
-    .bind(t.game_status)
-    .bind(t.winner)
-    .bind(t.reason)
-    .bind(t.forfeit)
-    .bind(t.hands_played)
-    .fetch_one(c)
-    .await?;
+    let row: AfterHand = on_store!(conn, |c| sqlx::query_as(sql)
+        .bind(h.match_id)
+        .bind(h.number)
+        .bind(h.revision)
+        .bind(h.hand)
+        .bind(h.reason)
+        .bind(h.recorded_by)
+        .bind(h.now)
+        .bind(action)
+        .bind(t.status)
+        .bind(t.score_a)
+        .bind(t.score_b)
+        .bind(t.bags_a)
+        .bind(t.bags_b)
+        .bind(t.game_status)
+        .bind(t.winner)
+        .bind(t.reason)
+        .bind(t.forfeit)
+        .bind(t.hands_played)
+        .fetch_one(c)
+        .await)?;
     let hand = HandRow {
         id: row.hand_id,
         match_id: h.match_id,
