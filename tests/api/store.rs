@@ -384,3 +384,107 @@ async fn data_version_moves_for_each_committed_write_and_not_for_one_rolled_back
         assert_eq!(moved_by, 2, "once a statement on SQLite");
     }
 }
+
+/// A new hand is written only on the match it was scored on (the version it had) and by a
+/// recorder still allowed to write to it: the light answer scores a hand before its batch,
+/// on a copy read outside it. Otherwise nothing at all is written, on either store.
+#[actix_web::test]
+async fn a_hand_is_written_only_on_the_match_it_was_scored_on() {
+    use spades_im::db::hands::{self as db_hands, NewHand, Unchanged};
+    use spades_im::db::matches::{self as db_matches, Totals};
+    use spades_im::domain::{MatchId, UserId};
+
+    let app = spawn_app().await;
+    let admin = app.api_user("coord", Role::Admin).await;
+    app.api_user("sue", Role::Supervisor).await;
+    let teams = app.league(&admin, "guard", json!("partnership"), 2).await;
+    let m = admin.add_match("guard", teams[0], teams[1], "T1").await;
+    let id = MatchId(m["id"].as_i64().expect("id"));
+    let m = admin.start_match(id.0).await;
+    admin
+        .enter_hand(&m, &crate::helpers::hand_of([4, 3], [4, 3], [3, 3], [3, 3]))
+        .await;
+    let user_id = |name: &'static str| {
+        let db = app.db.clone();
+        async move {
+            let id: i64 = spades_im::on_store!(db.read().await.expect("read"), |c| {
+                sqlx::query_scalar("SELECT id FROM users WHERE username = $1")
+                    .bind(name)
+                    .fetch_one(c)
+                    .await
+            })
+            .expect("user id");
+            UserId(id)
+        }
+    };
+    let (coord, sue) = (user_id("coord").await, user_id("sue").await);
+    let now = app.db.clock().now();
+    let record = |recorder: UserId, unchanged: Unchanged| {
+        let db = app.db.clone();
+        async move {
+            let mut tx = db.write().await.expect("write");
+            let before = db_matches::by_id(&mut tx, id)
+                .await
+                .expect("read")
+                .expect("the match");
+            let hand = NewHand {
+                match_id: id,
+                number: before.hands_played + 1,
+                revision: 1,
+                hand: r#"{"a":{"bids":[2,2],"tricks":[2,2]},"b":{"bids":[4,5],"tricks":[4,5]}}"#,
+                reason: None,
+                recorded_by: Some(recorder),
+                now,
+            };
+            let totals = Totals {
+                status: before.status,
+                score_a: before.score_a + 40,
+                score_b: before.score_b + 90,
+                bags_a: before.bags_a,
+                bags_b: before.bags_b,
+                game_status: before.game_status,
+                winner: None,
+                reason: None,
+                forfeit: None,
+                hands_played: before.hands_played + 1,
+            };
+            let recorded =
+                db_hands::record_hand(&mut tx, &hand, &totals, "record_hand", &unchanged)
+                    .await
+                    .expect("no error");
+            tx.commit().await.expect("commit");
+            recorded.map(|(row, after)| (row.number, after.version, after.score_b - before.score_b))
+        }
+    };
+    let version = m["version"].as_i64().expect("version") + 1;
+    // On PostgreSQL a write of no rows still steps `data_version` (its triggers fire once a
+    // statement): the page cache renders its pages once more, and nothing else changes.
+    let tables = || async { app.tables().await.without("data_version") };
+    let before = tables().await;
+    let stale = Unchanged {
+        version: version - 1,
+        admin: true,
+    };
+    assert!(record(coord, stale).await.is_none(), "a version moved on");
+    before.assert_same(&tables().await, "a hand on a stale version");
+    let not_theirs = Unchanged {
+        version,
+        admin: false,
+    };
+    assert!(record(sue, not_theirs).await.is_none(), "not her league");
+    before.assert_same(&tables().await, "a hand by a supervisor of another league");
+    let current = Unchanged {
+        version,
+        admin: true,
+    };
+    assert_eq!(
+        record(coord, current).await,
+        Some((2, version + 1, 90)),
+        "on the match as scored: hand 2, the version moved on, the totals written"
+    );
+    assert_eq!(
+        app.audit_rows("record_hand", &["entity"]).await.len(),
+        2,
+        "each hand recorded has its audit row"
+    );
+}
