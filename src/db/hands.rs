@@ -78,61 +78,41 @@ struct AfterHand {
     hand_recorded_at: Timestamp,
 }
 
-/// [`record_hand`] on PostgreSQL: one statement, its writes in data-modifying `WITH`s, each
-/// on the match `still` found.
-const RECORD_HAND_POSTGRES: &str = "WITH still AS (
-        SELECT id, league_id FROM matches m
-        WHERE id = $1 AND version = $19 AND ($20 OR EXISTS (
-            SELECT 1 FROM league_supervisors s WHERE s.league_id = m.league_id AND s.user_id = $6))
-    ), hand AS (
+/// [`record_hand`] on PostgreSQL: one statement, its writes in data-modifying `WITH`s.
+const RECORD_HAND_POSTGRES: &str = "WITH hand AS (
         INSERT INTO hands (match_id, number, revision, hand, reason, recorded_by, recorded_at)
-        SELECT $1, $2, $3, $4, $5, $6, $7 FROM still RETURNING id, recorded_at
+        VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id, recorded_at
     ), logged AS (
         INSERT INTO audit_log (at, user_id, action, entity, entity_id, after, league_id, match_id)
-        SELECT $7, $6, $8, 'match', id, $4, league_id, id FROM still
+        SELECT $7, $6, $8, 'match', id, $4, league_id, id FROM matches WHERE id = $1
     ), m AS (
         UPDATE matches SET status = $9, score_a = $10, score_b = $11, bags_a = $12,
             bags_b = $13, game_status = $14, winner = $15, reason = $16, forfeit = $17,
             hands_played = $18, version = version + 1
-        WHERE id = (SELECT id FROM still) RETURNING *
+        WHERE id = $1 RETURNING *
     )
     SELECT m.*, hand.id AS hand_id, hand.recorded_at AS hand_recorded_at FROM m, hand";
 
 /// [`record_hand`] on SQLite, which has no data-modifying `WITH`: the same writes as
 /// statements of one query (sqlx runs them in turn on its thread, every `$n` bound to the
-/// same argument). The hand is inserted only on the match still as expected; each statement
-/// after it goes on only if the one before changed its one row (`changes()`, which counts
-/// the rows of the last statement completed, not those of its triggers), and the last reads
-/// back the match and the hand (`(match_id, number, revision)` is unique).
+/// same argument), then the match and the hand read back (`(match_id, number, revision)` is
+/// unique).
 const RECORD_HAND_SQLITE: &str = "
     INSERT INTO hands (match_id, number, revision, hand, reason, recorded_by, recorded_at)
-    SELECT $1, $2, $3, $4, $5, $6, $7 FROM matches m
-    WHERE m.id = $1 AND m.version = $19 AND ($20 OR EXISTS (
-        SELECT 1 FROM league_supervisors s WHERE s.league_id = m.league_id AND s.user_id = $6));
+    VALUES ($1, $2, $3, $4, $5, $6, $7);
     INSERT INTO audit_log (at, user_id, action, entity, entity_id, after, league_id, match_id)
-    SELECT $7, $6, $8, 'match', id, $4, league_id, id FROM matches
-    WHERE id = $1 AND changes() = 1;
+    SELECT $7, $6, $8, 'match', id, $4, league_id, id FROM matches WHERE id = $1;
     UPDATE matches SET status = $9, score_a = $10, score_b = $11, bags_a = $12,
         bags_b = $13, game_status = $14, winner = $15, reason = $16, forfeit = $17,
         hands_played = $18, version = version + 1
-    WHERE id = $1 AND changes() = 1;
+    WHERE id = $1;
     SELECT m.*, h.id AS hand_id, h.recorded_at AS hand_recorded_at
     FROM matches m JOIN hands h ON h.match_id = m.id
-    WHERE m.id = $1 AND h.number = $2 AND h.revision = $3 AND changes() = 1";
-
-/// What a new hand is recorded on: the match still at `version` (so still as its hand was
-/// scored on), and its recorder (the hand's `recorded_by`) still allowed to write to it, an
-/// admin or a supervisor of its league.
-pub struct Unchanged {
-    pub version: i64,
-    pub admin: bool,
-}
+    WHERE m.id = $1 AND h.number = $2 AND h.revision = $3";
 
 /// Records a new hand (revision 1): its row, the match's `totals` after it (the version
 /// moved on), and the audit entry `action` on the match, by the hand's recorder, with the
-/// hand as what it changed to, if the match is `unchanged`. Returns the hand's row and the
-/// match after it; `None` (nothing written) when the match moved on or the recorder may no
-/// longer write to it.
+/// hand as what it changed to. Returns the hand's row and the match after it.
 ///
 /// One query on either store: each hand of a group commit waits for the one before it on
 /// the writer's connection, and every query is a hand-over to SQLite's thread or a round
@@ -142,14 +122,13 @@ pub async fn record_hand(
     h: &NewHand<'_>,
     totals: &Totals,
     action: &str,
-    unchanged: &Unchanged,
-) -> sqlx::Result<Option<(HandRow, MatchRow)>> {
+) -> sqlx::Result<(HandRow, MatchRow)> {
     let sql = match conn.kind() {
         StoreKind::Sqlite => RECORD_HAND_SQLITE,
         StoreKind::Postgres => RECORD_HAND_POSTGRES,
     };
     let t = totals;
-    let row: Option<AfterHand> = on_store!(conn, |c| sqlx::query_as(sql)
+    let row: AfterHand = on_store!(conn, |c| sqlx::query_as(sql)
         .bind(h.match_id)
         .bind(h.number)
         .bind(h.revision)
@@ -168,13 +147,8 @@ pub async fn record_hand(
         .bind(t.reason)
         .bind(t.forfeit)
         .bind(t.hands_played)
-        .bind(unchanged.version)
-        .bind(unchanged.admin)
-        .fetch_optional(c)
+        .fetch_one(c)
         .await)?;
-    let Some(row) = row else {
-        return Ok(None);
-    };
     let hand = HandRow {
         id: row.hand_id,
         match_id: h.match_id,
@@ -185,7 +159,7 @@ pub async fn record_hand(
         recorded_by: h.recorded_by,
         recorded_at: row.hand_recorded_at,
     };
-    Ok(Some((hand, row.m)))
+    Ok((hand, row.m))
 }
 
 /// The current revision of every hand of a match as it was when the revision `as_of` (a

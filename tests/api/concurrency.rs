@@ -387,8 +387,8 @@ async fn two_hands_on_one_version_store_one_and_refuse_the_other() {
     two_hands_on_one_version(false).await;
 }
 
-/// The light answer's hand is scored before its batch on a copy of the match read outside
-/// it: the second of the two is found changed in the batch, scored again, and refused.
+/// The light answer's hand is scored on the match's cached totals, not its hands replayed:
+/// the same race, the same outcome.
 #[actix_web::test]
 async fn two_light_hands_on_one_version_store_one_and_refuse_the_other() {
     two_hands_on_one_version(true).await;

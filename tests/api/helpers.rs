@@ -430,12 +430,6 @@ impl Tables {
         lines.join("\n")
     }
 
-    /// The same rows without table `name`.
-    pub fn without(mut self, name: &str) -> Tables {
-        self.0.remove(name);
-        self
-    }
-
     /// Panics with [`Tables::diff`] unless `after` holds exactly the same rows.
     pub fn assert_same(&self, after: &Tables, what: impl fmt::Display) {
         if self != after {

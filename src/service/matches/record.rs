@@ -4,7 +4,7 @@
 use super::answer::{AnswerShape, HandAnswer, HandTotals};
 use super::time::time_expired;
 use super::{Bracket, advance_bracket, check_version, for_write, league_of, open_hands, totals_of};
-use crate::db::hands::{self as db_hands, HandRow, NewHand, Unchanged};
+use crate::db::hands::{self as db_hands, HandRow, NewHand};
 use crate::db::idempotency::{self as db_idempotency, IdempotencyRecord};
 use crate::db::matches::{self as db_matches, MatchRow};
 use crate::db::{Conn, Db};
@@ -68,7 +68,7 @@ pub async fn record_hand(
     if let Some(key) = idempotency_key {
         text::check_idempotency_key(key)?;
     }
-    let mut entry = HandEntry {
+    let entry = HandEntry {
         user: user.clone(),
         id,
         request: to_json("hand", input)?,
@@ -77,12 +77,7 @@ pub async fn record_hand(
         idempotency_key: idempotency_key.map(str::to_owned),
         now: db.clock().now(),
         shape,
-        ahead: None,
     };
-    if shape == AnswerShape::Minimal {
-        let mut conn = db.read().await?;
-        entry.ahead = entry.score_ahead(&mut conn).await;
-    }
     let entered = db
         .batched(move |conn| Box::pin(async move { entry.record(conn).await }))
         .await?;
@@ -220,76 +215,22 @@ struct HandEntry {
     idempotency_key: Option<String>,
     now: Timestamp,
     shape: AnswerShape,
-    /// The hand scored before its batch, for the light answer, where it could be.
-    ahead: Option<ScoredAhead>,
-}
-
-/// A hand scored on a reader's copy of its match `m` (the recorder allowed to write to it),
-/// outside the writer's batch: the writer records it while the match is still that copy,
-/// in one query, and scores it again itself otherwise.
-struct ScoredAhead {
-    m: MatchRow,
-    light: LightHand,
-}
-
-/// A new hand scored on the match's cached totals, not on its hands replayed: the game after
-/// it, and the hand as stored.
-struct LightHand {
-    game: Game,
-    stored: String,
 }
 
 impl HandEntry {
-    async fn record(mut self, conn: &mut Conn) -> Result<Entered, ServiceError> {
-        let ahead = self.ahead.take();
-        // Read here unless the hand was scored ahead, whose read checked the same.
-        let opened = match ahead {
-            Some(_) => None,
-            None => Some(for_write(conn, &self.user, self.id).await?),
-        };
+    async fn record(self, conn: &mut Conn) -> Result<Entered, ServiceError> {
+        let opened = for_write(conn, &self.user, self.id).await?;
         if let Some(key) = &self.idempotency_key
             && let Some(seen) = seen_before(conn, self.id, key, &self.request).await?
         {
             return Ok(Entered::Seen(seen));
         }
-        if let Some(ScoredAhead { m, light }) = ahead
-            && let Some(entered) = self.record_light(conn, &m, light).await?
-        {
-            return Ok(entered);
-        }
-        let opened = match opened {
-            Some(opened) => opened,
-            None => for_write(conn, &self.user, self.id).await?,
-        };
         if self.shape == AnswerShape::Minimal
             && let Some(game) = self.continued(conn, &opened.row).await?
         {
-            let light = self.score_light(game)?;
-            return self
-                .record_light(conn, &opened.row, light)
-                .await?
-                .ok_or_else(moved_on);
+            return self.record_light(conn, &opened.row, game).await;
         }
         self.record_replayed(conn, opened).await
-    }
-
-    /// The hand scored on `conn` (a reader), if it can be there: the recorder may write to
-    /// the match and the light answer applies. `None` leaves every check and every refusal
-    /// to the writer.
-    async fn score_ahead(&self, conn: &mut Conn) -> Option<ScoredAhead> {
-        let opened = db_matches::for_write(conn, self.id, self.user.id)
-            .await
-            .ok()??;
-        // The league's rules can change under a match not started; a started one's are frozen.
-        if (!self.user.is_admin() && !opened.supervises) || opened.row.rules.is_none() {
-            return None;
-        }
-        let game = self.continued(conn, &opened.row).await.ok()??;
-        let light = self.score_light(game).ok()?;
-        Some(ScoredAhead {
-            m: opened.row,
-            light,
-        })
     }
 
     /// For the light answer, the game as the match's cached totals keep it, its hands not
@@ -319,35 +260,25 @@ impl HandEntry {
             .map_err(|e| ServiceError::corrupt("cached totals", e.message))
     }
 
-    /// The hand played on `game` (its match as its totals keep it).
-    fn score_light(&self, mut game: Game) -> Result<LightHand, ServiceError> {
+    /// Records the hand on `game` (the match `m` as its totals keep it): the light answer.
+    async fn record_light(
+        self,
+        conn: &mut Conn,
+        m: &MatchRow,
+        mut game: Game,
+    ) -> Result<Entered, ServiceError> {
+        let number = m.hands_played + 1;
         let hand = self
             .input
             .parse(game.hands_played() + 1)
             .map_err(FieldError::from)?;
         game.play(&hand).map_err(FieldError::from)?;
         let stored = to_json("hand", &self.input)?;
-        Ok(LightHand { game, stored })
-    }
-
-    /// Records the hand `light`, scored on the match `m`, with the light answer; `None`
-    /// (nothing written) if the match is no longer `m`.
-    async fn record_light(
-        &self,
-        conn: &mut Conn,
-        m: &MatchRow,
-        light: LightHand,
-    ) -> Result<Option<Entered>, ServiceError> {
-        let number = m.hands_played + 1;
-        let Some((row, after)) = self
-            .store(conn, m, &light.game, &light.stored, number)
-            .await?
-        else {
-            return Ok(None);
-        };
+        let (row, after) = self.store(conn, m, &game, &stored, number).await?;
+        let hand_id = row.id.0;
         let answer = HandAnswer::Minimal(HandTotals::of(&after, number));
-        self.keep(conn, row.id.0, &after, &answer).await?;
-        Ok(Some(Entered::New(answer)))
+        self.keep(conn, hand_id, &after, &answer).await?;
+        Ok(Entered::New(answer))
     }
 
     /// Records the hand after replaying the match's hands with it at the end.
@@ -371,10 +302,7 @@ impl HandEntry {
         let (game, scored) = replay(&hands.rules, m.stage, &hands.inputs)?;
         let stored = to_json("hand", &hands.inputs[hands.inputs.len() - 1])?;
         let number = hands.inputs.len() as i64;
-        let (row, after) = self
-            .store(conn, m, &game, &stored, number)
-            .await?
-            .ok_or_else(moved_on)?;
+        let (row, after) = self.store(conn, m, &game, &stored, number).await?;
         let hand_id = row.id.0;
         hands.rows.push(row);
         let answer = match self.shape {
@@ -386,8 +314,7 @@ impl HandEntry {
     }
 
     /// Writes hand `number` (`stored`, as JSON) and the totals of `game` after it over match
-    /// `m`, with its audit row: the hand's row and the match after it; `None` (nothing
-    /// written) if the match is no longer `m`.
+    /// `m`, with its audit row: the hand's row and the match after it.
     async fn store(
         &self,
         conn: &mut Conn,
@@ -395,7 +322,7 @@ impl HandEntry {
         game: &Game,
         stored: &str,
         number: i64,
-    ) -> Result<Option<(HandRow, MatchRow)>, ServiceError> {
+    ) -> Result<(HandRow, MatchRow), ServiceError> {
         let new = NewHand {
             match_id: self.id,
             number,
@@ -405,32 +332,25 @@ impl HandEntry {
             recorded_by: Some(self.user.id),
             now: self.now,
         };
-        let unchanged = Unchanged {
-            version: m.version,
-            admin: self.user.is_admin(),
-        };
-        let recorded =
-            db_hands::record_hand(conn, &new, &totals_of(game), "record_hand", &unchanged).await?;
-        let Some((row, after)) = recorded else {
-            return Ok(None);
-        };
+        let (row, after) =
+            db_hands::record_hand(conn, &new, &totals_of(game), "record_hand").await?;
         let Bracket::Moves(reset) = bracket_after_hand(m, game) else {
-            return Ok(Some((row, after)));
+            return Ok((row, after));
         };
         let after = advance_bracket(conn, m.id, self.now, reset).await?;
-        Ok(Some((row, after)))
+        Ok((row, after))
     }
 
     /// Keeps `answer` under the hand's idempotency key, if it has one.
     async fn keep(
-        &self,
+        self,
         conn: &mut Conn,
         hand_id: i64,
         after: &MatchRow,
         answer: &HandAnswer,
     ) -> Result<(), ServiceError> {
         if let Some(key) = &self.idempotency_key {
-            let record = record_of(self.request.clone(), hand_id, after, answer)?;
+            let record = record_of(self.request, hand_id, after, answer)?;
             keep_answer(conn, self.id, key, record, self.now).await?;
         }
         Ok(())
@@ -460,15 +380,6 @@ async fn seen_before(
         ));
     }
     Ok(Some(seen))
-}
-
-/// The match changed under a write that had just read it in the same transaction: nothing
-/// can (writes are serialized), so this is never answered, but it is an answer.
-fn moved_on() -> ServiceError {
-    ServiceError::conflict(
-        ErrorCode::VersionConflict,
-        "the match changed while the hand was recorded: reload to see the current score",
-    )
 }
 
 /// Only a match in play takes a new hand.
