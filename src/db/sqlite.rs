@@ -72,7 +72,11 @@ impl Pools {
         // The writer never checkpoints the WAL itself (a commit that crosses SQLite's 1,000
         // pages would copy them into the database and fsync it before answering: ~20 ms on
         // some commits); a connection of its own does it in the background (`checkpoints`).
+        // No pool pings a connection before lending it (sqlx's default): an SQLite connection
+        // is a thread of this process, and the ping was a hand-over to it and back before
+        // every query's own, for nothing the query would not tell.
         let writer = SqlitePoolOptions::new()
+            .test_before_acquire(false)
             .max_connections(1)
             .min_connections(1)
             .idle_timeout(None)
@@ -85,6 +89,7 @@ impl Pools {
             .await?;
         MIGRATOR.run(&writer).await?;
         let checkpointer = SqlitePoolOptions::new()
+            .test_before_acquire(false)
             .max_connections(1)
             .min_connections(1)
             .idle_timeout(None)
@@ -93,6 +98,7 @@ impl Pools {
         let alive = std::sync::Arc::new(());
         tokio::spawn(checkpoints(checkpointer, std::sync::Arc::downgrade(&alive)));
         let reader = SqlitePoolOptions::new()
+            .test_before_acquire(false)
             .max_connections(4)
             .min_connections(1)
             .connect_with(base.read_only(true))
