@@ -9,6 +9,12 @@
 //! answered with its error, and its neighbours commit. Nobody is answered before the
 //! commit: an answer means the write is on disk, and a failed commit answers every request
 //! of the batch with the error (nothing of it was saved).
+//!
+//! Every statement on the writer is a hand-over to SQLite's thread (or a round trip to
+//! PostgreSQL), and the requests of a batch wait for each other, so the savepoints cost as
+//! few as they can: a request's opening also keeps (releases) the savepoint before it, and
+//! on SQLite a new hand's request leaves the opening to its first write, which runs it in
+//! the same query ([`Savepoint::OnFirstWrite`]).
 
 use std::future::Future;
 use std::panic::AssertUnwindSafe;
@@ -19,7 +25,7 @@ use futures_util::FutureExt;
 use prometheus_client::metrics::histogram::{Histogram, exponential_buckets};
 use tokio::sync::{mpsc, oneshot};
 
-use super::{Conn, Store, on_store};
+use super::{Conn, Connection, Raw, Store, StoreKind, Tx, on_store};
 
 /// A future borrowing the writer's connection.
 pub type BoxFuture<'c, T> = Pin<Box<dyn Future<Output = T> + Send + 'c>>;
@@ -47,7 +53,44 @@ const QUEUE: usize = 4096;
 /// unrun when the batch could not begin; and when it was queued.
 struct Job {
     queued: Instant,
+    savepoint: Savepoint,
     body: Body,
+}
+
+/// When a request's savepoint is opened.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Savepoint {
+    /// Before its body runs: one hand-over of its own.
+    Eager,
+    /// On SQLite, by the body's first write, which runs [`OPENING`] as part of its own query
+    /// ([`Connection::take_savepoint_opening`]). On PostgreSQL, which cannot send a query
+    /// with binds and other statements together, it is eager.
+    OnFirstWrite,
+}
+
+/// What opens a request's savepoint: it keeps (releases) the one before it, the previous
+/// request's or the batch's first, in the same statement list.
+pub const OPENING: &str = "RELEASE request; SAVEPOINT request;";
+
+/// The writer's transaction as a request's body sees it: with the statements that open
+/// its savepoint while its first write has yet to take them.
+struct InBatch {
+    tx: Tx,
+    opening: Option<&'static str>,
+}
+
+impl Connection for InBatch {
+    fn raw(&mut self) -> Raw<'_> {
+        self.tx.raw()
+    }
+
+    fn kind(&self) -> StoreKind {
+        self.tx.kind()
+    }
+
+    fn take_savepoint_opening(&mut self) -> Option<&'static str> {
+        self.opening.take()
+    }
 }
 
 type Body = Box<dyn for<'c> FnOnce(Slot<'c>) -> BoxFuture<'c, Done> + Send>;
@@ -163,12 +206,13 @@ impl GroupCommit {
 
     /// Runs `body` in the next batch and answers once the batch is committed. An `Err` from
     /// `body` rolls back what it wrote (and only that) and is returned as it is.
-    pub async fn run<T, E>(&self, body: impl WriteBody<T, E>) -> Result<T, E>
+    /// `savepoint` says when the request's savepoint is opened.
+    pub async fn run<T, E>(&self, body: impl WriteBody<T, E>, savepoint: Savepoint) -> Result<T, E>
     where
         T: Send + 'static,
         E: From<sqlx::Error> + Send + 'static,
     {
-        let (job, answer) = request(body);
+        let (job, answer) = request(body, savepoint);
         let lost_queue = || {
             E::from(sqlx::Error::from(BatchLost::Failed(
                 "the writer has stopped".into(),
@@ -186,7 +230,10 @@ impl GroupCommit {
 }
 
 /// `body` as a queued request, and where its answer will come.
-fn request<T, E>(body: impl WriteBody<T, E>) -> (Job, oneshot::Receiver<Result<T, E>>)
+fn request<T, E>(
+    body: impl WriteBody<T, E>,
+    savepoint: Savepoint,
+) -> (Job, oneshot::Receiver<Result<T, E>>)
 where
     T: Send + 'static,
     E: From<sqlx::Error> + Send + 'static,
@@ -225,9 +272,18 @@ where
     });
     let job = Job {
         queued: Instant::now(),
+        savepoint,
         body,
     };
     (job, answer)
+}
+
+/// Answers every request of a batch that could not begin with `why`, unrun.
+async fn refuse_all(jobs: Vec<Job>, why: BatchLost, t0: Instant, metrics: &BatchMetrics) {
+    for job in jobs {
+        (job.body)(Slot::Refuse(why.clone())).await;
+    }
+    metrics.durations.observe(t0.elapsed().as_secs_f64());
 }
 
 /// The writer task: takes the first waiting request and every one queued behind it (up to
@@ -249,44 +305,42 @@ async fn write_batch(writer: &Store, jobs: Vec<Job>, metrics: &BatchMetrics) {
             .waits
             .observe(t0.saturating_duration_since(job.queued).as_secs_f64());
     }
-    let mut tx = match writer.begin_write().await {
+    let tx = match writer.begin_write().await {
         Ok(tx) => tx,
-        Err(e) => {
-            let why = lost(&e);
-            for job in jobs {
-                (job.body)(Slot::Refuse(why.clone())).await;
-            }
-            metrics.durations.observe(t0.elapsed().as_secs_f64());
-            return;
-        }
+        Err(e) => return refuse_all(jobs, lost(&e), t0, metrics).await,
     };
+    let mut batch = InBatch { tx, opening: None };
+    // Each request runs in a savepoint named `request`, which is kept open after it (its
+    // rollback or its writes kept) until the next request's opening releases it, in the same
+    // hand-over as it opens the next one; the commit closes the last. So every request's
+    // opening is the same, and the batch's first opens the first savepoint for it to release.
+    let mut broken = on_store!(batch, execute sqlx::raw_sql("SAVEPOINT request"))
+        .err()
+        .map(|e| lost(&e));
+    let deferrable = batch.kind() == StoreKind::Sqlite;
     let mut done = Vec::with_capacity(jobs.len());
-    let mut broken: Option<BatchLost> = None;
-    // Each request runs in a savepoint; closing one and opening the next is one round trip
-    // (a hand-over to SQLite's thread, or to the PostgreSQL server), not two.
-    let mut opening: Option<&str> = Some("SAVEPOINT request");
-    let count = jobs.len();
-    for (i, job) in jobs.into_iter().enumerate() {
-        if broken.is_none()
-            && let Some(sql) = opening.take()
-            && let Err(e) = on_store!(tx, execute sqlx::raw_sql(sql))
-        {
-            broken = Some(lost(&e));
+    for job in jobs {
+        if broken.is_none() {
+            if deferrable && job.savepoint == Savepoint::OnFirstWrite {
+                batch.opening = Some(OPENING);
+            } else {
+                broken = on_store!(batch, execute sqlx::raw_sql(OPENING))
+                    .err()
+                    .map(|e| lost(&e));
+            }
         }
         if let Some(why) = &broken {
             // The transaction is unusable: the rest are not run.
             (job.body)(Slot::Refuse(why.clone())).await;
             continue;
         }
-        let d = (job.body)(Slot::Run(&mut tx)).await;
-        let last = i + 1 == count;
-        let end = match (d.wrote, last) {
-            (true, true) => "RELEASE request",
-            (true, false) => "RELEASE request; SAVEPOINT request",
-            (false, true) => "ROLLBACK TO request; RELEASE request",
-            (false, false) => "ROLLBACK TO request; RELEASE request; SAVEPOINT request",
-        };
-        if let Err(e) = on_store!(tx, execute sqlx::raw_sql(end)) {
+        let d = (job.body)(Slot::Run(&mut batch)).await;
+        // A request that did not open its savepoint wrote nothing: nothing to roll back.
+        let opened = batch.opening.take().is_none();
+        if opened
+            && !d.wrote
+            && let Err(e) = on_store!(batch, execute sqlx::raw_sql("ROLLBACK TO request"))
+        {
             broken = Some(lost(&e));
         }
         done.push(d);
@@ -294,7 +348,7 @@ async fn write_batch(writer: &Store, jobs: Vec<Job>, metrics: &BatchMetrics) {
     let t1 = t0.elapsed();
     let outcome = match broken {
         Some(why) => Err(why),
-        None => tx.commit().await.map_err(|e| lost(&e)),
+        None => batch.tx.commit().await.map_err(|e| lost(&e)),
     };
     metrics.durations.observe(t0.elapsed().as_secs_f64());
     tracing::debug!(
@@ -330,6 +384,25 @@ mod tests {
         Ok(x)
     }
 
+    /// [`insert`] as a first write that opens the request's savepoint, when it is left to
+    /// it, in the same query.
+    async fn insert_opening(conn: &mut Conn, x: i64) -> Result<i64, sqlx::Error> {
+        let opening = conn.take_savepoint_opening().unwrap_or_default();
+        let sql = format!("{opening} INSERT INTO t (x) VALUES ($1)");
+        on_store!(conn, execute sqlx::query(sqlx::AssertSqlSafe(sql)).bind(x))?;
+        Ok(x)
+    }
+
+    async fn results_of<T: std::fmt::Debug>(
+        answers: Vec<oneshot::Receiver<Result<T, sqlx::Error>>>,
+    ) -> Vec<Result<T, String>> {
+        let mut results = Vec::new();
+        for answer in answers {
+            results.push(answer.await.unwrap().map_err(|e| e.to_string()));
+        }
+        results
+    }
+
     async fn rows(store: &Store) -> Vec<i64> {
         let Store::Sqlite(pools) = store else {
             unreachable!()
@@ -348,37 +421,35 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let pool = writer(&dir).await;
         let (jobs, answers): (Vec<Job>, Vec<_>) = [
-            request(|c| Box::pin(insert(c, 1))),
+            request(|c| Box::pin(insert(c, 1)), Savepoint::Eager),
             // Writes, then fails: its write must not be kept.
-            request(|c| {
-                Box::pin(async move {
-                    insert(&mut *c, 10).await?;
-                    Err(sqlx::Error::RowNotFound)
-                })
-            }),
-            request(|c| Box::pin(insert(c, 2))),
+            request(
+                |c| {
+                    Box::pin(async move {
+                        insert(&mut *c, 10).await?;
+                        Err(sqlx::Error::RowNotFound)
+                    })
+                },
+                Savepoint::Eager,
+            ),
+            request(|c| Box::pin(insert(c, 2)), Savepoint::Eager),
             // Sees the batch's earlier writes: 1 is taken.
-            request(|c| Box::pin(insert(c, 1))),
-            request(|c| {
-                Box::pin(async move {
-                    insert(&mut *c, 11).await?;
-                    panic!("a bug in a request");
-                })
-            }),
-            request(|c| Box::pin(insert(c, 3))),
+            request(|c| Box::pin(insert(c, 1)), Savepoint::Eager),
+            request(
+                |c| {
+                    Box::pin(async move {
+                        insert(&mut *c, 11).await?;
+                        panic!("a bug in a request");
+                    })
+                },
+                Savepoint::Eager,
+            ),
+            request(|c| Box::pin(insert(c, 3)), Savepoint::Eager),
         ]
         .into_iter()
         .unzip();
         write_batch(&pool, jobs, &BatchMetrics::default()).await;
-        let mut results = Vec::new();
-        for answer in answers {
-            results.push(
-                answer
-                    .await
-                    .unwrap()
-                    .map_err(|e: sqlx::Error| e.to_string()),
-            );
-        }
+        let results = results_of(answers).await;
         assert_eq!(results[0], Ok(1));
         assert!(results[1].is_err(), "{results:?}");
         assert_eq!(results[2], Ok(2));
@@ -390,6 +461,60 @@ mod tests {
             results[4]
                 .as_ref()
                 .is_err_and(|e| e.contains("nothing was saved")),
+            "{results:?}"
+        );
+        assert_eq!(results[5], Ok(3));
+        assert_eq!(rows(&pool).await, vec![1, 2, 3]);
+    }
+
+    /// Requests whose first write opens their savepoint, among one that opens it before:
+    /// one that fails before writing leaves the savepoint before it alone (the request
+    /// before it keeps its write), one that fails after is rolled back alone.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_savepoint_opened_by_the_first_write_rolls_back_only_its_request() {
+        let dir = tempfile::tempdir().unwrap();
+        let pool = writer(&dir).await;
+        let late = Savepoint::OnFirstWrite;
+        let (jobs, answers): (Vec<Job>, Vec<_>) = [
+            request(|c| Box::pin(insert_opening(c, 1)), late),
+            // Refused on what it read, before writing: 1 must be kept.
+            request(
+                |c| {
+                    Box::pin(async move {
+                        let _: Option<i64> =
+                            on_store!(c, |c| sqlx::query_scalar("SELECT MAX(x) FROM t")
+                                .fetch_one(c)
+                                .await)?;
+                        Err::<i64, _>(sqlx::Error::RowNotFound)
+                    })
+                },
+                late,
+            ),
+            // Writes, then fails: its write must not be kept.
+            request(
+                |c| {
+                    Box::pin(async move {
+                        insert_opening(&mut *c, 10).await?;
+                        Err(sqlx::Error::RowNotFound)
+                    })
+                },
+                late,
+            ),
+            request(|c| Box::pin(insert(c, 2)), Savepoint::Eager),
+            // Fails in the query that opens its savepoint: 1 is taken.
+            request(|c| Box::pin(insert_opening(c, 1)), late),
+            request(|c| Box::pin(insert_opening(c, 3)), late),
+        ]
+        .into_iter()
+        .unzip();
+        write_batch(&pool, jobs, &BatchMetrics::default()).await;
+        let results = results_of(answers).await;
+        assert_eq!(results[0], Ok(1));
+        assert!(results[1].is_err(), "{results:?}");
+        assert!(results[2].is_err(), "{results:?}");
+        assert_eq!(results[3], Ok(2));
+        assert!(
+            results[4].as_ref().is_err_and(|e| e.contains("UNIQUE")),
             "{results:?}"
         );
         assert_eq!(results[5], Ok(3));
@@ -412,13 +537,16 @@ mod tests {
         .execute(&pools.writer)
         .await
         .unwrap();
-        let (first_job, first) = request(|c| Box::pin(insert(c, 1)));
-        let (orphan_job, orphan) = request(|c| {
-            Box::pin(async move {
-                on_store!(c, execute sqlx::query("INSERT INTO child (p) VALUES (42)"))?;
-                Ok::<_, sqlx::Error>(0)
-            })
-        });
+        let (first_job, first) = request(|c| Box::pin(insert(c, 1)), Savepoint::Eager);
+        let (orphan_job, orphan) = request(
+            |c| {
+                Box::pin(async move {
+                    on_store!(c, execute sqlx::query("INSERT INTO child (p) VALUES (42)"))?;
+                    Ok::<_, sqlx::Error>(0)
+                })
+            },
+            Savepoint::Eager,
+        );
         write_batch(&pool, vec![first_job, orphan_job], &BatchMetrics::default()).await;
         let first = first.await.unwrap().map_err(|e| e.to_string());
         let orphan = orphan.await.unwrap().map_err(|e| e.to_string());

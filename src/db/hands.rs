@@ -1,6 +1,8 @@
 //! The hands of a match: every revision of every hand, as entered and as corrected (a
 //! correction is a new revision; none is ever overwritten).
 
+use std::borrow::Cow;
+
 use super::matches::{MatchRow, Totals};
 use super::{Conn, StoreKind, on_store};
 
@@ -123,12 +125,21 @@ pub async fn record_hand(
     totals: &Totals,
     action: &str,
 ) -> sqlx::Result<(HandRow, MatchRow)> {
-    let sql = match conn.kind() {
-        StoreKind::Sqlite => RECORD_HAND_SQLITE,
-        StoreKind::Postgres => RECORD_HAND_POSTGRES,
+    // The first write of a hand's request: it opens the request's savepoint where the
+    // group commit left that to it (on SQLite, ahead of the hand's own statements).
+    let opening = conn.take_savepoint_opening();
+    let sql = match (conn.kind(), opening) {
+        (StoreKind::Sqlite, None) => Cow::Borrowed(RECORD_HAND_SQLITE),
+        (StoreKind::Sqlite, Some(opening)) => Cow::Owned(format!("{opening}{RECORD_HAND_SQLITE}")),
+        (StoreKind::Postgres, opening) => {
+            if let Some(opening) = opening {
+                on_store!(conn, execute sqlx::raw_sql(opening))?;
+            }
+            Cow::Borrowed(RECORD_HAND_POSTGRES)
+        }
     };
     let t = totals;
-    let row: AfterHand = on_store!(conn, |c| sqlx::query_as(sql)
+    let row: AfterHand = on_store!(conn, |c| sqlx::query_as(sqlx::AssertSqlSafe(sql))
         .bind(h.match_id)
         .bind(h.number)
         .bind(h.revision)

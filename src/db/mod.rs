@@ -39,7 +39,7 @@ use sqlx::postgres::PgPoolOptions;
 use sqlx::{PgConnection, PgPool, Postgres, Sqlite, SqliteConnection, Transaction};
 
 use crate::domain::Clock;
-use group_commit::{GroupCommit, WriteBody};
+use group_commit::{GroupCommit, Savepoint, WriteBody};
 pub use sqlite::{RestoreError, Restored, restore};
 
 #[derive(Debug, thiserror::Error)]
@@ -272,7 +272,20 @@ impl Db {
         T: Send + 'static,
         E: From<sqlx::Error> + Send + 'static,
     {
-        self.batches.run(body).await
+        self.batches.run(body, Savepoint::Eager).await
+    }
+
+    /// As [`Db::batched`], but on SQLite the request's savepoint is opened by its first
+    /// write, in the same hand-over to SQLite's thread (one fewer for each request).
+    /// The first write of `body` must be a query that takes the opening
+    /// ([`Connection::take_savepoint_opening`]; today `db::hands::record_hand`): a write
+    /// before it would not be rolled back if the request fails. Reads may come first.
+    pub async fn batched_opening_on_write<T, E>(&self, body: impl WriteBody<T, E>) -> Result<T, E>
+    where
+        T: Send + 'static,
+        E: From<sqlx::Error> + Send + 'static,
+    {
+        self.batches.run(body, Savepoint::OnFirstWrite).await
     }
 
     /// Copies the database to the file `dest`, checked (SQLite only: PostgreSQL has its
@@ -364,6 +377,14 @@ pub type Conn = dyn Connection + Send;
 pub trait Connection {
     fn raw(&mut self) -> Raw<'_>;
     fn kind(&self) -> StoreKind;
+
+    /// Inside a batch that left a request's savepoint for its first write to open
+    /// ([`Db::batched_opening_on_write`]), the statements that open it, given once: the
+    /// first write runs them before itself, as part of its own query where it can.
+    /// `None` everywhere else.
+    fn take_savepoint_opening(&mut self) -> Option<&'static str> {
+        None
+    }
 }
 
 /// The backend's own connection, for one query.

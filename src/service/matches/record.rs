@@ -79,7 +79,7 @@ pub async fn record_hand(
         shape,
     };
     let entered = db
-        .batched(move |conn| Box::pin(async move { entry.record(conn).await }))
+        .batched_opening_on_write(move |conn| Box::pin(async move { entry.record(conn).await }))
         .await?;
     Ok(match entered {
         Entered::New(answer) => Recorded::New(answer),
