@@ -393,9 +393,13 @@ mod tests {
         Ok(x)
     }
 
-    async fn results_of<T: std::fmt::Debug>(
-        answers: Vec<oneshot::Receiver<Result<T, sqlx::Error>>>,
-    ) -> Vec<Result<T, String>> {
+    /// Runs `requests` as one batch on `store`: their answers, in order.
+    async fn run_batch<const N: usize>(
+        store: &Store,
+        requests: [(Job, oneshot::Receiver<Result<i64, sqlx::Error>>); N],
+    ) -> Vec<Result<i64, String>> {
+        let (jobs, answers): (Vec<Job>, Vec<_>) = requests.into_iter().unzip();
+        write_batch(store, jobs, &BatchMetrics::default()).await;
         let mut results = Vec::new();
         for answer in answers {
             results.push(answer.await.unwrap().map_err(|e| e.to_string()));
@@ -420,36 +424,36 @@ mod tests {
     async fn a_failing_request_leaves_its_batch_committed() {
         let dir = tempfile::tempdir().unwrap();
         let pool = writer(&dir).await;
-        let (jobs, answers): (Vec<Job>, Vec<_>) = [
-            request(|c| Box::pin(insert(c, 1)), Savepoint::Eager),
-            // Writes, then fails: its write must not be kept.
-            request(
-                |c| {
-                    Box::pin(async move {
-                        insert(&mut *c, 10).await?;
-                        Err(sqlx::Error::RowNotFound)
-                    })
-                },
-                Savepoint::Eager,
-            ),
-            request(|c| Box::pin(insert(c, 2)), Savepoint::Eager),
-            // Sees the batch's earlier writes: 1 is taken.
-            request(|c| Box::pin(insert(c, 1)), Savepoint::Eager),
-            request(
-                |c| {
-                    Box::pin(async move {
-                        insert(&mut *c, 11).await?;
-                        panic!("a bug in a request");
-                    })
-                },
-                Savepoint::Eager,
-            ),
-            request(|c| Box::pin(insert(c, 3)), Savepoint::Eager),
-        ]
-        .into_iter()
-        .unzip();
-        write_batch(&pool, jobs, &BatchMetrics::default()).await;
-        let results = results_of(answers).await;
+        let results = run_batch(
+            &pool,
+            [
+                request(|c| Box::pin(insert(c, 1)), Savepoint::Eager),
+                // Writes, then fails: its write must not be kept.
+                request(
+                    |c| {
+                        Box::pin(async move {
+                            insert(&mut *c, 10).await?;
+                            Err(sqlx::Error::RowNotFound)
+                        })
+                    },
+                    Savepoint::Eager,
+                ),
+                request(|c| Box::pin(insert(c, 2)), Savepoint::Eager),
+                // Sees the batch's earlier writes: 1 is taken.
+                request(|c| Box::pin(insert(c, 1)), Savepoint::Eager),
+                request(
+                    |c| {
+                        Box::pin(async move {
+                            insert(&mut *c, 11).await?;
+                            panic!("a bug in a request");
+                        })
+                    },
+                    Savepoint::Eager,
+                ),
+                request(|c| Box::pin(insert(c, 3)), Savepoint::Eager),
+            ],
+        )
+        .await;
         assert_eq!(results[0], Ok(1));
         assert!(results[1].is_err(), "{results:?}");
         assert_eq!(results[2], Ok(2));
@@ -475,40 +479,40 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let pool = writer(&dir).await;
         let late = Savepoint::OnFirstWrite;
-        let (jobs, answers): (Vec<Job>, Vec<_>) = [
-            request(|c| Box::pin(insert_opening(c, 1)), late),
-            // Refused on what it read, before writing: 1 must be kept.
-            request(
-                |c| {
-                    Box::pin(async move {
-                        let _: Option<i64> =
-                            on_store!(c, |c| sqlx::query_scalar("SELECT MAX(x) FROM t")
-                                .fetch_one(c)
-                                .await)?;
-                        Err::<i64, _>(sqlx::Error::RowNotFound)
-                    })
-                },
-                late,
-            ),
-            // Writes, then fails: its write must not be kept.
-            request(
-                |c| {
-                    Box::pin(async move {
-                        insert_opening(&mut *c, 10).await?;
-                        Err(sqlx::Error::RowNotFound)
-                    })
-                },
-                late,
-            ),
-            request(|c| Box::pin(insert(c, 2)), Savepoint::Eager),
-            // Fails in the query that opens its savepoint: 1 is taken.
-            request(|c| Box::pin(insert_opening(c, 1)), late),
-            request(|c| Box::pin(insert_opening(c, 3)), late),
-        ]
-        .into_iter()
-        .unzip();
-        write_batch(&pool, jobs, &BatchMetrics::default()).await;
-        let results = results_of(answers).await;
+        let results = run_batch(
+            &pool,
+            [
+                request(|c| Box::pin(insert_opening(c, 1)), late),
+                // Refused on what it read, before writing: 1 must be kept.
+                request(
+                    |c| {
+                        Box::pin(async move {
+                            let _: Option<i64> =
+                                on_store!(c, |c| sqlx::query_scalar("SELECT MAX(x) FROM t")
+                                    .fetch_one(c)
+                                    .await)?;
+                            Err::<i64, _>(sqlx::Error::RowNotFound)
+                        })
+                    },
+                    late,
+                ),
+                // Writes, then fails: its write must not be kept.
+                request(
+                    |c| {
+                        Box::pin(async move {
+                            insert_opening(&mut *c, 10).await?;
+                            Err(sqlx::Error::RowNotFound)
+                        })
+                    },
+                    late,
+                ),
+                request(|c| Box::pin(insert(c, 2)), Savepoint::Eager),
+                // Fails in the query that opens its savepoint: 1 is taken.
+                request(|c| Box::pin(insert_opening(c, 1)), late),
+                request(|c| Box::pin(insert_opening(c, 3)), late),
+            ],
+        )
+        .await;
         assert_eq!(results[0], Ok(1));
         assert!(results[1].is_err(), "{results:?}");
         assert!(results[2].is_err(), "{results:?}");
