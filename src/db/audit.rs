@@ -68,15 +68,22 @@ pub struct AuditRow {
     pub before: Option<String>,
     pub after: Option<String>,
     pub reason: Option<String>,
+    /// An entry that came with an imported league: who imported it (username) and when,
+    /// and the username the document gave (migration 0030 / 0021).
+    pub imported_by: Option<String>,
+    pub imported_at: Option<Timestamp>,
+    pub imported_user: Option<String>,
 }
 
 /// The rows `filter` picks, newest first, at most `filter.limit`.
 pub async fn entries(conn: &mut Conn, filter: &AuditFilter) -> sqlx::Result<Vec<AuditRow>> {
     on_store!(conn, |c| sqlx::query_as(
         "SELECT a.id, a.at, u.username, a.action, l.slug AS league_slug, a.match_id,
-                a.before, a.after, a.reason
+                a.before, a.after, a.reason, i.username AS imported_by, a.imported_at,
+                a.imported_user
          FROM audit_log a
          LEFT JOIN users u ON u.id = a.user_id
+         LEFT JOIN users i ON i.id = a.imported_by
          LEFT JOIN leagues l ON l.id = a.league_id
          WHERE ($1 IS NULL OR a.league_id = $1)
            AND ($2 IS NULL OR a.match_id = $2)

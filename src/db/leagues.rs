@@ -91,12 +91,15 @@ pub async fn by_id(conn: &mut Conn, id: LeagueId) -> sqlx::Result<Option<LeagueR
     .await)
 }
 
+/// Every league that reads, newest first: one whose row does not read is left out and
+/// logged ([`super::readable`]), so no list of leagues fails for it (`check` names it).
 pub async fn all(conn: &mut Conn) -> sqlx::Result<Vec<LeagueRow>> {
-    on_store!(conn, |c| sqlx::query_as(
+    on_store!(conn, |c| sqlx::query(
         "SELECT * FROM leagues ORDER BY created_at DESC, id DESC"
     )
     .fetch_all(c)
-    .await)
+    .await
+    .map(|rows| super::readable(&rows, "league")))
 }
 
 /// Archives (`true`) or unarchives a league. The store refuses every other write to an

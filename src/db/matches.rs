@@ -603,7 +603,7 @@ pub async fn in_play_or_ended_since(
     ended_since: Timestamp,
     started_since: Timestamp,
 ) -> sqlx::Result<Vec<InPlayRow>> {
-    on_store!(conn, |c| sqlx::query_as(concat!(
+    on_store!(conn, |c| sqlx::query(concat!(
         "SELECT * FROM (",
         board_row!(),
         "WHERE m.status = 'in_progress' OR (m.status = 'complete' AND m.started_at >= $2)
@@ -614,7 +614,8 @@ pub async fn in_play_or_ended_since(
     .bind(ended_since)
     .bind(started_since)
     .fetch_all(c)
-    .await)
+    .await
+    .map(|rows| super::readable(&rows, "match")))
 }
 
 /// The latest finished matches that started since `since`, the last to end first (a
@@ -625,7 +626,7 @@ pub async fn finished_since(
     since: Timestamp,
     limit: i64,
 ) -> sqlx::Result<Vec<InPlayRow>> {
-    on_store!(conn, |c| sqlx::query_as(concat!(
+    on_store!(conn, |c| sqlx::query(concat!(
         "SELECT * FROM (",
         board_row!(),
         "WHERE m.status IN ('complete', 'forfeit') AND m.started_at >= $1) board
@@ -634,7 +635,8 @@ pub async fn finished_since(
     .bind(since)
     .bind(limit)
     .fetch_all(c)
-    .await)
+    .await
+    .map(|rows| super::readable(&rows, "match")))
 }
 
 /// Marks a match started with its rules frozen; returns it as it is now.

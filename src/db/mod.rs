@@ -500,6 +500,30 @@ macro_rules! on_store {
 }
 pub use crate::on_store;
 
+/// The rows of a list that every league shares (the league list, the scoreboard, the
+/// supervisors' matches), each decoded on its own: a row that does not read is left out and
+/// logged with `what`, its id and its league, so one league's bad row never fails a page
+/// that all the others share (`check` names it).
+pub fn readable<'r, R, T>(rows: &'r [R], what: &'static str) -> Vec<T>
+where
+    R: sqlx::Row,
+    T: sqlx::FromRow<'r, R>,
+    i64: sqlx::Decode<'r, R::Database> + sqlx::Type<R::Database>,
+    &'static str: sqlx::ColumnIndex<R>,
+{
+    rows.iter()
+        .filter_map(|row| match T::from_row(row) {
+            Ok(read) => Some(read),
+            Err(e) => {
+                let id = row.try_get::<i64, _>("id").ok();
+                let league = row.try_get::<i64, _>("league_id").ok();
+                tracing::error!(what, ?id, ?league, error = %e, "left out a row that does not read (see `check`)");
+                None
+            }
+        })
+        .collect()
+}
+
 /// No pooled connection in time, or a lock held past the store's timeout: nothing was
 /// written, the request may be sent again (decided by the store's error code, never by the
 /// message).

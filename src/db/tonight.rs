@@ -20,7 +20,7 @@ pub struct ListedRow {
 /// without a round before the rounds of its time, on both stores: `NULLS FIRST` is SQLite's
 /// own order, PostgreSQL's is the opposite).
 pub async fn live(conn: &mut Conn, supervisor: Option<UserId>) -> sqlx::Result<Vec<ListedRow>> {
-    on_store!(conn, |c| sqlx::query_as(
+    on_store!(conn, |c| sqlx::query(
         "SELECT m.*, l.name AS league_name FROM matches m JOIN leagues l ON l.id = m.league_id
          WHERE m.status = 'in_progress' AND ($1 IS NULL OR m.league_id IN
                (SELECT league_id FROM league_supervisors WHERE user_id = $1))
@@ -29,7 +29,8 @@ pub async fn live(conn: &mut Conn, supervisor: Option<UserId>) -> sqlx::Result<V
     )
     .bind(supervisor)
     .fetch_all(c)
-    .await)
+    .await
+    .map(|rows| super::readable(&rows, "match")))
 }
 
 /// The first `limit` scheduled matches timed in `[from, to)` or without a time: the day
@@ -42,7 +43,7 @@ pub async fn scheduled(
     (day_start, next_day): (LocalTime, LocalTime),
     limit: i64,
 ) -> sqlx::Result<Vec<ListedRow>> {
-    on_store!(conn, |c| sqlx::query_as(
+    on_store!(conn, |c| sqlx::query(
         "SELECT m.*, l.name AS league_name FROM matches m JOIN leagues l ON l.id = m.league_id
          WHERE m.status = 'scheduled' AND ($1 IS NULL OR m.league_id IN
                (SELECT league_id FROM league_supervisors WHERE user_id = $1))
@@ -61,7 +62,8 @@ pub async fn scheduled(
     .bind(from)
     .bind(to)
     .fetch_all(c)
-    .await)
+    .await
+    .map(|rows| super::readable(&rows, "match")))
 }
 
 /// The `limit` finished matches (complete, forfeited or cancelled) started last.
@@ -71,7 +73,7 @@ pub async fn finished(
     limit: i64,
 ) -> sqlx::Result<Vec<ListedRow>> {
     on_store!(conn, |c| {
-        sqlx::query_as(
+        sqlx::query(
         "SELECT m.*, l.name AS league_name FROM matches m JOIN leagues l ON l.id = m.league_id
          WHERE m.status NOT IN ('in_progress', 'scheduled', 'postponed') AND ($1 IS NULL OR m.league_id IN
                (SELECT league_id FROM league_supervisors WHERE user_id = $1))
@@ -82,5 +84,6 @@ pub async fn finished(
     .bind(limit)
     .fetch_all(c)
     .await
+    .map(|rows| super::readable(&rows, "match"))
     })
 }

@@ -66,8 +66,7 @@ pub async fn dashboard(db: &Db, user: &User) -> Result<Dashboard, ServiceError> 
     let mut leagues = Vec::new();
     let mut rating_leagues = 0;
     let mut unrated = Vec::new();
-    for row in db_leagues::all(&mut conn).await? {
-        let league = League::from_row(row)?;
+    for league in super::leagues::readable(db_leagues::all(&mut conn).await?) {
         let link = LeagueLink {
             slug: league.row.slug.to_string(),
             name: league.row.name.clone(),

@@ -151,6 +151,17 @@ pub struct Entry {
     pub reason: Option<String>,
     pub before: Option<String>,
     pub after: Option<String>,
+    /// History that came with an imported league document, not an act of an account here
+    /// (`user` is then null): `imported_by` and `imported_at` say who imported it and when.
+    pub imported: bool,
+    /// The admin who imported the entry's league (absent on entries made here).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub imported_by: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub imported_at: Option<Timestamp>,
+    /// The username the document gave for who made the change: no account here.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub imported_user: Option<String>,
 }
 
 /// A page of entries, newest first; `next` is the `before` of the next page, `None` on the
@@ -260,6 +271,10 @@ impl From<db_audit::AuditRow> for Entry {
             reason: row.reason,
             before: row.before,
             after: row.after,
+            imported: row.imported_at.is_some(),
+            imported_by: row.imported_by,
+            imported_at: row.imported_at,
+            imported_user: row.imported_user,
         }
     }
 }

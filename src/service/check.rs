@@ -255,7 +255,7 @@ pub async fn rebuild_records(db: &Db) -> Result<u64, ServiceError> {
 /// The cached values of `m` against `game`, its hands replayed. Every match keeps the score,
 /// bags and hand count of its hands; a match being played or played out also its state (a
 /// forfeit or a cancellation keeps the hands' score and sets its own state).
-fn compare(m: &MatchRow, game: &crate::rules::Game, out: &mut Vec<Difference>) {
+pub(crate) fn compare(m: &MatchRow, game: &crate::rules::Game, out: &mut Vec<Difference>) {
     let want = totals_of(game);
     let mut differ = |field: &'static str, cached: String, from_hands: String| {
         if cached != from_hands {

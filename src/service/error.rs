@@ -62,6 +62,16 @@ impl ServiceError {
     }
 
     /// Stored data that does not decode.
+    /// A stored row that does not read (`corrupt`, or a column the store's decoder refused):
+    /// a list every league shares leaves its row out rather than fail.
+    pub fn is_unreadable(&self) -> bool {
+        matches!(
+            self,
+            ServiceError::Corrupt(_)
+                | ServiceError::Db(sqlx::Error::ColumnDecode { .. } | sqlx::Error::Decode(_))
+        )
+    }
+
     pub fn corrupt(what: &str, e: impl std::fmt::Display) -> ServiceError {
         ServiceError::Corrupt(format!("{what}: {e}"))
     }

@@ -47,8 +47,8 @@ pub async fn league_cards(db: &Db) -> Result<Vec<LeagueCard>, ServiceError> {
     let conn: &mut Conn = &mut conn;
     let all = db_leagues::all(conn).await?;
     let mut cards = Vec::with_capacity(all.len());
-    for row in all {
-        let league = League::from_row(row)?.row;
+    for league in super::leagues::readable(all) {
+        let league = league.row;
         let teams = db_leagues::count_teams(conn, league.id).await?;
         let counts = db_matches::count_by_status(conn, league.id).await?;
         let count = |pick: fn(MatchStatus) -> bool| {
@@ -59,7 +59,7 @@ pub async fn league_cards(db: &Db) -> Result<Vec<LeagueCard>, ServiceError> {
                 .sum();
             usize::try_from(n).unwrap_or(0)
         };
-        let champion = super::playoffs::champion(conn, league.id)
+        let champion = super::leagues::shown_champion(conn, league.id)
             .await?
             .map(|t| t.name);
         cards.push(LeagueCard {

@@ -148,13 +148,44 @@ impl League {
         }
     }
 
-    /// [`League::view`] with the league's champion, read on `conn`.
+    /// [`League::view`] with the league's champion, read on `conn` (none, logged, where
+    /// the bracket does not read: the league still shows).
     pub async fn view_on(&self, conn: &mut Conn) -> Result<LeagueView, ServiceError> {
         Ok(LeagueView {
-            champion: super::playoffs::champion(conn, self.row.id).await?,
+            champion: shown_champion(conn, self.row.id).await?,
             ..self.view()
         })
     }
+}
+
+/// The league's champion as a list or a league's answer shows it: none where its bracket
+/// does not read (logged; `check` names it), so the league is still listed and answered.
+pub(crate) async fn shown_champion(
+    conn: &mut Conn,
+    id: LeagueId,
+) -> Result<Option<super::TeamRef>, ServiceError> {
+    match super::playoffs::champion(conn, id).await {
+        Err(e) if e.is_unreadable() => {
+            tracing::error!(league = %id, error = %e, "a bracket that does not read shows no champion (see `check`)");
+            Ok(None)
+        }
+        other => other,
+    }
+}
+
+/// The leagues of `rows` whose rules and settings read: one that does not is left out and
+/// logged, so a list every league shares never fails for it (`check` names it).
+pub(crate) fn readable(rows: Vec<LeagueRow>) -> Vec<League> {
+    rows.into_iter()
+        .filter_map(|row| {
+            let (id, slug) = (row.id, row.slug.to_string());
+            League::from_row(row)
+                .inspect_err(|e| {
+                    tracing::error!(league = %id, %slug, error = %e, "left out a league that does not read (see `check`)");
+                })
+                .ok()
+        })
+        .collect()
 }
 
 pub async fn league_by_slug(conn: &mut Conn, slug: &Slug) -> Result<League, ServiceError> {
@@ -176,11 +207,7 @@ pub(crate) async fn league_row(conn: &mut Conn, slug: &Slug) -> Result<LeagueRow
 
 pub async fn all_leagues(db: &Db) -> Result<Vec<League>, ServiceError> {
     let mut conn = db.read().await?;
-    db_leagues::all(&mut conn)
-        .await?
-        .into_iter()
-        .map(League::from_row)
-        .collect()
+    Ok(readable(db_leagues::all(&mut conn).await?))
 }
 
 /// The current leagues (`archived` false) or the past seasons (true) as the API shows them,
@@ -188,9 +215,9 @@ pub async fn all_leagues(db: &Db) -> Result<Vec<League>, ServiceError> {
 pub async fn views(db: &Db, archived: bool) -> Result<Vec<LeagueView>, ServiceError> {
     let mut tx = db.snapshot().await?;
     let mut views = Vec::new();
-    for row in db_leagues::all(&mut tx).await? {
-        if row.archived == archived {
-            views.push(League::from_row(row)?.view_on(&mut tx).await?);
+    for league in readable(db_leagues::all(&mut tx).await?) {
+        if league.row.archived == archived {
+            views.push(league.view_on(&mut tx).await?);
         }
     }
     Ok(views)

@@ -102,6 +102,20 @@ impl TextRule<'_> {
     }
 }
 
+/// Why a text of at most `max` characters is refused, in words that name no field (a
+/// league document's column: its pointer says where).
+pub fn words_of(bad: BadText, max: usize) -> String {
+    TextRule {
+        code: ErrorCode::InvalidInput,
+        field: "",
+        what: "the text",
+        max,
+        lines: Lines::One,
+    }
+    .refused(bad)
+    .to_string()
+}
+
 /// A client's idempotency key, compared as sent (it is never shown): 1 to
 /// [`IDEMPOTENCY_KEY_MAX`] characters, no control character.
 pub fn check_idempotency_key(key: &str) -> Result<(), ServiceError> {
@@ -122,7 +136,7 @@ pub fn check_idempotency_key(key: &str) -> Result<(), ServiceError> {
 /// case, then the confusable skeleton of UTS #39 (which also drops what shows nothing and
 /// maps look-alikes across scripts, "а" to "a", "1" to "l"). Also right for names stored
 /// before they were normalized.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct NameKey(String);
 
 impl NameKey {

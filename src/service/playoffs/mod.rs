@@ -17,5 +17,5 @@ mod view;
 pub use advance::{PathReset, advance, in_bracket};
 pub use create::{PlayoffsInput, Unplayed, create_playoffs, preview_playoffs, unplayed_regular};
 pub use labels::{label_of, labels_of_league};
-pub use stored::check_bracket;
+pub use stored::{check_bracket, check_imported};
 pub use view::{BracketMatchView, BracketView, bracket, bracket_of, champion};

@@ -263,3 +263,21 @@ pub async fn check_bracket(
     }
     Ok(out)
 }
+
+/// What is wrong with the bracket of a league just imported, if anything: its rows read
+/// back as every page reads them, and its stored state against its real matches.
+pub async fn check_imported(
+    conn: &mut Conn,
+    league: LeagueId,
+) -> Result<Option<String>, ServiceError> {
+    let Some(row) = db_playoffs::of_league(conn, league).await? else {
+        return Ok(None);
+    };
+    match check_bracket(conn, row).await {
+        Ok(differences) => Ok(differences.into_iter().next().map(|(field, stored, want)| {
+            format!("the bracket's {field} is {stored}, its matches give {want}")
+        })),
+        Err(ServiceError::Corrupt(what)) => Ok(Some(format!("the bracket does not read: {what}"))),
+        Err(e) => Err(e),
+    }
+}

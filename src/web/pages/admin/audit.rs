@@ -164,6 +164,18 @@ fn shown(e: ServiceError) -> Result<Errors, ServiceError> {
     }
 }
 
+/// An imported entry's origin in words ("by admin at …, was alice"); empty for one made here.
+fn imported_words(e: &audit::Entry) -> String {
+    let Some(at) = e.imported_at else {
+        return String::new();
+    };
+    let by = e.imported_by.as_deref().unwrap_or("a removed account");
+    match &e.imported_user {
+        Some(user) => format!("by {by} at {at}, was {user}"),
+        None => format!("by {by} at {at}"),
+    }
+}
+
 /// Every entry the filters pick (newest first), as CSV; a filter that does not read is the
 /// page's 422.
 #[get("/admin/audit.csv")]
@@ -176,7 +188,7 @@ pub(super) async fn audit_csv(
         return page(&state, &who, filters.into_inner()).await;
     };
     let mut csv = Csv::with_header(&[
-        "id", "at", "user", "action", "league", "match", "reason", "before", "after",
+        "id", "at", "user", "action", "league", "match", "reason", "before", "after", "imported",
     ])?;
     loop {
         let page = match audit::entries(&state.db, &who.user, &query).await {
@@ -197,6 +209,7 @@ pub(super) async fn audit_csv(
                 e.reason.clone().unwrap_or_default(),
                 e.before.clone().unwrap_or_default(),
                 e.after.clone().unwrap_or_default(),
+                imported_words(e),
             ])?;
         }
         match page.next {
