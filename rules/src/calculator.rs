@@ -99,7 +99,8 @@ impl ScoreResponse {
 pub fn parse_request(value: Value) -> Result<ScoreRequest, FieldError> {
     super::strict::from_value(value).map_err(|e| {
         let path = e.path().to_string();
-        let mut err = FieldError::new(ErrorCode::InvalidRequest, format!("{path}: {}", e.inner()));
+        let words = super::strict::in_words(&e.inner().to_string());
+        let mut err = FieldError::new(ErrorCode::InvalidRequest, format!("{path}: {words}"));
         // "hands[2].a.bids[0]" names hand 3.
         if let Some(rest) = path.strip_prefix("hands[")
             && let Some((index, field)) = rest.split_once(']')
@@ -107,7 +108,7 @@ pub fn parse_request(value: Value) -> Result<ScoreRequest, FieldError> {
         {
             err.code = ErrorCode::InvalidHand;
             err.hand = Some(index + 1);
-            err.message = format!("hand {}: {}", index + 1, e.inner());
+            err.message = format!("hand {}: {words}", index + 1);
             let field = field.trim_start_matches('.');
             // "a.bids[0]" names `bids`; "revokes.a" names `revokes`.
             let field = match field.split_once('.') {

@@ -484,7 +484,10 @@ impl RulesSpec {
         let rules: Rules = super::strict::from_value(merged).map_err(|e| {
             let path = e.path().to_string();
             RulesError {
-                message: format!("rules.{path}: {}", e.inner()),
+                message: format!(
+                    "rules.{path}: {}",
+                    super::strict::in_words(&e.inner().to_string())
+                ),
                 field: Some(path),
             }
         })?;

@@ -29,7 +29,64 @@ pub fn from_value<T: de::DeserializeOwned>(
 pub fn read_body(body: &[u8]) -> Result<serde_json::Value, String> {
     serde_json::from_slice(body)
         .map(whole_numbers_as_integers)
-        .map_err(|e| format!("the body is not JSON: {e}"))
+        .map_err(|e| not_json("the body", &e))
+}
+
+/// That `what` is not JSON, and where it stops reading, without the parser's words.
+pub fn not_json(what: &str, e: &serde_json::Error) -> String {
+    if e.classify() == serde_json::error::Category::Eof {
+        format!("{what} is not JSON: it ends too soon (line {})", e.line())
+    } else {
+        format!(
+            "{what} is not JSON: see line {}, column {}",
+            e.line(),
+            e.column()
+        )
+    }
+}
+
+/// A deserializer's message (serde's "invalid type: null, expected u32") in the words the
+/// service answers with ("must be a whole number of 0 or more"): what the field must be. A
+/// message the service wrote itself (a custom one) comes back as it is.
+pub fn in_words(message: &str) -> String {
+    let quoted = |rest: &str| rest.split('`').next().unwrap_or_default().to_string();
+    if let Some(rest) = message.strip_prefix("missing field `") {
+        return format!("\"{}\" is required", quoted(rest));
+    }
+    if let Some(rest) = message.strip_prefix("unknown field `") {
+        return format!("\"{}\" is not a field this takes", quoted(rest));
+    }
+    if let Some(rest) = message.strip_prefix("unknown variant `") {
+        let value = quoted(rest);
+        let choices = rest.split_once("expected ").map_or("", |(_, c)| c);
+        let choices = choices.trim_start_matches("one of ").replace('`', "\"");
+        return format!("\"{value}\" is not one of: {choices}");
+    }
+    for prefix in ["invalid type: ", "invalid value: ", "invalid length "] {
+        if let Some(expected) = message
+            .strip_prefix(prefix)
+            .and_then(|rest| rest.split_once(", expected "))
+            .map(|(_, expected)| expected)
+        {
+            return format!("must be {}", expected_words(expected));
+        }
+    }
+    message.to_string()
+}
+
+/// What serde says it expected, in words.
+fn expected_words(expected: &str) -> String {
+    match expected {
+        "u8" | "u16" | "u32" | "u64" | "u128" | "usize" => "a whole number of 0 or more".into(),
+        "i8" | "i16" | "i32" | "i64" | "i128" | "isize" | "an integer" => "a whole number".into(),
+        "f32" | "f64" | "a number" => "a number".into(),
+        "a boolean" => "true or false".into(),
+        "a string" | "a borrowed string" | "a character" => "text".into(),
+        e if e.starts_with("struct ") || e.starts_with("a map") => "an object".into(),
+        e if e.starts_with("a sequence") || e.starts_with("tuple") => "a list".into(),
+        e if e.starts_with("enum ") || e.starts_with("variant ") => "one of its names".into(),
+        other => other.replace('`', "\""),
+    }
 }
 
 /// `value` with every number written as a float with no fraction (`2.0`) written as the
@@ -461,5 +518,48 @@ mod tests {
                 .unwrap_err();
             assert_eq!(strict, plain);
         }
+    }
+
+    #[test]
+    fn a_deserializers_refusal_reads_as_what_the_field_must_be() {
+        let words = |value: serde_json::Value| {
+            let e = from_value::<Start>(value).expect_err("refused");
+            in_words(&e.inner().to_string())
+        };
+        assert_eq!(
+            words(json!({"a": {"bags": null}})),
+            "must be a whole number of 0 or more"
+        );
+        assert_eq!(
+            words(json!({"a": {"score": "7"}})),
+            "must be a whole number"
+        );
+        assert_eq!(words(json!({"a": [1, 2]})), "must be an object");
+        assert_eq!(words(json!({"b": {}})), "must be a list");
+        assert_eq!(
+            words(json!({"late": true})),
+            "\"late\" is not a field this takes"
+        );
+        assert_eq!(
+            words(json!({"side": "right"})),
+            "\"right\" is not one of: \"left\", \"custom\", \"box\""
+        );
+        #[derive(Debug, Deserialize)]
+        struct Named {
+            #[allow(dead_code)]
+            name: String,
+        }
+        let e = from_value::<Named>(json!({})).expect_err("refused");
+        assert_eq!(in_words(&e.inner().to_string()), "\"name\" is required");
+        // The service's own messages are kept.
+        assert_eq!(
+            in_words("the target is 100 to 1000"),
+            "the target is 100 to 1000"
+        );
+        let e = serde_json::from_str::<serde_json::Value>("{\"a\": ").expect_err("cut");
+        assert_eq!(
+            not_json("the body", &e),
+            "the body is not JSON: it ends too soon (line 1)"
+        );
     }
 }

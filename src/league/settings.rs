@@ -165,7 +165,8 @@ impl Settings {
             } else {
                 format!("settings.{path}")
             };
-            bad(&field, format!("{field}: {}", e.inner()))
+            let words = crate::rules::strict::in_words(&e.inner().to_string());
+            bad(&field, format!("{field}: {words}"))
         })?;
         settings.check()?;
         Ok(settings)

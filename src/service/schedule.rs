@@ -45,11 +45,14 @@ pub struct ScheduleInput {
     /// round robin, on the same nights (every active team must be in a division).
     #[serde(default)]
     pub within: Option<String>,
-    /// League nights skipped (`YYYY-MM-DD`): the round of such a night moves to the next
-    /// league night, and every later round with it.
+    /// League nights skipped (`YYYY-MM-DD`, at most [`BLACKOUTS_MAX`]): the round of such a
+    /// night moves to the next league night, and every later round with it.
     #[serde(default)]
     pub blackouts: Vec<String>,
 }
+
+/// Blackout nights one generation takes at most: a year of nights.
+pub const BLACKOUTS_MAX: usize = 366;
 
 /// Who a round robin pairs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -148,7 +151,7 @@ struct Nights {
     /// Days between league nights.
     gap: i64,
     /// Nights skipped: their round moves to the next league night.
-    blackouts: Vec<NaiveDate>,
+    blackouts: std::collections::HashSet<NaiveDate>,
 }
 
 impl Nights {
@@ -183,6 +186,16 @@ impl Nights {
             None => chrono::NaiveTime::from_hms_opt(19, 0, 0).unwrap_or_default(),
         };
         let gap = i64::from(input.days_between.unwrap_or(7).clamp(1, 60));
+        if input.blackouts.len() > BLACKOUTS_MAX {
+            return Err(ServiceError::invalid(
+                ErrorCode::InvalidSchedule,
+                "blackouts",
+                format!(
+                    "at most {BLACKOUTS_MAX} blackout nights (a year of them), not {}",
+                    input.blackouts.len()
+                ),
+            ));
+        }
         let blackouts = input
             .blackouts
             .iter()
@@ -200,7 +213,7 @@ impl Nights {
                     )
                 })
             })
-            .collect::<Result<Vec<_>, _>>()?;
+            .collect::<Result<_, _>>()?;
         Ok(Self {
             start,
             time,

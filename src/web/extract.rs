@@ -466,7 +466,10 @@ impl<T: DeserializeOwned + 'static> FromRequest for CsrfForm<T> {
             let form = serde_urlencoded::from_bytes(&body).map_err(|e| {
                 Refused::new(
                     &req,
-                    AppError::Malformed(format!("the form is not valid: {e}")),
+                    AppError::Malformed(format!(
+                        "the form is not valid: {}",
+                        crate::rules::strict::in_words(&e.to_string())
+                    )),
                 )
             })?;
             Ok(CsrfForm(form))
@@ -514,7 +517,8 @@ fn unreadable(e: actix_web::Error) -> AppError {
     if e.as_response_error().status_code() == StatusCode::PAYLOAD_TOO_LARGE {
         AppError::TooLarge
     } else {
-        AppError::Malformed(format!("the body could not be read: {e}"))
+        tracing::debug!(error = %e, "a body that could not be read");
+        AppError::Malformed("the body could not be read in full; send it again".into())
     }
 }
 
@@ -577,12 +581,26 @@ pub fn parse<T: serde::de::DeserializeOwned>(body: &[u8]) -> Result<T, AppError>
     // Not JSON at all is a 400, JSON of the wrong shape a 422.
     let value = crate::rules::strict::read_body(body).map_err(AppError::Malformed)?;
     crate::rules::strict::from_value(value).map_err(|e| {
-        let path = e.path().to_string();
-        let message = format!("{path}: {}", e.inner());
+        let (path, words) = field_in_words(&e.path().to_string(), &e.inner().to_string());
+        let message = format!("{path}: {words}");
         AppError::Invalid(if path == "." {
             FieldError::new(ErrorCode::InvalidRequest, message)
         } else {
             FieldError::at(ErrorCode::InvalidRequest, path, message)
         })
     })
+}
+
+/// A deserializer's refusal at `path` as the field it is about and the words of
+/// [`crate::rules::strict::in_words`]: a missing field is named itself (`teams[0].name`).
+pub fn field_in_words(path: &str, message: &str) -> (String, String) {
+    let words = crate::rules::strict::in_words(message);
+    let missing = message
+        .strip_prefix("missing field `")
+        .and_then(|rest| rest.split('`').next());
+    match missing {
+        Some(field) if path == "." => (field.to_string(), words),
+        Some(field) => (format!("{path}.{field}"), words),
+        None => (path.to_string(), words),
+    }
 }

@@ -192,7 +192,9 @@ fn query_error(
     request: &HttpRequest,
 ) -> actix_web::Error {
     let why = match &error {
-        actix_web::error::QueryPayloadError::Deserialize(e) => e.to_string(),
+        actix_web::error::QueryPayloadError::Deserialize(e) => {
+            crate::rules::strict::in_words(&e.to_string())
+        }
         other => other.to_string(),
     };
     let error = AppError::Malformed(format!("the query string does not read: {why}"));

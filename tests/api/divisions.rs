@@ -271,6 +271,25 @@ async fn a_round_robin_within_divisions_never_crosses_them_and_skips_blackouts()
     .await;
     assert_eq!(e["field"], "blackouts[1]", "{e}");
     assert!(e["message"].as_str().unwrap().contains("2026-02-30"), "{e}");
+    // A year of blackout nights at most: more is refused before anything is computed.
+    let year: Vec<String> = (0..367)
+        .map(|d| {
+            (chrono::NaiveDate::from_ymd_opt(2027, 1, 1).unwrap() + chrono::Days::new(d))
+                .to_string()
+        })
+        .collect();
+    let e = expect_error(
+        generate(
+            &admin,
+            json!({"format": "round_robin", "start_date": "2026-01-05", "blackouts": year}),
+        )
+        .await,
+        422,
+        "invalid_schedule",
+    )
+    .await;
+    assert_eq!(e["field"], "blackouts", "{e}");
+    assert!(e["message"].as_str().unwrap().contains("366"), "{e}");
     app.assert_nothing_written(&before, "refused round robins")
         .await;
 

@@ -337,12 +337,50 @@ async fn an_object_is_never_read_from_an_array() {
             answer["error"]["message"]
                 .as_str()
                 .unwrap()
-                .contains("invalid type: sequence"),
+                .contains("must be an object"),
             "{what}: {answer}"
         );
     }
     app.assert_nothing_written(&before, "objects sent as arrays")
         .await;
+}
+
+/// A body of the wrong shape is refused in the service's words, never the deserializer's:
+/// a missing field is named itself, a null where a number goes says what it must be.
+#[actix_web::test]
+async fn a_refused_body_is_said_in_plain_words() {
+    let app = spawn_app().await;
+    let admin = app.api_user("coord", Role::Admin).await;
+    app.league(&admin, "fall", json!("unc-im-300"), 4).await;
+    let cases = [
+        (
+            "/api/v1/leagues/fall/playoffs",
+            json!({}),
+            "format",
+            "\"format\" is required",
+        ),
+        (
+            "/api/v1/leagues/fall/teams",
+            json!({"name": 7}),
+            "name",
+            "must be text",
+        ),
+        (
+            "/api/v1/leagues/fall/schedule",
+            json!({"format": "round_robin", "days_between": null, "start_date": []}),
+            "start_date",
+            "must be text",
+        ),
+    ];
+    for (path, body, field, words) in cases {
+        let answer = json_with_status(admin.post(path, &body).await, 422, path).await;
+        let message = answer["error"]["message"].as_str().unwrap();
+        assert_eq!(answer["error"]["field"], field, "{path}: {answer}");
+        assert!(message.ends_with(words), "{path}: {message}");
+        for parser in ["invalid type", "expected", "missing field", "`"] {
+            assert!(!message.contains(parser), "{path}: {message}");
+        }
+    }
 }
 
 /// An app on a still clock (pages rendered twice are the same bytes) with league `fall`, a

@@ -508,7 +508,10 @@ fn service_constraints() -> Vec<(&'static str, &'static str, Constraint)> {
         (
             "ScheduleInput",
             "blackouts",
-            Add(json!({"items": {"type": "string", "pattern": format!("^{date}$")}})),
+            Add(json!({
+                "items": {"type": "string", "pattern": format!("^{date}$")},
+                "maxItems": crate::service::schedule::BLACKOUTS_MAX,
+            })),
         ),
         (
             "PlayoffsInput",

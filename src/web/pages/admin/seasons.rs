@@ -330,7 +330,7 @@ fn read_document(text: &str) -> Result<serde_json::Value, ServiceError> {
         ServiceError::invalid(
             InvalidDocument,
             "document",
-            format!("the document is not JSON ({e})"),
+            crate::rules::strict::not_json("the document", &e),
         )
     })
 }
