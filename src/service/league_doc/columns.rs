@@ -341,3 +341,65 @@ fn read_text(rule: Rule, text: &str) -> Result<Option<String>, String> {
         Rule::Key | Rule::Flag | Rule::Int { .. } => Ok(None),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+    use crate::db::Db;
+    use crate::db::league_doc::{self as db_doc, LEAGUE, TABLES};
+    use crate::domain::ManualTime;
+
+    /// A column a migration adds to a league table is read by a rule of its own, or every
+    /// document holding it would be refused: the schema and the rules are held together.
+    #[actix_web::test]
+    async fn every_column_of_a_league_table_has_a_rule() {
+        let dir = tempfile::tempdir().unwrap();
+        let clock = crate::domain::Clock::new(
+            std::sync::Arc::new(ManualTime::starting_at(chrono::Utc::now())),
+            chrono_tz::UTC,
+        );
+        let db = Db::open_file(&dir.path().join("t.sqlite3"), clock)
+            .await
+            .unwrap();
+        let mut conn = db.read().await.unwrap();
+        let mut missing = Vec::new();
+        for table in TABLES.iter().chain([&LEAGUE]) {
+            for (column, _) in db_doc::columns(&mut conn, table.name).await.unwrap() {
+                if rule(table.name, &column).is_none() {
+                    missing.push(format!("{}.{column}", table.name));
+                }
+            }
+        }
+        assert!(missing.is_empty(), "no rule for {missing:?}");
+    }
+
+    #[test]
+    fn a_value_is_read_by_its_rule() {
+        let read = |table, column, value: Value| read_value(rule(table, column).unwrap(), &value);
+        assert_eq!(
+            read("teams", "name", "  Ａｃｅｓ ".into()),
+            Ok(Some("Aces".into()))
+        );
+        assert_eq!(read("teams", "name", "Aces".into()), Ok(None));
+        assert!(read("teams", "name", "A\u{202E}ces".into()).is_err());
+        assert!(read("teams", "name", Value::Null).is_err());
+        assert_eq!(
+            read("players", "student_id", "s-12".into()),
+            Ok(Some("S-12".into()))
+        );
+        assert!(read("matches", "status", "paused".into()).is_err());
+        assert!(read("matches", "score_a", i64::MAX.into()).is_err());
+        assert!(read("matches", "started_at", "soon".into()).is_err());
+        assert_eq!(read("matches", "started_at", Value::Null), Ok(None));
+        assert!(read("leagues", "archived", 2.into()).is_err());
+        assert!(read("audit_log", "action", "Drop table".into()).is_err());
+        assert!(read("audit_log", "after", "{\"a\":\u{0}}".into()).is_err());
+        assert_eq!(
+            read("audit_log", "after", "3 matches\nmoved".into()),
+            Ok(None)
+        );
+        assert!(rule("matches", "colour").is_none());
+    }
+}
