@@ -101,11 +101,12 @@ async fn a_league_filter_finds_its_teams_and_matches_and_nothing_else() {
         .collect();
     assert_eq!(
         keys.len(),
-        9,
-        "id, at, user, action, league, match, reason, before, after: {entry}"
+        10,
+        "id, at, user, action, league, match, reason, before, after, imported: {entry}"
     );
+    assert_eq!(entry["imported"], false, "made here, not imported: {entry}");
     for key in [
-        "id", "at", "user", "action", "league", "match", "reason", "before", "after",
+        "id", "at", "user", "action", "league", "match", "reason", "before", "after", "imported",
     ] {
         assert!(entry.get(key).is_some(), "{key} in {entry}");
     }
@@ -293,7 +294,8 @@ async fn the_page_filters_shows_errors_with_typed_values_and_downloads_csv() {
     assert_eq!(
         rows[0],
         [
-            "id", "at", "user", "action", "league", "match", "reason", "before", "after"
+            "id", "at", "user", "action", "league", "match", "reason", "before", "after",
+            "imported"
         ]
     );
     assert_eq!(rows.len(), 12, "the header and fall's 11 entries");

@@ -37,6 +37,10 @@ pub struct Fault {
     /// The row's `id` as the document gives it, where it has one.
     pub id: Option<i64>,
     pub message: String,
+    /// A value a match caches that differs from what its hands give (`check` compares
+    /// those itself, and `check --rebuild` can put some right); every other fault is a row
+    /// that does not read or does not hold together.
+    pub cached: bool,
 }
 
 /// Every fault of `doc` (none: it may be imported), its text normalized in place.
@@ -125,6 +129,7 @@ impl Gate {
             table,
             id,
             message,
+            cached: false,
         });
     }
 
@@ -343,13 +348,13 @@ impl Gate {
                 let mut differences = Vec::new();
                 crate::service::check::compare(&m, &game, &mut differences);
                 for d in differences {
-                    let message = format!("is {}, its hands give {}", d.cached, d.computed);
-                    self.fault(
-                        format!("{at}/{}", d.field),
-                        "matches",
-                        Some(m.id.0),
-                        message,
-                    );
+                    self.faults.push(Fault {
+                        pointer: format!("{at}/{}", d.field),
+                        table: "matches",
+                        id: Some(m.id.0),
+                        message: format!("is {}, its hands give {}", d.cached, d.computed),
+                        cached: true,
+                    });
                 }
             }
         }
