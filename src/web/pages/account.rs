@@ -407,10 +407,9 @@ async fn change_password(
     } else {
         // A form is posted from a session only (the CSRF check): its id is here.
         let Via::Session { id: session, .. } = &who.via else {
-            return Err(AppError::Forbidden(
-                "a password is changed from a browser session".into(),
-            )
-            .into());
+            return Err(
+                AppError::Forbidden("a password is changed from a browser session".into()).into(),
+            );
         };
         match accounts::change_password(&state.db, &who.user, session, &form.current, &form.new)
             .await
