@@ -399,7 +399,6 @@ enum Step {
 /// Inserts `x` into `batch_t`; the transaction's id on PostgreSQL (0 on SQLite, which has
 /// none to show).
 async fn insert_x(c: &mut spades_im::db::Conn, x: i64) -> Result<i64, sqlx::Error> {
-    use spades_im::db::Connection as _;
     spades_im::on_store!(c, execute sqlx::query("INSERT INTO batch_t (x) VALUES ($1)").bind(x))?;
     match c.raw() {
         spades_im::db::Raw::Postgres(pg) => {
