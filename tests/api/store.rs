@@ -441,7 +441,7 @@ async fn a_failing_request_of_a_batch_is_rolled_back_alone() {
     let app = spawn_app().await;
     let db = app.db.clone();
     let mut tx = db.write().await.expect("write");
-    spades_im::on_store!(tx, execute sqlx::query("CREATE TABLE batch_t (x INTEGER UNIQUE)"))
+    spades_im::on_store!(tx, execute sqlx::query("CREATE TABLE batch_t (x BIGINT UNIQUE)"))
         .expect("the table");
     tx.commit().await.expect("commit");
 
