@@ -292,6 +292,20 @@ pub async fn delete_sessions_of(conn: &mut Conn, user_id: UserId) -> sqlx::Resul
     Ok(())
 }
 
+/// Deletes every session of the user but the one whose id hashes to `keep`.
+pub async fn delete_other_sessions_of(
+    conn: &mut Conn,
+    user_id: UserId,
+    keep: &str,
+) -> sqlx::Result<()> {
+    on_store!(conn, execute sqlx::query(
+        "DELETE FROM sessions WHERE user_id = $1 AND id_hash <> $2"
+    )
+    .bind(user_id)
+    .bind(keep))?;
+    Ok(())
+}
+
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct TokenRow {
     pub id: TokenId,

@@ -478,10 +478,14 @@ pub async fn revoke_token(db: &Db, user: &User, token_id: TokenId) -> Result<(),
     Ok(())
 }
 
+/// Changes the user's own password, `current` checked. Every other way in ends with the old
+/// password (OWASP ASVS V3): the user's other sessions and all their API tokens; `session`,
+/// the session that made the change (its id, as in the cookie), stays logged in.
 #[tracing::instrument(skip_all, fields(user_id = %user.id))]
 pub async fn change_password(
     db: &Db,
     user: &User,
+    session: &str,
     current: &str,
     new: &str,
 ) -> Result<(), ServiceError> {
@@ -497,8 +501,10 @@ pub async fn change_password(
     let hash = hash_off_thread(new.to_string()).await?;
     let mut tx = db.write().await?;
     users::set_password(&mut tx, user.id, &hash).await?;
-    // Every other login ends with the old password.
-    users::delete_sessions_of(&mut tx, user.id).await?;
+    // Whoever else held the old password (a session, a token made with it) is out; the
+    // session that proved it now goes on.
+    users::delete_other_sessions_of(&mut tx, user.id, &secret_hash(session)).await?;
+    users::revoke_tokens_of(&mut tx, user.id, now).await?;
     audit::record(
         &mut tx,
         user,

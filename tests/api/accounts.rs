@@ -630,22 +630,121 @@ async fn a_one_time_password_leads_every_page_to_the_password_change() {
     assert_eq!(changed.status(), 303);
     assert_eq!(
         location(&changed),
-        "/login",
-        "log in again, to the start page"
+        "/supervise",
+        "this session goes on, to the start page"
     );
-    let sam = app.log_in("sam", mine).await.expect("the new password");
     let console = sam
         .get(app.url("/supervise"))
         .send()
         .await
         .expect("console");
     assert_eq!(console.status(), 200, "the console answers");
+    // The token made while the password was one-time went with it (§2.4).
+    json_with_status(
+        app.api(&token).get("/api/v1/leagues").await,
+        401,
+        "the old token",
+    )
+    .await;
+    let token = app.token("sam").await;
     json_with_status(
         app.api(&token).get("/api/v1/leagues").await,
         200,
-        "the token works now",
+        "a new token works",
     )
     .await;
+    let sam = app.log_in("sam", mine).await.expect("the new password");
+    let console = sam
+        .get(app.url("/supervise"))
+        .send()
+        .await
+        .expect("console");
+    assert_eq!(console.status(), 200, "the new password logs in");
+}
+
+/// Changing your own password ends the account's other sessions and its API tokens at once;
+/// the session that made the change stays logged in (docs/api.md §2.4, OWASP ASVS V3).
+/// Another account's session and token are untouched.
+#[actix_web::test]
+async fn changing_your_password_ends_your_other_sessions_and_tokens() {
+    let app = spawn_app().await;
+    for name in ["ann", "bob"] {
+        app.user(name, Role::Supervisor).await;
+    }
+    let changing = app.browser("ann").await;
+    let other = app.browser("ann").await;
+    let token = app.token("ann").await;
+    let bob_session = app.browser("bob").await;
+    let bob_token = app.token("bob").await;
+    // Before: every session and token works.
+    for (client, who) in [
+        (&changing.client, "the changing session"),
+        (&other.client, "ann's other session"),
+        (&bob_session.client, "bob's session"),
+    ] {
+        assert_eq!(account_page(&app, client).await, 200, "{who}");
+    }
+    for t in [&token, &bob_token] {
+        json_with_status(app.api(t).get("/api/v1/leagues").await, 200, "token").await;
+    }
+
+    let mine = "ann's brand new password";
+    let r = changing
+        .post_form(
+            "/account/password",
+            &[
+                ("current", crate::helpers::PASSWORD),
+                ("new", mine),
+                ("repeat", mine),
+            ],
+        )
+        .await;
+    assert_eq!(r.status(), 303);
+    assert_eq!(location(&r), "/account", "back to the account page");
+
+    // After: the changing session works, ann's other session goes to the login form, her
+    // token is refused; bob keeps both.
+    assert_eq!(
+        account_page(&app, &changing.client).await,
+        200,
+        "the changing session stays"
+    );
+    let page = other
+        .client
+        .get(app.url("/account"))
+        .send()
+        .await
+        .expect("account");
+    assert_eq!(page.status(), 303, "ann's other session ended");
+    assert!(location(&page).starts_with("/login"), "{}", location(&page));
+    expect_error(
+        app.api(&token).get("/api/v1/leagues").await,
+        401,
+        "unauthorized",
+    )
+    .await;
+    assert_eq!(account_page(&app, &bob_session.client).await, 200);
+    json_with_status(
+        app.api(&bob_token).get("/api/v1/leagues").await,
+        200,
+        "bob's token",
+    )
+    .await;
+    // The changing session still writes (its CSRF token is the same).
+    let r = changing
+        .post_form("/account/tokens", &[("name", "after")])
+        .await;
+    assert_eq!(r.status(), 200, "a new token from the changing session");
+    assert!(
+        r.text().await.expect("page").contains("spim_"),
+        "the new token is shown"
+    );
+    // The old password is gone, the new one logs in.
+    assert!(
+        app.log_in("ann", crate::helpers::PASSWORD).await.is_none(),
+        "the old password"
+    );
+    assert!(app.log_in("ann", mine).await.is_some(), "the new password");
 }
 
 /// The text of the element with `id`, tags dropped, entities read.
@@ -1003,12 +1102,14 @@ async fn browser_a_one_time_password_is_changed_then_the_console_opens() {
             browser.send_keys(&field, text).await?;
         }
         submit("#password-button").await?;
+        // The session that changed it stays logged in, on to the console.
         let url = browser.current_url().await?;
-        ensure!(url.ends_with("/login"), "after the change: {url}");
-        log_in_as(mine.to_string()).await?;
-        let url = browser.current_url().await?;
-        ensure!(url.ends_with("/supervise"), "the console: {url}");
+        ensure!(url.ends_with("/supervise"), "after the change: {url}");
         ensure!(!browser.exists("#must-change").await?, "no longer asked");
+        ensure!(
+            !browser.exists("#password-current").await?,
+            "not the account page"
+        );
         anyhow::Ok(())
     })
     .await;

@@ -213,8 +213,23 @@ async fn pages_walk_every_entry_once_by_before_and_next() {
     let rest = audit(&boss, &format!("limit=21&before={}", all[0])).await;
     assert_eq!(each(&rest, "id").len(), 21);
     assert_eq!(rest["next"], Value::Null);
-    // The default is 50.
-    assert_eq!(each(&audit(&boss, "").await, "id").len(), 22);
+    // The default is 50: with 40 entries more (tokens made), 62 in all, a page without a
+    // limit is the newest 50 and says where the next begins.
+    for _ in 0..40 {
+        app.token("boss").await;
+    }
+    let all: Vec<i64> = each(&audit(&boss, "limit=200").await, "id")
+        .iter()
+        .map(|v| v.as_i64().expect("id"))
+        .collect();
+    assert_eq!(all.len(), 62);
+    let page = audit(&boss, "").await;
+    let ids: Vec<i64> = each(&page, "id")
+        .iter()
+        .map(|v| v.as_i64().expect("id"))
+        .collect();
+    assert_eq!(ids, all[..50], "the newest 50");
+    assert_eq!(page["next"].as_i64(), Some(all[49]));
 }
 
 #[actix_web::test]

@@ -774,3 +774,133 @@ async fn the_players_page_decides_a_players_eligibility_with_a_reason() {
     let html = r.text().await.unwrap();
     assert!(html.contains("The decision on P1a is removed."), "{html}");
 }
+
+/// Enters `hand` in match `m` (started) until it is over (at most 20 hands); the match then.
+async fn play_out(admin: &crate::helpers::Api, m: i64, hand: &Value) -> Value {
+    let mut view = admin.start_match(m).await;
+    for _ in 0..20 {
+        view = admin.enter_hand(&view, hand).await;
+        if view["status"] == "complete" {
+            return view;
+        }
+    }
+    panic!("match {m} not over after 20 hands: {view}");
+}
+
+/// Only complete regular-season matches count toward `min_matches_played`, in the league's
+/// table (`GET /api/v1/leagues/{slug}/eligibility`) and for one player (the verdict a
+/// decision answers, the one a playoff lineup is judged by): a regular-season match still in
+/// play does not, a complete playoff match does not, a complete regular-season match does.
+#[actix_web::test]
+async fn only_complete_regular_season_matches_count_toward_eligibility() {
+    let app = spawn_app().await;
+    let admin = app.api_user("coord", Role::Admin).await;
+    let r = admin
+        .post(
+            "/api/v1/leagues",
+            &json!({"name": "Fall", "slug": "fall", "rules": {"regular": "classic"}}),
+        )
+        .await;
+    json_with_status(r, 201, "league").await;
+    let mut t = Vec::new();
+    for body in [
+        json!({"name": "Aces", "players": ["Ann", "Al", "Cy", "Dee", "Eve", "Fay"]}),
+        json!({"name": "Kings", "players": ["Kim", "Ken"]}),
+    ] {
+        let r = admin.post("/api/v1/leagues/fall/teams", &body).await;
+        t.push(
+            json_with_status(r, 201, "team").await["id"]
+                .as_i64()
+                .unwrap(),
+        );
+    }
+    let aces: Vec<i64> = players_of(&admin, t[0]).await.iter().map(|p| p.1).collect();
+    let kings: Vec<i64> = players_of(&admin, t[1]).await.iter().map(|p| p.1).collect();
+    let (ann, al, cy, dee, eve, fay) = (aces[0], aces[1], aces[2], aces[3], aces[4], aces[5]);
+    let hand = hand_of([6, 6], [7, 6], [1, 1], [0, 0]);
+
+    // Ann and Al: a regular-season match still in play (one hand).
+    let playing = admin.add_match("fall", t[0], t[1], "T1").await["id"]
+        .as_i64()
+        .unwrap();
+    for (side, seats) in [("a", [ann, al]), ("b", [kings[0], kings[1]])] {
+        json_with_status(lineup(&admin, playing, side, seats).await, 200, "lineup").await;
+    }
+    let m = admin.play_hands(playing, std::slice::from_ref(&hand)).await;
+    assert_eq!(m["status"], "in_progress", "{m}");
+    // Eve and Fay: a complete regular-season match.
+    let done = admin.add_match("fall", t[0], t[1], "T2").await["id"]
+        .as_i64()
+        .unwrap();
+    for (side, seats) in [("a", [eve, fay]), ("b", [kings[0], kings[1]])] {
+        json_with_status(lineup(&admin, done, side, seats).await, 200, "lineup").await;
+    }
+    play_out(&admin, done, &hand).await;
+    // Cy and Dee: the final, played to its end (no minimum yet, so they may sit in it).
+    let r = admin
+        .post(
+            "/api/v1/leagues/fall/playoffs",
+            &json!({"format": "single_elimination", "teams": 2, "force": true}),
+        )
+        .await;
+    let bracket = json_with_status(r, 201, "playoffs").await;
+    let fin = &bracket["matches"][0];
+    let aces_side = if fin["team_a"]["id"] == t[0] {
+        "a"
+    } else {
+        "b"
+    };
+    let kings_side = if aces_side == "a" { "b" } else { "a" };
+    let fin = fin["match_id"].as_i64().unwrap();
+    json_with_status(
+        lineup(&admin, fin, aces_side, [cy, dee]).await,
+        200,
+        "final",
+    )
+    .await;
+    json_with_status(
+        lineup(&admin, fin, kings_side, [kings[0], kings[1]]).await,
+        200,
+        "final",
+    )
+    .await;
+    play_out(&admin, fin, &hand).await;
+    json_with_status(min_matches(&admin, json!(1)).await, 200, "min 1").await;
+
+    let expected = [
+        (ann, 0, "a match in play"),
+        (al, 0, "a match in play"),
+        (cy, 0, "a playoff match"),
+        (dee, 0, "a playoff match"),
+        (eve, 1, "a complete regular-season match"),
+        (fay, 1, "a complete regular-season match"),
+        (kings[0], 1, "all three"),
+        (kings[1], 1, "all three"),
+    ];
+    let table = json_with_status(
+        app.get("/api/v1/leagues/fall/eligibility").await,
+        200,
+        "eligibility",
+    )
+    .await;
+    let listed: std::collections::HashMap<i64, Value> = t
+        .iter()
+        .flat_map(|team| row(&table, *team)["players"].as_array().unwrap().clone())
+        .map(|p| (p["id"].as_i64().unwrap(), p))
+        .collect();
+    // Every player is checked and each miss named, not only the first.
+    let mut missed = Vec::new();
+    for (player, matches, what) in expected {
+        let p = &listed[&player];
+        if p["matches"] != matches || p["eligible"] != (matches >= 1) {
+            missed.push(format!("the table, {what}: {p}"));
+        }
+        // One player's verdict, as a decision (here none) answers it.
+        let r = decide(&admin, player, &json!({"eligible": null})).await;
+        let one = json_with_status(r, 200, "no decision").await;
+        if one["matches"] != matches {
+            missed.push(format!("one player, {what}: {one}"));
+        }
+    }
+    assert!(missed.is_empty(), "counted wrong:\n{}", missed.join("\n"));
+}

@@ -1978,9 +1978,15 @@ async fn account_changes_are_audited() {
     let sup = accounts::create_user(&app.db, Some(&admin), "sup", Role::Supervisor, PASSWORD)
         .await
         .unwrap();
-    accounts::change_password(&app.db, &sup, PASSWORD, "another good password")
-        .await
-        .unwrap();
+    accounts::change_password(
+        &app.db,
+        &sup,
+        "no-such-session",
+        PASSWORD,
+        "another good password",
+    )
+    .await
+    .unwrap();
     let token = accounts::create_token(&app.db, "sup", "phone")
         .await
         .unwrap();

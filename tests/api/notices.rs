@@ -65,6 +65,37 @@ pub(crate) async fn wait_for(sink: &Sink, n: usize) -> Vec<Mail> {
     sink.messages()
 }
 
+/// Waits (at most 20 s) until `n` notices have had their first try refused by the relay:
+/// each pending with `attempts` 1 and the relay's 451 in `last_error`. Panics with the list
+/// otherwise.
+pub(crate) async fn refused_once(admin: &Api, n: usize) {
+    let until = std::time::Instant::now() + Duration::from_secs(20);
+    loop {
+        let r = admin.get("/api/v1/notices?status=pending").await;
+        let list = json_with_status(r, 200, "pending notices").await;
+        let notices = list["notices"].as_array().cloned().unwrap_or_default();
+        let refused = notices.iter().all(|n| {
+            n["attempts"] == 1 && n["last_error"].as_str().is_some_and(|e| e.contains("451"))
+        });
+        if notices.len() == n && refused {
+            return;
+        }
+        assert!(
+            std::time::Instant::now() < until,
+            "{n} notices tried once and refused, by now: {list}"
+        );
+        actix_web::rt::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// The `Message-ID` of each message in `mails`, by its recipients.
+fn message_ids(mails: &[Mail]) -> std::collections::BTreeMap<String, String> {
+    mails
+        .iter()
+        .map(|m| (m.to.join(","), m.header("Message-ID").unwrap_or_default()))
+        .collect()
+}
+
 async fn postpone(admin: &Api, m: &Value, reason: &str) {
     let r = admin
         .post(
@@ -133,8 +164,10 @@ async fn a_relay_that_refuses_for_a_while_gets_each_notice_later_once() {
     let (admin, m, _) = league(&app).await;
     sink.refuse(Some("451 4.3.0 the relay is busy"));
     postpone(&admin, &m, "storm").await;
-    // The first tries are refused; nothing arrives while the relay refuses.
-    actix_web::rt::time::sleep(Duration::from_secs(3)).await;
+    // The first tries are made and refused (each notice says so); none is tried again
+    // before its backoff, since the service's clock stands still.
+    refused_once(&admin, 5).await;
+    assert_eq!(sink.refused().len(), 5, "each notice tried once");
     assert!(sink.messages().is_empty());
     sink.refuse(None);
     // The retries are due within 30 s of the refusal (the service's clock).
@@ -151,6 +184,30 @@ async fn a_relay_that_refuses_for_a_while_gets_each_notice_later_once() {
         .filter_map(|m| m.header("Message-ID"))
         .collect();
     assert_eq!(ids.len(), 5, "one Message-ID per notice");
+}
+
+/// A notice tried again after a refusal is the same message: its `Message-ID` is the one the
+/// refused try carried (so a relay or mail program that saw the first can tell a repeat).
+#[actix_web::test]
+async fn a_retried_notice_keeps_its_message_id() {
+    let sink = Sink::start();
+    let (clock, time) = manual_clock("2026-11-27T15:00:00Z", chrono_tz::America::Chicago);
+    let app = spawn_app_with_mail(&sink.url(), clock).await;
+    let (admin, m, _) = league(&app).await;
+    sink.refuse(Some("451 4.3.0 the relay is busy"));
+    postpone(&admin, &m, "storm").await;
+    refused_once(&admin, 5).await;
+    let first = message_ids(&sink.refused());
+    assert_eq!(first.len(), 5, "{first:?}");
+    sink.refuse(None);
+    time.advance(chrono::Duration::seconds(31));
+    let mails = wait_for(&sink, 5).await;
+    assert_eq!(mails.len(), 5);
+    assert_eq!(
+        message_ids(&mails),
+        first,
+        "each retry keeps its Message-ID"
+    );
 }
 
 #[actix_web::test]
@@ -511,20 +568,16 @@ async fn serve(db: &std::path::Path, smtp_url: &str) -> Served {
     served
 }
 
-/// The notices waiting when the server is killed (`kill -9`, after their first try failed)
-/// are sent after the restart, each once, within the first retry's 30 s.
-#[actix_web::test]
-async fn notices_waiting_at_a_kill_9_are_sent_after_the_restart_once() {
-    let sink = Sink::start();
-    sink.refuse(Some("451 4.3.0 the relay is busy"));
-    let dir = tempfile::tempdir().expect("a folder");
-    let file = dir.path().join("spades.sqlite3");
+/// A league `fall` of two teams, each with two players with emails (`p{team}{seat}@…`), and
+/// a match of them, on the SQLite file `file` served by `spades-im serve` sending through
+/// `sink`: the server, the admin and the match.
+async fn served_league(file: &std::path::Path, sink: &Sink) -> (Served, Api, Value) {
     let token = {
         let clock = spades_im::domain::Clock::new(
             std::sync::Arc::new(spades_im::domain::SystemTime),
             chrono_tz::UTC,
         );
-        let db = spades_im::db::Db::open_file(&file, clock)
+        let db = spades_im::db::Db::open_file(file, clock)
             .await
             .expect("the file");
         spades_im::service::accounts::create_user(
@@ -540,7 +593,7 @@ async fn notices_waiting_at_a_kill_9_are_sent_after_the_restart_once() {
             .await
             .expect("a token")
     };
-    let server = serve(&file, &sink.url()).await;
+    let server = serve(file, &sink.url()).await;
     let admin = Api {
         base: server.base.clone(),
         token,
@@ -576,10 +629,23 @@ async fn notices_waiting_at_a_kill_9_are_sent_after_the_restart_once() {
         teams.push(team);
     }
     let m = admin.add_match("fall", teams[0], teams[1], "Table 1").await;
+    (server, admin, m)
+}
+
+/// The notices waiting when the server is killed (`kill -9`, after their first try failed)
+/// are sent after the restart, each once, within the first retry's 30 s.
+#[actix_web::test]
+async fn notices_waiting_at_a_kill_9_are_sent_after_the_restart_once() {
+    let sink = Sink::start();
+    sink.refuse(Some("451 4.3.0 the relay is busy"));
+    let dir = tempfile::tempdir().expect("a folder");
+    let file = dir.path().join("spades.sqlite3");
+    let (server, admin, m) = served_league(&file, &sink).await;
     postpone(&admin, &m, "storm").await;
-    // The first tries fail (the relay refuses); then the server dies mid-wait.
-    actix_web::rt::time::sleep(Duration::from_secs(2)).await;
+    // The first tries are refused (each notice says so); then the server dies mid-wait.
+    refused_once(&admin, 4).await;
     drop(server);
+    assert_eq!(sink.refused().len(), 4, "each notice tried once");
     assert!(sink.messages().is_empty());
     sink.refuse(None);
     let _again = serve(&file, &sink.url()).await;
@@ -599,5 +665,94 @@ async fn notices_waiting_at_a_kill_9_are_sent_after_the_restart_once() {
             "p22@students.test"
         ],
         "each waiting notice once after the restart"
+    );
+}
+
+/// A sender killed (`kill -9`) in the middle of a send leaves its notice held: after the
+/// restart that notice waits until its hold passes (no other sender takes a notice that may
+/// still be on its way), then goes, once; the notices it never took go at once.
+#[actix_web::test]
+async fn a_notice_held_by_a_sender_killed_mid_send_goes_once_its_hold_passes() {
+    let sink = Sink::start();
+    let dir = tempfile::tempdir().expect("a folder");
+    let file = dir.path().join("spades.sqlite3");
+    let (server, admin, m) = served_league(&file, &sink).await;
+    // The relay hangs on the first message's DATA: the sender is mid-send.
+    sink.stall(true);
+    postpone(&admin, &m, "storm").await;
+    let until = std::time::Instant::now() + Duration::from_secs(20);
+    while !sink.stalled() {
+        assert!(
+            std::time::Instant::now() < until,
+            "no message reached the relay"
+        );
+        actix_web::rt::time::sleep(Duration::from_millis(50)).await;
+    }
+    let held = {
+        let clock = spades_im::domain::Clock::new(
+            std::sync::Arc::new(spades_im::domain::SystemTime),
+            chrono_tz::UTC,
+        );
+        let db = spades_im::db::Db::open_file(&file, clock)
+            .await
+            .expect("the file");
+        let mut conn = db.read().await.expect("a connection");
+        let all = spades_im::db::notices::list(&mut conn, None, None, 100)
+            .await
+            .expect("notices");
+        assert_eq!(all.len(), 4, "{all:?}");
+        let mut held: Vec<_> = all.iter().filter(|n| n.claimed_until.is_some()).collect();
+        assert_eq!(held.len(), 1, "one notice held, mid-send: {all:?}");
+        let n = held.remove(0);
+        assert_eq!((n.status.as_str(), n.attempts), ("pending", 0), "{n:?}");
+        (n.address.clone(), n.claimed_until.expect("held"))
+    };
+    let (address, hold) = held;
+    drop(server);
+    // The relay lets the hung DATA go: its client is dead, so that message is dropped.
+    sink.stall(false);
+    let _again = serve(&file, &sink.url()).await;
+    let until = std::time::Instant::now() + Duration::from_secs(60);
+    let mut early = None;
+    loop {
+        let mails = sink.messages();
+        let to: Vec<String> = mails.iter().flat_map(|m| m.to.clone()).collect();
+        let now = chrono::Utc::now();
+        if to.contains(&address) {
+            // Seen only now: it went at or after its hold's end.
+            assert!(
+                now >= hold.0,
+                "the held notice went at {now}, before its hold ended at {}",
+                hold.0
+            );
+            break;
+        }
+        if to.len() >= 3 && early.is_none() {
+            early = Some(now);
+        }
+        assert!(
+            std::time::Instant::now() < until,
+            "the held notice never went: {to:?}"
+        );
+        actix_web::rt::time::sleep(Duration::from_millis(100)).await;
+    }
+    // The other three went first, before the hold ended.
+    assert!(
+        early.is_some_and(|t| t < hold.0),
+        "the notices never held went at once: {early:?}"
+    );
+    // A second more for any repeat.
+    actix_web::rt::time::sleep(Duration::from_secs(1)).await;
+    let mut to: Vec<String> = sink.messages().iter().flat_map(|m| m.to.clone()).collect();
+    to.sort();
+    assert_eq!(
+        to,
+        [
+            "p11@students.test",
+            "p12@students.test",
+            "p21@students.test",
+            "p22@students.test"
+        ],
+        "each notice once"
     );
 }

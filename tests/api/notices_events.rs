@@ -4,7 +4,7 @@
 use serde_json::{Value, json};
 
 use crate::helpers::{hand_of, json_with_status, manual_clock, spawn_app_with_mail};
-use crate::notices::{league, league_with, wait_for};
+use crate::notices::{league, league_with, refused_once, wait_for};
 use crate::smtp_sink::{Mail, Sink};
 
 fn subjects(mails: &[Mail]) -> Vec<String> {
@@ -223,12 +223,19 @@ async fn a_team_withdrawn_by_hand_is_told_to_it_and_its_opponents() {
 
 /// Two instances of the service on one store (PostgreSQL in CI's second run), both sending:
 /// a night of twelve matches moved makes 60 notices, and each reaches its address once.
+/// Each instance sends through a relay of its own, so each relay shows what its instance
+/// sent: both must have sent some.
 #[actix_web::test]
 async fn two_instances_on_one_store_send_each_notice_once() {
     let sink = Sink::start();
+    let other = Sink::start();
+    // Slow relays (50 ms a message): one instance cannot drain all 60 between the other's
+    // looks at the table (once a second).
+    sink.delay(0.05);
+    other.delay(0.05);
     let (clock, _time) = manual_clock("2026-11-27T15:00:00Z", chrono_tz::America::Chicago);
     let app = spawn_app_with_mail(&sink.url(), clock).await;
-    let _second = app.another_mailing_instance(&sink.url()).await;
+    let _second = app.another_mailing_instance(&other.url()).await;
     let (admin, _m, t) = league(&app).await;
     let pairs = [(0, 1), (2, 3), (0, 2), (1, 3), (0, 3), (1, 2)];
     for (k, (a, b)) in pairs.iter().chain(pairs.iter()).enumerate() {
@@ -249,13 +256,20 @@ async fn two_instances_on_one_store_send_each_notice_once() {
         .await;
     let moved = json_with_status(r, 200, "the night moved").await;
     assert_eq!(moved["moved"], 12);
-    let mails = wait_for(&sink, 60).await;
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while sink.messages().len() + other.messages().len() < 60 && std::time::Instant::now() < until {
+        actix_web::rt::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    // Two seconds more for any notice sent twice.
     actix_web::rt::time::sleep(std::time::Duration::from_secs(2)).await;
-    let mails = if sink.messages().len() > mails.len() {
-        sink.messages()
-    } else {
-        mails
-    };
+    let (first, second) = (sink.messages(), other.messages());
+    assert!(
+        !first.is_empty() && !second.is_empty(),
+        "both instances sent: {} and {}",
+        first.len(),
+        second.len()
+    );
+    let mails: Vec<Mail> = first.into_iter().chain(second).collect();
     let mut sent: Vec<(String, String)> = mails
         .iter()
         .map(|m| (m.to.join(","), m.header("Message-ID").unwrap_or_default()))
@@ -327,7 +341,8 @@ async fn a_notice_waiting_when_its_address_unsubscribes_is_skipped() {
         )
         .await;
     json_with_status(r, 200, "postpone").await;
-    actix_web::rt::time::sleep(std::time::Duration::from_secs(2)).await;
+    // Every first try made and refused (so each address has its link by now).
+    refused_once(&admin, 5).await;
     // The first try made p11's link (the token is the one its message carried).
     let token = {
         let mut tx = app.db.write().await.expect("a write");

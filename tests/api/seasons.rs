@@ -748,3 +748,142 @@ async fn delete_removes_a_match_never_begun_and_refuses_one_that_began() {
         );
     }
 }
+
+/// Runs `sql` (binding `id` as `$1`) in a write transaction of the app's store.
+async fn write_sql(app: &TestApp, sql: &'static str, id: i64) {
+    use spades_im::db::Connection as _;
+    let mut tx = app.db.write().await.unwrap();
+    spades_im::on_store!(tx, execute sqlx::query(sql).bind(id)).unwrap();
+    tx.commit().await.unwrap();
+}
+
+/// Clears what the API sets with a lineup or a hand (checked in, started, in progress), so
+/// that only the lineup or hand itself is left to refuse the delete.
+const NEVER_STARTED: &str = "UPDATE matches SET status = 'scheduled', started_at = NULL,
+     checked_in_a = NULL, checked_in_b = NULL WHERE id = $1";
+
+/// Every refusal of `DELETE /api/v1/matches/{id}` (docs/api.md §18.2), each alone on a match
+/// that has nothing else: team b checked in, a lineup, a hand, a sportsmanship rating, a
+/// place in the bracket (409 `match_started`), and a never-begun match of an archived league
+/// (409 `league_archived`). Nothing is written by any of them. (Team a checked in, started
+/// and forfeited: `delete_removes_a_match_never_begun_and_refuses_one_that_began`.)
+#[actix_web::test]
+async fn delete_refuses_each_thing_that_makes_a_match_begun() {
+    let app = spawn_app().await;
+    let admin = app.api_user("coord", Role::Admin).await;
+    let teams = league(&admin, "fall").await;
+    let new_match = async || {
+        add_match(&admin, "fall", teams, None).await["id"]
+            .as_i64()
+            .unwrap()
+    };
+    let roster = json_with_status(
+        admin
+            .get(&format!("/api/v1/teams/{}/roster", teams[0]))
+            .await,
+        200,
+        "roster",
+    )
+    .await;
+    let seats: Vec<i64> = roster["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["id"].as_i64().unwrap())
+        .collect();
+
+    let checked_b = new_match().await;
+    let r = admin
+        .post(
+            &format!("/api/v1/matches/{checked_b}/check-in"),
+            &json!({"team": "b"}),
+        )
+        .await;
+    json_with_status(r, 200, "check-in b").await;
+
+    let lined_up = new_match().await;
+    let r = admin
+        .post(
+            &format!("/api/v1/matches/{lined_up}/lineup"),
+            &json!({"team": "a", "players": [seats[0], seats[1]]}),
+        )
+        .await;
+    json_with_status(r, 200, "lineup").await;
+    write_sql(&app, NEVER_STARTED, lined_up).await;
+
+    let with_hand = new_match().await;
+    admin.play_hands(with_hand, &[a_hand()]).await;
+    write_sql(&app, NEVER_STARTED, with_hand).await;
+
+    let rated = new_match().await;
+    write_sql(
+        &app,
+        "INSERT INTO rating_notes (match_id, author_id, note) VALUES ($1, NULL, 'late')",
+        rated,
+    )
+    .await;
+
+    // A bracket's match, never begun, in a league of its own.
+    let spring = league(&admin, "spring").await;
+    add_match(&admin, "spring", spring, None).await;
+    let r = admin
+        .post(
+            "/api/v1/leagues/spring/playoffs",
+            &json!({"format": "single_elimination", "teams": 2, "force": true}),
+        )
+        .await;
+    let bracket = json_with_status(r, 201, "playoffs").await;
+    let in_bracket = bracket["matches"][0]["match_id"].as_i64().unwrap();
+
+    // A never-begun match of a league archived since.
+    let old = league(&admin, "old").await;
+    let archived = add_match(&admin, "old", old, None).await["id"]
+        .as_i64()
+        .unwrap();
+    let r = admin.post("/api/v1/leagues/old/archive", &json!({})).await;
+    json_with_status(r, 200, "archive").await;
+
+    let before = app.tables().await;
+    // Every refusal is tried and each miss named, not only the first.
+    let mut missed = Vec::new();
+    for (id, code, what) in [
+        (checked_b, "match_started", "team b checked in"),
+        (lined_up, "match_started", "a lineup"),
+        (with_hand, "match_started", "a hand"),
+        (rated, "match_started", "a rating"),
+        (in_bracket, "match_started", "a place in the bracket"),
+        (archived, "league_archived", "an archived league"),
+    ] {
+        let r = send(
+            &app,
+            &admin,
+            "delete",
+            &format!("/api/v1/matches/{id}"),
+            &json!({}),
+        )
+        .await;
+        let status = r.status().as_u16();
+        let body = r.text().await.unwrap();
+        let answer: Value = serde_json::from_str(&body).unwrap_or_default();
+        if (status, answer["error"]["code"].as_str()) != (409, Some(code)) {
+            missed.push(format!("{what}: {status} {body}"));
+        }
+    }
+    assert!(
+        missed.is_empty(),
+        "not refused as they should be:\n{}",
+        missed.join("\n")
+    );
+    app.assert_nothing_written(&before, "refused deletes").await;
+    // A match with none of these goes (the checks above are not refusing everything).
+    let plain = new_match().await;
+    let r = send(
+        &app,
+        &admin,
+        "delete",
+        &format!("/api/v1/matches/{plain}"),
+        &json!({}),
+    )
+    .await;
+    assert_eq!(r.status(), 204);
+}

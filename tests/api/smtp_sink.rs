@@ -67,25 +67,37 @@ impl Sink {
 
     /// Every message accepted so far, in order.
     pub fn messages(&self) -> Vec<Mail> {
-        let mut names: Vec<_> = std::fs::read_dir(self.dir.path())
-            .expect("the messages' folder")
-            .filter_map(|e| e.ok())
-            .map(|e| e.path())
-            .filter(|p| p.extension().is_some_and(|x| x == "eml"))
-            .collect();
-        names.sort();
-        names
-            .into_iter()
-            .map(|eml| Mail {
-                raw: std::fs::read_to_string(&eml).expect("a message"),
-                text: std::fs::read_to_string(eml.with_extension("txt")).expect("its text"),
-                to: std::fs::read_to_string(eml.with_extension("rcpt"))
-                    .expect("its recipients")
-                    .lines()
-                    .map(str::to_string)
-                    .collect(),
-            })
-            .collect()
+        read_messages(self.dir.path())
+    }
+
+    /// Every message refused so far (while [`Sink::refuse`] was on), in order.
+    pub fn refused(&self) -> Vec<Mail> {
+        let folder = self.dir.path().join("refused");
+        if !folder.exists() {
+            return Vec::new();
+        }
+        read_messages(&folder)
+    }
+
+    /// Holds every message's DATA unanswered while `on` (a relay hanging mid-send); a
+    /// message whose client hung up meanwhile is dropped when let go.
+    pub fn stall(&self, on: bool) {
+        let path = self.dir.path().join("stall");
+        if on {
+            std::fs::write(path, "").expect("the stall");
+        } else {
+            let _ = std::fs::remove_file(path);
+        }
+    }
+
+    /// Whether a message has been held by [`Sink::stall`].
+    pub fn stalled(&self) -> bool {
+        self.dir.path().join("stalled").exists()
+    }
+
+    /// Waits `seconds` before answering each accepted message (a slow relay).
+    pub fn delay(&self, seconds: f64) {
+        std::fs::write(self.dir.path().join("delay"), seconds.to_string()).expect("the delay");
     }
 
     /// Refuses every message with `answer` (`None`: accepts again).
@@ -98,6 +110,29 @@ impl Sink {
             }
         }
     }
+}
+
+/// The messages kept in `folder` (`NNNN.eml` with its `.txt` and `.rcpt`), in order.
+fn read_messages(folder: &std::path::Path) -> Vec<Mail> {
+    let mut names: Vec<_> = std::fs::read_dir(folder)
+        .expect("the messages' folder")
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "eml"))
+        .collect();
+    names.sort();
+    names
+        .into_iter()
+        .map(|eml| Mail {
+            raw: std::fs::read_to_string(&eml).expect("a message"),
+            text: std::fs::read_to_string(eml.with_extension("txt")).expect("its text"),
+            to: std::fs::read_to_string(eml.with_extension("rcpt"))
+                .expect("its recipients")
+                .lines()
+                .map(str::to_string)
+                .collect(),
+        })
+        .collect()
 }
 
 impl Drop for Sink {

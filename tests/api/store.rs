@@ -384,3 +384,144 @@ async fn data_version_moves_for_each_committed_write_and_not_for_one_rolled_back
         assert_eq!(moved_by, 2, "once a statement on SQLite");
     }
 }
+
+/// What a request of [`a_failing_request_of_a_batch_is_rolled_back_alone`] does.
+#[derive(Clone, Copy, Debug)]
+enum Step {
+    /// Inserts its number.
+    Insert(i64),
+    /// Inserts its number, then fails: the insert must not be kept.
+    InsertThenFail(i64),
+    /// Inserts its number, then panics (a bug): the insert must not be kept.
+    InsertThenPanic(i64),
+}
+
+/// Inserts `x` into `batch_t`; the transaction's id on PostgreSQL (0 on SQLite, which has
+/// none to show).
+async fn insert_x(c: &mut spades_im::db::Conn, x: i64) -> Result<i64, sqlx::Error> {
+    spades_im::on_store!(c, execute sqlx::query("INSERT INTO batch_t (x) VALUES ($1)").bind(x))?;
+    match c.raw() {
+        spades_im::db::Raw::Postgres(pg) => {
+            sqlx::query_scalar("SELECT txid_current()")
+                .fetch_one(pg)
+                .await
+        }
+        spades_im::db::Raw::Sqlite(_) => Ok(0),
+    }
+}
+
+/// `step` as a request of the writer's next batch: its answer.
+fn batched(db: &Db, step: Step) -> impl Future<Output = Result<i64, sqlx::Error>> + '_ {
+    db.batched(move |c| {
+        Box::pin(async move {
+            match step {
+                Step::Insert(x) => insert_x(c, x).await,
+                Step::InsertThenFail(x) => {
+                    insert_x(&mut *c, x).await?;
+                    Err(sqlx::Error::RowNotFound)
+                }
+                Step::InsertThenPanic(x) => {
+                    insert_x(&mut *c, x).await?;
+                    panic!("a bug in a request");
+                }
+            }
+        })
+    })
+}
+
+/// The group commit on the test store (PostgreSQL in CI's second pass): one batch of six
+/// requests, where the ones that fail (an error after a write, a constraint, a panic) are
+/// rolled back alone, to their savepoints, and answered with their error; the others are
+/// committed together (on PostgreSQL: in one transaction, by its id) and answered with their
+/// values. A failed statement aborts a PostgreSQL transaction unless rolled back to a
+/// savepoint, so the requests after it commit only if that works there.
+#[actix_web::test]
+async fn a_failing_request_of_a_batch_is_rolled_back_alone() {
+    use spades_im::db::Connection as _;
+    let app = spawn_app().await;
+    let db = app.db.clone();
+    let mut tx = db.write().await.expect("write");
+    spades_im::on_store!(tx, execute sqlx::query("CREATE TABLE batch_t (x BIGINT UNIQUE)"))
+        .expect("the table");
+    tx.commit().await.expect("commit");
+
+    // A first request holds the writer until the six are queued: they then make one batch.
+    let (started, running) = tokio::sync::oneshot::channel::<()>();
+    let (release, released) = tokio::sync::oneshot::channel::<()>();
+    let holder = {
+        let db = db.clone();
+        actix_web::rt::spawn(async move {
+            db.batched(move |c| {
+                Box::pin(async move {
+                    let _ = started.send(());
+                    let _ = released.await;
+                    insert_x(c, 0).await
+                })
+            })
+            .await
+        })
+    };
+    running.await.expect("the writer runs the first request");
+    let steps = [
+        Step::Insert(1),
+        Step::InsertThenFail(10),
+        Step::Insert(2),
+        // Sees the batch's earlier writes: 1 is taken.
+        Step::Insert(1),
+        Step::InsertThenPanic(11),
+        Step::Insert(3),
+    ];
+    // `join` polls the requests first (each is queued on its first poll), then lets the
+    // writer go.
+    let (results, ()) = futures_util::future::join(
+        futures_util::future::join_all(steps.iter().map(|s| batched(&db, *s))),
+        async {
+            let _ = release.send(());
+        },
+    )
+    .await;
+    let first = holder.await.expect("the holder").expect("the first batch");
+    let results: Vec<Result<i64, String>> = results
+        .into_iter()
+        .map(|r| r.map_err(|e| e.to_string()))
+        .collect();
+    assert!(results[0].is_ok(), "{results:?}");
+    assert!(results[1].is_err(), "{results:?}");
+    assert!(results[2].is_ok(), "{results:?}");
+    assert!(
+        results[3]
+            .as_ref()
+            .is_err_and(|e| e.contains("UNIQUE") || e.contains("unique")),
+        "{results:?}"
+    );
+    assert!(
+        results[4]
+            .as_ref()
+            .is_err_and(|e| e.contains("nothing was saved")),
+        "{results:?}"
+    );
+    assert!(results[5].is_ok(), "{results:?}");
+    if on_postgres() {
+        let ids: Vec<i64> = [0, 2, 5]
+            .iter()
+            .map(|&i| results[i].clone().expect("committed"))
+            .collect();
+        assert!(
+            ids.iter().all(|&id| id == ids[0]),
+            "one transaction: {ids:?}"
+        );
+        assert_ne!(ids[0], first, "a batch after the holder's");
+    }
+    let mut conn = db.read_latest().await.expect("read");
+    let rows: Vec<i64> = spades_im::on_store!(conn, |c| sqlx::query_scalar(
+        "SELECT x FROM batch_t ORDER BY x"
+    )
+    .fetch_all(c)
+    .await)
+    .expect("rows");
+    assert_eq!(
+        rows,
+        [0, 1, 2, 3],
+        "only the failed requests' writes are gone"
+    );
+}

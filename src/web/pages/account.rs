@@ -13,7 +13,7 @@ use crate::domain::{Field, TextEnum, TokenId};
 use crate::service::device_cookie::{self, DeviceKey};
 use crate::service::{Role, ServiceError, accounts, throttle};
 use crate::web::AppState;
-use crate::web::error::PageError;
+use crate::web::error::{AppError, PageError};
 use crate::web::extract::{Authed, CsrfForm, Supervisor, Via, Viewer};
 use crate::web::respond::{html, no_store, see_other};
 use crate::web::view::nav::Nav;
@@ -405,11 +405,19 @@ async fn change_password(
             ),
         )
     } else {
-        match accounts::change_password(&state.db, &who.user, &form.current, &form.new).await {
-            // Every session ended with the old password, this one too: log in again (after a
-            // one-time password, to the user's own start page).
-            Ok(()) if who.must_change_password => return Ok(see_other("/login")),
-            Ok(()) => return Ok(see_other("/login?next=/account")),
+        // A form is posted from a session only (the CSRF check): its id is here.
+        let Via::Session { id: session, .. } = &who.via else {
+            return Err(
+                AppError::Forbidden("a password is changed from a browser session".into()).into(),
+            );
+        };
+        match accounts::change_password(&state.db, &who.user, session, &form.current, &form.new)
+            .await
+        {
+            // This session stays logged in (the others and the tokens ended): after a
+            // one-time password, on to the user's own start page; else back to the account.
+            Ok(()) if who.must_change_password => return Ok(see_other(landing(who.user.role))),
+            Ok(()) => return Ok(see_other("/account")),
             Err(ServiceError::Invalid(e)) => {
                 if e.field == Some(Field::CURRENT) {
                     throttle::failed(&state.db, &attempt).await?;
