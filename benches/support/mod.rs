@@ -28,6 +28,13 @@ impl Drop for Server {
     }
 }
 
+impl Server {
+    /// The server's process id (its memory in /proc).
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+}
+
 pub fn run(args: &[&str], db: &Path) -> String {
     let out = Command::new(BIN)
         .arg("--db")
