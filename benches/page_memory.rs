@@ -14,7 +14,7 @@
 //!
 //! `MEMORY_REQUESTS=N` stops after N requests (a build without the bound takes up to a second
 //! a request and grows by the 20 MB answer each time); `MEMORY_FLAGS` adds server flags
-//! (`--page-cache-mb 8`).
+//! (`--page-cache-mb 8`); `BENCH_BIN` runs another build (an earlier commit's) instead.
 
 use std::time::Instant;
 
