@@ -29,12 +29,13 @@ use actix_web::http::header::{self, HeaderMap, HeaderName, HeaderValue};
 use actix_web::http::{Method, StatusCode};
 use actix_web::middleware::Next;
 use actix_web::web::{Bytes, Data};
-use actix_web::{Error, HttpResponse};
+use actix_web::{Error, HttpMessage, HttpResponse};
 use hashlink::LruCache;
 
 use crate::domain::Timestamp;
 use crate::web::AppState;
 use crate::web::extract::{bearer_header, session_id};
+use crate::web::middleware::observe::RoutePattern;
 use crate::web::page_routes::path_matches;
 
 /// How long a copy may serve when nothing changes (clock-dependent parts of a page).
@@ -87,6 +88,8 @@ struct Copy {
     status: StatusCode,
     headers: HeaderMap,
     body: Bytes,
+    /// The pattern of the route that made it, for the log line and metrics of a hit.
+    route: Option<RoutePattern>,
 }
 
 impl Copy {
@@ -220,6 +223,9 @@ pub async fn serve_cached(
     let now = state.db.clock().now();
     if let Some(copy) = state.pages.get(&key, version, now) {
         state.metrics.page_cache(true);
+        if let Some(route) = &copy.route {
+            req.extensions_mut().insert(route.clone());
+        }
         return Ok(req.into_response(answer(&copy, "hit")));
     }
     state.metrics.page_cache(false);
@@ -227,6 +233,11 @@ pub async fn serve_cached(
     if response.status() != StatusCode::OK || response.headers().contains_key(header::SET_COOKIE) {
         return Ok(response.map_into_boxed_body());
     }
+    // Routed: actix knows the pattern from the route taken, cheaply.
+    let route = response
+        .request()
+        .match_pattern()
+        .map(|p| RoutePattern(p.into()));
     let (req, response) = response.into_parts();
     let (head, body) = response.into_parts();
     let body = body::to_bytes(body)
@@ -238,6 +249,7 @@ pub async fn serve_cached(
         status: head.status(),
         headers: head.headers().clone(),
         body,
+        route,
     });
     state.pages.put(key, Arc::clone(&copy));
     Ok(ServiceResponse::new(req, answer(&copy, "miss")))
@@ -287,6 +299,7 @@ mod tests {
             status: StatusCode::OK,
             headers: HeaderMap::new(),
             body: Bytes::copy_from_slice(body),
+            route: None,
         })
     }
 
