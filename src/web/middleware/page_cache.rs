@@ -243,6 +243,9 @@ pub async fn serve_cached(
     let body = body::to_bytes(body)
         .await
         .map_err(|_| actix_web::error::ErrorInternalServerError("page body"))?;
+    // Kept in an allocation of its own size: the rendered one may have up to twice that
+    // capacity (a growing buffer), which the bound would not see.
+    let body = Bytes::copy_from_slice(&body);
     let copy = Arc::new(Copy {
         version,
         made: now,
