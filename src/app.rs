@@ -21,9 +21,10 @@ pub struct Settings {
     pub db: Location,
     /// Mark the session cookie `Secure` (needs HTTPS in front of the service).
     pub secure_cookies: bool,
-    /// Serve anonymous visitors' public pages from a copy made at the current data version
-    /// (off to measure the pages' own cost).
-    pub page_cache: bool,
+    /// Serve anonymous visitors' public pages from copies made at the current data version,
+    /// at most this many bytes of them, least recently used out (0: off, to measure the
+    /// pages' own cost).
+    pub page_cache_bytes: usize,
     /// The time and the league's time zone (the machine's clock but for tests).
     pub clock: Clock,
     /// Reverse proxies whose `X-Forwarded-For` names the client (for the login throttle).
@@ -69,7 +70,7 @@ impl Application {
                 settings.trusted_proxies.clone(),
             ),
             secure_cookies: settings.secure_cookies,
-            pages: site::middleware::page_cache::PageCache::new(settings.page_cache),
+            pages: site::middleware::page_cache::PageCache::new(settings.page_cache_bytes),
             device_keys: Default::default(),
             metrics: site::metrics::Metrics::new(&db),
             campus,

@@ -130,6 +130,17 @@ struct ServeArgs {
         value_parser = clap::builder::BoolishValueParser::new()
     )]
     no_page_cache: bool,
+    /// At most this many MiB of page copies for anonymous visitors (body, headers and key
+    /// counted), the least recently used let go first; 0 turns the copies off, as
+    /// --no-page-cache does.
+    #[arg(
+        long,
+        env = "SPADES_PAGE_CACHE_MB",
+        global = true,
+        default_value_t = 64,
+        value_parser = clap::value_parser!(u32).range(0..=65536)
+    )]
+    page_cache_mb: u32,
     /// The league's time zone (IANA name, e.g. America/New_York): schedules, "tonight",
     /// "this week", calendar feeds and the nights a move names are in its wall-clock time.
     /// Default: the machine's zone. Also `--tz`, and `SPADES_TZ` when SPADES_TIME_ZONE is
@@ -509,7 +520,11 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         bind: args.bind,
         db: args.db,
         secure_cookies: !args.insecure_cookies,
-        page_cache: !args.no_page_cache,
+        page_cache_bytes: if args.no_page_cache {
+            0
+        } else {
+            usize::try_from(args.page_cache_mb)? << 20
+        },
         clock,
         trusted_proxies: args.trusted_proxies,
         workers: args.workers.map(usize::from),

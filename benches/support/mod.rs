@@ -14,6 +14,12 @@ use serde_json::{Value, json};
 
 pub const BIN: &str = env!("CARGO_BIN_EXE_spades-im");
 
+/// The binary measured: [`BIN`], or `BENCH_BIN` (another build, e.g. an earlier commit's, to
+/// compare before and after on the same bench).
+pub fn bin() -> String {
+    std::env::var("BENCH_BIN").unwrap_or_else(|_| BIN.to_string())
+}
+
 /// A running `spades-im serve`, killed on drop.
 pub struct Server {
     child: Child,
@@ -28,8 +34,15 @@ impl Drop for Server {
     }
 }
 
+impl Server {
+    /// The server's process id (its memory in /proc).
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+}
+
 pub fn run(args: &[&str], db: &Path) -> String {
-    let out = Command::new(BIN)
+    let out = Command::new(bin())
         .arg("--db")
         .arg(db)
         .args(args)
@@ -64,7 +77,7 @@ pub fn bench_admin(db: &Path) -> String {
         .lines()
         .any(|l| l.split_whitespace().next() == Some("bench"))
     {
-        let mut child = Command::new(BIN)
+        let mut child = Command::new(bin())
             .arg("--db")
             .arg(db)
             .args([
@@ -103,7 +116,7 @@ pub fn start_with(db: &Path, flags: &[&str]) -> Server {
     )
     .trim()
     .to_string();
-    let mut command = Command::new(BIN);
+    let mut command = Command::new(bin());
     command
         .arg("--db")
         .arg(db)

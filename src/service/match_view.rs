@@ -355,18 +355,72 @@ pub async fn views_after_write(db: &Db, ids: &[MatchId]) -> Result<Vec<MatchView
     Ok(out)
 }
 
-/// Every match of the league `slug` (404 for no such league), in schedule order, as the API
-/// shows them (with their hands; cancelled ones too).
+/// How many matches a page of [`league_matches`] may ask for, and how many it gives when not
+/// asked: a 64-team season's matches with their hands are over 20 MB in one answer.
+pub const PAGE_LIMITS: std::ops::RangeInclusive<i64> = 1..=500;
+pub const DEFAULT_PAGE: i64 = 200;
+
+/// A page of a league's matches; `next` is the `after` of the next page, `None` on the last.
+#[derive(Debug)]
+pub struct MatchPage {
+    pub matches: Vec<MatchView>,
+    pub next: Option<MatchId>,
+}
+
+/// The matches of the league `slug` (404 for no such league) that come after the match
+/// `after` in schedule order (from the first without it), at most `limit` ([`PAGE_LIMITS`],
+/// [`DEFAULT_PAGE`] when `None`), as the API shows them (with their hands; cancelled ones
+/// too). A limit out of range, or an `after` that is no match of the league, is a 422.
 #[tracing::instrument(skip_all, fields(slug = ?slug))]
-pub async fn league_matches(db: &Db, slug: &Slug) -> Result<Vec<MatchView>, ServiceError> {
+pub async fn league_matches(
+    db: &Db,
+    slug: &Slug,
+    after: Option<MatchId>,
+    limit: Option<i64>,
+) -> Result<MatchPage, ServiceError> {
+    let limit = page_limit(limit)?;
     let mut conn = db.read().await?;
     let league = super::leagues::league_by_slug(&mut conn, slug).await?;
+    // Only the rows, cheap: the hands are read for the page's matches alone.
     let rows = db_matches::of_league(&mut conn, league.row.id).await?;
+    let start = match after {
+        None => 0,
+        Some(id) => {
+            1 + rows.iter().position(|m| m.id == id).ok_or_else(|| {
+                invalid_page("after", format!("match {id} is not one of this league's"))
+            })?
+        }
+    };
+    let page = rows.get(start..).unwrap_or_default();
+    let page = &page[..page.len().min(limit)];
+    let more = start + page.len() < rows.len();
+    let next = if more {
+        page.last().map(|m| m.id)
+    } else {
+        None
+    };
     let mut labels = super::playoffs::labels_of_league(&mut conn, league.row.id).await?;
-    let mut out = Vec::with_capacity(rows.len());
-    for m in &rows {
+    let mut matches = Vec::with_capacity(page.len());
+    for m in page {
         let label = labels.remove(&m.id);
-        out.push(view_labelled(&mut conn, m, &league, label).await?);
+        matches.push(view_labelled(&mut conn, m, &league, label).await?);
     }
-    Ok(out)
+    Ok(MatchPage { matches, next })
+}
+
+/// The page size asked for, checked.
+fn page_limit(limit: Option<i64>) -> Result<usize, ServiceError> {
+    let limit = limit.unwrap_or(DEFAULT_PAGE);
+    if !PAGE_LIMITS.contains(&limit) {
+        let (low, high) = (PAGE_LIMITS.start(), PAGE_LIMITS.end());
+        return Err(invalid_page(
+            "limit",
+            format!("limit is {low} to {high} matches a page"),
+        ));
+    }
+    usize::try_from(limit).map_err(|_| invalid_page("limit", "limit is a count".into()))
+}
+
+fn invalid_page(field: &str, why: String) -> ServiceError {
+    ServiceError::invalid(crate::rules::ErrorCode::InvalidRequest, field, why)
 }

@@ -657,9 +657,28 @@ async fn spawn_app_at(
         bind: "127.0.0.1:0".into(),
         db: location.clone(),
         secure_cookies,
-        page_cache: true,
+        page_cache_bytes: spades_im::web::middleware::page_cache::DEFAULT_BYTES,
         clock: clock.clone(),
         trusted_proxies,
+        workers: None,
+        public_url: None,
+        oidc: None,
+        mail: None,
+    };
+    serve(dir, location, &settings).await
+}
+
+/// As [`spawn_app`], with at most `bytes` of page copies (`--page-cache-mb`, in bytes).
+pub async fn spawn_app_with_page_cache(bytes: usize) -> TestApp {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let location = test_store(dir.path()).await;
+    let settings = Settings {
+        bind: "127.0.0.1:0".into(),
+        db: location.clone(),
+        secure_cookies: false,
+        page_cache_bytes: bytes,
+        clock: system_clock(),
+        trusted_proxies: vec![],
         workers: None,
         public_url: None,
         oidc: None,
@@ -678,7 +697,7 @@ pub async fn spawn_app_with_mail(smtp_url: &str, clock: Clock) -> TestApp {
         bind: "127.0.0.1:0".into(),
         db: location.clone(),
         secure_cookies: false,
-        page_cache: true,
+        page_cache_bytes: spades_im::web::middleware::page_cache::DEFAULT_BYTES,
         clock,
         trusted_proxies: vec![],
         workers: None,
@@ -730,7 +749,7 @@ async fn oidc_app(
         bind: bind.into(),
         db: location.clone(),
         secure_cookies,
-        page_cache: true,
+        page_cache_bytes: spades_im::web::middleware::page_cache::DEFAULT_BYTES,
         clock: system_clock(),
         trusted_proxies: vec![],
         workers: None,
@@ -994,7 +1013,7 @@ impl TestApp {
             bind: "127.0.0.1:0".into(),
             db: self.location.clone(),
             secure_cookies: false,
-            page_cache: true,
+            page_cache_bytes: spades_im::web::middleware::page_cache::DEFAULT_BYTES,
             clock: self.db.clock().clone(),
             trusted_proxies: vec![],
             workers: None,
@@ -1019,7 +1038,7 @@ impl TestApp {
             bind: "127.0.0.1:0".into(),
             db: self.location.clone(),
             secure_cookies: false,
-            page_cache: false,
+            page_cache_bytes: 0,
             clock,
             trusted_proxies: vec![],
             workers: None,

@@ -100,7 +100,7 @@ async fn a_season_moves_to_postgres_and_answers_every_read_the_same() {
         bind: "127.0.0.1:0".into(),
         db: Location::Postgres(url.clone()),
         secure_cookies: false,
-        page_cache: true,
+        page_cache_bytes: spades_im::web::middleware::page_cache::DEFAULT_BYTES,
         clock: source.db.clock().clone(),
         trusted_proxies: vec![],
         workers: None,

@@ -452,7 +452,7 @@ async fn spawn_one_worker_app() -> (String, tempfile::TempDir) {
         bind: "127.0.0.1:0".into(),
         db: test_store(dir.path()).await,
         secure_cookies: false,
-        page_cache: true,
+        page_cache_bytes: spades_im::web::middleware::page_cache::DEFAULT_BYTES,
         clock: machine_clock(),
         trusted_proxies: vec![],
         workers: Some(1),

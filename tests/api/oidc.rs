@@ -445,7 +445,7 @@ async fn oidc_needs_a_public_url() {
         bind: "127.0.0.1:0".into(),
         db: spades_im::db::Location::File(dir.path().join("x.sqlite3")),
         secure_cookies: false,
-        page_cache: true,
+        page_cache_bytes: spades_im::web::middleware::page_cache::DEFAULT_BYTES,
         clock: spades_im::domain::Clock::system(spades_im::domain::machine_zone()),
         trusted_proxies: vec![],
         workers: None,

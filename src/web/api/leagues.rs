@@ -100,9 +100,9 @@ pub(crate) struct LeagueList {
     leagues: Vec<LeagueView>,
 }
 
-/// Which leagues `GET /api/v1/leagues` lists.
+/// Which leagues `GET /api/v1/leagues` lists. Other parameters are ignored, as on every
+/// public read (the page cache keeps one copy whatever else the query holds).
 #[derive(Deserialize, utoipa::IntoParams)]
-#[serde(deny_unknown_fields)]
 pub(crate) struct ListQuery {
     /// `true`: the past seasons (archived leagues) instead of the current leagues.
     #[serde(default)]

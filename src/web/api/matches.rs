@@ -101,15 +101,40 @@ async fn create_match(
     Ok(HttpResponse::Created().json(MatchSaved::of(&state.db, &who.user, created).await?))
 }
 
-/// A league's matches.
+/// A page of a league's matches; `next` is the `after` of the next page, `null` on the last.
+#[derive(Serialize, utoipa::ToSchema)]
+pub(crate) struct MatchListPage {
+    matches: Vec<MatchView>,
+    #[schema(value_type = Option<i64>)]
+    next: Option<MatchId>,
+}
+
+/// Which page of a league's matches (docs/api.md §6.6). Other parameters are ignored.
+#[derive(Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+pub(crate) struct MatchPageQuery {
+    /// Matches per page, 1 to 500 (default 200).
+    #[param(minimum = 1, maximum = 500)]
+    limit: Option<i64>,
+    /// A match id, the `next` of the page before: the matches after it in schedule order.
+    #[param(minimum = 1)]
+    after: Option<i64>,
+}
+
+/// A league's matches in schedule order, a page at a time.
 #[utoipa::path(
     get,
     path = "/api/v1/leagues/{slug}/matches",
     tag = "leagues",
-    params(("slug" = String, Path, description = "the league's slug", pattern = r"^[a-z0-9]+(-[a-z0-9]+)*$")),
+    params(
+        ("slug" = String, Path, description = "the league's slug", pattern = r"^[a-z0-9]+(-[a-z0-9]+)*$"),
+        MatchPageQuery,
+    ),
     responses(
-        (status = 200, description = "the league's matches", body = MatchList),
+        (status = 200, description = "a page of the league's matches in schedule order; `next` is the `after` of the next page, `null` on the last", body = MatchListPage),
+        (status = 400, description = "a parameter given twice, or a number that is not one (`malformed`)", body = ErrorBody),
         (status = 404, description = "no such league", body = ErrorBody),
+        (status = 422, description = "`limit` outside 1 to 500, or `after` no match of the league (`invalid_request`)", body = ErrorBody),
         BadReadCredentials,
     )
 )]
@@ -117,9 +142,15 @@ async fn create_match(
 async fn list_matches(
     state: web::Data<AppState>,
     slug: web::Path<Slug>,
+    query: web::Query<MatchPageQuery>,
 ) -> Result<HttpResponse, AppError> {
-    let matches = crate::service::match_view::league_matches(&state.db, &slug).await?;
-    Ok(HttpResponse::Ok().json(MatchList { matches }))
+    let after = query.after.map(MatchId);
+    let page = crate::service::match_view::league_matches(&state.db, &slug, after, query.limit);
+    let page = page.await?;
+    Ok(HttpResponse::Ok().json(MatchListPage {
+        matches: page.matches,
+        next: page.next,
+    }))
 }
 
 /// A match with its hands and totals.

@@ -23,7 +23,9 @@ use crate::service::summaries::{Board, BoardMatch};
 use crate::service::teams::{NewTeamInput, TeamView};
 use crate::service::text::{self as service_text, Lines};
 use crate::web::api::leagues::{LeagueList, SupervisorInput};
-use crate::web::api::matches::{CorrectionRequest, HandRequest, MatchList, VersionRequest};
+use crate::web::api::matches::{
+    CorrectionRequest, HandRequest, MatchList, MatchListPage, VersionRequest,
+};
 use crate::web::api::responses::{BadReadCredentials, BodyRefused};
 use crate::web::api::standings::{StandingOut, StandingsOut};
 use crate::web::api::teams::TeamList;
@@ -209,6 +211,7 @@ async fn list_presets() -> web::Json<PresetList> {
         crate::service::admin_schedule::MatchSaved,
         crate::service::admin_schedule::ScheduleWarning,
         MatchList,
+        MatchListPage,
         HandRequest,
         CorrectionRequest,
         VersionRequest,

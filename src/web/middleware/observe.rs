@@ -53,10 +53,7 @@ pub async fn observe(
     let header = HeaderValue::from_str(&id).ok();
     match answered {
         Ok(mut response) => {
-            let route = response
-                .request()
-                .match_pattern()
-                .unwrap_or_else(|| UNMATCHED.to_string());
+            let route = route_of(response.request());
             seen(&span, state, &method, &route, response.status(), started);
             if let Some(header) = header {
                 response.headers_mut().insert(REQUEST_ID, header);
@@ -72,6 +69,21 @@ pub async fn observe(
         }
     }
 }
+
+/// The route pattern a request was answered by, [`UNMATCHED`] for none. A page served from
+/// the page cache was never routed, and actix would find its pattern by trying every route
+/// again (a regex each): the cache hands over the pattern it kept with the copy instead.
+fn route_of(req: &actix_web::HttpRequest) -> String {
+    use actix_web::HttpMessage;
+    if let Some(route) = req.extensions().get::<RoutePattern>() {
+        return route.0.to_string();
+    }
+    req.match_pattern().unwrap_or_else(|| UNMATCHED.to_string())
+}
+
+/// The pattern of the route that made an answer, put on a request answered without routing.
+#[derive(Debug, Clone)]
+pub struct RoutePattern(pub std::sync::Arc<str>);
 
 /// The log line and the metrics of an answered request.
 fn seen(
