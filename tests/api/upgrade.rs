@@ -91,6 +91,9 @@ const ADDED_CSV_COLUMNS: &[&str] = &[
 /// league, checked below.
 const ADDED_TEAM_FIELDS: &[&str] = &["division"];
 const ADDED_STANDING_FIELDS: &[&str] = &["division", "division_rank"];
+/// Fields a paged list gained since v0.1 (`GET /api/v1/leagues/{slug}/matches`: `next`, the
+/// `after` of its next page; every v0.1 league fits one page).
+const ADDED_PAGE_FIELDS: &[&str] = &["next"];
 
 /// A v0.1 match had no lineups: the scoresheet CSV's seat columns are empty on every row.
 fn assert_no_lineup_names(text: &str, path: &str) {
@@ -269,6 +272,9 @@ fn normalise(v: &mut Value) {
             }
             if map.contains_key("win_pct") {
                 map.retain(|key, _| !ADDED_STANDING_FIELDS.contains(&key.as_str()));
+            }
+            if map.contains_key("matches") && map.get("next").is_some_and(Value::is_null) {
+                map.retain(|key, _| !ADDED_PAGE_FIELDS.contains(&key.as_str()));
             }
             for (key, value) in map.iter_mut() {
                 if READ_CLOCK_FIELDS.contains(&key.as_str()) && !value.is_null() {
