@@ -385,10 +385,13 @@ pub async fn league_matches(
     let rows = db_matches::of_league(&mut conn, league.row.id).await?;
     let start = match after {
         None => 0,
+        // A match that is not the league's is not found (404), as a list filter naming
+        // nothing is (the query itself is well formed).
         Some(id) => {
-            1 + rows.iter().position(|m| m.id == id).ok_or_else(|| {
-                invalid_page("after", format!("match {id} is not one of this league's"))
-            })?
+            1 + rows
+                .iter()
+                .position(|m| m.id == id)
+                .ok_or(ServiceError::NotFound)?
         }
     };
     let page = rows.get(start..).unwrap_or_default();
