@@ -93,7 +93,7 @@ fn unguarded(cell: &str) -> String {
     }
 }
 
-/// A column a header row names (docs: README, "Roster import").
+/// A column a header row names (docs/api.md §14, the roster import).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Column {
     Team,

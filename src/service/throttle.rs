@@ -326,7 +326,7 @@ mod tests {
 
     /// A guesser with endless addresses, trying "sup" the moment each wait ends, for ten
     /// hours (or 2,000 tries): no hour holds more than USER_BUDGET + 12 guesses (the number
-    /// the module doc and the README give).
+    /// the module doc and docs/features.md give).
     #[tokio::test]
     async fn spread_out_guessing_is_capped_per_hour() {
         let throttle = Throttle::new().await;

@@ -2,7 +2,7 @@
 //! document lists it, the pages as the code declares them) asked by every kind of caller —
 //! nobody, a revoked token, a supervisor of another league (by token and by cookie), the
 //! league's supervisor, the coordinator — with the answer docs/api.md §2 and §12 (and the
-//! README's table of pages) promise, and nothing written by any refusal.
+//! table of pages in docs/features.md) promise, and nothing written by any refusal.
 //!
 //! The routes come from the code: every `#[get("…")]`, `#[post("…")]`… attribute under
 //! `src/web` (the only way the service declares a route) is read when the test runs, and the
@@ -114,7 +114,7 @@ pub(crate) const ROUTES: &[(&str, &str, Access)] = &[
     ("POST", "/api/v1/people/export", Admin),
     ("GET", "/api/v1/audit", Admin),
     ("GET", "/api/v1/notices", Admin),
-    // Public pages, exports and feeds (README, "Pages"; docs/api.md §10).
+    // Public pages, exports and feeds (docs/features.md, "Pages"; docs/api.md §10).
     ("GET", "/", Public),
     ("GET", "/rules", Public),
     ("GET", "/rules/{preset}", Public),
@@ -251,7 +251,7 @@ pub(crate) const ROUTES: &[(&str, &str, Access)] = &[
 ];
 
 /// Routes that do not exist on PostgreSQL for anyone: the download of the SQLite file
-/// (a PostgreSQL database is backed up on its server; README, "Backup and restore").
+/// (a PostgreSQL database is backed up on its server; docs/commands.md, "Backup and restore").
 const SQLITE_ONLY: &[(&str, &str)] = &[("POST", "/admin/backup")];
 
 /// Who asks.

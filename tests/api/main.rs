@@ -88,6 +88,7 @@ mod settings;
 mod smtp_sink;
 mod standings_records;
 mod store;
+mod test_tools;
 mod tiebreaks;
 mod two_instances;
 mod upgrade;

@@ -312,14 +312,16 @@ for family in text_string_to_metric_families(sys.stdin.read()):
         out['%s{%s}' % (s.name, labels)] = s.value
 print(json.dumps(out))
 ";
-    // Debian's python3-prometheus-client (.ci/run installs it) is for the system's Python.
-    let mut child = Command::new("/usr/bin/python3")
+    // Debian's python3-prometheus-client, or the test tools' virtualenv (see `test_tools`).
+    let python = crate::test_tools::python_with("prometheus_client.parser")
+        .unwrap_or_else(|line| panic!("{line}"));
+    let mut child = Command::new(&python)
         .args(["-c", PARSER])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .expect("/usr/bin/python3 (apt-get install python3-prometheus-client)");
+        .unwrap_or_else(|e| panic!("cannot run {}: {e}", python.display()));
     child
         .stdin
         .take()

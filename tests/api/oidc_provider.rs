@@ -1,6 +1,6 @@
 //! A real OpenID provider for the campus sign-in tests (tests/oidc/provider.mjs: panva's
-//! oidc-provider under node, installed by `npm ci`) and a driver that signs in through its
-//! login and consent pages over HTTP, as a browser would.
+//! oidc-provider under node, installed by `npm ci`, which `test_tools` runs when needed) and
+//! a driver that signs in through its login and consent pages over HTTP, as a browser would.
 //!
 //! The app runs with `public_url = http://spades.test`: the provider sends the browser back to
 //! `http://spades.test/auth/oidc/callback?...`, and the driver calls that on the app's real
@@ -47,12 +47,8 @@ impl Provider {
             .to_string();
         let root = env!("CARGO_MANIFEST_DIR");
         let script = format!("{root}/tests/oidc/provider.mjs");
-        let installed = format!("{root}/node_modules/oidc-provider/package.json");
-        assert!(
-            std::path::Path::new(&installed).exists(),
-            "{installed} is missing: the campus sign-in tests need the OpenID provider that \
-             `npm ci` installs (package.json devDependencies); run `npm ci` in {root}"
-        );
+        // `npm ci` on the first run when node_modules/ lacks it (see `test_tools`).
+        crate::test_tools::node_modules().unwrap_or_else(|line| panic!("{line}"));
         let mut config = json!({
             "clients": [{
                 "client_id": CLIENT_ID,

@@ -1,12 +1,9 @@
 //! A real SMTP server for the notices tests (tests/smtp/sink.py: aiosmtpd, Debian's
-//! python3-aiosmtpd, installed by .ci/run): the messages it accepted, and a switch that makes
-//! it refuse them for a while.
+//! python3-aiosmtpd, or the test tools' virtualenv: see `test_tools`): the messages it
+//! accepted, and a switch that makes it refuse them for a while.
 
 use std::io::BufRead;
 use std::process::{Child, Command, Stdio};
-
-/// The Python that has aiosmtpd (Debian's, whatever else is first on the PATH).
-const PYTHON: &str = "/usr/bin/python3";
 
 /// A message the server accepted: its envelope's recipients and its bytes.
 #[derive(Debug, Clone)]
@@ -40,13 +37,15 @@ impl Sink {
     pub fn start() -> Sink {
         let dir = tempfile::tempdir().expect("a folder for the messages");
         let script = format!("{}/tests/smtp/sink.py", env!("CARGO_MANIFEST_DIR"));
-        let mut child = Command::new(PYTHON)
+        let python =
+            crate::test_tools::python_with("aiosmtpd").unwrap_or_else(|line| panic!("{line}"));
+        let mut child = Command::new(&python)
             .arg(&script)
             .arg(dir.path())
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .spawn()
-            .unwrap_or_else(|e| panic!("cannot run {PYTHON} {script}: {e}"));
+            .unwrap_or_else(|e| panic!("cannot run {} {script}: {e}", python.display()));
         let mut line = String::new();
         let stdout = child.stdout.take().expect("the server's stdout");
         let read = std::io::BufReader::new(stdout).read_line(&mut line);
