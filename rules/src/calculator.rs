@@ -7,7 +7,8 @@ use serde_json::Value;
 
 use super::error::{ErrorCode, Field, FieldError};
 use super::game::{Game, ScoredHand, TeamResult};
-use super::hand::{Hand, HandInput, Team};
+use super::hand::{Hand, HandInput};
+use super::team::Team;
 use super::params::{Rules, RulesSpec};
 use super::state::{GameState, Phase, Stage, TeamTotal, WinReason};
 

@@ -3,7 +3,8 @@
 use serde::Serialize;
 
 use super::error::{ErrorCode, Field, TeamWords};
-use super::hand::{Bid, Hand, HandError, PlayedHand, Team, TeamHand, seat};
+use super::hand::{Bid, Hand, HandError, PlayedHand, TeamHand, seat};
+use super::team::Team;
 use super::params::{BagOverflow, FailedNilTricks, Rules, SetPenalty, TenFor200Set, TieRule};
 use super::state::{GameState, Stage, TeamTotal, WinReason};
 

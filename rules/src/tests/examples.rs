@@ -4,7 +4,7 @@
 use serde_json::json;
 
 use super::support::*;
-use crate::hand::Team;
+use crate::team::Team;
 use crate::state::{GameState, Stage, WinReason};
 
 fn won(winner: Team, reason: WinReason) -> GameState {

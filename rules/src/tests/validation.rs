@@ -4,7 +4,8 @@
 use serde_json::{Value, json};
 
 use super::support::*;
-use crate::hand::{HandError, Team};
+use crate::hand::HandError;
+use crate::team::Team;
 use crate::state::Stage;
 
 /// The shape error of a hand sent as hand `number`.
