@@ -1,12 +1,14 @@
 //! The engine compiled to WebAssembly answers exactly as the native one: random requests of
 //! `POST /api/v1/score` (mostly valid games, some refused hands, rules, starts and bodies that
-//! are not JSON) are answered natively by [`rules_wasm::answer`], then by the .wasm under node
+//! are not JSON) are answered natively by [`rules_wasm::answer`], and random hand forms (mostly
+//! well typed, some blank, mistyped or with fields of no hand) read natively by
+//! [`rules_wasm::read_form`]; then the .wasm answers the same under node
 //! (tests/js/rules_wasm_same.mjs), and the two answers must be the same bytes.
 //!
 //! It builds the .wasm itself (`cargo build -p rules-wasm --profile wasm --target
 //! wasm32-unknown-unknown`), so it needs that target (`rustup target add
 //! wasm32-unknown-unknown`) and node. `RULES_WASM_SEED=<n>` replays a run; `RULES_WASM_CASES`
-//! sets how many requests (default 3000).
+//! sets how many score requests (default 3000; half as many forms).
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -176,6 +178,99 @@ fn request(rng: &mut Rng) -> String {
     body.to_string()
 }
 
+/// The fields of a hand form named as the console's (and a few that are no hand's).
+const FORM_NAMES: [&str; 12] = [
+    "a_bid0",
+    "a_bid1",
+    "b_bid0",
+    "b_bid1",
+    "a_tricks0",
+    "a_tricks1",
+    "b_tricks0",
+    "b_tricks1",
+    "a_revokes",
+    "b_revokes",
+    "a_blind",
+    "b_blind",
+];
+
+/// A value as typed, now and then not a number or not a bid (blank, spaces, signs, another
+/// script's digits, beyond i64).
+fn typed_value(rng: &mut Rng) -> String {
+    if rng.one_in(8) {
+        return rng
+            .pick(&[
+                "",
+                "  ",
+                " 5 ",
+                "+2",
+                "-1",
+                "x",
+                "14",
+                "4.0",
+                "３",
+                "\u{a0}3",
+                "nil ",
+                "blind nil",
+                "99999999999999999999",
+                "-9223372036854775808",
+            ])
+            .to_string();
+    }
+    match rng.below(8) {
+        0 => rng.pick(&["nil", "blind_nil"]).to_string(),
+        _ => rng.below(14).to_string(),
+    }
+}
+
+/// A hand form read as the phone asks for it (docs: rules-wasm's `read_form`): the fields of
+/// one hand, most typed, now and then one left out, repeated or of no hand; sometimes a
+/// request that does not read.
+fn form_request(rng: &mut Rng) -> String {
+    if rng.one_in(100) {
+        return rng
+            .pick(&[
+                "",
+                "{",
+                r#"{"number": 1}"#,
+                r#"{"fields": [["a_bid0"]], "number": 1}"#,
+                r#"{"fields": [], "number": -1}"#,
+                r#"{"fields": [], "number": 1, "extra": true}"#,
+            ])
+            .to_string();
+    }
+    let mut fields = vec![json!(["csrf", "token"])];
+    for name in &FORM_NAMES[..8] {
+        if !rng.one_in(16) {
+            fields.push(json!([name, typed_value(rng)]));
+        }
+    }
+    for name in &FORM_NAMES[8..10] {
+        if rng.one_in(4) {
+            fields.push(json!([name, rng.pick(&["", "0", "1", "2", "two", " 3"])]));
+        }
+    }
+    for name in &FORM_NAMES[10..] {
+        if rng.one_in(8) {
+            fields.push(json!([name, "on"]));
+        }
+    }
+    if rng.one_in(6) {
+        let name = rng.pick(&FORM_NAMES);
+        fields.push(json!([name, typed_value(rng)]));
+    }
+    if rng.one_in(10) {
+        fields.push(json!([
+            rng.pick(&["a_bid2", "c_tricks0", "a_", "time", "reason"]),
+            "3"
+        ]));
+    }
+    if rng.one_in(20) {
+        fields.push(json!(["misdeal", "on"]));
+    }
+    json!({"fields": fields, "number": rng.below(25) + 1, "time_called": rng.one_in(5)}).to_string()
+}
+
 fn workspace_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .parent()
@@ -226,7 +321,7 @@ fn the_wasm_engine_answers_as_the_native_one() {
         .unwrap_or(3000);
     let wasm = build_wasm();
 
-    // One pair a line: the request body and the native answer, each a JSON string.
+    // One case a line: the export asked, the request body and the native answer.
     let mut rng = Rng(seed);
     let dir = tempfile::tempdir().unwrap();
     let pairs = dir.path().join("pairs.jsonl");
@@ -240,7 +335,19 @@ fn the_wasm_engine_answers_as_the_native_one() {
         } else {
             scored += 1;
         }
-        writeln!(file, "{}", json!([body, answer])).unwrap();
+        writeln!(file, "{}", json!(["score", body, answer])).unwrap();
+    }
+    let forms = cases / 2;
+    let (mut read, mut mistyped) = (0, 0);
+    for _ in 0..forms {
+        let body = form_request(&mut rng);
+        let answer = rules_wasm::read_form(body.as_bytes());
+        if answer.starts_with(r#"{"hand""#) {
+            read += 1;
+        } else {
+            mistyped += 1;
+        }
+        writeln!(file, "{}", json!(["read_hand", body, answer])).unwrap();
     }
     file.flush().unwrap();
     drop(file);
@@ -248,6 +355,10 @@ fn the_wasm_engine_answers_as_the_native_one() {
     assert!(
         scored > cases / 4 && refused > cases / 10,
         "{scored} scored and {refused} refused of {cases}: the generator is off"
+    );
+    assert!(
+        read > forms / 8 && mistyped > forms / 8,
+        "{read} forms read and {mistyped} refused of {forms}: the form generator is off"
     );
 
     // The fresh build, then the copy the binary serves (static/rules.wasm): a stale copy
@@ -268,7 +379,8 @@ fn the_wasm_engine_answers_as_the_native_one() {
             String::from_utf8_lossy(&output.stderr)
         );
         println!(
-            "RULES_WASM_SEED={seed}: {name}, {cases} requests ({scored} scored, {refused} refused), {}",
+            "RULES_WASM_SEED={seed}: {name}, {cases} requests ({scored} scored, {refused} refused), \
+             {forms} forms ({read} read, {mistyped} refused), {}",
             String::from_utf8_lossy(&output.stdout).trim()
         );
     }

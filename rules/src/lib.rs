@@ -6,6 +6,7 @@
 pub mod calculator;
 pub mod describe;
 pub mod error;
+pub mod form;
 pub mod game;
 pub mod hand;
 pub mod params;

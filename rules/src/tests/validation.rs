@@ -5,8 +5,8 @@ use serde_json::{Value, json};
 
 use super::support::*;
 use crate::hand::HandError;
-use crate::team::Team;
 use crate::state::Stage;
+use crate::team::Team;
 
 /// The shape error of a hand sent as hand `number`.
 fn shape_error(value: Value, number: usize) -> HandError {
