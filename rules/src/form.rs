@@ -245,6 +245,11 @@ mod tests {
         assert_eq!(TypedHand::of_hand(&input), typed);
         assert!(!typed.is_blank());
         assert!(TypedHand::default().is_blank());
+        assert!(!typed.is_incomplete());
+        typed.set("b_tricks1", " ");
+        assert!(typed.is_incomplete());
+        typed.set("misdeal", "on");
+        assert!(!typed.is_incomplete(), "a misdeal needs no bids");
     }
 
     #[test]
