@@ -304,6 +304,31 @@ fn build_wasm() -> PathBuf {
     target.join("wasm32-unknown-unknown/wasm/rules_wasm.wasm")
 }
 
+/// The module's exports compared, with the native function each must answer as.
+const SCORE: (&str, fn(&[u8]) -> String) = ("score", rules_wasm::answer);
+const READ_HAND: (&str, fn(&[u8]) -> String) = ("read_hand", rules_wasm::read_form);
+
+/// Writes `count` cases of the export `name` to `file`, each a body from `make` and `native`'s
+/// answer to it; how many answers were not errors, and how many were.
+fn write_cases(
+    file: &mut impl Write,
+    rng: &mut Rng,
+    (name, native): (&str, fn(&[u8]) -> String),
+    count: usize,
+    make: fn(&mut Rng) -> String,
+) -> (usize, usize) {
+    let mut refused = 0;
+    for _ in 0..count {
+        let body = make(rng);
+        let answer = native(body.as_bytes());
+        if answer.starts_with(r#"{"error""#) {
+            refused += 1;
+        }
+        writeln!(file, "{}", json!([name, body, answer])).unwrap();
+    }
+    (count - refused, refused)
+}
+
 #[test]
 fn the_wasm_engine_answers_as_the_native_one() {
     let seed = std::env::var("RULES_WASM_SEED")
@@ -326,29 +351,9 @@ fn the_wasm_engine_answers_as_the_native_one() {
     let dir = tempfile::tempdir().unwrap();
     let pairs = dir.path().join("pairs.jsonl");
     let mut file = std::io::BufWriter::new(std::fs::File::create(&pairs).unwrap());
-    let (mut scored, mut refused) = (0, 0);
-    for _ in 0..cases {
-        let body = request(&mut rng);
-        let answer = rules_wasm::answer(body.as_bytes());
-        if answer.starts_with(r#"{"error""#) {
-            refused += 1;
-        } else {
-            scored += 1;
-        }
-        writeln!(file, "{}", json!(["score", body, answer])).unwrap();
-    }
+    let (scored, refused) = write_cases(&mut file, &mut rng, SCORE, cases, request);
     let forms = cases / 2;
-    let (mut read, mut mistyped) = (0, 0);
-    for _ in 0..forms {
-        let body = form_request(&mut rng);
-        let answer = rules_wasm::read_form(body.as_bytes());
-        if answer.starts_with(r#"{"hand""#) {
-            read += 1;
-        } else {
-            mistyped += 1;
-        }
-        writeln!(file, "{}", json!(["read_hand", body, answer])).unwrap();
-    }
+    let (read, mistyped) = write_cases(&mut file, &mut rng, READ_HAND, forms, form_request);
     file.flush().unwrap();
     drop(file);
     // Both kinds of answer are compared, in numbers that matter.
