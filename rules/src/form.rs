@@ -191,7 +191,7 @@ fn tricks_of(number: usize, team: Team, p: usize, took: &str) -> Result<i64, Fie
 }
 
 /// A bid as a form's `<option>` value: `4`, `nil`, `blind_nil`.
-pub fn bid_value(bid: &BidInput) -> String {
+fn bid_value(bid: &BidInput) -> String {
     match bid {
         BidInput::Number(n) => n.to_string(),
         BidInput::Word(w) => w.clone(),
