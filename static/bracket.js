@@ -1,5 +1,4 @@
 // The print report's Print button (shown only when this script runs).
-"use strict";
 document.addEventListener("DOMContentLoaded", () => {
   const button = document.getElementById("print-button");
   if (button) {

@@ -1,6 +1,5 @@
 // Adds a hand row without a round trip to the server. Without JavaScript the
 // "Add a hand" button posts the form and the server adds the row instead.
-"use strict";
 document.addEventListener("DOMContentLoaded", () => {
   const add = document.getElementById("add-hand");
   const hands = document.getElementById("hands");

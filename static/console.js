@@ -1,4 +1,4 @@
-// The supervisor console's enhancements; everything works without them.
+// The supervisor console's enhancements (an ES module); everything works without them.
 // 1. Counts down the match clock from data-ends-at.
 // 2. Flags, as you type, tricks that do not sum to 13 (the server checks again).
 // 3. Gives a refused post's error summary the focus (where `autofocus` was not honoured),
@@ -11,16 +11,8 @@
 // 5. After a recorded hand the console opens at the next hand's form, its first bidder's bid
 //    focused: the server sends the page to #next-hand, and where the outbox sent the hand
 //    (it reloads the console without the anchor) a note kept across the reload says so.
-(function () {
-  "use strict";
-
-  // The unit tests (Node, tests/js/console.test.js) take the functions below that touch no
-  // page, and stop here. In a browser `module` is not defined.
-  if (typeof module === "object" && module.exports) {
-    module.exports = { clockWords: clockWords, tricksCheck: tricksCheck, cardText: cardText };
-    return;
-  }
-
+// The page's part; the functions after it touch no page (tests/js/console.test.js).
+function bindPage() {
   var summary = document.querySelector("[data-error-summary]");
   if (summary) {
     if (document.activeElement !== summary) summary.focus();
@@ -209,41 +201,44 @@
       if (stream) stream.getTracks().forEach(function (t) { t.stop(); });
     });
   }
+}
 
-  // A student ID as a card reader types it: without the magnetic stripe's start sentinel
-  // (";" or "%"), end sentinel ("?") and the white space around (the server does the same).
-  function cardText(typed) {
-    var text = String(typed).trim();
-    if (text.charAt(0) === ";" || text.charAt(0) === "%") text = text.slice(1);
-    if (text.charAt(text.length - 1) === "?") text = text.slice(0, -1);
-    return text.trim();
-  }
+// A student ID as a card reader types it: without the magnetic stripe's start sentinel
+// (";" or "%"), end sentinel ("?") and the white space around (the server does the same).
+export function cardText(typed) {
+  var text = String(typed).trim();
+  if (text.charAt(0) === ";" || text.charAt(0) === "%") text = text.slice(1);
+  if (text.charAt(text.length - 1) === "?") text = text.slice(0, -1);
+  return text.trim();
+}
 
-  // The match clock's words for `left` seconds, never more than the limit (`most` seconds,
-  // 0: none): a phone clock behind the server's would show more time than the limit.
-  function clockWords(left, most) {
-    if (most > 0 && left > most) left = most;
-    if (left <= 0) return { text: "Time is up: finish this hand", expired: true };
-    var m = Math.floor(left / 60), s = left % 60;
-    return { text: m + ":" + (s < 10 ? "0" : "") + s + " left", expired: false };
-  }
+// The match clock's words for `left` seconds, never more than the limit (`most` seconds,
+// 0: none): a phone clock behind the server's would show more time than the limit.
+export function clockWords(left, most) {
+  if (most > 0 && left > most) left = most;
+  if (left <= 0) return { text: "Time is up: finish this hand", expired: true };
+  var m = Math.floor(left / 60), s = left % 60;
+  return { text: m + ":" + (s < 10 ? "0" : "") + s + " left", expired: false };
+}
 
-  // What the tricks typed so far say (`values`: the four seats' fields as typed): hidden
-  // (none typed, or a misdeal), or words and "bad", "good" or "" (not all typed yet).
-  function tricksCheck(values, misdeal) {
-    var sum = 0, filled = 0, bad = false;
-    for (var i = 0; i < values.length; i++) {
-      var v = values[i].trim();
-      if (v === "") continue;
-      filled++;
-      if (!/^\d+$/.test(v) || Number(v) > 13) { bad = true; continue; }
-      sum += Number(v);
-    }
-    if (misdeal || filled === 0) return { hidden: true };
-    if (bad) return { text: "Tricks are whole numbers from 0 to 13", state: "bad" };
-    if (filled === values.length && sum !== 13) return { text: "Tricks sum to " + sum + ", not 13", state: "bad" };
-    if (sum > 13) return { text: "Tricks already sum to " + sum + ": more than 13", state: "bad" };
-    if (filled === values.length) return { text: "Tricks sum to 13 ✓", state: "good" };
-    return { text: "Tricks so far: " + sum + " of 13", state: "" };
+// What the tricks typed so far say (`values`: the four seats' fields as typed): hidden
+// (none typed, or a misdeal), or words and "bad", "good" or "" (not all typed yet).
+export function tricksCheck(values, misdeal) {
+  var sum = 0, filled = 0, bad = false;
+  for (var i = 0; i < values.length; i++) {
+    var v = values[i].trim();
+    if (v === "") continue;
+    filled++;
+    if (!/^\d+$/.test(v) || Number(v) > 13) { bad = true; continue; }
+    sum += Number(v);
   }
-})();
+  if (misdeal || filled === 0) return { hidden: true };
+  if (bad) return { text: "Tricks are whole numbers from 0 to 13", state: "bad" };
+  if (filled === values.length && sum !== 13) return { text: "Tricks sum to " + sum + ", not 13", state: "bad" };
+  if (sum > 13) return { text: "Tricks already sum to " + sum + ": more than 13", state: "bad" };
+  if (filled === values.length) return { text: "Tricks sum to 13 ✓", state: "good" };
+  return { text: "Tricks so far: " + sum + " of 13", state: "" };
+}
+
+// A module runs once the page is parsed; the unit tests (Node) have no page.
+if (typeof document === "object") bindPage();

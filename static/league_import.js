@@ -1,7 +1,5 @@
 // The league import page: a file chosen is read into the document box, so the form posts it
 // as if it had been pasted (without JavaScript, the box is pasted into by hand).
-"use strict";
-
 document.addEventListener("DOMContentLoaded", () => {
   const file = document.getElementById("import-file");
   const box = document.getElementById("import-document");

@@ -1,4 +1,4 @@
-//! Fuzzes the hand form parser (`spades_im::web::pages::hand_form`): a form body read the way
+//! Fuzzes the hand form parser (`spades_im::rules::form`): a form body read the way
 //! the calculator page (`POST /calculator`) and the console's hand form read it, turned into
 //! the API's `HandInput` and scored by the engine.
 //!
@@ -23,12 +23,12 @@ use arbitrary::{Arbitrary, Unstructured};
 use serde_json::{Value, json};
 use spades_im::domain::FieldError;
 use spades_im::rules::calculator::parse_request;
+use spades_im::rules::form::TypedHand;
 use spades_im::rules::hand::{BidInput, HandInput, RevokesInput, TeamHandInput};
 use spades_im::rules::params::RulesSpec;
 use spades_im::rules::{ScoreRequest, ScoreResponse, Stage, Team, score_json, score_request};
 use spades_im::web::pages::calculator::CalcForm;
 use spades_im::web::pages::console::form::HandForm;
-use spades_im::web::pages::hand_form::TypedHand;
 use spades_im::web::view::scoresheet::{Scoresheet, TEAMS, game_words};
 
 /// One input: (a) the bytes as a form body, (b) the structured form they decode to. Panics

@@ -1,13 +1,19 @@
 //! The scoring engine for the browser: the answer of `POST /api/v1/score` (docs/api.md §5.1),
 //! computed by the server's own engine compiled to WebAssembly, so the phone shows the same
-//! preview and refuses a wrong hand with the same message, online or offline.
+//! preview and refuses a wrong hand with the same message, online or offline; and the
+//! server's reader of the hand form ([`spades_rules::form`]), so the phone reads what was
+//! typed as the server will.
 //!
-//! No wasm-bindgen: three exports over the module's memory, UTF-8 JSON both ways.
+//! No wasm-bindgen: four exports over the module's memory, UTF-8 JSON both ways.
 //! - `alloc(len) -> ptr`: room for a request of `len` bytes, which the caller writes there;
-//! - `score(ptr, len) -> u64`: the answer to the request at `ptr`, as `ptr << 32 | len`;
-//! - `dealloc(ptr, len)`: frees what `alloc` or `score` gave, once read.
+//! - `score(ptr, len) -> u64`: the answer ([`answer`]) to the request at `ptr`, as
+//!   `ptr << 32 | len`;
+//! - `read_hand(ptr, len) -> u64`: the hand form's reading ([`read_form`]), packed the same;
+//! - `dealloc(ptr, len)`: frees what `alloc`, `score` or `read_hand` gave, once read.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
+use spades_rules::form::TypedHand;
+use spades_rules::hand::HandInput;
 use spades_rules::{ErrorCode, FieldError, score_json, strict};
 
 /// The API's error body (docs/api.md §3): `{"error": {...}}`.
@@ -24,11 +30,63 @@ pub fn answer(body: &[u8]) -> String {
     let scored = strict::read_body(body)
         .map_err(|message| FieldError::new(ErrorCode::Malformed, message))
         .and_then(score_json);
-    let written = match scored {
-        Ok(response) => serde_json::to_string(&response),
-        Err(error) => serde_json::to_string(&ErrorBody { error }),
+    match scored {
+        Ok(response) => json(&response),
+        Err(error) => json(&ErrorBody { error }),
+    }
+}
+
+/// What the phone asks the hand form's reader: the form's fields as typed (a FormData's
+/// name/value pairs; names that are not a hand's are skipped), the hand's number (for the
+/// messages), and whether it is the time-called hand (the console's form has no field for
+/// it: the server knows it, the phone's match data says it).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FormRequest {
+    fields: Vec<(String, String)>,
+    number: usize,
+    #[serde(default)]
+    time_called: bool,
+}
+
+/// The reading of a hand form: the hand in the API's shape, or the first thing wrong with the
+/// typing in the server's words, with whether some bid or trick count is still blank.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum FormAnswer {
+    Read { hand: HandInput },
+    Refused { error: FieldError, incomplete: bool },
+}
+
+/// The hand form's reading of the request `body` (a [`FormRequest`], JSON), as the server's
+/// console reads its posted form: `{"hand": {...}}` (docs/api.md §4.2) or
+/// `{"error": {...}, "incomplete": bool}`; a body that does not read is `{"error": {...}}`
+/// (`malformed`).
+pub fn read_form(body: &[u8]) -> String {
+    let request: FormRequest = match serde_json::from_slice(body) {
+        Ok(request) => request,
+        Err(e) => {
+            let error = FieldError::new(ErrorCode::Malformed, e.to_string());
+            return json(&ErrorBody { error });
+        }
     };
-    written.unwrap_or_else(|e| {
+    let mut typed = TypedHand::default();
+    for (name, value) in &request.fields {
+        typed.set(name, value);
+    }
+    typed.time_called = request.time_called;
+    match typed.to_input(request.number) {
+        Ok(hand) => json(&FormAnswer::Read { hand }),
+        Err(error) => json(&FormAnswer::Refused {
+            error,
+            incomplete: typed.is_incomplete(),
+        }),
+    }
+}
+
+/// `value` as JSON; an `internal` error body if it does not serialize.
+fn json<T: Serialize>(value: &T) -> String {
+    serde_json::to_string(value).unwrap_or_else(|e| {
         let error = FieldError::new(
             ErrorCode::Internal,
             format!("the answer did not serialize: {e}"),
@@ -56,22 +114,40 @@ mod exports {
     /// Frees `len` bytes at `ptr`.
     ///
     /// # Safety
-    /// `ptr` and `len` are exactly what [`alloc`] or [`score`] gave, freed once.
+    /// `ptr` and `len` are exactly what [`alloc`], [`score`] or [`read_hand`] gave, freed once.
     #[unsafe(no_mangle)]
     pub unsafe extern "C" fn dealloc(ptr: *mut u8, len: usize) {
         // `Vec::with_capacity(len)` and a boxed slice of `len` bytes are both exactly `len`.
         drop(unsafe { Vec::from_raw_parts(ptr, 0, len) });
     }
 
-    /// The answer (UTF-8 JSON) to the request of `len` bytes at `ptr`, as `ptr << 32 | len`;
-    /// the caller frees it with [`dealloc`].
+    /// The answer (UTF-8 JSON) to the score request of `len` bytes at `ptr`, as
+    /// `ptr << 32 | len`; the caller frees it with [`dealloc`].
     ///
     /// # Safety
     /// `ptr` holds `len` initialized bytes (from [`alloc`]).
     #[unsafe(no_mangle)]
     pub unsafe extern "C" fn score(ptr: *const u8, len: usize) -> u64 {
-        let body = unsafe { std::slice::from_raw_parts(ptr, len) };
-        let answer = super::answer(body).into_bytes().into_boxed_slice();
+        give(super::answer(unsafe {
+            std::slice::from_raw_parts(ptr, len)
+        }))
+    }
+
+    /// The reading (UTF-8 JSON) of the hand form request of `len` bytes at `ptr`, as
+    /// `ptr << 32 | len`; the caller frees it with [`dealloc`].
+    ///
+    /// # Safety
+    /// `ptr` holds `len` initialized bytes (from [`alloc`]).
+    #[unsafe(no_mangle)]
+    pub unsafe extern "C" fn read_hand(ptr: *const u8, len: usize) -> u64 {
+        give(super::read_form(unsafe {
+            std::slice::from_raw_parts(ptr, len)
+        }))
+    }
+
+    /// `answer`'s bytes handed to the caller, as `ptr << 32 | len`.
+    fn give(answer: String) -> u64 {
+        let answer = answer.into_bytes().into_boxed_slice();
         let len = answer.len();
         let ptr = Box::into_raw(answer).cast::<u8>();
         ((ptr as usize as u64) << 32) | len as u64

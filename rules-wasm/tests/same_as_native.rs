@@ -1,12 +1,14 @@
 //! The engine compiled to WebAssembly answers exactly as the native one: random requests of
 //! `POST /api/v1/score` (mostly valid games, some refused hands, rules, starts and bodies that
-//! are not JSON) are answered natively by [`rules_wasm::answer`], then by the .wasm under node
+//! are not JSON) are answered natively by [`rules_wasm::answer`], and random hand forms (mostly
+//! well typed, some blank, mistyped or with fields of no hand) read natively by
+//! [`rules_wasm::read_form`]; then the .wasm answers the same under node
 //! (tests/js/rules_wasm_same.mjs), and the two answers must be the same bytes.
 //!
 //! It builds the .wasm itself (`cargo build -p rules-wasm --profile wasm --target
 //! wasm32-unknown-unknown`), so it needs that target (`rustup target add
 //! wasm32-unknown-unknown`) and node. `RULES_WASM_SEED=<n>` replays a run; `RULES_WASM_CASES`
-//! sets how many requests (default 3000).
+//! sets how many score requests (default 3000; half as many forms).
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -176,6 +178,99 @@ fn request(rng: &mut Rng) -> String {
     body.to_string()
 }
 
+/// The fields of a hand form named as the console's (and a few that are no hand's).
+const FORM_NAMES: [&str; 12] = [
+    "a_bid0",
+    "a_bid1",
+    "b_bid0",
+    "b_bid1",
+    "a_tricks0",
+    "a_tricks1",
+    "b_tricks0",
+    "b_tricks1",
+    "a_revokes",
+    "b_revokes",
+    "a_blind",
+    "b_blind",
+];
+
+/// A value as typed, now and then not a number or not a bid (blank, spaces, signs, another
+/// script's digits, beyond i64).
+fn typed_value(rng: &mut Rng) -> String {
+    if rng.one_in(8) {
+        return rng
+            .pick(&[
+                "",
+                "  ",
+                " 5 ",
+                "+2",
+                "-1",
+                "x",
+                "14",
+                "4.0",
+                "３",
+                "\u{a0}3",
+                "nil ",
+                "blind nil",
+                "99999999999999999999",
+                "-9223372036854775808",
+            ])
+            .to_string();
+    }
+    match rng.below(8) {
+        0 => rng.pick(&["nil", "blind_nil"]).to_string(),
+        _ => rng.below(14).to_string(),
+    }
+}
+
+/// A hand form read as the phone asks for it (docs: rules-wasm's `read_form`): the fields of
+/// one hand, most typed, now and then one left out, repeated or of no hand; sometimes a
+/// request that does not read.
+fn form_request(rng: &mut Rng) -> String {
+    if rng.one_in(100) {
+        return rng
+            .pick(&[
+                "",
+                "{",
+                r#"{"number": 1}"#,
+                r#"{"fields": [["a_bid0"]], "number": 1}"#,
+                r#"{"fields": [], "number": -1}"#,
+                r#"{"fields": [], "number": 1, "extra": true}"#,
+            ])
+            .to_string();
+    }
+    let mut fields = vec![json!(["csrf", "token"])];
+    for name in &FORM_NAMES[..8] {
+        if !rng.one_in(16) {
+            fields.push(json!([name, typed_value(rng)]));
+        }
+    }
+    for name in &FORM_NAMES[8..10] {
+        if rng.one_in(4) {
+            fields.push(json!([name, rng.pick(&["", "0", "1", "2", "two", " 3"])]));
+        }
+    }
+    for name in &FORM_NAMES[10..] {
+        if rng.one_in(8) {
+            fields.push(json!([name, "on"]));
+        }
+    }
+    if rng.one_in(6) {
+        let name = rng.pick(&FORM_NAMES);
+        fields.push(json!([name, typed_value(rng)]));
+    }
+    if rng.one_in(10) {
+        fields.push(json!([
+            rng.pick(&["a_bid2", "c_tricks0", "a_", "time", "reason"]),
+            "3"
+        ]));
+    }
+    if rng.one_in(20) {
+        fields.push(json!(["misdeal", "on"]));
+    }
+    json!({"fields": fields, "number": rng.below(25) + 1, "time_called": rng.one_in(5)}).to_string()
+}
+
 fn workspace_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .parent()
@@ -209,6 +304,31 @@ fn build_wasm() -> PathBuf {
     target.join("wasm32-unknown-unknown/wasm/rules_wasm.wasm")
 }
 
+/// The module's exports compared, with the native function each must answer as.
+const SCORE: (&str, fn(&[u8]) -> String) = ("score", rules_wasm::answer);
+const READ_HAND: (&str, fn(&[u8]) -> String) = ("read_hand", rules_wasm::read_form);
+
+/// Writes `count` cases of the export `name` to `file`, each a body from `make` and `native`'s
+/// answer to it; how many answers were not errors, and how many were.
+fn write_cases(
+    file: &mut impl Write,
+    rng: &mut Rng,
+    (name, native): (&str, fn(&[u8]) -> String),
+    count: usize,
+    make: fn(&mut Rng) -> String,
+) -> (usize, usize) {
+    let mut refused = 0;
+    for _ in 0..count {
+        let body = make(rng);
+        let answer = native(body.as_bytes());
+        if answer.starts_with(r#"{"error""#) {
+            refused += 1;
+        }
+        writeln!(file, "{}", json!([name, body, answer])).unwrap();
+    }
+    (count - refused, refused)
+}
+
 #[test]
 fn the_wasm_engine_answers_as_the_native_one() {
     let seed = std::env::var("RULES_WASM_SEED")
@@ -226,28 +346,24 @@ fn the_wasm_engine_answers_as_the_native_one() {
         .unwrap_or(3000);
     let wasm = build_wasm();
 
-    // One pair a line: the request body and the native answer, each a JSON string.
+    // One case a line: the export asked, the request body and the native answer.
     let mut rng = Rng(seed);
     let dir = tempfile::tempdir().unwrap();
     let pairs = dir.path().join("pairs.jsonl");
     let mut file = std::io::BufWriter::new(std::fs::File::create(&pairs).unwrap());
-    let (mut scored, mut refused) = (0, 0);
-    for _ in 0..cases {
-        let body = request(&mut rng);
-        let answer = rules_wasm::answer(body.as_bytes());
-        if answer.starts_with(r#"{"error""#) {
-            refused += 1;
-        } else {
-            scored += 1;
-        }
-        writeln!(file, "{}", json!([body, answer])).unwrap();
-    }
+    let (scored, refused) = write_cases(&mut file, &mut rng, SCORE, cases, request);
+    let forms = cases / 2;
+    let (read, mistyped) = write_cases(&mut file, &mut rng, READ_HAND, forms, form_request);
     file.flush().unwrap();
     drop(file);
     // Both kinds of answer are compared, in numbers that matter.
     assert!(
         scored > cases / 4 && refused > cases / 10,
         "{scored} scored and {refused} refused of {cases}: the generator is off"
+    );
+    assert!(
+        read > forms / 8 && mistyped > forms / 8,
+        "{read} forms read and {mistyped} refused of {forms}: the form generator is off"
     );
 
     // The fresh build, then the copy the binary serves (static/rules.wasm): a stale copy
@@ -268,7 +384,8 @@ fn the_wasm_engine_answers_as_the_native_one() {
             String::from_utf8_lossy(&output.stderr)
         );
         println!(
-            "RULES_WASM_SEED={seed}: {name}, {cases} requests ({scored} scored, {refused} refused), {}",
+            "RULES_WASM_SEED={seed}: {name}, {cases} requests ({scored} scored, {refused} refused), \
+             {forms} forms ({read} read, {mistyped} refused), {}",
             String::from_utf8_lossy(&output.stdout).trim()
         );
     }

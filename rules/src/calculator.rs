@@ -7,9 +7,10 @@ use serde_json::Value;
 
 use super::error::{ErrorCode, Field, FieldError};
 use super::game::{Game, ScoredHand, TeamResult};
-use super::hand::{Hand, HandInput, Team};
+use super::hand::{Hand, HandInput};
 use super::params::{Rules, RulesSpec};
 use super::state::{GameState, Phase, Stage, TeamTotal, WinReason};
+use super::team::Team;
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]

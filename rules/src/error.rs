@@ -20,7 +20,7 @@ use std::borrow::Cow;
 
 use serde::Serialize;
 
-use super::hand::Team;
+use super::team::Team;
 
 /// Declares [`ErrorCode`] with the text of each code, once.
 macro_rules! error_codes {
@@ -299,21 +299,6 @@ impl FieldError {
         FieldError {
             field: Some(field.into()),
             ..FieldError::new(code, message)
-        }
-    }
-}
-
-/// An invalid hand as an input error.
-impl From<super::hand::HandError> for FieldError {
-    fn from(e: super::hand::HandError) -> Self {
-        FieldError {
-            code: e.code,
-            message: e.message,
-            hand: Some(e.hand),
-            field: e.field,
-            team: e.team,
-            player: e.player,
-            words: e.words,
         }
     }
 }

@@ -3,9 +3,10 @@
 use serde::Serialize;
 
 use super::error::{ErrorCode, Field, TeamWords};
-use super::hand::{Bid, Hand, HandError, PlayedHand, Team, TeamHand, seat};
+use super::hand::{Bid, Hand, HandError, PlayedHand, TeamHand, seat};
 use super::params::{BagOverflow, FailedNilTricks, Rules, SetPenalty, TenFor200Set, TieRule};
 use super::state::{GameState, Stage, TeamTotal, WinReason};
+use super::team::Team;
 
 /// One team's scored hand, every part of §2.2 kept apart.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, utoipa::ToSchema)]

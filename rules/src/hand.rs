@@ -1,45 +1,13 @@
 //! A hand as recorded at the table: the JSON shape of docs/api.md §4.2 and the checked domain
 //! type the engine scores.
 
-use super::error::{ErrorCode, Field, TeamWords};
+use super::error::{ErrorCode, Field, FieldError, TeamWords};
+use super::team::Team;
 use serde::{Deserialize, Serialize};
 use utoipa::openapi::RefOr;
 use utoipa::openapi::schema::{
     Array, ArrayBuilder, ArrayItems, ObjectBuilder, OneOfBuilder, Schema, Type,
 };
-
-/// One of the two partnerships: `A` is seats 1 and 3, `B` seats 2 and 4.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema)]
-#[serde(rename_all = "lowercase")]
-pub enum Team {
-    A,
-    B,
-}
-
-impl Team {
-    pub fn other(self) -> Team {
-        match self {
-            Team::A => Team::B,
-            Team::B => Team::A,
-        }
-    }
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Team::A => "a",
-            Team::B => "b",
-        }
-    }
-
-    pub fn index(self) -> usize {
-        match self {
-            Team::A => 0,
-            Team::B => 1,
-        }
-    }
-
-    pub const BOTH: [Team; 2] = [Team::A, Team::B];
-}
 
 /// A player's bid, as checked: a number of tricks, nil or blind nil.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -243,6 +211,21 @@ pub struct HandError {
 impl std::fmt::Display for HandError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(&self.message)
+    }
+}
+
+/// An invalid hand as an input error.
+impl From<HandError> for FieldError {
+    fn from(e: HandError) -> Self {
+        FieldError {
+            code: e.code,
+            message: e.message,
+            hand: Some(e.hand),
+            field: e.field,
+            team: e.team,
+            player: e.player,
+            words: e.words,
+        }
     }
 }
 

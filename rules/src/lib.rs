@@ -6,19 +6,22 @@
 pub mod calculator;
 pub mod describe;
 pub mod error;
+pub mod form;
 pub mod game;
 pub mod hand;
 pub mod params;
 pub mod state;
 pub mod strict;
+pub mod team;
 pub mod text;
 
 pub use calculator::{ScoreRequest, ScoreResponse, score_json, score_request};
 pub use error::{ErrorCode, Field, FieldError, TeamWords};
 pub use game::{Game, ScoredHand, TeamResult, score_game};
-pub use hand::{Bid, Hand, HandError, HandInput, PlayedHand, Team, TeamHand};
+pub use hand::{Bid, Hand, HandError, HandInput, PlayedHand, TeamHand};
 pub use params::{Preset, Rules, RulesSpec, preset, presets};
 pub use state::{GameState, Phase, Stage, TeamTotal, WinReason};
+pub use team::Team;
 
 #[cfg(test)]
 mod tests;

@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::hand::Team;
+use super::team::Team;
 
 /// Which stage of a season a game belongs to; only the regular season may end in a draw.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, utoipa::ToSchema)]

@@ -4,8 +4,8 @@
 //! PostgreSQL (Rust lets only the crate of a type or of a trait implement the one for the
 //! other, so those impls cannot live in the server's crate).
 
-use crate::hand::Team;
 use crate::state::{Stage, WinReason};
+use crate::team::Team;
 
 /// A value that was not one of an enum's names (a bad request field or a corrupt row).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

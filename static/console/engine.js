@@ -1,10 +1,12 @@
 // The scoring engine on the phone: static/rules.wasm, the server's own engine (rules/)
 // compiled to WebAssembly by rules-wasm/. `score(request)` answers exactly what
-// `POST /api/v1/score` answers (docs/api.md §5.1): the scored game, or `{"error": {...}}`.
-// No scoring is written here: the request goes in as JSON and the engine's JSON comes out.
+// `POST /api/v1/score` answers (docs/api.md §5.1): the scored game, or `{"error": {...}}`;
+// `readHand(request)` reads the hand form as the server reads it (rules/src/form.rs).
+// No scoring or reading is written here: the request goes in as JSON and the engine's JSON
+// comes out.
 //
-// The module's exports (no wasm-bindgen): `alloc(len) -> ptr`, `score(ptr, len) -> u64`
-// packing the answer's `ptr << 32 | len`, `dealloc(ptr, len)`.
+// The module's exports (no wasm-bindgen): `alloc(len) -> ptr`, `score(ptr, len) -> u64` and
+// `read_hand(ptr, len) -> u64` packing the answer's `ptr << 32 | len`, `dealloc(ptr, len)`.
 
 export const ENGINE_URL = "/static/rules.wasm";
 
@@ -70,16 +72,32 @@ const decoder = new TextDecoder("utf-8", { fatal: true });
  * object: the scored game, or `{error: {...}}`. Throws when the engine is not loaded.
  */
 export function score(request) {
+  return ask("score", request);
+}
+
+/**
+ * The hand form read as the server reads it: `request` is `{fields, number, time_called}`
+ * (the form's [name, value] pairs, the hand's number, whether it is the time-called hand);
+ * the answer `{hand}` (docs/api.md §4.2) or `{error, incomplete}` (the first thing mistyped,
+ * in the server's words, and whether some bid or trick count is still blank). Throws when
+ * the engine is not loaded.
+ */
+export function readHand(request) {
+  return ask("read_hand", request);
+}
+
+// The answer of the module's export `name` to `request`, both JSON.
+function ask(name, request) {
   if (!exports) throw new Error("the scoring engine is not loaded");
   const { memory, alloc, dealloc } = exports;
   const bytes = encoder.encode(JSON.stringify(request));
   const at = alloc(bytes.length);
   new Uint8Array(memory.buffer, at, bytes.length).set(bytes);
-  const packed = exports.score(at, bytes.length);
+  const packed = exports[name](at, bytes.length);
   dealloc(at, bytes.length);
   const ptr = Number(packed >> 32n);
   const len = Number(packed & 0xffffffffn);
-  // Read after scoring: the memory may have grown, which detaches the old buffer.
+  // Read after the call: the memory may have grown, which detaches the old buffer.
   const text = decoder.decode(new Uint8Array(memory.buffer, ptr, len));
   dealloc(ptr, len);
   return JSON.parse(text);

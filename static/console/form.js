@@ -5,7 +5,7 @@
 
 import * as engine from "./engine.js";
 import {
-  TEAMS, bidProblem, judge, messageOf, placeOf, teamLine, timeCalledAt, typedOf, waitingIn
+  TEAMS, bidProblem, judge, messageOf, placeOf, teamLine, timeCalledAt, waitingIn
 } from "./preview.js";
 
 function bindPage() {
@@ -21,10 +21,7 @@ function bindPage() {
   }
   const match = (/^\/supervise\/matches\/(\d+)/.exec(location.pathname) || [])[1] || "";
 
-  const typedNow = () => {
-    const pairs = [...new FormData(form).entries()];
-    return typedOf(pairs);
-  };
+  const pairsNow = () => [...new FormData(form).entries()];
   const waiting = () => {
     try {
       const entries = [];
@@ -38,7 +35,7 @@ function bindPage() {
     }
   };
   // Hands waiting in the outbox come after a corrected hand: they do not change its score.
-  const verdict = () => judge(data, typedNow(), Date.now(), data.correcting ? null : waiting(), engine.score);
+  const verdict = () => judge(data, pairsNow(), Date.now(), data.correcting ? null : waiting(), engine);
 
   const render = () => {
     const said = verdict();
@@ -184,7 +181,7 @@ function bindPage() {
   };
 
   const checkBids = () => {
-    const problem = bidProblem(data, typedNow(), timeCalledAt(data, Date.now()), engine.score);
+    const problem = bidProblem(data, pairsNow(), timeCalledAt(data, Date.now()), engine);
     if (problem) show(problem);
     else clear(false);
   };

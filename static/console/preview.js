@@ -3,9 +3,10 @@
 // 1. #hand-preview (aria-live) says, as the hand is typed, what each team scores in it and
 //    the new score, in words taken from the engine's answer (docs/api.md §4.3, §4.4).
 // 2. As bids are picked, bids the engine refuses get its message by the field.
-// 3. On submit, a hand the engine (or the form's own reading) refuses is stopped before
-//    anything sees it (the outbox in static/outbox/ included): the error summary and the message by the
-//    field, as the server's refusal page shows them. Online and offline alike.
+// 3. On submit, a hand the engine refuses (or the form's reading, the server's own, which
+//    the engine runs too: rules/src/form.rs) is stopped before anything sees it (the outbox
+//    in static/outbox/ included): the error summary and the message by the field, as the
+//    server's refusal page shows them. Online and offline alike.
 // The match comes from <script type="application/json" id="match-data"> (the server's
 // src/web/pages/console/match_data.rs): the rules, the stage, the hands recorded. Without
 // the engine (a very old browser) nothing here runs and the server checks the hand.
@@ -20,89 +21,16 @@ export function seatOf(t, p) {
   return t === 0 ? 1 + 2 * p : 2 + 2 * p;
 }
 
-/** The form's fields as typed, from (name, value) pairs (a FormData's entries). */
-export function typedOf(pairs) {
-  const typed = {
-    bids: [["", ""], ["", ""]],
-    tricks: [["", ""], ["", ""]],
-    revokes: ["", ""],
-    blind: [false, false],
-    misdeal: false
-  };
-  for (const [name, value] of pairs) {
-    if (name === "misdeal") {
-      typed.misdeal = true;
-      continue;
-    }
-    const m = /^(a|b)_(bid|tricks)([01])$/.exec(name);
-    if (m) {
-      typed[m[2] === "bid" ? "bids" : "tricks"][TEAMS.indexOf(m[1])][Number(m[3])] = String(value);
-      continue;
-    }
-    const extra = /^(a|b)_(revokes|blind)$/.exec(name);
-    if (extra && extra[2] === "revokes") typed.revokes[TEAMS.indexOf(extra[1])] = String(value);
-    else if (extra) typed.blind[TEAMS.indexOf(extra[1])] = true;
-  }
-  return typed;
-}
-
-/** Nothing typed yet, or some bid or trick count still missing. */
-export function isIncomplete(typed) {
-  if (typed.misdeal) return false;
-  return [...typed.bids.flat(), ...typed.tricks.flat()].some((v) => v.trim() === "");
-}
-
-function cellError(number, t, p, field, detail) {
-  const error = { code: "invalid_hand", message: `hand ${number}: ${detail}`, hand: number, field, team: TEAMS[t] };
-  if (p !== null) error.player = p;
-  return error;
-}
-
-// A whole number as Rust's `i64::from_str` reads one (an optional sign, digits).
-function integer(text) {
-  if (!/^[+-]?\d+$/.test(text)) return null;
-  const n = Number(text);
-  return Number.isSafeInteger(n) ? n : null;
-}
-
 /**
- * The hand as the API gets it (docs/api.md §4.2), or `{error}`: the form's own reading of
- * what was typed, in the server's words and order (src/web/pages/hand_form.rs); the rules'
- * checks are the engine's. `number` is the hand's number, `timeCalled` whether it is the
- * hand in play when time ran out.
+ * The hand typed in the form's `pairs` (a FormData's [name, value] entries) as hand `number`,
+ * read by the engine as the server reads the posted form: `{hand}` in the API's shape
+ * (docs/api.md §4.2) or `{error, incomplete}`, the first thing mistyped in the server's words.
+ * `timeCalled` says whether it is the hand in play when time ran out; `readHand` is the
+ * engine's.
  */
-export function handOf(typed, number, timeCalled) {
-  if (typed.misdeal) return { hand: { misdeal: true } };
-  const hand = {};
-  const revokes = [0, 0];
-  for (let t = 0; t < 2; t++) {
-    const bids = [];
-    const tricks = [];
-    for (let p = 0; p < 2; p++) {
-      const bid = typed.bids[t][p].trim();
-      if (bid === "") return { error: cellError(number, t, p, "bids", `seat ${seatOf(t, p)} has no bid`) };
-      bids.push(integer(bid) ?? bid);
-      const took = typed.tricks[t][p].trim();
-      const n = integer(took);
-      if (n === null) {
-        const detail = took === "" ? `seat ${seatOf(t, p)} has no trick count`
-          : `seat ${seatOf(t, p)} took "${took}" tricks; tricks are 0 to 13`;
-        return { error: cellError(number, t, p, "tricks", detail) };
-      }
-      tricks.push(n);
-    }
-    const text = typed.revokes[t].trim();
-    if (text !== "") {
-      revokes[t] = integer(text);
-      if (revokes[t] === null) {
-        return { error: cellError(number, t, null, "revokes", `revokes must be a number, not "${text}"`) };
-      }
-    }
-    hand[TEAMS[t]] = typed.blind[t] ? { bids, tricks, blind: true } : { bids, tricks };
-  }
-  if (revokes[0] !== 0 || revokes[1] !== 0) hand.revokes = { a: revokes[0], b: revokes[1] };
-  if (timeCalled) hand.time_called = true;
-  return { hand };
+export function handOf(pairs, number, timeCalled, readHand) {
+  const fields = pairs.map(([name, value]) => [name, String(value)]);
+  return readHand({ fields, number, time_called: timeCalled });
 }
 
 /** Whether the next hand is the time-called one: the server says so, or the clock has run out. */
@@ -124,14 +52,16 @@ const FILLERS = ["4", "3", "2", "1", "5", "6", "0", "7", "8", "9", "10", "11", "
 const PLACEHOLDER_TRICKS = [[4, 3], [3, 3]];
 
 /**
- * The engine's refusal of the bids picked so far (and the blind boxes), or null: the bids
- * are scored with placeholder tricks, seats not picked yet filled in turn with each bid;
- * a refusal that blames only what was not picked tries the next filler. `score` is the
- * engine's `score`.
+ * The engine's refusal of the bids picked so far in the form's `pairs` (and the blind boxes),
+ * or null: the bids are scored with placeholder tricks, seats not picked yet filled in turn
+ * with each bid; a refusal that blames only what was not picked tries the next filler.
+ * `engine` gives `readHand` and `score` (engine.js).
  */
-export function bidProblem(data, typed, timeCalled, score) {
-  const picked = typed.bids.map((pair) => pair.map((b) => b.trim() !== ""));
-  if (typed.misdeal || !picked.flat().some(Boolean)) return null;
+export function bidProblem(data, pairs, timeCalled, engine) {
+  const given = new Map(pairs.map(([name, value]) => [name, String(value)]));
+  const bidAt = (t, p) => (given.get(`${TEAMS[t]}_bid${p}`) || "").trim();
+  const picked = [0, 1].map((t) => [0, 1].map((p) => bidAt(t, p) !== ""));
+  if (given.has("misdeal") || !picked.flat().some(Boolean)) return null;
   const number = data.hands.length + 1;
   const blamesPicked = (e) => {
     const t = TEAMS.indexOf(e.team);
@@ -140,18 +70,17 @@ export function bidProblem(data, typed, timeCalled, score) {
     return picked[t][e.player];
   };
   for (const filler of FILLERS) {
-    const hand = {};
-    for (let t = 0; t < 2; t++) {
-      const bids = typed.bids[t].map((b) => {
-        const text = b.trim() === "" ? filler : b.trim();
-        return integer(text) ?? text;
-      });
-      hand[TEAMS[t]] = typed.blind[t] ? { bids, tricks: PLACEHOLDER_TRICKS[t], blind: true }
-        : { bids, tricks: PLACEHOLDER_TRICKS[t] };
-    }
-    if (timeCalled) hand.time_called = true;
-    const answer = score(requestFor(data, hand));
-    const e = answer.error;
+    const fields = [];
+    TEAMS.forEach((team, t) => {
+      for (let p = 0; p < 2; p++) {
+        fields.push([`${team}_bid${p}`, picked[t][p] ? bidAt(t, p) : filler]);
+        fields.push([`${team}_tricks${p}`, String(PLACEHOLDER_TRICKS[t][p])]);
+      }
+      if (given.has(`${team}_blind`)) fields.push([`${team}_blind`, given.get(`${team}_blind`)]);
+    });
+    const read = handOf(fields, number, timeCalled, engine.readHand);
+    if (!read.hand) return null;
+    const e = engine.score(requestFor(data, read.hand)).error;
     if (!e) return null;
     if (e.hand !== number || (e.field !== "bids" && e.field !== "blind")) return null;
     if (blamesPicked(e)) return e;
@@ -307,18 +236,18 @@ export function waitingWords(waiting) {
 }
 
 /**
- * What the form says about `typed` (`now` in ms): `{preview}` (the words), `{hint}` (an
+ * What the form says about its `pairs` (`now` in ms): `{preview}` (the words), `{hint}` (an
  * incomplete or refused hand), `{waiting}`; and `refusal`, the error that stops a submit.
+ * `engine` gives `readHand` and `score` (engine.js).
  */
-export function judge(data, typed, now, waiting, score) {
+export function judge(data, pairs, now, waiting, engine) {
   const number = data.hands.length + 1;
-  const timeCalled = timeCalledAt(data, now);
-  const read = handOf(typed, number, timeCalled);
+  const read = handOf(pairs, number, timeCalledAt(data, now), engine.readHand);
   if (read.error) {
-    const hint = isIncomplete(typed) ? "Type every bid and trick count to see what this hand scores." : messageOf(read.error, data.names);
+    const hint = read.incomplete ? "Type every bid and trick count to see what this hand scores." : messageOf(read.error, data.names);
     return { hint, refusal: read.error };
   }
-  const answer = score(requestFor(data, read.hand));
+  const answer = engine.score(requestFor(data, read.hand));
   const e = answer.error;
   // Stopped only when the engine blames this very hand, and no hand waits in the outbox
   // (then the engine does not know the score the rules look at).

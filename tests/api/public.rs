@@ -589,7 +589,7 @@ async fn match_page_has_the_scoresheet_clock_and_chart() {
     )));
     assert!(html.contains("<noscript><meta http-equiv=\"refresh\" content=\"15\"></noscript>"));
     assert!(html.contains("id=\"countdown\""));
-    assert!(html.contains("<script src=\"/static/public.js\" defer></script>"));
+    assert!(html.contains("<script type=\"module\" src=\"/static/public.js\"></script>"));
     assert_eq!(count(&html, "class=\"pt-a\""), 2);
     assert!(html.contains("<p id=\"match-status\" class=\"state\">In progress</p>"));
 

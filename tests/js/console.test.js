@@ -5,7 +5,11 @@
 
 const test = require("node:test");
 const assert = require("node:assert/strict");
-const consoleJs = require("../../static/console.js");
+// An ES module: imported before the tests run.
+let consoleJs;
+test.before(async () => {
+  consoleJs = await import("../../static/console.js");
+});
 
 test("the match clock counts minutes and seconds, never above the limit", () => {
   assert.deepEqual(consoleJs.clockWords(125, 3000), { text: "2:05 left", expired: false });

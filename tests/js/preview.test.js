@@ -44,10 +44,10 @@ function pairs(bids, tricks, extra = []) {
 }
 
 test("the request is the match's hands then the hand typed, in the API's shape", async () => {
-  const { preview } = await modules();
+  const { engine, preview } = await modules();
   const data = await matchData([{ a: { bids: [3, 3], tricks: [3, 3] }, b: { bids: [4, 3], tricks: [4, 3] } }]);
-  const typed = preview.typedOf(pairs(["4", "3", "nil", "3"], ["5", "4", "0", " 4 "], [["b_revokes", "1"]]));
-  const read = preview.handOf(typed, 2, false);
+  const typed = pairs(["4", "3", "nil", "3"], ["5", "4", "0", " 4 "], [["b_revokes", "1"]]);
+  const read = preview.handOf(typed, 2, false, engine.readHand);
   assert.deepEqual(preview.requestFor(data, read.hand), {
     rules: data.rules,
     stage: "regular",
@@ -57,15 +57,18 @@ test("the request is the match's hands then the hand typed, in the API's shape",
     ]
   });
   // A misdeal is exactly {"misdeal": true}; the time-called hand says so.
-  assert.deepEqual(preview.handOf(preview.typedOf([["misdeal", "1"], ["a_bid0", "4"]]), 2, true).hand, { misdeal: true });
-  assert.equal(preview.handOf(typed, 2, true).hand.time_called, true);
+  assert.deepEqual(preview.handOf([["misdeal", "1"], ["a_bid0", "4"]], 2, true, engine.readHand).hand, { misdeal: true });
+  assert.equal(preview.handOf(typed, 2, true, engine.readHand).hand.time_called, true);
+  // The console's form has no time field: the match data says it, not a field posted.
+  assert.equal(preview.handOf(typed.concat([["time", "1"]]), 2, false, engine.readHand).hand.time_called, undefined);
   assert.equal(preview.timeCalledAt({ ends_at: "2026-11-27T07:00:00Z" }, Date.parse("2026-11-27T07:00:00Z")), true);
   assert.equal(preview.timeCalledAt({ ends_at: "2026-11-27T07:00:00Z" }, Date.parse("2026-11-27T06:59:59Z")), false);
 });
 
 test("what was typed wrong is said in the server's words, seat by seat", async () => {
-  const { preview } = await modules();
-  const read = (bids, tricks, extra) => preview.handOf(preview.typedOf(pairs(bids, tricks, extra)), 3, false).error;
+  const { engine, preview } = await modules();
+  const reading = (bids, tricks, extra) => preview.handOf(pairs(bids, tricks, extra), 3, false, engine.readHand);
+  const read = (bids, tricks, extra) => reading(bids, tricks, extra).error;
   assert.deepEqual(read(["4", "3", "", "3"], ["5", "4", "0", "4"]),
     { code: "invalid_hand", message: "hand 3: seat 3 has no bid", hand: 3, field: "bids", team: "a", player: 1 });
   assert.equal(read(["4", "3", "4", "3"], ["5", "", "0", "4"]).message, "hand 3: seat 2 has no trick count");
@@ -73,13 +76,16 @@ test("what was typed wrong is said in the server's words, seat by seat", async (
   const revokes = read(["4", "3", "4", "3"], ["5", "4", "0", "4"], [["b_revokes", "two"]]);
   assert.equal(revokes.message, 'hand 3: revokes must be a number, not "two"');
   assert.equal(revokes.player, undefined);
+  // Blank cells are said to be blank, so the preview asks for the rest.
+  assert.equal(reading(["4", "3", "", "3"], ["5", "4", "0", "4"]).incomplete, true);
+  assert.equal(reading(["4", "3", "4", "3"], ["5", "abc", "0", "4"]).incomplete, false);
+  assert.equal(reading(["4", "3", "4", "3"], ["5", "abc", "0", ""]).incomplete, true);
 });
 
 test("the preview's words come from the engine's answer", async () => {
   const { engine, preview } = await modules();
   const data = await matchData();
-  const typed = preview.typedOf(pairs(["4", "3", "nil", "3"], ["5", "4", "0", "4"]));
-  const { hand } = preview.handOf(typed, 1, false);
+  const { hand } = preview.handOf(pairs(["4", "3", "nil", "3"], ["5", "4", "0", "4"]), 1, false, engine.readHand);
   const answer = engine.score(preview.requestFor(data, hand));
   const said = preview.previewOf(data, hand, answer);
   const [a, b] = said.teams;
@@ -122,21 +128,23 @@ test("the game's end is said by the winner's name", async () => {
 test("bids the engine refuses are found as they are picked", async () => {
   const { engine, preview } = await modules();
   const data = await matchData();
-  const bids = (seats) => preview.typedOf(pairs(seats, ["", "", "", ""]));
+  const bids = (seats, extra) => pairs(seats, ["", "", "", ""], extra);
   // A nil and a partner's 2, the other team not picked yet: the engine's own message.
-  const problem = preview.bidProblem(data, bids(["nil", "", "2", ""]), false, engine.score);
+  const problem = preview.bidProblem(data, bids(["nil", "", "2", ""]), false, engine);
   const direct = engine.score(preview.requestFor(data, { a: { bids: ["nil", 2], tricks: [0, 4] }, b: { bids: [4, 4], tricks: [5, 4] } }));
   assert.deepEqual(problem, direct.error);
   assert.equal(preview.messageOf(problem, data.names), direct.error.message.replace("team a", "Aces"));
   assert.ok(problem.message.includes("team a"), problem.message);
   // Bids that are allowed, or only one of a team picked: nothing to say.
-  assert.equal(preview.bidProblem(data, bids(["nil", "", "4", ""]), false, engine.score), null);
-  assert.equal(preview.bidProblem(data, bids(["2", "", "", ""]), false, engine.score), null);
-  assert.equal(preview.bidProblem(data, bids(["", "", "", ""]), false, engine.score), null);
+  assert.equal(preview.bidProblem(data, bids(["nil", "", "4", ""]), false, engine), null);
+  assert.equal(preview.bidProblem(data, bids(["2", "", "", ""]), false, engine), null);
+  assert.equal(preview.bidProblem(data, bids(["", "", "", ""]), false, engine), null);
+  // A misdeal has no bids to check.
+  assert.equal(preview.bidProblem(data, bids(["nil", "", "2", ""], [["misdeal", "on"]]), false, engine), null);
   // The other team's bids picked wrong are blamed on it.
-  assert.equal(preview.bidProblem(data, bids(["4", "1", "4", "1"]), false, engine.score).team, "b");
+  assert.equal(preview.bidProblem(data, bids(["4", "1", "4", "1"]), false, engine).team, "b");
   // Blind nil at 0–0 (it needs the team 100 behind): the seat is blamed.
-  const blind = preview.bidProblem(data, bids(["4", "", "blind_nil", ""]), false, engine.score);
+  const blind = preview.bidProblem(data, bids(["4", "", "blind_nil", ""]), false, engine);
   assert.deepEqual([blind.team, blind.player, blind.field], ["a", 1, "bids"]);
 });
 
@@ -144,7 +152,7 @@ test("a hand the engine refuses stops the submit; a good one goes; waiting hands
   const { engine, preview } = await modules();
   const data = await matchData();
   const judge = (bids, tricks, waiting = null) =>
-    preview.judge(data, preview.typedOf(pairs(bids, tricks)), 0, waiting, engine.score);
+    preview.judge(data, pairs(bids, tricks), 0, waiting, engine);
   const good = judge(["4", "3", "4", "3"], ["5", "4", "0", "4"]);
   assert.equal(good.refusal, null);
   assert.ok(good.preview);

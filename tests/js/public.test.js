@@ -5,7 +5,11 @@
 
 const test = require("node:test");
 const assert = require("node:assert/strict");
-const live = require("../../static/public.js");
+// An ES module: imported before the tests run.
+let live;
+test.before(async () => {
+  live = await import("../../static/public.js");
+});
 
 function match(id, a, b, more) {
   return Object.assign({

@@ -1,22 +1,23 @@
 // Checks that the scoring engine compiled to WebAssembly (rules-wasm/) gives the native
 // engine's answers: `node tests/js/rules_wasm_same.mjs <module.wasm> <pairs.jsonl>`, each line
-// of pairs.jsonl `[request body, native answer]` (JSON strings), written by
-// rules-wasm/tests/same_as_native.rs, which runs this. Exits 1 at the first answer that
+// of pairs.jsonl `[export, request body, native answer]` (JSON strings; the export `score` or
+// `read_hand`), written by rules-wasm/tests/same_as_native.rs, which runs this. Exits 1 at the first answer that
 // differs, naming the first field that differs.
 import { readFileSync } from "node:fs";
 
 const [wasmPath, pairsPath] = process.argv.slice(2);
 const { instance } = await WebAssembly.instantiate(readFileSync(wasmPath), {});
-const { memory, alloc, dealloc, score } = instance.exports;
+const { memory, alloc, dealloc } = instance.exports;
+const EXPORTS = ["score", "read_hand"];
 const encoder = new TextEncoder();
 const decoder = new TextDecoder("utf-8", { fatal: true });
 
-/** The module's answer to `body`, as the page would ask for it. */
-function answer(body) {
+/** The answer of the module's export `name` to `body`, as the page would ask for it. */
+function answer(name, body) {
   const bytes = encoder.encode(body);
   const at = alloc(bytes.length);
   new Uint8Array(memory.buffer, at, bytes.length).set(bytes);
-  const packed = score(at, bytes.length);
+  const packed = instance.exports[name](at, bytes.length);
   dealloc(at, bytes.length);
   const ptr = Number(packed >> 32n);
   const len = Number(packed & 0xffffffffn);
@@ -46,8 +47,12 @@ function firstDifference(a, b, path = "") {
 
 const lines = readFileSync(pairsPath, "utf8").split("\n").filter((line) => line !== "");
 for (const [index, line] of lines.entries()) {
-  const [body, native] = JSON.parse(line);
-  const ours = answer(body);
+  const [name, body, native] = JSON.parse(line);
+  if (!EXPORTS.includes(name)) {
+    console.error(`line ${index + 1}: no export ${name}`);
+    process.exit(1);
+  }
+  const ours = answer(name, body);
   if (ours !== native) {
     let where = "the same fields, written otherwise";
     try {
@@ -55,7 +60,7 @@ for (const [index, line] of lines.entries()) {
     } catch {
       where = "an answer that is not JSON";
     }
-    console.error(`request ${index + 1} answered otherwise, ${where}:`);
+    console.error(`request ${index + 1} (${name}) answered otherwise, ${where}:`);
     console.error(`request: ${body}`);
     console.error(`native:  ${native}`);
     console.error(`wasm:    ${ours}`);

@@ -5,9 +5,10 @@
 
 const test = require("node:test");
 const assert = require("node:assert/strict");
-const session = require("../../static/session.js");
+let session;
 let outbox;
 test.before(async () => {
+  session = await import("../../static/session.js");
   outbox = await import("../../static/outbox/queue.js");
 });
 

@@ -5,8 +5,9 @@ use serde_json::{Value, json};
 
 use super::support::*;
 use crate::game::Game;
-use crate::hand::{Hand, Team};
+use crate::hand::Hand;
 use crate::state::{GameState, Phase, Stage, TeamTotal, WinReason};
+use crate::team::Team;
 
 fn won(winner: Team, reason: WinReason) -> GameState {
     GameState::Won { winner, reason }

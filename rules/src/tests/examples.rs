@@ -4,8 +4,8 @@
 use serde_json::json;
 
 use super::support::*;
-use crate::hand::Team;
 use crate::state::{GameState, Stage, WinReason};
+use crate::team::Team;
 
 fn won(winner: Team, reason: WinReason) -> GameState {
     GameState::Won { winner, reason }

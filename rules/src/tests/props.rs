@@ -13,12 +13,13 @@ use serde_json::{Value, json};
 
 use crate::calculator::score_json;
 use crate::game::{Game, ScoredHand, counted_tricks, is_nil, score_game};
-use crate::hand::{Bid, Hand, PlayedHand, Team, TeamHand};
+use crate::hand::{Bid, Hand, PlayedHand, TeamHand};
 use crate::params::{
     BagOverflow, BlindBids, BlindWhen, FailedNilTricks, Moon, Revoke, Rules, RulesSpec, SetPenalty,
     TenFor200Set, TieRule, presets,
 };
 use crate::state::{GameState, Stage, TeamTotal};
+use crate::team::Team;
 
 /// Cases per property (each case is a whole game of up to 40 hands, or one hand).
 const GAME_CASES: u32 = 2000;

@@ -495,8 +495,8 @@ fn blind_bids_options() {
 /// as a tie (draw under chicago-im's regular season, else a tie-break hand).
 #[test]
 fn loss_floor() {
-    use crate::hand::Team;
     use crate::state::{GameState, WinReason};
+    use crate::team::Team;
     let set_a = hj(json!([4, 4]), [4, 3], json!([3, 3]), [3, 3]); // a −80, b +60
     for name in PRESETS {
         let r = rules(json!({"preset": name, "loss_floor": -200}));

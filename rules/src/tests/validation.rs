@@ -4,8 +4,9 @@
 use serde_json::{Value, json};
 
 use super::support::*;
-use crate::hand::{HandError, Team};
+use crate::hand::HandError;
 use crate::state::Stage;
+use crate::team::Team;
 
 /// The shape error of a hand sent as hand `number`.
 fn shape_error(value: Value, number: usize) -> HandError {

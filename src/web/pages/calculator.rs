@@ -10,12 +10,13 @@ use serde_json::{Map, Value};
 
 use crate::domain::{Field, FieldError, TextEnum};
 use crate::rules::calculator::{ScoreRequest, ScoreResponse, StartInput, score_request};
+use crate::rules::form::TypedHand;
 use crate::rules::hand::seat;
 use crate::rules::params::{self, RulesSpec};
 use crate::rules::{Stage, Team, TeamTotal};
 use crate::web::error::PageError;
 use crate::web::extract::Viewer;
-use crate::web::pages::hand_form::{TypedHand, form_error};
+use crate::web::pages::hand_form::form_error;
 use crate::web::respond::html;
 use crate::web::view::nav::Nav;
 use crate::web::view::scoresheet::{self, Scoresheet, TEAMS};
