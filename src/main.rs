@@ -12,8 +12,8 @@ use spades_im::domain::{Clock, ErrorCode, FieldError, machine_zone};
 use spades_im::invocation::command;
 use spades_im::rules::score_json;
 use spades_im::service::notices::relay::MailSettings;
-use spades_im::service::oidc::{ClientSecret, OidcSettings};
-use spades_im::service::{Role, ServiceError, accounts, users};
+use spades_im::service::people::oidc::{ClientSecret, OidcSettings};
+use spades_im::service::{Role, ServiceError, people::accounts, people::users};
 use tracing_subscriber::EnvFilter;
 
 /// Scoring, standings and playoffs for intramural Spades leagues.

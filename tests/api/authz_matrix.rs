@@ -21,7 +21,7 @@ use std::path::Path;
 
 use reqwest::Method;
 use serde_json::{Value, json};
-use spades_im::service::{Role, accounts};
+use spades_im::service::{Role, people::accounts};
 
 use crate::helpers::{
     Browser, PASSWORD, TestApp, hand_of, json_with_status, on_postgres, spawn_app,

@@ -21,7 +21,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 use spades_im::db::Location;
-use spades_im::service::{Role, accounts};
+use spades_im::service::{Role, people::accounts};
 use sqlx::ConnectOptions;
 use sqlx::sqlite::SqliteConnectOptions;
 use tokio::sync::Barrier;

@@ -9,7 +9,7 @@
 use serde_json::{Value, json};
 use spades_im::domain::TeamId;
 use spades_im::service::Role;
-use spades_im::service::public_views;
+use spades_im::service::views::public_views;
 
 use crate::helpers::{
     Api, TestApp, anonymous_get, csv_rows, hand_of, html_element, html_standings, html_text,

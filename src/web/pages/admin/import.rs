@@ -9,8 +9,8 @@ use askama::Template;
 use serde::Deserialize;
 
 use super::{Done, Errors, done, fixable};
-use crate::service::roster::{self, RosterRow};
-use crate::service::{ServiceError, admin_views};
+use crate::service::term::roster::{self, RosterRow};
+use crate::service::{ServiceError, views::admin_views};
 use crate::web::AppState;
 use crate::web::error::PageError;
 use crate::web::extract::{Admin, CsrfForm};

@@ -4,7 +4,7 @@
 //! page (nothing forfeits by itself); after the match the supervisor rates both teams'
 //! sportsmanship on the league's scale (a forfeiting team shows its fixed forfeit rating).
 //!
-//! Every write goes through `service::conduct`, as the JSON API's do. A refusal because the
+//! Every write goes through `service::night::conduct`, as the JSON API's do. A refusal because the
 //! match moved on (a check-in once started, a rating before the end) re-renders the console
 //! with the message (409); a rating off the scale re-renders it with everything chosen kept,
 //! an error summary at the top and the message at the field (422).
@@ -25,11 +25,11 @@ use crate::domain::{Field, FieldError, LocalTime, MatchId, MatchStatus, TextEnum
 use crate::league::settings::Settings;
 use crate::rules::Team;
 use crate::service::ServiceError;
-use crate::service::accounts::random_hex;
-use crate::service::conduct::{self, CheckInInput, RatingInput};
-use crate::service::console_views;
-use crate::service::leagues::League;
-use crate::service::match_view::MatchView;
+use crate::service::night::conduct::{self, CheckInInput, RatingInput};
+use crate::service::night::console_views;
+use crate::service::night::match_view::MatchView;
+use crate::service::people::accounts::random_hex;
+use crate::service::term::leagues::League;
 use crate::web::AppState;
 use crate::web::error::PageError;
 use crate::web::extract::{Authed, Supervisor};

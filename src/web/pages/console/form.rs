@@ -9,8 +9,8 @@ use crate::domain::{ForfeitSide, TextEnum};
 use crate::rules::hand::HandInput;
 use crate::rules::hand::seat;
 use crate::rules::{Game, Team, TeamTotal};
-use crate::service::accounts::random_hex;
-use crate::service::match_view::MatchView;
+use crate::service::night::match_view::MatchView;
+use crate::service::people::accounts::random_hex;
 use crate::web::pages::hand_form::TypedHand;
 
 /// What was posted by a console form, kept as text so it comes back as typed. Field names:

@@ -5,7 +5,7 @@
 //! with the camera where the browser can). The console never shows a student ID or an
 //! email: a refusal names the seat and the team, not what was typed.
 //!
-//! Every write goes through `service::lineups::set_lineup`, as the JSON API's does. A refused
+//! Every write goes through `service::night::lineups::set_lineup`, as the JSON API's does. A refused
 //! lineup re-renders the console (422) with the error summary at the top, the typed values
 //! kept and the message at the field; a closed match gives the console's conflict (409).
 
@@ -18,8 +18,8 @@ use super::{ConsolePost, back_to_console, idempotency_key, supervised};
 use crate::domain::{ErrorCode, FieldError, MatchStatus, TextEnum};
 use crate::rules::Team;
 use crate::service::ServiceError;
-use crate::service::lineups::{self, LineupInput, Seat};
-use crate::service::match_view::MatchView;
+use crate::service::night::lineups::{self, LineupInput, Seat};
+use crate::service::night::match_view::MatchView;
 use crate::web::AppState;
 use crate::web::error::PageError;
 

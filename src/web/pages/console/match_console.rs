@@ -24,12 +24,12 @@ use crate::domain::FieldError;
 use crate::domain::{Clock, ForfeitSide, GameStatus, MatchId, MatchStatus, TextEnum, Timestamp};
 use crate::rules::Stage;
 use crate::service::ServiceError;
-use crate::service::accounts::random_hex;
-use crate::service::console_views;
-use crate::service::leagues::League;
-use crate::service::lineups::Seat;
-use crate::service::match_view::MatchView;
-use crate::service::matches::{self, ForfeitInput};
+use crate::service::night::console_views;
+use crate::service::night::lineups::Seat;
+use crate::service::night::match_view::MatchView;
+use crate::service::night::matches::{self, ForfeitInput};
+use crate::service::people::accounts::random_hex;
+use crate::service::term::leagues::League;
 use crate::web::AppState;
 use crate::web::error::{AppError, PageError};
 use crate::web::extract::{Authed, Supervisor};
@@ -130,7 +130,8 @@ async fn with_own_note(
     mut view: MatchView,
 ) -> Result<MatchView, PageError> {
     if let Some(ratings) = &mut view.sportsmanship {
-        ratings.note = crate::service::conduct::own_note(&state.db, &who.user, view.id).await?;
+        ratings.note =
+            crate::service::night::conduct::own_note(&state.db, &who.user, view.id).await?;
     }
     Ok(view)
 }
@@ -150,8 +151,8 @@ pub(super) async fn render_console(
         Default::default()
     } else {
         [
-            crate::service::lineups::roster(&state.db, view.team_a.id).await?,
-            crate::service::lineups::roster(&state.db, view.team_b.id).await?,
+            crate::service::night::lineups::roster(&state.db, view.team_a.id).await?,
+            crate::service::night::lineups::roster(&state.db, view.team_b.id).await?,
         ]
     };
     let page = console_page(
