@@ -16,8 +16,8 @@ use sha2::{Digest, Sha256};
 use crate::db::Conn;
 use crate::db::action_keys::{self as db_action_keys, ActionKeyRow};
 use crate::domain::{ErrorCode, MatchId, Timestamp};
+use crate::service::night::access::IDEMPOTENCY_WINDOW;
 use crate::service::night::match_view::MatchView;
-use crate::service::night::matches::IDEMPOTENCY_WINDOW;
 use crate::service::{ServiceError, text, to_json};
 
 /// The most expired keys one action deletes (as hands do: any backlog is soon gone).

@@ -16,13 +16,13 @@ use crate::db::Db;
 use crate::db::matches::{self as db_matches, MatchRow};
 use crate::domain::ErrorCode;
 use crate::domain::FieldError;
-use crate::domain::{LocalTime, MatchId, MatchStatus, TextEnum};
+use crate::domain::{LocalTime, MatchId, MatchStatus};
 use crate::league::settings::Settings;
 use crate::rules::{Team, TeamWords};
 use crate::service::audit;
+use crate::service::night::access::{league_of, side, writable};
 use crate::service::night::action_keys::{self, Acted, ActionKey};
 use crate::service::night::match_view::{MatchView, reload};
-use crate::service::night::matches::{league_of, writable};
 use crate::service::term::leagues::League;
 use crate::service::text::{Lines, REASON_MAX, TextRule};
 use crate::service::{ServiceError, User};
@@ -47,16 +47,6 @@ pub struct CheckInInput {
         pattern = r"^[^\x00-\x1F\x7F-\x9F]*$"
     )]
     pub idempotency_key: Option<String>,
-}
-
-pub(in crate::service) fn side(team: &str, field: &str) -> Result<Team, ServiceError> {
-    Team::parse(team.trim()).map_err(|_| {
-        ServiceError::invalid(
-            ErrorCode::InvalidInput,
-            field,
-            format!("the team is \"a\" or \"b\", not \"{team}\""),
-        )
-    })
 }
 
 /// Checks a team in (keeping the first time if it already is) or takes its check-in back;

@@ -11,8 +11,8 @@ use crate::db::leagues as db_leagues;
 use crate::db::matches as db_matches;
 use crate::domain::{LeagueId, MatchId, Timestamp};
 use crate::rules::HandInput;
+use crate::service::night::access;
 use crate::service::night::match_view::MatchView;
-use crate::service::night::matches;
 use crate::service::term::leagues::League;
 use crate::service::{ServiceError, User};
 
@@ -21,7 +21,7 @@ use crate::service::{ServiceError, User};
 pub async fn supervised(db: &Db, user: &User, id: MatchId) -> Result<MatchView, ServiceError> {
     let mut conn = db.read().await?;
     let (view, league) = crate::service::night::match_view::load(&mut conn, id).await?;
-    if !matches::may_supervise(&mut conn, user, league.row.id).await? {
+    if !access::may_supervise(&mut conn, user, league.row.id).await? {
         return Err(ServiceError::NotFound);
     }
     Ok(view)
@@ -35,7 +35,7 @@ pub async fn next_hand(db: &Db, user: &User, id: MatchId) -> Result<usize, Servi
     let m = db_matches::by_id(&mut conn, id)
         .await?
         .ok_or(ServiceError::NotFound)?;
-    if !matches::may_supervise(&mut conn, user, m.league_id).await? {
+    if !access::may_supervise(&mut conn, user, m.league_id).await? {
         return Err(ServiceError::NotFound);
     }
     Ok(usize::try_from(m.hands_played).unwrap_or(0) + 1)
@@ -51,7 +51,7 @@ pub async fn lineup(
 ) -> Result<[[String; 2]; 2], ServiceError> {
     let mut conn = db.read().await?;
     let rows = crate::db::lineups::of_match(&mut conn, view.id).await?;
-    let set = crate::service::night::lineups::Lineup::at_hand(
+    let set = crate::service::night::match_view::Lineup::at_hand(
         &rows,
         i64::try_from(hand).unwrap_or(i64::MAX),
     );

@@ -16,10 +16,9 @@ use crate::db::matches::{self as db_matches, MatchRow};
 use crate::db::players::{self as db_players, PlayerRow};
 use crate::domain::{ErrorCode, MatchId, MatchStatus, PlayerId, TeamId};
 use crate::rules::{Stage, Team};
+use crate::service::night::access::{league_of, side, writable};
 use crate::service::night::action_keys::{self, Acted, ActionKey};
-use crate::service::night::conduct::side;
-use crate::service::night::match_view::reload;
-use crate::service::night::matches::{league_of, writable};
+use crate::service::night::match_view::{Lineup, Seat, reload};
 use crate::service::people::players::check_student_id;
 use crate::service::playoffs::player_eligibility::check_playoff_lineup;
 use crate::service::{ServiceError, User, audit};
@@ -64,59 +63,6 @@ fn student_ids_schema() -> utoipa::openapi::schema::Schema {
         .max_items(Some(2))
         .build()
         .into()
-}
-
-/// One seat of a lineup: the player's id and name (never more: public reads show it).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
-pub struct Seat {
-    pub id: PlayerId,
-    pub name: String,
-}
-
-/// Each team's lineup for the next hand (`null`: not set).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, utoipa::ToSchema)]
-pub struct Lineup {
-    pub a: Option<[Seat; 2]>,
-    pub b: Option<[Seat; 2]>,
-}
-
-impl Lineup {
-    /// The lineups in force at hand `hand` (1 is the first): each team's row with the
-    /// greatest `from_hand` up to it.
-    pub fn at_hand(rows: &[LineupRow], hand: i64) -> Lineup {
-        let of = |team: Team| {
-            rows.iter()
-                .filter(|r| r.team() == team && r.from_hand <= hand)
-                .max_by_key(|r| r.from_hand)
-                .map(LineupRow::named_seats)
-        };
-        Lineup {
-            a: of(Team::A),
-            b: of(Team::B),
-        }
-    }
-
-    pub fn of(&self, team: Team) -> Option<&[Seat; 2]> {
-        match team {
-            Team::A => self.a.as_ref(),
-            Team::B => self.b.as_ref(),
-        }
-    }
-}
-
-impl LineupRow {
-    fn named_seats(&self) -> [Seat; 2] {
-        [
-            Seat {
-                id: self.seat1,
-                name: self.name1.to_string(),
-            },
-            Seat {
-                id: self.seat2,
-                name: self.name2.to_string(),
-            },
-        ]
-    }
 }
 
 /// Every lineup of match `id`, for the pages that show who sat where per hand

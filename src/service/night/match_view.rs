@@ -11,11 +11,11 @@ use crate::db::leagues as db_leagues;
 use crate::db::lineups::{self as db_lineups, LineupRow};
 use crate::db::matches::{self as db_matches, MatchRow};
 use crate::domain::{
-    FieldError, ForfeitSide, GameStatus, LocalTime, MatchId, MatchStatus, TeamId, Timestamp,
+    FieldError, ForfeitSide, GameStatus, LocalTime, MatchId, MatchStatus, PlayerId, TeamId,
+    Timestamp,
 };
 use crate::rules::calculator::ScoredHandOut;
 use crate::rules::{Game, HandInput, Rules, ScoredHand, Stage, Team, TeamTotal, WinReason};
-use crate::service::night::lineups::Lineup;
 use crate::service::term::leagues::League;
 use crate::service::{ServiceError, TeamRef};
 
@@ -121,10 +121,7 @@ pub(in crate::service) async fn match_rules(
 ) -> Result<Rules, ServiceError> {
     match frozen_rules(m)? {
         Some(rules) => Ok(rules),
-        None => rules_of(
-            m,
-            &crate::service::night::matches::league_of(conn, m).await?,
-        ),
+        None => rules_of(m, &crate::service::night::access::league_of(conn, m).await?),
     }
 }
 
@@ -432,4 +429,57 @@ fn page_limit(limit: Option<i64>) -> Result<usize, ServiceError> {
 
 fn invalid_page(field: &str, why: String) -> ServiceError {
     ServiceError::invalid(crate::rules::ErrorCode::InvalidRequest, field, why)
+}
+
+/// One seat of a lineup: the player's id and name (never more: public reads show it).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+pub struct Seat {
+    pub id: PlayerId,
+    pub name: String,
+}
+
+/// Each team's lineup for the next hand (`null`: not set).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+pub struct Lineup {
+    pub a: Option<[Seat; 2]>,
+    pub b: Option<[Seat; 2]>,
+}
+
+impl Lineup {
+    /// The lineups in force at hand `hand` (1 is the first): each team's row with the
+    /// greatest `from_hand` up to it.
+    pub fn at_hand(rows: &[LineupRow], hand: i64) -> Lineup {
+        let of = |team: Team| {
+            rows.iter()
+                .filter(|r| r.team() == team && r.from_hand <= hand)
+                .max_by_key(|r| r.from_hand)
+                .map(LineupRow::named_seats)
+        };
+        Lineup {
+            a: of(Team::A),
+            b: of(Team::B),
+        }
+    }
+
+    pub fn of(&self, team: Team) -> Option<&[Seat; 2]> {
+        match team {
+            Team::A => self.a.as_ref(),
+            Team::B => self.b.as_ref(),
+        }
+    }
+}
+
+impl LineupRow {
+    fn named_seats(&self) -> [Seat; 2] {
+        [
+            Seat {
+                id: self.seat1,
+                name: self.name1.to_string(),
+            },
+            Seat {
+                id: self.seat2,
+                name: self.name2.to_string(),
+            },
+        ]
+    }
 }

@@ -13,9 +13,8 @@ use crate::db::leagues::{self as db_leagues, OverrideRow, TeamRow};
 use crate::domain::{TeamId, Timestamp};
 use crate::league::eligibility::{Record, WITHDRAWN, at_risk, failing};
 use crate::league::standings::Standing;
-use crate::service::playoffs::player_eligibility::PlayerEligibility;
+use crate::service::playoffs::player_eligibility::{PlayerEligibility, override_reason};
 use crate::service::term::leagues::{League, league_by_slug};
-use crate::service::text::{Lines, REASON_MAX, TextRule};
 use crate::service::views::standings::standings;
 use crate::service::{ServiceError, User, audit, require_admin};
 
@@ -208,26 +207,6 @@ pub async fn set_override(
     rows.into_iter()
         .find(|r| r.team_id == team)
         .ok_or(ServiceError::NotFound)
-}
-
-/// The reason of an override (a team's or a player's) as stored: required with a decision;
-/// with a removal (`eligible: null`) optional, and checked all the same when given (it goes
-/// to the audit log).
-pub(in crate::service) fn override_reason(
-    eligible: Option<bool>,
-    reason: Option<&str>,
-) -> Result<Option<String>, ServiceError> {
-    let rule = TextRule {
-        code: ErrorCode::InvalidInput,
-        field: "reason",
-        what: "the reason",
-        max: REASON_MAX,
-        lines: Lines::Many,
-    };
-    match eligible {
-        Some(_) => rule.check(reason.unwrap_or_default()).map(Some),
-        None => rule.check_optional(reason),
-    }
 }
 
 fn decision_words(eligible: Option<bool>) -> String {

@@ -13,6 +13,7 @@ use crate::db::{Conn, Db, leagues as db_leagues};
 use crate::domain::words::plural;
 use crate::domain::{ErrorCode, PlayerId, TeamId, Timestamp};
 use crate::service::term::leagues::League;
+use crate::service::text::{Lines, REASON_MAX, TextRule};
 use crate::service::{ServiceError, User, audit, require_admin};
 
 /// One player's eligibility (names and ids only: public reads show it).
@@ -229,10 +230,7 @@ pub async fn set_override(
             "a decision makes a player eligible (true) or gives the decision back to the rules (null)",
         ));
     }
-    let reason = crate::service::playoffs::eligibility::override_reason(
-        input.eligible,
-        input.reason.as_deref(),
-    )?;
+    let reason = override_reason(input.eligible, input.reason.as_deref())?;
     let mut tx = db.write().await?;
     let player = db_players::by_id(&mut tx, id)
         .await?
@@ -263,6 +261,26 @@ fn decision_words(eligible: bool) -> &'static str {
         "eligible for the playoffs (admin's decision)"
     } else {
         "as the rules say"
+    }
+}
+
+/// The reason of an override (a team's or a player's) as stored: required with a decision;
+/// with a removal (`eligible: null`) optional, and checked all the same when given (it goes
+/// to the audit log).
+pub(super) fn override_reason(
+    eligible: Option<bool>,
+    reason: Option<&str>,
+) -> Result<Option<String>, ServiceError> {
+    let rule = TextRule {
+        code: ErrorCode::InvalidInput,
+        field: "reason",
+        what: "the reason",
+        max: REASON_MAX,
+        lines: Lines::Many,
+    };
+    match eligible {
+        Some(_) => rule.check(reason.unwrap_or_default()).map(Some),
+        None => rule.check_optional(reason),
     }
 }
 

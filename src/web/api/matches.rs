@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::domain::MatchId;
 use crate::rules::HandInput;
+use crate::service::night::access;
 use crate::service::night::match_view::MatchView;
 use crate::service::night::matches::{self, AnswerShape, ForfeitInput, NewHandEntry};
 use crate::service::term::admin_schedule::MatchSaved;
@@ -218,7 +219,7 @@ async fn start_match(
     body: OptionalApiJson<StartRequest>,
 ) -> Result<HttpResponse, AppError> {
     // The caller's rights before the body, as every write to a match (`match_body`).
-    matches::check_writable(&state.db, &who.user, *id).await?;
+    access::check_writable(&state.db, &who.user, *id).await?;
     let input = body.into_inner()?.unwrap_or_default();
     let started = matches::start(&state.db, &who.user, *id, input.idempotency_key.as_deref());
     Ok(super::acted(started.await?))

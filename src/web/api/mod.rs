@@ -43,7 +43,7 @@ pub(crate) async fn match_body<T>(
     id: MatchId,
     body: ApiJson<T>,
 ) -> Result<T, AppError> {
-    crate::service::night::matches::check_writable(&state.db, &who.user, id).await?;
+    crate::service::night::access::check_writable(&state.db, &who.user, id).await?;
     body.into_inner()
 }
 

@@ -1,7 +1,7 @@
 //! Correcting a hand: a new revision with its reason; every hand after it is rescored and a
 //! playoff bracket moves on (resetting started matches only with an admin's confirmation).
 
-use super::{Bracket, for_write, open_hands, save_result};
+use super::{Bracket, open_hands, save_result};
 use crate::db::hands::{self as db_hands, NewHand};
 use crate::db::matches::MatchRow;
 use crate::db::{Conn, Db};
@@ -9,6 +9,7 @@ use crate::domain::ErrorCode;
 use crate::domain::{MatchId, MatchStatus, Timestamp};
 use crate::rules::{HandInput, Stage};
 use crate::service::audit;
+use crate::service::night::access::for_write;
 use crate::service::night::action_keys::{self, Acted, ActionKey};
 use crate::service::night::match_view::replay;
 use crate::service::notices::events;

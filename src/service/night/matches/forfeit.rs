@@ -4,7 +4,7 @@
 use crate::service::notices::events;
 use serde::{Deserialize, Serialize};
 
-use super::{check_version, league_of, writable};
+use super::check_version;
 use crate::db::leagues as db_leagues;
 use crate::db::matches::{self as db_matches, MatchRow, Totals};
 use crate::db::{Conn, Db};
@@ -12,6 +12,7 @@ use crate::domain::ErrorCode;
 use crate::domain::{ForfeitSide, GameStatus, MatchId, MatchStatus, TeamId, TextEnum, Timestamp};
 use crate::rules::{Stage, Team, WinReason};
 use crate::service::audit;
+use crate::service::night::access::{league_of, writable};
 use crate::service::night::action_keys::{self, Acted, ActionKey};
 use crate::service::night::match_view::reload;
 use crate::service::term::leagues::League;

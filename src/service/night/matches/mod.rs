@@ -19,67 +19,20 @@ mod time;
 pub use answer::{AnswerShape, HandAnswer, HandTotals, SideTotals};
 pub use correct::{Correction, correct_hand};
 pub use forfeit::{ForfeitInput, forfeit};
-pub use record::{IDEMPOTENCY_WINDOW, NewHandEntry, Recorded, record_hand};
+pub use record::{NewHandEntry, Recorded, record_hand};
 pub use start::start;
 pub use time::call_time;
 
+use crate::db::Conn;
 use crate::db::hands::HandRow;
-use crate::db::leagues as db_leagues;
 use crate::db::matches::{self as db_matches, MatchRow, Totals};
-use crate::db::{Conn, Db};
 use crate::domain::ErrorCode;
-use crate::domain::{LeagueId, MatchId, MatchStatus, Timestamp};
+use crate::domain::{MatchId, MatchStatus, Timestamp};
 use crate::rules::{Game, HandInput, Rules, ScoredHand, Team};
+use crate::service::ServiceError;
+use crate::service::night::access::league_of;
 use crate::service::night::match_view::{MatchView, Replayed, rules_of, stored_hands, view_of};
 use crate::service::term::leagues::League;
-use crate::service::{ServiceError, User};
-
-/// The match, if `user` may write to it: admins anywhere, supervisors in their leagues
-/// (elsewhere it does not exist for them: 404).
-pub(in crate::service) async fn writable(
-    conn: &mut Conn,
-    user: &User,
-    id: MatchId,
-) -> Result<MatchRow, ServiceError> {
-    Ok(for_write(conn, user, id).await?.row)
-}
-
-/// As [`writable`], with the teams' names for the answer, in one query.
-async fn for_write(
-    conn: &mut Conn,
-    user: &User,
-    id: MatchId,
-) -> Result<db_matches::MatchForWrite, ServiceError> {
-    let m = db_matches::for_write(conn, id, user.id)
-        .await?
-        .ok_or(ServiceError::NotFound)?;
-    if !user.is_admin() && !m.supervises {
-        return Err(ServiceError::NotFound);
-    }
-    Ok(m)
-}
-
-/// Whether `user` has the right to write to match `id`, for a refusal that must come before
-/// the body: an admin has it everywhere (whether the match exists is the write's to say, after
-/// the body); a supervisor only in their leagues (404 otherwise, a match that does not exist
-/// included). Read outside any write: the write's own check in its transaction stays the one
-/// that counts.
-pub async fn check_writable(db: &Db, user: &User, id: MatchId) -> Result<(), ServiceError> {
-    if user.is_admin() {
-        return Ok(());
-    }
-    let mut conn = db.read().await?;
-    for_write(&mut conn, user, id).await.map(|_| ())
-}
-
-/// Whether `user` may run matches of the league.
-pub async fn may_supervise(
-    conn: &mut Conn,
-    user: &User,
-    league_id: LeagueId,
-) -> Result<bool, ServiceError> {
-    Ok(user.is_admin() || db_leagues::is_supervisor(conn, league_id, user.id).await?)
-}
 
 fn check_version(m: &MatchRow, expected: i64) -> Result<(), ServiceError> {
     if m.version != expected {
@@ -92,16 +45,6 @@ fn check_version(m: &MatchRow, expected: i64) -> Result<(), ServiceError> {
         ));
     }
     Ok(())
-}
-
-pub(in crate::service) async fn league_of(
-    conn: &mut Conn,
-    m: &MatchRow,
-) -> Result<League, ServiceError> {
-    let row = db_leagues::by_id(conn, m.league_id)
-        .await?
-        .ok_or(ServiceError::NotFound)?;
-    League::from_row(row)
 }
 
 /// A match open for a change to its hands (a new hand or a correction) in the writer's
@@ -157,7 +100,7 @@ impl OpenHands {
         if !self.inputs.is_empty() || !self.league.settings.lineups.required {
             return Ok(());
         }
-        let set = crate::service::night::lineups::Lineup::at_hand(&self.lineups, 1);
+        let set = crate::service::night::match_view::Lineup::at_hand(&self.lineups, 1);
         let missing: Vec<&str> = [(&set.a, &self.names.0), (&set.b, &self.names.1)]
             .into_iter()
             .filter(|(lineup, _)| lineup.is_none())

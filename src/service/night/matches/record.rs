@@ -3,7 +3,7 @@
 
 use super::answer::{AnswerShape, HandAnswer, HandTotals};
 use super::time::time_expired;
-use super::{Bracket, advance_bracket, check_version, for_write, league_of, open_hands, totals_of};
+use super::{Bracket, advance_bracket, check_version, open_hands, totals_of};
 use crate::db::hands::{self as db_hands, HandRow, NewHand};
 use crate::db::idempotency::{self as db_idempotency, IdempotencyRecord};
 use crate::db::matches::{self as db_matches, MatchRow};
@@ -11,6 +11,7 @@ use crate::db::{Conn, Db};
 use crate::domain::ErrorCode;
 use crate::domain::{FieldError, GameStatus, MatchId, MatchStatus, Timestamp};
 use crate::rules::{Game, HandInput, Stage, TeamTotal};
+use crate::service::night::access::{IDEMPOTENCY_WINDOW, for_write, league_of};
 use crate::service::night::match_view::{Replayed, match_rules, replay, rules_of, view_of};
 use crate::service::text;
 use crate::service::{ServiceError, User, to_json};
@@ -31,11 +32,6 @@ impl Recorded {
         }
     }
 }
-
-/// How long an idempotency key is kept after its first use: a phone's outbox sends again
-/// within hours, a week covers any (docs/api.md §7.3). A resend after that is refused as a
-/// stale `expected_version`, never recorded twice: the first use moved the version on.
-pub const IDEMPOTENCY_WINDOW: chrono::Duration = chrono::Duration::days(7);
 
 /// The most expired keys one hand deletes: each costs its hand a little, and keys come one a
 /// hand, so any backlog (a server that was off) is soon gone.

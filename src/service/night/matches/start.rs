@@ -1,11 +1,11 @@
 //! Starting a match: its rules are frozen from the league's and its clock runs.
 
-use super::{for_write, league_of};
 use crate::db::matches as db_matches;
 use crate::db::{Conn, Db};
 use crate::domain::ErrorCode;
 use crate::domain::{MatchId, MatchStatus, Timestamp};
 use crate::service::audit;
+use crate::service::night::access::{for_write, league_of};
 use crate::service::night::action_keys::{self, Acted, ActionKey};
 use crate::service::night::match_view::{Replayed, view_of};
 use crate::service::{ServiceError, User, to_json};

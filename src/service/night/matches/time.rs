@@ -1,13 +1,14 @@
 //! The match's clock: a supervisor calls time, or the time limit passes; either way the
 //! hand in play is the last one.
 
-use super::{check_version, league_of, writable};
+use super::check_version;
 use crate::db::Db;
 use crate::db::matches::{self as db_matches, MatchRow};
 use crate::domain::ErrorCode;
 use crate::domain::{MatchId, MatchStatus, Timestamp};
 use crate::rules::Rules;
 use crate::service::audit;
+use crate::service::night::access::{league_of, writable};
 use crate::service::night::action_keys::{self, Acted, ActionKey};
 use crate::service::night::match_view::{ends_at, reload, rules_of};
 use crate::service::{ServiceError, User};

@@ -30,6 +30,7 @@
 //! to the login form) and every post a [`CsrfForm`] (403 without the session's token).
 
 mod conduct;
+mod conduct_posts;
 mod conflict;
 mod correct;
 pub mod form;
@@ -58,10 +59,10 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .service(match_console::record)
         .service(match_console::call_time)
         .service(match_console::forfeit)
-        .service(conduct::confirm_forfeit)
-        .service(conduct::check_in)
-        .service(conduct::rate)
-        .service(lineup::set_lineup)
+        .service(conduct_posts::confirm_forfeit)
+        .service(conduct_posts::check_in)
+        .service(conduct_posts::rate)
+        .service(match_console::set_lineup)
         .service(correct::edit_hand)
         .service(correct::correct)
         .service(offline::service_worker);

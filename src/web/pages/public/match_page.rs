@@ -11,7 +11,7 @@ use crate::domain::{MatchId, MatchStatus, TextEnum};
 use crate::rules::describe::{RuleLine, describe};
 use crate::rules::hand::{BidInput, TeamHandInput};
 use crate::rules::{Stage, Team, TeamResult};
-use crate::service::night::lineups::Lineup;
+use crate::service::night::match_view::Lineup;
 use crate::service::night::match_view::MatchView;
 use crate::service::views::summaries::state_words;
 use crate::web::AppState;
