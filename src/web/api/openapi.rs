@@ -195,7 +195,7 @@ async fn list_presets() -> web::Json<PresetList> {
         NewTeamInput,
         TeamView,
         TeamList,
-        crate::service::term::roster::TeamChange,
+        crate::service::term::roster::edits::TeamChange,
         crate::service::term::divisions::NewDivisionInput,
         crate::service::term::divisions::DivisionView,
         crate::web::api::divisions::DivisionList,

@@ -10,11 +10,11 @@ use serde::Deserialize;
 use super::league::{SupervisorForm, TeamForm, Typed, render_league};
 use super::{Done, Empty, Errors, done, fixable};
 use crate::domain::{DivisionId, TeamId, UserId};
+use crate::service::ServiceError;
 use crate::service::people::players::PlayerInput;
 use crate::service::term::leagues;
-use crate::service::term::roster::TeamChange;
+use crate::service::term::roster::edits::{self, TeamChange};
 use crate::service::term::teams::NewTeamInput;
-use crate::service::{ServiceError, term::roster};
 use crate::web::AppState;
 use crate::web::error::PageError;
 use crate::web::extract::{Admin, CsrfForm};
@@ -92,7 +92,7 @@ pub(super) async fn edit_team(
                 name: Some(form.name.clone()),
                 division,
             };
-            roster::change_team(&state.db, &who.user, &slug, id, &change).await
+            edits::change_team(&state.db, &who.user, &slug, id, &change).await
         }
         Err(e) => Err(e),
     };
@@ -126,7 +126,7 @@ pub(super) async fn withdraw_team(
 ) -> Result<HttpResponse, PageError> {
     let (slug, id) = path.into_inner();
     let withdrawn = form.withdrawn != "0";
-    roster::set_withdrawn(&state.db, &who.user, &slug, id, withdrawn).await?;
+    edits::set_withdrawn(&state.db, &who.user, &slug, id, withdrawn).await?;
     Ok(done(
         &slug,
         if withdrawn {
