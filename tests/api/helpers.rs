@@ -94,9 +94,10 @@ impl TestApp {
         let token = accounts::create_token(&self.db, name, "revoked")
             .await
             .expect("create token");
-        let user = accounts::token_user(&self.db, &token)
+        let user = accounts::token_holder(&self.db, &token)
             .await
             .expect("token user")
+            .map(|h| h.user)
             .expect("the token acts as its user");
         let listed = accounts::tokens(&self.db, &user).await.expect("tokens");
         let id = listed

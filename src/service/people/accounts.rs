@@ -376,11 +376,6 @@ pub async fn close_session(db: &Db, session_id: &str) -> Result<(), ServiceError
     Ok(())
 }
 
-/// The user a bearer token acts as.
-pub async fn token_user(db: &Db, token: &str) -> Result<Option<User>, ServiceError> {
-    Ok(token_holder(db, token).await?.map(|holder| holder.user))
-}
-
 /// The holder of a live API token.
 #[derive(Debug, Clone)]
 pub struct TokenHolder {

@@ -439,22 +439,6 @@ pub async fn team(
     })
 }
 
-/// The playoff eligibility of team `id` of league `slug` as things stand (what the league's
-/// `eligibility` API answers for its row): whether it is eligible, every rule it fails, what
-/// is at risk, an admin's decision. Not found when the team is another league's.
-pub async fn team_eligibility(
-    conn: &mut Conn,
-    slug: &Slug,
-    id: TeamId,
-) -> Result<EligibilityRow, ServiceError> {
-    let league = leagues::league_by_slug(conn, slug).await?;
-    let row = team_of(conn, &league, id).await?;
-    let standing = crate::service::views::standings::team_standing(conn, &league, id).await?;
-    eligibility_in(conn, &league, &row, standing.as_slice())
-        .await?
-        .ok_or(ServiceError::NotFound)
-}
-
 /// Team `id` of `league` (not found when it is another league's).
 async fn team_of(conn: &mut Conn, league: &League, id: TeamId) -> Result<TeamRow, ServiceError> {
     db_leagues::team(conn, id)
