@@ -5,9 +5,9 @@
 //! `start` starts a match; `record` records the next hand (and keeps its idempotency key);
 //! `correct` corrects a hand; `time` calls time and says when it has run out; `forfeit`
 //! records a forfeit (and drops a team at the league's forfeit limit). This file holds what
-//! they share (who may write to a match is `super::access`'s): the version check, opening a match's hands for a
-//! change (a new hand, a correction), and saving a match's totals (moving its playoff
-//! bracket on).
+//! they share besides who may write to a match (`super::access`): the version check,
+//! opening a match's hands for a change (a new hand, a correction), and saving a match's
+//! totals (moving its playoff bracket on).
 
 mod answer;
 mod correct;
