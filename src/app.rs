@@ -9,7 +9,7 @@ use crate::db::{Db, Location};
 use crate::domain::Clock;
 use crate::service::notices::relay::{MailSettings, Relay};
 use crate::service::notices::sender;
-use crate::service::oidc::{CampusSignIn, OidcSettings};
+use crate::service::people::oidc::{CampusSignIn, OidcSettings};
 use crate::web::{self as site, AppState};
 use std::sync::Arc;
 
@@ -60,7 +60,7 @@ impl Application {
         }
         // Made now, off the workers, so the first login of an unknown name takes no longer
         // than a known one's.
-        tokio::spawn(crate::service::accounts::dummy_hash());
+        tokio::spawn(crate::service::people::accounts::dummy_hash());
         let listener = TcpListener::bind(&settings.bind)
             .map_err(|e| anyhow::anyhow!("cannot listen on {}: {e}", settings.bind))?;
         let port = listener.local_addr()?.port();

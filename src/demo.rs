@@ -23,14 +23,14 @@ use crate::db::{Db, users};
 use crate::domain::{MatchId, MatchStatus, Role, TeamId};
 use crate::rules::hand::{BidInput, TeamHandInput};
 use crate::rules::{HandInput, RulesSpec};
-use crate::service::action_keys::Acted;
-use crate::service::conduct::{self, RatingInput};
-use crate::service::leagues::{self, League, NewLeagueInput, StageRules};
-use crate::service::matches::{self, AnswerShape, HandAnswer, NewHandEntry, Recorded};
-use crate::service::players::PlayerInput;
-use crate::service::schedule::ScheduleInput;
-use crate::service::teams::NewTeamInput;
-use crate::service::{ServiceError, User, accounts};
+use crate::service::night::action_keys::Acted;
+use crate::service::night::conduct::{self, RatingInput};
+use crate::service::night::matches::{self, AnswerShape, HandAnswer, NewHandEntry, Recorded};
+use crate::service::people::players::PlayerInput;
+use crate::service::term::leagues::{self, League, NewLeagueInput, StageRules};
+use crate::service::term::schedule::ScheduleInput;
+use crate::service::term::teams::NewTeamInput;
+use crate::service::{ServiceError, User, people::accounts};
 
 pub const SLUG: &str = "demo-fall";
 pub const NAME: &str = "Demo Fall Season";
@@ -326,7 +326,7 @@ async fn create_league(db: &Db, admin: &User) -> anyhow::Result<League> {
 async fn add_teams(db: &Db, admin: &User) -> anyhow::Result<Option<TeamId>> {
     let mut at_risk = None;
     for (name, players) in TEAMS {
-        let team = crate::service::teams::add_team(
+        let team = crate::service::term::teams::add_team(
             db,
             admin,
             &slug()?,
@@ -347,7 +347,7 @@ async fn add_teams(db: &Db, admin: &User) -> anyhow::Result<Option<TeamId>> {
 
 /// A round robin, a night a week at 19:00 from `first_night`.
 async fn generate_schedule(db: &Db, admin: &User, first_night: NaiveDate) -> anyhow::Result<()> {
-    crate::service::schedule::generate_schedule(
+    crate::service::term::schedule::generate_schedule(
         db,
         admin,
         &slug()?,

@@ -21,7 +21,7 @@ use crate::domain::{LeagueId, MatchId, PersonName, TeamId, TeamName, Timestamp, 
 use crate::league::schedule::{Pairing, round_robin};
 use crate::rules::{Game, RulesSpec, Stage};
 use crate::service::User;
-use crate::service::leagues::{self, League, NewLeagueInput, StageRules};
+use crate::service::term::leagues::{self, League, NewLeagueInput, StageRules};
 
 /// What to generate.
 #[derive(Debug, Clone)]
@@ -226,7 +226,7 @@ async fn play_match(
         out.in_progress += 1;
     }
     // The totals exactly as the services write them after a hand.
-    crate::service::matches::save_totals(conn, id, &game)
+    crate::service::night::matches::save_totals(conn, id, &game)
         .await
         .map_err(|e| anyhow::anyhow!("{e}"))?;
     Ok(())
@@ -252,7 +252,7 @@ fn overbid(mut hand: crate::rules::HandInput, rng: &mut Rng) -> crate::rules::Ha
 
 /// The first admin of the database, created (and its password returned) when there is none.
 pub async fn admin(db: &Db) -> anyhow::Result<(User, Option<String>)> {
-    let created = crate::service::accounts::ensure_admin(db)
+    let created = crate::service::people::accounts::ensure_admin(db)
         .await
         .map_err(|e| anyhow::anyhow!("{e}"))?;
     let mut conn = db.read().await?;

@@ -6,31 +6,52 @@
 //!
 //! - `rules`: the scoring engine (docs/scoring.md §2–§6), the crate `spades_rules` of rules/
 //!   (so it also compiles to WebAssembly): `params` (rules and presets),
-//!   `hand`, `game`, `state`, `strict` (JSON read strictly), `describe` (the rules in words)
-//!   and `calculator` (the stateless scorer).
+//!   `team`, `hand`, `form` (the hand form read, on the server and the phone), `game`,
+//!   `state`, `strict` (JSON read strictly), `describe` (the rules in words) and `calculator`
+//!   (the stateless scorer).
 //! - `league`: pure tournament logic: `standings` and tiebreakers, `schedule` (round robin),
-//!   `eligibility`, `settings`, and `bracket` (`mod`: the draw and formats; `state`: results
-//!   applied to it; `tests`).
+//!   `eligibility`, `settings`, `divisions` (ranks and seeds within a division), and `bracket`
+//!   (`mod`: the draw and formats; `state`: results applied to it; `tests`).
 //! - `domain`: the vocabulary every layer shares: `ids`, `states`, `text` (enums stored as
-//!   text), `time`, `clock`, `field_error`, `words`.
+//!   text), `time`, `clock`, `words`, `name` (names as checked), `slug`, `student` (student
+//!   ids), `table_name`.
 //! - `db`: the queries, on SQLite or PostgreSQL (`sqlite`, `postgres`; `on_store!` runs one
-//!   query on either): `leagues`, `matches` (schedule, state, check-ins, ratings), `hands`,
-//!   `idempotency`, `audit`, `playoffs`, `tonight`, `users`; `group_commit` (the writes of
-//!   league night, batched) and `copy` (`migrate-to`).
-//! - `service`: the operations and read models: `leagues`, `teams`, `roster`, `schedule`,
-//!   `admin_schedule`, `reschedule`, `matches` and `match_view`, `conduct`, `standings`,
-//!   `eligibility`, `playoffs` (`create`, `advance`, `view`, `stored`), `summaries`,
-//!   `league_home`, `public_views`, `admin_views`, `console_views`, `tonight`, `calendar`,
-//!   `accounts`, `throttle` and `device_cookie` (login guessing), `text` (stored text
-//!   checked), `audit`, `check` (caches rebuilt and compared), `error`.
+//!   query on either): `leagues`, `divisions`, `matches` (schedule, state, check-ins,
+//!   ratings), `hands`, `lineups`, `players`, `player_eligibility`, `idempotency` and
+//!   `action_keys` (the keys of hands and of other actions), `audit`, `playoffs`, `tonight`,
+//!   `users`, `notices`, `league_doc` (a league's rows as JSON); `group_commit` (the writes
+//!   of league night, batched) and `copy` (`migrate-to`).
+//! - `service`: the operations and read models, by domain (each folder's doc says what it
+//!   owns):
+//!   - `night` (league night): `access` (who may write to a match, its league, a request's
+//!     team, the idempotency window), `match_view`, `matches` (`start`, `record`, `correct`,
+//!     `time`, `forfeit`, `answer`), `lineups`, `conduct`, `action_keys`, `tonight`,
+//!     `console_views`;
+//!   - `people`: `accounts`, `users`, `throttle` and `device_cookie` (login guessing),
+//!     `oidc` (campus sign-in), `players`;
+//!   - `term` (a league's term): `leagues`, `teams`, `divisions`, `roster` (`reading`, `import`,
+//!     `export`, `edits`), `schedule`, `admin_schedule`, `reschedule`, `seasons`;
+//!   - `playoffs`: `create`, `advance`, `view`, `labels`, `stored`, `eligibility` (teams)
+//!     and `player_eligibility`;
+//!   - `views` (read models): `standings`, `summaries`, `league_home`, `public_views`,
+//!     `admin_views`, `player_stats`, `calendar`;
+//!   - `notices` (email: `events`, `bracket`, `listing`, `message`, `relay`, `sender`,
+//!     `subscriptions`), `league_doc` (a league as one JSON document: `columns`, `gate`,
+//!     `plan`);
+//!   - and beside them `audit`, `text` (stored text checked), `check` (caches rebuilt and
+//!     compared), `error`.
 //! - `web`: `api` (the JSON API, one module per resource, `openapi` and the shared
 //!   `responses` of its document), `pages` (`public`, `console`, `admin`; `home`, `calculator`,
-//!   `account`, `hand_form`), `view` (what pages show: nav, bracket drawing, chart, scoresheet,
+//!   `account`, `campus`, `unsubscribe`, `hand_form`), `view` (what pages show: nav, bracket drawing, chart, scoresheet,
 //!   times, the coordinator's schedule), `middleware` (security headers, `same_origin`,
-//!   `credentials`, `private`, `head`, `panics`, `page_cache`), `extract` (who is asking),
-//!   `error`, `respond`, `page_routes`, `client_address`.
+//!   `credentials`, `private`, `head`, `panics`, `page_cache`, `observe`), `extract` (who is asking),
+//!   `error`, `respond`, `page_routes`, `client_address`, `metrics` (`GET /metrics`).
+//! - `cli`: the `spades-im` command (`main.rs` only parses and runs it): `settings` (the
+//!   flags and their checks), one file per command group (`serve`, `score`, `store`, `users`,
+//!   `seasons`, `mail`) and `tests` (the flag combinations).
 //! - `app` (building and running the server), `demo` and `generate` (sample and benchmark
-//!   seasons), `invocation` (how to run a command again).
+//!   seasons), `invocation` (how to run a command again); `structure` (tests of the source:
+//!   no import circles, this map names every module).
 
 pub mod app;
 pub mod cli;
@@ -41,6 +62,8 @@ pub mod generate;
 pub mod invocation;
 pub mod league;
 pub mod service;
+#[cfg(test)]
+mod structure;
 pub mod web;
 
 /// The scoring engine, the crate `spades_rules` (rules/), under its old name so every
@@ -50,7 +73,7 @@ pub use spades_rules as rules;
 /// The layers of docs/architecture.md §1, read from the source: what each folder of `src/`
 /// names of the crate (`crate::x`) must be in its list.
 #[cfg(test)]
-mod layers {
+pub(crate) mod layers {
     #![allow(clippy::unwrap_used)]
 
     use std::path::Path;
@@ -121,7 +144,7 @@ mod layers {
             .any(|a| path == *a || path.starts_with(&format!("{a}::")))
     }
 
-    fn files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+    pub(crate) fn files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
         for entry in std::fs::read_dir(dir).unwrap() {
             let path = entry.unwrap().path();
             if path.is_dir() {

@@ -4,7 +4,7 @@
 use super::ServeArgs;
 use crate::app::{Application, Settings};
 use crate::invocation::command;
-use crate::service::accounts;
+use crate::service::people::accounts;
 
 pub(super) async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     // A panic, should one happen, is one log line (and the request one 500), never a

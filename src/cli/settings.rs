@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use crate::db::{Db, Location};
 use crate::domain::{Clock, machine_zone};
 use crate::service::notices::relay::MailSettings;
-use crate::service::oidc::{ClientSecret, OidcSettings};
+use crate::service::people::oidc::{ClientSecret, OidcSettings};
 
 /// `--db`: a PostgreSQL URL or an SQLite file; any other URL is an error instead of a folder
 /// named `scheme:`. Its own message, not clap's, which would repeat the URL and its password.

@@ -6,7 +6,8 @@ use clap::Subcommand;
 use super::{ServeArgs, service_error};
 use crate::domain::{ErrorCode, Role, TextEnum};
 use crate::invocation::command;
-use crate::service::{ServiceError, accounts, users};
+use crate::service::ServiceError;
+use crate::service::people::{accounts, users};
 
 /// `--role`: what a user may do.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]

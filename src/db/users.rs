@@ -416,7 +416,7 @@ pub async fn add_failure(conn: &mut Conn, key: &str, at: Timestamp) -> sqlx::Res
     Ok(())
 }
 
-/// The key device cookies are signed with (`service::device_cookie`), if one was made.
+/// The key device cookies are signed with (`service::people::device_cookie`), if one was made.
 pub async fn device_cookie_key(conn: &mut Conn) -> sqlx::Result<Option<String>> {
     on_store!(conn, |c| sqlx::query_scalar(
         "SELECT value FROM app_meta WHERE key = 'device_cookie_key'"

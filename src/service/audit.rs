@@ -3,9 +3,9 @@
 
 use crate::db::Conn;
 
-use super::{ServiceError, User};
 use crate::db::audit::{self as db_audit, AuditEntry};
 use crate::domain::{BracketId, LeagueId, MatchId, PlayerId, TeamId, Timestamp, TokenId, UserId};
+use crate::service::{ServiceError, User};
 
 /// The row a change was made to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -189,7 +189,7 @@ fn refuse_control_characters(field: &str, text: Option<&str>) -> Result<(), Serv
 /// a limit outside [`LIMITS`] a 422 on `limit`, a filter with a control character a 422 on
 /// its field.
 pub async fn entries(db: &crate::db::Db, by: &User, query: &Query) -> Result<Page, ServiceError> {
-    super::require_admin(by)?;
+    crate::service::require_admin(by)?;
     let limit = query.limit.unwrap_or(DEFAULT_LIMIT);
     if !LIMITS.contains(&limit) {
         return Err(ServiceError::invalid(
@@ -284,7 +284,7 @@ pub async fn league_choices(
     db: &crate::db::Db,
     by: &User,
 ) -> Result<Vec<(String, String)>, ServiceError> {
-    super::require_admin(by)?;
+    crate::service::require_admin(by)?;
     let mut conn = db.read().await?;
     Ok(crate::db::leagues::all(&mut conn)
         .await?

@@ -9,17 +9,17 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use crate::db::Conn;
 
-use super::ServiceError;
-use super::leagues::League;
-use super::match_view::{replay, rules_of, stored_hands};
-use super::matches::totals_of;
-use super::standings;
 use crate::db::Db;
 use crate::db::leagues as db_leagues;
 use crate::db::matches::{self as db_matches, MatchRow};
 use crate::db::playoffs as db_playoffs;
 use crate::domain::{BracketId, LeagueId, MatchId, MatchStatus, TeamId, TextEnum};
 use crate::league::standings::{LevelRecords, Versus};
+use crate::service::ServiceError;
+use crate::service::night::match_view::{replay, rules_of, stored_hands};
+use crate::service::night::matches::totals_of;
+use crate::service::term::leagues::League;
+use crate::service::views::standings;
 
 /// What `check` found.
 #[derive(Debug, Default)]
@@ -111,7 +111,9 @@ pub async fn check(db: &Db) -> Result<Report, ServiceError> {
     compare_counts(&mut tx, &mut report.differences).await?;
     for row in db_playoffs::all(&mut tx).await? {
         let id = row.id;
-        for (field, cached, computed) in super::playoffs::check_bracket(&mut tx, row).await? {
+        for (field, cached, computed) in
+            crate::service::playoffs::check_bracket(&mut tx, row).await?
+        {
             report.differences.push(Difference {
                 of: Cached::Bracket(id),
                 field,

@@ -14,42 +14,16 @@
 //! their typed ids: a handler's path extractor parses them (a malformed one is the same
 //! 404 as an unknown one), so a service never holds a slug no league could have.
 
-pub mod accounts;
-pub mod action_keys;
-pub mod admin_schedule;
-pub mod admin_views;
 pub mod audit;
-pub mod calendar;
 pub mod check;
-pub mod conduct;
-pub mod console_views;
-pub mod device_cookie;
-pub mod divisions;
-pub mod eligibility;
 pub mod league_doc;
-pub mod league_home;
-pub mod leagues;
-pub mod lineups;
-pub mod match_view;
-pub mod matches;
+pub mod night;
 pub mod notices;
-pub mod oidc;
-pub mod player_eligibility;
-pub mod player_stats;
-pub mod players;
+pub mod people;
 pub mod playoffs;
-pub mod public_views;
-pub mod reschedule;
-pub mod roster;
-pub mod schedule;
-pub mod seasons;
-pub mod standings;
-pub mod summaries;
-pub mod teams;
+pub mod term;
 pub mod text;
-pub mod throttle;
-pub mod tonight;
-pub mod users;
+pub mod views;
 
 mod error;
 

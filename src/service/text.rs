@@ -31,7 +31,7 @@ use crate::domain::ErrorCode;
 use crate::domain::name::{BadText, check_text};
 pub use crate::domain::name::{Lines, NAME_MAX};
 
-use super::ServiceError;
+use crate::service::ServiceError;
 
 /// A table's name ("Table 3", "Lounge B").
 pub const TABLE_MAX: usize = 40;

@@ -1,4 +1,4 @@
-//! Who the client of a request is, for the login throttle (`service::throttle`): the peer
+//! Who the client of a request is, for the login throttle (`service::people::throttle`): the peer
 //! address, or, behind a trusted reverse proxy (`--trusted-proxy`), the address that proxy
 //! saw.
 //!

@@ -40,7 +40,7 @@ use actix_web::{FromRequest, HttpMessage, HttpRequest, HttpResponse, ResponseErr
 use serde::de::DeserializeOwned;
 
 use crate::domain::FieldError;
-use crate::service::{User, accounts};
+use crate::service::{User, people::accounts};
 use crate::web::AppState;
 use crate::web::error::{AppError, PageError};
 use crate::web::respond::see_other;

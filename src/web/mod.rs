@@ -27,11 +27,11 @@ pub struct AppState {
     /// Public pages for anonymous visitors, rendered once per change.
     pub pages: middleware::page_cache::PageCache,
     /// The key of the login throttle's device cookies (the database's, read at first use).
-    pub device_keys: crate::service::device_cookie::DeviceKeys,
+    pub device_keys: crate::service::people::device_cookie::DeviceKeys,
     /// What `GET /metrics` shows.
     pub metrics: metrics::Metrics,
     /// Campus sign-in (OpenID Connect), when configured.
-    pub campus: Option<crate::service::oidc::CampusSignIn>,
+    pub campus: Option<crate::service::people::oidc::CampusSignIn>,
     /// The mail relay of notices in words (no password), when configured.
     pub mail: Option<String>,
 }

@@ -5,7 +5,7 @@
 use actix_web::http::{StatusCode, header};
 use actix_web::{HttpRequest, HttpResponse};
 
-use crate::service::matches::{AnswerShape, Recorded};
+use crate::service::night::matches::{AnswerShape, Recorded};
 use crate::web::error::AppError;
 
 /// An HTML answer.

@@ -554,7 +554,7 @@ fn location(response: &reqwest::Response) -> String {
 #[actix_web::test]
 async fn a_one_time_password_leads_every_page_to_the_password_change() {
     let app = spawn_app().await;
-    let (first, once) = spades_im::service::accounts::ensure_admin(&app.db)
+    let (first, once) = spades_im::service::people::accounts::ensure_admin(&app.db)
         .await
         .expect("first admin")
         .expect("no admin yet");

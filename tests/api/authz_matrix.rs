@@ -21,7 +21,7 @@ use std::path::Path;
 
 use reqwest::Method;
 use serde_json::{Value, json};
-use spades_im::service::{Role, accounts};
+use spades_im::service::{Role, people::accounts};
 
 use crate::helpers::{
     Browser, PASSWORD, TestApp, hand_of, json_with_status, on_postgres, spawn_app,
@@ -475,9 +475,10 @@ async fn routes_in_openapi(app: &TestApp) -> BTreeSet<(String, String)> {
 /// The id of user `name` (through a token of theirs).
 async fn user_id(app: &TestApp, name: &str) -> i64 {
     let token = app.token(name).await;
-    let user = accounts::token_user(&app.db, &token)
+    let user = accounts::token_holder(&app.db, &token)
         .await
         .unwrap()
+        .map(|h| h.user)
         .unwrap();
     user.id.0
 }
@@ -485,9 +486,10 @@ async fn user_id(app: &TestApp, name: &str) -> i64 {
 /// The id of the newest token of `name`'s that is not revoked.
 async fn own_token(app: &TestApp, name: &str) -> i64 {
     let token = app.token(name).await;
-    let user = accounts::token_user(&app.db, &token)
+    let user = accounts::token_holder(&app.db, &token)
         .await
         .unwrap()
+        .map(|h| h.user)
         .unwrap();
     let tokens = accounts::tokens(&app.db, &user).await.unwrap();
     tokens.iter().find(|t| !t.revoked).unwrap().id.0

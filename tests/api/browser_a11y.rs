@@ -749,7 +749,7 @@ async fn spend_the_login_budget(app: &TestApp, username: &str) -> anyhow::Result
         .redirect(reqwest::redirect::Policy::none())
         .local_address("127.0.0.7".parse::<std::net::IpAddr>()?)
         .build()?;
-    for _ in 0..spades_im::service::throttle::USER_BUDGET {
+    for _ in 0..spades_im::service::people::throttle::USER_BUDGET {
         let r = other
             .post(app.url("/login"))
             .form(&[("username", username), ("password", "wrong")])

@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use anyhow::{Context, ensure};
 use serde_json::json;
-use spades_im::service::{Role, users};
+use spades_im::service::{Role, people::users};
 
 use crate::browser::evidence;
 use crate::helpers::{PASSWORD, TestApp, spawn_app_with_oidc_on};

@@ -7,7 +7,7 @@
 use chrono::{DateTime, Utc};
 use icalendar::{CalendarDateTime, Component, DatePerhapsTime, EventLike, EventStatus};
 use serde_json::{Value, json};
-use spades_im::service::{Role, accounts, tonight};
+use spades_im::service::{Role, night::tonight, people::accounts};
 
 use crate::helpers::{
     Api, PASSWORD, TestApp, anonymous_get, html_element, html_text, json_with_status, manual_clock,

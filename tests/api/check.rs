@@ -24,7 +24,7 @@ async fn check_finds_every_cached_total_that_differs_from_the_hands() {
 
     // Two matches whose cache no longer says what their hands do.
     let mut conn = app.db.read().await.unwrap();
-    let summaries = spades_im::service::summaries::summaries(&mut conn, g.league_id)
+    let summaries = spades_im::service::views::summaries::summaries(&mut conn, g.league_id)
         .await
         .unwrap();
     drop(conn);

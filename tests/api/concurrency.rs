@@ -21,7 +21,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 use spades_im::db::Location;
-use spades_im::service::{Role, accounts};
+use spades_im::service::{Role, people::accounts};
 use sqlx::ConnectOptions;
 use sqlx::sqlite::SqliteConnectOptions;
 use tokio::sync::Barrier;
@@ -669,9 +669,10 @@ async fn the_cli_writes_while_the_server_writes_and_nothing_is_lost_or_damaged()
                 assert_eq!(n, 1, "user {} added: {out}", args[2]);
             }
             "token" => {
-                let user = accounts::token_user(&s.app.db, out.trim())
+                let user = accounts::token_holder(&s.app.db, out.trim())
                     .await
                     .unwrap()
+                    .map(|h| h.user)
                     .unwrap_or_else(|| panic!("the token printed for {} works", args[2]));
                 assert_eq!(user.username, args[2]);
             }

@@ -27,14 +27,14 @@ async fn a_generated_season_is_consistent_with_its_hands() {
     assert!(g.complete > 10, "{g:?}");
     assert!(g.in_progress <= 1);
     let mut conn = app.db.read().await.unwrap();
-    let summaries = spades_im::service::summaries::summaries(&mut conn, g.league_id)
+    let summaries = spades_im::service::views::summaries::summaries(&mut conn, g.league_id)
         .await
         .unwrap();
     assert_eq!(summaries.len(), 40);
     let mut hands = 0;
     for s in &summaries {
         // `load` replays the stored hands with the frozen rules.
-        let (view, _) = spades_im::service::match_view::load(&mut conn, s.id)
+        let (view, _) = spades_im::service::night::match_view::load(&mut conn, s.id)
             .await
             .unwrap();
         assert_eq!(s.hands, view.hands.len(), "match {}", s.id);
@@ -43,7 +43,7 @@ async fn a_generated_season_is_consistent_with_its_hands() {
         assert_eq!(s.status, view.status, "match {}", s.id);
         assert_eq!(
             s.state,
-            spades_im::service::summaries::state_words(&view),
+            spades_im::service::views::summaries::state_words(&view),
             "match {}",
             s.id
         );

@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use spades_im::db::{Db, Location};
 use spades_im::domain::{Clock, ManualTime};
-use spades_im::service::{Role, accounts};
+use spades_im::service::{Role, people::accounts};
 
 pub struct TestApp {
     pub address: String,
@@ -94,9 +94,10 @@ impl TestApp {
         let token = accounts::create_token(&self.db, name, "revoked")
             .await
             .expect("create token");
-        let user = accounts::token_user(&self.db, &token)
+        let user = accounts::token_holder(&self.db, &token)
             .await
             .expect("token user")
+            .map(|h| h.user)
             .expect("the token acts as its user");
         let listed = accounts::tokens(&self.db, &user).await.expect("tokens");
         let id = listed
@@ -715,7 +716,7 @@ pub async fn spawn_app_with_mail(smtp_url: &str, clock: Clock) -> TestApp {
 /// (`oidc`) reached at `public_url`; session cookies without `Secure` (`spades_session`).
 pub async fn spawn_app_with_oidc(
     public_url: Option<url::Url>,
-    oidc: Option<spades_im::service::oidc::OidcSettings>,
+    oidc: Option<spades_im::service::people::oidc::OidcSettings>,
 ) -> TestApp {
     spawn_app_with_oidc_on("127.0.0.1:0", public_url, oidc).await
 }
@@ -723,7 +724,7 @@ pub async fn spawn_app_with_oidc(
 /// As [`spawn_app_with_oidc`], with `Secure` cookies (see [`spawn_secure_app`]).
 pub async fn spawn_secure_app_with_oidc(
     public_url: Option<url::Url>,
-    oidc: Option<spades_im::service::oidc::OidcSettings>,
+    oidc: Option<spades_im::service::people::oidc::OidcSettings>,
 ) -> TestApp {
     oidc_app("127.0.0.1:0", true, public_url, oidc).await
 }
@@ -732,7 +733,7 @@ pub async fn spawn_secure_app_with_oidc(
 pub async fn spawn_app_with_oidc_on(
     bind: &str,
     public_url: Option<url::Url>,
-    oidc: Option<spades_im::service::oidc::OidcSettings>,
+    oidc: Option<spades_im::service::people::oidc::OidcSettings>,
 ) -> TestApp {
     oidc_app(bind, false, public_url, oidc).await
 }
@@ -741,7 +742,7 @@ async fn oidc_app(
     bind: &str,
     secure_cookies: bool,
     public_url: Option<url::Url>,
-    oidc: Option<spades_im::service::oidc::OidcSettings>,
+    oidc: Option<spades_im::service::people::oidc::OidcSettings>,
 ) -> TestApp {
     let dir = tempfile::tempdir().expect("temp dir");
     let location = test_store(dir.path()).await;

@@ -36,7 +36,7 @@
 
 use serde_json::{Value, json};
 use spades_im::db::users;
-use spades_im::service::{Role, accounts};
+use spades_im::service::{Role, people::accounts};
 
 use crate::helpers::{Api, PASSWORD, TestApp, spawn_app};
 
@@ -1006,7 +1006,7 @@ async fn correction_keeps_history_and_rescores_later_hands() {
     // The old revision is still there, and the audit row has the reason.
     let mut conn = app.db.read().await.unwrap();
     let history =
-        spades_im::service::match_view::history(&mut conn, spades_im::domain::MatchId(id))
+        spades_im::service::night::match_view::history(&mut conn, spades_im::domain::MatchId(id))
             .await
             .unwrap();
     let first: Vec<_> = history.iter().filter(|h| h.number == 1).collect();

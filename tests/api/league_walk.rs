@@ -304,8 +304,8 @@ async fn check(app: &TestApp, admin: &Api, twin: &str, seed: u64, step: u64, wha
                 .await
                 .unwrap()
                 .unwrap();
-        let league = spades_im::service::leagues::League::from_row(row).unwrap();
-        let (rows, versus) = spades_im::service::standings::recomputed(&mut conn, &league)
+        let league = spades_im::service::term::leagues::League::from_row(row).unwrap();
+        let (rows, versus) = spades_im::service::views::standings::recomputed(&mut conn, &league)
             .await
             .unwrap();
         let level = spades_im::league::standings::level_records(&rows, &versus);

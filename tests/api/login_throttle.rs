@@ -11,7 +11,7 @@
 use std::net::IpAddr;
 
 use spades_im::service::Role;
-use spades_im::service::throttle::{CLIENT_BUDGET, DEVICE_BUDGET, MAX_WAIT, USER_BUDGET};
+use spades_im::service::people::throttle::{CLIENT_BUDGET, DEVICE_BUDGET, MAX_WAIT, USER_BUDGET};
 
 use crate::helpers::{PASSWORD, TestApp, manual_clock, spawn_app_behind, spawn_app_with_clock};
 

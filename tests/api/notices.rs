@@ -580,7 +580,7 @@ async fn served_league(file: &std::path::Path, sink: &Sink) -> (Served, Api, Val
         let db = spades_im::db::Db::open_file(file, clock)
             .await
             .expect("the file");
-        spades_im::service::accounts::create_user(
+        spades_im::service::people::accounts::create_user(
             &db,
             None,
             "coord",
@@ -589,7 +589,7 @@ async fn served_league(file: &std::path::Path, sink: &Sink) -> (Served, Api, Val
         )
         .await
         .expect("an admin");
-        spades_im::service::accounts::create_token(&db, "coord", "test")
+        spades_im::service::people::accounts::create_token(&db, "coord", "test")
             .await
             .expect("a token")
     };

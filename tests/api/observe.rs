@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 use spades_im::app::{Application, Settings};
 use spades_im::domain::Clock;
-use spades_im::service::{Role, accounts};
+use spades_im::service::{Role, people::accounts};
 
 use crate::concurrency::BIN;
 use crate::helpers::{PASSWORD, TestApp, spawn_app, spawn_app_behind, test_store};

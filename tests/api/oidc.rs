@@ -6,7 +6,7 @@
 //! session and creates nothing.
 
 use serde_json::{Value, json};
-use spades_im::service::{Role, users};
+use spades_im::service::{Role, people::users};
 
 use crate::concurrency::BIN;
 use crate::helpers::{PASSWORD, TestApp, html_cells, html_element, spawn_app, spawn_app_with_oidc};
@@ -495,9 +495,15 @@ async fn refusals_are_logged_without_code_token_email_or_secret() {
         )
         .await
         .expect("db");
-        spades_im::service::accounts::create_user(&store, None, "ana", Role::Supervisor, PASSWORD)
-            .await
-            .expect("user");
+        spades_im::service::people::accounts::create_user(
+            &store,
+            None,
+            "ana",
+            Role::Supervisor,
+            PASSWORD,
+        )
+        .await
+        .expect("user");
         let change = users::AccountChange {
             email: Some("ana@campus.test".into()),
             ..Default::default()
@@ -675,10 +681,10 @@ async fn a_provider_that_cannot_be_reached_is_a_503_and_passwords_still_work() {
     let closed = std::net::TcpListener::bind("127.0.0.1:0")
         .and_then(|l| l.local_addr())
         .expect("a free port");
-    let oidc = spades_im::service::oidc::OidcSettings {
+    let oidc = spades_im::service::people::oidc::OidcSettings {
         issuer: format!("http://{closed}"),
         client_id: CLIENT_ID.into(),
-        client_secret: spades_im::service::oidc::ClientSecret::new(CLIENT_SECRET),
+        client_secret: spades_im::service::people::oidc::ClientSecret::new(CLIENT_SECRET),
         only: true,
     };
     let app = spawn_app_with_oidc(Some(PUBLIC_URL.parse().expect("public url")), Some(oidc)).await;
@@ -764,10 +770,10 @@ async fn a_failed_discovery_is_remembered_for_a_while() {
             );
         }
     });
-    let oidc = spades_im::service::oidc::OidcSettings {
+    let oidc = spades_im::service::people::oidc::OidcSettings {
         issuer,
         client_id: CLIENT_ID.into(),
-        client_secret: spades_im::service::oidc::ClientSecret::new(CLIENT_SECRET),
+        client_secret: spades_im::service::people::oidc::ClientSecret::new(CLIENT_SECRET),
         only: false,
     };
     let app = spawn_app_with_oidc(Some(PUBLIC_URL.parse().expect("public url")), Some(oidc)).await;

@@ -122,11 +122,11 @@ impl Drop for Provider {
 }
 
 /// The app's settings for this provider (`only`: `--oidc-only`).
-pub fn settings(provider: &Provider, only: bool) -> spades_im::service::oidc::OidcSettings {
-    spades_im::service::oidc::OidcSettings {
+pub fn settings(provider: &Provider, only: bool) -> spades_im::service::people::oidc::OidcSettings {
+    spades_im::service::people::oidc::OidcSettings {
         issuer: provider.issuer.clone(),
         client_id: CLIENT_ID.into(),
-        client_secret: spades_im::service::oidc::ClientSecret::new(CLIENT_SECRET),
+        client_secret: spades_im::service::people::oidc::ClientSecret::new(CLIENT_SECRET),
         only,
     }
 }

@@ -130,7 +130,7 @@ fn defined_in(name: &str, file: &Path) -> String {
     else {
         return String::new();
     };
-    // `use crate::service::oidc::{Callback, …};` -> ["crate", "service", "oidc"]
+    // `use crate::service::people::oidc::{Callback, …};` -> ["crate", "service", "oidc"]
     let path: Vec<&str> = import
         .trim_start_matches("use ")
         .split("::")

@@ -497,7 +497,7 @@ async fn no_student_id_or_email_is_in_a_public_answer_or_the_log() {
     )
     .await
     .unwrap();
-    spades_im::service::accounts::create_user(
+    spades_im::service::people::accounts::create_user(
         &db,
         None,
         "coord",
@@ -506,7 +506,7 @@ async fn no_student_id_or_email_is_in_a_public_answer_or_the_log() {
     )
     .await
     .unwrap();
-    let token = spades_im::service::accounts::create_token(&db, "coord", "t")
+    let token = spades_im::service::people::accounts::create_token(&db, "coord", "t")
         .await
         .unwrap();
     drop(db);

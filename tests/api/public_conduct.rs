@@ -9,7 +9,7 @@
 use serde_json::{Value, json};
 use spades_im::domain::TeamId;
 use spades_im::service::Role;
-use spades_im::service::public_views;
+use spades_im::service::views::public_views;
 
 use crate::helpers::{
     Api, TestApp, anonymous_get, csv_rows, hand_of, html_element, html_standings, html_text,
@@ -364,11 +364,12 @@ async fn the_team_page_says_what_the_team_needs() {
         "{needs}"
     );
     // The page says what the league's eligibility API says, through the service.
-    let mut conn = app.db.read().await.unwrap();
-    let row = public_views::team_eligibility(&mut conn, &"fall".parse().unwrap(), TeamId(t[0]))
+    let today = chrono::NaiveDate::from_ymd_opt(2026, 9, 1).unwrap();
+    let row = public_views::team(&app.db, &"fall".parse().unwrap(), TeamId(t[0]), None, today)
         .await
+        .unwrap()
+        .eligibility
         .unwrap();
-    drop(conn);
     let api: Value = app
         .get("/api/v1/leagues/fall/eligibility")
         .await
@@ -390,13 +391,17 @@ async fn the_team_page_says_what_the_team_needs() {
     assert_eq!(json!(row.reasons), api_row["reasons"]);
     assert_eq!(row.eligible, api_row["eligible"]);
     // Another league's team is not found.
-    let mut conn = app.db.read().await.unwrap();
     assert!(
-        public_views::team_eligibility(&mut conn, &"fall".parse().unwrap(), TeamId(plain[0]))
-            .await
-            .is_err()
+        public_views::team(
+            &app.db,
+            &"fall".parse().unwrap(),
+            TeamId(plain[0]),
+            None,
+            today
+        )
+        .await
+        .is_err()
     );
-    drop(conn);
 
     // A second forfeit: out of the playoffs, with every failing reason, and one more
     // drops the team from the league.

@@ -21,7 +21,7 @@ use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 use serde_json::{Value, json};
 use spades_im::league::standings as league_standings;
 use spades_im::service::Role;
-use spades_im::service::{check, leagues, standings};
+use spades_im::service::{check, term::leagues, views::standings};
 
 use crate::helpers::{Api, TestApp, hand_of, spawn_app};
 

@@ -4,7 +4,7 @@
 use serde_json::{Value, json};
 use spades_im::db::{Db, Location};
 use spades_im::domain::{Clock, LeagueId, machine_zone};
-use spades_im::service::{Role, accounts};
+use spades_im::service::{Role, people::accounts};
 use sqlx::Connection;
 
 use crate::concurrency::bag_hand;

@@ -5,7 +5,7 @@
 
 use serde_json::{Value, json};
 use spades_im::service::Role;
-use spades_im::service::throttle::{DEVICE_BUDGET, USER_BUDGET};
+use spades_im::service::people::throttle::{DEVICE_BUDGET, USER_BUDGET};
 
 use crate::concurrency::{bag_hand, sweep};
 use crate::helpers::{

@@ -309,7 +309,7 @@ fn read_text(rule: Rule, text: &str) -> Result<Option<String>, String> {
         Rule::StudentId => StudentId::new(text)
             .map(|id| (id.as_str() != text).then(|| id.as_str().to_string()))
             .map_err(|bad| bad.to_string()),
-        Rule::Email => crate::service::players::check_email(Some(text), "email")
+        Rule::Email => crate::service::people::players::check_email(Some(text), "email")
             .map(|stored| stored.filter(|s| s != text))
             .map_err(|e| e.to_string()),
         Rule::Json { .. } => serde_json::from_str::<Value>(text)

@@ -16,11 +16,11 @@ use std::collections::{BTreeSet, HashMap};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use super::leagues::{League, LeagueView};
-use super::{ServiceError, User, audit, require_admin};
 use crate::db::league_doc::{self as db_doc, LEAGUE, Ref, TABLES, Table};
 use crate::db::{Conn, Db, leagues as db_leagues};
 use crate::domain::{ErrorCode, LeagueId, Slug};
+use crate::service::term::leagues::{League, LeagueView};
+use crate::service::{ServiceError, User, audit, require_admin};
 use plan::{Making, Plan};
 
 /// The document's `format`.
@@ -178,9 +178,11 @@ pub(super) fn refused(pointer: &str, message: impl Into<String>) -> ServiceError
 /// first fault is the answer, and nothing is written.
 pub async fn import(db: &Db, user: &User, input: &ImportInput) -> Result<Imported, ServiceError> {
     require_admin(user)?;
-    let slug = super::leagues::check_slug(Some(&input.slug), "")?;
+    let slug = crate::service::term::leagues::check_slug(Some(&input.slug), "")?;
     let name = match &input.name {
-        Some(name) => Some(super::leagues::name_rule("name", "the league's name").check(name)?),
+        Some(name) => Some(
+            crate::service::term::leagues::name_rule("name", "the league's name").check(name)?,
+        ),
         None => None,
     };
     let mut doc = input
@@ -233,7 +235,7 @@ pub async fn import(db: &Db, user: &User, input: &ImportInput) -> Result<Importe
         .await?
         .ok_or(ServiceError::NotFound)?;
     let league = League::from_row(row)?;
-    super::playoffs::check_imported(&mut tx, league_id)
+    crate::service::playoffs::check_imported(&mut tx, league_id)
         .await?
         .map_or(Ok(()), |problem| Err(refused("/brackets/0", problem)))?;
     tx.commit().await?;

@@ -28,7 +28,7 @@ fn page(public_url: &url::Url, path: &str) -> String {
 
 /// A token for an unsubscribe link: 128 random bits in hex.
 pub fn new_token() -> String {
-    crate::service::accounts::random_hex(16)
+    crate::service::people::accounts::random_hex(16)
 }
 
 /// One event, to be told to the teams it concerns (and the league's supervisors).

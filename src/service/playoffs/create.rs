@@ -15,10 +15,10 @@ use crate::domain::{BracketId, DivisionId, LeagueId, MatchId, TeamId, Timestamp}
 use crate::league::bracket::{self, Bracket, BracketError, BracketState, Format, GrandFinal};
 use crate::league::divisions::{division_winners_first, winners_first_words};
 use crate::league::standings::Standing;
-use crate::service::divisions::Divisions;
-use crate::service::leagues::league_by_slug;
 use crate::service::notices::bracket as bracket_notices;
-use crate::service::standings::standings;
+use crate::service::term::divisions::Divisions;
+use crate::service::term::leagues::league_by_slug;
+use crate::service::views::standings::standings;
 use crate::service::{ServiceError, User, audit, require_admin};
 
 /// `POST /api/v1/leagues/{slug}/playoffs`.
@@ -86,7 +86,7 @@ struct Plan {
 
 async fn plan(
     conn: &mut Conn,
-    league: &crate::service::leagues::League,
+    league: &crate::service::term::leagues::League,
     input: &PlayoffsInput,
 ) -> Result<Plan, ServiceError> {
     let (format, grand_final, third_place) = shape(input)?;
@@ -139,7 +139,7 @@ async fn plan(
 /// `invalid_division` on `seeding` when the league has no divisions).
 async fn winners_first(
     conn: &mut Conn,
-    league: &crate::service::leagues::League,
+    league: &crate::service::term::leagues::League,
     table: &[Standing],
     wanted: usize,
 ) -> Result<(Vec<TeamId>, Option<String>), ServiceError> {
@@ -206,19 +206,24 @@ fn shape(input: &PlayoffsInput) -> Result<(Format, GrandFinal, bool), ServiceErr
 /// The standings of the teams that may play in the playoffs.
 async fn eligible_standings(
     conn: &mut Conn,
-    league: &crate::service::leagues::League,
+    league: &crate::service::term::leagues::League,
 ) -> Result<Vec<Standing>, ServiceError> {
     // Only eligible teams are seeded (withdrawn teams never are); the standings once, for
     // the verdicts and the seeds.
     let teams = db_leagues::teams(&mut *conn, league.row.id).await?;
     let overrides = db_leagues::overrides(&mut *conn, league.row.id).await?;
     let all = standings(&mut *conn, league).await?;
-    let eligible: Vec<TeamId> =
-        crate::service::eligibility::judge(league, &teams, &overrides, &all, Default::default())
-            .into_iter()
-            .filter(|row| row.eligible)
-            .map(|row| row.team_id)
-            .collect();
+    let eligible: Vec<TeamId> = crate::service::playoffs::eligibility::judge(
+        league,
+        &teams,
+        &overrides,
+        &all,
+        Default::default(),
+    )
+    .into_iter()
+    .filter(|row| row.eligible)
+    .map(|row| row.team_id)
+    .collect();
     Ok(all
         .into_iter()
         .filter(|s| eligible.contains(&s.team_id))
@@ -232,7 +237,7 @@ async fn checked_plan(
     user: &User,
     slug: &Slug,
     input: &PlayoffsInput,
-) -> Result<(crate::service::leagues::League, Plan), ServiceError> {
+) -> Result<(crate::service::term::leagues::League, Plan), ServiceError> {
     require_admin(user)?;
     let league = league_by_slug(&mut *conn, slug).await?;
     let plan = plan(conn, &league, input).await?;

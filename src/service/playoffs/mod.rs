@@ -6,11 +6,14 @@
 //!
 //! `create` checks the input and seeds and stores a new bracket; `advance` moves winners on;
 //! `view` shows a bracket; `stored` reads a stored bracket back, replays it and brings it in
-//! line (shared by the three).
+//! line (shared by the three). Who may enter: `eligibility` (a team, judged by the league's
+//! settings) and `player_eligibility` (a player in a playoff lineup).
 
 mod advance;
 mod create;
+pub mod eligibility;
 mod labels;
+pub mod player_eligibility;
 mod stored;
 mod view;
 

@@ -14,7 +14,7 @@ use crate::league::bracket::{
     Bracket, BracketState, Entrant, Format, GrandFinal, MatchStatus as Slot, Section, match_label,
 };
 use crate::rules::Team;
-use crate::service::leagues::league_by_slug;
+use crate::service::term::leagues::league_by_slug;
 use crate::service::{ServiceError, TeamRef};
 
 /// A match of the bracket (docs/api.md §4.8).

@@ -5,9 +5,9 @@ use crate::domain::Slug;
 use actix_web::{HttpResponse, post, web};
 
 use crate::domain::{MatchId, TeamId};
-use crate::service::conduct::{self, CheckInInput, RatingInput};
-use crate::service::eligibility::{self, EligibilityRow, OverrideInput};
-use crate::service::match_view::MatchView;
+use crate::service::night::conduct::{self, CheckInInput, RatingInput};
+use crate::service::night::match_view::MatchView;
+use crate::service::playoffs::eligibility::{self, EligibilityRow, OverrideInput};
 use crate::web::AppState;
 use crate::web::api::responses::{AdminOnly, BodyRefused, SupervisorOnly, Unauthenticated};
 use crate::web::error::{AppError, ErrorBody};

@@ -4,7 +4,7 @@ use crate::domain::Slug;
 use actix_web::{HttpResponse, get, post, web};
 use serde::Serialize;
 
-use crate::service::divisions::{self, DivisionView, NewDivisionInput};
+use crate::service::term::divisions::{self, DivisionView, NewDivisionInput};
 use crate::web::AppState;
 use crate::web::api::responses::{AdminOnly, BadReadCredentials, BodyRefused, Unauthenticated};
 use crate::web::error::{AppError, ErrorBody};

@@ -6,8 +6,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::domain::MatchId;
 use crate::league::settings::Settings;
-use crate::service::leagues::{self, LeagueView, NewLeagueInput};
-use crate::service::seasons::{self, CloneInput};
+use crate::service::term::leagues::{self, LeagueView, NewLeagueInput};
+use crate::service::term::seasons::{self, CloneInput};
 use crate::web::AppState;
 use crate::web::api::responses::{AdminOnly, BadReadCredentials, BodyRefused, Unauthenticated};
 use crate::web::error::{AppError, ErrorBody};

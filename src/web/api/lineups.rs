@@ -4,8 +4,8 @@
 use actix_web::{HttpResponse, post, web};
 
 use crate::domain::MatchId;
-use crate::service::lineups::{self, LineupInput};
-use crate::service::match_view::MatchView;
+use crate::service::night::lineups::{self, LineupInput};
+use crate::service::night::match_view::MatchView;
 use crate::web::AppState;
 use crate::web::api::responses::{BodyRefused, SupervisorOnly, Unauthenticated};
 use crate::web::error::{AppError, ErrorBody};

@@ -7,10 +7,11 @@ use serde::{Deserialize, Serialize};
 
 use crate::domain::MatchId;
 use crate::rules::HandInput;
-use crate::service::admin_schedule::MatchSaved;
-use crate::service::match_view::MatchView;
-use crate::service::matches::{self, AnswerShape, ForfeitInput, NewHandEntry};
-use crate::service::schedule::{
+use crate::service::night::access;
+use crate::service::night::match_view::MatchView;
+use crate::service::night::matches::{self, AnswerShape, ForfeitInput, NewHandEntry};
+use crate::service::term::admin_schedule::MatchSaved;
+use crate::service::term::schedule::{
     NewMatchInput, ScheduleInput, create_match_view, generate_schedule_views,
 };
 use crate::web::AppState;
@@ -145,7 +146,8 @@ async fn list_matches(
     query: web::Query<MatchPageQuery>,
 ) -> Result<HttpResponse, AppError> {
     let after = query.after.map(MatchId);
-    let page = crate::service::match_view::league_matches(&state.db, &slug, after, query.limit);
+    let page =
+        crate::service::night::match_view::league_matches(&state.db, &slug, after, query.limit);
     let page = page.await?;
     Ok(HttpResponse::Ok().json(MatchListPage {
         matches: page.matches,
@@ -170,7 +172,7 @@ async fn show_match(
     state: web::Data<AppState>,
     id: web::Path<MatchId>,
 ) -> Result<HttpResponse, AppError> {
-    Ok(HttpResponse::Ok().json(crate::service::match_view::view(&state.db, *id).await?))
+    Ok(HttpResponse::Ok().json(crate::service::night::match_view::view(&state.db, *id).await?))
 }
 
 /// What a start may carry: nothing (no body at all), or an idempotency key.
@@ -217,7 +219,7 @@ async fn start_match(
     body: OptionalApiJson<StartRequest>,
 ) -> Result<HttpResponse, AppError> {
     // The caller's rights before the body, as every write to a match (`match_body`).
-    matches::check_writable(&state.db, &who.user, *id).await?;
+    access::check_writable(&state.db, &who.user, *id).await?;
     let input = body.into_inner()?.unwrap_or_default();
     let started = matches::start(&state.db, &who.user, *id, input.idempotency_key.as_deref());
     Ok(super::acted(started.await?))

@@ -27,7 +27,7 @@ use actix_web::HttpResponse;
 use actix_web::http::header::ContentType;
 
 use crate::domain::MatchId;
-use crate::service::action_keys::{Acted, FirstAnswer};
+use crate::service::night::action_keys::{Acted, FirstAnswer};
 use crate::web::AppState;
 use crate::web::error::AppError;
 use crate::web::extract::{ApiJson, Authed};
@@ -43,7 +43,7 @@ pub(crate) async fn match_body<T>(
     id: MatchId,
     body: ApiJson<T>,
 ) -> Result<T, AppError> {
-    crate::service::matches::check_writable(&state.db, &who.user, id).await?;
+    crate::service::night::access::check_writable(&state.db, &who.user, id).await?;
     body.into_inner()
 }
 

@@ -5,8 +5,8 @@
 use actix_web::{HttpResponse, get, post, web};
 
 use crate::domain::{PlayerId, TeamId};
-use crate::service::player_eligibility::{self, PlayerEligibility, PlayerOverrideInput};
-use crate::service::player_stats::{self, TeamStats};
+use crate::service::playoffs::player_eligibility::{self, PlayerEligibility, PlayerOverrideInput};
+use crate::service::views::player_stats::{self, TeamStats};
 use crate::web::AppState;
 use crate::web::api::responses::{AdminOnly, BadReadCredentials, BodyRefused, Unauthenticated};
 use crate::web::error::{AppError, ErrorBody};

@@ -6,7 +6,7 @@ use actix_web::{HttpResponse, get, patch, post, web};
 use serde::Serialize;
 
 use crate::domain::{PlayerId, TeamId};
-use crate::service::players::{
+use crate::service::people::players::{
     self, EraseInput, ExportInput, NewPlayerInput, PersonExport, Player, PlayerChange,
 };
 use crate::web::AppState;

@@ -8,9 +8,9 @@ use futures_util::future::LocalBoxFuture;
 use serde::de::DeserializeOwned;
 
 use crate::domain::MatchId;
-use crate::service::admin_schedule::{MatchSaved, ScheduleWarning, warnings_after_write};
-use crate::service::match_view::MatchView;
-use crate::service::reschedule::{
+use crate::service::night::match_view::MatchView;
+use crate::service::term::admin_schedule::{MatchSaved, ScheduleWarning, warnings_after_write};
+use crate::service::term::reschedule::{
     self, CallOff, MatchChange, NightMove, NightMoved, RoundSchedule,
 };
 use crate::web::AppState;

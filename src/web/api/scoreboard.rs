@@ -4,7 +4,7 @@
 use actix_web::http::header;
 use actix_web::{HttpResponse, get, web};
 
-use crate::service::summaries::{self, Board};
+use crate::service::views::summaries::{self, Board};
 use crate::web::AppState;
 use crate::web::api::responses::BadReadCredentials;
 use crate::web::error::AppError;

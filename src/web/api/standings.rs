@@ -1,12 +1,12 @@
 //! A league's standings in the JSON API (docs/api.md §6).
 
 use crate::domain::{DivisionId, Slug, TeamId};
-use crate::service::divisions::Placed;
+use crate::service::term::divisions::Placed;
 use actix_web::{HttpResponse, get, web};
 use serde::Serialize;
 
 use crate::league::standings::Standing;
-use crate::service::eligibility::EligibilityTable;
+use crate::service::playoffs::eligibility::EligibilityTable;
 use crate::web::AppState;
 use crate::web::api::responses::BadReadCredentials;
 use crate::web::error::{AppError, ErrorBody};
@@ -91,7 +91,7 @@ async fn standings(
     state: web::Data<AppState>,
     slug: web::Path<Slug>,
 ) -> Result<HttpResponse, AppError> {
-    let (rows, rated, placed) = crate::service::standings::table(&state.db, &slug).await?;
+    let (rows, rated, placed) = crate::service::views::standings::table(&state.db, &slug).await?;
     Ok(HttpResponse::Ok().json(StandingsOut {
         rows: rows
             .iter()
@@ -119,5 +119,6 @@ async fn eligibility(
     state: web::Data<AppState>,
     slug: web::Path<Slug>,
 ) -> Result<HttpResponse, AppError> {
-    Ok(HttpResponse::Ok().json(crate::service::eligibility::of_league(&state.db, &slug).await?))
+    Ok(HttpResponse::Ok()
+        .json(crate::service::playoffs::eligibility::of_league(&state.db, &slug).await?))
 }

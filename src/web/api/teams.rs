@@ -5,8 +5,8 @@ use actix_web::{HttpResponse, get, patch, post, web};
 use serde::Serialize;
 
 use crate::domain::TeamId;
-use crate::service::roster::{self, TeamChange};
-use crate::service::teams::{self, NewTeamInput, TeamView};
+use crate::service::term::roster::edits::{self, TeamChange};
+use crate::service::term::teams::{self, NewTeamInput, TeamView};
 use crate::web::AppState;
 use crate::web::api::responses::{AdminOnly, BadReadCredentials, BodyRefused, Unauthenticated};
 use crate::web::error::{AppError, ErrorBody};
@@ -104,5 +104,5 @@ async fn change_team(
     body: ApiJson<TeamChange>,
 ) -> Result<HttpResponse, AppError> {
     let change = body.into_inner()?;
-    Ok(HttpResponse::Ok().json(roster::patch_team(&state.db, &who.user, *id, &change).await?))
+    Ok(HttpResponse::Ok().json(edits::patch_team(&state.db, &who.user, *id, &change).await?))
 }

@@ -5,7 +5,7 @@
 use actix_web::{HttpResponse, get, patch, post, web};
 use serde::{Deserialize, Serialize};
 
-use crate::service::users::{self, Account, AccountChange, NewAccount};
+use crate::service::people::users::{self, Account, AccountChange, NewAccount};
 use crate::web::AppState;
 use crate::web::api::responses::{AdminOnly, BodyRefused, Unauthenticated};
 use crate::web::error::{AppError, ErrorBody};

@@ -10,8 +10,8 @@ use askama::Template;
 use serde::Deserialize;
 
 use crate::domain::{Field, TextEnum, TokenId};
-use crate::service::device_cookie::{self, DeviceKey};
-use crate::service::{Role, ServiceError, accounts, throttle};
+use crate::service::people::device_cookie::{self, DeviceKey};
+use crate::service::{Role, ServiceError, people::accounts, people::throttle};
 use crate::web::AppState;
 use crate::web::error::{AppError, PageError};
 use crate::web::extract::{Authed, CsrfForm, Supervisor, Via, Viewer};

@@ -1,5 +1,5 @@
 //! "Log in with your campus account": the two ends of the OpenID Connect flow. The flow
-//! itself is [`crate::service::oidc`]'s; here are the cookies, the answers and the log.
+//! itself is [`crate::service::people::oidc`]'s; here are the cookies, the answers and the log.
 //!
 //! The flow cookie is `SameSite=Lax`, as is the session cookie a campus sign-in opens: the
 //! browser comes back from the provider's site, and a `Strict` cookie would be sent neither
@@ -12,8 +12,8 @@ use actix_web::{HttpRequest, HttpResponse, get, web};
 use askama::Template;
 
 use super::account::{NextQuery, log_in_as, safe_next};
-use crate::service::accounts;
-use crate::service::oidc::{Callback, CampusSignIn, FLOW_SECONDS, Refusal};
+use crate::service::people::accounts;
+use crate::service::people::oidc::{Callback, CampusSignIn, FLOW_SECONDS, Refusal};
 use crate::web::AppState;
 use crate::web::error::{AppError, PageError};
 use crate::web::respond::{html, no_store};

@@ -6,7 +6,7 @@ use askama::Template;
 
 use crate::rules::describe::{RuleLine, describe, readings};
 use crate::rules::params::{self, BagOverflow, BlindWhen, Rules};
-use crate::service::league_home::{self, LeagueCard};
+use crate::service::views::league_home::{self, LeagueCard};
 use crate::web::AppState;
 use crate::web::error::{AppError, PageError};
 use crate::web::extract::Viewer;

@@ -12,7 +12,7 @@ use serde::Deserialize;
 use crate::domain::words::{self, plural};
 use crate::domain::{LocalTime, MatchId, MatchStatus, TextEnum, parse_day};
 use crate::rules::Stage;
-use crate::service::admin_schedule::{ScheduleAdmin, ScheduleMatch};
+use crate::service::term::admin_schedule::{ScheduleAdmin, ScheduleMatch};
 use crate::web::view::time;
 
 /// A match's change form as typed. A field the form does not show (a started match shows

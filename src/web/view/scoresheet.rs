@@ -9,8 +9,9 @@ use crate::domain::MatchId;
 use crate::rules::calculator::{ScoreRequest, ScoreResponse, ScoredHandOut};
 use crate::rules::hand::{BidInput, HandInput, TeamHandInput};
 use crate::rules::{Phase, Rules, Team, TeamResult, WinReason};
-use crate::service::lineups::{Lineup, LineupRow, Seat};
-use crate::service::match_view::MatchView;
+use crate::service::night::lineups::LineupRow;
+use crate::service::night::match_view::MatchView;
+use crate::service::night::match_view::{Lineup, Seat};
 
 pub struct Scoresheet {
     /// The table's `id`: `sheet` (the console, the calculator), `scoresheet` on the match

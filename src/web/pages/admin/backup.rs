@@ -6,7 +6,7 @@ use askama::Template;
 
 use super::Empty;
 use crate::db::StoreKind;
-use crate::service::admin_views;
+use crate::service::views::admin_views;
 use crate::web::AppState;
 use crate::web::error::PageError;
 use crate::web::extract::{Admin, CsrfForm};

@@ -9,7 +9,7 @@ use askama::Template;
 use crate::domain::{MatchId, Role, TextEnum};
 use crate::invocation;
 use crate::rules::Stage;
-use crate::service::admin_views;
+use crate::service::views::admin_views;
 use crate::web::AppState;
 use crate::web::error::PageError;
 use crate::web::extract::Admin;

@@ -6,7 +6,7 @@ use actix_web::{HttpResponse, post, web};
 
 use super::league::{DivisionForm, Typed, render_league};
 use super::{Errors, fixable};
-use crate::service::divisions::{self, NewDivisionInput};
+use crate::service::term::divisions::{self, NewDivisionInput};
 use crate::web::AppState;
 use crate::web::error::PageError;
 use crate::web::extract::{Admin, CsrfForm};

@@ -9,8 +9,9 @@ use askama::Template;
 use serde::Deserialize;
 
 use super::{Done, Errors, done, fixable};
-use crate::service::roster::{self, RosterRow};
-use crate::service::{ServiceError, admin_views};
+use crate::service::term::roster::export::{ROSTER_EXPORT_COLUMNS, export_roster};
+use crate::service::term::roster::import::{RosterRow, import_roster, preview_roster};
+use crate::service::{ServiceError, views::admin_views};
 use crate::web::AppState;
 use crate::web::error::PageError;
 use crate::web::extract::{Admin, CsrfForm};
@@ -74,13 +75,13 @@ pub(super) async fn import(
 ) -> Result<HttpResponse, PageError> {
     let mut errors = Errors::default();
     if form.confirm == "1" {
-        match roster::import_roster(&state.db, &who.user, &slug, &form.csv).await {
+        match import_roster(&state.db, &who.user, &slug, &form.csv).await {
             Ok(_) => return Ok(done(&slug, Done::Import)),
             Err(e) if fixable(&e) => errors = csv_errors(&e),
             Err(e) => return Err(e.into()),
         }
     }
-    let page = match roster::preview_roster(&state.db, &who.user, &slug, &form.csv).await {
+    let page = match preview_roster(&state.db, &who.user, &slug, &form.csv).await {
         Ok(preview) => ImportPage {
             nav: who.nav(),
             slug: preview.slug,
@@ -119,8 +120,8 @@ pub(super) async fn roster_csv(
     Admin(who): Admin,
     slug: web::Path<Slug>,
 ) -> Result<HttpResponse, PageError> {
-    let lines = roster::export_roster(&state.db, &who.user, &slug).await?;
-    let mut csv = Csv::with_header(&roster::ROSTER_EXPORT_COLUMNS)?;
+    let lines = export_roster(&state.db, &who.user, &slug).await?;
+    let mut csv = Csv::with_header(&ROSTER_EXPORT_COLUMNS)?;
     for line in &lines {
         csv.row(&line.cells())?;
     }

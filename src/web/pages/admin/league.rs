@@ -15,9 +15,9 @@ use crate::domain::{
     DivisionId, MatchId, MatchStatus, PersonName, TeamId, TeamName, UserId, words,
 };
 use crate::rules::Stage;
-use crate::service::admin_views::{self, LeagueAdmin};
-use crate::service::divisions::{self, DivisionView};
-use crate::service::teams::TeamView;
+use crate::service::term::divisions::{self, DivisionView};
+use crate::service::term::teams::TeamView;
+use crate::service::views::admin_views::{self, LeagueAdmin};
 use crate::web::AppState;
 use crate::web::error::PageError;
 use crate::web::extract::{Admin, Authed};

@@ -8,7 +8,7 @@ use serde_json::{Map, Value};
 use super::Errors;
 use crate::league::settings::Settings;
 use crate::rules::{RulesSpec, Stage};
-use crate::service::leagues::{League, NewLeagueInput, StageRules};
+use crate::service::term::leagues::{League, NewLeagueInput, StageRules};
 
 #[derive(Debug, Clone, Default, Deserialize)]
 pub(super) struct LeagueForm {

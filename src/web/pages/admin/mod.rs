@@ -7,8 +7,8 @@
 //! Every route takes [`Admin`](crate::web::extract::Admin) (an anonymous browser is sent to
 //! the login page, a supervisor gets 403); every POST is a
 //! [`CsrfForm`](crate::web::extract::CsrfForm); every answer is `Cache-Control: no-store`.
-//! Each page reads through one `service::admin_views` call (the schedule page through
-//! `service::admin_schedule`) and each form writes through one service call. A form with an
+//! Each page reads through one `service::views::admin_views` call (the schedule page through
+//! `service::term::admin_schedule`) and each form writes through one service call. A form with an
 //! error is shown again with every typed value and the message next to the field, and
 //! nothing is written.
 

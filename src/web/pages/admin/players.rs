@@ -4,7 +4,7 @@
 //! their personal data (after a ticked confirmation) and the download of everything held
 //! about them (the JSON of `POST /api/v1/people/export`, found by the student id the server
 //! reads from the player: it never travels in a URL). Student ids and emails are shown here
-//! only (admins); every change goes through `service::players`, which audits it without
+//! only (admins); every change goes through `service::people::players`, which audits it without
 //! them.
 
 use actix_web::http::header;
@@ -14,11 +14,11 @@ use serde::Deserialize;
 
 use super::{Empty, Errors, fixable};
 use crate::domain::{ErrorCode, PlayerId, Slug, TeamId};
-use crate::service::player_eligibility::{self, PlayerOverrideInput};
-use crate::service::players::{
+use crate::service::people::players::{
     self, EraseInput, ExportInput, FORMER_PLAYER, NewPlayerInput, Player, PlayerChange,
 };
-use crate::service::{ServiceError, teams};
+use crate::service::playoffs::player_eligibility::{self, PlayerOverrideInput};
+use crate::service::{ServiceError, term::teams};
 use crate::web::AppState;
 use crate::web::error::PageError;
 use crate::web::extract::{Admin, Authed, CsrfForm};

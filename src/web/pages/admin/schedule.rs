@@ -13,7 +13,7 @@ use crate::domain::ErrorCode;
 use crate::domain::{TeamId, TextEnum};
 use crate::rules::Stage;
 use crate::service::ServiceError;
-use crate::service::schedule::{NewMatchInput, ScheduleInput, ScheduleMode};
+use crate::service::term::schedule::{NewMatchInput, ScheduleInput, ScheduleMode};
 use crate::web::AppState;
 use crate::web::error::PageError;
 use crate::web::extract::{Admin, CsrfForm};
@@ -109,7 +109,7 @@ pub(super) async fn generate_schedule(
     let (mode, key) = mode_of(&form.mode);
     let result = match schedule_input(&form, mode) {
         Ok(input) => {
-            crate::service::schedule::generate_schedule(&state.db, &who.user, &slug, &input)
+            crate::service::term::schedule::generate_schedule(&state.db, &who.user, &slug, &input)
                 .await
                 .map_err(generation_refusal)
         }
@@ -193,7 +193,7 @@ pub(super) async fn add_match(
 ) -> Result<HttpResponse, PageError> {
     let result = match match_input(&form) {
         Ok(input) => {
-            crate::service::schedule::create_match(&state.db, &who.user, &slug, &input).await
+            crate::service::term::schedule::create_match(&state.db, &who.user, &slug, &input).await
         }
         Err(e) => Err(e),
     };

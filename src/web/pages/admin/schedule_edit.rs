@@ -4,7 +4,7 @@
 //! table or a team taken on the new date, and re-posts with `confirm=1` and what it listed
 //! (`seen`), so a night that changed in between is previewed again (409) instead of moved.
 //!
-//! Each form writes through one `service::reschedule` call; a refused one comes back on the
+//! Each form writes through one `service::term::reschedule` call; a refused one comes back on the
 //! schedule page (422 with what was typed, 409 with the match as it is now).
 
 use crate::domain::Slug;
@@ -20,8 +20,8 @@ use super::{Errors, fixable};
 use crate::domain::ErrorCode;
 use crate::domain::{LocalTime, MatchId, MatchStatus, TeamId, parse_day};
 use crate::service::ServiceError;
-use crate::service::admin_schedule::{self, NightPreview, ScheduleAdmin, ScheduleMatch};
-use crate::service::reschedule::{self, CallOff, MatchChange, NightMove};
+use crate::service::term::admin_schedule::{self, NightPreview, ScheduleAdmin, ScheduleMatch};
+use crate::service::term::reschedule::{self, CallOff, MatchChange, NightMove};
 use crate::web::AppState;
 use crate::web::error::{AppError, PageError};
 use crate::web::extract::{Admin, Authed, CsrfForm};

@@ -31,7 +31,7 @@ use crate::domain::words::plural;
 use crate::domain::{MatchId, MatchStatus, parse_day};
 use crate::rules::Stage;
 use crate::service::ServiceError;
-use crate::service::admin_schedule::{self, ScheduleAdmin, ScheduleMatch, ScheduleWarning};
+use crate::service::term::admin_schedule::{self, ScheduleAdmin, ScheduleMatch, ScheduleWarning};
 use crate::web::AppState;
 use crate::web::error::PageError;
 use crate::web::extract::{Admin, Authed};

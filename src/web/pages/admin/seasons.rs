@@ -4,7 +4,7 @@
 //! that never began, after a confirmation. The whole-league download is the API's
 //! `GET /api/v1/leagues/{slug}/export`, which takes the admin's session cookie as it is.
 //!
-//! Each write is one call of `service::seasons` or `service::league_doc` (which audit it); a
+//! Each write is one call of `service::term::seasons` or `service::league_doc` (which audit it); a
 //! refusal is shown on the same page, focused, with every typed value kept.
 
 use actix_web::http::StatusCode;
@@ -15,8 +15,8 @@ use serde::Deserialize;
 use super::{Done, Errors, done, fixable};
 use crate::domain::{MatchId, Slug};
 use crate::service::league_doc::{self, ImportInput};
-use crate::service::seasons::{self, CloneInput};
-use crate::service::{ServiceError, admin_schedule, leagues};
+use crate::service::term::seasons::{self, CloneInput};
+use crate::service::{ServiceError, term::admin_schedule, term::leagues};
 use crate::web::AppState;
 use crate::web::api::league_doc::IMPORT_LIMIT;
 use crate::web::error::{AppError, PageError};

@@ -10,11 +10,11 @@ use serde::Deserialize;
 use super::league::{SupervisorForm, TeamForm, Typed, render_league};
 use super::{Done, Empty, Errors, done, fixable};
 use crate::domain::{DivisionId, TeamId, UserId};
-use crate::service::leagues;
-use crate::service::players::PlayerInput;
-use crate::service::roster::TeamChange;
-use crate::service::teams::NewTeamInput;
-use crate::service::{ServiceError, roster};
+use crate::service::ServiceError;
+use crate::service::people::players::PlayerInput;
+use crate::service::term::leagues;
+use crate::service::term::roster::edits::{self, TeamChange};
+use crate::service::term::teams::NewTeamInput;
 use crate::web::AppState;
 use crate::web::error::PageError;
 use crate::web::extract::{Admin, CsrfForm};
@@ -59,7 +59,9 @@ pub(super) async fn add_team(
     CsrfForm(form): CsrfForm<TeamForm>,
 ) -> Result<HttpResponse, PageError> {
     let added = match team_input(&form) {
-        Ok(input) => crate::service::teams::add_team(&state.db, &who.user, &slug, &input).await,
+        Ok(input) => {
+            crate::service::term::teams::add_team(&state.db, &who.user, &slug, &input).await
+        }
         Err(e) => Err(e),
     };
     match added {
@@ -90,7 +92,7 @@ pub(super) async fn edit_team(
                 name: Some(form.name.clone()),
                 division,
             };
-            roster::change_team(&state.db, &who.user, &slug, id, &change).await
+            edits::change_team(&state.db, &who.user, &slug, id, &change).await
         }
         Err(e) => Err(e),
     };
@@ -124,7 +126,7 @@ pub(super) async fn withdraw_team(
 ) -> Result<HttpResponse, PageError> {
     let (slug, id) = path.into_inner();
     let withdrawn = form.withdrawn != "0";
-    roster::set_withdrawn(&state.db, &who.user, &slug, id, withdrawn).await?;
+    edits::set_withdrawn(&state.db, &who.user, &slug, id, withdrawn).await?;
     Ok(done(
         &slug,
         if withdrawn {

@@ -2,7 +2,7 @@
 //! add an account (role, leagues for a supervisor, email), change a role or an email,
 //! deactivate or reactivate, reset a password. A one-time password is shown once, on the
 //! page that answers the add or the reset: never in a URL or a log line. Every change goes
-//! through `service::users`, which audits it.
+//! through `service::people::users`, which audits it.
 
 use actix_web::{HttpResponse, get, post, web};
 use askama::Template;
@@ -10,8 +10,8 @@ use serde::Deserialize;
 
 use super::{Empty, Errors, fixable};
 use crate::domain::{ErrorCode, Role, Slug, TextEnum};
-use crate::service::users::{self, Account, AccountChange, NewAccount};
-use crate::service::{ServiceError, leagues};
+use crate::service::people::users::{self, Account, AccountChange, NewAccount};
+use crate::service::{ServiceError, term::leagues};
 use crate::web::AppState;
 use crate::web::error::PageError;
 use crate::web::extract::{Admin, Authed, CsrfForm};

@@ -9,7 +9,7 @@ use super::{back_to_console, result_words, supervised};
 use crate::domain::ErrorCode;
 use crate::domain::MatchId;
 use crate::service::ServiceError;
-use crate::service::match_view::MatchView;
+use crate::service::night::match_view::MatchView;
 use crate::web::AppState;
 use crate::web::error::PageError;
 use crate::web::extract::Authed;

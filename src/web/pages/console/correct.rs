@@ -14,9 +14,9 @@ use crate::domain::ErrorCode;
 use crate::domain::{Field, FieldError};
 use crate::domain::{MatchId, MatchStatus, words};
 use crate::rules::hand::{HandInput, TeamHandInput};
-use crate::service::match_view::MatchView;
-use crate::service::matches;
-use crate::service::{ServiceError, console_views};
+use crate::service::night::match_view::MatchView;
+use crate::service::night::matches;
+use crate::service::{ServiceError, night::console_views};
 use crate::web::AppState;
 use crate::web::error::{AppError, PageError};
 use crate::web::extract::{Authed, CsrfForm, Supervisor};
@@ -248,7 +248,7 @@ async fn render_reset(
     fields: &[(String, String)],
     ids: &[MatchId],
 ) -> Result<HttpResponse, PageError> {
-    let views = crate::service::match_view::views_after_write(&state.db, ids).await?;
+    let views = crate::service::night::match_view::views_after_write(&state.db, ids).await?;
     let mut resets = Vec::with_capacity(views.len());
     for m in views {
         resets.push(ResetLine {
@@ -259,7 +259,7 @@ async fn render_reset(
                 words::points(m.a.score),
                 words::points(m.b.score)
             ),
-            state: crate::service::summaries::state_words(&m),
+            state: crate::service::views::summaries::state_words(&m),
             hands: m.hands.len(),
         });
     }

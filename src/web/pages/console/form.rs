@@ -10,8 +10,8 @@ use crate::rules::form::TypedHand;
 use crate::rules::hand::HandInput;
 use crate::rules::hand::seat;
 use crate::rules::{Game, Team, TeamTotal};
-use crate::service::accounts::random_hex;
-use crate::service::match_view::MatchView;
+use crate::service::night::match_view::MatchView;
+use crate::service::people::accounts::random_hex;
 
 /// What was posted by a console form, kept as text so it comes back as typed. Field names:
 /// `a_bid0` (seat 1), `a_bid1` (seat 3), `b_bid0` (seat 2), `b_bid1` (seat 4), the same

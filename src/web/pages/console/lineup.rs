@@ -5,23 +5,16 @@
 //! with the camera where the browser can). The console never shows a student ID or an
 //! email: a refusal names the seat and the team, not what was typed.
 //!
-//! Every write goes through `service::lineups::set_lineup`, as the JSON API's does. A refused
+//! Every write goes through `service::night::lineups::set_lineup`, as the JSON API's does. A refused
 //! lineup re-renders the console (422) with the error summary at the top, the typed values
 //! kept and the message at the field; a closed match gives the console's conflict (409).
 
-use actix_web::http::StatusCode;
-use actix_web::{HttpResponse, post, web};
-
-use super::conduct::refused;
-use super::match_console::{Shown, render_console};
-use super::{ConsolePost, back_to_console, idempotency_key, supervised};
+use super::idempotency_key;
 use crate::domain::{ErrorCode, FieldError, MatchStatus, TextEnum};
 use crate::rules::Team;
-use crate::service::ServiceError;
-use crate::service::lineups::{self, LineupInput, Seat};
-use crate::service::match_view::MatchView;
-use crate::web::AppState;
-use crate::web::error::PageError;
+use crate::service::night::lineups::LineupInput;
+use crate::service::night::match_view::MatchView;
+use crate::service::night::match_view::Seat;
 
 /// A lineup form as posted, kept as typed so it comes back as it was.
 #[derive(Debug, Clone, Default)]
@@ -68,13 +61,13 @@ impl LineupForm {
         }
     }
 
-    fn team(&self) -> Option<Team> {
+    pub(super) fn team(&self) -> Option<Team> {
         Team::parse(&self.team).ok()
     }
 
     /// The lineup as the service takes it: both seats by student ID where one is typed, else
     /// both picked from the roster; or what is missing (`team_name` names the team).
-    fn to_input(&self, team_name: &str) -> Result<LineupInput, FieldError> {
+    pub(super) fn to_input(&self, team_name: &str) -> Result<LineupInput, FieldError> {
         let typed = self.student_ids.iter().map(|s| !s.is_empty());
         let typed: Vec<bool> = typed.collect();
         if typed.iter().any(|t| *t) {
@@ -290,38 +283,6 @@ fn words_of(
         None => format!("lineup-{key}-player1"),
     };
     (seat, message, target)
-}
-
-/// Sets a team's lineup (from the next hand on, once a hand was played).
-#[post("/supervise/matches/{id}/lineup")]
-pub(super) async fn set_lineup(
-    state: web::Data<AppState>,
-    ConsolePost { who, id, fields }: ConsolePost,
-) -> Result<HttpResponse, PageError> {
-    let form = LineupForm::from_pairs(&fields);
-    // The caller's rights before the form: 404 outside their leagues, whatever was sent.
-    let view = supervised(&state, &who, id).await?;
-    let team_name = match form.team() {
-        Some(Team::B) => view.team_b.name.clone(),
-        _ => view.team_a.name.clone(),
-    };
-    let error = match form.to_input(&team_name) {
-        Err(e) => e,
-        Ok(input) => match lineups::set_lineup(&state.db, &who.user, id, &input).await {
-            Ok(_) => return Ok(back_to_console(id)),
-            Err(ServiceError::Invalid(e)) => e,
-            Err(ServiceError::Conflict { message, .. }) => {
-                return refused(&state, &who, id, message).await;
-            }
-            Err(e) => return Err(e.into()),
-        },
-    };
-    let view = supervised(&state, &who, id).await?;
-    let shown = Shown {
-        lineup: Some((form, error)),
-        ..Shown::default()
-    };
-    render_console(&state, &who, view, StatusCode::UNPROCESSABLE_ENTITY, shown).await
 }
 
 #[cfg(test)]

@@ -5,7 +5,7 @@
 //! ([`ErrorSummary`], "Error: " in the title). Calling time takes two taps: "Call time…"
 //! opens the confirmation (a `<details>`, no script needed) whose "Yes, call time now" posts
 //! with `confirm`; a post without it (an older page) only shows that confirmation. A
-//! forfeit's first tap opens its confirmation page ([`super::conduct::confirm_forfeit`]).
+//! forfeit's first tap opens its confirmation page ([`super::conduct_posts::confirm_forfeit`]).
 
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, get, post, web};
@@ -22,14 +22,15 @@ use super::{
 use crate::domain::ErrorCode;
 use crate::domain::FieldError;
 use crate::domain::{Clock, ForfeitSide, GameStatus, MatchId, MatchStatus, TextEnum, Timestamp};
-use crate::rules::Stage;
+use crate::rules::{Stage, Team};
 use crate::service::ServiceError;
-use crate::service::accounts::random_hex;
-use crate::service::console_views;
-use crate::service::leagues::League;
-use crate::service::lineups::Seat;
-use crate::service::match_view::MatchView;
-use crate::service::matches::{self, ForfeitInput};
+use crate::service::night::console_views;
+use crate::service::night::lineups;
+use crate::service::night::match_view::MatchView;
+use crate::service::night::match_view::Seat;
+use crate::service::night::matches::{self, ForfeitInput};
+use crate::service::people::accounts::random_hex;
+use crate::service::term::leagues::League;
 use crate::web::AppState;
 use crate::web::error::{AppError, PageError};
 use crate::web::extract::{Authed, Supervisor};
@@ -130,7 +131,8 @@ async fn with_own_note(
     mut view: MatchView,
 ) -> Result<MatchView, PageError> {
     if let Some(ratings) = &mut view.sportsmanship {
-        ratings.note = crate::service::conduct::own_note(&state.db, &who.user, view.id).await?;
+        ratings.note =
+            crate::service::night::conduct::own_note(&state.db, &who.user, view.id).await?;
     }
     Ok(view)
 }
@@ -150,8 +152,8 @@ pub(super) async fn render_console(
         Default::default()
     } else {
         [
-            crate::service::lineups::roster(&state.db, view.team_a.id).await?,
-            crate::service::lineups::roster(&state.db, view.team_b.id).await?,
+            crate::service::night::lineups::roster(&state.db, view.team_a.id).await?,
+            crate::service::night::lineups::roster(&state.db, view.team_b.id).await?,
         ]
     };
     let page = console_page(
@@ -473,6 +475,54 @@ pub(super) async fn forfeit(
     let shown = Shown {
         forfeit_error: Some(problem),
         forfeit_target: Some(target),
+        ..Shown::default()
+    };
+    render_console(&state, &who, view, StatusCode::UNPROCESSABLE_ENTITY, shown).await
+}
+
+/// The console again after a write refused because the match moved on: 409, the message
+/// at the top, the match as it is now.
+pub(super) async fn refused(
+    state: &AppState,
+    who: &Authed,
+    id: MatchId,
+    message: String,
+) -> Result<HttpResponse, PageError> {
+    let view = supervised(state, who, id).await?;
+    let shown = Shown {
+        conflict: Some(message),
+        ..Shown::default()
+    };
+    render_console(state, who, view, StatusCode::CONFLICT, shown).await
+}
+
+/// Sets a team's lineup (from the next hand on, once a hand was played).
+#[post("/supervise/matches/{id}/lineup")]
+pub(super) async fn set_lineup(
+    state: web::Data<AppState>,
+    ConsolePost { who, id, fields }: ConsolePost,
+) -> Result<HttpResponse, PageError> {
+    let form = LineupForm::from_pairs(&fields);
+    // The caller's rights before the form: 404 outside their leagues, whatever was sent.
+    let view = supervised(&state, &who, id).await?;
+    let team_name = match form.team() {
+        Some(Team::B) => view.team_b.name.clone(),
+        _ => view.team_a.name.clone(),
+    };
+    let error = match form.to_input(&team_name) {
+        Err(e) => e,
+        Ok(input) => match lineups::set_lineup(&state.db, &who.user, id, &input).await {
+            Ok(_) => return Ok(back_to_console(id)),
+            Err(ServiceError::Invalid(e)) => e,
+            Err(ServiceError::Conflict { message, .. }) => {
+                return refused(&state, &who, id, message).await;
+            }
+            Err(e) => return Err(e.into()),
+        },
+    };
+    let view = supervised(&state, &who, id).await?;
+    let shown = Shown {
+        lineup: Some((form, error)),
         ..Shown::default()
     };
     render_console(&state, &who, view, StatusCode::UNPROCESSABLE_ENTITY, shown).await

@@ -13,7 +13,7 @@ use serde_json::Value;
 
 use crate::domain::Timestamp;
 use crate::rules::{HandInput, Rules, Stage};
-use crate::service::match_view::MatchView;
+use crate::service::night::match_view::MatchView;
 
 /// The preset the rules are written over: the rules carry every field, so any preset gives
 /// the same rules back (see the test).

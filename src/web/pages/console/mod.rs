@@ -3,7 +3,7 @@
 //! bids the rules allow now), the scoresheet with each hand's breakdown, corrections with a
 //! reason and their history, time calls and forfeits, check-in before the start (with the
 //! forfeit offered once the grace period has passed) and sportsmanship ratings after the end.
-//! Every write goes through `service::matches`, `service::conduct` or `service::lineups` (the
+//! Every write goes through `service::night::matches`, `service::night::conduct` or `service::night::lineups` (the
 //! same functions as the JSON API), every read through a service function. Works without
 //! JavaScript; `console.js` only adds the countdown, the live "tricks sum to 13" check, the
 //! focus on an error summary (and on the field a summary's link points to), and a lineup's
@@ -30,6 +30,7 @@
 //! to the login form) and every post a [`CsrfForm`] (403 without the session's token).
 
 mod conduct;
+mod conduct_posts;
 mod conflict;
 mod correct;
 pub mod form;
@@ -44,8 +45,8 @@ use actix_web::{FromRequest, HttpRequest, HttpResponse, web};
 use futures_util::future::LocalBoxFuture;
 
 use crate::domain::{FieldError, GameStatus, LocalTime, MatchId, MatchStatus, Timestamp};
-use crate::service::console_views;
-use crate::service::match_view::MatchView;
+use crate::service::night::console_views;
+use crate::service::night::match_view::MatchView;
 use crate::web::AppState;
 use crate::web::error::PageError;
 use crate::web::extract::{Authed, CsrfForm, Supervisor};
@@ -58,10 +59,10 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .service(match_console::record)
         .service(match_console::call_time)
         .service(match_console::forfeit)
-        .service(conduct::confirm_forfeit)
-        .service(conduct::check_in)
-        .service(conduct::rate)
-        .service(lineup::set_lineup)
+        .service(conduct_posts::confirm_forfeit)
+        .service(conduct_posts::check_in)
+        .service(conduct_posts::rate)
+        .service(match_console::set_lineup)
         .service(correct::edit_hand)
         .service(correct::correct)
         .service(offline::service_worker);
@@ -146,7 +147,7 @@ fn result_words(view: &MatchView) -> String {
     {
         return "Time called: this is the last hand".into();
     }
-    crate::service::summaries::state_words(view)
+    crate::service::views::summaries::state_words(view)
 }
 
 /// The error summary at the top of a console page after a refused post

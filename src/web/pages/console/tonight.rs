@@ -10,8 +10,8 @@ use actix_web::{HttpResponse, get, web};
 use askama::Template;
 
 use crate::domain::{MatchId, MatchStatus, words};
-use crate::service::console_views;
-use crate::service::tonight::{self as service, Listed};
+use crate::service::night::console_views;
+use crate::service::night::tonight::{self as service, Listed};
 use crate::web::AppState;
 use crate::web::error::PageError;
 use crate::web::extract::Supervisor;

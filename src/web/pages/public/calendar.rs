@@ -14,7 +14,7 @@ use actix_web::{HttpResponse, get, web};
 use icalendar::{Calendar, Component, Event, EventLike, EventStatus, Property};
 
 use crate::domain::TeamId;
-use crate::service::calendar::{self, Feed};
+use crate::service::views::calendar::{self, Feed};
 use crate::web::AppState;
 use crate::web::error::{AppError, PageError};
 
@@ -97,7 +97,7 @@ fn text(s: &str) -> String {
 mod tests {
     use super::*;
     use crate::domain::{MatchId, Timestamp};
-    use crate::service::calendar::FeedEvent;
+    use crate::service::views::calendar::FeedEvent;
 
     fn feed(name: &str, summary: &str, description: &str) -> Feed {
         let at = Timestamp::parse("2026-11-25T00:00:00Z").unwrap();

@@ -12,8 +12,8 @@ use super::{
 };
 use crate::rules::Stage;
 use crate::rules::describe::{RuleLine, describe};
-use crate::service::league_home::{self as home, LeagueCard};
-use crate::service::leagues;
+use crate::service::term::leagues;
+use crate::service::views::league_home::{self as home, LeagueCard};
 use crate::web::AppState;
 use crate::web::error::PageError;
 use crate::web::extract::Viewer;

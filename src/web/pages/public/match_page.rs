@@ -11,9 +11,9 @@ use crate::domain::{MatchId, MatchStatus, TextEnum};
 use crate::rules::describe::{RuleLine, describe};
 use crate::rules::hand::{BidInput, TeamHandInput};
 use crate::rules::{Stage, Team, TeamResult};
-use crate::service::lineups::Lineup;
-use crate::service::match_view::MatchView;
-use crate::service::summaries::state_words;
+use crate::service::night::match_view::Lineup;
+use crate::service::night::match_view::MatchView;
+use crate::service::views::summaries::state_words;
 use crate::web::AppState;
 use crate::web::error::PageError;
 use crate::web::extract::Viewer;
@@ -58,8 +58,8 @@ pub(super) async fn match_page(
     who: Viewer,
     id: web::Path<MatchId>,
 ) -> Result<HttpResponse, PageError> {
-    let (m, league) = crate::service::match_view::with_league(&state.db, *id).await?;
-    let lineups = crate::service::lineups::of_match(&state.db, m.id).await?;
+    let (m, league) = crate::service::night::match_view::with_league(&state.db, *id).await?;
+    let lineups = crate::service::night::lineups::of_match(&state.db, m.id).await?;
     // On a phone (≤ 600 px) the hands show as cards, both teams side by side.
     let sheet = Scoresheet {
         id: "scoresheet",
@@ -107,7 +107,7 @@ pub(super) async fn scoresheet_csv(
     state: web::Data<AppState>,
     id: web::Path<MatchId>,
 ) -> Result<HttpResponse, PageError> {
-    let (m, league) = crate::service::match_view::with_league(&state.db, *id).await?;
+    let (m, league) = crate::service::night::match_view::with_league(&state.db, *id).await?;
     let mut header: Vec<String> = [
         "number",
         "a_bids",
@@ -129,7 +129,7 @@ pub(super) async fn scoresheet_csv(
     header.extend(["status", "revision", "correction_reason"].map(String::from));
     // Added with lineups, at the end: who sat at each seat (names; empty without a lineup).
     header.extend(["a_player1", "a_player2", "b_player1", "b_player2"].map(String::from));
-    let lineups = crate::service::lineups::of_match(&state.db, m.id).await?;
+    let lineups = crate::service::night::lineups::of_match(&state.db, m.id).await?;
     let mut csv = Csv::with_header(&header)?;
     let cells = |c: Option<&TeamHandInput>| -> (String, String) {
         c.map_or_else(Default::default, |c| {

@@ -5,8 +5,8 @@
 //! (`bracket`); the standings and scoresheet CSV exports (`csv`); the calendar feeds of a
 //! league's and a team's matches (`calendar`).
 //!
-//! Handlers read through one service call (`service::league_home`,
-//! `service::public_views`, ...) and only turn its view into a template's fields.
+//! Handlers read through one service call (`service::views::league_home`,
+//! `service::views::public_views`, ...) and only turn its view into a template's fields.
 
 pub mod bracket;
 mod calendar;
@@ -26,8 +26,8 @@ use crate::domain::{MatchId, MatchStatus, TeamId, TextEnum, words};
 use crate::league::standings::{Standing, Tiebreak};
 use crate::rules::Team;
 use crate::service::TeamRef;
-use crate::service::leagues::League;
-use crate::service::summaries::MatchSummary;
+use crate::service::term::leagues::League;
+use crate::service::views::summaries::MatchSummary;
 use crate::web::extract::Viewer;
 use crate::web::respond::{html, no_store};
 use crate::web::view::time;

@@ -7,7 +7,7 @@ use askama::Template;
 use serde::Deserialize;
 
 use super::page;
-use crate::service::summaries::{BoardMatch, board, finished_lately};
+use crate::service::views::summaries::{BoardMatch, board, finished_lately};
 use crate::web::AppState;
 use crate::web::error::PageError;
 use crate::web::extract::Viewer;

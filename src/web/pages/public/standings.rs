@@ -7,7 +7,7 @@ use askama::Template;
 
 use super::{StandingRow, page, rates, standing_rows, tiebreak_words};
 use crate::domain::DivisionId;
-use crate::service::public_views::{self, LeagueStandings};
+use crate::service::views::public_views::{self, LeagueStandings};
 use crate::web::AppState;
 use crate::web::error::PageError;
 use crate::web::extract::Viewer;

@@ -12,9 +12,9 @@ use std::collections::HashMap;
 use super::super::Errors;
 use crate::domain::{BracketMatchStatus, MatchId, MatchStatus};
 use crate::service::ServiceError;
-use crate::service::admin_schedule::{self, ScheduleAdmin, ScheduleWarning};
 use crate::service::playoffs::BracketView;
-use crate::service::reschedule::{RoundItem, RoundSchedule};
+use crate::service::term::admin_schedule::{self, ScheduleAdmin, ScheduleWarning};
+use crate::service::term::reschedule::{RoundItem, RoundSchedule};
 use crate::web::view::bracket::BracketDrawing;
 use crate::web::view::time;
 

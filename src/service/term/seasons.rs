@@ -1,0 +1,172 @@
+//! Past seasons (docs/api.md §18.2): archiving a league (read-only from then on, kept
+//! public), undoing that, starting the next term from a league, and deleting a match that
+//! was added by mistake before it began.
+//!
+//! An archived league's read-only state is not checked here: the store itself refuses every
+//! write to its rows (migrations `0024_archive` / `0012_archive`), which every service answers
+//! as 409 `league_archived` (`ServiceError::from`).
+
+use serde::Deserialize;
+
+use crate::db::{Db, leagues as db_leagues, matches as db_matches};
+use crate::domain::{ErrorCode, MatchId, Slug};
+use crate::service::term::leagues::{League, check_slug, commit_league, league_row, name_rule};
+use crate::service::{ServiceError, User, audit, require_admin};
+
+/// Archives a league: refused (409 `match_started`, naming them) while any of its matches is
+/// in progress, as the coordinator finishes or cancels them first.
+#[tracing::instrument(skip_all, fields(user_id = %user.id, slug = ?slug))]
+pub async fn archive(db: &Db, user: &User, slug: &Slug) -> Result<League, ServiceError> {
+    let now = db.clock().now();
+    require_admin(user)?;
+    let mut tx = db.write().await?;
+    let league = league_row(&mut tx, slug).await?;
+    // First, so that a league already archived is refused as such by the store.
+    db_leagues::set_archived(&mut tx, league.id, true).await?;
+    let playing = db_leagues::in_progress(&mut tx, league.id).await?;
+    if !playing.is_empty() {
+        let ids: Vec<String> = playing.iter().map(|id| format!("#{id}")).collect();
+        return Err(ServiceError::conflict(
+            ErrorCode::MatchStarted,
+            format!(
+                "matches {} are in progress: finish or cancel them before archiving the league",
+                ids.join(", ")
+            ),
+        ));
+    }
+    audit::record(
+        &mut tx,
+        user,
+        now,
+        audit::Change::new("archive", audit::Subject::League(league.id)),
+    )
+    .await?;
+    commit_league(tx, league.id).await
+}
+
+/// Makes an archived league writable again (a league that is not archived stays as it is).
+#[tracing::instrument(skip_all, fields(user_id = %user.id, slug = ?slug))]
+pub async fn unarchive(db: &Db, user: &User, slug: &Slug) -> Result<League, ServiceError> {
+    let now = db.clock().now();
+    require_admin(user)?;
+    let mut tx = db.write().await?;
+    let league = league_row(&mut tx, slug).await?;
+    if league.archived {
+        db_leagues::set_archived(&mut tx, league.id, false).await?;
+        audit::record(
+            &mut tx,
+            user,
+            now,
+            audit::Change::new("unarchive", audit::Subject::League(league.id)),
+        )
+        .await?;
+    }
+    commit_league(tx, league.id).await
+}
+
+/// The next term of a league.
+#[derive(Debug, Clone, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CloneInput {
+    pub name: String,
+    /// Made from the name when missing or empty.
+    #[serde(default)]
+    pub slug: Option<String>,
+    /// Copy the teams that are not withdrawn, with their active players.
+    #[serde(default)]
+    pub teams: bool,
+}
+
+/// A new league with the rules, tiebreak order and settings of `slug` (archived or not) and,
+/// with `teams`, its teams and their players; never its matches, hands or bracket.
+#[tracing::instrument(skip_all, fields(user_id = %user.id, slug = ?slug))]
+pub async fn clone_league(
+    db: &Db,
+    user: &User,
+    slug: &Slug,
+    input: &CloneInput,
+) -> Result<League, ServiceError> {
+    let now = db.clock().now();
+    require_admin(user)?;
+    let name = name_rule("name", "the league's name").check(&input.name)?;
+    let new_slug = check_slug(input.slug.as_deref(), &name)?;
+    let mut tx = db.write().await?;
+    let from = league_row(&mut tx, slug).await?;
+    if db_leagues::by_slug(&mut tx, &new_slug).await?.is_some() {
+        return Err(ServiceError::ConflictOn(crate::domain::FieldError::at(
+            ErrorCode::SlugTaken,
+            crate::domain::Field::path("slug".into()),
+            format!("a league with the slug \"{new_slug}\" exists"),
+        )));
+    }
+    let id = db_leagues::insert_copy(&mut tx, from.id, new_slug.as_str(), &name, now).await?;
+    let divisions = db_leagues::copy_divisions(&mut tx, from.id, id).await?;
+    let teams = if input.teams {
+        db_leagues::copy_teams(&mut tx, from.id, id, now).await?
+    } else {
+        0
+    };
+    let after = serde_json::json!({"from": from.slug.as_str(), "slug": new_slug.as_str(),
+                                   "name": name, "divisions": divisions, "teams": teams})
+    .to_string();
+    audit::record(
+        &mut tx,
+        user,
+        now,
+        audit::Change::new("clone", audit::Subject::League(id)).after(&after),
+    )
+    .await?;
+    commit_league(tx, id).await
+}
+
+/// Deletes a match that never began (`db::matches::delete_never_started`), with an audit row
+/// of what it was; any other match is 409 `match_started` (it stays, to be cancelled).
+#[tracing::instrument(skip_all, fields(user_id = %user.id, match_id = %id))]
+pub async fn delete_match(db: &Db, user: &User, id: MatchId) -> Result<(), ServiceError> {
+    let now = db.clock().now();
+    require_admin(user)?;
+    let mut tx = db.write().await?;
+    let m = db_matches::by_id(&mut tx, id)
+        .await?
+        .ok_or(ServiceError::NotFound)?;
+    let before = serde_json::json!({
+        "league_id": m.league_id, "stage": m.stage, "round": m.round,
+        "team_a": m.team_a, "team_b": m.team_b, "table": m.table_name,
+        "scheduled_at": m.scheduled_at, "status": m.status,
+    })
+    .to_string();
+    // Recorded while the match still exists, so the entry gets its league (a refusal below
+    // rolls it back with the rest).
+    audit::record(
+        &mut tx,
+        user,
+        now,
+        audit::Change::new("delete", audit::Subject::Match(id)).before(&before),
+    )
+    .await?;
+    if !db_matches::delete_never_started(&mut tx, id).await? {
+        // An archived league's match is refused as archived, whatever its state.
+        if league_of_archived(&mut tx, m.league_id).await? {
+            return Err(ServiceError::conflict(
+                ErrorCode::LeagueArchived,
+                "this league is archived (a past season): it is read-only",
+            ));
+        }
+        return Err(ServiceError::conflict(
+            ErrorCode::MatchStarted,
+            "this match has begun (started, checked in, a lineup, a forfeit or a place in the \
+             bracket): cancel it instead",
+        ));
+    }
+    tx.commit().await?;
+    Ok(())
+}
+
+async fn league_of_archived(
+    conn: &mut crate::db::Conn,
+    id: crate::domain::LeagueId,
+) -> Result<bool, ServiceError> {
+    Ok(db_leagues::by_id(conn, id)
+        .await?
+        .is_some_and(|l| l.archived))
+}

@@ -1,0 +1,188 @@
+//! Regular-season standings (docs/scoring.md §7). Each team's record and its record against
+//! each opponent are kept by triggers in the result's own transaction (migration 0012), so
+//! the standings read one row per team and rank them; `recomputed` is the whole computation
+//! from the finished matches, which `check` holds them to.
+
+use crate::db::Conn;
+use crate::domain::Slug;
+
+use crate::db::Db;
+use crate::db::leagues::{self as db_leagues, RecordRow, VersusRow};
+use crate::db::matches::{self as db_matches};
+use crate::domain::{MatchStatus, TeamId};
+use crate::league::standings::{
+    self, HeadToHead, LevelRecords, Outcome, Ratings, Side, Standing, TeamEntry, Versus,
+};
+use crate::rules::Team;
+use crate::service::ServiceError;
+use crate::service::term::leagues::League;
+
+/// The regular-season standings, in the league's tiebreak order (docs/scoring.md §7.3), from
+/// the records the triggers keep.
+pub async fn standings(conn: &mut Conn, league: &League) -> Result<Vec<Standing>, ServiceError> {
+    let (rows, level) = kept_records(conn, league).await?;
+    Ok(standings::ranked(
+        rows,
+        &level,
+        &league.tiebreak_or_default(),
+    ))
+}
+
+/// Team `id`'s row of the standings, ranked as by [`standings`].
+pub async fn team_standing(
+    conn: &mut Conn,
+    league: &League,
+    id: TeamId,
+) -> Result<Option<Standing>, ServiceError> {
+    Ok(standings(conn, league)
+        .await?
+        .into_iter()
+        .find(|s| s.team_id == id))
+}
+
+/// Each team's record as kept (not ranked), and its record against the teams level with it
+/// on win % (what the head-to-head tiebreak reads).
+pub async fn kept_records(
+    conn: &mut Conn,
+    league: &League,
+) -> Result<(Vec<Standing>, LevelRecords), ServiceError> {
+    let rows = db_leagues::records(conn, league.row.id).await?;
+    let level = rows
+        .iter()
+        .filter(|r| (r.level_played, r.level_won, r.level_tied) != (0, 0, 0))
+        .map(|r| {
+            let v = Versus {
+                played: count(r.level_played),
+                won: count(r.level_won),
+                tied: count(r.level_tied),
+            };
+            (r.team_id, v)
+        })
+        .collect();
+    Ok((rows.iter().map(standing_of).collect(), level))
+}
+
+/// The kept records of the `teams` against each other (`check`: reads each team's whole).
+pub async fn kept_head_to_head(
+    conn: &mut Conn,
+    teams: &[TeamId],
+) -> Result<HeadToHead, ServiceError> {
+    let mut versus = HeadToHead::new();
+    if teams.is_empty() {
+        return Ok(versus);
+    }
+    let wanted: std::collections::HashSet<TeamId> = teams.iter().copied().collect();
+    for v in db_leagues::head_to_head(conn, teams).await? {
+        if !wanted.contains(&v.opponent_id) {
+            continue;
+        }
+        versus.insert((v.team_id, v.opponent_id), versus_of(&v));
+    }
+    Ok(versus)
+}
+
+/// Each team's counts and the head-to-head records computed from every finished
+/// regular-season match of the league: what the kept records must equal (`check`).
+pub async fn recomputed(
+    conn: &mut Conn,
+    league: &League,
+) -> Result<(Vec<Standing>, HeadToHead), ServiceError> {
+    let teams: Vec<TeamEntry> = db_leagues::teams(conn, league.row.id)
+        .await?
+        .iter()
+        .map(|t| TeamEntry {
+            id: t.id,
+            name: t.name.to_string(),
+        })
+        .collect();
+    let results: Vec<standings::Result> = db_matches::results(conn, league.row.id)
+        .await?
+        .iter()
+        .filter_map(result_of)
+        .collect();
+    Ok(standings::tally(&teams, &results))
+}
+
+fn standing_of(r: &RecordRow) -> Standing {
+    let mut s = Standing::new(r.team_id, r.name.clone());
+    s.played = count(r.played);
+    s.won = count(r.won);
+    s.lost = count(r.lost);
+    s.tied = count(r.tied);
+    s.forfeits = count(r.forfeits);
+    s.points_for = r.points_for;
+    s.points_against = r.points_against;
+    s.ratings = Ratings {
+        sum: count(r.rating_sum),
+        count: count(r.rating_count),
+    };
+    s
+}
+
+fn versus_of(v: &VersusRow) -> Versus {
+    Versus {
+        played: count(v.played),
+        won: count(v.won),
+        tied: count(v.tied),
+    }
+}
+
+/// A stored count; a negative one (only a damaged file has it) reads as 0, and `check`
+/// reports it.
+fn count(stored: i64) -> u32 {
+    u32::try_from(stored).unwrap_or(0)
+}
+
+/// A finished match as a standings result; `None` while it is not finished.
+fn result_of(m: &db_matches::ResultRow) -> Option<standings::Result> {
+    let side = |team: Team| match team {
+        Team::A => Side::A,
+        Team::B => Side::B,
+    };
+    let outcome = match (m.status, m.forfeit) {
+        (MatchStatus::Forfeit, Some(who)) => match who.team() {
+            Some(team) => Outcome::Forfeit(side(team)),
+            None => Outcome::DoubleForfeit,
+        },
+        (MatchStatus::Forfeit, None) => Outcome::DoubleForfeit,
+        (MatchStatus::Complete, _) => Outcome::Played {
+            winner: m.winner.map(side),
+        },
+        _ => return None,
+    };
+    Some(standings::Result {
+        team_a: m.team_a,
+        team_b: m.team_b,
+        score_a: m.score_a,
+        score_b: m.score_b,
+        outcome,
+        ratings: [rating(m.rating_a), rating(m.rating_b)],
+    })
+}
+
+fn rating(stored: Option<i64>) -> Option<u32> {
+    stored.and_then(|r| u32::try_from(r).ok())
+}
+
+/// The standings of the league `slug` (404 for no such league), whether the league rates
+/// sportsmanship (the rows then show each team's average), and each row's division and rank
+/// in it.
+pub async fn table(
+    db: &Db,
+    slug: &Slug,
+) -> Result<
+    (
+        Vec<Standing>,
+        bool,
+        Vec<crate::service::term::divisions::Placed>,
+    ),
+    ServiceError,
+> {
+    let mut conn = db.read().await?;
+    let league = crate::service::term::leagues::league_by_slug(&mut conn, slug).await?;
+    let rows = standings(&mut conn, &league).await?;
+    let divisions =
+        crate::service::term::divisions::Divisions::of_league(&mut conn, league.row.id).await?;
+    let placed = divisions.placed(&rows);
+    Ok((rows, league.settings.sportsmanship.is_some(), placed))
+}
