@@ -13,6 +13,7 @@
 
 pub mod action_keys;
 pub mod audit;
+pub mod board;
 pub mod copy;
 pub mod divisions;
 pub mod group_commit;
@@ -26,6 +27,7 @@ pub mod notices;
 pub mod player_eligibility;
 pub mod players;
 pub mod playoffs;
+pub mod rating_notes;
 mod postgres;
 mod sqlite;
 pub mod tonight;
