@@ -70,4 +70,3 @@ pub async fn rating_notes_of_league(
     .fetch_all(c)
     .await)
 }
-

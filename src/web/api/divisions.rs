@@ -25,7 +25,7 @@ pub fn reads(cfg: &mut web::ServiceConfig) {
     post,
     path = "/api/v1/leagues/{slug}/divisions",
     tag = "leagues",
-    params(("slug" = String, Path, description = "the league's slug", pattern = r"^[a-z0-9]+(-[a-z0-9]+)*$")),
+    params(Slug),
     request_body = NewDivisionInput,
     security(("bearer" = [])),
     responses(
@@ -60,7 +60,7 @@ pub(crate) struct DivisionList {
     get,
     path = "/api/v1/leagues/{slug}/divisions",
     tag = "leagues",
-    params(("slug" = String, Path, description = "the league's slug", pattern = r"^[a-z0-9]+(-[a-z0-9]+)*$")),
+    params(Slug),
     responses(
         (status = 200, description = "the league's divisions", body = DivisionList),
         (status = 404, description = "no such league", body = ErrorBody),

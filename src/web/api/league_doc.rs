@@ -22,7 +22,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
     get,
     path = "/api/v1/leagues/{slug}/export",
     tag = "leagues",
-    params(("slug" = String, Path, description = "the league's slug", pattern = r"^[a-z0-9]+(-[a-z0-9]+)*$")),
+    params(Slug),
     security(("bearer" = [])),
     responses(
         (status = 200, description = "the league document (a download, `{slug}-league.json`)", body = Object),

@@ -71,7 +71,7 @@ pub(crate) struct LeagueChange {
     patch,
     path = "/api/v1/leagues/{slug}",
     tag = "leagues",
-    params(("slug" = String, Path, description = "the league's slug", pattern = "^[a-z0-9]+(-[a-z0-9]+)*$")),
+    params(Slug),
     request_body = LeagueChange,
     security(("bearer" = [])),
     responses(
@@ -134,7 +134,7 @@ async fn list_leagues(
     get,
     path = "/api/v1/leagues/{slug}",
     tag = "leagues",
-    params(("slug" = String, Path, description = "the league's slug", pattern = r"^[a-z0-9]+(-[a-z0-9]+)*$")),
+    params(Slug),
     responses(
         (status = 200, description = "the league", body = LeagueView),
         (status = 404, description = "no such league", body = ErrorBody),
@@ -162,7 +162,7 @@ pub(crate) struct SupervisorInput {
     post,
     path = "/api/v1/leagues/{slug}/supervisors",
     tag = "leagues",
-    params(("slug" = String, Path, description = "the league's slug", pattern = r"^[a-z0-9]+(-[a-z0-9]+)*$")),
+    params(Slug),
     request_body = SupervisorInput,
     security(("bearer" = [])),
     responses(
@@ -191,7 +191,7 @@ async fn add_supervisor(
     post,
     path = "/api/v1/leagues/{slug}/archive",
     tag = "leagues",
-    params(("slug" = String, Path, description = "the league's slug", pattern = r"^[a-z0-9]+(-[a-z0-9]+)*$")),
+    params(Slug),
     request_body = EmptyBody,
     security(("bearer" = [])),
     responses(
@@ -221,7 +221,7 @@ async fn archive_league(
     post,
     path = "/api/v1/leagues/{slug}/unarchive",
     tag = "leagues",
-    params(("slug" = String, Path, description = "the league's slug", pattern = r"^[a-z0-9]+(-[a-z0-9]+)*$")),
+    params(Slug),
     request_body = EmptyBody,
     security(("bearer" = [])),
     responses(
@@ -251,7 +251,7 @@ async fn unarchive_league(
     post,
     path = "/api/v1/leagues/{slug}/clone",
     tag = "leagues",
-    params(("slug" = String, Path, description = "the league's slug", pattern = r"^[a-z0-9]+(-[a-z0-9]+)*$")),
+    params(Slug),
     request_body = CloneInput,
     security(("bearer" = [])),
     responses(

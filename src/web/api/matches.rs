@@ -47,7 +47,7 @@ pub(crate) struct MatchList {
     post,
     path = "/api/v1/leagues/{slug}/schedule",
     tag = "leagues",
-    params(("slug" = String, Path, description = "the league's slug", pattern = r"^[a-z0-9]+(-[a-z0-9]+)*$")),
+    params(Slug),
     request_body = ScheduleInput,
     security(("bearer" = [])),
     responses(
@@ -77,7 +77,7 @@ async fn schedule(
     post,
     path = "/api/v1/leagues/{slug}/matches",
     tag = "leagues",
-    params(("slug" = String, Path, description = "the league's slug", pattern = r"^[a-z0-9]+(-[a-z0-9]+)*$")),
+    params(Slug),
     request_body = NewMatchInput,
     security(("bearer" = [])),
     responses(
@@ -127,7 +127,7 @@ pub(crate) struct MatchPageQuery {
     path = "/api/v1/leagues/{slug}/matches",
     tag = "leagues",
     params(
-        ("slug" = String, Path, description = "the league's slug", pattern = r"^[a-z0-9]+(-[a-z0-9]+)*$"),
+        Slug,
         MatchPageQuery,
     ),
     responses(

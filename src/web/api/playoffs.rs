@@ -25,7 +25,7 @@ pub fn reads(cfg: &mut web::ServiceConfig) {
     post,
     path = "/api/v1/leagues/{slug}/playoffs",
     tag = "playoffs",
-    params(("slug" = String, Path, description = "the league's slug", pattern = r"^[a-z0-9]+(-[a-z0-9]+)*$")),
+    params(Slug),
     request_body = PlayoffsInput,
     security(("bearer" = [])),
     responses(
@@ -55,7 +55,7 @@ async fn create_playoffs(
     get,
     path = "/api/v1/leagues/{slug}/bracket",
     tag = "playoffs",
-    params(("slug" = String, Path, description = "the league's slug", pattern = r"^[a-z0-9]+(-[a-z0-9]+)*$")),
+    params(Slug),
     responses(
         (status = 200, description = "the bracket", body = BracketView),
         (status = 404, description = "no such league, or no bracket yet", body = ErrorBody),

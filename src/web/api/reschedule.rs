@@ -145,7 +145,7 @@ async fn cancel(
     post,
     path = "/api/v1/leagues/{slug}/nights/move",
     tag = "schedule",
-    params(("slug" = String, Path, description = "the league's slug", pattern = "^[a-z0-9]+(-[a-z0-9]+)*$")),
+    params(Slug),
     request_body = NightMove,
     security(("bearer" = [])),
     responses(
@@ -185,7 +185,7 @@ pub struct RoundScheduled {
     post,
     path = "/api/v1/leagues/{slug}/bracket/schedule",
     tag = "schedule",
-    params(("slug" = String, Path, description = "the league's slug", pattern = "^[a-z0-9]+(-[a-z0-9]+)*$")),
+    params(Slug),
     request_body = RoundSchedule,
     security(("bearer" = [])),
     responses(

@@ -79,7 +79,7 @@ pub(crate) struct StandingsOut {
     get,
     path = "/api/v1/leagues/{slug}/standings",
     tag = "leagues",
-    params(("slug" = String, Path, description = "the league's slug", pattern = r"^[a-z0-9]+(-[a-z0-9]+)*$")),
+    params(Slug),
     responses(
         (status = 200, description = "the standings", body = StandingsOut),
         (status = 404, description = "no such league", body = ErrorBody),
@@ -107,7 +107,7 @@ async fn standings(
     get,
     path = "/api/v1/leagues/{slug}/eligibility",
     tag = "leagues",
-    params(("slug" = String, Path, description = "the league's slug", pattern = r"^[a-z0-9]+(-[a-z0-9]+)*$")),
+    params(Slug),
     responses(
         (status = 200, description = "every team, in standings order", body = EligibilityTable),
         (status = 404, description = "no such league", body = ErrorBody),

@@ -27,7 +27,7 @@ pub fn reads(cfg: &mut web::ServiceConfig) {
     post,
     path = "/api/v1/leagues/{slug}/teams",
     tag = "leagues",
-    params(("slug" = String, Path, description = "the league's slug", pattern = r"^[a-z0-9]+(-[a-z0-9]+)*$")),
+    params(Slug),
     request_body = NewTeamInput,
     security(("bearer" = [])),
     responses(
@@ -61,7 +61,7 @@ pub(crate) struct TeamList {
     get,
     path = "/api/v1/leagues/{slug}/teams",
     tag = "leagues",
-    params(("slug" = String, Path, description = "the league's slug", pattern = r"^[a-z0-9]+(-[a-z0-9]+)*$")),
+    params(Slug),
     responses(
         (status = 200, description = "the league's teams", body = TeamList),
         (status = 404, description = "no such league", body = ErrorBody),
