@@ -6,7 +6,9 @@ use serde::Serialize;
 
 use crate::service::divisions::{self, DivisionView, NewDivisionInput};
 use crate::web::AppState;
-use crate::web::api::responses::{AdminOnly, BadReadCredentials, BodyRefused, Unauthenticated};
+use crate::web::api::responses::{
+    AdminOnly, BadReadCredentials, BodyRefused, NoSuchLeague, Unauthenticated,
+};
 use crate::web::error::{AppError, ErrorBody};
 use crate::web::extract::{Admin, ApiJson};
 
@@ -30,7 +32,7 @@ pub fn reads(cfg: &mut web::ServiceConfig) {
     security(("bearer" = [])),
     responses(
         (status = 201, description = "the new division", body = DivisionView),
-        (status = 404, description = "no such league", body = ErrorBody),
+        NoSuchLeague,
         (status = 409, description = "the league has a division by that name (`division_taken`, on `name`)", body = ErrorBody),
         (status = 422, description = "an empty or too long name (`invalid_division`)", body = ErrorBody),
         BodyRefused,
@@ -63,7 +65,7 @@ pub(crate) struct DivisionList {
     params(Slug),
     responses(
         (status = 200, description = "the league's divisions", body = DivisionList),
-        (status = 404, description = "no such league", body = ErrorBody),
+        NoSuchLeague,
         BadReadCredentials,
     )
 )]

@@ -6,7 +6,7 @@ use actix_web::{HttpRequest, HttpResponse, get, post, web};
 use crate::domain::Slug;
 use crate::service::league_doc::{self, ImportInput, Imported};
 use crate::web::AppState;
-use crate::web::api::responses::{AdminOnly, BodyRefused, Unauthenticated};
+use crate::web::api::responses::{AdminOnly, BodyRefused, NoSuchLeague, Unauthenticated};
 use crate::web::error::{AppError, ErrorBody};
 use crate::web::extract::{Admin, is_json, parse};
 
@@ -26,7 +26,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
     security(("bearer" = [])),
     responses(
         (status = 200, description = "the league document (a download, `{slug}-league.json`)", body = Object),
-        (status = 404, description = "no such league", body = ErrorBody),
+        NoSuchLeague,
         Unauthenticated,
         AdminOnly,
     )

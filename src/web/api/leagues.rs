@@ -9,7 +9,9 @@ use crate::league::settings::Settings;
 use crate::service::leagues::{self, LeagueView, NewLeagueInput};
 use crate::service::seasons::{self, CloneInput};
 use crate::web::AppState;
-use crate::web::api::responses::{AdminOnly, BadReadCredentials, BodyRefused, Unauthenticated};
+use crate::web::api::responses::{
+    AdminOnly, BadReadCredentials, BodyRefused, NoSuchLeague, Unauthenticated,
+};
 use crate::web::error::{AppError, ErrorBody};
 use crate::web::extract::{Admin, ApiJson};
 
@@ -76,7 +78,7 @@ pub(crate) struct LeagueChange {
     security(("bearer" = [])),
     responses(
         (status = 200, description = "the league with its settings", body = LeagueView),
-        (status = 404, description = "no such league", body = ErrorBody),
+        NoSuchLeague,
         (status = 422, description = "an unknown field or a value out of range (`invalid_settings`, naming the field)", body = ErrorBody),
         BodyRefused,
         Unauthenticated,
@@ -137,7 +139,7 @@ async fn list_leagues(
     params(Slug),
     responses(
         (status = 200, description = "the league", body = LeagueView),
-        (status = 404, description = "no such league", body = ErrorBody),
+        NoSuchLeague,
         BadReadCredentials,
     )
 )]
@@ -167,7 +169,7 @@ pub(crate) struct SupervisorInput {
     security(("bearer" = [])),
     responses(
         (status = 204, description = "the user supervises the league"),
-        (status = 404, description = "no such league", body = ErrorBody),
+        NoSuchLeague,
         (status = 422, description = "no such user (`invalid_user`), or a body of the wrong shape", body = ErrorBody),
         BodyRefused,
         Unauthenticated,
@@ -196,7 +198,7 @@ async fn add_supervisor(
     security(("bearer" = [])),
     responses(
         (status = 200, description = "the league, archived", body = LeagueView),
-        (status = 404, description = "no such league", body = ErrorBody),
+        NoSuchLeague,
         (status = 409, description = "already archived (`league_archived`), or matches in progress (`match_started`, naming them)", body = ErrorBody),
         (status = 422, description = "a body other than `{}` (`invalid_request`)", body = ErrorBody),
         BodyRefused,
@@ -226,7 +228,7 @@ async fn archive_league(
     security(("bearer" = [])),
     responses(
         (status = 200, description = "the league, current again", body = LeagueView),
-        (status = 404, description = "no such league", body = ErrorBody),
+        NoSuchLeague,
         (status = 422, description = "a body other than `{}` (`invalid_request`)", body = ErrorBody),
         BodyRefused,
         Unauthenticated,
@@ -256,7 +258,7 @@ async fn unarchive_league(
     security(("bearer" = [])),
     responses(
         (status = 201, description = "the new league", body = LeagueView),
-        (status = 404, description = "no such league", body = ErrorBody),
+        NoSuchLeague,
         (status = 409, description = "the slug is taken (`slug_taken`, on `slug`)", body = ErrorBody),
         (status = 422, description = "invalid name or slug (`invalid_input`, `invalid_league`)", body = ErrorBody),
         BodyRefused,

@@ -15,7 +15,7 @@ use crate::service::schedule::{
 };
 use crate::web::AppState;
 use crate::web::api::responses::{
-    AdminOnly, BadReadCredentials, BodyRefused, SignedInOnly, Unauthenticated,
+    AdminOnly, BadReadCredentials, BodyRefused, NoSuchLeague, SignedInOnly, Unauthenticated,
 };
 use crate::web::error::{AppError, ErrorBody};
 use crate::web::extract::{Admin, ApiJson, OptionalApiJson, Supervisor};
@@ -52,7 +52,7 @@ pub(crate) struct MatchList {
     security(("bearer" = [])),
     responses(
         (status = 201, description = "the scheduled matches", body = MatchList),
-        (status = 404, description = "no such league", body = ErrorBody),
+        NoSuchLeague,
         (status = 409, description = "the league already has regular-season matches (`schedule_exists`)", body = ErrorBody),
         (status = 422, description = "invalid format, date, time or too few teams", body = ErrorBody),
         BodyRefused,
@@ -82,7 +82,7 @@ async fn schedule(
     security(("bearer" = [])),
     responses(
         (status = 201, description = "the new match, with `warnings` about what it clashes with (added all the same)", body = MatchSaved),
-        (status = 404, description = "no such league", body = ErrorBody),
+        NoSuchLeague,
         (status = 422, description = "invalid teams, stage or time", body = ErrorBody),
         BodyRefused,
         Unauthenticated,
@@ -133,7 +133,7 @@ pub(crate) struct MatchPageQuery {
     responses(
         (status = 200, description = "a page of the league's matches in schedule order; `next` is the `after` of the next page, `null` on the last", body = MatchListPage),
         (status = 400, description = "a parameter given twice, or a number that is not one (`malformed`)", body = ErrorBody),
-        (status = 404, description = "no such league", body = ErrorBody),
+        NoSuchLeague,
         (status = 422, description = "`limit` outside 1 to 500, or `after` no match of the league (`invalid_request`)", body = ErrorBody),
         BadReadCredentials,
     )

@@ -5,7 +5,9 @@ use actix_web::{HttpResponse, get, post, web};
 
 use crate::service::playoffs::{self, BracketView, PlayoffsInput};
 use crate::web::AppState;
-use crate::web::api::responses::{AdminOnly, BadReadCredentials, BodyRefused, Unauthenticated};
+use crate::web::api::responses::{
+    AdminOnly, BadReadCredentials, BodyRefused, NoSuchLeague, Unauthenticated,
+};
 use crate::web::error::{AppError, ErrorBody};
 use crate::web::extract::{Admin, ApiJson};
 
@@ -30,7 +32,7 @@ pub fn reads(cfg: &mut web::ServiceConfig) {
     security(("bearer" = [])),
     responses(
         (status = 201, description = "the bracket", body = BracketView),
-        (status = 404, description = "no such league", body = ErrorBody),
+        NoSuchLeague,
         (status = 409, description = "the league already has a bracket (`bracket_exists`)", body = ErrorBody),
         (status = 422, description = "invalid format, number of teams, third place or grand final", body = ErrorBody),
         BodyRefused,

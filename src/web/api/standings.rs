@@ -8,8 +8,8 @@ use serde::Serialize;
 use crate::league::standings::Standing;
 use crate::service::eligibility::EligibilityTable;
 use crate::web::AppState;
-use crate::web::api::responses::BadReadCredentials;
-use crate::web::error::{AppError, ErrorBody};
+use crate::web::api::responses::{BadReadCredentials, NoSuchLeague};
+use crate::web::error::AppError;
 
 /// The public reads, served from the page cache to anonymous visitors.
 pub fn reads(cfg: &mut web::ServiceConfig) {
@@ -82,7 +82,7 @@ pub(crate) struct StandingsOut {
     params(Slug),
     responses(
         (status = 200, description = "the standings", body = StandingsOut),
-        (status = 404, description = "no such league", body = ErrorBody),
+        NoSuchLeague,
         BadReadCredentials,
     )
 )]
@@ -110,7 +110,7 @@ async fn standings(
     params(Slug),
     responses(
         (status = 200, description = "every team, in standings order", body = EligibilityTable),
-        (status = 404, description = "no such league", body = ErrorBody),
+        NoSuchLeague,
         BadReadCredentials,
     )
 )]

@@ -8,7 +8,9 @@ use crate::domain::TeamId;
 use crate::service::roster::{self, TeamChange};
 use crate::service::teams::{self, NewTeamInput, TeamView};
 use crate::web::AppState;
-use crate::web::api::responses::{AdminOnly, BadReadCredentials, BodyRefused, Unauthenticated};
+use crate::web::api::responses::{
+    AdminOnly, BadReadCredentials, BodyRefused, NoSuchLeague, Unauthenticated,
+};
 use crate::web::error::{AppError, ErrorBody};
 use crate::web::extract::{Admin, ApiJson};
 
@@ -32,7 +34,7 @@ pub fn reads(cfg: &mut web::ServiceConfig) {
     security(("bearer" = [])),
     responses(
         (status = 201, description = "the new team", body = TeamView),
-        (status = 404, description = "no such league", body = ErrorBody),
+        NoSuchLeague,
         (status = 422, description = "invalid name or players, the name is taken in the league, or a division not of the league (`invalid_division`)", body = ErrorBody),
         (status = 409, description = "a player's student id is on another team of the league (`player_on_another_team`), or twice in this team (`student_id_taken`)", body = ErrorBody),
         BodyRefused,
@@ -64,7 +66,7 @@ pub(crate) struct TeamList {
     params(Slug),
     responses(
         (status = 200, description = "the league's teams", body = TeamList),
-        (status = 404, description = "no such league", body = ErrorBody),
+        NoSuchLeague,
         BadReadCredentials,
     )
 )]
