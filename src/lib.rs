@@ -17,7 +17,7 @@
 //!   ids), `table_name`.
 //! - `db`: the queries, on SQLite or PostgreSQL (`sqlite`, `postgres`; `on_store!` runs one
 //!   query on either): `leagues`, `divisions`, `matches` (schedule, state, check-ins,
-//!   ratings), `hands`, `lineups`, `players`, `player_eligibility`, `idempotency` and
+//!   ratings), `board` (the scoreboard's reads), `rating_notes`, `hands`, `lineups`, `players`, `player_eligibility`, `idempotency` and
 //!   `action_keys` (the keys of hands and of other actions), `audit`, `playoffs`, `tonight`,
 //!   `users`, `notices`, `league_doc` (a league's rows as JSON); `group_commit` (the writes
 //!   of league night, batched) and `copy` (`migrate-to`).

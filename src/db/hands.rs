@@ -53,19 +53,31 @@ pub struct NewHand<'a> {
     pub now: Timestamp,
 }
 
+/// Binds a [`NewHand`]'s fields as `$1` to `$7`, in the order of the `hands` columns that
+/// [`insert_hand`] and [`record_hand`] write (a macro: the query is a different type on
+/// each store).
+macro_rules! bind_hand {
+    ($query:expr, $h:expr) => {
+        $query
+            .bind($h.match_id)
+            .bind($h.number)
+            .bind($h.revision)
+            .bind($h.hand)
+            .bind($h.reason)
+            .bind($h.recorded_by)
+            .bind($h.now)
+    };
+}
+
 /// Stores a revision of a hand; returns it as stored.
 pub async fn insert_hand(conn: &mut Conn, h: &NewHand<'_>) -> sqlx::Result<HandRow> {
-    on_store!(conn, |c| sqlx::query_as(
-        "INSERT INTO hands (match_id, number, revision, hand, reason, recorded_by, recorded_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING *",
+    on_store!(conn, |c| bind_hand!(
+        sqlx::query_as(
+            "INSERT INTO hands (match_id, number, revision, hand, reason, recorded_by, recorded_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING *",
+        ),
+        h
     )
-    .bind(h.match_id)
-    .bind(h.number)
-    .bind(h.revision)
-    .bind(h.hand)
-    .bind(h.reason)
-    .bind(h.recorded_by)
-    .bind(h.now)
     .fetch_one(c)
     .await)
 }
@@ -139,27 +151,23 @@ pub async fn record_hand(
         }
     };
     let t = totals;
-    let row: AfterHand = on_store!(conn, |c| sqlx::query_as(sqlx::AssertSqlSafe(sql))
-        .bind(h.match_id)
-        .bind(h.number)
-        .bind(h.revision)
-        .bind(h.hand)
-        .bind(h.reason)
-        .bind(h.recorded_by)
-        .bind(h.now)
-        .bind(action)
-        .bind(t.status)
-        .bind(t.score_a)
-        .bind(t.score_b)
-        .bind(t.bags_a)
-        .bind(t.bags_b)
-        .bind(t.game_status)
-        .bind(t.winner)
-        .bind(t.reason)
-        .bind(t.forfeit)
-        .bind(t.hands_played)
-        .fetch_one(c)
-        .await)?;
+    let row: AfterHand = on_store!(conn, |c| bind_hand!(
+        sqlx::query_as(sqlx::AssertSqlSafe(sql)),
+        h
+    )
+    .bind(action)
+    .bind(t.status)
+    .bind(t.score_a)
+    .bind(t.score_b)
+    .bind(t.bags_a)
+    .bind(t.bags_b)
+    .bind(t.game_status)
+    .bind(t.winner)
+    .bind(t.reason)
+    .bind(t.forfeit)
+    .bind(t.hands_played)
+    .fetch_one(c)
+    .await)?;
     let hand = HandRow {
         id: row.hand_id,
         match_id: h.match_id,

@@ -1,6 +1,7 @@
 //! Matches: their schedule, state, cached totals, check-ins and sportsmanship ratings. Their
 //! hands are in [`super::hands`], the idempotency keys of hand entry in
-//! [`super::idempotency`], the audit log in [`super::audit`].
+//! [`super::idempotency`], the audit log in [`super::audit`], the scoreboard's queries in
+//! [`super::board`], the sportsmanship notes in [`super::rating_notes`].
 
 use super::{Conn, on_store};
 
@@ -433,72 +434,6 @@ pub async fn set_ratings(
     Ok(())
 }
 
-/// Stores `author`'s sportsmanship note on match `id` (`None`: removes it). Nobody else's
-/// note is touched.
-pub async fn set_rating_note(
-    conn: &mut Conn,
-    id: MatchId,
-    author: UserId,
-    note: Option<&str>,
-) -> sqlx::Result<()> {
-    match note {
-        Some(note) => on_store!(conn, execute sqlx::query(
-            "INSERT INTO rating_notes (match_id, author_id, note) VALUES ($1, $2, $3)
-             ON CONFLICT (match_id, author_id) DO UPDATE SET note = excluded.note"
-        )
-        .bind(id)
-        .bind(author)
-        .bind(note))?,
-        None => on_store!(conn, execute sqlx::query(
-            "DELETE FROM rating_notes WHERE match_id = $1 AND author_id = $2"
-        )
-        .bind(id)
-        .bind(author))?,
-    };
-    Ok(())
-}
-
-/// `author`'s sportsmanship note on match `id`, if they wrote one.
-pub async fn rating_note(
-    conn: &mut Conn,
-    id: MatchId,
-    author: UserId,
-) -> sqlx::Result<Option<String>> {
-    on_store!(conn, |c| sqlx::query_scalar(
-        "SELECT note FROM rating_notes WHERE match_id = $1 AND author_id = $2"
-    )
-    .bind(id)
-    .bind(author)
-    .fetch_optional(c)
-    .await)
-}
-
-/// A sportsmanship note with its author's name (`None`: written before notes had authors).
-#[derive(Debug, Clone, sqlx::FromRow)]
-pub struct RatingNoteRow {
-    pub match_id: MatchId,
-    pub author: Option<String>,
-    pub note: String,
-}
-
-/// Every sportsmanship note on the matches of a league, by match then author.
-pub async fn rating_notes_of_league(
-    conn: &mut Conn,
-    league_id: LeagueId,
-) -> sqlx::Result<Vec<RatingNoteRow>> {
-    on_store!(conn, |c| sqlx::query_as(
-        "SELECT n.match_id, u.username AS author, n.note
-         FROM rating_notes n
-         JOIN matches m ON m.id = n.match_id
-         LEFT JOIN users u ON u.id = n.author_id
-         WHERE m.league_id = $1
-         ORDER BY n.match_id, u.username IS NULL, u.username",
-    )
-    .bind(league_id)
-    .fetch_all(c)
-    .await)
-}
-
 /// A league's finished matches still waiting for a sportsmanship rating (either side).
 pub async fn unrated(conn: &mut Conn, league_id: LeagueId) -> sqlx::Result<Vec<MatchRow>> {
     on_store!(conn, |c| sqlx::query_as(
@@ -565,78 +500,6 @@ pub async fn results(conn: &mut Conn, league_id: LeagueId) -> sqlx::Result<Vec<R
     .bind(league_id)
     .fetch_all(c)
     .await)
-}
-
-/// A match on the scoreboard with the names it shows (one query for the whole board).
-#[derive(Debug, Clone, sqlx::FromRow)]
-pub struct InPlayRow {
-    #[sqlx(flatten)]
-    pub m: MatchRow,
-    pub league_slug: String,
-    pub league_name: String,
-    pub name_a: String,
-    pub name_b: String,
-    /// When a game played out ended: when its last hand was first entered (a correction
-    /// later does not move it). `None` while it is in play, and for a forfeit.
-    pub finished_at: Option<Timestamp>,
-}
-
-/// The select of an [`InPlayRow`], `m` being the match.
-macro_rules! board_row {
-    () => {
-        "SELECT m.*, l.slug AS league_slug, l.name AS league_name,
-                ta.name AS name_a, tb.name AS name_b,
-                CASE WHEN m.status = 'complete' THEN
-                    (SELECT MIN(h.recorded_at) FROM hands h
-                     WHERE h.match_id = m.id AND h.number = m.hands_played)
-                END AS finished_at
-         FROM matches m JOIN leagues l ON l.id = m.league_id
-              JOIN teams ta ON ta.id = m.team_a JOIN teams tb ON tb.id = m.team_b "
-    };
-}
-
-/// The matches in play, and those whose game ended at `ended_since` or later (the
-/// scoreboard shows a finished game as final for a minute before it leaves). Only games
-/// started at `started_since` or later are looked at for that, not every season's.
-pub async fn in_play_or_ended_since(
-    conn: &mut Conn,
-    ended_since: Timestamp,
-    started_since: Timestamp,
-) -> sqlx::Result<Vec<InPlayRow>> {
-    on_store!(conn, |c| sqlx::query(concat!(
-        "SELECT * FROM (",
-        board_row!(),
-        "WHERE m.status = 'in_progress' OR (m.status = 'complete' AND m.started_at >= $2)
-         ) board
-         WHERE status = 'in_progress' OR finished_at >= $1
-         ORDER BY league_id, id"
-    ))
-    .bind(ended_since)
-    .bind(started_since)
-    .fetch_all(c)
-    .await
-    .map(|rows| super::readable(&rows, "match")))
-}
-
-/// The latest finished matches that started since `since`, the last to end first (a
-/// forfeit by its start), at most `limit` (the TV scoreboard's strip of results), with the
-/// names the scoreboard shows.
-pub async fn finished_since(
-    conn: &mut Conn,
-    since: Timestamp,
-    limit: i64,
-) -> sqlx::Result<Vec<InPlayRow>> {
-    on_store!(conn, |c| sqlx::query(concat!(
-        "SELECT * FROM (",
-        board_row!(),
-        "WHERE m.status IN ('complete', 'forfeit') AND m.started_at >= $1) board
-         ORDER BY COALESCE(finished_at, started_at) DESC, id DESC LIMIT $2"
-    ))
-    .bind(since)
-    .bind(limit)
-    .fetch_all(c)
-    .await
-    .map(|rows| super::readable(&rows, "match")))
 }
 
 /// Marks a match started with its rules frozen; returns it as it is now.

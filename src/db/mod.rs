@@ -13,6 +13,7 @@
 
 pub mod action_keys;
 pub mod audit;
+pub mod board;
 pub mod copy;
 pub mod divisions;
 pub mod group_commit;
@@ -27,6 +28,7 @@ pub mod player_eligibility;
 pub mod players;
 pub mod playoffs;
 mod postgres;
+pub mod rating_notes;
 mod sqlite;
 pub mod tonight;
 pub mod users;

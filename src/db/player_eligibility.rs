@@ -41,14 +41,20 @@ pub async fn matches_sat_by(conn: &mut Conn, player: PlayerId) -> sqlx::Result<i
     .await)
 }
 
+/// The select of a [`PlayerOverrideRow`], `o` being the decision, `u` who took it.
+macro_rules! override_row {
+    () => {
+        "SELECT o.player_id, o.reason, u.username AS set_by, o.set_at
+         FROM player_eligibility_overrides o JOIN users u ON u.id = o.set_by "
+    };
+}
+
 /// The decisions on the players of league `league`.
 pub async fn overrides(conn: &mut Conn, league: LeagueId) -> sqlx::Result<Vec<PlayerOverrideRow>> {
-    on_store!(conn, |c| sqlx::query_as(
-        "SELECT o.player_id, o.reason, u.username AS set_by, o.set_at
-         FROM player_eligibility_overrides o JOIN players p ON p.id = o.player_id
-         JOIN users u ON u.id = o.set_by
-         WHERE p.league_id = $1"
-    )
+    on_store!(conn, |c| sqlx::query_as(concat!(
+        override_row!(),
+        "JOIN players p ON p.id = o.player_id WHERE p.league_id = $1"
+    ))
     .bind(league)
     .fetch_all(c)
     .await)
@@ -59,11 +65,10 @@ pub async fn override_of(
     conn: &mut Conn,
     player: PlayerId,
 ) -> sqlx::Result<Option<PlayerOverrideRow>> {
-    on_store!(conn, |c| sqlx::query_as(
-        "SELECT o.player_id, o.reason, u.username AS set_by, o.set_at
-         FROM player_eligibility_overrides o JOIN users u ON u.id = o.set_by
-         WHERE o.player_id = $1"
-    )
+    on_store!(conn, |c| sqlx::query_as(concat!(
+        override_row!(),
+        "WHERE o.player_id = $1"
+    ))
     .bind(player)
     .fetch_optional(c)
     .await)

@@ -27,6 +27,9 @@ impl Slug {
     /// `/admin/leagues/import`); a league with one could never be read or administered.
     pub const RESERVED: &'static [&'static str] = &["new", "import"];
 
+    /// What a slug is, as a regular expression (the API's document says it so).
+    pub const PATTERN: &'static str = "^[a-z0-9]+(-[a-z0-9]+)*$";
+
     /// The slug made from a name ("Fall 2026 Spades!" → "fall-2026-spades").
     pub fn from_name(name: &str) -> Result<Slug, BadSlug> {
         slugify(name).parse()
@@ -39,6 +42,30 @@ impl Slug {
 
     pub fn as_str(&self) -> &str {
         &self.0
+    }
+}
+
+/// The `{slug}` of a league's address in the API's document: every path that names a league
+/// lists it with `params(Slug, …)`, so the parameter is written once.
+impl utoipa::IntoParams for Slug {
+    fn into_params(
+        _: impl Fn() -> Option<utoipa::openapi::path::ParameterIn>,
+    ) -> Vec<utoipa::openapi::path::Parameter> {
+        use utoipa::openapi::path::{ParameterBuilder, ParameterIn};
+        use utoipa::openapi::{ObjectBuilder, Required, Type};
+        vec![
+            ParameterBuilder::new()
+                .name("slug")
+                .parameter_in(ParameterIn::Path)
+                .required(Required::True)
+                .description(Some("the league's slug"))
+                .schema(Some(
+                    ObjectBuilder::new()
+                        .schema_type(Type::String)
+                        .pattern(Some(Slug::PATTERN)),
+                ))
+                .build(),
+        ]
     }
 }
 

@@ -498,17 +498,28 @@ impl<T: DeserializeOwned + 'static> FromRequest for ApiJson<T> {
     type Future = Pin<Box<dyn Future<Output = Result<Self, AppError>>>>;
 
     fn from_request(req: &HttpRequest, payload: &mut actix_web::dev::Payload) -> Self::Future {
-        let declared_json = is_json(req);
-        let body = web::Bytes::from_request(req, payload);
-        Box::pin(async move {
-            let parsed = match body.await {
-                // Too large comes first: it is what the client must change whatever it sends.
-                Ok(_) if !declared_json => Err(AppError::UnsupportedMediaType),
-                Ok(body) => parse(&body),
-                Err(e) => Err(unreadable(e)),
-            };
-            Ok(ApiJson(parsed))
-        })
+        let parsed = read_json(req, payload, None);
+        Box::pin(async move { Ok(ApiJson(parsed.await)) })
+    }
+}
+
+/// Reads a JSON body into `T` (see [`ApiJson`]); an empty body, whatever its content type,
+/// reads as `empty` where one is given (a body a route may go without).
+fn read_json<T: DeserializeOwned + 'static>(
+    req: &HttpRequest,
+    payload: &mut actix_web::dev::Payload,
+    empty: Option<T>,
+) -> impl Future<Output = Result<T, AppError>> + 'static {
+    let declared_json = is_json(req);
+    let body = web::Bytes::from_request(req, payload);
+    async move {
+        match (body.await, empty) {
+            (Ok(body), Some(empty)) if body.is_empty() => Ok(empty),
+            // Too large comes first: it is what the client must change whatever it sends.
+            (Ok(_), _) if !declared_json => Err(AppError::UnsupportedMediaType),
+            (Ok(body), _) => parse(&body),
+            (Err(e), _) => Err(unreadable(e)),
+        }
     }
 }
 
@@ -539,17 +550,9 @@ impl<T: DeserializeOwned + 'static> FromRequest for OptionalApiJson<T> {
     type Future = Pin<Box<dyn Future<Output = Result<Self, AppError>>>>;
 
     fn from_request(req: &HttpRequest, payload: &mut actix_web::dev::Payload) -> Self::Future {
-        let declared_json = is_json(req);
-        let body = web::Bytes::from_request(req, payload);
-        Box::pin(async move {
-            let parsed = match body.await {
-                Ok(body) if body.is_empty() => Ok(None),
-                Ok(_) if !declared_json => Err(AppError::UnsupportedMediaType),
-                Ok(body) => parse::<Option<T>>(&body),
-                Err(e) => Err(unreadable(e)),
-            };
-            Ok(OptionalApiJson(parsed))
-        })
+        // JSON's `null` reads as none too, being an `Option`.
+        let parsed = read_json(req, payload, Some(None));
+        Box::pin(async move { Ok(OptionalApiJson(parsed.await)) })
     }
 }
 

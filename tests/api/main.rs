@@ -81,6 +81,7 @@ mod public_conduct;
 mod reschedule;
 mod restore;
 mod schedule_warnings;
+mod schema_parity;
 mod score;
 mod seasons;
 mod seasons_pages;

@@ -269,7 +269,7 @@ pub async fn rate(
     }
     let before = format!("a {}, b {}", words(m.rating_a), words(m.rating_b));
     db_matches::set_ratings(&mut tx, id, ratings).await?;
-    db_matches::set_rating_note(&mut tx, id, user.id, note.as_deref()).await?;
+    crate::db::rating_notes::set_rating_note(&mut tx, id, user.id, note.as_deref()).await?;
     let after = format!("a {}, b {}", input.a, input.b);
     let mut change = audit::Change::new("rate_sportsmanship", audit::Subject::Match(id))
         .before(&before)
@@ -290,7 +290,7 @@ pub async fn rate(
 /// The note `user` wrote when rating match `id`, if any (for their console).
 pub async fn own_note(db: &Db, user: &User, id: MatchId) -> Result<Option<String>, ServiceError> {
     let mut conn = db.read().await?;
-    Ok(db_matches::rating_note(&mut conn, id, user.id).await?)
+    Ok(crate::db::rating_notes::rating_note(&mut conn, id, user.id).await?)
 }
 
 fn words(rating: Option<i64>) -> String {

@@ -197,7 +197,7 @@ pub async fn league_admin(db: &Db, user: &User, slug: &Slug) -> Result<LeagueAdm
         .map(|u| u.username)
         .collect();
     let rows = db_matches::of_league(&mut conn, id).await?;
-    let notes = db_matches::rating_notes_of_league(&mut conn, id).await?;
+    let notes = crate::db::rating_notes::rating_notes_of_league(&mut conn, id).await?;
     let team_views = crate::service::term::teams::views(&mut conn, id, &teams).await?;
     let divisions = divisions::views(&mut conn, id).await?;
     let played: HashSet<TeamId> = if divisions.is_empty() {

@@ -6,6 +6,7 @@ use crate::db::Conn;
 use serde::Serialize;
 
 use crate::db::Db;
+use crate::db::board as db_board;
 use crate::db::leagues as db_leagues;
 use crate::db::matches::{self as db_matches, MatchRow};
 use crate::domain::table_name;
@@ -191,7 +192,7 @@ pub struct InPlay {
     pub started_at: Option<Timestamp>,
     pub ends_at: Option<Timestamp>,
     pub time_called_at: Option<Timestamp>,
-    /// When its game ended (see [`db_matches::InPlayRow::finished_at`]).
+    /// When its game ended (see [`db_board::InPlayRow::finished_at`]).
     pub finished_at: Option<Timestamp>,
     pub version: i64,
 }
@@ -202,7 +203,7 @@ pub struct InPlay {
 pub async fn in_play(conn: &mut Conn, now: Timestamp) -> Result<Vec<InPlay>, ServiceError> {
     let ended_since = now.plus_minutes(-FINAL_FOR_MINUTES);
     let started_since = now.plus_minutes(-RESULTS_WITHIN_HOURS * 60);
-    let mut rows = db_matches::in_play_or_ended_since(conn, ended_since, started_since).await?;
+    let mut rows = db_board::in_play_or_ended_since(conn, ended_since, started_since).await?;
     // By league, then table in counting order (1, 2, …, 10), matches without a table first.
     rows.sort_by(|x, y| {
         let tables = (x.m.table_name.as_deref(), y.m.table_name.as_deref());
@@ -228,7 +229,7 @@ const RESULTS_WITHIN_HOURS: i64 = 12;
 pub async fn finished_lately(db: &Db, limit: i64) -> Result<Vec<BoardMatch>, ServiceError> {
     let mut conn = db.read().await?;
     let since = db.clock().now().plus_minutes(-RESULTS_WITHIN_HOURS * 60);
-    let rows = db_matches::finished_since(&mut conn, since, limit).await?;
+    let rows = db_board::finished_since(&mut conn, since, limit).await?;
     Ok(as_played(&mut conn, rows)
         .await?
         .into_iter()
@@ -238,7 +239,7 @@ pub async fn finished_lately(db: &Db, limit: i64) -> Result<Vec<BoardMatch>, Ser
 
 async fn as_played(
     conn: &mut Conn,
-    rows: Vec<db_matches::InPlayRow>,
+    rows: Vec<db_board::InPlayRow>,
 ) -> Result<Vec<InPlay>, ServiceError> {
     let mut out = Vec::with_capacity(rows.len());
     for r in rows {

@@ -93,7 +93,7 @@ async fn rate(
     path = "/api/v1/leagues/{slug}/eligibility/{team_id}",
     tag = "playoffs",
     params(
-        ("slug" = String, Path, description = "the league's slug", pattern = r"^[a-z0-9]+(-[a-z0-9]+)*$"),
+        Slug,
         ("team_id" = i64, Path, description = "the team's id", minimum = 1),
     ),
     request_body = OverrideInput,

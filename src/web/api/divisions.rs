@@ -6,7 +6,9 @@ use serde::Serialize;
 
 use crate::service::term::divisions::{self, DivisionView, NewDivisionInput};
 use crate::web::AppState;
-use crate::web::api::responses::{AdminOnly, BadReadCredentials, BodyRefused, Unauthenticated};
+use crate::web::api::responses::{
+    AdminOnly, BadReadCredentials, BodyRefused, NoSuchLeague, Unauthenticated,
+};
 use crate::web::error::{AppError, ErrorBody};
 use crate::web::extract::{Admin, ApiJson};
 
@@ -25,12 +27,12 @@ pub fn reads(cfg: &mut web::ServiceConfig) {
     post,
     path = "/api/v1/leagues/{slug}/divisions",
     tag = "leagues",
-    params(("slug" = String, Path, description = "the league's slug", pattern = r"^[a-z0-9]+(-[a-z0-9]+)*$")),
+    params(Slug),
     request_body = NewDivisionInput,
     security(("bearer" = [])),
     responses(
         (status = 201, description = "the new division", body = DivisionView),
-        (status = 404, description = "no such league", body = ErrorBody),
+        NoSuchLeague,
         (status = 409, description = "the league has a division by that name (`division_taken`, on `name`)", body = ErrorBody),
         (status = 422, description = "an empty or too long name (`invalid_division`)", body = ErrorBody),
         BodyRefused,
@@ -60,10 +62,10 @@ pub(crate) struct DivisionList {
     get,
     path = "/api/v1/leagues/{slug}/divisions",
     tag = "leagues",
-    params(("slug" = String, Path, description = "the league's slug", pattern = r"^[a-z0-9]+(-[a-z0-9]+)*$")),
+    params(Slug),
     responses(
         (status = 200, description = "the league's divisions", body = DivisionList),
-        (status = 404, description = "no such league", body = ErrorBody),
+        NoSuchLeague,
         BadReadCredentials,
     )
 )]

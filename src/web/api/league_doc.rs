@@ -6,7 +6,7 @@ use actix_web::{HttpRequest, HttpResponse, get, post, web};
 use crate::domain::Slug;
 use crate::service::league_doc::{self, ImportInput, Imported};
 use crate::web::AppState;
-use crate::web::api::responses::{AdminOnly, BodyRefused, Unauthenticated};
+use crate::web::api::responses::{AdminOnly, BodyRefused, NoSuchLeague, Unauthenticated};
 use crate::web::error::{AppError, ErrorBody};
 use crate::web::extract::{Admin, is_json, parse};
 
@@ -22,11 +22,11 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
     get,
     path = "/api/v1/leagues/{slug}/export",
     tag = "leagues",
-    params(("slug" = String, Path, description = "the league's slug", pattern = r"^[a-z0-9]+(-[a-z0-9]+)*$")),
+    params(Slug),
     security(("bearer" = [])),
     responses(
         (status = 200, description = "the league document (a download, `{slug}-league.json`)", body = Object),
-        (status = 404, description = "no such league", body = ErrorBody),
+        NoSuchLeague,
         Unauthenticated,
         AdminOnly,
     )

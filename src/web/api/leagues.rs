@@ -9,7 +9,9 @@ use crate::league::settings::Settings;
 use crate::service::term::leagues::{self, LeagueView, NewLeagueInput};
 use crate::service::term::seasons::{self, CloneInput};
 use crate::web::AppState;
-use crate::web::api::responses::{AdminOnly, BadReadCredentials, BodyRefused, Unauthenticated};
+use crate::web::api::responses::{
+    AdminOnly, BadReadCredentials, BodyRefused, NoSuchLeague, Unauthenticated,
+};
 use crate::web::error::{AppError, ErrorBody};
 use crate::web::extract::{Admin, ApiJson};
 
@@ -71,12 +73,12 @@ pub(crate) struct LeagueChange {
     patch,
     path = "/api/v1/leagues/{slug}",
     tag = "leagues",
-    params(("slug" = String, Path, description = "the league's slug", pattern = "^[a-z0-9]+(-[a-z0-9]+)*$")),
+    params(Slug),
     request_body = LeagueChange,
     security(("bearer" = [])),
     responses(
         (status = 200, description = "the league with its settings", body = LeagueView),
-        (status = 404, description = "no such league", body = ErrorBody),
+        NoSuchLeague,
         (status = 422, description = "an unknown field or a value out of range (`invalid_settings`, naming the field)", body = ErrorBody),
         BodyRefused,
         Unauthenticated,
@@ -134,10 +136,10 @@ async fn list_leagues(
     get,
     path = "/api/v1/leagues/{slug}",
     tag = "leagues",
-    params(("slug" = String, Path, description = "the league's slug", pattern = r"^[a-z0-9]+(-[a-z0-9]+)*$")),
+    params(Slug),
     responses(
         (status = 200, description = "the league", body = LeagueView),
-        (status = 404, description = "no such league", body = ErrorBody),
+        NoSuchLeague,
         BadReadCredentials,
     )
 )]
@@ -162,12 +164,12 @@ pub(crate) struct SupervisorInput {
     post,
     path = "/api/v1/leagues/{slug}/supervisors",
     tag = "leagues",
-    params(("slug" = String, Path, description = "the league's slug", pattern = r"^[a-z0-9]+(-[a-z0-9]+)*$")),
+    params(Slug),
     request_body = SupervisorInput,
     security(("bearer" = [])),
     responses(
         (status = 204, description = "the user supervises the league"),
-        (status = 404, description = "no such league", body = ErrorBody),
+        NoSuchLeague,
         (status = 422, description = "no such user (`invalid_user`), or a body of the wrong shape", body = ErrorBody),
         BodyRefused,
         Unauthenticated,
@@ -191,12 +193,12 @@ async fn add_supervisor(
     post,
     path = "/api/v1/leagues/{slug}/archive",
     tag = "leagues",
-    params(("slug" = String, Path, description = "the league's slug", pattern = r"^[a-z0-9]+(-[a-z0-9]+)*$")),
+    params(Slug),
     request_body = EmptyBody,
     security(("bearer" = [])),
     responses(
         (status = 200, description = "the league, archived", body = LeagueView),
-        (status = 404, description = "no such league", body = ErrorBody),
+        NoSuchLeague,
         (status = 409, description = "already archived (`league_archived`), or matches in progress (`match_started`, naming them)", body = ErrorBody),
         (status = 422, description = "a body other than `{}` (`invalid_request`)", body = ErrorBody),
         BodyRefused,
@@ -221,12 +223,12 @@ async fn archive_league(
     post,
     path = "/api/v1/leagues/{slug}/unarchive",
     tag = "leagues",
-    params(("slug" = String, Path, description = "the league's slug", pattern = r"^[a-z0-9]+(-[a-z0-9]+)*$")),
+    params(Slug),
     request_body = EmptyBody,
     security(("bearer" = [])),
     responses(
         (status = 200, description = "the league, current again", body = LeagueView),
-        (status = 404, description = "no such league", body = ErrorBody),
+        NoSuchLeague,
         (status = 422, description = "a body other than `{}` (`invalid_request`)", body = ErrorBody),
         BodyRefused,
         Unauthenticated,
@@ -251,12 +253,12 @@ async fn unarchive_league(
     post,
     path = "/api/v1/leagues/{slug}/clone",
     tag = "leagues",
-    params(("slug" = String, Path, description = "the league's slug", pattern = r"^[a-z0-9]+(-[a-z0-9]+)*$")),
+    params(Slug),
     request_body = CloneInput,
     security(("bearer" = [])),
     responses(
         (status = 201, description = "the new league", body = LeagueView),
-        (status = 404, description = "no such league", body = ErrorBody),
+        NoSuchLeague,
         (status = 409, description = "the slug is taken (`slug_taken`, on `slug`)", body = ErrorBody),
         (status = 422, description = "invalid name or slug (`invalid_input`, `invalid_league`)", body = ErrorBody),
         BodyRefused,

@@ -16,7 +16,7 @@ use crate::service::term::schedule::{
 };
 use crate::web::AppState;
 use crate::web::api::responses::{
-    AdminOnly, BadReadCredentials, BodyRefused, SignedInOnly, Unauthenticated,
+    AdminOnly, BadReadCredentials, BodyRefused, NoSuchLeague, SignedInOnly, Unauthenticated,
 };
 use crate::web::error::{AppError, ErrorBody};
 use crate::web::extract::{Admin, ApiJson, OptionalApiJson, Supervisor};
@@ -48,12 +48,12 @@ pub(crate) struct MatchList {
     post,
     path = "/api/v1/leagues/{slug}/schedule",
     tag = "leagues",
-    params(("slug" = String, Path, description = "the league's slug", pattern = r"^[a-z0-9]+(-[a-z0-9]+)*$")),
+    params(Slug),
     request_body = ScheduleInput,
     security(("bearer" = [])),
     responses(
         (status = 201, description = "the scheduled matches", body = MatchList),
-        (status = 404, description = "no such league", body = ErrorBody),
+        NoSuchLeague,
         (status = 409, description = "the league already has regular-season matches (`schedule_exists`)", body = ErrorBody),
         (status = 422, description = "invalid format, date, time or too few teams", body = ErrorBody),
         BodyRefused,
@@ -78,12 +78,12 @@ async fn schedule(
     post,
     path = "/api/v1/leagues/{slug}/matches",
     tag = "leagues",
-    params(("slug" = String, Path, description = "the league's slug", pattern = r"^[a-z0-9]+(-[a-z0-9]+)*$")),
+    params(Slug),
     request_body = NewMatchInput,
     security(("bearer" = [])),
     responses(
         (status = 201, description = "the new match, with `warnings` about what it clashes with (added all the same)", body = MatchSaved),
-        (status = 404, description = "no such league", body = ErrorBody),
+        NoSuchLeague,
         (status = 422, description = "invalid teams, stage or time", body = ErrorBody),
         BodyRefused,
         Unauthenticated,
@@ -128,13 +128,13 @@ pub(crate) struct MatchPageQuery {
     path = "/api/v1/leagues/{slug}/matches",
     tag = "leagues",
     params(
-        ("slug" = String, Path, description = "the league's slug", pattern = r"^[a-z0-9]+(-[a-z0-9]+)*$"),
+        Slug,
         MatchPageQuery,
     ),
     responses(
         (status = 200, description = "a page of the league's matches in schedule order; `next` is the `after` of the next page, `null` on the last", body = MatchListPage),
         (status = 400, description = "a parameter given twice, or a number that is not one (`malformed`)", body = ErrorBody),
-        (status = 404, description = "no such league", body = ErrorBody),
+        NoSuchLeague,
         (status = 422, description = "`limit` outside 1 to 500, or `after` no match of the league (`invalid_request`)", body = ErrorBody),
         BadReadCredentials,
     )

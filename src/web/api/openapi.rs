@@ -6,9 +6,6 @@ use serde_json::{Value, json};
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 
-use crate::domain::TextEnum;
-use crate::league::bracket;
-use crate::league::standings::Tiebreak;
 use crate::rules::calculator::{ScoreRequest, ScoreResponse, ScoredHandOut, StartInput};
 use crate::rules::hand::{BidInput, HandInput, RevokesInput, TeamHandInput};
 use crate::rules::params::{self, Rules, RulesSpec};
@@ -17,10 +14,8 @@ use crate::service::TeamRef;
 use crate::service::night::match_view::{HandView, MatchView};
 use crate::service::night::matches::ForfeitInput;
 use crate::service::term::leagues::{LeagueView, NewLeagueInput, RulesByStage, StageRules};
-use crate::service::term::schedule::ScheduleFormat;
 use crate::service::term::schedule::{NewMatchInput, ScheduleInput};
 use crate::service::term::teams::{NewTeamInput, TeamView};
-use crate::service::text::{self as service_text, Lines};
 use crate::service::views::summaries::{Board, BoardMatch};
 use crate::web::api::leagues::{LeagueList, SupervisorInput};
 use crate::web::api::matches::{
@@ -31,6 +26,8 @@ use crate::web::api::standings::{StandingOut, StandingsOut};
 use crate::web::api::teams::TeamList;
 use crate::web::error::{AppError, ErrorBody};
 use crate::web::extract::ApiJson;
+
+mod constraints;
 
 /// The calculator, the presets and this document (not cached: they change only with a
 /// release).
@@ -320,30 +317,13 @@ async fn openapi_json() -> Result<HttpResponse, AppError> {
 }
 
 /// The document as served: [`ApiDoc`], with the checks of the service's input types
-/// (`src/service`) written into their schemas ([`service_constraints`]) and the hands of a
+/// (`src/service`) written into their schemas ([`constraints`]) and the hands of a
 /// match shown as the JSON reads ([`flatten_hand_view`]).
 pub fn document() -> Result<Value, AppError> {
     let mut doc = serde_json::to_value(ApiDoc::openapi())
         .map_err(|e| AppError::Internal(format!("the OpenAPI document: {e}")))?;
     let schemas = &mut doc["components"]["schemas"];
-    for (schema, property, constraint) in service_constraints() {
-        let slot = &mut schemas[schema]["properties"][property];
-        match constraint {
-            Constraint::Add(keywords) => {
-                if let (Some(slot), Value::Object(keywords)) = (slot.as_object_mut(), keywords) {
-                    slot.extend(keywords);
-                }
-            }
-            Constraint::Replace(mut with) => {
-                if let (Some(description), Some(with)) =
-                    (slot.get("description").cloned(), with.as_object_mut())
-                {
-                    with.insert("description".into(), description);
-                }
-                *slot = with;
-            }
-        }
-    }
+    constraints::apply(schemas);
     flatten_hand_view(schemas);
     document_archived_conflicts(&mut doc["paths"]);
     Ok(doc)
@@ -404,262 +384,6 @@ fn document_archived_conflicts(paths: &mut Value) {
     }
 }
 
-/// How a property of a service type's schema changes.
-enum Constraint {
-    /// These keywords are added (`maxLength`, `pattern`, `enum`...).
-    Add(Value),
-    /// The property's schema is this one (its description kept).
-    Replace(Value),
-}
-
-/// A reference to a component schema.
-fn component(name: &str) -> Value {
-    json!({"$ref": format!("#/components/schemas/{name}")})
-}
-
-/// A reference to a component schema, or `null`.
-fn component_or_null(name: &str) -> Value {
-    json!({"oneOf": [component(name), {"type": "null"}]})
-}
-
-/// A league's slug, as its path segment and its answers carry it.
-/// A student id as sent: letters, digits and dashes (spaces around are trimmed), or empty.
-const STUDENT_ID_PATTERN: &str = "^ *[A-Za-z0-9-]* *$";
-
-pub const SLUG_PATTERN: &str = "^[a-z0-9]+(-[a-z0-9]+)*$";
-
-/// A name as `service::text` takes it: at most `max` characters, none it refuses, not
-/// blank (it is trimmed, and what shows nothing is removed).
-fn text(max: usize) -> Value {
-    json!({
-        "minLength": 1,
-        "maxLength": max,
-        "pattern": service_text::schema_pattern(Lines::One, false),
-    })
-}
-
-/// A reason or a note as `service::text` takes it (`may_be_blank` where blank means none).
-fn reason(lines: Lines, may_be_blank: bool) -> Value {
-    json!({
-        "maxLength": service_text::REASON_MAX,
-        "pattern": service_text::schema_pattern(lines, may_be_blank),
-    })
-}
-
-/// What the service checks of its input types (`src/service`), as JSON Schema: the types
-/// live outside the web layer, so their schemas get these here rather than from
-/// attributes. Text is trimmed and checked by `service::text`.
-fn service_constraints() -> Vec<(&'static str, &'static str, Constraint)> {
-    use Constraint::{Add, Replace};
-    let name = || text(service_text::NAME_MAX);
-    let mut player = name();
-    player["type"] = json!("string");
-    let tiebreaks: Vec<&str> = Tiebreak::DEFAULT_ORDER.iter().map(|t| t.as_str()).collect();
-    let schedule_formats: Vec<&str> = ScheduleFormat::ALL.iter().map(|f| f.as_str()).collect();
-    // A day of a month that has it (29 February left out), as `YYYY-MM-DD`.
-    let date = r"[0-9]{4}-(?:(?:0[1-9]|1[0-2])-(?:0[1-9]|1[0-9]|2[0-8])|(?:0[13-9]|1[0-2])-(?:29|30)|(?:0[13578]|1[02])-31)";
-    let hour_minute = "(?:[01][0-9]|2[0-3]):[0-5][0-9]";
-    let seconds = ":[0-5][0-9]";
-    let offset = "(?:Z|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])";
-    let scheduled_at = format!(
-        "^(?:{date}(?:T{hour_minute}(?:{seconds})?| {hour_minute}|T{hour_minute}{seconds}(?:\\.[0-9]+)?{offset}))?$"
-    );
-    vec![
-        ("NewLeagueInput", "name", Add(name())),
-        (
-            "NewLeagueInput",
-            "slug",
-            Add(json!({
-                "pattern": "^(?:[a-z0-9]+(?:-[a-z0-9]+)*)?$",
-                "description": "Lowercase letters, digits and single dashes; made from the name when missing or empty."
-            })),
-        ),
-        (
-            "NewLeagueInput",
-            "tiebreak_order",
-            Add(json!({"items": {"type": "string", "enum": tiebreaks}})),
-        ),
-        ("CloneInput", "name", Add(name())),
-        (
-            "CloneInput",
-            "slug",
-            Add(json!({
-                "pattern": "^(?:[a-z0-9]+(?:-[a-z0-9]+)*)?$",
-                "description": "Lowercase letters, digits and single dashes; made from the name when missing or empty."
-            })),
-        ),
-        ("ImportInput", "slug", Add(json!({"pattern": SLUG_PATTERN}))),
-        ("ImportInput", "name", Add(name())),
-        ("LeagueView", "slug", Add(json!({"pattern": SLUG_PATTERN}))),
-        (
-            "LeagueView",
-            "tiebreak_order",
-            Add(json!({"items": {"type": "string", "enum": tiebreaks}})),
-        ),
-        ("NewTeamInput", "name", Add(name())),
-        ("TeamChange", "name", Add(name())),
-        (
-            "NewDivisionInput",
-            "name",
-            Add(text(crate::service::term::divisions::DIVISION_NAME_MAX)),
-        ),
-        (
-            "ScheduleInput",
-            "within",
-            Add(json!({"enum": ["league", "division", null]})),
-        ),
-        (
-            "ScheduleInput",
-            "blackouts",
-            Add(json!({
-                "items": {"type": "string", "pattern": format!("^{date}$")},
-                "maxItems": crate::service::term::schedule::BLACKOUTS_MAX,
-            })),
-        ),
-        (
-            "PlayoffsInput",
-            "seeding",
-            Add(json!({"enum": ["overall", "division_winners_first", null]})),
-        ),
-        (
-            "NewTeamInput",
-            "players",
-            Add(json!({
-                "minItems": 2,
-                "maxItems": 8,
-                "items": {"oneOf": [player, component("NewPlayerInput")]}
-            })),
-        ),
-        ("NewPlayerInput", "name", Add(name())),
-        ("PlayerChange", "name", Add(name())),
-        // The name an erased player keeps: blank (or missing) for "Former player".
-        (
-            "EraseInput",
-            "name",
-            Add(json!({
-                "maxLength": service_text::NAME_MAX,
-                "pattern": service_text::schema_pattern(Lines::One, true),
-            })),
-        ),
-        (
-            "NewPlayerInput",
-            "student_id",
-            Add(json!({"pattern": STUDENT_ID_PATTERN})),
-        ),
-        (
-            "PlayerChange",
-            "student_id",
-            Add(json!({"pattern": STUDENT_ID_PATTERN})),
-        ),
-        (
-            "ScheduleInput",
-            "format",
-            Add(json!({"enum": schedule_formats})),
-        ),
-        (
-            "ScheduleInput",
-            "start_date",
-            Add(json!({
-                "pattern": format!("^(?:{date})?$"),
-                "description": "The first league night, `YYYY-MM-DD`; empty or `null` for matches without a date. Later rounds follow `days_between` days apart."
-            })),
-        ),
-        (
-            "ScheduleInput",
-            "time",
-            Add(json!({"pattern": format!("^(?:{hour_minute})?$")})),
-        ),
-        (
-            "ScheduleInput",
-            "days_between",
-            Add(json!({"format": "int64", "maximum": u32::MAX})),
-        ),
-        (
-            "NewMatchInput",
-            "table",
-            Add(json!({
-                "maxLength": service_text::TABLE_MAX,
-                "pattern": service_text::schema_pattern(Lines::One, true),
-                "description": "Trimmed; empty or `null` for none."
-            })),
-        ),
-        (
-            "NewMatchInput",
-            "scheduled_at",
-            Add(json!({
-                "pattern": scheduled_at,
-                "description": "`YYYY-MM-DDTHH:MM` in the league's time zone; also with seconds, with a space for `T`, or RFC 3339 with an offset (its local time is kept)."
-            })),
-        ),
-        (
-            "MatchChange",
-            "scheduled_at",
-            Add(json!({
-                "pattern": scheduled_at,
-                "description": "The new time, `YYYY-MM-DDTHH:MM` in the league's time zone (as for a new match); `null` or empty for \"not yet scheduled\". A time given to a postponed match makes it scheduled again."
-            })),
-        ),
-        (
-            "MatchChange",
-            "table",
-            Add(json!({
-                "maxLength": service_text::TABLE_MAX,
-                "pattern": service_text::schema_pattern(Lines::One, true),
-                "description": "The table; `null` or empty for none. The only change allowed once the match started."
-            })),
-        ),
-        ("MatchChange", "team_a", Add(json!({"minimum": 1}))),
-        ("RoundItem", "id", Add(json!({"minimum": 1}))),
-        ("RoundSchedule", "matches", Add(json!({"minItems": 1}))),
-        ("MatchChange", "team_b", Add(json!({"minimum": 1}))),
-        (
-            "MatchChange",
-            "expected_version",
-            Add(json!({"minimum": 1})),
-        ),
-        (
-            "NightMove",
-            "from",
-            Add(json!({"pattern": format!("^{date}$")})),
-        ),
-        (
-            "NightMove",
-            "to",
-            Add(json!({"pattern": format!("^{date}$")})),
-        ),
-        ("ForfeitInput", "team", Replace(component("ForfeitSide"))),
-        (
-            "ForfeitInput",
-            "advance",
-            Replace(component_or_null("Team")),
-        ),
-        (
-            "ForfeitInput",
-            "expected_version",
-            Add(json!({"minimum": 1})),
-        ),
-        ("CallOff", "reason", Add(reason(Lines::One, false))),
-        (
-            "CorrectionRequest",
-            "reason",
-            Add(reason(Lines::Many, false)),
-        ),
-        ("OverrideInput", "reason", Add(reason(Lines::Many, true))),
-        ("RatingInput", "note", Add(reason(Lines::Many, true))),
-        ("PlayoffsInput", "format", Replace(component("Format"))),
-        (
-            "PlayoffsInput",
-            "grand_final",
-            Replace(component_or_null("GrandFinal")),
-        ),
-        (
-            "PlayoffsInput",
-            "teams",
-            Add(json!({"minimum": bracket::MIN_TEAMS, "maximum": bracket::MAX_TEAMS})),
-        ),
-    ]
-}
-
 /// A hand of a match is written with the scored hand's fields and then the recorded ones,
 /// so its JSON has `reason` twice (docs/api.md §4.5) and a reader keeps the second, the
 /// correction's reason. Its schema says so: the scored hand's properties, then the
@@ -711,7 +435,7 @@ mod tests {
     #[test]
     fn every_service_constraint_names_a_property() {
         let generated = serde_json::to_value(ApiDoc::openapi()).unwrap();
-        for (schema, property, _) in service_constraints() {
+        for (schema, property, _) in constraints::service_constraints() {
             assert!(
                 generated["components"]["schemas"][schema]["properties"][property].is_object(),
                 "{schema}.{property} is not in the document"

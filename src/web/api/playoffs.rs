@@ -5,7 +5,9 @@ use actix_web::{HttpResponse, get, post, web};
 
 use crate::service::playoffs::{self, BracketView, PlayoffsInput};
 use crate::web::AppState;
-use crate::web::api::responses::{AdminOnly, BadReadCredentials, BodyRefused, Unauthenticated};
+use crate::web::api::responses::{
+    AdminOnly, BadReadCredentials, BodyRefused, NoSuchLeague, Unauthenticated,
+};
 use crate::web::error::{AppError, ErrorBody};
 use crate::web::extract::{Admin, ApiJson};
 
@@ -25,12 +27,12 @@ pub fn reads(cfg: &mut web::ServiceConfig) {
     post,
     path = "/api/v1/leagues/{slug}/playoffs",
     tag = "playoffs",
-    params(("slug" = String, Path, description = "the league's slug", pattern = r"^[a-z0-9]+(-[a-z0-9]+)*$")),
+    params(Slug),
     request_body = PlayoffsInput,
     security(("bearer" = [])),
     responses(
         (status = 201, description = "the bracket", body = BracketView),
-        (status = 404, description = "no such league", body = ErrorBody),
+        NoSuchLeague,
         (status = 409, description = "the league already has a bracket (`bracket_exists`)", body = ErrorBody),
         (status = 422, description = "invalid format, number of teams, third place or grand final", body = ErrorBody),
         BodyRefused,
@@ -55,7 +57,7 @@ async fn create_playoffs(
     get,
     path = "/api/v1/leagues/{slug}/bracket",
     tag = "playoffs",
-    params(("slug" = String, Path, description = "the league's slug", pattern = r"^[a-z0-9]+(-[a-z0-9]+)*$")),
+    params(Slug),
     responses(
         (status = 200, description = "the bracket", body = BracketView),
         (status = 404, description = "no such league, or no bracket yet", body = ErrorBody),

@@ -14,7 +14,7 @@ use crate::service::term::reschedule::{
     self, CallOff, MatchChange, NightMove, NightMoved, RoundSchedule,
 };
 use crate::web::AppState;
-use crate::web::api::responses::{AdminOnly, BodyRefused, Unauthenticated};
+use crate::web::api::responses::{AdminOnly, BodyRefused, NoSuchLeague, Unauthenticated};
 use crate::web::error::{AppError, ErrorBody};
 use crate::web::extract::{Admin, ApiJson, Authed};
 
@@ -145,12 +145,12 @@ async fn cancel(
     post,
     path = "/api/v1/leagues/{slug}/nights/move",
     tag = "schedule",
-    params(("slug" = String, Path, description = "the league's slug", pattern = "^[a-z0-9]+(-[a-z0-9]+)*$")),
+    params(Slug),
     request_body = NightMove,
     security(("bearer" = [])),
     responses(
         (status = 200, description = "how many matches moved, and each as it is now", body = NightMoved),
-        (status = 404, description = "no such league", body = ErrorBody),
+        NoSuchLeague,
         (status = 409, description = "a match of that night changed during the move (`version_conflict`): send it again", body = ErrorBody),
         (status = 422, description = "a date that is not `YYYY-MM-DD`, or the same date twice (`invalid_schedule`)", body = ErrorBody),
         BodyRefused,
@@ -185,12 +185,12 @@ pub struct RoundScheduled {
     post,
     path = "/api/v1/leagues/{slug}/bracket/schedule",
     tag = "schedule",
-    params(("slug" = String, Path, description = "the league's slug", pattern = "^[a-z0-9]+(-[a-z0-9]+)*$")),
+    params(Slug),
     request_body = RoundSchedule,
     security(("bearer" = [])),
     responses(
         (status = 200, description = "the matches as they are now, with `warnings` about what they clash with (saved all the same)", body = RoundScheduled),
-        (status = 404, description = "no such league", body = ErrorBody),
+        NoSuchLeague,
         (status = 409, description = "a match changed during the save (`version_conflict`): send it again", body = ErrorBody),
         (status = 422, description = "no match sent, or an item with a bad time or table, a match not of this league's bracket, sent twice, cancelled, or started and given a new time; `field` names the item (`matches[2].table`); nothing is saved", body = ErrorBody),
         BodyRefused,

@@ -24,6 +24,11 @@ pub enum BodyRefused {
     UnsupportedMediaType(ErrorBody),
 }
 
+/// The 404 of an operation on a league's address (`{slug}`) that names none.
+#[derive(IntoResponses)]
+#[response(status = 404, description = "no such league")]
+pub struct NoSuchLeague(pub ErrorBody);
+
 /// The 401 of an operation for signed-in callers.
 #[derive(IntoResponses)]
 #[response(status = 401, description = "no or bad credentials")]

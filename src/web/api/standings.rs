@@ -8,8 +8,8 @@ use serde::Serialize;
 use crate::league::standings::Standing;
 use crate::service::playoffs::eligibility::EligibilityTable;
 use crate::web::AppState;
-use crate::web::api::responses::BadReadCredentials;
-use crate::web::error::{AppError, ErrorBody};
+use crate::web::api::responses::{BadReadCredentials, NoSuchLeague};
+use crate::web::error::AppError;
 
 /// The public reads, served from the page cache to anonymous visitors.
 pub fn reads(cfg: &mut web::ServiceConfig) {
@@ -79,10 +79,10 @@ pub(crate) struct StandingsOut {
     get,
     path = "/api/v1/leagues/{slug}/standings",
     tag = "leagues",
-    params(("slug" = String, Path, description = "the league's slug", pattern = r"^[a-z0-9]+(-[a-z0-9]+)*$")),
+    params(Slug),
     responses(
         (status = 200, description = "the standings", body = StandingsOut),
-        (status = 404, description = "no such league", body = ErrorBody),
+        NoSuchLeague,
         BadReadCredentials,
     )
 )]
@@ -107,10 +107,10 @@ async fn standings(
     get,
     path = "/api/v1/leagues/{slug}/eligibility",
     tag = "leagues",
-    params(("slug" = String, Path, description = "the league's slug", pattern = r"^[a-z0-9]+(-[a-z0-9]+)*$")),
+    params(Slug),
     responses(
         (status = 200, description = "every team, in standings order", body = EligibilityTable),
-        (status = 404, description = "no such league", body = ErrorBody),
+        NoSuchLeague,
         BadReadCredentials,
     )
 )]

@@ -8,7 +8,9 @@ use crate::domain::TeamId;
 use crate::service::term::roster::edits::{self, TeamChange};
 use crate::service::term::teams::{self, NewTeamInput, TeamView};
 use crate::web::AppState;
-use crate::web::api::responses::{AdminOnly, BadReadCredentials, BodyRefused, Unauthenticated};
+use crate::web::api::responses::{
+    AdminOnly, BadReadCredentials, BodyRefused, NoSuchLeague, Unauthenticated,
+};
 use crate::web::error::{AppError, ErrorBody};
 use crate::web::extract::{Admin, ApiJson};
 
@@ -27,12 +29,12 @@ pub fn reads(cfg: &mut web::ServiceConfig) {
     post,
     path = "/api/v1/leagues/{slug}/teams",
     tag = "leagues",
-    params(("slug" = String, Path, description = "the league's slug", pattern = r"^[a-z0-9]+(-[a-z0-9]+)*$")),
+    params(Slug),
     request_body = NewTeamInput,
     security(("bearer" = [])),
     responses(
         (status = 201, description = "the new team", body = TeamView),
-        (status = 404, description = "no such league", body = ErrorBody),
+        NoSuchLeague,
         (status = 422, description = "invalid name or players, the name is taken in the league, or a division not of the league (`invalid_division`)", body = ErrorBody),
         (status = 409, description = "a player's student id is on another team of the league (`player_on_another_team`), or twice in this team (`student_id_taken`)", body = ErrorBody),
         BodyRefused,
@@ -61,10 +63,10 @@ pub(crate) struct TeamList {
     get,
     path = "/api/v1/leagues/{slug}/teams",
     tag = "leagues",
-    params(("slug" = String, Path, description = "the league's slug", pattern = r"^[a-z0-9]+(-[a-z0-9]+)*$")),
+    params(Slug),
     responses(
         (status = 200, description = "the league's teams", body = TeamList),
-        (status = 404, description = "no such league", body = ErrorBody),
+        NoSuchLeague,
         BadReadCredentials,
     )
 )]

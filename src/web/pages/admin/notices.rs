@@ -12,7 +12,7 @@ use crate::service::audit;
 use crate::service::notices::listing::{self, NoticeEntry, NoticeStatus};
 use crate::web::AppState;
 use crate::web::error::PageError;
-use crate::web::extract::{Admin, Authed, CsrfForm};
+use crate::web::extract::{Admin, CsrfForm};
 use crate::web::respond::{html, no_store, see_other};
 use crate::web::view::nav::Nav;
 use crate::web::view::time::{Stamp, stamp};
@@ -68,16 +68,15 @@ struct NoticesPage {
     lines: Vec<Line>,
 }
 
+/// The notices that `filters` pick: 422 with the form's error when a filter does not read or
+/// names no league.
 #[get("/admin/notices")]
 pub(super) async fn notices_page(
     state: web::Data<AppState>,
     Admin(who): Admin,
     filters: web::Query<Filters>,
 ) -> Result<HttpResponse, PageError> {
-    page(&state, &who, filters.into_inner()).await
-}
-
-async fn page(state: &AppState, who: &Authed, filters: Filters) -> Result<HttpResponse, PageError> {
+    let filters = filters.into_inner();
     let leagues = audit::league_choices(&state.db, &who.user).await?;
     let read = match filters.status() {
         Ok(status) => {

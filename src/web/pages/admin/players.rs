@@ -167,21 +167,21 @@ async fn team_name(state: &AppState, slug: &Slug, id: TeamId) -> Result<String, 
         .ok_or(ServiceError::NotFound)
 }
 
-/// Refuses a player who is not on team `team` of league `slug` (404).
-async fn check_on_team(
+/// The player a form of one player's is sent to, `…/teams/{id}/players/{player_id}`, with
+/// the league and team: 404 when the player is not on the team of the league.
+async fn player_on_team(
     state: &AppState,
     who: &Authed,
-    slug: &Slug,
-    team: TeamId,
-    player: PlayerId,
-) -> Result<(), ServiceError> {
-    team_name(state, slug, team).await?;
-    let roster = players::roster(&state.db, &who.user, team).await?;
-    if roster.iter().any(|p| p.id == player) {
-        Ok(())
-    } else {
-        Err(ServiceError::NotFound)
-    }
+    path: web::Path<(Slug, TeamId, PlayerId)>,
+) -> Result<(Slug, TeamId, Player), ServiceError> {
+    let (slug, team, player) = path.into_inner();
+    team_name(state, &slug, team).await?;
+    let found = players::roster(&state.db, &who.user, team)
+        .await?
+        .into_iter()
+        .find(|p| p.id == player)
+        .ok_or(ServiceError::NotFound)?;
+    Ok((slug, team, found))
 }
 
 async fn render(
@@ -201,19 +201,16 @@ async fn render(
                 .as_ref()
                 .filter(|(id, _)| *id == p.id)
                 .map(|(_, form)| form.clone());
+            let stored = PlayerForm::of(p);
             PlayerLine {
                 id: p.id,
-                name: p.name.to_string(),
-                student_id: p
-                    .student_id
-                    .as_ref()
-                    .map(|s| s.as_str().to_string())
-                    .unwrap_or_default(),
-                email: p.email.clone().unwrap_or_default(),
+                name: stored.name.clone(),
+                student_id: stored.student_id.clone(),
+                email: stored.email.clone(),
                 captain: p.captain,
                 active: p.active,
                 matches: p.matches,
-                form: typed.unwrap_or_else(|| PlayerForm::of(p)),
+                form: typed.unwrap_or(stored),
                 erase_name: shown
                     .erase
                     .as_ref()
@@ -268,7 +265,10 @@ pub(super) async fn add_player(
         captain: Some(form.captain()),
     };
     let done = players::add(&state.db, &who.user, id, &input).await;
-    let shown = shown_after(
+    answer(
+        &state,
+        &who,
+        (slug, id),
         done,
         |player| format!("{} added.", player.name),
         |e| Shown {
@@ -276,8 +276,8 @@ pub(super) async fn add_player(
             add: form,
             ..Shown::default()
         },
-    )?;
-    render(&state, &who, slug, id, shown).await
+    )
+    .await
 }
 
 /// Changes a player's name, student id, email and captaincy.
@@ -288,8 +288,7 @@ pub(super) async fn change_player(
     path: web::Path<(Slug, TeamId, PlayerId)>,
     CsrfForm(form): CsrfForm<PlayerForm>,
 ) -> Result<HttpResponse, PageError> {
-    let (slug, id, player) = path.into_inner();
-    check_on_team(&state, &who, &slug, id, player).await?;
+    let (slug, id, Player { id: player, .. }) = player_on_team(&state, &who, path).await?;
     let change = PlayerChange {
         name: Some(form.name.clone()),
         student_id: Some(form.student_id.clone()),
@@ -298,7 +297,10 @@ pub(super) async fn change_player(
         active: None,
     };
     let done = players::change(&state.db, &who.user, player, &change).await;
-    let shown = shown_after(
+    answer(
+        &state,
+        &who,
+        (slug, id),
         done,
         |p| format!("{} saved.", p.name),
         |e| Shown {
@@ -306,8 +308,8 @@ pub(super) async fn change_player(
             change: Some((player, form)),
             ..Shown::default()
         },
-    )?;
-    render(&state, &who, slug, id, shown).await
+    )
+    .await
 }
 
 /// Deactivates ("0": the player leaves the team, their history stays) or reactivates ("1")
@@ -319,15 +321,17 @@ pub(super) async fn set_active(
     path: web::Path<(Slug, TeamId, PlayerId)>,
     CsrfForm(form): CsrfForm<ActiveForm>,
 ) -> Result<HttpResponse, PageError> {
-    let (slug, id, player) = path.into_inner();
-    check_on_team(&state, &who, &slug, id, player).await?;
+    let (slug, id, Player { id: player, .. }) = player_on_team(&state, &who, path).await?;
     let active = form.active == "1";
     let change = PlayerChange {
         active: Some(active),
         ..PlayerChange::default()
     };
     let done = players::change(&state.db, &who.user, player, &change).await;
-    let shown = shown_after(
+    answer(
+        &state,
+        &who,
+        (slug, id),
         done,
         |p| {
             format!(
@@ -340,8 +344,8 @@ pub(super) async fn set_active(
             errors: player_errors(&key(player), "active", e),
             ..Shown::default()
         },
-    )?;
-    render(&state, &who, slug, id, shown).await
+    )
+    .await
 }
 
 /// Erases a player's personal data: the student id and email go, the name becomes the one
@@ -353,8 +357,7 @@ pub(super) async fn erase_player(
     path: web::Path<(Slug, TeamId, PlayerId)>,
     CsrfForm(form): CsrfForm<EraseForm>,
 ) -> Result<HttpResponse, PageError> {
-    let (slug, id, player) = path.into_inner();
-    check_on_team(&state, &who, &slug, id, player).await?;
+    let (slug, id, Player { id: player, .. }) = player_on_team(&state, &who, path).await?;
     let form_key = erase_key(player);
     if form.confirm.is_none() {
         let shown = Shown {
@@ -372,7 +375,10 @@ pub(super) async fn erase_player(
         name: Some(form.name.clone()),
     };
     let done = players::erase(&state.db, &who.user, player, &input).await;
-    let shown = shown_after(
+    answer(
+        &state,
+        &who,
+        (slug, id),
         done,
         |p| format!("Personal data erased: the player is now {}.", p.name),
         |e| Shown {
@@ -380,8 +386,8 @@ pub(super) async fn erase_player(
             erase: Some((player, form)),
             ..Shown::default()
         },
-    )?;
-    render(&state, &who, slug, id, shown).await
+    )
+    .await
 }
 
 // ---------------------------------------------------------------------------------------
@@ -451,15 +457,17 @@ pub(super) async fn decide_eligibility(
     path: web::Path<(Slug, TeamId, PlayerId)>,
     CsrfForm(form): CsrfForm<DecisionForm>,
 ) -> Result<HttpResponse, PageError> {
-    let (slug, id, player) = path.into_inner();
-    check_on_team(&state, &who, &slug, id, player).await?;
+    let (slug, id, Player { id: player, .. }) = player_on_team(&state, &who, path).await?;
     let input = PlayerOverrideInput {
         eligible: (form.eligible == "1").then_some(true),
         reason: Some(form.reason.clone()).filter(|r| !r.trim().is_empty()),
     };
     let form_key = format!("elig-{player}");
     let done = player_eligibility::set_override(&state.db, &who.user, player, &input).await;
-    let shown = shown_after(
+    answer(
+        &state,
+        &who,
+        (slug, id),
         done,
         |p| {
             if input.eligible.is_some() {
@@ -473,8 +481,8 @@ pub(super) async fn decide_eligibility(
             decision: Some((player, form.reason)),
             ..Shown::default()
         },
-    )?;
-    render(&state, &who, slug, id, shown).await
+    )
+    .await
 }
 
 /// Everything held about the player as a person (found by their student id in every
@@ -487,13 +495,8 @@ pub(super) async fn export_player(
     path: web::Path<(Slug, TeamId, PlayerId)>,
     _: CsrfForm<Empty>,
 ) -> Result<HttpResponse, PageError> {
-    let (slug, id, player) = path.into_inner();
-    team_name(&state, &slug, id).await?;
-    let roster = players::roster(&state.db, &who.user, id).await?;
-    let found = roster
-        .into_iter()
-        .find(|p| p.id == player)
-        .ok_or(ServiceError::NotFound)?;
+    let (slug, id, found) = player_on_team(&state, &who, path).await?;
+    let player = found.id;
     let Some(student_id) = found.student_id else {
         let shown = Shown {
             errors: Errors::new(
@@ -522,19 +525,23 @@ pub(super) async fn export_player(
     ))
 }
 
-/// What a form's write shows: its message when done; the form again (`refused`) when the
-/// error is one the coordinator can fix; any other error as the page's.
-fn shown_after<T>(
+/// The page of team `team` after a form's write: its message when done; the form again (`refused`) when the error is one the
+/// coordinator can fix; any other error as the page's.
+async fn answer<T>(
+    state: &AppState,
+    who: &Authed,
+    (slug, team): (Slug, TeamId),
     done: Result<T, ServiceError>,
     message: impl FnOnce(T) -> String,
     refused: impl FnOnce(&ServiceError) -> Shown,
-) -> Result<Shown, PageError> {
-    match done {
-        Ok(value) => Ok(Shown {
+) -> Result<HttpResponse, PageError> {
+    let shown = match done {
+        Ok(value) => Shown {
             message: Some(message(value)),
             ..Shown::default()
-        }),
-        Err(e) if fixable(&e) => Ok(refused(&e)),
-        Err(e) => Err(e.into()),
-    }
+        },
+        Err(e) if fixable(&e) => refused(&e),
+        Err(e) => return Err(e.into()),
+    };
+    render(state, who, slug, team, shown).await
 }
