@@ -5,9 +5,10 @@
 //! it lands. A benchmark with floors, not a timed test: the floors are about half of what
 //! the machine of BENCHMARKS.md measures, far under it, so that only a real loss trips one.
 //!
-//! `cargo bench --profile dev --bench guard` — what `.ci/run` runs: the binary `cargo test`
-//! has just built (no optimized build to make, which would cost CI about ten minutes), with
-//! the floors of that build. `cargo bench --bench guard` runs the release binary against the
+//! `cargo test --bench guard` — what `.ci/run` runs, from its one build (`cargo bench
+//! --profile dev --bench guard` is the same, compiled again in bench mode): the binary
+//! `cargo test` has just built (no optimized build to make, which would cost CI about ten
+//! minutes), with the floors of that build. `cargo bench --bench guard` runs the release binary against the
 //! release floors.
 //!
 //! On a season of 32 teams, 600 matches and 9,000 hands served without the page cache (the
@@ -37,7 +38,7 @@ struct Floor {
     name: &'static str,
     /// On the release build (`cargo bench --bench guard`).
     release: f64,
-    /// On the test build (`cargo bench --profile dev --bench guard`, as in CI).
+    /// On the test build (`cargo test --bench guard`, as in CI).
     test: f64,
 }
 
