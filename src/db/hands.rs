@@ -3,7 +3,7 @@
 
 use std::borrow::Cow;
 
-use super::matches::{MatchRow, Totals};
+use super::matches::{MatchRow, Totals, bind_totals};
 use super::{Conn, StoreKind, on_store};
 
 use crate::domain::{MatchId, Timestamp, UserId};
@@ -151,21 +151,10 @@ pub async fn record_hand(
         }
     };
     let t = totals;
-    let row: AfterHand = on_store!(conn, |c| bind_hand!(
-        sqlx::query_as(sqlx::AssertSqlSafe(sql)),
-        h
+    let row: AfterHand = on_store!(conn, |c| bind_totals!(
+        bind_hand!(sqlx::query_as(sqlx::AssertSqlSafe(sql)), h).bind(action),
+        t
     )
-    .bind(action)
-    .bind(t.status)
-    .bind(t.score_a)
-    .bind(t.score_b)
-    .bind(t.bags_a)
-    .bind(t.bags_b)
-    .bind(t.game_status)
-    .bind(t.winner)
-    .bind(t.reason)
-    .bind(t.forfeit)
-    .bind(t.hands_played)
     .fetch_one(c)
     .await)?;
     let hand = HandRow {

@@ -536,23 +536,35 @@ pub struct Totals {
     pub hands_played: i64,
 }
 
+/// Binds a [`Totals`]' ten fields in the order of the `matches` columns that [`set_totals`]
+/// and `hands::record_hand` write (a macro: the query is a different type on each store).
+macro_rules! bind_totals {
+    ($query:expr, $t:expr) => {
+        $query
+            .bind($t.status)
+            .bind($t.score_a)
+            .bind($t.score_b)
+            .bind($t.bags_a)
+            .bind($t.bags_b)
+            .bind($t.game_status)
+            .bind($t.winner)
+            .bind($t.reason)
+            .bind($t.forfeit)
+            .bind($t.hands_played)
+    };
+}
+pub(super) use bind_totals;
+
 /// Writes the totals and bumps the version; returns the match as it is now.
 pub async fn set_totals(conn: &mut Conn, id: MatchId, t: &Totals) -> sqlx::Result<MatchRow> {
-    on_store!(conn, |c| sqlx::query_as(
-        "UPDATE matches SET status = $1, score_a = $2, score_b = $3, bags_a = $4, bags_b = $5,
-         game_status = $6, winner = $7, reason = $8, forfeit = $9, hands_played = $10,
-         version = version + 1 WHERE id = $11 RETURNING *",
+    on_store!(conn, |c| bind_totals!(
+        sqlx::query_as(
+            "UPDATE matches SET status = $1, score_a = $2, score_b = $3, bags_a = $4, bags_b = $5,
+             game_status = $6, winner = $7, reason = $8, forfeit = $9, hands_played = $10,
+             version = version + 1 WHERE id = $11 RETURNING *",
+        ),
+        t
     )
-    .bind(t.status)
-    .bind(t.score_a)
-    .bind(t.score_b)
-    .bind(t.bags_a)
-    .bind(t.bags_b)
-    .bind(t.game_status)
-    .bind(t.winner)
-    .bind(t.reason)
-    .bind(t.forfeit)
-    .bind(t.hands_played)
     .bind(id)
     .fetch_one(c)
     .await)
