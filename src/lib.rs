@@ -14,13 +14,15 @@
 //!   (`mod`: the draw and formats; `state`: results applied to it; `tests`).
 //! - `domain`: the vocabulary every layer shares: `ids`, `states`, `text` (enums stored as
 //!   text), `time`, `clock`, `words`, `name` (names as checked), `slug`, `student` (student
-//!   ids), `table_name`.
+//!   ids), `table_name`, `idempotency_key` (a client's key of one attempt).
 //! - `db`: the queries, on SQLite or PostgreSQL (`sqlite`, `postgres`; `on_store!` runs one
-//!   query on either): `leagues`, `divisions`, `matches` (schedule, state, check-ins,
-//!   ratings), `board` (the scoreboard's reads), `rating_notes`, `hands`, `lineups`, `players`, `player_eligibility`, `idempotency` and
-//!   `action_keys` (the keys of hands and of other actions), `audit`, `playoffs`, `tonight`,
-//!   `users`, `notices`, `league_doc` (a league's rows as JSON); `group_commit` (the writes
-//!   of league night, batched) and `copy` (`migrate-to`).
+//!   query on either; `migrations`, each store's schema as embedded by build.rs):
+//!   `leagues`, `divisions`, `matches` (schedule, state, check-ins, ratings), `board` (the
+//!   scoreboard's reads), `rating_notes`, `hands`, `lineups`, `players`,
+//!   `player_eligibility`, `idempotency` and `action_keys` (the keys of hands and of other
+//!   actions), `audit`, `playoffs`, `tonight`, `users`, `notices`, `league_doc` (a league's
+//!   rows as JSON); `group_commit` (the writes of league night, batched) and `copy`
+//!   (`migrate-to`).
 //! - `service`: the operations and read models, by domain (each folder's doc says what it
 //!   owns):
 //!   - `night` (league night): `access` (who may write to a match, its league, a request's

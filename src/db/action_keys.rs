@@ -6,7 +6,7 @@ use super::{Conn, on_store};
 use crate::domain::{MatchId, Timestamp};
 
 /// What an action key keeps: the action, the request's digest and the first answer.
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone, sqlx_macros::FromRow)]
 pub struct ActionKeyRow {
     pub action: String,
     /// SHA-256 (hex) of the request as the service first read it.

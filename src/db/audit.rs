@@ -57,7 +57,7 @@ pub struct AuditFilter {
 
 /// One row read back, with the username and league slug of the moment it is read (`None`
 /// for a change by no user, or to no league, or to one since deleted).
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone, sqlx_macros::FromRow)]
 pub struct AuditRow {
     pub id: i64,
     pub at: Timestamp,

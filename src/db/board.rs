@@ -7,7 +7,7 @@ use super::{Conn, on_store};
 use crate::domain::Timestamp;
 
 /// A match on the scoreboard with the names it shows (one query for the whole board).
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone, sqlx_macros::FromRow)]
 pub struct InPlayRow {
     #[sqlx(flatten)]
     pub m: MatchRow,

@@ -4,7 +4,7 @@ use super::{Conn, on_store};
 
 use crate::domain::{DivisionId, LeagueId, TeamId};
 
-#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+#[derive(Debug, Clone, PartialEq, Eq, sqlx_macros::FromRow)]
 pub struct DivisionRow {
     pub id: DivisionId,
     pub league_id: LeagueId,

@@ -8,7 +8,7 @@ use super::{Conn, StoreKind, on_store};
 
 use crate::domain::{MatchId, Timestamp, UserId};
 
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone, sqlx_macros::FromRow)]
 pub struct HandRow {
     pub id: MatchId,
     pub match_id: MatchId,
@@ -84,7 +84,7 @@ pub async fn insert_hand(conn: &mut Conn, h: &NewHand<'_>) -> sqlx::Result<HandR
 
 /// The match after a new hand, with the hand's row id and time (what [`record_hand`]'s
 /// one query answers).
-#[derive(sqlx::FromRow)]
+#[derive(sqlx_macros::FromRow)]
 struct AfterHand {
     #[sqlx(flatten)]
     m: MatchRow,

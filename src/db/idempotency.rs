@@ -7,7 +7,7 @@ use crate::domain::{MatchId, Timestamp};
 
 /// What an idempotency key keeps of its first answer: the hand it recorded and what of the
 /// match its hands do not tell (docs/api.md §7.3).
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone, sqlx_macros::FromRow)]
 pub struct IdempotencyRecord {
     /// The hand as first sent (JSON); none for keys stored before migration 0006.
     pub request: Option<String>,

@@ -4,7 +4,7 @@ use super::{Conn, StoreKind, on_store};
 
 use crate::domain::{DivisionId, LeagueId, PersonName, Slug, TeamId, TeamName, Timestamp, UserId};
 
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone, sqlx_macros::FromRow)]
 pub struct LeagueRow {
     pub id: LeagueId,
     pub slug: Slug,
@@ -192,7 +192,7 @@ pub async fn copy_teams(
     Ok(teams)
 }
 
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone, sqlx_macros::FromRow)]
 pub struct TeamRow {
     pub id: TeamId,
     pub league_id: LeagueId,
@@ -423,7 +423,7 @@ pub async fn rebuild_records(conn: &mut Conn) -> sqlx::Result<u64> {
 }
 
 /// A team's record against one opponent (migration 0012).
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone, sqlx_macros::FromRow)]
 pub struct VersusRow {
     pub team_id: TeamId,
     pub opponent_id: TeamId,
@@ -523,7 +523,7 @@ pub async fn supervisors(
 }
 
 /// An admin's eligibility decision on a team (migration 0010), with who made it.
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone, sqlx_macros::FromRow)]
 pub struct OverrideRow {
     pub team_id: TeamId,
     pub eligible: bool,

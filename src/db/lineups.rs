@@ -5,7 +5,7 @@ use super::{Conn, on_store};
 use crate::domain::{MatchId, PersonName, PlayerId, Timestamp, UserId};
 use crate::rules::Team;
 
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone, sqlx_macros::FromRow)]
 pub struct LineupRow {
     pub match_id: MatchId,
     /// `a` or `b` (the CHECK of the table keeps it so).

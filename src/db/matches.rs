@@ -10,7 +10,7 @@ use crate::domain::{
 };
 use crate::rules::{Stage, Team, WinReason};
 
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone, sqlx_macros::FromRow)]
 pub struct MatchRow {
     pub id: MatchId,
     pub league_id: LeagueId,
@@ -107,7 +107,7 @@ pub async fn by_id(conn: &mut Conn, id: MatchId) -> sqlx::Result<Option<MatchRow
 /// A match about to be written, with what the write and its answer need, in one query
 /// (each query is a round trip: to SQLite's thread, or to the PostgreSQL server): whether
 /// `user` supervises its league and the teams' names.
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone, sqlx_macros::FromRow)]
 pub struct MatchForWrite {
     #[sqlx(flatten)]
     pub row: MatchRow,
@@ -477,7 +477,7 @@ pub async fn count_scheduled(conn: &mut Conn, league_id: LeagueId) -> sqlx::Resu
 }
 
 /// What the standings need of a finished regular-season match.
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone, sqlx_macros::FromRow)]
 pub struct ResultRow {
     pub team_a: TeamId,
     pub team_b: TeamId,

@@ -23,6 +23,7 @@ pub mod league_doc;
 pub mod leagues;
 pub mod lineups;
 pub mod matches;
+mod migrations;
 pub mod notices;
 pub mod player_eligibility;
 pub mod players;

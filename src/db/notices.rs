@@ -6,7 +6,7 @@ use super::{Conn, on_store};
 use crate::domain::{LeagueId, Timestamp};
 
 /// A notice as stored.
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone, sqlx_macros::FromRow)]
 pub struct NoticeRow {
     pub id: i64,
     pub league_id: LeagueId,

@@ -5,7 +5,7 @@ use super::{Conn, on_store};
 use crate::domain::{LeagueId, PlayerId, Timestamp, UserId};
 
 /// A coordinator's decision that a player is eligible.
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone, sqlx_macros::FromRow)]
 pub struct PlayerOverrideRow {
     pub player_id: PlayerId,
     pub reason: String,

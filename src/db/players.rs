@@ -4,7 +4,7 @@
 use super::{Conn, on_store};
 use crate::domain::{LeagueId, PersonName, PlayerId, StudentId, TeamId, Timestamp};
 
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone, sqlx_macros::FromRow)]
 pub struct PlayerRow {
     pub id: PlayerId,
     pub team_id: TeamId,

@@ -6,7 +6,7 @@ use crate::domain::{BracketId, LeagueId, MatchId, MatchStatus, TeamId, Timestamp
 use crate::league::bracket::{Format, GrandFinal, Section};
 use crate::rules::Team;
 
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone, sqlx_macros::FromRow)]
 pub struct BracketRow {
     pub id: BracketId,
     pub league_id: LeagueId,
@@ -23,7 +23,7 @@ pub struct BracketRow {
     pub seeding_words: Option<String>,
 }
 
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone, sqlx_macros::FromRow)]
 pub struct BracketMatchRow {
     pub bracket_id: BracketId,
     pub match_index: i64,
@@ -145,7 +145,7 @@ pub async fn matches(conn: &mut Conn, bracket_id: BracketId) -> sqlx::Result<Vec
 
 /// What a bracket needs of one of its real matches: a bracket reads hundreds of them at
 /// every result, and each column read costs a copy, so not the whole row.
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone, sqlx_macros::FromRow)]
 pub struct RealMatch {
     pub id: MatchId,
     pub status: MatchStatus,

@@ -21,7 +21,7 @@ use sqlx::{ConnectOptions, Connection, PgPool};
 
 use super::DbError;
 
-pub(super) static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("migrations/postgres");
+use super::migrations::POSTGRES as MIGRATOR;
 
 /// How every write transaction begins: see the module's comment.
 pub(super) const BEGIN_WRITE: &str = "BEGIN ISOLATION LEVEL READ COMMITTED";
@@ -108,7 +108,7 @@ async fn migrate(pool: &PgPool) -> Result<(), DbError> {
 }
 
 /// A row of `_sqlx_migrations`.
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone, sqlx_macros::FromRow)]
 struct Applied {
     version: i64,
     success: bool,

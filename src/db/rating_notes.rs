@@ -46,7 +46,7 @@ pub async fn rating_note(
 }
 
 /// A sportsmanship note with its author's name (`None`: written before notes had authors).
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone, sqlx_macros::FromRow)]
 pub struct RatingNoteRow {
     pub match_id: MatchId,
     pub author: Option<String>,

@@ -13,7 +13,7 @@ use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, S
 
 use super::DbError;
 
-pub(super) static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("migrations/sqlite");
+use super::migrations::SQLITE as MIGRATOR;
 
 /// How often the background checkpoint copies the WAL into the database.
 const CHECKPOINT_EVERY: Duration = Duration::from_millis(500);

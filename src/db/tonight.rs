@@ -9,7 +9,7 @@ use super::matches::MatchRow;
 use crate::domain::{LocalTime, UserId};
 
 /// A match of the list with its league's name.
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone, sqlx_macros::FromRow)]
 pub struct ListedRow {
     #[sqlx(flatten)]
     pub m: MatchRow,

@@ -4,7 +4,7 @@ use super::{Conn, Raw, on_store};
 
 use crate::domain::{Role, Timestamp, TokenId, UserId};
 
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone, sqlx_macros::FromRow)]
 pub struct UserRow {
     pub id: UserId,
     pub username: String,
@@ -216,7 +216,7 @@ pub async fn set_password(conn: &mut Conn, id: UserId, hash: &str) -> sqlx::Resu
     Ok(())
 }
 
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone, sqlx_macros::FromRow)]
 pub struct SessionRow {
     pub id_hash: String,
     pub user_id: UserId,
@@ -306,7 +306,7 @@ pub async fn delete_other_sessions_of(
     Ok(())
 }
 
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone, sqlx_macros::FromRow)]
 pub struct TokenRow {
     pub id: TokenId,
     pub user_id: UserId,

@@ -10,7 +10,7 @@ macro_rules! id {
         $(#[$doc])*
         #[derive(
             Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
-            sqlx::Type, utoipa::ToSchema,
+            sqlx_macros::Type, utoipa::ToSchema,
         )]
         #[serde(transparent)]
         #[sqlx(transparent)]

@@ -8,6 +8,7 @@
 //! and `league` stay free of SQL.
 
 mod clock;
+mod idempotency_key;
 mod ids;
 pub mod name;
 mod slug;
@@ -20,6 +21,7 @@ pub mod words;
 
 pub use crate::rules::{ErrorCode, Field, FieldError};
 pub use clock::{Clock, ManualTime, SystemTime, TimeSource, machine_zone};
+pub use idempotency_key::{BadIdempotencyKey, IdempotencyKey};
 pub use ids::{BracketId, DivisionId, LeagueId, MatchId, PlayerId, TeamId, TokenId, UserId};
 pub use name::{BadText, PersonName, TeamName};
 pub use slug::{BadSlug, Slug, slugify};

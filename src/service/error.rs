@@ -1,7 +1,7 @@
 //! Why an operation did not happen. Nothing was written: every service call is one
 //! transaction, rolled back when it returns an error.
 
-use crate::domain::{ErrorCode, Field, FieldError, MatchId};
+use crate::domain::{BadIdempotencyKey, ErrorCode, Field, FieldError, MatchId};
 
 #[derive(Debug, thiserror::Error)]
 pub enum ServiceError {
@@ -80,6 +80,12 @@ impl ServiceError {
 impl From<FieldError> for ServiceError {
     fn from(e: FieldError) -> Self {
         ServiceError::Invalid(e)
+    }
+}
+
+impl From<BadIdempotencyKey> for ServiceError {
+    fn from(e: BadIdempotencyKey) -> Self {
+        ServiceError::Invalid(e.into())
     }
 }
 

@@ -39,8 +39,6 @@ pub const TABLE_MAX: usize = 40;
 pub const REASON_MAX: usize = 500;
 /// An API token's label.
 pub const TOKEN_NAME_MAX: usize = 60;
-/// A client's idempotency key.
-pub const IDEMPOTENCY_KEY_MAX: usize = 200;
 
 /// What a text is, for the checks and the messages.
 pub struct TextRule<'a> {
@@ -114,22 +112,6 @@ pub fn words_of(bad: BadText, max: usize) -> String {
     }
     .refused(bad)
     .to_string()
-}
-
-/// A client's idempotency key, compared as sent (it is never shown): 1 to
-/// [`IDEMPOTENCY_KEY_MAX`] characters, no control character.
-pub fn check_idempotency_key(key: &str) -> Result<(), ServiceError> {
-    if key.is_empty()
-        || key.chars().count() > IDEMPOTENCY_KEY_MAX
-        || key.chars().any(char::is_control)
-    {
-        return Err(ServiceError::invalid(
-            ErrorCode::InvalidRequest,
-            "idempotency_key",
-            "an idempotency key is 1 to 200 characters, none of them a control character",
-        ));
-    }
-    Ok(())
 }
 
 /// A name as compared for duplicates: two names with the same key read the same. Lower

@@ -15,10 +15,10 @@ use sha2::{Digest, Sha256};
 
 use crate::db::Conn;
 use crate::db::action_keys::{self as db_action_keys, ActionKeyRow};
-use crate::domain::{ErrorCode, MatchId, Timestamp};
+use crate::domain::{ErrorCode, IdempotencyKey, MatchId, Timestamp};
 use crate::service::night::access::IDEMPOTENCY_WINDOW;
 use crate::service::night::match_view::MatchView;
-use crate::service::{ServiceError, text, to_json};
+use crate::service::{ServiceError, to_json};
 
 /// The most expired keys one action deletes (as hands do: any backlog is soon gone).
 const EXPIRE_AT_ONCE: i64 = 64;
@@ -33,22 +33,20 @@ pub struct ActionKey {
 }
 
 impl ActionKey {
-    /// The key sent with `action` (none: the action is not keyed), checked like a hand's
-    /// (1 to 200 characters, no control character), for `request`: the action's input as
+    /// The key sent with `action` (none: the action is not keyed), for `request`: the action's input as
     /// the service reads it (the key in it or not: it is the same in every resend).
     pub fn of(
-        key: Option<&str>,
+        key: Option<&IdempotencyKey>,
         action: &'static str,
         request: &impl Serialize,
     ) -> Result<Option<ActionKey>, ServiceError> {
         let Some(key) = key else {
             return Ok(None);
         };
-        text::check_idempotency_key(key)?;
         let json = to_json("request", request)?;
         let digest = Sha256::digest(json.as_bytes());
         Ok(Some(ActionKey {
-            key: key.to_string(),
+            key: key.as_str().to_string(),
             action,
             request: digest.iter().map(|b| format!("{b:02x}")).collect(),
         }))

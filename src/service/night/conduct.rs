@@ -16,7 +16,7 @@ use crate::db::Db;
 use crate::db::matches::{self as db_matches, MatchRow};
 use crate::domain::ErrorCode;
 use crate::domain::FieldError;
-use crate::domain::{LocalTime, MatchId, MatchStatus};
+use crate::domain::{IdempotencyKey, LocalTime, MatchId, MatchStatus};
 use crate::league::settings::Settings;
 use crate::rules::{Team, TeamWords};
 use crate::service::audit;
@@ -37,16 +37,9 @@ pub struct CheckInInput {
     /// Default (or `null`) true; `false` takes the check-in back.
     #[serde(default)]
     pub present: Option<bool>,
-    /// Unique per attempt: sent again with the same request, the first answer comes back
-    /// and nothing is done twice (docs/api.md §7.8). 1 to 200 characters, no control
-    /// characters.
     #[serde(default)]
-    #[schema(
-        min_length = 1,
-        max_length = 200,
-        pattern = r"^[^\x00-\x1F\x7F-\x9F]*$"
-    )]
-    pub idempotency_key: Option<String>,
+    #[schema(value_type = Option<String>)]
+    pub idempotency_key: Option<IdempotencyKey>,
 }
 
 /// Checks a team in (keeping the first time if it already is) or takes its check-in back;
@@ -60,7 +53,7 @@ pub async fn check_in(
     input: &CheckInInput,
 ) -> Result<Acted, ServiceError> {
     let team = side(&input.team, "team")?;
-    let key = ActionKey::of(input.idempotency_key.as_deref(), "check_in", input)?;
+    let key = ActionKey::of(input.idempotency_key.as_ref(), "check_in", input)?;
     let now = db.clock().now();
     let mut tx = db.write().await?;
     let m = writable(&mut tx, user, id).await?;
@@ -141,16 +134,9 @@ pub struct RatingInput {
     #[serde(default)]
     #[schema(max_length = 500)]
     pub note: Option<String>,
-    /// Unique per attempt: sent again with the same request, the first answer comes back
-    /// and nothing is done twice (docs/api.md §7.8). 1 to 200 characters, no control
-    /// characters.
     #[serde(default)]
-    #[schema(
-        min_length = 1,
-        max_length = 200,
-        pattern = r"^[^\x00-\x1F\x7F-\x9F]*$"
-    )]
-    pub idempotency_key: Option<String>,
+    #[schema(value_type = Option<String>)]
+    pub idempotency_key: Option<IdempotencyKey>,
 }
 
 /// The ratings of the forfeiting team(s) of `m`: the league's forfeit rating, when it has one.
@@ -210,11 +196,7 @@ pub async fn rate(
         lines: Lines::Many,
     }
     .check_optional(input.note.as_deref())?;
-    let key = ActionKey::of(
-        input.idempotency_key.as_deref(),
-        "rate_sportsmanship",
-        input,
-    )?;
+    let key = ActionKey::of(input.idempotency_key.as_ref(), "rate_sportsmanship", input)?;
     let mut tx = db.write().await?;
     let m = writable(&mut tx, user, id).await?;
     if let Some(first) = action_keys::first_answer(&mut tx, id, key.as_ref()).await? {

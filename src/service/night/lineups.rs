@@ -14,7 +14,7 @@ use crate::db::lineups as db_lineups;
 pub use crate::db::lineups::LineupRow;
 use crate::db::matches::{self as db_matches, MatchRow};
 use crate::db::players::{self as db_players, PlayerRow};
-use crate::domain::{ErrorCode, MatchId, MatchStatus, PlayerId, TeamId};
+use crate::domain::{ErrorCode, IdempotencyKey, MatchId, MatchStatus, PlayerId, TeamId};
 use crate::rules::{Stage, Team};
 use crate::service::night::access::{league_of, side, writable};
 use crate::service::night::action_keys::{self, Acted, ActionKey};
@@ -36,16 +36,9 @@ pub struct LineupInput {
     /// Or the two players' student ids, in seat order (text, or a whole number).
     #[schema(schema_with = student_ids_schema)]
     pub student_ids: Option<Vec<serde_json::Value>>,
-    /// Unique per attempt: sent again with the same request, the first answer comes back
-    /// and nothing is done twice (docs/api.md §7.8). 1 to 200 characters, no control
-    /// characters.
     #[serde(default)]
-    #[schema(
-        min_length = 1,
-        max_length = 200,
-        pattern = r"^[^\x00-\x1F\x7F-\x9F]*$"
-    )]
-    pub idempotency_key: Option<String>,
+    #[schema(value_type = Option<String>)]
+    pub idempotency_key: Option<IdempotencyKey>,
 }
 
 fn student_ids_schema() -> utoipa::openapi::schema::Schema {
@@ -100,7 +93,7 @@ pub async fn set_lineup(
 ) -> Result<Acted, ServiceError> {
     let team = side(&input.team, "team")?;
     let wanted = Wanted::of(input)?;
-    let key = ActionKey::of(input.idempotency_key.as_deref(), "set_lineup", input)?;
+    let key = ActionKey::of(input.idempotency_key.as_ref(), "set_lineup", input)?;
     let now = db.clock().now();
     let mut tx = db.write().await?;
     let m = writable(&mut tx, user, id).await?;

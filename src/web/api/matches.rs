@@ -1,11 +1,10 @@
 //! Matches in the JSON API (docs/api.md §6–§7): a league's schedule and single matches, and
 //! league night: start a match, record and correct hands, call time, forfeits.
 
-use crate::domain::Slug;
 use actix_web::{HttpRequest, HttpResponse, get, post, put, web};
 use serde::{Deserialize, Serialize};
 
-use crate::domain::MatchId;
+use crate::domain::{IdempotencyKey, MatchId, Slug};
 use crate::rules::HandInput;
 use crate::service::night::access;
 use crate::service::night::match_view::MatchView;
@@ -179,16 +178,9 @@ async fn show_match(
 #[derive(Deserialize, Default, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct StartRequest {
-    /// Unique per attempt: sent again with the same request, the first answer comes back
-    /// and nothing is done twice (docs/api.md §7.8). 1 to 200 characters, no control
-    /// characters.
     #[serde(default)]
-    #[schema(
-        min_length = 1,
-        max_length = 200,
-        pattern = r"^[^\x00-\x1F\x7F-\x9F]*$"
-    )]
-    idempotency_key: Option<String>,
+    #[schema(value_type = Option<String>)]
+    idempotency_key: Option<IdempotencyKey>,
 }
 
 /// Starts a match: its rules are frozen and its clock runs (admin or supervisor).
@@ -221,7 +213,7 @@ async fn start_match(
     // The caller's rights before the body, as every write to a match (`match_body`).
     access::check_writable(&state.db, &who.user, *id).await?;
     let input = body.into_inner()?.unwrap_or_default();
-    let started = matches::start(&state.db, &who.user, *id, input.idempotency_key.as_deref());
+    let started = matches::start(&state.db, &who.user, *id, input.idempotency_key.as_ref());
     Ok(super::acted(started.await?))
 }
 
@@ -235,12 +227,8 @@ pub(crate) struct HandRequest {
     /// Unique per attempt to record one hand: a retry with the same key and hand answers
     /// the first answer again. 1 to 200 characters, no control characters.
     #[serde(default)]
-    #[schema(
-        min_length = 1,
-        max_length = 200,
-        pattern = r"^[^\x00-\x1F\x7F-\x9F]*$"
-    )]
-    idempotency_key: Option<String>,
+    #[schema(value_type = Option<String>)]
+    idempotency_key: Option<IdempotencyKey>,
 }
 
 /// Records the next hand (admin or supervisor).
@@ -281,7 +269,7 @@ async fn record_hand(
     let entry = NewHandEntry {
         hand: &input.hand,
         expected_version: input.expected_version,
-        idempotency_key: input.idempotency_key.as_deref(),
+        idempotency_key: input.idempotency_key.as_ref(),
         shape: if prefers_minimal(&request) {
             AnswerShape::Minimal
         } else {
@@ -307,16 +295,9 @@ pub(crate) struct CorrectionRequest {
     /// changes (after a `bracket_reset_needed` answer). They are cancelled, hands kept.
     #[serde(default)]
     reset_bracket_path: bool,
-    /// Unique per attempt: sent again with the same request, the first answer comes back
-    /// and nothing is done twice (docs/api.md §7.8). 1 to 200 characters, no control
-    /// characters.
     #[serde(default)]
-    #[schema(
-        min_length = 1,
-        max_length = 200,
-        pattern = r"^[^\x00-\x1F\x7F-\x9F]*$"
-    )]
-    idempotency_key: Option<String>,
+    #[schema(value_type = Option<String>)]
+    idempotency_key: Option<IdempotencyKey>,
 }
 
 /// Corrects a hand (a new revision with a reason), rescoring later ones (admin or supervisor).
@@ -356,7 +337,7 @@ async fn correct_hand(
         reason: &input.reason,
         expected_version: input.expected_version,
         reset_bracket_path: input.reset_bracket_path,
-        idempotency_key: input.idempotency_key.as_deref(),
+        idempotency_key: input.idempotency_key.as_ref(),
     };
     Ok(super::acted(
         matches::correct_hand(&state.db, &who.user, id, &correction).await?,
@@ -369,16 +350,9 @@ pub(crate) struct VersionRequest {
     /// The match's `version` as last seen.
     #[schema(minimum = 1)]
     expected_version: i64,
-    /// Unique per attempt: sent again with the same request, the first answer comes back
-    /// and nothing is done twice (docs/api.md §7.8). 1 to 200 characters, no control
-    /// characters.
     #[serde(default)]
-    #[schema(
-        min_length = 1,
-        max_length = 200,
-        pattern = r"^[^\x00-\x1F\x7F-\x9F]*$"
-    )]
-    idempotency_key: Option<String>,
+    #[schema(value_type = Option<String>)]
+    idempotency_key: Option<IdempotencyKey>,
 }
 
 /// Calls time: the hand in play is the last (admin or supervisor).
@@ -408,7 +382,7 @@ async fn call_time(
     body: ApiJson<VersionRequest>,
 ) -> Result<HttpResponse, AppError> {
     let input = super::match_body(&state, &who, *id, body).await?;
-    let key = input.idempotency_key.as_deref();
+    let key = input.idempotency_key.as_ref();
     let called = matches::call_time(&state.db, &who.user, *id, input.expected_version, key);
     Ok(super::acted(called.await?))
 }

@@ -6,7 +6,7 @@ use crate::db::hands::{self as db_hands, NewHand};
 use crate::db::matches::MatchRow;
 use crate::db::{Conn, Db};
 use crate::domain::ErrorCode;
-use crate::domain::{MatchId, MatchStatus, Timestamp};
+use crate::domain::{IdempotencyKey, MatchId, MatchStatus, Timestamp};
 use crate::rules::{HandInput, Stage};
 use crate::service::audit;
 use crate::service::night::access::for_write;
@@ -27,7 +27,7 @@ pub struct Correction<'a> {
     pub reset_bracket_path: bool,
     /// Sent again with the same correction, the first answer comes back and nothing is
     /// corrected twice (docs/api.md §7.8).
-    pub idempotency_key: Option<&'a str>,
+    pub idempotency_key: Option<&'a IdempotencyKey>,
 }
 
 /// What an idempotency key of a correction is compared on: the correction as sent.

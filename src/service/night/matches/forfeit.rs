@@ -9,7 +9,9 @@ use crate::db::leagues as db_leagues;
 use crate::db::matches::{self as db_matches, MatchRow, Totals};
 use crate::db::{Conn, Db};
 use crate::domain::ErrorCode;
-use crate::domain::{ForfeitSide, GameStatus, MatchId, MatchStatus, TeamId, TextEnum, Timestamp};
+use crate::domain::{
+    ForfeitSide, GameStatus, IdempotencyKey, MatchId, MatchStatus, TeamId, TextEnum, Timestamp,
+};
 use crate::rules::{Stage, Team, WinReason};
 use crate::service::audit;
 use crate::service::night::access::{league_of, writable};
@@ -33,12 +35,8 @@ pub struct ForfeitInput {
     /// and nothing is recorded twice (docs/api.md §7.8). 1 to 200 characters, no control
     /// characters.
     #[serde(default)]
-    #[schema(
-        min_length = 1,
-        max_length = 200,
-        pattern = r"^[^\x00-\x1F\x7F-\x9F]*$"
-    )]
-    pub idempotency_key: Option<String>,
+    #[schema(value_type = Option<String>)]
+    pub idempotency_key: Option<IdempotencyKey>,
 }
 
 /// The forfeit policy (`drop_after: n`): a team's n-th regular-season forfeit withdraws it,
@@ -97,7 +95,7 @@ pub async fn forfeit(
 ) -> Result<Acted, ServiceError> {
     let now = db.clock().now();
     let who = forfeit_side(input)?;
-    let key = ActionKey::of(input.idempotency_key.as_deref(), "forfeit", input)?;
+    let key = ActionKey::of(input.idempotency_key.as_ref(), "forfeit", input)?;
     let mut tx = db.write().await?;
     let m = writable(&mut tx, user, id).await?;
     if let Some(first) = action_keys::first_answer(&mut tx, id, key.as_ref()).await? {

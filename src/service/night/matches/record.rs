@@ -9,11 +9,10 @@ use crate::db::idempotency::{self as db_idempotency, IdempotencyRecord};
 use crate::db::matches::{self as db_matches, MatchRow};
 use crate::db::{Conn, Db};
 use crate::domain::ErrorCode;
-use crate::domain::{FieldError, GameStatus, MatchId, MatchStatus, Timestamp};
+use crate::domain::{FieldError, GameStatus, IdempotencyKey, MatchId, MatchStatus, Timestamp};
 use crate::rules::{Game, HandInput, Stage, TeamTotal};
 use crate::service::night::access::{IDEMPOTENCY_WINDOW, for_write, league_of};
 use crate::service::night::match_view::{Replayed, match_rules, replay, rules_of, view_of};
-use crate::service::text;
 use crate::service::{ServiceError, User, to_json};
 
 /// The answer of a recorded hand, or the first answer again (in the shape first asked for)
@@ -42,7 +41,7 @@ const EXPIRE_AT_ONCE: i64 = 64;
 pub struct NewHandEntry<'a> {
     pub hand: &'a HandInput,
     pub expected_version: i64,
-    pub idempotency_key: Option<&'a str>,
+    pub idempotency_key: Option<&'a IdempotencyKey>,
     pub shape: AnswerShape,
 }
 
@@ -61,16 +60,13 @@ pub async fn record_hand(
         idempotency_key,
         shape,
     } = *entry;
-    if let Some(key) = idempotency_key {
-        text::check_idempotency_key(key)?;
-    }
     let entry = HandEntry {
         user: user.clone(),
         id,
         request: to_json("hand", input)?,
         input: input.clone(),
         expected_version,
-        idempotency_key: idempotency_key.map(str::to_owned),
+        idempotency_key: idempotency_key.cloned(),
         now: db.clock().now(),
         shape,
     };
@@ -208,7 +204,7 @@ struct HandEntry {
     /// The hand as sent (JSON), compared with the first use of a repeated idempotency key.
     request: String,
     expected_version: i64,
-    idempotency_key: Option<String>,
+    idempotency_key: Option<IdempotencyKey>,
     now: Timestamp,
     shape: AnswerShape,
 }
@@ -217,7 +213,7 @@ impl HandEntry {
     async fn record(self, conn: &mut Conn) -> Result<Entered, ServiceError> {
         let opened = for_write(conn, &self.user, self.id).await?;
         if let Some(key) = &self.idempotency_key
-            && let Some(seen) = seen_before(conn, self.id, key, &self.request).await?
+            && let Some(seen) = seen_before(conn, self.id, key.as_str(), &self.request).await?
         {
             return Ok(Entered::Seen(seen));
         }
@@ -347,7 +343,7 @@ impl HandEntry {
     ) -> Result<(), ServiceError> {
         if let Some(key) = &self.idempotency_key {
             let record = record_of(self.request, hand_id, after, answer)?;
-            keep_answer(conn, self.id, key, record, self.now).await?;
+            keep_answer(conn, self.id, key.as_str(), record, self.now).await?;
         }
         Ok(())
     }

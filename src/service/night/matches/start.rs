@@ -3,7 +3,7 @@
 use crate::db::matches as db_matches;
 use crate::db::{Conn, Db};
 use crate::domain::ErrorCode;
-use crate::domain::{MatchId, MatchStatus, Timestamp};
+use crate::domain::{IdempotencyKey, MatchId, MatchStatus, Timestamp};
 use crate::service::audit;
 use crate::service::night::access::{for_write, league_of};
 use crate::service::night::action_keys::{self, Acted, ActionKey};
@@ -18,7 +18,7 @@ pub async fn start(
     db: &Db,
     user: &User,
     id: MatchId,
-    idempotency_key: Option<&str>,
+    idempotency_key: Option<&IdempotencyKey>,
 ) -> Result<Acted, ServiceError> {
     let key = ActionKey::of(idempotency_key, "start", &())?;
     let now = db.clock().now();

@@ -5,7 +5,7 @@ use super::check_version;
 use crate::db::Db;
 use crate::db::matches::{self as db_matches, MatchRow};
 use crate::domain::ErrorCode;
-use crate::domain::{MatchId, MatchStatus, Timestamp};
+use crate::domain::{IdempotencyKey, MatchId, MatchStatus, Timestamp};
 use crate::rules::Rules;
 use crate::service::audit;
 use crate::service::night::access::{league_of, writable};
@@ -29,7 +29,7 @@ pub async fn call_time(
     user: &User,
     id: MatchId,
     expected_version: i64,
-    idempotency_key: Option<&str>,
+    idempotency_key: Option<&IdempotencyKey>,
 ) -> Result<Acted, ServiceError> {
     let key = ActionKey::of(idempotency_key, "call_time", &expected_version)?;
     let now = db.clock().now();

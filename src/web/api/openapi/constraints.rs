@@ -4,15 +4,27 @@
 
 use serde_json::{Value, json};
 
-use crate::domain::{Slug, TextEnum};
+use crate::domain::{IdempotencyKey, Slug, TextEnum};
 use crate::league::bracket;
 use crate::league::standings::Tiebreak;
 use crate::service::term::schedule::ScheduleFormat;
 use crate::service::text::{self as service_text, Lines};
 
-/// Writes [`service_constraints`] into the document's component `schemas`.
+/// Writes [`service_constraints`] into the document's component `schemas`, and the one
+/// schema of an idempotency key into every request that takes one.
 pub(super) fn apply(schemas: &mut Value) {
-    for (schema, property, constraint) in service_constraints() {
+    let keyed: Vec<String> = schemas.as_object().map_or_else(Vec::new, |all| {
+        let takes_key = |s: &Value| s["properties"].get("idempotency_key").is_some();
+        all.iter()
+            .filter(|(_, s)| takes_key(s))
+            .map(|(name, _)| name.clone())
+            .collect()
+    });
+    let keys = keyed
+        .iter()
+        .map(|name| (name.as_str(), "idempotency_key", idempotency_key()));
+    let service = service_constraints().into_iter();
+    for (schema, property, constraint) in keys.chain(service) {
         let slot = &mut schemas[schema]["properties"][property];
         match constraint {
             Constraint::Add(keywords) => {
@@ -48,6 +60,17 @@ fn component(name: &str) -> Value {
 /// A reference to a component schema, or `null`.
 fn component_or_null(name: &str) -> Value {
     json!({"oneOf": [component(name), {"type": "null"}]})
+}
+
+/// An [`IdempotencyKey`], or none; the field's own description, if it has one, stays.
+fn idempotency_key() -> Constraint {
+    Constraint::Replace(json!({
+        "type": ["string", "null"],
+        "minLength": 1,
+        "maxLength": IdempotencyKey::MAX,
+        "pattern": IdempotencyKey::PATTERN,
+        "description": "Unique per attempt: sent again with the same request, the first answer comes back\nand nothing is done twice (docs/api.md §7.8). 1 to 200 characters, no control\ncharacters.",
+    }))
 }
 
 /// A student id as sent: letters, digits and dashes (spaces around are trimmed), or empty.

@@ -11,9 +11,9 @@
 
 use crate::domain::ErrorCode;
 
-use super::{idempotency_key, message_of, when, when_local};
+use super::{field, message_of, when, when_local};
 use crate::domain::words::plural;
-use crate::domain::{Field, FieldError, LocalTime, MatchStatus};
+use crate::domain::{Field, FieldError, IdempotencyKey, LocalTime, MatchStatus};
 use crate::league::settings::Settings;
 use crate::rules::Team;
 use crate::service::night::conduct::{self, RatingInput};
@@ -22,14 +22,6 @@ use crate::service::night::match_view::MatchView;
 use crate::service::term::leagues::League;
 use crate::web::AppState;
 use crate::web::error::PageError;
-
-/// The value of field `name` of a posted form ("" when absent).
-pub(super) fn field<'a>(fields: &'a [(String, String)], name: &str) -> &'a str {
-    fields
-        .iter()
-        .find(|(k, _)| k == name)
-        .map_or("", |(_, v)| v.as_str())
-}
 
 /// The names of the two teams, `[a, b]`.
 pub(super) fn names(view: &MatchView) -> [&str; 2] {
@@ -43,7 +35,7 @@ pub(super) struct RatingForm {
     pub b: String,
     pub note: String,
     /// The form's idempotency key (a resend changes nothing).
-    pub key: Option<String>,
+    pub key: String,
 }
 
 impl RatingForm {
@@ -52,7 +44,7 @@ impl RatingForm {
             a: field(fields, "a").trim().to_string(),
             b: field(fields, "b").trim().to_string(),
             note: field(fields, "note").to_string(),
-            key: idempotency_key(fields),
+            key: field(fields, "idempotency_key").to_string(),
         }
     }
 
@@ -64,7 +56,7 @@ impl RatingForm {
                 a: text(s.a),
                 b: text(s.b),
                 note: s.note.clone().unwrap_or_default(),
-                key: None,
+                key: String::new(),
             },
             None => RatingForm::default(),
         }
@@ -106,7 +98,7 @@ impl RatingForm {
             a: values[0],
             b: values[1],
             note: Some(self.note.clone()),
-            idempotency_key: self.key.clone(),
+            idempotency_key: IdempotencyKey::from_form(&self.key)?,
         })
     }
 }

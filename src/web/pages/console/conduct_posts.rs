@@ -8,10 +8,10 @@ use actix_web::{HttpResponse, get, post, web};
 use askama::Template;
 use serde::Deserialize;
 
-use super::conduct::{RatingForm, conduct_view, field, league, names};
+use super::conduct::{RatingForm, conduct_view, league, names};
 use super::form::HandForm;
 use super::match_console::{Shown, refused, render_console};
-use super::{ConsolePost, back_to_console, idempotency_key, supervised};
+use super::{ConsolePost, back_to_console, field, idempotency_key, supervised};
 use crate::domain::{MatchId, TextEnum};
 use crate::league::settings::Settings;
 use crate::rules::Team;
@@ -20,7 +20,7 @@ use crate::service::night::conduct::{self, CheckInInput};
 use crate::service::night::match_view::MatchView;
 use crate::service::people::accounts::random_hex;
 use crate::web::AppState;
-use crate::web::error::PageError;
+use crate::web::error::{AppError, PageError};
 use crate::web::extract::Supervisor;
 use crate::web::respond::{html, no_store};
 use crate::web::view::nav::Nav;
@@ -39,7 +39,7 @@ pub(super) async fn check_in(
             field(&fields, "present").trim(),
             "0" | "false" | "no"
         )),
-        idempotency_key: idempotency_key(&fields),
+        idempotency_key: idempotency_key(&fields).map_err(AppError::Invalid)?,
     };
     match conduct::check_in(&state.db, &who.user, id, &input).await {
         Ok(_) => Ok(back_to_console(id)),

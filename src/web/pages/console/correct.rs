@@ -157,7 +157,7 @@ pub(super) async fn correct(
 ) -> Result<HttpResponse, PageError> {
     let (id, number) = path.into_inner();
     let form = HandForm::from_pairs(&fields);
-    let key = idempotency_key(&fields);
+    let key = idempotency_key(&fields).map_err(AppError::Invalid)?;
     let view = supervised(&state, &who, id).await?;
     let parsed = form.expected_version().and_then(|v| {
         if form.reason.trim().is_empty() {
@@ -183,7 +183,7 @@ pub(super) async fn correct(
                 reason: &form.reason,
                 expected_version: version,
                 reset_bracket_path: form.reset_bracket_path,
-                idempotency_key: key.as_deref(),
+                idempotency_key: key.as_ref(),
             };
             matches::correct_hand(&state.db, &who.user, id, &correction).await
         }

@@ -9,8 +9,8 @@
 //! lineup re-renders the console (422) with the error summary at the top, the typed values
 //! kept and the message at the field; a closed match gives the console's conflict (409).
 
-use super::idempotency_key;
-use crate::domain::{ErrorCode, FieldError, MatchStatus, TextEnum};
+use super::field;
+use crate::domain::{ErrorCode, FieldError, IdempotencyKey, MatchStatus, TextEnum};
 use crate::rules::Team;
 use crate::service::night::lineups::LineupInput;
 use crate::service::night::match_view::MatchView;
@@ -26,15 +26,7 @@ pub(super) struct LineupForm {
     /// The student IDs typed (or read by a card reader), by seat.
     pub student_ids: [String; 2],
     /// The form's idempotency key (a resend changes nothing).
-    pub key: Option<String>,
-}
-
-/// The value of field `name` of a posted form ("" when absent).
-fn field<'a>(fields: &'a [(String, String)], name: &str) -> &'a str {
-    fields
-        .iter()
-        .find(|(k, _)| k == name)
-        .map_or("", |(_, v)| v.as_str())
+    pub key: String,
 }
 
 /// A student ID as a card reader types it: without the magnetic stripe's start sentinel (`;`
@@ -57,7 +49,7 @@ impl LineupForm {
             team: field(fields, "team").trim().to_string(),
             players: ["player1", "player2"].map(|n| field(fields, n).trim().to_string()),
             student_ids: ["student_id1", "student_id2"].map(|n| card_text(field(fields, n)).into()),
-            key: idempotency_key(fields),
+            key: field(fields, "idempotency_key").to_string(),
         }
     }
 
@@ -90,7 +82,7 @@ impl LineupForm {
                         .map(|s| serde_json::Value::String(s.clone()))
                         .collect(),
                 ),
-                idempotency_key: self.key.clone(),
+                idempotency_key: IdempotencyKey::from_form(&self.key)?,
             });
         }
         let mut ids = Vec::with_capacity(2);
@@ -111,7 +103,7 @@ impl LineupForm {
             team: self.team.clone(),
             players: Some(ids),
             student_ids: None,
-            idempotency_key: self.key.clone(),
+            idempotency_key: IdempotencyKey::from_form(&self.key)?,
         })
     }
 }

@@ -20,8 +20,8 @@ use super::{
     supervised, to_next_hand, when, when_local,
 };
 use crate::domain::ErrorCode;
-use crate::domain::FieldError;
 use crate::domain::{Clock, ForfeitSide, GameStatus, MatchId, MatchStatus, TextEnum, Timestamp};
+use crate::domain::{FieldError, IdempotencyKey};
 use crate::rules::{Stage, Team};
 use crate::service::ServiceError;
 use crate::service::night::console_views;
@@ -356,8 +356,8 @@ pub(super) async fn start(
     state: web::Data<AppState>,
     ConsolePost { who, id, fields }: ConsolePost,
 ) -> Result<HttpResponse, PageError> {
-    let key = idempotency_key(&fields);
-    match matches::start(&state.db, &who.user, id, key.as_deref()).await {
+    let key = idempotency_key(&fields).map_err(AppError::Invalid)?;
+    match matches::start(&state.db, &who.user, id, key.as_ref()).await {
         // A double tap on Start: it is started, show it.
         Err(ServiceError::Conflict {
             code: ErrorCode::NotScheduled,
@@ -381,20 +381,19 @@ pub(super) async fn record(
     let form = HandForm::from_pairs(&fields);
     // The match's row, not its view: a recorded hand's post costs the same at any hand.
     let number = console_views::next_hand(&state.db, &who.user, id).await?;
-    let parsed = form
-        .expected_version()
-        .and_then(|v| form.to_input(number).map(|h| (v, h)));
+    let parsed = form.expected_version().and_then(|v| {
+        let key = IdempotencyKey::from_form(&form.key)?;
+        form.to_input(number).map(|h| (v, h, key))
+    });
     let e = match parsed {
         Err(e) => e,
-        Ok((version, hand)) => {
-            let key = form.key.trim();
-            let key = (!key.is_empty()).then_some(key);
+        Ok((version, hand, key)) => {
             // Either answer needs only the totals: the light one is recorded (and kept with
             // the key, for a resend).
             let entry = matches::NewHandEntry {
                 hand: &hand,
                 expected_version: version,
-                idempotency_key: key,
+                idempotency_key: key.as_ref(),
                 shape: matches::AnswerShape::Minimal,
             };
             match matches::record_hand(&state.db, &who.user, id, &entry).await {
@@ -434,8 +433,8 @@ pub(super) async fn call_time(
         };
         return render_console(&state, &who, view, StatusCode::OK, shown).await;
     }
-    let key = idempotency_key(&fields);
-    let called = matches::call_time(&state.db, &who.user, id, version, key.as_deref()).await;
+    let key = idempotency_key(&fields).map_err(AppError::Invalid)?;
+    let called = matches::call_time(&state.db, &who.user, id, version, key.as_ref()).await;
     after_post(&state, &who, id, called).await
 }
 
@@ -457,7 +456,7 @@ pub(super) async fn forfeit(
                 team: side.as_str().to_string(),
                 advance: form.advance.clone(),
                 expected_version: form.version.trim().parse().ok(),
-                idempotency_key: idempotency_key(&fields),
+                idempotency_key: idempotency_key(&fields).map_err(AppError::Invalid)?,
             };
             match matches::forfeit(&state.db, &who.user, id, &input).await {
                 Err(ServiceError::Invalid(e)) => {

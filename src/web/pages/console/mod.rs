@@ -44,7 +44,9 @@ use actix_web::dev::Payload;
 use actix_web::{FromRequest, HttpRequest, HttpResponse, web};
 use futures_util::future::LocalBoxFuture;
 
-use crate::domain::{FieldError, GameStatus, LocalTime, MatchId, MatchStatus, Timestamp};
+use crate::domain::{
+    FieldError, GameStatus, IdempotencyKey, LocalTime, MatchId, MatchStatus, Timestamp,
+};
 use crate::service::night::console_views;
 use crate::service::night::match_view::MatchView;
 use crate::web::AppState;
@@ -97,15 +99,19 @@ impl FromRequest for ConsolePost {
     }
 }
 
-/// The hidden `idempotency_key` of a console form, if it has one (a page rendered before
-/// the forms had one has not): a form sent again with it answers the same redirect and
-/// changes nothing (docs/api.md §7.8).
-fn idempotency_key(fields: &[(String, String)]) -> Option<String> {
+/// The value of field `name` of a posted form ("" when absent).
+pub(super) fn field<'a>(fields: &'a [(String, String)], name: &str) -> &'a str {
     fields
         .iter()
-        .find(|(name, _)| name == "idempotency_key")
-        .map(|(_, key)| key.trim().to_string())
-        .filter(|key| !key.is_empty())
+        .find(|(k, _)| k == name)
+        .map_or("", |(_, v)| v.as_str())
+}
+
+/// The hidden `idempotency_key` of a console form, if it has one (a page rendered before
+/// the forms had one has not): a form sent again with it answers the same redirect and
+/// changes nothing (docs/api.md §7.8); one that is not a key is refused.
+fn idempotency_key(fields: &[(String, String)]) -> Result<Option<IdempotencyKey>, FieldError> {
+    Ok(IdempotencyKey::from_form(field(fields, "idempotency_key"))?)
 }
 
 /// The console of match `id`.
