@@ -61,14 +61,7 @@ pub async fn change_team(
     team_id: TeamId,
     change: &TeamChange,
 ) -> Result<TeamView, ServiceError> {
-    require_admin(user)?;
-    let name = change.name.as_deref().map(check_team_name).transpose()?;
-    let now = db.clock().now();
-    let mut tx = db.write().await?;
-    let before = team_of(&mut tx, slug, team_id).await?;
-    let view = apply_team_change(&mut tx, user, now, &before, name, change.division).await?;
-    tx.commit().await?;
-    Ok(view)
+    edit_team(db, user, Some(slug), team_id, change).await
 }
 
 /// A team's new name, checked.
@@ -120,13 +113,27 @@ pub async fn patch_team(
     team_id: TeamId,
     change: &TeamChange,
 ) -> Result<TeamView, ServiceError> {
+    edit_team(db, user, None, team_id, change).await
+}
+
+/// [`change_team`] (in the league `slug`) and [`patch_team`] (wherever the team is).
+async fn edit_team(
+    db: &Db,
+    user: &User,
+    slug: Option<&Slug>,
+    team_id: TeamId,
+    change: &TeamChange,
+) -> Result<TeamView, ServiceError> {
     require_admin(user)?;
     let name = change.name.as_deref().map(check_team_name).transpose()?;
     let now = db.clock().now();
     let mut tx = db.write().await?;
-    let before = db_leagues::team(&mut tx, team_id)
-        .await?
-        .ok_or(ServiceError::NotFound)?;
+    let before = match slug {
+        Some(slug) => team_of(&mut tx, slug, team_id).await?,
+        None => db_leagues::team(&mut tx, team_id)
+            .await?
+            .ok_or(ServiceError::NotFound)?,
+    };
     let view = apply_team_change(&mut tx, user, now, &before, name, change.division).await?;
     tx.commit().await?;
     Ok(view)
