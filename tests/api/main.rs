@@ -65,6 +65,7 @@ mod notices_events;
 mod observe;
 mod oidc;
 mod oidc_provider;
+mod openapi_outside;
 mod page_cache;
 mod page_fuzz;
 mod pages;

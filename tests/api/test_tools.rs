@@ -1,12 +1,14 @@
 //! What some tests run besides the server, fetched from the registries on the first run when
 //! the machine lacks it, so `cargo test` passes on a fresh clone:
 //!
-//! - the Python modules of the SMTP sink (`aiosmtpd`) and of the metrics parser
-//!   (`prometheus_client`): the system's python3 when it has them (Debian's
-//!   python3-aiosmtpd and python3-prometheus-client), else a virtualenv under
-//!   `target/tmp/test-tools/python` with both installed by pip from PyPI;
-//! - the OpenID provider of the campus sign-in tests: `npm ci` into the clone when
-//!   `node_modules/oidc-provider` is missing.
+//! - the Python modules of the SMTP sink (`aiosmtpd`), of the metrics parser
+//!   (`prometheus_client`) and of the OpenAPI validator (`openapi_spec_validator`): the
+//!   system's python3 when it has one (Debian's python3-aiosmtpd and
+//!   python3-prometheus-client), else a virtualenv under `target/tmp/test-tools/python` with
+//!   all three installed by pip from PyPI;
+//! - the devDependencies of package.json (the OpenID provider of the campus sign-in tests,
+//!   the client generator of the OpenAPI tests): `npm ci` into the clone when one of them
+//!   is missing from `node_modules`.
 //!
 //! Each is fetched once: a `OnceLock` within this test binary, a file lock across processes
 //! (two `cargo test` at once). When it cannot be fetched (no network, no npm, no `venv`), one
@@ -21,7 +23,11 @@ use std::sync::OnceLock;
 const SYSTEM_PYTHON: &str = "/usr/bin/python3";
 
 /// What the virtualenv holds, pinned; a change makes the next run build it afresh.
-const PYTHON_TOOLS: &[&str] = &["aiosmtpd==1.4.6", "prometheus-client==0.26.0"];
+const PYTHON_TOOLS: &[&str] = &[
+    "aiosmtpd==1.4.6",
+    "prometheus-client==0.26.0",
+    "openapi-spec-validator==0.9.0",
+];
 
 /// A python3 that imports `module`: the system's if it can, else the test tools' virtualenv
 /// (made on the first call). `Err` is the one line already printed.
@@ -34,8 +40,8 @@ pub fn python_with(module: &str) -> Result<PathBuf, String> {
     VENV.get_or_init(|| reported(python_tools())).clone()
 }
 
-/// `node_modules/` of the clone with the OpenID provider in it (`npm ci` on the first call
-/// when it is missing). `Err` is the one line already printed.
+/// `node_modules/` of the clone with every devDependency of package.json in it (`npm ci` on
+/// the first call when one is missing). `Err` is the one line already printed.
 pub fn node_modules() -> Result<PathBuf, String> {
     static INSTALLED: OnceLock<Result<PathBuf, String>> = OnceLock::new();
     INSTALLED.get_or_init(|| reported(npm_ci())).clone()
@@ -121,7 +127,11 @@ fn python_tools() -> Result<PathBuf, String> {
 fn npm_ci() -> Result<PathBuf, String> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let modules = root.join("node_modules");
-    let installed = || modules.join("oidc-provider").join("package.json").exists();
+    let installed = || {
+        dev_dependencies(root)
+            .iter()
+            .all(|name| modules.join(name).join("package.json").exists())
+    };
     if installed() {
         return Ok(modules);
     }
@@ -135,14 +145,25 @@ fn npm_ci() -> Result<PathBuf, String> {
             .current_dir(root))
         .map_err(|why| {
             format!(
-                "test tools: npm ci failed ({why}); the campus sign-in tests need the OpenID \
-                 provider of package.json: Node.js 18+ with npm (apt-get install nodejs npm) \
-                 and the npm registry within reach, or `npm ci` run in {}",
+                "test tools: npm ci failed ({why}); the campus sign-in and OpenAPI client tests \
+                 need the devDependencies of package.json: Node.js 18+ with npm (apt-get \
+                 install nodejs npm) and the npm registry within reach, or `npm ci` run in {}",
                 root.display()
             )
         })?;
         Ok(modules.clone())
     })
+}
+
+/// The names of package.json's devDependencies (none when it cannot be read: `npm ci` says
+/// why).
+fn dev_dependencies(root: &Path) -> Vec<String> {
+    let text = std::fs::read_to_string(root.join("package.json")).unwrap_or_default();
+    let json: serde_json::Value = serde_json::from_str(&text).unwrap_or_default();
+    json["devDependencies"]
+        .as_object()
+        .map(|deps| deps.keys().cloned().collect())
+        .unwrap_or_default()
 }
 
 /// Runs `command` to its end; `Err` is why it failed, with the last line it wrote.

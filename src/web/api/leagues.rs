@@ -105,9 +105,11 @@ pub(crate) struct LeagueList {
 /// Which leagues `GET /api/v1/leagues` lists. Other parameters are ignored, as on every
 /// public read (the page cache keeps one copy whatever else the query holds).
 #[derive(Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 pub(crate) struct ListQuery {
     /// `true`: the past seasons (archived leagues) instead of the current leagues.
     #[serde(default)]
+    #[param(required = false)]
     archived: bool,
 }
 
@@ -119,6 +121,7 @@ pub(crate) struct ListQuery {
     params(ListQuery),
     responses(
         (status = 200, description = "every league", body = LeagueList),
+        (status = 400, description = "`archived` given twice, or other than `true` or `false` (`malformed`)", body = ErrorBody),
         BadReadCredentials,
     )
 )]

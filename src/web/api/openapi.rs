@@ -28,6 +28,7 @@ use crate::web::error::{AppError, ErrorBody};
 use crate::web::extract::ApiJson;
 
 mod constraints;
+mod links;
 
 /// The calculator, the presets and this document (not cached: they change only with a
 /// release).
@@ -76,7 +77,7 @@ pub struct PresetList {
     get,
     path = "/api/v1/presets",
     responses(
-        (status = 200, body = PresetList),
+        (status = 200, description = "every preset", body = PresetList),
         BadReadCredentials,
     )
 )]
@@ -317,8 +318,9 @@ async fn openapi_json() -> Result<HttpResponse, AppError> {
 }
 
 /// The document as served: [`ApiDoc`], with the checks of the service's input types
-/// (`src/service`) written into their schemas ([`constraints`]) and the hands of a
-/// match shown as the JSON reads ([`flatten_hand_view`]).
+/// (`src/service`) written into their schemas ([`constraints`]), the hands of a match
+/// shown as the JSON reads ([`flatten_hand_view`]) and the links from one answer to the
+/// next operations ([`links`]).
 pub fn document() -> Result<Value, AppError> {
     let mut doc = serde_json::to_value(ApiDoc::openapi())
         .map_err(|e| AppError::Internal(format!("the OpenAPI document: {e}")))?;
@@ -326,6 +328,10 @@ pub fn document() -> Result<Value, AppError> {
     constraints::apply(schemas);
     flatten_hand_view(schemas);
     document_archived_conflicts(&mut doc["paths"]);
+    let unlinked = links::apply(&mut doc["paths"]);
+    if !unlinked.is_empty() {
+        tracing::error!(?unlinked, "OpenAPI links to what the document lacks");
+    }
     Ok(doc)
 }
 
@@ -441,6 +447,31 @@ mod tests {
                 "{schema}.{property} is not in the document"
             );
         }
+    }
+
+    /// Every body shape is about a schema of the document.
+    #[test]
+    fn every_body_shape_names_a_schema() {
+        let generated = serde_json::to_value(ApiDoc::openapi()).unwrap();
+        for (schema, _) in constraints::body_shapes() {
+            assert!(
+                generated["components"]["schemas"][schema].is_object(),
+                "{schema} is not in the document"
+            );
+        }
+    }
+
+    /// Every link is written: its answer and the operations it leads to are in the document,
+    /// and a created match's link leads to recording a hand.
+    #[test]
+    fn every_link_leads_from_an_answer_to_operations_of_the_document() {
+        let mut doc = serde_json::to_value(ApiDoc::openapi()).unwrap();
+        assert_eq!(links::apply(&mut doc["paths"]), Vec::<String>::new());
+        let created = &doc["paths"]["/api/v1/leagues/{slug}/matches"]["post"]["responses"]["201"];
+        assert_eq!(
+            created["links"]["record_hand"],
+            json!({"operationId": "record_hand", "parameters": {"id": "$response.body#/id"}})
+        );
     }
 
     /// The object form of the rules names the preset and every field of the rules, with

@@ -24,6 +24,11 @@ pub(super) fn apply(schemas: &mut Value) {
         .iter()
         .map(|name| (name.as_str(), "idempotency_key", idempotency_key()));
     let service = service_constraints().into_iter();
+    for (schema, keywords) in body_shapes() {
+        if let (Some(slot), Value::Object(keywords)) = (schemas[schema].as_object_mut(), keywords) {
+            slot.extend(keywords);
+        }
+    }
     for (schema, property, constraint) in keys.chain(service) {
         let slot = &mut schemas[schema]["properties"][property];
         match constraint {
@@ -302,5 +307,38 @@ pub(super) fn service_constraints() -> Vec<(&'static str, &'static str, Constrai
             "teams",
             Add(json!({"minimum": bracket::MIN_TEAMS, "maximum": bracket::MAX_TEAMS})),
         ),
+    ]
+}
+
+/// What a body's fields say together, as JSON Schema at the body's level: the shapes a
+/// request may take (`oneOf`), and a change that must change something.
+pub(super) fn body_shapes() -> Vec<(&'static str, Value)> {
+    let absent = || json!({"type": "null"});
+    vec![
+        // A decision lets a player in, with a reason that is not blank; `null` (or nothing)
+        // removes it, a reason optional. A player is never kept out by hand: no `false`.
+        (
+            "PlayerOverrideInput",
+            json!({"oneOf": [
+                {
+                    "required": ["eligible", "reason"],
+                    "properties": {
+                        "eligible": {"const": true},
+                        "reason": {"type": "string", "pattern": service_text::schema_pattern(Lines::Many, false)},
+                    },
+                },
+                {"properties": {"eligible": absent()}},
+            ]}),
+        ),
+        // The two players from the roster, or their two student ids: one or the other.
+        (
+            "LineupInput",
+            json!({"oneOf": [
+                {"required": ["players"], "properties": {"players": {"type": "array"}, "student_ids": absent()}},
+                {"required": ["student_ids"], "properties": {"student_ids": {"type": "array"}, "players": absent()}},
+            ]}),
+        ),
+        // Something to change.
+        ("MatchChange", json!({"minProperties": 1})),
     ]
 }
