@@ -192,10 +192,8 @@ fn query_error(
     request: &HttpRequest,
 ) -> actix_web::Error {
     let why = match &error {
-        actix_web::error::QueryPayloadError::Deserialize(e) => {
-            crate::rules::strict::in_words(&e.to_string())
-        }
-        other => other.to_string(),
+        actix_web::error::QueryPayloadError::Deserialize(e) => query_words(&e.to_string()),
+        _ => "it is not a query string".to_string(),
     };
     let error = AppError::Malformed(format!("the query string does not read: {why}"));
     if request.path().starts_with("/api/") {
@@ -203,6 +201,23 @@ fn query_error(
     } else {
         PageError(error).into()
     }
+}
+
+/// Why a query string's values do not read, in words: never the parser's own (`invalid digit
+/// found in string`, ``provided string was not `true` or `false` ``).
+fn query_words(said: &str) -> String {
+    if let Some(rest) = said.strip_prefix("duplicate field `") {
+        let name = rest.split('`').next().unwrap_or_default();
+        return format!("\"{name}\" is given twice");
+    }
+    let words = crate::rules::strict::in_words(said);
+    if words != said {
+        return words;
+    }
+    if said.contains("`true` or `false`") {
+        return "a value must be true or false".into();
+    }
+    "a value is not of the kind its parameter takes (a whole number, true or false, a day)".into()
 }
 
 /// Only in a debug build, and only when `SPADES_PANIC_PROBE=1`: `GET /__panic` and
@@ -264,5 +279,23 @@ mod tests {
                 "{path}"
             );
         }
+    }
+
+    #[test]
+    fn a_query_that_does_not_read_is_said_in_words_never_the_parsers() {
+        assert_eq!(
+            query_words("duplicate field `week`"),
+            "\"week\" is given twice"
+        );
+        assert_eq!(
+            query_words("provided string was not `true` or `false`"),
+            "a value must be true or false"
+        );
+        let number = query_words("invalid digit found in string");
+        assert!(number.starts_with("a value is not of the kind"), "{number}");
+        assert_eq!(
+            query_words("unknown field `x`, expected `week`"),
+            "\"x\" is not a field this takes"
+        );
     }
 }

@@ -341,10 +341,12 @@ pub async fn view(db: &Db, id: MatchId) -> Result<MatchView, ServiceError> {
     Ok(with_league(db, id).await?.0)
 }
 
-/// A match as the API shows it, with its league (the match page and its CSV).
+/// A match as the API shows it, with its league (the match page and its CSV), read in one
+/// snapshot: its totals and its hands from the same commit, even while a hand is recorded
+/// between the queries (separate reads once showed three hands with two hands' totals).
 pub async fn with_league(db: &Db, id: MatchId) -> Result<(MatchView, League), ServiceError> {
-    let mut conn = db.read().await?;
-    load(&mut conn, id).await
+    let mut snapshot = db.snapshot().await?;
+    load(&mut snapshot, id).await
 }
 
 /// The matches `ids` as the API shows them, read on the writer's connection so that a write
@@ -382,7 +384,8 @@ pub async fn league_matches(
     limit: Option<i64>,
 ) -> Result<MatchPage, ServiceError> {
     let limit = page_limit(limit)?;
-    let mut conn = db.read().await?;
+    // One snapshot, as for one match ([`with_league`]).
+    let mut conn = db.snapshot().await?;
     let league = crate::service::term::leagues::league_by_slug(&mut conn, slug).await?;
     // Only the rows, cheap: the hands are read for the page's matches alone.
     let rows = db_matches::of_league(&mut conn, league.row.id).await?;
