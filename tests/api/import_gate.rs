@@ -338,7 +338,9 @@ async fn hands_during_the_largest_import_wait_a_small_part_of_it() {
     json_with_status(imported, 201, "the large import").await;
     assert!(sent >= 3, "only {sent} hands were sent during the import");
     assert!(
-        slowest * 4 < took,
+        // Half, not a quarter: under CI's load on PostgreSQL a hand waited 0.30 of an import
+        // once; the bug this guards against made one wait nearly all of it (25.9 of 26 s).
+        slowest * 2 < took,
         "a hand waited {slowest:?} of the import's {took:?} ({sent} hands)"
     );
     eprintln!("the import took {took:?}; the slowest of {sent} hands {slowest:?}");
