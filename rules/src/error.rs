@@ -93,6 +93,8 @@ error_codes! {
     NotFound => "not_found",
     MethodNotAllowed => "method_not_allowed",
     SlugTaken => "slug_taken",
+    /// A league name another current (not archived) league has, ignoring case and look-alikes.
+    LeagueNameTaken => "league_name_taken",
     /// Any write to an archived league (a past season), its teams, players or matches.
     LeagueArchived => "league_archived",
     /// The league already has a division by that name (ignoring case).

@@ -353,11 +353,26 @@ fn merge(base: &mut Value, patch: &Value) {
                 {
                     merge(slot, value);
                 } else {
-                    base.insert(key.clone(), value.clone());
+                    base.insert(key.clone(), without_nulls(value));
                 }
             }
         }
-        (base, patch) => *base = patch.clone(),
+        (base, patch) => *base = without_nulls(patch),
+    }
+}
+
+/// A value of a change where a section is new: its `null` members are left out, so that
+/// each takes its default as it would in a section already there.
+fn without_nulls(value: &Value) -> Value {
+    match value {
+        Value::Object(members) => Value::Object(
+            members
+                .iter()
+                .filter(|(_, v)| !v.is_null())
+                .map(|(k, v)| (k.clone(), without_nulls(v)))
+                .collect(),
+        ),
+        other => other.clone(),
     }
 }
 
@@ -375,6 +390,15 @@ mod tests {
                 "eligibility": {"min_sportsmanship": 3.0, "max_forfeits": 1}
             }))
             .unwrap()
+    }
+
+    #[test]
+    fn a_null_in_a_new_section_is_its_default() {
+        let made = Settings::default()
+            .merged(&json!({"sportsmanship": {"min": null, "max": null, "required": null}}))
+            .unwrap();
+        let scale = made.sportsmanship.unwrap();
+        assert_eq!((scale.min, scale.max, scale.required), (1, 5, false));
     }
 
     #[test]

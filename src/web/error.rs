@@ -48,6 +48,9 @@ pub enum AppError {
     /// A write whose body is not declared `application/json` (415).
     #[error("unsupported media type")]
     UnsupportedMediaType,
+    /// A roster sent as other than CSV text (415).
+    #[error("not CSV")]
+    NotCsv,
     /// The database stayed busy: nothing was saved, the client should send again (503).
     #[error("busy")]
     Busy,
@@ -98,6 +101,10 @@ impl AppError {
             AppError::UnsupportedMediaType => (
                 ErrorCode::UnsupportedMediaType,
                 "send the body as JSON with Content-Type: application/json".into(),
+            ),
+            AppError::NotCsv => (
+                ErrorCode::UnsupportedMediaType,
+                "send the roster as CSV text with Content-Type: text/csv".into(),
             ),
             AppError::Busy => (
                 ErrorCode::Busy,
@@ -195,7 +202,7 @@ impl ResponseError for AppError {
             AppError::Conflict { .. } | AppError::ConflictOn(_) => StatusCode::CONFLICT,
             AppError::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             AppError::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
-            AppError::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            AppError::UnsupportedMediaType | AppError::NotCsv => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             AppError::Busy => StatusCode::SERVICE_UNAVAILABLE,
             AppError::Internal(_) | AppError::Panicked => StatusCode::INTERNAL_SERVER_ERROR,
         }

@@ -559,23 +559,29 @@ impl<T: DeserializeOwned + 'static> FromRequest for OptionalApiJson<T> {
 /// The request says its body is JSON: `application/json` or `application/…+json`, with any
 /// parameters (`; charset=utf-8`).
 pub(crate) fn is_json(req: &HttpRequest) -> bool {
-    let Some(value) = req
-        .headers()
-        .get(header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-    else {
-        return false;
-    };
-    let essence = value
-        .split(';')
-        .next()
-        .unwrap_or("")
-        .trim()
-        .to_ascii_lowercase();
+    let essence = content_type(req);
     essence == "application/json"
         || essence
             .strip_prefix("application/")
             .is_some_and(|sub| sub.ends_with("+json"))
+}
+
+/// The request says its body is CSV text: `text/csv`, or `text/plain` (what a file picker or
+/// a shell often sends), with any parameters.
+pub(crate) fn is_csv(req: &HttpRequest) -> bool {
+    matches!(content_type(req).as_str(), "text/csv" | "text/plain")
+}
+
+/// The media type of the request's body without its parameters, in lower case ("" when
+/// none is said).
+fn content_type(req: &HttpRequest) -> String {
+    req.headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .unwrap_or("")
+        .trim()
+        .to_ascii_lowercase()
 }
 
 /// Reads a JSON body into `T` (a struct only from an object, [`crate::rules::strict`]), naming

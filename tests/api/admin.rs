@@ -5,17 +5,7 @@
 use serde_json::{Value, json};
 use spades_im::service::Role;
 
-use crate::helpers::{Api, Browser, TestApp, spawn_app};
-
-/// HTML text back to plain text (what askama escapes).
-fn unescape(s: &str) -> String {
-    s.replace("&#34;", "\"")
-        .replace("&quot;", "\"")
-        .replace("&#39;", "'")
-        .replace("&lt;", "<")
-        .replace("&gt;", ">")
-        .replace("&amp;", "&")
-}
+use crate::helpers::{Api, Browser, TestApp, spawn_app, unescape};
 
 /// The text of the element with `id` (up to its closing tag), unescaped.
 fn text_of(html: &str, id: &str) -> Option<String> {
@@ -978,47 +968,75 @@ async fn the_schedule_is_generated_and_single_matches_added() {
 }
 
 #[actix_web::test]
-async fn a_roster_is_previewed_row_by_row_then_the_valid_rows_imported() {
+async fn a_roster_is_previewed_row_by_row_then_imported_once_every_row_is_good() {
     let (app, api, browser) = setup().await;
     app.league(&api, "l1", json!("unc-im-300"), 1).await;
     assert_eq!(browser.get("/admin/leagues/l1/import").await.status(), 200);
-    let csv = "team,player1,player2\n\
-               Aces,Ann,Al\n\
-               \"Kings, The\",Kim,Ken\n\
-               Lonely,Lou\n\
-               ,Nia,Ned\n\
-               aces,Ava,Abe\n\
-               Team 1,Tom,Tim\n\
-               Duo,Dee,\n";
+    let good = "team,player1,player2\n\
+                Aces,Ann,Al\n\
+                \"Kings, The\",Kim,Ken\n\
+                aces,Ava,Abe\n\
+                Team 1,Tom,Tim\n";
+    let csv = format!("{good}Lonely,Lou\n,Nia,Ned\nDuo,Dee,\n");
     let before = snapshot(&app).await;
     let response = browser
         .post_form(
             "/admin/leagues/l1/import",
-            &[("csv", csv), ("confirm", "0")],
+            &[("csv", csv.as_str()), ("confirm", "0")],
         )
         .await;
-    assert_eq!(response.status(), 200);
+    assert_eq!(response.status(), 422);
     let html = unescape(&response.text().await.unwrap());
     assert!(html.contains("Kings, The"));
     for message in [
         "expected 3 columns, as in the header row, found 2",
-        "the team's name must be 1 to 80 characters",
-        "\"aces\" is already on line 2 of the file",
-        "the league already has a team named \"Team 1\"",
-        "each player's name must be 1 to 80 characters",
+        "the row names no team",
+        "the player's name must be 1 to 80 characters",
+        "3 rows have an error: nothing was imported",
     ] {
-        assert!(html.contains(message), "{message}");
+        assert!(html.contains(message), "{message}: {html}");
     }
-    assert_eq!(html.matches(">OK<").count(), 2);
-    assert!(html.contains("2 of 7 rows can be imported."));
-    assert!(html.contains("Import 2 teams"));
+    assert!(html.contains("OK: new team"));
+    assert!(
+        html.contains("OK: new player"),
+        "aces is gathered into Aces"
+    );
+    assert!(html.contains("7 rows: 4 good, "));
+    assert!(
+        !html.contains("name=\"confirm\" value=\"1\""),
+        "no import while a row has an error"
+    );
     assert!(html.contains("Aces,Ann,Al"), "the text is kept");
     assert_eq!(snapshot(&app).await, before, "a preview writes nothing");
+    let response = browser
+        .post_form(
+            "/admin/leagues/l1/import",
+            &[("csv", csv.as_str()), ("confirm", "1")],
+        )
+        .await;
+    assert_eq!(response.status(), 422);
+    assert_eq!(
+        snapshot(&app).await,
+        before,
+        "nor does an import with an error"
+    );
 
     let response = browser
         .post_form(
             "/admin/leagues/l1/import",
-            &[("csv", csv), ("confirm", "1")],
+            &[("csv", good), ("confirm", "0")],
+        )
+        .await;
+    let html = unescape(&response.text().await.unwrap());
+    assert!(
+        html.contains("Importing adds 2 teams and updates 1"),
+        "{html}"
+    );
+    assert!(html.contains("Import 4 rows"), "{html}");
+    let response = browser
+        .post_form(
+            "/admin/leagues/l1/import",
+            &[("csv", good), ("confirm", "1")],
         )
         .await;
     assert_eq!(response.status(), 303);
@@ -1034,16 +1052,21 @@ async fn a_roster_is_previewed_row_by_row_then_the_valid_rows_imported() {
     .fetch_one(c)
     .await)
     .unwrap();
+    let players: i64 =
+        spades_im::on_store!(conn, |c| sqlx::query_scalar("SELECT COUNT(*) FROM players")
+            .fetch_one(c)
+            .await)
+        .unwrap();
     drop(conn);
     assert_eq!(kings, ("Kim".into(), "Ken".into()));
+    assert_eq!(
+        players, 10,
+        "Aces has 4, Kings 2, Team 1 its 2 and Tom and Tim"
+    );
 
-    // Nothing valid (the same rows again are all duplicates now), or nothing at all.
+    // Nothing at all.
     let before = snapshot(&app).await;
-    for (csv, message) in [
-        (csv, "no valid rows to import"),
-        ("", "paste the roster"),
-        ("\n\n", "paste the roster"),
-    ] {
+    for csv in ["", "\n\n"] {
         let response = browser
             .post_form(
                 "/admin/leagues/l1/import",
@@ -1053,7 +1076,7 @@ async fn a_roster_is_previewed_row_by_row_then_the_valid_rows_imported() {
         assert_eq!(response.status(), 422);
         let html = response.text().await.unwrap();
         let shown = text_of(&html, "csv-error").unwrap_or_default();
-        assert!(shown.contains(message), "{shown:?}");
+        assert!(shown.contains("the roster is empty"), "{shown:?}");
     }
     assert_eq!(snapshot(&app).await, before, "nothing written");
 }
@@ -1117,23 +1140,25 @@ async fn the_backup_is_a_fresh_sqlite_copy() {
 async fn a_roster_with_quoted_commas_is_imported_as_written_and_a_name_on_two_lines_is_refused() {
     let (app, api, browser) = setup().await;
     app.league(&api, "l1", json!("unc-im-300"), 0).await;
-    let csv = "team,player1,player2\r\n\
-               \"Kings, The\",Kim,Ken\r\n\
-               \"Night\nOwls\",Ned,Nia\r\n\
-               Night Owls,\"Ned \"\"Nat\"\" Noe\",Nia\r\n";
+    let with_break = "team,player1,player2\r\n\
+                      \"Kings, The\",Kim,Ken\r\n\
+                      \"Night\nOwls\",Ned,Nia\r\n";
     let response = browser
         .post_form(
             "/admin/leagues/l1/import",
-            &[("csv", csv), ("confirm", "0")],
+            &[("csv", with_break), ("confirm", "0")],
         )
         .await;
-    assert_eq!(response.status(), 200);
+    assert_eq!(response.status(), 422);
     let html = unescape(&response.text().await.unwrap());
-    assert!(html.contains("2 of 3 rows can be imported."), "{html}");
+    assert!(html.contains("2 rows: 1 good, "), "{html}");
     assert!(
         html.contains("the team's name contains a control character (U+000A)"),
         "{html}"
     );
+    let csv = "team,player1,player2\r\n\
+               \"Kings, The\",Kim,Ken\r\n\
+               Night Owls,\"Ned \"\"Nat\"\" Noe\",Nia\r\n";
     let response = browser
         .post_form(
             "/admin/leagues/l1/import",

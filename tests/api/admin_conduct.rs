@@ -9,20 +9,8 @@ use spades_im::service::Role;
 
 use crate::helpers::{
     Api, Browser, TestApp, html_cells, html_element, html_text, json_with_status, spawn_app,
+    unescape,
 };
-
-/// HTML text back to plain text (what askama escapes).
-fn unescape(s: &str) -> String {
-    s.replace("&#34;", "\"")
-        .replace("&quot;", "\"")
-        .replace("&#39;", "'")
-        .replace("&#x27;", "'")
-        .replace("&lt;", "<")
-        .replace("&gt;", ">")
-        .replace("&#60;", "<")
-        .replace("&#62;", ">")
-        .replace("&amp;", "&")
-}
 
 /// The text of the element with `id` (up to its first closing tag), unescaped.
 fn text_of(html: &str, id: &str) -> Option<String> {
@@ -814,4 +802,42 @@ async fn the_league_form_requires_lineups_when_ticked() {
     assert_eq!(r.status(), 303);
     let league = league_json(&api, "fall-2026").await;
     assert_ne!(league["settings"]["lineups"]["required"], true);
+}
+
+/// "Empty: 5", as the hint says: an empty optional setting is its default, on the new form's
+/// preview and once saved, and no answer shows a parser's words.
+#[actix_web::test]
+async fn an_empty_optional_setting_is_its_default_never_a_parser_message() {
+    let (_app, api, browser) = setup().await;
+    let emptied: Vec<(&str, &str)> = LEAGUE
+        .iter()
+        .map(|(k, v)| match *k {
+            "rating_min" | "rating_max" | "forfeit_rating" | "grace_minutes" => (*k, ""),
+            _ => (*k, *v),
+        })
+        .collect();
+    let r = browser.post_form("/admin/leagues/new", &emptied).await;
+    let status = r.status();
+    let html = r.text().await.unwrap();
+    assert_eq!(status, 200, "{}", html_text(&html));
+    for words in ["invalid type", "expected u32", "null"] {
+        assert!(!html.contains(words), "{words}");
+    }
+    let words = html_text(html_element(&html, "settings-words", "</ul>").unwrap());
+    assert!(words.contains("from 1 to 5"), "{words}");
+    let mut save = hidden_fields(&html);
+    save.push(("confirm".into(), "1".into()));
+    let r = browser.post_form("/admin/leagues/new", &pairs(&save)).await;
+    assert_eq!(r.status(), 303);
+    let league = league_json(&api, "fall-2026").await;
+    assert_eq!(league["settings"]["sportsmanship"]["max"], 5);
+    // The API: `null` in a change is the default too.
+    let r = api
+        .patch(
+            "/api/v1/leagues/fall-2026",
+            &json!({"settings": {"sportsmanship": {"min": null, "max": null}}}),
+        )
+        .await;
+    let body = r.text().await.unwrap();
+    assert!(!body.contains("invalid type"), "{body}");
 }

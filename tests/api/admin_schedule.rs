@@ -1676,12 +1676,16 @@ async fn a_league_with_divisions_generates_within_them_from_the_pages() {
         .text()
         .await
         .unwrap();
-    assert_eq!(selected(&league, "schedule-within"), "league");
+    // Within divisions unless the coordinator says otherwise.
+    assert_eq!(selected(&league, "schedule-within"), "division");
     assert!(
-        text(&league, "schedule-within", "</select>").contains("within each division"),
-        "the choice is named"
+        text(&league, "schedule-within", "</select>").contains("within the league"),
+        "the other choice is named"
     );
-    assert_eq!(selected(&page(&browser).await, "schedule-within"), "league");
+    assert_eq!(
+        selected(&page(&browser).await, "schedule-within"),
+        "division"
+    );
 
     // Team 5 is in no division: refused by the field, the choice and the rest kept.
     let before = app.tables().await;
@@ -1746,7 +1750,7 @@ async fn a_league_with_divisions_generates_within_them_from_the_pages() {
 
     // Regenerated within the league from the replace form: every pair of the five.
     let html = page(&browser).await;
-    assert_eq!(selected(&html, "replace-within"), "league");
+    assert_eq!(selected(&html, "replace-within"), "division", "the default");
     let r = browser
         .post_form(
             "/admin/leagues/fall/schedule",

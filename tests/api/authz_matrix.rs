@@ -67,6 +67,7 @@ pub(crate) const ROUTES: &[(&str, &str, Access)] = &[
     ("PATCH", "/api/v1/teams/{id}", Admin),
     ("POST", "/api/v1/leagues/{slug}/divisions", Admin),
     ("GET", "/api/v1/leagues/{slug}/divisions", Public),
+    ("POST", "/api/v1/leagues/{slug}/roster", Admin),
     ("POST", "/api/v1/leagues/{slug}/supervisors", Admin),
     ("POST", "/api/v1/leagues/{slug}/archive", Admin),
     ("POST", "/api/v1/leagues/{slug}/unarchive", Admin),
@@ -74,6 +75,7 @@ pub(crate) const ROUTES: &[(&str, &str, Access)] = &[
     ("GET", "/api/v1/leagues/{slug}/export", Admin),
     ("POST", "/api/v1/leagues/import", Admin),
     ("POST", "/api/v1/leagues/{slug}/schedule", Admin),
+    ("GET", "/api/v1/leagues/{slug}/schedule/warnings", League),
     ("POST", "/api/v1/leagues/{slug}/matches", Admin),
     ("GET", "/api/v1/leagues/{slug}/matches", Public),
     ("GET", "/api/v1/leagues/{slug}/standings", Public),
@@ -423,7 +425,9 @@ fn judged(want: Want, method: &str, status: u16, location: &str) -> bool {
         Want::ToLogin => to_login,
         Want::Allowed => {
             let refused = matches!(status, 401 | 403 | 404) || to_login || status >= 500;
-            let merits = method != "GET" && matches!(status, 400 | 409 | 422);
+            // Refusals of the body, once the caller's rights passed (a roster that is not
+            // CSV is a 415).
+            let merits = method != "GET" && matches!(status, 400 | 409 | 415 | 422);
             !refused && (status < 400 || merits)
         }
     }

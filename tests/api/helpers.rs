@@ -304,6 +304,18 @@ impl Api {
             .expect("request failed")
     }
 
+    /// A POST of CSV text (`Content-Type: text/csv`).
+    pub async fn post_csv(&self, path: &str, csv: &str) -> reqwest::Response {
+        self.client
+            .post(format!("{}{}", self.base, path))
+            .bearer_auth(&self.token)
+            .header("content-type", "text/csv; charset=utf-8")
+            .body(csv.to_string())
+            .send()
+            .await
+            .expect("request failed")
+    }
+
     pub async fn put(&self, path: &str, body: &Value) -> reqwest::Response {
         self.client
             .put(format!("{}{}", self.base, path))
@@ -1061,4 +1073,17 @@ pub fn shown(n: i64) -> String {
     } else {
         n.to_string()
     }
+}
+
+/// HTML text back to plain text (what askama escapes).
+pub fn unescape(s: &str) -> String {
+    s.replace("&#34;", "\"")
+        .replace("&quot;", "\"")
+        .replace("&#39;", "'")
+        .replace("&#x27;", "'")
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&#60;", "<")
+        .replace("&#62;", ">")
+        .replace("&amp;", "&")
 }

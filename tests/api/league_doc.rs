@@ -74,7 +74,7 @@ pub(crate) async fn play_season(admin: &Api, sup: &Api, slug: &str) {
     let r = admin
         .post(
             &format!("/api/v1/leagues/{slug}/schedule"),
-            &json!({"format": "round_robin"}),
+            &json!({"format": "round_robin", "within": "league"}),
         )
         .await;
     let schedule = json_with_status(r, 201, "schedule").await;

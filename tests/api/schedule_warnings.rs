@@ -168,3 +168,94 @@ async fn the_schedule_page_warns_of_a_clash_naming_the_other_match() {
     assert!(html.contains("id=\"notice\""));
     assert!(!html.contains("clash-warnings"));
 }
+
+/// The league's warnings as the schedule stands, for the API and the top of the page.
+async fn standing(api: &Api) -> Vec<(String, Vec<i64>)> {
+    let r = api.get("/api/v1/leagues/fall/schedule/warnings").await;
+    let v = json_with_status(r, 200, "warnings").await;
+    v["warnings"]
+        .as_array()
+        .expect("warnings")
+        .iter()
+        .map(|w| {
+            let ids = w["matches"].as_array().unwrap();
+            let ids = ids.iter().map(|i| i.as_i64().unwrap()).collect();
+            (w["code"].as_str().unwrap().to_string(), ids)
+        })
+        .collect()
+}
+
+#[actix_web::test]
+async fn a_warning_stays_listed_until_its_cause_is_gone() {
+    let app = spawn_app().await;
+    let admin = app.api_user("coord", Role::Admin).await;
+    app.league(&admin, "fall", json!("unc-im-300"), 4).await;
+    let browser = app.browser("coord").await;
+    let all = generated(&admin).await;
+    assert_eq!(standing(&admin).await, [], "a generated schedule is clean");
+    let first = on(&all, "2026-11-24T19:00");
+    let (a_id, b_id) = (
+        first[0]["id"].as_i64().unwrap(),
+        first[1]["id"].as_i64().unwrap(),
+    );
+    let a_table = first[0]["table"].as_str().unwrap().to_string();
+    let r = admin
+        .patch(
+            &format!("/api/v1/matches/{b_id}"),
+            &json!({"table": a_table, "expected_version": 1}),
+        )
+        .await;
+    json_with_status(r, 200, "table clash").await;
+    // Read again, as after a reload: still there, once, naming both matches.
+    for _ in 0..2 {
+        assert_eq!(
+            standing(&admin).await,
+            [("table_taken".to_string(), vec![a_id, b_id])]
+        );
+    }
+    let html = browser
+        .get("/admin/leagues/fall/schedule")
+        .await
+        .text()
+        .await
+        .unwrap();
+    let listed = html_element(&html, "schedule-warnings", "</section>").expect("the list");
+    assert!(listed.contains("1 schedule warning"), "{listed}");
+    assert!(
+        listed.contains(&format!("#match-{a_id}")) && listed.contains(&format!("#match-{b_id}"))
+    );
+    // A supervisor of the league reads them; one of another league does not; nor does anyone
+    // signed out.
+    app.user("sue", Role::Supervisor).await;
+    let r = admin
+        .post(
+            "/api/v1/leagues/fall/supervisors",
+            &json!({"username": "sue"}),
+        )
+        .await;
+    assert!(r.status().is_success(), "{}", r.status());
+    let sue = app.api(&app.token("sue").await);
+    assert_eq!(standing(&sue).await.len(), 1);
+    let tom = app.api_user("tom", Role::Supervisor).await;
+    let r = tom.get("/api/v1/leagues/fall/schedule/warnings").await;
+    assert_eq!(r.status(), 404);
+    let r = app.get("/api/v1/leagues/fall/schedule/warnings").await;
+    assert_eq!(r.status(), 401);
+
+    // Resolved: the list is empty and the page says nothing.
+    let r = admin
+        .patch(
+            &format!("/api/v1/matches/{b_id}"),
+            &json!({"table": "Table 9", "expected_version": 2}),
+        )
+        .await;
+    json_with_status(r, 200, "resolved").await;
+    assert_eq!(standing(&admin).await, []);
+    let html = browser
+        .get("/admin/leagues/fall/schedule")
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(!html.contains("id=\"schedule-warnings\""));
+}

@@ -73,13 +73,18 @@ async fn send(
     body: &Value,
 ) -> reqwest::Response {
     let method = reqwest::Method::from_bytes(method.to_uppercase().as_bytes()).unwrap();
-    app.client
+    let request = app
+        .client
         .request(method, app.url(path))
-        .bearer_auth(&admin.token)
-        .json(body)
-        .send()
-        .await
-        .unwrap()
+        .bearer_auth(&admin.token);
+    // A string is the body as text: a roster's CSV.
+    let request = match body.as_str() {
+        Some(csv) => request
+            .header("content-type", "text/csv")
+            .body(csv.to_string()),
+        None => request.json(body),
+    };
+    request.send().await.unwrap()
 }
 
 /// A league played to its decided final: two teams, a forfeited regular-season match, the
@@ -303,6 +308,11 @@ async fn an_archived_league_refuses_every_write_of_the_api_and_writes_nothing() 
             "post",
             format!("/api/v1/players/{}/eligibility-override", p[0]),
             json!({"eligible": true, "reason": "ok"}),
+        ),
+        (
+            "post",
+            "/api/v1/leagues/past/roster".into(),
+            json!("team,player\nNew Team,Nia\nNew Team,Ned\n"),
         ),
     ];
     let before = app.tables().await;

@@ -268,7 +268,7 @@ async fn a_league_is_downloaded_and_imported_from_the_admin_pages() {
     let dashboard = html_of(&browser, "/admin").await;
     assert!(dashboard.contains("href=\"/admin/leagues/import\""));
     let form = html_of(&browser, "/admin/leagues/import").await;
-    assert!(form.contains("src=\"/static/league_import.js\""));
+    assert!(form.contains("src=\"/static/file_box.js\""));
 
     let before = app.tables().await;
     for (slug, doc, status, field) in [

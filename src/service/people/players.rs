@@ -283,7 +283,7 @@ async fn one_captain(conn: &mut Conn, team: TeamId, captain: PlayerId) -> Result
     Ok(())
 }
 
-fn fields_of(row: &PlayerRow) -> PlayerFields {
+pub(crate) fn fields_of(row: &PlayerRow) -> PlayerFields {
     PlayerFields {
         name: row.name.clone(),
         student_id: row.student_id.clone(),
@@ -466,6 +466,18 @@ pub async fn change(
     let player = view(&mut tx, row).await?;
     tx.commit().await?;
     Ok(player)
+}
+
+/// Writes a player's fields as a roster import changes them (checked by the import), with
+/// the audit row, the team's one captain and its seats.
+pub(crate) async fn save_imported(
+    tx: &mut Conn,
+    user: &User,
+    now: Timestamp,
+    before: &PlayerRow,
+    new: &PlayerFields,
+) -> Result<(), ServiceError> {
+    save(tx, user, now, before, new, "update", Some("roster import")).await
 }
 
 /// Writes a player's new fields with the audit row, and keeps the team's captain and seats.

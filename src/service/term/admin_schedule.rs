@@ -123,10 +123,13 @@ pub async fn schedule_admin(
 ) -> Result<ScheduleAdmin, ServiceError> {
     require_admin(user)?;
     let mut conn = db.read().await?;
-    load(&mut conn, slug).await
+    load_admin(&mut conn, slug).await
 }
 
-async fn load(conn: &mut Conn, slug: &Slug) -> Result<ScheduleAdmin, ServiceError> {
+pub(crate) async fn load_admin(
+    conn: &mut Conn,
+    slug: &Slug,
+) -> Result<ScheduleAdmin, ServiceError> {
     let league = league_row(conn, slug).await?;
     let teams = db_leagues::teams(conn, league.id).await?;
     let rows = db_matches::of_league(conn, league.id).await?;
@@ -147,10 +150,15 @@ async fn load(conn: &mut Conn, slug: &Slug) -> Result<ScheduleAdmin, ServiceErro
         .filter(|m| m.stage == Stage::Regular && m.status != MatchStatus::Cancelled)
         .map(|m| (m.team_a.min(m.team_b), m.team_a.max(m.team_b)))
         .collect();
+    // With divisions, the round robin is within them (its default): pairings across two
+    // divisions are no match missing.
+    let playing: Vec<&db_leagues::TeamRow> = teams.iter().filter(|t| !t.withdrawn).collect();
+    let by_division = playing.iter().any(|t| t.division_id.is_some());
     let mut missing_pairings = 0;
-    for (i, a) in active.iter().enumerate() {
-        for b in &active[i + 1..] {
-            if !counted.contains(&(a.id.min(b.id), a.id.max(b.id))) {
+    for (i, a) in playing.iter().enumerate() {
+        for b in &playing[i + 1..] {
+            let paired = !by_division || a.division_id == b.division_id;
+            if paired && !counted.contains(&(a.id.min(b.id), a.id.max(b.id))) {
                 missing_pairings += 1;
             }
         }
@@ -324,7 +332,7 @@ pub fn clashes_of(game: &ScheduleMatch, at: LocalTime, others: &[ScheduleMatch])
 }
 
 /// The other regular-season matches (not cancelled) of `game`'s two teams, when it is one.
-fn same_pairing(game: &ScheduleMatch, others: &[ScheduleMatch]) -> Vec<Clash> {
+pub(crate) fn same_pairing(game: &ScheduleMatch, others: &[ScheduleMatch]) -> Vec<Clash> {
     let pair = |m: &ScheduleMatch| (m.team_a.id.min(m.team_b.id), m.team_a.id.max(m.team_b.id));
     if game.stage != Stage::Regular {
         return Vec::new();
@@ -360,7 +368,7 @@ pub struct ScheduleWarning {
 
 /// "M7 · Aces v Kings (Tue 24 Nov 2026, 19:00)": the other match of a warning (a bracket
 /// match by its label instead of its id).
-fn named(m: &ScheduleMatch) -> String {
+pub(crate) fn named(m: &ScheduleMatch) -> String {
     let when = m.scheduled_at.map_or_else(
         || "no time yet".to_string(),
         |t| t.0.format("%a %-d %b %Y, %H:%M").to_string(),

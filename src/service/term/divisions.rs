@@ -55,8 +55,8 @@ pub async fn views(
         .collect())
 }
 
-/// A division's name, checked (the field `field`).
-fn check_name(name: &str) -> Result<String, ServiceError> {
+/// A division's name, checked (the field `name`).
+pub(crate) fn check_name(name: &str) -> Result<String, ServiceError> {
     TextRule {
         code: ErrorCode::InvalidDivision,
         field: "name",

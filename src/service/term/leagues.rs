@@ -10,7 +10,7 @@ use crate::league::settings::Settings;
 use crate::league::standings::Tiebreak;
 use crate::rules::{Rules, RulesSpec, Stage};
 use crate::service::audit;
-use crate::service::text::{self, Lines, TextRule};
+use crate::service::text::{self, Lines, NameKey, TextRule};
 use crate::service::{ServiceError, User, require_admin, to_json};
 
 /// A league's rules as given per stage (playoff and final default to the regular rules).
@@ -357,6 +357,33 @@ fn check_input(input: &NewLeagueInput, existing: Option<&Slug>) -> Result<Checke
     })
 }
 
+/// Refuses `name` when a current (not archived) league other than `except` has it, ignoring
+/// case and look-alikes (409 `league_name_taken` on `name`): two "Spring 2027 Spades" side
+/// by side in the public list are one too many. A past season may share its name.
+pub(in crate::service) async fn check_name_free(
+    conn: &mut Conn,
+    name: &str,
+    except: Option<LeagueId>,
+) -> Result<(), ServiceError> {
+    let key = NameKey::of(name);
+    let leagues = db_leagues::all(conn).await?;
+    let taken = leagues
+        .iter()
+        .filter(|l| !l.archived && Some(l.id) != except)
+        .find(|l| NameKey::of(&l.name) == key);
+    match taken {
+        Some(other) => Err(ServiceError::ConflictOn(crate::domain::FieldError::at(
+            ErrorCode::LeagueNameTaken,
+            crate::domain::Field::path("name".into()),
+            format!(
+                "the league \"{}\" ({}) has that name: choose one that tells them apart, or archive it first",
+                other.name, other.slug
+            ),
+        ))),
+        None => Ok(()),
+    }
+}
+
 /// Reads back the league just written, then commits.
 pub(in crate::service) async fn commit_league(
     mut tx: Tx,
@@ -385,6 +412,7 @@ pub async fn create_league(
             format!("a league with the slug \"{}\" exists", new.slug),
         ));
     }
+    check_name_free(&mut tx, &new.name, None).await?;
     let id = db_leagues::insert(&mut tx, &new.row(now)).await?;
     let settings = match &input.settings {
         Some(patch) => {
@@ -420,6 +448,7 @@ pub async fn update_league(
     let new = check_input(input, Some(slug))?;
     let mut tx = db.write().await?;
     let before = league_row(&mut tx, slug).await?;
+    check_name_free(&mut tx, &new.name, Some(before.id)).await?;
     db_leagues::update(&mut tx, before.id, &new.row(now)).await?;
     let current = League::from_row(before.clone())?.settings;
     let settings = match &input.settings {

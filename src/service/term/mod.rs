@@ -12,5 +12,6 @@ pub mod leagues;
 pub mod reschedule;
 pub mod roster;
 pub mod schedule;
+pub mod schedule_warnings;
 pub mod seasons;
 pub mod teams;

@@ -41,8 +41,9 @@ pub struct ScheduleInput {
     /// and generate anew.
     #[serde(default)]
     pub mode: ScheduleMode,
-    /// `league` (default): every team meets every other. `division`: each division its own
-    /// round robin, on the same nights (every active team must be in a division).
+    /// `league`: every team meets every other. `division`: each division its own round
+    /// robin, on the same nights (every active team must be in a division). Absent: within
+    /// divisions when an active team has one, else the league.
     #[serde(default)]
     pub within: Option<String>,
     /// League nights skipped (`YYYY-MM-DD`, at most [`BLACKOUTS_MAX`]): the round of such a
@@ -62,10 +63,12 @@ enum Within {
 }
 
 impl Within {
-    fn of(input: &ScheduleInput) -> Result<Within, ServiceError> {
+    /// Who the request pairs: `None` when it does not say (the league's divisions decide).
+    fn of(input: &ScheduleInput) -> Result<Option<Within>, ServiceError> {
         match non_blank(&input.within) {
-            None | Some("league") => Ok(Within::League),
-            Some("division") => Ok(Within::Division),
+            None => Ok(None),
+            Some("league") => Ok(Some(Within::League)),
+            Some("division") => Ok(Some(Within::Division)),
             Some(other) => Err(ServiceError::invalid(
                 ErrorCode::InvalidSchedule,
                 "within",
@@ -118,6 +121,11 @@ pub async fn generate_schedule(
     clear_for_mode(&mut tx, input.mode, &regular).await?;
     let active = active_teams(&mut tx, league.id).await?;
     let plan = Continuation::of(input.mode, &regular, &active, &nights);
+    let within = within.unwrap_or(if active.iter().any(|t| t.division_id.is_some()) {
+        Within::Division
+    } else {
+        Within::League
+    });
     let pairings = match within {
         Within::League => rest_of_round_robin(active.len(), &plan.met),
         Within::Division => rest_within_groups(&division_groups(&active)?, &plan.met),
@@ -333,7 +341,7 @@ fn division_groups(active: &[TeamRow]) -> Result<Vec<Vec<usize>>, ServiceError> 
                 ErrorCode::InvalidDivision,
                 "within",
                 format!(
-                    "{} is in no division: give every active team a division before a round robin within divisions",
+                    "{} is in no division: give every active team a division before a round robin within divisions, or pair the whole league (\"within\": \"league\")",
                     team.name
                 ),
             ));

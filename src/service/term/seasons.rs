@@ -52,6 +52,8 @@ pub async fn unarchive(db: &Db, user: &User, slug: &Slug) -> Result<League, Serv
     let mut tx = db.write().await?;
     let league = league_row(&mut tx, slug).await?;
     if league.archived {
+        crate::service::term::leagues::check_name_free(&mut tx, &league.name, Some(league.id))
+            .await?;
         db_leagues::set_archived(&mut tx, league.id, false).await?;
         audit::record(
             &mut tx,
@@ -99,6 +101,7 @@ pub async fn clone_league(
             format!("a league with the slug \"{new_slug}\" exists"),
         )));
     }
+    crate::service::term::leagues::check_name_free(&mut tx, &name, None).await?;
     let id = db_leagues::insert_copy(&mut tx, from.id, new_slug.as_str(), &name, now).await?;
     let divisions = db_leagues::copy_divisions(&mut tx, from.id, id).await?;
     let teams = if input.teams {

@@ -16,6 +16,7 @@ pub mod players;
 pub mod playoffs;
 pub mod reschedule;
 pub mod responses;
+pub mod roster;
 pub mod scoreboard;
 pub mod standings;
 pub mod teams;
@@ -66,6 +67,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .configure(leagues::routes)
         .configure(teams::routes)
         .configure(divisions::routes)
+        .configure(roster::routes)
         .configure(matches::routes)
         .configure(reschedule::routes)
         .configure(conduct::routes)

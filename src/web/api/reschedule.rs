@@ -3,7 +3,7 @@
 
 use crate::domain::Slug;
 use actix_web::dev::Payload;
-use actix_web::{FromRequest, HttpRequest, HttpResponse, patch, post, web};
+use actix_web::{FromRequest, HttpRequest, HttpResponse, get, patch, post, web};
 use futures_util::future::LocalBoxFuture;
 use serde::de::DeserializeOwned;
 
@@ -13,17 +13,53 @@ use crate::service::term::admin_schedule::{MatchSaved, ScheduleWarning, warnings
 use crate::service::term::reschedule::{
     self, CallOff, MatchChange, NightMove, NightMoved, RoundSchedule,
 };
+use crate::service::term::schedule_warnings::{self, StandingWarning};
 use crate::web::AppState;
-use crate::web::api::responses::{AdminOnly, BodyRefused, NoSuchLeague, Unauthenticated};
+use crate::web::api::responses::{
+    AdminOnly, BodyRefused, NoSuchLeague, SupervisorOnly, Unauthenticated,
+};
 use crate::web::error::{AppError, ErrorBody};
-use crate::web::extract::{Admin, ApiJson, Authed};
+use crate::web::extract::{Admin, ApiJson, Authed, Supervisor};
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.service(change_match)
         .service(postpone)
         .service(cancel)
         .service(move_night)
-        .service(schedule_round);
+        .service(schedule_round)
+        .service(schedule_warnings_of);
+}
+
+#[derive(serde::Serialize, utoipa::ToSchema)]
+pub(crate) struct StandingWarnings {
+    /// Empty when the schedule is clean.
+    warnings: Vec<StandingWarning>,
+}
+
+/// The schedule's warnings as it stands: every clash among the matches still to play (a
+/// table booked twice, a team playing twice a night, a pairing scheduled twice), computed
+/// at each read (the coordinator, or a supervisor of the league).
+#[utoipa::path(
+    get,
+    path = "/api/v1/leagues/{slug}/schedule/warnings",
+    tag = "matches",
+    params(Slug),
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "the warnings, empty when the schedule is clean", body = StandingWarnings),
+        (status = 404, description = "no such league, or a league the supervisor does not run", body = ErrorBody),
+        Unauthenticated,
+        SupervisorOnly,
+    )
+)]
+#[get("/api/v1/leagues/{slug}/schedule/warnings")]
+async fn schedule_warnings_of(
+    state: web::Data<AppState>,
+    Supervisor(who): Supervisor,
+    slug: web::Path<Slug>,
+) -> Result<HttpResponse, AppError> {
+    let standing = schedule_warnings::of_league(&state.db, &who.user, &slug).await?;
+    Ok(HttpResponse::Ok().json(StandingWarnings { warnings: standing }))
 }
 
 /// An admin's write to match `id` (`/api/v1/matches/{id}…`): who sent it and the body (its

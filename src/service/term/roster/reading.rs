@@ -1,12 +1,12 @@
-//! Reading a roster CSV: its records (quoted cells, line numbers), a header row naming its
-//! columns in any order, and each row's team and players, or why not. Nothing is checked
-//! against a league here (`import` does that).
+//! Reading a roster CSV: its records (quoted cells, the file's line numbers), a header row
+//! naming its columns in any order, and what each row says (its team, division and
+//! players), or why it does not read. Nothing is checked against a league here (`import`
+//! does that).
 
 use crate::domain::ErrorCode;
 
 use crate::service::ServiceError;
-use crate::service::people::players::{NewPlayerInput, PLAYERS_MAX, PlayerInput};
-use crate::service::text::NameKey;
+use crate::service::people::players::PLAYERS_MAX;
 
 /// The records of a CSV text, each with the line it starts on and its cells (trimmed).
 /// Quoted cells may hold commas, `""` and line breaks; blank lines are skipped.
@@ -28,7 +28,13 @@ pub(super) fn records(csv: &str) -> Result<Vec<(usize, Vec<String>)>, ServiceErr
             ServiceError::invalid(
                 ErrorCode::InvalidRoster,
                 "csv",
-                format!("the CSV could not be read: {e}"),
+                match e.position() {
+                    Some(at) => format!(
+                        "the CSV could not be read past line {}: check its quotes",
+                        at.line()
+                    ),
+                    None => "the CSV could not be read: check its quotes".to_string(),
+                },
             )
         })?;
         let cells: Vec<String> = record.iter().map(unguarded).collect();
@@ -36,10 +42,23 @@ pub(super) fn records(csv: &str) -> Result<Vec<(usize, Vec<String>)>, ServiceErr
         if cells.len() == 1 && cells[0].is_empty() {
             continue;
         }
-        let line = record.position().map_or(0, |p| p.line() as usize);
+        let line = record.position().map_or(0, |p| line_at(&text, p.byte()));
         out.push((line, cells));
     }
     Ok(out)
+}
+
+/// The file's own line of a record the reader says starts at byte `start`: the reader's
+/// position (and its own line count) is where it began reading, before the blank lines it
+/// skipped, so those are counted here.
+fn line_at(text: &str, start: u64) -> usize {
+    let bytes = text.as_bytes();
+    let start = usize::try_from(start)
+        .unwrap_or(usize::MAX)
+        .min(bytes.len());
+    let before = bytes[..start].iter().filter(|b| **b == b'\n').count();
+    let blank = bytes[start..].iter().take_while(|b| **b == b'\n').count();
+    1 + before + blank
 }
 
 /// A cell as typed: without the `'` a CSV export puts before a cell a spreadsheet would run
@@ -60,7 +79,7 @@ enum Column {
     Email,
     Captain,
     Active,
-    /// Read and left: the roster export writes it, a team's division is set on its page.
+    /// The team's division, by name (made when the league lacks it).
     Division,
 }
 
@@ -101,94 +120,95 @@ fn header(cells: &[String]) -> Option<Vec<Option<Column>>> {
     (known && has(Column::Team) == 1 && has(Column::Player) >= 1).then_some(columns)
 }
 
-/// A yes in a captain cell.
-fn is_yes(cell: &str) -> bool {
-    matches!(
-        cell.trim().to_ascii_lowercase().as_str(),
-        "y" | "yes" | "x" | "1" | "true" | "captain"
-    )
+/// A yes or no in a captain cell (empty: not said).
+fn captain_cell(cell: &str) -> Result<Option<bool>, String> {
+    match cell.trim().to_ascii_lowercase().as_str() {
+        "" => Ok(None),
+        "y" | "yes" | "x" | "1" | "true" | "captain" => Ok(Some(true)),
+        "n" | "no" | "0" | "false" => Ok(Some(false)),
+        _ => Err("the captain column says yes or no (empty: not the captain)".to_string()),
+    }
 }
 
-/// Whether an active cell says the player is active (empty: yes), or why it does not read.
-fn is_active(cell: &str) -> Result<bool, String> {
+/// Whether an active cell says the player is active (empty: not said), or why it does not
+/// read.
+fn active_cell(cell: &str) -> Result<Option<bool>, String> {
     match cell.trim().to_ascii_lowercase().as_str() {
-        "" | "y" | "yes" | "x" | "1" | "true" | "active" => Ok(true),
-        "n" | "no" | "0" | "false" | "inactive" | "deactivated" => Ok(false),
+        "" => Ok(None),
+        "y" | "yes" | "x" | "1" | "true" | "active" => Ok(Some(true)),
+        "n" | "no" | "0" | "false" | "inactive" | "deactivated" => Ok(Some(false)),
         _ => Err("the active column says yes or no (empty: yes)".to_string()),
     }
 }
 
-/// A player as read from a row, and whether they are active (a deactivated player is
-/// imported deactivated, and counts in none of a team's limits).
-pub(super) type ReadPlayer = (PlayerInput, bool);
+/// A player as a row gives them. What a cell leaves empty, or a column the file lacks, is
+/// not said: a new player takes the default (no student id or email, not the captain,
+/// active), a player the team has keeps what is stored.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(super) struct ReadPlayer {
+    /// The file's line the player is on.
+    pub line: usize,
+    pub name: String,
+    pub student_id: Option<String>,
+    pub email: Option<String>,
+    pub captain: Option<bool>,
+    pub active: Option<bool>,
+}
 
-/// One row of the file read through its columns: the team's name and the row's players, or
-/// why not.
-fn row_input(
-    columns: &[Option<Column>],
-    cells: &[String],
-) -> Result<(String, Vec<ReadPlayer>), String> {
+/// What one row of the file says: its team, the team's division and the row's players.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct RowRead {
+    pub team: String,
+    /// The division cell; `None` when the file has no division column or the cell is empty.
+    pub division: Option<String>,
+    pub players: Vec<ReadPlayer>,
+}
+
+/// A record of the file: its line, and what it says or why it does not read.
+#[derive(Debug, Clone)]
+pub(super) struct ReadRow {
+    pub line: usize,
+    pub read: Result<RowRead, String>,
+}
+
+/// One row of the file read through its columns.
+fn row_input(columns: &[Option<Column>], line: usize, cells: &[String]) -> Result<RowRead, String> {
     let cell = |wanted: Column| {
         columns
             .iter()
             .position(|c| *c == Some(wanted))
             .and_then(|i| cells.get(i))
-            .cloned()
+            .map(|v| v.trim().to_string())
+            .filter(|v| !v.is_empty())
     };
-    let team = cell(Column::Team).unwrap_or_default();
-    let names: Vec<String> = columns
+    let names = columns
         .iter()
         .zip(cells)
         .filter(|(c, _)| **c == Some(Column::Player))
-        .map(|(_, v)| v.clone())
+        .map(|(_, v)| v.clone());
+    let captain = captain_cell(&cell(Column::Captain).unwrap_or_default())?;
+    let active = active_cell(&cell(Column::Active).unwrap_or_default())?;
+    let players = names
+        .map(|name| ReadPlayer {
+            line,
+            name,
+            student_id: cell(Column::StudentId),
+            email: cell(Column::Email),
+            captain,
+            active,
+        })
         .collect();
-    let one_a_row = columns
-        .iter()
-        .filter(|c| **c == Some(Column::Player))
-        .count()
-        == 1;
-    let players = if one_a_row {
-        let student_id = cell(Column::StudentId).filter(|v| !v.is_empty());
-        let email = cell(Column::Email).filter(|v| !v.is_empty());
-        let captain = cell(Column::Captain).is_some_and(|v| is_yes(&v));
-        let active = is_active(&cell(Column::Active).unwrap_or_default())?;
-        names
-            .into_iter()
-            .map(|name| {
-                let player = PlayerInput::Player(NewPlayerInput {
-                    name,
-                    student_id: student_id.clone(),
-                    email: email.clone(),
-                    captain: Some(captain),
-                });
-                (player, active)
-            })
-            .collect()
-    } else {
-        names.iter().map(|n| (PlayerInput::name(n), true)).collect()
-    };
-    Ok((team, players))
+    Ok(RowRead {
+        team: cell(Column::Team).unwrap_or_default(),
+        division: cell(Column::Division),
+        players,
+    })
 }
 
-/// A record of the file (its line and cells) as read: a team's name and players, or why not.
-type ReadRow = (
-    usize,
-    Vec<String>,
-    Result<(String, Vec<ReadPlayer>), Unread>,
-);
-
-/// Why a row of a roster file gives no team of its own.
-pub(super) enum Unread {
-    /// Its player joins the team of the row on this line.
-    Gathered(usize),
-    /// It does not read: why.
-    Bad(String),
-}
-
-/// The rows of a roster file, each with its team's name and players. With a header row, its
-/// columns say what each cell is (in any order); a header with one player column lists one
-/// player a row, and the rows of a team (by name) are gathered into one team. Without one,
-/// each row is a team: its name, then 2 to 8 players.
+/// The rows of a roster file. With a header row, its columns say what each cell is (in any
+/// order): one player column lists one player a row, several list a team a row. Without
+/// one, each row is a team: its name, then 2 to 8 players. The rows of a team are gathered
+/// by the import, by the team's name.
 pub(super) fn read_rows(records: Vec<(usize, Vec<String>)>) -> Result<Vec<ReadRow>, ServiceError> {
     let columns = records.first().and_then(|(_, cells)| header(cells));
     let Some(columns) = columns else {
@@ -211,76 +231,47 @@ pub(super) fn read_rows(records: Vec<(usize, Vec<String>)>) -> Result<Vec<ReadRo
             "with student id, email, captain or active columns, the header has one player column: one player a row",
         ));
     }
-    let rows: Vec<ReadRow> = records
+    Ok(records
         .into_iter()
         .skip(1)
         .map(|(line, cells)| {
             let read = if cells.len() == columns.len() {
-                row_input(&columns, &cells).map_err(Unread::Bad)
+                row_input(&columns, line, &cells)
             } else {
-                Err(Unread::Bad(format!(
+                Err(format!(
                     "expected {} columns, as in the header row, found {}",
                     columns.len(),
                     cells.len()
-                )))
+                ))
             };
-            (line, cells, read)
+            ReadRow { line, read }
         })
-        .collect();
-    Ok(if players_columns > 1 {
-        rows
-    } else {
-        gather_by_team(rows)
-    })
+        .collect())
 }
 
 /// A row of a file without a header: the team, then 2 to 8 players.
 fn team_a_row((line, cells): (usize, Vec<String>)) -> ReadRow {
     let read = if (3..=PLAYERS_MAX + 1).contains(&cells.len()) {
-        Ok((
-            cells[0].clone(),
-            cells[1..]
+        Ok(RowRead {
+            team: cells[0].clone(),
+            division: None,
+            players: cells[1..]
                 .iter()
-                .map(|c| (PlayerInput::name(c), true))
+                .map(|name| ReadPlayer {
+                    line,
+                    name: name.clone(),
+                    ..ReadPlayer::default()
+                })
                 .collect(),
-        ))
+        })
     } else {
-        Err(Unread::Bad(format!(
+        Err(format!(
             "expected 3 to {} columns (the team, then 2 to {PLAYERS_MAX} players), found {}",
             PLAYERS_MAX + 1,
             cells.len()
-        )))
+        ))
     };
-    (line, cells, read)
-}
-
-/// One player a row: each team's rows gathered on its first row (the others point at it).
-fn gather_by_team(rows: Vec<ReadRow>) -> Vec<ReadRow> {
-    let mut gathered: Vec<ReadRow> = Vec::new();
-    let mut first_of: Vec<(NameKey, usize, usize)> = Vec::new();
-    for (line, cells, read) in rows {
-        let Ok((team, players)) = read else {
-            gathered.push((line, cells, read));
-            continue;
-        };
-        let key = NameKey::of(team.trim());
-        match first_of
-            .iter()
-            .find(|(k, _, _)| *k == key && !team.trim().is_empty())
-        {
-            Some((_, at, first_line)) => {
-                if let Ok((_, team_players)) = &mut gathered[*at].2 {
-                    team_players.extend(players);
-                }
-                gathered.push((line, cells, Err(Unread::Gathered(*first_line))));
-            }
-            None => {
-                first_of.push((key, gathered.len(), line));
-                gathered.push((line, cells, Ok((team, players))));
-            }
-        }
-    }
-    gathered
+    ReadRow { line, read }
 }
 
 #[cfg(test)]

@@ -1,6 +1,7 @@
-//! `/admin/leagues/{slug}/import`: a roster pasted as CSV, checked row by row (a preview
-//! that writes nothing), then its valid rows imported at once; and
-//! `/admin/leagues/{slug}/roster.csv`, the league's roster as a CSV the import reads back.
+//! `/admin/leagues/{slug}/import`: a roster pasted or chosen as a CSV file, checked row by
+//! row (a preview that writes nothing), then imported all at once once every row is good;
+//! and `/admin/leagues/{slug}/roster.csv`, the league's roster as a CSV the import reads
+//! back.
 
 use crate::domain::Slug;
 use actix_web::http::StatusCode;
@@ -10,7 +11,8 @@ use serde::Deserialize;
 
 use super::{Done, Errors, done, fixable};
 use crate::service::term::roster::export::{ROSTER_EXPORT_COLUMNS, export_roster};
-use crate::service::term::roster::import::{RosterRow, import_roster, preview_roster};
+use crate::service::term::roster::import::import_roster;
+use crate::service::term::roster::plan::{RosterReport, RowStatus};
 use crate::service::{ServiceError, views::admin_views};
 use crate::web::AppState;
 use crate::web::error::PageError;
@@ -25,8 +27,7 @@ struct ImportPage {
     slug: String,
     name: String,
     csv: String,
-    rows: Option<Vec<RosterRow>>,
-    valid: usize,
+    report: Option<RosterReport>,
     errors: Errors,
 }
 
@@ -34,13 +35,17 @@ impl ImportPage {
     fn render_as(&self, status: StatusCode) -> Result<HttpResponse, PageError> {
         Ok(no_store(html(status, self.render()?)))
     }
+
+    fn is_ok(status: &RowStatus) -> bool {
+        *status == RowStatus::Ok
+    }
 }
 
 #[derive(Deserialize)]
 pub(super) struct ImportForm {
     #[serde(default)]
     csv: String,
-    /// "1": import the valid rows.
+    /// "1": import (when every row is good); else check only.
     #[serde(default)]
     confirm: String,
 }
@@ -57,15 +62,14 @@ pub(super) async fn import_form(
         slug: league.row.slug.to_string(),
         name: league.row.name,
         csv: String::new(),
-        rows: None,
-        valid: 0,
+        report: None,
         errors: Errors::default(),
     }
     .render_as(StatusCode::OK)
 }
 
-/// Checks the CSV (confirm "0") or imports its valid rows (confirm "1"); a roster with an
-/// error comes back with its rows and the message.
+/// Checks the CSV (confirm "0") or imports it (confirm "1"); a roster with a row in error
+/// comes back with every row's outcome, what was typed kept, and nothing written.
 #[post("/admin/leagues/{slug}/import")]
 pub(super) async fn import(
     state: web::Data<AppState>,
@@ -73,37 +77,33 @@ pub(super) async fn import(
     slug: web::Path<Slug>,
     CsrfForm(form): CsrfForm<ImportForm>,
 ) -> Result<HttpResponse, PageError> {
-    let mut errors = Errors::default();
-    if form.confirm == "1" {
-        match import_roster(&state.db, &who.user, &slug, &form.csv).await {
-            Ok(_) => return Ok(done(&slug, Done::Import)),
-            Err(e) if fixable(&e) => errors = csv_errors(&e),
-            Err(e) => return Err(e.into()),
+    let dry_run = form.confirm != "1";
+    let (report, errors) = match import_roster(&state.db, &who.user, &slug, &form.csv, dry_run)
+        .await
+    {
+        Ok(report) if report.written => return Ok(done(&slug, Done::Import)),
+        Ok(report) if report.errors() > 0 => {
+            let n = report.errors();
+            let message = format!(
+                "{n} row{} {} an error: nothing was imported. Fix {} in the box and check again.",
+                if n == 1 { "" } else { "s" },
+                if n == 1 { "has" } else { "have" },
+                if n == 1 { "it" } else { "them" },
+            );
+            (Some(report), Errors::new("import", "csv", message))
         }
-    }
-    let page = match preview_roster(&state.db, &who.user, &slug, &form.csv).await {
-        Ok(preview) => ImportPage {
-            nav: who.nav(),
-            slug: preview.slug,
-            name: preview.name,
-            csv: form.csv,
-            rows: Some(preview.rows),
-            valid: preview.valid,
-            errors,
-        },
-        Err(e) if fixable(&e) => {
-            let league = admin_views::league(&state.db, &who.user, &slug).await?;
-            ImportPage {
-                nav: who.nav(),
-                slug: league.row.slug.to_string(),
-                name: league.row.name,
-                csv: form.csv,
-                rows: None,
-                valid: 0,
-                errors: csv_errors(&e),
-            }
-        }
+        Ok(report) => (Some(report), Errors::default()),
+        Err(e) if fixable(&e) => (None, csv_errors(&e)),
         Err(e) => return Err(e.into()),
+    };
+    let league = admin_views::league(&state.db, &who.user, &slug).await?;
+    let page = ImportPage {
+        nav: who.nav(),
+        slug: league.row.slug.to_string(),
+        name: league.row.name,
+        csv: form.csv,
+        report,
+        errors,
     };
     page.render_as(page.errors.status())
 }

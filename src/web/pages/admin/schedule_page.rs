@@ -19,6 +19,7 @@
 //! shown in full) is built by [`crate::web::view::schedule_admin`].
 
 use crate::domain::Slug;
+use crate::service::term::schedule_warnings::{self, StandingWarning};
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, get, web};
 use askama::Template;
@@ -153,6 +154,8 @@ struct SchedulePage {
     notice: Option<String>,
     /// The notice's clash warnings.
     warnings: Vec<ScheduleWarning>,
+    /// The schedule's warnings as it stands, listed at the top until resolved.
+    standing: Vec<StandingWarning>,
 }
 
 fn gen_values(typed: &ScheduleForm, mode: &str, time_default: &str) -> GenValues {
@@ -248,6 +251,7 @@ fn schedule_page_of(
         can_replace: view.has_regular() && !view.regular_started(),
         regular_count: regular.len(),
         missing_pairings: view.missing_pairings,
+        standing: schedule_warnings::standing(view),
         has_divisions: view.has_divisions,
         new_form: gen_values(&typed.generate, "new", "19:00"),
         rest_form: gen_values(&typed.generate, "rest", &last_time),

@@ -225,7 +225,7 @@ pub(super) async fn clone_league(
 }
 
 /// The import form as typed: the document is pasted (or filled in from a file by
-/// `static/league_import.js`).
+/// `static/file_box.js`).
 #[derive(Debug, Clone, Default, Deserialize)]
 pub(super) struct ImportForm {
     #[serde(default)]

@@ -1,0 +1,95 @@
+//! A coordinator's first week, the mistakes it must not let stand: two current leagues of
+//! one name (409 `league_name_taken`, on create, rename, clone and unarchive).
+
+use serde_json::{Value, json};
+use spades_im::service::Role;
+
+use crate::helpers::{Api, expect_error, json_with_status, spawn_app};
+
+async fn create(admin: &Api, name: &str, slug: &str) -> reqwest::Response {
+    let body = json!({"name": name, "slug": slug, "rules": {"regular": "classic"}});
+    admin.post("/api/v1/leagues", &body).await
+}
+
+fn on_name(error: &Value) -> &str {
+    assert_eq!(error["field"], "name", "{error}");
+    error["message"].as_str().unwrap()
+}
+
+#[actix_web::test]
+async fn a_current_league_name_is_taken_once() {
+    let app = spawn_app().await;
+    let admin = app.api_user("coord", Role::Admin).await;
+    json_with_status(
+        create(&admin, "Spring 2027 Spades", "spring").await,
+        201,
+        "first",
+    )
+    .await;
+    let before = app.tables().await;
+    for name in [
+        "spring 2027 spades",
+        "Spring 2027 Sp\u{0430}des",
+        " Spring  2027 Spades ",
+    ] {
+        let r = create(&admin, name, "again").await;
+        let error = expect_error(r, 409, "league_name_taken").await;
+        assert!(
+            on_name(&error).contains("\"Spring 2027 Spades\" (spring)"),
+            "{error}"
+        );
+    }
+    let r = admin
+        .post(
+            "/api/v1/leagues/spring/clone",
+            &json!({"name": "Spring 2027 Spades", "slug": "copy"}),
+        )
+        .await;
+    expect_error(r, 409, "league_name_taken").await;
+    app.assert_nothing_written(&before, "a name taken").await;
+
+    // A rename onto it (the league's edit form) is refused by the name; keeping one's own
+    // name is no clash.
+    json_with_status(create(&admin, "Fall", "fall").await, 201, "fall").await;
+    let browser = app.browser("coord").await;
+    let rename = |name: &'static str| {
+        [
+            ("name", name),
+            ("regular_preset", "classic"),
+            ("confirm", "1"),
+        ]
+    };
+    let r = browser
+        .post_form("/admin/leagues/fall/edit", &rename("SPRING 2027 SPADES"))
+        .await;
+    assert_eq!(r.status(), 422, "the form's refusal");
+    let html = crate::helpers::unescape(&r.text().await.unwrap());
+    assert!(
+        html.contains("\"Spring 2027 Spades\" (spring) has that name"),
+        "{html}"
+    );
+    assert!(
+        html.contains("value=\"SPRING 2027 SPADES\""),
+        "what was typed is kept"
+    );
+    let r = browser
+        .post_form("/admin/leagues/spring/edit", &rename("Spring 2027 Spades"))
+        .await;
+    assert_eq!(r.status(), 303, "its own name");
+
+    // A past season may share it; bringing it back while the name is taken may not.
+    let r = admin
+        .post("/api/v1/leagues/spring/archive", &json!({}))
+        .await;
+    json_with_status(r, 200, "archive").await;
+    json_with_status(
+        create(&admin, "Spring 2027 Spades", "spring-2").await,
+        201,
+        "next",
+    )
+    .await;
+    let r = admin
+        .post("/api/v1/leagues/spring/unarchive", &json!({}))
+        .await;
+    expect_error(r, 409, "league_name_taken").await;
+}
