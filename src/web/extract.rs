@@ -613,3 +613,12 @@ pub fn field_in_words(path: &str, message: &str) -> (String, String) {
         None => (path.to_string(), words),
     }
 }
+
+/// The leagues a board's `?league=` names (repeatable; none: every league). A value that is
+/// not a league's slug is no league: 404, as in a path.
+pub fn league_filter(req: &HttpRequest) -> Result<Vec<crate::domain::Slug>, AppError> {
+    url::form_urlencoded::parse(req.query_string().as_bytes())
+        .filter(|(key, _)| key == "league")
+        .map(|(_, value)| value.parse().map_err(|_| AppError::NotFound))
+        .collect()
+}

@@ -349,6 +349,9 @@ async fn every_page_passes_axe() {
                 summary("#form-error"),
             )
             .await?;
+        // The pairing played again: a warning listed at the top of the schedule page.
+        admin.add_match("split", split_teams[1], split_teams[0], "Table 2").await;
+        audit.page("admin schedule, a standing warning", "/admin/leagues/split/schedule").await?;
         audit.page("admin league settings", &format!("/admin/leagues/{slug}/edit")).await?;
         audit.page("admin schedule", &format!("/admin/leagues/{slug}/schedule")).await?;
         audit.page("admin schedule, empty", "/admin/leagues/empty/schedule").await?;

@@ -93,3 +93,61 @@ async fn a_current_league_name_is_taken_once() {
         .await;
     expect_error(r, 409, "league_name_taken").await;
 }
+
+/// The ids of the matches a scoreboard answer shows.
+fn board_ids(board: &Value) -> Vec<i64> {
+    let matches = board["matches"].as_array().unwrap();
+    matches.iter().map(|m| m["id"].as_i64().unwrap()).collect()
+}
+
+#[actix_web::test]
+async fn the_scoreboard_and_the_tv_show_the_leagues_asked_for() {
+    let app = spawn_app().await;
+    let admin = app.api_user("coord", Role::Admin).await;
+    let mut live = Vec::new();
+    for slug in ["east", "west"] {
+        let teams = app.league(&admin, slug, json!("classic"), 2).await;
+        let m = admin.add_match(slug, teams[0], teams[1], "Table 3").await;
+        let id = m["id"].as_i64().unwrap();
+        admin.start_match(id).await;
+        live.push(id);
+    }
+    let board = |query: &'static str| {
+        let app = &app;
+        async move {
+            let r = app.get(&format!("/api/v1/scoreboard{query}")).await;
+            json_with_status(r, 200, query).await
+        }
+    };
+    assert_eq!(board_ids(&board("").await), live, "every league");
+    assert_eq!(board_ids(&board("?league=east").await), [live[0]]);
+    assert_eq!(board_ids(&board("?league=west").await), [live[1]]);
+    assert_eq!(board_ids(&board("?league=east&league=west").await), live);
+    let r = app.get("/api/v1/scoreboard?league=nowhere").await;
+    expect_error(r, 404, "not_found").await;
+
+    // The TV of one league: its table only, polling its own board; a copy per league.
+    for (slug, mine, other) in [("east", live[0], live[1]), ("west", live[1], live[0])] {
+        let path = format!("/scoreboard?tv=1&league={slug}");
+        for _ in 0..2 {
+            let (status, _, html) = crate::helpers::anonymous_get(&app, &path).await;
+            assert_eq!(status, 200);
+            assert!(html.contains(&format!("id=\"board-{mine}\"")), "{slug}");
+            assert!(!html.contains(&format!("id=\"board-{other}\"")), "{slug}");
+            assert!(
+                html.contains(&format!("data-poll=\"/api/v1/scoreboard?league={slug}\"")),
+                "{slug}"
+            );
+        }
+    }
+    let (status, _, _) = crate::helpers::anonymous_get(&app, "/scoreboard?league=nowhere").await;
+    assert_eq!(status, 404);
+    let browser = app.browser("coord").await;
+    let page = browser
+        .get("/admin/leagues/east")
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(page.contains("href=\"/scoreboard?tv=1&amp;league=east\""));
+}

@@ -11,7 +11,7 @@ use crate::db::leagues as db_leagues;
 use crate::db::matches::{self as db_matches, MatchRow};
 use crate::domain::table_name;
 use crate::domain::{
-    ForfeitSide, GameStatus, LeagueId, LocalTime, MatchId, MatchStatus, TeamId, Timestamp,
+    ForfeitSide, GameStatus, LeagueId, LocalTime, MatchId, MatchStatus, Slug, TeamId, Timestamp,
 };
 use crate::rules::{Rules, Stage, Team, TeamTotal, WinReason};
 use crate::service::night::match_view::{MatchView, ends_at};
@@ -226,14 +226,27 @@ const RESULTS_WITHIN_HOURS: i64 = 12;
 
 /// The matches finished in the last [`RESULTS_WITHIN_HOURS`], latest first, at most `limit`:
 /// the TV scoreboard's strip of results.
-pub async fn finished_lately(db: &Db, limit: i64) -> Result<Vec<BoardMatch>, ServiceError> {
+pub async fn finished_lately(
+    db: &Db,
+    limit: usize,
+    leagues: &[Slug],
+) -> Result<Vec<BoardMatch>, ServiceError> {
     let mut conn = db.read().await?;
     let since = db.clock().now().plus_minutes(-RESULTS_WITHIN_HOURS * 60);
-    let rows = db_board::finished_since(&mut conn, since, limit).await?;
+    // A filtered board reads further back for as many of its own leagues' results.
+    let read = if leagues.is_empty() {
+        limit
+    } else {
+        limit * 20
+    };
+    let read = i64::try_from(read).unwrap_or(i64::MAX);
+    let rows = db_board::finished_since(&mut conn, since, read).await?;
     Ok(as_played(&mut conn, rows)
         .await?
         .into_iter()
         .map(BoardMatch::from)
+        .filter(|m| shown(leagues, &m.league))
+        .take(limit)
         .collect())
 }
 
@@ -342,15 +355,32 @@ pub struct Board {
     pub matches: Vec<BoardMatch>,
 }
 
-/// The scoreboard as it is now: every match in play, in every league, and those that
-/// ended in the last minute.
+/// Whether a board that shows `leagues` (none: every league) shows a match of `league`.
+fn shown(leagues: &[Slug], league: &str) -> bool {
+    leagues.is_empty() || leagues.iter().any(|l| l.as_str() == league)
+}
+
+/// Refuses a board filter naming a league that is not there (404, as in a path).
+async fn check_leagues(conn: &mut Conn, leagues: &[Slug]) -> Result<(), ServiceError> {
+    for slug in leagues {
+        if crate::db::leagues::by_slug(conn, slug).await?.is_none() {
+            return Err(ServiceError::NotFound);
+        }
+    }
+    Ok(())
+}
+
+/// The scoreboard as it is now: every match in play in `leagues` (none: in every league),
+/// and those that ended in the last minute.
 #[tracing::instrument(skip_all)]
-pub async fn board(db: &Db) -> Result<Board, ServiceError> {
+pub async fn board(db: &Db, leagues: &[Slug]) -> Result<Board, ServiceError> {
     let mut conn = db.read().await?;
+    check_leagues(&mut conn, leagues).await?;
     let matches: Vec<BoardMatch> = in_play(&mut conn, db.clock().now())
         .await?
         .into_iter()
         .map(BoardMatch::from)
+        .filter(|m| shown(leagues, &m.league))
         .collect();
     Ok(Board {
         version: matches.iter().map(|m| m.version).sum(),

@@ -62,8 +62,9 @@ pub const PARAMS: &[(&str, &[&str])] = &[
     // `WeekQuery` (pages/public/schedule.rs), also the team page's.
     ("/leagues/{slug}/schedule", &["week"]),
     ("/leagues/{slug}/teams/{id}", &["week"]),
-    // `BoardQuery` (pages/public/scoreboard.rs).
-    ("/scoreboard", &["tv"]),
+    // `BoardQuery` (pages/public/scoreboard.rs), and the leagues both boards show.
+    ("/scoreboard", &["league", "tv"]),
+    ("/api/v1/scoreboard", &["league"]),
 ];
 
 /// The copies, by page, least recently used first, and their size in bytes.
@@ -355,7 +356,8 @@ mod tests {
                 route = rest.split('"').next().map(str::to_string);
             // Written in two pieces so that tests/api/page_fuzz.rs, which reads this source
             // for the structs that handlers read their query into, does not take it for one.
-            } else if line.contains(concat!("web::Query", "<"))
+            } else if (line.contains(concat!("web::Query", "<"))
+                || line.contains(concat!("league_filter", "(&")))
                 && let Some(route) = route.take()
             {
                 found.push(route);

@@ -81,7 +81,7 @@ async fn bracket_page(
     let view = league_bracket(&state, &slug).await?;
     let drawing = view.bracket.as_ref().map(|v| BracketDrawing::new(v, true));
     let board_key = if drawing.as_ref().is_some_and(|d| d.live) {
-        summaries::board(&state.db).await?.key
+        summaries::board(&state.db, &[]).await?.key
     } else {
         String::new()
     };

@@ -2,15 +2,16 @@
 //! updates in place when its `key` changes. `/scoreboard?tv=1` is the same board for the TV
 //! in the rec room: full screen, dark, every table in one grid, the latest results below.
 
-use actix_web::{HttpResponse, get, web};
+use actix_web::{HttpRequest, HttpResponse, get, web};
 use askama::Template;
 use serde::Deserialize;
 
 use super::page;
+use crate::domain::Slug;
 use crate::service::views::summaries::{BoardMatch, board, finished_lately};
 use crate::web::AppState;
 use crate::web::error::PageError;
-use crate::web::extract::Viewer;
+use crate::web::extract::{Viewer, league_filter};
 use crate::web::view::nav::Nav;
 use crate::web::view::time::{Stamp, clock_in_zone};
 
@@ -26,6 +27,10 @@ pub struct BoardRow {
 struct ScoreboardPage {
     nav: Nav,
     key: String,
+    /// What the page polls: the board of the leagues it shows.
+    poll: String,
+    /// The leagues shown, when the board is filtered (`?league=`): their names, or slugs.
+    shown: Vec<String>,
     rows: Vec<BoardRow>,
     updated: Stamp,
 }
@@ -36,6 +41,8 @@ struct ScoreboardPage {
 #[template(path = "public/scoreboard_tv.html")]
 struct TvPage {
     key: String,
+    poll: String,
+    shown: Vec<String>,
     rows: Vec<BoardRow>,
     columns: usize,
     grid_rows: usize,
@@ -65,9 +72,33 @@ fn grid(n: usize) -> (usize, usize) {
     (columns, rows)
 }
 
+/// The names of the leagues a filtered board shows (a league with no match in play by its
+/// slug); empty for the whole board.
+fn shown_names(matches: &[BoardMatch], leagues: &[Slug]) -> Vec<String> {
+    leagues
+        .iter()
+        .map(|slug| {
+            matches
+                .iter()
+                .find(|m| m.league == slug.as_str())
+                .map_or_else(|| slug.to_string(), |m| m.league_name.clone())
+        })
+        .collect()
+}
+
 #[derive(Deserialize)]
 pub(super) struct BoardQuery {
     tv: Option<String>,
+}
+
+/// The board's address for polling, with the leagues it shows.
+fn poll_url(leagues: &[Slug]) -> String {
+    let query: Vec<String> = leagues.iter().map(|l| format!("league={l}")).collect();
+    if query.is_empty() {
+        "/api/v1/scoreboard".to_string()
+    } else {
+        format!("/api/v1/scoreboard?{}", query.join("&"))
+    }
 }
 
 #[get("/scoreboard")]
@@ -75,8 +106,12 @@ pub(super) async fn scoreboard_page(
     state: web::Data<AppState>,
     who: Viewer,
     query: web::Query<BoardQuery>,
+    req: HttpRequest,
 ) -> Result<HttpResponse, PageError> {
-    let b = board(&state.db).await?;
+    let leagues = league_filter(&req)?;
+    let b = board(&state.db, &leagues).await?;
+    let poll = poll_url(&leagues);
+    let shown = shown_names(&b.matches, &leagues);
     let zone = state.db.clock().zone();
     let at = |t| clock_in_zone(t, zone);
     let rows: Vec<BoardRow> = b
@@ -96,10 +131,12 @@ pub(super) async fn scoreboard_page(
     {
         let (columns, grid_rows) = grid(rows.len());
         // A game that just ended is in its cell for its minute, not twice.
-        let mut latest = finished_lately(&state.db, 6).await?;
+        let mut latest = finished_lately(&state.db, 6, &leagues).await?;
         latest.retain(|m| !rows.iter().any(|r| r.m.id == m.id));
         TvPage {
             key: b.key,
+            poll,
+            shown,
             columns,
             grid_rows,
             latest,
@@ -111,6 +148,8 @@ pub(super) async fn scoreboard_page(
         ScoreboardPage {
             nav: who.nav(),
             key: b.key,
+            poll,
+            shown,
             rows,
             updated,
         }
