@@ -465,6 +465,36 @@ pub async fn cancel_unstarted_of(
     .await)
 }
 
+/// The league's matches still to play (scheduled or postponed, never started), by id.
+pub async fn unplayed_of_league(conn: &mut Conn, league: LeagueId) -> sqlx::Result<Vec<MatchId>> {
+    on_store!(conn, |c| sqlx::query_scalar(
+        "SELECT id FROM matches WHERE league_id = $1
+           AND status IN ('scheduled', 'postponed') AND started_at IS NULL
+         ORDER BY id",
+    )
+    .bind(league)
+    .fetch_all(c)
+    .await)
+}
+
+/// Cancels the league's matches still to play, saying why; the ids.
+pub async fn cancel_unplayed_of_league(
+    conn: &mut Conn,
+    league: LeagueId,
+    note: &str,
+) -> sqlx::Result<Vec<MatchId>> {
+    on_store!(conn, |c| sqlx::query_scalar(
+        "UPDATE matches SET status = 'cancelled', status_note = $1, version = version + 1,
+                sequence = sequence + 1
+         WHERE league_id = $2 AND status IN ('scheduled', 'postponed') AND started_at IS NULL
+         RETURNING id",
+    )
+    .bind(note)
+    .bind(league)
+    .fetch_all(c)
+    .await)
+}
+
 /// How many of a league's matches are still to be played.
 pub async fn count_scheduled(conn: &mut Conn, league_id: LeagueId) -> sqlx::Result<i64> {
     on_store!(conn, |c| sqlx::query_scalar(

@@ -15,6 +15,13 @@ pub enum ServiceError {
     /// 409 with the field.
     #[error("{}", .0.message)]
     ConflictOn(FieldError),
+    /// The league still has these matches to play (scheduled or postponed): closing its
+    /// season must say what becomes of them (409 `unplayed_matches`, listing them).
+    #[error("{message}")]
+    Unplayed {
+        message: String,
+        matches: Vec<MatchId>,
+    },
     /// A correction would change who plays in these started playoff matches (the whole
     /// cascade): an admin must confirm resetting them (docs/scoring.md, "Playoffs").
     #[error("bracket reset needed: {0:?}")]

@@ -12,6 +12,10 @@ use crate::domain::{ErrorCode, FieldError};
 #[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct ErrorBody {
     pub error: FieldError,
+    /// The matches a refusal is about, where it lists them (`unplayed_matches`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<Vec<i64>>)]
+    pub matches: Option<Vec<crate::domain::MatchId>>,
 }
 
 #[derive(Debug, Clone, thiserror::Error)]
@@ -36,6 +40,13 @@ pub enum AppError {
     /// The state changed under the request: stale version, already started... (409).
     #[error("{message}")]
     Conflict { code: ErrorCode, message: String },
+    /// A conflict about these matches, listed beside the error (409).
+    #[error("{message}")]
+    ConflictOnMatches {
+        code: ErrorCode,
+        message: String,
+        matches: Vec<crate::domain::MatchId>,
+    },
     /// A conflict on one field of the input, a name already used (409, with the field).
     #[error("{}", .0.message)]
     ConflictOn(FieldError),
@@ -88,7 +99,8 @@ impl AppError {
                 ErrorCode::PasswordChangeRequired,
                 "you logged in with a one-time password: choose your own on the account page (/account) first".into(),
             ),
-            AppError::Conflict { code, message } => (*code, message.clone()),
+            AppError::Conflict { code, message }
+            | AppError::ConflictOnMatches { code, message, .. } => (*code, message.clone()),
             AppError::ConflictOn(e) => (e.code, e.message.clone()),
             AppError::TooLarge => (
                 ErrorCode::TooLarge,
@@ -118,11 +130,19 @@ impl AppError {
 
     pub fn body(&self) -> ErrorBody {
         match self {
-            AppError::Invalid(e) | AppError::ConflictOn(e) => ErrorBody { error: e.clone() },
+            AppError::Invalid(e) | AppError::ConflictOn(e) => ErrorBody {
+                error: e.clone(),
+                matches: None,
+            },
             other => {
                 let (code, message) = other.code_and_message();
+                let matches = match other {
+                    AppError::ConflictOnMatches { matches, .. } => Some(matches.clone()),
+                    _ => None,
+                };
                 ErrorBody {
                     error: FieldError::new(code, message),
+                    matches,
                 }
             }
         }
@@ -144,6 +164,11 @@ impl From<crate::service::ServiceError> for AppError {
             S::Invalid(e) => AppError::Invalid(e),
             S::Conflict { code, message } => AppError::Conflict { code, message },
             S::ConflictOn(e) => AppError::ConflictOn(e),
+            S::Unplayed { message, matches } => AppError::ConflictOnMatches {
+                code: ErrorCode::UnplayedMatches,
+                message,
+                matches,
+            },
             S::ResetNeeded(ids) => AppError::Conflict {
                 code: ErrorCode::BracketResetNeeded,
                 message: format!(
@@ -199,7 +224,9 @@ impl ResponseError for AppError {
             AppError::NotFound => StatusCode::NOT_FOUND,
             AppError::Unauthorized(_) => StatusCode::UNAUTHORIZED,
             AppError::Forbidden(_) | AppError::PasswordChangeRequired => StatusCode::FORBIDDEN,
-            AppError::Conflict { .. } | AppError::ConflictOn(_) => StatusCode::CONFLICT,
+            AppError::Conflict { .. }
+            | AppError::ConflictOn(_)
+            | AppError::ConflictOnMatches { .. } => StatusCode::CONFLICT,
             AppError::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             AppError::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
             AppError::UnsupportedMediaType | AppError::NotCsv => StatusCode::UNSUPPORTED_MEDIA_TYPE,

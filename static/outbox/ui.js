@@ -3,7 +3,7 @@
 // hand form kept in step with what waits. Only the DOM: what to show comes from main.js.
 
 import { counts, needingPerson, valueIn } from "./queue.js";
-import { title, plural, seatsOf, bannerWords } from "./words.js";
+import { title, plural, points, seatsOf, bannerWords } from "./words.js";
 
 function el(tag, attrs, children) {
   const node = document.createElement(tag);
@@ -214,13 +214,13 @@ export function showTotals(doc, totals) {
   sides.forEach(function (x) {
     const score = doc.getElementById("score-" + x[0]);
     const bags = doc.getElementById("bags-" + x[0]);
-    if (score) score.textContent = String(x[1].score);
+    if (score) score.textContent = points(x[1].score);
     if (bags) bags.textContent = "bags " + x[1].bags;
   });
   // The header's "101–62", after its hidden "Score: ".
   const bar = doc.getElementById("bar-score");
   const text = bar ? Array.prototype.find.call(bar.childNodes, function (n) { return n.nodeType === 3 && n.nodeValue.trim(); }) : null;
-  if (text) text.nodeValue = totals.a.score + "–" + totals.b.score;
+  if (text) text.nodeValue = points(totals.a.score) + "–" + points(totals.b.score);
 }
 
 // Everything, from `view`: {all (queue.loadAll), match, names, online, sendingId, problem,

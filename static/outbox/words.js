@@ -56,6 +56,12 @@ export function title(item) {
   return item.summary;
 }
 
+// A score as every page writes it: a minus sign (U+2212), not a hyphen, before a negative
+// one, as the server's pages do (domain::words::points).
+export function points(n) {
+  return n < 0 ? "\u2212" + Math.abs(n) : String(n);
+}
+
 export function plural(n, one, many) {
   return n + " " + (n === 1 ? one : many);
 }

@@ -112,7 +112,12 @@ async fn one_leagues_bad_rows_leave_the_shared_pages_answering() {
     );
 
     // Archiving the league of the bad bracket answers what it did, both ways.
-    let r = admin.post("/api/v1/leagues/cup/archive", &json!({})).await;
+    let r = admin
+        .post(
+            "/api/v1/leagues/cup/archive",
+            &json!({"unplayed": "cancel"}),
+        )
+        .await;
     assert_eq!(json_with_status(r, 200, "archive").await["archived"], true);
     let r = admin
         .post("/api/v1/leagues/cup/unarchive", &json!({}))

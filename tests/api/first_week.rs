@@ -151,3 +151,81 @@ async fn the_scoreboard_and_the_tv_show_the_leagues_asked_for() {
         .unwrap();
     assert!(page.contains("href=\"/scoreboard?tv=1&amp;league=east\""));
 }
+
+#[actix_web::test]
+async fn closing_a_season_says_what_is_unplayed_and_may_cancel_it() {
+    let app = spawn_app().await;
+    let admin = app.api_user("coord", Role::Admin).await;
+    let teams = app.league(&admin, "fall", json!("classic"), 4).await;
+    let r = admin
+        .post(
+            "/api/v1/leagues/fall/schedule",
+            &json!({"format": "round_robin", "start_date": "2026-12-01"}),
+        )
+        .await;
+    let made = json_with_status(r, 201, "schedule").await;
+    let mut ids: Vec<i64> = made["matches"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["id"].as_i64().unwrap())
+        .collect();
+    ids.sort_unstable();
+    assert_eq!(ids.len(), 6);
+    let _ = teams;
+
+    // Refused, listing them; nothing written.
+    let browser = app.browser("coord").await;
+    let before = app.tables().await;
+    let r = admin.post("/api/v1/leagues/fall/archive", &json!({})).await;
+    let body = json_with_status(r, 409, "unplayed").await;
+    assert_eq!(body["error"]["code"], "unplayed_matches");
+    assert_eq!(body["matches"], json!(ids));
+    assert!(
+        body["error"]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("6 matches are still to play")
+    );
+    app.assert_nothing_written(&before, "a refused close").await;
+
+    // The page lists them by label and teams, and closes only with the box ticked.
+    let html = browser
+        .get("/admin/leagues/fall/archive")
+        .await
+        .text()
+        .await
+        .unwrap();
+    let list = crate::helpers::html_element(&html, "unplayed-list", "</ul>").unwrap();
+    assert_eq!(list.matches("<li>").count(), 6, "{list}");
+    assert!(list.contains(&format!("M{} · Team ", ids[0])), "{list}");
+    let r = browser
+        .post_form("/admin/leagues/fall/archive", &[("confirm", "1")])
+        .await;
+    assert_eq!(r.status(), 409);
+    let html = r.text().await.unwrap();
+    assert!(html.contains("id=\"form-error\""), "a focused refusal");
+    app.assert_nothing_written(&before, "a refused close from the page")
+        .await;
+    let r = browser
+        .post_form(
+            "/admin/leagues/fall/archive",
+            &[("confirm", "1"), ("cancel_unplayed", "1")],
+        )
+        .await;
+    assert_eq!(r.status(), 303);
+    let league = json_with_status(app.get("/api/v1/leagues/fall").await, 200, "fall").await;
+    assert_eq!(league["archived"], true);
+    for id in &ids {
+        let m = json_with_status(app.get(&format!("/api/v1/matches/{id}")).await, 200, "m").await;
+        assert_eq!(m["status"], "cancelled");
+        assert_eq!(m["status_note"], "season closed");
+    }
+    let feed = app
+        .get("/leagues/fall/calendar.ics")
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert_eq!(feed.matches("STATUS:CANCELLED").count(), 6, "{feed}");
+}

@@ -11,6 +11,7 @@
 //!   hands before it (docs/api.md §7.3: the answer is rebuilt from the hands, not kept).
 
 use serde_json::{Value, json};
+use spades_im::domain::words::points;
 use spades_im::service::Role;
 
 use crate::helpers::{TestApp, html_text, manual_clock, spawn_app_with_clock};
@@ -100,8 +101,9 @@ async fn a_150_hand_match_reads_whole_on_every_page_and_export() {
     for part in [
         format!("id=\"hand-{HANDS}\""),
         format!("id=\"card-{HANDS}\""),
-        format!("<strong id=\"score-a\">{a}</strong>"),
-        format!("<strong id=\"score-b\">{b}</strong>"),
+        // A negative score with its minus sign (U+2212), as every page writes it.
+        format!("<strong id=\"score-a\">{}</strong>", points(a)),
+        format!("<strong id=\"score-b\">{}</strong>", points(b)),
         format!("<h2 id=\"hand-title\">Hand {}</h2>", HANDS + 1),
         "id=\"hand-form\"".to_string(),
     ] {
@@ -124,7 +126,7 @@ async fn a_150_hand_match_reads_whole_on_every_page_and_export() {
     let at = page.find("<title id=\"chart-title\">").expect("the chart");
     let chart_title = html_text(&page[at..at + page[at..].find("</title>").unwrap()]);
     assert!(
-        chart_title.contains(&format!("{name_a} {a}, {name_b} {b}")),
+        chart_title.contains(&format!("{name_a} {}, {name_b} {}", points(a), points(b))),
         "the chart's title: {chart_title}"
     );
 
@@ -153,8 +155,8 @@ async fn a_150_hand_match_reads_whole_on_every_page_and_export() {
     let tv = r.text().await.unwrap();
     for (what, html) in [("the scoreboard", &board), ("the TV", &tv)] {
         for part in [
-            format!("id=\"board-{id}-score-a\">{a}</strong>"),
-            format!("id=\"board-{id}-score-b\">{b}</strong>"),
+            format!("id=\"board-{id}-score-a\">{}</strong>", points(a)),
+            format!("id=\"board-{id}-score-b\">{}</strong>", points(b)),
         ] {
             assert!(html.contains(&part), "{what} shows {part}");
         }

@@ -486,7 +486,7 @@ async fn match_page_has_the_scoresheet_clock_and_chart() {
         assert!(html.contains(&format!("<span id=\"team-{team}-name\">{name}</span>")));
         assert!(html.contains(&format!(
             "<strong id=\"score-{team}\">{}</strong>",
-            m[team]["score"]
+            spades_im::domain::words::points(m[team]["score"].as_i64().unwrap())
         )));
         assert!(html.contains(&format!(
             "<span id=\"bags-{team}\">{}</span>",

@@ -850,7 +850,12 @@ async fn delete_refuses_each_thing_that_makes_a_match_begun() {
     let archived = add_match(&admin, "old", old, None).await["id"]
         .as_i64()
         .unwrap();
-    let r = admin.post("/api/v1/leagues/old/archive", &json!({})).await;
+    let r = admin
+        .post(
+            "/api/v1/leagues/old/archive",
+            &json!({"unplayed": "cancel"}),
+        )
+        .await;
     json_with_status(r, 200, "archive").await;
 
     let before = app.tables().await;

@@ -483,3 +483,10 @@ test("a send that gets no answer is kept for a retry on the network's schedule",
   assert.equal(posted[0][0], "https://im.example.edu/supervise/matches/12/hands");
   assert.match(posted[0][1], new RegExp("idempotency_key=" + item.key));
 });
+
+test("a negative score is written with a minus sign, as the server writes it", () => {
+  assert.equal(W.points(-89), "\u221289");
+  assert.equal(W.points(0), "0");
+  assert.equal(W.points(161), "161");
+  assert.equal(W.points(161) + "–" + W.points(-89), "161–\u221289");
+});

@@ -13,16 +13,48 @@ use crate::domain::{ErrorCode, MatchId, Slug};
 use crate::service::term::leagues::{League, check_slug, commit_league, league_row, name_rule};
 use crate::service::{ServiceError, User, audit, require_admin};
 
+/// What closing a season does with the matches still to play.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Unplayed {
+    /// Cancel them, saying "season closed" (calendar feeds then mark them cancelled).
+    Cancel,
+}
+
+/// `POST /api/v1/leagues/{slug}/archive`.
+#[derive(Debug, Clone, Default, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ArchiveInput {
+    /// Absent: refused (409 `unplayed_matches`, listing them) while matches are scheduled or
+    /// postponed; `"cancel"`: they are cancelled with the season.
+    #[serde(default)]
+    pub unplayed: Option<Unplayed>,
+}
+
+/// Why a cancelled match was called off when its season closed.
+pub const SEASON_CLOSED: &str = "season closed";
+
 /// Archives a league: refused (409 `match_started`, naming them) while any of its matches is
-/// in progress, as the coordinator finishes or cancels them first.
+/// in progress, as the coordinator finishes or cancels them first; and (409
+/// `unplayed_matches`) while matches are still to play, unless `unplayed` says to cancel
+/// them.
 #[tracing::instrument(skip_all, fields(user_id = %user.id, slug = ?slug))]
-pub async fn archive(db: &Db, user: &User, slug: &Slug) -> Result<League, ServiceError> {
+pub async fn archive(
+    db: &Db,
+    user: &User,
+    slug: &Slug,
+    input: &ArchiveInput,
+) -> Result<League, ServiceError> {
     let now = db.clock().now();
     require_admin(user)?;
     let mut tx = db.write().await?;
     let league = league_row(&mut tx, slug).await?;
-    // First, so that a league already archived is refused as such by the store.
-    db_leagues::set_archived(&mut tx, league.id, true).await?;
+    if league.archived {
+        return Err(ServiceError::conflict(
+            ErrorCode::LeagueArchived,
+            "this league is archived (a past season): it is read-only",
+        ));
+    }
     let playing = db_leagues::in_progress(&mut tx, league.id).await?;
     if !playing.is_empty() {
         let ids: Vec<String> = playing.iter().map(|id| format!("#{id}")).collect();
@@ -34,6 +66,8 @@ pub async fn archive(db: &Db, user: &User, slug: &Slug) -> Result<League, Servic
             ),
         ));
     }
+    settle_unplayed(&mut tx, user, now, league.id, input.unplayed).await?;
+    db_leagues::set_archived(&mut tx, league.id, true).await?;
     audit::record(
         &mut tx,
         user,
@@ -42,6 +76,44 @@ pub async fn archive(db: &Db, user: &User, slug: &Slug) -> Result<League, Servic
     )
     .await?;
     commit_league(tx, league.id).await
+}
+
+/// Refuses closing a season while matches are still to play (409 `unplayed_matches`, listing
+/// them), or cancels them when `unplayed` says so (one audit row on the league).
+async fn settle_unplayed(
+    tx: &mut crate::db::Conn,
+    user: &User,
+    now: crate::domain::Timestamp,
+    league: crate::domain::LeagueId,
+    unplayed: Option<Unplayed>,
+) -> Result<(), ServiceError> {
+    let still = db_matches::unplayed_of_league(tx, league).await?;
+    if still.is_empty() {
+        return Ok(());
+    }
+    let Some(Unplayed::Cancel) = unplayed else {
+        let ids: Vec<String> = still.iter().map(|id| format!("M{id}")).collect();
+        let (verb, them) = if still.len() == 1 {
+            ("match is", "it")
+        } else {
+            ("matches are", "them")
+        };
+        return Err(ServiceError::Unplayed {
+            message: format!(
+                "{} {verb} still to play ({}): cancel {them} with the season, or play or remove {them} first",
+                still.len(),
+                ids.join(", "),
+            ),
+            matches: still,
+        });
+    };
+    let cancelled = db_matches::cancel_unplayed_of_league(tx, league, SEASON_CLOSED).await?;
+    let after = serde_json::json!({ "cancelled": cancelled }).to_string();
+    let change = audit::Change::new("cancel_unplayed", audit::Subject::League(league))
+        .after(&after)
+        .reason(SEASON_CLOSED);
+    audit::record(tx, user, now, change).await?;
+    Ok(())
 }
 
 /// Makes an archived league writable again (a league that is not archived stays as it is).

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use crate::domain::MatchId;
 use crate::league::settings::Settings;
 use crate::service::term::leagues::{self, LeagueView, NewLeagueInput};
-use crate::service::term::seasons::{self, CloneInput};
+use crate::service::term::seasons::{self, ArchiveInput, CloneInput};
 use crate::web::AppState;
 use crate::web::api::responses::{
     AdminOnly, BadReadCredentials, BodyRefused, NoSuchLeague, Unauthenticated,
@@ -197,13 +197,13 @@ async fn add_supervisor(
     path = "/api/v1/leagues/{slug}/archive",
     tag = "leagues",
     params(Slug),
-    request_body = EmptyBody,
+    request_body = ArchiveInput,
     security(("bearer" = [])),
     responses(
         (status = 200, description = "the league, archived", body = LeagueView),
         NoSuchLeague,
-        (status = 409, description = "already archived (`league_archived`), or matches in progress (`match_started`, naming them)", body = ErrorBody),
-        (status = 422, description = "a body other than `{}` (`invalid_request`)", body = ErrorBody),
+        (status = 409, description = "already archived (`league_archived`), matches in progress (`match_started`, naming them), or matches still to play without `\"unplayed\": \"cancel\"` (`unplayed_matches`, listing them in `matches`)", body = ErrorBody),
+        (status = 422, description = "a field other than `unplayed` (`invalid_request`)", body = ErrorBody),
         BodyRefused,
         Unauthenticated,
         AdminOnly,
@@ -214,10 +214,10 @@ async fn archive_league(
     state: web::Data<AppState>,
     Admin(who): Admin,
     slug: web::Path<Slug>,
-    body: ApiJson<EmptyBody>,
+    body: ApiJson<ArchiveInput>,
 ) -> Result<HttpResponse, AppError> {
-    body.into_inner()?;
-    seasons::archive(&state.db, &who.user, &slug).await?;
+    let input = body.into_inner()?;
+    seasons::archive(&state.db, &who.user, &slug, &input).await?;
     Ok(HttpResponse::Ok().json(leagues::view_by_slug(&state.db, &slug).await?))
 }
 

@@ -186,6 +186,8 @@ async fn list_presets() -> web::Json<PresetList> {
         crate::web::api::leagues::LeagueChange,
         crate::web::api::leagues::EmptyBody,
         crate::service::term::seasons::CloneInput,
+        crate::service::term::seasons::ArchiveInput,
+        crate::service::term::seasons::Unplayed,
         crate::service::league_doc::ImportInput,
         crate::service::league_doc::Imported,
         crate::league::settings::Settings,

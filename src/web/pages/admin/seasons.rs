@@ -13,7 +13,7 @@ use askama::Template;
 use serde::Deserialize;
 
 use super::{Done, Errors, done, fixable};
-use crate::domain::{MatchId, Slug};
+use crate::domain::{MatchId, MatchStatus, Slug};
 use crate::service::league_doc::{self, ImportInput};
 use crate::service::term::seasons::{self, CloneInput};
 use crate::service::{ServiceError, term::admin_schedule, term::leagues};
@@ -28,7 +28,9 @@ use crate::web::view::time;
 /// The status of a page showing a refusal: 409 for a conflict, else 422.
 fn refusal_status(e: &ServiceError) -> StatusCode {
     match e {
-        ServiceError::Conflict { .. } | ServiceError::ConflictOn(_) => StatusCode::CONFLICT,
+        ServiceError::Conflict { .. }
+        | ServiceError::ConflictOn(_)
+        | ServiceError::Unplayed { .. } => StatusCode::CONFLICT,
         _ => StatusCode::UNPROCESSABLE_ENTITY,
     }
 }
@@ -38,6 +40,9 @@ fn refusal_status(e: &ServiceError) -> StatusCode {
 pub(super) struct ConfirmForm {
     #[serde(default)]
     confirm: String,
+    /// Present when "cancel the matches still to play" is ticked (closing only).
+    #[serde(default)]
+    cancel_unplayed: Option<String>,
 }
 
 /// "Close the season?" or "Reopen the season?": what it means, and the button that does it.
@@ -53,6 +58,8 @@ struct ConfirmPage {
     archived: bool,
     /// The champion's name, once the final is decided.
     champion: Option<String>,
+    /// The matches still to play, by label and teams (closing only).
+    unplayed: Vec<(MatchId, String)>,
     errors: Errors,
 }
 
@@ -64,6 +71,17 @@ async fn confirm_page(
     refusal: Option<&ServiceError>,
 ) -> Result<HttpResponse, PageError> {
     let view = leagues::view_by_slug(&state.db, slug).await?;
+    let unplayed = if closing && !view.archived {
+        admin_schedule::schedule_admin(&state.db, &who.user, slug)
+            .await?
+            .matches
+            .iter()
+            .filter(|m| matches!(m.status, MatchStatus::Scheduled | MatchStatus::Postponed))
+            .map(|m| (m.id, admin_schedule::named(m)))
+            .collect()
+    } else {
+        Vec::new()
+    };
     let errors = refusal.map_or_else(Errors::default, |e| Errors::of("season", &[], e));
     let status = refusal.map_or(StatusCode::OK, refusal_status);
     let body = ConfirmPage {
@@ -73,6 +91,7 @@ async fn confirm_page(
         closing,
         archived: view.archived,
         champion: view.champion.map(|t| t.name),
+        unplayed,
         errors,
     }
     .render()?;
@@ -132,7 +151,13 @@ async fn close_or_reopen(
         return confirm_page(state, who, slug, closing, None).await;
     }
     let result = if closing {
-        seasons::archive(&state.db, &who.user, slug)
+        let input = seasons::ArchiveInput {
+            unplayed: form
+                .cancel_unplayed
+                .is_some()
+                .then_some(seasons::Unplayed::Cancel),
+        };
+        seasons::archive(&state.db, &who.user, slug, &input)
             .await
             .map(|_| Done::Archived)
     } else {
@@ -142,7 +167,9 @@ async fn close_or_reopen(
     };
     match result {
         Ok(what) => Ok(done(slug, what)),
-        Err(e) if fixable(&e) => confirm_page(state, who, slug, closing, Some(&e)).await,
+        Err(e) if fixable(&e) || matches!(e, ServiceError::Unplayed { .. }) => {
+            confirm_page(state, who, slug, closing, Some(&e)).await
+        }
         Err(e) => Err(e.into()),
     }
 }
