@@ -47,6 +47,14 @@ impl ServiceError {
         ServiceError::Invalid(FieldError::at(code, Field::path(field.into()), message))
     }
 
+    /// A write to an archived league (a past season), refused (409 `league_archived`).
+    pub fn league_archived() -> ServiceError {
+        ServiceError::conflict(
+            ErrorCode::LeagueArchived,
+            "this league is archived (a past season): it is read-only",
+        )
+    }
+
     pub fn conflict(code: ErrorCode, message: impl Into<String>) -> ServiceError {
         ServiceError::Conflict {
             code,
@@ -104,10 +112,7 @@ impl From<sqlx::Error> for ServiceError {
         if crate::db::is_busy(&e) {
             ServiceError::Busy
         } else if crate::db::is_league_archived(&e) {
-            ServiceError::conflict(
-                ErrorCode::LeagueArchived,
-                "this league is archived (a past season): it is read-only",
-            )
+            ServiceError::league_archived()
         } else {
             ServiceError::Db(e)
         }

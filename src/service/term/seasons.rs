@@ -50,10 +50,7 @@ pub async fn archive(
     let mut tx = db.write().await?;
     let league = league_row(&mut tx, slug).await?;
     if league.archived {
-        return Err(ServiceError::conflict(
-            ErrorCode::LeagueArchived,
-            "this league is archived (a past season): it is read-only",
-        ));
+        return Err(ServiceError::league_archived());
     }
     let playing = db_leagues::in_progress(&mut tx, league.id).await?;
     if !playing.is_empty() {
@@ -222,10 +219,7 @@ pub async fn delete_match(db: &Db, user: &User, id: MatchId) -> Result<(), Servi
     if !db_matches::delete_never_started(&mut tx, id).await? {
         // An archived league's match is refused as archived, whatever its state.
         if league_of_archived(&mut tx, m.league_id).await? {
-            return Err(ServiceError::conflict(
-                ErrorCode::LeagueArchived,
-                "this league is archived (a past season): it is read-only",
-            ));
+            return Err(ServiceError::league_archived());
         }
         return Err(ServiceError::conflict(
             ErrorCode::MatchStarted,

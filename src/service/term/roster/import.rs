@@ -47,10 +47,7 @@ pub async fn import_roster(
     let league = league_row(&mut tx, slug).await?;
     if league.archived {
         // Refused whatever the file holds (a file that changes nothing writes nothing).
-        return Err(ServiceError::conflict(
-            ErrorCode::LeagueArchived,
-            "this league is archived (a past season): it is read-only",
-        ));
+        return Err(ServiceError::league_archived());
     }
     let roster = league_roster(&mut tx, league.id).await?;
     let plan = plan(rows, &roster);
