@@ -40,7 +40,7 @@ pub fn reads(cfg: &mut web::ServiceConfig) {
     security(("bearer" = [])),
     responses(
         (status = 201, description = "the new league", body = LeagueView),
-        (status = 409, description = "the slug is taken (`slug_taken`)", body = ErrorBody),
+        (status = 409, description = "the slug is taken (`slug_taken`), or a current league has the name (`league_name_taken`, on `name`)", body = ErrorBody),
         (status = 422, description = "invalid name, rules or tiebreak order", body = ErrorBody),
         BodyRefused,
         Unauthenticated,
@@ -232,6 +232,7 @@ async fn archive_league(
     responses(
         (status = 200, description = "the league, current again", body = LeagueView),
         NoSuchLeague,
+        (status = 409, description = "a current league has its name (`league_name_taken`, on `name`): rename that one first", body = ErrorBody),
         (status = 422, description = "a body other than `{}` (`invalid_request`)", body = ErrorBody),
         BodyRefused,
         Unauthenticated,
@@ -262,7 +263,7 @@ async fn unarchive_league(
     responses(
         (status = 201, description = "the new league", body = LeagueView),
         NoSuchLeague,
-        (status = 409, description = "the slug is taken (`slug_taken`, on `slug`)", body = ErrorBody),
+        (status = 409, description = "the slug is taken (`slug_taken`, on `slug`), or a current league has the name (`league_name_taken`, on `name`)", body = ErrorBody),
         (status = 422, description = "invalid name or slug (`invalid_input`, `invalid_league`)", body = ErrorBody),
         BodyRefused,
         Unauthenticated,

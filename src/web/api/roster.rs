@@ -5,6 +5,7 @@ use actix_web::{HttpRequest, HttpResponse, post, web};
 use serde::{Deserialize, Serialize};
 
 use crate::domain::{FieldError, Slug};
+use crate::service::ServiceError;
 use crate::service::term::roster::import::import_roster;
 use crate::service::term::roster::plan::RosterReport;
 use crate::web::AppState;
@@ -90,24 +91,33 @@ async fn post_roster(
         return Err(AppError::NotCsv);
     }
     let Ok(csv) = std::str::from_utf8(&body) else {
-        return Err(AppError::Invalid(FieldError::at(
-            crate::domain::ErrorCode::InvalidRoster,
-            crate::domain::Field::path("csv".into()),
-            "the file is not UTF-8 text: save it as \"CSV UTF-8\" and send it again",
-        )));
+        let message = "the file is not UTF-8 text: save it as \"CSV UTF-8\" and send it again";
+        return Ok(refused(message, RosterReport::default()));
     };
-    let report = import_roster(&state.db, &who.user, &slug, csv, query.dry_run).await?;
+    let report = match import_roster(&state.db, &who.user, &slug, csv, query.dry_run).await {
+        Ok(report) => report,
+        // A file with no rows, or too many: the same shape, with no row.
+        Err(ServiceError::Invalid(e)) => return Ok(refused(&e.message, RosterReport::default())),
+        Err(e) => return Err(e.into()),
+    };
     let errors = report.errors();
     if errors == 0 {
         return Ok(HttpResponse::Ok().json(report));
     }
     let rows = if errors == 1 { "row has" } else { "rows have" };
-    Ok(HttpResponse::UnprocessableEntity().json(RosterRefused {
+    let message =
+        format!("{errors} {rows} an error: nothing was imported (see each row's message)");
+    Ok(refused(&message, report))
+}
+
+/// The 422 of a roster not imported: `invalid_roster` on `csv`, the report beside it.
+fn refused(message: &str, report: RosterReport) -> HttpResponse {
+    HttpResponse::UnprocessableEntity().json(RosterRefused {
         error: FieldError::at(
             crate::domain::ErrorCode::InvalidRoster,
             crate::domain::Field::path("csv".into()),
-            format!("{errors} {rows} an error: nothing was imported (see each row's message)"),
+            message,
         ),
         report,
-    }))
+    })
 }
