@@ -439,7 +439,7 @@ async fn every_page_passes_axe() {
                 message("#notice"),
             )
             .await?;
-        let r = admin.post("/api/v1/leagues/cup/archive", &json!({})).await;
+        let r = admin.post("/api/v1/leagues/cup/archive", &json!({"unplayed": "cancel"})).await;
         json_with_status(r, 200, "archive the cup").await;
         audit.page("admin league, archived", "/admin/leagues/cup").await?;
         audit.page("admin playoffs, archived", "/admin/leagues/cup/playoffs").await?;
