@@ -39,15 +39,55 @@ pub fn on_postgres() -> bool {
     std::env::var("SPADES_TEST_DB").is_ok_and(|url| !url.trim().is_empty())
 }
 
-/// A new database on the server of `url`, named for this process and test, and its URL.
+/// A new database on the server of `url`, named for this process and test, and its URL: a
+/// copy of this process's migrated template, so that each test does not run every migration
+/// again (about 0.3 s a test, a minute of the PostgreSQL pass).
 async fn fresh_database(url: &str) -> String {
+    let template = migrated_template(url);
+    crate::postgres_support::copy_of(url, &new_database_name(), Some(template)).await
+}
+
+/// A new database with nothing in it, not even the schema, on the server `SPADES_TEST_DB`
+/// names: for the tests of what a start does to an empty server.
+pub async fn empty_postgres_store() -> Location {
+    let url = std::env::var("SPADES_TEST_DB").expect("SPADES_TEST_DB names a server");
+    Location::Postgres(crate::postgres_support::new_database(&url, &new_database_name()).await)
+}
+
+/// A name for a test's database: this process's, numbered.
+fn new_database_name() -> String {
     static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-    let name = format!(
+    format!(
         "spades_test_{}_{}",
         std::process::id(),
         NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
-    );
-    crate::postgres_support::new_database(url, &name).await
+    )
+}
+
+/// The database every test's database is copied from, made once a process: new, then
+/// migrated by the application itself on a runtime of its own, whose end closes every
+/// connection to it (a copy is refused while one is open).
+fn migrated_template(url: &str) -> &'static str {
+    static TEMPLATE: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    TEMPLATE.get_or_init(|| {
+        let url = url.to_string();
+        std::thread::spawn(move || {
+            let runtime = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .expect("a runtime");
+            runtime.block_on(async {
+                let name = format!("spades_template_{}", std::process::id());
+                let template_url = crate::postgres_support::new_database(&url, &name).await;
+                Db::open(&Location::Postgres(template_url), system_clock())
+                    .await
+                    .expect("migrate the template");
+                name
+            })
+        })
+        .join()
+        .expect("the template is made")
+    })
 }
 
 /// A password every fixture user gets.

@@ -8,7 +8,7 @@ use spades_im::service::{Role, people::accounts};
 use sqlx::Connection;
 
 use crate::concurrency::bag_hand;
-use crate::helpers::{json_with_status, on_postgres, spawn_app, test_store};
+use crate::helpers::{empty_postgres_store, json_with_status, on_postgres, spawn_app, test_store};
 
 /// The PostgreSQL URL of `location`.
 fn pg_url(location: &Location) -> &str {
@@ -204,8 +204,7 @@ async fn a_refused_server_is_left_as_it_was() {
         // SQLite's settings are set by the server itself at every connection.
         return;
     }
-    let dir = tempfile::tempdir().expect("dir");
-    let location = test_store(dir.path()).await;
+    let location = empty_postgres_store().await;
     let url = pg_url(&location);
     pg_execute(
         url,
