@@ -95,6 +95,8 @@ error_codes! {
     SlugTaken => "slug_taken",
     /// A league name another current (not archived) league has, ignoring case and look-alikes.
     LeagueNameTaken => "league_name_taken",
+    /// Deleting a league in which something was played (a match started, a bracket made).
+    LeagueHasResults => "league_has_results",
     /// Closing a season whose matches are still to play, without saying what becomes of them.
     UnplayedMatches => "unplayed_matches",
     /// Any write to an archived league (a past season), its teams, players or matches.

@@ -73,6 +73,17 @@ pub struct AuditRow {
     pub imported_by: Option<String>,
     pub imported_at: Option<Timestamp>,
     pub imported_user: Option<String>,
+    /// What was changed (`league`, `team`, `player`, `match`, `bracket`, `user`,
+    /// `api_token`) and the names of the moment it is read, for the entry's summary: the
+    /// league's, the team's, the player's, the match's two teams, the account's. `None`
+    /// for a row since deleted.
+    pub entity: String,
+    pub league_name: Option<String>,
+    pub team_name: Option<String>,
+    pub player_name: Option<String>,
+    pub match_team_a: Option<String>,
+    pub match_team_b: Option<String>,
+    pub account: Option<String>,
 }
 
 /// The rows `filter` picks, newest first, at most `filter.limit`.
@@ -80,11 +91,19 @@ pub async fn entries(conn: &mut Conn, filter: &AuditFilter) -> sqlx::Result<Vec<
     on_store!(conn, |c| sqlx::query_as(
         "SELECT a.id, a.at, u.username, a.action, l.slug AS league_slug, a.match_id,
                 a.before, a.after, a.reason, i.username AS imported_by, a.imported_at,
-                a.imported_user
+                a.imported_user, a.entity, l.name AS league_name, t.name AS team_name,
+                p.name AS player_name, ta.name AS match_team_a, tb.name AS match_team_b,
+                e.username AS account
          FROM audit_log a
          LEFT JOIN users u ON u.id = a.user_id
          LEFT JOIN users i ON i.id = a.imported_by
          LEFT JOIN leagues l ON l.id = a.league_id
+         LEFT JOIN teams t ON a.entity = 'team' AND t.id = a.entity_id
+         LEFT JOIN players p ON a.entity = 'player' AND p.id = a.entity_id
+         LEFT JOIN matches m ON m.id = a.match_id
+         LEFT JOIN teams ta ON ta.id = m.team_a
+         LEFT JOIN teams tb ON tb.id = m.team_b
+         LEFT JOIN users e ON a.entity = 'user' AND e.id = a.entity_id
          WHERE ($1 IS NULL OR a.league_id = $1)
            AND ($2 IS NULL OR a.match_id = $2)
            AND ($3 IS NULL OR a.user_id = $3)

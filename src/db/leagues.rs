@@ -123,6 +123,58 @@ pub async fn in_progress(conn: &mut Conn, id: LeagueId) -> sqlx::Result<Vec<i64>
     .await)
 }
 
+/// Whether anything was played in the league: a match started, finished or forfeited, a
+/// hand recorded (a cancelled playoff match keeps its hands), or a bracket made.
+pub async fn has_results(conn: &mut Conn, id: LeagueId) -> sqlx::Result<bool> {
+    on_store!(conn, |c| sqlx::query_scalar(
+        "SELECT EXISTS (SELECT 1 FROM matches WHERE league_id = $1
+                          AND status IN ('in_progress', 'complete', 'forfeit'))
+             OR EXISTS (SELECT 1 FROM hands h JOIN matches m ON m.id = h.match_id
+                         WHERE m.league_id = $1)
+             OR EXISTS (SELECT 1 FROM brackets WHERE league_id = $1)"
+    )
+    .bind(id)
+    .fetch_one(c)
+    .await)
+}
+
+/// Every row the league owns, children first, then the league itself. The audit log keeps
+/// its entries, no longer filed under the league or its matches: SQLite gives the next new
+/// row the highest id plus one, so a new league can take a deleted one's id, and must not be
+/// shown the deleted league's history.
+const DELETE_LEAGUE: &[&str] = &[
+    "UPDATE audit_log SET league_id = NULL, match_id = NULL WHERE league_id = $1",
+    "DELETE FROM idempotency_keys WHERE match_id IN (SELECT id FROM matches WHERE league_id = $1)",
+    "DELETE FROM action_keys WHERE match_id IN (SELECT id FROM matches WHERE league_id = $1)",
+    "DELETE FROM rating_notes WHERE match_id IN (SELECT id FROM matches WHERE league_id = $1)",
+    "DELETE FROM lineups WHERE match_id IN (SELECT id FROM matches WHERE league_id = $1)",
+    "DELETE FROM hands WHERE match_id IN (SELECT id FROM matches WHERE league_id = $1)",
+    "DELETE FROM notices WHERE league_id = $1",
+    "DELETE FROM notice_subscriptions WHERE league_id = $1",
+    "DELETE FROM player_eligibility_overrides
+      WHERE player_id IN (SELECT id FROM players WHERE league_id = $1)",
+    "DELETE FROM players WHERE league_id = $1",
+    "DELETE FROM matches WHERE league_id = $1",
+    "DELETE FROM eligibility_overrides WHERE team_id IN (SELECT id FROM teams WHERE league_id = $1)",
+    "DELETE FROM head_to_head WHERE team_id IN (SELECT id FROM teams WHERE league_id = $1)
+        OR opponent_id IN (SELECT id FROM teams WHERE league_id = $1)",
+    "DELETE FROM team_records WHERE team_id IN (SELECT id FROM teams WHERE league_id = $1)",
+    "DELETE FROM teams WHERE league_id = $1",
+    "DELETE FROM divisions WHERE league_id = $1",
+    "DELETE FROM league_supervisors WHERE league_id = $1",
+    "DELETE FROM match_counts WHERE league_id = $1",
+    "DELETE FROM leagues WHERE id = $1",
+];
+
+/// Deletes the league and every row it owns (`DELETE_LEAGUE`). The caller checks first that
+/// nothing was played in it and that it is not archived (the store refuses that write).
+pub async fn delete(conn: &mut Conn, id: LeagueId) -> sqlx::Result<()> {
+    for sql in DELETE_LEAGUE {
+        on_store!(conn, execute sqlx::query(*sql).bind(id))?;
+    }
+    Ok(())
+}
+
 /// A new league `slug` named `name` with the rules, tiebreak order and settings of `from`.
 pub async fn insert_copy(
     conn: &mut Conn,

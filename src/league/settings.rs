@@ -3,6 +3,9 @@
 //! with a default that changes nothing (no grace clock, never dropped, no ratings, every team
 //! eligible); a change is merged into the stored settings field by field, as rules are.
 
+use std::collections::BTreeSet;
+
+use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -27,6 +30,55 @@ pub struct Settings {
     #[serde(default)]
     #[schema(value_type = Option<LineupPolicy>)]
     pub lineups: LineupPolicy,
+    /// League nights on which nothing is played (`YYYY-MM-DD`, at most 366, kept in date
+    /// order): a generated schedule skips them, and a match or night moved onto one is saved
+    /// with the warning `blackout`. In a change the list replaces the one stored; `null`
+    /// empties it. A schedule request's blackouts are added to it.
+    #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
+    #[schema(value_type = Option<Vec<String>>, max_items = 366)]
+    pub blackouts: BTreeSet<NaiveDate>,
+}
+
+/// Blackout nights a league keeps at most: a year of them.
+pub const BLACKOUTS_MAX: usize = 366;
+
+/// The blackout nights of a change as merged (`blackouts`, taken out of `merged`): each a
+/// `YYYY-MM-DD` date, at most [`BLACKOUTS_MAX`].
+fn take_blackouts(merged: &mut Value) -> Result<BTreeSet<NaiveDate>, SettingError> {
+    const FIELD: &str = "settings.blackouts";
+    let taken = merged.as_object_mut().and_then(|m| m.remove("blackouts"));
+    let items = match taken {
+        None | Some(Value::Null) => return Ok(BTreeSet::new()),
+        Some(Value::Array(items)) => items,
+        Some(_) => {
+            return Err(bad(
+                FIELD,
+                "the blackout nights are a list of dates, YYYY-MM-DD",
+            ));
+        }
+    };
+    if items.len() > BLACKOUTS_MAX {
+        return Err(bad(
+            FIELD,
+            format!(
+                "at most {BLACKOUTS_MAX} blackout nights (a year of them), not {}",
+                items.len()
+            ),
+        ));
+    }
+    items
+        .iter()
+        .enumerate()
+        .map(|(i, item)| {
+            let text = item.as_str().map(str::trim).unwrap_or_default();
+            NaiveDate::parse_from_str(text, "%Y-%m-%d").map_err(|_| {
+                bad(
+                    &format!("{FIELD}[{i}]"),
+                    format!("blackout night {item}: a blackout night is a date, YYYY-MM-DD"),
+                )
+            })
+        })
+        .collect()
 }
 
 /// Who sits at the table: each team's two players, picked from its roster before the first
@@ -151,6 +203,9 @@ impl Settings {
             return Err(bad("settings", "settings: expected an object"));
         };
         for (name, section) in sections {
+            if name == "blackouts" {
+                continue;
+            }
             if !(section.is_object() || section.is_null()) {
                 let field = format!("settings.{name}");
                 return Err(bad(&field, format!("{field}: expected an object or null")));
@@ -158,7 +213,8 @@ impl Settings {
         }
         let mut base = serde_json::to_value(self).map_err(|e| bad("settings", e.to_string()))?;
         merge(&mut base, patch);
-        let settings: Settings = crate::rules::strict::from_value(base).map_err(|e| {
+        let blackouts = take_blackouts(&mut base)?;
+        let mut settings: Settings = crate::rules::strict::from_value(base).map_err(|e| {
             let path = e.path().to_string();
             let field = if path == "." {
                 "settings".to_string()
@@ -168,12 +224,22 @@ impl Settings {
             let words = crate::rules::strict::in_words(&e.inner().to_string());
             bad(&field, format!("{field}: {words}"))
         })?;
+        settings.blackouts = blackouts;
         settings.check()?;
         Ok(settings)
     }
 
     /// Every value in its range.
     pub fn check(&self) -> Result<(), SettingError> {
+        if self.blackouts.len() > BLACKOUTS_MAX {
+            return Err(bad(
+                "settings.blackouts",
+                format!(
+                    "at most {BLACKOUTS_MAX} blackout nights (a year of them), not {}",
+                    self.blackouts.len()
+                ),
+            ));
+        }
         if let Some(g) = self.forfeit.grace_minutes
             && g > 120
         {
@@ -284,6 +350,14 @@ impl Settings {
                 line.push_str(" Every match must be rated.");
             }
             lines.push(line);
+        }
+        if !self.blackouts.is_empty() {
+            let nights: Vec<String> = self
+                .blackouts
+                .iter()
+                .map(|d| d.format("%a %-d %b %Y").to_string())
+                .collect();
+            lines.push(format!("No league night on {}.", list(&nights)));
         }
         lines.extend(self.describe_eligibility());
         lines

@@ -162,6 +162,110 @@ pub struct Entry {
     /// The username the document gave for who made the change: no account here.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub imported_user: Option<String>,
+    /// The entry in one line of words, naming the league, team, player or match by name
+    /// and label as they are now ("coord postponed M12 · Aces v Kings (Fall 2026)"), never
+    /// by a bare id.
+    pub summary: String,
+}
+
+/// What an action did, as a verb phrase before its object ("postponed" M12 · …); an
+/// action not listed reads as its own words.
+fn verb(action: &str) -> String {
+    let known = match action {
+        "create" => "created",
+        "update" => "changed",
+        "delete" => "deleted",
+        "import" => "imported",
+        "export" => "downloaded the whole of",
+        "export_roster" => "downloaded the roster of",
+        "clone" => "started a new term as",
+        "archive" => "closed the season of",
+        "unarchive" => "reopened the season of",
+        "change_settings" => "changed the season settings of",
+        "create_division" => "added a division to",
+        "assign_supervisor" => "assigned a supervisor to",
+        "unassign_supervisor" => "removed a supervisor from",
+        "generate_schedule" => "generated the schedule of",
+        "move_night" => "moved a league night of",
+        "cancel_unplayed" => "cancelled the matches still to play of",
+        "create_playoffs" => "created the playoffs of",
+        "reset_bracket_path" => "reset a bracket path of",
+        "withdraw_team" => "withdrew",
+        "drop_team" => "dropped (forfeit limit)",
+        "override_eligibility" => "decided the playoff eligibility of",
+        "change_match" => "changed the time, table or teams of",
+        "postpone" => "postponed",
+        "cancel" => "cancelled",
+        "start" => "started",
+        "record_hand" => "recorded a hand of",
+        "correct_hand" => "corrected a hand of",
+        "forfeit" => "recorded a forfeit in",
+        "call_time" => "called time in",
+        "change_table" => "moved to another table",
+        "check_in" => "checked a team in for",
+        "undo_check_in" => "undid a check-in for",
+        "lineup" | "set_lineup" => "set a lineup for",
+        "substitution" => "made a substitution in",
+        "rate_sportsmanship" => "rated the sportsmanship in",
+        "set_role" => "changed the role of",
+        "set_active" => "activated or deactivated",
+        "set_email" => "changed the email of",
+        "reset_password" => "reset the password of",
+        "change_password" => "changed the password of",
+        "void_one_time_password" => "voided the one-time password of",
+        "create_token" => "created",
+        "revoke_token" => "revoked",
+        other => return other.replace('_', " "),
+    };
+    known.to_string()
+}
+
+/// The `name` an entry kept of its row, before or after the change (a league, team or
+/// player since deleted).
+fn kept_name(row: &db_audit::AuditRow) -> Option<String> {
+    [&row.before, &row.after].into_iter().find_map(|text| {
+        let value: serde_json::Value = serde_json::from_str(text.as_deref()?).ok()?;
+        value.get("name")?.as_str().map(str::to_string)
+    })
+}
+
+/// What the entry changed, by name as it is now: a league, a team, a player, a match by
+/// its number and teams, an account; a row since deleted by the name it had, or as such.
+fn object(row: &db_audit::AuditRow) -> String {
+    let gone = |what: &str| kept_name(row).unwrap_or_else(|| format!("a {what} since deleted"));
+    match row.entity.as_str() {
+        "league" => row.league_name.clone().unwrap_or_else(|| gone("league")),
+        "team" => row.team_name.clone().unwrap_or_else(|| gone("team")),
+        "player" => row.player_name.clone().unwrap_or_else(|| gone("player")),
+        "match" => match (row.match_id, &row.match_team_a, &row.match_team_b) {
+            (Some(id), Some(a), Some(b)) => format!("M{id} · {a} v {b}"),
+            _ => "a match since deleted".to_string(),
+        },
+        "bracket" => "the playoff bracket".to_string(),
+        "user" => row.account.as_ref().map_or_else(
+            || "an account since removed".to_string(),
+            |u| format!("the account {u}"),
+        ),
+        "api_token" => "an API token".to_string(),
+        other => format!("a {other}"),
+    }
+}
+
+/// The entry in one line: who, what, to which row, and in which league when the row is not
+/// the league itself.
+fn summary(row: &db_audit::AuditRow) -> String {
+    let who = row
+        .username
+        .as_deref()
+        .or(row.imported_user.as_deref())
+        .unwrap_or("the service");
+    let mut line = format!("{who} {} {}", verb(&row.action), object(row));
+    if row.entity != "league"
+        && let Some(league) = &row.league_name
+    {
+        line.push_str(&format!(" ({league})"));
+    }
+    line
 }
 
 /// A page of entries, newest first; `next` is the `before` of the next page, `None` on the
@@ -262,6 +366,7 @@ pub(crate) async fn league_id(conn: &mut Conn, slug: &str) -> Result<LeagueId, S
 impl From<db_audit::AuditRow> for Entry {
     fn from(row: db_audit::AuditRow) -> Entry {
         Entry {
+            summary: summary(&row),
             id: row.id,
             at: row.at,
             user: row.username,

@@ -57,6 +57,8 @@ pub const ROUTES: &[(&str, &str)] = &[
     ("POST", "/admin/leagues/{slug}/archive"),
     ("GET", "/admin/leagues/{slug}/unarchive"),
     ("POST", "/admin/leagues/{slug}/unarchive"),
+    ("GET", "/admin/leagues/{slug}/delete"),
+    ("POST", "/admin/leagues/{slug}/delete"),
     ("GET", "/admin/leagues/{slug}/clone"),
     ("POST", "/admin/leagues/{slug}/clone"),
     ("GET", "/admin/leagues/{slug}/edit"),

@@ -1623,6 +1623,8 @@ async fn blackout_nights_typed_on_the_pages_skip_their_round_and_a_bad_date_keep
     );
     app.assert_nothing_written(&before, "a bad blackout night on replace")
         .await;
+    // The league kept the first generation's blackouts (11-10, 12-01): with these two,
+    // the rounds are on 11-03, then 12-08 and 12-15.
     replace[6] = ("blackouts", "2026-11-17,2026-11-24");
     let r = browser
         .post_form("/admin/leagues/fall/schedule", &replace)
@@ -1630,7 +1632,7 @@ async fn blackout_nights_typed_on_the_pages_skip_their_round_and_a_bad_date_keep
     assert_eq!(location(&r), format!("{PAGE}?done=replaced&n=6"));
     assert_eq!(
         nights(&admin).await,
-        ["2026-11-03", "2026-11-10", "2026-12-01"]
+        ["2026-11-03", "2026-12-08", "2026-12-15"]
     );
 }
 

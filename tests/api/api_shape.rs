@@ -146,7 +146,7 @@ async fn a_method_a_path_does_not_answer_is_a_json_405_naming_the_methods_that_d
         (
             Method::from_bytes(b"TRACE").unwrap(),
             "/api/v1/leagues/fall-2026",
-            "GET, HEAD, PATCH",
+            "GET, HEAD, PATCH, DELETE",
         ),
     ];
     for (method, path, allow) in cases {

@@ -101,12 +101,13 @@ async fn a_league_filter_finds_its_teams_and_matches_and_nothing_else() {
         .collect();
     assert_eq!(
         keys.len(),
-        10,
-        "id, at, user, action, league, match, reason, before, after, imported: {entry}"
+        11,
+        "id, at, user, action, league, match, reason, before, after, imported, summary: {entry}"
     );
     assert_eq!(entry["imported"], false, "made here, not imported: {entry}");
     for key in [
         "id", "at", "user", "action", "league", "match", "reason", "before", "after", "imported",
+        "summary",
     ] {
         assert!(entry.get(key).is_some(), "{key} in {entry}");
     }
@@ -310,7 +311,7 @@ async fn the_page_filters_shows_errors_with_typed_values_and_downloads_csv() {
         rows[0],
         [
             "id", "at", "user", "action", "league", "match", "reason", "before", "after",
-            "imported"
+            "imported", "summary"
         ]
     );
     assert_eq!(rows.len(), 12, "the header and fall's 11 entries");
@@ -453,4 +454,46 @@ async fn the_schedule_csv_lists_every_match_in_local_time_with_scores_and_winner
     assert!(page.contains("href=\"/leagues/fall/schedule.csv\""));
     let r = app.get("/leagues/winter/schedule.csv").await;
     assert_eq!(r.status(), 404);
+}
+
+#[actix_web::test]
+async fn each_entry_says_what_happened_in_words_naming_rows_by_name() {
+    let app = spawn_app().await;
+    let boss = app.api_user("boss", Role::Admin).await;
+    let id = two_leagues(&app, &boss).await;
+    let page = audit(&boss, "league=fall").await;
+    let summaries: Vec<String> = each(&page, "summary")
+        .iter()
+        .map(|s| s.as_str().expect("a summary").to_string())
+        .collect();
+    assert_eq!(
+        &summaries[..3],
+        [
+            format!("sue recorded a hand of M{id} · Team 1 v Team 2 (fall)"),
+            format!("sue started M{id} · Team 1 v Team 2 (fall)"),
+            "boss assigned a supervisor to fall".to_string(),
+        ]
+    );
+    assert!(
+        summaries.contains(&"boss created fall".to_string()),
+        "{summaries:?}"
+    );
+    assert!(
+        summaries.contains(&"boss created Team 1 (fall)".to_string()),
+        "{summaries:?}"
+    );
+    // Every entry of the whole log reads as words: no action's own name with its
+    // underscores, no row by its bare number.
+    let everything = audit(&boss, "limit=200").await;
+    for entry in everything["entries"].as_array().unwrap() {
+        let summary = entry["summary"].as_str().unwrap();
+        assert!(!summary.contains('_'), "an action not in words: {summary}");
+        assert!(!summary.contains('#'), "a bare id: {summary}");
+    }
+
+    // A league deleted is named by the name it had.
+    let r = boss.delete("/api/v1/leagues/spring").await;
+    assert_eq!(r.status(), 204);
+    let page = audit(&boss, "action=delete").await;
+    assert_eq!(each(&page, "summary")[0], "boss deleted spring");
 }

@@ -304,6 +304,7 @@ async fn every_page_passes_axe() {
         audit.page("admin dashboard", "/admin").await?;
         audit.page("admin league", &format!("/admin/leagues/{slug}")).await?;
         audit.page("admin league, empty", "/admin/leagues/empty").await?;
+        audit.page("admin delete a league", "/admin/leagues/empty/delete").await?;
         // A league with divisions: a team in one that has played (its division fixed), the
         // team forms' division selects, and the "Add a division" form refusing a taken name.
         league(&admin, "split", 2).await;
@@ -353,6 +354,15 @@ async fn every_page_passes_axe() {
         admin.add_match("split", split_teams[1], split_teams[0], "Table 2").await;
         audit.page("admin schedule, a standing warning", "/admin/leagues/split/schedule").await?;
         audit.page("admin league settings", &format!("/admin/leagues/{slug}/edit")).await?;
+        // A blackout night the league keeps, on a night of its schedule: the blackout
+        // warning and the "No league night on …" line.
+        let r = admin
+            .patch(
+                &format!("/api/v1/leagues/{slug}"),
+                &json!({"settings": {"blackouts": ["2026-11-24"]}}),
+            )
+            .await;
+        json_with_status(r, 200, "a blackout night").await;
         audit.page("admin schedule", &format!("/admin/leagues/{slug}/schedule")).await?;
         audit.page("admin schedule, empty", "/admin/leagues/empty/schedule").await?;
         // The round-robin forms with a blackout night that is not a date, in a league with a

@@ -229,3 +229,239 @@ async fn closing_a_season_says_what_is_unplayed_and_may_cancel_it() {
         .unwrap();
     assert_eq!(feed.matches("STATUS:CANCELLED").count(), 6, "{feed}");
 }
+
+/// A league with two divisions of teams and players (the roster import), a supervisor and a
+/// schedule, one match postponed and one cancelled: everything a league owns but results.
+async fn a_league_with_everything_but_results(app: &crate::helpers::TestApp, admin: &Api) {
+    json_with_status(
+        create(admin, "Spring 2027 Spades", "spring").await,
+        201,
+        "league",
+    )
+    .await;
+    let mut csv = String::from("team,division,player,student id,email,captain\n");
+    for t in 0..4 {
+        let division = if t < 2 { "East" } else { "West" };
+        for p in 0..2 {
+            csv.push_str(&format!(
+                "Team {t},{division},Player {t}{p},S{t}{p},p{t}{p}@example.edu,{}\n",
+                if p == 0 { "yes" } else { "" }
+            ));
+        }
+    }
+    let r = admin.post_csv("/api/v1/leagues/spring/roster", &csv).await;
+    json_with_status(r, 200, "roster").await;
+    app.user("sup", Role::Supervisor).await;
+    let r = admin
+        .post(
+            "/api/v1/leagues/spring/supervisors",
+            &json!({"username": "sup"}),
+        )
+        .await;
+    assert_eq!(r.status(), 204, "supervisor");
+    let r = admin
+        .post(
+            "/api/v1/leagues/spring/schedule",
+            &json!({"format": "round_robin", "start_date": "2027-01-12", "time": "19:00",
+                    "blackouts": ["2027-01-19"]}),
+        )
+        .await;
+    let made = json_with_status(r, 201, "schedule").await;
+    let ids: Vec<i64> = made["matches"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["id"].as_i64().unwrap())
+        .collect();
+    assert!(ids.len() >= 2, "{made}");
+    let r = admin
+        .post(
+            &format!("/api/v1/matches/{}/postpone", ids[0]),
+            &json!({"reason": "storm"}),
+        )
+        .await;
+    json_with_status(r, 200, "postpone").await;
+    let r = admin
+        .post(
+            &format!("/api/v1/matches/{}/cancel", ids[1]),
+            &json!({"reason": "gym closed"}),
+        )
+        .await;
+    json_with_status(r, 200, "cancel").await;
+}
+
+#[actix_web::test]
+async fn a_league_where_nothing_was_played_is_deleted_with_all_it_owns() {
+    let app = spawn_app().await;
+    let admin = app.api_user("coord", Role::Admin).await;
+    let before = app.tables().await;
+    a_league_with_everything_but_results(&app, &admin).await;
+    let grown = before.changed(&app.tables().await);
+    for owned in [
+        "leagues",
+        "teams",
+        "players",
+        "divisions",
+        "matches",
+        "league_supervisors",
+    ] {
+        assert!(
+            grown.contains(&owned.to_string()),
+            "{owned} got rows: {grown:?}"
+        );
+    }
+
+    let r = admin.delete("/api/v1/leagues/spring").await;
+    assert_eq!(r.status(), 204, "{}", r.text().await.unwrap());
+    // Every table is as it was before the league, but the audit log (which grew), the
+    // counter of changes (which the page cache reads) and the accounts (the supervisor's
+    // stays).
+    let changed = before.changed(&app.tables().await);
+    assert_eq!(
+        changed,
+        ["audit_log", "data_version", "users"],
+        "{}",
+        before.diff(&app.tables().await)
+    );
+    let r = admin.get("/api/v1/leagues/spring").await;
+    expect_error(r, 404, "not_found").await;
+    let deleted = app.audit_rows("delete", &["entity", "before"]).await;
+    assert_eq!(deleted.len(), 1, "{deleted:?}");
+    assert_eq!(deleted[0][0], "league");
+    assert!(
+        deleted[0][1].contains("\"name\":\"Spring 2027 Spades\""),
+        "{deleted:?}"
+    );
+    assert!(deleted[0][1].contains("\"teams\":4"), "{deleted:?}");
+
+    // The name and slug are free again, and the new league starts with an audit of its own
+    // (on SQLite it may be given the deleted league's id).
+    json_with_status(
+        create(&admin, "Spring 2027 Spades", "spring").await,
+        201,
+        "again",
+    )
+    .await;
+    let r = admin.get("/api/v1/audit?league=spring").await;
+    let audit = json_with_status(r, 200, "the new league's audit").await;
+    let actions: Vec<&str> = audit["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["action"].as_str().unwrap())
+        .collect();
+    assert_eq!(actions, ["create"], "{audit}");
+}
+
+#[actix_web::test]
+async fn a_league_with_results_or_archived_is_kept() {
+    let app = spawn_app().await;
+    let admin = app.api_user("coord", Role::Admin).await;
+    let teams = app.league(&admin, "fall", json!("classic"), 2).await;
+    let m = admin.add_match("fall", teams[0], teams[1], "T1").await;
+    let before = app.tables().await;
+    admin.start_match(m["id"].as_i64().unwrap()).await;
+    let started = app.tables().await;
+    let r = admin.delete("/api/v1/leagues/fall").await;
+    let error = expect_error(r, 409, "league_has_results").await;
+    assert!(
+        error["message"]
+            .as_str()
+            .unwrap()
+            .contains("close its season"),
+        "{error}"
+    );
+    app.assert_nothing_written(&started, "a league with a match started")
+        .await;
+    let _ = before;
+    json_with_status(create(&admin, "Past", "past").await, 201, "past").await;
+    let r = admin.post("/api/v1/leagues/past/archive", &json!({})).await;
+    json_with_status(r, 200, "archive").await;
+    let r = admin.delete("/api/v1/leagues/past").await;
+    let error = expect_error(r, 409, "league_archived").await;
+    assert!(
+        error["message"]
+            .as_str()
+            .unwrap()
+            .contains("reopen it first"),
+        "{error}"
+    );
+
+    let supervisor = app.api_user("sup", Role::Supervisor).await;
+    let r = supervisor.delete("/api/v1/leagues/past").await;
+    assert_eq!(r.status(), 403, "only an admin deletes");
+    let r = admin.delete("/api/v1/leagues/no-such").await;
+    expect_error(r, 404, "not_found").await;
+}
+
+#[actix_web::test]
+async fn the_delete_page_says_what_goes_and_deletes_only_when_confirmed() {
+    let app = spawn_app().await;
+    let admin = app.api_user("coord", Role::Admin).await;
+    a_league_with_everything_but_results(&app, &admin).await;
+    let browser = app.browser("coord").await;
+    let page = browser
+        .get("/admin/leagues/spring")
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        page.contains("id=\"delete-league-link\""),
+        "offered while nothing was played"
+    );
+    let page = browser
+        .get("/admin/leagues/spring/delete")
+        .await
+        .text()
+        .await
+        .unwrap();
+    let facts = crate::helpers::html_text(
+        crate::helpers::html_element(&page, "delete-facts", "</p>").unwrap(),
+    );
+    assert!(facts.contains("4 teams, 8 players and"), "{facts}");
+    assert!(facts.contains("none played"), "{facts}");
+
+    let before = app.tables().await;
+    let r = browser.post_form("/admin/leagues/spring/delete", &[]).await;
+    assert_eq!(r.status(), 200, "without confirm=1 it asks");
+    app.assert_nothing_written(&before, "not confirmed").await;
+    let r = browser
+        .post_form("/admin/leagues/spring/delete", &[("confirm", "1")])
+        .await;
+    assert_eq!(r.status(), 303);
+    assert_eq!(r.headers()["location"], "/admin?deleted=league");
+    let page = browser
+        .get("/admin?deleted=league")
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(page.contains("The league was deleted."), "{page}");
+    let r = browser.get("/admin/leagues/spring").await;
+    assert_eq!(r.status(), 404);
+
+    // A league with a result: no link, and the page's own form is refused in words.
+    let teams = app.league(&admin, "fall", json!("classic"), 2).await;
+    let m = admin.add_match("fall", teams[0], teams[1], "T1").await;
+    admin.start_match(m["id"].as_i64().unwrap()).await;
+    let page = browser
+        .get("/admin/leagues/fall")
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        !page.contains("id=\"delete-league-link\""),
+        "not offered once played"
+    );
+    let r = browser
+        .post_form("/admin/leagues/fall/delete", &[("confirm", "1")])
+        .await;
+    assert_eq!(r.status(), 409);
+    let page = r.text().await.unwrap();
+    assert!(
+        page.contains("Not deleted: matches were played in this league"),
+        "{page}"
+    );
+}

@@ -483,6 +483,21 @@ impl Tables {
         lines.join("\n")
     }
 
+    /// The names of the tables whose rows differ in `after` (PostgreSQL's `schema` and
+    /// SQLite's `sqlite_master` included).
+    pub fn changed(&self, after: &Tables) -> Vec<String> {
+        let empty = Vec::new();
+        let names: std::collections::BTreeSet<&String> =
+            self.0.keys().chain(after.0.keys()).collect();
+        names
+            .into_iter()
+            .filter(|name| {
+                self.0.get(*name).unwrap_or(&empty) != after.0.get(*name).unwrap_or(&empty)
+            })
+            .cloned()
+            .collect()
+    }
+
     /// Panics with [`Tables::diff`] unless `after` holds exactly the same rows.
     pub fn assert_same(&self, after: &Tables, what: impl fmt::Display) {
         if self != after {

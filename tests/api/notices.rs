@@ -512,10 +512,77 @@ async fn a_forfeit_and_a_moved_night_are_told_to_the_teams_they_touch() {
             "sue@staff.test"
         ]
     );
+    assert!(mails[5..].iter().all(|m| {
+        m.text
+            .contains("The league night of Tue 1 Dec moved to Thu 3 Dec (fall).")
+    }));
+}
+
+#[actix_web::test]
+async fn a_moved_night_is_one_message_a_person_listing_their_matches_and_why() {
+    let sink = Sink::start();
+    let (clock, _time) = manual_clock("2026-11-27T15:00:00Z", chrono_tz::America::Chicago);
+    let app = spawn_app_with_mail(&sink.url(), clock).await;
+    let (admin, _, ids) = league(&app).await;
+    for (a, b, table, at) in [
+        (0, 1, "Table 1", "2026-12-01T19:00"),
+        (2, 3, "Table 2", "2026-12-01T19:00"),
+        (0, 2, "Table 1", "2026-12-01T20:30"),
+    ] {
+        let r = admin
+            .post(
+                "/api/v1/leagues/fall/matches",
+                &json!({"team_a": ids[a], "team_b": ids[b], "table": table, "scheduled_at": at}),
+            )
+            .await;
+        json_with_status(r, 201, "a match on Dec 1").await;
+    }
+    let r = admin
+        .post(
+            "/api/v1/leagues/fall/nights/move",
+            &json!({"from": "2026-12-01", "to": "2026-12-03",
+                    "reason": "The rec center is closed for the storm"}),
+        )
+        .await;
+    let moved = json_with_status(r, 200, "the night moved").await;
+    assert_eq!(moved["moved"], 3);
+    // Eight players and the supervisor: one message each.
+    let mails = wait_for(&sink, 9).await;
+    assert_eq!(mails.len(), 9, "one message a person");
+    let of = |address: &str| -> &Mail {
+        let mut found = mails.iter().filter(|m| m.to == [address]);
+        let mail = found
+            .next()
+            .unwrap_or_else(|| panic!("no message to {address}"));
+        assert!(found.next().is_none(), "two messages to {address}");
+        mail
+    };
+    for mail in &mails {
+        assert!(
+            mail.text
+                .contains("Why: \u{201c}The rec center is closed for the storm\u{201d}"),
+            "{}",
+            mail.text
+        );
+        let subject = mail.header("Subject").unwrap_or_default();
+        assert!(
+            subject.contains("night") && subject.contains("moved"),
+            "{subject}"
+        );
+    }
+    let sue = &of("sue@staff.test").text;
+    assert!(sue.contains("Your 3 matches:"), "{sue}");
+    let team_one = &of("p11@students.test").text;
+    assert!(team_one.contains("Your 2 matches:"), "{team_one}");
     assert!(
-        mails[5..]
-            .iter()
-            .all(|m| m.raw.contains("The whole night of Tue 1 Dec, 19:00 moved"))
+        team_one.contains("now Thu 3 Dec, 20:30, Table 1. Was Tue 1 Dec, 20:30."),
+        "{team_one}"
+    );
+    let team_two = &of("p21@students.test").text;
+    assert!(team_two.contains("Your match:"), "{team_two}");
+    assert!(
+        !team_two.contains("Team 3 v"),
+        "only their own match: {team_two}"
     );
 }
 

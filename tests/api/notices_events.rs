@@ -222,7 +222,7 @@ async fn a_team_withdrawn_by_hand_is_told_to_it_and_its_opponents() {
 }
 
 /// Two instances of the service on one store (PostgreSQL in CI's second run), both sending:
-/// a night of twelve matches moved makes 60 notices, and each reaches its address once.
+/// twelve matches postponed make 60 notices, and each reaches its address once.
 /// Each instance sends through a relay of its own, so each relay shows what its instance
 /// sent: both must have sent some.
 #[actix_web::test]
@@ -238,6 +238,7 @@ async fn two_instances_on_one_store_send_each_notice_once() {
     let _second = app.another_mailing_instance(&other.url()).await;
     let (admin, _m, t) = league(&app).await;
     let pairs = [(0, 1), (2, 3), (0, 2), (1, 3), (0, 3), (1, 2)];
+    let mut ids = Vec::new();
     for (k, (a, b)) in pairs.iter().chain(pairs.iter()).enumerate() {
         let r = admin
             .post(
@@ -246,16 +247,17 @@ async fn two_instances_on_one_store_send_each_notice_once() {
                         "scheduled_at": "2026-12-01T19:00"}),
             )
             .await;
-        json_with_status(r, 201, "a match of Dec 1").await;
+        ids.push(json_with_status(r, 201, "a match of Dec 1").await["id"].clone());
     }
-    let r = admin
-        .post(
-            "/api/v1/leagues/fall/nights/move",
-            &json!({"from": "2026-12-01", "to": "2026-12-03"}),
-        )
-        .await;
-    let moved = json_with_status(r, 200, "the night moved").await;
-    assert_eq!(moved["moved"], 12);
+    for id in ids {
+        let r = admin
+            .post(
+                &format!("/api/v1/matches/{id}/postpone"),
+                &json!({"reason": "the gym floods"}),
+            )
+            .await;
+        json_with_status(r, 200, "postponed").await;
+    }
     let until = std::time::Instant::now() + std::time::Duration::from_secs(30);
     while sink.messages().len() + other.messages().len() < 60 && std::time::Instant::now() < until {
         actix_web::rt::time::sleep(std::time::Duration::from_millis(100)).await;

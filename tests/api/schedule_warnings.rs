@@ -259,3 +259,172 @@ async fn a_warning_stays_listed_until_its_cause_is_gone() {
         .unwrap();
     assert!(!html.contains("id=\"schedule-warnings\""));
 }
+
+/// The league's `settings.blackouts`, as its JSON gives them.
+async fn kept_blackouts(api: &Api) -> Vec<String> {
+    let r = api.get("/api/v1/leagues/fall").await;
+    let league = json_with_status(r, 200, "league").await;
+    league["settings"]["blackouts"]
+        .as_array()
+        .map(|a| a.iter().map(|d| d.as_str().unwrap().to_string()).collect())
+        .unwrap_or_default()
+}
+
+#[actix_web::test]
+async fn blackouts_are_kept_and_a_match_or_night_moved_onto_one_warns() {
+    let app = spawn_app().await;
+    let admin = app.api_user("coord", Role::Admin).await;
+    app.league(&admin, "fall", json!("unc-im-300"), 5).await;
+    // The schedule's blackout night is kept by the league, after one set beforehand.
+    let r = admin
+        .patch(
+            "/api/v1/leagues/fall",
+            &json!({"settings": {"blackouts": ["2026-12-29", "2026-12-29"]}}),
+        )
+        .await;
+    json_with_status(r, 200, "a blackout set by hand").await;
+    assert_eq!(kept_blackouts(&admin).await, ["2026-12-29"]);
+    let r = admin
+        .post(
+            "/api/v1/leagues/fall/schedule",
+            &json!({"format": "round_robin", "start_date": "2026-11-24",
+                    "blackouts": ["2026-12-01"]}),
+        )
+        .await;
+    let made = json_with_status(r, 201, "generate").await;
+    let nights: std::collections::BTreeSet<String> = made["matches"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["scheduled_at"].as_str().unwrap()[..10].to_string())
+        .collect();
+    assert!(!nights.contains("2026-12-01"), "{nights:?}");
+    assert!(
+        !nights.contains("2026-12-29"),
+        "the league's own blackout: {nights:?}"
+    );
+    assert_eq!(kept_blackouts(&admin).await, ["2026-12-01", "2026-12-29"]);
+    assert_eq!(standing(&admin).await, [], "a generated schedule is clean");
+
+    // A match moved onto a blackout night: saved, with the warning, which stays listed.
+    let first = made["matches"][0]["id"].as_i64().unwrap();
+    let r = admin
+        .patch(
+            &format!("/api/v1/matches/{first}"),
+            &json!({"scheduled_at": "2026-12-01T19:00", "expected_version": 1}),
+        )
+        .await;
+    let saved = json_with_status(r, 200, "moved onto a blackout").await;
+    assert!(
+        codes(&saved).contains(&("blackout".into(), first)),
+        "{saved}"
+    );
+    let message = saved["warnings"][0]["message"].as_str().unwrap();
+    assert!(
+        message.contains("Tue 1 Dec 2026, a blackout night"),
+        "{message}"
+    );
+    assert_eq!(
+        standing(&admin).await,
+        [("blackout".to_string(), vec![first])]
+    );
+
+    // A night moved onto one: every match of it warns.
+    let r = admin
+        .post(
+            "/api/v1/leagues/fall/nights/move",
+            &json!({"from": "2026-11-24", "to": "2026-12-29"}),
+        )
+        .await;
+    let moved = json_with_status(r, 200, "night moved").await;
+    let n = moved["moved"].as_u64().unwrap() as usize;
+    assert!(n >= 1, "{moved}");
+    let blackout_warnings = codes(&moved)
+        .iter()
+        .filter(|(c, _)| c == "blackout")
+        .count();
+    assert_eq!(blackout_warnings, n, "{moved}");
+
+    // Clearing the blackouts clears the warnings.
+    let r = admin
+        .patch(
+            "/api/v1/leagues/fall",
+            &json!({"settings": {"blackouts": null}}),
+        )
+        .await;
+    json_with_status(r, 200, "blackouts cleared").await;
+    assert!(kept_blackouts(&admin).await.is_empty());
+    assert!(
+        standing(&admin).await.iter().all(|(c, _)| c != "blackout"),
+        "no blackout left"
+    );
+}
+
+#[actix_web::test]
+async fn the_schedule_page_shows_the_blackout_nights_and_the_byes() {
+    let app = spawn_app().await;
+    let admin = app.api_user("coord", Role::Admin).await;
+    app.league(&admin, "fall", json!("unc-im-300"), 5).await;
+    let r = admin
+        .post(
+            "/api/v1/leagues/fall/schedule",
+            &json!({"format": "round_robin", "start_date": "2026-11-24",
+                    "blackouts": ["2026-12-01"]}),
+        )
+        .await;
+    json_with_status(r, 201, "generate").await;
+    let browser = app.browser("coord").await;
+    let page = browser.get("/admin/leagues/fall/schedule?show=all").await;
+    let html = page.text().await.unwrap();
+    assert!(
+        html.contains("href=\"/leagues/fall/schedule.csv\" download id=\"schedule-csv\""),
+        "the schedule's CSV linked"
+    );
+    let skipped = html_element(&html, "blackout-nights", "</p>").expect("the blackout nights");
+    assert!(skipped.contains("Tue 1 Dec 2026"), "{skipped}");
+    // Five teams: each night one of them has a bye, each team once over the five rounds.
+    let mut byes = Vec::new();
+    for night in [
+        "2026-11-24",
+        "2026-12-08",
+        "2026-12-15",
+        "2026-12-22",
+        "2026-12-29",
+    ] {
+        let id = format!("night-{night}-byes");
+        let line = html_element(&html, &id, "</p>").unwrap_or_else(|| panic!("{id}"));
+        let team = crate::helpers::html_text(line);
+        byes.push(team.rsplit(": ").next().unwrap().trim().to_string());
+    }
+    byes.sort();
+    assert_eq!(byes, ["Team 1", "Team 2", "Team 3", "Team 4", "Team 5"]);
+}
+
+#[actix_web::test]
+async fn a_blackout_that_does_not_read_is_refused_in_words() {
+    let app = spawn_app().await;
+    let admin = app.api_user("coord", Role::Admin).await;
+    app.league(&admin, "fall", json!("unc-im-300"), 2).await;
+    let before = app.tables().await;
+    for (blackouts, field) in [
+        (
+            json!(["2026-12-01", "next tuesday"]),
+            "settings.blackouts[1]",
+        ),
+        (json!("2026-12-01"), "settings.blackouts"),
+        (json!(vec!["2026-12-01"; 367]), "settings.blackouts"),
+    ] {
+        let r = admin
+            .patch(
+                "/api/v1/leagues/fall",
+                &json!({"settings": {"blackouts": blackouts}}),
+            )
+            .await;
+        let v = json_with_status(r, 422, "a bad blackout").await;
+        assert_eq!(v["error"]["code"], "invalid_settings", "{v}");
+        assert_eq!(v["error"]["field"], field, "{v}");
+        let message = v["error"]["message"].as_str().unwrap();
+        assert!(!message.contains("invalid type"), "{message}");
+    }
+    app.assert_nothing_written(&before, "bad blackouts").await;
+}

@@ -364,6 +364,7 @@ const API_ROUTES: &[(&str, &str, bool)] = &[
     ("post", "/api/v1/leagues/{slug}/archive", true),
     ("post", "/api/v1/leagues/{slug}/unarchive", true),
     ("post", "/api/v1/leagues/{slug}/clone", true),
+    ("delete", "/api/v1/leagues/{slug}", true),
     ("delete", "/api/v1/matches/{id}", true),
     ("post", "/api/v1/leagues/{slug}/roster", true),
     ("get", "/api/v1/leagues/{slug}/schedule/warnings", true),

@@ -293,6 +293,7 @@ async fn an_archived_league_refuses_every_write_of_the_api_and_writes_nothing() 
             json!({"reason": "gym"}),
         ),
         ("delete", format!("/api/v1/matches/{w}"), json!({})),
+        ("delete", "/api/v1/leagues/past".into(), json!({})),
         (
             "post",
             format!("/api/v1/teams/{}/players", teams[0]),

@@ -54,6 +54,23 @@ pub async fn enqueue(
     notice: &Notice,
 ) -> Result<usize, ServiceError> {
     let to = db_notices::recipients(conn, notice.league, &notice.teams, notice.supervisors).await?;
+    let mut written = 0;
+    for address in &to {
+        if write_one(conn, now, notice, address).await? {
+            written += 1;
+        }
+    }
+    Ok(written)
+}
+
+/// Writes `notice` for `address` alone; whether it was new (not written before for this
+/// event and address).
+async fn write_one(
+    conn: &mut Conn,
+    now: Timestamp,
+    notice: &Notice,
+    address: &str,
+) -> Result<bool, ServiceError> {
     let key = format!("{}@{now}", notice.key);
     let text = notice.paragraphs.join("\n\n");
     let html: String = notice
@@ -61,18 +78,81 @@ pub async fn enqueue(
         .iter()
         .map(|p| format!("<p>{}</p>", escape(p)))
         .collect();
+    let row = NewNotice {
+        league_id: notice.league,
+        event: notice.event,
+        event_key: &key,
+        address,
+        subject: &notice.subject,
+        body_text: &text,
+        body_html: &html,
+    };
+    Ok(db_notices::insert(conn, &row, now).await?)
+}
+
+/// A league night moved: the league, the two dates, each match moved with its new time
+/// (its table stays), and why, where the coordinator said.
+pub struct NightMoved<'a> {
+    pub league: &'a crate::db::leagues::LeagueRow,
+    pub from: chrono::NaiveDate,
+    pub to: chrono::NaiveDate,
+    pub moved: &'a [(&'a MatchRow, LocalTime)],
+    pub reason: Option<&'a str>,
+}
+
+/// The notices of a night moved: one message per person, listing every match of theirs it
+/// moved (a supervisor of the league: every one), each with its new and old time and its
+/// page, the reason quoted. How many were written.
+pub async fn tell_night_moved(
+    conn: &mut Conn,
+    public_url: &url::Url,
+    now: Timestamp,
+    night: &NightMoved<'_>,
+) -> Result<usize, ServiceError> {
+    let mut lines_of: std::collections::BTreeMap<String, Vec<String>> = Default::default();
+    for (m, at) in night.moved {
+        let a = events::team_name(conn, m.team_a).await?;
+        let b = events::team_name(conn, m.team_b).await?;
+        let line = format!(
+            "{a} v {b}: now {}, {}. Was {}. {}",
+            when(Some(*at)),
+            m.table_name.as_deref().unwrap_or("no table yet"),
+            when(m.scheduled_at),
+            page(public_url, &format!("/matches/{}", m.id))
+        );
+        let to = db_notices::recipients(conn, m.league_id, &[m.team_a, m.team_b], true).await?;
+        for address in to {
+            lines_of.entry(address).or_default().push(line.clone());
+        }
+    }
+    let day = |d: chrono::NaiveDate| d.format("%a %-d %b").to_string();
+    let (from, to, league) = (day(night.from), day(night.to), &night.league.name);
     let mut written = 0;
-    for address in &to {
-        let row = NewNotice {
-            league_id: notice.league,
-            event: notice.event,
-            event_key: &key,
-            address,
-            subject: &notice.subject,
-            body_text: &text,
-            body_html: &html,
+    for (address, lines) in &lines_of {
+        let mut paragraphs = vec![format!(
+            "The league night of {from} moved to {to} ({league})."
+        )];
+        if let Some(reason) = night.reason.filter(|r| !r.trim().is_empty()) {
+            paragraphs.push(format!("Why: \u{201c}{}\u{201d}", reason.trim()));
+        }
+        paragraphs.push(match lines.len() {
+            1 => "Your match:".to_string(),
+            n => format!("Your {n} matches:"),
+        });
+        paragraphs.extend(lines.iter().cloned());
+        let notice = Notice {
+            league: night.league.id,
+            event: "night_moved",
+            key: format!(
+                "night_moved:{}:{}:{}",
+                night.league.id, night.from, night.to
+            ),
+            teams: Vec::new(),
+            supervisors: false,
+            subject: format!("The league night of {from} moved to {to} · {league}"),
+            paragraphs,
         };
-        if db_notices::insert(conn, &row, now).await? {
+        if write_one(conn, now, &notice, address).await? {
             written += 1;
         }
     }
@@ -168,20 +248,13 @@ pub fn match_changed(
     })
 }
 
-/// What moved a match: itself, or its whole night.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Moved {
-    Match,
-    Night,
-}
-
 /// Writes the notice of match `m` changed to `after` (see [`match_changed`]), in the
-/// caller's transaction; a night move says so.
+/// caller's transaction.
 pub async fn tell_match_changed(
     conn: &mut Conn,
     public_url: &url::Url,
     now: Timestamp,
-    (m, moved): (&MatchRow, Moved),
+    m: &MatchRow,
     after: &Placement<'_>,
     reason: Option<&str>,
 ) -> Result<(), ServiceError> {
@@ -200,17 +273,9 @@ pub async fn tell_match_changed(
             events::team_name(conn, m.team_b).await?,
         ],
     };
-    let Some(mut notice) = match_changed(public_url, m, after, reason, &names) else {
+    let Some(notice) = match_changed(public_url, m, after, reason, &names) else {
         return Ok(());
     };
-    if moved == Moved::Night && notice.event == "match_moved" {
-        notice.event = "night_moved";
-        notice.key = format!("night_moved:{}:{}", m.id, m.sequence + 1);
-        notice.paragraphs.insert(
-            1,
-            format!("The whole night of {} moved.", when(m.scheduled_at)),
-        );
-    }
     enqueue(conn, now, &notice).await?;
     Ok(())
 }

@@ -4,7 +4,7 @@
 //! move, what stays, and what the new date already holds.
 
 use crate::domain::Slug;
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 use chrono::{NaiveDate, NaiveDateTime};
 
@@ -60,6 +60,16 @@ pub struct ScheduleAdmin {
     pub archived: bool,
     /// The league has divisions: the generation forms offer a round robin within each.
     pub has_divisions: bool,
+    /// The league's blackout nights (`settings.blackouts`).
+    pub blackouts: BTreeSet<NaiveDate>,
+}
+
+/// The blackout nights of league `row`; none when its stored settings do not read (the
+/// schedule still shows: `check` names such a row).
+pub(crate) fn blackouts_of(row: &db_leagues::LeagueRow) -> BTreeSet<NaiveDate> {
+    serde_json::from_str::<crate::league::settings::Settings>(&row.settings)
+        .map(|s| s.blackouts)
+        .unwrap_or_default()
 }
 
 impl ScheduleAdmin {
@@ -163,6 +173,7 @@ pub(crate) async fn load_admin(
             }
         }
     }
+    let blackouts = blackouts_of(&league);
     Ok(ScheduleAdmin {
         slug: league.slug.to_string(),
         name: league.name,
@@ -175,6 +186,7 @@ pub(crate) async fn load_admin(
         missing_pairings,
         archived: league.archived,
         has_divisions,
+        blackouts,
     })
 }
 
@@ -356,11 +368,11 @@ pub(crate) fn same_pairing(game: &ScheduleMatch, others: &[ScheduleMatch]) -> Ve
 /// (docs/api.md §18.5).
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, utoipa::ToSchema)]
 pub struct ScheduleWarning {
-    /// `table_taken`, `team_busy` or `pairing_scheduled`.
+    /// `table_taken`, `team_busy`, `pairing_scheduled` or `blackout`.
     pub code: &'static str,
     /// In words, naming the other match, the table or team and the time.
     pub message: String,
-    /// The id of the other match.
+    /// The id of the other match (for `blackout`, of the match itself).
     #[serde(rename = "match")]
     #[schema(value_type = i64)]
     pub other: MatchId,
@@ -410,14 +422,19 @@ impl Clash {
     }
 }
 
-/// The warnings about match `id` as it stands in `view`: its clashes at its time, and a
-/// pairing scheduled twice. None for a cancelled match or one not found.
+/// The warnings about match `id` as it stands in `view`: its clashes at its time, a pairing
+/// scheduled twice, a blackout night. None for a cancelled match or one not found.
 pub fn warnings_in(view: &ScheduleAdmin, id: MatchId) -> Vec<ScheduleWarning> {
-    warnings_among(&view.matches, id)
+    warnings_among(&view.matches, id, &view.blackouts)
 }
 
-/// The warnings about match `id` among `matches` (which hold it, and all it may clash with).
-fn warnings_among(matches: &[ScheduleMatch], id: MatchId) -> Vec<ScheduleWarning> {
+/// The warnings about match `id` among `matches` (which hold it, and all it may clash with),
+/// in a league with the blackout nights `blackouts`.
+fn warnings_among(
+    matches: &[ScheduleMatch],
+    id: MatchId,
+    blackouts: &BTreeSet<NaiveDate>,
+) -> Vec<ScheduleWarning> {
     let Some(game) = matches.iter().find(|m| m.id == id) else {
         return Vec::new();
     };
@@ -429,7 +446,27 @@ fn warnings_among(matches: &[ScheduleMatch], id: MatchId) -> Vec<ScheduleWarning
         .map(|at| clashes_of(game, at, matches))
         .unwrap_or_default();
     clashes.extend(same_pairing(game, matches));
-    clashes.iter().map(Clash::warning).collect()
+    let mut warnings: Vec<ScheduleWarning> = clashes.iter().map(Clash::warning).collect();
+    warnings.extend(blackout_warning(game, blackouts));
+    warnings
+}
+
+/// The warning of a match to play on one of the league's blackout nights.
+pub(crate) fn blackout_warning(
+    game: &ScheduleMatch,
+    blackouts: &BTreeSet<NaiveDate>,
+) -> Option<ScheduleWarning> {
+    let night = game.night()?;
+    let to_play = matches!(game.status, MatchStatus::Scheduled | MatchStatus::Postponed);
+    (to_play && blackouts.contains(&night)).then(|| ScheduleWarning {
+        code: "blackout",
+        message: format!(
+            "{} is on {}, a blackout night of the league",
+            named(game),
+            night.format("%a %-d %b %Y")
+        ),
+        other: game.id,
+    })
 }
 
 /// The warnings about match `id` of its league as it is now (after a write). Only the
@@ -454,7 +491,11 @@ pub async fn warnings_after_write(
         .map(|t| (t.id, t.name.to_string()))
         .collect();
     let labels = crate::service::playoffs::labels_of_league(&mut conn, m.league_id).await?;
-    Ok(warnings_among(&lines(rows, &names, labels), id))
+    let blackouts = db_leagues::by_id(&mut conn, m.league_id)
+        .await?
+        .map(|row| blackouts_of(&row))
+        .unwrap_or_default();
+    Ok(warnings_among(&lines(rows, &names, labels), id, &blackouts))
 }
 
 /// Match `m` and the matches of its league it may clash with: those of its night (a table

@@ -434,6 +434,42 @@ pub async fn create_league(
     commit_league(tx, id).await
 }
 
+/// Deletes a league made by mistake, with every team, player, division and match it has:
+/// only while nothing was played in it (409 `league_has_results`) and while it is not
+/// archived (409 `league_archived`: a past season is kept). The audit keeps what it was.
+#[tracing::instrument(skip_all, fields(user_id = %user.id, slug = ?slug))]
+pub async fn delete_league(db: &Db, user: &User, slug: &Slug) -> Result<(), ServiceError> {
+    let now = db.clock().now();
+    require_admin(user)?;
+    let mut tx = db.write().await?;
+    let row = league_row(&mut tx, slug).await?;
+    if row.archived {
+        return Err(ServiceError::conflict(
+            ErrorCode::LeagueArchived,
+            "this league is archived (a past season): it is kept; reopen it first to delete it",
+        ));
+    }
+    if db_leagues::has_results(&mut tx, row.id).await? {
+        return Err(ServiceError::conflict(
+            ErrorCode::LeagueHasResults,
+            "matches were played in this league: it is kept; close its season instead (archive)",
+        ));
+    }
+    let teams = db_leagues::count_teams(&mut tx, row.id).await?;
+    let before =
+        serde_json::json!({"slug": row.slug, "name": row.name, "teams": teams}).to_string();
+    audit::record(
+        &mut tx,
+        user,
+        now,
+        audit::Change::new("delete", audit::Subject::League(row.id)).before(&before),
+    )
+    .await?;
+    db_leagues::delete(&mut tx, row.id).await?;
+    tx.commit().await?;
+    Ok(())
+}
+
 /// Changes a league's name, rules or tiebreak order (matches already started keep the rules
 /// they were frozen with).
 #[tracing::instrument(skip_all, fields(user_id = %user.id, slug = ?slug))]

@@ -15,7 +15,7 @@ use crate::domain::{LocalTime, MatchId, MatchStatus, TeamId, TextEnum, parse_day
 use crate::rules::Stage;
 use crate::service::audit;
 use crate::service::night::match_view::{MatchView, views_after_write};
-use crate::service::notices::{self, Moved};
+use crate::service::notices;
 use crate::service::term::leagues::league_row;
 use crate::service::term::schedule::{check_table, check_team, parse_when};
 use crate::service::text::{self, Lines, TextRule};
@@ -85,6 +85,10 @@ pub struct NightMove {
     pub from: String,
     /// The new date, `YYYY-MM-DD`: every match keeps its time of day.
     pub to: String,
+    /// Why (one line, optional): the notices quote it ("the rec center is closed for the
+    /// storm"), and the audit keeps it.
+    #[serde(default)]
+    pub reason: Option<String>,
 }
 
 /// What a night move did: how many matches moved, and each as it is now.
@@ -243,8 +247,7 @@ pub async fn change_match(
     };
     replace(&mut tx, user, &m, "change_match", &after, None, now).await?;
     if let Some(public_url) = db.notices() {
-        notices::tell_match_changed(&mut tx, public_url, now, (&m, Moved::Match), &after, None)
-            .await?;
+        notices::tell_match_changed(&mut tx, public_url, now, &m, &after, None).await?;
     }
     tx.commit().await?;
     Ok(views_after_write(db, &[id]).await?.remove(0))
@@ -427,15 +430,7 @@ async fn call_off_match(
     };
     replace(&mut tx, user, &m, action, &after, Some(&reason), now).await?;
     if let Some(public_url) = db.notices() {
-        notices::tell_match_changed(
-            &mut tx,
-            public_url,
-            now,
-            (&m, Moved::Match),
-            &after,
-            Some(&reason),
-        )
-        .await?;
+        notices::tell_match_changed(&mut tx, public_url, now, &m, &after, Some(&reason)).await?;
     }
     tx.commit().await?;
     Ok(views_after_write(db, &[id]).await?.remove(0))
@@ -500,6 +495,7 @@ pub async fn move_night(
     let now = db.clock().now();
     require_admin(user)?;
     let (from, to) = night_dates(input)?;
+    let reason = reason_rule().check_optional(input.reason.as_deref())?;
     let mut tx = db.write().await?;
     let league = league_row(&mut tx, slug).await?;
     let moving = night(&mut tx, slug, from).await?;
@@ -510,10 +506,12 @@ pub async fn move_night(
         });
     }
     let mut ids = Vec::with_capacity(moving.len());
+    let mut moved = Vec::with_capacity(moving.len());
     for m in &moving {
         let time = m.scheduled_at.map(|t| t.0.time()).unwrap_or_default();
+        let at = LocalTime(NaiveDateTime::new(to, time));
         let after = Placement {
-            scheduled_at: Some(LocalTime(NaiveDateTime::new(to, time))),
+            scheduled_at: Some(at),
             ..placement(m)
         };
         if !db_matches::place(&mut tx, m.id, m.version, &after).await? {
@@ -522,23 +520,29 @@ pub async fn move_night(
                 "a match of that night changed meanwhile: try again",
             ));
         }
-        if let Some(public_url) = db.notices() {
-            let m = (m, Moved::Night);
-            notices::tell_match_changed(&mut tx, public_url, now, m, &after, None).await?;
-        }
         ids.push(m.id);
+        moved.push((m, at));
+    }
+    if let Some(public_url) = db.notices() {
+        let night = notices::NightMoved {
+            league: &league,
+            from,
+            to,
+            moved: &moved,
+            reason: reason.as_deref(),
+        };
+        notices::tell_night_moved(&mut tx, public_url, now, &night).await?;
     }
     let before = from.to_string();
     let after = format!("{to} ({} matches)", ids.len());
-    audit::record(
-        &mut tx,
-        user,
-        now,
-        audit::Change::new("move_night", audit::Subject::League(league.id))
-            .before(&before)
-            .after(&after),
-    )
-    .await?;
+    let change = audit::Change::new("move_night", audit::Subject::League(league.id))
+        .before(&before)
+        .after(&after);
+    let change = match reason.as_deref() {
+        Some(reason) => change.reason(reason),
+        None => change,
+    };
+    audit::record(&mut tx, user, now, change).await?;
     tx.commit().await?;
     Ok(NightMoved {
         moved: ids.len(),
@@ -650,7 +654,7 @@ pub async fn schedule_round(
             let placed = db_matches::by_id(&mut tx, m.id)
                 .await?
                 .ok_or(ServiceError::NotFound)?;
-            let (m, after) = ((&m, Moved::Match), &placement(&placed));
+            let (m, after) = (&m, &placement(&placed));
             notices::tell_match_changed(&mut tx, public_url, now, m, after, None).await?;
         }
     }

@@ -13,6 +13,7 @@ use crate::domain::{
     check_day, parse_day,
 };
 use crate::league::schedule::{Pairing, rest_of_round_robin, rest_within_groups};
+use crate::league::settings::BLACKOUTS_MAX;
 use crate::rules::Stage;
 use crate::service::audit;
 use crate::service::night::match_view::MatchView;
@@ -47,13 +48,11 @@ pub struct ScheduleInput {
     #[serde(default)]
     pub within: Option<String>,
     /// League nights skipped (`YYYY-MM-DD`, at most [`BLACKOUTS_MAX`]): the round of such a
-    /// night moves to the next league night, and every later round with it.
+    /// night moves to the next league night, and every later round with it. They are added
+    /// to the league's own (`settings.blackouts`), which every generation skips too.
     #[serde(default)]
     pub blackouts: Vec<String>,
 }
-
-/// Blackout nights one generation takes at most: a year of nights.
-pub const BLACKOUTS_MAX: usize = 366;
 
 /// Who a round robin pairs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -113,10 +112,11 @@ pub async fn generate_schedule(
 ) -> Result<Vec<MatchId>, ServiceError> {
     let now = db.clock().now();
     require_admin(user)?;
-    let nights = Nights::of(input)?;
+    let mut nights = Nights::of(input)?;
     let within = Within::of(input)?;
     let mut tx = db.write().await?;
     let league = league_row(&mut tx, slug).await?;
+    keep_blackouts(&mut tx, &league, &mut nights).await?;
     let regular = regular_matches(&mut tx, league.id).await?;
     clear_for_mode(&mut tx, input.mode, &regular).await?;
     let active = active_teams(&mut tx, league.id).await?;
@@ -149,6 +149,34 @@ pub async fn generate_schedule(
     .await?;
     tx.commit().await?;
     Ok(ids)
+}
+
+/// Adds the request's blackout nights to the league's (`settings.blackouts`, stored when
+/// they change), and the league's to the nights this generation skips.
+async fn keep_blackouts(
+    tx: &mut Conn,
+    league: &db_leagues::LeagueRow,
+    nights: &mut Nights,
+) -> Result<(), ServiceError> {
+    let mut settings = crate::service::term::leagues::League::from_row(league.clone())?.settings;
+    let stored = settings.blackouts.len();
+    settings.blackouts.extend(nights.blackouts.iter().copied());
+    if settings.blackouts.len() > BLACKOUTS_MAX {
+        return Err(ServiceError::invalid(
+            ErrorCode::InvalidSchedule,
+            "blackouts",
+            format!(
+                "a league keeps at most {BLACKOUTS_MAX} blackout nights; with these it would have {}",
+                settings.blackouts.len()
+            ),
+        ));
+    }
+    nights.blackouts.extend(settings.blackouts.iter().copied());
+    if settings.blackouts.len() != stored {
+        let json = crate::service::to_json("settings", &settings)?;
+        db_leagues::set_settings(tx, league.id, &json).await?;
+    }
+    Ok(())
 }
 
 /// When a generated schedule's matches are played, as the input asks.

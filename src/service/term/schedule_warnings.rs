@@ -1,6 +1,7 @@
 //! The schedule's warnings as it stands (`GET /api/v1/leagues/{slug}/schedule/warnings`, and
-//! the top of the admin schedule page): each clash between matches still to play, computed
-//! at every read, so a warning stays listed until its cause is gone and never outlives it.
+//! the top of the admin schedule page): each clash between matches still to play, and each
+//! such match on a blackout night, computed at every read, so a warning stays listed until
+//! its cause is gone and never outlives it.
 
 use std::collections::HashSet;
 
@@ -10,7 +11,8 @@ use crate::db::Db;
 use crate::domain::{MatchId, MatchStatus, Slug};
 use crate::service::night::access::may_supervise;
 use crate::service::term::admin_schedule::{
-    ClashKind, ScheduleAdmin, ScheduleMatch, clashes_of, load_admin, named, same_pairing,
+    ClashKind, ScheduleAdmin, ScheduleMatch, blackout_warning, clashes_of, load_admin, named,
+    same_pairing,
 };
 use crate::service::term::leagues::league_row;
 use crate::service::{ServiceError, User};
@@ -18,7 +20,7 @@ use crate::service::{ServiceError, User};
 /// A clash in the schedule as it is: its kind, in words, and the matches it concerns.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct StandingWarning {
-    /// `table_taken`, `team_busy` or `pairing_scheduled`.
+    /// `table_taken`, `team_busy`, `pairing_scheduled` or `blackout`.
     pub code: &'static str,
     /// In words, naming the matches by label and teams, the table or the team, and the time.
     pub message: String,
@@ -85,6 +87,13 @@ pub fn standing(schedule: &ScheduleAdmin) -> Vec<StandingWarning> {
                     matches: vec![game.id, other.id],
                 });
             }
+        }
+        if let Some(w) = blackout_warning(game, &schedule.blackouts) {
+            out.push(StandingWarning {
+                code: w.code,
+                message: w.message,
+                matches: vec![game.id],
+            });
         }
     }
     out

@@ -23,6 +23,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .service(archive_league)
         .service(unarchive_league)
         .service(clone_league)
+        .service(delete_league)
         .service(delete_match);
 }
 
@@ -280,6 +281,32 @@ async fn clone_league(
     let input = body.into_inner()?;
     let league = seasons::clone_league(&state.db, &who.user, &slug, &input).await?;
     Ok(HttpResponse::Created().json(league.view()))
+}
+
+/// Deletes a league made by mistake (admin), with its teams, players, divisions and
+/// matches: only while nothing was played in it (§18.2).
+#[utoipa::path(
+    delete,
+    path = "/api/v1/leagues/{slug}",
+    tag = "leagues",
+    params(Slug),
+    security(("bearer" = [])),
+    responses(
+        (status = 204, description = "the league is gone; the audit keeps what it was"),
+        NoSuchLeague,
+        (status = 409, description = "something was played in it: a match started, finished or forfeited, or a bracket made (`league_has_results`); or it is archived (`league_archived`)", body = ErrorBody),
+        Unauthenticated,
+        AdminOnly,
+    )
+)]
+#[delete("/api/v1/leagues/{slug}")]
+async fn delete_league(
+    state: web::Data<AppState>,
+    Admin(who): Admin,
+    slug: web::Path<Slug>,
+) -> Result<HttpResponse, AppError> {
+    leagues::delete_league(&state.db, &who.user, &slug).await?;
+    Ok(HttpResponse::NoContent().finish())
 }
 
 /// Deletes a match that never began (admin); a match that has begun is cancelled instead.

@@ -185,7 +185,7 @@ async fn cancel(
     request_body = NightMove,
     security(("bearer" = [])),
     responses(
-        (status = 200, description = "how many matches moved, and each as it is now", body = NightMoved),
+        (status = 200, description = "how many matches moved, each as it is now, and what they clash with (a blackout night, a table or team taken: saved all the same)", body = NightMovedAnswer),
         NoSuchLeague,
         (status = 409, description = "a match of that night changed during the move (`version_conflict`): send it again", body = ErrorBody),
         (status = 422, description = "a date that is not `YYYY-MM-DD`, or the same date twice (`invalid_schedule`)", body = ErrorBody),
@@ -203,7 +203,18 @@ async fn move_night(
 ) -> Result<HttpResponse, AppError> {
     let input = body.into_inner()?;
     let moved = reschedule::move_night(&state.db, &who.user, &slug, &input).await?;
-    Ok(HttpResponse::Ok().json(moved))
+    let warnings = round_warnings(&state, &who.user, &moved.matches).await?;
+    Ok(HttpResponse::Ok().json(NightMovedAnswer { moved, warnings }))
+}
+
+/// What a night move did, and what the matches moved clash with (saved all the same).
+#[derive(serde::Serialize, utoipa::ToSchema)]
+pub struct NightMovedAnswer {
+    #[serde(flatten)]
+    pub moved: NightMoved,
+    /// The warnings of every match moved, as `PATCH /api/v1/matches/{id}` gives them: a
+    /// blackout night (`blackout`), a table or a team taken that night.
+    pub warnings: Vec<ScheduleWarning>,
 }
 
 /// What a round's schedule saved: each match as it is now (in the order sent) and what they

@@ -57,6 +57,9 @@ pub struct MoveForm {
     pub confirm: String,
     #[serde(default)]
     pub seen: String,
+    /// Why the night moves (optional): the notices quote it.
+    #[serde(default)]
+    pub reason: String,
 }
 
 /// One choice of a team list.
@@ -125,6 +128,26 @@ pub struct Group {
     pub lines: Vec<Line>,
     /// Not shown in full: what `?show=` shows it, and how many matches it has.
     pub hidden: Option<(String, usize)>,
+    /// A regular-season night's active teams with no match that night (a bye), by name.
+    pub byes: Vec<String>,
+}
+
+/// The active teams (`teams`) with no match among `night` (cancelled ones aside), when the
+/// night is of the regular season: its byes. None for a playoff night.
+fn byes(night: &[&ScheduleMatch], teams: &[TeamOption]) -> Vec<String> {
+    if night.iter().any(|m| m.stage != Stage::Regular) {
+        return Vec::new();
+    }
+    let playing: HashSet<String> = night
+        .iter()
+        .filter(|m| m.status != MatchStatus::Cancelled)
+        .flat_map(|m| [m.team_a.id.to_string(), m.team_b.id.to_string()])
+        .collect();
+    teams
+        .iter()
+        .filter(|t| !playing.contains(&t.id))
+        .map(|t| t.name.clone())
+        .collect()
 }
 
 pub struct Part {
@@ -510,6 +533,7 @@ pub fn groups(matches: &[&ScheduleMatch], prefix: &str, cx: &Context<'_>) -> Vec
             add_at: first_time,
             lines: lines(&ms, true, shown),
             hidden: (!shown).then(|| (date.to_string(), ms.len())),
+            byes: byes(&ms, cx.teams),
             id,
         });
     }
@@ -538,6 +562,7 @@ pub fn groups(matches: &[&ScheduleMatch], prefix: &str, cx: &Context<'_>) -> Vec
             add_at: None,
             lines: lines(&ms, false, shown),
             hidden: (!shown).then(|| (id.to_string(), ms.len())),
+            byes: Vec::new(),
         });
     }
     out

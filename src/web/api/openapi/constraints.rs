@@ -163,7 +163,7 @@ pub(super) fn service_constraints() -> Vec<(&'static str, &'static str, Constrai
             "blackouts",
             Add(json!({
                 "items": {"type": "string", "pattern": format!("^{date}$")},
-                "maxItems": crate::service::term::schedule::BLACKOUTS_MAX,
+                "maxItems": crate::league::settings::BLACKOUTS_MAX,
             })),
         ),
         (

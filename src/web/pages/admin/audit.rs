@@ -189,6 +189,7 @@ pub(super) async fn audit_csv(
     };
     let mut csv = Csv::with_header(&[
         "id", "at", "user", "action", "league", "match", "reason", "before", "after", "imported",
+        "summary",
     ])?;
     loop {
         let page = match audit::entries(&state.db, &who.user, &query).await {
@@ -210,6 +211,7 @@ pub(super) async fn audit_csv(
                 e.before.clone().unwrap_or_default(),
                 e.after.clone().unwrap_or_default(),
                 imported_words(e),
+                e.summary.clone(),
             ])?;
         }
         match page.next {

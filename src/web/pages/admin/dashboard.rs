@@ -3,7 +3,7 @@
 //! accounts page (`/admin/users`), where they are managed; whether notices by email are sent.
 
 use actix_web::http::StatusCode;
-use actix_web::{HttpResponse, get, web};
+use actix_web::{HttpRequest, HttpResponse, get, web};
 use askama::Template;
 
 use crate::domain::{MatchId, Role, TextEnum};
@@ -92,12 +92,21 @@ struct DashboardPage {
     mail: Option<String>,
     /// How many notices are pending, sent and failed.
     notices: Vec<(&'static str, i64)>,
+    /// A league was just deleted (`?deleted=league`, the delete page's redirect).
+    deleted: bool,
+}
+
+/// Whether the query says a league was just deleted (`?deleted=league`).
+fn just_deleted(query: &str) -> bool {
+    serde_urlencoded::from_str::<Vec<(String, String)>>(query)
+        .is_ok_and(|pairs| pairs.iter().any(|(k, v)| k == "deleted" && v == "league"))
 }
 
 #[get("/admin")]
 pub(super) async fn dashboard(
     state: web::Data<AppState>,
     Admin(who): Admin,
+    req: HttpRequest,
 ) -> Result<HttpResponse, PageError> {
     let view = admin_views::dashboard(&state.db, &who.user).await?;
     let unrated = view
@@ -137,6 +146,7 @@ pub(super) async fn dashboard(
         nav: who.nav(),
         mail: state.mail.clone(),
         notices,
+        deleted: just_deleted(req.query_string()),
         first_steps: first_steps(view.leagues.len(), supervisors),
         leagues: view.leagues.into_iter().map(|l| (l.slug, l.name)).collect(),
         rating_leagues: view.rating_leagues,

@@ -180,6 +180,8 @@ struct LeaguePage {
     name: String,
     /// A past season: read-only (the banner, and "Reopen the season").
     archived: bool,
+    /// Nothing was played in it and it is not archived: "Delete this league" is offered.
+    deletable: bool,
     rules: Vec<(&'static str, String)>,
     tiebreak: Vec<&'static str>,
     /// The season settings in words.
@@ -303,6 +305,11 @@ fn league_page_of(
         slug: league.row.slug.to_string(),
         name: league.row.name.clone(),
         archived: league.row.archived,
+        deletable: !league.row.archived
+            && !view
+                .matches
+                .iter()
+                .any(|m| m.status.is_result() || m.status == MatchStatus::InProgress),
         rules: STAGES
             .iter()
             .zip(league.specs.iter())

@@ -62,6 +62,8 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .service(seasons::archive)
         .service(seasons::unarchive_form)
         .service(seasons::unarchive)
+        .service(seasons::delete_league_form)
+        .service(seasons::delete_league)
         .service(seasons::clone_form)
         .service(seasons::clone_league)
         .service(seasons::delete_match)

@@ -351,6 +351,8 @@ struct MovePage {
     clashes: Vec<String>,
     /// The night changed between the preview and the confirmation.
     changed: Option<String>,
+    /// Why, as typed (the notices quote it).
+    reason: String,
 }
 
 fn preview_line(m: &ScheduleMatch, to: Option<LocalTime>) -> PreviewLine {
@@ -366,10 +368,17 @@ fn preview_line(m: &ScheduleMatch, to: Option<LocalTime>) -> PreviewLine {
 async fn move_preview(
     who: &Authed,
     view: &ScheduleAdmin,
-    preview: &NightPreview,
+    (preview, reason): (&NightPreview, &str),
     group: &str,
     changed: Option<String>,
 ) -> Result<HttpResponse, PageError> {
+    let mut clashes = preview.clashes.clone();
+    if view.blackouts.contains(&preview.to) {
+        clashes.insert(
+            0,
+            format!("{} is a blackout night of the league", long_day(preview.to)),
+        );
+    }
     let status = if changed.is_some() {
         StatusCode::CONFLICT
     } else {
@@ -401,8 +410,9 @@ async fn move_preview(
             .iter()
             .map(|m| preview_line(m, None))
             .collect(),
-        clashes: preview.clashes.clone(),
+        clashes,
         changed,
+        reason: reason.to_string(),
     }
     .render()?;
     Ok(no_store(html(status, body)))
@@ -419,6 +429,7 @@ pub(super) async fn move_night(
     let input = NightMove {
         from: form.from.clone(),
         to: form.to.clone(),
+        reason: Some(form.reason.clone()),
     };
     let group = if form.group.is_empty() {
         format!("night-{}", form.from.trim())
@@ -441,13 +452,13 @@ pub(super) async fn move_night(
         Err(e) => return Err(e.into()),
     };
     if form.confirm.trim() != "1" {
-        return move_preview(&who, &view, &preview, &group, None).await;
+        return move_preview(&who, &view, (&preview, &form.reason), &group, None).await;
     }
     if !form.seen.is_empty() && form.seen != preview.fingerprint() {
         return move_preview(
             &who,
             &view,
-            &preview,
+            (&preview, &form.reason),
             &group,
             Some(
                 "the night changed since the preview (a match was added, changed or started): check the list again, then confirm".into(),
@@ -467,7 +478,14 @@ pub(super) async fn move_night(
             &format!("night-{}", preview.to),
         )),
         Err(e) if fixable(&e) => {
-            move_preview(&who, &view, &preview, &group, Some(e.to_string())).await
+            move_preview(
+                &who,
+                &view,
+                (&preview, &form.reason),
+                &group,
+                Some(e.to_string()),
+            )
+            .await
         }
         Err(e) => Err(e.into()),
     }

@@ -128,6 +128,8 @@ struct SchedulePage {
     /// The notice is of a deleted match (it links to the audit log).
     deleted: bool,
     facts: String,
+    /// The league's blackout nights, in words ("Tue 19 Jan 2027").
+    blackouts: Vec<String>,
     /// Some groups show only their heading (a large league).
     windowed: bool,
     total: usize,
@@ -241,6 +243,11 @@ fn schedule_page_of(
         archived: view.archived,
         deleted: notice.as_ref().is_some_and(|n| n.audit),
         facts: facts(view),
+        blackouts: view
+            .blackouts
+            .iter()
+            .map(|d| d.format("%a %-d %b %Y").to_string())
+            .collect(),
         windowed,
         total: view.matches.len(),
         jumps: jumps(&parts, today),

@@ -1,7 +1,7 @@
 //! Past seasons on the coordinator's pages (docs/api.md §18.2, §18.4): closing a season
 //! (archive) and reopening it, each after a page that says what it means; starting the next
 //! term from a league (clone); importing a league document as a new league; deleting a match
-//! that never began, after a confirmation. The whole-league download is the API's
+//! that never began, or a league in which nothing was played, after a confirmation. The whole-league download is the API's
 //! `GET /api/v1/leagues/{slug}/export`, which takes the admin's session cookie as it is.
 //!
 //! Each write is one call of `service::term::seasons` or `service::league_doc` (which audit it); a
@@ -16,6 +16,7 @@ use super::{Done, Errors, done, fixable};
 use crate::domain::{MatchId, MatchStatus, Slug};
 use crate::service::league_doc::{self, ImportInput};
 use crate::service::term::seasons::{self, CloneInput};
+use crate::service::views::admin_views;
 use crate::service::{ServiceError, term::admin_schedule, term::leagues};
 use crate::web::AppState;
 use crate::web::api::league_doc::IMPORT_LIMIT;
@@ -170,6 +171,69 @@ async fn close_or_reopen(
         Err(e) if fixable(&e) || matches!(e, ServiceError::Unplayed { .. }) => {
             confirm_page(state, who, slug, closing, Some(&e)).await
         }
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// "Delete {name}?": what goes, and the button that deletes it.
+#[derive(Template)]
+#[template(path = "admin/league_delete.html")]
+struct LeagueDeletePage {
+    nav: Nav,
+    slug: String,
+    name: String,
+    teams: usize,
+    players: usize,
+    matches: usize,
+    errors: Errors,
+}
+
+async fn league_delete_page(
+    state: &AppState,
+    who: &Authed,
+    slug: &Slug,
+    refusal: Option<&ServiceError>,
+) -> Result<HttpResponse, PageError> {
+    let view = admin_views::league_admin(&state.db, &who.user, slug).await?;
+    let errors = refusal.map_or_else(Errors::default, |e| Errors::of("league", &[], e));
+    let status = refusal.map_or(StatusCode::OK, refusal_status);
+    let body = LeagueDeletePage {
+        nav: who.nav(),
+        slug: view.league.row.slug.to_string(),
+        name: view.league.row.name.clone(),
+        teams: view.teams.len(),
+        players: view.teams.iter().map(|t| t.players.len()).sum(),
+        matches: view.matches.len(),
+        errors,
+    }
+    .render()?;
+    Ok(no_store(html(status, body)))
+}
+
+#[get("/admin/leagues/{slug}/delete")]
+pub(super) async fn delete_league_form(
+    state: web::Data<AppState>,
+    Admin(who): Admin,
+    slug: web::Path<Slug>,
+) -> Result<HttpResponse, PageError> {
+    league_delete_page(&state, &who, &slug, None).await
+}
+
+/// Deletes the league when the form confirms it (then `/admin` says so); without
+/// `confirm=1` it asks first; a refusal comes back on the confirmation page.
+#[post("/admin/leagues/{slug}/delete")]
+pub(super) async fn delete_league(
+    state: web::Data<AppState>,
+    Admin(who): Admin,
+    slug: web::Path<Slug>,
+    CsrfForm(form): CsrfForm<ConfirmForm>,
+) -> Result<HttpResponse, PageError> {
+    if form.confirm.trim() != "1" {
+        return league_delete_page(&state, &who, &slug, None).await;
+    }
+    match leagues::delete_league(&state.db, &who.user, &slug).await {
+        Ok(()) => Ok(see_other("/admin?deleted=league")),
+        Err(e) if fixable(&e) => league_delete_page(&state, &who, &slug, Some(&e)).await,
         Err(e) => Err(e.into()),
     }
 }
