@@ -446,25 +446,6 @@ pub async fn unrated(conn: &mut Conn, league_id: LeagueId) -> sqlx::Result<Vec<M
     .await)
 }
 
-/// Cancels every regular-season match of `team` that has not started, saying why; the ids.
-pub async fn cancel_unstarted_of(
-    conn: &mut Conn,
-    team: TeamId,
-    note: &str,
-) -> sqlx::Result<Vec<MatchId>> {
-    on_store!(conn, |c| sqlx::query_scalar(
-        "UPDATE matches SET status = 'cancelled', status_note = $1, version = version + 1,
-                sequence = sequence + 1
-         WHERE (team_a = $2 OR team_b = $2) AND stage = 'regular'
-               AND status IN ('scheduled', 'postponed') AND started_at IS NULL
-         RETURNING id",
-    )
-    .bind(note)
-    .bind(team)
-    .fetch_all(c)
-    .await)
-}
-
 /// The league's matches still to play (scheduled or postponed, never started), by id.
 pub async fn unplayed_of_league(conn: &mut Conn, league: LeagueId) -> sqlx::Result<Vec<MatchId>> {
     on_store!(conn, |c| sqlx::query_scalar(
@@ -477,22 +458,44 @@ pub async fn unplayed_of_league(conn: &mut Conn, league: LeagueId) -> sqlx::Resu
     .await)
 }
 
-/// Cancels the league's matches still to play, saying why; the ids.
-pub async fn cancel_unplayed_of_league(
+/// Whose matches still to play (scheduled or postponed, never started) are cancelled
+/// together.
+#[derive(Debug, Clone, Copy)]
+pub enum Unstarted {
+    /// A team's regular-season matches: it withdrew, or the forfeit policy dropped it.
+    OfTeam(TeamId),
+    /// A league's, of every stage: its season closed.
+    OfLeague(LeagueId),
+}
+
+/// Cancels the matches still to play of `whose`, saying why; their ids.
+pub async fn cancel_unstarted(
     conn: &mut Conn,
-    league: LeagueId,
+    whose: Unstarted,
     note: &str,
 ) -> sqlx::Result<Vec<MatchId>> {
-    on_store!(conn, |c| sqlx::query_scalar(
-        "UPDATE matches SET status = 'cancelled', status_note = $1, version = version + 1,
-                sequence = sequence + 1
-         WHERE league_id = $2 AND status IN ('scheduled', 'postponed') AND started_at IS NULL
-         RETURNING id",
-    )
-    .bind(note)
-    .bind(league)
-    .fetch_all(c)
-    .await)
+    let (sql, id) = match whose {
+        Unstarted::OfTeam(team) => (
+            "UPDATE matches SET status = 'cancelled', status_note = $1, version = version + 1,
+                    sequence = sequence + 1
+             WHERE (team_a = $2 OR team_b = $2) AND stage = 'regular'
+                   AND status IN ('scheduled', 'postponed') AND started_at IS NULL
+             RETURNING id",
+            team.0,
+        ),
+        Unstarted::OfLeague(league) => (
+            "UPDATE matches SET status = 'cancelled', status_note = $1, version = version + 1,
+                    sequence = sequence + 1
+             WHERE league_id = $2 AND status IN ('scheduled', 'postponed') AND started_at IS NULL
+             RETURNING id",
+            league.0,
+        ),
+    };
+    on_store!(conn, |c| sqlx::query_scalar(sql)
+        .bind(note)
+        .bind(id)
+        .fetch_all(c)
+        .await)
 }
 
 /// How many of a league's matches are still to be played.

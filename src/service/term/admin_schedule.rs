@@ -133,14 +133,15 @@ pub async fn schedule_admin(
 ) -> Result<ScheduleAdmin, ServiceError> {
     require_admin(user)?;
     let mut conn = db.read().await?;
-    load_admin(&mut conn, slug).await
+    let league = league_row(&mut conn, slug).await?;
+    load_admin(&mut conn, league).await
 }
 
+/// The schedule of `league` as the coordinator's page reads it.
 pub(crate) async fn load_admin(
     conn: &mut Conn,
-    slug: &Slug,
+    league: db_leagues::LeagueRow,
 ) -> Result<ScheduleAdmin, ServiceError> {
-    let league = league_row(conn, slug).await?;
     let teams = db_leagues::teams(conn, league.id).await?;
     let rows = db_matches::of_league(conn, league.id).await?;
     let has_divisions = !crate::db::divisions::of_league(conn, league.id)

@@ -111,6 +111,6 @@ pub async fn of_league(
     if !may_supervise(&mut conn, user, league.id).await? {
         return Err(ServiceError::NotFound);
     }
-    let schedule = load_admin(&mut conn, slug).await?;
+    let schedule = load_admin(&mut conn, league).await?;
     Ok(standing(&schedule))
 }

@@ -8,7 +8,8 @@
 
 use serde::Deserialize;
 
-use crate::db::{Db, leagues as db_leagues, matches as db_matches};
+use crate::db::matches::{self as db_matches, Unstarted};
+use crate::db::{Db, leagues as db_leagues};
 use crate::domain::{ErrorCode, MatchId, Slug};
 use crate::service::term::leagues::{League, check_slug, commit_league, league_row, name_rule};
 use crate::service::{ServiceError, User, audit, require_admin};
@@ -104,7 +105,8 @@ async fn settle_unplayed(
             matches: still,
         });
     };
-    let cancelled = db_matches::cancel_unplayed_of_league(tx, league, SEASON_CLOSED).await?;
+    let cancelled =
+        db_matches::cancel_unstarted(tx, Unstarted::OfLeague(league), SEASON_CLOSED).await?;
     let after = serde_json::json!({ "cancelled": cancelled }).to_string();
     let change = audit::Change::new("cancel_unplayed", audit::Subject::League(league))
         .after(&after)

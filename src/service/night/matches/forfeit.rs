@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use super::check_version;
 use crate::db::leagues as db_leagues;
-use crate::db::matches::{self as db_matches, MatchRow, Totals};
+use crate::db::matches::{self as db_matches, MatchRow, Totals, Unstarted};
 use crate::db::{Conn, Db};
 use crate::domain::ErrorCode;
 use crate::domain::{
@@ -65,8 +65,12 @@ async fn drop_at_limit(
         n => format!("dropped after {n} forfeits"),
     };
     db_leagues::drop_team(conn, team, &reason).await?;
-    let cancelled =
-        db_matches::cancel_unstarted_of(conn, team, &format!("{} {reason}", row.name)).await?;
+    let cancelled = db_matches::cancel_unstarted(
+        conn,
+        Unstarted::OfTeam(team),
+        &format!("{} {reason}", row.name),
+    )
+    .await?;
     let after = format!("{reason}; {} matches cancelled", cancelled.len());
     audit::record(
         conn,

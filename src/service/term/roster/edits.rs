@@ -7,7 +7,7 @@ use crate::domain::Slug;
 
 use crate::db::Db;
 use crate::db::leagues::{self as db_leagues, TeamRow};
-use crate::db::matches as db_matches;
+use crate::db::matches::{self as db_matches, Unstarted};
 use crate::domain::Timestamp;
 use crate::domain::{TeamId, TeamName};
 use crate::service::audit;
@@ -186,7 +186,8 @@ pub async fn set_withdrawn(
     let view = save_team(&mut tx, user, now, (&before, &before_view), after).await?;
     if withdrawn && !before.withdrawn {
         let note = format!("{} withdrew from the league", before.name);
-        let cancelled = db_matches::cancel_unstarted_of(&mut tx, team_id, &note).await?;
+        let cancelled =
+            db_matches::cancel_unstarted(&mut tx, Unstarted::OfTeam(team_id), &note).await?;
         let after = format!("{} matches cancelled", cancelled.len());
         audit::record(
             &mut tx,
