@@ -19,6 +19,14 @@ pub fn points(n: impl Into<i64>) -> String {
     }
 }
 
+/// Whether a score's text ([`points`]) is wider than three digits: four digits, or a minus
+/// sign and two or more. The TV sets such a score a size smaller, so that it stays whole in
+/// its half of a card.
+pub fn points_wide(n: impl Into<i64>) -> bool {
+    let n: i64 = n.into();
+    n <= -10 || n >= 1000
+}
+
 /// "1st", "2nd", "3rd", "4th" … "11th", "12th", "13th", "21st".
 pub fn ordinal(n: u32) -> String {
     let suffix = match (n % 10, n % 100) {
@@ -75,6 +83,16 @@ mod tests {
             (111, "111th"),
         ] {
             assert_eq!(ordinal(n), word);
+        }
+    }
+
+    #[test]
+    fn a_score_wider_than_three_digits_is_wide() {
+        for n in [-999, -10, 1000, 9999] {
+            assert!(points_wide(n), "{n}");
+        }
+        for n in [-9, 0, 99, 450, 999] {
+            assert!(!points_wide(n), "{n}");
         }
     }
 }

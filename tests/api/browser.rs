@@ -562,3 +562,68 @@ async fn drive(app: &TestApp, browser: &Browser) -> anyhow::Result<()> {
     }
     Ok(())
 }
+
+/// Shows each of `values` (a score's text, and whether the server marks it `wide`) in every
+/// element that `cells` names (triples of a score's selector, the selector of the box it
+/// must stay within, and its text with `#` for the value) and says which do not fit: the text cut (wider than the element), out of its box
+/// or of the window, or over its team's name. The page's own markup is put back after.
+const SCORES_FIT: &str = r#"
+const cells = arguments[0], values = arguments[1], out = [];
+const w = window.innerWidth;
+for (const [css, boxCss, pattern] of cells) {
+  for (const el of document.querySelectorAll(css)) {
+    const kept = el.innerHTML, keptClass = el.className;
+    for (const [v, wide] of values) {
+      el.textContent = pattern.split('#').join(v);
+      el.className = keptClass.replace(/\bwide\b/g, '').trim() + (wide ? ' wide' : '');
+      const r = el.getBoundingClientRect(), box = el.closest(boxCss);
+      const b = box ? box.getBoundingClientRect() : null;
+      const what = css + ' showing ' + el.textContent;
+      if (el.scrollWidth > el.clientWidth + 1 && el.clientWidth > 0) {
+        out.push(what + ': cut (' + el.scrollWidth + ' px of text in ' + el.clientWidth + ')');
+      }
+      if (!b) { out.push(what + ': not inside ' + boxCss); continue; }
+      if (r.left < b.left - 1 || r.right > b.right + 1) {
+        out.push(what + ': out of its box (' + r.left + '..' + r.right + ' in ' + b.left + '..' + b.right + ')');
+      }
+      if (r.left < 0 || r.right > w + 1) { out.push(what + ': out of the window'); }
+      const name = el.parentElement && el.parentElement.querySelector('.name, .label');
+      if (name && name !== el) {
+        const n = name.getBoundingClientRect();
+        const sameLine = n.bottom > r.top + 1 && n.top < r.bottom - 1;
+        if (sameLine && n.right > r.left + 1 && n.left < r.right - 1) {
+          out.push(what + ': over the name');
+        }
+      }
+    }
+    el.innerHTML = kept;
+    el.className = keptClass;
+  }
+}
+return out;
+"#;
+
+/// Scores from −999 to 9999, widest first: what a league's games can reach, each with the
+/// class `wide` where the server gives it (`domain::words::points_wide`).
+pub const EXTREME_SCORES: &[(&str, bool)] = &[
+    ("\u{2212}999", true),
+    ("9999", true),
+    ("\u{2212}10", true),
+    ("999", false),
+    ("\u{2212}9", false),
+    ("0", false),
+];
+
+/// Fails, listing each, when a score of [`EXTREME_SCORES`] does not fit (see [`SCORES_FIT`]).
+pub async fn ensure_scores_fit(
+    browser: &Browser,
+    what: &str,
+    cells: &[(&str, &str, &str)],
+) -> anyhow::Result<()> {
+    let problems = browser
+        .execute(SCORES_FIT, json!([cells, EXTREME_SCORES]))
+        .await?;
+    let problems: Vec<String> = serde_json::from_value(problems)?;
+    ensure!(problems.is_empty(), "{what}:\n{}", problems.join("\n"));
+    Ok(())
+}

@@ -282,6 +282,13 @@ async fn the_match_page_updates_in_place() {
             );
             let found = browser.axe_violations().await?;
             ensure!(found.is_empty(), "axe on the TV board: {found:#?}");
+            // Every score a game can reach, −999 to 9999, whole in its card.
+            crate::browser::ensure_scores_fit(
+                browser,
+                "the TV board at 1920×1080",
+                &[(".tv-side .score", ".tv-table", "#")],
+            )
+            .await?;
             Ok(())
         },
     )

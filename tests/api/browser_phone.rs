@@ -464,6 +464,17 @@ async fn the_console_fits_a_phone() {
         browser.goto(&n.app.url(&console)).await?;
         browser.wait_for("#hand-form", WAIT).await?;
         ensure_fits(browser, "the console in play").await?;
+        // Every score a game can reach, −999 to 9999, whole in the score box and the bar.
+        crate::browser::ensure_scores_fit(
+            browser,
+            "the console's scores at 390 px",
+            &[
+                ("#score-a", ".total", "#"),
+                ("#score-b", ".total", "#"),
+                ("#bar-score", "#console-bar", "#\u{2013}#"),
+            ],
+        )
+        .await?;
 
         // The scoresheet: one card per hand, the table not shown (nor read out).
         ensure!(
