@@ -81,10 +81,13 @@ function bindPage() {
   var clock = document.getElementById("time-left");
   if (clock && clock.dataset.endsAt && !clock.dataset.called) {
     var ends = Date.parse(clock.dataset.endsAt);
+    // The server's time when it made the page, and the phone's when it got it: the phone's
+    // own clock may run ahead of the server's, or behind.
+    var served = Date.parse(clock.dataset.now), loaded = Date.now();
     // A phone clock behind the server's would show more time than the limit: never more.
     var most = Number(clock.dataset.limitMinutes) * 60;
     var tick = function () {
-      var left = Math.round((ends - Date.now()) / 1000);
+      var left = secondsLeft(ends, served, loaded, Date.now());
       if (isNaN(left)) return;
       var shown = clockWords(left, most);
       clock.textContent = shown.text;
@@ -210,6 +213,15 @@ export function cardText(typed) {
   if (text.charAt(0) === ";" || text.charAt(0) === "%") text = text.slice(1);
   if (text.charAt(text.length - 1) === "?") text = text.slice(0, -1);
   return text.trim();
+}
+
+// The whole seconds left until `ends` (ms, by the server's clock) when the phone's clock
+// says `now`, for a page the server made at `served` (its clock) and the phone got at
+// `loaded` (its own): the difference of the two clocks is taken out, so a phone whose
+// clock runs ahead does not call time early. Rounded up: the time is up only once it is.
+export function secondsLeft(ends, served, loaded, now) {
+  var offset = isNaN(served) ? 0 : served - loaded;
+  return Math.ceil((ends - (now + offset)) / 1000);
 }
 
 // The match clock's words for `left` seconds, never more than the limit (`most` seconds,

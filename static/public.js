@@ -272,7 +272,24 @@ function poll(root) {
   check();
 }
 
+// The calendar apps' address of a feed at `path` on `host`: `webcal://`, which a phone
+// opens in its calendar as a subscription (kept up to date) instead of a one-off import.
+export function webcalUrl(host, path) {
+  return 'webcal://' + host + path;
+}
+
+// "Subscribe in your calendar app" links ([data-webcal]) get this host's address and show;
+// without this file they stay hidden (the page is the same for every host it is cached for).
+function subscribeLinks() {
+  var links = document.querySelectorAll('a[data-webcal]');
+  for (var i = 0; i < links.length; i++) {
+    links[i].href = webcalUrl(window.location.host, links[i].getAttribute('data-webcal'));
+    links[i].hidden = false;
+  }
+}
+
 function start() {
+  subscribeLinks();
   pageStrip();
   window.addEventListener('resize', pageStrip);
   if (document.querySelector('[data-ends]')) {

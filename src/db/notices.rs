@@ -171,6 +171,21 @@ pub async fn resend(conn: &mut Conn, id: i64, now: Timestamp) -> sqlx::Result<bo
     Ok(changed == 1)
 }
 
+/// Sends every failed notice again, of `league` where given; how many.
+pub async fn resend_failed(
+    conn: &mut Conn,
+    league: Option<LeagueId>,
+    now: Timestamp,
+) -> sqlx::Result<u64> {
+    on_store!(conn, execute sqlx::query(
+        "UPDATE notices SET status = 'pending', attempts = 0, next_attempt_at = $2,
+                claimed_until = NULL
+         WHERE status = 'failed' AND ($1 IS NULL OR league_id = $1)"
+    )
+    .bind(league)
+    .bind(now))
+}
+
 /// The notices, newest first, of `league` and in `status` where given, at most `limit`.
 pub async fn list(
     conn: &mut Conn,

@@ -37,6 +37,39 @@ pub struct Settings {
     #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
     #[schema(value_type = Option<Vec<String>>, max_items = 366)]
     pub blackouts: BTreeSet<NaiveDate>,
+    /// Where the league plays ("Rec Center, Room 2"; one line, at most 120 characters): the
+    /// place of every match's calendar event, after its table. `null`: none said.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(max_length = 120)]
+    pub venue: Option<String>,
+}
+
+/// The longest venue a league may give.
+pub const VENUE_MAX: usize = 120;
+
+/// The venue of a change as merged (`venue`, taken out of `merged`): one line of text, at
+/// most [`VENUE_MAX`] characters; empty is none.
+fn take_venue(merged: &mut Value) -> Result<Option<String>, SettingError> {
+    const FIELD: &str = "settings.venue";
+    let text = match merged.as_object_mut().and_then(|m| m.remove("venue")) {
+        None | Some(Value::Null) => return Ok(None),
+        Some(Value::String(text)) => text,
+        Some(_) => return Err(bad(FIELD, "the venue is a line of text, or null for none")),
+    };
+    let text = text.trim();
+    if text.chars().any(char::is_control) {
+        return Err(bad(
+            FIELD,
+            "the venue is one line, without control characters",
+        ));
+    }
+    if text.chars().count() > VENUE_MAX {
+        return Err(bad(
+            FIELD,
+            format!("the venue is at most {VENUE_MAX} characters"),
+        ));
+    }
+    Ok((!text.is_empty()).then(|| text.to_string()))
 }
 
 /// Blackout nights a league keeps at most: a year of them.
@@ -203,7 +236,8 @@ impl Settings {
             return Err(bad("settings", "settings: expected an object"));
         };
         for (name, section) in sections {
-            if name == "blackouts" {
+            // Not sections: a list of dates, a line of text.
+            if name == "blackouts" || name == "venue" {
                 continue;
             }
             if !(section.is_object() || section.is_null()) {
@@ -214,6 +248,7 @@ impl Settings {
         let mut base = serde_json::to_value(self).map_err(|e| bad("settings", e.to_string()))?;
         merge(&mut base, patch);
         let blackouts = take_blackouts(&mut base)?;
+        let venue = take_venue(&mut base)?;
         let mut settings: Settings = crate::rules::strict::from_value(base).map_err(|e| {
             let path = e.path().to_string();
             let field = if path == "." {
@@ -225,6 +260,7 @@ impl Settings {
             bad(&field, format!("{field}: {words}"))
         })?;
         settings.blackouts = blackouts;
+        settings.venue = venue;
         settings.check()?;
         Ok(settings)
     }
@@ -350,6 +386,9 @@ impl Settings {
                 line.push_str(" Every match must be rated.");
             }
             lines.push(line);
+        }
+        if let Some(venue) = &self.venue {
+            lines.push(format!("Matches are played at {venue}."));
         }
         if !self.blackouts.is_empty() {
             let nights: Vec<String> = self

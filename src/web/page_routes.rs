@@ -48,6 +48,7 @@ pub const ROUTES: &[(&str, &str)] = &[
     ("GET", "/admin/audit.csv"),
     ("GET", "/admin/notices"),
     ("POST", "/admin/notices/{id}/resend"),
+    ("POST", "/admin/notices/resend-failed"),
     ("GET", "/admin/leagues/new"),
     ("POST", "/admin/leagues/new"),
     ("GET", "/admin/leagues/import"),

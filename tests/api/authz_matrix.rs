@@ -173,6 +173,7 @@ pub(crate) const ROUTES: &[(&str, &str, Access)] = &[
     ("GET", "/admin/audit.csv", Admin),
     ("GET", "/admin/notices", Admin),
     ("POST", "/admin/notices/{id}/resend", Admin),
+    ("POST", "/admin/notices/resend-failed", Admin),
     ("POST", "/admin/users", Admin),
     ("POST", "/admin/users/{username}", Admin),
     ("POST", "/admin/users/{username}/active", Admin),

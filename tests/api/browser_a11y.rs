@@ -606,6 +606,20 @@ async fn every_page_passes_axe() {
                 summary("#form-error"),
             )
             .await?;
+        // The team page's subscription link: shown by public.js, on this host.
+        browser.goto(&app.url(&format!("/leagues/{slug}/teams/{team}"))).await?;
+        let subscribe = browser
+            .execute(
+                "var a = document.getElementById('calendar-subscribe'); \
+                 return a && !a.hidden ? a.href : null;",
+                json!([]),
+            )
+            .await?;
+        let host = app.address.trim_start_matches("http://");
+        ensure!(
+            subscribe == json!(format!("webcal://{host}/teams/{team}/calendar.ics")),
+            "the subscription link: {subscribe}"
+        );
         browser.goto(&app.url("/account")).await?;
         let logout = browser.find("header form[action=\"/logout\"] button").await?;
         browser.click_and_wait_for_page(&logout, WAIT).await?;

@@ -747,3 +747,67 @@ async fn tonight_follows_moves_and_leaves_out_postponed_and_cancelled_matches() 
         "a postponed match is not listed"
     );
 }
+
+/// A league's venue (`settings.venue`) is each event's place, after its table, in the
+/// league's and the team's feeds; the league's page says it; a venue of two lines is
+/// refused.
+#[actix_web::test]
+async fn the_venue_is_each_events_place() {
+    let (clock, _) = manual_clock("2026-11-20T12:00:00Z", chrono_tz::America::New_York);
+    let app = spawn_app_with_clock(clock).await;
+    let admin = app.api_user("coord", Role::Admin).await;
+    let r = admin
+        .post(
+            "/api/v1/leagues",
+            &json!({"name": "Fall", "slug": "fall", "rules": {"regular": "classic"},
+                    "settings": {"venue": " Rec Center, Room 2 "}}),
+        )
+        .await;
+    let league = json_with_status(r, 201, "create the league").await;
+    assert_eq!(league["settings"]["venue"], "Rec Center, Room 2");
+    let one = team(&admin, "fall", "Team 1", ["Ann", "Bo"]).await;
+    let two = team(&admin, "fall", "Team 2", ["Cy", "Di"]).await;
+    let at_table = add(
+        &admin,
+        "fall",
+        (one, two),
+        "Table 1",
+        Some("2026-11-24T19:00"),
+        "regular",
+    )
+    .await;
+    let (_, cal) = feed(&app, "/leagues/fall/calendar.ics").await;
+    let e = event(&cal, &uid(at_table));
+    assert_eq!(e.get_location(), Some("Table 1, Rec Center, Room 2"));
+    let (_, cal) = feed(&app, &format!("/teams/{one}/calendar.ics")).await;
+    assert_eq!(
+        event(&cal, &uid(at_table)).get_location(),
+        Some("Table 1, Rec Center, Room 2")
+    );
+    let rules = app.get("/leagues/fall/rules").await.text().await.unwrap();
+    assert!(
+        rules.contains("Matches are played at Rec Center, Room 2."),
+        "the league's rules page says where"
+    );
+
+    let before = app.tables().await;
+    let r = admin
+        .patch(
+            "/api/v1/leagues/fall",
+            &json!({"settings": {"venue": "Rec Center\nRoom 2"}}),
+        )
+        .await;
+    let v = json_with_status(r, 422, "a venue of two lines").await;
+    assert_eq!(v["error"]["field"], "settings.venue", "{v}");
+    app.assert_nothing_written(&before, "a refused venue").await;
+    let r = admin
+        .patch(
+            "/api/v1/leagues/fall",
+            &json!({"settings": {"venue": null}}),
+        )
+        .await;
+    let league = json_with_status(r, 200, "no venue").await;
+    assert!(league["settings"].get("venue").is_none(), "{league}");
+    let (_, cal) = feed(&app, "/leagues/fall/calendar.ics").await;
+    assert_eq!(event(&cal, &uid(at_table)).get_location(), Some("Table 1"));
+}

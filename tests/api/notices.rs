@@ -407,6 +407,44 @@ async fn the_admin_reads_the_notices_by_league_and_status() {
             .map(Vec::len),
         Some(4)
     );
+
+    // The other four at once, from the league's failed list.
+    let page = browser
+        .get("/admin/notices?league=fall&status=failed")
+        .await
+        .text()
+        .await
+        .expect("page");
+    assert!(page.contains("id=\"resend-failed\""), "{page}");
+    assert!(page.contains("Send every failed notice of this league again"));
+    let r = browser
+        .post_form("/admin/notices/resend-failed", &[("league", "fall")])
+        .await;
+    assert_eq!(r.status(), 303);
+    assert_eq!(
+        r.headers()["location"],
+        "/admin/notices?league=fall&resent_all=4"
+    );
+    let page = browser
+        .get("/admin/notices?league=fall&resent_all=4")
+        .await
+        .text()
+        .await
+        .expect("page");
+    assert!(
+        page.contains("4 failed notices are waiting again"),
+        "{page}"
+    );
+    let mails = wait_for(&sink, 5).await;
+    assert_eq!(mails.len(), 5, "each failed notice sent once");
+    let r = browser
+        .post_form("/admin/notices/resend-failed", &[("league", "")])
+        .await;
+    assert_eq!(
+        r.headers()["location"],
+        "/admin/notices?league=&resent_all=0",
+        "none failed any more"
+    );
 }
 
 #[actix_web::test]

@@ -44,3 +44,19 @@ test("a card reader's magnetic stripe sentinels are not part of the student ID",
   assert.equal(consoleJs.cardText("S100"), "S100");
   assert.equal(consoleJs.cardText("  "), "");
 });
+
+test("the match clock takes the phone's clock's difference from the server's out", () => {
+  const served = Date.parse("2026-11-24T19:00:00Z");
+  const ends = served + 60 * 1000;
+  // A phone 30 s ahead of the server, right after loading the page: a full minute left,
+  // not 30 s.
+  const loaded = served + 30 * 1000;
+  assert.equal(consoleJs.secondsLeft(ends, served, loaded, loaded), 60);
+  // 59.6 s later on the phone: under a second left, not yet up.
+  assert.equal(consoleJs.secondsLeft(ends, served, loaded, loaded + 59600), 1);
+  assert.equal(consoleJs.secondsLeft(ends, served, loaded, loaded + 60000), 0);
+  // A phone 30 s behind: the same minute.
+  assert.equal(consoleJs.secondsLeft(ends, served, served - 30000, served - 30000), 60);
+  // No server time on the page: the phone's clock as it is.
+  assert.equal(consoleJs.secondsLeft(ends, NaN, loaded, served), 60);
+});

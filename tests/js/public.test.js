@@ -76,3 +76,14 @@ test("the TV's strip of results is cut into pages that fit, every result on one"
   assert.deepEqual(live.stripPages([300, 2000, 300], 1000, 10), [[0], [1], [2]]);
   assert.deepEqual(live.stripPages([], 1000, 10), []);
 });
+
+test("a feed's subscription address is webcal:// on the page's own host", () => {
+  assert.equal(
+    live.webcalUrl("im.example.edu", "/teams/7/calendar.ics"),
+    "webcal://im.example.edu/teams/7/calendar.ics"
+  );
+  assert.equal(
+    live.webcalUrl("127.0.0.1:8080", "/leagues/fall/calendar.ics"),
+    "webcal://127.0.0.1:8080/leagues/fall/calendar.ics"
+  );
+});

@@ -116,6 +116,21 @@ pub async fn resend(db: &Db, by: &User, id: i64) -> Result<bool, ServiceError> {
     Ok(resent)
 }
 
+/// Sends every failed notice again (admins only), of the league `slug` where given (422 on
+/// `league` for none such); how many.
+pub async fn resend_failed(db: &Db, by: &User, slug: Option<&str>) -> Result<u64, ServiceError> {
+    require_admin(by)?;
+    let now = db.clock().now();
+    let mut tx = db.write().await?;
+    let league = match slug.map(str::trim).filter(|s| !s.is_empty()) {
+        Some(slug) => Some(crate::service::audit::league_id(&mut tx, slug).await?),
+        None => None,
+    };
+    let resent = db_notices::resend_failed(&mut tx, league, now).await?;
+    tx.commit().await?;
+    Ok(resent)
+}
+
 /// How many notices are in each status (every status, 0 where none), for `/metrics`.
 pub async fn counts(db: &Db) -> Result<Vec<(NoticeStatus, i64)>, ServiceError> {
     let mut conn = db.read().await?;

@@ -46,8 +46,8 @@ pub struct FeedEvent {
     pub ends: Timestamp,
     /// "Team 1 vs Team 2".
     pub summary: String,
-    /// Its table (the event's location).
-    pub table: Option<String>,
+    /// Where: its table, then the league's venue ("Table 3, Rec Center"; either alone).
+    pub location: Option<String>,
     /// Called off (the event's STATUS is CANCELLED).
     pub cancelled: bool,
     /// `matches.sequence`.
@@ -132,13 +132,21 @@ async fn events(
                     Some(label) => format!("{label}: {} vs {}", s.team_a.name, s.team_b.name),
                     None => format!("{} vs {}", s.team_a.name, s.team_b.name),
                 },
-                table: m.table_name.clone(),
+                location: location(m.table_name.as_deref(), league.settings.venue.as_deref()),
                 cancelled,
                 sequence: u32::try_from(m.sequence).unwrap_or(0),
                 description: description.join("\n"),
             })
         })
         .collect())
+}
+
+/// An event's place: the table, then the venue, as far as each is known.
+fn location(table: Option<&str>, venue: Option<&str>) -> Option<String> {
+    match (table, venue) {
+        (Some(table), Some(venue)) => Some(format!("{table}, {venue}")),
+        (one, other) => one.or(other).map(str::to_string),
+    }
 }
 
 /// "Regular season, round 2", "Playoffs", "Final".

@@ -57,6 +57,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .service(audit::audit_csv)
         .service(notices::notices_page)
         .service(notices::resend)
+        .service(notices::resend_failed)
         .service(league::league_page)
         .service(seasons::archive_form)
         .service(seasons::archive)

@@ -30,6 +30,9 @@ pub(super) struct Filters {
     /// The notice the button found not failed (sent meanwhile, or already waiting).
     #[serde(default)]
     unchanged: String,
+    /// How many failed notices "Send every failed notice again" sent again.
+    #[serde(default)]
+    resent_all: String,
 }
 
 impl Filters {
@@ -66,6 +69,8 @@ struct NoticesPage {
     filters: Filters,
     errors: Errors,
     lines: Vec<Line>,
+    /// How many of the lines are failed (the "send every failed notice again" button).
+    failed: usize,
 }
 
 /// The notices that `filters` pick: 422 with the form's error when a filter does not read or
@@ -93,7 +98,7 @@ pub(super) async fn notices_page(
         Ok(notices) => (notices, Errors::default()),
         Err(errors) => (Vec::new(), errors),
     };
-    let lines = notices
+    let lines: Vec<Line> = notices
         .into_iter()
         .map(|notice| Line {
             created: stamp(notice.created_at),
@@ -102,6 +107,10 @@ pub(super) async fn notices_page(
         })
         .collect();
     let status = errors.status();
+    let failed = lines
+        .iter()
+        .filter(|l| l.notice.status == NoticeStatus::Failed)
+        .count();
     let body = NoticesPage {
         nav: who.nav(),
         relay: state.mail.clone(),
@@ -109,9 +118,34 @@ pub(super) async fn notices_page(
         filters,
         errors,
         lines,
+        failed,
     }
     .render()?;
     Ok(no_store(html(status, body)))
+}
+
+/// The league a "send every failed notice again" form is about (empty: every league).
+#[derive(Debug, Default, Deserialize)]
+pub(super) struct ResendAll {
+    #[serde(default)]
+    league: String,
+}
+
+/// Sends every failed notice again (of the league the list is filtered by): back to the
+/// failed ones, which says how many.
+#[post("/admin/notices/resend-failed")]
+pub(super) async fn resend_failed(
+    state: web::Data<AppState>,
+    Admin(who): Admin,
+    CsrfForm(form): CsrfForm<ResendAll>,
+) -> Result<HttpResponse, PageError> {
+    let n = listing::resend_failed(&state.db, &who.user, Some(&form.league)).await?;
+    let query = serde_urlencoded::to_string([
+        ("league", form.league.trim().to_string()),
+        ("resent_all", n.to_string()),
+    ])
+    .unwrap_or_default();
+    Ok(see_other(&format!("/admin/notices?{query}")))
 }
 
 /// Sends failed notice `id` again: back to the list, which says so (or that it was not

@@ -54,6 +54,9 @@ struct ConsolePage {
     time_limit: Option<u32>,
     time_left: String,
     ends_at: String,
+    /// The service's time as it made the page (RFC 3339): `console.js` takes the phone's
+    /// clock's difference from it out of the countdown.
+    served_at: String,
     /// When the clock runs out, as the console shows times ("Mon 23 Nov, 19:30").
     ends_at_text: String,
     time_called: bool,
@@ -228,6 +231,7 @@ fn console_page(
         time_limit: view.rules.time_limit_minutes,
         time_left,
         ends_at,
+        served_at: clock.now().to_string(),
         ends_at_text: view.ends_at.map(|t| when(t, zone)).unwrap_or_default(),
         time_called: view.time_called_at.is_some(),
         time_called_at: view

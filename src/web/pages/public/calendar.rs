@@ -73,8 +73,8 @@ pub fn ics(feed: &Feed) -> Result<String, AppError> {
             } else {
                 EventStatus::Confirmed
             });
-        if let Some(table) = &e.table {
-            event.location(&text(table));
+        if let Some(place) = &e.location {
+            event.location(&text(place));
         }
         cal.push(event.done());
     }
@@ -109,7 +109,7 @@ mod tests {
                 starts: at,
                 ends: at.plus_minutes(90),
                 summary: summary.into(),
-                table: Some("Table 1".into()),
+                location: Some("Table 1".into()),
                 cancelled: true,
                 sequence: 3,
                 description: description.into(),
