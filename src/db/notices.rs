@@ -158,30 +158,28 @@ pub async fn release(conn: &mut Conn, id: i64, held: Timestamp) -> sqlx::Result<
     Ok(())
 }
 
-/// A failed notice sent again: pending, due now, its tries counted afresh. Whether it was
-/// failed.
-pub async fn resend(conn: &mut Conn, id: i64, now: Timestamp) -> sqlx::Result<bool> {
-    let changed = on_store!(conn, execute sqlx::query(
-        "UPDATE notices SET status = 'pending', attempts = 0, next_attempt_at = $2,
-                claimed_until = NULL
-         WHERE id = $1 AND status = 'failed'"
-    )
-    .bind(id)
-    .bind(now))?;
-    Ok(changed == 1)
+/// Which failed notices to send again.
+#[derive(Debug, Clone, Copy)]
+pub enum Failed {
+    /// The one notice of this id.
+    One(i64),
+    /// Every failed notice of the league, or of every league.
+    All(Option<LeagueId>),
 }
 
-/// Sends every failed notice again, of `league` where given; how many.
-pub async fn resend_failed(
-    conn: &mut Conn,
-    league: Option<LeagueId>,
-    now: Timestamp,
-) -> sqlx::Result<u64> {
+/// Sends the `failed` notices again: pending from `now`, their attempts counted afresh (a
+/// notice pending or sent is left as it is); how many.
+pub async fn resend(conn: &mut Conn, failed: Failed, now: Timestamp) -> sqlx::Result<u64> {
+    let (id, league) = match failed {
+        Failed::One(id) => (Some(id), None),
+        Failed::All(league) => (None, league),
+    };
     on_store!(conn, execute sqlx::query(
-        "UPDATE notices SET status = 'pending', attempts = 0, next_attempt_at = $2,
+        "UPDATE notices SET status = 'pending', attempts = 0, next_attempt_at = $3,
                 claimed_until = NULL
-         WHERE status = 'failed' AND ($1 IS NULL OR league_id = $1)"
+         WHERE status = 'failed' AND ($1 IS NULL OR id = $1) AND ($2 IS NULL OR league_id = $2)"
     )
+    .bind(id)
     .bind(league)
     .bind(now))
 }

@@ -9,6 +9,8 @@ use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::domain::name::{BadText, Lines, check_text};
+use crate::domain::parse_day;
 use crate::domain::words::{decimal, ordinal, plural};
 
 /// A league's season settings.
@@ -56,20 +58,16 @@ fn take_venue(merged: &mut Value) -> Result<Option<String>, SettingError> {
         Some(Value::String(text)) => text,
         Some(_) => return Err(bad(FIELD, "the venue is a line of text, or null for none")),
     };
-    let text = text.trim();
-    if text.chars().any(char::is_control) {
-        return Err(bad(
+    match check_text(&text, VENUE_MAX, Lines::One) {
+        Ok(venue) => Ok(venue),
+        Err(BadText::Length { max, .. }) => {
+            Err(bad(FIELD, format!("the venue is at most {max} characters")))
+        }
+        Err(_) => Err(bad(
             FIELD,
-            "the venue is one line, without control characters",
-        ));
+            "the venue is one line, without control or invisible direction characters",
+        )),
     }
-    if text.chars().count() > VENUE_MAX {
-        return Err(bad(
-            FIELD,
-            format!("the venue is at most {VENUE_MAX} characters"),
-        ));
-    }
-    Ok((!text.is_empty()).then(|| text.to_string()))
 }
 
 /// Blackout nights a league keeps at most: a year of them.
@@ -103,11 +101,14 @@ fn take_blackouts(merged: &mut Value) -> Result<BTreeSet<NaiveDate>, SettingErro
         .iter()
         .enumerate()
         .map(|(i, item)| {
-            let text = item.as_str().map(str::trim).unwrap_or_default();
-            NaiveDate::parse_from_str(text, "%Y-%m-%d").map_err(|_| {
+            let text = item.as_str().unwrap_or_default();
+            parse_day(text).map_err(|e| {
                 bad(
                     &format!("{FIELD}[{i}]"),
-                    format!("blackout night {item}: a blackout night is a date, YYYY-MM-DD"),
+                    format!(
+                        "blackout night {item}: {}",
+                        e.message("a blackout night is a date, YYYY-MM-DD")
+                    ),
                 )
             })
         })

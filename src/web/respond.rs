@@ -6,7 +6,7 @@ use actix_web::http::{StatusCode, header};
 use actix_web::{HttpRequest, HttpResponse};
 
 use crate::service::night::matches::{AnswerShape, Recorded};
-use crate::web::error::AppError;
+use crate::web::error::{AppError, PageError};
 
 /// An HTML answer.
 pub fn html(status: StatusCode, body: String) -> HttpResponse {
@@ -22,6 +22,14 @@ pub fn no_store(mut response: HttpResponse) -> HttpResponse {
         header::HeaderValue::from_static("no-store"),
     );
     response
+}
+
+/// A signed-in user's page, rendered: `no-store`, with `status`.
+pub fn private_page(
+    status: StatusCode,
+    page: impl askama::Template,
+) -> Result<HttpResponse, PageError> {
+    Ok(no_store(html(status, page.render()?)))
 }
 
 /// Where to go after a form post (303), never cached.

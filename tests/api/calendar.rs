@@ -791,14 +791,17 @@ async fn the_venue_is_each_events_place() {
     );
 
     let before = app.tables().await;
-    let r = admin
-        .patch(
-            "/api/v1/leagues/fall",
-            &json!({"settings": {"venue": "Rec Center\nRoom 2"}}),
-        )
-        .await;
-    let v = json_with_status(r, 422, "a venue of two lines").await;
-    assert_eq!(v["error"]["field"], "settings.venue", "{v}");
+    // Two lines, and an invisible direction change (the same text rules as a name's).
+    for venue in ["Rec Center\nRoom 2", "Rec Center \u{202E}2 mooR"] {
+        let r = admin
+            .patch(
+                "/api/v1/leagues/fall",
+                &json!({"settings": {"venue": venue}}),
+            )
+            .await;
+        let v = json_with_status(r, 422, "a refused venue").await;
+        assert_eq!(v["error"]["field"], "settings.venue", "{v}");
+    }
     app.assert_nothing_written(&before, "a refused venue").await;
     let r = admin
         .patch(

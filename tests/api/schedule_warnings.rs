@@ -413,6 +413,8 @@ async fn a_blackout_that_does_not_read_is_refused_in_words() {
         ),
         (json!("2026-12-01"), "settings.blackouts"),
         (json!(vec!["2026-12-01"; 367]), "settings.blackouts"),
+        // A date a person never means: the same range as every other date (2000–2100).
+        (json!(["1900-01-02"]), "settings.blackouts[0]"),
     ] {
         let r = admin
             .patch(

@@ -251,18 +251,11 @@ pub(in crate::service) fn view_of(
         id,
         name: name.unwrap_or_else(|| format!("team {id}")),
     };
-    let Replayed {
-        rules,
-        rows,
-        inputs,
-        scored,
-        lineups,
-        label,
-    } = played;
-    let lineup = Lineup::at_hand(&lineups, inputs.len() as i64 + 1);
-    let hands = scored
+    let lineup = Lineup::at_hand(&played.lineups, played.inputs.len() as i64 + 1);
+    let hands = played
+        .scored
         .iter()
-        .zip(rows.into_iter().zip(inputs))
+        .zip(played.rows.into_iter().zip(played.inputs))
         .map(|(s, (row, input))| HandView {
             scored: ScoredHandOut::from(s),
             hand: input,
@@ -271,6 +264,7 @@ pub(in crate::service) fn view_of(
             reason: row.reason,
         })
         .collect();
+    let (rules, label) = (played.rules, played.label);
     let ends_at = ends_at(m, &rules);
     MatchView {
         id: m.id,

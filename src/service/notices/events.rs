@@ -41,24 +41,23 @@ pub async fn tell_forfeit(
         ForfeitSide::B => format!("{b} forfeited {a} v {b}"),
         ForfeitSide::Both => format!("{a} v {b}: a double forfeit"),
     };
-    let notice = Notice {
-        league: m.league_id,
-        event: "forfeit",
-        key: format!("forfeit:{}", m.id),
-        teams: vec![m.team_a, m.team_b],
-        supervisors: true,
-        subject: format!("{headline} · {league}"),
-        paragraphs: vec![
-            format!(
-                "{headline} ({league}), the match set for {}.",
-                when(m.scheduled_at)
-            ),
-            format!(
-                "The match: {}",
-                page(public_url, &format!("/matches/{}", m.id))
-            ),
-        ],
-    };
+    let paragraphs = vec![
+        format!(
+            "{headline} ({league}), the match set for {}.",
+            when(m.scheduled_at)
+        ),
+        format!(
+            "The match: {}",
+            page(public_url, &format!("/matches/{}", m.id))
+        ),
+    ];
+    let notice = about_match(
+        m,
+        "forfeit",
+        format!("forfeit:{}", m.id),
+        (&headline, &league),
+        paragraphs,
+    );
     enqueue(conn, now, &notice).await?;
     Ok(())
 }
@@ -137,27 +136,47 @@ pub async fn tell_result_corrected(
     }
     let [league, a, b] = names(conn, after).await?;
     let headline = format!("{a} v {b}: the result is corrected");
-    let notice = Notice {
-        league: after.league_id,
-        event: "result_corrected",
-        key: format!("result_corrected:{}:{hand}:{revision}", after.id),
-        teams: vec![after.team_a, after.team_b],
-        supervisors: true,
-        subject: format!("{headline} · {league}"),
-        paragraphs: vec![
-            format!("{headline} ({league}): hand {hand} was corrected."),
-            format!(
-                "Now: {}. Was: {}.",
-                result_words(after, &a, &b),
-                result_words(before, &a, &b)
-            ),
-            format!("Why: {reason}"),
-            format!(
-                "The match: {}",
-                page(public_url, &format!("/matches/{}", after.id))
-            ),
-        ],
-    };
+    let paragraphs = vec![
+        format!("{headline} ({league}): hand {hand} was corrected."),
+        format!(
+            "Now: {}. Was: {}.",
+            result_words(after, &a, &b),
+            result_words(before, &a, &b)
+        ),
+        format!("Why: {reason}"),
+        format!(
+            "The match: {}",
+            page(public_url, &format!("/matches/{}", after.id))
+        ),
+    ];
+    let key = format!("result_corrected:{}:{hand}:{revision}", after.id);
+    let notice = about_match(
+        after,
+        "result_corrected",
+        key,
+        (&headline, &league),
+        paragraphs,
+    );
     enqueue(conn, now, &notice).await?;
     Ok(())
+}
+
+/// The notice of `event` about match `m`, to both its teams and the league's supervisors,
+/// its subject the `headline` and the league's name.
+fn about_match(
+    m: &MatchRow,
+    event: &'static str,
+    key: String,
+    (headline, league): (&str, &str),
+    paragraphs: Vec<String>,
+) -> Notice {
+    Notice {
+        league: m.league_id,
+        event,
+        key,
+        teams: vec![m.team_a, m.team_b],
+        supervisors: true,
+        subject: format!("{headline} · {league}"),
+        paragraphs,
+    }
 }

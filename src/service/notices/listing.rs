@@ -111,7 +111,7 @@ pub async fn resend(db: &Db, by: &User, id: i64) -> Result<bool, ServiceError> {
     require_admin(by)?;
     let now = db.clock().now();
     let mut tx = db.write().await?;
-    let resent = db_notices::resend(&mut tx, id, now).await?;
+    let resent = db_notices::resend(&mut tx, db_notices::Failed::One(id), now).await? == 1;
     tx.commit().await?;
     Ok(resent)
 }
@@ -126,7 +126,7 @@ pub async fn resend_failed(db: &Db, by: &User, slug: Option<&str>) -> Result<u64
         Some(slug) => Some(crate::service::audit::league_id(&mut tx, slug).await?),
         None => None,
     };
-    let resent = db_notices::resend_failed(&mut tx, league, now).await?;
+    let resent = db_notices::resend(&mut tx, db_notices::Failed::All(league), now).await?;
     tx.commit().await?;
     Ok(resent)
 }

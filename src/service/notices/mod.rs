@@ -92,7 +92,7 @@ async fn write_one(
 
 /// A league night moved: the league, the two dates, each match moved with its new time
 /// (its table stays), and why, where the coordinator said.
-pub struct NightMoved<'a> {
+pub struct NightMoveNotice<'a> {
     pub league: &'a crate::db::leagues::LeagueRow,
     pub from: chrono::NaiveDate,
     pub to: chrono::NaiveDate,
@@ -107,7 +107,7 @@ pub async fn tell_night_moved(
     conn: &mut Conn,
     public_url: &url::Url,
     now: Timestamp,
-    night: &NightMoved<'_>,
+    night: &NightMoveNotice<'_>,
 ) -> Result<usize, ServiceError> {
     let mut lines_of: std::collections::BTreeMap<String, Vec<String>> = Default::default();
     for (m, at) in night.moved {

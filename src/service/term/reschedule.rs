@@ -524,7 +524,7 @@ pub async fn move_night(
         moved.push((m, at));
     }
     if let Some(public_url) = db.notices() {
-        let night = notices::NightMoved {
+        let night = notices::NightMoveNotice {
             league: &league,
             from,
             to,

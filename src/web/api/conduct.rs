@@ -6,10 +6,11 @@ use actix_web::{HttpResponse, post, web};
 
 use crate::domain::{MatchId, TeamId};
 use crate::service::night::conduct::{self, CheckInInput, RatingInput};
-use crate::service::night::match_view::MatchView;
 use crate::service::playoffs::eligibility::{self, EligibilityRow, OverrideInput};
 use crate::web::AppState;
-use crate::web::api::responses::{AdminOnly, BodyRefused, SupervisorOnly, Unauthenticated};
+use crate::web::api::responses::{
+    AdminOnly, BodyRefused, MatchWritten, NoSuchMatch, SupervisorOnly, Unauthenticated,
+};
 use crate::web::error::{AppError, ErrorBody};
 use crate::web::extract::{Admin, ApiJson, Supervisor};
 
@@ -29,9 +30,8 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
     request_body = CheckInInput,
     security(("bearer" = [])),
     responses(
-        (status = 200, description = "the match, with `checked_in`; a repeated `idempotency_key` answers the first answer again", body = MatchView,
-            headers(("Idempotent-Replay" = String, description = "`true` when the answer is a replay"))),
-        (status = 404, description = "no such match, or not one of the supervisor's leagues", body = ErrorBody),
+        MatchWritten,
+        NoSuchMatch,
         (status = 409, description = "the match has started, is over, postponed or cancelled (`not_scheduled`)", body = ErrorBody),
         (status = 422, description = "the team is not `a` or `b`, an invalid `idempotency_key`, or one used before for something else (`idempotency_key_reused`)", body = ErrorBody),
         BodyRefused,
@@ -63,9 +63,8 @@ async fn check_in(
     request_body = RatingInput,
     security(("bearer" = [])),
     responses(
-        (status = 200, description = "the match, with `sportsmanship`; a repeated `idempotency_key` answers the first answer again", body = MatchView,
-            headers(("Idempotent-Replay" = String, description = "`true` when the answer is a replay"))),
-        (status = 404, description = "no such match, or not one of the supervisor's leagues", body = ErrorBody),
+        MatchWritten,
+        NoSuchMatch,
         (status = 409, description = "the match is not complete or forfeited (`match_not_over`), or the league does not rate sportsmanship (`no_sportsmanship`)", body = ErrorBody),
         (status = 422, description = "a rating off the league's scale, a forfeiting team not given the forfeit rating, or a note too long or with control characters (`invalid_rating`), an invalid `idempotency_key`, or one used before for something else (`idempotency_key_reused`)", body = ErrorBody),
         BodyRefused,

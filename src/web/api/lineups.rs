@@ -5,9 +5,10 @@ use actix_web::{HttpResponse, post, web};
 
 use crate::domain::MatchId;
 use crate::service::night::lineups::{self, LineupInput};
-use crate::service::night::match_view::MatchView;
 use crate::web::AppState;
-use crate::web::api::responses::{BodyRefused, SupervisorOnly, Unauthenticated};
+use crate::web::api::responses::{
+    BodyRefused, MatchWritten, NoSuchMatch, SupervisorOnly, Unauthenticated,
+};
 use crate::web::error::{AppError, ErrorBody};
 use crate::web::extract::{ApiJson, Supervisor};
 
@@ -26,9 +27,8 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
     request_body = LineupInput,
     security(("bearer" = [])),
     responses(
-        (status = 200, description = "the match, with `lineup`; a repeated `idempotency_key` answers the first answer again", body = MatchView,
-            headers(("Idempotent-Replay" = String, description = "`true` when the answer is a replay"))),
-        (status = 404, description = "no such match, or not one of the supervisor's leagues", body = ErrorBody),
+        MatchWritten,
+        NoSuchMatch,
         (status = 409, description = "the match is over or cancelled (`match_closed`)", body = ErrorBody),
         (status = 422, description = "not two players, a player not active on the team's roster (`not_on_roster`), or a student id that is not one (`invalid_student_id`), an invalid `idempotency_key`, or one used before for something else (`idempotency_key_reused`)", body = ErrorBody),
         BodyRefused,

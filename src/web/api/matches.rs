@@ -15,7 +15,8 @@ use crate::service::term::schedule::{
 };
 use crate::web::AppState;
 use crate::web::api::responses::{
-    AdminOnly, BadReadCredentials, BodyRefused, NoSuchLeague, SignedInOnly, Unauthenticated,
+    AdminOnly, BadReadCredentials, BodyRefused, MatchWritten, NoSuchLeague, NoSuchMatch,
+    SignedInOnly, Unauthenticated,
 };
 use crate::web::error::{AppError, ErrorBody};
 use crate::web::extract::{Admin, ApiJson, OptionalApiJson, Supervisor};
@@ -192,10 +193,8 @@ pub(crate) struct StartRequest {
     request_body(content = Option<StartRequest>, description = "optional: no body, or an idempotency key"),
     security(("bearer" = [])),
     responses(
-        (status = 200, description = "the started match; a repeated `idempotency_key` answers the first answer again",
-            body = MatchView,
-            headers(("Idempotent-Replay" = String, description = "`true` when the answer is a replay"))),
-        (status = 404, description = "no such match, or not one of the leagues you supervise", body = ErrorBody),
+        MatchWritten,
+        NoSuchMatch,
         (status = 409, description = "the match is not scheduled (`not_scheduled`)", body = ErrorBody),
         (status = 422, description = "a body of the wrong shape, an invalid `idempotency_key`, or one used before for something else (`idempotency_key_reused`)", body = ErrorBody),
         BodyRefused,
@@ -249,7 +248,7 @@ pub(crate) struct HandRequest {
                 ("Idempotent-Replay" = String, description = "`true` when the answer is a replay"),
                 ("Preference-Applied" = String, description = "`return=minimal` when the answer is the light one"),
             )),
-        (status = 404, description = "no such match, or not one of the leagues you supervise", body = ErrorBody),
+        NoSuchMatch,
         (status = 409, description = "stale `expected_version` (`version_conflict`) or the match is not started (`not_started`)", body = ErrorBody),
         (status = 422, description = "an invalid hand, or the match is over (`game_over`)", body = ErrorBody),
         BodyRefused,
@@ -312,8 +311,7 @@ pub(crate) struct CorrectionRequest {
     request_body = CorrectionRequest,
     security(("bearer" = [])),
     responses(
-        (status = 200, description = "the match with the corrected hand; a repeated `idempotency_key` answers the first answer again", body = MatchView,
-            headers(("Idempotent-Replay" = String, description = "`true` when the answer is a replay"))),
+        MatchWritten,
         (status = 403, description = "a non-admin sending `reset_bracket_path`, a cross-site request, or a session cookie without the session's `X-CSRF-Token`", body = ErrorBody),
         (status = 404, description = "no such match or hand, or not one of the leagues you supervise", body = ErrorBody),
         (status = 409, description = "stale `expected_version` (`version_conflict`), the match is closed (`match_closed`), or started playoff matches would change (`bracket_reset_needed`)", body = ErrorBody),
@@ -364,9 +362,8 @@ pub(crate) struct VersionRequest {
     request_body = VersionRequest,
     security(("bearer" = [])),
     responses(
-        (status = 200, description = "the match with time called; a repeated `idempotency_key` answers the first answer again", body = MatchView,
-            headers(("Idempotent-Replay" = String, description = "`true` when the answer is a replay"))),
-        (status = 404, description = "no such match, or not one of the leagues you supervise", body = ErrorBody),
+        MatchWritten,
+        NoSuchMatch,
         (status = 409, description = "stale `expected_version`, the match is not in play, time already called, or no time limit", body = ErrorBody),
         (status = 422, description = "a body of the wrong shape, an invalid `idempotency_key`, or one used before for something else (`idempotency_key_reused`)", body = ErrorBody),
         BodyRefused,
@@ -396,10 +393,9 @@ async fn call_time(
     request_body = ForfeitInput,
     security(("bearer" = [])),
     responses(
-        (status = 200, description = "the forfeited match; a repeated `idempotency_key` answers the first answer again", body = MatchView,
-            headers(("Idempotent-Replay" = String, description = "`true` when the answer is a replay"))),
+        MatchWritten,
         (status = 403, description = "a non-admin sending `advance`, a cross-site request, or a session cookie without the session's `X-CSRF-Token`", body = ErrorBody),
-        (status = 404, description = "no such match, or not one of the leagues you supervise", body = ErrorBody),
+        NoSuchMatch,
         (status = 409, description = "stale `expected_version` or the match is already over (`match_closed`)", body = ErrorBody),
         (status = 422, description = "`team` is not `a`, `b` or `both`, an invalid `idempotency_key`, or one used before for something else (`idempotency_key_reused`)", body = ErrorBody),
         BodyRefused,

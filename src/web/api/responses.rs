@@ -5,6 +5,7 @@
 
 use utoipa::IntoResponses;
 
+use crate::service::night::match_view::MatchView;
 use crate::web::error::ErrorBody;
 
 /// A JSON body refused before the handler runs (`ApiJson`).
@@ -65,3 +66,20 @@ pub struct AdminOnly(pub ErrorBody);
     description = "an `Authorization: Bearer` header that is malformed, or a token unknown or revoked (`unauthorized`); the read needs none"
 )]
 pub struct BadReadCredentials(pub ErrorBody);
+
+/// The 404 of an operation on a match (`{id}`) for supervisors and admins.
+#[derive(IntoResponses)]
+#[response(
+    status = 404,
+    description = "no such match, or not one of the leagues you supervise"
+)]
+pub struct NoSuchMatch(pub ErrorBody);
+
+/// The 200 of a write to a match that takes an `idempotency_key`: the match after the write.
+#[derive(IntoResponses)]
+#[response(
+    status = 200,
+    description = "the match after the write; a repeated `idempotency_key` answers the first answer again",
+    headers(("Idempotent-Replay" = String, description = "`true` when the answer is a replay"))
+)]
+pub struct MatchWritten(pub MatchView);

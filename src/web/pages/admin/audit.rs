@@ -2,6 +2,7 @@
 //! (a GET form, so a filtered view is a link), a page at a time ("Older entries" asks for
 //! `before` the last entry shown); `/admin/audit.csv` is the same filter as a download.
 
+use crate::web::respond::private_page;
 use actix_web::{HttpResponse, get, web};
 use askama::Template;
 use serde::Deserialize;
@@ -12,7 +13,7 @@ use crate::service::audit::{self, Entry, Query};
 use crate::web::AppState;
 use crate::web::error::PageError;
 use crate::web::extract::{Admin, Authed};
-use crate::web::respond::{Csv, html, no_store};
+use crate::web::respond::{Csv, no_store};
 use crate::web::view::nav::Nav;
 use crate::web::view::time::{Stamp, stamp};
 
@@ -136,18 +137,19 @@ async fn page(state: &AppState, who: &Authed, filters: Filters) -> Result<HttpRe
         (lines, p.next)
     });
     let status = errors.status();
-    let body = AuditPage {
-        nav: who.nav(),
-        leagues,
-        older: next.map(|n| filters.link(Some(n))),
-        csv: filters.link(None),
-        paged: !filters.before.trim().is_empty(),
-        errors,
-        filters,
-        lines,
-    }
-    .render()?;
-    Ok(no_store(html(status, body)))
+    private_page(
+        status,
+        AuditPage {
+            nav: who.nav(),
+            leagues,
+            older: next.map(|n| filters.link(Some(n))),
+            csv: filters.link(None),
+            paged: !filters.before.trim().is_empty(),
+            errors,
+            filters,
+            lines,
+        },
+    )
 }
 
 /// A filter the service refused (an unknown league or user, a bad id), for the form; any

@@ -1,5 +1,6 @@
 //! `/admin/backup`: a download of a fresh copy of the whole database.
 
+use crate::web::respond::private_page;
 use actix_web::http::{StatusCode, header};
 use actix_web::{HttpResponse, get, post, web};
 use askama::Template;
@@ -10,7 +11,7 @@ use crate::service::views::admin_views;
 use crate::web::AppState;
 use crate::web::error::PageError;
 use crate::web::extract::{Admin, CsrfForm};
-use crate::web::respond::{html, no_store};
+use crate::web::respond::no_store;
 use crate::web::view::nav::Nav;
 
 #[derive(Template)]
@@ -26,12 +27,13 @@ pub(super) async fn backup_page(
     state: web::Data<AppState>,
     Admin(who): Admin,
 ) -> Result<HttpResponse, PageError> {
-    let body = BackupPage {
-        nav: who.nav(),
-        sqlite: state.db.kind() == StoreKind::Sqlite,
-    }
-    .render()?;
-    Ok(no_store(html(StatusCode::OK, body)))
+    private_page(
+        StatusCode::OK,
+        BackupPage {
+            nav: who.nav(),
+            sqlite: state.db.kind() == StoreKind::Sqlite,
+        },
+    )
 }
 
 /// A fresh `VACUUM INTO` copy (integrity checked), sent as a download (404 on PostgreSQL).

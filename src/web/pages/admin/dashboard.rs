@@ -2,6 +2,7 @@
 //! require ratings: for chasing the supervisors) and the accounts, with a link to the
 //! accounts page (`/admin/users`), where they are managed; whether notices by email are sent.
 
+use crate::web::respond::private_page;
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, get, web};
 use askama::Template;
@@ -13,7 +14,6 @@ use crate::service::views::admin_views;
 use crate::web::AppState;
 use crate::web::error::PageError;
 use crate::web::extract::Admin;
-use crate::web::respond::{html, no_store};
 use crate::web::view::nav::Nav;
 use crate::web::view::time;
 
@@ -142,24 +142,25 @@ pub(super) async fn dashboard(
         .into_iter()
         .map(|(status, n)| (status.as_str(), n))
         .collect();
-    let body = DashboardPage {
-        nav: who.nav(),
-        mail: state.mail.clone(),
-        notices,
-        deleted: just_deleted(req.query_string()),
-        first_steps: first_steps(view.leagues.len(), supervisors),
-        leagues: view.leagues.into_iter().map(|l| (l.slug, l.name)).collect(),
-        rating_leagues: view.rating_leagues,
-        unrated,
-        users: view
-            .accounts
-            .into_iter()
-            .map(|a| UserLine {
-                username: a.username,
-                role: a.role.as_str(),
-            })
-            .collect(),
-    }
-    .render()?;
-    Ok(no_store(html(StatusCode::OK, body)))
+    private_page(
+        StatusCode::OK,
+        DashboardPage {
+            nav: who.nav(),
+            mail: state.mail.clone(),
+            notices,
+            deleted: just_deleted(req.query_string()),
+            first_steps: first_steps(view.leagues.len(), supervisors),
+            leagues: view.leagues.into_iter().map(|l| (l.slug, l.name)).collect(),
+            rating_leagues: view.rating_leagues,
+            unrated,
+            users: view
+                .accounts
+                .into_iter()
+                .map(|a| UserLine {
+                    username: a.username,
+                    role: a.role.as_str(),
+                })
+                .collect(),
+        },
+    )
 }

@@ -3,6 +3,7 @@
 //! the service calls the API uses (one transaction, audited).
 
 use crate::domain::Slug;
+use crate::web::respond::private_page;
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, get, post, web};
 use askama::Template;
@@ -19,7 +20,6 @@ use crate::service::{ServiceError, term::leagues, views::admin_views};
 use crate::web::AppState;
 use crate::web::error::PageError;
 use crate::web::extract::{Admin, Authed, CsrfForm};
-use crate::web::respond::{html, no_store};
 use crate::web::view::nav::Nav;
 
 struct StageFields {
@@ -294,24 +294,25 @@ fn render_league_form(
             unknown: !v.is_empty() && Tiebreak::parse(v).is_none(),
         })
         .collect();
-    let body = LeagueFormPage {
-        nav: who.nav(),
-        editing: editing.map(Slug::to_string),
-        action: action_of(editing),
-        stages,
-        presets: presets().iter().map(|p| (p.name, p.title)).collect(),
-        tiebreaks: Tiebreak::DEFAULT_ORDER
-            .iter()
-            .map(|t| (t.as_str(), t.words()))
-            .collect(),
-        slots,
-        settings: SettingsFields::of(&form, &errors),
-        error_target: error_target(&errors),
-        form,
-        errors: errors.clone(),
-    }
-    .render()?;
-    Ok(no_store(html(errors.status(), body)))
+    private_page(
+        errors.status(),
+        LeagueFormPage {
+            nav: who.nav(),
+            editing: editing.map(Slug::to_string),
+            action: action_of(editing),
+            stages,
+            presets: presets().iter().map(|p| (p.name, p.title)).collect(),
+            tiebreaks: Tiebreak::DEFAULT_ORDER
+                .iter()
+                .map(|t| (t.as_str(), t.words()))
+                .collect(),
+            slots,
+            settings: SettingsFields::of(&form, &errors),
+            error_target: error_target(&errors),
+            form,
+            errors: errors.clone(),
+        },
+    )
 }
 
 struct StagePreview {
@@ -471,19 +472,20 @@ fn render_league_preview(
         settings,
         settings_kept,
     } = checked;
-    let body = LeaguePreviewPage {
-        nav: who.nav(),
-        editing: editing.map(Slug::to_string),
-        action: action_of(editing),
-        form: form.normalized(),
-        slug: slug.to_string(),
-        stages: stage_previews(&input, &rules),
-        tiebreak: tiebreak_words(input.tiebreak_order.as_deref().unwrap_or_default()),
-        settings: settings.describe(),
-        settings_kept,
-    }
-    .render()?;
-    Ok(no_store(html(StatusCode::OK, body)))
+    private_page(
+        StatusCode::OK,
+        LeaguePreviewPage {
+            nav: who.nav(),
+            editing: editing.map(Slug::to_string),
+            action: action_of(editing),
+            form: form.normalized(),
+            slug: slug.to_string(),
+            stages: stage_previews(&input, &rules),
+            tiebreak: tiebreak_words(input.tiebreak_order.as_deref().unwrap_or_default()),
+            settings: settings.describe(),
+            settings_kept,
+        },
+    )
 }
 
 /// Each stage's rules in words, with where they come from.

@@ -2,6 +2,7 @@
 //! a filtered view is a link), each with its tries and the relay's last answer; a failed one
 //! has a button that sends it again.
 
+use crate::web::respond::private_page;
 use actix_web::{HttpResponse, get, post, web};
 use askama::Template;
 use serde::Deserialize;
@@ -13,7 +14,7 @@ use crate::service::notices::listing::{self, NoticeEntry, NoticeStatus};
 use crate::web::AppState;
 use crate::web::error::PageError;
 use crate::web::extract::{Admin, CsrfForm};
-use crate::web::respond::{html, no_store, see_other};
+use crate::web::respond::see_other;
 use crate::web::view::nav::Nav;
 use crate::web::view::time::{Stamp, stamp};
 
@@ -111,17 +112,18 @@ pub(super) async fn notices_page(
         .iter()
         .filter(|l| l.notice.status == NoticeStatus::Failed)
         .count();
-    let body = NoticesPage {
-        nav: who.nav(),
-        relay: state.mail.clone(),
-        leagues,
-        filters,
-        errors,
-        lines,
-        failed,
-    }
-    .render()?;
-    Ok(no_store(html(status, body)))
+    private_page(
+        status,
+        NoticesPage {
+            nav: who.nav(),
+            relay: state.mail.clone(),
+            leagues,
+            filters,
+            errors,
+            lines,
+            failed,
+        },
+    )
 }
 
 /// The league a "send every failed notice again" form is about (empty: every league).

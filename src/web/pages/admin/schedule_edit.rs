@@ -8,6 +8,7 @@
 //! schedule page (422 with what was typed, 409 with the match as it is now).
 
 use crate::domain::Slug;
+use crate::web::respond::private_page;
 use actix_web::dev::Payload;
 use actix_web::http::StatusCode;
 use actix_web::{FromRequest, HttpRequest, HttpResponse, post, web};
@@ -25,7 +26,7 @@ use crate::service::term::reschedule::{self, CallOff, MatchChange, NightMove};
 use crate::web::AppState;
 use crate::web::error::{AppError, PageError};
 use crate::web::extract::{Admin, Authed, CsrfForm};
-use crate::web::respond::{html, no_store, see_other};
+use crate::web::respond::see_other;
 use crate::web::view::nav::Nav;
 use crate::web::view::schedule_admin::{
     CallOffForm, ChangeForm, MoveForm, long_day, short_day, status_words,
@@ -279,12 +280,31 @@ struct CancelPage {
     nav: Nav,
     slug: String,
     name: String,
-    id: MatchId,
-    label: String,
-    when: String,
-    table: String,
+    m: MatchFacts,
     version: String,
     reason: String,
+}
+
+/// A match as a page that confirms a change names it: "M12 (Team 3 v Team 4)", its time and
+/// its table, in words.
+pub(super) struct MatchFacts {
+    pub id: MatchId,
+    pub label: String,
+    pub when: String,
+    pub table: String,
+}
+
+impl MatchFacts {
+    pub(super) fn of(m: &ScheduleMatch) -> Self {
+        MatchFacts {
+            id: m.id,
+            label: format!("M{} ({} v {})", m.id, m.team_a.name, m.team_b.name),
+            when: m
+                .scheduled_at
+                .map_or_else(|| "No time yet".into(), time::scheduled),
+            table: m.table.clone().unwrap_or_else(|| "no table".into()),
+        }
+    }
 }
 
 /// A cancel is asked about first (nothing written): it cannot be undone. A cancel that
@@ -303,25 +323,21 @@ pub(super) async fn cancel_match(
     if !ask {
         return call_off(&state, posted, MatchStatus::Cancelled).await;
     }
-    let body = CancelPage {
-        nav: posted.who.nav(),
-        slug: view.slug.clone(),
-        name: view.name.clone(),
-        id: m.id,
-        label: format!("M{} ({} v {})", m.id, m.team_a.name, m.team_b.name),
-        when: m
-            .scheduled_at
-            .map_or_else(|| "No time yet".into(), time::scheduled),
-        table: m.table.clone().unwrap_or_else(|| "no table".into()),
-        version: if posted.form.expected_version.trim().is_empty() {
-            m.version.to_string()
-        } else {
-            posted.form.expected_version.trim().to_string()
+    private_page(
+        StatusCode::OK,
+        CancelPage {
+            nav: posted.who.nav(),
+            slug: view.slug.clone(),
+            name: view.name.clone(),
+            m: MatchFacts::of(m),
+            version: if posted.form.expected_version.trim().is_empty() {
+                m.version.to_string()
+            } else {
+                posted.form.expected_version.trim().to_string()
+            },
+            reason: posted.form.reason.clone(),
         },
-        reason: posted.form.reason.clone(),
-    }
-    .render()?;
-    Ok(no_store(html(StatusCode::OK, body)))
+    )
 }
 
 struct PreviewLine {
@@ -384,38 +400,39 @@ async fn move_preview(
     } else {
         StatusCode::OK
     };
-    let body = MovePage {
-        nav: who.nav(),
-        slug: view.slug.clone(),
-        name: view.name.clone(),
-        from: preview.from.to_string(),
-        to: preview.to.to_string(),
-        from_words: long_day(preview.from),
-        to_words: long_day(preview.to),
-        to_short: short_day(preview.to),
-        group: group.to_string(),
-        seen: preview.fingerprint(),
-        moving: preview
-            .moving
-            .iter()
-            .map(|m| preview_line(&m.game, Some(m.to)))
-            .collect(),
-        staying: preview
-            .staying
-            .iter()
-            .map(|m| preview_line(m, None))
-            .collect(),
-        already: preview
-            .already
-            .iter()
-            .map(|m| preview_line(m, None))
-            .collect(),
-        clashes,
-        changed,
-        reason: reason.to_string(),
-    }
-    .render()?;
-    Ok(no_store(html(status, body)))
+    private_page(
+        status,
+        MovePage {
+            nav: who.nav(),
+            slug: view.slug.clone(),
+            name: view.name.clone(),
+            from: preview.from.to_string(),
+            to: preview.to.to_string(),
+            from_words: long_day(preview.from),
+            to_words: long_day(preview.to),
+            to_short: short_day(preview.to),
+            group: group.to_string(),
+            seen: preview.fingerprint(),
+            moving: preview
+                .moving
+                .iter()
+                .map(|m| preview_line(&m.game, Some(m.to)))
+                .collect(),
+            staying: preview
+                .staying
+                .iter()
+                .map(|m| preview_line(m, None))
+                .collect(),
+            already: preview
+                .already
+                .iter()
+                .map(|m| preview_line(m, None))
+                .collect(),
+            clashes,
+            changed,
+            reason: reason.to_string(),
+        },
+    )
 }
 
 #[post("/admin/leagues/{slug}/nights/move")]

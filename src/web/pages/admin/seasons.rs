@@ -7,11 +7,13 @@
 //! Each write is one call of `service::term::seasons` or `service::league_doc` (which audit it); a
 //! refusal is shown on the same page, focused, with every typed value kept.
 
+use crate::web::respond::private_page;
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, get, post, web};
 use askama::Template;
 use serde::Deserialize;
 
+use super::schedule_edit::MatchFacts;
 use super::{Done, Errors, done, fixable};
 use crate::domain::{MatchId, MatchStatus, Slug};
 use crate::service::league_doc::{self, ImportInput};
@@ -22,9 +24,8 @@ use crate::web::AppState;
 use crate::web::api::league_doc::IMPORT_LIMIT;
 use crate::web::error::{AppError, PageError};
 use crate::web::extract::{Admin, Authed, CsrfForm};
-use crate::web::respond::{html, no_store, see_other};
+use crate::web::respond::see_other;
 use crate::web::view::nav::Nav;
-use crate::web::view::time;
 
 /// The status of a page showing a refusal: 409 for a conflict, else 422.
 fn refusal_status(e: &ServiceError) -> StatusCode {
@@ -85,18 +86,19 @@ async fn confirm_page(
     };
     let errors = refusal.map_or_else(Errors::default, |e| Errors::of("season", &[], e));
     let status = refusal.map_or(StatusCode::OK, refusal_status);
-    let body = ConfirmPage {
-        nav: who.nav(),
-        slug: view.slug,
-        name: view.name,
-        closing,
-        archived: view.archived,
-        champion: view.champion.map(|t| t.name),
-        unplayed,
-        errors,
-    }
-    .render()?;
-    Ok(no_store(html(status, body)))
+    private_page(
+        status,
+        ConfirmPage {
+            nav: who.nav(),
+            slug: view.slug,
+            name: view.name,
+            closing,
+            archived: view.archived,
+            champion: view.champion.map(|t| t.name),
+            unplayed,
+            errors,
+        },
+    )
 }
 
 #[get("/admin/leagues/{slug}/archive")]
@@ -197,17 +199,18 @@ async fn league_delete_page(
     let view = admin_views::league_admin(&state.db, &who.user, slug).await?;
     let errors = refusal.map_or_else(Errors::default, |e| Errors::of("league", &[], e));
     let status = refusal.map_or(StatusCode::OK, refusal_status);
-    let body = LeagueDeletePage {
-        nav: who.nav(),
-        slug: view.league.row.slug.to_string(),
-        name: view.league.row.name.clone(),
-        teams: view.teams.len(),
-        players: view.teams.iter().map(|t| t.players.len()).sum(),
-        matches: view.matches.len(),
-        errors,
-    }
-    .render()?;
-    Ok(no_store(html(status, body)))
+    private_page(
+        status,
+        LeagueDeletePage {
+            nav: who.nav(),
+            slug: view.league.row.slug.to_string(),
+            name: view.league.row.name.clone(),
+            teams: view.teams.len(),
+            players: view.teams.iter().map(|t| t.players.len()).sum(),
+            matches: view.matches.len(),
+            errors,
+        },
+    )
 }
 
 #[get("/admin/leagues/{slug}/delete")]
@@ -272,15 +275,16 @@ async fn clone_page(
         Errors::of("clone", &["name", "slug"], e)
     });
     let status = refusal.map_or(StatusCode::OK, refusal_status);
-    let body = ClonePage {
-        nav: who.nav(),
-        slug: view.slug,
-        name: view.name,
-        form,
-        errors,
-    }
-    .render()?;
-    Ok(no_store(html(status, body)))
+    private_page(
+        status,
+        ClonePage {
+            nav: who.nav(),
+            slug: view.slug,
+            name: view.name,
+            form,
+            errors,
+        },
+    )
 }
 
 #[get("/admin/leagues/{slug}/clone")]
@@ -346,8 +350,7 @@ fn import_page(
         Errors::of("import", &["slug", "name", "document"], e)
     });
     let status = refusal.map_or(StatusCode::OK, refusal_status);
-    let body = ImportPage { nav, form, errors }.render()?;
-    Ok(no_store(html(status, body)))
+    private_page(status, ImportPage { nav, form, errors })
 }
 
 #[get("/admin/leagues/import")]
@@ -439,10 +442,7 @@ struct DeletePage {
     nav: Nav,
     slug: String,
     name: String,
-    id: MatchId,
-    label: String,
-    when: String,
-    table: String,
+    m: MatchFacts,
     errors: Errors,
 }
 
@@ -458,7 +458,6 @@ pub(super) async fn delete_match(
     let (slug, id) = path.into_inner();
     let view = admin_schedule::schedule_admin(&state.db, &who.user, &slug).await?;
     let m = view.by_id(id).ok_or(PageError(AppError::NotFound))?;
-    let label = format!("M{} ({} v {})", m.id, m.team_a.name, m.team_b.name);
     let refusal = if form.confirm.trim() == "1" {
         match seasons::delete_match(&state.db, &who.user, id).await {
             Ok(()) => {
@@ -473,18 +472,14 @@ pub(super) async fn delete_match(
         None
     };
     let status = refusal.as_ref().map_or(StatusCode::OK, refusal_status);
-    let body = DeletePage {
-        nav: who.nav(),
-        slug: view.slug.clone(),
-        name: view.name.clone(),
-        id: m.id,
-        when: m
-            .scheduled_at
-            .map_or_else(|| "No time yet".into(), time::scheduled),
-        table: m.table.clone().unwrap_or_else(|| "no table".into()),
-        label,
-        errors: refusal.map_or_else(Errors::default, |e| Errors::of("delete", &[], &e)),
-    }
-    .render()?;
-    Ok(no_store(html(status, body)))
+    private_page(
+        status,
+        DeletePage {
+            nav: who.nav(),
+            slug: view.slug.clone(),
+            name: view.name.clone(),
+            m: MatchFacts::of(m),
+            errors: refusal.map_or_else(Errors::default, |e| Errors::of("delete", &[], &e)),
+        },
+    )
 }

@@ -1,6 +1,7 @@
 //! The clear conflict page (409): what happened (focused, "Error: " in the title), the
 //! current state, a link to reload.
 
+use crate::web::respond::private_page;
 use actix_web::HttpResponse;
 use actix_web::http::StatusCode;
 use askama::Template;
@@ -13,7 +14,6 @@ use crate::service::night::match_view::MatchView;
 use crate::web::AppState;
 use crate::web::error::PageError;
 use crate::web::extract::Authed;
-use crate::web::respond::{html, no_store};
 use crate::web::view::nav::Nav;
 
 #[derive(Template)]
@@ -36,15 +36,16 @@ pub(super) async fn conflict(
     message: String,
 ) -> Result<HttpResponse, PageError> {
     let view = supervised(state, who, id).await?;
-    let body = ConflictPage {
-        nav: who.nav(),
-        result: result_words(&view),
-        m: view,
-        message,
-        stale: code == ErrorCode::VersionConflict,
-    }
-    .render()?;
-    Ok(no_store(html(StatusCode::CONFLICT, body)))
+    private_page(
+        StatusCode::CONFLICT,
+        ConflictPage {
+            nav: who.nav(),
+            result: result_words(&view),
+            m: view,
+            message,
+            stale: code == ErrorCode::VersionConflict,
+        },
+    )
 }
 
 /// The answer to a console post once the service has answered: back to the console when it

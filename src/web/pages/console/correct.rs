@@ -3,6 +3,7 @@
 //! the page that shows exactly what resets and asks to confirm it (docs/scoring.md,
 //! "Playoffs").
 
+use crate::web::respond::private_page;
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, get, post, web};
 use askama::Template;
@@ -21,7 +22,6 @@ use crate::web::AppState;
 use crate::web::error::{AppError, PageError};
 use crate::web::extract::{Authed, CsrfForm, Supervisor};
 use crate::web::pages::hand_form::form_error;
-use crate::web::respond::{html, no_store};
 use crate::web::view::nav::Nav;
 use crate::web::view::scoresheet::{bids_text, tricks_text};
 
@@ -124,17 +124,18 @@ async fn render_edit(
                 .unwrap_or_default(),
         })
         .collect();
-    let body = EditPage {
-        nav: who.nav(),
-        summary: form.summary.take(),
-        m: view,
-        number,
-        f: form,
-        history,
-        match_data,
-    }
-    .render()?;
-    Ok(no_store(html(status, body)))
+    private_page(
+        status,
+        EditPage {
+            nav: who.nav(),
+            summary: form.summary.take(),
+            m: view,
+            number,
+            f: form,
+            history,
+            match_data,
+        },
+    )
 }
 
 #[get("/supervise/matches/{id}/hands/{number}/edit")]
@@ -263,18 +264,19 @@ async fn render_reset(
             hands: m.hands.len(),
         });
     }
-    let body = ResetPage {
-        nav: who.nav(),
-        m: view,
-        number,
-        reason: reason.to_string(),
-        resets,
-        fields: fields
-            .iter()
-            .filter(|(name, _)| name != "csrf" && name != "reset_bracket_path")
-            .cloned()
-            .collect(),
-    }
-    .render()?;
-    Ok(no_store(html(StatusCode::CONFLICT, body)))
+    private_page(
+        StatusCode::CONFLICT,
+        ResetPage {
+            nav: who.nav(),
+            m: view,
+            number,
+            reason: reason.to_string(),
+            resets,
+            fields: fields
+                .iter()
+                .filter(|(name, _)| name != "csrf" && name != "reset_bracket_path")
+                .cloned()
+                .collect(),
+        },
+    )
 }

@@ -3,6 +3,7 @@
 //! sportsmanship ratings not given yet), with the rest of the week, the earlier days and the
 //! matches without a time folded away — each a link to its console.
 
+use crate::web::respond::private_page;
 use std::collections::HashSet;
 
 use actix_web::http::StatusCode;
@@ -15,7 +16,6 @@ use crate::service::night::tonight::{self as service, Listed};
 use crate::web::AppState;
 use crate::web::error::PageError;
 use crate::web::extract::Supervisor;
-use crate::web::respond::{html, no_store};
 use crate::web::view::nav::Nav;
 
 struct ListItem {
@@ -96,14 +96,15 @@ pub(super) async fn tonight(
             .map(|l| ListItem::of(l, &missing))
             .collect()
     };
-    let body = TonightPage {
-        nav: who.nav(),
-        date: clock.local_now().0.format("%a %-d %b").to_string(),
-        today: items(list.today),
-        later: items(list.later),
-        earlier: items(list.earlier),
-        untimed: items(list.untimed),
-    }
-    .render()?;
-    Ok(no_store(html(StatusCode::OK, body)))
+    private_page(
+        StatusCode::OK,
+        TonightPage {
+            nav: who.nav(),
+            date: clock.local_now().0.format("%a %-d %b").to_string(),
+            today: items(list.today),
+            later: items(list.later),
+            earlier: items(list.earlier),
+            untimed: items(list.untimed),
+        },
+    )
 }
