@@ -60,6 +60,8 @@ error_codes! {
     InvalidUser => "invalid_user",
     InvalidSchedule => "invalid_schedule",
     InvalidMatch => "invalid_match",
+    /// A match given a supervisor who does not supervise its league (or no such account).
+    InvalidSupervisor => "invalid_supervisor",
     InvalidCorrection => "invalid_correction",
     IdempotencyKeyReused => "idempotency_key_reused",
     InvalidForfeit => "invalid_forfeit",

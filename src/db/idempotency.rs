@@ -22,6 +22,8 @@ pub struct IdempotencyRecord {
     pub sportsmanship: Option<String>,
     /// The first request asked for the light answer (`Prefer: return=minimal`).
     pub minimal: bool,
+    /// The match's supervisor it named (migration 0031).
+    pub supervisor_name: Option<String>,
 }
 
 /// The record of idempotency key `key` of the match, if it is kept.
@@ -32,7 +34,7 @@ pub async fn idempotency_record(
 ) -> sqlx::Result<Option<IdempotencyRecord>> {
     on_store!(conn, |c| sqlx::query_as(
         "SELECT request, hand_id, version, table_name, time_called_at, team_a_name, team_b_name,
-                sportsmanship, minimal
+                sportsmanship, minimal, supervisor_name
          FROM idempotency_keys WHERE match_id = $1 AND key = $2"
     )
     .bind(match_id)
@@ -50,8 +52,9 @@ pub async fn save_idempotency_record(
 ) -> sqlx::Result<()> {
     on_store!(conn, execute sqlx::query(
         "INSERT INTO idempotency_keys (match_id, key, request, hand_id, version, table_name,
-             time_called_at, team_a_name, team_b_name, sportsmanship, created_at, minimal)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
+             time_called_at, team_a_name, team_b_name, sportsmanship, created_at, minimal,
+             supervisor_name)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
     )
     .bind(match_id)
     .bind(key)
@@ -64,7 +67,8 @@ pub async fn save_idempotency_record(
     .bind(&record.team_b_name)
     .bind(&record.sportsmanship)
     .bind(now)
-    .bind(record.minimal))?;
+    .bind(record.minimal)
+    .bind(&record.supervisor_name))?;
     Ok(())
 }
 

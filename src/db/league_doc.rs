@@ -130,6 +130,7 @@ pub const TABLES: &[Table] = &[
             ("league_id", Ref::League),
             ("team_a", Ref::Row("teams")),
             ("team_b", Ref::Row("teams")),
+            ("supervisor_id", Ref::User(Missing::Nobody)),
         ],
     },
     Table {

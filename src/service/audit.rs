@@ -202,6 +202,7 @@ fn verb(action: &str) -> String {
         "forfeit" => "recorded a forfeit in",
         "call_time" => "called time in",
         "change_table" => "moved to another table",
+        "give_supervisor" => "gave a supervisor to",
         "check_in" => "checked a team in for",
         "undo_check_in" => "undid a check-in for",
         "lineup" | "set_lineup" => "set a lineup for",

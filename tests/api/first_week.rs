@@ -465,3 +465,157 @@ async fn the_delete_page_says_what_goes_and_deletes_only_when_confirmed() {
         "{page}"
     );
 }
+
+/// The position of `needle` in `html`, which must hold it.
+fn at(html: &str, needle: &str) -> usize {
+    html.find(needle)
+        .unwrap_or_else(|| panic!("{needle} not on the page"))
+}
+
+/// A match given to one of its league's supervisors: its JSON names them, their
+/// `/supervise` shows it first ("Yours tonight"), an account that does not supervise the
+/// league is refused (nothing written), the schedule page's form sets it too, and taking
+/// the supervisor off the league takes their matches back.
+#[actix_web::test]
+async fn a_match_is_given_to_one_of_its_leagues_supervisors() {
+    let app = spawn_app().await;
+    let admin = app.api_user("coord", Role::Admin).await;
+    app.api_user("kim", Role::Supervisor).await;
+    app.api_user("lee", Role::Supervisor).await;
+    app.api_user("out", Role::Supervisor).await;
+    let teams = app.league(&admin, "fall", json!("classic"), 4).await;
+    for username in ["kim", "lee"] {
+        let r = admin
+            .post(
+                "/api/v1/leagues/fall/supervisors",
+                &json!({"username": username}),
+            )
+            .await;
+        assert_eq!(r.status(), 204, "{username}");
+    }
+    let mut ids = Vec::new();
+    for (i, table) in [(0, "Table 1"), (2, "Table 2")] {
+        let m = admin.add_match("fall", teams[i], teams[i + 1], table).await;
+        let id = m["id"].as_i64().unwrap();
+        admin.start_match(id).await;
+        ids.push(id);
+    }
+    let (mine, other) = (ids[0], ids[1]);
+    let give = |id: i64, supervisor: Value| {
+        let admin = &admin;
+        async move {
+            let now =
+                json_with_status(admin.get(&format!("/api/v1/matches/{id}")).await, 200, "m").await;
+            let body = json!({"supervisor": supervisor, "expected_version": now["version"]});
+            admin.patch(&format!("/api/v1/matches/{id}"), &body).await
+        }
+    };
+    let given = json_with_status(give(mine, json!("KIM")).await, 200, "kim").await;
+    assert_eq!(given["supervisor"], "kim", "the account's own spelling");
+    let read = json_with_status(app.get(&format!("/api/v1/matches/{mine}")).await, 200, "m").await;
+    assert_eq!(read["supervisor"], "kim");
+    assert_eq!(read["table"], "Table 1", "nothing else changed");
+
+    let before = app.tables().await;
+    for refused in ["nobody", "out", "coord"] {
+        let error =
+            expect_error(give(other, json!(refused)).await, 422, "invalid_supervisor").await;
+        assert_eq!(error["field"], "supervisor", "{refused}: {error}");
+    }
+    app.assert_nothing_written(&before, "a supervisor refused")
+        .await;
+
+    // Kim sees the match first; Lee, who has none, sees today's as before.
+    let kim = app.browser("kim").await;
+    let html = kim.get("/supervise").await.text().await.unwrap();
+    assert!(
+        at(&html, "id=\"yours\"") < at(&html, &format!("id=\"match-{mine}\""))
+            && at(&html, &format!("id=\"match-{mine}\"")) < at(&html, "id=\"today\"")
+            && at(&html, "id=\"today\"") < at(&html, &format!("id=\"match-{other}\"")),
+        "Kim's match first: {html}"
+    );
+    let html = app
+        .browser("lee")
+        .await
+        .get("/supervise")
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(!html.contains("id=\"yours\""), "{html}");
+    assert!(
+        html.contains(&format!("id=\"match-{mine}\"")),
+        "any may still run it"
+    );
+
+    // The schedule page's form, a name refused by its field with the choice kept.
+    let coord = app.browser("coord").await;
+    let version = |id: i64| {
+        let app = &app;
+        async move {
+            let m =
+                json_with_status(app.get(&format!("/api/v1/matches/{id}")).await, 200, "m").await;
+            m["version"].to_string()
+        }
+    };
+    let path = format!("/admin/leagues/fall/matches/{other}");
+    let v = version(other).await;
+    let r = coord
+        .post_form(&path, &[("expected_version", &v), ("supervisor", "nobody")])
+        .await;
+    assert_eq!(r.status(), 422);
+    let html = crate::helpers::unescape(&r.text().await.unwrap());
+    assert!(
+        html.contains(&format!("id=\"m{other}-supervisor-error\"")),
+        "{html}"
+    );
+    assert!(html.contains("<option value=\"nobody\" selected>"), "kept");
+    let r = coord
+        .post_form(&path, &[("expected_version", &v), ("supervisor", "lee")])
+        .await;
+    assert_eq!(r.status(), 303);
+    let m = json_with_status(app.get(&format!("/api/v1/matches/{other}")).await, 200, "m").await;
+    assert_eq!(m["supervisor"], "lee");
+
+    // None again; then Kim's, and Kim taken off the league: nobody's.
+    let none = json_with_status(give(mine, Value::Null).await, 200, "none").await;
+    assert_eq!(none["supervisor"], Value::Null);
+    json_with_status(give(mine, json!("kim")).await, 200, "kim again").await;
+    let kim_id = {
+        let mut conn = app.db.read().await.unwrap();
+        spades_im::db::users::by_name(&mut conn, "kim")
+            .await
+            .unwrap()
+            .unwrap()
+            .id
+    };
+    let r = coord
+        .post_form(
+            &format!("/admin/leagues/fall/supervisors/{kim_id}/remove"),
+            &[],
+        )
+        .await;
+    assert_eq!(r.status(), 303);
+    let m = json_with_status(app.get(&format!("/api/v1/matches/{mine}")).await, 200, "m").await;
+    assert_eq!(
+        m["supervisor"],
+        Value::Null,
+        "Kim no longer supervises the league"
+    );
+    let m = json_with_status(app.get(&format!("/api/v1/matches/{other}")).await, 200, "m").await;
+    assert_eq!(m["supervisor"], "lee", "Lee's stays");
+
+    // A hand's first answer, sent again after the match changed hands, names Lee still.
+    let hand = json!({
+        "hand": {"a": {"bids": [4, 3], "tricks": [4, 3]}, "b": {"bids": [3, 3], "tricks": [3, 3]}},
+        "expected_version": m["version"],
+        "idempotency_key": "lee-1",
+    });
+    let hands = format!("/api/v1/matches/{other}/hands");
+    let post = || admin.post(&hands, &hand);
+    let first = json_with_status(post().await, 201, "a hand").await;
+    json_with_status(give(other, Value::Null).await, 200, "nobody's").await;
+    let again = json_with_status(post().await, 201, "the hand again").await;
+    assert_eq!(first, again, "the first answer, as it was");
+    assert_eq!(again["supervisor"], "lee");
+}

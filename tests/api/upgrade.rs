@@ -64,7 +64,8 @@ const ADDED_LEAGUE_FIELDS: &[&str] = &["settings", "archived", "champion"];
 /// - `lineup` (migration 0020, lineups at the table): `{"a": null, "b": null}`.
 /// - `label` (bracket labels): "M5 · Winners semi-final" for a bracket match, `null` for a
 ///   regular-season one (checked below).
-const ADDED_MATCH_FIELDS: &[&str] = &["checked_in", "lineup", "label"];
+/// - `supervisor` (migration 0031, a match given to a supervisor): `null`.
+const ADDED_MATCH_FIELDS: &[&str] = &["checked_in", "lineup", "label", "supervisor"];
 
 /// The bracket labels, added to the bracket's matches (those with `next_slot`) and to the
 /// scoreboard's (those with `league_name`): checked below.
@@ -664,6 +665,7 @@ async fn the_v0_1_database_reads_the_same() {
                 "match {}: not rated",
                 m["id"]
             );
+            assert_eq!(m["supervisor"], Value::Null, "match {}: nobody's", m["id"]);
             let id = m["id"].as_i64().unwrap();
             match labels.get(&id) {
                 Some(label) => assert_eq!(m["label"], label.as_str(), "match {id}"),

@@ -168,7 +168,7 @@ pub fn rule(table: &str, column: &str) -> Option<Rule> {
 fn match_column(column: &str) -> Option<Rule> {
     use Rule::Key;
     Some(match column {
-        "team_a" | "team_b" => Key,
+        "team_a" | "team_b" | "supervisor_id" => Key,
         "stage" => word(read::<Stage>, false),
         "round" => count(1, true),
         "table_name" => Rule::Text {

@@ -453,6 +453,8 @@ fn match_row(row: &Map<String, Value>) -> Option<MatchRow> {
         round: int(row, "round"),
         team_a: TeamId(int(row, "team_a")?),
         team_b: TeamId(int(row, "team_b")?),
+        // Read as the username it is in the document; the gate does not need it.
+        supervisor_id: None,
         table_name: text(row, "table_name").map(String::from),
         scheduled_at: maybe(row, "scheduled_at", |s| LocalTime::parse(s).ok())?,
         status: word(row, "status")?,

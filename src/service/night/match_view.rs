@@ -9,7 +9,7 @@ use crate::db::Db;
 use crate::db::hands::{self as db_hands, HandRow};
 use crate::db::leagues as db_leagues;
 use crate::db::lineups::{self as db_lineups, LineupRow};
-use crate::db::matches::{self as db_matches, MatchRow};
+use crate::db::matches::{self as db_matches, MatchNames, MatchRow};
 use crate::domain::{
     FieldError, ForfeitSide, GameStatus, LocalTime, MatchId, MatchStatus, PlayerId, TeamId,
     Timestamp,
@@ -73,6 +73,9 @@ pub struct MatchView {
     /// Both teams' sportsmanship ratings; present only when the league rates sportsmanship.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub sportsmanship: Option<Ratings>,
+    /// The username of the supervisor the match is given (`null`: none; any supervisor of
+    /// its league may run it).
+    pub supervisor: Option<String>,
 }
 
 /// When each team checked in (`null`: not yet).
@@ -211,7 +214,7 @@ async fn view_labelled(
     let rules = rules_of(m, league)?;
     let (rows, inputs) = stored_hands(conn, m.id).await?;
     let (_, scored) = replay(&rules, m.stage, &inputs)?;
-    let names = db_leagues::team_names(conn, m.team_a, m.team_b).await?;
+    let names = db_matches::names(conn, m).await?;
     let lineups = db_lineups::of_match(conn, m.id).await?;
     Ok(view_of(
         m,
@@ -243,7 +246,7 @@ pub(in crate::service) struct Replayed {
 /// write builds its answer from what it already holds instead of reading it again.
 pub(in crate::service) fn view_of(
     m: &MatchRow,
-    (name_a, name_b): (Option<String>, Option<String>),
+    names: MatchNames,
     league: &League,
     played: Replayed,
 ) -> MatchView {
@@ -279,8 +282,8 @@ pub(in crate::service) fn view_of(
         started_at: m.started_at,
         time_called_at: m.time_called_at,
         ends_at,
-        team_a: team(name_a, m.team_a),
-        team_b: team(name_b, m.team_b),
+        team_a: team(names.a, m.team_a),
+        team_b: team(names.b, m.team_b),
         rules,
         version: m.version,
         hands,
@@ -302,6 +305,7 @@ pub(in crate::service) fn view_of(
         },
         lineup,
         sportsmanship: ratings_of(m, league),
+        supervisor: names.supervisor,
     }
 }
 

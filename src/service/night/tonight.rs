@@ -1,5 +1,6 @@
-//! The supervisor's evening (`/supervise`): today first — the matches in play, then today's
-//! scheduled ones by time, then those finished today — and, for looking back or ahead, the
+//! The supervisor's evening (`/supervise`): today first — the matches given to them, then
+//! the rest in play, today's scheduled ones by time, those finished today — and, for
+//! looking back or ahead, the
 //! rest of the coming week, the earlier days (unplayed past matches, latest results) and the
 //! matches without a time. Read from the cached totals in three bounded queries, however
 //! many matches and hands the leagues have.
@@ -23,6 +24,8 @@ pub const WEEK: u64 = 7;
 /// The parts of the list.
 #[derive(Debug, Clone, Default)]
 pub struct Tonight {
+    /// Of today's, those given to the user: first on the page ("Yours tonight").
+    pub yours: Vec<Listed>,
     /// In play (whatever day they started), then today's scheduled matches by time, then
     /// today's finished ones, latest first.
     pub today: Vec<Listed>,
@@ -42,6 +45,8 @@ pub struct Listed {
     pub summary: MatchSummary,
     /// Scheduled (not started) on the day of `now`.
     pub today: bool,
+    /// Given to the user who asks (its `supervisor`).
+    pub yours: bool,
 }
 
 /// The matches `user` may run (every league's for the coordinator), as of the clock's now, in
@@ -65,10 +70,10 @@ pub async fn tonight(db: &Db, user: &User) -> Result<Tonight, ServiceError> {
     let finished = db_tonight::finished(conn, supervisor, RECENT).await?;
 
     let mut list = Tonight {
-        today: listed(conn, live, today).await?,
+        today: listed(conn, live, (today, user)).await?,
         ..Tonight::default()
     };
-    for item in listed(conn, scheduled, today).await? {
+    for item in listed(conn, scheduled, (today, user)).await? {
         match item.summary.scheduled_at.map(|t| t.0.date()) {
             None => list.untimed.push(item),
             Some(d) if d == today => list.today.push(item),
@@ -87,13 +92,17 @@ pub async fn tonight(db: &Db, user: &User) -> Result<Tonight, ServiceError> {
             (r.m.id, day)
         })
         .collect();
-    for item in listed(conn, finished, today).await? {
+    for item in listed(conn, finished, (today, user)).await? {
         if started_on.get(&item.summary.id) == Some(&Some(today)) {
             list.today.push(item);
         } else {
             list.earlier.push(item);
         }
     }
+    let (yours, others) = std::mem::take(&mut list.today)
+        .into_iter()
+        .partition(|item| item.yours);
+    (list.yours, list.today) = (yours, others);
     Ok(list)
 }
 
@@ -102,7 +111,7 @@ pub async fn tonight(db: &Db, user: &User) -> Result<Tonight, ServiceError> {
 async fn listed(
     conn: &mut Conn,
     rows: Vec<ListedRow>,
-    today: NaiveDate,
+    (today, user): (NaiveDate, &User),
 ) -> Result<Vec<Listed>, ServiceError> {
     let mut leagues: Vec<_> = rows.iter().map(|r| r.m.league_id).collect();
     leagues.sort();
@@ -133,6 +142,7 @@ async fn listed(
                 league_name: r.league_name,
                 summary,
                 today,
+                yours: r.m.supervisor_id == Some(user.id),
             })
         })
         .collect())

@@ -10,7 +10,7 @@ use chrono::{NaiveDate, NaiveDateTime};
 
 use crate::db::matches::MatchRow;
 use crate::db::{Conn, Db, leagues as db_leagues, matches as db_matches};
-use crate::domain::{LocalTime, MatchId, MatchStatus, TeamId};
+use crate::domain::{LocalTime, MatchId, MatchStatus, TeamId, UserId};
 use crate::rules::Stage;
 use crate::service::term::leagues::league_row;
 use crate::service::term::reschedule::{self, NightMove};
@@ -35,6 +35,8 @@ pub struct ScheduleMatch {
     pub score_b: i64,
     /// What a change must name as `expected_version`.
     pub version: i64,
+    /// The username of the supervisor it is given, if any.
+    pub supervisor: Option<String>,
 }
 
 impl ScheduleMatch {
@@ -62,6 +64,8 @@ pub struct ScheduleAdmin {
     pub has_divisions: bool,
     /// The league's blackout nights (`settings.blackouts`).
     pub blackouts: BTreeSet<NaiveDate>,
+    /// The usernames of the league's supervisors, who a match may be given to.
+    pub supervisors: Vec<String>,
 }
 
 /// The blackout nights of league `row`; none when its stored settings do not read (the
@@ -100,9 +104,14 @@ fn started(status: MatchStatus) -> bool {
 
 fn lines(
     rows: Vec<MatchRow>,
-    names: &HashMap<TeamId, String>,
+    (names, supervisors): (&HashMap<TeamId, String>, &[(UserId, String)]),
     mut labels: HashMap<MatchId, String>,
 ) -> Vec<ScheduleMatch> {
+    let supervisor = |id: Option<UserId>| {
+        let id = id?;
+        let found = supervisors.iter().find(|(s, _)| *s == id);
+        Some(found.map_or_else(|| format!("account {id}"), |(_, name)| name.clone()))
+    };
     let team = |id: TeamId| TeamRef {
         id,
         name: names.get(&id).cloned().unwrap_or_else(|| format!("#{id}")),
@@ -122,6 +131,7 @@ fn lines(
             score_a: m.score_a,
             score_b: m.score_b,
             version: m.version,
+            supervisor: supervisor(m.supervisor_id),
         })
         .collect()
 }
@@ -175,19 +185,21 @@ pub(crate) async fn load_admin(
         }
     }
     let blackouts = blackouts_of(&league);
+    let supervisors = db_leagues::supervisors(conn, league.id).await?;
     Ok(ScheduleAdmin {
         slug: league.slug.to_string(),
         name: league.name,
         active,
         matches: lines(
             rows,
-            &names,
+            (&names, &supervisors),
             crate::service::playoffs::labels_of_league(conn, league.id).await?,
         ),
         missing_pairings,
         archived: league.archived,
         has_divisions,
         blackouts,
+        supervisors: supervisors.into_iter().map(|(_, name)| name).collect(),
     })
 }
 
@@ -253,7 +265,7 @@ pub async fn night_preview(
         .filter(|m| on(to, m) && m.status != MatchStatus::Cancelled)
         .cloned()
         .collect();
-    let moving: Vec<Moving> = lines(moving_rows, &names, labels.clone())
+    let moving: Vec<Moving> = lines(moving_rows, (&names, &[]), labels.clone())
         .into_iter()
         .map(|game| {
             let time = game.scheduled_at.map(|t| t.0.time()).unwrap_or_default();
@@ -263,7 +275,7 @@ pub async fn night_preview(
             }
         })
         .collect();
-    let already = lines(already_rows, &names, labels.clone());
+    let already = lines(already_rows, (&names, &[]), labels.clone());
     let mut clashes = Vec::new();
     for m in &moving {
         for clash in clashes_of(&m.game, m.to, &already) {
@@ -287,7 +299,7 @@ pub async fn night_preview(
         from,
         to,
         moving,
-        staying: lines(staying_rows, &names, labels),
+        staying: lines(staying_rows, (&names, &[]), labels),
         already,
         clashes,
     })
@@ -496,7 +508,11 @@ pub async fn warnings_after_write(
         .await?
         .map(|row| blackouts_of(&row))
         .unwrap_or_default();
-    Ok(warnings_among(&lines(rows, &names, labels), id, &blackouts))
+    Ok(warnings_among(
+        &lines(rows, (&names, &[]), labels),
+        id,
+        &blackouts,
+    ))
 }
 
 /// Match `m` and the matches of its league it may clash with: those of its night (a table

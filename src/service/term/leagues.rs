@@ -619,6 +619,8 @@ pub async fn unassign_supervisor(
         .map(|u| u.username)
         .unwrap_or_default();
     db_leagues::unassign_supervisor(&mut tx, league.id, user_id).await?;
+    // Their matches of the league are nobody's now (a supervisor the league lacks runs none).
+    crate::db::matches::clear_supervisor(&mut tx, league.id, user_id).await?;
     audit::record(
         &mut tx,
         user,

@@ -9,9 +9,10 @@ use chrono::{NaiveDate, NaiveDateTime};
 use serde::{Deserialize, Deserializer};
 
 use crate::db::Db;
+use crate::db::leagues as db_leagues;
 use crate::db::matches::{self as db_matches, MatchRow, Placement};
 use crate::domain::ErrorCode;
-use crate::domain::{LocalTime, MatchId, MatchStatus, TeamId, TextEnum, parse_day};
+use crate::domain::{LocalTime, MatchId, MatchStatus, TeamId, TextEnum, UserId, parse_day};
 use crate::rules::Stage;
 use crate::service::audit;
 use crate::service::night::match_view::{MatchView, views_after_write};
@@ -50,16 +51,22 @@ pub struct MatchChange {
     pub team_a: Option<crate::domain::TeamId>,
     #[serde(default)]
     pub team_b: Option<crate::domain::TeamId>,
+    /// The username of the supervisor the match is given, one of its league's; `null` for
+    /// none. May change at any time, also once the match started.
+    #[serde(default, deserialize_with = "present")]
+    #[schema(value_type = Option<String>)]
+    pub supervisor: Option<Option<String>>,
     /// The match's version as the caller last saw it (409 `version_conflict` otherwise).
     pub expected_version: i64,
 }
 
 impl MatchChange {
-    fn is_empty(&self) -> bool {
-        self.scheduled_at.is_none()
-            && self.table.is_none()
-            && self.team_a.is_none()
-            && self.team_b.is_none()
+    /// Whether it changes the time, the table or the teams (not only the supervisor).
+    fn places(&self) -> bool {
+        self.scheduled_at.is_some()
+            || self.table.is_some()
+            || self.team_a.is_some()
+            || self.team_b.is_some()
     }
 }
 
@@ -205,7 +212,7 @@ async fn replace(
     Ok(())
 }
 
-/// Changes a match's time, table or teams.
+/// Changes a match's time, table, teams or supervisor.
 #[tracing::instrument(skip_all, fields(user_id = %user.id, match_id = %id))]
 pub async fn change_match(
     db: &Db,
@@ -215,19 +222,42 @@ pub async fn change_match(
 ) -> Result<MatchView, ServiceError> {
     let now = db.clock().now();
     require_admin(user)?;
-    let ChangeFields { when, table } = ChangeFields::of(change)?;
+    let fields = ChangeFields::of(change)?;
     let mut tx = db.write().await?;
     let m = changeable(&mut tx, id, Some(change.expected_version)).await?;
+    let supervisor = match &change.supervisor {
+        Some(name) => Some(supervisor_of(&mut tx, &m, name.as_deref()).await?),
+        None => None,
+    };
+    if change.places() {
+        place_match(&mut tx, db, user, &m, change, fields, now).await?;
+    }
+    if let Some(supervisor) = supervisor {
+        give_supervisor(&mut tx, user, &m, supervisor, now).await?;
+    }
+    tx.commit().await?;
+    Ok(views_after_write(db, &[id]).await?.remove(0))
+}
+
+/// Writes a change's time, table or teams to match `m`, telling its teams of it; a started
+/// match changes only its table.
+async fn place_match(
+    tx: &mut Conn,
+    db: &Db,
+    user: &User,
+    m: &MatchRow,
+    change: &MatchChange,
+    ChangeFields { when, table }: ChangeFields,
+    now: crate::domain::Timestamp,
+) -> Result<(), ServiceError> {
     let reteam = change.team_a.is_some() || change.team_b.is_some();
     if !m.status.is_unstarted() {
         if when.is_some() || reteam {
-            return Err(started(&m, "the time and the teams change on"));
+            return Err(started(m, "the time and the teams change on"));
         }
-        change_table(&mut tx, user, &m, table.flatten(), now).await?;
-        tx.commit().await?;
-        return Ok(views_after_write(db, &[id]).await?.remove(0));
+        return change_table(tx, user, m, table.flatten(), now).await;
     }
-    let (team_a, team_b) = new_teams(&mut tx, &m, change).await?;
+    let (team_a, team_b) = new_teams(tx, m, change).await?;
     let scheduled_at = when.unwrap_or(m.scheduled_at);
     // A postponed match is scheduled again once it has a time.
     let (status, note) = match (m.status, scheduled_at) {
@@ -245,12 +275,57 @@ pub async fn change_match(
         status,
         status_note: note,
     };
-    replace(&mut tx, user, &m, "change_match", &after, None, now).await?;
+    replace(tx, user, m, "change_match", &after, None, now).await?;
     if let Some(public_url) = db.notices() {
-        notices::tell_match_changed(&mut tx, public_url, now, &m, &after, None).await?;
+        notices::tell_match_changed(tx, public_url, now, m, &after, None).await?;
     }
-    tx.commit().await?;
-    Ok(views_after_write(db, &[id]).await?.remove(0))
+    Ok(())
+}
+
+/// The account `username` names, if it supervises match `m`'s league (`None` for none).
+async fn supervisor_of(
+    conn: &mut Conn,
+    m: &MatchRow,
+    username: Option<&str>,
+) -> Result<Option<(UserId, String)>, ServiceError> {
+    let Some(username) = username.map(str::trim).filter(|u| !u.is_empty()) else {
+        return Ok(None);
+    };
+    let refused = || {
+        ServiceError::invalid(
+            ErrorCode::InvalidSupervisor,
+            "supervisor",
+            "that account does not supervise this league: add it to the league's supervisors first",
+        )
+    };
+    let user = crate::db::users::by_name(conn, username)
+        .await?
+        .filter(|u| u.active)
+        .ok_or_else(refused)?;
+    if !db_leagues::is_supervisor(conn, m.league_id, user.id).await? {
+        return Err(refused());
+    }
+    Ok(Some((user.id, user.username)))
+}
+
+/// Gives match `m` the supervisor `to` (`None`: none), with one audit row.
+async fn give_supervisor(
+    conn: &mut Conn,
+    user: &User,
+    m: &MatchRow,
+    to: Option<(UserId, String)>,
+    now: crate::domain::Timestamp,
+) -> Result<(), ServiceError> {
+    db_matches::set_supervisor(conn, m.id, to.as_ref().map(|(id, _)| *id)).await?;
+    let named = to.map_or_else(|| "no supervisor".to_string(), |(_, name)| name);
+    audit::record(
+        conn,
+        user,
+        now,
+        audit::Change::new("give_supervisor", audit::Subject::Match(m.id)).after(&named),
+    )
+    .await?;
+    Ok(())
 }
 
 /// A match change's time and table, checked: `None` leaves it as it is, `Some(None)` sets
@@ -262,11 +337,11 @@ struct ChangeFields {
 
 impl ChangeFields {
     fn of(change: &MatchChange) -> Result<Self, ServiceError> {
-        if change.is_empty() {
+        if !change.places() && change.supervisor.is_none() {
             return Err(ServiceError::invalid(
                 ErrorCode::InvalidRequest,
                 "scheduled_at",
-                "nothing to change: send scheduled_at, table, team_a or team_b",
+                "nothing to change: send scheduled_at, table, team_a, team_b or supervisor",
             ));
         }
         let when = match &change.scheduled_at {
@@ -630,6 +705,7 @@ pub async fn schedule_round(
             table: item.table.clone(),
             team_a: None,
             team_b: None,
+            supervisor: None,
             expected_version: 0,
         };
         let ChangeFields { when, table } = ChangeFields::of(&change).map_err(|e| at_item(i, e))?;

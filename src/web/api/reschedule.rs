@@ -101,7 +101,7 @@ impl<T: DeserializeOwned + 'static> FromRequest for MatchWrite<T> {
         (status = 200, description = "the match as it is now, with `warnings` about what it clashes with (saved all the same)", body = MatchSaved),
         (status = 404, description = "no such match", body = ErrorBody),
         (status = 409, description = "stale `expected_version` (`version_conflict`), the match started and the time or teams were to change (`match_started`), or it is cancelled (`match_closed`)", body = ErrorBody),
-        (status = 422, description = "nothing to change, a bad time or table, a team not in the league, withdrawn or playing itself, or new teams for a playoff match", body = ErrorBody),
+        (status = 422, description = "nothing to change, a bad time or table, a team not in the league, withdrawn or playing itself, new teams for a playoff match (`invalid_match`), or a `supervisor` who is not an active supervisor of the league (`invalid_supervisor`)", body = ErrorBody),
         BodyRefused,
         Unauthenticated,
         AdminOnly,

@@ -29,6 +29,9 @@ pub struct ChangeForm {
     pub team_a: Option<String>,
     #[serde(default)]
     pub team_b: Option<String>,
+    /// The username of the supervisor it is given; empty for none.
+    #[serde(default)]
+    pub supervisor: Option<String>,
 }
 
 /// Postponing or cancelling: why, and the version the page showed.
@@ -75,6 +78,7 @@ pub struct Values {
     pub table: String,
     pub team_a: String,
     pub team_b: String,
+    pub supervisor: String,
 }
 
 pub struct Line {
@@ -246,6 +250,7 @@ fn current_values(m: &ScheduleMatch) -> Values {
         table: m.table.clone().unwrap_or_default(),
         team_a: m.team_a.id.to_string(),
         team_b: m.team_b.id.to_string(),
+        supervisor: m.supervisor.clone().unwrap_or_default(),
     }
 }
 
@@ -283,6 +288,13 @@ fn typed_words(form: &ChangeForm, teams: &[TeamOption], m: &ScheduleMatch) -> St
     if let (Some(a), Some(b)) = (&form.team_a, &form.team_b) {
         parts.push(format!("{} v {}", name(a), name(b)));
     }
+    if let Some(s) = form.supervisor.as_deref().map(str::trim) {
+        parts.push(if s.is_empty() {
+            "no supervisor".into()
+        } else {
+            format!("supervisor {s}")
+        });
+    }
     format!(
         "You had typed: {}. Not saved: check the current values and save again if it still applies.",
         parts.join(", ")
@@ -311,6 +323,9 @@ fn line(m: &ScheduleMatch, dated: bool, cx: &Context<'_>) -> Line {
             }
             if let Some(b) = &form.team_b {
                 values.team_b = b.clone();
+            }
+            if let Some(s) = &form.supervisor {
+                values.supervisor = s.clone();
             }
         }
     }

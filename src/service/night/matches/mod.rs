@@ -51,7 +51,7 @@ fn check_version(m: &MatchRow, expected: i64) -> Result<(), ServiceError> {
 /// batch: what replaying its hands and answering need.
 struct OpenHands {
     m: MatchRow,
-    names: (Option<String>, Option<String>),
+    names: db_matches::MatchNames,
     league: League,
     rules: Rules,
     rows: Vec<HandRow>,
@@ -69,12 +69,8 @@ async fn open_hands(
     expected_version: i64,
     may_change: fn(&MatchRow) -> Result<(), ServiceError>,
 ) -> Result<OpenHands, ServiceError> {
-    let db_matches::MatchForWrite {
-        row: m,
-        name_a,
-        name_b,
-        ..
-    } = opened;
+    let names = opened.names();
+    let m = opened.row;
     check_version(&m, expected_version)?;
     may_change(&m)?;
     let league = league_of(conn, &m).await?;
@@ -85,7 +81,7 @@ async fn open_hands(
     Ok(OpenHands {
         label,
         m,
-        names: (name_a, name_b),
+        names,
         league,
         rules,
         rows,
@@ -101,7 +97,7 @@ impl OpenHands {
             return Ok(());
         }
         let set = crate::service::night::match_view::Lineup::at_hand(&self.lineups, 1);
-        let missing: Vec<&str> = [(&set.a, &self.names.0), (&set.b, &self.names.1)]
+        let missing: Vec<&str> = [(&set.a, &self.names.a), (&set.b, &self.names.b)]
             .into_iter()
             .filter(|(lineup, _)| lineup.is_none())
             .map(|(_, name)| name.as_deref().unwrap_or("a team"))

@@ -6,7 +6,7 @@ use super::time::time_expired;
 use super::{Bracket, advance_bracket, check_version, open_hands, totals_of};
 use crate::db::hands::{self as db_hands, HandRow, NewHand};
 use crate::db::idempotency::{self as db_idempotency, IdempotencyRecord};
-use crate::db::matches::{self as db_matches, MatchRow};
+use crate::db::matches::{self as db_matches, MatchNames, MatchRow};
 use crate::db::{Conn, Db};
 use crate::domain::ErrorCode;
 use crate::domain::{FieldError, GameStatus, IdempotencyKey, MatchId, MatchStatus, Timestamp};
@@ -98,16 +98,17 @@ fn record_of(
     after: &MatchRow,
     answer: &HandAnswer,
 ) -> Result<IdempotencyRecord, ServiceError> {
-    let (names, sportsmanship) = match answer {
+    let (names, sportsmanship, supervisor_name) = match answer {
         HandAnswer::Full(view) => (
             [view.team_a.name.clone(), view.team_b.name.clone()],
             view.sportsmanship
                 .as_ref()
                 .map(|ratings| to_json("ratings", ratings))
                 .transpose()?,
+            view.supervisor.clone(),
         ),
         // A light answer is rebuilt from the hands alone.
-        HandAnswer::Minimal(_) => ([String::new(), String::new()], None),
+        HandAnswer::Minimal(_) => ([String::new(), String::new()], None, None),
     };
     let [team_a_name, team_b_name] = names;
     Ok(IdempotencyRecord {
@@ -120,6 +121,7 @@ fn record_of(
         team_b_name,
         sportsmanship,
         minimal: answer.shape() == AnswerShape::Minimal,
+        supervisor_name,
     })
 }
 
@@ -167,10 +169,11 @@ async fn answer_again(
             rows.len() as i64,
         )));
     }
-    let names = (
-        Some(record.team_a_name.clone()),
-        Some(record.team_b_name.clone()),
-    );
+    let names = MatchNames {
+        a: Some(record.team_a_name.clone()),
+        b: Some(record.team_b_name.clone()),
+        supervisor: record.supervisor_name.clone(),
+    };
     // The lineups then: a substitution after this hand starts at the next one.
     let hands_then = rows.len() as i64;
     let lineups = crate::db::lineups::of_match(conn, id)

@@ -36,12 +36,9 @@ async fn start_in(
     key: Option<&ActionKey>,
     now: Timestamp,
 ) -> Result<Acted, ServiceError> {
-    let db_matches::MatchForWrite {
-        row: m,
-        name_a,
-        name_b,
-        ..
-    } = for_write(conn, user, id).await?;
+    let opened = for_write(conn, user, id).await?;
+    let names = opened.names();
+    let m = opened.row;
     if let Some(first) = action_keys::first_answer(conn, id, key).await? {
         return Ok(Acted::Again(first));
     }
@@ -74,7 +71,7 @@ async fn start_in(
         lineups: crate::db::lineups::of_match(conn, id).await?,
         label: crate::service::playoffs::label_of(conn, id, started.stage).await?,
     };
-    let view = view_of(&started, (name_a, name_b), &league, played);
+    let view = view_of(&started, names, &league, played);
     action_keys::keep(conn, id, key, &view, now).await?;
     Ok(Acted::Done(Box::new(view)))
 }

@@ -130,12 +130,17 @@ fn change_of(form: &ChangeForm, m: &ScheduleMatch) -> Result<Option<MatchChange>
         table,
         team_a,
         team_b,
+        supervisor: form.supervisor.as_deref().map(str::trim).and_then(|s| {
+            let same = s == m.supervisor.as_deref().unwrap_or("");
+            (!same).then(|| (!s.is_empty()).then(|| s.to_string()))
+        }),
         expected_version,
     };
     let nothing = change.scheduled_at.is_none()
         && change.table.is_none()
         && change.team_a.is_none()
-        && change.team_b.is_none();
+        && change.team_b.is_none()
+        && change.supervisor.is_none();
     Ok((!nothing).then_some(change))
 }
 
@@ -160,7 +165,7 @@ fn in_words(e: ServiceError, m: &ScheduleMatch) -> ServiceError {
     }
 }
 
-const CHANGE_FIELDS: [&str; 4] = ["scheduled_at", "table", "team_a", "team_b"];
+const CHANGE_FIELDS: [&str; 5] = ["scheduled_at", "table", "team_a", "team_b", "supervisor"];
 
 #[post("/admin/leagues/{slug}/matches/{id}")]
 pub(super) async fn change_match(

@@ -136,6 +136,8 @@ struct SchedulePage {
     jumps: Vec<(String, String)>,
     parts: Vec<Part>,
     teams: Vec<TeamOption>,
+    /// The usernames of the league's supervisors: a match's supervisor is one of them.
+    supervisors: Vec<String>,
     /// Regular-season matches with no date yet, and postponed matches.
     undated: usize,
     postponed: usize,
@@ -260,6 +262,7 @@ fn schedule_page_of(
         missing_pairings: view.missing_pairings,
         standing: schedule_warnings::standing(view),
         has_divisions: view.has_divisions,
+        supervisors: view.supervisors.clone(),
         new_form: gen_values(&typed.generate, "new", "19:00"),
         rest_form: gen_values(&typed.generate, "rest", &last_time),
         replace_form: gen_values(&typed.generate, "replace", &last_time),

@@ -71,6 +71,8 @@ struct TonightPage {
     nav: Nav,
     /// Today's date in words ("Mon 23 Nov").
     date: String,
+    /// Today's matches given to the user (their `supervisor`), before the rest of today's.
+    yours: Vec<ListItem>,
     today: Vec<ListItem>,
     later: Vec<ListItem>,
     earlier: Vec<ListItem>,
@@ -85,8 +87,9 @@ pub(super) async fn tonight(
     let clock = state.db.clock();
     let list = service::tonight(&state.db, &who.user).await?;
     let finished: Vec<MatchId> = list
-        .today
+        .yours
         .iter()
+        .chain(&list.today)
         .chain(&list.earlier)
         .map(|l| l.summary.id)
         .collect();
@@ -101,6 +104,7 @@ pub(super) async fn tonight(
         TonightPage {
             nav: who.nav(),
             date: clock.local_now().0.format("%a %-d %b").to_string(),
+            yours: items(list.yours),
             today: items(list.today),
             later: items(list.later),
             earlier: items(list.earlier),
