@@ -7,6 +7,7 @@ use actix_web::{App, HttpServer, web};
 
 use crate::db::{Db, Location};
 use crate::domain::Clock;
+use crate::service::notices::password_mail::Mailer;
 use crate::service::notices::relay::{MailSettings, Relay};
 use crate::service::notices::sender;
 use crate::service::people::oidc::{CampusSignIn, OidcSettings};
@@ -52,11 +53,13 @@ impl Application {
     pub async fn build(settings: &Settings) -> anyhow::Result<Application> {
         let campus = campus_sign_in(settings)?;
         let mut db = Db::open(&settings.db, settings.clock.clone()).await?;
-        let mut mail = None;
+        let (mut mail, mut mailer) = (None, None);
         if let Some((relay, public_url)) = mail_relay(settings)? {
             db = db.with_notices(public_url.clone());
             mail = Some(relay.describe());
-            tokio::spawn(sender::run(db.clone(), Arc::new(relay), public_url));
+            let relay = Arc::new(relay);
+            tokio::spawn(sender::run(db.clone(), relay.clone(), public_url.clone()));
+            mailer = Some(Mailer { relay, public_url });
         }
         // Made now, off the workers, so the first login of an unknown name takes no longer
         // than a known one's.
@@ -75,6 +78,7 @@ impl Application {
             metrics: site::metrics::Metrics::new(&db),
             campus,
             mail,
+            mailer,
         });
         let server = HttpServer::new(move || {
             App::new()

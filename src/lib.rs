@@ -37,9 +37,9 @@
 //!     and `player_eligibility`;
 //!   - `views` (read models): `standings`, `summaries`, `league_home`, `public_views`,
 //!     `admin_views`, `player_stats`, `calendar`;
-//!   - `notices` (email: `events`, `bracket`, `listing`, `message`, `relay`, `sender`,
-//!     `subscriptions`), `league_doc` (a league as one JSON document: `columns`, `gate`,
-//!     `plan`);
+//!   - `notices` (email: `events`, `bracket`, `listing`, `message`, `password_mail`,
+//!     `relay`, `sender`, `subscriptions`), `league_doc` (a league as one JSON document:
+//!     `columns`, `gate`, `plan`);
 //!   - and beside them `audit`, `text` (stored text checked), `check` (caches rebuilt and
 //!     compared), `error`.
 //! - `web`: `api` (the JSON API, one module per resource, `openapi` and the shared

@@ -62,6 +62,8 @@ error_codes! {
     InvalidMatch => "invalid_match",
     /// A match given a supervisor who does not supervise its league (or no such account).
     InvalidSupervisor => "invalid_supervisor",
+    /// A one-time password to email on a server with no mail relay configured.
+    MailNotConfigured => "mail_not_configured",
     InvalidCorrection => "invalid_correction",
     IdempotencyKeyReused => "idempotency_key_reused",
     InvalidForfeit => "invalid_forfeit",

@@ -113,12 +113,17 @@ async fn add_user(
             username: name.clone(),
             role,
             email: None,
+            deliver: None,
         };
-        let (user, password) = users::add(&db, None, &new, &[]).await.map_err(taken)?;
+        let shown = users::Delivery::Shown;
+        let (user, handed) = users::add(&db, None, &new, &[], shown)
+            .await
+            .map_err(taken)?;
         println!(
-            "user {} ({}) added; one-time password (to be changed at the first log-in): {password}",
+            "user {} ({}) added; one-time password (to be changed at the first log-in): {}",
             user.username,
-            role.as_str()
+            role.as_str(),
+            handed.shown().unwrap_or_default()
         );
     }
     Ok(())
@@ -162,9 +167,10 @@ async fn list_users(args: ServeArgs) -> anyhow::Result<()> {
 
 async fn reset_user(args: ServeArgs, name: String) -> anyhow::Result<()> {
     let db = args.open().await?;
-    let password = users::reset_password(&db, None, &name)
+    let handed = users::reset_password(&db, None, &name, users::Delivery::Shown)
         .await
         .map_err(user_error(&name))?;
+    let password = handed.shown().unwrap_or_default();
     println!("user {name}: new one-time password (to be changed at the first log-in): {password}");
     Ok(())
 }

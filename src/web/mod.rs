@@ -34,6 +34,8 @@ pub struct AppState {
     pub campus: Option<crate::service::people::oidc::CampusSignIn>,
     /// The mail relay of notices in words (no password), when configured.
     pub mail: Option<String>,
+    /// The relay one-time passwords are emailed through, when configured.
+    pub mailer: Option<crate::service::notices::password_mail::Mailer>,
 }
 
 impl AppState {

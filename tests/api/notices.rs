@@ -861,3 +861,125 @@ async fn a_notice_held_by_a_sender_killed_mid_send_goes_once_its_hold_passes() {
         "each notice once"
     );
 }
+
+/// The one-time password of `mail` ("One-time password: …").
+fn password_in(mail: &Mail) -> String {
+    let line = mail
+        .raw
+        .lines()
+        .find_map(|l| l.strip_prefix("One-time password: "))
+        .unwrap_or_else(|| panic!("no password in {}", mail.raw));
+    line.trim().to_string()
+}
+
+/// `"deliver": "email"`: the one-time password goes only to the account's address (the
+/// answer has none), and it works there; an account without an email is refused before
+/// anything changes; a relay that refuses leaves the password shown instead, with why; a
+/// server without a relay answers 409 `mail_not_configured`. The page's buttons do the same.
+#[actix_web::test]
+async fn a_one_time_password_is_emailed_only_to_its_person() {
+    let sink = Sink::start();
+    let (clock, _time) = manual_clock("2026-11-27T15:00:00Z", chrono_tz::America::Chicago);
+    let app = spawn_app_with_mail(&sink.url(), clock).await;
+    let admin = app.api_user("coord", Role::Admin).await;
+
+    let body = json!({"username": "kim", "role": "supervisor", "email": "kim@staff.test",
+                      "deliver": "email"});
+    let made = json_with_status(admin.post("/api/v1/users", &body).await, 201, "kim").await;
+    assert_eq!(made["password"], Value::Null, "{made}");
+    assert_eq!(made["emailed"], true);
+    assert_eq!(made["user"]["username"], "kim");
+    let mails = wait_for(&sink, 1).await;
+    assert_eq!(mails.len(), 1);
+    assert_eq!(mails[0].to, ["kim@staff.test"]);
+    assert!(
+        mails[0].raw.contains("http://spades.test/login"),
+        "the link"
+    );
+    let first = password_in(&mails[0]);
+    assert!(
+        app.log_in("kim", &first).await.is_some(),
+        "the emailed password is the account's"
+    );
+
+    // No email: refused, nothing reset. Shown as before without `deliver`.
+    app.user("lee", Role::Supervisor).await;
+    let before = app.tables().await;
+    let r = admin
+        .post(
+            "/api/v1/users/lee/reset-password",
+            &json!({"deliver": "email"}),
+        )
+        .await;
+    let error = crate::helpers::expect_error(r, 422, "invalid_email").await;
+    assert_eq!(error["field"], "email", "{error}");
+    app.assert_nothing_written(&before, "no address").await;
+    let shown = json_with_status(
+        admin
+            .post("/api/v1/users/lee/reset-password", &json!({}))
+            .await,
+        200,
+        "shown",
+    )
+    .await;
+    assert!(
+        shown["password"].as_str().is_some_and(|p| p.len() == 16),
+        "{shown}"
+    );
+    assert_eq!(shown["emailed"], false);
+
+    // A relay that refuses: the password is reset and shown, with why; nothing is lost.
+    sink.refuse(Some("550 5.1.1 no such mailbox"));
+    let r = admin
+        .post(
+            "/api/v1/users/kim/reset-password",
+            &json!({"deliver": "email"}),
+        )
+        .await;
+    let out = json_with_status(r, 200, "refused").await;
+    assert_eq!(out["emailed"], false, "{out}");
+    assert!(out["password"].as_str().is_some(), "{out}");
+    assert!(out["unsent"].as_str().unwrap().contains("550"), "{out}");
+    sink.refuse(None);
+
+    // The page: "Reset and email it".
+    let coord = app.browser("coord").await;
+    let page = coord.get("/admin/users").await.text().await.unwrap();
+    assert!(
+        page.contains("id=\"user-kim-reset-email\""),
+        "kim has an address"
+    );
+    assert!(
+        !page.contains("id=\"user-lee-reset-email\""),
+        "lee has none"
+    );
+    let r = coord
+        .post_form("/admin/users/kim/reset-password", &[("deliver", "email")])
+        .await;
+    let html = crate::helpers::unescape(&r.text().await.unwrap());
+    assert!(html.contains("The password was emailed to them"), "{html}");
+    assert!(!html.contains("id=\"new-password\""), "not shown");
+    let mails = wait_for(&sink, 2).await;
+    assert_ne!(password_in(&mails[1]), first, "a new one");
+}
+
+#[actix_web::test]
+async fn without_a_relay_a_password_cannot_be_emailed() {
+    let app = spawn_app().await;
+    let admin = app.api_user("coord", Role::Admin).await;
+    let before = app.tables().await;
+    let body = json!({"username": "kim", "role": "supervisor", "email": "kim@staff.test",
+                      "deliver": "email"});
+    let r = admin.post("/api/v1/users", &body).await;
+    crate::helpers::expect_error(r, 409, "mail_not_configured").await;
+    app.assert_nothing_written(&before, "no relay").await;
+    let page = app
+        .browser("coord")
+        .await
+        .get("/admin/users")
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(!page.contains("name=\"deliver\""), "no choice to email");
+}

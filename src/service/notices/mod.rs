@@ -11,6 +11,7 @@ pub mod bracket;
 pub mod events;
 pub mod listing;
 pub mod message;
+pub mod password_mail;
 pub mod relay;
 pub mod sender;
 pub mod subscriptions;

@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::db::{Db, Tx, leagues as db_leagues, users};
 use crate::domain::{ErrorCode, Role, Slug, TextEnum, Timestamp, UserId};
+use crate::service::notices::password_mail::{Mailer, Occasion};
 use crate::service::people::accounts::{
     NewUser, email_schema, hash_off_thread, insert_user, random_hex, refuse_taken_email,
     validate_email, validate_username,
@@ -58,6 +59,19 @@ pub struct NewAccount {
     #[schema(schema_with = new_account_email_schema)]
     #[serde(default)]
     pub email: Option<String>,
+    /// `email`: the one-time password goes only to the account's email (the answer's
+    /// `password` is `null`); absent: it is in the answer.
+    #[serde(default)]
+    pub deliver: Option<Deliver>,
+}
+
+/// How a one-time password is asked to be handed over: `email` sends it only to the
+/// account's email (needs a mail relay: 409 `mail_not_configured`; an account without an
+/// email: 422 on `email`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Deliver {
+    Email,
 }
 
 fn new_account_email_schema() -> utoipa::openapi::schema::Schema {
@@ -130,21 +144,109 @@ fn email_of(email: Option<&str>) -> Result<Option<&str>, ServiceError> {
     }
 }
 
+/// How the one-time password of a new account or a reset reaches its person.
+#[derive(Clone, Copy)]
+pub enum Delivery<'a> {
+    /// In the answer, for the admin to hand over.
+    Shown,
+    /// Only in a message to the account's email (`None`: no mail relay is configured).
+    Email(Option<&'a Mailer>),
+}
+
+/// Where a one-time password went.
+#[derive(Debug)]
+pub enum Handed {
+    /// In the answer; `unsent` says why the message asked for did not go (the password is
+    /// then shown instead, so the account is not left with a password nobody has).
+    Shown {
+        password: String,
+        unsent: Option<String>,
+    },
+    /// In a message to the account's email; nobody else saw it.
+    Emailed,
+}
+
+impl Handed {
+    /// The password when it is shown (`None`: it was emailed).
+    pub fn shown(&self) -> Option<&str> {
+        match self {
+            Handed::Shown { password, .. } => Some(password),
+            Handed::Emailed => None,
+        }
+    }
+}
+
+/// The relay a delivery by email goes through, checked before anything is written: 409
+/// without one configured, 422 on `email` for an account without an address.
+fn mailer_for<'a>(
+    delivery: Delivery<'a>,
+    email: Option<&str>,
+) -> Result<Option<&'a Mailer>, ServiceError> {
+    let Delivery::Email(mailer) = delivery else {
+        return Ok(None);
+    };
+    let mailer = mailer.ok_or_else(|| {
+        ServiceError::conflict(
+            ErrorCode::MailNotConfigured,
+            "this server sends no email (no mail relay is configured): show the password instead",
+        )
+    })?;
+    if email.is_none() {
+        return Err(ServiceError::invalid(
+            ErrorCode::InvalidEmail,
+            "email",
+            "the account has no email to send the password to: give it one, or show the password",
+        ));
+    }
+    Ok(Some(mailer))
+}
+
+/// Hands `password` over as `mailer` says: by email when there is one, else in the answer
+/// (also when the message does not go: logged, without the password or the address).
+async fn hand_over(
+    mailer: Option<&Mailer>,
+    (email, username): (Option<&str>, &str),
+    password: String,
+    occasion: Occasion,
+) -> Handed {
+    let (Some(mailer), Some(email)) = (mailer, email) else {
+        return Handed::Shown {
+            password,
+            unsent: None,
+        };
+    };
+    match mailer
+        .send_password(email, username, &password, occasion)
+        .await
+    {
+        Ok(()) => Handed::Emailed,
+        Err(why) => {
+            tracing::warn!(%why, "a one-time password was not emailed: it is shown instead");
+            Handed::Shown {
+                password,
+                unsent: Some(why),
+            }
+        }
+    }
+}
+
 /// Adds an account with a one-time password (admins, or `None` from the command line),
-/// assigning a supervisor to `leagues` in the same transaction; returns it and the
-/// password, which is shown once and never stored in clear.
+/// assigning a supervisor to `leagues` in the same transaction; returns it and where the
+/// password went. It is never stored in clear.
 #[tracing::instrument(skip_all, fields(role = new.role.as_str()))]
 pub async fn add(
     db: &Db,
     by: Option<&User>,
     new: &NewAccount,
     leagues: &[Slug],
-) -> Result<(Account, String), ServiceError> {
+    delivery: Delivery<'_>,
+) -> Result<(Account, Handed), ServiceError> {
     if let Some(by) = by {
         require_admin(by)?;
     }
     validate_username(&new.username)?;
     let email = email_of(new.email.as_deref())?;
+    let mailer = mailer_for(delivery, email)?;
     if new.role == Role::Admin && !leagues.is_empty() {
         return Err(ServiceError::invalid(
             ErrorCode::InvalidInput,
@@ -170,7 +272,9 @@ pub async fn add(
     tx.commit().await?;
     account.leagues = leagues.iter().map(Slug::to_string).collect();
     account.leagues.sort();
-    Ok((account, password))
+    let to = (account.email.as_deref(), account.username.as_str());
+    let handed = hand_over(mailer, to, password, Occasion::NewAccount).await;
+    Ok((account, handed))
 }
 
 /// Makes the new supervisor `user` supervise the league `slug`, with its audit row as
@@ -294,13 +398,14 @@ async fn end_access(tx: &mut Tx, id: UserId, now: Timestamp) -> Result<(), Servi
 }
 
 /// Gives `username` a new one-time password (admins, or `None` from the command line),
-/// ending its sessions and revoking its tokens; returns the password, shown once.
+/// ending its sessions and revoking its tokens; returns where the password went.
 #[tracing::instrument(skip_all)]
 pub async fn reset_password(
     db: &Db,
     by: Option<&User>,
     username: &str,
-) -> Result<String, ServiceError> {
+    delivery: Delivery<'_>,
+) -> Result<Handed, ServiceError> {
     if let Some(by) = by {
         require_admin(by)?;
     }
@@ -311,10 +416,12 @@ pub async fn reset_password(
     let row = users::by_name(&mut tx, username)
         .await?
         .ok_or(ServiceError::NotFound)?;
+    let mailer = mailer_for(delivery, row.email.as_deref())?;
     users::set_password_once(&mut tx, row.id, &hash, true).await?;
     end_access(&mut tx, row.id, now).await?;
     let entry = audit::Change::new("reset_password", audit::Subject::User(row.id));
     audit::record_by(&mut tx, by, now, entry).await?;
     tx.commit().await?;
-    Ok(password)
+    let to = (row.email.as_deref(), row.username.as_str());
+    Ok(hand_over(mailer, to, password, Occasion::Reset).await)
 }

@@ -5,7 +5,9 @@
 use actix_web::{HttpResponse, get, patch, post, web};
 use serde::{Deserialize, Serialize};
 
-use crate::service::people::users::{self, Account, AccountChange, NewAccount};
+use crate::service::people::users::{
+    self, Account, AccountChange, Deliver, Delivery, Handed, NewAccount,
+};
 use crate::web::AppState;
 use crate::web::api::responses::{AdminOnly, BodyRefused, Unauthenticated};
 use crate::web::error::{AppError, ErrorBody};
@@ -27,20 +29,55 @@ pub(crate) struct UserList {
 #[derive(Serialize, utoipa::ToSchema)]
 pub(crate) struct NewUserOut {
     user: Account,
-    /// The one-time password, shown this once: it logs in to the password change only.
-    password: String,
+    #[serde(flatten)]
+    handed: PasswordOut,
 }
 
+/// Where a one-time password went.
 #[derive(Serialize, utoipa::ToSchema)]
 pub(crate) struct PasswordOut {
-    /// The one-time password, shown this once: it logs in to the password change only.
-    password: String,
+    /// The one-time password, shown this once (it logs in to the password change only);
+    /// `null` when it was emailed.
+    password: Option<String>,
+    /// It went only to the account's email (`"deliver": "email"`); `false` when it is shown,
+    /// also when the message asked for did not go (`unsent` says why).
+    emailed: bool,
+    /// Why the message asked for did not go; absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    unsent: Option<String>,
 }
 
-/// The body of a password reset: an empty object.
+impl From<Handed> for PasswordOut {
+    fn from(handed: Handed) -> Self {
+        match handed {
+            Handed::Shown { password, unsent } => PasswordOut {
+                password: Some(password),
+                emailed: false,
+                unsent,
+            },
+            Handed::Emailed => PasswordOut {
+                password: None,
+                emailed: true,
+                unsent: None,
+            },
+        }
+    }
+}
+
+/// The body of a password reset: an empty object, or `{"deliver": "email"}`.
 #[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
-pub(crate) struct ResetRequest {}
+pub(crate) struct ResetRequest {
+    #[serde(default)]
+    deliver: Option<Deliver>,
+}
+
+fn delivery(state: &AppState, deliver: Option<Deliver>) -> Delivery<'_> {
+    match deliver {
+        Some(Deliver::Email) => Delivery::Email(state.mailer.as_ref()),
+        None => Delivery::Shown,
+    }
+}
 
 /// Every account, by username (admin).
 #[utoipa::path(
@@ -71,8 +108,9 @@ async fn list_users(
     request_body = NewAccount,
     security(("bearer" = [])),
     responses(
-        (status = 201, description = "the new account and its one-time password", body = NewUserOut),
-        (status = 422, description = "a bad username (`invalid_user`) or email (`invalid_email`), a username or email taken (`username_taken`, `email_taken`), or a body of the wrong shape", body = ErrorBody),
+        (status = 201, description = "the new account and its one-time password, or `emailed: true` when it went only to the account's email", body = NewUserOut),
+        (status = 409, description = "`deliver: email` on a server without a mail relay (`mail_not_configured`)", body = ErrorBody),
+        (status = 422, description = "a bad username (`invalid_user`) or email (`invalid_email`; also no email with `deliver: email`), a username or email taken (`username_taken`, `email_taken`), or a body of the wrong shape", body = ErrorBody),
         BodyRefused,
         Unauthenticated,
         AdminOnly,
@@ -85,8 +123,12 @@ async fn add_user(
     body: ApiJson<NewAccount>,
 ) -> Result<HttpResponse, AppError> {
     let new = body.into_inner()?;
-    let (user, password) = users::add(&state.db, Some(&who.user), &new, &[]).await?;
-    Ok(HttpResponse::Created().json(NewUserOut { user, password }))
+    let by = delivery(&state, new.deliver);
+    let (user, handed) = users::add(&state.db, Some(&who.user), &new, &[], by).await?;
+    Ok(HttpResponse::Created().json(NewUserOut {
+        user,
+        handed: handed.into(),
+    }))
 }
 
 /// Changes an account's role, state or email (admin); deactivating it ends its sessions and
@@ -130,9 +172,10 @@ async fn change_user(
     request_body = ResetRequest,
     security(("bearer" = [])),
     responses(
-        (status = 200, description = "the one-time password", body = PasswordOut),
+        (status = 200, description = "the one-time password, or `emailed: true` when it went only to the account's email", body = PasswordOut),
         (status = 404, description = "no such account", body = ErrorBody),
-        (status = 422, description = "a body that is not an empty object", body = ErrorBody),
+        (status = 409, description = "`deliver: email` on a server without a mail relay (`mail_not_configured`)", body = ErrorBody),
+        (status = 422, description = "a body other than `{}` or `{\"deliver\": \"email\"}`, or `deliver: email` for an account without an email (`invalid_email` on `email`)", body = ErrorBody),
         BodyRefused,
         Unauthenticated,
         AdminOnly,
@@ -145,7 +188,8 @@ async fn reset_password(
     username: web::Path<String>,
     body: ApiJson<ResetRequest>,
 ) -> Result<HttpResponse, AppError> {
-    let ResetRequest {} = body.into_inner()?;
-    let password = users::reset_password(&state.db, Some(&who.user), &username).await?;
-    Ok(HttpResponse::Ok().json(PasswordOut { password }))
+    let ResetRequest { deliver } = body.into_inner()?;
+    let by = delivery(&state, deliver);
+    let handed = users::reset_password(&state.db, Some(&who.user), &username, by).await?;
+    Ok(HttpResponse::Ok().json(PasswordOut::from(handed)))
 }

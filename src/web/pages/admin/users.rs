@@ -8,9 +8,9 @@ use actix_web::{HttpResponse, get, post, web};
 use askama::Template;
 use serde::Deserialize;
 
-use super::{Empty, Errors, fixable};
+use super::{Errors, fixable};
 use crate::domain::{ErrorCode, Role, Slug, TextEnum};
-use crate::service::people::users::{self, Account, AccountChange, NewAccount};
+use crate::service::people::users::{self, Account, AccountChange, Delivery, Handed, NewAccount};
 use crate::service::{ServiceError, term::leagues};
 use crate::web::AppState;
 use crate::web::error::PageError;
@@ -56,6 +56,8 @@ struct UsersPage {
     errors: Errors,
     /// The id of the field the error summary links to.
     error_target: String,
+    /// A mail relay is configured: a one-time password may be emailed instead of shown.
+    mail_on: bool,
 }
 
 /// The add form as typed.
@@ -66,6 +68,8 @@ pub(super) struct AddForm {
     email: String,
     /// The slugs of the leagues ticked.
     leagues: Vec<String>,
+    /// `email`: the one-time password goes to the address only.
+    deliver: String,
 }
 
 impl AddForm {
@@ -79,6 +83,7 @@ impl AddForm {
                 "role" => form.role = value,
                 "email" => form.email = value,
                 "leagues" => form.leagues.push(value),
+                "deliver" => form.deliver = value,
                 _ => {}
             }
         }
@@ -93,6 +98,13 @@ pub(super) struct ChangeForm {
     role: String,
     #[serde(default)]
     email: String,
+}
+
+/// "Reset the password": `deliver=email` from the button that emails it.
+#[derive(Debug, Clone, Default, Deserialize)]
+pub(super) struct ResetForm {
+    #[serde(default)]
+    deliver: String,
 }
 
 /// The deactivate / reactivate button: "0" or "1".
@@ -186,6 +198,7 @@ async fn render(state: &AppState, who: &Authed, shown: Shown) -> Result<HttpResp
         password: shown.password,
         error_target: target(&shown.errors),
         errors: shown.errors,
+        mail_on: state.mailer.is_some(),
     };
     Ok(no_store(html(status, page.render()?)))
 }
@@ -231,15 +244,13 @@ pub(super) async fn add_user(
         username: form.username.trim().to_string(),
         role,
         email: Some(form.email.clone()),
+        deliver: None,
     };
-    match users::add(&state.db, Some(&who.user), &new, &slugs).await {
-        Ok((account, password)) => {
-            let shown = Shown {
-                message: Some(format!("{} added ({}).", account.username, role.as_str())),
-                password: Some((account.username, password)),
-                ..Shown::default()
-            };
-            render(&state, &who, shown).await
+    let by = delivery(&state, form.deliver == "email");
+    match users::add(&state.db, Some(&who.user), &new, &slugs, by).await {
+        Ok((account, handed)) => {
+            let added = format!("{} added ({}).", account.username, role.as_str());
+            render(&state, &who, handed_over(added, account.username, handed)).await
         }
         Err(e) if fixable(&e) => {
             let errors = Errors::of("add", &["username", "role", "email", "leagues"], &e);
@@ -356,15 +367,58 @@ pub(super) async fn reset_password(
     state: web::Data<AppState>,
     Admin(who): Admin,
     username: web::Path<String>,
-    _: CsrfForm<Empty>,
+    CsrfForm(form): CsrfForm<ResetForm>,
 ) -> Result<HttpResponse, PageError> {
-    let password = users::reset_password(&state.db, Some(&who.user), &username).await?;
-    let shown = Shown {
-        message: Some(format!(
-            "{username}: new one-time password; logged out everywhere, API tokens revoked."
-        )),
-        password: Some((username.to_string(), password)),
-        ..Shown::default()
+    let by = delivery(&state, form.deliver == "email");
+    let handed = match users::reset_password(&state.db, Some(&who.user), &username, by).await {
+        Ok(handed) => handed,
+        Err(e) if fixable(&e) => {
+            let shown = Shown {
+                errors: Errors::of(&format!("user-{username}"), &["email"], &e),
+                ..Shown::default()
+            };
+            return render(&state, &who, shown).await;
+        }
+        Err(e) => return Err(e.into()),
     };
-    render(&state, &who, shown).await
+    let done =
+        format!("{username}: new one-time password; logged out everywhere, API tokens revoked.");
+    render(
+        &state,
+        &who,
+        handed_over(done, username.to_string(), handed),
+    )
+    .await
+}
+
+/// How the page asks for a one-time password: by email when ticked.
+fn delivery(state: &AppState, email: bool) -> Delivery<'_> {
+    if email {
+        Delivery::Email(state.mailer.as_ref())
+    } else {
+        Delivery::Shown
+    }
+}
+
+/// The answer after a one-time password was given: `done`, and the password shown once, or
+/// where it was emailed; a message that did not go says why, with the password shown.
+fn handed_over(done: String, username: String, handed: Handed) -> Shown {
+    match handed {
+        Handed::Emailed => Shown {
+            message: Some(format!(
+                "{done} The password was emailed to them; nobody else sees it."
+            )),
+            ..Shown::default()
+        },
+        Handed::Shown { password, unsent } => Shown {
+            message: Some(match unsent {
+                Some(why) => {
+                    format!("{done} The email did not go ({why}): hand over the password below.")
+                }
+                None => done,
+            }),
+            password: Some((username, password)),
+            ..Shown::default()
+        },
+    }
 }
