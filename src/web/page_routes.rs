@@ -41,6 +41,7 @@ pub const ROUTES: &[(&str, &str)] = &[
     ("POST", "/admin/users"),
     ("POST", "/admin/users/{username}"),
     ("POST", "/admin/users/{username}/active"),
+    ("GET", "/admin/users/{username}/reset-password"),
     ("POST", "/admin/users/{username}/reset-password"),
     ("GET", "/admin/backup"),
     ("POST", "/admin/backup"),

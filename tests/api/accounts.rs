@@ -630,9 +630,26 @@ async fn a_one_time_password_leads_every_page_to_the_password_change() {
     assert_eq!(changed.status(), 303);
     assert_eq!(
         location(&changed),
-        "/supervise",
-        "this session goes on, to the start page"
+        "/account?done=password",
+        "this session goes on: the account page says so"
     );
+    let said = sam
+        .get(app.url("/account?done=password"))
+        .send()
+        .await
+        .expect("account")
+        .text()
+        .await
+        .expect("page");
+    assert!(
+        said.contains("Password changed. You stay signed in here"),
+        "{said}"
+    );
+    assert!(
+        said.contains("<a href=\"/supervise\" id=\"go-on\">"),
+        "{said}"
+    );
+    assert!(!said.contains("id=\"must-change\""), "{said}");
     let console = sam
         .get(app.url("/supervise"))
         .send()
@@ -700,7 +717,11 @@ async fn changing_your_password_ends_your_other_sessions_and_tokens() {
         )
         .await;
     assert_eq!(r.status(), 303);
-    assert_eq!(location(&r), "/account", "back to the account page");
+    assert_eq!(
+        location(&r),
+        "/account?done=password",
+        "back to the account page"
+    );
 
     // After: the changing session works, ann's other session goes to the login form, her
     // token is refused; bob keeps both.
@@ -1102,9 +1123,17 @@ async fn browser_a_one_time_password_is_changed_then_the_console_opens() {
             browser.send_keys(&field, text).await?;
         }
         submit("#password-button").await?;
-        // The session that changed it stays logged in, on to the console.
+        // The session that changed it stays logged in: the page says so, and goes on to
+        // the console.
         let url = browser.current_url().await?;
-        ensure!(url.ends_with("/supervise"), "after the change: {url}");
+        ensure!(
+            url.ends_with("/account?done=password"),
+            "after the change: {url}"
+        );
+        ensure!(browser.exists("#done").await?, "\"Password changed\" said");
+        submit("#go-on").await?;
+        let url = browser.current_url().await?;
+        ensure!(url.ends_with("/supervise"), "on to the console: {url}");
         ensure!(!browser.exists("#must-change").await?, "no longer asked");
         ensure!(
             !browser.exists("#password-current").await?,

@@ -177,6 +177,7 @@ pub(crate) const ROUTES: &[(&str, &str, Access)] = &[
     ("POST", "/admin/users", Admin),
     ("POST", "/admin/users/{username}", Admin),
     ("POST", "/admin/users/{username}/active", Admin),
+    ("GET", "/admin/users/{username}/reset-password", Admin),
     ("POST", "/admin/users/{username}/reset-password", Admin),
     ("GET", "/admin/backup", Admin),
     ("POST", "/admin/backup", Admin),

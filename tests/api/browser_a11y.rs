@@ -504,6 +504,9 @@ async fn every_page_passes_axe() {
                 summary("#form-error"),
             )
             .await?;
+        audit
+            .page("admin reset a password", "/admin/users/coord/reset-password")
+            .await?;
         audit.page("new league", "/admin/leagues/new").await?;
         audit
             .submit(

@@ -294,6 +294,8 @@ struct AccountPage {
     /// A token just created: shown once.
     new_token: Option<String>,
     message: Option<String>,
+    /// The user's start page, linked after a password change.
+    go_on: Option<&'static str>,
     error_field: String,
     error: Option<String>,
     token_name: String,
@@ -305,6 +307,8 @@ struct AccountPage {
 struct Shown {
     new_token: Option<String>,
     message: Option<String>,
+    /// Link on to the user's start page (after a password change).
+    go_on: bool,
     error: Option<(String, String)>,
     token_name: String,
 }
@@ -346,6 +350,7 @@ async fn render_account(
         tokens,
         new_token: shown.new_token,
         message: shown.message,
+        go_on: shown.go_on.then(|| landing(who.user.role)),
         error_field,
         error,
         token_name: shown.token_name,
@@ -353,12 +358,31 @@ async fn render_account(
     Ok(no_store(html(status, page.render()?)))
 }
 
+/// `?done=password`: the password was just changed (post-redirect-get).
+#[derive(Deserialize)]
+struct AccountQuery {
+    done: Option<String>,
+}
+
 #[get("/account")]
 async fn account(
     state: web::Data<AppState>,
     Supervisor(who): Supervisor,
+    query: web::Query<AccountQuery>,
 ) -> Result<HttpResponse, PageError> {
-    render_account(&state, &who, StatusCode::OK, Shown::default()).await
+    let shown = match query.done.as_deref() {
+        Some("password") => Shown {
+            message: Some(
+                "Password changed. You stay signed in here; your other sessions and your API \
+                 tokens ended."
+                    .into(),
+            ),
+            go_on: true,
+            ..Shown::default()
+        },
+        _ => Shown::default(),
+    };
+    render_account(&state, &who, StatusCode::OK, shown).await
 }
 
 #[derive(Deserialize)]
@@ -414,10 +438,9 @@ async fn change_password(
         match accounts::change_password(&state.db, &who.user, session, &form.current, &form.new)
             .await
         {
-            // This session stays logged in (the others and the tokens ended): after a
-            // one-time password, on to the user's own start page; else back to the account.
-            Ok(()) if who.must_change_password => return Ok(see_other(landing(who.user.role))),
-            Ok(()) => return Ok(see_other("/account")),
+            // This session stays logged in (the others and the tokens ended): the account
+            // page says so, with the way on to the user's start page.
+            Ok(()) => return Ok(see_other("/account?done=password")),
             Err(ServiceError::Invalid(e)) => {
                 if e.field == Some(Field::CURRENT) {
                     throttle::failed(&state.db, &attempt).await?;

@@ -46,6 +46,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .service(users::add_user)
         .service(users::change_user)
         .service(users::set_active)
+        .service(users::reset_form)
         .service(users::reset_password)
         .service(league_form::new_league_form)
         .service(league_form::new_league)

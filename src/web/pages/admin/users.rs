@@ -4,6 +4,7 @@
 //! page that answers the add or the reset: never in a URL or a log line. Every change goes
 //! through `service::people::users`, which audits it.
 
+use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, get, post, web};
 use askama::Template;
 use serde::Deserialize;
@@ -15,7 +16,7 @@ use crate::service::{ServiceError, term::leagues};
 use crate::web::AppState;
 use crate::web::error::PageError;
 use crate::web::extract::{Admin, Authed, CsrfForm};
-use crate::web::respond::{html, no_store};
+use crate::web::respond::{html, no_store, private_page};
 use crate::web::view::nav::Nav;
 use crate::web::view::time::{Stamp, stamp};
 
@@ -209,6 +210,36 @@ pub(super) async fn users_page(
     Admin(who): Admin,
 ) -> Result<HttpResponse, PageError> {
     render(&state, &who, Shown::default()).await
+}
+
+/// "Reset the password of kim?": what a reset does, and the buttons that do it (shown,
+/// or emailed when the server has a relay and the account an address).
+#[derive(Template)]
+#[template(path = "admin/user_reset.html")]
+struct ResetPage {
+    nav: Nav,
+    username: String,
+    mail_on: bool,
+    can_email: bool,
+}
+
+#[get("/admin/users/{username}/reset-password")]
+pub(super) async fn reset_form(
+    state: web::Data<AppState>,
+    Admin(who): Admin,
+    username: web::Path<String>,
+) -> Result<HttpResponse, PageError> {
+    let account = users::get(&state.db, &who.user, &username).await?;
+    let mail_on = state.mailer.is_some();
+    private_page(
+        StatusCode::OK,
+        ResetPage {
+            nav: who.nav(),
+            can_email: mail_on && account.email.is_some(),
+            mail_on,
+            username: account.username,
+        },
+    )
 }
 
 /// A role as the forms send it ("admin" or "supervisor"), else the error by `field`.
