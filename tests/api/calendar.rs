@@ -373,8 +373,8 @@ async fn a_long_schedule_links_the_weeks_around_the_one_shown() {
     let nav = html_element(&html, "week-nav", "</nav>").unwrap();
     assert_eq!(
         html_text(nav).replace("Week of ", ""),
-        "4 Jan 2027 11 Jan 2027 18 Jan 2027 25 Jan 2027 1 Feb 2027 8 Feb 2027 15 Feb 2027 \
-         22 Feb 2027 … (more weeks) 8 Mar 2027 Whole season",
+        "Tue 5 Jan 2027 Tue 12 Jan 2027 Tue 19 Jan 2027 Tue 26 Jan 2027 Tue 2 Feb 2027 Tue 9 Feb 2027 Tue 16 Feb 2027 \
+         Tue 23 Feb 2027 … (more weeks) Tue 9 Mar 2027 Whole season",
         "{nav}"
     );
     assert!(
@@ -396,7 +396,7 @@ async fn a_long_schedule_links_the_weeks_around_the_one_shown() {
     let nav = html_element(&html, "week-nav", "</nav>").unwrap();
     assert_eq!(
         html_text(nav).replace("Week of ", ""),
-        "4 Jan 2027 11 Jan 2027 18 Jan 2027 25 Jan 2027 … (more weeks) 8 Mar 2027 Whole season",
+        "Tue 5 Jan 2027 Tue 12 Jan 2027 Tue 19 Jan 2027 Tue 26 Jan 2027 … (more weeks) Tue 9 Mar 2027 Whole season",
         "{nav}"
     );
 }
@@ -442,8 +442,8 @@ async fn a_team_page_shows_recent_and_upcoming_matches_and_pages_the_rest() {
         let nav = html_element(&html, "week-nav", "</nav>").unwrap();
         assert_eq!(
             html_text(nav).replace("Week of ", ""),
-            "Recent and upcoming 4 Jan 2027 11 Jan 2027 18 Jan 2027 25 Jan 2027 1 Feb 2027 \
-             8 Feb 2027 15 Feb 2027 … (more weeks) 8 Mar 2027 Whole season",
+            "Recent and upcoming Tue 5 Jan 2027 Tue 12 Jan 2027 Tue 19 Jan 2027 Tue 26 Jan 2027 Tue 2 Feb 2027 \
+             Tue 9 Feb 2027 Tue 16 Feb 2027 … (more weeks) Tue 9 Mar 2027 Whole season",
             "{nav}"
         );
         assert!(
@@ -467,7 +467,7 @@ async fn a_team_page_shows_recent_and_upcoming_matches_and_pages_the_rest() {
         )),
         "{nav}"
     );
-    assert!(html.contains("Week of Monday 4 January 2027"));
+    assert!(html.contains("Week of Tuesday 5 January 2027"));
     // The whole season: every match.
     let (_, _, html) = page(format!("/leagues/long/teams/{}?week=all", t[0])).await;
     let mut all = ids.clone();
@@ -577,12 +577,12 @@ async fn the_schedule_goes_night_by_night_with_undated_matches_last() {
     );
     assert_eq!(
         html_text(html_element(&html, "shown-span", "</p>").unwrap()),
-        "Week of Monday 23 November 2026"
+        "Week of Tuesday 24 November 2026"
     );
     let nav = html_element(&html, "week-nav", "</nav>").unwrap();
     assert_eq!(
         html_text(nav),
-        "Week of 23 Nov 2026 Week of 30 Nov 2026 Week of 7 Dec 2026 Whole season",
+        "Week of Tue 24 Nov 2026 Week of Tue 1 Dec 2026 Week of Tue 8 Dec 2026 Whole season",
         "{nav}"
     );
     assert!(

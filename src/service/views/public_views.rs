@@ -166,8 +166,12 @@ impl Span {
 /// A link of the schedule's list of weeks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum WeekLink {
-    /// A week with matches (or the week shown), by its Monday.
-    Week(NaiveDate),
+    /// A week with matches (or the week shown), by its Monday, and its first league night
+    /// (`None`: the week shown has no match).
+    Week {
+        monday: NaiveDate,
+        night: Option<NaiveDate>,
+    },
     /// Weeks with matches left out of the list.
     Gap,
 }
@@ -276,7 +280,11 @@ async fn week_links(
         {
             links.push(WeekLink::Gap);
         }
-        links.push(WeekLink::Week(*w));
+        let night = db_matches::next_scheduled(conn, whose, start_of(*w))
+            .await?
+            .map(|t| t.0.date())
+            .filter(|day| *day < next_monday(*w));
+        links.push(WeekLink::Week { monday: *w, night });
     }
     Ok(links)
 }

@@ -42,7 +42,7 @@ struct SchedulePage {
     nav: Nav,
     slug: String,
     name: String,
-    /// What is shown, in words: "Week of Monday 23 November 2026", "The whole season".
+    /// What is shown, in words: "Week of Tuesday 24 November 2026" (its first league night), "The whole season".
     shown: String,
     /// Links to weeks with matches, then to the whole season; none when no match has a time.
     weeks: Vec<WeekLink>,
@@ -102,9 +102,10 @@ pub(super) fn week_links(
         });
     }
     links.extend(weeks.iter().map(|w| match w {
-        public_views::WeekLink::Week(monday) => WeekLink {
+        // Labelled by its first league night (a Tuesday league's week reads "Tue 5 Jan").
+        public_views::WeekLink::Week { monday, night } => WeekLink {
             query: Some(format!("?week={monday}")),
-            label: monday.format("%-d %b %Y").to_string(),
+            label: night.unwrap_or(*monday).format("%a %-d %b %Y").to_string(),
             week: true,
             current: span == Span::Week(*monday),
         },
@@ -124,10 +125,17 @@ pub(super) fn week_links(
     links
 }
 
-/// What is shown, in words.
-pub(super) fn shown_words(span: Span) -> String {
+/// What is shown, in words: a week by its first league night in `weeks` (its Monday when
+/// it has none).
+pub(super) fn shown_words(span: Span, weeks: &[public_views::WeekLink]) -> String {
     match span {
-        Span::Week(monday) => format!("Week of {}", night_words(monday)),
+        Span::Week(monday) => {
+            let night = weeks.iter().find_map(|w| match w {
+                public_views::WeekLink::Week { monday: m, night } if *m == monday => *night,
+                _ => None,
+            });
+            format!("Week of {}", night_words(night.unwrap_or(monday)))
+        }
         Span::Season => "The whole season".into(),
         Span::Around(_) => "Recent and upcoming matches".into(),
     }
@@ -238,7 +246,7 @@ pub(super) async fn schedule_page(
         nav: who.nav(),
         slug: view.league.row.slug.to_string(),
         name: view.league.row.name,
-        shown: shown_words(view.span),
+        shown: shown_words(view.span, &view.weeks),
         weeks: week_links(&view.weeks, view.span, false),
         nothing_dated: view.regular.is_empty() && view.playoffs.is_empty(),
         parts,

@@ -376,7 +376,7 @@ pub(super) async fn team_page(
         needs,
         stats,
         standing: view.standing.as_ref().map(standing_row),
-        shown: shown_words(view.span),
+        shown: shown_words(view.span, &view.weeks),
         weeks: week_links(&view.weeks, view.span, true),
         matches: view
             .matches
