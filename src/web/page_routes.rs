@@ -17,6 +17,7 @@ pub const ROUTES: &[(&str, &str)] = &[
     ("GET", "/static/{folder}/{module}"),
     // Home, rules, calculator, account.
     ("GET", "/"),
+    ("GET", "/find"),
     ("GET", "/rules"),
     ("GET", "/rules/{preset}"),
     ("GET", "/calculator"),

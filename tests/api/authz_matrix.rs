@@ -119,6 +119,7 @@ pub(crate) const ROUTES: &[(&str, &str, Access)] = &[
     ("GET", "/api/v1/notices", Admin),
     // Public pages, exports and feeds (docs/features.md, "Pages"; docs/api.md §10).
     ("GET", "/", Public),
+    ("GET", "/find", Public),
     ("GET", "/rules", Public),
     ("GET", "/rules/{preset}", Public),
     ("GET", "/calculator", Public),

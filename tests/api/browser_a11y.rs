@@ -457,6 +457,9 @@ async fn every_page_passes_axe() {
         audit.page("league home, past season", "/leagues/cup").await?;
         let r = admin.post("/api/v1/leagues/cup/unarchive", &json!({})).await;
         json_with_status(r, 200, "unarchive the cup").await;
+        audit.page("home, with leagues", "/").await?;
+        audit.page("find a team", "/find?team=a").await?;
+        audit.page("find a team, none", "/find?team=zebra").await?;
         audit.page("admin backup", "/admin/backup").await?;
         audit.page("admin audit log", "/admin/audit").await?;
         audit.page("admin audit log, a league", &format!("/admin/audit?league={slug}")).await?;

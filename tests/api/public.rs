@@ -1061,3 +1061,58 @@ async fn tiebreak_order_is_the_leagues_and_unknowns_are_404() {
     assert_eq!(response.headers()["cache-control"], "no-store");
     assert!(response.text().await.unwrap().contains(">sup</a>"));
 }
+
+/// "Find your team": the home page's form finds the teams of the current leagues by any part
+/// of their name, ignoring case, each linked to its page with its league; a past season's
+/// teams are not listed; blank or unknown words say so, and what was typed stays in the field.
+#[actix_web::test]
+async fn a_visitor_finds_their_team_by_part_of_its_name() {
+    let app = crate::helpers::spawn_app().await;
+    let admin = app.api_user("coord", spades_im::service::Role::Admin).await;
+    let teams = app
+        .league(&admin, "fall", serde_json::json!("classic"), 2)
+        .await;
+    let r = admin
+        .patch(
+            &format!("/api/v1/teams/{}", teams[0]),
+            &serde_json::json!({"name": "Ace Of Spades"}),
+        )
+        .await;
+    assert_eq!(r.status(), 200);
+    app.league(&admin, "old", serde_json::json!("classic"), 2)
+        .await;
+    let r = admin
+        .post("/api/v1/leagues/old/archive", &serde_json::json!({}))
+        .await;
+    assert_eq!(r.status(), 200);
+
+    let (status, _, home) = crate::helpers::anonymous_get(&app, "/").await;
+    assert_eq!(status, 200);
+    assert!(home.contains("action=\"/find\""), "{home}");
+    assert!(
+        home.find("id=\"find-team\"") < home.find("class=\"cards\""),
+        "the search comes first"
+    );
+
+    let (status, _, page) = crate::helpers::anonymous_get(&app, "/find?team=+of%20ACE+").await;
+    assert_eq!(status, 200);
+    let page = crate::helpers::unescape(&page);
+    assert!(
+        page.contains(&format!(
+            "href=\"/leagues/fall/teams/{}\">Ace Of Spades</a>",
+            teams[0]
+        )),
+        "{page}"
+    );
+    assert!(page.contains("value=\"of ACE\""), "what was typed stays");
+
+    let (_, _, page) = crate::helpers::anonymous_get(&app, "/find?team=Team").await;
+    assert!(page.contains("/leagues/fall/teams/"), "{page}");
+    assert!(!page.contains("/leagues/old/"), "no past season: {page}");
+
+    let (_, _, page) = crate::helpers::anonymous_get(&app, "/find?team=zebra").await;
+    assert!(page.contains("id=\"found-none\""), "{page}");
+    let (status, _, page) = crate::helpers::anonymous_get(&app, "/find").await;
+    assert_eq!(status, 200);
+    assert!(!page.contains("id=\"found-heading\""), "{page}");
+}

@@ -143,3 +143,55 @@ pub async fn league_home(db: &Db, slug: &Slug, now: LocalTime) -> Result<LeagueH
         upcoming: usize::try_from(upcoming).unwrap_or(0),
     })
 }
+
+/// A team found by its name: its league and its page.
+#[derive(Debug, Clone)]
+pub struct FoundTeam {
+    pub league_slug: String,
+    pub league_name: String,
+    pub team_id: crate::domain::TeamId,
+    pub team_name: String,
+}
+
+/// How many teams a search answers at most.
+pub const FOUND_MOST: usize = 50;
+
+/// The teams of the current (not archived) leagues whose name holds `words` (each, ignoring
+/// case), by league then name; none for blank words. At most [`FOUND_MOST`].
+pub async fn find_teams(db: &Db, words: &str) -> Result<Vec<FoundTeam>, ServiceError> {
+    let words: Vec<String> = words
+        .split_whitespace()
+        .take(8)
+        .map(str::to_lowercase)
+        .collect();
+    if words.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut conn = db.read().await?;
+    let conn: &mut Conn = &mut conn;
+    let mut found = Vec::new();
+    for league in crate::service::term::leagues::readable(db_leagues::all(conn).await?) {
+        let league = league.row;
+        if league.archived {
+            continue;
+        }
+        for team in db_leagues::teams(conn, league.id).await? {
+            let name = team.name.to_string();
+            let lower = name.to_lowercase();
+            if words.iter().all(|w| lower.contains(w.as_str())) {
+                found.push(FoundTeam {
+                    league_slug: league.slug.to_string(),
+                    league_name: league.name.clone(),
+                    team_id: team.id,
+                    team_name: name,
+                });
+            }
+        }
+    }
+    found.sort_by(|a, b| {
+        (&a.league_name, a.team_name.to_lowercase())
+            .cmp(&(&b.league_name, b.team_name.to_lowercase()))
+    });
+    found.truncate(FOUND_MOST);
+    Ok(found)
+}

@@ -14,7 +14,10 @@ use crate::web::respond::html;
 use crate::web::view::nav::Nav;
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
-    cfg.service(home).service(rules_index).service(rules_show);
+    cfg.service(home)
+        .service(find_team)
+        .service(rules_index)
+        .service(rules_show);
 }
 
 #[derive(Template)]
@@ -25,6 +28,8 @@ struct HomePage {
     /// The current leagues and the past seasons (with their champions).
     leagues: Vec<LeagueCard>,
     past: Vec<LeagueCard>,
+    /// The find form starts empty.
+    typed: String,
 }
 
 #[get("/")]
@@ -34,10 +39,47 @@ async fn home(state: web::Data<AppState>, who: Viewer) -> Result<HttpResponse, P
         nav: who.nav(),
         leagues,
         past,
+        typed: String::new(),
         presets: params::presets()
             .iter()
             .map(|p| (p.name, p.title))
             .collect(),
+    };
+    Ok(html(StatusCode::OK, page.render()?))
+}
+
+/// `?team=`: the words typed to find a team.
+#[derive(serde::Deserialize)]
+struct FindQuery {
+    #[serde(default)]
+    team: String,
+}
+
+/// "Find my team": the teams of the current leagues whose name holds the words typed.
+#[derive(Template)]
+#[template(path = "public/find.html")]
+struct FindPage {
+    nav: Nav,
+    typed: String,
+    found: Vec<league_home::FoundTeam>,
+    /// At most this many are listed.
+    most: usize,
+}
+
+/// Not cached: the words typed are the visitor's own, and the answer is small.
+#[get("/find")]
+async fn find_team(
+    state: web::Data<AppState>,
+    who: Viewer,
+    query: web::Query<FindQuery>,
+) -> Result<HttpResponse, PageError> {
+    let typed: String = query.team.trim().chars().take(80).collect();
+    let found = league_home::find_teams(&state.db, &typed).await?;
+    let page = FindPage {
+        nav: who.nav(),
+        typed,
+        found,
+        most: league_home::FOUND_MOST,
     };
     Ok(html(StatusCode::OK, page.render()?))
 }
