@@ -105,6 +105,7 @@ pub const ROUTES: &[(&str, &str)] = &[
     ("POST", "/admin/leagues/{slug}/matches/{id}/cancel"),
     ("POST", "/admin/leagues/{slug}/matches/{id}/delete"),
     ("POST", "/admin/leagues/{slug}/nights/move"),
+    ("POST", "/admin/leagues/{slug}/nights/supervisors"),
     ("GET", "/admin/leagues/{slug}/playoffs"),
     ("POST", "/admin/leagues/{slug}/playoffs"),
     ("POST", "/admin/leagues/{slug}/playoffs/schedule"),

@@ -245,6 +245,7 @@ pub(crate) const ROUTES: &[(&str, &str, Access)] = &[
     ("POST", "/admin/leagues/{slug}/matches/{id}/cancel", Admin),
     ("POST", "/admin/leagues/{slug}/matches/{id}/delete", Admin),
     ("POST", "/admin/leagues/{slug}/nights/move", Admin),
+    ("POST", "/admin/leagues/{slug}/nights/supervisors", Admin),
     ("GET", "/admin/leagues/{slug}/playoffs", Admin),
     ("POST", "/admin/leagues/{slug}/playoffs", Admin),
     ("POST", "/admin/leagues/{slug}/playoffs/schedule", Admin),

@@ -619,3 +619,99 @@ async fn a_match_is_given_to_one_of_its_leagues_supervisors() {
     assert_eq!(first, again, "the first answer, as it was");
     assert_eq!(again["supervisor"], "lee");
 }
+
+/// "Supervisors for this night" on the schedule page: the ticked supervisors get the
+/// night's tables in blocks, in table order (Table 2 before Table 10); an account that does
+/// not supervise the league is refused by the form, nothing given.
+#[actix_web::test]
+async fn a_nights_tables_are_spread_over_its_supervisors_in_one_go() {
+    let app = spawn_app().await;
+    let admin = app.api_user("coord", Role::Admin).await;
+    app.api_user("kim", Role::Supervisor).await;
+    app.api_user("lee", Role::Supervisor).await;
+    let teams = app.league(&admin, "fall", json!("classic"), 8).await;
+    for username in ["kim", "lee"] {
+        let r = admin
+            .post(
+                "/api/v1/leagues/fall/supervisors",
+                &json!({"username": username}),
+            )
+            .await;
+        assert_eq!(r.status(), 204);
+    }
+    let mut by_table = Vec::new();
+    for (i, table) in ["Table 10", "Table 2", "Table 1", "Table 3"]
+        .iter()
+        .enumerate()
+    {
+        let body = json!({"team_a": teams[2 * i], "team_b": teams[2 * i + 1], "table": table,
+                          "scheduled_at": "2026-12-01T19:00"});
+        let m = json_with_status(
+            admin.post("/api/v1/leagues/fall/matches", &body).await,
+            201,
+            "m",
+        )
+        .await;
+        by_table.push((table.to_string(), m["id"].as_i64().unwrap()));
+    }
+    let coord = app.browser("coord").await;
+    let page = coord
+        .get("/admin/leagues/fall/schedule?week=all")
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        page.contains("action=\"/admin/leagues/fall/nights/supervisors\""),
+        "{page}"
+    );
+
+    let path = "/admin/leagues/fall/nights/supervisors";
+    let before = app.tables().await;
+    let night = [("night", "2026-12-01"), ("group", "night-2026-12-01")];
+    let r = coord
+        .post_form(
+            path,
+            &[
+                night[0],
+                night[1],
+                ("supervisors", "kim"),
+                ("supervisors", "coord"),
+            ],
+        )
+        .await;
+    assert_eq!(r.status(), 422);
+    let html = r.text().await.unwrap();
+    assert!(
+        html.contains("id=\"supervisors-night-2026-12-01-supervisors-error\""),
+        "{html}"
+    );
+    app.assert_nothing_written(&before, "a supervisor refused")
+        .await;
+
+    let r = coord
+        .post_form(
+            path,
+            &[
+                night[0],
+                night[1],
+                ("supervisors", "kim"),
+                ("supervisors", "lee"),
+            ],
+        )
+        .await;
+    assert_eq!(r.status(), 303);
+    let to = r.headers()["location"].to_str().unwrap().to_string();
+    assert!(to.contains("done=supervisors&n=4"), "{to}");
+    for (table, id) in &by_table {
+        let m = json_with_status(app.get(&format!("/api/v1/matches/{id}")).await, 200, "m").await;
+        let expected = if ["Table 1", "Table 2"].contains(&table.as_str()) {
+            "kim"
+        } else {
+            "lee"
+        };
+        assert_eq!(m["supervisor"], expected, "{table}");
+    }
+    let page = coord.get(&to).await.text().await.unwrap();
+    assert!(page.contains("Gave 4 matches of"), "{page}");
+}

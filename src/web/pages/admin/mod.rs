@@ -91,6 +91,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .service(schedule_edit::postpone_match)
         .service(schedule_edit::cancel_match)
         .service(schedule_edit::move_night)
+        .service(schedule_edit::spread_supervisors)
         .service(import::import_form)
         .service(import::import)
         .service(import::roster_csv);

@@ -512,3 +512,55 @@ pub(super) async fn move_night(
         Err(e) => Err(e.into()),
     }
 }
+
+/// "Supervisors for this night": spreads the ticked supervisors over the night's tables, one
+/// block of tables each; a refusal comes back by the form, the ticks kept.
+#[post("/admin/leagues/{slug}/nights/supervisors")]
+pub(super) async fn spread_supervisors(
+    state: web::Data<AppState>,
+    Admin(who): Admin,
+    slug: web::Path<Slug>,
+    CsrfForm(fields): CsrfForm<Vec<(String, String)>>,
+) -> Result<HttpResponse, PageError> {
+    let field = |name: &str| {
+        fields
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.trim().to_string())
+            .unwrap_or_default()
+    };
+    let (night, group) = (field("night"), field("group"));
+    let ticked: Vec<String> = fields
+        .iter()
+        .filter(|(k, _)| k == "supervisors")
+        .map(|(_, v)| v.clone())
+        .collect();
+    let spread = match parse_day(&night) {
+        Ok(day) => reschedule::spread_supervisors(&state.db, &who.user, &slug, day, &ticked).await,
+        Err(_) => Err(ServiceError::invalid(
+            ErrorCode::InvalidSchedule,
+            "supervisors",
+            "the form names no night: reload the schedule and try again",
+        )),
+    };
+    match spread {
+        Ok(n) => Ok(see_other(&format!(
+            "/admin/leagues/{slug}/schedule?done=supervisors&n={n}&from={night}#{group}"
+        ))),
+        Err(e) if fixable(&e) => {
+            let key = format!("supervisors-{group}");
+            let refusal = Refusal::new(Errors::of(&key, &["supervisors"], &e), &e, &key)
+                .about(format!("the supervisors of {night}"));
+            render_schedule(
+                &state,
+                &who,
+                &slug,
+                ScheduleTyped::default(),
+                Some(refusal),
+                None,
+            )
+            .await
+        }
+        Err(e) => Err(e.into()),
+    }
+}

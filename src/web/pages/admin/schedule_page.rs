@@ -377,6 +377,7 @@ enum ScheduleDone {
     Rest,
     Replaced,
     Deleted,
+    Supervisors,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -430,6 +431,14 @@ fn notice_of(q: &PageQuery, view: &ScheduleAdmin) -> Option<Notice> {
             "Deleted M{}: it is recorded in the audit log.",
             q.id.unwrap_or_default()
         ),
+        (ScheduleDone::Supervisors, _, _) => {
+            let night = q.from.as_deref().and_then(|d| parse_day(d).ok());
+            format!(
+                "Gave {} of {} to their supervisors, a block of tables each.",
+                plural(n, "match", "matches"),
+                night.map_or_else(|| "the night".to_string(), short_day)
+            )
+        }
         (ScheduleDone::Replaced, _, _) => {
             format!("Schedule regenerated: {}.", plural(n, "match", "matches"))
         }
