@@ -17,7 +17,8 @@
 //!   ids), `table_name`, `idempotency_key` (a client's key of one attempt).
 //! - `db`: the queries, on SQLite or PostgreSQL (`sqlite`, `postgres`; `on_store!` runs one
 //!   query on either; `migrations`, each store's schema as embedded by build.rs):
-//!   `leagues`, `divisions`, `matches` (schedule, state, check-ins, ratings), `board` (the
+//!   `leagues`, `divisions`, `matches` (schedule, state, check-ins, ratings), `match_write` (a
+//!   match as a write opens it, its names and supervisor), `board` (the
 //!   scoreboard's reads), `rating_notes`, `hands`, `lineups`, `players`,
 //!   `player_eligibility`, `idempotency` and `action_keys` (the keys of hands and of other
 //!   actions), `audit`, `playoffs`, `tonight`, `users`, `notices`, `league_doc` (a league's
@@ -32,7 +33,7 @@
 //!   - `people`: `accounts`, `users`, `throttle` and `device_cookie` (login guessing),
 //!     `oidc` (campus sign-in), `players`;
 //!   - `term` (a league's term): `leagues`, `teams`, `divisions`, `roster` (`reading`, `import`,
-//!     `export`, `edits`), `schedule`, `admin_schedule`, `reschedule`, `seasons`;
+//!     `export`, `edits`), `schedule`, `admin_schedule`, `reschedule`, `supervisors`, `seasons`;
 //!   - `playoffs`: `create`, `advance`, `view`, `labels`, `stored`, `eligibility` (teams)
 //!     and `player_eligibility`;
 //!   - `views` (read models): `standings`, `summaries`, `league_home`, `public_views`,

@@ -22,6 +22,7 @@ pub mod idempotency;
 pub mod league_doc;
 pub mod leagues;
 pub mod lineups;
+pub mod match_write;
 pub mod matches;
 mod migrations;
 pub mod notices;

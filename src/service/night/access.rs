@@ -4,7 +4,7 @@
 //! imports none of them.
 
 use crate::db::leagues as db_leagues;
-use crate::db::matches::{self as db_matches, MatchRow};
+use crate::db::matches::MatchRow;
 use crate::db::{Conn, Db};
 use crate::domain::{ErrorCode, LeagueId, MatchId, TextEnum};
 use crate::rules::Team;
@@ -31,8 +31,8 @@ pub(in crate::service) async fn for_write(
     conn: &mut Conn,
     user: &User,
     id: MatchId,
-) -> Result<db_matches::MatchForWrite, ServiceError> {
-    let m = db_matches::for_write(conn, id, user.id)
+) -> Result<crate::db::match_write::MatchForWrite, ServiceError> {
+    let m = crate::db::match_write::for_write(conn, id, user.id)
         .await?
         .ok_or(ServiceError::NotFound)?;
     if !user.is_admin() && !m.supervises {

@@ -9,7 +9,8 @@ use crate::db::Db;
 use crate::db::hands::{self as db_hands, HandRow};
 use crate::db::leagues as db_leagues;
 use crate::db::lineups::{self as db_lineups, LineupRow};
-use crate::db::matches::{self as db_matches, MatchNames, MatchRow};
+use crate::db::match_write::{self, MatchNames};
+use crate::db::matches::{self as db_matches, MatchRow};
 use crate::domain::{
     FieldError, ForfeitSide, GameStatus, LocalTime, MatchId, MatchStatus, PlayerId, TeamId,
     Timestamp,
@@ -214,7 +215,7 @@ async fn view_labelled(
     let rules = rules_of(m, league)?;
     let (rows, inputs) = stored_hands(conn, m.id).await?;
     let (_, scored) = replay(&rules, m.stage, &inputs)?;
-    let names = db_matches::names(conn, m).await?;
+    let names = match_write::names(conn, m).await?;
     let lineups = db_lineups::of_match(conn, m.id).await?;
     Ok(view_of(
         m,

@@ -620,7 +620,7 @@ pub async fn unassign_supervisor(
         .unwrap_or_default();
     db_leagues::unassign_supervisor(&mut tx, league.id, user_id).await?;
     // Their matches of the league are nobody's now (a supervisor the league lacks runs none).
-    crate::db::matches::clear_supervisor(&mut tx, league.id, user_id).await?;
+    crate::db::match_write::clear_supervisor(&mut tx, league.id, user_id).await?;
     audit::record(
         &mut tx,
         user,

@@ -3,8 +3,9 @@
 //!
 //! `leagues` (rules per stage, supervisors), `teams`, `divisions`, `roster` (teams and
 //! players by CSV, and a team's edits); `schedule` (the round robin, a match by hand),
-//! `admin_schedule` (what the coordinator's schedule page reads) and `reschedule` (changes
-//! during the season); `seasons` (archiving a league, the next term).
+//! `admin_schedule` (what the coordinator's schedule page reads), `reschedule` (changes
+//! during the season) and `supervisors` (who runs which match); `seasons` (archiving a
+//! league, the next term).
 
 pub mod admin_schedule;
 pub mod divisions;
@@ -14,4 +15,5 @@ pub mod roster;
 pub mod schedule;
 pub mod schedule_warnings;
 pub mod seasons;
+pub mod supervisors;
 pub mod teams;

@@ -51,7 +51,7 @@ fn check_version(m: &MatchRow, expected: i64) -> Result<(), ServiceError> {
 /// batch: what replaying its hands and answering need.
 struct OpenHands {
     m: MatchRow,
-    names: db_matches::MatchNames,
+    names: crate::db::match_write::MatchNames,
     league: League,
     rules: Rules,
     rows: Vec<HandRow>,
@@ -65,7 +65,7 @@ struct OpenHands {
 /// current hands.
 async fn open_hands(
     conn: &mut Conn,
-    opened: db_matches::MatchForWrite,
+    opened: crate::db::match_write::MatchForWrite,
     expected_version: i64,
     may_change: fn(&MatchRow) -> Result<(), ServiceError>,
 ) -> Result<OpenHands, ServiceError> {

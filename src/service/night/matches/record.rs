@@ -6,7 +6,8 @@ use super::time::time_expired;
 use super::{Bracket, advance_bracket, check_version, open_hands, totals_of};
 use crate::db::hands::{self as db_hands, HandRow, NewHand};
 use crate::db::idempotency::{self as db_idempotency, IdempotencyRecord};
-use crate::db::matches::{self as db_matches, MatchNames, MatchRow};
+use crate::db::match_write::MatchNames;
+use crate::db::matches::{self as db_matches, MatchRow};
 use crate::db::{Conn, Db};
 use crate::domain::ErrorCode;
 use crate::domain::{FieldError, GameStatus, IdempotencyKey, MatchId, MatchStatus, Timestamp};
@@ -280,7 +281,7 @@ impl HandEntry {
     async fn record_replayed(
         self,
         conn: &mut Conn,
-        opened: db_matches::MatchForWrite,
+        opened: crate::db::match_write::MatchForWrite,
     ) -> Result<Entered, ServiceError> {
         let mut hands = open_hands(conn, opened, self.expected_version, check_takes_hands).await?;
         hands.check_lineups()?;

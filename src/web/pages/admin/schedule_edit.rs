@@ -23,6 +23,7 @@ use crate::domain::{LocalTime, MatchId, MatchStatus, TeamId, parse_day};
 use crate::service::ServiceError;
 use crate::service::term::admin_schedule::{self, NightPreview, ScheduleAdmin, ScheduleMatch};
 use crate::service::term::reschedule::{self, CallOff, MatchChange, NightMove};
+use crate::service::term::supervisors;
 use crate::web::AppState;
 use crate::web::error::{AppError, PageError};
 use crate::web::extract::{Admin, Authed, CsrfForm};
@@ -536,7 +537,7 @@ pub(super) async fn spread_supervisors(
         .map(|(_, v)| v.clone())
         .collect();
     let spread = match parse_day(&night) {
-        Ok(day) => reschedule::spread_supervisors(&state.db, &who.user, &slug, day, &ticked).await,
+        Ok(day) => supervisors::spread_supervisors(&state.db, &who.user, &slug, day, &ticked).await,
         Err(_) => Err(ServiceError::invalid(
             ErrorCode::InvalidSchedule,
             "supervisors",
