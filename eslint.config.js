@@ -44,13 +44,13 @@ module.exports = [
     ignores: ["target/", "fuzz/", "benches/", "tests/fixtures/", "data/"]
   },
   js.configs.recommended,
-  scripts(["static/**/*.js"], globals.browser, { ignores: ["static/sw.js", "static/console/**", "static/outbox/**"] }),
+  scripts(["static/**/*.js"], globals.browser, { ignores: ["static/sw.js", "static/console/**", "static/outbox/**", "static/admin/**"] }),
   // The console's service worker stays a classic script: it imports nothing, and a module
   // worker needs `register(url, {type: "module"})` and a browser with module service workers
   // (they came years after module scripts, last in Firefox). Its unit test loads it with
   // `require`: it ends with `if (typeof module === "object" && module.exports) …`.
   scripts(["static/sw.js"], globals.serviceworker, { sourceType: "script", globals: { module: "readonly" } }),
-  scripts(["static/console/**/*.js", "static/outbox/**/*.js"], globals.browser, { ecmaVersion: 2020 }),
+  scripts(["static/console/**/*.js", "static/outbox/**/*.js", "static/admin/**/*.js"], globals.browser, { ecmaVersion: 2020 }),
   {
     files: ["tests/js/**/*.js", "eslint.config.js"],
     languageOptions: {

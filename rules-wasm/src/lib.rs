@@ -4,16 +4,21 @@
 //! server's reader of the hand form ([`spades_rules::form`]), so the phone reads what was
 //! typed as the server will.
 //!
-//! No wasm-bindgen: four exports over the module's memory, UTF-8 JSON both ways.
+//! It also reads a league's rules form ([`spades_rules::rules_form`]) for the form's live
+//! preview: the rules in the words of the rules page.
+//!
+//! No wasm-bindgen: five exports over the module's memory, UTF-8 JSON both ways.
 //! - `alloc(len) -> ptr`: room for a request of `len` bytes, which the caller writes there;
 //! - `score(ptr, len) -> u64`: the answer ([`answer`]) to the request at `ptr`, as
 //!   `ptr << 32 | len`;
 //! - `read_hand(ptr, len) -> u64`: the hand form's reading ([`read_form`]), packed the same;
-//! - `dealloc(ptr, len)`: frees what `alloc`, `score` or `read_hand` gave, once read.
+//! - `describe_rules(ptr, len) -> u64`: the rules form's reading ([`describe_form`]);
+//! - `dealloc(ptr, len)`: frees what `alloc` or another export gave, once read.
 
 use serde::{Deserialize, Serialize};
 use spades_rules::form::TypedHand;
 use spades_rules::hand::HandInput;
+use spades_rules::rules_form::{TypedRules, read_rules};
 use spades_rules::{ErrorCode, FieldError, score_json, strict};
 
 /// The API's error body (docs/api.md §3): `{"error": {...}}`.
@@ -84,6 +89,82 @@ pub fn read_form(body: &[u8]) -> String {
     }
 }
 
+/// What the league form's preview asks: a stage's preset and its controls as typed (the
+/// fieldset's name/value pairs without the stage's prefix; names that are not controls are
+/// skipped).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RulesRequest {
+    preset: String,
+    fields: Vec<(String, String)>,
+}
+
+/// One line of the rules page.
+#[derive(Serialize)]
+struct Line {
+    topic: &'static str,
+    text: String,
+}
+
+/// The reading of a rules form: the rules in words and as the API shows them, or the first
+/// mistake at its control.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum RulesAnswer {
+    Read {
+        lines: Vec<Line>,
+        rules: spades_rules::Rules,
+    },
+    Refused {
+        error: RulesFormMistake,
+    },
+}
+
+#[derive(Serialize)]
+struct RulesFormMistake {
+    control: &'static str,
+    message: String,
+}
+
+/// The rules form's reading of `body` (a [`RulesRequest`], JSON), as the server reads the
+/// posted league form: `{"lines": [{"topic", "text"}], "rules": {...}}`, or
+/// `{"error": {"control", "message"}}` (`control` "" for the preset, or a body that does not
+/// read).
+pub fn describe_form(body: &[u8]) -> String {
+    let request: RulesRequest = match serde_json::from_slice(body) {
+        Ok(request) => request,
+        Err(e) => {
+            let error = RulesFormMistake {
+                control: "",
+                message: e.to_string(),
+            };
+            return json(&RulesAnswer::Refused { error });
+        }
+    };
+    let mut typed = TypedRules::default();
+    for (name, value) in &request.fields {
+        typed.set(name, value);
+    }
+    match read_rules(&request.preset, &typed) {
+        Ok((_, rules)) => json(&RulesAnswer::Read {
+            lines: spades_rules::describe::describe(&rules)
+                .into_iter()
+                .map(|l| Line {
+                    topic: l.topic,
+                    text: l.text,
+                })
+                .collect(),
+            rules,
+        }),
+        Err(e) => json(&RulesAnswer::Refused {
+            error: RulesFormMistake {
+                control: e.control,
+                message: e.message,
+            },
+        }),
+    }
+}
+
 /// `value` as JSON; an `internal` error body if it does not serialize.
 fn json<T: Serialize>(value: &T) -> String {
     serde_json::to_string(value).unwrap_or_else(|e| {
@@ -141,6 +222,18 @@ mod exports {
     #[unsafe(no_mangle)]
     pub unsafe extern "C" fn read_hand(ptr: *const u8, len: usize) -> u64 {
         give(super::read_form(unsafe {
+            std::slice::from_raw_parts(ptr, len)
+        }))
+    }
+
+    /// The reading (UTF-8 JSON) of the rules form request of `len` bytes at `ptr`, as
+    /// `ptr << 32 | len`; the caller frees it with [`dealloc`].
+    ///
+    /// # Safety
+    /// `ptr` holds `len` initialized bytes (from [`alloc`]).
+    #[unsafe(no_mangle)]
+    pub unsafe extern "C" fn describe_rules(ptr: *const u8, len: usize) -> u64 {
+        give(super::describe_form(unsafe {
             std::slice::from_raw_parts(ptr, len)
         }))
     }

@@ -307,6 +307,32 @@ fn build_wasm() -> PathBuf {
 /// The module's exports compared, with the native function each must answer as.
 const SCORE: (&str, fn(&[u8]) -> String) = ("score", rules_wasm::answer);
 const READ_HAND: (&str, fn(&[u8]) -> String) = ("read_hand", rules_wasm::read_form);
+const DESCRIBE_RULES: (&str, fn(&[u8]) -> String) = ("describe_rules", rules_wasm::describe_form);
+
+/// A league's rules form as the preview sends it: a preset (sometimes unknown) and some
+/// controls, typed well or badly.
+fn rules_form_request(rng: &mut Rng) -> String {
+    use spades_rules::rules_form::{CONTROLS, Kind};
+    let mut presets: Vec<&str> = spades_rules::presets().iter().map(|p| p.name).collect();
+    presets.push("no-such-preset");
+    let mut fields = Vec::new();
+    for c in CONTROLS {
+        if !rng.one_in(5) {
+            continue;
+        }
+        let value = match c.kind {
+            _ if rng.one_in(20) => "x1".to_string(),
+            Kind::Number => rng
+                .pick(&["0", "1", "6", "13", "200", "-10", "-250", "99999"])
+                .into(),
+            Kind::YesNo => rng.pick(&["yes", "no"]).into(),
+            Kind::Switch => rng.pick(&["on", "off"]).into(),
+            Kind::Choice(options) => rng.pick(options).0.into(),
+        };
+        fields.push((c.name.to_string(), value));
+    }
+    json!({"preset": rng.pick(&presets), "fields": fields}).to_string()
+}
 
 /// Writes `count` cases of the export `name` to `file`, each a body from `make` and `native`'s
 /// answer to it; how many answers were not errors, and how many were.
@@ -354,6 +380,13 @@ fn the_wasm_engine_answers_as_the_native_one() {
     let (scored, refused) = write_cases(&mut file, &mut rng, SCORE, cases, request);
     let forms = cases / 2;
     let (read, mistyped) = write_cases(&mut file, &mut rng, READ_HAND, forms, form_request);
+    let (described, wrong) = write_cases(
+        &mut file,
+        &mut rng,
+        DESCRIBE_RULES,
+        forms,
+        rules_form_request,
+    );
     file.flush().unwrap();
     drop(file);
     // Both kinds of answer are compared, in numbers that matter.
@@ -364,6 +397,10 @@ fn the_wasm_engine_answers_as_the_native_one() {
     assert!(
         read > forms / 8 && mistyped > forms / 8,
         "{read} forms read and {mistyped} refused of {forms}: the form generator is off"
+    );
+    assert!(
+        described > forms / 8 && wrong > forms / 8,
+        "{described} rules forms read and {wrong} refused of {forms}: the generator is off"
     );
 
     // The fresh build, then the copy the binary serves (static/rules.wasm): a stale copy
@@ -385,7 +422,8 @@ fn the_wasm_engine_answers_as_the_native_one() {
         );
         println!(
             "RULES_WASM_SEED={seed}: {name}, {cases} requests ({scored} scored, {refused} refused), \
-             {forms} forms ({read} read, {mistyped} refused), {}",
+             {forms} forms ({read} read, {mistyped} refused), {forms} rules forms \
+             ({described} read, {wrong} refused), {}",
             String::from_utf8_lossy(&output.stdout).trim()
         );
     }

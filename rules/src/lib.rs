@@ -10,6 +10,7 @@ pub mod form;
 pub mod game;
 pub mod hand;
 pub mod params;
+pub mod rules_form;
 pub mod state;
 pub mod strict;
 pub mod team;

@@ -147,6 +147,8 @@ const ASSETS: &[(&str, &str, &[u8])] = &[
     asset!("console/engine.js", "text/javascript; charset=utf-8"),
     asset!("console/preview.js", "text/javascript; charset=utf-8"),
     asset!("console/form.js", "text/javascript; charset=utf-8"),
+    // The league form's live preview of the rules (served under /static/admin/).
+    asset!("admin/rules_form.js", "text/javascript; charset=utf-8"),
 ];
 
 #[get("/static/{name}")]

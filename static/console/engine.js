@@ -1,12 +1,13 @@
 // The scoring engine on the phone: static/rules.wasm, the server's own engine (rules/)
 // compiled to WebAssembly by rules-wasm/. `score(request)` answers exactly what
 // `POST /api/v1/score` answers (docs/api.md §5.1): the scored game, or `{"error": {...}}`;
-// `readHand(request)` reads the hand form as the server reads it (rules/src/form.rs).
+// `readHand(request)` reads the hand form as the server reads it (rules/src/form.rs);
+// `describeRules(request)` reads a league's rules form (rules/src/rules_form.rs).
 // No scoring or reading is written here: the request goes in as JSON and the engine's JSON
 // comes out.
 //
-// The module's exports (no wasm-bindgen): `alloc(len) -> ptr`, `score(ptr, len) -> u64` and
-// `read_hand(ptr, len) -> u64` packing the answer's `ptr << 32 | len`, `dealloc(ptr, len)`.
+// The module's exports (no wasm-bindgen): `alloc(len) -> ptr`; `score`, `read_hand` and
+// `describe_rules`, each `(ptr, len) -> u64` packing the answer's `ptr << 32 | len`; `dealloc(ptr, len)`.
 
 export const ENGINE_URL = "/static/rules.wasm";
 
@@ -84,6 +85,17 @@ export function score(request) {
  */
 export function readHand(request) {
   return ask("read_hand", request);
+}
+
+/**
+ * A league's rules form read as the server reads it (rules/src/rules_form.rs): `request` is
+ * `{preset, fields}` (a stage's preset and its controls' [name, value] pairs, without the
+ * stage's prefix); the answer `{lines: [{topic, text}], rules}` (the rules in the rules page's
+ * words, and as the API shows them) or `{error: {control, message}}`. Throws when the engine
+ * is not loaded.
+ */
+export function describeRules(request) {
+  return ask("describe_rules", request);
 }
 
 // The answer of the module's export `name` to `request`, both JSON.

@@ -87,11 +87,8 @@ const LEAGUE: Fields = &[
     ("name", "Fall 2026"),
     ("slug", "fall-2026"),
     ("regular_preset", "unc-im-300"),
-    ("regular_overrides", ""),
     ("playoff_preset", ""),
-    ("playoff_overrides", ""),
     ("final_preset", "unc-im-500"),
-    ("final_overrides", ""),
     ("tiebreak1", "differential"),
     ("tiebreak2", "head_to_head"),
     ("tiebreak3", ""),
@@ -325,10 +322,17 @@ async fn a_league_is_previewed_in_words_then_saved_then_edited() {
     assert!(html.contains("name=\"regular_preset\""));
     assert!(html.contains("<option value=\"unc-im-300\" selected>"));
 
-    let form = fields(
-        LEAGUE,
-        &[("regular_overrides", "{\"bags\": {\"limit\": 7}}")],
-    );
+    // The form has a labelled control for every rule; none needs JSON.
+    for control in spades_im::rules::rules_form::CONTROLS {
+        let id = format!("regular_{}", control.name);
+        assert!(
+            html.contains(&format!("<label for=\"{id}\">"))
+                && html.contains(&format!("id=\"{id}\"")),
+            "a labelled control {id}"
+        );
+    }
+    assert!(!html.contains("_overrides"), "no JSON box");
+    let form = fields(LEAGUE, &[("regular_bags_limit", "7")]);
     let response = browser.post_form("/admin/leagues/new", &form).await;
     assert_eq!(response.status(), 200);
     let html = response.text().await.unwrap();
@@ -363,7 +367,9 @@ async fn a_league_is_previewed_in_words_then_saved_then_edited() {
         .await
         .unwrap();
     assert!(html.contains("value=\"Fall 2026\""));
-    assert!(unescape(&html).contains("{\"bags\":{\"limit\":7}}"));
+    assert!(html.contains(
+        "name=\"regular_bags_limit\" inputmode=\"numeric\" autocomplete=\"off\" value=\"7\""
+    ));
     assert_eq!(api.get("/api/v1/leagues/fall-2026").await.status(), 404);
 
     // "Save" re-posts the preview's hidden fields.
@@ -407,15 +413,23 @@ async fn a_league_is_previewed_in_words_then_saved_then_edited() {
         .unwrap();
     assert!(html.contains("value=\"Fall 2026\""));
     assert!(html.contains("<option value=\"unc-im-500\" selected>"));
-    assert!(!html.contains("name=\"slug\""));
-    let edit = fields(
-        LEAGUE,
-        &[
-            ("name", "Fall 2026 Spades"),
-            ("regular_overrides", ""),
-            ("confirm", "1"),
-        ],
+    // The stored change comes back in its control, the group open, counted.
+    assert!(html.contains(
+        "name=\"regular_bags_limit\" inputmode=\"numeric\" autocomplete=\"off\" value=\"7\""
+    ));
+    assert!(html.contains("Change the preset's rules (1 changed)"));
+    let league_page = browser
+        .get("/admin/leagues/fall-2026")
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        unescape(&league_page).contains("unc-im-300, changed: Bags that cost the penalty 7"),
+        "the league page says the change in words"
     );
+    assert!(!html.contains("name=\"slug\""));
+    let edit = fields(LEAGUE, &[("name", "Fall 2026 Spades"), ("confirm", "1")]);
     let response = browser
         .post_form("/admin/leagues/fall-2026/edit", &edit)
         .await;
@@ -467,32 +481,38 @@ async fn bad_league_forms_show_the_message_at_the_field_and_write_nothing() {
             "unknown preset \"backyard\"",
         ),
         (
-            &[("regular_overrides", "{\"target\": 300,")],
-            "regular_overrides-error",
-            "overrides are not valid JSON",
+            &[("regular_target", "300,")],
+            "regular_target-error",
+            "is a whole number, not",
         ),
         (
-            &[("regular_overrides", "[1, 2]")],
-            "regular_overrides-error",
-            "overrides must be a JSON object",
+            &[("regular_set_penalty", "sometimes")],
+            "regular_set_penalty-error",
+            "is not one of the choices",
         ),
         (
             &[
                 ("playoff_preset", "classic"),
-                ("playoff_overrides", "{\"bogus\": 1}"),
+                ("playoff_moon", "on"),
+                ("playoff_moon_value", "-5"),
             ],
-            "playoff_overrides-error",
-            "unknown field \"bogus\"",
+            "playoff_moon_value-error",
+            "moon",
         ),
         (
-            &[("final_overrides", "{\"target\": \"lots\"}")],
-            "final_overrides-error",
-            "final rules",
+            &[("final_target", "lots")],
+            "final_target-error",
+            "whole number",
         ),
         (
-            &[("playoff_overrides", "{\"target\": 250}")],
+            &[("final_loss_floor", "on")],
+            "final_loss_floor_value-error",
+            "type a value",
+        ),
+        (
+            &[("playoff_target", "250")],
             "playoff_preset-error",
-            "pick a preset for these overrides",
+            "pick a preset for these changes",
         ),
         (
             &[("tiebreak2", "coin_flip")],
@@ -514,8 +534,11 @@ async fn bad_league_forms_show_the_message_at_the_field_and_write_nothing() {
             assert!(html.contains("aria-invalid=\"true\""));
             // Every typed value is kept.
             for (name, value) in &form {
-                if name.ends_with("_overrides") && !value.is_empty() {
-                    assert!(unescape(&html).contains(value), "kept {name}: {value}");
+                if ["_target", "_value"].iter().any(|s| name.ends_with(s)) {
+                    assert!(
+                        html.contains(&format!("value=\"{value}\"")),
+                        "kept {name}: {value}"
+                    );
                 }
                 if *name == "name" && !value.trim().is_empty() {
                     assert!(
@@ -530,18 +553,15 @@ async fn bad_league_forms_show_the_message_at_the_field_and_write_nothing() {
     let response = browser
         .post_form(
             "/admin/leagues/taken/edit",
-            &fields(
-                LEAGUE,
-                &[("regular_overrides", "{\"nil\": \"x\"}"), ("confirm", "1")],
-            ),
+            &fields(LEAGUE, &[("regular_nil_value", "x"), ("confirm", "1")]),
         )
         .await;
     assert_eq!(response.status(), 422);
     let html = response.text().await.unwrap();
     assert!(
-        text_of(&html, "regular_overrides-error")
+        text_of(&html, "regular_nil_value-error")
             .unwrap()
-            .contains("regular rules")
+            .contains("whole number")
     );
     assert_eq!(snapshot(&app).await, before, "nothing written");
     let league: Value = api.get("/api/v1/leagues/taken").await.json().await.unwrap();

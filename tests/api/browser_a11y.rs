@@ -511,6 +511,28 @@ async fn every_page_passes_axe() {
             .page("admin reset a password", "/admin/users/coord/reset-password")
             .await?;
         audit.page("new league", "/admin/leagues/new").await?;
+        // The rules controls open and one changed: the live preview redraws the rules in
+        // words (the server's engine in the browser), and the open controls pass axe.
+        audit
+            .browser
+            .execute(
+                "document.querySelector('#stage-regular details').open = true; \
+                 var i = document.getElementById('regular_target'); i.value = '500'; \
+                 i.dispatchEvent(new Event('input', {bubbles: true}));",
+                json!([]),
+            )
+            .await?;
+        let rules_in_words = audit.browser.find("#regular-live").await?;
+        let mut words = String::new();
+        for _ in 0..50 {
+            words = audit.browser.text(&rules_in_words).await?;
+            if words.contains("500") {
+                break;
+            }
+            actix_web::rt::time::sleep(Duration::from_millis(100)).await;
+        }
+        ensure!(words.contains("500"), "the live preview did not redraw: {words}");
+        audit.here("new league, the rules controls open").await?;
         audit
             .submit(
                 "new league, errors",

@@ -361,11 +361,9 @@ async fn a_new_tiebreak_order_shows_at_once_over_warm_caches() {
             &[
                 ("name", "fall"),
                 ("regular_preset", "partnership"),
-                ("regular_overrides", "{\"target\": 100}"),
+                ("regular_target", "100"),
                 ("playoff_preset", ""),
-                ("playoff_overrides", ""),
                 ("final_preset", ""),
-                ("final_overrides", ""),
                 ("tiebreak1", "differential"),
                 ("tiebreak2", "head_to_head"),
                 ("tiebreak3", "points_for"),

@@ -1,14 +1,14 @@
 // Checks that the scoring engine compiled to WebAssembly (rules-wasm/) gives the native
 // engine's answers: `node tests/js/rules_wasm_same.mjs <module.wasm> <pairs.jsonl>`, each line
-// of pairs.jsonl `[export, request body, native answer]` (JSON strings; the export `score` or
-// `read_hand`), written by rules-wasm/tests/same_as_native.rs, which runs this. Exits 1 at the first answer that
+// of pairs.jsonl `[export, request body, native answer]` (JSON strings; the export `score`, `read_hand` or
+// `describe_rules`), written by rules-wasm/tests/same_as_native.rs, which runs this. Exits 1 at the first answer that
 // differs, naming the first field that differs.
 import { readFileSync } from "node:fs";
 
 const [wasmPath, pairsPath] = process.argv.slice(2);
 const { instance } = await WebAssembly.instantiate(readFileSync(wasmPath), {});
 const { memory, alloc, dealloc } = instance.exports;
-const EXPORTS = ["score", "read_hand"];
+const EXPORTS = ["score", "read_hand", "describe_rules"];
 const encoder = new TextEncoder();
 const decoder = new TextDecoder("utf-8", { fatal: true });
 

@@ -8,13 +8,14 @@ use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, get, post, web};
 use askama::Template;
 
-use super::league_input::{LeagueForm, STAGES, setting_error, spec_words};
+use super::league_input::{LeagueForm, STAGES, rules_error_input, setting_error, spec_words};
 use super::{Errors, fixable};
 use crate::domain::Field;
 use crate::league::settings::Settings;
 use crate::league::standings::Tiebreak;
 use crate::rules::describe::{RuleLine, describe};
-use crate::rules::{RulesSpec, presets};
+use crate::rules::rules_form::{CONTROLS, GROUPS, Kind, TypedRules, read_rules};
+use crate::rules::{Rules, RulesSpec, Stage, preset, presets};
 use crate::service::term::leagues::{League, NewLeagueInput, RulesByStage};
 use crate::service::{ServiceError, term::leagues, views::admin_views};
 use crate::web::AppState;
@@ -28,10 +29,36 @@ struct StageFields {
     /// The regular season has no "same as the regular season" choice.
     regular: bool,
     preset: String,
-    overrides: String,
     preset_unknown: bool,
     preset_error: Option<String>,
-    overrides_error: Option<String>,
+    /// The rules' controls, in the form's order.
+    controls: Vec<ControlField>,
+    /// How many controls are set (the preset's rules changed).
+    changes: usize,
+    /// An error is at one of the controls (their group opens).
+    control_error: bool,
+    /// The rules as the form makes them, in words (the live preview's first state).
+    live: Vec<RuleLine>,
+    /// Why there are no rules to show yet.
+    live_note: Option<String>,
+}
+
+/// One control of a stage's rules (rules_form::CONTROLS).
+struct ControlField {
+    /// `{stage}_{control}`: the input's name and id.
+    id: String,
+    label: &'static str,
+    /// The rule it sets (the live preview reads the preset's value there).
+    path: &'static str,
+    /// The legend of the group it starts.
+    group: Option<&'static str>,
+    number: bool,
+    /// The choices after "as the preset": (value, words).
+    options: Vec<(&'static str, &'static str)>,
+    value: String,
+    /// What the preset has, in the control's words.
+    preset_has: String,
+    error: Option<String>,
 }
 
 struct TiebreakSlot {
@@ -236,18 +263,108 @@ fn error_target(errors: &Errors) -> String {
         return String::new();
     }
     if let Some(rest) = field.strip_prefix("rules.") {
-        let (stage, part) = rest.split_once('.').unwrap_or((rest, ""));
-        let what = if part == "preset" {
-            "preset"
-        } else {
-            "overrides"
-        };
-        return format!("{stage}_{what}");
+        let (stage, path) = rest.split_once('.').unwrap_or((rest, ""));
+        return rules_error_input(stage, path);
     }
     if field == "tiebreak_order" {
         return "tiebreak1".into();
     }
     field.to_string()
+}
+
+/// What `rules` has at a control's path, in the control's words ("500", "on", "yes", "10
+/// per trick bid"); a number of an option that is off: "".
+fn preset_has(rules: &Rules, kind: Kind, path: &str) -> String {
+    let json = serde_json::to_value(rules).unwrap_or_default();
+    let value = path
+        .split('.')
+        .try_fold(&json, |v, key| v.get(key))
+        .unwrap_or(&serde_json::Value::Null);
+    match (kind, value) {
+        (Kind::Switch, serde_json::Value::Null) => "off".into(),
+        (Kind::Switch, _) => "on".into(),
+        (Kind::YesNo, serde_json::Value::Bool(b)) => if *b { "yes" } else { "no" }.into(),
+        (Kind::Choice(options), serde_json::Value::String(v)) => options
+            .iter()
+            .find(|(o, _)| o == v)
+            .map_or(v.clone(), |(_, w)| (*w).to_string()),
+        (_, serde_json::Value::Number(n)) => n.to_string().replace('-', "\u{2212}"),
+        _ => String::new(),
+    }
+}
+
+/// A stage's controls as typed, with the preset's values and the error at its control.
+fn control_fields(
+    key: &str,
+    base: &Rules,
+    typed: &TypedRules,
+    error: (&str, &str),
+) -> Vec<ControlField> {
+    CONTROLS
+        .iter()
+        .map(|c| {
+            let id = format!("{key}_{}", c.name);
+            ControlField {
+                group: GROUPS.iter().find(|(at, _)| *at == c.name).map(|(_, g)| *g),
+                label: c.label,
+                path: c.path,
+                number: c.kind == Kind::Number,
+                options: match c.kind {
+                    Kind::Number => Vec::new(),
+                    Kind::Switch => vec![("on", "on"), ("off", "off")],
+                    Kind::YesNo => vec![("yes", "yes"), ("no", "no")],
+                    Kind::Choice(options) => options.to_vec(),
+                },
+                value: typed.get(c.name).to_string(),
+                preset_has: preset_has(base, c.kind, c.path),
+                error: (error.0 == id).then(|| error.1.to_string()),
+                id,
+            }
+        })
+        .collect()
+}
+
+/// One stage's fieldset: its preset, its controls and the rules they make in words.
+fn stage_fields(
+    form: &LeagueForm,
+    stage: Stage,
+    label: &'static str,
+    errors: &Errors,
+) -> StageFields {
+    let key = stage.as_str();
+    let (preset_name, typed) = form.stage(stage);
+    let target = error_target(errors);
+    let error = (target.as_str(), errors.message.as_str());
+    let base_name = if preset_name.is_empty() {
+        &form.regular_preset
+    } else {
+        preset_name
+    };
+    let base = preset(base_name)
+        .map(|p| p.rules)
+        .unwrap_or_else(|| presets()[0].rules.clone());
+    let controls = control_fields(key, &base, &typed, error);
+    let (live, live_note) = if preset_name.is_empty() && stage != Stage::Regular {
+        (Vec::new(), Some("Same as the regular season.".to_string()))
+    } else {
+        match read_rules(preset_name, &typed) {
+            Ok((_, rules)) => (describe(&rules), None),
+            Err(e) => (Vec::new(), Some(format!("Not yet: {}", e.message))),
+        }
+    };
+    StageFields {
+        key,
+        label,
+        regular: stage == Stage::Regular,
+        preset: preset_name.to_string(),
+        preset_unknown: !preset_name.is_empty() && preset(preset_name).is_none(),
+        preset_error: (target == format!("{key}_preset")).then(|| errors.message.clone()),
+        changes: typed.set_controls().count(),
+        control_error: controls.iter().any(|c| c.error.is_some()),
+        controls,
+        live,
+        live_note,
+    }
 }
 
 /// Where the form posts: the new league, or the league being edited.
@@ -266,23 +383,7 @@ fn render_league_form(
 ) -> Result<HttpResponse, PageError> {
     let stages = STAGES
         .iter()
-        .map(|&(stage, label)| {
-            let key = stage.as_str();
-            let (preset, overrides) = form.stage(stage);
-            let field = errors.field.as_str();
-            let mine = errors.form == "league" && field.starts_with(&format!("rules.{key}"));
-            let is_preset = field == format!("rules.{key}.preset");
-            StageFields {
-                key,
-                label,
-                regular: stage == crate::rules::Stage::Regular,
-                preset: preset.to_string(),
-                preset_unknown: !preset.is_empty() && presets().iter().all(|p| p.name != preset),
-                overrides: overrides.to_string(),
-                preset_error: (mine && is_preset).then(|| errors.message.clone()),
-                overrides_error: (mine && !is_preset).then(|| errors.message.clone()),
-            }
-        })
+        .map(|&(stage, label)| stage_fields(&form, stage, label, &errors))
         .collect();
     let slots: Vec<TiebreakSlot> = form
         .tiebreaks()
@@ -328,6 +429,8 @@ struct LeaguePreviewPage {
     editing: Option<String>,
     action: String,
     form: LeagueForm,
+    /// The rules controls that are set, carried to the save as hidden fields.
+    hidden_controls: Vec<(String, String)>,
     slug: String,
     stages: Vec<StagePreview>,
     tiebreak: Vec<&'static str>,
@@ -478,7 +581,8 @@ fn render_league_preview(
             nav: who.nav(),
             editing: editing.map(Slug::to_string),
             action: action_of(editing),
-            form: form.normalized(),
+            hidden_controls: form.set_controls(),
+            form,
             slug: slug.to_string(),
             stages: stage_previews(&input, &rules),
             tiebreak: tiebreak_words(input.tiebreak_order.as_deref().unwrap_or_default()),

@@ -1,13 +1,16 @@
 //! The league form as typed (strings, so a bad value comes back as it was), read from and
-//! into the service's league input: a preset and JSON overrides per stage, and up to three
-//! tiebreaks.
+//! into the service's league input: a preset and the rules' controls per stage
+//! ([`rules_form`]: no JSON), and up to three tiebreaks.
+
+use std::collections::BTreeMap;
 
 use serde::Deserialize;
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use super::Errors;
 use crate::league::settings::Settings;
-use crate::rules::{RulesSpec, Stage};
+use crate::rules::rules_form::{self, TypedRules, read_rules};
+use crate::rules::{RulesSpec, Stage, preset};
 use crate::service::term::leagues::{League, NewLeagueInput, StageRules};
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -19,15 +22,9 @@ pub(super) struct LeagueForm {
     #[serde(default)]
     pub(super) regular_preset: String,
     #[serde(default)]
-    pub(super) regular_overrides: String,
-    #[serde(default)]
     pub(super) playoff_preset: String,
     #[serde(default)]
-    pub(super) playoff_overrides: String,
-    #[serde(default)]
     pub(super) final_preset: String,
-    #[serde(default)]
-    pub(super) final_overrides: String,
     #[serde(default)]
     pub(super) tiebreak1: String,
     #[serde(default)]
@@ -63,6 +60,10 @@ pub(super) struct LeagueForm {
     pub(super) require_all_played: String,
     #[serde(default)]
     pub(super) lineups_required: String,
+    /// Every other field: the rules' controls, `{stage}_{control}` ("regular_target"),
+    /// as typed (and the CSRF token, unread here).
+    #[serde(flatten)]
+    pub(super) controls: BTreeMap<String, String>,
     /// "1": save (from the preview).
     #[serde(default)]
     pub(super) confirm: String,
@@ -79,13 +80,36 @@ pub(super) const STAGES: [(Stage, &str); 3] = [
 ];
 
 impl LeagueForm {
-    /// One stage's preset and overrides, as typed.
-    pub(super) fn stage(&self, stage: Stage) -> (&str, &str) {
-        match stage {
-            Stage::Regular => (&self.regular_preset, &self.regular_overrides),
-            Stage::Playoff => (&self.playoff_preset, &self.playoff_overrides),
-            Stage::Final => (&self.final_preset, &self.final_overrides),
+    /// One stage's preset and rules controls, as typed.
+    pub(super) fn stage(&self, stage: Stage) -> (&str, TypedRules) {
+        let preset = match stage {
+            Stage::Regular => &self.regular_preset,
+            Stage::Playoff => &self.playoff_preset,
+            Stage::Final => &self.final_preset,
+        };
+        let prefix = format!("{}_", stage.as_str());
+        let mut typed = TypedRules::default();
+        for (name, value) in &self.controls {
+            if let Some(control) = name.strip_prefix(&prefix) {
+                typed.set(control, value);
+            }
         }
+        (preset, typed)
+    }
+
+    /// The rules controls that are set, as the form's fields (for the preview's hidden
+    /// fields), in the stages' order.
+    pub(super) fn set_controls(&self) -> Vec<(String, String)> {
+        STAGES
+            .iter()
+            .flat_map(|&(stage, _)| {
+                let (_, typed) = self.stage(stage);
+                typed
+                    .set_controls()
+                    .map(|(name, value)| (format!("{}_{name}", stage.as_str()), value.to_string()))
+                    .collect::<Vec<_>>()
+            })
+            .collect()
     }
 
     pub(super) fn tiebreaks(&self) -> [&str; 3] {
@@ -94,29 +118,22 @@ impl LeagueForm {
 
     /// The form of an existing league.
     pub(super) fn of(league: &League) -> LeagueForm {
-        let split = |spec: &RulesSpec| -> (String, String) {
-            match spec {
-                RulesSpec::Preset(name) => (name.clone(), String::new()),
-                RulesSpec::Custom(map) => {
-                    let name = map
-                        .get("preset")
-                        .and_then(Value::as_str)
-                        .unwrap_or_default()
-                        .to_string();
-                    let mut rest = map.clone();
-                    rest.remove("preset");
-                    let overrides = if rest.is_empty() {
-                        String::new()
-                    } else {
-                        serde_json::to_string_pretty(&Value::Object(rest)).unwrap_or_default()
-                    };
-                    (name, overrides)
+        let mut controls = BTreeMap::new();
+        let mut split = |stage: Stage, spec: &RulesSpec| -> String {
+            let name = spec.preset_name().unwrap_or_default().to_string();
+            if let (RulesSpec::Custom(map), Some(base)) = (spec, preset(&name)) {
+                let mut overrides = map.clone();
+                overrides.remove("preset");
+                let typed = TypedRules::of_overrides(&overrides, &base.rules);
+                for (control, value) in typed.set_controls() {
+                    controls.insert(format!("{}_{control}", stage.as_str()), value.to_string());
                 }
             }
+            name
         };
-        let (rp, ro) = split(&league.specs[0]);
-        let (pp, po) = split(&league.specs[1]);
-        let (fp, fo) = split(&league.specs[2]);
+        let rp = split(Stage::Regular, &league.specs[0]);
+        let pp = split(Stage::Playoff, &league.specs[1]);
+        let fp = split(Stage::Final, &league.specs[2]);
         let tb = |i: usize| {
             league
                 .tiebreak
@@ -128,11 +145,9 @@ impl LeagueForm {
             name: league.row.name.clone(),
             slug: league.row.slug.to_string(),
             regular_preset: rp,
-            regular_overrides: ro,
             playoff_preset: pp,
-            playoff_overrides: po,
             final_preset: fp,
-            final_overrides: fo,
+            controls,
             tiebreak1: tb(0),
             tiebreak2: tb(1),
             tiebreak3: tb(2),
@@ -176,51 +191,24 @@ impl LeagueForm {
     }
 
     /// One stage's rules as the API takes them; `None` for "same as the regular season".
+    /// A mistake is placed at its control (`{stage}_{control}`, or the stage's preset).
     fn spec(&self, stage: Stage) -> Result<Option<RulesSpec>, Errors> {
         let key = stage.as_str();
-        let (preset, overrides) = self.stage(stage);
+        let (preset, typed) = self.stage(stage);
         let preset = preset.trim();
-        let overrides = overrides.trim();
         if preset.is_empty() && stage != Stage::Regular {
-            if !overrides.is_empty() {
+            if !typed.is_empty() {
                 return Err(Errors::new(
                     "league",
-                    &format!("rules.{key}.preset"),
-                    "pick a preset for these overrides (or clear them to use the regular-season rules)",
+                    &format!("{key}_preset"),
+                    "pick a preset for these changes (or clear them to use the regular-season rules)",
                 ));
             }
             return Ok(None);
         }
-        if overrides.is_empty() {
-            return Ok(Some(RulesSpec::Preset(preset.to_string())));
-        }
-        let field = format!("rules.{key}.overrides");
-        let mut map: Map<String, Value> = match serde_json::from_str(overrides) {
-            Ok(Value::Object(map)) => map,
-            Ok(_) => {
-                return Err(Errors::new(
-                    "league",
-                    &field,
-                    "overrides must be a JSON object, e.g. {\"target\": 300}",
-                ));
-            }
-            Err(e) => {
-                return Err(Errors::new(
-                    "league",
-                    &field,
-                    format!("overrides are not valid JSON: {e}"),
-                ));
-            }
-        };
-        if map.contains_key("preset") {
-            return Err(Errors::new(
-                "league",
-                &field,
-                "pick the preset in the list above, not in the overrides",
-            ));
-        }
-        map.insert("preset".into(), Value::String(preset.to_string()));
-        Ok(Some(RulesSpec::Custom(map)))
+        read_rules(preset, &typed)
+            .map(|(spec, _)| Some(spec))
+            .map_err(|e| Errors::new("league", &control_input(stage, e.control), e.message))
     }
 
     /// The service's input, or the error of a stage's rules.
@@ -245,35 +233,46 @@ impl LeagueForm {
             settings: None,
         })
     }
-
-    /// The same values, compact, for the preview's hidden fields.
-    pub(super) fn normalized(&self) -> LeagueForm {
-        let compact = |s: &str| -> String {
-            serde_json::from_str::<Value>(s.trim())
-                .map(|v| v.to_string())
-                .unwrap_or_else(|_| s.to_string())
-        };
-        let mut f = self.clone();
-        f.regular_overrides = compact(&f.regular_overrides);
-        f.playoff_overrides = compact(&f.playoff_overrides);
-        f.final_overrides = compact(&f.final_overrides);
-        f
-    }
 }
 
-/// A stage's rules in words: "unc-im-300", or "unc-im-300 with {...}" for overrides.
+/// A stage's rules in words: "unc-im-300", or "unc-im-300, changed: Game to (points) 500;
+/// Shooting the moon (13 bid) on" for a preset with overrides.
 pub(super) fn spec_words(spec: &RulesSpec) -> String {
-    match spec {
-        RulesSpec::Preset(p) => p.clone(),
-        RulesSpec::Custom(map) => {
-            let mut rest = map.clone();
-            let p = rest
-                .remove("preset")
-                .and_then(|v| v.as_str().map(str::to_string))
-                .unwrap_or_default();
-            format!("{p} with {}", Value::Object(rest))
-        }
+    let name = spec.preset_name().unwrap_or_default().to_string();
+    let (RulesSpec::Custom(map), Some(base)) = (spec, preset(&name)) else {
+        return name;
+    };
+    let mut overrides = map.clone();
+    overrides.remove("preset");
+    let typed = TypedRules::of_overrides(&overrides, &base.rules);
+    let changes: Vec<String> = typed
+        .set_controls()
+        .map(|(control, value)| rules_form::in_words(control, value))
+        .collect();
+    if changes.is_empty() {
+        return name;
     }
+    format!("{name}, changed: {}", changes.join("; "))
+}
+
+/// The form's input of a stage's rules control (`""`: the stage's preset).
+pub(super) fn control_input(stage: Stage, control: &str) -> String {
+    let control = if control.is_empty() {
+        "preset"
+    } else {
+        control
+    };
+    format!("{}_{control}", stage.as_str())
+}
+
+/// The form's input a service error about `rules.{stage}.{path}` goes to.
+pub(super) fn rules_error_input(stage: &str, path: &str) -> String {
+    let stage = STAGES
+        .iter()
+        .map(|(s, _)| *s)
+        .find(|s| s.as_str() == stage)
+        .unwrap_or(Stage::Regular);
+    control_input(stage, rules_form::control_at(path))
 }
 
 /// A decimal as the form shows it: "3", "2.5", "0.625" (the shortest text that reads back
