@@ -264,6 +264,27 @@ async fn run(browser: &Browser, app: &TestApp, admin: &Api, id: i64) -> anyhow::
     );
     no_axe_violations(browser, "the form with the preview").await?;
 
+    // On a phone the preview is where the thumb is: on screen, right above "Record the
+    // hand", with the first bid field in view (the supervisor reads it before recording).
+    browser.set_window_size(390, 844).await?;
+    browser
+        .execute("document.getElementById('a_bid0').focus();", json!([]))
+        .await?;
+    let placed = browser
+        .execute(
+            "var p = document.getElementById('hand-preview').getBoundingClientRect(); \
+             var b = document.getElementById('record').getBoundingClientRect(); \
+             var h = window.innerHeight; \
+             return [p.top >= 0, p.bottom <= b.top + 1, b.bottom <= h + 1, p.height > 0];",
+            json!([]),
+        )
+        .await?;
+    ensure!(
+        placed == json!([true, true, true, true]),
+        "at 390 px the preview is on screen above the button (in view, above, button on screen, shown): {placed}"
+    );
+    browser.set_window_size(1280, 1024).await?;
+
     // 2. A nil and a partner's bid of 2: the engine's message by the field, before submit.
     browser.goto(&console).await?;
     browser.wait_for("#hand-form", WAIT).await?;
