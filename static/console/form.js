@@ -20,6 +20,15 @@ function bindPage() {
     return; // no preview; the server checks the hand
   }
   const match = (/^\/supervise\/matches\/(\d+)/.exec(location.pathname) || [])[1] || "";
+  // Hands the outbox sent while this hand was typed: the match's data is new (outbox/ui.js).
+  source.addEventListener("change", () => {
+    try {
+      data = JSON.parse(source.textContent);
+    } catch {
+      return;
+    }
+    render();
+  });
 
   const pairsNow = () => [...new FormData(form).entries()];
   const waiting = () => {

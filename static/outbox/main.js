@@ -210,14 +210,25 @@ function start() {
     s.sent = false;
     // Recorded on the server: show its page, unless that throws away typing.
     if (s.dirty) {
-      s.note = "Sent. The scoresheet shows it after the next hand, or when you reload.";
+      s.note = "Sent.";
       if (s.totals) UI.showTotals(document, s.totals);
       s.totals = null;
       render();
+      showSent();
       B.refreshSavedCopy(consoleUrl);
       return;
     }
     leave(consoleUrl);
+  }
+
+  // The scoresheet with what was just sent, fetched, while the typing in the form stays.
+  function showSent() {
+    T.fetchConsole(env, match, page.user).then(function (now) {
+      if (!now.doc || s.leaving) return;
+      UI.swapSheet(document, now.doc);
+      s.note = "Sent: the scoresheet shows it.";
+      render();
+    });
   }
 
   // The live item could not be sent: it stays, the form is ready for the next.

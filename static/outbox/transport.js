@@ -193,6 +193,7 @@ export function send(env, item, match, body) {
 
 // The match's console as the server has it now, for this user: {facts, server} or
 // {problem}. Used after a 403 (a fresh CSRF token) and to send on the current version.
+// The console of `match` as the server shows it now: {facts, server, doc} or {problem}.
 export function fetchConsole(env, match, user) {
   return request(env, env.origin + consolePath(match), { method: "GET", redirect: "follow" }).then(function (answer) {
     const r = answer.response;
@@ -200,7 +201,7 @@ export function fetchConsole(env, match, user) {
     const doc = env.parse(answer.body);
     const facts = factsOf(doc);
     if (facts.user !== user) return { problem: "someone else is logged in on this phone" };
-    return { facts: facts, server: serverIn(doc) };
+    return { facts: facts, server: serverIn(doc), doc: doc };
   }, function (error) {
     return { problem: error.message };
   });

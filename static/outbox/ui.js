@@ -223,6 +223,24 @@ export function showTotals(doc, totals) {
   if (text) text.nodeValue = points(totals.a.score) + "–" + points(totals.b.score);
 }
 
+// The hands sent while the supervisor types the next one, shown without a page load: the
+// score box and the scoresheet of `fresh` (the console as the server shows it now) replace
+// this page's, and the match's data the hand form's preview reads is brought up to date (a
+// "change" event on #match-data tells static/console/form.js). The form is not touched.
+export function swapSheet(doc, fresh) {
+  ["scorebox", "sheet-block"].forEach(function (id) {
+    const now = doc.getElementById(id);
+    const next = fresh.getElementById(id);
+    if (now && next) now.replaceWith(doc.importNode(next, true));
+  });
+  const data = doc.getElementById("match-data");
+  const next = fresh.getElementById("match-data");
+  if (data && next && data.textContent !== next.textContent) {
+    data.textContent = next.textContent;
+    data.dispatchEvent(new Event("change"));
+  }
+}
+
 // Everything, from `view`: {all (queue.loadAll), match, names, online, sendingId, problem,
 // note, nextTry, armed, editing}.
 export function render(doc, parts, view) {

@@ -1345,6 +1345,58 @@ async fn kept_hands_are_answered_their_totals_and_the_page_loads_once() {
     .await;
 }
 
+const SENT_WHILE_TYPING: &str =
+    "browser_outbox::hands_sent_while_the_next_is_typed_show_at_once_and_the_typing_stays";
+
+/// Two hands kept offline are sent while the supervisor has begun typing the next one: the
+/// scoresheet and the score show them as soon as they are recorded, with no page load, the
+/// hand being typed stays as it is, and its preview counts from the new score.
+#[actix_web::test]
+async fn hands_sent_while_the_next_is_typed_show_at_once_and_the_typing_stays() {
+    let app = spawn_app().await;
+    let (admin, id) = league_night(&app).await;
+    let relay = relay_for(&app);
+    with_browser(SENT_WHILE_TYPING, "outbox-typing", WHOLE_TEST, async |browser| {
+        open_console(browser, &relay, "sam", id).await?;
+        go_offline(browser, &relay).await?;
+        keep_a_hand(browser, &FIRST, 1).await?;
+        keep_a_hand(browser, &SECOND, 2).await?;
+        // The third hand, begun: a bid and a trick count typed.
+        browser
+            .select_by_value("select[name=\"a_bid0\"]", "4")
+            .await?;
+        let took = browser.find("input[name=\"a_tricks0\"]").await?;
+        browser.send_keys(&took, "5").await?;
+        browser
+            .execute("window.samePage = true;", json!([]))
+            .await?;
+        go_online(browser, &relay).await?;
+        let view = until_hands(&admin, id, 2).await?;
+        until(
+            browser,
+            "the scoresheet shows the two hands sent",
+            "return document.querySelectorAll('#sheet-block table.sheet tbody tr').length === 2;",
+        )
+        .await?;
+        let kept = browser
+            .execute(
+                "return [window.samePage === true, \
+                         document.querySelector('select[name=a_bid0]').value, \
+                         document.querySelector('input[name=a_tricks0]').value, \
+                         document.getElementById('score-a').textContent.trim(), \
+                         JSON.parse(document.getElementById('match-data').textContent).hands.length];",
+                json!([]),
+            )
+            .await?;
+        ensure!(
+            kept == json!([true, "4", "5", view["a"]["score"].to_string(), 2]),
+            "no page load, the typing kept, the server's score, the preview's data new: {kept}"
+        );
+        Ok(())
+    })
+    .await;
+}
+
 const SERVER_FAILS: &str =
     "browser_outbox::a_hand_the_server_fails_to_take_is_kept_and_recorded_once_later";
 

@@ -93,6 +93,7 @@ pub const BROWSER_TESTS: &[&str] = &[
     "browser_outbox::entries_kept_by_the_first_outbox_are_still_sent_once",
     "browser_outbox::a_hand_answered_404_is_kept_and_shown_never_dropped",
     "browser_outbox::kept_hands_are_answered_their_totals_and_the_page_loads_once",
+    "browser_outbox::hands_sent_while_the_next_is_typed_show_at_once_and_the_typing_stays",
     "browser_phone::errors_are_in_view_on_a_phone",
     "browser_phone::the_console_fits_a_phone",
     "browser_phone::a_150_hand_console_loads_on_a_phone_and_takes_the_next_hand",
