@@ -140,6 +140,7 @@ const ASSETS: &[(&str, &str, &[u8])] = &[
     asset!("public.js", "text/javascript; charset=utf-8"),
     asset!("bracket.js", "text/javascript; charset=utf-8"),
     asset!("file_box.js", "text/javascript; charset=utf-8"),
+    asset!("menu.js", "text/javascript; charset=utf-8"),
     asset!("favicon.svg", "image/svg+xml"),
     // The scoring engine for the console (rules-wasm/, refreshed as its test says).
     asset!("rules.wasm", "application/wasm"),

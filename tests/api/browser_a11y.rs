@@ -662,6 +662,24 @@ async fn every_page_passes_axe() {
         browser.set_window_size(390, 844).await?;
         for (what, path) in &public {
             audit.page(&format!("{what}, phone"), path).await?;
+            // One row of header (the brand and "Menu"), and the players' table whole.
+            let fit = browser
+                .execute(
+                    "var h = document.querySelector('header.site'); \
+                     var t = document.getElementById('team-stats'); \
+                     var box = t ? t.parentElement : null; \
+                     return [h ? Math.round(h.getBoundingClientRect().height) : 0, \
+                             box ? box.scrollWidth - box.clientWidth : 0];",
+                    json!([]),
+                )
+                .await?;
+            let header = fit[0].as_i64().unwrap_or(999);
+            let cut = fit[1].as_i64().unwrap_or(999);
+            ensure!(
+                path.contains("tv=1") || header <= 70,
+                "{what}, phone: the header is {header} px high (one row is at most 70)"
+            );
+            ensure!(cut <= 0, "{what}, phone: the players' table is {cut} px too wide");
         }
         login(browser, &app, "coord").await?;
         let console = [

@@ -162,7 +162,7 @@ async fn the_bracket_page_in_a_browser() {
         );
 
         // A phone: the bracket scrolls inside its box, the page does not.
-        browser.set_window_size(375, 800).await?;
+        browser.set_window_size(390, 844).await?;
         browser.goto(&url).await?;
         browser.wait_for("#bracket", WAIT).await?;
         let sizes = browser
@@ -182,6 +182,29 @@ async fn the_bracket_page_in_a_browser() {
             "the page does not overflow: {sizes}"
         );
         keep_screenshot(browser, "browser-bracket-phone").await?;
+        // Scrolled to its end, the last column (the final; the grand final of a double
+        // elimination) shows whole: nothing reaches past the scroller's edge.
+        for slug in ["d32", "b16"] {
+            browser.goto(&app.url(&format!("/leagues/{slug}/bracket"))).await?;
+            browser.wait_for("#bracket", WAIT).await?;
+            let end = browser
+                .execute(
+                    "const s = document.getElementById('bracket-scroll');
+                     s.scrollLeft = s.scrollWidth; s.scrollIntoView();
+                     const box = s.getBoundingClientRect();
+                     const right = Math.max(...[...s.querySelectorAll('.round, .slot, li')]
+                       .map((e) => e.getBoundingClientRect().right));
+                     return {right: right, box_right: box.right};",
+                    json!([]),
+                )
+                .await?;
+            let f = |k: &str| end[k].as_f64().unwrap_or(f64::NAN);
+            ensure!(
+                f("right") <= f("box_right") + 1.0,
+                "{slug}: the last column shows whole at the end of the scroll: {end}"
+            );
+        }
+        keep_screenshot(browser, "browser-bracket-phone-final").await?;
         browser.set_window_size(1280, 1024).await?;
 
         // Every match decided: the champion banner.

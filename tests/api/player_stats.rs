@@ -167,7 +167,7 @@ async fn stats_add_up_each_seat_of_each_hand_from_the_lineups() {
         .expect("Ada's row");
     assert_eq!(
         crate::helpers::html_cells(row),
-        ["Ada", "1", "2", "0", "1", "2", "1"]
+        ["Ada", "1", "2", "0 / 1", "1 of 2"]
     );
     let link = format!("/leagues/fall/teams/{aces}/players/{ada}");
     assert!(html.contains(&format!("href=\"{link}\"")), "{html}");
