@@ -91,7 +91,8 @@ function showPresetValues(fieldset, presetRules) {
     if (control.tagName === "SELECT") {
       const options = [...control.options].slice(1).map((o) => [o.value, o.textContent]);
       const isSwitch = options.length === 2 && options[0][0] === "on";
-      control.options[0].textContent = `As the preset (${presetWords(value, options, isSwitch)})`;
+      const words = presetWords(value, options, isSwitch);
+      control.options[0].textContent = words ? `As the preset (${words})` : "As the preset";
     } else {
       const words = presetWords(value, [], false);
       control.placeholder = words || "—";
