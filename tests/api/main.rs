@@ -20,6 +20,7 @@ mod browser_a11y;
 mod browser_bracket;
 mod browser_campus;
 mod browser_conduct;
+mod browser_first_week;
 mod browser_league;
 mod browser_lineups;
 mod browser_live;
