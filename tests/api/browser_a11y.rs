@@ -1062,6 +1062,11 @@ async fn previews_confirmations_and_refusals_pass_axe() {
                 )
                 .await?;
 
+            // On a phone the site's links are behind "Menu": open it, as a thumb would.
+            if size == "phone" {
+                let menu = browser.find("#site-menu > summary").await?;
+                browser.click(&menu).await?;
+            }
             let logout = browser.find("header form[action=\"/logout\"] button").await?;
             browser.click_and_wait_for_page(&logout, WAIT).await?;
         }
