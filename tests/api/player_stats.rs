@@ -210,3 +210,55 @@ async fn stats_add_up_each_seat_of_each_hand_from_the_lineups() {
         json!([{"match_id": m, "team": "a", "from_hand": 1, "seat": 1}])
     );
 }
+
+/// The team page says what it knows: before any lineup it says so (not a table of zeros
+/// beside a record), a team of three names all three (here and on the teams page), and a
+/// playoff match with no date yet is named by its label.
+#[actix_web::test]
+async fn the_team_page_says_what_it_knows() {
+    let app = spawn_app().await;
+    let admin = app.api_user("coord", Role::Admin).await;
+    let teams = app.league(&admin, "cup", json!("classic"), 4).await;
+    let r = admin
+        .post(
+            &format!("/api/v1/teams/{}/players", teams[0]),
+            &json!({"name": "Cy Third"}),
+        )
+        .await;
+    json_with_status(r, 201, "a third player").await;
+    let r = admin
+        .post(
+            "/api/v1/leagues/cup/playoffs",
+            &json!({"format": "single_elimination"}),
+        )
+        .await;
+    let bracket = json_with_status(r, 201, "the playoffs").await;
+
+    let (status, _, html) = anonymous_get(&app, &format!("/leagues/cup/teams/{}", teams[0])).await;
+    assert_eq!(status, 200);
+    let players = crate::helpers::html_element(&html, "players", "</p>").expect("the players line");
+    let players = crate::helpers::html_text(players);
+    assert!(
+        players.contains(", ") && players.contains(" and Cy Third"),
+        "all three players: {players}"
+    );
+    assert!(html.contains("id=\"no-lineups\""), "no lineups yet, said");
+    assert!(!html.contains("id=\"team-stats\""), "no table of zeros");
+    let semi = bracket["matches"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|m| m["team_a"]["id"] == teams[0] || m["team_b"]["id"] == teams[0])
+        .and_then(|m| m["label"].as_str())
+        .expect("the team's playoff match has a label")
+        .to_string();
+    assert!(
+        html.contains(&format!("{semi}, no date set")),
+        "the playoff match by its label ({semi}): {html}"
+    );
+    let (_, _, list) = anonymous_get(&app, "/leagues/cup/teams").await;
+    assert!(
+        list.contains("Cy Third"),
+        "the teams page names the third player"
+    );
+}

@@ -351,6 +351,8 @@ struct TeamPage {
     weeks: Vec<WeekLink>,
     matches: Vec<TeamMatch>,
     stats: Vec<PlayerStats>,
+    /// Some lineup was recorded (else the figures would all read zero: the page says so).
+    lineups_recorded: bool,
 }
 
 #[get("/leagues/{slug}/teams/{id}")]
@@ -374,6 +376,7 @@ pub(super) async fn team_page(
     let body = TeamPage {
         nav: who.nav(),
         needs,
+        lineups_recorded: stats.iter().any(|s| s.hands > 0),
         stats,
         standing: view.standing.as_ref().map(standing_row),
         shown: shown_words(view.span, &view.weeks),
