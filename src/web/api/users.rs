@@ -38,6 +38,8 @@ pub(crate) struct NewUserOut {
 pub(crate) struct PasswordOut {
     /// The one-time password, shown this once (it logs in to the password change only);
     /// `null` when it was emailed.
+    // Always sent (as `null` too): required in the schema, and nullable.
+    #[schema(required = true)]
     password: Option<String>,
     /// It went only to the account's email (`"deliver": "email"`); `false` when it is shown,
     /// also when the message asked for did not go (`unsent` says why).
