@@ -97,6 +97,17 @@ pub async fn scheduled_between(
     .await)
 }
 
+/// The matches of a league on the local date `night` (midnight to midnight), in time order.
+pub async fn on_night(
+    conn: &mut Conn,
+    league_id: LeagueId,
+    night: chrono::NaiveDate,
+) -> sqlx::Result<Vec<MatchRow>> {
+    let start = night.and_time(chrono::NaiveTime::MIN);
+    let end = start + chrono::Duration::days(1);
+    scheduled_between(conn, league_id, LocalTime(start), LocalTime(end)).await
+}
+
 pub async fn by_id(conn: &mut Conn, id: MatchId) -> sqlx::Result<Option<MatchRow>> {
     on_store!(conn, |c| sqlx::query_as(
         "SELECT * FROM matches WHERE id = $1"

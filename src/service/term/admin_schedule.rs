@@ -520,11 +520,7 @@ pub async fn warnings_after_write(
 async fn neighbours(conn: &mut Conn, m: &MatchRow) -> Result<Vec<MatchRow>, ServiceError> {
     let mut rows = db_matches::of_team(conn, m.team_a).await?;
     if let Some(at) = m.scheduled_at {
-        let night = at.0.date().and_time(chrono::NaiveTime::MIN);
-        let next = night + chrono::Duration::days(1);
-        let of_night =
-            db_matches::scheduled_between(conn, m.league_id, LocalTime(night), LocalTime(next));
-        rows.extend(of_night.await?);
+        rows.extend(db_matches::on_night(conn, m.league_id, at.0.date()).await?);
     }
     rows.retain(|r| r.league_id == m.league_id);
     rows.sort_by_key(|r| {

@@ -482,14 +482,7 @@ pub async fn night(
     from: NaiveDate,
 ) -> Result<Vec<MatchRow>, ServiceError> {
     let league = league_row(conn, slug).await?;
-    let start = LocalTime(from.and_hms_opt(0, 0, 0).unwrap_or_default());
-    let end = LocalTime(
-        from.succ_opt()
-            .unwrap_or(from)
-            .and_hms_opt(0, 0, 0)
-            .unwrap_or_default(),
-    );
-    Ok(db_matches::scheduled_between(conn, league.id, start, end)
+    Ok(db_matches::on_night(conn, league.id, from)
         .await?
         .into_iter()
         .filter(|m| m.status == MatchStatus::Scheduled)

@@ -79,10 +79,9 @@ pub async fn spread_supervisors(
     for name in usernames {
         people.push(league_supervisor(&mut tx, league.id, name, "supervisors").await?);
     }
-    let mut tonight: Vec<MatchRow> = db_matches::of_league(&mut tx, league.id)
+    let mut tonight: Vec<MatchRow> = db_matches::on_night(&mut tx, league.id, night)
         .await?
         .into_iter()
-        .filter(|m| m.scheduled_at.is_some_and(|t| t.0.date() == night))
         .filter(|m| m.status.is_unstarted() || m.status == MatchStatus::InProgress)
         .collect();
     tonight.sort_by(|a, b| {
