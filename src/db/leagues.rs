@@ -316,6 +316,16 @@ pub async fn teams(conn: &mut Conn, league_id: LeagueId) -> sqlx::Result<Vec<Tea
     .await)
 }
 
+/// The teams of every league not archived (the home page's "Find your team"), in one query.
+pub async fn teams_of_current_leagues(conn: &mut Conn) -> sqlx::Result<Vec<TeamRow>> {
+    on_store!(conn, |c| sqlx::query_as(
+        "SELECT t.* FROM teams t JOIN leagues l ON l.id = t.league_id
+         WHERE NOT l.archived ORDER BY t.league_id, lower(t.name), t.id"
+    )
+    .fetch_all(c)
+    .await)
+}
+
 /// The division of each of the league's teams that has one.
 pub async fn team_divisions(
     conn: &mut Conn,

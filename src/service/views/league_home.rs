@@ -169,23 +169,28 @@ pub async fn find_teams(db: &Db, words: &str) -> Result<Vec<FoundTeam>, ServiceE
     }
     let mut conn = db.read().await?;
     let conn: &mut Conn = &mut conn;
+    // The leagues whose stored document reads (a league that does not is left out, as on
+    // the home page), then their teams in one query.
+    let leagues: std::collections::HashMap<crate::domain::LeagueId, db_leagues::LeagueRow> =
+        crate::service::term::leagues::readable(db_leagues::all(conn).await?)
+            .into_iter()
+            .filter(|l| !l.row.archived)
+            .map(|l| (l.row.id, l.row))
+            .collect();
     let mut found = Vec::new();
-    for league in crate::service::term::leagues::readable(db_leagues::all(conn).await?) {
-        let league = league.row;
-        if league.archived {
+    for team in db_leagues::teams_of_current_leagues(conn).await? {
+        let Some(league) = leagues.get(&team.league_id) else {
             continue;
-        }
-        for team in db_leagues::teams(conn, league.id).await? {
-            let name = team.name.to_string();
-            let lower = name.to_lowercase();
-            if words.iter().all(|w| lower.contains(w.as_str())) {
-                found.push(FoundTeam {
-                    league_slug: league.slug.to_string(),
-                    league_name: league.name.clone(),
-                    team_id: team.id,
-                    team_name: name,
-                });
-            }
+        };
+        let name = team.name.to_string();
+        let lower = name.to_lowercase();
+        if words.iter().all(|w| lower.contains(w.as_str())) {
+            found.push(FoundTeam {
+                league_slug: league.slug.to_string(),
+                league_name: league.name.clone(),
+                team_id: team.id,
+                team_name: name,
+            });
         }
     }
     found.sort_by(|a, b| {
