@@ -16,6 +16,10 @@
 //!   reported (`ready_matches`, `report`) with a SplitMix64 coin for the winner until
 //!   `is_complete()`, then the champion (the module has no placings). In matches/s.
 //!
+//! - `league/race/40_teams_3_nights`: `race::race` for every team of a 40-team league with 10
+//!   of its 13 round-robin nights played (results by team strength) and 3 nights (60
+//!   matches) left, 8 places, no draws: the standings page's "are we in?" for all 40.
+//!
 //! Results and coins come from a small deterministic PRNG, so every run does the same work;
 //! the generators are not timed. Run with `cargo bench --bench league`.
 
@@ -29,6 +33,7 @@ use criterion::{
 use spades_im::league::bracket::{
     BracketState, GrandFinal, MAX_TEAMS, double_elimination, seed_teams, single_elimination,
 };
+use spades_im::league::race::{RaceTeam, race};
 use spades_im::league::schedule::round_robin;
 use spades_im::league::standings::{
     Outcome, Result as MatchResult, Side, Standing, TeamEntry, Tiebreak, standings,
@@ -320,12 +325,58 @@ fn bench_playout(c: &mut Criterion) {
     group.finish();
 }
 
+/// A 40-team league after 10 of 13 nights (round robin rounds 1–13 of 39), 3 nights left:
+/// each team's record (half-points, played) and the 60 matches to play.
+fn race_field(seed: u64) -> (Vec<RaceTeam>, Vec<(usize, usize)>) {
+    let n = 40;
+    let mut rng = Rng(seed);
+    let strength: Vec<u64> = (0..n).map(|_| rng.below(100)).collect();
+    let mut teams = vec![
+        RaceTeam {
+            half_points: 0,
+            played: 0
+        };
+        n
+    ];
+    let mut left = Vec::new();
+    for p in round_robin(n).into_iter().filter(|p| p.round <= 13) {
+        if p.round > 10 {
+            left.push((p.a, p.b));
+            continue;
+        }
+        let a_wins = rng.below(strength[p.a] + strength[p.b] + 2) <= strength[p.a];
+        let winner = if a_wins { p.a } else { p.b };
+        teams[p.a].played += 1;
+        teams[p.b].played += 1;
+        teams[winner].half_points += 2;
+    }
+    (teams, left)
+}
+
+fn bench_race(c: &mut Criterion) {
+    let (teams, left) = race_field(7);
+    let answer = race(&teams, &left, 8, false);
+    let count = |s: &str| answer.iter().filter(|r| r.status.as_str() == s).count();
+    eprintln!(
+        "race: 40 teams, {} matches left, 8 places: {} clinched, {} eliminated, {} alive",
+        left.len(),
+        count("clinched"),
+        count("eliminated"),
+        count("alive")
+    );
+    let mut group = c.benchmark_group("league/race");
+    group.bench_function("40_teams_3_nights", |b| {
+        b.iter(|| race(black_box(&teams), black_box(&left), 8, false))
+    });
+    group.finish();
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default()
         .warm_up_time(Duration::from_secs(1))
         .measurement_time(Duration::from_secs(3))
         .sample_size(20);
-    targets = bench_standings, bench_seeding, bench_playout
+    targets = bench_standings, bench_seeding, bench_playout, bench_race
 }
 criterion_main!(benches);
