@@ -10,8 +10,9 @@
 //!   `state`, `strict` (JSON read strictly), `describe` (the rules in words) and `calculator`
 //!   (the stateless scorer).
 //! - `league`: pure tournament logic: `standings` and tiebreakers, `schedule` (round robin),
-//!   `eligibility`, `race` (the playoff race, exactly), `settings`, `divisions` (ranks and seeds within a division), and `bracket`
-//!   (`mod`: the draw and formats; `state`: results applied to it; `tests`).
+//!   `eligibility`, `race` (the playoff race, exactly), `settings`, `divisions` (ranks and
+//!   seeds within a division), and `bracket` (`mod`: the draw and formats; `state`: results
+//!   applied to it; `tests`).
 //! - `domain`: the vocabulary every layer shares: `ids`, `states`, `text` (enums stored as
 //!   text), `time`, `clock`, `words`, `name` (names as checked), `slug`, `student` (student
 //!   ids), `table_name`, `idempotency_key` (a client's key of one attempt).
