@@ -32,6 +32,11 @@ pub struct Settings {
     #[serde(default)]
     #[schema(value_type = Option<LineupPolicy>)]
     pub lineups: LineupPolicy,
+    /// In a change, `null` puts the whole section back to its defaults. Absent while the
+    /// number of places is not said.
+    #[serde(default, skip_serializing_if = "PlayoffPlaces::is_unset")]
+    #[schema(value_type = Option<PlayoffPlaces>)]
+    pub playoffs: PlayoffPlaces,
     /// League nights on which nothing is played (`YYYY-MM-DD`, at most 366, kept in date
     /// order): a generated schedule skips them, and a match or night moved onto one is saved
     /// with the warning `blackout`. In a change the list replaces the one stored; `null`
@@ -125,6 +130,23 @@ pub struct LineupPolicy {
     #[serde(default)]
     #[schema(value_type = Option<bool>)]
     pub required: bool,
+}
+
+/// How many teams the playoffs take: with it, each standings row says where the team is
+/// in the race for a place (docs/api.md, "The playoff race").
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PlayoffPlaces {
+    /// Places in the playoffs, 2 to 64; `null`: not said (no race is shown).
+    #[serde(default)]
+    #[schema(minimum = 2, maximum = 64)]
+    pub teams: Option<u32>,
+}
+
+impl PlayoffPlaces {
+    fn is_unset(&self) -> bool {
+        self.teams.is_none()
+    }
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
@@ -351,6 +373,14 @@ impl Settings {
                 "the fewest matches a player must have played is 1 to 50",
             ));
         }
+        if let Some(n) = self.playoffs.teams
+            && !(2..=64).contains(&n)
+        {
+            return Err(bad(
+                "settings.playoffs.teams",
+                "the playoffs take 2 to 64 teams",
+            ));
+        }
         Ok(())
     }
 }
@@ -429,6 +459,11 @@ impl Settings {
         } else {
             format!("To enter the playoffs a team needs {}.", list(&rules))
         });
+        if let Some(n) = self.playoffs.teams {
+            lines.push(format!(
+                "The playoffs take the top {n} teams of the standings."
+            ));
+        }
         if let Some(n) = e.min_matches_played {
             lines.push(format!(
                 "A player plays in the playoffs after sitting in at least {} of the regular season.",

@@ -81,6 +81,7 @@ mod playoffs_path;
 mod postgres_support;
 mod public;
 mod public_conduct;
+mod race;
 mod reschedule;
 mod restore;
 mod roster_import;

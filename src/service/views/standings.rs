@@ -10,6 +10,7 @@ use crate::db::Db;
 use crate::db::leagues::{self as db_leagues, RecordRow, VersusRow};
 use crate::db::matches::{self as db_matches};
 use crate::domain::{MatchStatus, TeamId};
+use crate::league::race::{Race, RaceStatus, RaceTeam, race};
 use crate::league::standings::{
     self, HeadToHead, LevelRecords, Outcome, Ratings, Side, Standing, TeamEntry, Versus,
 };
@@ -164,25 +165,92 @@ fn rating(stored: Option<i64>) -> Option<u32> {
     stored.and_then(|r| u32::try_from(r).ok())
 }
 
-/// The standings of the league `slug` (404 for no such league), whether the league rates
-/// sportsmanship (the rows then show each team's average), and each row's division and rank
-/// in it.
-pub async fn table(
-    db: &Db,
-    slug: &Slug,
-) -> Result<
-    (
-        Vec<Standing>,
-        bool,
-        Vec<crate::service::term::divisions::Placed>,
-    ),
-    ServiceError,
-> {
+/// A league's standings as the API and the pages show them.
+pub struct StandingsTable {
+    /// Ranked.
+    pub rows: Vec<Standing>,
+    /// The league rates sportsmanship (the rows then show each team's average).
+    pub rated: bool,
+    /// Each row's division and rank in it.
+    pub placed: Vec<crate::service::term::divisions::Placed>,
+    /// Each row's place in the playoff race, when the league says how many teams the
+    /// playoffs take (`settings.playoffs.teams`).
+    pub races: Option<Vec<Race>>,
+}
+
+/// The standings of the league `slug` (404 for no such league).
+pub async fn table(db: &Db, slug: &Slug) -> Result<StandingsTable, ServiceError> {
     let mut conn = db.read().await?;
     let league = crate::service::term::leagues::league_by_slug(&mut conn, slug).await?;
     let rows = standings(&mut conn, &league).await?;
     let divisions =
         crate::service::term::divisions::Divisions::of_league(&mut conn, league.row.id).await?;
     let placed = divisions.placed(&rows);
-    Ok((rows, league.settings.sportsmanship.is_some(), placed))
+    let races = match league.settings.playoffs.teams {
+        Some(places) => Some(races(&mut conn, &league, &rows, places).await?),
+        None => None,
+    };
+    Ok(StandingsTable {
+        rated: league.settings.sportsmanship.is_some(),
+        rows,
+        placed,
+        races,
+    })
+}
+
+/// Each row's place in the race for the playoffs' `places`, over the regular-season
+/// matches not yet played (postponed ones too; a cancelled one is not played). A withdrawn
+/// team is out, and its matches are not in the race.
+pub async fn races(
+    conn: &mut Conn,
+    league: &League,
+    rows: &[Standing],
+    places: u32,
+) -> Result<Vec<Race>, ServiceError> {
+    let withdrawn: std::collections::HashSet<TeamId> = db_leagues::teams(conn, league.row.id)
+        .await?
+        .into_iter()
+        .filter(|t| t.withdrawn)
+        .map(|t| t.id)
+        .collect();
+    let in_race: Vec<&Standing> = rows
+        .iter()
+        .filter(|s| !withdrawn.contains(&s.team_id))
+        .collect();
+    let index = |id: TeamId| in_race.iter().position(|s| s.team_id == id);
+    let remaining: Vec<(usize, usize)> = db_matches::of_league(conn, league.row.id)
+        .await?
+        .into_iter()
+        .filter(|m| m.stage == crate::rules::Stage::Regular)
+        .filter(|m| !m.status.is_over())
+        .filter_map(|m| Some((index(m.team_a)?, index(m.team_b)?)))
+        .collect();
+    let teams: Vec<RaceTeam> = in_race
+        .iter()
+        .map(|s| RaceTeam {
+            half_points: 2 * s.won + s.tied,
+            played: s.played,
+        })
+        .collect();
+    let draws = league.rules[0].regular_season_ties == crate::rules::params::TieRule::Draw;
+    let spots = usize::try_from(places).unwrap_or(usize::MAX);
+    let mut raced = race(&teams, &remaining, spots, draws).into_iter();
+    Ok(rows
+        .iter()
+        .map(|s| {
+            if withdrawn.contains(&s.team_id) {
+                Race {
+                    status: RaceStatus::Eliminated,
+                    games_left: 0,
+                    wins_needed: None,
+                }
+            } else {
+                raced.next().unwrap_or(Race {
+                    status: RaceStatus::Alive,
+                    games_left: 0,
+                    wins_needed: None,
+                })
+            }
+        })
+        .collect())
 }

@@ -5,6 +5,7 @@ use crate::service::term::divisions::Placed;
 use actix_web::{HttpResponse, get, web};
 use serde::Serialize;
 
+use crate::league::race::Race;
 use crate::league::standings::Standing;
 use crate::service::playoffs::eligibility::EligibilityTable;
 use crate::web::AppState;
@@ -42,12 +43,42 @@ pub struct StandingOut {
     pub division: Option<DivisionId>,
     /// Its rank within its division (`null` without a division).
     pub division_rank: Option<usize>,
+    /// Where it stands in the race for the playoffs; present only when the league says how
+    /// many teams the playoffs take (`settings.playoffs.teams`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub race: Option<RaceOut>,
+}
+
+/// A team's place in the playoff race, exact over every result the remaining
+/// regular-season matches can have (docs/api.md, "The playoff race").
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct RaceOut {
+    /// `clinched`: in, whatever happens (a tie it cannot yet be sure to win counted against
+    /// it); `eliminated`: out, whatever happens (a tie counted for it); else `alive`.
+    #[schema(value_type = String, example = "alive")]
+    pub status: &'static str,
+    /// Its regular-season matches not yet played.
+    pub games_left: u32,
+    /// The fewest of them it must win to be sure of a place whatever else happens; 0 when
+    /// clinched, `null` when even winning them all is not enough.
+    #[schema(required = true)]
+    pub wins_needed: Option<u32>,
+}
+
+impl From<Race> for RaceOut {
+    fn from(r: Race) -> Self {
+        RaceOut {
+            status: r.status.as_str(),
+            games_left: r.games_left,
+            wins_needed: r.wins_needed,
+        }
+    }
 }
 
 impl StandingOut {
     /// The row as sent: the winning percentage rounded to three places; `rated`: the league
     /// rates sportsmanship.
-    fn new(s: &Standing, rated: bool, placed: Placed) -> Self {
+    fn new(s: &Standing, rated: bool, placed: Placed, race: Option<Race>) -> Self {
         StandingOut {
             rank: s.rank,
             team_id: s.team_id,
@@ -65,6 +96,7 @@ impl StandingOut {
                 .then(|| s.sportsmanship().map(|avg| (avg * 100.0).round() / 100.0)),
             division: placed.division,
             division_rank: placed.rank,
+            race: race.map(RaceOut::from),
         }
     }
 }
@@ -91,12 +123,18 @@ async fn standings(
     state: web::Data<AppState>,
     slug: web::Path<Slug>,
 ) -> Result<HttpResponse, AppError> {
-    let (rows, rated, placed) = crate::service::views::standings::table(&state.db, &slug).await?;
+    let table = crate::service::views::standings::table(&state.db, &slug).await?;
+    let races = table
+        .races
+        .map(|r| r.into_iter().map(Some).collect::<Vec<_>>());
+    let races = races.unwrap_or_else(|| vec![None; table.rows.len()]);
     Ok(HttpResponse::Ok().json(StandingsOut {
-        rows: rows
+        rows: table
+            .rows
             .iter()
-            .zip(placed)
-            .map(|(s, placed)| StandingOut::new(s, rated, placed))
+            .zip(table.placed)
+            .zip(races)
+            .map(|((s, placed), race)| StandingOut::new(s, table.rated, placed, race))
             .collect(),
     }))
 }

@@ -252,6 +252,13 @@ impl<'a> SettingInputs<'a> {
                 &form.min_win_pct,
                 true,
             ),
+            self.input(
+                "playoff_teams",
+                "Teams the playoffs take",
+                "2 to 64: each team's standings row then says whether it has clinched a place, is out, or how many wins it needs. Empty: not said.",
+                &form.playoff_teams,
+                false,
+            ),
         ]
     }
 }

@@ -59,6 +59,8 @@ pub(super) struct LeagueForm {
     #[serde(default)]
     pub(super) require_all_played: String,
     #[serde(default)]
+    pub(super) playoff_teams: String,
+    #[serde(default)]
     pub(super) lineups_required: String,
     /// Every other field: the rules' controls, `{stage}_{control}` ("regular_target"),
     /// as typed (and the CSRF token, unread here).
@@ -176,6 +178,7 @@ impl LeagueForm {
         self.min_win_pct = e.min_win_pct.map(decimal).unwrap_or_default();
         self.require_all_played = tick(e.require_all_played);
         self.lineups_required = tick(settings.lineups.required);
+        self.playoff_teams = num(settings.playoffs.teams);
         self
     }
 
@@ -283,7 +286,7 @@ fn decimal(x: f64) -> String {
 
 /// Each setting's input on the form and the field the service names in its errors
 /// (`settings.sportsmanship` is the scale as a whole: its message goes next to the maximum).
-pub(super) const SETTING_INPUTS: [(&str, &str); 12] = [
+pub(super) const SETTING_INPUTS: [(&str, &str); 13] = [
     ("settings.forfeit.grace_minutes", "grace_minutes"),
     ("settings.forfeit.drop_after", "drop_after"),
     ("settings.sportsmanship", "rating_max"),
@@ -302,6 +305,7 @@ pub(super) const SETTING_INPUTS: [(&str, &str); 12] = [
         "require_all_played",
     ),
     ("settings.lineups.required", "lineups_required"),
+    ("settings.playoffs.teams", "playoff_teams"),
 ];
 
 /// The error of a setting placed on its input (a field the form has no input for, such as
@@ -390,6 +394,7 @@ impl LeagueForm {
             "sportsmanship": sportsmanship,
             "eligibility": eligibility,
             "lineups": {"required": !self.lineups_required.is_empty()},
+            "playoffs": {"teams": whole(&self.playoff_teams, "playoff_teams", "the number of playoff teams")?},
         });
         let settings = Settings::default()
             .merged(&patch)

@@ -7,6 +7,8 @@ use crate::domain::Slug;
 use actix_web::{HttpResponse, get, web};
 use askama::Template;
 
+use crate::league::race::{Race, RaceStatus};
+
 use super::schedule::{WeekLink, WeekQuery, shown_words, week_links};
 use super::{MatchLine, StandingRow, line, page, standing_row};
 use crate::domain::words::{ordinal, plural};
@@ -353,6 +355,36 @@ struct TeamPage {
     stats: Vec<PlayerStats>,
     /// Some lineup was recorded (else the figures would all read zero: the page says so).
     lineups_recorded: bool,
+    /// Where the team is in the playoff race, in words, and the cut line; `None` when the
+    /// league does not say how many teams the playoffs take.
+    race_words: Option<(String, String)>,
+}
+
+/// A team's place in the race, in words ("Win 2 of your last 3 matches and you are in,
+/// whatever else happens"), and the cut line.
+fn race_words(race: &Race, places: u32) -> (String, String) {
+    let verdict = match (race.status, race.wins_needed) {
+        (RaceStatus::Clinched, _) => "Clinched a playoff place.".to_string(),
+        (RaceStatus::Eliminated, _) => "Out of the playoff race.".to_string(),
+        (RaceStatus::Alive, Some(1)) if race.games_left == 1 => {
+            "Win your last match and you are in, whatever else happens.".to_string()
+        }
+        (RaceStatus::Alive, Some(w)) if w == race.games_left => format!(
+            "Win your last {w} matches and you are in, whatever else happens."
+        ),
+        (RaceStatus::Alive, Some(w)) => format!(
+            "Win {w} of your last {} matches and you are in, whatever else happens.",
+            race.games_left
+        ),
+        (RaceStatus::Alive, None) => {
+            "Still in the race: winning every match left is not enough on its own; it takes other results too."
+                .to_string()
+        }
+    };
+    (
+        verdict,
+        format!("The playoffs take the top {places} teams."),
+    )
 }
 
 #[get("/leagues/{slug}/teams/{id}")]
@@ -373,9 +405,22 @@ pub(super) async fn team_page(
         view.standing.as_ref(),
         view.eligibility.as_ref(),
     );
+    let race_words = match view.league.settings.playoffs.teams {
+        Some(places) => {
+            let table = crate::service::views::standings::table(&state.db, &slug).await?;
+            let at = table.rows.iter().position(|s| s.team_id == team);
+            table
+                .races
+                .zip(at)
+                .and_then(|(races, at)| races.get(at).copied())
+                .map(|race| race_words(&race, places))
+        }
+        None => None,
+    };
     let body = TeamPage {
         nav: who.nav(),
         needs,
+        race_words,
         lineups_recorded: stats.iter().any(|s| s.hands > 0),
         stats,
         standing: view.standing.as_ref().map(standing_row),
