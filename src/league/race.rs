@@ -278,18 +278,26 @@ impl Field {
         if total == 0 {
             return true;
         }
+        let (mut flow, sink) = self.sharing(inside, still);
+        flow.max(0, sink) == total
+    }
+
+    /// The flow of the `inside` matches' points (source 0, then a node per match, then a
+    /// node per team from `1 + inside.len()`) into the teams, each taking at most its `cap`;
+    /// and the sink.
+    fn sharing(&self, inside: &[(usize, usize)], cap: &[i64]) -> (Flow, usize) {
         let first_team = 1 + inside.len();
-        let sink = first_team + still.len();
+        let sink = first_team + cap.len();
         let mut flow = Flow::new(sink + 1);
         for (m, &(x, y)) in inside.iter().enumerate() {
             flow.edge(0, 1 + m, self.unit);
             flow.edge(1 + m, first_team + x, self.unit);
             flow.edge(1 + m, first_team + y, self.unit);
         }
-        for (t, &n) in still.iter().enumerate() {
+        for (t, &n) in cap.iter().enumerate() {
             flow.edge(first_team + t, sink, n);
         }
-        flow.max(0, sink) == total
+        (flow, sink)
     }
 
     /// Whether team `i` misses the top `spots` whatever happens: even winning every match,
@@ -351,17 +359,9 @@ impl Field {
             .filter(|&&(a, b)| a != i && b != i)
             .filter_map(|&(a, b)| Some((index(a)?, index(b)?)))
             .collect();
+        let caps: Vec<i64> = contested.iter().map(|&j| room[j]).collect();
+        let (mut flow, sink) = self.sharing(&inside, &caps);
         let first_team = 1 + inside.len();
-        let sink = first_team + contested.len();
-        let mut flow = Flow::new(sink + 1);
-        for (m, &(x, y)) in inside.iter().enumerate() {
-            flow.edge(0, 1 + m, self.unit);
-            flow.edge(1 + m, first_team + x, self.unit);
-            flow.edge(1 + m, first_team + y, self.unit);
-        }
-        for (t, &j) in contested.iter().enumerate() {
-            flow.edge(first_team + t, sink, room[j]);
-        }
         if flow.max(0, sink) == inside.len() as i64 * self.unit {
             return true;
         }
