@@ -268,6 +268,7 @@ impl Settings {
                 return Err(bad(&field, format!("{field}: expected an object or null")));
             }
         }
+        unknown_field(sections)?;
         let mut base = serde_json::to_value(self).map_err(|e| bad("settings", e.to_string()))?;
         merge(&mut base, patch);
         let blackouts = take_blackouts(&mut base)?;
@@ -490,6 +491,50 @@ fn list(items: &[String]) -> String {
 
 /// JSON merge: objects field by field, anything else replaced; `null` removes the field (so
 /// it takes its default when read).
+/// Every field a change may name, section by section (`blackouts` and `venue` are values,
+/// not sections). A `null` is the default of a field the settings have; on any other name
+/// it is refused like any unknown field (serde alone would never see it: the merge drops
+/// nulls before reading).
+const FIELDS: &[(&str, &[&str])] = &[
+    ("forfeit", &["grace_minutes", "drop_after"]),
+    (
+        "sportsmanship",
+        &["min", "max", "forfeit_rating", "required"],
+    ),
+    (
+        "eligibility",
+        &[
+            "min_sportsmanship",
+            "max_forfeits",
+            "min_win_pct",
+            "require_all_played",
+            "min_matches_played",
+        ],
+    ),
+    ("lineups", &["required"]),
+    ("playoffs", &["teams"]),
+    ("blackouts", &[]),
+    ("venue", &[]),
+];
+
+/// The first name of a change that is no field of the settings, as the error of an unknown
+/// field.
+fn unknown_field(sections: &serde_json::Map<String, Value>) -> Result<(), SettingError> {
+    for (name, section) in sections {
+        let Some((_, fields)) = FIELDS.iter().find(|(s, _)| s == name) else {
+            let field = format!("settings.{name}");
+            return Err(bad(&field, format!("{field}: unknown field")));
+        };
+        if let Value::Object(members) = section
+            && let Some(key) = members.keys().find(|k| !fields.contains(&k.as_str()))
+        {
+            let field = format!("settings.{name}.{key}");
+            return Err(bad(&field, format!("{field}: unknown field")));
+        }
+    }
+    Ok(())
+}
+
 fn merge(base: &mut Value, patch: &Value) {
     match (base, patch) {
         (Value::Object(base), Value::Object(patch)) => {
@@ -539,6 +584,61 @@ mod tests {
                 "eligibility": {"min_sportsmanship": 3.0, "max_forfeits": 1}
             }))
             .unwrap()
+    }
+
+    /// The names a change may give are the settings' own: every field of a league that sets
+    /// everything is listed, and nothing else.
+    #[test]
+    fn the_field_list_is_the_settings_fields() {
+        let full = Settings::default()
+            .merged(&json!({
+                "forfeit": {"grace_minutes": 10, "drop_after": 2},
+                "sportsmanship": {"forfeit_rating": 1},
+                "eligibility": {"min_sportsmanship": 3.0, "max_forfeits": 1, "min_win_pct": 0.5,
+                                "min_matches_played": 2},
+                "playoffs": {"teams": 8},
+                "blackouts": ["2027-01-01"],
+                "venue": "Rec Center"
+            }))
+            .unwrap();
+        let Value::Object(sections) = serde_json::to_value(&full).unwrap() else {
+            panic!("an object");
+        };
+        let listed: Vec<(String, Vec<String>)> = FIELDS
+            .iter()
+            .map(|(s, f)| (s.to_string(), f.iter().map(|f| f.to_string()).collect()))
+            .collect();
+        let mut stored: Vec<(String, Vec<String>)> = sections
+            .iter()
+            .map(|(s, v)| {
+                let fields = v
+                    .as_object()
+                    .map(|m| m.keys().cloned().collect())
+                    .unwrap_or_default();
+                (s.clone(), fields)
+            })
+            .collect();
+        let mut listed_sorted = listed.clone();
+        for (_, f) in listed_sorted.iter_mut().chain(stored.iter_mut()) {
+            f.sort();
+        }
+        listed_sorted.sort();
+        stored.sort();
+        assert_eq!(listed_sorted, stored);
+    }
+
+    #[test]
+    fn a_null_on_an_unknown_field_is_refused() {
+        for (patch, field) in [
+            (
+                json!({"lineups": {"v": null, "required": null}}),
+                "settings.lineups.v",
+            ),
+            (json!({"nonsense": null}), "settings.nonsense"),
+        ] {
+            let e = Settings::default().merged(&patch).unwrap_err();
+            assert_eq!(e.field, field, "{patch}");
+        }
     }
 
     #[test]

@@ -256,6 +256,14 @@ async fn the_team_page_says_what_it_knows() {
         html.contains(&format!("{semi}, no date set")),
         "the playoff match by its label ({semi}): {html}"
     );
+    // Once the bracket exists: its seed and its next match, by label and opponent.
+    let seed_line = crate::helpers::html_element(&html, "team-bracket", "</p>")
+        .map(crate::helpers::html_text)
+        .expect("the bracket line");
+    assert!(
+        seed_line.starts_with("Seed ") && seed_line.contains(&format!("Next: {semi} v Team ")),
+        "{seed_line}"
+    );
     let (_, _, list) = anonymous_get(&app, "/leagues/cup/teams").await;
     assert!(
         list.contains("Cy Third"),

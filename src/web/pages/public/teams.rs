@@ -7,7 +7,10 @@ use crate::domain::Slug;
 use actix_web::{HttpResponse, get, web};
 use askama::Template;
 
+use crate::domain::{BracketMatchStatus, MatchId};
 use crate::league::race::{Race, RaceStatus};
+use crate::service::ServiceError;
+use crate::service::playoffs::{BracketMatchView, BracketView};
 
 use super::schedule::{WeekLink, WeekQuery, shown_words, week_links};
 use super::{MatchLine, StandingRow, line, page, standing_row};
@@ -358,6 +361,68 @@ struct TeamPage {
     /// Where the team is in the playoff race, in words, and the cut line; `None` when the
     /// league does not say how many teams the playoffs take.
     race_words: Option<(String, String)>,
+    /// Once the bracket exists: the team's seed and what comes next, in words.
+    bracket_words: Option<String>,
+}
+
+/// The team in the league's bracket, in words: "Seed 3. Next: M5 · Semi-final v Aces, Tue 8
+/// Dec 2026, 19:00." (`when` gives a real match's time as the schedule shows it); `None`
+/// when the team is not in it.
+fn bracket_words(
+    bracket: &BracketView,
+    team: TeamId,
+    when: impl Fn(MatchId) -> Option<String>,
+) -> Option<String> {
+    let side = |m: &BracketMatchView| {
+        if m.team_a.as_ref().is_some_and(|t| t.id == team) {
+            Some(0)
+        } else if m.team_b.as_ref().is_some_and(|t| t.id == team) {
+            Some(1)
+        } else {
+            None
+        }
+    };
+    let seed = bracket.matches.iter().find_map(|m| match side(m)? {
+        0 => m.seed_a,
+        _ => m.seed_b,
+    })?;
+    let seed = format!("Seed {seed} in the playoffs.");
+    if bracket.champion.as_ref().is_some_and(|c| c.id == team) {
+        return Some(format!("{seed} Champion."));
+    }
+    let playing = |m: &&BracketMatchView| {
+        side(m).is_some()
+            && matches!(
+                m.status,
+                BracketMatchStatus::Match(MatchStatus::Scheduled | MatchStatus::InProgress)
+            )
+    };
+    if let Some(m) = bracket.matches.iter().find(playing) {
+        let other = if side(m) == Some(0) {
+            &m.team_b
+        } else {
+            &m.team_a
+        };
+        let other = other.as_ref().map_or("", |t| t.name.as_str());
+        let at = m
+            .match_id
+            .and_then(&when)
+            .map(|w| format!(", {w}"))
+            .unwrap_or_default();
+        return Some(format!("{seed} Next: {} v {other}{at}.", m.label));
+    }
+    let knocked_out = bracket.matches.iter().any(|m| {
+        let lost = matches!(
+            (side(m), m.winner),
+            (Some(0), Some(Team::B)) | (Some(1), Some(Team::A))
+        );
+        lost && m.loser_next_match.is_none()
+    });
+    Some(if knocked_out {
+        format!("{seed} Out of the playoffs.")
+    } else {
+        format!("{seed} Waiting for the next opponent.")
+    })
 }
 
 /// A team's place in the race, in words ("Win 2 of your last 3 matches and you are in,
@@ -417,10 +482,25 @@ pub(super) async fn team_page(
         }
         None => None,
     };
+    let bracket_words = match crate::service::playoffs::bracket(&state.db, &slug).await {
+        Ok(bracket) => {
+            let when = |id: MatchId| {
+                view.matches
+                    .iter()
+                    .find(|m| m.id == id)
+                    .and_then(|m| m.scheduled_at)
+                    .map(crate::web::view::time::scheduled)
+            };
+            bracket_words(&bracket, team, when)
+        }
+        Err(ServiceError::NotFound) => None,
+        Err(e) => return Err(e.into()),
+    };
     let body = TeamPage {
         nav: who.nav(),
         needs,
         race_words,
+        bracket_words,
         lineups_recorded: stats.iter().any(|s| s.hands > 0),
         stats,
         standing: view.standing.as_ref().map(standing_row),
