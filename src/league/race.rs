@@ -60,8 +60,24 @@ pub fn race(
     spots: usize,
     draws: bool,
 ) -> Vec<Race> {
-    let field = Field::new(teams, remaining, draws);
+    let field = Field::new(teams, remaining, draws, u64::MAX);
     (0..teams.len()).map(|i| field.race_of(i, spots)).collect()
+}
+
+/// [`race`], or `None` when it would take more than `flows` max-flows: early in a long
+/// season almost every set of teams can still reach almost anything, and proving which
+/// cannot grows fast, so a public page asks with a bound and shows no race until it is
+/// settled quickly.
+pub fn race_within(
+    teams: &[RaceTeam],
+    remaining: &[(usize, usize)],
+    spots: usize,
+    draws: bool,
+    flows: u64,
+) -> Option<Vec<Race>> {
+    let field = Field::new(teams, remaining, draws, flows);
+    let races: Vec<Race> = (0..teams.len()).map(|i| field.race_of(i, spots)).collect();
+    (field.flows.get() <= flows).then_some(races)
 }
 
 /// A win % as a fraction: half-points over twice the games (0 with no game).
@@ -98,10 +114,13 @@ struct Field {
     unit: i64,
     /// Half-points per unit.
     per_unit: u64,
+    /// Max-flows run so far, and the most allowed: past it every answer is given up.
+    flows: std::cell::Cell<u64>,
+    limit: u64,
 }
 
 impl Field {
-    fn new(teams: &[RaceTeam], remaining: &[(usize, usize)], draws: bool) -> Field {
+    fn new(teams: &[RaceTeam], remaining: &[(usize, usize)], draws: bool, limit: u64) -> Field {
         let mut left = vec![0; teams.len()];
         for &(a, b) in remaining {
             left[a] += 1;
@@ -113,6 +132,8 @@ impl Field {
             games: remaining.to_vec(),
             unit: if draws { 2 } else { 1 },
             per_unit: if draws { 1 } else { 2 },
+            flows: std::cell::Cell::new(0),
+            limit,
         }
     }
 
@@ -278,8 +299,18 @@ impl Field {
         if total == 0 {
             return true;
         }
+        if self.spent() {
+            return false;
+        }
         let (mut flow, sink) = self.sharing(inside, still);
         flow.max(0, sink) == total
+    }
+
+    /// Counts one more max-flow; whether the bound is passed (the answers are then given up).
+    fn spent(&self) -> bool {
+        let n = self.flows.get().saturating_add(1);
+        self.flows.set(n);
+        n > self.limit
     }
 
     /// The flow of the `inside` matches' points (source 0, then a node per match, then a
@@ -359,6 +390,9 @@ impl Field {
             .filter(|&&(a, b)| a != i && b != i)
             .filter_map(|&(a, b)| Some((index(a)?, index(b)?)))
             .collect();
+        if self.spent() {
+            return true;
+        }
         let caps: Vec<i64> = contested.iter().map(|&j| room[j]).collect();
         let (mut flow, sink) = self.sharing(&inside, &caps);
         let first_team = 1 + inside.len();
@@ -445,7 +479,7 @@ mod tests {
         spots: usize,
         draws: bool,
     ) -> Vec<Race> {
-        let field = Field::new(teams, remaining, draws);
+        let field = Field::new(teams, remaining, draws, u64::MAX);
         let kinds: u32 = if draws { 3 } else { 2 };
         let outcomes = kinds.pow(remaining.len() as u32);
         // For each team and each number of its own wins: is it in (ties against) in every
@@ -569,6 +603,26 @@ mod tests {
         }
         // Every answer was met many times.
         assert!(statuses.iter().all(|&n| n > 300), "{statuses:?}");
+    }
+
+    /// A bound too small gives nothing; a large one gives the race itself.
+    #[test]
+    fn a_bounded_race_is_the_race_or_nothing() {
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        let mut given_up = 0;
+        for _ in 0..300 {
+            let (teams, remaining, spots, draws) = league(&mut rng);
+            let full = race(&teams, &remaining, spots, draws);
+            assert_eq!(
+                race_within(&teams, &remaining, spots, draws, 1_000_000),
+                Some(full.clone())
+            );
+            match race_within(&teams, &remaining, spots, draws, 2) {
+                Some(r) => assert_eq!(r, full),
+                None => given_up += 1,
+            }
+        }
+        assert!(given_up > 0, "some race needs more than two flows");
     }
 
     #[test]
