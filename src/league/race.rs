@@ -60,8 +60,8 @@ pub fn race(
     spots: usize,
     draws: bool,
 ) -> Vec<Race> {
-    let field = Field::new(teams, remaining, draws, u64::MAX);
-    (0..teams.len()).map(|i| field.race_of(i, spots)).collect()
+    // No bound: the count never passes u64::MAX, so there is always an answer.
+    race_within(teams, remaining, spots, draws, u64::MAX).unwrap_or_default()
 }
 
 /// [`race`], or `None` when it would take more than `flows` max-flows: early in a long

@@ -11,30 +11,13 @@ use serde_json::{Value, json};
 use spades_im::service::Role;
 
 use crate::browser::evidence;
+use crate::browser_schedule::{set_value, submit};
 use crate::helpers::{PASSWORD, json_with_status, spawn_app};
 use crate::webdriver::{Browser, binaries_or_skip};
 
 const WAIT: Duration = Duration::from_secs(30);
 const WHOLE_TEST: Duration = Duration::from_secs(240);
 const TEST: &str = "browser_first_week::a_coordinators_first_week_in_a_browser";
-
-async fn submit(browser: &Browser, css: &str) -> anyhow::Result<()> {
-    let button = browser.find(css).await?;
-    browser.click_and_wait_for_page(&button, WAIT).await?;
-    Ok(())
-}
-
-/// Sets a field's value as a paste or a picker would.
-async fn set_value(browser: &Browser, css: &str, value: &str) -> anyhow::Result<()> {
-    browser
-        .execute(
-            "const e = document.querySelector(arguments[0]); e.value = arguments[1]; \
-             e.dispatchEvent(new Event('input', {bubbles: true}));",
-            json!([css, value]),
-        )
-        .await?;
-    Ok(())
-}
 
 /// Ten teams of two in two divisions, with student ids and emails; `bad` adds a player with
 /// a bad email as the file's line 22.
