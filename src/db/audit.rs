@@ -7,6 +7,8 @@ use crate::domain::{LeagueId, MatchId, Timestamp, UserId};
 
 pub struct AuditEntry<'a> {
     pub user_id: Option<UserId>,
+    /// A captain's change: the captain by name and team (migration 0032).
+    pub captain: Option<&'a str>,
     pub action: &'a str,
     pub entity: &'a str,
     pub entity_id: Option<i64>,
@@ -22,7 +24,7 @@ pub struct AuditEntry<'a> {
 pub async fn audit(conn: &mut Conn, e: &AuditEntry<'_>) -> sqlx::Result<()> {
     on_store!(conn, execute sqlx::query(
         "INSERT INTO audit_log (at, user_id, action, entity, entity_id, before, after, reason,
-                                league_id, match_id)
+                                league_id, match_id, captain)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8,
                  CASE $4
                      WHEN 'league' THEN $5
@@ -31,7 +33,7 @@ pub async fn audit(conn: &mut Conn, e: &AuditEntry<'_>) -> sqlx::Result<()> {
                      WHEN 'match' THEN (SELECT league_id FROM matches WHERE id = $5)
                      WHEN 'bracket' THEN (SELECT league_id FROM brackets WHERE id = $5)
                  END,
-                 CASE $4 WHEN 'match' THEN $5 END)",
+                 CASE $4 WHEN 'match' THEN $5 END, $9)",
     )
     .bind(e.now)
     .bind(e.user_id)
@@ -40,7 +42,8 @@ pub async fn audit(conn: &mut Conn, e: &AuditEntry<'_>) -> sqlx::Result<()> {
     .bind(e.entity_id)
     .bind(e.before)
     .bind(e.after)
-    .bind(e.reason))?;
+    .bind(e.reason)
+    .bind(e.captain))?;
     Ok(())
 }
 
@@ -73,6 +76,8 @@ pub struct AuditRow {
     pub imported_by: Option<String>,
     pub imported_at: Option<Timestamp>,
     pub imported_user: Option<String>,
+    /// The captain who made the change, by name and team.
+    pub captain: Option<String>,
     /// What was changed (`league`, `team`, `player`, `match`, `bracket`, `user`,
     /// `api_token`) and the names of the moment it is read, for the entry's summary: the
     /// league's, the team's, the player's, the match's two teams, the account's. `None`
@@ -91,7 +96,7 @@ pub async fn entries(conn: &mut Conn, filter: &AuditFilter) -> sqlx::Result<Vec<
     on_store!(conn, |c| sqlx::query_as(
         "SELECT a.id, a.at, u.username, a.action, l.slug AS league_slug, a.match_id,
                 a.before, a.after, a.reason, i.username AS imported_by, a.imported_at,
-                a.imported_user, a.entity, l.name AS league_name, t.name AS team_name,
+                a.imported_user, a.captain, a.entity, l.name AS league_name, t.name AS team_name,
                 p.name AS player_name, ta.name AS match_team_a, tb.name AS match_team_b,
                 e.username AS account
          FROM audit_log a

@@ -62,7 +62,7 @@ pub async fn set(
     team: Team,
     from_hand: i64,
     seats: [PlayerId; 2],
-    by: UserId,
+    by: Option<UserId>,
     now: Timestamp,
 ) -> sqlx::Result<()> {
     on_store!(conn, execute sqlx::query(

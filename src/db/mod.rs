@@ -14,6 +14,7 @@
 pub mod action_keys;
 pub mod audit;
 pub mod board;
+pub mod captains;
 pub mod copy;
 pub mod divisions;
 pub mod group_commit;

@@ -97,11 +97,33 @@ pub async fn record_by(
     now: Timestamp,
     change: Change<'_>,
 ) -> Result<(), ServiceError> {
+    write(conn, user, None, now, change).await
+}
+
+/// As [`record`], for a change a captain made: `captain` names them by name and team
+/// ([`crate::service::people::captains::in_audit`]), never by email.
+pub async fn record_captain(
+    conn: &mut Conn,
+    captain: &str,
+    now: Timestamp,
+    change: Change<'_>,
+) -> Result<(), ServiceError> {
+    write(conn, None, Some(captain), now, change).await
+}
+
+async fn write(
+    conn: &mut Conn,
+    user: Option<&User>,
+    captain: Option<&str>,
+    now: Timestamp,
+    change: Change<'_>,
+) -> Result<(), ServiceError> {
     let (entity, entity_id) = change.subject.stored();
     db_audit::audit(
         conn,
         &AuditEntry {
             user_id: user.map(|u| u.id),
+            captain,
             action: change.action,
             entity,
             entity_id: Some(entity_id),
@@ -162,6 +184,10 @@ pub struct Entry {
     /// The username the document gave for who made the change: no account here.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub imported_user: Option<String>,
+    /// The captain who made the change, by name and team ("Kim Lee, captain of Aces"; `user`
+    /// is then null). Absent on other entries.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub captain: Option<String>,
     /// The entry in one line of words, naming the league, team, player or match by name
     /// and label as they are now ("coord postponed M12 · Aces v Kings (Fall 2026)"), never
     /// by a bare id.
@@ -258,6 +284,7 @@ fn summary(row: &db_audit::AuditRow) -> String {
     let who = row
         .username
         .as_deref()
+        .or(row.captain.as_deref())
         .or(row.imported_user.as_deref())
         .unwrap_or("the service");
     let mut line = format!("{who} {} {}", verb(&row.action), object(row));
@@ -381,6 +408,7 @@ impl From<db_audit::AuditRow> for Entry {
             imported_by: row.imported_by,
             imported_at: row.imported_at,
             imported_user: row.imported_user,
+            captain: row.captain,
         }
     }
 }

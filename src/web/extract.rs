@@ -40,6 +40,7 @@ use actix_web::{FromRequest, HttpMessage, HttpRequest, HttpResponse, ResponseErr
 use serde::de::DeserializeOwned;
 
 use crate::domain::FieldError;
+use crate::service::people::captains::{self, Captain};
 use crate::service::{User, people::accounts};
 use crate::web::AppState;
 use crate::web::error::{AppError, PageError};
@@ -233,9 +234,24 @@ pub struct Refused {
     to_login: bool,
     /// Where a page comes back to after logging in (GET requests only).
     back: Option<String>,
+    /// Where an anonymous browser goes instead of the login form.
+    to: Option<&'static str>,
 }
 
 impl Refused {
+    /// No captain session: the API's 401, a page's way to `/captain` to ask for a link.
+    fn captain(req: &HttpRequest) -> Refused {
+        Refused {
+            error: AppError::Unauthorized(
+                "sign in as a captain first: ask for a link at /captain".into(),
+            ),
+            api: is_api(req),
+            to_login: false,
+            back: None,
+            to: Some("/captain"),
+        }
+    }
+
     fn new(req: &HttpRequest, error: AppError) -> Refused {
         let api = is_api(req);
         let error = match error {
@@ -258,6 +274,7 @@ impl Refused {
             api,
             to_login: !api && !sends_api_token(req),
             back: (req.method() == Method::GET).then(|| req.path().to_string()),
+            to: None,
         }
     }
 }
@@ -265,7 +282,9 @@ impl Refused {
 impl ResponseError for Refused {
     fn status_code(&self) -> StatusCode {
         match (&self.error, self.api) {
-            (AppError::Unauthorized(_), false) if self.to_login => StatusCode::SEE_OTHER,
+            (AppError::Unauthorized(_), false) if self.to_login || self.to.is_some() => {
+                StatusCode::SEE_OTHER
+            }
             (AppError::PasswordChangeRequired, false) => StatusCode::SEE_OTHER,
             (e, _) => e.status_code(),
         }
@@ -274,6 +293,9 @@ impl ResponseError for Refused {
     fn error_response(&self) -> HttpResponse {
         match (&self.error, self.api) {
             (e, true) => e.error_response(),
+            (AppError::Unauthorized(_), false) if self.to.is_some() => {
+                see_other(self.to.unwrap_or("/"))
+            }
             (AppError::Unauthorized(_), false) if self.to_login => {
                 let next: String = self
                     .back
@@ -429,6 +451,83 @@ impl FromIdentity for Admin {
             ));
         }
         Ok(Admin(authed))
+    }
+}
+
+/// A captain's session (docs/api.md §20), under the session cookie: their page, and the
+/// API calls a captain may make. An API write needs the session's CSRF token in
+/// [`CSRF_HEADER`], as an account's session does. Anyone else: 401 (a page sends them to
+/// `/captain`).
+pub struct CaptainSession(pub Captain);
+
+/// The captain of the request's session cookie, if it is a live captain session.
+async fn captain_of(req: &HttpRequest) -> Result<Option<Captain>, AppError> {
+    let (Some(state), Some(id)) = (req.app_data::<web::Data<AppState>>(), session_id(req)) else {
+        return Ok(None);
+    };
+    let captain = captains::session(&state.db, &id).await?;
+    let write = !matches!(*req.method(), Method::GET | Method::HEAD | Method::OPTIONS);
+    if let Some(c) = &captain
+        && write
+        && is_api(req)
+    {
+        let sent = req
+            .headers()
+            .get(CSRF_HEADER)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("");
+        if !constant_eq(&c.csrf, sent) {
+            return Err(AppError::Forbidden(
+                "an API write with a session cookie needs the session's CSRF token in the X-CSRF-Token header".into(),
+            ));
+        }
+    }
+    Ok(captain)
+}
+
+impl FromRequest for CaptainSession {
+    type Error = Refused;
+    type Future = Extracted<Self>;
+
+    fn from_request(req: &HttpRequest, _: &mut actix_web::dev::Payload) -> Self::Future {
+        let req = req.clone();
+        Box::pin(async move {
+            match captain_of(&req).await {
+                Ok(Some(captain)) => Ok(CaptainSession(captain)),
+                Ok(None) => Err(Refused::captain(&req)),
+                Err(e) => Err(Refused::new(&req, e)),
+            }
+        })
+    }
+}
+
+/// Who acts on a match where a captain may too (a lineup, a default): an account (a
+/// supervisor's rights are checked by the service), or a captain for their own team.
+pub enum Acting {
+    Staff(Authed),
+    Captain(Captain),
+}
+
+impl FromRequest for Acting {
+    type Error = Refused;
+    type Future = Extracted<Self>;
+
+    fn from_request(req: &HttpRequest, _: &mut actix_web::dev::Payload) -> Self::Future {
+        let req = req.clone();
+        Box::pin(async move {
+            if let Ok(Supervisor(authed)) = identified::<Supervisor>(&req).await {
+                return Ok(Acting::Staff(authed));
+            }
+            match captain_of(&req).await {
+                Ok(Some(captain)) => Ok(Acting::Captain(captain)),
+                // Not a captain either: the account's refusal (401, 403 for a missing CSRF
+                // header or a password to change) says what to do.
+                Ok(None) => identified::<Supervisor>(&req)
+                    .await
+                    .map(|Supervisor(authed)| Acting::Staff(authed)),
+                Err(e) => Err(Refused::new(&req, e)),
+            }
+        })
     }
 }
 

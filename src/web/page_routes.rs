@@ -32,6 +32,12 @@ pub const ROUTES: &[(&str, &str)] = &[
     // Campus sign-in (404 when it is not configured).
     ("GET", "/auth/oidc/login"),
     ("GET", "/auth/oidc/callback"),
+    // Captains: the link by email, their teams and their lineups.
+    ("GET", "/captain"),
+    ("POST", "/captain/login"),
+    ("GET", "/captain/auth/{token}"),
+    ("POST", "/captain/lineup"),
+    ("POST", "/captain/logout"),
     // The unsubscribe link of the notices by email (404 for an unknown token).
     ("GET", "/unsubscribe/{token}"),
     ("POST", "/unsubscribe/{token}"),

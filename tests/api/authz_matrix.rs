@@ -44,9 +44,14 @@ pub(crate) enum Access {
     /// The unsubscribe link of a notice: its token is the key; a token no notice gave (as
     /// `{token}` here) is a 404 for everyone (tests/api/notices.rs uses real ones).
     TokenOnly,
+    /// A captain's session only (tests/api/captains.rs signs one in): the API refuses every
+    /// other caller with 401, a page sends them to `/captain`.
+    Captain,
+    /// A captain's sign-in link: a token no link gave (as `{token}` here) is a 400 page.
+    CaptainLink,
 }
 
-use Access::{Admin, CampusOnly, League, LoggedIn, Public, TokenOnly};
+use Access::{Admin, CampusOnly, Captain, CaptainLink, League, LoggedIn, Public, TokenOnly};
 
 /// Every route, as the code declares it, and who may call it.
 pub(crate) const ROUTES: &[(&str, &str, Access)] = &[
@@ -100,6 +105,7 @@ pub(crate) const ROUTES: &[(&str, &str, Access)] = &[
     ("POST", "/api/v1/matches/{id}/forfeit", League),
     ("POST", "/api/v1/matches/{id}/check-in", League),
     ("POST", "/api/v1/matches/{id}/lineup", League),
+    ("GET", "/api/v1/captain", Captain),
     ("POST", "/api/v1/matches/{id}/sportsmanship", League),
     ("POST", "/api/v1/matches/{id}/postpone", Admin),
     ("POST", "/api/v1/matches/{id}/cancel", Admin),
@@ -128,6 +134,11 @@ pub(crate) const ROUTES: &[(&str, &str, Access)] = &[
     ("POST", "/login", Public),
     ("GET", "/auth/oidc/login", CampusOnly),
     ("GET", "/auth/oidc/callback", CampusOnly),
+    ("GET", "/captain", Public),
+    ("POST", "/captain/login", Public),
+    ("GET", "/captain/auth/{token}", CaptainLink),
+    ("POST", "/captain/lineup", Captain),
+    ("POST", "/captain/logout", Public),
     ("GET", "/unsubscribe/{token}", TokenOnly),
     ("POST", "/unsubscribe/{token}", TokenOnly),
     ("POST", "/unsubscribe/{token}/resubscribe", TokenOnly),
@@ -297,6 +308,8 @@ enum Want {
     Refused(u16),
     /// A page sends an anonymous browser to the login form (303).
     ToLogin,
+    /// A captain's page sends anyone else to `/captain` (303).
+    ToCaptain,
 }
 
 /// What `caller` must get from a route of `access` (docs/api.md §2.1–§2.4, §3.2).
@@ -305,6 +318,9 @@ fn want(api: bool, access: Access, caller: Caller) -> Want {
     use Want::*;
     match (api, access, caller) {
         (_, CampusOnly | TokenOnly, _) => Refused(404),
+        (_, CaptainLink, _) => Refused(400),
+        (true, Captain, _) => Refused(401),
+        (false, Captain, _) => ToCaptain,
         (_, _, Coordinator) => Allowed,
         // The API: an Authorization header must be a valid token, on every route.
         (true, _, RevokedToken) => Refused(401),
@@ -430,6 +446,7 @@ fn judged(want: Want, method: &str, status: u16, location: &str) -> bool {
     match want {
         Want::Refused(expected) => status == expected,
         Want::ToLogin => to_login,
+        Want::ToCaptain => status == 303 && location == "/captain",
         Want::Allowed => {
             let refused = matches!(status, 401 | 403 | 404) || to_login || status >= 500;
             // Refusals of the body, once the caller's rights passed (a roster that is not

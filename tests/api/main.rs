@@ -31,6 +31,7 @@ mod browser_print;
 mod browser_schedule;
 mod browser_table;
 mod calendar;
+mod captains;
 mod check;
 mod clock;
 mod concurrency;

@@ -238,6 +238,13 @@ fn audit_column(column: &str) -> Option<Rule> {
             null: true,
             blank: false,
         },
+        // A captain's name and team ("Kim Lee, captain of Aces").
+        "captain" => Rule::Text {
+            max: 200,
+            lines: Lines::One,
+            null: true,
+            blank: false,
+        },
         _ => return None,
     })
 }

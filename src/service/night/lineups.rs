@@ -21,6 +21,7 @@ use crate::service::night::action_keys::{self, Acted, ActionKey};
 use crate::service::night::match_view::{Lineup, Seat, reload};
 use crate::service::people::players::check_student_id;
 use crate::service::playoffs::player_eligibility::check_playoff_lineup;
+use crate::service::people::captains::{self, Captain};
 use crate::service::{ServiceError, User, audit};
 
 /// `POST /api/v1/matches/{id}/lineup`: a team and its two players, by id or by student id.
@@ -91,12 +92,75 @@ pub async fn set_lineup(
     id: MatchId,
     input: &LineupInput,
 ) -> Result<Acted, ServiceError> {
-    let team = side(&input.team, "team")?;
-    let wanted = Wanted::of(input)?;
-    let key = ActionKey::of(input.idempotency_key.as_ref(), "set_lineup", input)?;
-    let now = db.clock().now();
+    let asked = Asked::of(input)?;
     let mut tx = db.write().await?;
     let m = writable(&mut tx, user, id).await?;
+    apply(tx, m, asked, By::User(user), db.clock().now()).await
+}
+
+/// A captain sets their own team's lineup for a match not yet started (docs/api.md §20):
+/// the supervisor still checks ids at the table. Another team's side, or a match of no team
+/// of theirs, does not exist for them (404); a match under way or over is 409
+/// `match_started`.
+#[tracing::instrument(skip_all, fields(match_id = %id))]
+pub async fn captain_sets_lineup(
+    db: &Db,
+    captain: &Captain,
+    id: MatchId,
+    input: &LineupInput,
+) -> Result<Acted, ServiceError> {
+    let asked = Asked::of(input)?;
+    let mut tx = db.write().await?;
+    let m = db_matches::by_id(&mut tx, id)
+        .await?
+        .ok_or(ServiceError::NotFound)?;
+    let Some((_, team)) = captains::side_of(&mut tx, captain, &m, Some(asked.team)).await? else {
+        return Err(ServiceError::NotFound);
+    };
+    if !matches!(m.status, MatchStatus::Scheduled | MatchStatus::Postponed) || m.hands_played > 0 {
+        return Err(ServiceError::conflict(
+            ErrorCode::MatchStarted,
+            format!(
+                "the match is {}: the supervisor sets lineups at the table now",
+                m.status.words()
+            ),
+        ));
+    }
+    apply(tx, m, asked, By::Captain(captains::in_audit(&team)), db.clock().now()).await
+}
+
+/// A lineup request read before any database read.
+struct Asked {
+    team: Team,
+    wanted: Wanted,
+    key: Option<ActionKey>,
+}
+
+impl Asked {
+    fn of(input: &LineupInput) -> Result<Asked, ServiceError> {
+        Ok(Asked {
+            team: side(&input.team, "team")?,
+            wanted: Wanted::of(input)?,
+            key: ActionKey::of(input.idempotency_key.as_ref(), "set_lineup", input)?,
+        })
+    }
+}
+
+/// Who sets a lineup: an account, or a captain as the audit names them.
+enum By<'a> {
+    User(&'a User),
+    Captain(String),
+}
+
+/// Sets the lineup asked for on match `m` in `tx` (its writer's right checked) and commits.
+async fn apply(
+    mut tx: crate::db::Tx,
+    m: MatchRow,
+    asked: Asked,
+    by: By<'_>,
+    now: crate::domain::Timestamp,
+) -> Result<Acted, ServiceError> {
+    let (id, team, key) = (m.id, asked.team, asked.key);
     if let Some(first) = action_keys::first_answer(&mut tx, id, key.as_ref()).await? {
         return Ok(Acted::Again(first));
     }
@@ -107,7 +171,7 @@ pub async fn set_lineup(
         Team::B => m.team_b,
     };
     let roster = db_players::of_team(&mut tx, team_id).await?;
-    let seats = wanted.find(&roster)?;
+    let seats = asked.wanted.find(&roster)?;
     if m.stage != Stage::Regular {
         check_playoff_lineup(&mut tx, &league, &seats).await?;
     }
@@ -117,7 +181,11 @@ pub async fn set_lineup(
     let before = before.of(team);
     if before.map(|s| [s[0].id, s[1].id]) != Some([seats[0].id, seats[1].id]) {
         let ids = [seats[0].id, seats[1].id];
-        db_lineups::set(&mut tx, id, team, from_hand, ids, user.id, now).await?;
+        let user_id = match &by {
+            By::User(user) => Some(user.id),
+            By::Captain(_) => None,
+        };
+        db_lineups::set(&mut tx, id, team, from_hand, ids, user_id, now).await?;
         db_matches::bump_version(&mut tx, id).await?;
         let action = if m.hands_played > 0 {
             "substitution"
@@ -134,9 +202,14 @@ pub async fn set_lineup(
         if let Some(earlier) = &earlier {
             change = change.before(earlier);
         }
-        audit::record(&mut tx, user, now, change).await?;
+        match &by {
+            By::User(user) => audit::record(&mut tx, user, now, change).await?,
+            By::Captain(words) => audit::record_captain(&mut tx, words, now, change).await?,
+        }
     }
-    if league.settings.lineups.required && m.status == MatchStatus::Scheduled {
+    // A lineup set at the table checks the team in; a captain's, set ahead, does not.
+    let at_table = matches!(by, By::User(_));
+    if at_table && league.settings.lineups.required && m.status == MatchStatus::Scheduled {
         let checked_in = match team {
             Team::A => m.checked_in_a,
             Team::B => m.checked_in_b,

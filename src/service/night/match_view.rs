@@ -359,6 +359,25 @@ pub async fn views_after_write(db: &Db, ids: &[MatchId]) -> Result<Vec<MatchView
     Ok(out)
 }
 
+/// Every match of team `team` as the API shows it, in schedule order (a captain's list).
+pub async fn team_matches(conn: &mut Conn, team: TeamId) -> Result<Vec<MatchView>, ServiceError> {
+    let rows = db_matches::of_team(conn, team).await?;
+    let Some(first) = rows.first() else {
+        return Ok(Vec::new());
+    };
+    let row = db_leagues::by_id(conn, first.league_id)
+        .await?
+        .ok_or(ServiceError::NotFound)?;
+    let league = League::from_row(row)?;
+    let mut labels = crate::service::playoffs::labels_of_league(conn, league.row.id).await?;
+    let mut out = Vec::with_capacity(rows.len());
+    for m in &rows {
+        let label = labels.remove(&m.id);
+        out.push(view_labelled(conn, m, &league, label).await?);
+    }
+    Ok(out)
+}
+
 /// How many matches a page of [`league_matches`] may ask for, and how many it gives when not
 /// asked: a 64-team season's matches with their hands are over 20 MB in one answer.
 pub const PAGE_LIMITS: std::ops::RangeInclusive<i64> = 1..=500;

@@ -1,6 +1,7 @@
-//! A one-time password sent to its person (`"deliver": "email"` on a new account or a
-//! reset): one message straight through the relay, never queued, so the password is never
-//! stored in clear, not even in the outbox. The admin who asked never sees it.
+//! Secrets sent to their person: a one-time password (`"deliver": "email"` on a new account
+//! or a reset) and a captain's sign-in link. One message straight through the relay, never
+//! queued, so the secret is never stored in clear, not even in the outbox. The admin who
+//! asked for a password never sees it.
 
 use std::sync::Arc;
 
@@ -48,6 +49,44 @@ impl Mailer {
     }
 }
 
+impl Mailer {
+    /// Sends a captain their sign-in link, `{public-url}/captain/auth/{token}`.
+    pub async fn send_captain_link(
+        &self,
+        to: &str,
+        token: &str,
+        minutes: i64,
+    ) -> Result<(), String> {
+        let to: Mailbox = to
+            .parse()
+            .map_err(|_| "the captain's email is not an address the relay takes".to_string())?;
+        let link = self
+            .public_url
+            .join(&format!("/captain/auth/{token}"))
+            .map_err(|_| "the public URL takes no path".to_string())?;
+        let message = Message::builder()
+            .from(self.relay.from().clone())
+            .to(to)
+            .subject("Your spades-im sign-in link")
+            .body(captain_body(link.as_str(), minutes))
+            .map_err(|_| "the message could not be written".to_string())?;
+        self.relay
+            .send(message)
+            .await
+            .map_err(|e| format!("the mail relay did not take it ({})", e.message()))
+    }
+}
+
+/// The captain's message: the link, how long it works, and what to do if it was not asked.
+fn captain_body(link: &str, minutes: i64) -> String {
+    format!(
+        "Someone asked to sign in as a team captain on spades-im with this address.\n\n\
+         Sign in: {link}\n\n\
+         The link works once, for {minutes} minutes. If you did not ask for it, ignore this \
+         message: nothing happens without the link.\n"
+    )
+}
+
 fn subject(occasion: Occasion) -> &'static str {
     match occasion {
         Occasion::NewAccount => "Your spades-im account",
@@ -77,6 +116,13 @@ fn body(public_url: &url::Url, username: &str, password: &str, occasion: Occasio
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_captains_message_gives_the_link_and_how_long_it_works() {
+        let text = captain_body("https://im.example.edu/captain/auth/abc", 15);
+        assert!(text.contains("Sign in: https://im.example.edu/captain/auth/abc"), "{text}");
+        assert!(text.contains("once, for 15 minutes"), "{text}");
+    }
 
     #[test]
     fn the_message_names_the_user_the_password_and_where_to_sign_in() {

@@ -5,6 +5,7 @@
 //! sign-in; `players` are a team's players.
 
 pub mod accounts;
+pub mod captains;
 pub mod device_cookie;
 pub mod oidc;
 pub mod players;

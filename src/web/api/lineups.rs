@@ -10,7 +10,7 @@ use crate::web::api::responses::{
     BodyRefused, MatchWritten, NoSuchMatch, SupervisorOnly, Unauthenticated,
 };
 use crate::web::error::{AppError, ErrorBody};
-use crate::web::extract::{ApiJson, Supervisor};
+use crate::web::extract::{Acting, ApiJson};
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.service(set_lineup);
@@ -19,6 +19,8 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
 /// Sets a team's lineup: two active players of its roster in seat order (the first is the
 /// first of each hand's `bids` and `tricks`). Before the first hand it is the lineup; after,
 /// a substitution from the next hand on. Sending the lineup in force again changes nothing.
+/// A captain (their session, with `X-CSRF-Token`) may set their own team's before the match
+/// starts: another team's is 404 to them, a match started 409 `match_started`.
 #[utoipa::path(
     post,
     path = "/api/v1/matches/{id}/lineup",
@@ -29,7 +31,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
     responses(
         MatchWritten,
         NoSuchMatch,
-        (status = 409, description = "the match is over or cancelled (`match_closed`)", body = ErrorBody),
+        (status = 409, description = "the match is over or cancelled (`match_closed`); for a captain, started (`match_started`)", body = ErrorBody),
         (status = 422, description = "not two players, a player not active on the team's roster (`not_on_roster`), or a student id that is not one (`invalid_student_id`), an invalid `idempotency_key`, or one used before for something else (`idempotency_key_reused`)", body = ErrorBody),
         BodyRefused,
         Unauthenticated,
@@ -39,12 +41,19 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
 #[post("/api/v1/matches/{id}/lineup")]
 async fn set_lineup(
     state: web::Data<AppState>,
-    Supervisor(who): Supervisor,
+    who: Acting,
     id: web::Path<MatchId>,
     body: ApiJson<LineupInput>,
 ) -> Result<HttpResponse, AppError> {
-    let input = super::match_body(&state, &who, *id, body).await?;
-    Ok(super::acted(
-        lineups::set_lineup(&state.db, &who.user, *id, &input).await?,
-    ))
+    let acted = match who {
+        Acting::Staff(who) => {
+            let input = super::match_body(&state, &who, *id, body).await?;
+            lineups::set_lineup(&state.db, &who.user, *id, &input).await?
+        }
+        Acting::Captain(captain) => {
+            let input = body.into_inner()?;
+            lineups::captain_sets_lineup(&state.db, &captain, *id, &input).await?
+        }
+    };
+    Ok(super::acted(acted))
 }

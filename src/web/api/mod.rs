@@ -2,6 +2,7 @@
 //! only module that knows them all.
 
 pub mod audit;
+pub mod captain;
 pub mod conduct;
 pub mod divisions;
 pub mod fallback;
@@ -72,6 +73,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .configure(reschedule::routes)
         .configure(conduct::routes)
         .configure(lineups::routes)
+        .configure(captain::routes)
         .configure(playoffs::routes)
         .configure(users::routes)
         .configure(audit::routes)

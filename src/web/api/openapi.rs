@@ -146,6 +146,7 @@ async fn list_presets() -> web::Json<PresetList> {
         crate::web::api::conduct::rate,
         crate::web::api::conduct::override_eligibility,
         crate::web::api::lineups::set_lineup,
+        crate::web::api::captain::own_teams,
         crate::web::api::playoffs::create_playoffs,
         crate::web::api::playoffs::show_bracket,
         crate::web::api::scoreboard::scoreboard_json,
@@ -244,6 +245,9 @@ async fn list_presets() -> web::Json<PresetList> {
         crate::service::night::conduct::CheckInInput,
         crate::service::night::conduct::RatingInput,
         crate::service::night::lineups::LineupInput,
+        crate::web::api::captain::CaptainTeams,
+        crate::service::people::captains::CaptainTeam,
+        crate::service::people::captains::TeamMate,
         crate::service::night::match_view::Lineup,
         crate::service::night::match_view::Seat,
         crate::league::settings::LineupPolicy,
@@ -290,7 +294,8 @@ async fn list_presets() -> web::Json<PresetList> {
         (name = "playoffs", description = "Playoff brackets seeded from the standings."),
         (name = "schedule", description = "Changing the schedule: a match's time, table or teams, postponing, cancelling, moving a league night."),
         (name = "accounts", description = "The accounts of admins and supervisors (admins only)."),
-        (name = "players", description = "A team's players, their student ids and emails (admins only).")
+        (name = "players", description = "A team's players, their student ids and emails (admins only)."),
+        (name = "captains", description = "A team's captain, signed in by an emailed link: their teams, lineups, defaults, reschedule requests and disputes.")
     )
 )]
 pub struct ApiDoc;

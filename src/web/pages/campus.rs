@@ -12,7 +12,8 @@ use actix_web::{HttpRequest, HttpResponse, get, web};
 use askama::Template;
 
 use super::account::{NextQuery, log_in_as, safe_next};
-use crate::service::people::accounts;
+use super::captain::with_session;
+use crate::service::people::{accounts, captains};
 use crate::service::people::oidc::{Callback, CampusSignIn, FLOW_SECONDS, Refusal};
 use crate::web::AppState;
 use crate::web::error::{AppError, PageError};
@@ -74,10 +75,14 @@ async fn callback(
     let mut response = match finished {
         Ok((identity, next)) => match accounts::campus_user(&state.db, &identity.email).await? {
             Some(user) => log_in_as(&state, key, &user, next, SameSite::Lax).await?,
-            None => {
-                tracing::warn!("campus sign-in refused: no active user has this email");
-                page(StatusCode::FORBIDDEN, UNKNOWN_PERSON)?
-            }
+            // No account has it: a captain's address signs its captain in (docs/api.md §20).
+            None => match captains::open_session(&state.db, &identity.email).await? {
+                Some((session, _csrf)) => with_session(&state, session, "/captain"),
+                None => {
+                    tracing::warn!("campus sign-in refused: no active user has this email");
+                    page(StatusCode::FORBIDDEN, UNKNOWN_PERSON)?
+                }
+            },
         },
         // A callback that is not this browser's sign-in (any site can send one) leaves the
         // sign-in under way alone.

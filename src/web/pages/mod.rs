@@ -5,6 +5,7 @@ pub mod account;
 pub mod admin;
 pub mod calculator;
 pub mod campus;
+pub mod captain;
 pub mod console;
 pub mod hand_form;
 pub mod home;
@@ -20,6 +21,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .configure(calculator::routes)
         .configure(account::routes)
         .configure(campus::routes)
+        .configure(captain::routes)
         .configure(unsubscribe::routes)
         .configure(admin::routes)
         .configure(admin::playoffs::routes)

@@ -1,0 +1,408 @@
+//! The captain's pages (docs/api.md §20): `/captain` asks for a sign-in link by email and,
+//! once signed in, shows the captain's teams: the roster (names and emails), the coming
+//! matches with a lineup form for each, and the results. The link opens the session at
+//! `/captain/auth/{token}`.
+//!
+//! Asking for a link answers the same page whatever the address, and at the same speed: the
+//! message is sent after the answer.
+
+use actix_web::cookie::{Cookie, SameSite, time::Duration as CookieDuration};
+use actix_web::http::StatusCode;
+use actix_web::{HttpRequest, HttpResponse, get, post, web};
+use askama::Template;
+use serde::Deserialize;
+
+use crate::domain::{MatchId, MatchStatus, PlayerId};
+use crate::rules::Team;
+use crate::service::ServiceError;
+use crate::service::night::lineups::{self, LineupInput};
+use crate::service::night::match_view::MatchView;
+use crate::service::people::captains::{self, Captain, CaptainTeam};
+use crate::web::AppState;
+use crate::web::error::PageError;
+use crate::web::extract::{CaptainSession, session_id};
+use crate::web::respond::{html, no_store, see_other};
+use crate::web::view::nav::Nav;
+use crate::web::view::time::scheduled;
+
+pub fn routes(cfg: &mut web::ServiceConfig) {
+    cfg.service(captain_page)
+        .service(ask_link)
+        .service(follow_link)
+        .service(set_lineup)
+        .service(sign_out);
+}
+
+#[derive(Template)]
+#[template(path = "account/captain_signin.html")]
+struct SignInPage {
+    nav: Nav,
+    email: String,
+    /// The link was asked for: the same words whoever asked.
+    sent: bool,
+    /// A link that no longer works was followed.
+    stale_link: bool,
+    /// The service sends no email: a link cannot come.
+    no_mail: bool,
+    /// "Sign in with your campus account", when campus sign-in is on.
+    campus: bool,
+}
+
+impl SignInPage {
+    fn new(state: &AppState) -> SignInPage {
+        SignInPage {
+            nav: Nav::default(),
+            email: String::new(),
+            sent: false,
+            stale_link: false,
+            no_mail: state.mailer.is_none(),
+            campus: state.campus.is_some(),
+        }
+    }
+
+    fn answer(self, status: StatusCode) -> Result<HttpResponse, PageError> {
+        Ok(no_store(html(status, self.render()?)))
+    }
+}
+
+#[derive(Template)]
+#[template(path = "account/captain.html")]
+struct TeamsPage {
+    nav: Nav,
+    csrf: String,
+    teams: Vec<TeamCard>,
+    /// The match whose lineup was just saved.
+    saved: Option<MatchId>,
+    /// A lineup refused: the match, the words, and the seats as chosen.
+    refused: Option<LineupRefusal>,
+}
+
+impl TeamsPage {
+    /// The seats a lineup form shows chosen: as sent when it was refused, else as set.
+    fn chosen(&self, m: &Coming) -> [Option<PlayerId>; 2] {
+        match &self.refused {
+            Some(r) if r.match_id == m.id => r.seats,
+            _ => m.seats,
+        }
+    }
+
+    /// Whether `seat` holds player `id` (a form's `selected`).
+    fn picked(&self, seat: &&Option<PlayerId>, id: &PlayerId) -> bool {
+        seat.as_ref() == Some(id)
+    }
+}
+
+struct LineupRefusal {
+    match_id: MatchId,
+    message: String,
+    seats: [Option<PlayerId>; 2],
+}
+
+/// One team on the captain's page.
+struct TeamCard {
+    id: crate::domain::TeamId,
+    name: String,
+    league_name: String,
+    league: String,
+    players: Vec<captains::TeamMate>,
+    coming: Vec<Coming>,
+    results: Vec<String>,
+}
+
+/// A match not yet played, from the team's side.
+struct Coming {
+    id: MatchId,
+    side: &'static str,
+    words: String,
+    /// The lineup may still be set (the match has not started).
+    open: bool,
+    seats: [Option<PlayerId>; 2],
+}
+
+impl TeamCard {
+    fn of(team: CaptainTeam) -> TeamCard {
+        let (mut coming, mut results) = (Vec::new(), Vec::new());
+        for m in &team.matches {
+            let side = if m.team_a.id == team.id {
+                Team::A
+            } else {
+                Team::B
+            };
+            match m.status {
+                MatchStatus::Complete | MatchStatus::Forfeit => results.push(result_words(m, side)),
+                MatchStatus::Cancelled => {}
+                _ => coming.push(Coming::of(m, side)),
+            }
+        }
+        TeamCard {
+            id: team.id,
+            name: team.name,
+            league_name: team.league_name,
+            league: team.league,
+            players: team.players,
+            coming,
+            results,
+        }
+    }
+}
+
+impl Coming {
+    fn of(m: &MatchView, side: Team) -> Coming {
+        let opponent = match side {
+            Team::A => &m.team_b.name,
+            Team::B => &m.team_a.name,
+        };
+        let when = m
+            .scheduled_at
+            .map_or_else(|| "no date set".to_string(), scheduled);
+        let mut words = format!("v {opponent}, {when}");
+        if let Some(label) = &m.label {
+            words = format!("{label} {words}");
+        }
+        if let Some(table) = &m.table {
+            words.push_str(&format!(", {table}"));
+        }
+        if m.status != MatchStatus::Scheduled {
+            words.push_str(&format!(" ({})", m.status.words()));
+        }
+        let seats = m
+            .lineup
+            .of(side)
+            .map_or([None, None], |s| [Some(s[0].id), Some(s[1].id)]);
+        Coming {
+            id: m.id,
+            side: side.as_str(),
+            words,
+            open: matches!(m.status, MatchStatus::Scheduled | MatchStatus::Postponed)
+                && m.hands.is_empty(),
+            seats,
+        }
+    }
+}
+
+/// "Won 320–250 v Kings", "Lost by forfeit v Kings".
+fn result_words(m: &MatchView, side: Team) -> String {
+    let (own, theirs, opponent) = match side {
+        Team::A => (&m.a, &m.b, &m.team_b.name),
+        Team::B => (&m.b, &m.a, &m.team_a.name),
+    };
+    let outcome = match m.winner {
+        Some(w) if w == side => "Won",
+        Some(_) => "Lost",
+        None => "Tied",
+    };
+    match m.status {
+        MatchStatus::Forfeit if m.forfeit == Some(crate::domain::ForfeitSide::Both) => {
+            format!("Both teams forfeited v {opponent}")
+        }
+        MatchStatus::Forfeit => format!("{outcome} by forfeit v {opponent}"),
+        _ => format!("{outcome} {}–{} v {opponent}", own.score, theirs.score),
+    }
+}
+
+#[derive(Deserialize)]
+struct Shown {
+    saved: Option<MatchId>,
+}
+
+/// The captain's teams, or the form that asks for a link.
+#[get("/captain")]
+async fn captain_page(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    query: web::Query<Shown>,
+) -> Result<HttpResponse, PageError> {
+    match signed_in(&req, &state).await? {
+        Some(captain) => teams_page(&state, &captain, query.saved, None).await,
+        None => SignInPage::new(&state).answer(StatusCode::OK),
+    }
+}
+
+async fn signed_in(req: &HttpRequest, state: &AppState) -> Result<Option<Captain>, PageError> {
+    match session_id(req) {
+        Some(id) => Ok(captains::session(&state.db, &id).await?),
+        None => Ok(None),
+    }
+}
+
+async fn teams_page(
+    state: &AppState,
+    captain: &Captain,
+    saved: Option<MatchId>,
+    refused: Option<LineupRefusal>,
+) -> Result<HttpResponse, PageError> {
+    let teams = captains::teams(&state.db, captain).await?;
+    let status = match refused {
+        Some(_) => StatusCode::UNPROCESSABLE_ENTITY,
+        None => StatusCode::OK,
+    };
+    let page = TeamsPage {
+        nav: Nav::default(),
+        csrf: captain.csrf.clone(),
+        teams: teams.into_iter().map(TeamCard::of).collect(),
+        saved,
+        refused,
+    };
+    Ok(no_store(html(status, page.render()?)))
+}
+
+#[derive(Deserialize)]
+struct LinkForm {
+    #[serde(default)]
+    email: String,
+}
+
+/// Asks for a link: the same page whether or not the address captains a team.
+#[post("/captain/login")]
+async fn ask_link(
+    state: web::Data<AppState>,
+    form: web::Form<LinkForm>,
+) -> Result<HttpResponse, PageError> {
+    if let Some((token, email)) = captains::new_link(&state.db, &form.email).await?
+        && let Some(mailer) = state.mailer.clone()
+    {
+        // After the answer: the time the page takes says nothing about the address.
+        actix_web::rt::spawn(async move {
+            let sent = mailer.send_captain_link(&email, &token, captains::LINK_MINUTES);
+            if let Err(why) = sent.await {
+                tracing::warn!("a captain's sign-in link was not sent: {why}");
+            }
+        });
+    }
+    SignInPage {
+        email: form.email.trim().to_string(),
+        sent: true,
+        ..SignInPage::new(&state)
+    }
+    .answer(StatusCode::OK)
+}
+
+/// Follows a link: a captain session and their page, or the form again with why not.
+#[get("/captain/auth/{token}")]
+async fn follow_link(
+    state: web::Data<AppState>,
+    token: web::Path<String>,
+) -> Result<HttpResponse, PageError> {
+    let Some((session, _csrf)) = captains::follow_link(&state.db, &token).await? else {
+        return SignInPage {
+            stale_link: true,
+            ..SignInPage::new(&state)
+        }
+        .answer(StatusCode::BAD_REQUEST);
+    };
+    Ok(with_session(&state, session, "/captain"))
+}
+
+/// A 303 to `to` that sets the captain's session cookie (a new id at every sign-in). `Lax`:
+/// the link is followed from a mail reader, another site, and the next page must have it.
+pub(super) fn with_session(state: &AppState, session: String, to: &str) -> HttpResponse {
+    let cookie = Cookie::build(state.session_cookie(), session)
+        .path("/")
+        .http_only(true)
+        .same_site(SameSite::Lax)
+        .secure(state.secure_cookies)
+        .max_age(CookieDuration::hours(captains::SESSION_HOURS))
+        .finish();
+    no_store(
+        HttpResponse::SeeOther()
+            .cookie(cookie)
+            .insert_header((actix_web::http::header::LOCATION, to.to_string()))
+            .finish(),
+    )
+}
+
+#[derive(Deserialize)]
+struct LineupForm {
+    #[serde(default)]
+    csrf: String,
+    #[serde(rename = "match")]
+    match_id: MatchId,
+    team: String,
+    seat1: Option<PlayerId>,
+    seat2: Option<PlayerId>,
+}
+
+/// Sets a coming match's lineup for the captain's team.
+#[post("/captain/lineup")]
+async fn set_lineup(
+    state: web::Data<AppState>,
+    CaptainSession(captain): CaptainSession,
+    form: web::Form<LineupForm>,
+) -> Result<HttpResponse, PageError> {
+    check_csrf(&captain, &form.csrf)?;
+    let refuse = |message: String| LineupRefusal {
+        match_id: form.match_id,
+        message,
+        seats: [form.seat1, form.seat2],
+    };
+    let (Some(seat1), Some(seat2)) = (form.seat1, form.seat2) else {
+        let refused = refuse("Choose both players: seat 1 and seat 2.".into());
+        return teams_page(&state, &captain, None, Some(refused)).await;
+    };
+    let input = LineupInput {
+        team: form.team.clone(),
+        players: Some(vec![seat1, seat2]),
+        student_ids: None,
+        idempotency_key: None,
+    };
+    match lineups::captain_sets_lineup(&state.db, &captain, form.match_id, &input).await {
+        Ok(_) => Ok(see_other(&format!("/captain?saved={}", form.match_id))),
+        Err(ServiceError::Invalid(e)) => {
+            let refused = refuse(capitalised(&e.message));
+            teams_page(&state, &captain, None, Some(refused)).await
+        }
+        Err(ServiceError::Conflict { message, .. }) => {
+            let refused = refuse(capitalised(&message));
+            teams_page(&state, &captain, None, Some(refused)).await
+        }
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// A service's message as a sentence on the page.
+fn capitalised(message: &str) -> String {
+    let mut chars = message.chars();
+    let first = chars.next().map(|c| c.to_uppercase().collect::<String>());
+    format!("{}{}.", first.unwrap_or_default(), chars.as_str().trim_end_matches('.'))
+}
+
+fn check_csrf(captain: &Captain, sent: &str) -> Result<(), PageError> {
+    if captain.csrf.len() == sent.len() && captain.csrf.as_bytes() == sent.as_bytes() {
+        return Ok(());
+    }
+    Err(PageError(crate::web::error::AppError::Forbidden(
+        "the form is out of date or not from this site (CSRF check failed): reload the page and try again".into(),
+    )))
+}
+
+#[derive(Deserialize)]
+struct SignOutForm {
+    #[serde(default)]
+    csrf: String,
+}
+
+/// Ends the captain's session.
+#[post("/captain/logout")]
+async fn sign_out(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    form: web::Form<SignOutForm>,
+) -> Result<HttpResponse, PageError> {
+    // Only a captain's cookie goes: a coordinator's session in this browser is not theirs.
+    let (Some(captain), Some(id)) = (signed_in(&req, &state).await?, session_id(&req)) else {
+        return Ok(no_store(see_other("/captain")));
+    };
+    check_csrf(&captain, &form.csrf)?;
+    captains::close_session(&state.db, &id).await?;
+    let mut gone = Cookie::build(state.session_cookie(), "")
+        .path("/")
+        .secure(state.secure_cookies)
+        .finish();
+    gone.make_removal();
+    Ok(no_store(
+        HttpResponse::SeeOther()
+            .cookie(gone)
+            .insert_header((actix_web::http::header::LOCATION, "/captain"))
+            .finish(),
+    ))
+}
