@@ -18,7 +18,7 @@
 //!   ids), `table_name`, `idempotency_key` (a client's key of one attempt).
 //! - `db`: the queries, on SQLite or PostgreSQL (`sqlite`, `postgres`; `on_store!` runs one
 //!   query on either; `migrations`, each store's schema as embedded by build.rs):
-//!   `leagues`, `divisions`, `matches` (schedule, state, check-ins, ratings), `match_write` (a
+//!   `leagues`, `divisions`, `captains` (captains' links and sessions), `matches` (schedule, state, check-ins, ratings), `match_write` (a
 //!   match as a write opens it, its names and supervisor), `board` (the
 //!   scoreboard's reads), `rating_notes`, `hands`, `lineups`, `players`,
 //!   `player_eligibility`, `idempotency` and `action_keys` (the keys of hands and of other
@@ -32,7 +32,7 @@
 //!     `time`, `forfeit`, `answer`), `lineups`, `conduct`, `action_keys`, `tonight`,
 //!     `console_views`;
 //!   - `people`: `accounts`, `users`, `throttle` and `device_cookie` (login guessing),
-//!     `oidc` (campus sign-in), `players`;
+//!     `oidc` (campus sign-in), `captains` (a captain's link, session and teams), `players`;
 //!   - `term` (a league's term): `leagues`, `teams`, `divisions`, `roster` (`reading`, `import`,
 //!     `export`, `edits`), `schedule`, `admin_schedule`, `reschedule`, `supervisors`, `seasons`;
 //!   - `playoffs`: `create`, `advance`, `view`, `labels`, `stored`, `eligibility` (teams)
@@ -44,9 +44,9 @@
 //!     `columns`, `gate`, `plan`);
 //!   - and beside them `audit`, `text` (stored text checked), `check` (caches rebuilt and
 //!     compared), `error`.
-//! - `web`: `api` (the JSON API, one module per resource, `openapi` and the shared
+//! - `web`: `api` (the JSON API, one module per resource (`captain`: a captain's teams), `openapi` and the shared
 //!   `responses` of its document), `pages` (`public`, `console`, `admin`; `home`, `calculator`,
-//!   `account`, `campus`, `unsubscribe`, `hand_form`), `view` (what pages show: nav, bracket drawing, chart, scoresheet,
+//!   `account`, `campus`, `captain`, `unsubscribe`, `hand_form`), `view` (what pages show: nav, bracket drawing, chart, scoresheet,
 //!   times, the coordinator's schedule), `middleware` (security headers, `same_origin`,
 //!   `credentials`, `private`, `head`, `panics`, `page_cache`, `observe`), `extract` (who is asking),
 //!   `error`, `respond`, `page_routes`, `client_address`, `metrics` (`GET /metrics`).

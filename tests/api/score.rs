@@ -356,6 +356,7 @@ const API_ROUTES: &[(&str, &str, bool)] = &[
     ("post", "/api/v1/leagues/{slug}/bracket/schedule", true),
     ("post", "/api/v1/matches/{id}/check-in", true),
     ("post", "/api/v1/matches/{id}/lineup", true),
+    ("get", "/api/v1/captain", false),
     ("post", "/api/v1/players/{id}/eligibility-override", true),
     ("get", "/api/v1/teams/{id}/stats", false),
     ("post", "/api/v1/matches/{id}/sportsmanship", true),

@@ -11,6 +11,7 @@ use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, get, post, web};
 use askama::Template;
 use serde::Deserialize;
+use serde::de::DeserializeOwned;
 
 use crate::domain::{MatchId, MatchStatus, PlayerId};
 use crate::rules::Team;
@@ -246,18 +247,16 @@ async fn teams_page(
     Ok(no_store(html(status, page.render()?)))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Default)]
+#[serde(default)]
 struct LinkForm {
-    #[serde(default)]
     email: String,
 }
 
 /// Asks for a link: the same page whether or not the address captains a team.
 #[post("/captain/login")]
-async fn ask_link(
-    state: web::Data<AppState>,
-    form: web::Form<LinkForm>,
-) -> Result<HttpResponse, PageError> {
+async fn ask_link(state: web::Data<AppState>, body: web::Bytes) -> Result<HttpResponse, PageError> {
+    let form: LinkForm = form(&body);
     if let Some((token, email)) = captains::new_link(&state.db, &form.email).await?
         && let Some(mailer) = state.mailer.clone()
     {
@@ -311,15 +310,21 @@ pub(super) fn with_session(state: &AppState, session: String, to: &str) -> HttpR
     )
 }
 
-#[derive(Deserialize)]
+/// A posted form read leniently: every field is text and a missing one empty, so nothing a
+/// browser or a script sends is answered with a parser's words.
+fn form<T: DeserializeOwned + Default>(body: &[u8]) -> T {
+    serde_urlencoded::from_bytes(body).unwrap_or_default()
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
 struct LineupForm {
-    #[serde(default)]
     csrf: String,
     #[serde(rename = "match")]
-    match_id: MatchId,
+    match_id: String,
     team: String,
-    seat1: Option<PlayerId>,
-    seat2: Option<PlayerId>,
+    seat1: String,
+    seat2: String,
 }
 
 /// Sets a coming match's lineup for the captain's team.
@@ -327,26 +332,31 @@ struct LineupForm {
 async fn set_lineup(
     state: web::Data<AppState>,
     CaptainSession(captain): CaptainSession,
-    form: web::Form<LineupForm>,
+    body: web::Bytes,
 ) -> Result<HttpResponse, PageError> {
+    let form: LineupForm = form(&body);
     check_csrf(&captain, &form.csrf)?;
-    let refuse = |message: String| LineupRefusal {
-        match_id: form.match_id,
-        message,
-        seats: [form.seat1, form.seat2],
+    let Ok(match_id) = form.match_id.trim().parse::<i64>().map(MatchId) else {
+        return Err(PageError(crate::web::error::AppError::NotFound));
     };
-    let (Some(seat1), Some(seat2)) = (form.seat1, form.seat2) else {
+    let seats = [form.seat1, form.seat2].map(|s| s.trim().parse::<i64>().ok().map(PlayerId));
+    let refuse = |message: String| LineupRefusal {
+        match_id,
+        message,
+        seats,
+    };
+    let [Some(seat1), Some(seat2)] = seats else {
         let refused = refuse("Choose both players: seat 1 and seat 2.".into());
         return teams_page(&state, &captain, None, Some(refused)).await;
     };
     let input = LineupInput {
-        team: form.team.clone(),
+        team: form.team,
         players: Some(vec![seat1, seat2]),
         student_ids: None,
         idempotency_key: None,
     };
-    match lineups::captain_sets_lineup(&state.db, &captain, form.match_id, &input).await {
-        Ok(_) => Ok(see_other(&format!("/captain?saved={}", form.match_id))),
+    match lineups::captain_sets_lineup(&state.db, &captain, match_id, &input).await {
+        Ok(_) => Ok(see_other(&format!("/captain?saved={match_id}"))),
         Err(ServiceError::Invalid(e)) => {
             let refused = refuse(capitalised(&e.message));
             teams_page(&state, &captain, None, Some(refused)).await
@@ -375,9 +385,9 @@ fn check_csrf(captain: &Captain, sent: &str) -> Result<(), PageError> {
     )))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Default)]
+#[serde(default)]
 struct SignOutForm {
-    #[serde(default)]
     csrf: String,
 }
 
@@ -386,8 +396,9 @@ struct SignOutForm {
 async fn sign_out(
     req: HttpRequest,
     state: web::Data<AppState>,
-    form: web::Form<SignOutForm>,
+    body: web::Bytes,
 ) -> Result<HttpResponse, PageError> {
+    let form: SignOutForm = form(&body);
     // Only a captain's cookie goes: a coordinator's session in this browser is not theirs.
     let (Some(captain), Some(id)) = (signed_in(&req, &state).await?, session_id(&req)) else {
         return Ok(no_store(see_other("/captain")));
