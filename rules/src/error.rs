@@ -144,6 +144,14 @@ error_codes! {
     MatchNotOver => "match_not_over",
     /// Rating sportsmanship in a league that has no scale.
     NoSportsmanship => "no_sportsmanship",
+    /// A default sent later than the league's notice before the match.
+    TooLateToDefault => "too_late_to_default",
+    /// A default in a league that takes none (`settings.forfeit.default_notice_hours` null).
+    DefaultsOff => "defaults_off",
+    /// A dispute filed after the league's window since the match's end.
+    TooLateToDispute => "too_late_to_dispute",
+    /// Deciding a reschedule request or a dispute already decided.
+    AlreadyDecided => "already_decided",
     TooLarge => "too_large",
     UnsupportedMediaType => "unsupported_media_type",
     Busy => "busy",

@@ -13,7 +13,7 @@ use sqlx::{PgConnection, QueryBuilder, Row, SqliteConnection};
 use super::{Db, DbError, Raw};
 
 /// The tables of data, parents first. The rest is kept by triggers or belongs to sqlx.
-const TABLES: [&str; 24] = [
+const TABLES: [&str; 28] = [
     "app_meta",
     "users",
     "sessions",
@@ -38,6 +38,10 @@ const TABLES: [&str; 24] = [
     "rating_notes",
     "notices",
     "notice_subscriptions",
+    "captain_links",
+    "captain_sessions",
+    "reschedule_requests",
+    "disputes",
 ];
 
 /// Rows per INSERT (PostgreSQL takes at most 65,535 parameters in one statement).

@@ -48,6 +48,8 @@ pub struct MatchRow {
     pub rating_b: Option<i64>,
     /// The supervisor the match is given (migration 0031), if any.
     pub supervisor_id: Option<UserId>,
+    /// The forfeit is a default: a team told the office in time (migration 0033).
+    pub defaulted: bool,
 }
 
 pub struct NewMatch<'a> {
@@ -364,7 +366,7 @@ pub async fn count_unplayed_regular(conn: &mut Conn, league_id: LeagueId) -> sql
 }
 
 /// How many regular-season forfeits team `team` of league `league_id` has (double forfeits
-/// included).
+/// included, defaults not).
 pub async fn count_forfeits(
     conn: &mut Conn,
     league_id: LeagueId,
@@ -373,7 +375,7 @@ pub async fn count_forfeits(
     on_store!(conn, |c| {
         sqlx::query_scalar(
         "SELECT count(*) FROM matches WHERE league_id = $1 AND stage = 'regular'
-         AND status = 'forfeit'
+         AND status = 'forfeit' AND NOT defaulted
          AND ((team_a = $2 AND forfeit IN ('a', 'both')) OR (team_b = $2 AND forfeit IN ('b', 'both')))",
     )
     .bind(league_id)
@@ -503,12 +505,15 @@ pub struct ResultRow {
     pub score_b: i64,
     pub rating_a: Option<i64>,
     pub rating_b: Option<i64>,
+    /// A default, not a forfeit (migration 0033).
+    pub defaulted: bool,
 }
 
 /// A league's finished regular-season matches: only the columns the standings use.
 pub async fn results(conn: &mut Conn, league_id: LeagueId) -> sqlx::Result<Vec<ResultRow>> {
     on_store!(conn, |c| sqlx::query_as(
-        "SELECT team_a, team_b, status, winner, forfeit, score_a, score_b, rating_a, rating_b
+        "SELECT team_a, team_b, status, winner, forfeit, score_a, score_b, rating_a, rating_b,
+                defaulted
          FROM matches
          WHERE league_id = $1 AND stage = 'regular' AND status IN ('complete', 'forfeit')",
     )
@@ -569,6 +574,17 @@ macro_rules! bind_totals {
     };
 }
 pub(super) use bind_totals;
+
+/// Marks the match a default, before its forfeit totals are written (so that the records'
+/// triggers, which count it when its status changes, read it as one).
+pub async fn set_defaulted(conn: &mut Conn, id: MatchId) -> sqlx::Result<()> {
+    on_store!(conn, execute sqlx::query(
+        "UPDATE matches SET defaulted = $1 WHERE id = $2"
+    )
+    .bind(true)
+    .bind(id))?;
+    Ok(())
+}
 
 /// Writes the totals and bumps the version; returns the match as it is now.
 pub async fn set_totals(conn: &mut Conn, id: MatchId, t: &Totals) -> sqlx::Result<MatchRow> {

@@ -32,6 +32,7 @@ pub mod players;
 pub mod playoffs;
 mod postgres;
 pub mod rating_notes;
+pub mod requests;
 mod sqlite;
 pub mod tonight;
 pub mod users;

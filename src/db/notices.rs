@@ -259,6 +259,38 @@ pub async fn set_unsubscribed(
 /// player of those teams with an email, and (with `supervisors`) the league's active
 /// supervisors with one; less those that stopped the league's notices. Lowercased, each
 /// once, in order.
+/// The addresses of the captains of `teams` (active players marked captain, with an
+/// email) that still take the league's notices, folded to lower case, once each.
+pub async fn captain_recipients(
+    conn: &mut Conn,
+    league: LeagueId,
+    teams: &[crate::domain::TeamId],
+) -> sqlx::Result<Vec<String>> {
+    let mut all: Vec<String> = Vec::new();
+    for team in teams {
+        let captains: Vec<String> = on_store!(conn, |c| sqlx::query_scalar(
+            "SELECT email FROM players
+             WHERE team_id = $1 AND active AND captain AND email IS NOT NULL AND email <> ''"
+        )
+        .bind(team)
+        .fetch_all(c)
+        .await)?;
+        all.extend(captains);
+    }
+    let stopped: Vec<String> = on_store!(conn, |c| sqlx::query_scalar(
+        "SELECT address FROM notice_subscriptions
+         WHERE league_id = $1 AND unsubscribed_at IS NOT NULL"
+    )
+    .bind(league)
+    .fetch_all(c)
+    .await)?;
+    let mut all: Vec<String> = all.iter().map(|a| a.to_lowercase()).collect();
+    all.sort();
+    all.dedup();
+    all.retain(|a| !stopped.contains(a));
+    Ok(all)
+}
+
 pub async fn recipients(
     conn: &mut Conn,
     league: LeagueId,

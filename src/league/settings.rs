@@ -37,6 +37,11 @@ pub struct Settings {
     #[serde(default, skip_serializing_if = "PlayoffPlaces::is_unset")]
     #[schema(value_type = Option<PlayoffPlaces>)]
     pub playoffs: PlayoffPlaces,
+    /// The window for a captain's dispute of a result. In a change, `null` puts it back to
+    /// its default; absent while it is the default.
+    #[serde(default, skip_serializing_if = "Disputes::is_default")]
+    #[schema(value_type = Option<Disputes>)]
+    pub disputes: Disputes,
     /// League nights on which nothing is played (`YYYY-MM-DD`, at most 366, kept in date
     /// order): a generated schedule skips them, and a match or night moved onto one is saved
     /// with the warning `blackout`. In a change the list replaces the one stored; `null`
@@ -149,7 +154,7 @@ impl PlayoffPlaces {
     }
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ForfeitPolicy {
     /// Minutes after a match's time when the console offers the forfeit against a team not
@@ -161,6 +166,63 @@ pub struct ForfeitPolicy {
     #[serde(default)]
     #[schema(minimum = 1, maximum = 20)]
     pub drop_after: Option<u32>,
+    /// How many hours before a match a captain may still default it ("we can't play": a
+    /// loss, never a forfeit), 0 to 168; `null`: the league takes no defaults. Absent: 24.
+    #[serde(
+        default = "default_notice",
+        skip_serializing_if = "is_default_notice"
+    )]
+    #[schema(minimum = 0, maximum = 168)]
+    pub default_notice_hours: Option<u32>,
+}
+
+/// The default notice unless a league says otherwise: a day.
+pub const DEFAULT_NOTICE_HOURS: u32 = 24;
+
+fn default_notice() -> Option<u32> {
+    Some(DEFAULT_NOTICE_HOURS)
+}
+
+fn is_default_notice(hours: &Option<u32>) -> bool {
+    *hours == default_notice()
+}
+
+impl Default for ForfeitPolicy {
+    fn default() -> Self {
+        ForfeitPolicy {
+            grace_minutes: None,
+            drop_after: None,
+            default_notice_hours: default_notice(),
+        }
+    }
+}
+
+/// How long after a match's end a captain may dispute its result.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Disputes {
+    /// Hours after the match's end, 0 to 168 (default 24; `null` in a change: the default).
+    #[serde(default = "default_dispute_hours")]
+    #[schema(value_type = Option<u32>, minimum = 0, maximum = 168)]
+    pub hours: u32,
+}
+
+fn default_dispute_hours() -> u32 {
+    24
+}
+
+impl Default for Disputes {
+    fn default() -> Self {
+        Disputes {
+            hours: default_dispute_hours(),
+        }
+    }
+}
+
+impl Disputes {
+    fn is_default(&self) -> bool {
+        *self == Disputes::default()
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
@@ -374,6 +436,20 @@ impl Settings {
                 "the fewest matches a player must have played is 1 to 50",
             ));
         }
+        if let Some(h) = self.forfeit.default_notice_hours
+            && h > 168
+        {
+            return Err(bad(
+                "settings.forfeit.default_notice_hours",
+                "a default is announced 0 to 168 hours (a week) before the match, or null for no defaults",
+            ));
+        }
+        if self.disputes.hours > 168 {
+            return Err(bad(
+                "settings.disputes.hours",
+                "a dispute is filed 0 to 168 hours (a week) after the match",
+            ));
+        }
         if let Some(n) = self.playoffs.teams
             && !(2..=64).contains(&n)
         {
@@ -400,6 +476,18 @@ impl Settings {
             ),
             None => "Teams check in with the supervisor before the match; there is no set grace period.".to_string(),
         });
+        lines.push(match self.forfeit.default_notice_hours {
+            Some(0) => "A team that cannot play tells the office before the match (a default): it loses the match, but it is not a forfeit.".to_string(),
+            Some(h) => format!(
+                "A team that cannot play tells the office at least {} before the match (a default): it loses the match, but it is not a forfeit.",
+                plural(h, "hour", "hours")
+            ),
+            None => "A team that cannot play forfeits the match: the league takes no defaults.".to_string(),
+        });
+        lines.push(format!(
+            "A captain may dispute a recorded result within {} of the match's end.",
+            plural(self.disputes.hours, "hour", "hours")
+        ));
         if let Some(n) = self.forfeit.drop_after {
             lines.push(format!(
                 "A team is dropped from the league at its {} forfeit: its remaining matches are cancelled, its results stay.",
@@ -496,7 +584,7 @@ fn list(items: &[String]) -> String {
 /// it is refused like any unknown field (serde alone would never see it: the merge drops
 /// nulls before reading).
 const FIELDS: &[(&str, &[&str])] = &[
-    ("forfeit", &["grace_minutes", "drop_after"]),
+    ("forfeit", &["grace_minutes", "drop_after", "default_notice_hours"]),
     (
         "sportsmanship",
         &["min", "max", "forfeit_rating", "required"],
@@ -513,6 +601,7 @@ const FIELDS: &[(&str, &[&str])] = &[
     ),
     ("lineups", &["required"]),
     ("playoffs", &["teams"]),
+    ("disputes", &["hours"]),
     ("blackouts", &[]),
     ("venue", &[]),
 ];
@@ -535,11 +624,17 @@ fn unknown_field(sections: &serde_json::Map<String, Value>) -> Result<(), Settin
     Ok(())
 }
 
+/// The one field whose `null` is a value, not its default: `forfeit.default_notice_hours`
+/// (`null`: no defaults; absent: 24 hours).
+const NULL_IS_A_VALUE: &str = "default_notice_hours";
+
 fn merge(base: &mut Value, patch: &Value) {
     match (base, patch) {
         (Value::Object(base), Value::Object(patch)) => {
             for (key, value) in patch {
-                if value.is_null() {
+                if value.is_null() && key == NULL_IS_A_VALUE {
+                    base.insert(key.clone(), Value::Null);
+                } else if value.is_null() {
                     base.remove(key);
                 } else if let Some(slot) = base.get_mut(key)
                     && slot.is_object()
@@ -562,7 +657,7 @@ fn without_nulls(value: &Value) -> Value {
         Value::Object(members) => Value::Object(
             members
                 .iter()
-                .filter(|(_, v)| !v.is_null())
+                .filter(|(k, v)| !v.is_null() || *k == NULL_IS_A_VALUE)
                 .map(|(k, v)| (k.clone(), without_nulls(v)))
                 .collect(),
         ),
@@ -592,7 +687,8 @@ mod tests {
     fn the_field_list_is_the_settings_fields() {
         let full = Settings::default()
             .merged(&json!({
-                "forfeit": {"grace_minutes": 10, "drop_after": 2},
+                "forfeit": {"grace_minutes": 10, "drop_after": 2, "default_notice_hours": 48},
+                "disputes": {"hours": 12},
                 "sportsmanship": {"forfeit_rating": 1},
                 "eligibility": {"min_sportsmanship": 3.0, "max_forfeits": 1, "min_win_pct": 0.5,
                                 "min_matches_played": 2},
@@ -641,6 +737,38 @@ mod tests {
         }
     }
 
+    /// `default_notice_hours`: absent is 24 and stays out of the JSON, `null` is no
+    /// defaults and is kept, a number is the number; out of range is refused.
+    #[test]
+    fn a_null_default_notice_means_no_defaults() {
+        let base = Settings::default();
+        assert_eq!(base.forfeit.default_notice_hours, Some(24));
+        let json = serde_json::to_value(&base).unwrap();
+        assert!(json["forfeit"].get("default_notice_hours").is_none(), "{json}");
+        let off = base
+            .merged(&json!({"forfeit": {"default_notice_hours": null}}))
+            .unwrap();
+        assert_eq!(off.forfeit.default_notice_hours, None);
+        // Kept through a later change of another field, and in the stored JSON.
+        let later = off.merged(&json!({"forfeit": {"grace_minutes": 5}})).unwrap();
+        assert_eq!(later.forfeit.default_notice_hours, None);
+        let stored: Settings = serde_json::from_value(serde_json::to_value(&later).unwrap()).unwrap();
+        assert_eq!(stored.forfeit.default_notice_hours, None);
+        let two_days = later
+            .merged(&json!({"forfeit": {"default_notice_hours": 48}}))
+            .unwrap();
+        assert_eq!(two_days.forfeit.default_notice_hours, Some(48));
+        // A whole section reset is the defaults: 24 again.
+        let reset = two_days.merged(&json!({"forfeit": null})).unwrap();
+        assert_eq!(reset.forfeit.default_notice_hours, Some(24));
+        let e = base
+            .merged(&json!({"forfeit": {"default_notice_hours": 169}}))
+            .unwrap_err();
+        assert_eq!(e.field, "settings.forfeit.default_notice_hours");
+        let e = base.merged(&json!({"disputes": {"hours": 200}})).unwrap_err();
+        assert_eq!(e.field, "settings.disputes.hours");
+    }
+
     #[test]
     fn a_null_in_a_new_section_is_its_default() {
         let made = Settings::default()
@@ -657,6 +785,8 @@ mod tests {
             s.describe(),
             [
                 "Teams check in with the supervisor before the match. A team not at the table 10 minutes after the match time may be forfeited.",
+                "A team that cannot play tells the office at least 24 hours before the match (a default): it loses the match, but it is not a forfeit.",
+                "A captain may dispute a recorded result within 24 hours of the match's end.",
                 "A team is dropped from the league at its 2nd forfeit: its remaining matches are cancelled, its results stay.",
                 "The supervisor rates each team's sportsmanship after every match, from 1 to 5. A team that forfeits is rated 1. Every match must be rated.",
                 "To enter the playoffs a team needs a sportsmanship average of at least 3.0 and no more than 1 forfeit.",
@@ -664,9 +794,9 @@ mod tests {
             ]
         );
         let plain = Settings::default().describe();
-        assert_eq!(plain.len(), 3);
+        assert_eq!(plain.len(), 5);
         assert_eq!(
-            plain[1],
+            plain[3],
             "Every team that has not withdrawn may enter the playoffs."
         );
     }

@@ -65,6 +65,9 @@ pub enum Outcome {
     Forfeit(Side),
     /// Both forfeited: both lose.
     DoubleForfeit,
+    /// This side defaulted (told the office in time it could not play): a loss, the other
+    /// side wins, and no forfeit counted (docs/api.md §20).
+    Default(Side),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -256,11 +259,13 @@ pub fn tally(teams: &[TeamEntry], results: &[Result]) -> (Vec<Standing>, HeadToH
             Outcome::Played {
                 winner: Some(Side::A),
             }
-            | Outcome::Forfeit(Side::B) => [(1, 0, 0), (0, 1, 0)],
+            | Outcome::Forfeit(Side::B)
+            | Outcome::Default(Side::B) => [(1, 0, 0), (0, 1, 0)],
             Outcome::Played {
                 winner: Some(Side::B),
             }
-            | Outcome::Forfeit(Side::A) => [(0, 1, 0), (1, 0, 0)],
+            | Outcome::Forfeit(Side::A)
+            | Outcome::Default(Side::A) => [(0, 1, 0), (1, 0, 0)],
             Outcome::Played { winner: None } => [(0, 0, 1), (0, 0, 1)],
             Outcome::DoubleForfeit => [(0, 1, 0), (0, 1, 0)],
         };
@@ -268,7 +273,7 @@ pub fn tally(teams: &[TeamEntry], results: &[Result]) -> (Vec<Standing>, HeadToH
             Outcome::Forfeit(Side::A) => [1, 0],
             Outcome::Forfeit(Side::B) => [0, 1],
             Outcome::DoubleForfeit => [1, 1],
-            Outcome::Played { .. } => [0, 0],
+            Outcome::Played { .. } | Outcome::Default(_) => [0, 0],
         };
         for (k, (i, team, opponent)) in [(ia, r.team_a, r.team_b), (ib, r.team_b, r.team_a)]
             .into_iter()

@@ -182,6 +182,7 @@ fn match_column(column: &str) -> Option<Rule> {
         "started_at" | "time_called_at" | "checked_in_a" | "checked_in_b" => MAYBE_INSTANT,
         "rules" => Rule::Json { null: true },
         "forfeit" => word(read::<ForfeitSide>, true),
+        "defaulted" => Rule::Flag,
         "version" | "hands_played" | "sequence" | "bags_a" | "bags_b" => count(0, false),
         "score_a" | "score_b" => Rule::Int {
             min: -COUNT_MAX,

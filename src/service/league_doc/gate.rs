@@ -477,6 +477,7 @@ fn match_row(row: &Map<String, Value>) -> Option<MatchRow> {
         checked_in_b: instant("checked_in_b")?,
         rating_a: int(row, "rating_a"),
         rating_b: int(row, "rating_b"),
+        defaulted: int(row, "defaulted") == Some(1),
     })
 }
 

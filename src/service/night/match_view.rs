@@ -33,6 +33,14 @@ pub struct HandView {
     pub reason: Option<String>,
 }
 
+/// How a match ended when it is not told by its status alone.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum MatchResult {
+    /// The team told the office in time that it could not play.
+    Default,
+}
+
 /// A match as the API answers it.
 #[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct MatchView {
@@ -67,6 +75,10 @@ pub struct MatchView {
     pub reason: Option<WinReason>,
     /// `a`, `b` or `both` when the match was forfeited.
     pub forfeit: Option<ForfeitSide>,
+    /// `default` when the forfeiting team defaulted in time (a loss, never a forfeit:
+    /// docs/api.md §20.4); absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub result: Option<MatchResult>,
     /// When each team checked in at the table (docs/api.md §6.9).
     pub checked_in: CheckedIn,
     /// Who sits at the table for the next hand (docs/api.md, "Lineups").
@@ -307,6 +319,7 @@ pub(in crate::service) fn view_of(
         lineup,
         sportsmanship: ratings_of(m, league),
         supervisor: names.supervisor,
+        result: m.defaulted.then_some(MatchResult::Default),
     }
 }
 

@@ -10,6 +10,7 @@
 pub mod access;
 pub mod action_keys;
 pub mod conduct;
+pub mod disputes;
 pub mod console_views;
 pub mod lineups;
 pub mod match_view;

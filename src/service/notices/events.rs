@@ -62,6 +62,108 @@ pub async fn tell_forfeit(
     Ok(())
 }
 
+/// Writes the notice of a default: team `side` of match `m` said it cannot play (`reason`).
+pub async fn tell_default(
+    conn: &mut Conn,
+    public_url: &url::Url,
+    now: Timestamp,
+    m: &MatchRow,
+    side: Team,
+    reason: &str,
+) -> Result<(), ServiceError> {
+    let [league, a, b] = names(conn, m).await?;
+    let (out, other) = match side {
+        Team::A => (&a, &b),
+        Team::B => (&b, &a),
+    };
+    let headline = format!("{out} cannot play {a} v {b}");
+    let paragraphs = vec![
+        format!(
+            "{out} told the office it cannot play {a} v {b} ({league}), the match set for {}: \
+             the match is a default, a win for {other} and a loss (not a forfeit) for {out}.",
+            when(m.scheduled_at)
+        ),
+        format!("Why: {reason}"),
+        format!(
+            "The match: {}",
+            page(public_url, &format!("/matches/{}", m.id))
+        ),
+    ];
+    let notice = about_match(
+        m,
+        "default",
+        format!("default:{}", m.id),
+        (&headline, &league),
+        paragraphs,
+    );
+    enqueue(conn, now, &notice).await?;
+    Ok(())
+}
+
+/// Writes the notice of a reschedule request declined (`why`): to both teams.
+pub async fn tell_reschedule_declined(
+    conn: &mut Conn,
+    public_url: &url::Url,
+    now: Timestamp,
+    m: &MatchRow,
+    request: i64,
+    why: &str,
+) -> Result<(), ServiceError> {
+    let [league, a, b] = names(conn, m).await?;
+    let headline = format!("{a} v {b} stays as set");
+    let paragraphs = vec![
+        format!(
+            "The request to move {a} v {b} ({league}) was declined: the match stays {}.",
+            when(m.scheduled_at)
+        ),
+        format!("Why: {why}"),
+        format!(
+            "The match: {}",
+            page(public_url, &format!("/matches/{}", m.id))
+        ),
+    ];
+    let mut notice = about_match(
+        m,
+        "reschedule_declined",
+        format!("reschedule_declined:{request}"),
+        (&headline, &league),
+        paragraphs,
+    );
+    notice.supervisors = false;
+    enqueue(conn, now, &notice).await?;
+    Ok(())
+}
+
+/// Writes the notice of a dispute resolved with `note`: to both teams' captains.
+pub async fn tell_dispute_resolved(
+    conn: &mut Conn,
+    public_url: &url::Url,
+    now: Timestamp,
+    m: &MatchRow,
+    dispute: i64,
+    note: &str,
+) -> Result<(), ServiceError> {
+    let [league, a, b] = names(conn, m).await?;
+    let headline = format!("The dispute of {a} v {b} is resolved");
+    let paragraphs = vec![
+        format!("The coordinator resolved the dispute of {a} v {b} ({league})."),
+        format!("The coordinator's note: {note}"),
+        format!(
+            "The match: {}",
+            page(public_url, &format!("/matches/{}", m.id))
+        ),
+    ];
+    let notice = about_match(
+        m,
+        "dispute_resolved",
+        format!("dispute_resolved:{dispute}"),
+        (&headline, &league),
+        paragraphs,
+    );
+    super::enqueue_to_captains(conn, now, &notice).await?;
+    Ok(())
+}
+
 /// Writes the notice of team `team` dropped from its league (`reason`), its matches
 /// `cancelled`: to the team and to the opponents of those matches.
 pub async fn tell_team_dropped(

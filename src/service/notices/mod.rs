@@ -64,6 +64,23 @@ pub async fn enqueue(
     Ok(written)
 }
 
+/// Writes `notice` for the captains of its teams only (not their players, not the
+/// supervisors), in the caller's transaction; how many.
+pub async fn enqueue_to_captains(
+    conn: &mut Conn,
+    now: Timestamp,
+    notice: &Notice,
+) -> Result<usize, ServiceError> {
+    let to = db_notices::captain_recipients(conn, notice.league, &notice.teams).await?;
+    let mut written = 0;
+    for address in &to {
+        if write_one(conn, now, notice, address).await? {
+            written += 1;
+        }
+    }
+    Ok(written)
+}
+
 /// Writes `notice` for `address` alone; whether it was new (not written before for this
 /// event and address).
 async fn write_one(

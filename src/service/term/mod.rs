@@ -10,6 +10,7 @@
 pub mod admin_schedule;
 pub mod divisions;
 pub mod leagues;
+pub mod requests;
 pub mod reschedule;
 pub mod roster;
 pub mod schedule;

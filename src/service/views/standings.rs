@@ -141,6 +141,10 @@ fn result_of(m: &db_matches::ResultRow) -> Option<standings::Result> {
         Team::B => Side::B,
     };
     let outcome = match (m.status, m.forfeit) {
+        (MatchStatus::Forfeit, Some(who)) if m.defaulted => match who.team() {
+            Some(team) => Outcome::Default(side(team)),
+            None => Outcome::DoubleForfeit,
+        },
         (MatchStatus::Forfeit, Some(who)) => match who.team() {
             Some(team) => Outcome::Forfeit(side(team)),
             None => Outcome::DoubleForfeit,

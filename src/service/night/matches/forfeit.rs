@@ -197,7 +197,7 @@ async fn forfeit_winner(
 }
 
 /// The match's totals once forfeited: the score so far stays.
-fn forfeit_totals(m: &MatchRow, who: ForfeitSide, winner: Option<Team>) -> Totals {
+pub(super) fn forfeit_totals(m: &MatchRow, who: ForfeitSide, winner: Option<Team>) -> Totals {
     Totals {
         status: MatchStatus::Forfeit,
         score_a: m.score_a,

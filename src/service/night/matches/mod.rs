@@ -4,13 +4,15 @@
 //!
 //! `start` starts a match; `record` records the next hand (and keeps its idempotency key);
 //! `correct` corrects a hand; `time` calls time and says when it has run out; `forfeit`
-//! records a forfeit (and drops a team at the league's forfeit limit). This file holds what
+//! records a forfeit (and drops a team at the league's forfeit limit); `default` a team's
+//! "we can't play" in time (a loss, never a forfeit). This file holds what
 //! they share besides who may write to a match (`super::access`): the version check,
 //! opening a match's hands for a change (a new hand, a correction), and saving a match's
 //! totals (moving its playoff bracket on).
 
 mod answer;
 mod correct;
+mod default;
 mod forfeit;
 mod record;
 mod start;
@@ -18,6 +20,7 @@ mod time;
 
 pub use answer::{AnswerShape, HandAnswer, HandTotals, SideTotals};
 pub use correct::{Correction, correct_hand};
+pub use default::{DefaultInput, Defaulter, default};
 pub use forfeit::{ForfeitInput, forfeit};
 pub use record::{NewHandEntry, Recorded, record_hand};
 pub use start::start;
