@@ -264,3 +264,213 @@ async fn a_lineup_refused_on_the_captains_page_keeps_the_choice_and_says_why() {
     let r = client.get(app.url("/api/v1/captain")).send().await.expect("teams");
     assert_eq!(r.status(), 401);
 }
+
+/// A match of teams 1 and 2 of `fall` at `at` (the league's time).
+async fn match_at(admin: &Api, teams: &[i64], at: &str) -> i64 {
+    let r = admin
+        .post(
+            "/api/v1/leagues/fall/matches",
+            &json!({"team_a": teams[0], "team_b": teams[1], "table": "Table 2", "scheduled_at": at}),
+        )
+        .await;
+    json_with_status(r, 201, "a match").await["id"]
+        .as_i64()
+        .expect("its id")
+}
+
+/// Posts `body` to `path` as the captain's browser session.
+async fn as_captain(
+    app: &TestApp,
+    (client, csrf): &(reqwest::Client, String),
+    path: &str,
+    body: Value,
+) -> reqwest::Response {
+    client
+        .post(app.url(path))
+        .header("X-CSRF-Token", csrf)
+        .json(&body)
+        .send()
+        .await
+        .expect("send")
+}
+
+/// The standing of `team` in `fall`.
+async fn standing(app: &TestApp, team: i64) -> Value {
+    let table = app.get("/api/v1/leagues/fall/standings").await;
+    let table: Value = table.json().await.expect("standings");
+    table["rows"]
+        .as_array()
+        .expect("rows")
+        .iter()
+        .find(|r| r["team_id"] == team)
+        .cloned()
+        .expect("the team's row")
+}
+
+#[actix_web::test]
+async fn a_default_in_time_is_a_loss_never_a_forfeit_and_a_late_one_is_refused() {
+    let sink = Sink::start();
+    // Monday 2 November 2026, noon in New York.
+    let (clock, _time) = manual_clock("2026-11-02T17:00:00Z", chrono_tz::America::New_York);
+    let app = crate::helpers::spawn_app_with_mail(&sink.url(), clock).await;
+    let (admin, teams, _) = league(&app).await;
+    // One forfeit drops a team and bars it from the playoffs: a default must do neither.
+    let r = admin
+        .patch(
+            "/api/v1/leagues/fall",
+            &json!({"settings": {"forfeit": {"drop_after": 1}, "eligibility": {"max_forfeits": 0}}}),
+        )
+        .await;
+    json_with_status(r, 200, "the forfeit policy").await;
+    let wednesday = match_at(&admin, &teams, "2026-11-04T19:00").await;
+    let tomorrow_morning = match_at(&admin, &teams, "2026-11-03T10:00").await;
+    let kim = kim(&app, &sink).await;
+    let mails_before = sink.messages().len();
+
+    // Not for the other team, and with a reason.
+    let path = format!("/api/v1/matches/{wednesday}/default");
+    let r = as_captain(&app, &kim, &path, json!({"team": "b", "reason": "x"})).await;
+    expect_error(r, 404, "not_found").await;
+    let r = as_captain(&app, &kim, &path, json!({"team": "a", "reason": " "})).await;
+    expect_error(r, 422, "invalid_input").await;
+
+    let r = as_captain(&app, &kim, &path, json!({"team": "a", "reason": "Two of us have an exam"})).await;
+    let m = json_with_status(r, 200, "the default").await;
+    assert_eq!(m["result"], "default");
+    assert_eq!(m["winner"], "b");
+    let own = standing(&app, teams[0]).await;
+    assert_eq!((own["lost"].clone(), own["forfeits"].clone()), (json!(1), json!(0)), "{own}");
+    assert_eq!(standing(&app, teams[1]).await["won"], 1);
+    let listed: Value = app.get("/api/v1/leagues/fall/teams").await.json().await.expect("teams");
+    let team1 = listed["teams"]
+        .as_array()
+        .and_then(|t| t.iter().find(|t| t["id"] == teams[0]).cloned())
+        .expect("team 1");
+    assert_eq!(team1["withdrawn"], false, "a default is no forfeit: {team1}");
+    let gate = admin.get("/api/v1/leagues/fall/eligibility").await;
+    let gate = json_with_status(gate, 200, "eligibility").await;
+    let row = gate["rows"]
+        .as_array()
+        .and_then(|rows| rows.iter().find(|r| r["team_id"] == teams[0]).cloned())
+        .expect("team 1's row");
+    assert_eq!((row["eligible"].clone(), row["reasons"].clone()), (json!(true), json!([])), "{row}");
+
+    // Both teams are told (Ada of team 2 among them).
+    let mails = wait_for(&sink, mails_before + 2).await;
+    let told = mails[mails_before..]
+        .iter()
+        .any(|m| m.to.contains(&"ada@students.test".to_string()) && m.text.contains("cannot play"));
+    assert!(told, "{:?}", &mails[mails_before..]);
+
+    // 22 hours ahead is too late; a match already over cannot default.
+    let late = format!("/api/v1/matches/{tomorrow_morning}/default");
+    let r = as_captain(&app, &kim, &late, json!({"team": "a", "reason": "sick"})).await;
+    expect_error(r, 409, "too_late_to_default").await;
+    let r = as_captain(&app, &kim, &path, json!({"team": "a", "reason": "again"})).await;
+    expect_error(r, 409, "match_closed").await;
+    // A supervisor does not default (an admin or the captain does).
+    let sue = app.api_user("sue", Role::Supervisor).await;
+    let r = sue.post(&late, &json!({"team": "a", "reason": "x"})).await;
+    assert_eq!(r.status(), 403);
+}
+
+#[actix_web::test]
+async fn a_reschedule_request_is_approved_or_declined_and_both_teams_hear() {
+    let sink = Sink::start();
+    let (clock, _time) = manual_clock("2026-11-02T17:00:00Z", chrono_tz::America::New_York);
+    let app = crate::helpers::spawn_app_with_mail(&sink.url(), clock).await;
+    let (admin, teams, _) = league(&app).await;
+    let first = match_at(&admin, &teams, "2026-11-04T19:00").await;
+    let second = match_at(&admin, &teams, "2026-11-05T19:00").await;
+    let kim = kim(&app, &sink).await;
+    let path = |id: i64| format!("/api/v1/matches/{id}/reschedule-requests");
+
+    for (proposals, field) in [
+        (json!([]), "proposals"),
+        (json!(["2020-01-01T19:00"]), "proposals[0]"),
+        (json!(["2026-11-10T19:00", "someday"]), "proposals[1]"),
+        (json!(["2026-11-10T19:00", "2026-11-10T20:00", "2026-11-11T19:00", "2026-11-12T19:00"]), "proposals"),
+    ] {
+        let r = as_captain(&app, &kim, &path(first), json!({"reason": "exam", "proposals": proposals})).await;
+        let e = expect_error(r, 422, "invalid_input").await;
+        assert_eq!(e["field"], field, "{e}");
+    }
+    let body = json!({"reason": "Midterm exam", "proposals": ["2026-11-10T19:00", "2026-11-11T19:00"]});
+    let r = as_captain(&app, &kim, &path(first), body.clone()).await;
+    let asked = json_with_status(r, 201, "a request").await;
+    assert_eq!(asked["status"], "pending");
+    assert_eq!(asked["captain"], "Kim Lee, captain of Team 1");
+    let r = as_captain(&app, &kim, &path(second), body).await;
+    let other = json_with_status(r, 201, "another request").await;
+
+    let queue = admin.get("/api/v1/reschedule-requests?status=pending").await;
+    let queue = json_with_status(queue, 200, "the queue").await;
+    assert_eq!(queue["requests"].as_array().map(Vec::len), Some(2), "{queue}");
+
+    let approve = format!("/api/v1/reschedule-requests/{}/approve", asked["id"]);
+    let r = admin.post(&approve, &json!({"scheduled_at": "2026-11-11T19:00"})).await;
+    let done = json_with_status(r, 200, "approved").await;
+    assert_eq!(done["request"]["status"], "approved");
+    assert_eq!(done["match"]["scheduled_at"], "2026-11-11T19:00");
+    assert!(done["match"]["warnings"].is_array(), "{done}");
+    let r = admin.post(&approve, &json!({"scheduled_at": "2026-11-12T19:00"})).await;
+    expect_error(r, 409, "already_decided").await;
+
+    let decline = format!("/api/v1/reschedule-requests/{}/decline", other["id"]);
+    let r = admin.post(&decline, &json!({"reason": "No tables free that week"})).await;
+    assert_eq!(json_with_status(r, 200, "declined").await["status"], "declined");
+    let mails = wait_for(&sink, 4).await;
+    let ada: Vec<&Mail> = mails
+        .iter()
+        .filter(|m| m.to.contains(&"ada@students.test".to_string()))
+        .collect();
+    assert!(ada.iter().any(|m| m.text.contains("No tables free that week")), "{ada:?}");
+    assert!(ada.iter().any(|m| m.text.contains("Now: Wed 11 Nov, 19:00")), "the move: {ada:?}");
+    let pending = admin.get("/api/v1/reschedule-requests?status=pending").await;
+    let pending = json_with_status(pending, 200, "the queue").await;
+    assert_eq!(pending["requests"], json!([]));
+}
+
+#[actix_web::test]
+async fn a_dispute_within_the_window_is_queued_and_resolved_for_both_captains() {
+    let sink = Sink::start();
+    let (clock, time) = manual_clock("2026-11-02T17:00:00Z", chrono_tz::America::New_York);
+    let app = crate::helpers::spawn_app_with_mail(&sink.url(), clock).await;
+    let (admin, teams, m) = league(&app).await;
+    let id = m["id"].as_i64().expect("match id");
+    let kim = kim(&app, &sink).await;
+    let path = format!("/api/v1/matches/{id}/disputes");
+    let body = json!({"category": "result", "reason": "We were there on time"});
+
+    // Not before the match is over.
+    let r = as_captain(&app, &kim, &path, body.clone()).await;
+    expect_error(r, 409, "match_not_over").await;
+    let r = admin.post(&format!("/api/v1/matches/{id}/forfeit"), &json!({"team": "a"})).await;
+    json_with_status(r, 200, "a forfeit").await;
+    let r = as_captain(&app, &kim, &path, json!({"category": "weather", "reason": "x"})).await;
+    assert_eq!(expect_error(r, 422, "invalid_input").await["field"], "category");
+    let r = as_captain(&app, &kim, &path, body.clone()).await;
+    let filed = json_with_status(r, 201, "a dispute").await;
+    assert_eq!((filed["status"].clone(), filed["team"]["id"].clone()), (json!("open"), json!(teams[0])));
+
+    // 25 hours after the forfeit, too late.
+    time.advance(chrono::Duration::hours(25));
+    let r = as_captain(&app, &kim, &path, body).await;
+    expect_error(r, 409, "too_late_to_dispute").await;
+
+    let queue = admin.get("/api/v1/disputes?status=open").await;
+    let queue = json_with_status(queue, 200, "the queue").await;
+    assert_eq!(queue["disputes"].as_array().map(Vec::len), Some(1));
+    let resolve = format!("/api/v1/disputes/{}/resolve", filed["id"]);
+    let r = admin.post(&resolve, &json!({"note": "The forfeit stands: you checked in at 19:20"})).await;
+    assert_eq!(json_with_status(r, 200, "resolved").await["status"], "resolved");
+    let r = admin.post(&resolve, &json!({"note": "again"})).await;
+    expect_error(r, 409, "already_decided").await;
+    let mails = wait_for(&sink, 2).await;
+    let told: Vec<Vec<String>> = mails
+        .iter()
+        .filter(|m| m.text.contains("The forfeit stands"))
+        .map(|m| m.to.clone())
+        .collect();
+    assert_eq!(told.len(), 2, "both captains, once each: {told:?}");
+}
