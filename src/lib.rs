@@ -20,7 +20,7 @@
 //!   query on either; `migrations`, each store's schema as embedded by build.rs):
 //!   `leagues`, `divisions`, `captains` (captains' links and sessions), `matches` (schedule, state, check-ins, ratings), `match_write` (a
 //!   match as a write opens it, its names and supervisor), `board` (the
-//!   scoreboard's reads), `rating_notes`, `hands`, `lineups`, `players`,
+//!   scoreboard's reads), `rating_notes`, `requests` (captains' reschedule requests and disputes), `hands`, `lineups`, `players`,
 //!   `player_eligibility`, `idempotency` and `action_keys` (the keys of hands and of other
 //!   actions), `audit`, `playoffs`, `tonight`, `users`, `notices`, `league_doc` (a league's
 //!   rows as JSON); `group_commit` (the writes of league night, batched) and `copy`
@@ -29,12 +29,12 @@
 //!   owns):
 //!   - `night` (league night): `access` (who may write to a match, its league, a request's
 //!     team, the idempotency window), `match_view`, `matches` (`start`, `record`, `correct`,
-//!     `time`, `forfeit`, `answer`), `lineups`, `conduct`, `action_keys`, `tonight`,
+//!     `time`, `forfeit`, `default`, `answer`), `lineups`, `conduct`, `disputes`, `action_keys`, `tonight`,
 //!     `console_views`;
 //!   - `people`: `accounts`, `users`, `throttle` and `device_cookie` (login guessing),
 //!     `oidc` (campus sign-in), `captains` (a captain's link, session and teams), `players`;
 //!   - `term` (a league's term): `leagues`, `teams`, `divisions`, `roster` (`reading`, `import`,
-//!     `export`, `edits`), `schedule`, `admin_schedule`, `reschedule`, `supervisors`, `seasons`;
+//!     `export`, `edits`), `schedule`, `admin_schedule`, `reschedule`, `requests` (a captain's reschedule requests), `supervisors`, `seasons`;
 //!   - `playoffs`: `create`, `advance`, `view`, `labels`, `stored`, `eligibility` (teams)
 //!     and `player_eligibility`;
 //!   - `views` (read models): `standings`, `summaries`, `league_home`, `public_views`,

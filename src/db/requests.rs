@@ -40,7 +40,8 @@ pub struct NewReschedule<'a> {
 }
 
 pub async fn insert_reschedule(conn: &mut Conn, r: &NewReschedule<'_>) -> sqlx::Result<i64> {
-    on_store!(conn, |c| sqlx::query_scalar(
+    on_store!(conn, |c| {
+        sqlx::query_scalar(
         "INSERT INTO reschedule_requests (match_id, team_id, captain, reason, proposals, created_at)
          VALUES ($1, $2, $3, $4, $5, $6) RETURNING id"
     )
@@ -51,7 +52,8 @@ pub async fn insert_reschedule(conn: &mut Conn, r: &NewReschedule<'_>) -> sqlx::
     .bind(r.proposals)
     .bind(r.now)
     .fetch_one(c)
-    .await)
+    .await
+    })
 }
 
 pub async fn reschedule(conn: &mut Conn, id: i64) -> sqlx::Result<Option<RescheduleRow>> {
@@ -62,14 +64,19 @@ pub async fn reschedule(conn: &mut Conn, id: i64) -> sqlx::Result<Option<Resched
         .await)
 }
 
-/// The requests in `status` (every one when `None`), oldest first.
+/// The requests in `status` of `team` (every one for `None`), oldest first.
 pub async fn reschedules(
     conn: &mut Conn,
     status: Option<&str>,
+    team: Option<TeamId>,
 ) -> sqlx::Result<Vec<RescheduleRow>> {
-    let sql = format!("{RESCHEDULE} WHERE r.status = coalesce($1, r.status) ORDER BY r.id");
+    let sql = format!(
+        "{RESCHEDULE} WHERE r.status = coalesce($1, r.status)
+         AND r.team_id = coalesce($2, r.team_id) ORDER BY r.id"
+    );
     on_store!(conn, |c| sqlx::query_as(sqlx::AssertSqlSafe(sql))
         .bind(status)
+        .bind(team)
         .fetch_all(c)
         .await)
 }
@@ -150,11 +157,19 @@ pub async fn dispute(conn: &mut Conn, id: i64) -> sqlx::Result<Option<DisputeRow
         .await)
 }
 
-/// The disputes in `status` (every one when `None`), oldest first.
-pub async fn disputes(conn: &mut Conn, status: Option<&str>) -> sqlx::Result<Vec<DisputeRow>> {
-    let sql = format!("{DISPUTE} WHERE d.status = coalesce($1, d.status) ORDER BY d.id");
+/// The disputes in `status` of `team` (every one for `None`), oldest first.
+pub async fn disputes(
+    conn: &mut Conn,
+    status: Option<&str>,
+    team: Option<TeamId>,
+) -> sqlx::Result<Vec<DisputeRow>> {
+    let sql = format!(
+        "{DISPUTE} WHERE d.status = coalesce($1, d.status)
+         AND d.team_id = coalesce($2, d.team_id) ORDER BY d.id"
+    );
     on_store!(conn, |c| sqlx::query_as(sqlx::AssertSqlSafe(sql))
         .bind(status)
+        .bind(team)
         .fetch_all(c)
         .await)
 }

@@ -168,10 +168,7 @@ pub struct ForfeitPolicy {
     pub drop_after: Option<u32>,
     /// How many hours before a match a captain may still default it ("we can't play": a
     /// loss, never a forfeit), 0 to 168; `null`: the league takes no defaults. Absent: 24.
-    #[serde(
-        default = "default_notice",
-        skip_serializing_if = "is_default_notice"
-    )]
+    #[serde(default = "default_notice", skip_serializing_if = "is_default_notice")]
     #[schema(minimum = 0, maximum = 168)]
     pub default_notice_hours: Option<u32>,
 }
@@ -584,7 +581,10 @@ fn list(items: &[String]) -> String {
 /// it is refused like any unknown field (serde alone would never see it: the merge drops
 /// nulls before reading).
 const FIELDS: &[(&str, &[&str])] = &[
-    ("forfeit", &["grace_minutes", "drop_after", "default_notice_hours"]),
+    (
+        "forfeit",
+        &["grace_minutes", "drop_after", "default_notice_hours"],
+    ),
     (
         "sportsmanship",
         &["min", "max", "forfeit_rating", "required"],
@@ -744,15 +744,21 @@ mod tests {
         let base = Settings::default();
         assert_eq!(base.forfeit.default_notice_hours, Some(24));
         let json = serde_json::to_value(&base).unwrap();
-        assert!(json["forfeit"].get("default_notice_hours").is_none(), "{json}");
+        assert!(
+            json["forfeit"].get("default_notice_hours").is_none(),
+            "{json}"
+        );
         let off = base
             .merged(&json!({"forfeit": {"default_notice_hours": null}}))
             .unwrap();
         assert_eq!(off.forfeit.default_notice_hours, None);
         // Kept through a later change of another field, and in the stored JSON.
-        let later = off.merged(&json!({"forfeit": {"grace_minutes": 5}})).unwrap();
+        let later = off
+            .merged(&json!({"forfeit": {"grace_minutes": 5}}))
+            .unwrap();
         assert_eq!(later.forfeit.default_notice_hours, None);
-        let stored: Settings = serde_json::from_value(serde_json::to_value(&later).unwrap()).unwrap();
+        let stored: Settings =
+            serde_json::from_value(serde_json::to_value(&later).unwrap()).unwrap();
         assert_eq!(stored.forfeit.default_notice_hours, None);
         let two_days = later
             .merged(&json!({"forfeit": {"default_notice_hours": 48}}))
@@ -765,7 +771,9 @@ mod tests {
             .merged(&json!({"forfeit": {"default_notice_hours": 169}}))
             .unwrap_err();
         assert_eq!(e.field, "settings.forfeit.default_notice_hours");
-        let e = base.merged(&json!({"disputes": {"hours": 200}})).unwrap_err();
+        let e = base
+            .merged(&json!({"disputes": {"hours": 200}}))
+            .unwrap_err();
         assert_eq!(e.field, "settings.disputes.hours");
     }
 

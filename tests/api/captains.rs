@@ -110,7 +110,10 @@ async fn a_captain_signs_in_by_a_link_used_once_within_15_minutes_at_most_5_an_h
     assert_eq!(follow(&app, &kim, &link).await, (303, "/captain".into()));
     let page = kim.get(app.url("/captain")).send().await.expect("page");
     let page = page.text().await.expect("page");
-    assert!(page.contains("Kim Lee") && page.contains("Team 1"), "{page}");
+    assert!(
+        page.contains("Kim Lee") && page.contains("Team 1"),
+        "{page}"
+    );
     assert!(!page.contains(KIM_STUDENT_ID), "no student id on the page");
 
     // Used once.
@@ -157,16 +160,26 @@ async fn a_captain_sees_their_own_team_and_sets_its_lineup_before_the_match_only
     let (client, csrf) = kim(&app, &sink).await;
 
     // Their teams: names and emails, never a student id.
-    let r = client.get(app.url("/api/v1/captain")).send().await.expect("teams");
+    let r = client
+        .get(app.url("/api/v1/captain"))
+        .send()
+        .await
+        .expect("teams");
     let raw = r.text().await.expect("body");
-    assert!(!raw.contains(KIM_STUDENT_ID) && !raw.contains("student_id"), "{raw}");
+    assert!(
+        !raw.contains(KIM_STUDENT_ID) && !raw.contains("student_id"),
+        "{raw}"
+    );
     let own: Value = serde_json::from_str(&raw).expect("JSON");
     let own = own["teams"].as_array().expect("teams").clone();
     assert_eq!(own.len(), 1, "{own:?}");
     assert_eq!(own[0]["id"], teams[0]);
     assert_eq!(own[0]["league"], "fall");
     let players = own[0]["players"].as_array().expect("players");
-    let kim = players.iter().find(|p| p["name"] == "Kim Lee").expect("Kim");
+    let kim = players
+        .iter()
+        .find(|p| p["name"] == "Kim Lee")
+        .expect("Kim");
     assert_eq!(kim["email"], "Kim.Lee@Students.test");
     assert_eq!(kim["captain"], true);
     assert_eq!(own[0]["matches"][0]["id"], id);
@@ -211,7 +224,9 @@ async fn a_captain_sees_their_own_team_and_sets_its_lineup_before_the_match_only
     assert_eq!(r.status(), 401);
 
     // Once the match is under way, the lineup is the supervisor's.
-    let r = admin.post(&format!("/api/v1/matches/{id}/start"), &json!({})).await;
+    let r = admin
+        .post(&format!("/api/v1/matches/{id}/start"), &json!({}))
+        .await;
     json_with_status(r, 200, "started").await;
     let swap = json!({"team": "a", "players": [roster[1], roster[0]]});
     let r = post(&lineup, swap, true).await.expect("send");
@@ -226,7 +241,11 @@ async fn a_lineup_refused_on_the_captains_page_keeps_the_choice_and_says_why() {
     let (_admin, _teams, m) = league(&app).await;
     let id = m["id"].as_i64().expect("match id").to_string();
     let (client, csrf) = kim(&app, &sink).await;
-    let r = client.get(app.url("/api/v1/captain")).send().await.expect("teams");
+    let r = client
+        .get(app.url("/api/v1/captain"))
+        .send()
+        .await
+        .expect("teams");
     let own: Value = r.json().await.expect("JSON");
     let first = own["teams"][0]["players"][0]["id"].to_string();
 
@@ -247,7 +266,10 @@ async fn a_lineup_refused_on_the_captains_page_keeps_the_choice_and_says_why() {
     assert_eq!(r.status(), 422);
     let page = r.text().await.expect("page");
     assert!(page.contains("id=\"form-error\""), "{page}");
-    assert!(page.contains(&format!("id=\"lineup-{id}-error\"")), "{page}");
+    assert!(
+        page.contains(&format!("id=\"lineup-{id}-error\"")),
+        "{page}"
+    );
     assert!(
         page.contains(&format!("<option value=\"{first}\" selected>")),
         "the choice kept: {page}"
@@ -261,7 +283,11 @@ async fn a_lineup_refused_on_the_captains_page_keeps_the_choice_and_says_why() {
         .await
         .expect("sign out");
     assert_eq!(r.status(), 303);
-    let r = client.get(app.url("/api/v1/captain")).send().await.expect("teams");
+    let r = client
+        .get(app.url("/api/v1/captain"))
+        .send()
+        .await
+        .expect("teams");
     assert_eq!(r.status(), 401);
 }
 
@@ -334,26 +360,48 @@ async fn a_default_in_time_is_a_loss_never_a_forfeit_and_a_late_one_is_refused()
     let r = as_captain(&app, &kim, &path, json!({"team": "a", "reason": " "})).await;
     expect_error(r, 422, "invalid_input").await;
 
-    let r = as_captain(&app, &kim, &path, json!({"team": "a", "reason": "Two of us have an exam"})).await;
+    let r = as_captain(
+        &app,
+        &kim,
+        &path,
+        json!({"team": "a", "reason": "Two of us have an exam"}),
+    )
+    .await;
     let m = json_with_status(r, 200, "the default").await;
     assert_eq!(m["result"], "default");
     assert_eq!(m["winner"], "b");
     let own = standing(&app, teams[0]).await;
-    assert_eq!((own["lost"].clone(), own["forfeits"].clone()), (json!(1), json!(0)), "{own}");
+    assert_eq!(
+        (own["lost"].clone(), own["forfeits"].clone()),
+        (json!(1), json!(0)),
+        "{own}"
+    );
     assert_eq!(standing(&app, teams[1]).await["won"], 1);
-    let listed: Value = app.get("/api/v1/leagues/fall/teams").await.json().await.expect("teams");
+    let listed: Value = app
+        .get("/api/v1/leagues/fall/teams")
+        .await
+        .json()
+        .await
+        .expect("teams");
     let team1 = listed["teams"]
         .as_array()
         .and_then(|t| t.iter().find(|t| t["id"] == teams[0]).cloned())
         .expect("team 1");
-    assert_eq!(team1["withdrawn"], false, "a default is no forfeit: {team1}");
+    assert_eq!(
+        team1["withdrawn"], false,
+        "a default is no forfeit: {team1}"
+    );
     let gate = admin.get("/api/v1/leagues/fall/eligibility").await;
     let gate = json_with_status(gate, 200, "eligibility").await;
     let row = gate["rows"]
         .as_array()
         .and_then(|rows| rows.iter().find(|r| r["team_id"] == teams[0]).cloned())
         .expect("team 1's row");
-    assert_eq!((row["eligible"].clone(), row["reasons"].clone()), (json!(true), json!([])), "{row}");
+    assert_eq!(
+        (row["eligible"].clone(), row["reasons"].clone()),
+        (json!(true), json!([])),
+        "{row}"
+    );
 
     // Both teams are told (Ada of team 2 among them).
     let mails = wait_for(&sink, mails_before + 2).await;
@@ -389,13 +437,28 @@ async fn a_reschedule_request_is_approved_or_declined_and_both_teams_hear() {
         (json!([]), "proposals"),
         (json!(["2020-01-01T19:00"]), "proposals[0]"),
         (json!(["2026-11-10T19:00", "someday"]), "proposals[1]"),
-        (json!(["2026-11-10T19:00", "2026-11-10T20:00", "2026-11-11T19:00", "2026-11-12T19:00"]), "proposals"),
+        (
+            json!([
+                "2026-11-10T19:00",
+                "2026-11-10T20:00",
+                "2026-11-11T19:00",
+                "2026-11-12T19:00"
+            ]),
+            "proposals",
+        ),
     ] {
-        let r = as_captain(&app, &kim, &path(first), json!({"reason": "exam", "proposals": proposals})).await;
+        let r = as_captain(
+            &app,
+            &kim,
+            &path(first),
+            json!({"reason": "exam", "proposals": proposals}),
+        )
+        .await;
         let e = expect_error(r, 422, "invalid_input").await;
         assert_eq!(e["field"], field, "{e}");
     }
-    let body = json!({"reason": "Midterm exam", "proposals": ["2026-11-10T19:00", "2026-11-11T19:00"]});
+    let body =
+        json!({"reason": "Midterm exam", "proposals": ["2026-11-10T19:00", "2026-11-11T19:00"]});
     let r = as_captain(&app, &kim, &path(first), body.clone()).await;
     let asked = json_with_status(r, 201, "a request").await;
     assert_eq!(asked["status"], "pending");
@@ -403,30 +466,55 @@ async fn a_reschedule_request_is_approved_or_declined_and_both_teams_hear() {
     let r = as_captain(&app, &kim, &path(second), body).await;
     let other = json_with_status(r, 201, "another request").await;
 
-    let queue = admin.get("/api/v1/reschedule-requests?status=pending").await;
+    let queue = admin
+        .get("/api/v1/reschedule-requests?status=pending")
+        .await;
     let queue = json_with_status(queue, 200, "the queue").await;
-    assert_eq!(queue["requests"].as_array().map(Vec::len), Some(2), "{queue}");
+    assert_eq!(
+        queue["requests"].as_array().map(Vec::len),
+        Some(2),
+        "{queue}"
+    );
 
     let approve = format!("/api/v1/reschedule-requests/{}/approve", asked["id"]);
-    let r = admin.post(&approve, &json!({"scheduled_at": "2026-11-11T19:00"})).await;
+    let r = admin
+        .post(&approve, &json!({"scheduled_at": "2026-11-11T19:00"}))
+        .await;
     let done = json_with_status(r, 200, "approved").await;
     assert_eq!(done["request"]["status"], "approved");
     assert_eq!(done["match"]["scheduled_at"], "2026-11-11T19:00");
     assert!(done["match"]["warnings"].is_array(), "{done}");
-    let r = admin.post(&approve, &json!({"scheduled_at": "2026-11-12T19:00"})).await;
+    let r = admin
+        .post(&approve, &json!({"scheduled_at": "2026-11-12T19:00"}))
+        .await;
     expect_error(r, 409, "already_decided").await;
 
     let decline = format!("/api/v1/reschedule-requests/{}/decline", other["id"]);
-    let r = admin.post(&decline, &json!({"reason": "No tables free that week"})).await;
-    assert_eq!(json_with_status(r, 200, "declined").await["status"], "declined");
+    let r = admin
+        .post(&decline, &json!({"reason": "No tables free that week"}))
+        .await;
+    assert_eq!(
+        json_with_status(r, 200, "declined").await["status"],
+        "declined"
+    );
     let mails = wait_for(&sink, 4).await;
     let ada: Vec<&Mail> = mails
         .iter()
         .filter(|m| m.to.contains(&"ada@students.test".to_string()))
         .collect();
-    assert!(ada.iter().any(|m| m.text.contains("No tables free that week")), "{ada:?}");
-    assert!(ada.iter().any(|m| m.text.contains("Now: Wed 11 Nov, 19:00")), "the move: {ada:?}");
-    let pending = admin.get("/api/v1/reschedule-requests?status=pending").await;
+    assert!(
+        ada.iter()
+            .any(|m| m.text.contains("No tables free that week")),
+        "{ada:?}"
+    );
+    assert!(
+        ada.iter()
+            .any(|m| m.text.contains("Now: Wed 11 Nov, 19:00")),
+        "the move: {ada:?}"
+    );
+    let pending = admin
+        .get("/api/v1/reschedule-requests?status=pending")
+        .await;
     let pending = json_with_status(pending, 200, "the queue").await;
     assert_eq!(pending["requests"], json!([]));
 }
@@ -445,13 +533,30 @@ async fn a_dispute_within_the_window_is_queued_and_resolved_for_both_captains() 
     // Not before the match is over.
     let r = as_captain(&app, &kim, &path, body.clone()).await;
     expect_error(r, 409, "match_not_over").await;
-    let r = admin.post(&format!("/api/v1/matches/{id}/forfeit"), &json!({"team": "a"})).await;
+    let r = admin
+        .post(
+            &format!("/api/v1/matches/{id}/forfeit"),
+            &json!({"team": "a"}),
+        )
+        .await;
     json_with_status(r, 200, "a forfeit").await;
-    let r = as_captain(&app, &kim, &path, json!({"category": "weather", "reason": "x"})).await;
-    assert_eq!(expect_error(r, 422, "invalid_input").await["field"], "category");
+    let r = as_captain(
+        &app,
+        &kim,
+        &path,
+        json!({"category": "weather", "reason": "x"}),
+    )
+    .await;
+    assert_eq!(
+        expect_error(r, 422, "invalid_input").await["field"],
+        "category"
+    );
     let r = as_captain(&app, &kim, &path, body.clone()).await;
     let filed = json_with_status(r, 201, "a dispute").await;
-    assert_eq!((filed["status"].clone(), filed["team"]["id"].clone()), (json!("open"), json!(teams[0])));
+    assert_eq!(
+        (filed["status"].clone(), filed["team"]["id"].clone()),
+        (json!("open"), json!(teams[0]))
+    );
 
     // 25 hours after the forfeit, too late.
     time.advance(chrono::Duration::hours(25));
@@ -462,8 +567,16 @@ async fn a_dispute_within_the_window_is_queued_and_resolved_for_both_captains() 
     let queue = json_with_status(queue, 200, "the queue").await;
     assert_eq!(queue["disputes"].as_array().map(Vec::len), Some(1));
     let resolve = format!("/api/v1/disputes/{}/resolve", filed["id"]);
-    let r = admin.post(&resolve, &json!({"note": "The forfeit stands: you checked in at 19:20"})).await;
-    assert_eq!(json_with_status(r, 200, "resolved").await["status"], "resolved");
+    let r = admin
+        .post(
+            &resolve,
+            &json!({"note": "The forfeit stands: you checked in at 19:20"}),
+        )
+        .await;
+    assert_eq!(
+        json_with_status(r, 200, "resolved").await["status"],
+        "resolved"
+    );
     let r = admin.post(&resolve, &json!({"note": "again"})).await;
     expect_error(r, 409, "already_decided").await;
     let mails = wait_for(&sink, 2).await;

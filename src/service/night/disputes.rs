@@ -111,7 +111,10 @@ pub async fn file(
     if !matches!(m.status, MatchStatus::Complete | MatchStatus::Forfeit) {
         return Err(ServiceError::conflict(
             ErrorCode::MatchNotOver,
-            format!("the match is {}: a result is disputed once it is over", m.status.words()),
+            format!(
+                "the match is {}: a result is disputed once it is over",
+                m.status.words()
+            ),
         ));
     }
     let hours = league_of(&mut tx, &m).await?.settings.disputes.hours;
@@ -148,7 +151,11 @@ pub async fn file(
 
 /// The disputes in `status` (`open`, `resolved`; every one when `None`), oldest first
 /// (admin).
-pub async fn list(db: &Db, user: &User, status: Option<&str>) -> Result<Vec<Dispute>, ServiceError> {
+pub async fn list(
+    db: &Db,
+    user: &User,
+    status: Option<&str>,
+) -> Result<Vec<Dispute>, ServiceError> {
     require_admin(user)?;
     if let Some(s) = status
         && !["open", "resolved"].contains(&s)
@@ -160,7 +167,7 @@ pub async fn list(db: &Db, user: &User, status: Option<&str>) -> Result<Vec<Disp
         ));
     }
     let mut conn = db.read().await?;
-    let rows = db_requests::disputes(&mut conn, status).await?;
+    let rows = db_requests::disputes(&mut conn, status, None).await?;
     Ok(rows.into_iter().map(Dispute::from).collect())
 }
 
@@ -193,8 +200,8 @@ pub async fn resolve(
             "the dispute is already resolved",
         ));
     }
-    let change = audit::Change::new("resolve_dispute", audit::Subject::Match(row.match_id))
-        .reason(&note);
+    let change =
+        audit::Change::new("resolve_dispute", audit::Subject::Match(row.match_id)).reason(&note);
     audit::record(&mut tx, user, now, change).await?;
     if let Some(public_url) = db.notices()
         && let Some(m) = db_matches::by_id(&mut tx, row.match_id).await?

@@ -19,9 +19,9 @@ use crate::rules::{Stage, Team};
 use crate::service::night::access::{league_of, side, writable};
 use crate::service::night::action_keys::{self, Acted, ActionKey};
 use crate::service::night::match_view::{Lineup, Seat, reload};
+use crate::service::people::captains::{self, Captain};
 use crate::service::people::players::check_student_id;
 use crate::service::playoffs::player_eligibility::check_playoff_lineup;
-use crate::service::people::captains::{self, Captain};
 use crate::service::{ServiceError, User, audit};
 
 /// `POST /api/v1/matches/{id}/lineup`: a team and its two players, by id or by student id.
@@ -126,7 +126,14 @@ pub async fn captain_sets_lineup(
             ),
         ));
     }
-    apply(tx, m, asked, By::Captain(captains::in_audit(&team)), db.clock().now()).await
+    apply(
+        tx,
+        m,
+        asked,
+        By::Captain(captains::in_audit(&team)),
+        db.clock().now(),
+    )
+    .await
 }
 
 /// A lineup request read before any database read.

@@ -10,8 +10,8 @@
 pub mod access;
 pub mod action_keys;
 pub mod conduct;
-pub mod disputes;
 pub mod console_views;
+pub mod disputes;
 pub mod lineups;
 pub mod match_view;
 pub mod matches;

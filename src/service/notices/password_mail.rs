@@ -120,7 +120,10 @@ mod tests {
     #[test]
     fn the_captains_message_gives_the_link_and_how_long_it_works() {
         let text = captain_body("https://im.example.edu/captain/auth/abc", 15);
-        assert!(text.contains("Sign in: https://im.example.edu/captain/auth/abc"), "{text}");
+        assert!(
+            text.contains("Sign in: https://im.example.edu/captain/auth/abc"),
+            "{text}"
+        );
         assert!(text.contains("once, for 15 minutes"), "{text}");
     }
 

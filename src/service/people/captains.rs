@@ -104,7 +104,11 @@ pub async fn session(db: &Db, session_id: &str) -> Result<Option<Captain>, Servi
     let Some(row) = db_captains::session(&mut conn, &secret_hash(session_id)).await? else {
         return Ok(None);
     };
-    if row.expires_at <= now || db_captains::teams_of(&mut conn, &row.email).await?.is_empty() {
+    if row.expires_at <= now
+        || db_captains::teams_of(&mut conn, &row.email)
+            .await?
+            .is_empty()
+    {
         return Ok(None);
     }
     Ok(Some(Captain {
@@ -145,6 +149,15 @@ pub struct CaptainTeam {
     pub players: Vec<TeamMate>,
     /// As `GET /api/v1/matches/{id}` answers each, in schedule order.
     pub matches: Vec<MatchView>,
+    /// The league's notice for a default, in hours (`None`: no defaults).
+    #[serde(skip)]
+    pub default_notice_hours: Option<u32>,
+    /// The finished matches whose result may still be disputed.
+    #[serde(skip)]
+    pub disputable: Vec<crate::domain::MatchId>,
+    /// What the team asked of the coordinator and the answers, in words, oldest first.
+    #[serde(skip)]
+    pub asked: Vec<String>,
 }
 
 /// The captain's teams with their rosters and matches, read in one snapshot.
@@ -164,7 +177,24 @@ pub async fn teams(db: &Db, captain: &Captain) -> Result<Vec<CaptainTeam>, Servi
             })
             .collect();
         let matches = match_view::team_matches(&mut conn, team.team_id).await?;
+        let row = crate::db::leagues::by_id(&mut conn, team.league_id)
+            .await?
+            .ok_or(ServiceError::NotFound)?;
+        let settings = crate::service::term::leagues::League::from_row(row)?.settings;
+        let mut disputable = Vec::new();
+        let now = db.clock().now();
+        for m in matches.iter().filter(|m| m.status.is_result()) {
+            let end = crate::db::requests::match_end(&mut conn, m.id).await?;
+            let hours = i64::from(settings.disputes.hours);
+            if end.is_none_or(|end| now <= end.plus_minutes(hours * 60)) {
+                disputable.push(m.id);
+            }
+        }
+        let asked = asked(&mut conn, team.team_id).await?;
         out.push(CaptainTeam {
+            default_notice_hours: settings.forfeit.default_notice_hours,
+            disputable,
+            asked,
             id: team.team_id,
             name: team.team_name,
             league: team.league_slug,
@@ -173,6 +203,27 @@ pub async fn teams(db: &Db, captain: &Captain) -> Result<Vec<CaptainTeam>, Servi
             players,
             matches,
         });
+    }
+    Ok(out)
+}
+
+/// The team's reschedule requests and disputes, in words: "Asked to move match 3 (Midterm
+/// exam): approved, moved to 2026-11-11T19:00".
+async fn asked(conn: &mut Conn, team: crate::domain::TeamId) -> Result<Vec<String>, ServiceError> {
+    let mut out = Vec::new();
+    for r in crate::db::requests::reschedules(conn, None, Some(team)).await? {
+        let answer = r.answer.map(|a| format!(", {a}")).unwrap_or_default();
+        out.push(format!(
+            "Asked to move match {} (“{}”): {}{answer}",
+            r.match_id, r.reason, r.status
+        ));
+    }
+    for d in crate::db::requests::disputes(conn, None, Some(team)).await? {
+        let note = d.note.map(|n| format!(": “{n}”")).unwrap_or_default();
+        out.push(format!(
+            "Disputed the {} of match {}: {}{note}",
+            d.category, d.match_id, d.status
+        ));
     }
     Ok(out)
 }

@@ -6,8 +6,8 @@ use actix_web::{HttpResponse, get, post, web};
 use serde::{Deserialize, Serialize};
 
 use crate::domain::MatchId;
-use crate::service::night::matches::{self, DefaultInput, Defaulter};
 use crate::service::night::disputes::{self, Dispute, NewDisputeInput, Resolution};
+use crate::service::night::matches::{self, DefaultInput, Defaulter};
 use crate::service::people::captains::{self, CaptainTeam};
 use crate::service::term::admin_schedule::MatchSaved;
 use crate::service::term::requests::{self, Approval, Decline, NewRequest, RescheduleRequest};

@@ -13,8 +13,8 @@ use askama::Template;
 
 use super::account::{NextQuery, log_in_as, safe_next};
 use super::captain::with_session;
-use crate::service::people::{accounts, captains};
 use crate::service::people::oidc::{Callback, CampusSignIn, FLOW_SECONDS, Refusal};
+use crate::service::people::{accounts, captains};
 use crate::web::AppState;
 use crate::web::error::{AppError, PageError};
 use crate::web::respond::{html, no_store};

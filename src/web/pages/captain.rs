@@ -16,9 +16,12 @@ use serde::de::DeserializeOwned;
 use crate::domain::{MatchId, MatchStatus, PlayerId};
 use crate::rules::Team;
 use crate::service::ServiceError;
+use crate::service::night::disputes::{self, NewDisputeInput};
 use crate::service::night::lineups::{self, LineupInput};
 use crate::service::night::match_view::MatchView;
+use crate::service::night::matches::{self, DefaultInput, Defaulter};
 use crate::service::people::captains::{self, Captain, CaptainTeam};
+use crate::service::term::requests::{self, NewRequest};
 use crate::web::AppState;
 use crate::web::error::PageError;
 use crate::web::extract::{CaptainSession, session_id};
@@ -31,6 +34,9 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .service(ask_link)
         .service(follow_link)
         .service(set_lineup)
+        .service(default_match)
+        .service(ask_to_move)
+        .service(dispute)
         .service(sign_out);
 }
 
@@ -72,19 +78,43 @@ struct TeamsPage {
     nav: Nav,
     csrf: String,
     teams: Vec<TeamCard>,
-    /// The match whose lineup was just saved.
-    saved: Option<MatchId>,
-    /// A lineup refused: the match, the words, and the seats as chosen.
-    refused: Option<LineupRefusal>,
+    /// What was just saved, in words.
+    saved: Option<&'static str>,
+    /// A form refused: which, the words, and what it held.
+    refused: Option<Refusal>,
 }
 
 impl TeamsPage {
     /// The seats a lineup form shows chosen: as sent when it was refused, else as set.
     fn chosen(&self, m: &Coming) -> [Option<PlayerId>; 2] {
         match &self.refused {
-            Some(r) if r.match_id == m.id => r.seats,
+            Some(r) if r.form == format!("lineup-{}", m.id) => r.seats,
             _ => m.seats,
         }
+    }
+
+    /// The refusal of form `kind` of match `id` (`lineup-3`), if that form was refused.
+    fn refusal(&self, kind: &str, id: &MatchId) -> Option<&Refusal> {
+        self.refused
+            .as_ref()
+            .filter(|r| r.form == format!("{kind}-{id}"))
+    }
+
+    /// The dispute categories and their words.
+    fn categories(&self) -> [(&'static str, &'static str); 4] {
+        [
+            ("scoring", "The scoring"),
+            ("eligibility", "A player's eligibility"),
+            ("sportsmanship", "Sportsmanship"),
+            ("result", "The result"),
+        ]
+    }
+
+    /// What a refused form held in field `i` (its text fields in order), else "".
+    fn kept(&self, kind: &str, id: &MatchId, i: usize) -> &str {
+        self.refusal(kind, id)
+            .and_then(|r| r.kept.get(i))
+            .map_or("", String::as_str)
     }
 
     /// Whether `seat` holds player `id` (a form's `selected`).
@@ -93,10 +123,29 @@ impl TeamsPage {
     }
 }
 
-struct LineupRefusal {
-    match_id: MatchId,
+struct Refusal {
+    /// The form's id: `lineup-3`, `default-3`, `move-3`, `dispute-3`.
+    form: String,
     message: String,
     seats: [Option<PlayerId>; 2],
+    /// The form's text fields as sent, in order.
+    kept: Vec<String>,
+}
+
+impl Refusal {
+    fn of(kind: &str, id: MatchId, e: ServiceError) -> Result<Refusal, PageError> {
+        let message = match e {
+            ServiceError::Invalid(e) => e.message,
+            ServiceError::Conflict { message, .. } => message,
+            other => return Err(other.into()),
+        };
+        Ok(Refusal {
+            form: format!("{kind}-{id}"),
+            message: capitalised(&message),
+            seats: [None, None],
+            kept: Vec::new(),
+        })
+    }
 }
 
 /// One team on the captain's page.
@@ -107,7 +156,18 @@ struct TeamCard {
     league: String,
     players: Vec<captains::TeamMate>,
     coming: Vec<Coming>,
-    results: Vec<String>,
+    results: Vec<Played>,
+    /// "A default is sent at least 24 hours before the match"; `None`: no defaults.
+    defaults: Option<String>,
+    asked: Vec<String>,
+}
+
+/// A finished match from the team's side.
+struct Played {
+    id: MatchId,
+    words: String,
+    /// Its result may still be disputed.
+    disputable: bool,
 }
 
 /// A match not yet played, from the team's side.
@@ -130,7 +190,11 @@ impl TeamCard {
                 Team::B
             };
             match m.status {
-                MatchStatus::Complete | MatchStatus::Forfeit => results.push(result_words(m, side)),
+                MatchStatus::Complete | MatchStatus::Forfeit => results.push(Played {
+                    id: m.id,
+                    words: result_words(m, side),
+                    disputable: team.disputable.contains(&m.id),
+                }),
                 MatchStatus::Cancelled => {}
                 _ => coming.push(Coming::of(m, side)),
             }
@@ -143,6 +207,12 @@ impl TeamCard {
             players: team.players,
             coming,
             results,
+            defaults: team.default_notice_hours.map(|h| match h {
+                0 => "until the match starts".to_string(),
+                1 => "at least 1 hour before the match".to_string(),
+                h => format!("at least {h} hours before the match"),
+            }),
+            asked: team.asked,
         }
     }
 }
@@ -181,7 +251,7 @@ impl Coming {
     }
 }
 
-/// "Won 320–250 v Kings", "Lost by forfeit v Kings".
+/// "Won 320–250 v Kings", "Lost by forfeit v Kings", "Lost by default v Kings".
 fn result_words(m: &MatchView, side: Team) -> String {
     let (own, theirs, opponent) = match side {
         Team::A => (&m.a, &m.b, &m.team_b.name),
@@ -196,6 +266,7 @@ fn result_words(m: &MatchView, side: Team) -> String {
         MatchStatus::Forfeit if m.forfeit == Some(crate::domain::ForfeitSide::Both) => {
             format!("Both teams forfeited v {opponent}")
         }
+        MatchStatus::Forfeit if m.result.is_some() => format!("{outcome} by default v {opponent}"),
         MatchStatus::Forfeit => format!("{outcome} by forfeit v {opponent}"),
         _ => format!("{outcome} {}–{} v {opponent}", own.score, theirs.score),
     }
@@ -203,7 +274,20 @@ fn result_words(m: &MatchView, side: Team) -> String {
 
 #[derive(Deserialize)]
 struct Shown {
-    saved: Option<MatchId>,
+    saved: Option<String>,
+}
+
+/// What a form saved, in words, from the page's `?saved=`.
+fn saved_words(saved: Option<&str>) -> Option<&'static str> {
+    Some(match saved? {
+        "lineup" => "Lineup saved. The supervisor still checks student ids at the table.",
+        "default" => "The match is a default: the other team and the supervisors are told.",
+        "move" => {
+            "Your request to move the match is with the coordinator: both teams hear the answer."
+        }
+        "dispute" => "Your dispute is with the coordinator: both captains hear the answer.",
+        _ => return None,
+    })
 }
 
 /// The captain's teams, or the form that asks for a link.
@@ -214,7 +298,10 @@ async fn captain_page(
     query: web::Query<Shown>,
 ) -> Result<HttpResponse, PageError> {
     match signed_in(&req, &state).await? {
-        Some(captain) => teams_page(&state, &captain, query.saved, None).await,
+        Some(captain) => {
+            let saved = saved_words(query.saved.as_deref());
+            teams_page(&state, &captain, saved, None).await
+        }
         None => SignInPage::new(&state).answer(StatusCode::OK),
     }
 }
@@ -229,8 +316,8 @@ async fn signed_in(req: &HttpRequest, state: &AppState) -> Result<Option<Captain
 async fn teams_page(
     state: &AppState,
     captain: &Captain,
-    saved: Option<MatchId>,
-    refused: Option<LineupRefusal>,
+    saved: Option<&'static str>,
+    refused: Option<Refusal>,
 ) -> Result<HttpResponse, PageError> {
     let teams = captains::teams(&state.db, captain).await?;
     let status = match refused {
@@ -340,13 +427,13 @@ async fn set_lineup(
         return Err(PageError(crate::web::error::AppError::NotFound));
     };
     let seats = [form.seat1, form.seat2].map(|s| s.trim().parse::<i64>().ok().map(PlayerId));
-    let refuse = |message: String| LineupRefusal {
-        match_id,
-        message,
-        seats,
-    };
     let [Some(seat1), Some(seat2)] = seats else {
-        let refused = refuse("Choose both players: seat 1 and seat 2.".into());
+        let refused = Refusal {
+            form: format!("lineup-{match_id}"),
+            message: "Choose both players: seat 1 and seat 2.".into(),
+            seats,
+            kept: Vec::new(),
+        };
         return teams_page(&state, &captain, None, Some(refused)).await;
     };
     let input = LineupInput {
@@ -356,16 +443,153 @@ async fn set_lineup(
         idempotency_key: None,
     };
     match lineups::captain_sets_lineup(&state.db, &captain, match_id, &input).await {
-        Ok(_) => Ok(see_other(&format!("/captain?saved={match_id}"))),
-        Err(ServiceError::Invalid(e)) => {
-            let refused = refuse(capitalised(&e.message));
+        Ok(_) => Ok(see_other("/captain?saved=lineup")),
+        Err(e) => {
+            let refused = Refusal {
+                seats,
+                ..Refusal::of("lineup", match_id, e)?
+            };
             teams_page(&state, &captain, None, Some(refused)).await
         }
-        Err(ServiceError::Conflict { message, .. }) => {
-            let refused = refuse(capitalised(&message));
-            teams_page(&state, &captain, None, Some(refused)).await
+    }
+}
+
+/// The match id a captain's form names; no such match otherwise (404).
+fn match_of(text: &str) -> Result<MatchId, PageError> {
+    text.trim()
+        .parse::<i64>()
+        .map(MatchId)
+        .map_err(|_| PageError(crate::web::error::AppError::NotFound))
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct DefaultForm {
+    csrf: String,
+    #[serde(rename = "match")]
+    match_id: String,
+    team: String,
+    reason: String,
+}
+
+/// "We can't play": the match ends as a default.
+#[post("/captain/default")]
+async fn default_match(
+    state: web::Data<AppState>,
+    CaptainSession(captain): CaptainSession,
+    body: web::Bytes,
+) -> Result<HttpResponse, PageError> {
+    let form: DefaultForm = form(&body);
+    check_csrf(&captain, &form.csrf)?;
+    let id = match_of(&form.match_id)?;
+    let input = DefaultInput {
+        team: form.team,
+        reason: form.reason.clone(),
+    };
+    let done = matches::default(&state.db, Defaulter::Captain(&captain), id, &input).await;
+    answered(
+        &state,
+        &captain,
+        done.map(|_| "default"),
+        ("default", id),
+        vec![form.reason],
+    )
+    .await
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct MoveForm {
+    csrf: String,
+    #[serde(rename = "match")]
+    match_id: String,
+    reason: String,
+    time1: String,
+    time2: String,
+    time3: String,
+}
+
+/// Asks the coordinator to move a coming match.
+#[post("/captain/reschedule")]
+async fn ask_to_move(
+    state: web::Data<AppState>,
+    CaptainSession(captain): CaptainSession,
+    body: web::Bytes,
+) -> Result<HttpResponse, PageError> {
+    let form: MoveForm = form(&body);
+    check_csrf(&captain, &form.csrf)?;
+    let id = match_of(&form.match_id)?;
+    let times = [&form.time1, &form.time2, &form.time3];
+    let input = NewRequest {
+        reason: form.reason.clone(),
+        proposals: times
+            .iter()
+            .map(|t| t.trim().to_string())
+            .filter(|t| !t.is_empty())
+            .collect(),
+    };
+    let done = requests::request(&state.db, &captain, id, &input).await;
+    let kept = vec![form.reason, form.time1, form.time2, form.time3];
+    answered(&state, &captain, done.map(|_| "move"), ("move", id), kept).await
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct DisputeForm {
+    csrf: String,
+    #[serde(rename = "match")]
+    match_id: String,
+    category: String,
+    reason: String,
+}
+
+/// Disputes a recorded result.
+#[post("/captain/dispute")]
+async fn dispute(
+    state: web::Data<AppState>,
+    CaptainSession(captain): CaptainSession,
+    body: web::Bytes,
+) -> Result<HttpResponse, PageError> {
+    let form: DisputeForm = form(&body);
+    check_csrf(&captain, &form.csrf)?;
+    let id = match_of(&form.match_id)?;
+    let input = NewDisputeInput {
+        category: form.category.clone(),
+        reason: form.reason.clone(),
+    };
+    let done = disputes::file(&state.db, &captain, id, &input).await;
+    let kept = vec![form.reason, form.category];
+    answered(
+        &state,
+        &captain,
+        done.map(|_| "dispute"),
+        ("dispute", id),
+        kept,
+    )
+    .await
+}
+
+/// Back to the page with what was saved, or the page again with the form's error by it and
+/// what it held.
+async fn answered<T>(
+    state: &AppState,
+    captain: &Captain,
+    done: Result<T, ServiceError>,
+    (kind, id): (&str, MatchId),
+    kept: Vec<String>,
+) -> Result<HttpResponse, PageError>
+where
+    T: Into<&'static str>,
+{
+    match done {
+        Ok(saved) => Ok(see_other(&format!("/captain?saved={}", saved.into()))),
+        Err(e) => {
+            let refused = Refusal {
+                kept,
+                ..Refusal::of(kind, id, e)?
+            };
+            teams_page(state, captain, None, Some(refused)).await
         }
-        Err(e) => Err(e.into()),
     }
 }
 
@@ -373,7 +597,11 @@ async fn set_lineup(
 fn capitalised(message: &str) -> String {
     let mut chars = message.chars();
     let first = chars.next().map(|c| c.to_uppercase().collect::<String>());
-    format!("{}{}.", first.unwrap_or_default(), chars.as_str().trim_end_matches('.'))
+    format!(
+        "{}{}.",
+        first.unwrap_or_default(),
+        chars.as_str().trim_end_matches('.')
+    )
 }
 
 fn check_csrf(captain: &Captain, sent: &str) -> Result<(), PageError> {

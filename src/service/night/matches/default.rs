@@ -73,7 +73,11 @@ pub async fn default(
     };
     check_not_begun(&m)?;
     let league = league_of(&mut tx, &m).await?;
-    check_notice(m.scheduled_at, league.settings.forfeit.default_notice_hours, db.clock().local_now())?;
+    check_notice(
+        m.scheduled_at,
+        league.settings.forfeit.default_notice_hours,
+        db.clock().local_now(),
+    )?;
     db_matches::set_defaulted(&mut tx, id).await?;
     let who = match team {
         Team::A => ForfeitSide::A,

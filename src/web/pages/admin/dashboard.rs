@@ -81,6 +81,8 @@ fn first_steps(leagues: usize, supervisors: usize) -> Vec<FirstStep> {
 #[derive(Template)]
 #[template(path = "admin/index.html")]
 struct DashboardPage {
+    /// Reschedule requests and disputes waiting for the coordinator.
+    waiting: usize,
     nav: Nav,
     first_steps: Vec<FirstStep>,
     leagues: Vec<(String, String)>,
@@ -142,9 +144,12 @@ pub(super) async fn dashboard(
         .into_iter()
         .map(|(status, n)| (status.as_str(), n))
         .collect();
+    let moves = crate::service::term::requests::list(&state.db, &who.user, Some("pending")).await?;
+    let open = crate::service::night::disputes::list(&state.db, &who.user, Some("open")).await?;
     private_page(
         StatusCode::OK,
         DashboardPage {
+            waiting: moves.len() + open.len(),
             nav: who.nav(),
             mail: state.mail.clone(),
             notices,

@@ -23,6 +23,7 @@ mod league_input;
 mod notices;
 mod players;
 pub mod playoffs;
+mod requests;
 mod schedule;
 mod schedule_edit;
 mod schedule_page;
@@ -56,6 +57,10 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .service(backup::backup)
         .service(audit::audit_page)
         .service(audit::audit_csv)
+        .service(requests::requests_page)
+        .service(requests::approve)
+        .service(requests::decline)
+        .service(requests::resolve)
         .service(notices::notices_page)
         .service(notices::resend)
         .service(notices::resend_failed)
