@@ -275,6 +275,26 @@ async fn a_lineup_refused_on_the_captains_page_keeps_the_choice_and_says_why() {
         "the choice kept: {page}"
     );
 
+    // "We can't play" without a reason: the form again, its error by it; with one, done.
+    let default = |reason: &'static str| {
+        let form = [
+            ("csrf", csrf.clone()),
+            ("match", id.clone()),
+            ("team", "a".to_string()),
+            ("reason", reason.to_string()),
+        ];
+        client.post(app.url("/captain/default")).form(&form).send()
+    };
+    let r = default(" ").await.expect("post");
+    assert_eq!(r.status(), 422);
+    let page = r.text().await.expect("page");
+    assert!(page.contains(&format!("id=\"default-{id}-error\"")), "{page}");
+    let r = default("Our players are away").await.expect("post");
+    assert_eq!(r.status(), 303);
+    let page = client.get(app.url("/captain?saved=default")).send().await.expect("page");
+    let page = page.text().await.expect("page");
+    assert!(page.contains("Lost by default v Team 2"), "{page}");
+
     // Signed out: the session is gone.
     let r = client
         .post(app.url("/captain/logout"))

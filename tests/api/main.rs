@@ -19,6 +19,7 @@ mod browser;
 mod browser_a11y;
 mod browser_bracket;
 mod browser_campus;
+mod browser_captain;
 mod browser_conduct;
 mod browser_first_week;
 mod browser_league;

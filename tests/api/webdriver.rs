@@ -78,6 +78,7 @@ pub const BROWSER_TESTS: &[&str] = &[
     "browser_league::the_second_supervisor_with_a_stale_page_gets_the_conflict_page",
     "browser_bracket::the_bracket_page_in_a_browser",
     "browser_first_week::a_coordinators_first_week_in_a_browser",
+    "browser_captain::a_captains_week_on_a_phone",
     "browser_campus::browser_a_supervisor_signs_in_at_the_campus_provider_and_lands_on_tonight",
     "browser_schedule::the_coordinator_moves_a_night_and_postpones_a_match",
     "browser_conduct::a_supervisor_checks_in_forfeits_and_rates_on_a_phone",

@@ -226,12 +226,12 @@ impl Coming {
         let when = m
             .scheduled_at
             .map_or_else(|| "no date set".to_string(), scheduled);
-        let mut words = format!("v {opponent}, {when}");
+        let mut words = format!("{when} · v {opponent}");
         if let Some(label) = &m.label {
-            words = format!("{label} {words}");
+            words = format!("{label} · {words}");
         }
         if let Some(table) = &m.table {
-            words.push_str(&format!(", {table}"));
+            words.push_str(&format!(" · {table}"));
         }
         if m.status != MatchStatus::Scheduled {
             words.push_str(&format!(" ({})", m.status.words()));

@@ -90,6 +90,18 @@ impl RequestsPage {
         format!("{action}-{id}")
     }
 
+    /// What was just done, in words.
+    fn done_words(&self) -> Option<&'static str> {
+        Some(match self.done.as_deref()? {
+            "approved" => {
+                "The request was approved: the match moved, and both teams are told by email. \
+                 The league's schedule page lists any clash the new time makes."
+            }
+            "declined" => "The request was declined; both teams are told by email.",
+            _ => "The dispute was resolved; both captains are told by email.",
+        })
+    }
+
     /// A proposal in words: "Wed 11 Nov 2026, 19:00".
     fn when(&self, proposal: &str) -> String {
         crate::domain::LocalTime::parse(proposal).map_or_else(|_| proposal.to_string(), scheduled)
