@@ -288,10 +288,17 @@ async fn a_lineup_refused_on_the_captains_page_keeps_the_choice_and_says_why() {
     let r = default(" ").await.expect("post");
     assert_eq!(r.status(), 422);
     let page = r.text().await.expect("page");
-    assert!(page.contains(&format!("id=\"default-{id}-error\"")), "{page}");
+    assert!(
+        page.contains(&format!("id=\"default-{id}-error\"")),
+        "{page}"
+    );
     let r = default("Our players are away").await.expect("post");
     assert_eq!(r.status(), 303);
-    let page = client.get(app.url("/captain?saved=default")).send().await.expect("page");
+    let page = client
+        .get(app.url("/captain?saved=default"))
+        .send()
+        .await
+        .expect("page");
     let page = page.text().await.expect("page");
     assert!(page.contains("Lost by default v Team 2"), "{page}");
 
