@@ -19,6 +19,9 @@
 //! - `league/race/40_teams_3_nights`: `race::race` for every team of a 40-team league with 10
 //!   of its 13 round-robin nights played (results by team strength) and 3 nights (60
 //!   matches) left, 8 places, no draws: the standings page's "are we in?" for all 40.
+//! - `league/race/40_teams_8_left_bounded`: the bound of a public standings read at its
+//!   edge: the same league with 8 nights (160 matches) left, the most the page races, under
+//!   `race_within`'s 2,000 max-flows; first, 20 seeds each timed once, and the slowest kept.
 //!
 //! Results and coins come from a small deterministic PRNG, so every run does the same work;
 //! the generators are not timed. Run with `cargo bench --bench league`.
@@ -33,7 +36,7 @@ use criterion::{
 use spades_im::league::bracket::{
     BracketState, GrandFinal, MAX_TEAMS, double_elimination, seed_teams, single_elimination,
 };
-use spades_im::league::race::{RaceTeam, race};
+use spades_im::league::race::{RaceTeam, race, race_within};
 use spades_im::league::schedule::round_robin;
 use spades_im::league::standings::{
     Outcome, Result as MatchResult, Side, Standing, TeamEntry, Tiebreak, standings,
@@ -328,6 +331,11 @@ fn bench_playout(c: &mut Criterion) {
 /// A 40-team league after 10 of 13 nights (round robin rounds 1–13 of 39), 3 nights left:
 /// each team's record (half-points, played) and the 60 matches to play.
 fn race_field(seed: u64) -> (Vec<RaceTeam>, Vec<(usize, usize)>) {
+    race_field_left(seed, 3)
+}
+
+/// As [`race_field`], with the last `left` of the 13 nights still to play.
+fn race_field_left(seed: u64, left_nights: usize) -> (Vec<RaceTeam>, Vec<(usize, usize)>) {
     let n = 40;
     let mut rng = Rng(seed);
     let strength: Vec<u64> = (0..n).map(|_| rng.below(100)).collect();
@@ -340,7 +348,7 @@ fn race_field(seed: u64) -> (Vec<RaceTeam>, Vec<(usize, usize)>) {
     ];
     let mut left = Vec::new();
     for p in round_robin(n).into_iter().filter(|p| p.round <= 13) {
-        if p.round > 10 {
+        if p.round > 13 - left_nights {
             left.push((p.a, p.b));
             continue;
         }
@@ -367,6 +375,31 @@ fn bench_race(c: &mut Criterion) {
     let mut group = c.benchmark_group("league/race");
     group.bench_function("40_teams_3_nights", |b| {
         b.iter(|| race(black_box(&teams), black_box(&left), 8, false))
+    });
+    // The bound's edge: 8 nights left, 2,000 flows (service::views::standings).
+    let mut slowest = (0, Duration::ZERO, false);
+    for seed in 1..=20 {
+        let (teams, left) = race_field_left(seed, 8);
+        let started = std::time::Instant::now();
+        let settled = race_within(&teams, &left, 8, false, 2_000).is_some();
+        let took = started.elapsed();
+        if took > slowest.1 {
+            slowest = (seed, took, settled);
+        }
+    }
+    eprintln!(
+        "race within 2,000 flows, 40 teams, 160 matches left, 20 seeds: slowest seed {} took {:?} ({})",
+        slowest.0,
+        slowest.1,
+        if slowest.2 {
+            "settled"
+        } else {
+            "given up: no race shown"
+        }
+    );
+    let (teams, left) = race_field_left(slowest.0, 8);
+    group.bench_function("40_teams_8_left_bounded", |b| {
+        b.iter(|| race_within(black_box(&teams), black_box(&left), 8, false, 2_000))
     });
     group.finish();
 }

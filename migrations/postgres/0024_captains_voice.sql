@@ -57,3 +57,10 @@ CREATE TABLE disputes (
     resolved_at  TEXT COLLATE "C"
 );
 CREATE INDEX disputes_status ON disputes (status, id);
+
+-- A past season's requests are read-only, as its matches are (migration 0012).
+CREATE TRIGGER archived_reschedule_requests BEFORE INSERT OR UPDATE ON reschedule_requests
+    FOR EACH ROW EXECUTE FUNCTION refuse_archived_write('match_id', 'matches');
+
+CREATE TRIGGER archived_disputes BEFORE INSERT OR UPDATE ON disputes
+    FOR EACH ROW EXECUTE FUNCTION refuse_archived_write('match_id', 'matches');

@@ -64,3 +64,29 @@ CREATE TABLE disputes (
     resolved_at  TEXT
 ) STRICT;
 CREATE INDEX disputes_status ON disputes (status, id);
+
+-- A past season's requests are read-only, as its matches are (migration 0024).
+CREATE TRIGGER archived_reschedule_requests_insert BEFORE INSERT ON reschedule_requests
+    WHEN (SELECT archived FROM leagues WHERE id = (SELECT league_id FROM matches WHERE id = NEW.match_id)) = 1
+BEGIN
+    SELECT RAISE(ABORT, 'league_archived');
+END;
+
+CREATE TRIGGER archived_reschedule_requests_update BEFORE UPDATE ON reschedule_requests
+    WHEN (SELECT archived FROM leagues WHERE id = (SELECT league_id FROM matches WHERE id = OLD.match_id)) = 1
+BEGIN
+    SELECT RAISE(ABORT, 'league_archived');
+END;
+
+-- A past season's requests are read-only, as its matches are (migration 0024).
+CREATE TRIGGER archived_disputes_insert BEFORE INSERT ON disputes
+    WHEN (SELECT archived FROM leagues WHERE id = (SELECT league_id FROM matches WHERE id = NEW.match_id)) = 1
+BEGIN
+    SELECT RAISE(ABORT, 'league_archived');
+END;
+
+CREATE TRIGGER archived_disputes_update BEFORE UPDATE ON disputes
+    WHEN (SELECT archived FROM leagues WHERE id = (SELECT league_id FROM matches WHERE id = OLD.match_id)) = 1
+BEGIN
+    SELECT RAISE(ABORT, 'league_archived');
+END;

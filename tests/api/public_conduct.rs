@@ -263,6 +263,8 @@ async fn the_rules_page_gives_the_season_rules_in_words() {
     assert!(section.starts_with("Season rules"), "{section}");
     for line in [
         "A team not at the table 10 minutes after the match time may be forfeited.",
+        "A team that cannot play tells the office at least 24 hours before the match (a default): it loses the match, but it is not a forfeit.",
+        "A captain may dispute a recorded result within 24 hours of the match's end.",
         "A team is dropped from the league at its 3rd forfeit: its remaining matches are cancelled, its results stay.",
         "The supervisor rates each team's sportsmanship after every match, from 1 to 5. A team that forfeits is rated 1. Every match must be rated.",
         "To enter the playoffs a team needs a sportsmanship average of at least 3.0 and no more than 1 forfeit.",
@@ -275,7 +277,7 @@ async fn the_rules_page_gives_the_season_rules_in_words() {
             .unwrap()
             .matches("<li>")
             .count(),
-        5,
+        7,
         "a line each"
     );
 

@@ -23,6 +23,9 @@ const NOT_LEAGUE_WRITES: &[(&str, &str)] = &[
     ("post", "/api/v1/leagues/{slug}/unarchive"),
     ("post", "/api/v1/leagues/{slug}/clone"),
     ("post", "/api/v1/leagues/import"),
+    // A captain's: a captain of an archived league has no session (401 before any write).
+    ("post", "/api/v1/matches/{id}/reschedule-requests"),
+    ("post", "/api/v1/matches/{id}/disputes"),
 ];
 
 /// A league under timed partnership rules with a sportsmanship scale, playoffs and final to
@@ -165,10 +168,22 @@ async fn an_archived_league_refuses_every_write_of_the_api_and_writes_nothing() 
     .await;
     assert_eq!(quiet["archived"], true);
     // `past` archived with its match still in progress (the API refuses to), so that every
-    // write, hand entry included, has an object it would otherwise succeed on.
+    // write, hand entry included, has an object it would otherwise succeed on; with a
+    // captain's reschedule request and dispute from before (ids 1), for the coordinator to
+    // answer.
     {
         let mut tx = app.db.write().await.unwrap();
         let conn: &mut spades_im::db::Conn = &mut tx;
+        spades_im::on_store!(conn, execute sqlx::query(
+            "INSERT INTO reschedule_requests (match_id, team_id, captain, reason, proposals, created_at)
+             VALUES ($1, $2, 'Kim, captain of A', 'exam', '[\"2027-02-01T19:00\"]', '2026-11-01T00:00:00Z')"
+        ).bind(w).bind(teams[0]))
+        .unwrap();
+        spades_im::on_store!(conn, execute sqlx::query(
+            "INSERT INTO disputes (match_id, team_id, captain, category, reason, created_at)
+             VALUES ($1, $2, 'Kim, captain of A', 'result', 'late', '2026-11-01T00:00:00Z')"
+        ).bind(w).bind(teams[0]))
+        .unwrap();
         spades_im::on_store!(conn, execute sqlx::query(
             "UPDATE leagues SET archived = TRUE WHERE slug = 'past'"
         ))
@@ -246,6 +261,26 @@ async fn an_archived_league_refuses_every_write_of_the_api_and_writes_nothing() 
             json!({"table": "T7", "expected_version": v(&waiting)}),
         ),
         ("post", format!("/api/v1/matches/{w}/start"), json!({})),
+        (
+            "post",
+            format!("/api/v1/matches/{w}/default"),
+            json!({"team": "a", "reason": "sick"}),
+        ),
+        (
+            "post",
+            "/api/v1/reschedule-requests/1/approve".into(),
+            json!({"scheduled_at": "2027-02-01T19:00"}),
+        ),
+        (
+            "post",
+            "/api/v1/reschedule-requests/1/decline".into(),
+            json!({"reason": "no"}),
+        ),
+        (
+            "post",
+            "/api/v1/disputes/1/resolve".into(),
+            json!({"note": "stands"}),
+        ),
         // Hand entry as the console's outbox replays it: batched, with an idempotency key.
         (
             "post",

@@ -66,7 +66,7 @@ async fn own_teams(
     responses(
         (status = 200, description = "the match, `\"result\": \"default\"`", body = crate::service::night::match_view::MatchView),
         NoSuchMatch,
-        (status = 409, description = "too late (`too_late_to_default`), the league takes no defaults (`defaults_off`), the match under way (`match_started`) or over (`match_closed`)", body = ErrorBody),
+        (status = 409, description = "too late (`too_late_to_default`), the league takes no defaults (`defaults_off`), the match under way (`match_started`) or over (`match_closed`), or a past season's (`league_archived`)", body = ErrorBody),
         (status = 422, description = "the team is not `a` or `b`, or no reason", body = ErrorBody),
         BodyRefused,
         (status = 401, description = "neither a captain's session nor an account", body = ErrorBody),
@@ -181,7 +181,7 @@ pub(crate) struct Approved {
     responses(
         (status = 200, description = "the request, approved, and the match moved", body = Approved),
         (status = 404, description = "no such request", body = ErrorBody),
-        (status = 409, description = "already decided (`already_decided`), or the match has started (`match_started`)", body = ErrorBody),
+        (status = 409, description = "already decided (`already_decided`), the match has started (`match_started`), or a past season's (`league_archived`)", body = ErrorBody),
         (status = 422, description = "a time that is not one", body = ErrorBody),
         BodyRefused,
         Unauthenticated,
@@ -212,7 +212,7 @@ async fn approve_request(
     responses(
         (status = 200, description = "the request, declined", body = RescheduleRequest),
         (status = 404, description = "no such request", body = ErrorBody),
-        (status = 409, description = "already decided (`already_decided`)", body = ErrorBody),
+        (status = 409, description = "already decided (`already_decided`), or a past season's (`league_archived`)", body = ErrorBody),
         (status = 422, description = "no reason", body = ErrorBody),
         BodyRefused,
         Unauthenticated,
@@ -301,7 +301,7 @@ async fn dispute_queue(
     responses(
         (status = 200, description = "the dispute, resolved", body = Dispute),
         (status = 404, description = "no such dispute", body = ErrorBody),
-        (status = 409, description = "already resolved (`already_decided`)", body = ErrorBody),
+        (status = 409, description = "already resolved (`already_decided`), or a past season's (`league_archived`)", body = ErrorBody),
         (status = 422, description = "no note", body = ErrorBody),
         BodyRefused,
         Unauthenticated,

@@ -3,8 +3,8 @@
 //! matches with a lineup form for each, and the results. The link opens the session at
 //! `/captain/auth/{token}`.
 //!
-//! Asking for a link answers the same page whatever the address, and at the same speed: the
-//! message is sent after the answer.
+//! Asking for a link answers the same page whatever the address; the message is sent after
+//! the answer, so the relay's time does not tell whether the address is a captain's.
 
 use actix_web::cookie::{Cookie, SameSite, time::Duration as CookieDuration};
 use actix_web::http::StatusCode;
@@ -347,7 +347,7 @@ async fn ask_link(state: web::Data<AppState>, body: web::Bytes) -> Result<HttpRe
     if let Some((token, email)) = captains::new_link(&state.db, &form.email).await?
         && let Some(mailer) = state.mailer.clone()
     {
-        // After the answer: the time the page takes says nothing about the address.
+        // After the answer: the relay's time does not show in the page's.
         actix_web::rt::spawn(async move {
             let sent = mailer.send_captain_link(&email, &token, captains::LINK_MINUTES);
             if let Err(why) = sent.await {

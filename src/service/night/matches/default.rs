@@ -71,8 +71,11 @@ pub async fn default(
             Some(captains::in_audit(&team))
         }
     };
-    check_not_begun(&m)?;
     let league = league_of(&mut tx, &m).await?;
+    if league.row.archived {
+        return Err(ServiceError::league_archived());
+    }
+    check_not_begun(&m)?;
     check_notice(
         m.scheduled_at,
         league.settings.forfeit.default_notice_hours,
