@@ -468,6 +468,130 @@ impl Flow {
     }
 }
 
+/// The race when each division's winner takes a place before the rest
+/// (`settings.playoffs.division_winners_first`): the places are the winner of each division
+/// (its best team) and then the best of the others. `divisions` gives each team's division
+/// (`None`: none; such a team is never a winner). Exact by trying every result of the
+/// remaining matches, so only while they have at most `most_outcomes` results together;
+/// `None` past that, or when there are as many divisions as places or more.
+pub fn race_by_division(
+    teams: &[RaceTeam],
+    divisions: &[Option<usize>],
+    remaining: &[(usize, usize)],
+    spots: usize,
+    draws: bool,
+    most_outcomes: u64,
+) -> Option<Vec<Race>> {
+    let kinds: u64 = if draws { 3 } else { 2 };
+    let outcomes = u32::try_from(remaining.len())
+        .ok()
+        .and_then(|n| kinds.checked_pow(n))
+        .filter(|&o| o <= most_outcomes)?;
+    let mut named: Vec<usize> = divisions.iter().flatten().copied().collect();
+    named.sort_unstable();
+    named.dedup();
+    let pool = spots.checked_sub(named.len()).filter(|&p| p > 0)?;
+    let field = Field::new(teams, remaining, draws, u64::MAX);
+    let n = teams.len();
+    // For each team and number of its own wins: in (ties against it) in every outcome
+    // with at least those wins; and out (ties for it) in every outcome where it wins all.
+    let mut sure = vec![vec![true; field.left.iter().max().map_or(1, |&m| m as usize + 1)]; n];
+    let mut out = vec![true; n];
+    for code in 0..outcomes {
+        let (extra, wins) = outcome(remaining, n, code, kinds);
+        let pct: Vec<Pct> = (0..n).map(|i| field.final_pct(i, extra[i])).collect();
+        for i in 0..n {
+            if !in_places(i, &pct, divisions, pool, true) {
+                sure[i][..=wins[i] as usize].fill(false);
+            }
+            if wins[i] == field.left[i] && in_places(i, &pct, divisions, pool, false) {
+                out[i] = false;
+            }
+        }
+    }
+    Some(
+        (0..n)
+            .map(|i| {
+                let wins_needed = (0..=field.left[i]).find(|&w| sure[i][w as usize]);
+                let status = match (wins_needed, out[i]) {
+                    (Some(0), _) => RaceStatus::Clinched,
+                    (_, true) => RaceStatus::Eliminated,
+                    _ => RaceStatus::Alive,
+                };
+                Race {
+                    status,
+                    games_left: field.left[i],
+                    wins_needed,
+                }
+            })
+            .collect(),
+    )
+}
+
+/// Outcome number `code` of the `remaining` matches (`kinds` results each: a win for the
+/// first team, for the second, a draw): each team's extra half-points and wins.
+fn outcome(remaining: &[(usize, usize)], n: usize, code: u64, kinds: u64) -> (Vec<u64>, Vec<u32>) {
+    let (mut extra, mut wins) = (vec![0u64; n], vec![0u32; n]);
+    let mut c = code;
+    for &(a, b) in remaining {
+        match c % kinds {
+            0 => {
+                extra[a] += 2;
+                wins[a] += 1;
+            }
+            1 => {
+                extra[b] += 2;
+                wins[b] += 1;
+            }
+            _ => {
+                extra[a] += 1;
+                extra[b] += 1;
+            }
+        }
+        c /= kinds;
+    }
+    (extra, wins)
+}
+
+/// Whether team `i` takes a place with these final win percentages: its division's winner
+/// (no rival above it), or among the best `pool` of the teams that are no division's winner.
+/// `ties_against`: a level team counts as above it (for "clinched"), else as below.
+fn in_places(
+    i: usize,
+    pct: &[Pct],
+    divisions: &[Option<usize>],
+    pool: usize,
+    ties_against: bool,
+) -> bool {
+    let above = |j: usize| {
+        j != i
+            && match ties_against {
+                true => pct[j].cmp(pct[i]).is_ge(),
+                false => pct[j].cmp(pct[i]).is_gt(),
+            }
+    };
+    let own = divisions[i];
+    if own.is_some() && !(0..pct.len()).any(|j| divisions[j] == own && above(j)) {
+        return true;
+    }
+    // Every team above it, less each division's winner, who is above it whenever any team
+    // of that division is (a team without a division is no winner).
+    let mut ahead = (0..pct.len())
+        .filter(|&j| above(j) && divisions[j].is_none())
+        .count();
+    let mut seen: Vec<usize> = Vec::new();
+    for j in (0..pct.len()).filter(|&j| above(j)) {
+        if let Some(d) = divisions[j] {
+            if seen.contains(&d) {
+                ahead += 1;
+            } else {
+                seen.push(d);
+            }
+        }
+    }
+    ahead < pool
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -651,5 +775,124 @@ mod tests {
         assert_eq!(r[0].status, RaceStatus::Alive);
         assert_eq!(r[0].wins_needed, Some(2), "{r:?}");
         assert_eq!(r[3].status, RaceStatus::Alive, "3 wins would tie at 3–3");
+    }
+
+    /// Without divisions the division race is the race: every place is an overall one (the
+    /// max-flow answer checked against the division race's every outcome).
+    #[test]
+    fn without_divisions_the_division_race_is_the_race() {
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        for case in 0..1500 {
+            let (teams, remaining, spots, draws) = league(&mut rng);
+            let none = vec![None; teams.len()];
+            let by_division = race_by_division(&teams, &none, &remaining, spots, draws, u64::MAX);
+            assert_eq!(
+                by_division,
+                Some(race(&teams, &remaining, spots, draws)),
+                "case {case}: {teams:?}, left {remaining:?}, {spots} places"
+            );
+        }
+    }
+
+    fn team(half_points: u32, played: u32) -> RaceTeam {
+        RaceTeam {
+            half_points,
+            played,
+        }
+    }
+
+    /// A division title is a place: the leader of a weak division is in though four teams
+    /// are above it overall.
+    #[test]
+    fn a_division_title_is_a_place() {
+        // Division 0: 3–0, 2–1, 2–1; division 1: 1–2, 0–3, 0–3. Three places: the two
+        // winners and one more.
+        let teams = [
+            team(6, 3),
+            team(4, 3),
+            team(4, 3),
+            team(2, 3),
+            team(0, 3),
+            team(0, 3),
+        ];
+        let divisions = [Some(0), Some(0), Some(0), Some(1), Some(1), Some(1)];
+        let r = race_by_division(&teams, &divisions, &[], 3, false, 1).unwrap();
+        let statuses: Vec<&str> = r.iter().map(|r| r.status.as_str()).collect();
+        assert_eq!(
+            statuses,
+            [
+                "clinched",
+                "alive",
+                "alive",
+                "clinched",
+                "eliminated",
+                "eliminated"
+            ]
+        );
+        assert_eq!(
+            race(&teams, &[], 3, false)[3].status,
+            RaceStatus::Eliminated
+        );
+        // One match left in division 1: its leader must win it to be sure.
+        let r = race_by_division(&teams, &divisions, &[(3, 4)], 3, false, 2).unwrap();
+        assert_eq!(
+            (r[3].status, r[3].wins_needed),
+            (RaceStatus::Alive, Some(1))
+        );
+        // More results than allowed, or no place beyond the titles: no answer.
+        assert_eq!(
+            race_by_division(&teams, &divisions, &[(3, 4)], 3, false, 1),
+            None
+        );
+        assert_eq!(race_by_division(&teams, &divisions, &[], 2, false, 1), None);
+    }
+
+    /// With every match played and no two teams level, "clinched" is exactly the playoff
+    /// seeding's own choice (`divisions::division_winners_first`).
+    #[test]
+    fn a_finished_season_is_clinched_as_the_seeding_takes_it() {
+        use crate::domain::{DivisionId, TeamId};
+        let mut rng = Rng(0x1234_5678_9abc_def1);
+        for case in 0..500 {
+            let n = 3 + rng.below(8) as usize;
+            let mut points: Vec<u32> = (0..n as u32).map(|i| 2 * i).collect();
+            for i in (1..n).rev() {
+                points.swap(i, rng.below(i as u64 + 1) as usize);
+            }
+            let teams: Vec<RaceTeam> = points.iter().map(|&p| team(p, 2 * n as u32)).collect();
+            let divisions: Vec<Option<usize>> = (0..n)
+                .map(|_| match rng.below(4) {
+                    0 => None,
+                    d => Some(d as usize),
+                })
+                .collect();
+            let named = {
+                let mut d: Vec<usize> = divisions.iter().flatten().copied().collect();
+                d.sort_unstable();
+                d.dedup();
+                d.len()
+            };
+            if named >= n {
+                continue;
+            }
+            let spots = named + 1 + rng.below((n - named) as u64) as usize;
+            let Some(r) = race_by_division(&teams, &divisions, &[], spots, false, 1) else {
+                continue;
+            };
+            let mut overall: Vec<usize> = (0..n).collect();
+            overall.sort_by_key(|&i| std::cmp::Reverse(points[i]));
+            let ordered: Vec<(TeamId, Option<DivisionId>)> = overall
+                .iter()
+                .map(|&i| (TeamId(i as i64), divisions[i].map(|d| DivisionId(d as i64))))
+                .collect();
+            let seeds = crate::league::divisions::division_winners_first(&ordered, spots).seeds;
+            for (i, race) in r.iter().enumerate() {
+                assert_eq!(
+                    race.status == RaceStatus::Clinched,
+                    seeds.contains(&TeamId(i as i64)),
+                    "case {case}: team {i} of {teams:?} {divisions:?}, {spots} places"
+                );
+            }
+        }
     }
 }

@@ -146,11 +146,17 @@ pub struct PlayoffPlaces {
     #[serde(default)]
     #[schema(minimum = 2, maximum = 64)]
     pub teams: Option<u32>,
+    /// Each division's winner takes a place (and a top seed) before the rest: the race
+    /// counts a division title as a place, and the bracket's seeding is
+    /// `division_winners_first` unless its request says otherwise. Default false.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    #[schema(value_type = Option<bool>)]
+    pub division_winners_first: bool,
 }
 
 impl PlayoffPlaces {
     fn is_unset(&self) -> bool {
-        self.teams.is_none()
+        self.teams.is_none() && !self.division_winners_first
     }
 }
 
@@ -600,7 +606,7 @@ const FIELDS: &[(&str, &[&str])] = &[
         ],
     ),
     ("lineups", &["required"]),
-    ("playoffs", &["teams"]),
+    ("playoffs", &["teams", "division_winners_first"]),
     ("disputes", &["hours"]),
     ("blackouts", &[]),
     ("venue", &[]),
@@ -692,7 +698,7 @@ mod tests {
                 "sportsmanship": {"forfeit_rating": 1},
                 "eligibility": {"min_sportsmanship": 3.0, "max_forfeits": 1, "min_win_pct": 0.5,
                                 "min_matches_played": 2},
-                "playoffs": {"teams": 8},
+                "playoffs": {"teams": 8, "division_winners_first": true},
                 "blackouts": ["2027-01-01"],
                 "venue": "Rec Center"
             }))

@@ -117,3 +117,101 @@ async fn the_standings_say_who_is_in_who_is_out_and_what_it_takes() {
     let (_, _, page) = anonymous_get(&app, &format!("/leagues/race/teams/{}", t[3])).await;
     assert!(page.contains("Out of the playoff race"), "{page}");
 }
+
+/// With `division_winners_first`, a division title is a place: the leader of the weaker
+/// division is in though two teams of the other division are above it overall.
+#[actix_web::test]
+async fn a_division_title_counts_as_a_place_when_division_winners_go_first() {
+    let app = spawn_app().await;
+    let admin = app.api_user("coord", Role::Admin).await;
+    let t = app.league(&admin, "divs", json!("classic"), 6).await;
+    for (name, teams) in [("North", &t[..3]), ("South", &t[3..])] {
+        let r = admin
+            .post("/api/v1/leagues/divs/divisions", &json!({"name": name}))
+            .await;
+        let d = json_with_status(r, 201, "a division").await["id"].clone();
+        for team in teams {
+            let r = admin
+                .patch(&format!("/api/v1/teams/{team}"), &json!({"division": d}))
+                .await;
+            json_with_status(r, 200, "its division").await;
+        }
+    }
+    // North: team 1 4–0, team 2 4–1, team 3 2–2; South: team 4 1–2 (its leader), teams 5
+    // and 6 0–3. Nothing left to play.
+    for (winner, loser) in [
+        (0, 1),
+        (0, 2),
+        (0, 3),
+        (0, 4),
+        (1, 2),
+        (1, 3),
+        (1, 4),
+        (1, 5),
+        (2, 4),
+        (2, 5),
+        (3, 5),
+    ] {
+        let m = admin.add_match("divs", t[winner], t[loser], "T1").await;
+        forfeit(&admin, &m, t[loser]).await;
+    }
+    let r = admin
+        .patch(
+            "/api/v1/leagues/divs",
+            &json!({"settings": {"playoffs": {"teams": 3}}}),
+        )
+        .await;
+    json_with_status(r, 200, "three places").await;
+    let standings: Value = app
+        .get("/api/v1/leagues/divs/standings")
+        .await
+        .json()
+        .await
+        .unwrap();
+    // Overall, the top three are North's: team 3 in, South's leader out.
+    assert_eq!(
+        row(&standings, t[2])["race"]["status"],
+        "clinched",
+        "{standings}"
+    );
+    assert_eq!(
+        row(&standings, t[3])["race"]["status"],
+        "eliminated",
+        "{standings}"
+    );
+    let r = admin
+        .patch(
+            "/api/v1/leagues/divs",
+            &json!({"settings": {"playoffs": {"teams": 3, "division_winners_first": true}}}),
+        )
+        .await;
+    let league = json_with_status(r, 200, "division winners first").await;
+    assert_eq!(
+        league["settings"]["playoffs"]["division_winners_first"],
+        true
+    );
+    let standings: Value = app
+        .get("/api/v1/leagues/divs/standings")
+        .await
+        .json()
+        .await
+        .unwrap();
+    let statuses: Vec<Value> = t
+        .iter()
+        .map(|&id| row(&standings, id)["race"]["status"].clone())
+        .collect();
+    // North's winner (1) and South's (4) are in; the one place left goes to team 2, and
+    // team 3 is out.
+    assert_eq!(
+        statuses,
+        [
+            json!("clinched"),
+            json!("clinched"),
+            json!("eliminated"),
+            json!("clinched"),
+            json!("eliminated"),
+            json!("eliminated")
+        ],
+        "{standings}"
+    );
+}

@@ -41,9 +41,9 @@ pub struct PlayoffsInput {
     /// `require_all_played` (audited); otherwise that is a 409 `season_unfinished`.
     #[serde(default)]
     pub force: Option<bool>,
-    /// `overall` (default): seeds in overall standings order. `division_winners_first`:
-    /// each division's winner first (in their overall order), then everyone else in overall
-    /// order.
+    /// `overall`: seeds in overall standings order. `division_winners_first`: each
+    /// division's winner first (in their overall order), then everyone else in overall
+    /// order. Absent: the league's `settings.playoffs.division_winners_first` says which.
     #[serde(default)]
     pub seeding: Option<String>,
 }
@@ -56,8 +56,14 @@ enum Seeding {
 }
 
 impl Seeding {
-    fn of(input: &PlayoffsInput) -> Result<Seeding, ServiceError> {
+    fn of(
+        input: &PlayoffsInput,
+        league: &crate::service::term::leagues::League,
+    ) -> Result<Seeding, ServiceError> {
         match input.seeding.as_deref().map(str::trim) {
+            None if league.settings.playoffs.division_winners_first => {
+                Ok(Seeding::DivisionWinnersFirst)
+            }
             None | Some("overall") => Ok(Seeding::Overall),
             Some("division_winners_first") => Ok(Seeding::DivisionWinnersFirst),
             Some(other) => Err(ServiceError::invalid(
@@ -111,7 +117,7 @@ async fn plan(
             ),
         ));
     }
-    let (seeds, seeding_words) = match Seeding::of(input)? {
+    let (seeds, seeding_words) = match Seeding::of(input, league)? {
         Seeding::Overall => {
             let seeds = bracket::seed_teams(&table, Some(wanted))
                 .into_iter()

@@ -10,7 +10,7 @@ use crate::db::Db;
 use crate::db::leagues::{self as db_leagues, RecordRow, VersusRow};
 use crate::db::matches::{self as db_matches};
 use crate::domain::{MatchStatus, TeamId};
-use crate::league::race::{Race, RaceStatus, RaceTeam, race_within};
+use crate::league::race::{Race, RaceStatus, RaceTeam, race_by_division, race_within};
 use crate::league::standings::{
     self, HeadToHead, LevelRecords, Outcome, Ratings, Side, Standing, TeamEntry, Versus,
 };
@@ -191,7 +191,7 @@ pub async fn table(db: &Db, slug: &Slug) -> Result<StandingsTable, ServiceError>
         crate::service::term::divisions::Divisions::of_league(&mut conn, league.row.id).await?;
     let placed = divisions.placed(&rows);
     let races = match league.settings.playoffs.teams {
-        Some(places) => races(&mut conn, &league, &rows, places).await?,
+        Some(places) => races(&mut conn, &league, &rows, &placed, places).await?,
         None => None,
     };
     Ok(StandingsTable {
@@ -210,13 +210,20 @@ const RACE_FLOWS: u64 = 2_000;
 /// left take 0.35 ms; a whole season left can take minutes).
 const RACE_GAMES_LEFT: usize = 8;
 
+/// Under division seeding the race tries every result left: at most this many together (12
+/// matches without draws, 7 with), about 10 ms for 40 teams.
+const DIVISION_RACE_OUTCOMES: u64 = 4_096;
+
 /// Each row's place in the race for the playoffs' `places`, over the regular-season
 /// matches not yet played (postponed ones too; a cancelled one is not played). A withdrawn
-/// team is out, and its matches are not in the race.
+/// team is out, and its matches are not in the race. Where the league seeds each
+/// division's winner first (`settings.playoffs.division_winners_first`), a division title
+/// is a place (`placed`: each row's division).
 pub async fn races(
     conn: &mut Conn,
     league: &League,
     rows: &[Standing],
+    placed: &[crate::service::term::divisions::Placed],
     places: u32,
 ) -> Result<Option<Vec<Race>>, ServiceError> {
     let withdrawn: std::collections::HashSet<TeamId> = db_leagues::teams(conn, league.row.id)
@@ -228,6 +235,12 @@ pub async fn races(
     let in_race: Vec<&Standing> = rows
         .iter()
         .filter(|s| !withdrawn.contains(&s.team_id))
+        .collect();
+    let divisions: Vec<Option<usize>> = rows
+        .iter()
+        .zip(placed)
+        .filter(|(s, _)| !withdrawn.contains(&s.team_id))
+        .map(|(_, p)| p.division.map(|d| d.0 as usize))
         .collect();
     let index = |id: TeamId| in_race.iter().position(|s| s.team_id == id);
     let remaining: Vec<(usize, usize)> = db_matches::of_league(conn, league.row.id)
@@ -255,7 +268,20 @@ pub async fn races(
     }
     // A bound on the work of a public read: early in a long season the race is given up
     // (no row carries it) until the remaining matches make it quick to settle.
-    let Some(raced) = race_within(&teams, &remaining, spots, draws, RACE_FLOWS) else {
+    let by_division =
+        league.settings.playoffs.division_winners_first && divisions.iter().any(Option::is_some);
+    let raced = match by_division {
+        true => race_by_division(
+            &teams,
+            &divisions,
+            &remaining,
+            spots,
+            draws,
+            DIVISION_RACE_OUTCOMES,
+        ),
+        false => race_within(&teams, &remaining, spots, draws, RACE_FLOWS),
+    };
+    let Some(raced) = raced else {
         return Ok(None);
     };
     let mut raced = raced.into_iter();

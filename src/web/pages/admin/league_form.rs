@@ -107,6 +107,8 @@ struct SettingsFields {
     rate: bool,
     required: bool,
     all_played: bool,
+    /// "Each division's winner takes a place first" is ticked.
+    winners_first: bool,
     /// "Lineups required before the first hand" is ticked.
     lineups_required: bool,
     has_error: bool,
@@ -121,9 +123,14 @@ impl SettingsFields {
         let has_error = [&forfeit, &scale, &eligibility]
             .iter()
             .any(|group| group.iter().any(|f| f.invalid))
-            || ["rating_required", "require_all_played", "lineups_required"]
-                .iter()
-                .any(|f| errors.bad("league", f));
+            || [
+                "rating_required",
+                "require_all_played",
+                "division_winners_first",
+                "lineups_required",
+            ]
+            .iter()
+            .any(|f| errors.bad("league", f));
         SettingsFields {
             forfeit,
             scale,
@@ -131,6 +138,7 @@ impl SettingsFields {
             rate: !form.rate_sportsmanship.is_empty(),
             required: !form.rating_required.is_empty(),
             all_played: !form.require_all_played.is_empty(),
+            winners_first: !form.division_winners_first.is_empty(),
             lineups_required: !form.lineups_required.is_empty(),
             has_error,
         }

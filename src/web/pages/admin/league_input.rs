@@ -60,6 +60,9 @@ pub(super) struct LeagueForm {
     pub(super) require_all_played: String,
     #[serde(default)]
     pub(super) playoff_teams: String,
+    /// "1" when each division's winner takes a place first; empty otherwise.
+    #[serde(default)]
+    pub(super) division_winners_first: String,
     #[serde(default)]
     pub(super) lineups_required: String,
     /// Every other field: the rules' controls, `{stage}_{control}` ("regular_target"),
@@ -179,6 +182,7 @@ impl LeagueForm {
         self.require_all_played = tick(e.require_all_played);
         self.lineups_required = tick(settings.lineups.required);
         self.playoff_teams = num(settings.playoffs.teams);
+        self.division_winners_first = tick(settings.playoffs.division_winners_first);
         self
     }
 
@@ -286,7 +290,7 @@ fn decimal(x: f64) -> String {
 
 /// Each setting's input on the form and the field the service names in its errors
 /// (`settings.sportsmanship` is the scale as a whole: its message goes next to the maximum).
-pub(super) const SETTING_INPUTS: [(&str, &str); 13] = [
+pub(super) const SETTING_INPUTS: [(&str, &str); 14] = [
     ("settings.forfeit.grace_minutes", "grace_minutes"),
     ("settings.forfeit.drop_after", "drop_after"),
     ("settings.sportsmanship", "rating_max"),
@@ -306,6 +310,10 @@ pub(super) const SETTING_INPUTS: [(&str, &str); 13] = [
     ),
     ("settings.lineups.required", "lineups_required"),
     ("settings.playoffs.teams", "playoff_teams"),
+    (
+        "settings.playoffs.division_winners_first",
+        "division_winners_first",
+    ),
 ];
 
 /// The error of a setting placed on its input (a field the form has no input for, such as
@@ -394,7 +402,8 @@ impl LeagueForm {
             "sportsmanship": sportsmanship,
             "eligibility": eligibility,
             "lineups": {"required": !self.lineups_required.is_empty()},
-            "playoffs": {"teams": whole(&self.playoff_teams, "playoff_teams", "the number of playoff teams")?},
+            "playoffs": {"teams": whole(&self.playoff_teams, "playoff_teams", "the number of playoff teams")?,
+                          "division_winners_first": !self.division_winners_first.is_empty()},
         });
         let settings = Settings::default()
             .merged(&patch)
