@@ -277,18 +277,7 @@ pub async fn captain_recipients(
         .await)?;
         all.extend(captains);
     }
-    let stopped: Vec<String> = on_store!(conn, |c| sqlx::query_scalar(
-        "SELECT address FROM notice_subscriptions
-         WHERE league_id = $1 AND unsubscribed_at IS NOT NULL"
-    )
-    .bind(league)
-    .fetch_all(c)
-    .await)?;
-    let mut all: Vec<String> = all.iter().map(|a| a.to_lowercase()).collect();
-    all.sort();
-    all.dedup();
-    all.retain(|a| !stopped.contains(a));
-    Ok(all)
+    still_subscribed(conn, league, all).await
 }
 
 pub async fn recipients(
@@ -318,6 +307,15 @@ pub async fn recipients(
         .await)?;
         all.extend(staff);
     }
+    still_subscribed(conn, league, all).await
+}
+
+/// `addresses` in lower case, once each, without those that stopped the league's notices.
+async fn still_subscribed(
+    conn: &mut Conn,
+    league: LeagueId,
+    addresses: Vec<String>,
+) -> sqlx::Result<Vec<String>> {
     let stopped: Vec<String> = on_store!(conn, |c| sqlx::query_scalar(
         "SELECT address FROM notice_subscriptions
          WHERE league_id = $1 AND unsubscribed_at IS NOT NULL"
@@ -326,7 +324,7 @@ pub async fn recipients(
     .fetch_all(c)
     .await)?;
     // Lowercased here, not in SQL: SQLite's lower() folds ASCII letters only.
-    let mut all: Vec<String> = all.iter().map(|a| a.to_lowercase()).collect();
+    let mut all: Vec<String> = addresses.iter().map(|a| a.to_lowercase()).collect();
     all.sort();
     all.dedup();
     all.retain(|a| !stopped.contains(a));

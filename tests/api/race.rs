@@ -214,4 +214,17 @@ async fn a_division_title_counts_as_a_place_when_division_winners_go_first() {
         ],
         "{standings}"
     );
+    // The bracket, asked without a seeding, seeds by the league's rule.
+    let r = admin
+        .post(
+            "/api/v1/leagues/divs/playoffs",
+            &json!({"format": "single_elimination", "teams": 4}),
+        )
+        .await;
+    let bracket = json_with_status(r, 201, "the bracket").await;
+    let words = bracket["seeding"].as_str().unwrap_or_default();
+    assert!(
+        words.contains("the winners of North and South"),
+        "{bracket}"
+    );
 }

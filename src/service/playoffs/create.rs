@@ -53,6 +53,8 @@ pub struct PlayoffsInput {
 enum Seeding {
     Overall,
     DivisionWinnersFirst,
+    /// Not asked: the league's `division_winners_first`, where it has divisions.
+    LeagueWinnersFirst,
 }
 
 impl Seeding {
@@ -62,7 +64,7 @@ impl Seeding {
     ) -> Result<Seeding, ServiceError> {
         match input.seeding.as_deref().map(str::trim) {
             None if league.settings.playoffs.division_winners_first => {
-                Ok(Seeding::DivisionWinnersFirst)
+                Ok(Seeding::LeagueWinnersFirst)
             }
             None | Some("overall") => Ok(Seeding::Overall),
             Some("division_winners_first") => Ok(Seeding::DivisionWinnersFirst),
@@ -117,15 +119,26 @@ async fn plan(
             ),
         ));
     }
+    let overall = |table: &[Standing]| {
+        let seeds = bracket::seed_teams(table, Some(wanted))
+            .into_iter()
+            .map(TeamId)
+            .collect();
+        (seeds, None)
+    };
     let (seeds, seeding_words) = match Seeding::of(input, league)? {
-        Seeding::Overall => {
-            let seeds = bracket::seed_teams(&table, Some(wanted))
-                .into_iter()
-                .map(TeamId)
-                .collect();
-            (seeds, None)
-        }
+        Seeding::Overall => overall(&table),
         Seeding::DivisionWinnersFirst => winners_first(conn, league, &table, wanted).await?,
+        Seeding::LeagueWinnersFirst => {
+            match Divisions::of_league(conn, league.row.id)
+                .await?
+                .list
+                .is_empty()
+            {
+                true => overall(&table),
+                false => winners_first(conn, league, &table, wanted).await?,
+            }
+        }
     };
     let structure = match format {
         Format::SingleElimination => bracket::single_elimination(seeds.len(), third_place),

@@ -239,6 +239,16 @@ struct LogoutForm {
     csrf: String,
 }
 
+/// The session cookie's removal (a log-out's, a captain's sign-out's).
+pub(super) fn session_removal(state: &AppState) -> Cookie<'static> {
+    let mut gone = Cookie::build(state.session_cookie(), "")
+        .path("/")
+        .secure(state.secure_cookies)
+        .finish();
+    gone.make_removal();
+    gone
+}
+
 /// What the browser must forget at log-out (`Clear-Site-Data`): its HTTP cache and the site's
 /// storage, which holds the console's service worker and the pages it keeps for a reload
 /// offline (the user's name, notes, the session's CSRF token) and the outbox of entries not
@@ -262,14 +272,9 @@ async fn logout(
             accounts::close_session(&state.db, id).await?;
         }
     }
-    let mut gone = Cookie::build(state.session_cookie(), "")
-        .path("/")
-        .secure(state.secure_cookies)
-        .finish();
-    gone.make_removal();
     Ok(no_store(
         HttpResponse::SeeOther()
-            .cookie(gone)
+            .cookie(session_removal(&state))
             .insert_header(("Clear-Site-Data", CLEAR_SITE_DATA))
             .insert_header((actix_web::http::header::LOCATION, "/"))
             .finish(),

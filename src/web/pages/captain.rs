@@ -633,14 +633,9 @@ async fn sign_out(
     };
     check_csrf(&captain, &form.csrf)?;
     captains::close_session(&state.db, &id).await?;
-    let mut gone = Cookie::build(state.session_cookie(), "")
-        .path("/")
-        .secure(state.secure_cookies)
-        .finish();
-    gone.make_removal();
     Ok(no_store(
         HttpResponse::SeeOther()
-            .cookie(gone)
+            .cookie(super::account::session_removal(&state))
             .insert_header((actix_web::http::header::LOCATION, "/captain"))
             .finish(),
     ))
