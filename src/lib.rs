@@ -46,7 +46,7 @@
 //!     compared), `error`.
 //! - `web`: `api` (the JSON API, one module per resource (`captain`: a captain's teams), `openapi` and the shared
 //!   `responses` of its document), `pages` (`public`, `console`, `admin`; `home`, `calculator`,
-//!   `account`, `campus`, `captain`, `unsubscribe`, `hand_form`), `view` (what pages show: nav, bracket drawing, chart, scoresheet,
+//!   `account`, `campus`, `captain` (its `teams` and `forms`), `unsubscribe`, `hand_form`), `view` (what pages show: nav, bracket drawing, chart, scoresheet,
 //!   times, the coordinator's schedule), `middleware` (security headers, `same_origin`,
 //!   `credentials`, `private`, `head`, `panics`, `page_cache`, `observe`), `extract` (who is asking),
 //!   `error`, `respond`, `page_routes`, `client_address`, `metrics` (`GET /metrics`).

@@ -222,11 +222,6 @@ pub async fn approve(
     input: &Approval,
 ) -> Result<(RescheduleRequest, MatchView), ServiceError> {
     require_admin(user)?;
-    // The time is read before anything else (the move reads it again, as PATCH does).
-    LocalTime::parse_input(&input.scheduled_at).map_err(|e| {
-        let words = e.message("choose the new time, YYYY-MM-DDTHH:MM");
-        ServiceError::invalid(ErrorCode::InvalidInput, "scheduled_at", words)
-    })?;
     let row = pending(db, id).await?;
     let version = {
         let mut conn = db.read_latest().await?;

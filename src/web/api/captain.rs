@@ -123,12 +123,37 @@ async fn ask_to_move(
     Ok(HttpResponse::Created().json(made))
 }
 
+/// A reschedule request's state.
+#[derive(Debug, Clone, Copy, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum RequestStatus {
+    Pending,
+    Approved,
+    Declined,
+}
+
 #[derive(Deserialize, utoipa::IntoParams)]
 #[serde(deny_unknown_fields)]
 #[into_params(parameter_in = Query)]
-pub(crate) struct StatusParam {
-    /// Only the requests or disputes in this status.
-    status: Option<String>,
+pub(crate) struct RequestFilter {
+    /// Only the requests in this state.
+    status: Option<RequestStatus>,
+}
+
+/// A dispute's state.
+#[derive(Debug, Clone, Copy, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum DisputeStatus {
+    Open,
+    Resolved,
+}
+
+#[derive(Deserialize, utoipa::IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub(crate) struct DisputeFilter {
+    /// Only the disputes in this state.
+    status: Option<DisputeStatus>,
 }
 
 #[derive(Serialize, utoipa::ToSchema)]
@@ -141,12 +166,11 @@ pub(crate) struct RescheduleQueue {
     get,
     path = "/api/v1/reschedule-requests",
     tag = "captains",
-    params(StatusParam),
+    params(RequestFilter),
     security(("bearer" = [])),
     responses(
         (status = 200, description = "the requests, oldest first", body = RescheduleQueue),
-        (status = 400, description = "an unknown parameter", body = ErrorBody),
-        (status = 422, description = "a status that is not pending, approved or declined", body = ErrorBody),
+        (status = 400, description = "an unknown parameter, or a status that is not pending, approved or declined (`malformed`)", body = ErrorBody),
         Unauthenticated,
         AdminOnly,
     )
@@ -155,9 +179,14 @@ pub(crate) struct RescheduleQueue {
 async fn reschedule_queue(
     state: web::Data<AppState>,
     Admin(who): Admin,
-    params: web::Query<StatusParam>,
+    params: web::Query<RequestFilter>,
 ) -> Result<HttpResponse, AppError> {
-    let list = requests::list(&state.db, &who.user, params.status.as_deref()).await?;
+    let status = params.status.map(|s| match s {
+        RequestStatus::Pending => "pending",
+        RequestStatus::Approved => "approved",
+        RequestStatus::Declined => "declined",
+    });
+    let list = requests::list(&state.db, &who.user, status).await?;
     Ok(HttpResponse::Ok().json(RescheduleQueue { requests: list }))
 }
 
@@ -270,12 +299,11 @@ pub(crate) struct DisputeQueue {
     get,
     path = "/api/v1/disputes",
     tag = "captains",
-    params(StatusParam),
+    params(DisputeFilter),
     security(("bearer" = [])),
     responses(
         (status = 200, description = "the disputes, oldest first", body = DisputeQueue),
-        (status = 400, description = "an unknown parameter", body = ErrorBody),
-        (status = 422, description = "a status that is not open or resolved", body = ErrorBody),
+        (status = 400, description = "an unknown parameter, or a status that is not open or resolved (`malformed`)", body = ErrorBody),
         Unauthenticated,
         AdminOnly,
     )
@@ -284,9 +312,13 @@ pub(crate) struct DisputeQueue {
 async fn dispute_queue(
     state: web::Data<AppState>,
     Admin(who): Admin,
-    params: web::Query<StatusParam>,
+    params: web::Query<DisputeFilter>,
 ) -> Result<HttpResponse, AppError> {
-    let list = disputes::list(&state.db, &who.user, params.status.as_deref()).await?;
+    let status = params.status.map(|s| match s {
+        DisputeStatus::Open => "open",
+        DisputeStatus::Resolved => "resolved",
+    });
+    let list = disputes::list(&state.db, &who.user, status).await?;
     Ok(HttpResponse::Ok().json(DisputeQueue { disputes: list }))
 }
 

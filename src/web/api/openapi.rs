@@ -260,6 +260,8 @@ async fn list_presets() -> web::Json<PresetList> {
         crate::service::term::requests::Approval,
         crate::service::term::requests::Decline,
         crate::web::api::captain::RescheduleQueue,
+        crate::web::api::captain::RequestStatus,
+        crate::web::api::captain::DisputeStatus,
         crate::web::api::captain::Approved,
         crate::service::night::disputes::NewDisputeInput,
         crate::service::night::disputes::Dispute,

@@ -124,6 +124,10 @@ pub(super) fn service_constraints() -> Vec<(&'static str, &'static str, Constrai
     let scheduled_at = format!(
         "^(?:{date}(?:T{hour_minute}(?:{seconds})?| {hour_minute}|T{hour_minute}{seconds}(?:\\.[0-9]+)?{offset}))?$"
     );
+    // A time that must be given (a reschedule's): the same, not empty.
+    let time_required = format!(
+        "^{date}(?:T{hour_minute}(?:{seconds})?| {hour_minute}|T{hour_minute}{seconds}(?:\\.[0-9]+)?{offset})$"
+    );
     vec![
         ("NewLeagueInput", "name", Add(name())),
         ("NewLeagueInput", "slug", Add(new_slug())),
@@ -289,6 +293,34 @@ pub(super) fn service_constraints() -> Vec<(&'static str, &'static str, Constrai
             Add(json!({"minimum": 1})),
         ),
         ("CallOff", "reason", Add(reason(Lines::One, false))),
+        ("DefaultInput", "reason", Add(reason(Lines::Many, false))),
+        ("NewRequest", "reason", Add(reason(Lines::Many, false))),
+        (
+            "NewRequest",
+            "proposals",
+            Add(json!({"items": {"type": "string", "pattern": time_required.clone()}})),
+        ),
+        (
+            "Approval",
+            "scheduled_at",
+            Add(json!({"pattern": time_required.clone()})),
+        ),
+        (
+            "Approval",
+            "table",
+            Add(json!({
+                "maxLength": service_text::TABLE_MAX,
+                "pattern": service_text::schema_pattern(Lines::One, true),
+            })),
+        ),
+        ("Decline", "reason", Add(reason(Lines::Many, false))),
+        ("NewDisputeInput", "reason", Add(reason(Lines::Many, false))),
+        (
+            "NewDisputeInput",
+            "category",
+            Add(json!({"enum": crate::service::night::disputes::CATEGORIES})),
+        ),
+        ("Resolution", "note", Add(reason(Lines::Many, false))),
         (
             "CorrectionRequest",
             "reason",

@@ -150,12 +150,22 @@ pub(super) async fn approve(
     id: web::Path<i64>,
     CsrfForm(form): CsrfForm<ApproveForm>,
 ) -> Result<HttpResponse, PageError> {
+    let form_name = format!("approve-{id}");
+    if form.scheduled_at.trim().is_empty() {
+        let errors = Errors::new(
+            &form_name,
+            "scheduled_at",
+            "choose one of the proposed times",
+        );
+        let csrf = who.csrf().to_string();
+        let kept = (errors, String::new(), None);
+        return page(&state, &who.user, who.nav(), csrf, kept).await;
+    }
     let input = Approval {
         scheduled_at: form.scheduled_at.clone(),
         table: Some(form.table.trim().to_string()).filter(|t| !t.is_empty()),
     };
     let answer = requests::approve(&state.db, &who.user, *id, &input).await;
-    let form_name = format!("approve-{id}");
     answered(
         &state,
         &who,
