@@ -612,26 +612,7 @@ mod tests {
         let mut sure = vec![vec![true; 64]; n];
         let mut out = vec![true; n];
         for code in 0..outcomes {
-            let mut extra = vec![0u64; n];
-            let mut wins = vec![0u32; n];
-            let mut c = code;
-            for &(a, b) in remaining {
-                match c % kinds {
-                    0 => {
-                        extra[a] += 2;
-                        wins[a] += 1;
-                    }
-                    1 => {
-                        extra[b] += 2;
-                        wins[b] += 1;
-                    }
-                    _ => {
-                        extra[a] += 1;
-                        extra[b] += 1;
-                    }
-                }
-                c /= kinds;
-            }
+            let (extra, wins) = outcome(remaining, n, u64::from(code), u64::from(kinds));
             let pct: Vec<Pct> = (0..n).map(|i| field.final_pct(i, extra[i])).collect();
             for i in 0..n {
                 let level_or_above = (0..n)

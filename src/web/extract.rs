@@ -109,7 +109,8 @@ impl Authed {
     }
 }
 
-fn constant_eq(a: &str, b: &str) -> bool {
+/// Whether two secrets are equal, in a time that does not depend on where they differ.
+pub(crate) fn constant_eq(a: &str, b: &str) -> bool {
     a.len() == b.len()
         && a.bytes()
             .zip(b.bytes())

@@ -188,7 +188,7 @@ fn capitalised(message: &str) -> String {
 }
 
 fn check_csrf(captain: &Captain, sent: &str) -> Result<(), PageError> {
-    if captain.csrf.len() == sent.len() && captain.csrf.as_bytes() == sent.as_bytes() {
+    if crate::web::extract::constant_eq(&captain.csrf, sent) {
         return Ok(());
     }
     Err(PageError(crate::web::error::AppError::Forbidden(
