@@ -352,7 +352,8 @@ async fn generate_schedule(db: &Db, admin: &User, first_night: NaiveDate) -> any
         admin,
         &slug()?,
         &ScheduleInput {
-            format: "round_robin".into(),
+            format: None,
+            scheduled_at: None,
             start_date: Some(first_night.format("%Y-%m-%d").to_string()),
             time: Some("19:00".into()),
             days_between: Some(7),

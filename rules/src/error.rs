@@ -152,6 +152,10 @@ error_codes! {
     TooLateToDispute => "too_late_to_dispute",
     /// Deciding a reschedule request or a dispute already decided.
     AlreadyDecided => "already_decided",
+    /// Pairing the next Swiss round while a match of the last one is not over.
+    RoundUnfinished => "round_unfinished",
+    /// No next Swiss round: every pairing repeats a match, or the odd field has no bye left.
+    SwissExhausted => "swiss_exhausted",
     TooLarge => "too_large",
     UnsupportedMediaType => "unsupported_media_type",
     Busy => "busy",

@@ -13,7 +13,7 @@ use sqlx::{PgConnection, QueryBuilder, Row, SqliteConnection};
 use super::{Db, DbError, Raw};
 
 /// The tables of data, parents first. The rest is kept by triggers or belongs to sqlx.
-const TABLES: [&str; 28] = [
+const TABLES: [&str; 29] = [
     "app_meta",
     "users",
     "sessions",
@@ -42,6 +42,7 @@ const TABLES: [&str; 28] = [
     "captain_sessions",
     "reschedule_requests",
     "disputes",
+    "swiss_rounds",
 ];
 
 /// Rows per INSERT (PostgreSQL takes at most 65,535 parameters in one statement).

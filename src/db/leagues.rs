@@ -156,6 +156,7 @@ const DELETE_LEAGUE: &[&str] = &[
     "DELETE FROM player_eligibility_overrides
       WHERE player_id IN (SELECT id FROM players WHERE league_id = $1)",
     "DELETE FROM players WHERE league_id = $1",
+    "DELETE FROM swiss_rounds WHERE league_id = $1",
     "DELETE FROM matches WHERE league_id = $1",
     "DELETE FROM eligibility_overrides WHERE team_id IN (SELECT id FROM teams WHERE league_id = $1)",
     "DELETE FROM head_to_head WHERE team_id IN (SELECT id FROM teams WHERE league_id = $1)

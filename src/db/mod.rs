@@ -34,6 +34,7 @@ mod postgres;
 pub mod rating_notes;
 pub mod requests;
 mod sqlite;
+pub mod swiss;
 pub mod tonight;
 pub mod users;
 

@@ -8,3 +8,4 @@ pub mod race;
 pub mod schedule;
 pub mod settings;
 pub mod standings;
+pub mod swiss;

@@ -103,6 +103,9 @@ pub struct Standing {
     pub differential: i64,
     /// Its sportsmanship ratings.
     pub ratings: Ratings,
+    /// In a league of Swiss rounds: the sum of its opponents' wins, the first tiebreak
+    /// (docs/scoring.md §7.4). `None` in any other league.
+    pub buchholz: Option<u32>,
 }
 
 impl Standing {
@@ -122,6 +125,7 @@ impl Standing {
             points_against: 0,
             differential: 0,
             ratings: Ratings::default(),
+            buchholz: None,
         }
     }
 
@@ -293,6 +297,28 @@ pub fn tally(teams: &[TeamEntry], results: &[Result]) -> (Vec<Standing>, HeadToH
     (rows, versus)
 }
 
+/// Makes `rows` those of a league of Swiss rounds: each of the `byes` (a team, once for
+/// each bye it had) a win without an opponent or points, then each team's Buchholz from
+/// the head-to-head records `versus`: the wins (byes included) of every opponent, once for
+/// each match against it.
+pub fn add_swiss(rows: &mut [Standing], byes: &[TeamId], versus: &HeadToHead) {
+    for bye in byes {
+        if let Some(row) = rows.iter_mut().find(|r| r.team_id == *bye) {
+            row.played += 1;
+            row.won += 1;
+        }
+    }
+    let wins: HashMap<TeamId, u32> = rows.iter().map(|r| (r.team_id, r.won)).collect();
+    for row in rows.iter_mut() {
+        let buchholz = versus
+            .iter()
+            .filter(|((team, _), _)| *team == row.team_id)
+            .map(|((_, opponent), v)| v.played * wins.get(opponent).copied().unwrap_or(0))
+            .sum();
+        row.buchholz = Some(buchholz);
+    }
+}
+
 /// `rows` (each team's counts) ranked: by win % then the tiebreak `order`, the head-to-head
 /// tiebreak reading each team's record against the teams level with it from `level`.
 pub fn ranked(mut rows: Vec<Standing>, level: &LevelRecords, order: &[Tiebreak]) -> Vec<Standing> {
@@ -333,6 +359,11 @@ fn rank(rows: &mut [Standing], level: &LevelRecords, order: &[Tiebreak]) {
         if end - start > 1 {
             let group = &mut rows[start..end];
             group.sort_by(|x, y| {
+                // Only a league of Swiss rounds has a Buchholz: there it breaks ties first.
+                let buchholz = y.buchholz.cmp(&x.buchholz);
+                if buchholz != Ordering::Equal {
+                    return buchholz;
+                }
                 for criterion in order {
                     let c = match criterion {
                         Tiebreak::HeadToHead => h2h(y.team_id).total_cmp(&h2h(x.team_id)),
@@ -466,6 +497,39 @@ mod tests {
         let a = by_diff.iter().position(|r| r.team == "A").unwrap();
         let b = by_diff.iter().position(|r| r.team == "B").unwrap();
         assert!(b < a, "B has the better differential");
+    }
+
+    #[test]
+    fn swiss_byes_are_wins_and_buchholz_breaks_ties_first() {
+        let t = teams(&["A", "B", "C", "D", "E"]);
+        let results = vec![
+            played(1, 2, 310, 300),
+            played(3, 4, 500, 100),
+            played(1, 3, 310, 300),
+            played(4, 2, 500, 100),
+            played(5, 2, 500, 100),
+        ];
+        let (mut rows, versus) = tally(&t, &results);
+        add_swiss(&mut rows, &[TeamId(4)], &versus);
+        let level = level_records(&rows, &versus);
+        let ranked = ranked(rows, &level, &[Tiebreak::Differential]);
+        let row = |name: &str| ranked.iter().find(|r| r.team == name).unwrap().clone();
+        let d = row("D");
+        assert_eq!(
+            (d.played, d.won, d.points_for),
+            (3, 2, 600),
+            "the bye: a win, no points"
+        );
+        // Wins: A 2, B 0, C 1, D 2 (one a bye), E 1; each Buchholz sums its opponents'.
+        let buchholz: Vec<Option<u32>> = ["A", "B", "C", "D", "E"]
+            .iter()
+            .map(|n| row(n).buchholz)
+            .collect();
+        assert_eq!(buchholz, [Some(1), Some(5), Some(4), Some(1), Some(0)]);
+        // A and E are both unbeaten; E has the far better differential (+400 to +20), but
+        // A's opponents won more: Buchholz comes first.
+        let names: Vec<String> = ranked.iter().map(|r| r.team.clone()).collect();
+        assert_eq!(names, ["A", "E", "D", "C", "B"]);
     }
 
     #[test]

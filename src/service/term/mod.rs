@@ -17,4 +17,5 @@ pub mod schedule;
 pub mod schedule_warnings;
 pub mod seasons;
 pub mod supervisors;
+pub mod swiss;
 pub mod teams;

@@ -25,8 +25,9 @@ use chrono::{Days, NaiveDate};
 #[derive(Debug, Clone, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ScheduleInput {
-    /// `round_robin`.
-    pub format: String,
+    /// `round_robin` (absent: a round robin, unless `mode` is `swiss_round`).
+    #[serde(default)]
+    pub format: Option<String>,
     /// The first league night (`YYYY-MM-DD`); later rounds follow weekly.
     #[serde(default)]
     pub start_date: Option<String>,
@@ -39,9 +40,14 @@ pub struct ScheduleInput {
     /// `new` (default): the league has no regular-season match yet. `rest`: add the pairings
     /// not yet scheduled or played (a cancelled match counts as not scheduled) as rounds
     /// after the last. `replace`: while no regular-season match has started, delete them all
-    /// and generate anew.
+    /// and generate anew. `swiss_round`: pair the next Swiss round from the standings
+    /// (docs/api.md §21.2); it takes `scheduled_at` and none of the round robin's fields.
     #[serde(default)]
     pub mode: ScheduleMode,
+    /// A Swiss round's matches' time (`YYYY-MM-DDTHH:MM`); absent: no time, played as the
+    /// queue calls them.
+    #[serde(default)]
+    pub scheduled_at: Option<String>,
     /// `league`: every team meets every other. `division`: each division its own round
     /// robin, on the same nights (every active team must be in a division). Absent: within
     /// divisions when an active team has one, else the league.
@@ -89,6 +95,7 @@ pub enum ScheduleMode {
     New,
     Rest,
     Replace,
+    SwissRound,
 }
 
 /// How a season's schedule is made (only round robins so far).
@@ -117,6 +124,15 @@ pub async fn generate_schedule(
     let mut tx = db.write().await?;
     let league = league_row(&mut tx, slug).await?;
     keep_blackouts(&mut tx, &league, &mut nights).await?;
+    if !crate::db::swiss::of_league(&mut tx, league.id)
+        .await?
+        .is_empty()
+    {
+        return Err(ServiceError::conflict(
+            ErrorCode::ScheduleExists,
+            "the league plays Swiss rounds: pair the next one (mode swiss_round); a league plays a round robin or Swiss rounds, not both",
+        ));
+    }
     let regular = regular_matches(&mut tx, league.id).await?;
     clear_for_mode(&mut tx, input.mode, &regular).await?;
     let active = active_teams(&mut tx, league.id).await?;
@@ -193,14 +209,21 @@ struct Nights {
 impl Nights {
     /// Checks the format and reads the dates of `input`.
     fn of(input: &ScheduleInput) -> Result<Self, ServiceError> {
-        let ScheduleFormat::RoundRobin =
-            ScheduleFormat::parse(input.format.trim()).map_err(|_| {
-                ServiceError::invalid(
-                    ErrorCode::InvalidSchedule,
-                    "format",
-                    format!("unknown format \"{}\"; use round_robin", input.format),
-                )
-            })?;
+        let format = non_blank(&input.format).unwrap_or("round_robin");
+        let ScheduleFormat::RoundRobin = ScheduleFormat::parse(format).map_err(|_| {
+            ServiceError::invalid(
+                ErrorCode::InvalidSchedule,
+                "format",
+                format!("unknown format \"{format}\"; use round_robin"),
+            )
+        })?;
+        if non_blank(&input.scheduled_at).is_some() {
+            return Err(ServiceError::invalid(
+                ErrorCode::InvalidSchedule,
+                "scheduled_at",
+                "a round robin's times come from start_date, time and days_between; scheduled_at is a Swiss round's",
+            ));
+        }
         let start = match non_blank(&input.start_date) {
             Some(d) => Some(parse_day(d).map_err(|e| {
                 ServiceError::invalid(
@@ -338,6 +361,14 @@ async fn clear_for_mode(
             }
         }
         ScheduleMode::New | ScheduleMode::Rest => {}
+        // Paired by service::term::swiss, never here.
+        ScheduleMode::SwissRound => {
+            return Err(ServiceError::invalid(
+                ErrorCode::InvalidSchedule,
+                "mode",
+                "a Swiss round is paired from the standings, not generated as a round robin",
+            ));
+        }
     }
     Ok(())
 }

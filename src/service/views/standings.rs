@@ -19,14 +19,23 @@ use crate::service::ServiceError;
 use crate::service::term::leagues::League;
 
 /// The regular-season standings, in the league's tiebreak order (docs/scoring.md §7.3), from
-/// the records the triggers keep.
+/// the records the triggers keep. In a league of Swiss rounds each bye is a win and
+/// Buchholz breaks ties first (§7.4).
 pub async fn standings(conn: &mut Conn, league: &League) -> Result<Vec<Standing>, ServiceError> {
-    let (rows, level) = kept_records(conn, league).await?;
-    Ok(standings::ranked(
-        rows,
-        &level,
-        &league.tiebreak_or_default(),
-    ))
+    let order = league.tiebreak_or_default();
+    let rounds = crate::db::swiss::of_league(conn, league.row.id).await?;
+    let (mut rows, level) = kept_records(conn, league).await?;
+    if !rounds.is_empty() {
+        let byes: Vec<TeamId> = rounds.iter().filter_map(|r| r.bye_team_id).collect();
+        // The byes change who is level on win %, so the records between level teams are
+        // summed here rather than read as kept.
+        let ids: Vec<TeamId> = rows.iter().map(|r| r.team_id).collect();
+        let versus = kept_head_to_head(conn, &ids).await?;
+        standings::add_swiss(&mut rows, &byes, &versus);
+        let level = standings::level_records(&rows, &versus);
+        return Ok(standings::ranked(rows, &level, &order));
+    }
+    Ok(standings::ranked(rows, &level, &order))
 }
 
 /// Team `id`'s row of the standings, ranked as by [`standings`].
@@ -190,9 +199,11 @@ pub async fn table(db: &Db, slug: &Slug) -> Result<StandingsTable, ServiceError>
     let divisions =
         crate::service::term::divisions::Divisions::of_league(&mut conn, league.row.id).await?;
     let placed = divisions.placed(&rows);
+    // Swiss rounds are paired one at a time: no match left is known, so there is no race.
+    let swiss = rows.iter().any(|r| r.buchholz.is_some());
     let races = match league.settings.playoffs.teams {
-        Some(places) => races(&mut conn, &league, &rows, &placed, places).await?,
-        None => None,
+        Some(places) if !swiss => races(&mut conn, &league, &rows, &placed, places).await?,
+        _ => None,
     };
     Ok(StandingsTable {
         rated: league.settings.sportsmanship.is_some(),

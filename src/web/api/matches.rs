@@ -4,15 +4,16 @@
 use actix_web::{HttpRequest, HttpResponse, get, post, put, web};
 use serde::{Deserialize, Serialize};
 
-use crate::domain::{IdempotencyKey, MatchId, Slug};
+use crate::domain::{IdempotencyKey, MatchId, Slug, TeamId};
 use crate::rules::HandInput;
 use crate::service::night::access;
-use crate::service::night::match_view::MatchView;
+use crate::service::night::match_view::{MatchView, views_after_write};
 use crate::service::night::matches::{self, AnswerShape, ForfeitInput, NewHandEntry};
 use crate::service::term::admin_schedule::MatchSaved;
 use crate::service::term::schedule::{
-    NewMatchInput, ScheduleInput, create_match_view, generate_schedule_views,
+    NewMatchInput, ScheduleInput, ScheduleMode, create_match_view, generate_schedule_views,
 };
+use crate::service::term::swiss::pair_next_round;
 use crate::web::AppState;
 use crate::web::api::responses::{
     AdminOnly, BadReadCredentials, BodyRefused, MatchWritten, NoSuchLeague, NoSuchMatch,
@@ -38,12 +39,20 @@ pub fn reads(cfg: &mut web::ServiceConfig) {
     cfg.service(list_matches).service(show_match);
 }
 
+/// A generated schedule: a round robin's matches, or a Swiss round's with its number and bye.
 #[derive(Serialize, utoipa::ToSchema)]
-pub(crate) struct MatchList {
+pub(crate) struct ScheduleAnswer {
+    /// The Swiss round paired (`mode: swiss_round`); absent for a round robin.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    round: Option<i64>,
+    /// The team that had the Swiss round's bye (a win), `null` when the field was even;
+    /// absent for a round robin.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    bye: Option<Option<TeamId>>,
     matches: Vec<MatchView>,
 }
 
-/// Generates the regular season's schedule (admin).
+/// Generates the regular season's schedule, or pairs its next Swiss round (admin).
 #[utoipa::path(
     post,
     path = "/api/v1/leagues/{slug}/schedule",
@@ -52,9 +61,9 @@ pub(crate) struct MatchList {
     request_body = ScheduleInput,
     security(("bearer" = [])),
     responses(
-        (status = 201, description = "the scheduled matches", body = MatchList),
+        (status = 201, description = "the scheduled matches; for a Swiss round also its number and bye", body = ScheduleAnswer),
         NoSuchLeague,
-        (status = 409, description = "the league already has regular-season matches (`schedule_exists`)", body = ErrorBody),
+        (status = 409, description = "the league already has regular-season matches (`schedule_exists`), a match of the last Swiss round is not over (`round_unfinished`), or no Swiss round is left (`swiss_exhausted`)", body = ErrorBody),
         (status = 422, description = "invalid format, date, time or too few teams", body = ErrorBody),
         BodyRefused,
         Unauthenticated,
@@ -69,8 +78,21 @@ async fn schedule(
     body: ApiJson<ScheduleInput>,
 ) -> Result<HttpResponse, AppError> {
     let input = body.into_inner()?;
+    if input.mode == ScheduleMode::SwissRound {
+        let paired = pair_next_round(&state.db, &who.user, &slug, &input).await?;
+        let matches = views_after_write(&state.db, &paired.matches).await?;
+        return Ok(HttpResponse::Created().json(ScheduleAnswer {
+            round: Some(paired.round),
+            bye: Some(paired.bye),
+            matches,
+        }));
+    }
     let matches = generate_schedule_views(&state.db, &who.user, &slug, &input).await?;
-    Ok(HttpResponse::Created().json(MatchList { matches }))
+    Ok(HttpResponse::Created().json(ScheduleAnswer {
+        round: None,
+        bye: None,
+        matches,
+    }))
 }
 
 /// Adds a single match to a league (admin).

@@ -19,7 +19,7 @@ use crate::service::term::teams::{NewTeamInput, TeamView};
 use crate::service::views::summaries::{Board, BoardMatch};
 use crate::web::api::leagues::{LeagueList, SupervisorInput};
 use crate::web::api::matches::{
-    CorrectionRequest, HandRequest, MatchList, MatchListPage, VersionRequest,
+    CorrectionRequest, HandRequest, MatchListPage, ScheduleAnswer, VersionRequest,
 };
 use crate::web::api::responses::{BadReadCredentials, BodyRefused};
 use crate::web::api::standings::{StandingOut, StandingsOut};
@@ -228,7 +228,7 @@ async fn list_presets() -> web::Json<PresetList> {
         crate::service::night::matches::SideTotals,
         crate::service::term::admin_schedule::MatchSaved,
         crate::service::term::admin_schedule::ScheduleWarning,
-        MatchList,
+        ScheduleAnswer,
         MatchListPage,
         HandRequest,
         CorrectionRequest,

@@ -33,6 +33,10 @@ pub struct StandingOut {
     pub points_for: i64,
     pub points_against: i64,
     pub differential: i64,
+    /// In a league of Swiss rounds: the sum of the team's opponents' wins, the first
+    /// tiebreak; absent in any other league.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub buchholz: Option<u32>,
     /// The team's sportsmanship average to two places (`null` before its first rating);
     /// present only when the league rates sportsmanship.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -92,6 +96,7 @@ impl StandingOut {
             points_for: s.points_for,
             points_against: s.points_against,
             differential: s.differential,
+            buchholz: s.buchholz,
             sportsmanship: rated
                 .then(|| s.sportsmanship().map(|avg| (avg * 100.0).round() / 100.0)),
             division: placed.division,

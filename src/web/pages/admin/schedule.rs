@@ -55,7 +55,8 @@ fn schedule_input(form: &ScheduleForm, mode: ScheduleMode) -> Result<ScheduleInp
         ));
     }
     Ok(ScheduleInput {
-        format: "round_robin".into(),
+        format: None,
+        scheduled_at: None,
         start_date: Some(form.start_date.clone()),
         time: Some(form.time.clone()),
         days_between: days_between(&form.days_between)?,
@@ -121,6 +122,7 @@ pub(super) async fn generate_schedule(
                 ScheduleMode::New => "generated",
                 ScheduleMode::Rest => "rest",
                 ScheduleMode::Replace => "replaced",
+                ScheduleMode::SwissRound => "swiss",
             };
             Ok(see_other(&format!(
                 "/admin/leagues/{slug}/schedule?done={what}&n={}",

@@ -1,0 +1,15 @@
+-- Swiss rounds (docs/api.md §21.2): one row for each round paired, with the team that had
+-- the bye when the field was odd (a win, at most one for each team). A league plays Swiss
+-- rounds once it has a row here; its matches are ordinary regular-season matches.
+CREATE TABLE swiss_rounds (
+    league_id    BIGINT NOT NULL REFERENCES leagues(id),
+    round        BIGINT NOT NULL CHECK (round >= 1),
+    bye_team_id  BIGINT REFERENCES teams(id),
+    paired_at    TEXT COLLATE "C" NOT NULL,
+    PRIMARY KEY (league_id, round)
+);
+CREATE UNIQUE INDEX swiss_rounds_one_bye ON swiss_rounds (league_id, bye_team_id);
+
+-- A past season's rounds are read-only, as its matches are (migration 0012).
+CREATE TRIGGER archived_swiss_rounds BEFORE INSERT OR UPDATE OR DELETE ON swiss_rounds
+    FOR EACH ROW EXECUTE FUNCTION refuse_archived_write('league_id', 'leagues');
