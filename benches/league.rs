@@ -41,6 +41,7 @@ use spades_im::league::schedule::round_robin;
 use spades_im::league::standings::{
     Outcome, Result as MatchResult, Side, Standing, TeamEntry, Tiebreak, standings,
 };
+use spades_im::league::swiss::{Met, SwissTeam, pair_round};
 
 /// League sizes for standings and seeding.
 const SIZES: [usize; 4] = [16, 64, 256, 1024];
@@ -404,12 +405,78 @@ fn bench_race(c: &mut Criterion) {
     group.finish();
 }
 
+/// A Swiss field of `n` teams after `rounds` rounds paired by the service's own pairing,
+/// each match won by a random side: the teams ranked by score, and the pairs met.
+fn swiss_field(n: usize, rounds: usize, seed: u64) -> (Vec<SwissTeam>, Met) {
+    let mut rng = Rng(seed);
+    // Team t's score and bye, and the pairs met, by the team's number.
+    let mut score = vec![0u32; n];
+    let mut had_bye = vec![false; n];
+    let mut met_pairs: Vec<(usize, usize)> = Vec::new();
+    for _ in 0..rounds {
+        let mut order: Vec<usize> = (0..n).collect();
+        order.sort_by(|&x, &y| score[y].cmp(&score[x]).then(x.cmp(&y)));
+        let (teams, met) = ranked(&order, &score, &had_bye, &met_pairs);
+        let round = pair_round(&teams, &met).expect("a round");
+        for (a, b) in round.pairs {
+            let (a, b) = (order[a], order[b]);
+            met_pairs.push((a, b));
+            score[if rng.chance(500) { a } else { b }] += 2;
+        }
+        if let Some(bye) = round.bye {
+            had_bye[order[bye]] = true;
+            score[order[bye]] += 2;
+        }
+    }
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_by(|&x, &y| score[y].cmp(&score[x]).then(x.cmp(&y)));
+    ranked(&order, &score, &had_bye, &met_pairs)
+}
+
+/// The field in the ranked `order` (team numbers), as the pairing takes it.
+fn ranked(
+    order: &[usize],
+    score: &[u32],
+    had_bye: &[bool],
+    met_pairs: &[(usize, usize)],
+) -> (Vec<SwissTeam>, Met) {
+    let mut position = vec![0; order.len()];
+    for (i, &t) in order.iter().enumerate() {
+        position[t] = i;
+    }
+    let teams = order
+        .iter()
+        .map(|&t| SwissTeam {
+            score: score[t],
+            had_bye: had_bye[t],
+        })
+        .collect();
+    let mut met = Met::new(order.len());
+    for &(a, b) in met_pairs {
+        met.add(position[a], position[b]);
+    }
+    (teams, met)
+}
+
+fn bench_swiss(c: &mut Criterion) {
+    let mut group = c.benchmark_group("league/swiss");
+    // The field (256 teams) and an odd one (255: the bye is chosen too), each after
+    // four rounds, and a long event's eighth round.
+    for (n, rounds) in [(256, 4), (255, 4), (256, 8), (24, 4)] {
+        let (teams, met) = swiss_field(n, rounds, 11);
+        group.bench_function(format!("{n}_teams_round_{}", rounds + 1), |b| {
+            b.iter(|| pair_round(black_box(&teams), black_box(&met)))
+        });
+    }
+    group.finish();
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default()
         .warm_up_time(Duration::from_secs(1))
         .measurement_time(Duration::from_secs(3))
         .sample_size(20);
-    targets = bench_standings, bench_seeding, bench_playout, bench_race
+    targets = bench_standings, bench_seeding, bench_playout, bench_race, bench_swiss
 }
 criterion_main!(benches);

@@ -212,6 +212,7 @@ fn verb(action: &str) -> String {
         "assign_supervisor" => "assigned a supervisor to",
         "unassign_supervisor" => "removed a supervisor from",
         "generate_schedule" => "generated the schedule of",
+        "pair_swiss_round" => "paired the next Swiss round of",
         "move_night" => "moved a league night of",
         "cancel_unplayed" => "cancelled the matches still to play of",
         "create_playoffs" => "created the playoffs of",

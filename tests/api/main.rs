@@ -96,6 +96,7 @@ mod settings;
 mod smtp_sink;
 mod standings_records;
 mod store;
+mod swiss;
 mod test_tools;
 mod tiebreaks;
 mod two_instances;

@@ -115,7 +115,11 @@ pub(super) fn service_constraints() -> Vec<(&'static str, &'static str, Constrai
     let mut player = name();
     player["type"] = json!("string");
     let tiebreaks: Vec<&str> = Tiebreak::DEFAULT_ORDER.iter().map(|t| t.as_str()).collect();
-    let schedule_formats: Vec<&str> = ScheduleFormat::ALL.iter().map(|f| f.as_str()).collect();
+    let mut schedule_formats: Vec<Value> = ScheduleFormat::ALL
+        .iter()
+        .map(|f| json!(f.as_str()))
+        .collect();
+    schedule_formats.push(Value::Null);
     // A day of a month that has it (29 February left out), as `YYYY-MM-DD`.
     let date = r"[0-9]{4}-(?:(?:0[1-9]|1[0-2])-(?:0[1-9]|1[0-9]|2[0-8])|(?:0[13-9]|1[0-2])-(?:29|30)|(?:0[13578]|1[02])-31)";
     let hour_minute = "(?:[01][0-9]|2[0-3]):[0-5][0-9]";
@@ -235,6 +239,14 @@ pub(super) fn service_constraints() -> Vec<(&'static str, &'static str, Constrai
                 "maxLength": service_text::TABLE_MAX,
                 "pattern": service_text::schema_pattern(Lines::One, true),
                 "description": "Trimmed; empty or `null` for none."
+            })),
+        ),
+        (
+            "ScheduleInput",
+            "scheduled_at",
+            Add(json!({
+                "pattern": scheduled_at,
+                "description": "A Swiss round's (`mode: swiss_round`) matches' time, `YYYY-MM-DDTHH:MM` in the league's time zone; absent for none (played as the queue calls them). A round robin refuses it."
             })),
         ),
         (

@@ -24,6 +24,8 @@ struct StandingsPage {
     tiebreak: Vec<&'static str>,
     /// The league rates sportsmanship: the table has the column.
     rated: bool,
+    /// The league plays Swiss rounds: the table has a Buchholz column, the first tiebreak.
+    swiss: bool,
     /// One table per division, in the order they were made (empty without divisions).
     divisions: Vec<DivisionTable>,
     /// The column in the legend ("Sportsmanship = the average rating, 1 to 5; – not rated
@@ -77,11 +79,20 @@ pub(super) async fn standings_page(
         })
         .unwrap_or_default();
     let rows = standing_rows(&view.rows, &view.out);
+    let swiss = view.rows.iter().any(|r| r.buchholz.is_some());
+    let mut tiebreak = tiebreak_words(&view.league);
+    if swiss {
+        tiebreak.insert(
+            0,
+            "Buchholz: the sum of the wins of the team's opponents (more is better)",
+        );
+    }
     let body = StandingsPage {
         nav: who.nav(),
         divisions: division_tables(&view, &rows),
         rows,
-        tiebreak: tiebreak_words(&view.league),
+        swiss,
+        tiebreak,
         rated: rates(&view.league),
         rating_legend,
         slug: view.league.row.slug.to_string(),
@@ -116,8 +127,13 @@ pub(super) async fn standings_csv(
     if rated {
         header.push("sportsmanship");
     }
-    // Added after v0.1, at the end: the division's name and the rank in it (empty without).
+    // Added after v0.1, at the end: the division's name and the rank in it (empty without),
+    // then a league of Swiss rounds' Buchholz.
     header.extend(["division", "division_rank"]);
+    let swiss = view.rows.iter().any(|r| r.buchholz.is_some());
+    if swiss {
+        header.push("buchholz");
+    }
     let mut csv = Csv::with_header(&header)?;
     for (s, placed) in view.rows.iter().zip(&view.placed) {
         let mut row = vec![
@@ -147,6 +163,9 @@ pub(super) async fn standings_csv(
                 .unwrap_or_default(),
         );
         row.push(placed.rank.map(|r| r.to_string()).unwrap_or_default());
+        if let Some(buchholz) = s.buchholz {
+            row.push(buchholz.to_string());
+        }
         csv.row(&row)?;
     }
     Ok(csv.download(&format!("{}-standings.csv", view.league.row.slug))?)
