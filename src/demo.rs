@@ -14,6 +14,8 @@
 //! The hands and the ratings come from small seeded generators, so every load is the same
 //! season.
 
+pub mod tournament;
+
 use crate::domain::Slug;
 use anyhow::{Context, bail};
 use chrono::NaiveDate;

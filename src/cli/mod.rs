@@ -73,7 +73,12 @@ pub enum Command {
     },
     /// Load a sample season (8 teams, a round robin about half played, one match in
     /// progress) into the database, for a first look.
-    Demo,
+    Demo {
+        /// Load a tournament night instead: 24 teams, 4 Swiss rounds played, the top 8 in a
+        /// bracket with its quarter-finals played.
+        #[arg(long)]
+        tournament: bool,
+    },
     /// Generate a large season for benchmarks: a league of TEAMS teams and MATCHES
     /// round-robin matches played in order until HANDS hands are in (scored by the engine).
     Generate {
@@ -138,7 +143,7 @@ impl Cli {
             Command::Check { rebuild } => run_async(store::check(args, rebuild)),
             Command::Restore { file, force } => run_async(store::restore(args.db, file, force)),
             Command::MigrateTo { url } => run_async(store::migrate_to(args, url)),
-            Command::Demo => run_async(seasons::demo(args)),
+            Command::Demo { tournament } => run_async(seasons::demo(args, tournament)),
             Command::Generate {
                 teams,
                 matches,

@@ -27,9 +27,13 @@ pub(super) async fn generate(args: ServeArgs, spec: SeasonSpec) -> anyhow::Resul
     Ok(())
 }
 
-pub(super) async fn demo(args: ServeArgs) -> anyhow::Result<()> {
+pub(super) async fn demo(args: ServeArgs, tournament: bool) -> anyhow::Result<()> {
     let db = args.open().await?;
-    let summary = crate::demo::load(&db).await?;
+    let summary = if tournament {
+        crate::demo::tournament::load(&db).await?
+    } else {
+        crate::demo::load(&db).await?
+    };
     println!("{summary}");
     Ok(())
 }

@@ -134,6 +134,16 @@ pub const TABLES: &[Table] = &[
         ],
     },
     Table {
+        name: "swiss_rounds",
+        rows: "league_id = $1",
+        order: "round",
+        has_id: false,
+        refs: &[
+            ("league_id", Ref::League),
+            ("bye_team_id", Ref::Row("teams")),
+        ],
+    },
+    Table {
         name: "hands",
         rows: OF_MATCHES,
         order: "id",

@@ -454,7 +454,7 @@ async fn openapi_document_describes_every_route() {
         "TeamList",
         "SupervisorInput",
         "MatchView",
-        "MatchList",
+        "ScheduleAnswer",
         "HandRequest",
         "CorrectionRequest",
         "VersionRequest",

@@ -7,7 +7,7 @@ use std::collections::HashSet;
 use serde_json::{Value, json};
 use spades_im::service::Role;
 
-use crate::helpers::{Api, expect_error, json_with_status, spawn_app};
+use crate::helpers::{Api, expect_error, html_element, html_text, json_with_status, spawn_app};
 
 /// Team A of match `m` wins it by the other team's forfeit.
 async fn a_wins(admin: &Api, m: &Value) {
@@ -206,4 +206,225 @@ async fn a_round_robin_league_plays_no_swiss_round_and_other_leagues_show_no_buc
         rows.iter().all(|row| row.get("buchholz").is_none()),
         "{rows:?}"
     );
+}
+
+#[actix_web::test]
+async fn a_swiss_league_travels_whole_in_its_document() {
+    let app = spawn_app().await;
+    let admin = app.api_user("coord", Role::Admin).await;
+    app.league(&admin, "open", json!("classic"), 5).await;
+    for _ in 0..2 {
+        let r = admin
+            .post(
+                "/api/v1/leagues/open/schedule",
+                &json!({"mode": "swiss_round"}),
+            )
+            .await;
+        let paired = json_with_status(r, 201, "a Swiss round").await;
+        for m in paired["matches"].as_array().cloned().unwrap_or_default() {
+            a_wins(&admin, &m).await;
+        }
+    }
+    let doc = crate::league_doc::export(&admin, "open").await;
+    assert_eq!(
+        doc["swiss_rounds"].as_array().map(Vec::len),
+        Some(2),
+        "{doc}"
+    );
+
+    // The copy ranks the same, byes and Buchholz included, and pairs the same next round.
+    let r = admin
+        .post(
+            "/api/v1/leagues/import",
+            &json!({"slug": "open-copy", "document": doc}),
+        )
+        .await;
+    json_with_status(r, 201, "the import").await;
+    let shown = |rows: Vec<Value>| -> Vec<(Value, Value, Value)> {
+        rows.into_iter()
+            .map(|r| (r["team"].clone(), r["won"].clone(), r["buchholz"].clone()))
+            .collect()
+    };
+    let original = shown(standings(&admin, "open").await);
+    assert!(original.iter().all(|(_, _, b)| b.is_u64()), "{original:?}");
+    assert_eq!(original, shown(standings(&admin, "open-copy").await));
+    let next = |slug: &'static str| {
+        let admin = &admin;
+        async move {
+            let r = admin
+                .post(
+                    &format!("/api/v1/leagues/{slug}/schedule"),
+                    &json!({"mode": "swiss_round"}),
+                )
+                .await;
+            let paired = json_with_status(r, 201, "round 3").await;
+            let names: Vec<(Value, Value)> = paired["matches"]
+                .as_array()
+                .cloned()
+                .unwrap_or_default()
+                .iter()
+                .map(|m| (m["team_a"]["name"].clone(), m["team_b"]["name"].clone()))
+                .collect();
+            (paired["round"].clone(), names)
+        }
+    };
+    assert_eq!(next("open").await, next("open-copy").await);
+
+    // A round twice, or a second bye for a team: refused at the row, nothing written.
+    let mut bad = crate::league_doc::export(&admin, "open").await;
+    bad["swiss_rounds"][1]["round"] = bad["swiss_rounds"][0]["round"].clone();
+    let r = admin
+        .post(
+            "/api/v1/leagues/import",
+            &json!({"slug": "bad", "document": bad}),
+        )
+        .await;
+    let e = expect_error(r, 422, "invalid_document").await;
+    assert_eq!(e["field"], "/swiss_rounds/1/round", "{e}");
+    let mut bad = crate::league_doc::export(&admin, "open").await;
+    bad["swiss_rounds"][1]["bye_team_id"] = bad["swiss_rounds"][0]["bye_team_id"].clone();
+    let r = admin
+        .post(
+            "/api/v1/leagues/import",
+            &json!({"slug": "bad", "document": bad}),
+        )
+        .await;
+    let e = expect_error(r, 422, "invalid_document").await;
+    assert_eq!(e["field"], "/swiss_rounds/1/bye_team_id", "{e}");
+}
+
+#[actix_web::test]
+async fn the_coordinator_pairs_swiss_rounds_on_the_schedule_page() {
+    let app = spawn_app().await;
+    let admin = app.api_user("coord", Role::Admin).await;
+    app.league(&admin, "night", json!("classic"), 4).await;
+    let browser = app.browser("coord").await;
+    let page = "/admin/leagues/night/schedule";
+    let html = browser.get(page).await.text().await.unwrap_or_default();
+    assert!(
+        html.contains("id=\"swiss-title\">Or play Swiss rounds"),
+        "{html}"
+    );
+
+    // A time that does not read: the form comes back with it and the message by the field.
+    let r = browser
+        .post_form(
+            "/admin/leagues/night/schedule",
+            &[
+                ("mode", "swiss_round"),
+                ("from", "schedule"),
+                ("scheduled_at", "tonight"),
+            ],
+        )
+        .await;
+    assert_eq!(r.status(), 422);
+    let html = r.text().await.unwrap_or_default();
+    let field = html_element(&html, "swiss-scheduled_at", ">").unwrap_or_default();
+    assert!(
+        field.contains("value=\"tonight\"") && field.contains("aria-invalid"),
+        "{field}"
+    );
+    assert!(html.contains("id=\"swiss-scheduled_at-error\""), "{html}");
+
+    let r = browser
+        .post_form(
+            "/admin/leagues/night/schedule",
+            &[
+                ("mode", "swiss_round"),
+                ("from", "schedule"),
+                ("scheduled_at", "2026-12-05T13:00"),
+            ],
+        )
+        .await;
+    assert_eq!(r.status(), 303);
+    let to = r.headers()["location"].to_str().unwrap_or("").to_string();
+    let html = browser.get(&to).await.text().await.unwrap_or_default();
+    let notice = html_text(html_element(&html, "notice", "</p>").unwrap_or_default());
+    assert!(
+        notice.contains("Paired Swiss round 1: 2 matches"),
+        "{notice}"
+    );
+    // Now the next round is offered, not the round robin's forms; pairing it before the
+    // first is over comes back by the form.
+    assert!(html.contains("id=\"swiss-button\">Pair round 2"), "{html}");
+    assert!(!html.contains("id=\"rest\"") && !html.contains("id=\"replace\""));
+    let r = browser
+        .post_form(
+            "/admin/leagues/night/schedule",
+            &[
+                ("mode", "swiss_round"),
+                ("from", "schedule"),
+                ("scheduled_at", ""),
+            ],
+        )
+        .await;
+    assert_eq!(r.status(), 409);
+    let html = r.text().await.unwrap_or_default();
+    let error = html_text(html_element(&html, "swiss-error", "</p>").unwrap_or_default());
+    assert!(
+        error.contains("2 matches of the last round are not over"),
+        "{error}"
+    );
+}
+
+/// `demo --tournament`: 24 teams, four Swiss rounds with no rematch and one bye-free field,
+/// Buchholz on every row, then the top 8 of those standings seeded in the bracket, its
+/// quarter-finals played.
+#[actix_web::test]
+async fn the_tournament_demo_is_a_night_played_through_the_services() {
+    let app = spawn_app().await;
+    let summary = spades_im::demo::tournament::load(&app.db)
+        .await
+        .expect("the tournament loads");
+    assert!(summary.contains("24 teams, 4 Swiss rounds"), "{summary}");
+    let slug = spades_im::demo::tournament::SLUG;
+    let r = app
+        .get(&format!("/api/v1/leagues/{slug}/matches?limit=500"))
+        .await;
+    let page: Value = r.json().await.unwrap_or_default();
+    let matches = page["matches"].as_array().cloned().unwrap_or_default();
+    let regular: Vec<&Value> = matches.iter().filter(|m| m["stage"] == "regular").collect();
+    assert_eq!(regular.len(), 4 * 12, "four rounds of twelve matches");
+    let mut met = HashSet::new();
+    for m in &regular {
+        let (a, b) = (
+            m["team_a"]["id"].as_i64().unwrap_or(0),
+            m["team_b"]["id"].as_i64().unwrap_or(0),
+        );
+        assert!(met.insert((a.min(b), a.max(b))), "a rematch: {m}");
+        assert_eq!(m["status"], "complete", "{m}");
+    }
+    let rows: Value = app
+        .get(&format!("/api/v1/leagues/{slug}/standings"))
+        .await
+        .json()
+        .await
+        .unwrap_or_default();
+    let rows = rows["rows"].as_array().cloned().unwrap_or_default();
+    assert_eq!(rows.len(), 24);
+    assert!(
+        rows.iter()
+            .all(|r| r["buchholz"].is_u64() && r["played"] == 4),
+        "{rows:?}"
+    );
+    let bracket: Value = app
+        .get(&format!("/api/v1/leagues/{slug}/bracket"))
+        .await
+        .json()
+        .await
+        .unwrap_or_default();
+    assert_eq!(bracket["teams"], 8);
+    // The cut: seed n is the n-th team of the standings.
+    for m in bracket["matches"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|m| m["bracket"] == "winners" && m["round"] == 1)
+    {
+        for (team, seed) in [("team_a", "seed_a"), ("team_b", "seed_b")] {
+            let seed = m[seed].as_u64().unwrap_or(0) as usize;
+            assert_eq!(m[team]["id"], rows[seed - 1]["team_id"], "seed {seed}");
+        }
+        assert_eq!(m["status"], "complete", "{m}");
+    }
 }

@@ -50,6 +50,7 @@ pub fn check(doc: &mut Map<String, Value>, now: Timestamp) -> Vec<Fault> {
     let doc = &*doc;
     let league = gate.league(doc);
     gate.names(doc);
+    gate.swiss_rounds(doc);
     if let Some(league) = &league {
         gate.matches(doc, league);
     }
@@ -249,6 +250,39 @@ impl Gate {
                     "players",
                     int(row, "id"),
                     format!("/players/{first} has the same student id: a student plays for one team a league"),
+                );
+            }
+        }
+    }
+}
+
+impl Gate {
+    /// A Swiss round once, and a team's bye once (the store's keys would refuse either).
+    fn swiss_rounds(&mut self, doc: &Map<String, Value>) {
+        let mut rounds: HashMap<i64, usize> = HashMap::new();
+        let mut byes: HashMap<i64, usize> = HashMap::new();
+        for (i, row) in rows(doc, "swiss_rounds") {
+            if let Some(round) = int(row, "round")
+                && let Some(first) = rounds.insert(round, i)
+            {
+                let message = format!("/swiss_rounds/{first} is the same round");
+                self.fault(
+                    format!("/swiss_rounds/{i}/round"),
+                    "swiss_rounds",
+                    None,
+                    message,
+                );
+            }
+            if let Some(team) = int(row, "bye_team_id")
+                && let Some(first) = byes.insert(team, i)
+            {
+                let message =
+                    format!("/swiss_rounds/{first} gives the same team a bye: a team has one");
+                self.fault(
+                    format!("/swiss_rounds/{i}/bye_team_id"),
+                    "swiss_rounds",
+                    None,
+                    message,
                 );
             }
         }

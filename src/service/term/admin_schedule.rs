@@ -57,6 +57,8 @@ pub struct ScheduleAdmin {
     pub matches: Vec<ScheduleMatch>,
     /// Pairings of active teams with no regular-season match that counts (none at all, or
     /// only cancelled ones): what "generate the rest" would add.
+    /// Swiss rounds paired so far (0: the league plays no Swiss rounds, or none yet).
+    pub swiss_rounds: usize,
     pub missing_pairings: usize,
     /// A past season: read-only (§18.2).
     pub archived: bool,
@@ -196,6 +198,7 @@ pub(crate) async fn load_admin(
             crate::service::playoffs::labels_of_league(conn, league.id).await?,
         ),
         missing_pairings,
+        swiss_rounds: crate::db::swiss::of_league(conn, league.id).await?.len(),
         archived: league.archived,
         has_divisions,
         blackouts,

@@ -84,6 +84,9 @@ pub(super) struct ScheduleForm {
     /// `schedule` when posted from the schedule page (an error is shown there).
     #[serde(default)]
     pub(super) from: String,
+    /// The Swiss round form's time for the round's matches (empty: none).
+    #[serde(default)]
+    pub(super) scheduled_at: String,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]

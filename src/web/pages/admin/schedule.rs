@@ -41,6 +41,7 @@ fn mode_of(typed: &str) -> (ScheduleMode, &'static str) {
     match typed.trim() {
         "rest" => (ScheduleMode::Rest, "rest"),
         "replace" => (ScheduleMode::Replace, "replace"),
+        "swiss_round" => (ScheduleMode::SwissRound, "swiss"),
         _ => (ScheduleMode::New, "schedule"),
     }
 }
@@ -53,6 +54,18 @@ fn schedule_input(form: &ScheduleForm, mode: ScheduleMode) -> Result<ScheduleInp
             "understand",
             "tick \"I understand every scheduled match is replaced\" to regenerate the schedule",
         ));
+    }
+    if mode == ScheduleMode::SwissRound {
+        return Ok(ScheduleInput {
+            format: None,
+            scheduled_at: Some(form.scheduled_at.clone()),
+            start_date: None,
+            time: None,
+            days_between: None,
+            mode,
+            within: None,
+            blackouts: Vec::new(),
+        });
     }
     Ok(ScheduleInput {
         format: None,
@@ -109,6 +122,11 @@ pub(super) async fn generate_schedule(
 ) -> Result<HttpResponse, PageError> {
     let (mode, key) = mode_of(&form.mode);
     let result = match schedule_input(&form, mode) {
+        Ok(input) if mode == ScheduleMode::SwissRound => {
+            crate::service::term::swiss::pair_next_round(&state.db, &who.user, &slug, &input)
+                .await
+                .map(|round| round.matches)
+        }
         Ok(input) => {
             crate::service::term::schedule::generate_schedule(&state.db, &who.user, &slug, &input)
                 .await
@@ -138,6 +156,7 @@ pub(super) async fn generate_schedule(
                 "understand",
                 "within",
                 "blackouts",
+                "scheduled_at",
             ];
             let errors = Errors::of(key, &fields, &e);
             if form.from == "schedule" || mode != ScheduleMode::New {

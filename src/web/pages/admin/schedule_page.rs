@@ -145,6 +145,11 @@ struct SchedulePage {
     can_replace: bool,
     regular_count: usize,
     missing_pairings: usize,
+    /// Swiss rounds paired so far: with any, the page offers the next round instead of the
+    /// round robin's forms.
+    swiss_rounds: usize,
+    /// The Swiss round form's time, as typed.
+    swiss_time: String,
     /// The league has divisions: the generation forms offer a round robin within each.
     has_divisions: bool,
     new_form: GenValues,
@@ -260,6 +265,12 @@ fn schedule_page_of(
         can_replace: view.has_regular() && !view.regular_started(),
         regular_count: regular.len(),
         missing_pairings: view.missing_pairings,
+        swiss_rounds: view.swiss_rounds,
+        swiss_time: if typed.generate.mode.trim() == "swiss_round" {
+            typed.generate.scheduled_at.clone()
+        } else {
+            String::new()
+        },
         standing: schedule_warnings::standing(view),
         has_divisions: view.has_divisions,
         supervisors: view.supervisors.clone(),
@@ -376,6 +387,7 @@ enum ScheduleDone {
     Generated,
     Rest,
     Replaced,
+    Swiss,
     Deleted,
     Supervisors,
 }
@@ -439,6 +451,11 @@ fn notice_of(q: &PageQuery, view: &ScheduleAdmin) -> Option<Notice> {
                 night.map_or_else(|| "the night".to_string(), short_day)
             )
         }
+        (ScheduleDone::Swiss, _, _) => format!(
+            "Paired Swiss round {}: {}. The standings order the next round once these are over.",
+            view.swiss_rounds,
+            plural(n, "match", "matches")
+        ),
         (ScheduleDone::Replaced, _, _) => {
             format!("Schedule regenerated: {}.", plural(n, "match", "matches"))
         }
