@@ -73,7 +73,7 @@ pub fn pair_round(teams: &[SwissTeam], met: &Met) -> Result<Round, NoRound> {
     if teams.len() < 2 {
         return Err(NoRound::TooFew);
     }
-    if teams.len() % 2 == 0 {
+    if teams.len().is_multiple_of(2) {
         let all: Vec<usize> = (0..teams.len()).collect();
         let pairs = pair_without_rematch(teams, met, &all).ok_or(NoRound::EveryPairingRepeats)?;
         return Ok(Round { pairs, bye: None });
@@ -185,7 +185,7 @@ mod tests {
                 proptest::collection::vec((0..n, 0..n), 0..=(n * 2)),
             )
                 .prop_map(move |(mut raw, pairs)| {
-                    raw.sort_by(|x, y| y.0.cmp(&x.0));
+                    raw.sort_by_key(|t| std::cmp::Reverse(t.0));
                     let teams: Vec<SwissTeam> = raw.into_iter().map(|(s, b)| team(s, b)).collect();
                     let mut met = Met::new(n);
                     for (a, b) in pairs {
