@@ -16,6 +16,7 @@ pub mod audit;
 pub mod board;
 pub mod captains;
 pub mod copy;
+pub mod desk;
 pub mod divisions;
 pub mod group_commit;
 pub mod hands;

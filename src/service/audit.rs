@@ -218,6 +218,8 @@ fn verb(action: &str) -> String {
         "create_playoffs" => "created the playoffs of",
         "reset_bracket_path" => "reset a bracket path of",
         "withdraw_team" => "withdrew",
+        "check_in_team" => "checked in at the desk",
+        "check_out_team" => "took back the check-in of",
         "drop_team" => "dropped (forfeit limit)",
         "override_eligibility" => "decided the playoff eligibility of",
         "change_match" => "changed the time, table or teams of",

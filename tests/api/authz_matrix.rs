@@ -194,6 +194,13 @@ pub(crate) const ROUTES: &[(&str, &str, Access)] = &[
     ("GET", "/admin/users", Admin),
     ("GET", "/admin/audit", Admin),
     ("GET", "/admin/audit.csv", Admin),
+    ("GET", "/admin/leagues/{slug}/desk", Admin),
+    ("POST", "/admin/leagues/{slug}/desk", Admin),
+    (
+        "POST",
+        "/admin/leagues/{slug}/desk/{team_id}/check-in",
+        Admin,
+    ),
     ("GET", "/admin/requests", Admin),
     ("POST", "/admin/requests/{id}/approve", Admin),
     ("POST", "/admin/requests/{id}/decline", Admin),

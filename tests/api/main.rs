@@ -42,6 +42,7 @@ mod console_lineups;
 mod corrections;
 mod dates;
 mod db_arg;
+mod desk;
 mod division_pages;
 mod divisions;
 mod double_elimination;

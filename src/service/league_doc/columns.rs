@@ -135,6 +135,7 @@ pub fn rule(table: &str, column: &str) -> Option<Rule> {
         },
         ("teams", "withdrawn") | ("players", "captain" | "active") => Flag,
         ("teams", "dropped_reason") => reason(true),
+        ("teams", "checked_in_at") => MAYBE_INSTANT,
         ("players", "team_id") => Key,
         ("players", "student_id") => Rule::StudentId,
         ("players", "email") => Rule::Email,

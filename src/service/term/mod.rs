@@ -8,6 +8,7 @@
 //! league, the next term).
 
 pub mod admin_schedule;
+pub mod desk;
 pub mod divisions;
 pub mod leagues;
 pub mod requests;

@@ -164,10 +164,18 @@ async fn pair(
         .filter(|t| t.withdrawn)
         .map(|t| t.id)
         .collect();
+    // Once the desk has checked a team in, only the teams checked in play (§21.4).
+    let arrived: std::collections::HashSet<TeamId> =
+        crate::db::desk::checked_in(conn, league.row.id)
+            .await?
+            .into_iter()
+            .map(|(id, _)| id)
+            .collect();
     let ranked: Vec<_> = standings(conn, league)
         .await?
         .into_iter()
         .filter(|s| !withdrawn.contains(&s.team_id))
+        .filter(|s| arrived.is_empty() || arrived.contains(&s.team_id))
         .collect();
     let ids: Vec<TeamId> = ranked.iter().map(|s| s.team_id).collect();
     let had_bye = |id: TeamId| rounds.iter().any(|r| r.bye_team_id == Some(id));

@@ -151,10 +151,24 @@ pub async fn add_team(
 ) -> Result<TeamView, ServiceError> {
     let now = db.clock().now();
     require_admin(user)?;
-    let (name, players) = check_team(input)?;
+    let checked = check_team(input)?;
     let mut tx = db.write().await?;
     let league = league_row(&mut tx, slug).await?;
-    let existing = db_leagues::teams(&mut tx, league.id).await?;
+    let team = add_team_in(&mut tx, user, now, &league, input, checked).await?;
+    tx.commit().await?;
+    Ok(team)
+}
+
+/// [`add_team`] inside the caller's transaction, the input `checked` already.
+pub async fn add_team_in(
+    tx: &mut Conn,
+    user: &User,
+    now: Timestamp,
+    league: &db_leagues::LeagueRow,
+    input: &NewTeamInput,
+    (name, players): CheckedTeam,
+) -> Result<TeamView, ServiceError> {
+    let existing = db_leagues::teams(&mut *tx, league.id).await?;
     if let Some(message) = name_taken(name.as_str(), existing.iter().map(|t| t.name.as_str())) {
         return Err(ServiceError::invalid(
             ErrorCode::InvalidTeam,
@@ -164,19 +178,18 @@ pub async fn add_team(
     }
     for p in &players {
         if let Some(id) = &p.student_id {
-            players::check_student_id_free(&mut tx, league.id, None, id, None).await?;
+            players::check_student_id_free(&mut *tx, league.id, None, id, None).await?;
         }
     }
     if let Some(division) = input.division {
-        crate::service::term::divisions::check_division(&mut tx, league.id, "division", division)
+        crate::service::term::divisions::check_division(&mut *tx, league.id, "division", division)
             .await?;
     }
-    let mut team = insert_team(&mut tx, user, now, league.id, (name, players), None).await?;
+    let mut team = insert_team(&mut *tx, user, now, league.id, (name, players), None).await?;
     if let Some(division) = input.division {
-        crate::db::divisions::set_team_division(&mut tx, team.id, Some(division)).await?;
+        crate::db::divisions::set_team_division(&mut *tx, team.id, Some(division)).await?;
         team.division = Some(division);
     }
-    tx.commit().await?;
     Ok(team)
 }
 

@@ -15,6 +15,7 @@
 mod audit;
 mod backup;
 mod dashboard;
+mod desk;
 mod divisions;
 mod import;
 mod league;
@@ -57,6 +58,9 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .service(backup::backup)
         .service(audit::audit_page)
         .service(audit::audit_csv)
+        .service(desk::desk_page)
+        .service(desk::arrive)
+        .service(desk::check_in)
         .service(requests::requests_page)
         .service(requests::approve)
         .service(requests::decline)

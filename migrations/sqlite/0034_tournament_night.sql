@@ -28,3 +28,8 @@ CREATE TRIGGER archived_swiss_rounds_delete BEFORE DELETE ON swiss_rounds
 BEGIN
     SELECT RAISE(ABORT, 'league_archived');
 END;
+
+-- The check-in desk of a tournament night (docs/api.md §21.4): when the team arrived (null:
+-- not checked in). Once any team of a league is checked in, its Swiss rounds pair only the
+-- teams checked in.
+ALTER TABLE teams ADD COLUMN checked_in_at TEXT;

@@ -13,3 +13,8 @@ CREATE UNIQUE INDEX swiss_rounds_one_bye ON swiss_rounds (league_id, bye_team_id
 -- A past season's rounds are read-only, as its matches are (migration 0012).
 CREATE TRIGGER archived_swiss_rounds BEFORE INSERT OR UPDATE OR DELETE ON swiss_rounds
     FOR EACH ROW EXECUTE FUNCTION refuse_archived_write('league_id', 'leagues');
+
+-- The check-in desk of a tournament night (docs/api.md §21.4): when the team arrived (null:
+-- not checked in). Once any team of a league is checked in, its Swiss rounds pair only the
+-- teams checked in.
+ALTER TABLE teams ADD COLUMN checked_in_at TEXT COLLATE "C";
