@@ -10,9 +10,9 @@ CREATE TABLE swiss_rounds (
 );
 CREATE UNIQUE INDEX swiss_rounds_one_bye ON swiss_rounds (league_id, bye_team_id);
 
--- A past season's rounds are read-only, as its matches are (migration 0012).
+-- A past season's rounds are read-only, as its matches are (migrations 0012 and 0019).
 CREATE TRIGGER archived_swiss_rounds BEFORE INSERT OR UPDATE OR DELETE ON swiss_rounds
-    FOR EACH ROW EXECUTE FUNCTION refuse_archived_write('league_id', 'leagues');
+    FOR EACH ROW EXECUTE FUNCTION refuse_archived_league_write();
 
 -- The check-in desk of a tournament night (docs/api.md §21.4): when the team arrived (null:
 -- not checked in). Once any team of a league is checked in, its Swiss rounds pair only the

@@ -18,7 +18,7 @@ BEGIN
 END;
 
 CREATE TRIGGER archived_swiss_rounds_update BEFORE UPDATE ON swiss_rounds
-    WHEN (SELECT archived FROM leagues WHERE id = OLD.league_id) = 1
+    WHEN (SELECT archived FROM leagues WHERE id = OLD.league_id) = 1 OR (SELECT archived FROM leagues WHERE id = NEW.league_id) = 1
 BEGIN
     SELECT RAISE(ABORT, 'league_archived');
 END;

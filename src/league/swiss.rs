@@ -5,8 +5,9 @@
 //! lowest-ranked team without one (the next one up when the rest could then not be paired
 //! without a rematch). Among the pairings without a rematch the round takes one that keeps
 //! teams nearest their score: the least sum of the squared score gaps of its pairs, so a
-//! pairing within score groups wins whenever one exists; among those, the one pairing each
-//! team nearest its rank (1 v 2, 3 v 4, …, "paired from the top").
+//! pairing within score groups wins whenever one exists; among those, the least sum of the
+//! squared rank distances of its pairs: 1 v 2, 3 v 4, … ("paired from the top"), and where a
+//! rematch is in the way, the nearest pairs (1 v 3 and 2 v 4 rather than 1 v 4 and 2 v 3).
 //!
 //! That is a minimum-cost perfect matching on a general graph: the blossom algorithm
 //! (`integer_blossom`, O(n³)) finds it exactly, where pairing greedily from the top can
@@ -100,6 +101,16 @@ pub fn score_gaps(teams: &[SwissTeam], pairs: &[(usize, usize)]) -> u64 {
         .sum()
 }
 
+/// The sum over `pairs` of the squared distances in rank, among the `players` (the teams
+/// paired, in rank order): what the pairing makes least after the score gaps.
+pub fn rank_distances(players: &[usize], pairs: &[(usize, usize)]) -> u64 {
+    let place = |t: usize| players.iter().position(|&p| p == t).unwrap_or(0) as u64;
+    pairs
+        .iter()
+        .map(|&(a, b)| place(a).abs_diff(place(b)).pow(2))
+        .sum()
+}
+
 /// The best pairing of the `players` (an even number of indexes, in rank order) without a
 /// rematch, or `None` when every pairing has one.
 fn pair_without_rematch(
@@ -109,24 +120,26 @@ fn pair_without_rematch(
 ) -> Option<Vec<(usize, usize)>> {
     let n = players.len();
     // A pair's cost: a rematch outweighs any pairing without one; a score gap outweighs any
-    // distance in rank (at most n/2 pairs of at most n each).
-    let rank_weight = 1i64;
-    let gap_weight = (n * n) as i64 + 1;
+    // distance in rank (at most n/2 pairs of at most n² each). In i128: with a thousand
+    // teams and scores in the thousands these pass i64's range.
+    let size = n as i128;
+    let gap_weight = size * size * size / 2 + 1;
     let max_gap = players
         .iter()
-        .map(|&p| i64::from(teams[p].score))
+        .map(|&p| i128::from(teams[p].score))
         .max()
         .unwrap_or(0);
-    let rematch = gap_weight * (max_gap * max_gap + 1) * (n as i64);
-    let mut cost = vec![0i64; n * n];
+    let rematch = gap_weight * (max_gap * max_gap + 1) * size;
+    let mut cost = vec![0i128; n * n];
     for i in 0..n {
         for j in (i + 1)..n {
             let (a, b) = (players[i], players[j]);
-            let gap = i64::from(teams[a].score.abs_diff(teams[b].score));
+            let gap = i128::from(teams[a].score.abs_diff(teams[b].score));
+            let distance = (j - i) as i128;
             cost[i * n + j] = if met.has(a, b) {
                 rematch
             } else {
-                gap_weight * gap * gap + rank_weight * (j - i) as i64
+                gap_weight * gap * gap + distance * distance
             };
         }
     }
@@ -233,6 +246,14 @@ mod tests {
                     prop_assert_eq!(seen.iter().filter(|s| !**s).count(), n % 2);
                     let best = pairings.iter().map(|p| score_gaps(&teams, p)).min();
                     prop_assert_eq!(Some(score_gaps(&teams, &round.pairs)), best);
+                    // Then the nearest in rank among those.
+                    let rest: Vec<usize> = (0..n).filter(|&t| Some(t) != bye).collect();
+                    let nearest = pairings
+                        .iter()
+                        .filter(|p| Some(score_gaps(&teams, p)) == best)
+                        .map(|p| rank_distances(&rest, p))
+                        .min();
+                    prop_assert_eq!(Some(rank_distances(&rest, &round.pairs)), nearest);
                     let within = pairings
                         .iter()
                         .any(|p| p.iter().all(|&(a, b)| teams[a].score == teams[b].score));
@@ -256,6 +277,16 @@ mod tests {
         let round = pair_round(&teams, &Met::new(6)).unwrap();
         assert_eq!(round.pairs, vec![(0, 1), (2, 3), (4, 5)]);
         assert_eq!(round.bye, None);
+    }
+
+    #[test]
+    fn a_rematch_in_the_way_pairs_the_nearest() {
+        // 0 and 1 have met: 0 v 2 and 1 v 3, not 0 v 3 and 1 v 2.
+        let teams = vec![team(2, false); 4];
+        let mut met = Met::new(4);
+        met.add(0, 1);
+        let round = pair_round(&teams, &met).unwrap();
+        assert_eq!(round.pairs, vec![(0, 2), (1, 3)]);
     }
 
     #[test]

@@ -262,7 +262,8 @@ fn schedule_page_of(
         undated: undated(&regular),
         postponed: postponed(&view.matches),
         has_regular: view.has_regular(),
-        can_replace: view.has_regular() && !view.regular_started(),
+        // A league of Swiss rounds is never regenerated as a round robin.
+        can_replace: view.has_regular() && !view.regular_started() && view.swiss_rounds == 0,
         regular_count: regular.len(),
         missing_pairings: view.missing_pairings,
         swiss_rounds: view.swiss_rounds,
