@@ -21,6 +21,7 @@ mod browser_bracket;
 mod browser_campus;
 mod browser_captain;
 mod browser_conduct;
+mod browser_desk;
 mod browser_first_week;
 mod browser_league;
 mod browser_lineups;
