@@ -11,7 +11,7 @@
 //!   (the stateless scorer).
 //! - `league`: pure tournament logic: `standings` and tiebreakers, `schedule` (round robin),
 //!   `eligibility`, `race` (the playoff race, exactly), `settings`, `divisions` (ranks and
-//!   seeds within a division), and `bracket` (`mod`: the draw and formats; `state`: results
+//!   seeds within a division), `swiss` (the next Swiss round's pairs), and `bracket` (`mod`: the draw and formats; `state`: results
 //!   applied to it; `tests`).
 //! - `domain`: the vocabulary every layer shares: `ids`, `states`, `text` (enums stored as
 //!   text), `time`, `clock`, `words`, `name` (names as checked), `slug`, `student` (student
@@ -20,7 +20,8 @@
 //!   query on either; `migrations`, each store's schema as embedded by build.rs):
 //!   `leagues`, `divisions`, `captains` (captains' links and sessions), `matches` (schedule, state, check-ins, ratings), `match_write` (a
 //!   match as a write opens it, its names and supervisor), `board` (the
-//!   scoreboard's reads), `rating_notes`, `requests` (captains' reschedule requests and disputes), `hands`, `lineups`, `players`,
+//!   scoreboard's reads), `rating_notes`, `requests` (captains' reschedule requests and disputes), `swiss` (Swiss rounds and
+//!   their byes), `desk` (teams checked in at a tournament's door), `hands`, `lineups`, `players`,
 //!   `player_eligibility`, `idempotency` and `action_keys` (the keys of hands and of other
 //!   actions), `audit`, `playoffs`, `tonight`, `users`, `notices`, `league_doc` (a league's
 //!   rows as JSON); `group_commit` (the writes of league night, batched) and `copy`
@@ -34,7 +35,8 @@
 //!   - `people`: `accounts`, `users`, `throttle` and `device_cookie` (login guessing),
 //!     `oidc` (campus sign-in), `captains` (a captain's link, session and teams), `players`;
 //!   - `term` (a league's term): `leagues`, `teams`, `divisions`, `roster` (`reading`, `import`,
-//!     `export`, `edits`), `schedule`, `admin_schedule`, `reschedule`, `requests` (a captain's reschedule requests), `supervisors`, `seasons`;
+//!     `export`, `edits`), `schedule`, `admin_schedule`, `reschedule`, `requests` (a captain's reschedule requests), `swiss` (pairing the next round), `desk`
+//!     (the check-in desk), `supervisors`, `seasons`;
 //!   - `playoffs`: `create`, `advance`, `view`, `labels`, `stored`, `eligibility` (teams)
 //!     and `player_eligibility`;
 //!   - `views` (read models): `standings`, `summaries`, `league_home`, `public_views`,
@@ -53,8 +55,8 @@
 //! - `cli`: the `spades-im` command (`main.rs` only parses and runs it): `settings` (the
 //!   flags and their checks), one file per command group (`serve`, `score`, `store`, `users`,
 //!   `seasons`, `mail`) and `tests` (the flag combinations).
-//! - `app` (building and running the server), `demo` and `generate` (sample and benchmark
-//!   seasons), `invocation` (how to run a command again); `structure` (tests of the source:
+//! - `app` (building and running the server), `demo` (with `tournament`, the sample
+//!   tournament night) and `generate` (sample and benchmark seasons), `invocation` (how to run a command again); `structure` (tests of the source:
 //!   no import circles, this map names every module).
 
 pub mod app;

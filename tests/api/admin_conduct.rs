@@ -86,6 +86,8 @@ const LEAGUE: Fields = &[
     ("settings_form", "1"),
     ("grace_minutes", "10"),
     ("drop_after", "2"),
+    ("default_notice_hours", "24"),
+    ("dispute_hours", "24"),
     ("rate_sportsmanship", "1"),
     ("rating_min", "1"),
     ("rating_max", "5"),
@@ -210,6 +212,8 @@ async fn the_league_form_sets_the_season_settings_with_a_preview_in_words() {
         .await
         .unwrap();
     assert!(tag_of(&html, "grace_minutes").contains("value=\"10\""));
+    assert!(tag_of(&html, "default_notice_hours").contains("value=\"24\""));
+    assert!(tag_of(&html, "dispute_hours").contains("value=\"24\""));
     assert!(tag_of(&html, "min_win_pct").contains("value=\"50%\""));
     assert!(tag_of(&html, "rate_sportsmanship").contains(" checked"));
     assert!(tag_of(&html, "rating_required").contains(" checked"));
@@ -271,6 +275,8 @@ async fn the_league_form_sets_the_season_settings_with_a_preview_in_words() {
         &[
             ("grace_minutes", "15"),
             ("drop_after", ""),
+            ("default_notice_hours", ""),
+            ("dispute_hours", "12"),
             ("min_win_pct", ""),
             ("require_all_played", "1"),
             ("confirm", "1"),
@@ -283,6 +289,12 @@ async fn the_league_form_sets_the_season_settings_with_a_preview_in_words() {
     let league = league_json(&api, "fall-2026").await;
     assert_eq!(league["settings"]["forfeit"]["grace_minutes"], 15);
     assert_eq!(league["settings"]["forfeit"]["drop_after"], Value::Null);
+    // Emptied, the notice of a default is "no defaults"; the dispute window is 12 hours.
+    assert_eq!(
+        league["settings"]["forfeit"]["default_notice_hours"],
+        Value::Null
+    );
+    assert_eq!(league["settings"]["disputes"]["hours"], 12);
     assert_eq!(
         league["settings"]["eligibility"]["min_win_pct"],
         Value::Null
@@ -367,6 +379,16 @@ async fn a_bad_setting_comes_back_at_its_field_with_every_value_and_nothing_writ
             &[("drop_after", "0")],
             "drop_after-error",
             "a team is dropped after 1 to 20 forfeits",
+        ),
+        (
+            &[("default_notice_hours", "169")],
+            "default_notice_hours-error",
+            "a default is announced 0 to 168 hours",
+        ),
+        (
+            &[("dispute_hours", "200")],
+            "dispute_hours-error",
+            "a dispute is filed 0 to 168 hours",
         ),
         (
             &[("forfeit_rating", "7")],

@@ -206,6 +206,20 @@ impl<'a> SettingInputs<'a> {
                 &form.drop_after,
                 false,
             ),
+            self.input(
+                "default_notice_hours",
+                "Hours of notice a captain's default needs",
+                "0 to 168 before the match: a captain's \u{201c}we can't play\u{201d} is then a loss, not a forfeit. Empty: no defaults.",
+                &form.default_notice_hours,
+                false,
+            ),
+            self.input(
+                "dispute_hours",
+                "Hours after a match to dispute its result",
+                "0 to 168 after its end, for a captain. Empty: 24.",
+                &form.dispute_hours,
+                false,
+            ),
         ]
     }
 

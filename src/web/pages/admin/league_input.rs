@@ -40,6 +40,12 @@ pub(super) struct LeagueForm {
     pub(super) grace_minutes: String,
     #[serde(default)]
     pub(super) drop_after: String,
+    /// Hours of notice a captain's default needs; empty: no defaults.
+    #[serde(default)]
+    pub(super) default_notice_hours: String,
+    /// Hours after a match's end a captain may dispute it; empty: 24.
+    #[serde(default)]
+    pub(super) dispute_hours: String,
     #[serde(default)]
     pub(super) rate_sportsmanship: String,
     #[serde(default)]
@@ -168,6 +174,8 @@ impl LeagueForm {
         self.settings_form = "1".into();
         self.grace_minutes = num(settings.forfeit.grace_minutes);
         self.drop_after = num(settings.forfeit.drop_after);
+        self.default_notice_hours = num(settings.forfeit.default_notice_hours);
+        self.dispute_hours = settings.disputes.hours.to_string();
         if let Some(scale) = &settings.sportsmanship {
             self.rate_sportsmanship = "1".into();
             self.rating_min = scale.min.to_string();
@@ -290,9 +298,14 @@ fn decimal(x: f64) -> String {
 
 /// Each setting's input on the form and the field the service names in its errors
 /// (`settings.sportsmanship` is the scale as a whole: its message goes next to the maximum).
-pub(super) const SETTING_INPUTS: [(&str, &str); 14] = [
+pub(super) const SETTING_INPUTS: [(&str, &str); 16] = [
     ("settings.forfeit.grace_minutes", "grace_minutes"),
     ("settings.forfeit.drop_after", "drop_after"),
+    (
+        "settings.forfeit.default_notice_hours",
+        "default_notice_hours",
+    ),
+    ("settings.disputes.hours", "dispute_hours"),
     ("settings.sportsmanship", "rating_max"),
     ("settings.sportsmanship.min", "rating_min"),
     ("settings.sportsmanship.max", "rating_max"),
@@ -380,6 +393,8 @@ impl LeagueForm {
         let forfeit = serde_json::json!({
             "grace_minutes": whole(&self.grace_minutes, "grace_minutes", "the grace period")?,
             "drop_after": whole(&self.drop_after, "drop_after", "the number of forfeits")?,
+            // Empty is `null`: the league takes no defaults.
+            "default_notice_hours": whole(&self.default_notice_hours, "default_notice_hours", "the hours of notice")?,
         });
         let sportsmanship = if rate {
             serde_json::json!({
@@ -402,6 +417,8 @@ impl LeagueForm {
             "sportsmanship": sportsmanship,
             "eligibility": eligibility,
             "lineups": {"required": !self.lineups_required.is_empty()},
+            // Empty is `null`: the default window, 24 hours.
+            "disputes": {"hours": whole(&self.dispute_hours, "dispute_hours", "the hours to dispute")?},
             "playoffs": {"teams": whole(&self.playoff_teams, "playoff_teams", "the number of playoff teams")?,
                           "division_winners_first": !self.division_winners_first.is_empty()},
         });
