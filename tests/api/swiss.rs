@@ -428,3 +428,70 @@ async fn the_tournament_demo_is_a_night_played_through_the_services() {
         assert_eq!(m["status"], "complete", "{m}");
     }
 }
+
+/// A team that withdraws mid-round forfeits its Swiss match (its opponent has the win) and
+/// is left out of the next round.
+#[actix_web::test]
+async fn a_team_that_withdraws_forfeits_its_swiss_match() {
+    let app = spawn_app().await;
+    let admin = app.api_user("coord", Role::Admin).await;
+    let teams = app.league(&admin, "walk", json!("classic"), 4).await;
+    let r = admin
+        .post(
+            "/api/v1/leagues/walk/schedule",
+            &json!({"mode": "swiss_round"}),
+        )
+        .await;
+    let paired = json_with_status(r, 201, "round 1").await;
+    let matches = paired["matches"].as_array().cloned().unwrap_or_default();
+    let leaving = teams[0];
+    let theirs = matches
+        .iter()
+        .find(|m| m["team_a"]["id"] == leaving || m["team_b"]["id"] == leaving)
+        .cloned()
+        .unwrap_or_default();
+    let opponent = if theirs["team_a"]["id"] == leaving {
+        theirs["team_b"]["id"].clone()
+    } else {
+        theirs["team_a"]["id"].clone()
+    };
+    let browser = app.browser("coord").await;
+    let r = browser
+        .post_form(
+            &format!("/admin/leagues/walk/teams/{leaving}/withdraw"),
+            &[("withdrawn", "1")],
+        )
+        .await;
+    assert_eq!(r.status(), 303);
+    let r = admin
+        .get(&format!("/api/v1/matches/{}", theirs["id"]))
+        .await;
+    let after = json_with_status(r, 200, "the match").await;
+    assert_eq!(after["status"], "forfeit", "{after}");
+    let rows = standings(&admin, "walk").await;
+    let won = |id: &Value| {
+        rows.iter()
+            .find(|r| &r["team_id"] == id)
+            .map(|r| r["won"].clone())
+            .unwrap_or_default()
+    };
+    assert_eq!(won(&opponent), 1, "the opponent has the win");
+    // The other match over, round 2 pairs the three left (one bye).
+    for m in matches.iter().filter(|m| m["id"] != theirs["id"]) {
+        a_wins(&admin, m).await;
+    }
+    let r = admin
+        .post(
+            "/api/v1/leagues/walk/schedule",
+            &json!({"mode": "swiss_round"}),
+        )
+        .await;
+    let next = json_with_status(r, 201, "round 2").await;
+    assert_eq!(next["matches"].as_array().map(Vec::len), Some(1), "{next}");
+    assert!(next["bye"].is_i64() && next["bye"] != leaving, "{next}");
+    let m = &next["matches"][0];
+    assert!(
+        m["team_a"]["id"] != leaving && m["team_b"]["id"] != leaving,
+        "{next}"
+    );
+}

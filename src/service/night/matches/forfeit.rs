@@ -142,6 +142,35 @@ pub async fn forfeit(
     Ok(Acted::Done(Box::new(view)))
 }
 
+/// A Swiss round's match of a team that withdraws (docs/api.md §21.2), not yet started:
+/// forfeited by that team in the withdrawal's transaction, so its opponent has the win (a
+/// round robin's are cancelled instead: its opponents meet nobody else that night).
+pub async fn forfeit_for_withdrawal(
+    conn: &mut Conn,
+    user: &User,
+    now: Timestamp,
+    m: &MatchRow,
+    team: TeamId,
+    notices: Option<&url::Url>,
+) -> Result<(), ServiceError> {
+    let (who, winner) = if m.team_a == team {
+        (ForfeitSide::A, Team::B)
+    } else {
+        (ForfeitSide::B, Team::A)
+    };
+    let league = league_of(conn, m).await?;
+    db_matches::set_totals(conn, m.id, &forfeit_totals(m, who, Some(winner))).await?;
+    crate::service::night::conduct::rate_forfeit(conn, m.id, &league).await?;
+    let change = audit::Change::new("forfeit", audit::Subject::Match(m.id))
+        .after(who.as_str())
+        .reason("the team withdrew from the league");
+    audit::record(conn, user, now, change).await?;
+    if let Some(public_url) = notices {
+        events::tell_forfeit(conn, public_url, now, m, who).await?;
+    }
+    Ok(())
+}
+
 /// The side that forfeits: `a`, `b` or `both`.
 fn forfeit_side(input: &ForfeitInput) -> Result<ForfeitSide, ServiceError> {
     ForfeitSide::parse(input.team.as_str()).map_err(|_| {

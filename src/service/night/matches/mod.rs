@@ -21,7 +21,7 @@ mod time;
 pub use answer::{AnswerShape, HandAnswer, HandTotals, SideTotals};
 pub use correct::{Correction, correct_hand};
 pub use default::{DefaultInput, Defaulter, default};
-pub use forfeit::{ForfeitInput, forfeit};
+pub use forfeit::{ForfeitInput, forfeit, forfeit_for_withdrawal};
 pub use record::{NewHandEntry, Recorded, record_hand};
 pub use start::start;
 pub use time::call_time;

@@ -162,6 +162,34 @@ async fn apply_team_change(
     save_team(tx, user, now, (before, &before_view), after).await
 }
 
+/// In a league of Swiss rounds, the withdrawing team's matches not yet started are
+/// forfeited by it, so their opponents have the win (docs/api.md §21.2).
+async fn forfeit_swiss_matches(
+    tx: &mut crate::db::Conn,
+    user: &User,
+    now: crate::domain::Timestamp,
+    team: &crate::db::leagues::TeamRow,
+    notices: Option<&url::Url>,
+) -> Result<(), ServiceError> {
+    if crate::db::swiss::of_league(tx, team.league_id)
+        .await?
+        .is_empty()
+    {
+        return Ok(());
+    }
+    let open: Vec<_> = db_matches::of_league(tx, team.league_id)
+        .await?
+        .into_iter()
+        .filter(|m| m.stage == crate::rules::Stage::Regular && m.status.is_unstarted())
+        .filter(|m| m.started_at.is_none() && (m.team_a == team.id || m.team_b == team.id))
+        .collect();
+    for m in &open {
+        crate::service::night::matches::forfeit_for_withdrawal(tx, user, now, m, team.id, notices)
+            .await?;
+    }
+    Ok(())
+}
+
 /// Withdraws a team from the league (`true`) or reinstates it (`false`). A withdrawn team
 /// plays no more: its regular-season matches not started are cancelled in the same
 /// transaction, as when the forfeit policy drops a team; its results stay. Reinstating it
@@ -185,6 +213,7 @@ pub async fn set_withdrawn(
     };
     let view = save_team(&mut tx, user, now, (&before, &before_view), after).await?;
     if withdrawn && !before.withdrawn {
+        forfeit_swiss_matches(&mut tx, user, now, &before, db.notices()).await?;
         let note = format!("{} withdrew from the league", before.name);
         let cancelled =
             db_matches::cancel_unstarted(&mut tx, Unstarted::OfTeam(team_id), &note).await?;
