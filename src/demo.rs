@@ -305,19 +305,30 @@ async fn supervisor(db: &Db, first_admin: Option<&User>) -> anyhow::Result<(User
 
 /// The league [`NAME`] with its rules and [`SETTINGS`].
 async fn create_league(db: &Db, admin: &User) -> anyhow::Result<League> {
+    let settings = Some(serde_json::from_str(SETTINGS)?);
+    create_unc_league(db, admin, (NAME, SLUG), settings).await
+}
+
+/// A demo league `name` (`slug`): UNC's 300-point rules, its 500-point final, `settings`.
+async fn create_unc_league(
+    db: &Db,
+    admin: &User,
+    (name, slug): (&str, &str),
+    settings: Option<serde_json::Value>,
+) -> anyhow::Result<League> {
     leagues::create_league(
         db,
         admin,
         &NewLeagueInput {
-            name: NAME.into(),
-            slug: Some(SLUG.into()),
+            name: name.into(),
+            slug: Some(slug.into()),
             rules: StageRules {
                 regular: RulesSpec::Preset("unc-im-300".into()),
                 playoff: None,
                 r#final: Some(RulesSpec::Preset("unc-im-500".into())),
             },
             tiebreak_order: None,
-            settings: Some(serde_json::from_str(SETTINGS)?),
+            settings,
         },
     )
     .await

@@ -12,11 +12,10 @@ use super::{Rng, first_admin, play, service, supervisor};
 use crate::db::Db;
 use crate::domain::{Role, Slug};
 use crate::league::bracket::Section;
-use crate::rules::RulesSpec;
 use crate::service::User;
 use crate::service::people::players::PlayerInput;
 use crate::service::playoffs::{PlayoffsInput, create_playoffs};
-use crate::service::term::leagues::{self, NewLeagueInput, StageRules};
+use crate::service::term::leagues;
 use crate::service::term::schedule::{ScheduleInput, ScheduleMode};
 use crate::service::term::swiss::pair_next_round;
 use crate::service::term::teams::NewTeamInput;
@@ -143,23 +142,7 @@ async fn refuse_if_loaded(db: &Db, slug: &Slug) -> anyhow::Result<()> {
 }
 
 async fn create_league(db: &Db, admin: &User) -> anyhow::Result<()> {
-    leagues::create_league(
-        db,
-        admin,
-        &NewLeagueInput {
-            name: NAME.into(),
-            slug: Some(SLUG.into()),
-            rules: StageRules {
-                regular: RulesSpec::Preset("unc-im-300".into()),
-                playoff: None,
-                r#final: Some(RulesSpec::Preset("unc-im-500".into())),
-            },
-            tiebreak_order: None,
-            settings: None,
-        },
-    )
-    .await
-    .map_err(service)?;
+    super::create_unc_league(db, admin, (NAME, SLUG), None).await?;
     Ok(())
 }
 
