@@ -204,6 +204,14 @@ fn refusal(e: NoRound, teams: usize) -> ServiceError {
             "mode",
             "Swiss rounds need at least 2 active teams",
         ),
+        NoRound::TooMany => ServiceError::invalid(
+            ErrorCode::InvalidSchedule,
+            "mode",
+            format!(
+                "Swiss rounds pair at most {} teams; this league has {teams} playing: split the field into leagues",
+                crate::league::swiss::MAX_TEAMS
+            ),
+        ),
         NoRound::NoByeLeft => ServiceError::conflict(
             ErrorCode::SwissExhausted,
             format!(
