@@ -107,7 +107,21 @@ pub async fn sqlite_to_postgres(source: &Db, target: &Db) -> Result<Copied, Copy
     for table in TABLES {
         let n = copy_table(sqlite, pg, table).await?;
         copied.tables.push((table, n));
+        if table == "leagues" {
+            // The archive's triggers refuse every row of a past season: its league is open
+            // while its rows are copied, and closed again once they all are (below).
+            sqlx::query("UPDATE leagues SET archived = false WHERE archived")
+                .execute(&mut *pg)
+                .await?;
+        }
     }
+    let archived: Vec<i64> = sqlx::query_scalar("SELECT id FROM leagues WHERE archived = 1")
+        .fetch_all(&mut *sqlite)
+        .await?;
+    sqlx::query("UPDATE leagues SET archived = true WHERE id = ANY($1)")
+        .bind(&archived)
+        .execute(&mut *pg)
+        .await?;
     for table in TABLES {
         let has_id: bool = sqlx::query_scalar(
             "SELECT EXISTS (SELECT 1 FROM information_schema.columns

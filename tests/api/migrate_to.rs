@@ -174,3 +174,73 @@ async fn a_season_moves_to_postgres_and_answers_every_read_the_same() {
 async fn read(api: &Api, path: &str) -> Value {
     json_with_status(api.get(path).await, 200, path).await
 }
+
+/// A past season (an archived league, here the tournament night with its Swiss rounds) is
+/// copied too: the archive's triggers refuse its rows while it is closed, so the copy opens
+/// it for its rows and closes it again; the copy reads the same and still refuses writes.
+#[actix_web::test]
+async fn a_past_season_moves_to_postgres_still_closed() {
+    if !on_postgres() {
+        return;
+    }
+    let source = spawn_sqlite_app().await;
+    let admin = source.api_user("coord", Role::Admin).await;
+    spades_im::demo::tournament::load(&source.db)
+        .await
+        .expect("the tournament");
+    let slug = spades_im::demo::tournament::SLUG;
+    let r = admin
+        .post(
+            &format!("/api/v1/leagues/{slug}/archive"),
+            &json!({"unplayed": "cancel"}),
+        )
+        .await;
+    json_with_status(r, 200, "archived").await;
+    let Location::File(file) = &source.location else {
+        panic!("an SQLite file")
+    };
+    let dir = tempfile::tempdir().expect("dir");
+    let Location::Postgres(url) = test_store(dir.path()).await else {
+        panic!("SPADES_TEST_DB is PostgreSQL")
+    };
+    let out = cli_async(file, &["migrate-to", &url]).await;
+    assert!(out.status.success(), "{}", stderr(&out));
+    let settings = Settings {
+        bind: "127.0.0.1:0".into(),
+        db: Location::Postgres(url.clone()),
+        secure_cookies: false,
+        page_cache_bytes: spades_im::web::middleware::page_cache::DEFAULT_BYTES,
+        clock: source.db.clock().clone(),
+        trusted_proxies: vec![],
+        workers: None,
+        public_url: None,
+        oidc: None,
+        mail: None,
+    };
+    let copy = Application::build(&settings).await.expect("copy builds");
+    let copy_admin = Api {
+        base: format!("http://127.0.0.1:{}", copy.port()),
+        token: admin.token.clone(),
+        client: reqwest::Client::new(),
+    };
+    actix_web::rt::spawn(copy.run_until_stopped());
+    for part in ["", "/standings", "/bracket"] {
+        let path = format!("/api/v1/leagues/{slug}{part}");
+        assert_eq!(
+            read(&admin, &path).await,
+            read(&copy_admin, &path).await,
+            "{path}"
+        );
+    }
+    assert_eq!(
+        read(&copy_admin, &format!("/api/v1/leagues/{slug}")).await["archived"],
+        true
+    );
+    let r = copy_admin
+        .post(
+            &format!("/api/v1/leagues/{slug}/schedule"),
+            &json!({"mode": "swiss_round"}),
+        )
+        .await;
+    assert_eq!(r.status(), 409, "a past season takes no write");
+}
