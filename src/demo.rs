@@ -196,7 +196,7 @@ async fn play(
 
 /// Loads the sample season; returns what was loaded and how to look at it.
 pub async fn load(db: &Db) -> anyhow::Result<String> {
-    refuse_if_loaded(db).await?;
+    refuse_if_loaded(db, &slug()?, "the demo season").await?;
     let first_admin = first_admin(db).await?;
     let (supervisor, password) = supervisor(db, first_admin.as_ref()).await?;
     let admin = first_admin.unwrap_or_else(|| User {
@@ -251,15 +251,16 @@ fn slug() -> anyhow::Result<Slug> {
     Ok(SLUG.parse()?)
 }
 
-/// Refuses a database where the demo season (its slug) exists already.
-async fn refuse_if_loaded(db: &Db) -> anyhow::Result<()> {
+/// Refuses a database where the demo league `slug` (`what`: "the demo season") exists
+/// already.
+async fn refuse_if_loaded(db: &Db, slug: &Slug, what: &str) -> anyhow::Result<()> {
     let mut conn = db.read().await?;
-    if crate::db::leagues::by_slug(&mut conn, &slug()?)
+    if crate::db::leagues::by_slug(&mut conn, slug)
         .await?
         .is_some()
     {
         bail!(
-            "a league with the slug \"{SLUG}\" exists already: the demo season is loaded \
+            "a league with the slug \"{slug}\" exists already: {what} is loaded \
              (use a fresh database file to load it again)"
         );
     }

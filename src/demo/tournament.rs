@@ -6,8 +6,6 @@
 //! a round), then the cut: the top 8 in a single-elimination bracket with its quarter-finals
 //! played, the semi-finals and the final still to come.
 
-use anyhow::bail;
-
 use super::{Rng, first_admin, play, service, supervisor};
 use crate::db::Db;
 use crate::domain::{Role, Slug};
@@ -41,7 +39,7 @@ const FAMILY: [&str; 4] = ["Ashby", "Boateng", "Castillo", "Duarte"];
 /// Loads the tournament night; returns what was loaded and how to look at it.
 pub async fn load(db: &Db) -> anyhow::Result<String> {
     let slug: Slug = SLUG.parse()?;
-    refuse_if_loaded(db, &slug).await?;
+    super::refuse_if_loaded(db, &slug, "the tournament night").await?;
     let first_admin = first_admin(db).await?;
     let (supervisor, password) = supervisor(db, first_admin.as_ref()).await?;
     let admin = first_admin.unwrap_or_else(|| User {
@@ -125,20 +123,6 @@ pub async fn load(db: &Db) -> anyhow::Result<String> {
         quarter_finals.len(),
         crate::invocation::command(""),
     ))
-}
-
-async fn refuse_if_loaded(db: &Db, slug: &Slug) -> anyhow::Result<()> {
-    let mut conn = db.read().await?;
-    if crate::db::leagues::by_slug(&mut conn, slug)
-        .await?
-        .is_some()
-    {
-        bail!(
-            "a league with the slug \"{SLUG}\" exists already: the tournament night is loaded \
-             (use a fresh database file to load it again)"
-        );
-    }
-    Ok(())
 }
 
 async fn create_league(db: &Db, admin: &User) -> anyhow::Result<()> {

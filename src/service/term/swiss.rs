@@ -3,7 +3,6 @@
 
 use crate::db::Conn;
 use crate::db::Db;
-use crate::db::leagues as db_leagues;
 use crate::db::matches::{self as db_matches, MatchRow, NewMatch};
 use crate::db::swiss as db_swiss;
 use crate::domain::{ErrorCode, LeagueId, MatchId, MatchStatus, Slug, TeamId};
@@ -12,7 +11,7 @@ use crate::rules::Stage;
 use crate::service::audit;
 use crate::service::term::leagues::{League, league_row};
 use crate::service::term::schedule::{ScheduleInput, parse_when};
-use crate::service::views::standings::standings;
+use crate::service::views::standings::{standings, withdrawn_teams};
 use crate::service::{ServiceError, User, require_admin};
 
 /// A Swiss round as paired: its number and its matches.
@@ -45,8 +44,7 @@ pub async fn pair_next_round(
     let rounds = db_swiss::of_league(&mut tx, league.row.id).await?;
     let regular = regular_matches(&mut tx, league.row.id).await?;
     check_last_round_over(&rounds, &regular)?;
-    let paired = pair(&mut tx, &league, &rounds, &regular).await?;
-    let (teams, round) = paired;
+    let (teams, round) = pair(&mut tx, &league, &rounds, &regular).await?;
     let number = rounds.last().map_or(0, |r| r.round) + 1;
     let mut matches = Vec::with_capacity(round.pairs.len());
     for (table, &(a, b)) in round.pairs.iter().enumerate() {
@@ -158,12 +156,7 @@ async fn pair(
     rounds: &[db_swiss::SwissRoundRow],
     regular: &[MatchRow],
 ) -> Result<(Vec<TeamId>, Round), ServiceError> {
-    let withdrawn: std::collections::HashSet<TeamId> = db_leagues::teams(conn, league.row.id)
-        .await?
-        .into_iter()
-        .filter(|t| t.withdrawn)
-        .map(|t| t.id)
-        .collect();
+    let withdrawn = withdrawn_teams(conn, league.row.id).await?;
     // Once the desk has checked a team in, only the teams checked in play (§21.4).
     let arrived: std::collections::HashSet<TeamId> =
         crate::db::desk::checked_in(conn, league.row.id)

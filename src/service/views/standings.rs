@@ -178,6 +178,19 @@ fn rating(stored: Option<i64>) -> Option<u32> {
     stored.and_then(|r| u32::try_from(r).ok())
 }
 
+/// The league's withdrawn teams.
+pub async fn withdrawn_teams(
+    conn: &mut Conn,
+    league: crate::domain::LeagueId,
+) -> Result<std::collections::HashSet<TeamId>, ServiceError> {
+    Ok(db_leagues::teams(conn, league)
+        .await?
+        .into_iter()
+        .filter(|t| t.withdrawn)
+        .map(|t| t.id)
+        .collect())
+}
+
 /// A league's standings as the API and the pages show them.
 pub struct StandingsTable {
     /// Ranked.
@@ -237,12 +250,7 @@ pub async fn races(
     placed: &[crate::service::term::divisions::Placed],
     places: u32,
 ) -> Result<Option<Vec<Race>>, ServiceError> {
-    let withdrawn: std::collections::HashSet<TeamId> = db_leagues::teams(conn, league.row.id)
-        .await?
-        .into_iter()
-        .filter(|t| t.withdrawn)
-        .map(|t| t.id)
-        .collect();
+    let withdrawn = withdrawn_teams(conn, league.row.id).await?;
     let in_race: Vec<&Standing> = rows
         .iter()
         .filter(|s| !withdrawn.contains(&s.team_id))

@@ -75,10 +75,17 @@ async fn page(
     state: &AppState,
     who: &crate::web::extract::Authed,
     slug: &Slug,
-    (typed, errors, done): (ArrivalForm, Errors, Option<String>),
+    (typed, errors, done): (ArrivalForm, Errors, Option<TeamId>),
     status: StatusCode,
 ) -> Result<HttpResponse, PageError> {
     let desk = desk::desk(&state.db, &who.user, slug).await?;
+    // Only a team of the league is named in the notice.
+    let done = done
+        .and_then(|id| desk.teams.iter().find(|t| t.id == id))
+        .map(|t| match t.checked_in {
+            Some(_) => format!("{} is checked in.", t.name),
+            None => format!("{} is no longer checked in.", t.name),
+        });
     let (arrived, missing): (Vec<DeskTeam>, Vec<DeskTeam>) = desk
         .teams
         .iter()
@@ -111,19 +118,11 @@ pub(super) async fn desk_page(
     slug: web::Path<Slug>,
     query: web::Query<DeskQuery>,
 ) -> Result<HttpResponse, PageError> {
-    // Only a team of the league is named in the notice.
-    let done = match query.done.as_deref().and_then(|d| d.parse::<i64>().ok()) {
-        Some(id) => desk::desk(&state.db, &who.user, &slug)
-            .await?
-            .teams
-            .into_iter()
-            .find(|t| t.id == TeamId(id))
-            .map(|t| match t.checked_in {
-                Some(_) => format!("{} is checked in.", t.name),
-                None => format!("{} is no longer checked in.", t.name),
-            }),
-        None => None,
-    };
+    let done = query
+        .done
+        .as_deref()
+        .and_then(|d| d.parse::<i64>().ok())
+        .map(TeamId);
     let nothing = (ArrivalForm::default(), Errors::default(), done);
     page(&state, &who, &slug, nothing, StatusCode::OK).await
 }
