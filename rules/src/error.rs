@@ -156,6 +156,10 @@ error_codes! {
     RoundUnfinished => "round_unfinished",
     /// No next Swiss round: every pairing repeats a match, or the odd field has no bye left.
     SwissExhausted => "swiss_exhausted",
+    /// Calling a match to a table another match is called to or played at.
+    TableBusy => "table_busy",
+    /// Calling a match one of whose teams is called to or playing at another table.
+    TeamBusy => "team_busy",
     TooLarge => "too_large",
     UnsupportedMediaType => "unsupported_media_type",
     Busy => "busy",

@@ -50,6 +50,9 @@ pub struct MatchRow {
     pub supervisor_id: Option<UserId>,
     /// The forfeit is a default: a team told the office in time (migration 0033).
     pub defaulted: bool,
+    /// When the queue called the match to its table, while it is not started (migration
+    /// 0035); kept once it starts.
+    pub called_at: Option<Timestamp>,
 }
 
 pub struct NewMatch<'a> {
@@ -635,7 +638,11 @@ pub async fn place(
                 checked_in_a = CASE WHEN scheduled_at IS NOT DISTINCT FROM $1 AND status = $5 AND team_a = $3
                                     THEN checked_in_a END,
                 checked_in_b = CASE WHEN scheduled_at IS NOT DISTINCT FROM $1 AND status = $5 AND team_b = $4
-                                    THEN checked_in_b END
+                                    THEN checked_in_b END,
+                called_at = CASE WHEN scheduled_at IS NOT DISTINCT FROM $1 AND status = $5
+                                      AND table_name IS NOT DISTINCT FROM $2
+                                      AND team_a = $3 AND team_b = $4
+                                 THEN called_at END
          WHERE id = $7 AND version = $8 AND status IN ('scheduled', 'postponed')
                AND started_at IS NULL",
     )
@@ -678,7 +685,7 @@ pub async fn set_teams(
 ) -> sqlx::Result<bool> {
     let done = on_store!(conn, execute sqlx::query(
         "UPDATE matches SET team_a = $1, team_b = $2, version = version + 1,
-                sequence = sequence + 1, checked_in_a = NULL, checked_in_b = NULL
+                sequence = sequence + 1, checked_in_a = NULL, checked_in_b = NULL, called_at = NULL
          WHERE id = $3 AND status IN ('scheduled', 'postponed') AND started_at IS NULL",
     )
     .bind(team_a)

@@ -32,6 +32,7 @@ pub mod player_eligibility;
 pub mod players;
 pub mod playoffs;
 mod postgres;
+pub mod queue;
 pub mod rating_notes;
 pub mod requests;
 mod sqlite;

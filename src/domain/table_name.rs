@@ -4,6 +4,15 @@
 
 use std::cmp::Ordering;
 
+/// The longest name a table may have ("Table 3", "Lounge B").
+pub const MAX: usize = 40;
+
+/// Whether two names are one table: alike ignoring case and the "Table " people may put
+/// before it ("1", "table 1" and "Table 1" are one table).
+pub fn same(a: &str, b: &str) -> bool {
+    shown(a.trim()).to_lowercase() == shown(b.trim()).to_lowercase()
+}
+
 /// The table's name as shown: "Table 1" for "1", a name that already says "table" as typed
 /// ("Table 1", "table 3"), any other name after "Table " ("Table B").
 pub fn shown(name: &str) -> String {

@@ -4,6 +4,7 @@
 pub mod bracket;
 pub mod divisions;
 pub mod eligibility;
+pub mod queue;
 pub mod race;
 pub mod schedule;
 pub mod settings;

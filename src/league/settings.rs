@@ -11,6 +11,7 @@ use serde_json::Value;
 
 use crate::domain::name::{BadText, Lines, check_text};
 use crate::domain::parse_day;
+use crate::domain::table_name;
 use crate::domain::words::{decimal, ordinal, plural};
 
 /// A league's season settings.
@@ -54,6 +55,112 @@ pub struct Settings {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schema(max_length = 120)]
     pub venue: Option<String>,
+    /// The room's tables, in calling order (docs/api.md §21.1): each a name of one line, at
+    /// most 40 characters, no two alike ignoring case; at most 100. Set by `PUT
+    /// …/tables` (or here); `null` empties the list. Absent while there are none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schema(value_type = Option<Vec<String>>, max_items = 100)]
+    pub tables: Vec<String>,
+    /// How the queue calls matches to the tables. In a change, `null` puts it back to its
+    /// defaults; absent while it is the default (matches called by hand only).
+    #[serde(default, skip_serializing_if = "QueuePolicy::is_default")]
+    #[schema(value_type = Option<QueuePolicy>)]
+    pub queue: QueuePolicy,
+}
+
+/// The queue of a tournament night (docs/api.md §21.1).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct QueuePolicy {
+    /// A ready match is called to a free table at once, and the next one whenever a match
+    /// ends (default false: calls by hand only).
+    #[serde(default)]
+    #[schema(value_type = Option<bool>)]
+    pub auto: bool,
+    /// Minutes after its call a match not started is flagged "no show?", 1 to 60 (default
+    /// 5; `null` in a change: the default). Nothing is forfeited automatically.
+    #[serde(default = "default_call_minutes")]
+    #[schema(value_type = Option<u32>, minimum = 1, maximum = 60)]
+    pub call_minutes: u32,
+}
+
+fn default_call_minutes() -> u32 {
+    5
+}
+
+impl Default for QueuePolicy {
+    fn default() -> Self {
+        QueuePolicy {
+            auto: false,
+            call_minutes: default_call_minutes(),
+        }
+    }
+}
+
+impl QueuePolicy {
+    fn is_default(&self) -> bool {
+        *self == QueuePolicy::default()
+    }
+}
+
+/// Tables a league has at most.
+pub const TABLES_MAX: usize = 100;
+
+/// The tables of a change as merged (`tables`, taken out of `merged`): see [`check_tables`].
+fn take_tables(merged: &mut Value) -> Result<Vec<String>, SettingError> {
+    const FIELD: &str = "settings.tables";
+    let items = match merged.as_object_mut().and_then(|m| m.remove("tables")) {
+        None | Some(Value::Null) => return Ok(Vec::new()),
+        Some(Value::Array(items)) => items,
+        Some(_) => return Err(bad(FIELD, "the tables are a list of names")),
+    };
+    let names = items
+        .iter()
+        .enumerate()
+        .map(|(i, item)| {
+            item.as_str()
+                .map(str::to_string)
+                .ok_or_else(|| bad(&format!("{FIELD}[{i}]"), "a table's name is text"))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    check_tables(&names, FIELD)
+}
+
+/// A list of tables as checked, each name trimmed: one line of at most
+/// [`table_name::MAX`] characters, not blank, no two alike ignoring case, at most
+/// [`TABLES_MAX`]; errors name `field` (and the name's index).
+pub fn check_tables(names: &[String], field: &str) -> Result<Vec<String>, SettingError> {
+    if names.len() > TABLES_MAX {
+        return Err(bad(
+            field,
+            format!("at most {TABLES_MAX} tables, not {}", names.len()),
+        ));
+    }
+    let mut kept: Vec<String> = Vec::with_capacity(names.len());
+    for (i, name) in names.iter().enumerate() {
+        let at = format!("{field}[{i}]");
+        let name = match check_text(name, table_name::MAX, Lines::One) {
+            Ok(Some(name)) => name,
+            Ok(None) => return Err(bad(&at, format!("table {} has no name", i + 1))),
+            Err(BadText::Length { max, .. }) => {
+                return Err(bad(
+                    &at,
+                    format!("a table's name is at most {max} characters"),
+                ));
+            }
+            Err(_) => {
+                return Err(bad(
+                    &at,
+                    "a table's name is one line, without control or invisible direction characters",
+                ));
+            }
+        };
+        if kept.iter().any(|k| table_name::same(k, &name)) {
+            return Err(bad(&at, format!("table {name} is in the list twice")));
+        }
+        kept.push(name);
+    }
+    Ok(kept)
 }
 
 /// The longest venue a league may give.
@@ -325,7 +432,7 @@ impl Settings {
         };
         for (name, section) in sections {
             // Not sections: a list of dates, a line of text.
-            if name == "blackouts" || name == "venue" {
+            if name == "blackouts" || name == "venue" || name == "tables" {
                 continue;
             }
             if !(section.is_object() || section.is_null()) {
@@ -338,6 +445,7 @@ impl Settings {
         merge(&mut base, patch);
         let blackouts = take_blackouts(&mut base)?;
         let venue = take_venue(&mut base)?;
+        let tables = take_tables(&mut base)?;
         let mut settings: Settings = crate::rules::strict::from_value(base).map_err(|e| {
             let path = e.path().to_string();
             let field = if path == "." {
@@ -350,6 +458,7 @@ impl Settings {
         })?;
         settings.blackouts = blackouts;
         settings.venue = venue;
+        settings.tables = tables;
         settings.check()?;
         Ok(settings)
     }
@@ -447,6 +556,13 @@ impl Settings {
                 "a default is announced 0 to 168 hours (a week) before the match, or null for no defaults",
             ));
         }
+        if !(1..=60).contains(&self.queue.call_minutes) {
+            return Err(bad(
+                "settings.queue.call_minutes",
+                "a called match is flagged after 1 to 60 minutes",
+            ));
+        }
+        check_tables(&self.tables, "settings.tables")?;
         if self.disputes.hours > 168 {
             return Err(bad(
                 "settings.disputes.hours",
@@ -512,6 +628,16 @@ impl Settings {
         }
         if let Some(venue) = &self.venue {
             lines.push(format!("Matches are played at {venue}."));
+        }
+        if !self.tables.is_empty() {
+            let shown: Vec<String> = self.tables.iter().map(|t| table_name::shown(t)).collect();
+            lines.push(format!("The tables: {}.", list(&shown)));
+        }
+        if self.queue.auto {
+            lines.push(format!(
+                "Matches are called to the tables as they free up; a team not at its table {} after the call may be forfeited by the supervisor.",
+                plural(self.queue.call_minutes, "minute", "minutes")
+            ));
         }
         if !self.blackouts.is_empty() {
             let nights: Vec<String> = self
@@ -610,6 +736,8 @@ const FIELDS: &[(&str, &[&str])] = &[
     ("disputes", &["hours"]),
     ("blackouts", &[]),
     ("venue", &[]),
+    ("tables", &[]),
+    ("queue", &["auto", "call_minutes"]),
 ];
 
 /// The first name of a change that is no field of the settings, as the error of an unknown

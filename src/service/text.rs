@@ -34,7 +34,7 @@ pub use crate::domain::name::{Lines, NAME_MAX};
 use crate::service::ServiceError;
 
 /// A table's name ("Table 3", "Lounge B").
-pub const TABLE_MAX: usize = 40;
+pub const TABLE_MAX: usize = crate::domain::table_name::MAX;
 /// A reason or a note (a correction's, a postponement's, an eligibility decision's...).
 pub const REASON_MAX: usize = 500;
 /// An API token's label.

@@ -85,6 +85,7 @@ mod playoffs_path;
 mod postgres_support;
 mod public;
 mod public_conduct;
+mod queue;
 mod race;
 mod reschedule;
 mod restore;

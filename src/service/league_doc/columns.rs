@@ -183,7 +183,9 @@ fn match_column(column: &str) -> Option<Rule> {
         },
         "scheduled_at" => Rule::Local { null: true },
         "status" => word(read::<MatchStatus>, false),
-        "started_at" | "time_called_at" | "checked_in_a" | "checked_in_b" => MAYBE_INSTANT,
+        "started_at" | "time_called_at" | "checked_in_a" | "checked_in_b" | "called_at" => {
+            MAYBE_INSTANT
+        }
         "rules" => Rule::Json { null: true },
         "forfeit" => word(read::<ForfeitSide>, true),
         "defaulted" => Rule::Flag,

@@ -512,6 +512,7 @@ fn match_row(row: &Map<String, Value>) -> Option<MatchRow> {
         rating_a: int(row, "rating_a"),
         rating_b: int(row, "rating_b"),
         defaulted: int(row, "defaulted") == Some(1),
+        called_at: instant("called_at")?,
     })
 }
 

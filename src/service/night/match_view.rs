@@ -58,6 +58,10 @@ pub struct MatchView {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub status_note: Option<String>,
     pub started_at: Option<Timestamp>,
+    /// When the queue called the match to its `table` (docs/api.md §21.1); absent when it
+    /// was not called.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub called_at: Option<Timestamp>,
     /// When time was called by a supervisor (if it was).
     pub time_called_at: Option<Timestamp>,
     /// When the time limit runs out (started + the rules' limit).
@@ -293,6 +297,7 @@ pub(in crate::service) fn view_of(
         status: m.status,
         status_note: m.status_note.clone(),
         started_at: m.started_at,
+        called_at: m.called_at,
         time_called_at: m.time_called_at,
         ends_at,
         team_a: team(names.a, m.team_a),

@@ -9,10 +9,12 @@
 
 pub mod access;
 pub mod action_keys;
+pub mod calls;
 pub mod conduct;
 pub mod console_views;
 pub mod disputes;
 pub mod lineups;
 pub mod match_view;
 pub mod matches;
+pub mod queue;
 pub mod tonight;

@@ -337,6 +337,8 @@ pub async fn create_playoffs(
         change = change.reason(&forced_reason);
     }
     audit::record(&mut tx, user, now, change).await?;
+    let queue_now = crate::service::night::calls::Now::of(db);
+    crate::service::night::calls::refill(&mut tx, league.row.id, queue_now).await?;
     let view = bracket_of(&mut tx, &league.row.slug).await?;
     if let Some(public_url) = db.notices() {
         let bracket = (bracket_id, &league.row);

@@ -9,6 +9,7 @@ use crate::domain::{ErrorCode, LeagueId, MatchId, MatchStatus, Slug, TeamId};
 use crate::league::swiss::{Met, NoRound, Round, SwissTeam, pair_round};
 use crate::rules::Stage;
 use crate::service::audit;
+use crate::service::night::calls::Now;
 use crate::service::term::leagues::{League, league_row};
 use crate::service::term::schedule::{ScheduleInput, parse_when};
 use crate::service::views::standings::{standings, withdrawn_teams};
@@ -47,21 +48,25 @@ pub async fn pair_next_round(
     let (teams, round) = pair(&mut tx, &league, &rounds, &regular).await?;
     let number = rounds.last().map_or(0, |r| r.round) + 1;
     let mut matches = Vec::with_capacity(round.pairs.len());
+    // With the room's tables named, the queue gives each match its table; else they are
+    // numbered in pairing order.
+    let numbered = league.settings.tables.is_empty();
     for (table, &(a, b)) in round.pairs.iter().enumerate() {
-        let table_name = format!("Table {}", table + 1);
+        let table_name = numbered.then(|| format!("Table {}", table + 1));
         let new = NewMatch {
             league_id: league.row.id,
             stage: Stage::Regular,
             round: Some(number),
             team_a: teams[a],
             team_b: teams[b],
-            table_name: Some(&table_name),
+            table_name: table_name.as_deref(),
             scheduled_at,
         };
         matches.push(db_matches::insert(&mut tx, &new).await?);
     }
     let bye = round.bye.map(|t| teams[t]);
     db_swiss::insert(&mut tx, league.row.id, number, bye, now).await?;
+    crate::service::night::calls::refill(&mut tx, league.row.id, Now::of(db)).await?;
     let after = format!("Swiss round {number}: {} matches", matches.len());
     audit::record(
         &mut tx,

@@ -15,6 +15,7 @@ pub mod openapi;
 pub mod player_stats;
 pub mod players;
 pub mod playoffs;
+pub mod queue;
 pub mod reschedule;
 pub mod responses;
 pub mod roster;
@@ -79,7 +80,8 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .configure(audit::routes)
         .configure(notices::routes)
         .configure(players::routes)
-        .configure(player_stats::routes);
+        .configure(player_stats::routes)
+        .configure(queue::routes);
 }
 
 /// What anyone may read about a league night; the page cache serves these to anonymous
@@ -92,5 +94,6 @@ pub fn public_reads(cfg: &mut web::ServiceConfig) {
         .configure(standings::reads)
         .configure(playoffs::reads)
         .configure(scoreboard::reads)
+        .configure(queue::reads)
         .configure(player_stats::reads);
 }

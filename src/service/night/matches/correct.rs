@@ -49,7 +49,8 @@ pub async fn correct_hand(
     id: MatchId,
     correction: &Correction<'_>,
 ) -> Result<Acted, ServiceError> {
-    let now = db.clock().now();
+    let queue_now = crate::service::night::calls::Now::of(db);
+    let now = queue_now.at;
     let Correction {
         number,
         hand: input,
@@ -94,6 +95,7 @@ pub async fn correct_hand(
         reset_path,
         key,
         now,
+        today: queue_now.today,
         notices: db.notices().cloned(),
     };
     db.batched(move |conn| Box::pin(async move { entry.write(conn).await }))
@@ -111,6 +113,8 @@ struct CorrectionEntry {
     reset_path: bool,
     key: Option<ActionKey>,
     now: Timestamp,
+    /// The day of `now` where the league plays: the queue's day.
+    today: chrono::NaiveDate,
     /// Where the links of notices point, when notices are sent.
     notices: Option<url::Url>,
 }
@@ -127,6 +131,7 @@ impl CorrectionEntry {
             reset_path,
             key,
             now,
+            today,
             notices,
         } = self;
         let opened = for_write(conn, &user, id).await?;
@@ -164,6 +169,10 @@ impl CorrectionEntry {
         });
         let bracket = bracket_after_correction(m, reset.as_ref());
         let after = save_result(conn, m, &game, bracket, now).await?;
+        if after.status.is_over() {
+            let now = crate::service::night::calls::Now { at: now, today };
+            crate::service::night::calls::refill(conn, m.league_id, now).await?;
+        }
         let change = audit::Change::new("correct_hand", audit::Subject::Match(id))
             .before(&before)
             .after(&stored)

@@ -54,7 +54,8 @@ pub async fn default(
         lines: Lines::Many,
     }
     .check(&input.reason)?;
-    let now = db.clock().now();
+    let queue_now = crate::service::night::calls::Now::of(db);
+    let now = queue_now.at;
     let mut tx = db.write().await?;
     let m = db_matches::by_id(&mut tx, id)
         .await?
@@ -90,6 +91,7 @@ pub async fn default(
     if m.stage != Stage::Regular {
         crate::service::playoffs::advance(&mut tx, id, now, None).await?;
     }
+    crate::service::night::calls::refill(&mut tx, m.league_id, queue_now).await?;
     let after = format!("team {}", team.as_str());
     let change = audit::Change::new("default", audit::Subject::Match(id))
         .after(&after)

@@ -97,7 +97,8 @@ pub async fn forfeit(
     id: MatchId,
     input: &ForfeitInput,
 ) -> Result<Acted, ServiceError> {
-    let now = db.clock().now();
+    let queue_now = crate::service::night::calls::Now::of(db);
+    let now = queue_now.at;
     let who = forfeit_side(input)?;
     let key = ActionKey::of(input.idempotency_key.as_ref(), "forfeit", input)?;
     let mut tx = db.write().await?;
@@ -125,6 +126,7 @@ pub async fn forfeit(
             drop_at_limit(&mut tx, user, now, &league, team, db.notices()).await?;
         }
     }
+    crate::service::night::calls::refill(&mut tx, m.league_id, queue_now).await?;
     let after = forfeit_audit_after(who, winner);
     audit::record(
         &mut tx,

@@ -69,6 +69,7 @@ pub async fn record_hand(
         expected_version,
         idempotency_key: idempotency_key.cloned(),
         now: db.clock().now(),
+        today: db.clock().local_now().0.date(),
         shape,
     };
     let entered = db
@@ -210,6 +211,8 @@ struct HandEntry {
     expected_version: i64,
     idempotency_key: Option<IdempotencyKey>,
     now: Timestamp,
+    /// The day of `now` where the league plays: the queue's day.
+    today: chrono::NaiveDate,
     shape: AnswerShape,
 }
 
@@ -328,12 +331,18 @@ impl HandEntry {
             recorded_by: Some(self.user.id),
             now: self.now,
         };
-        let (row, after) =
+        let (row, mut after) =
             db_hands::record_hand(conn, &new, &totals_of(game), "record_hand").await?;
-        let Bracket::Moves(reset) = bracket_after_hand(m, game) else {
-            return Ok((row, after));
-        };
-        let after = advance_bracket(conn, m.id, self.now, reset).await?;
+        if let Bracket::Moves(reset) = bracket_after_hand(m, game) {
+            after = advance_bracket(conn, m.id, self.now, reset).await?;
+        }
+        if after.status.is_over() {
+            let now = crate::service::night::calls::Now {
+                at: self.now,
+                today: self.today,
+            };
+            crate::service::night::calls::refill(conn, m.league_id, now).await?;
+        }
         Ok((row, after))
     }
 

@@ -234,6 +234,9 @@ pub async fn set_withdrawn(
             )
             .await?;
         }
+        // Its called matches left their tables: the queue calls the next ones.
+        let now = crate::service::night::calls::Now::of(db);
+        crate::service::night::calls::refill(&mut tx, before.league_id, now).await?;
     }
     tx.commit().await?;
     Ok(view)

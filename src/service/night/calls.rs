@@ -1,0 +1,127 @@
+//! The calls the queue makes by itself (docs/api.md §21.1): with `settings.queue.auto`, a
+//! ready match is called to a free table. Every write that frees a table or a team (a
+//! result, a forfeit, a default, a withdrawal, a put-back) or makes a match ready (new
+//! tables, a new round, a bracket) runs [`fill`] in its own transaction, so the next match
+//! is called with the result or not at all. Whom to call is `league::queue`'s (pure).
+
+use chrono::{Days, NaiveDate, NaiveTime};
+
+use crate::db::leagues::{self as db_leagues, LeagueRow};
+use crate::db::queue::{self as db_queue, QueueRow};
+use crate::db::{Conn, Db};
+use crate::domain::{LeagueId, LocalTime, MatchId, MatchStatus, Timestamp};
+use crate::league::queue::{self as rules, Entry, Place};
+use crate::league::settings::Settings;
+use crate::rules::Stage;
+use crate::service::ServiceError;
+
+/// The instant of a write and the day it falls on where the league plays: a match waits
+/// for a table on its day (or when it has no time).
+#[derive(Debug, Clone, Copy)]
+pub struct Now {
+    pub at: Timestamp,
+    pub today: NaiveDate,
+}
+
+impl Now {
+    pub fn of(db: &Db) -> Now {
+        Now {
+            at: db.clock().now(),
+            today: db.clock().local_now().0.date(),
+        }
+    }
+}
+
+/// The league's matches of the day as the queue sees them, in calling order.
+pub(in crate::service) async fn day_entries(
+    conn: &mut Conn,
+    league: LeagueId,
+    today: NaiveDate,
+) -> Result<Vec<Entry>, ServiceError> {
+    let from = LocalTime(today.and_time(NaiveTime::MIN));
+    let to = LocalTime(
+        today
+            .checked_add_days(Days::new(1))
+            .unwrap_or(today)
+            .and_time(NaiveTime::MIN),
+    );
+    let mut rows = db_queue::of_day(conn, league, from, to).await?;
+    rows.sort_by_key(calling_order);
+    Ok(rows.into_iter().map(entry).collect())
+}
+
+/// Regular rounds in order (by time within a round), then the bracket in its order.
+fn calling_order(r: &QueueRow) -> (bool, i64, Option<LocalTime>, i64, MatchId) {
+    let playoff = r.stage != Stage::Regular;
+    let round = if playoff { 0 } else { r.round.unwrap_or(0) };
+    (
+        playoff,
+        round,
+        r.scheduled_at,
+        r.bracket_index.unwrap_or(0),
+        r.id,
+    )
+}
+
+fn entry(r: QueueRow) -> Entry {
+    let place = match (r.status, r.called_at) {
+        (MatchStatus::InProgress, _) => Place::Playing {
+            table: r.table_name,
+        },
+        (_, Some(since)) => Place::Called {
+            table: r.table_name.unwrap_or_default(),
+            since,
+        },
+        (_, None) => Place::Waiting,
+    };
+    Entry {
+        id: r.id,
+        teams: [r.team_a, r.team_b],
+        place,
+    }
+}
+
+/// Calls ready matches of `league` to its free tables when its queue calls by itself
+/// (`skip` aside: a match just put back); returns the matches called. In the caller's
+/// transaction.
+pub(in crate::service) async fn fill(
+    conn: &mut Conn,
+    league: &LeagueRow,
+    settings: &Settings,
+    now: Now,
+    skip: Option<MatchId>,
+) -> Result<Vec<MatchId>, ServiceError> {
+    let tables = &settings.tables;
+    if !settings.queue.auto || tables.is_empty() || league.archived {
+        return Ok(Vec::new());
+    }
+    let entries = day_entries(conn, league.id, now.today).await?;
+    let mut called = Vec::new();
+    for (id, table) in rules::calls(tables, &entries, skip) {
+        if db_queue::call(conn, id, &table, now.at).await? {
+            called.push(id);
+        }
+    }
+    if !called.is_empty() {
+        tracing::info!(league = %league.slug, called = ?called, "queue called matches");
+    }
+    Ok(called)
+}
+
+/// Fills the free tables of league `league_id` as its stored settings say: after a match
+/// ended (finished, forfeited, defaulted) its table is free and the next waiting match is
+/// called to it, in the same transaction; after any other change that may free a table or
+/// make a match ready, the same.
+pub(in crate::service) async fn refill(
+    conn: &mut Conn,
+    league_id: LeagueId,
+    now: Now,
+) -> Result<(), ServiceError> {
+    let row = db_leagues::by_id(conn, league_id)
+        .await?
+        .ok_or(ServiceError::NotFound)?;
+    let settings: Settings = serde_json::from_str(&row.settings)
+        .map_err(|e| ServiceError::corrupt("stored settings", e))?;
+    fill(conn, &row, &settings, now, None).await?;
+    Ok(())
+}

@@ -1,0 +1,392 @@
+//! The queue of a tournament night (docs/api.md §21.1): the room's tables, matches called to
+//! free tables with the result that frees them, "no show?" after `call_minutes`, calls and
+//! put-backs by hand; and a night of Swiss rounds played by concurrent supervisors, results
+//! arriving in any order, in which no table ever holds two matches and no team is ever at two
+//! tables (run on PostgreSQL too when `SPADES_TEST_DB` names one).
+
+use std::collections::{HashMap, HashSet};
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use spades_im::service::Role;
+
+use crate::helpers::{
+    Api, TestApp, expect_error, hand_of, json_with_status, manual_clock, spawn_app,
+    spawn_app_with_clock,
+};
+
+/// Two hands: team a reaches 100 and wins (the league plays to 100).
+fn winning_hands() -> Vec<Value> {
+    vec![
+        hand_of([4, 3], [4, 4], [3, 3], [2, 3]),
+        hand_of([4, 3], [4, 4], [3, 3], [2, 3]),
+    ]
+}
+
+/// A league `slug` of `teams` teams playing to 100, with supervisor `sup`.
+async fn night(app: &TestApp, admin: &Api, slug: &str, teams: usize) -> Vec<i64> {
+    let ids = app
+        .league(
+            admin,
+            slug,
+            json!({"preset": "unc-im-300", "target": 100}),
+            teams,
+        )
+        .await;
+    let r = admin
+        .post(
+            &format!("/api/v1/leagues/{slug}/supervisors"),
+            &json!({"username": "sup"}),
+        )
+        .await;
+    assert!(r.status().is_success(), "supervisor: {}", r.status());
+    ids
+}
+
+async fn queue(api: &Api, slug: &str) -> Value {
+    let r = api.get(&format!("/api/v1/leagues/{slug}/queue")).await;
+    json_with_status(r, 200, "the queue").await
+}
+
+async fn get_match(api: &Api, id: i64) -> Value {
+    let r = api.get(&format!("/api/v1/matches/{id}")).await;
+    json_with_status(r, 200, "a match").await
+}
+
+/// The match at table `i` of the queue and its status.
+fn at(q: &Value, i: usize) -> (Option<i64>, String) {
+    let t = &q["tables"][i];
+    (
+        t["match"].as_i64(),
+        t["status"].as_str().unwrap_or("").to_string(),
+    )
+}
+
+fn ids(v: &Value) -> Vec<i64> {
+    v.as_array()
+        .map(|a| a.iter().filter_map(Value::as_i64).collect())
+        .unwrap_or_default()
+}
+
+#[actix_web::test]
+async fn matches_are_called_to_tables_as_results_free_them() {
+    let (clock, time) = manual_clock("2026-11-30T18:00:00Z", chrono_tz::UTC);
+    let app = spawn_app_with_clock(clock).await;
+    let admin = app.api_user("coord", Role::Admin).await;
+    let sup = app.api_user("sup", Role::Supervisor).await;
+    let other = app.api_user("other", Role::Supervisor).await;
+    night(&app, &admin, "cup", 6).await;
+
+    // The tables: checked as every door checks them.
+    let r = admin
+        .put(
+            "/api/v1/leagues/cup/tables",
+            &json!({"tables": ["1", "Table 1"]}),
+        )
+        .await;
+    assert_eq!(
+        expect_error(r, 422, "invalid_settings").await["field"],
+        "tables[1]"
+    );
+    let many: Vec<String> = (1..=101).map(|i| i.to_string()).collect();
+    let r = admin
+        .put("/api/v1/leagues/cup/tables", &json!({ "tables": many }))
+        .await;
+    expect_error(r, 422, "invalid_settings").await;
+    let r = sup
+        .put("/api/v1/leagues/cup/tables", &json!({"tables": ["1"]}))
+        .await;
+    assert_eq!(r.status(), 403, "a supervisor does not set the tables");
+    let r = admin
+        .put(
+            "/api/v1/leagues/cup/tables",
+            &json!({"tables": [" 1 ", "2"]}),
+        )
+        .await;
+    assert_eq!(
+        json_with_status(r, 200, "tables").await,
+        json!({"tables": ["1", "2"]})
+    );
+    let r = admin
+        .patch(
+            "/api/v1/leagues/cup",
+            &json!({"settings": {"queue": {"auto": true, "call_minutes": 5}}}),
+        )
+        .await;
+    let league = json_with_status(r, 200, "auto").await;
+    assert_eq!(league["settings"]["tables"], json!(["1", "2"]));
+    assert_eq!(league["settings"]["queue"]["auto"], true);
+
+    // A Swiss round without a time: three matches, two tables. The pairing's own
+    // transaction calls the first two.
+    let r = admin
+        .post(
+            "/api/v1/leagues/cup/schedule",
+            &json!({"mode": "swiss_round"}),
+        )
+        .await;
+    let round = json_with_status(r, 201, "round 1").await;
+    let m: Vec<i64> = round["matches"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["id"].as_i64().unwrap())
+        .collect();
+    let q = queue(&admin, "cup").await;
+    assert_eq!(at(&q, 0), (Some(m[0]), "called".into()), "{q}");
+    assert_eq!(at(&q, 1), (Some(m[1]), "called".into()), "{q}");
+    assert_eq!(ids(&q["waiting"]), vec![m[2]], "{q}");
+    assert_eq!(q["tables"][0]["no_show"], false);
+    let first = get_match(&admin, m[0]).await;
+    assert_eq!(first["table"], "1");
+    assert!(first["called_at"].is_string(), "{first}");
+
+    // Anyone may read it; five minutes on, a call not started is "no show?".
+    let r = app.get("/api/v1/leagues/cup/queue").await;
+    assert_eq!(
+        json_with_status(r, 200, "anonymous").await["tables"],
+        q["tables"]
+    );
+    time.advance(chrono::Duration::minutes(5));
+    assert_eq!(queue(&admin, "cup").await["tables"][0]["no_show"], true);
+
+    // Table 1 plays; its result calls the waiting match to it with the result.
+    sup.play_hands(m[0], &winning_hands()).await;
+    let q = queue(&admin, "cup").await;
+    assert_eq!(at(&q, 0), (Some(m[2]), "called".into()), "{q}");
+    assert_eq!(q["tables"][0]["no_show"], false, "a new call");
+    assert!(ids(&q["waiting"]).is_empty());
+    sup.start_match(m[1]).await;
+    assert_eq!(
+        at(&queue(&admin, "cup").await, 1),
+        (Some(m[1]), "playing".into())
+    );
+
+    // By hand: a busy table, a table the league does not have, another league's supervisor.
+    let call = |id: i64| format!("/api/v1/matches/{id}/call");
+    let r = sup.post(&call(m[2]), &json!({"table": "2"})).await;
+    expect_error(r, 409, "table_busy").await;
+    let r = sup.post(&call(m[2]), &json!({"table": "9"})).await;
+    assert_eq!(
+        expect_error(r, 422, "invalid_input").await["field"],
+        "table"
+    );
+    let r = other.post(&call(m[2]), &json!({"table": "1"})).await;
+    assert_eq!(r.status(), 404, "not their league");
+    let r = sup.post(&call(m[1]), &json!({"table": null})).await;
+    expect_error(r, 409, "match_started").await;
+
+    // Put back: the match waits; the table it left does not take it again at once.
+    let r = sup.post(&call(m[2]), &json!({"table": null})).await;
+    let back = json_with_status(r, 200, "put back").await;
+    assert!(back.get("called_at").is_none(), "{back}");
+    let q = queue(&admin, "cup").await;
+    assert_eq!(at(&q, 0), (None, "free".into()), "{q}");
+    assert_eq!(ids(&q["waiting"]), vec![m[2]]);
+    // ... and is called by hand ("Table 1" is table "1"), twice the same.
+    for _ in 0..2 {
+        let r = sup.post(&call(m[2]), &json!({"table": "Table 1"})).await;
+        assert_eq!(json_with_status(r, 200, "a call").await["table"], "1");
+    }
+    assert_eq!(
+        at(&queue(&admin, "cup").await, 0),
+        (Some(m[2]), "called".into())
+    );
+    assert_eq!(app.audit_rows("call_match", &["action"]).await.len(), 1);
+    assert_eq!(app.audit_rows("put_back", &["action"]).await.len(), 1);
+
+    // A forfeit frees its table too; nothing waits, so it stays free.
+    let r = sup
+        .post(
+            &format!("/api/v1/matches/{}/forfeit", m[1]),
+            &json!({"team": "b"}),
+        )
+        .await;
+    json_with_status(r, 200, "forfeit").await;
+    assert_eq!(at(&queue(&admin, "cup").await, 1), (None, "free".into()));
+}
+
+#[actix_web::test]
+async fn without_auto_nothing_is_called_but_by_hand() {
+    let app = spawn_app().await;
+    let admin = app.api_user("coord", Role::Admin).await;
+    app.user("sup", Role::Supervisor).await;
+    night(&app, &admin, "plain", 4).await;
+    let r = admin
+        .put(
+            "/api/v1/leagues/plain/tables",
+            &json!({"tables": ["A", "B"]}),
+        )
+        .await;
+    json_with_status(r, 200, "tables").await;
+    let r = admin
+        .post(
+            "/api/v1/leagues/plain/schedule",
+            &json!({"mode": "swiss_round"}),
+        )
+        .await;
+    let round = json_with_status(r, 201, "round 1").await;
+    let first = round["matches"][0]["id"].as_i64().unwrap();
+    let q = json_with_status(
+        admin.post("/api/v1/leagues/plain/queue", &json!({})).await,
+        200,
+        "fill",
+    )
+    .await;
+    assert_eq!(at(&q, 0), (None, "free".into()), "{q}");
+    assert_eq!(ids(&q["waiting"]).len(), 2);
+    assert_eq!(q["auto"], false);
+    let r = admin
+        .post(
+            &format!("/api/v1/matches/{first}/call"),
+            &json!({"table": "b"}),
+        )
+        .await;
+    json_with_status(r, 200, "by hand").await;
+    let q = queue(&admin, "plain").await;
+    assert_eq!(at(&q, 1), (Some(first), "called".into()), "{q}");
+    // Its second match shares no team, but table B is taken.
+    let second = round["matches"][1]["id"].as_i64().unwrap();
+    let r = admin
+        .post(
+            &format!("/api/v1/matches/{second}/call"),
+            &json!({"table": "B"}),
+        )
+        .await;
+    expect_error(r, 409, "table_busy").await;
+}
+
+/// One night as the supervisors play it, on three tables: every called match started and
+/// played (or forfeited) by its own task at once, the tasks finishing in a random order;
+/// after each batch every match of the league is read, and no table holds two matches nor
+/// any team two tables. `rounds` Swiss rounds, or (0) a whole round robin added at once
+/// without times, where most matches share a team with another.
+async fn a_night(app: &TestApp, admin: &Api, sup: &Api, slug: &str, teams: usize, rounds: i64) {
+    let team_ids = night(app, admin, slug, teams).await;
+    let r = admin
+        .patch(
+            &format!("/api/v1/leagues/{slug}"),
+            &json!({"settings": {"tables": ["1", "2", "3"], "queue": {"auto": true}}}),
+        )
+        .await;
+    json_with_status(r, 200, "tables and auto").await;
+    let mut all: Vec<i64> = Vec::new();
+    let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+    if rounds == 0 {
+        for (i, a) in team_ids.iter().enumerate() {
+            for b in &team_ids[i + 1..] {
+                let r = admin
+                    .post(
+                        &format!("/api/v1/leagues/{slug}/matches"),
+                        &json!({"team_a": a, "team_b": b}),
+                    )
+                    .await;
+                all.push(
+                    json_with_status(r, 201, "a match").await["id"]
+                        .as_i64()
+                        .unwrap(),
+                );
+            }
+        }
+        let r = sup
+            .post(&format!("/api/v1/leagues/{slug}/queue"), &json!({}))
+            .await;
+        json_with_status(r, 200, "the first calls").await;
+        play_until_done(admin, sup, slug, &all, &mut seed).await;
+    }
+    for round in 1..=rounds {
+        let r = admin
+            .post(
+                &format!("/api/v1/leagues/{slug}/schedule"),
+                &json!({"mode": "swiss_round"}),
+            )
+            .await;
+        let paired = json_with_status(r, 201, &format!("round {round}")).await;
+        for m in paired["matches"].as_array().unwrap() {
+            all.push(m["id"].as_i64().unwrap());
+        }
+        play_until_done(admin, sup, slug, &all, &mut seed).await;
+    }
+    for id in &all {
+        let m = get_match(admin, *id).await;
+        assert!(
+            m["status"] == "complete" || m["status"] == "forfeit",
+            "every match was called and played: {m}"
+        );
+    }
+}
+
+/// Plays every called match at once until none is called; checks the tables after each
+/// batch.
+async fn play_until_done(admin: &Api, sup: &Api, slug: &str, all: &[i64], seed: &mut u64) {
+    loop {
+        let q = queue(admin, slug).await;
+        let called: Vec<i64> = q["tables"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|t| t["status"] == "called")
+            .filter_map(|t| t["match"].as_i64())
+            .collect();
+        if called.is_empty() {
+            assert!(
+                ids(&q["waiting"]).is_empty(),
+                "tables free and a match waits: {q}"
+            );
+            return;
+        }
+        let plays = called.into_iter().map(|id| {
+            *seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            let pause = Duration::from_millis(*seed >> 58);
+            let forfeit = (*seed >> 40) % 4 == 0;
+            async move {
+                tokio::time::sleep(pause).await;
+                if forfeit {
+                    let r = sup
+                        .post(
+                            &format!("/api/v1/matches/{id}/forfeit"),
+                            &json!({"team": "a"}),
+                        )
+                        .await;
+                    json_with_status(r, 200, "forfeit").await;
+                } else {
+                    sup.play_hands(id, &winning_hands()).await;
+                }
+            }
+        });
+        futures_util::future::join_all(plays).await;
+        no_double_booking(admin, all).await;
+    }
+}
+
+/// Every match of `all` read: no table holds two matches called or in play, no team is in
+/// two of them.
+async fn no_double_booking(admin: &Api, all: &[i64]) {
+    let mut tables: HashMap<String, i64> = HashMap::new();
+    let mut teams: HashSet<i64> = HashSet::new();
+    for id in all {
+        let m = get_match(admin, *id).await;
+        let held = m["status"] == "in_progress"
+            || (m["status"] == "scheduled" && m["called_at"].is_string());
+        if !held {
+            continue;
+        }
+        let table = m["table"].as_str().unwrap_or("").to_string();
+        if let Some(before) = tables.insert(table.clone(), *id) {
+            panic!("table {table} holds matches {before} and {id}");
+        }
+        for side in ["team_a", "team_b"] {
+            let team = m[side]["id"].as_i64().unwrap();
+            assert!(teams.insert(team), "team {team} is at two tables");
+        }
+    }
+}
+
+#[actix_web::test]
+async fn a_night_of_concurrent_results_never_double_books() {
+    let app = spawn_app().await;
+    let admin = app.api_user("coord", Role::Admin).await;
+    let sup = app.api_user("sup", Role::Supervisor).await;
+    a_night(&app, &admin, &sup, "swissnight", 10, 3).await;
+    a_night(&app, &admin, &sup, "allplay", 6, 0).await;
+}
