@@ -280,10 +280,8 @@ mod tests {
                             entries[i].place = Place::Playing { table: Some(table.clone()) };
                         }
                     }
-                    Event::End(i) if i < entries.len() => {
-                        if entries[i].place != Place::Waiting {
-                            entries.remove(i);
-                        }
+                    Event::End(i) if i < entries.len() && entries[i].place != Place::Waiting => {
+                        entries.remove(i);
                     }
                     Event::PutBack(i) if i < entries.len() => {
                         if matches!(entries[i].place, Place::Called { .. }) {

@@ -338,7 +338,7 @@ async fn play_until_done(admin: &Api, sup: &Api, slug: &str, all: &[i64], seed: 
         let plays = called.into_iter().map(|id| {
             *seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
             let pause = Duration::from_millis(*seed >> 58);
-            let forfeit = (*seed >> 40) % 4 == 0;
+            let forfeit = (*seed >> 40).is_multiple_of(4);
             async move {
                 tokio::time::sleep(pause).await;
                 if forfeit {
