@@ -11,7 +11,7 @@
 //!   (the stateless scorer).
 //! - `league`: pure tournament logic: `standings` and tiebreakers, `schedule` (round robin),
 //!   `eligibility`, `race` (the playoff race, exactly), `settings`, `divisions` (ranks and
-//!   seeds within a division), `swiss` (the next Swiss round's pairs), and `bracket` (`mod`: the draw and formats; `state`: results
+//!   seeds within a division), `swiss` (the next Swiss round's pairs), `queue` (which match each table has, and whom to call next), and `bracket` (`mod`: the draw and formats; `state`: results
 //!   applied to it; `tests`).
 //! - `domain`: the vocabulary every layer shares: `ids`, `states`, `text` (enums stored as
 //!   text), `time`, `clock`, `words`, `name` (names as checked), `slug`, `student` (student
@@ -21,7 +21,7 @@
 //!   `leagues`, `divisions`, `captains` (captains' links and sessions), `matches` (schedule, state, check-ins, ratings), `match_write` (a
 //!   match as a write opens it, its names and supervisor), `board` (the
 //!   scoreboard's reads), `rating_notes`, `requests` (captains' reschedule requests and disputes), `swiss` (Swiss rounds and
-//!   their byes), `desk` (teams checked in at a tournament's door), `hands`, `lineups`, `players`,
+//!   their byes), `queue` (a day's matches as the queue sees them, calls), `desk` (teams checked in at a tournament's door), `hands`, `lineups`, `players`,
 //!   `player_eligibility`, `idempotency` and `action_keys` (the keys of hands and of other
 //!   actions), `audit`, `playoffs`, `tonight`, `users`, `notices`, `league_doc` (a league's
 //!   rows as JSON); `group_commit` (the writes of league night, batched) and `copy`
@@ -30,7 +30,7 @@
 //!   owns):
 //!   - `night` (league night): `access` (who may write to a match, its league, a request's
 //!     team, the idempotency window), `match_view`, `matches` (`start`, `record`, `correct`,
-//!     `time`, `forfeit`, `default`, `answer`), `lineups`, `conduct`, `disputes`, `action_keys`, `tonight`,
+//!     `time`, `forfeit`, `default`, `answer`), `lineups`, `conduct`, `disputes`, `action_keys`, `calls` (the queue's calls, in the transaction of a result), `queue` (tables, the queue, calls by hand), `tonight`,
 //!     `console_views`;
 //!   - `people`: `accounts`, `users`, `throttle` and `device_cookie` (login guessing),
 //!     `oidc` (campus sign-in), `captains` (a captain's link, session and teams), `players`;
@@ -46,7 +46,7 @@
 //!     `columns`, `gate`, `plan`);
 //!   - and beside them `audit`, `text` (stored text checked), `check` (caches rebuilt and
 //!     compared), `error`.
-//! - `web`: `api` (the JSON API, one module per resource (`captain`: a captain's teams), `openapi` and the shared
+//! - `web`: `api` (the JSON API, one module per resource (`captain`: a captain's teams; `queue`: tables and the queue), `openapi` and the shared
 //!   `responses` of its document), `pages` (`public`, `console`, `admin`; `home`, `calculator`,
 //!   `account`, `campus`, `captain` (its `teams` and `forms`), `unsubscribe`, `hand_form`), `view` (what pages show: nav, bracket drawing, chart, scoresheet,
 //!   times, the coordinator's schedule), `middleware` (security headers, `same_origin`,

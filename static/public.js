@@ -104,8 +104,10 @@ export function unchanged(data, field, key) {
 }
 
 // The announcement for what changed between two readings of the JSON: on the match page
-// one match (`data` is the match), on the scoreboard every match in play (`data.matches`).
-// Only a changed score is announced, never a version bump alone (a check-in, a rating).
+// one match (`data` is the match), on the scoreboard every match in play (`data.matches`)
+// and the matches called to their tables (`data.calling`, keyed "call-" and the id).
+// Only a changed score or a new call is announced, never a version bump alone (a check-in,
+// a rating).
 export function scores(data) {
   var list = data.matches || [data];
   var out = {};
@@ -118,15 +120,31 @@ export function scores(data) {
       score: m.a.score + ':' + m.b.score + ':' + (m.status || '')
     };
   }
+  var calls = data.calling || [];
+  for (var j = 0; j < calls.length; j++) {
+    var c = calls[j];
+    out['call-' + c.id] = {
+      text: 'Now calling ' + tableName(c.table) + ': ' + c.team_a + ' v ' + c.team_b,
+      score: 'call:' + (c.table || '')
+    };
+  }
   return out;
+}
+
+// A table's name as people say it: "Table 3" for "3" (as domain::table_name::shown).
+export function tableName(name) {
+  if (!name) { return 'a table'; }
+  return /^table/i.test(name) ? name : 'Table ' + name;
 }
 
 export function announcement(before, after) {
   var said = [];
   for (var id in after) {
-    // A match just started (not in `before`) has no new score to say.
-    if (Object.prototype.hasOwnProperty.call(after, id) &&
-        before[id] && before[id].score !== after[id].score) {
+    if (!Object.prototype.hasOwnProperty.call(after, id)) { continue; }
+    // A match just started (not in `before`) has no new score to say; a new call, or a
+    // call moved to another table, is said.
+    var call = id.indexOf('call-') === 0;
+    if ((before[id] || call) && (!before[id] || before[id].score !== after[id].score)) {
       said.push(after[id].text);
     }
   }

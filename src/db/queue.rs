@@ -15,6 +15,8 @@ pub struct QueueRow {
     pub round: Option<i64>,
     pub team_a: TeamId,
     pub team_b: TeamId,
+    pub name_a: String,
+    pub name_b: String,
     pub table_name: Option<String>,
     pub status: MatchStatus,
     pub scheduled_at: Option<LocalTime>,
@@ -31,9 +33,13 @@ pub async fn of_day(
     to: LocalTime,
 ) -> sqlx::Result<Vec<QueueRow>> {
     on_store!(conn, |c| sqlx::query_as(
-        "SELECT m.id, m.stage, m.round, m.team_a, m.team_b, m.table_name, m.status,
-                m.scheduled_at, m.called_at, bm.match_index AS bracket_index
-         FROM matches m LEFT JOIN bracket_matches bm ON bm.match_id = m.id
+        "SELECT m.id, m.stage, m.round, m.team_a, m.team_b, ta.name AS name_a, tb.name AS name_b,
+                m.table_name, m.status, m.scheduled_at, m.called_at,
+                bm.match_index AS bracket_index
+         FROM matches m
+         JOIN teams ta ON ta.id = m.team_a
+         JOIN teams tb ON tb.id = m.team_b
+         LEFT JOIN bracket_matches bm ON bm.match_id = m.id
          WHERE m.league_id = $1
            AND (m.status = 'in_progress'
                 OR (m.status = 'scheduled' AND m.started_at IS NULL
@@ -70,4 +76,38 @@ pub async fn put_back(conn: &mut Conn, id: MatchId) -> sqlx::Result<bool> {
     )
     .bind(id))?;
     Ok(done == 1)
+}
+
+/// A match called to its table and not started, for the boards ("Now calling").
+#[derive(Debug, Clone, sqlx_macros::FromRow)]
+pub struct CalledRow {
+    pub id: MatchId,
+    pub version: i64,
+    pub table_name: Option<String>,
+    pub called_at: Timestamp,
+    pub name_a: String,
+    pub name_b: String,
+    pub league: String,
+    pub league_name: String,
+    /// The league's settings (JSON), for its `queue.call_minutes`.
+    pub settings: String,
+}
+
+/// The matches called since `since` and not started, in every current league, the
+/// latest call first.
+pub async fn called_since(conn: &mut Conn, since: Timestamp) -> sqlx::Result<Vec<CalledRow>> {
+    on_store!(conn, |c| sqlx::query_as(
+        "SELECT m.id, m.version, m.table_name, m.called_at, ta.name AS name_a, tb.name AS name_b,
+                l.slug AS league, l.name AS league_name, l.settings
+         FROM matches m
+         JOIN leagues l ON l.id = m.league_id
+         JOIN teams ta ON ta.id = m.team_a
+         JOIN teams tb ON tb.id = m.team_b
+         WHERE m.called_at >= $1 AND m.status = 'scheduled' AND m.started_at IS NULL
+           AND NOT l.archived
+         ORDER BY m.called_at DESC, m.id DESC"
+    )
+    .bind(since)
+    .fetch_all(c)
+    .await)
 }

@@ -828,7 +828,9 @@ mod tests {
                                 "min_matches_played": 2},
                 "playoffs": {"teams": 8, "division_winners_first": true},
                 "blackouts": ["2027-01-01"],
-                "venue": "Rec Center"
+                "venue": "Rec Center",
+                "tables": ["1", "2"],
+                "queue": {"auto": true, "call_minutes": 7}
             }))
             .unwrap();
         let Value::Object(sections) = serde_json::to_value(&full).unwrap() else {
@@ -855,6 +857,37 @@ mod tests {
         listed_sorted.sort();
         stored.sort();
         assert_eq!(listed_sorted, stored);
+    }
+
+    #[test]
+    fn tables_are_named_once_each() {
+        let s = Settings::default()
+            .merged(&json!({"tables": [" 1 ", "Lounge B"]}))
+            .unwrap();
+        assert_eq!(s.tables, vec!["1", "Lounge B"]);
+        for (patch, field) in [
+            (json!({"tables": ["1", "table 1"]}), "settings.tables[1]"),
+            (json!({"tables": ["1", " "]}), "settings.tables[1]"),
+            (json!({"tables": ["a\u{202e}b"]}), "settings.tables[0]"),
+            (json!({"tables": [7]}), "settings.tables[0]"),
+            (json!({"tables": "1, 2"}), "settings.tables"),
+            (
+                json!({"queue": {"call_minutes": 0}}),
+                "settings.queue.call_minutes",
+            ),
+            (json!({"queue": {"every": 3}}), "settings.queue.every"),
+        ] {
+            let e = Settings::default().merged(&patch).unwrap_err();
+            assert_eq!(e.field, field, "{patch}");
+        }
+        let many: Vec<String> = (0..=TABLES_MAX).map(|i| i.to_string()).collect();
+        let e = Settings::default()
+            .merged(&json!({ "tables": many }))
+            .unwrap_err();
+        assert_eq!(e.field, "settings.tables");
+        // `null` empties the list; the queue's section back to its defaults.
+        let s = s.merged(&json!({"tables": null, "queue": null})).unwrap();
+        assert!(s.tables.is_empty() && s.queue == QueuePolicy::default());
     }
 
     #[test]

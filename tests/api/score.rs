@@ -377,6 +377,10 @@ const API_ROUTES: &[(&str, &str, bool)] = &[
     ("delete", "/api/v1/matches/{id}", true),
     ("post", "/api/v1/leagues/{slug}/roster", true),
     ("get", "/api/v1/leagues/{slug}/schedule/warnings", true),
+    ("put", "/api/v1/leagues/{slug}/tables", true),
+    ("get", "/api/v1/leagues/{slug}/queue", false),
+    ("post", "/api/v1/leagues/{slug}/queue", true),
+    ("post", "/api/v1/matches/{id}/call", true),
 ];
 
 #[actix_web::test]

@@ -350,6 +350,17 @@ async fn an_archived_league_refuses_every_write_of_the_api_and_writes_nothing() 
             "/api/v1/leagues/past/roster".into(),
             json!("team,player\nNew Team,Nia\nNew Team,Ned\n"),
         ),
+        (
+            "put",
+            "/api/v1/leagues/past/tables".into(),
+            json!({"tables": ["1", "2"]}),
+        ),
+        ("post", "/api/v1/leagues/past/queue".into(), json!({})),
+        (
+            "post",
+            format!("/api/v1/matches/{w}/call"),
+            json!({"table": "1"}),
+        ),
     ];
     let before = app.tables().await;
     let mut walked = BTreeSet::new();

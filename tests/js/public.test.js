@@ -87,3 +87,15 @@ test("a feed's subscription address is webcal:// on the page's own host", () => 
     "webcal://127.0.0.1:8080/leagues/fall/calendar.ics"
   );
 });
+
+test("a new call to a table is said; a call already said is not", () => {
+  const call = (id, table) => ({ id, table, team_a: "Aces", team_b: "Kings" });
+  const before = live.scores({ matches: [match(3, 100, 90)], calling: [call(7, "2")] });
+  assert.equal(live.announcement(before, before), "");
+  const after = live.scores({ matches: [match(3, 100, 90)], calling: [call(8, "Table 5"), call(7, "2")] });
+  assert.equal(live.announcement(before, after), "Now calling Table 5: Aces v Kings");
+  const moved = live.scores({ matches: [match(3, 100, 90)], calling: [call(7, "3")] });
+  assert.equal(live.announcement(before, moved), "Now calling Table 3: Aces v Kings");
+  assert.equal(live.tableName("Lounge"), "Table Lounge");
+  assert.equal(live.tableName("table 4"), "table 4");
+});

@@ -4,6 +4,8 @@
 //! tables, a new round, a bracket) runs [`fill`] in its own transaction, so the next match
 //! is called with the result or not at all. Whom to call is `league::queue`'s (pure).
 
+use std::collections::HashMap;
+
 use chrono::{Days, NaiveDate, NaiveTime};
 
 use crate::db::leagues::{self as db_leagues, LeagueRow};
@@ -32,12 +34,19 @@ impl Now {
     }
 }
 
-/// The league's matches of the day as the queue sees them, in calling order.
-pub(in crate::service) async fn day_entries(
+/// A league's matches of the day: as the queue sees them, in calling order, and their
+/// teams' names.
+pub(in crate::service) struct Day {
+    pub entries: Vec<Entry>,
+    pub names: HashMap<MatchId, [String; 2]>,
+}
+
+/// The league's matches of the day.
+pub(in crate::service) async fn day_of(
     conn: &mut Conn,
     league: LeagueId,
     today: NaiveDate,
-) -> Result<Vec<Entry>, ServiceError> {
+) -> Result<Day, ServiceError> {
     let from = LocalTime(today.and_time(NaiveTime::MIN));
     let to = LocalTime(
         today
@@ -47,7 +56,14 @@ pub(in crate::service) async fn day_entries(
     );
     let mut rows = db_queue::of_day(conn, league, from, to).await?;
     rows.sort_by_key(calling_order);
-    Ok(rows.into_iter().map(entry).collect())
+    let names = rows
+        .iter()
+        .map(|r| (r.id, [r.name_a.clone(), r.name_b.clone()]))
+        .collect();
+    Ok(Day {
+        entries: rows.into_iter().map(entry).collect(),
+        names,
+    })
 }
 
 /// Regular rounds in order (by time within a round), then the bracket in its order.
@@ -95,7 +111,7 @@ pub(in crate::service) async fn fill(
     if !settings.queue.auto || tables.is_empty() || league.archived {
         return Ok(Vec::new());
     }
-    let entries = day_entries(conn, league.id, now.today).await?;
+    let entries = day_of(conn, league.id, now.today).await?.entries;
     let mut called = Vec::new();
     for (id, table) in rules::calls(tables, &entries, skip) {
         if db_queue::call(conn, id, &table, now.at).await? {

@@ -13,7 +13,7 @@ use crate::league::queue::{self as rules, AtTable, Entry, Place};
 use crate::league::settings::check_tables;
 use crate::service::audit;
 use crate::service::night::access::{league_of, may_supervise, writable};
-use crate::service::night::calls::{Now, day_entries, fill};
+use crate::service::night::calls::{Day, Now, day_of, fill};
 use crate::service::night::match_view::{MatchView, reload};
 use crate::service::term::leagues::{League, league_row};
 use crate::service::{ServiceError, User, require_admin};
@@ -35,6 +35,9 @@ pub struct QueueTable {
     /// The match called to it or played at it.
     #[serde(rename = "match")]
     pub match_id: Option<MatchId>,
+    /// Its teams' names (team a, team b), for a board to show.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub teams: Option<[String; 2]>,
     pub status: TableStatus,
     /// When the match was called (a called table).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -77,12 +80,12 @@ pub async fn queue(db: &Db, slug: &Slug) -> Result<QueueView, ServiceError> {
     let mut conn = db.read().await?;
     let league = League::from_row(league_row(&mut conn, slug).await?)?;
     let now = Now::of(db);
-    let entries = day_entries(&mut conn, league.row.id, now.today).await?;
-    Ok(view_of(&league, &entries, now.at))
+    let day = day_of(&mut conn, league.row.id, now.today).await?;
+    Ok(view_of(&league, &day, now.at))
 }
 
-fn view_of(league: &League, entries: &[Entry], now: Timestamp) -> QueueView {
-    let q = rules::queue(&league.settings.tables, entries);
+pub(in crate::service) fn view_of(league: &League, day: &Day, now: Timestamp) -> QueueView {
+    let q = rules::queue(&league.settings.tables, &day.entries);
     let minutes = i64::from(league.settings.queue.call_minutes);
     let tables = q
         .tables
@@ -95,6 +98,7 @@ fn view_of(league: &League, entries: &[Entry], now: Timestamp) -> QueueView {
             };
             QueueTable {
                 name: t.name,
+                teams: match_id.and_then(|id| day.names.get(&id).cloned()),
                 match_id,
                 status,
                 no_show: called_at.is_some_and(|since| since.plus_minutes(minutes).0 <= now.0),
@@ -123,9 +127,9 @@ pub async fn fill_now(db: &Db, user: &User, slug: &Slug) -> Result<QueueView, Se
         return Err(ServiceError::league_archived());
     }
     fill(&mut tx, &league.row, &league.settings, now, None).await?;
-    let entries = day_entries(&mut tx, league.row.id, now.today).await?;
+    let day = day_of(&mut tx, league.row.id, now.today).await?;
     tx.commit().await?;
-    Ok(view_of(&league, &entries, now.at))
+    Ok(view_of(&league, &day, now.at))
 }
 
 /// Sets the room's tables (admin); with the queue calling by itself, ready matches are
@@ -193,8 +197,8 @@ pub async fn call(
             if m.called_at.is_some() && m.table_name.as_deref() == Some(table.as_str()) {
                 return reload(&mut tx, id, &league).await;
             }
-            let entries = day_entries(&mut tx, league.row.id, now.today).await?;
-            check_free(&entries, id, [m.team_a, m.team_b], &table)?;
+            let day = day_of(&mut tx, league.row.id, now.today).await?;
+            check_free(&day.entries, id, [m.team_a, m.team_b], &table)?;
             db_queue::call(&mut tx, id, &table, now.at).await?;
             ("call_match", table)
         }

@@ -349,10 +349,58 @@ impl From<InPlay> for BoardMatch {
 pub struct Board {
     /// The sum of the versions of the matches in play.
     pub version: i64,
-    /// Changes whenever any match on the board changes, starts, ends or leaves:
+    /// Changes whenever any match on the board changes, starts, ends or leaves, and
+    /// whenever a match is called to a table, leaves the calls or becomes "no show?":
     /// `id:version,...`.
     pub key: String,
     pub matches: Vec<BoardMatch>,
+    /// "Now calling": the matches called to their tables (docs/api.md §21.1) in the last
+    /// twelve hours and not started, the latest call first.
+    pub calling: Vec<Calling>,
+}
+
+/// A match called to its table and not started.
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct Calling {
+    pub id: MatchId,
+    pub league: String,
+    pub league_name: String,
+    pub table: Option<String>,
+    pub team_a: String,
+    pub team_b: String,
+    pub called_at: Timestamp,
+    /// Called longer ago than the league's `settings.queue.call_minutes`: "no show?".
+    pub no_show: bool,
+}
+
+/// How far back a call stays on the boards: a call left unstarted past a night is no news.
+const CALLS_KEPT: chrono::Duration = chrono::Duration::hours(12);
+
+/// The calls of `leagues` (none: every league) as the boards show them.
+async fn calling(
+    conn: &mut Conn,
+    leagues: &[Slug],
+    now: Timestamp,
+) -> Result<Vec<Calling>, ServiceError> {
+    let rows = crate::db::queue::called_since(conn, Timestamp(now.0 - CALLS_KEPT)).await?;
+    Ok(rows
+        .into_iter()
+        .filter(|r| shown(leagues, &r.league))
+        .map(|r| {
+            let minutes = serde_json::from_str::<crate::league::settings::Settings>(&r.settings)
+                .map_or(5, |s| s.queue.call_minutes);
+            Calling {
+                no_show: r.called_at.plus_minutes(i64::from(minutes)).0 <= now.0,
+                id: r.id,
+                league: r.league,
+                league_name: r.league_name,
+                table: r.table_name,
+                team_a: r.name_a,
+                team_b: r.name_b,
+                called_at: r.called_at,
+            }
+        })
+        .collect())
 }
 
 /// Whether a board that shows `leagues` (none: every league) shows a match of `league`.
@@ -376,19 +424,27 @@ async fn check_leagues(conn: &mut Conn, leagues: &[Slug]) -> Result<(), ServiceE
 pub async fn board(db: &Db, leagues: &[Slug]) -> Result<Board, ServiceError> {
     let mut conn = db.read().await?;
     check_leagues(&mut conn, leagues).await?;
-    let matches: Vec<BoardMatch> = in_play(&mut conn, db.clock().now())
+    let now = db.clock().now();
+    let matches: Vec<BoardMatch> = in_play(&mut conn, now)
         .await?
         .into_iter()
         .map(BoardMatch::from)
         .filter(|m| shown(leagues, &m.league))
         .collect();
+    let calling = calling(&mut conn, leagues, now).await?;
+    let played = matches.iter().map(|m| format!("{}:{}", m.id, m.version));
+    let called = calling.iter().map(|c| {
+        format!(
+            "c{}@{}{}",
+            c.id,
+            c.table.as_deref().unwrap_or(""),
+            if c.no_show { "?" } else { "" }
+        )
+    });
     Ok(Board {
         version: matches.iter().map(|m| m.version).sum(),
-        key: matches
-            .iter()
-            .map(|m| format!("{}:{}", m.id, m.version))
-            .collect::<Vec<_>>()
-            .join(","),
+        key: played.chain(called).collect::<Vec<_>>().join(","),
         matches,
+        calling,
     })
 }

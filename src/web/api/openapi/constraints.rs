@@ -57,6 +57,19 @@ pub(super) enum Constraint {
     Replace(Value),
 }
 
+/// A list of the room's tables: each a name of one line, not blank (no two alike ignoring
+/// case is the service's to say).
+fn table_list() -> Value {
+    json!({
+        "maxItems": crate::league::settings::TABLES_MAX,
+        "items": {
+            "type": "string",
+            "maxLength": service_text::TABLE_MAX,
+            "pattern": service_text::schema_pattern(Lines::One, false),
+        }
+    })
+}
+
 /// A reference to a component schema.
 fn component(name: &str) -> Value {
     json!({"$ref": format!("#/components/schemas/{name}")})
@@ -263,6 +276,16 @@ pub(super) fn service_constraints() -> Vec<(&'static str, &'static str, Constrai
             Add(json!({
                 "pattern": scheduled_at,
                 "description": "The new time, `YYYY-MM-DDTHH:MM` in the league's time zone (as for a new match); `null` or empty for \"not yet scheduled\". A time given to a postponed match makes it scheduled again."
+            })),
+        ),
+        ("TablesInput", "tables", Add(table_list())),
+        ("Settings", "tables", Add(table_list())),
+        (
+            "CallInput",
+            "table",
+            Add(json!({
+                "maxLength": service_text::TABLE_MAX,
+                "pattern": service_text::schema_pattern(Lines::One, false),
             })),
         ),
         (

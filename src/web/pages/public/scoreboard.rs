@@ -8,7 +8,7 @@ use serde::Deserialize;
 
 use super::page;
 use crate::domain::Slug;
-use crate::service::views::summaries::{BoardMatch, board, finished_lately};
+use crate::service::views::summaries::{BoardMatch, Calling, board, finished_lately};
 use crate::web::AppState;
 use crate::web::error::PageError;
 use crate::web::extract::{Viewer, league_filter};
@@ -32,6 +32,7 @@ struct ScoreboardPage {
     /// The leagues shown, when the board is filtered (`?league=`): their names, or slugs.
     shown: Vec<String>,
     rows: Vec<BoardRow>,
+    calling: Vec<Calling>,
     updated: Stamp,
 }
 
@@ -44,6 +45,8 @@ struct TvPage {
     poll: String,
     shown: Vec<String>,
     rows: Vec<BoardRow>,
+    /// "Now calling": matches called to their tables, not started.
+    calling: Vec<Calling>,
     columns: usize,
     grid_rows: usize,
     latest: Vec<BoardMatch>,
@@ -109,7 +112,8 @@ pub(super) async fn scoreboard_page(
     req: HttpRequest,
 ) -> Result<HttpResponse, PageError> {
     let leagues = league_filter(&req)?;
-    let b = board(&state.db, &leagues).await?;
+    let mut b = board(&state.db, &leagues).await?;
+    let calling = std::mem::take(&mut b.calling);
     let poll = poll_url(&leagues);
     let shown = shown_names(&b.matches, &leagues);
     let zone = state.db.clock().zone();
@@ -141,6 +145,7 @@ pub(super) async fn scoreboard_page(
             grid_rows,
             latest,
             rows,
+            calling,
             updated,
         }
         .render()?
@@ -151,6 +156,7 @@ pub(super) async fn scoreboard_page(
             poll,
             shown,
             rows,
+            calling,
             updated,
         }
         .render()?
