@@ -135,6 +135,8 @@ pub const ROUTES: &[(&str, &str)] = &[
     ("GET", "/supervise/matches/{id}/hands/{number}/edit"),
     ("POST", "/supervise/matches/{id}/hands/{number}"),
     ("POST", "/supervise/matches/{id}/time"),
+    ("POST", "/supervise/matches/{id}/call"),
+    ("POST", "/supervise/leagues/{slug}/queue"),
     ("GET", "/supervise/matches/{id}/forfeit"),
     ("POST", "/supervise/matches/{id}/forfeit"),
     ("POST", "/supervise/matches/{id}/check-in"),

@@ -188,6 +188,8 @@ pub(crate) const ROUTES: &[(&str, &str, Access)] = &[
     ("GET", "/supervise/matches/{id}/hands/{number}/edit", League),
     ("POST", "/supervise/matches/{id}/hands/{number}", League),
     ("POST", "/supervise/matches/{id}/time", League),
+    ("POST", "/supervise/matches/{id}/call", League),
+    ("POST", "/supervise/leagues/{slug}/queue", League),
     ("GET", "/supervise/matches/{id}/forfeit", League),
     ("POST", "/supervise/matches/{id}/forfeit", League),
     ("POST", "/supervise/matches/{id}/check-in", League),

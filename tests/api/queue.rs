@@ -11,8 +11,8 @@ use serde_json::{Value, json};
 use spades_im::service::Role;
 
 use crate::helpers::{
-    Api, TestApp, expect_error, hand_of, json_with_status, manual_clock, spawn_app,
-    spawn_app_with_clock,
+    Api, TestApp, expect_error, hand_of, html_element, html_text, json_with_status, manual_clock,
+    spawn_app, spawn_app_with_clock,
 };
 
 /// Two hands: team a reaches 100 and wins (the league plays to 100).
@@ -389,4 +389,154 @@ async fn a_night_of_concurrent_results_never_double_books() {
     let sup = app.api_user("sup", Role::Supervisor).await;
     a_night(&app, &admin, &sup, "swissnight", 10, 3).await;
     a_night(&app, &admin, &sup, "allplay", 6, 0).await;
+}
+
+#[actix_web::test]
+async fn the_supervisor_sees_each_table_and_calls_from_the_console() {
+    let (clock, time) = manual_clock("2026-11-30T18:00:00Z", chrono_tz::UTC);
+    let app = spawn_app_with_clock(clock).await;
+    let admin = app.api_user("coord", Role::Admin).await;
+    app.api_user("sup", Role::Supervisor).await;
+    night(&app, &admin, "room", 6).await;
+    let r = admin
+        .patch(
+            "/api/v1/leagues/room",
+            &json!({"settings": {"tables": ["1", "2"], "queue": {"auto": true, "call_minutes": 3}}}),
+        )
+        .await;
+    json_with_status(r, 200, "tables").await;
+    let r = admin
+        .post(
+            "/api/v1/leagues/room/schedule",
+            &json!({"mode": "swiss_round"}),
+        )
+        .await;
+    let round = json_with_status(r, 201, "round").await;
+    let m: Vec<i64> = round["matches"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["id"].as_i64().unwrap())
+        .collect();
+    let sup = app.browser("sup").await;
+    let list = sup.get("/supervise").await.text().await.unwrap();
+    let tables = html_element(&list, "tables-room", "</section>").expect("the tables");
+    let first = html_text(html_element(tables, "table-room-1", "</li>").unwrap());
+    assert!(first.starts_with("Table 1 called"), "{first}");
+    assert!(!first.contains("no show?"), "{first}");
+    assert!(html_text(tables).contains("Waiting (1)"), "{tables}");
+
+    // Three minutes on: "no show?" on the list and the console; put back from the console.
+    time.advance(chrono::Duration::minutes(3));
+    let list = sup.get("/supervise").await.text().await.unwrap();
+    let first = html_text(html_element(&list, "table-room-1", "</li>").unwrap());
+    assert!(first.contains("no show?"), "{first}");
+    let console = sup
+        .get(&format!("/supervise/matches/{}", m[0]))
+        .await
+        .text()
+        .await
+        .unwrap();
+    let called = html_text(html_element(&console, "called", "</p>").expect("the call"));
+    assert!(
+        called.starts_with("Called to Table 1") && called.contains("No show?"),
+        "{called}"
+    );
+    let r = sup
+        .post_form(
+            &format!("/supervise/matches/{}/call", m[0]),
+            &[("table", "")],
+        )
+        .await;
+    assert_eq!(r.status(), 303, "put back");
+    // The table it left took the waiting match; it waits first.
+    let q = queue(&admin, "room").await;
+    assert_eq!(at(&q, 0), (Some(m[2]), "called".into()), "{q}");
+    assert_eq!(ids(&q["waiting"]), vec![m[0]]);
+
+    // Its console offers the tables, the taken ones disabled; a taken one is refused as a
+    // conflict, with the match's console one tap away.
+    let console = sup
+        .get(&format!("/supervise/matches/{}", m[0]))
+        .await
+        .text()
+        .await
+        .unwrap();
+    let select = html_element(&console, "call-table", "</select>").expect("the tables");
+    assert!(select.contains("disabled>Table 1 (in use)"), "{select}");
+    let r = sup
+        .post_form(
+            &format!("/supervise/matches/{}/call", m[0]),
+            &[("table", "2")],
+        )
+        .await;
+    assert_eq!(r.status(), 409);
+    assert!(r.text().await.unwrap().contains("is at table 2"));
+
+    // The forfeit at table 2 frees it, and the match put back is called to it.
+    let r = admin
+        .post(
+            &format!("/api/v1/matches/{}/forfeit", m[1]),
+            &json!({"team": "a"}),
+        )
+        .await;
+    json_with_status(r, 200, "forfeit").await;
+    assert_eq!(
+        at(&queue(&admin, "room").await, 1),
+        (Some(m[0]), "called".into())
+    );
+}
+
+#[actix_web::test]
+async fn a_league_night_starts_with_the_lists_button() {
+    let (clock, time) = manual_clock("2026-11-30T12:00:00Z", chrono_tz::UTC);
+    let app = spawn_app_with_clock(clock).await;
+    let admin = app.api_user("coord", Role::Admin).await;
+    app.api_user("sup", Role::Supervisor).await;
+    let t = night(&app, &admin, "tue", 4).await;
+    let r = admin
+        .patch(
+            "/api/v1/leagues/tue",
+            &json!({"settings": {"tables": ["1"], "queue": {"auto": true}}}),
+        )
+        .await;
+    json_with_status(r, 200, "tables").await;
+    // Tomorrow's matches wait for their day: not called today.
+    for (a, b, at) in [(0, 1, "2026-12-01T19:00"), (2, 3, "2026-12-01T19:30")] {
+        let r = admin
+            .post(
+                "/api/v1/leagues/tue/matches",
+                &json!({"team_a": t[a], "team_b": t[b], "scheduled_at": at, "table": "1"}),
+            )
+            .await;
+        json_with_status(r, 201, "a match").await;
+    }
+    let q = queue(&admin, "tue").await;
+    assert_eq!(at(&q, 0), (None, "free".into()), "{q}");
+    assert!(ids(&q["waiting"]).is_empty(), "{q}");
+    let sup = app.browser("sup").await;
+    let list = sup.get("/supervise").await.text().await.unwrap();
+    assert!(
+        html_element(&list, "fill-tue", "</button>").is_none(),
+        "nothing to call"
+    );
+
+    // The day comes: both wait, the list offers the calls, one tap makes them.
+    time.advance(chrono::Duration::hours(24));
+    let sup = app.browser("sup").await;
+    let list = sup.get("/supervise").await.text().await.unwrap();
+    assert!(
+        html_element(&list, "fill-tue", "</button>").is_some(),
+        "{list}"
+    );
+    let r = sup.post_form("/supervise/leagues/tue/queue", &[]).await;
+    assert_eq!(r.status(), 303);
+    let q = queue(&admin, "tue").await;
+    assert_eq!(q["tables"][0]["status"], "called", "{q}");
+    assert_eq!(ids(&q["waiting"]).len(), 1, "{q}");
+    // Without the session's token the button is refused and nothing is called.
+    let r = sup
+        .post_form("/supervise/leagues/tue/queue", &[("csrf", "forged")])
+        .await;
+    assert_eq!(r.status(), 403);
 }

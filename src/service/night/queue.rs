@@ -282,3 +282,81 @@ fn check_free(
     }
     Ok(())
 }
+
+/// A league's queue on the supervisor's list.
+#[derive(Debug, Clone)]
+pub struct LeagueQueue {
+    pub name: String,
+    pub slug: String,
+    pub view: QueueView,
+    /// The waiting matches' teams, in calling order.
+    pub waiting: Vec<(MatchId, [String; 2])>,
+}
+
+/// The queues of the leagues `user` runs (every league's for an admin) that have tables,
+/// archived leagues aside.
+pub async fn queues_for(db: &Db, user: &User) -> Result<Vec<LeagueQueue>, ServiceError> {
+    let leagues = crate::service::term::leagues::all_leagues(db).await?;
+    let mut conn = db.read().await?;
+    let now = Now::of(db);
+    let mut out = Vec::new();
+    for league in leagues {
+        if league.row.archived || league.settings.tables.is_empty() {
+            continue;
+        }
+        if !may_supervise(&mut conn, user, league.row.id).await? {
+            continue;
+        }
+        let day = day_of(&mut conn, league.row.id, now.today).await?;
+        let view = view_of(&league, &day, now.at);
+        let waiting = view
+            .waiting
+            .iter()
+            .filter_map(|id| day.names.get(id).map(|n| (*id, n.clone())))
+            .collect();
+        out.push(LeagueQueue {
+            name: league.row.name.clone(),
+            slug: league.row.slug.to_string(),
+            view,
+            waiting,
+        });
+    }
+    Ok(out)
+}
+
+/// A match of a league with tables, not started, as its console shows the queue.
+#[derive(Debug, Clone)]
+pub struct MatchQueue {
+    /// Its call: the table, when, and whether it is "no show?".
+    pub called: Option<(String, Timestamp, bool)>,
+    /// The league's tables, each with whether it is free for the match.
+    pub tables: Vec<(String, bool)>,
+}
+
+/// The queue as match `id` of `league` sees it, if the league has tables and the match has
+/// not started.
+pub async fn for_match(
+    db: &Db,
+    league: &League,
+    id: MatchId,
+    status: MatchStatus,
+) -> Result<Option<MatchQueue>, ServiceError> {
+    if league.settings.tables.is_empty() || status != MatchStatus::Scheduled {
+        return Ok(None);
+    }
+    let mut conn = db.read().await?;
+    let now = Now::of(db);
+    let day = day_of(&mut conn, league.row.id, now.today).await?;
+    let view = view_of(league, &day, now.at);
+    let called = view
+        .tables
+        .iter()
+        .find(|t| t.match_id == Some(id) && t.status == TableStatus::Called)
+        .and_then(|t| Some((t.name.clone(), t.called_at?, t.no_show)));
+    let tables = view
+        .tables
+        .iter()
+        .map(|t| (t.name.clone(), t.status == TableStatus::Free))
+        .collect();
+    Ok(Some(MatchQueue { called, tables }))
+}

@@ -2,6 +2,7 @@
 
 use crate::db::Conn;
 use crate::domain::Slug;
+use crate::service::night::calls::Now;
 use serde::Deserialize;
 
 use crate::db::Db;
@@ -163,6 +164,7 @@ pub async fn generate_schedule(
         audit::Change::new("generate_schedule", audit::Subject::League(league.id)).after(&after),
     )
     .await?;
+    crate::service::night::calls::refill(&mut tx, league.id, Now::of(db)).await?;
     tx.commit().await?;
     Ok(ids)
 }
@@ -556,6 +558,7 @@ pub async fn create_match(
     let table = check_table(input.table.as_deref())?;
     let stage = input.stage.unwrap_or_default();
     let (user, slug, input) = (user.clone(), slug.clone(), input.clone());
+    let queue_now = Now::of(db);
     // In the next group commit with the hands: a match made during league night costs the
     // tables no flush of its own.
     db.batched(move |conn| {
@@ -576,6 +579,7 @@ pub async fn create_match(
             let id = db_matches::insert(conn, &new).await?;
             let change = audit::Change::new("create", audit::Subject::Match(id));
             audit::record(conn, &user, now, change).await?;
+            crate::service::night::calls::refill(conn, league.id, queue_now).await?;
             Ok(id)
         })
     })

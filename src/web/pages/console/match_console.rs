@@ -29,6 +29,7 @@ use crate::service::night::lineups;
 use crate::service::night::match_view::MatchView;
 use crate::service::night::match_view::Seat;
 use crate::service::night::matches::{self, ForfeitInput};
+use crate::service::night::queue::MatchQueue;
 use crate::service::people::accounts::random_hex;
 use crate::service::term::leagues::League;
 use crate::web::AppState;
@@ -43,6 +44,9 @@ use crate::web::view::scoresheet::Scoresheet;
 struct ConsolePage {
     nav: Nav,
     m: MatchView,
+    /// The room's tables, for a match of a league with tables not started: its call and
+    /// the tables to call it to.
+    queue: Option<QueueBox>,
     /// The league's name, for the breadcrumb.
     league_name: String,
     players: [[String; 2]; 2],
@@ -151,6 +155,9 @@ pub(super) async fn render_console(
     let view = with_own_note(state, who, view).await?;
     let players = lineup(state, &view, view.hands.len() + 1).await?;
     let league = conduct::league(state, &view).await?;
+    let queue = crate::service::night::queue::for_match(&state.db, &league, view.id, view.status)
+        .await?
+        .map(|q| QueueBox::of(q, state.db.clock().zone()));
     let rosters = if view.is_over() {
         Default::default()
     } else {
@@ -159,7 +166,7 @@ pub(super) async fn render_console(
             crate::service::night::lineups::roster(&state.db, view.team_b.id).await?,
         ]
     };
-    let page = console_page(
+    let mut page = console_page(
         who.nav(),
         view,
         (players, rosters),
@@ -167,7 +174,32 @@ pub(super) async fn render_console(
         state.db.clock(),
         shown,
     );
+    page.queue = queue;
     Ok(no_store(html(status, page.render()?)))
+}
+
+/// A match's place in the queue on its console (docs/api.md §21.1).
+struct QueueBox {
+    /// Its call: the table as said, when, and "no show?".
+    called: Option<(String, String, bool)>,
+    /// The league's tables, as stored and as said, free for the match or not.
+    tables: Vec<(String, String, bool)>,
+}
+
+impl QueueBox {
+    fn of(q: MatchQueue, zone: chrono_tz::Tz) -> QueueBox {
+        let shown = crate::domain::table_name::shown;
+        QueueBox {
+            called: q
+                .called
+                .map(|(table, at, no_show)| (shown(&table), when(at, zone), no_show)),
+            tables: q
+                .tables
+                .into_iter()
+                .map(|(name, free)| (shown(&name), name, free))
+                .collect(),
+        }
+    }
 }
 
 /// The page's view model: match `view` of `league`, its `players` at the table and each
@@ -221,6 +253,7 @@ fn console_page(
         .and_then(|_| super::match_data::match_data(&view, clock.now()));
     ConsolePage {
         nav,
+        queue: None,
         league_name: league.row.name,
         players,
         result: result_words(&view),
@@ -529,4 +562,24 @@ pub(super) async fn set_lineup(
         ..Shown::default()
     };
     render_console(&state, &who, view, StatusCode::UNPROCESSABLE_ENTITY, shown).await
+}
+
+/// Calls the match to the table the form names, or puts it back in the queue (`table`
+/// empty); then the console. A table taken meanwhile is the conflict page, as any write
+/// the match moved past.
+#[post("/supervise/matches/{id}/call")]
+pub(super) async fn call_to_table(
+    state: web::Data<AppState>,
+    ConsolePost { who, id, fields }: ConsolePost,
+) -> Result<HttpResponse, PageError> {
+    supervised(&state, &who, id).await?;
+    let table = fields
+        .iter()
+        .find(|(k, _)| k == "table")
+        .map(|(_, v)| v.trim())
+        .filter(|v| !v.is_empty())
+        .map(str::to_string);
+    let input = crate::service::night::queue::CallInput { table };
+    let called = crate::service::night::queue::call(&state.db, &who.user, id, &input).await;
+    after_post(&state, &who, id, called).await
 }

@@ -56,10 +56,12 @@ use crate::web::respond::see_other;
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.service(tonight::tonight)
+        .service(tonight::fill_tables)
         .service(match_console::console)
         .service(match_console::start)
         .service(match_console::record)
         .service(match_console::call_time)
+        .service(match_console::call_to_table)
         .service(match_console::forfeit)
         .service(conduct_posts::confirm_forfeit)
         .service(conduct_posts::check_in)

@@ -1,17 +1,21 @@
 //! `/supervise`: the evening's matches of the leagues the user runs — today's first (in play,
 //! then by time, then those finished today, saying "rating missing" where the league requires
 //! sportsmanship ratings not given yet), with the rest of the week, the earlier days and the
-//! matches without a time folded away — each a link to its console.
+//! matches without a time folded away — each a link to its console. Above them, each league
+//! with a room of tables shows its tables (free, called — "no show?" once the call is old —
+//! or playing) and the matches waiting, and `POST /supervise/leagues/{slug}/queue` calls the
+//! next matches to the free tables.
 
 use crate::web::respond::private_page;
 use std::collections::HashSet;
 
 use actix_web::http::StatusCode;
-use actix_web::{HttpResponse, get, web};
+use actix_web::{HttpResponse, get, post, web};
 use askama::Template;
 
 use crate::domain::{MatchId, MatchStatus, words};
 use crate::service::night::console_views;
+use crate::service::night::queue::{LeagueQueue, TableStatus, queues_for};
 use crate::service::night::tonight::{self as service, Listed};
 use crate::web::AppState;
 use crate::web::error::PageError;
@@ -65,10 +69,69 @@ impl ListItem {
     }
 }
 
+/// A table of a league's room on the list: its name as said, what is at it.
+struct TableRow {
+    name: String,
+    /// `free`, `called` or `playing` (the row's class).
+    status: &'static str,
+    /// The match at it, with its teams ("Aces v Kings").
+    at: Option<(MatchId, String)>,
+    /// When the match was called ("Mon 30 Nov, 19:02"), for a called table.
+    since: String,
+    no_show: bool,
+}
+
+/// A league's tables and its waiting matches (docs/api.md §21.1).
+struct TablesBox {
+    name: String,
+    slug: String,
+    tables: Vec<TableRow>,
+    /// The waiting matches, in calling order, with their teams.
+    waiting: Vec<(MatchId, String)>,
+    /// The queue calls by itself, a table is free and a match waits: "Call the next
+    /// matches" is offered.
+    can_fill: bool,
+}
+
+impl TablesBox {
+    fn of(q: LeagueQueue, zone: chrono_tz::Tz) -> TablesBox {
+        let teams = |[a, b]: &[String; 2]| format!("{a} v {b}");
+        let tables: Vec<TableRow> = q
+            .view
+            .tables
+            .iter()
+            .map(|t| TableRow {
+                name: crate::domain::table_name::shown(&t.name),
+                status: match t.status {
+                    TableStatus::Free => "free",
+                    TableStatus::Called => "called",
+                    TableStatus::Playing => "playing",
+                },
+                at: t.match_id.zip(t.teams.as_ref().map(teams)),
+                since: t
+                    .called_at
+                    .map(|at| super::when(at, zone))
+                    .unwrap_or_default(),
+                no_show: t.no_show,
+            })
+            .collect();
+        let free = tables.iter().any(|t| t.status == "free");
+        TablesBox {
+            can_fill: q.view.auto && free && !q.waiting.is_empty(),
+            name: q.name,
+            slug: q.slug,
+            tables,
+            waiting: q.waiting.iter().map(|(id, n)| (*id, teams(n))).collect(),
+        }
+    }
+}
+
 #[derive(Template)]
 #[template(path = "console/tonight.html")]
 struct TonightPage {
     nav: Nav,
+    /// The tables of the leagues with a room of tables, first on the page.
+    queues: Vec<TablesBox>,
     /// Today's date in words ("Mon 23 Nov").
     date: String,
     /// Today's matches given to the user (their `supervisor`), before the rest of today's.
@@ -103,6 +166,11 @@ pub(super) async fn tonight(
         StatusCode::OK,
         TonightPage {
             nav: who.nav(),
+            queues: queues_for(&state.db, &who.user)
+                .await?
+                .into_iter()
+                .map(|q| TablesBox::of(q, clock.zone()))
+                .collect(),
             date: clock.local_now().0.format("%a %-d %b").to_string(),
             yours: items(list.yours),
             today: items(list.today),
@@ -111,4 +179,19 @@ pub(super) async fn tonight(
             untimed: items(list.untimed),
         },
     )
+}
+
+/// "Call the next matches": the queue's calls now (an admin, or a supervisor of the
+/// league), then the list again.
+#[post("/supervise/leagues/{slug}/queue")]
+pub(super) async fn fill_tables(
+    state: web::Data<AppState>,
+    Supervisor(who): Supervisor,
+    slug: web::Path<crate::domain::Slug>,
+    _form: crate::web::extract::CsrfForm<Vec<(String, String)>>,
+) -> Result<HttpResponse, PageError> {
+    crate::service::night::queue::fill_now(&state.db, &who.user, &slug).await?;
+    Ok(crate::web::respond::see_other(&format!(
+        "/supervise#tables-{slug}"
+    )))
 }
