@@ -1,16 +1,18 @@
 //! A sample tournament night: `cargo run --release -- demo --tournament`.
 //!
 //! One evening's event, loaded through the services as the pages and the API use them: the
-//! league "Demo Tournament Night" of 24 teams of two, four Swiss rounds paired from the
-//! standings one after the other (each played out, hand by hand, from 13:00 today, an hour
-//! a round), then the cut: the top 8 in a single-elimination bracket with its quarter-finals
-//! played, the semi-finals and the final still to come.
+//! league "Demo Tournament Night" of 24 teams of two on 6 tables whose queue calls the
+//! matches (docs/api.md §21.1), four Swiss rounds paired from the standings one after the
+//! other (each played out, hand by hand, as the queue calls its matches to the tables),
+//! then the cut: the top 8 in a single-elimination bracket with its quarter-finals played,
+//! the semi-finals called to their tables and the final still to come.
 
 use super::{Rng, first_admin, play, service, supervisor};
 use crate::db::Db;
 use crate::domain::{Role, Slug};
 use crate::league::bracket::Section;
 use crate::service::User;
+use crate::service::night::queue::{self, TableStatus, TablesInput};
 use crate::service::people::players::PlayerInput;
 use crate::service::playoffs::{PlayoffsInput, create_playoffs};
 use crate::service::term::leagues;
@@ -21,9 +23,10 @@ use crate::service::term::teams::NewTeamInput;
 pub const SLUG: &str = "demo-tournament";
 pub const NAME: &str = "Demo Tournament Night";
 
-/// Swiss rounds before the cut, and the teams the cut keeps.
+/// Swiss rounds before the cut, the teams the cut keeps, the room's tables.
 const ROUNDS: usize = 4;
 const CUT: usize = 8;
+const TABLES: usize = 6;
 
 /// The 24 team names: each word of the first list with each of the second.
 const FIRST: [&str; 6] = ["Midnight", "Lucky", "Silent", "Double", "Lone", "Blind"];
@@ -58,9 +61,9 @@ pub async fn load(db: &Db) -> anyhow::Result<String> {
     } else {
         &admin
     };
-    let today = db.clock().local_now().0.date();
+    set_up_the_room(db, &admin, &slug).await?;
     let mut rng = Rng(0x5eed_2026_1130);
-    for round in 0..ROUNDS {
+    for _ in 0..ROUNDS {
         let input = ScheduleInput {
             format: None,
             start_date: None,
@@ -69,14 +72,12 @@ pub async fn load(db: &Db) -> anyhow::Result<String> {
             mode: ScheduleMode::SwissRound,
             within: None,
             blackouts: Vec::new(),
-            scheduled_at: Some(format!("{today}T{:02}:00", 13 + round)),
+            scheduled_at: None,
         };
-        let paired = pair_next_round(db, &admin, &slug, &input)
+        pair_next_round(db, &admin, &slug, &input)
             .await
             .map_err(service)?;
-        for id in paired.matches {
-            play(db, runner, id, &mut rng, usize::MAX).await?;
-        }
+        play_as_called(db, runner, &slug, &mut rng).await?;
     }
     let bracket = create_playoffs(
         db,
@@ -113,16 +114,52 @@ pub async fn load(db: &Db) -> anyhow::Result<String> {
         ),
     };
     Ok(format!(
-        "Loaded the tournament night \"{NAME}\" (/leagues/{SLUG}): {} teams, {ROUNDS} Swiss \
-         rounds played from 13:00 today, then the top {CUT} in a bracket with its {} \
-         quarter-finals played; the semi-finals and the final are still to play.\n\
+        "Loaded the tournament night \"{NAME}\" (/leagues/{SLUG}): {} teams on {TABLES} \
+         tables, {ROUNDS} Swiss rounds played as the queue called them, then the top {CUT} in \
+         a bracket with its {} quarter-finals played; the semi-finals are called to their \
+         tables, the final is still to play.\n\
          Supervisor: {login}.\n\
          Start the server with `{}` (the same --db, if you gave one) and open \
-         /leagues/{SLUG}/standings and /leagues/{SLUG}/bracket.",
+         /leagues/{SLUG}/standings, /leagues/{SLUG}/bracket and the TV's /scoreboard?tv=1.",
         FIRST.len() * SECOND.len(),
         quarter_finals.len(),
         crate::invocation::command(""),
     ))
+}
+
+/// The room: tables "1" to "6", the queue calling matches by itself.
+async fn set_up_the_room(db: &Db, admin: &User, slug: &Slug) -> anyhow::Result<()> {
+    let tables = TablesInput {
+        tables: (1..=TABLES).map(|t| t.to_string()).collect(),
+    };
+    queue::set_tables(db, admin, slug, &tables)
+        .await
+        .map_err(service)?;
+    let auto = serde_json::json!({"queue": {"auto": true}});
+    leagues::change_settings(db, admin, slug, &auto)
+        .await
+        .map_err(service)?;
+    Ok(())
+}
+
+/// Plays the matches the queue calls, table by table, until none is called: each result
+/// calls the next waiting match to its table.
+async fn play_as_called(db: &Db, runner: &User, slug: &Slug, rng: &mut Rng) -> anyhow::Result<()> {
+    loop {
+        let q = queue::queue(db, slug).await.map_err(service)?;
+        let called: Vec<_> = q
+            .tables
+            .iter()
+            .filter(|t| t.status == TableStatus::Called)
+            .filter_map(|t| t.match_id)
+            .collect();
+        if called.is_empty() {
+            return Ok(());
+        }
+        for id in called {
+            play(db, runner, id, rng, usize::MAX).await?;
+        }
+    }
 }
 
 async fn create_league(db: &Db, admin: &User) -> anyhow::Result<()> {

@@ -376,7 +376,10 @@ async fn the_tournament_demo_is_a_night_played_through_the_services() {
     let summary = spades_im::demo::tournament::load(&app.db)
         .await
         .expect("the tournament loads");
-    assert!(summary.contains("24 teams, 4 Swiss rounds"), "{summary}");
+    assert!(
+        summary.contains("24 teams on 6 tables, 4 Swiss rounds"),
+        "{summary}"
+    );
     let slug = spades_im::demo::tournament::SLUG;
     let r = app
         .get(&format!("/api/v1/leagues/{slug}/matches?limit=500"))
@@ -427,6 +430,26 @@ async fn the_tournament_demo_is_a_night_played_through_the_services() {
         }
         assert_eq!(m["status"], "complete", "{m}");
     }
+    // The queue called every match to one of the six tables; the semi-finals are called.
+    assert!(
+        matches
+            .iter()
+            .all(|m| ["1", "2", "3", "4", "5", "6"].contains(&m["table"].as_str().unwrap_or(""))),
+        "{matches:?}"
+    );
+    let q: Value = app
+        .get(&format!("/api/v1/leagues/{slug}/queue"))
+        .await
+        .json()
+        .await
+        .unwrap_or_default();
+    let called = q["tables"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|t| t["status"] == "called")
+        .count();
+    assert_eq!(called, 2, "the two semi-finals: {q}");
 }
 
 /// A team that withdraws mid-round forfeits its Swiss match (its opponent has the win) and
