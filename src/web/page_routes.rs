@@ -57,6 +57,8 @@ pub const ROUTES: &[(&str, &str)] = &[
     ("POST", "/admin/backup"),
     ("GET", "/admin/audit"),
     ("GET", "/admin/audit.csv"),
+    ("GET", "/admin/leagues/{slug}/tables"),
+    ("POST", "/admin/leagues/{slug}/tables"),
     ("GET", "/admin/leagues/{slug}/desk"),
     ("POST", "/admin/leagues/{slug}/desk"),
     ("POST", "/admin/leagues/{slug}/desk/{team_id}/check-in"),

@@ -200,6 +200,8 @@ pub(crate) const ROUTES: &[(&str, &str, Access)] = &[
     ("GET", "/admin/users", Admin),
     ("GET", "/admin/audit", Admin),
     ("GET", "/admin/audit.csv", Admin),
+    ("GET", "/admin/leagues/{slug}/tables", Admin),
+    ("POST", "/admin/leagues/{slug}/tables", Admin),
     ("GET", "/admin/leagues/{slug}/desk", Admin),
     ("POST", "/admin/leagues/{slug}/desk", Admin),
     (

@@ -540,3 +540,86 @@ async fn a_league_night_starts_with_the_lists_button() {
         .await;
     assert_eq!(r.status(), 403);
 }
+
+#[actix_web::test]
+async fn the_coordinator_sets_the_room_on_a_form() {
+    let app = spawn_app().await;
+    let admin = app.api_user("coord", Role::Admin).await;
+    app.api_user("sup", Role::Supervisor).await;
+    night(&app, &admin, "hall", 4).await;
+    let coord = app.browser("coord").await;
+    let league = coord.get("/admin/leagues/hall").await.text().await.unwrap();
+    assert!(league.contains("href=\"/admin/leagues/hall/tables\""));
+
+    // Two alike: refused by the field, everything typed kept, the summary first.
+    let typed = "1\nLounge B\ntable 1";
+    let r = coord
+        .post_form(
+            "/admin/leagues/hall/tables",
+            &[("tables", typed), ("auto", "on"), ("call_minutes", "4")],
+        )
+        .await;
+    assert_eq!(r.status(), 422);
+    let page = r.text().await.unwrap();
+    let summary = html_text(html_element(&page, "form-error", "</p>").expect("a summary"));
+    assert!(
+        summary.contains("table 1 is in the list twice"),
+        "{summary}"
+    );
+    assert!(
+        page.contains("Lounge B\ntable 1</textarea>"),
+        "the typing is kept"
+    );
+    assert!(html_element(&page, "room-tables-error", "</p>").is_some());
+    assert!(page.contains("id=\"room-auto\" name=\"auto\" checked"));
+    let r = coord
+        .post_form(
+            "/admin/leagues/hall/tables",
+            &[("tables", "1\n2"), ("call_minutes", "soon")],
+        )
+        .await;
+    assert_eq!(r.status(), 422);
+    let page = r.text().await.unwrap();
+    assert!(
+        html_element(&page, "room-call_minutes-error", "</p>").is_some(),
+        "{page}"
+    );
+    assert!(page.contains("value=\"soon\""));
+    let r = coord
+        .post_form(
+            "/admin/leagues/hall/tables",
+            &[("tables", "1\n2"), ("call_minutes", "0")],
+        )
+        .await;
+    assert_eq!(r.status(), 422);
+    assert!(html_element(&r.text().await.unwrap(), "room-call_minutes-error", "</p>").is_some());
+    let l = json_with_status(admin.get("/api/v1/leagues/hall").await, 200, "league").await;
+    assert!(l["settings"].get("tables").is_none(), "nothing saved: {l}");
+
+    // Saved: the settings say so, and the page lists the tables free.
+    let r = coord
+        .post_form(
+            "/admin/leagues/hall/tables",
+            &[
+                ("tables", " 1 \n\n2\n"),
+                ("auto", "on"),
+                ("call_minutes", "4"),
+            ],
+        )
+        .await;
+    assert_eq!(r.status(), 303);
+    let l = json_with_status(admin.get("/api/v1/leagues/hall").await, 200, "league").await;
+    assert_eq!(l["settings"]["tables"], json!(["1", "2"]));
+    assert_eq!(
+        l["settings"]["queue"],
+        json!({"auto": true, "call_minutes": 4})
+    );
+    let page = coord
+        .get("/admin/leagues/hall/tables?saved=1")
+        .await
+        .text()
+        .await
+        .unwrap();
+    let now = html_text(html_element(&page, "room-now", "</ul>").unwrap());
+    assert_eq!(now, "Table 1 : free Table 2 : free");
+}

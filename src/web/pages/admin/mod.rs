@@ -29,6 +29,7 @@ mod schedule;
 mod schedule_edit;
 mod schedule_page;
 mod seasons;
+mod tables;
 mod teams;
 mod users;
 
@@ -58,6 +59,8 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .service(backup::backup)
         .service(audit::audit_page)
         .service(audit::audit_csv)
+        .service(tables::tables_page)
+        .service(tables::save_tables)
         .service(desk::desk_page)
         .service(desk::arrive)
         .service(desk::check_in)
