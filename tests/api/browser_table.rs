@@ -149,7 +149,7 @@ fn big_hand() -> Value {
 
 /// Sizes the window so that the page's viewport is `width`×`height` (the window's frame
 /// added, read once the window has its new size).
-async fn viewport(browser: &Browser, width: u32, height: u32) -> anyhow::Result<()> {
+pub(crate) async fn viewport(browser: &Browser, width: u32, height: u32) -> anyhow::Result<()> {
     let want = [i64::from(width), i64::from(height)];
     let mut window = want;
     for _ in 0..5 {

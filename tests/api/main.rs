@@ -30,6 +30,7 @@ mod browser_outbox;
 mod browser_phone;
 mod browser_preview;
 mod browser_print;
+mod browser_queue;
 mod browser_schedule;
 mod browser_table;
 mod calendar;

@@ -80,6 +80,7 @@ pub const BROWSER_TESTS: &[&str] = &[
     "browser_first_week::a_coordinators_first_week_in_a_browser",
     "browser_captain::a_captains_week_on_a_phone",
     "browser_desk::the_desk_checks_teams_in_with_the_keyboard_on_a_tablet",
+    "browser_queue::the_tv_calls_the_next_match_when_a_table_frees",
     "browser_campus::browser_a_supervisor_signs_in_at_the_campus_provider_and_lands_on_tonight",
     "browser_schedule::the_coordinator_moves_a_night_and_postpones_a_match",
     "browser_conduct::a_supervisor_checks_in_forfeits_and_rates_on_a_phone",
