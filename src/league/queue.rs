@@ -32,7 +32,7 @@ pub enum Place {
 
 impl Place {
     /// The table the match holds: called to it or played at it.
-    fn table(&self) -> Option<&str> {
+    pub fn table(&self) -> Option<&str> {
         match self {
             Place::Waiting => None,
             Place::Called { table, .. } => Some(table),

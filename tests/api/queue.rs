@@ -254,6 +254,54 @@ async fn without_auto_nothing_is_called_but_by_hand() {
         )
         .await;
     expect_error(r, 409, "table_busy").await;
+
+    // Started by hand without a call, a match keeps the same two rules: not at a table
+    // another match holds, not with a team at another table.
+    let m2 = json_with_status(
+        admin.get(&format!("/api/v1/matches/{second}")).await,
+        200,
+        "m",
+    )
+    .await;
+    let r = admin
+        .patch(
+            &format!("/api/v1/matches/{second}"),
+            &json!({"table": "b", "expected_version": m2["version"]}),
+        )
+        .await;
+    json_with_status(r, 200, "planned at table b").await;
+    let r = admin
+        .post(&format!("/api/v1/matches/{second}/start"), &json!({}))
+        .await;
+    expect_error(r, 409, "table_busy").await;
+    let first_teams = &round["matches"][0];
+    let r = admin
+        .post(
+            "/api/v1/leagues/plain/matches",
+            &json!({"team_a": first_teams["team_a"]["id"], "team_b": first_teams["team_b"]["id"], "table": "A"}),
+        )
+        .await;
+    let rematch = json_with_status(r, 201, "a second meeting").await["id"]
+        .as_i64()
+        .unwrap();
+    let r = admin
+        .post(&format!("/api/v1/matches/{rematch}/start"), &json!({}))
+        .await;
+    expect_error(r, 409, "team_busy").await;
+    // The first match plays at its table; the second starts where it was planned once free.
+    admin.start_match(first).await;
+    let r = admin
+        .post(
+            &format!("/api/v1/matches/{first}/forfeit"),
+            &json!({"team": "a"}),
+        )
+        .await;
+    json_with_status(r, 200, "forfeit").await;
+    admin.start_match(second).await;
+    assert_eq!(
+        at(&queue(&admin, "plain").await, 1),
+        (Some(second), "playing".into())
+    );
 }
 
 /// One night as the supervisors play it, on three tables: every called match started and

@@ -141,3 +141,47 @@ pub(in crate::service) async fn refill(
     fill(conn, &row, &settings, now, None).await?;
     Ok(())
 }
+
+/// A match of a league with tables starts only at a table no other match holds (called to
+/// it or played at it), and only while neither of its teams is at another table: the
+/// queue's two rules, kept when a supervisor starts a match the queue did not call.
+pub(in crate::service) async fn check_start(
+    conn: &mut Conn,
+    settings: &Settings,
+    m: &crate::db::matches::MatchRow,
+    today: NaiveDate,
+) -> Result<(), ServiceError> {
+    if settings.tables.is_empty() {
+        return Ok(());
+    }
+    let day = day_of(conn, m.league_id, today).await?;
+    let mut held = day
+        .entries
+        .iter()
+        .filter(|e| e.id != m.id && e.place != Place::Waiting);
+    let same = crate::domain::table_name::same;
+    if let Some(table) = m.table_name.as_deref()
+        && let Some(other) = held
+            .clone()
+            .find(|e| e.place.table().is_some_and(|t| same(t, table)))
+    {
+        return Err(ServiceError::conflict(
+            crate::domain::ErrorCode::TableBusy,
+            format!(
+                "match {} is at {}: call this one to a free table first",
+                other.id,
+                crate::domain::table_name::shown(table)
+            ),
+        ));
+    }
+    if let Some(other) = held.find(|e| e.teams.contains(&m.team_a) || e.teams.contains(&m.team_b)) {
+        return Err(ServiceError::conflict(
+            crate::domain::ErrorCode::TeamBusy,
+            format!(
+                "a team of this match is at another table (match {})",
+                other.id
+            ),
+        ));
+    }
+    Ok(())
+}

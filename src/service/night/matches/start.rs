@@ -3,7 +3,7 @@
 use crate::db::matches as db_matches;
 use crate::db::{Conn, Db};
 use crate::domain::ErrorCode;
-use crate::domain::{IdempotencyKey, MatchId, MatchStatus, Timestamp};
+use crate::domain::{IdempotencyKey, MatchId, MatchStatus};
 use crate::service::audit;
 use crate::service::night::access::{for_write, league_of};
 use crate::service::night::action_keys::{self, Acted, ActionKey};
@@ -21,7 +21,7 @@ pub async fn start(
     idempotency_key: Option<&IdempotencyKey>,
 ) -> Result<Acted, ServiceError> {
     let key = ActionKey::of(idempotency_key, "start", &())?;
-    let now = db.clock().now();
+    let now = crate::service::night::calls::Now::of(db);
     let user = user.clone();
     db.batched(move |conn| {
         Box::pin(async move { start_in(conn, &user, id, key.as_ref(), now).await })
@@ -34,8 +34,9 @@ async fn start_in(
     user: &User,
     id: MatchId,
     key: Option<&ActionKey>,
-    now: Timestamp,
+    now: crate::service::night::calls::Now,
 ) -> Result<Acted, ServiceError> {
+    let (now, today) = (now.at, now.today);
     let opened = for_write(conn, user, id).await?;
     let names = opened.names();
     let m = opened.row;
@@ -52,6 +53,7 @@ async fn start_in(
         ));
     }
     let league = league_of(conn, &m).await?;
+    crate::service::night::calls::check_start(conn, &league.settings, &m, today).await?;
     let rules = league.rules_for(m.stage);
     let frozen = to_json("frozen rules", rules)?;
     let started = db_matches::start(conn, id, now, &frozen).await?;
