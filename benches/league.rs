@@ -36,6 +36,7 @@ use criterion::{
 use spades_im::league::bracket::{
     BracketState, GrandFinal, MAX_TEAMS, double_elimination, seed_teams, single_elimination,
 };
+use spades_im::league::queue::{Entry, Place, calls, queue};
 use spades_im::league::race::{RaceTeam, race, race_within};
 use spades_im::league::schedule::round_robin;
 use spades_im::league::standings::{
@@ -471,12 +472,57 @@ fn bench_swiss(c: &mut Criterion) {
     group.finish();
 }
 
+/// A day of a large event: `tables` tables, each holding a match (half called, half in
+/// play) but for the last `free`, and `waiting` matches of a round robin among 200 teams
+/// waiting, in calling order; many share a team with a match at a table.
+fn queue_day(tables: usize, free: usize, waiting: usize) -> (Vec<String>, Vec<Entry>) {
+    let names: Vec<String> = (1..=tables).map(|t| t.to_string()).collect();
+    let pairs = round_robin(200);
+    let mut entries = Vec::new();
+    for (i, p) in pairs.iter().take(tables - free + waiting).enumerate() {
+        let place = match i {
+            i if i >= tables - free => Place::Waiting,
+            i if i % 2 == 0 => Place::Playing {
+                table: Some(names[i].clone()),
+            },
+            i => Place::Called {
+                table: names[i].clone(),
+                since: spades_im::domain::Timestamp(chrono::DateTime::UNIX_EPOCH),
+            },
+        };
+        entries.push(Entry {
+            id: spades_im::domain::MatchId(i as i64 + 1),
+            teams: [p.a, p.b].map(|t| spades_im::domain::TeamId(t as i64)),
+            place,
+        });
+    }
+    (names, entries)
+}
+
+fn bench_queue(c: &mut Criterion) {
+    let mut group = c.benchmark_group("league/queue");
+    // What a result's transaction adds: the calls for the tables it frees. The room's most
+    // tables (100), a few free, a day of 2,000 matches waiting.
+    for (tables, free, waiting) in [(100, 1, 2_000), (100, 10, 2_000), (6, 1, 12)] {
+        let (names, entries) = queue_day(tables, free, waiting);
+        group.bench_function(
+            format!("calls_{tables}_tables_{free}_free_{waiting}_waiting"),
+            |b| b.iter(|| calls(black_box(&names), black_box(&entries), None)),
+        );
+    }
+    let (names, entries) = queue_day(100, 10, 2_000);
+    group.bench_function("view_100_tables_2000_waiting", |b| {
+        b.iter(|| queue(black_box(&names), black_box(&entries)))
+    });
+    group.finish();
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default()
         .warm_up_time(Duration::from_secs(1))
         .measurement_time(Duration::from_secs(3))
         .sample_size(20);
-    targets = bench_standings, bench_seeding, bench_playout, bench_race, bench_swiss
+    targets = bench_standings, bench_seeding, bench_playout, bench_race, bench_swiss, bench_queue
 }
 criterion_main!(benches);

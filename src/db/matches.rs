@@ -464,7 +464,7 @@ pub async fn cancel_unstarted(
     let (sql, id) = match whose {
         Unstarted::OfTeam(team) => (
             "UPDATE matches SET status = 'cancelled', status_note = $1, version = version + 1,
-                    sequence = sequence + 1
+                    sequence = sequence + 1, called_at = NULL
              WHERE (team_a = $2 OR team_b = $2) AND stage = 'regular'
                    AND status IN ('scheduled', 'postponed') AND started_at IS NULL
              RETURNING id",
@@ -472,7 +472,7 @@ pub async fn cancel_unstarted(
         ),
         Unstarted::OfLeague(league) => (
             "UPDATE matches SET status = 'cancelled', status_note = $1, version = version + 1,
-                    sequence = sequence + 1
+                    sequence = sequence + 1, called_at = NULL
              WHERE league_id = $2 AND status IN ('scheduled', 'postponed') AND started_at IS NULL
              RETURNING id",
             league.0,

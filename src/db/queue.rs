@@ -6,8 +6,9 @@ use super::{Conn, on_store};
 use crate::domain::{LeagueId, LocalTime, MatchId, MatchStatus, TeamId, Timestamp};
 use crate::rules::Stage;
 
-/// A match of the day: in play (whatever day it started), or scheduled and not started with
-/// its time on the day or none.
+/// A match of the day: in play (whatever day it started), called to a table and not started
+/// (whatever its day: a call holds its table past midnight), or scheduled and not started
+/// with its time on the day or none.
 #[derive(Debug, Clone, sqlx_macros::FromRow)]
 pub struct QueueRow {
     pub id: MatchId,
@@ -43,7 +44,8 @@ pub async fn of_day(
          WHERE m.league_id = $1
            AND (m.status = 'in_progress'
                 OR (m.status = 'scheduled' AND m.started_at IS NULL
-                    AND (m.scheduled_at IS NULL OR (m.scheduled_at >= $2 AND m.scheduled_at < $3))))
+                    AND (m.called_at IS NOT NULL OR m.scheduled_at IS NULL
+                         OR (m.scheduled_at >= $2 AND m.scheduled_at < $3))))
          ORDER BY m.id"
     )
     .bind(league_id)
@@ -67,11 +69,12 @@ pub async fn call(conn: &mut Conn, id: MatchId, table: &str, now: Timestamp) -> 
     Ok(done == 1)
 }
 
-/// Takes back the call of match `id` (it waits again); bumps the version. Returns whether a
-/// called match was there to take back.
+/// Takes back the call of match `id` (it waits again, at no table); bumps the version and
+/// the calendar sequence. Returns whether a called match was there to take back.
 pub async fn put_back(conn: &mut Conn, id: MatchId) -> sqlx::Result<bool> {
     let done = on_store!(conn, execute sqlx::query(
-        "UPDATE matches SET called_at = NULL, version = version + 1
+        "UPDATE matches SET called_at = NULL, table_name = NULL, version = version + 1,
+                sequence = sequence + 1
          WHERE id = $1 AND called_at IS NOT NULL AND status = 'scheduled' AND started_at IS NULL",
     )
     .bind(id))?;

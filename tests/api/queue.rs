@@ -156,6 +156,11 @@ async fn matches_are_called_to_tables_as_results_free_them() {
     assert_eq!(at(&q, 0), (Some(m[2]), "called".into()), "{q}");
     assert_eq!(q["tables"][0]["no_show"], false, "a new call");
     assert!(ids(&q["waiting"]).is_empty());
+    // A correction that would play match 0 again finds its table given away: refused.
+    let done = get_match(&admin, m[0]).await;
+    let losing = hand_of([4, 3], [2, 2], [3, 3], [4, 5]);
+    let r = admin.correct_hand(&done, 2, &losing, "typo", false).await;
+    expect_error(r, 409, "table_busy").await;
     sup.start_match(m[1]).await;
     assert_eq!(
         at(&queue(&admin, "cup").await, 1),
@@ -302,6 +307,70 @@ async fn without_auto_nothing_is_called_but_by_hand() {
         at(&queue(&admin, "plain").await, 1),
         (Some(second), "playing".into())
     );
+
+    // The supervisor's console of a waiting match offers the free tables only.
+    let r = admin
+        .post(
+            &format!("/api/v1/matches/{rematch}/call"),
+            &json!({"table": "A"}),
+        )
+        .await;
+    json_with_status(r, 200, "a call to A").await;
+    let r = admin
+        .post(
+            &format!("/api/v1/matches/{rematch}/call"),
+            &json!({"table": null}),
+        )
+        .await;
+    json_with_status(r, 200, "put back").await;
+    let sup = app.browser("sup").await;
+    let console = sup
+        .get(&format!("/supervise/matches/{rematch}"))
+        .await
+        .text()
+        .await
+        .unwrap();
+    let select = html_element(&console, "call-table", "</select>").expect("the tables");
+    assert!(
+        select.contains("<option value=\"A\">Table A</option>"),
+        "{select}"
+    );
+    assert!(select.contains("disabled>Table B (in use)"), "{select}");
+
+    // A table taken out of the room gives back the match called to it.
+    let r = admin
+        .post(
+            &format!("/api/v1/matches/{rematch}/call"),
+            &json!({"table": "A"}),
+        )
+        .await;
+    json_with_status(r, 200, "a call to A").await;
+    let r = admin
+        .put("/api/v1/leagues/plain/tables", &json!({"tables": ["B"]}))
+        .await;
+    json_with_status(r, 200, "table A gone").await;
+    let back = get_match(&admin, rematch).await;
+    assert!(back.get("called_at").is_none(), "{back}");
+    assert!(ids(&queue(&admin, "plain").await["waiting"]).contains(&rematch));
+
+    // Only the day's matches are called: tomorrow's is refused.
+    let t = &round["matches"][1];
+    let r = admin
+        .post(
+            "/api/v1/leagues/plain/matches",
+            &json!({"team_a": t["team_a"]["id"], "team_b": t["team_b"]["id"], "scheduled_at": "2099-01-01T19:00"}),
+        )
+        .await;
+    let later = json_with_status(r, 201, "a later match").await["id"]
+        .as_i64()
+        .unwrap();
+    let r = admin
+        .post(
+            &format!("/api/v1/matches/{later}/call"),
+            &json!({"table": "B"}),
+        )
+        .await;
+    expect_error(r, 409, "not_scheduled").await;
 }
 
 /// One night as the supervisors play it, on three tables: every called match started and
@@ -410,6 +479,7 @@ async fn play_until_done(admin: &Api, sup: &Api, slug: &str, all: &[i64], seed: 
 /// Every match of `all` read: no table holds two matches called or in play, no team is in
 /// two of them.
 async fn no_double_booking(admin: &Api, all: &[i64]) {
+    // "1" and "Table 1" are one table.
     let mut tables: HashMap<String, i64> = HashMap::new();
     let mut teams: HashSet<i64> = HashSet::new();
     for id in all {
@@ -419,7 +489,8 @@ async fn no_double_booking(admin: &Api, all: &[i64]) {
         if !held {
             continue;
         }
-        let table = m["table"].as_str().unwrap_or("").to_string();
+        let table =
+            spades_im::domain::table_name::shown(m["table"].as_str().unwrap_or("")).to_lowercase();
         if let Some(before) = tables.insert(table.clone(), *id) {
             panic!("table {table} holds matches {before} and {id}");
         }
@@ -490,28 +561,41 @@ async fn the_supervisor_sees_each_table_and_calls_from_the_console() {
         called.starts_with("Called to Table 1") && called.contains("No show?"),
         "{called}"
     );
+    // A call that names no table is refused, never taken for a put-back.
     let r = sup
         .post_form(
             &format!("/supervise/matches/{}/call", m[0]),
             &[("table", "")],
         )
         .await;
+    assert_eq!(r.status(), 422, "no table named");
+    assert_eq!(
+        at(&queue(&admin, "room").await, 0),
+        (Some(m[0]), "called".into())
+    );
+    let r = sup
+        .post_form(
+            &format!("/supervise/matches/{}/call", m[0]),
+            &[("put_back", "1")],
+        )
+        .await;
     assert_eq!(r.status(), 303, "put back");
-    // The table it left took the waiting match; it waits first.
+    // The table it left took the waiting match; it waits, at no table.
     let q = queue(&admin, "room").await;
     assert_eq!(at(&q, 0), (Some(m[2]), "called".into()), "{q}");
     assert_eq!(ids(&q["waiting"]), vec![m[0]]);
 
-    // Its console offers the tables, the taken ones disabled; a taken one is refused as a
-    // conflict, with the match's console one tap away.
+    // Both tables are in use: its console says so rather than offer a call; a call sent
+    // anyway is refused as a conflict, with the match's console one tap away.
     let console = sup
         .get(&format!("/supervise/matches/{}", m[0]))
         .await
         .text()
         .await
         .unwrap();
-    let select = html_element(&console, "call-table", "</select>").expect("the tables");
-    assert!(select.contains("disabled>Table 1 (in use)"), "{select}");
+    assert!(html_element(&console, "call-table", "</select>").is_none());
+    let busy = html_text(html_element(&console, "no-free-table", "</p>").expect("in use"));
+    assert!(busy.contains("the queue calls the match"), "{busy}");
     let r = sup
         .post_form(
             &format!("/supervise/matches/{}/call", m[0]),
@@ -577,16 +661,17 @@ async fn a_league_night_starts_with_the_lists_button() {
         html_element(&list, "fill-tue", "</button>").is_some(),
         "{list}"
     );
-    let r = sup.post_form("/supervise/leagues/tue/queue", &[]).await;
-    assert_eq!(r.status(), 303);
-    let q = queue(&admin, "tue").await;
-    assert_eq!(q["tables"][0]["status"], "called", "{q}");
-    assert_eq!(ids(&q["waiting"]).len(), 1, "{q}");
     // Without the session's token the button is refused and nothing is called.
     let r = sup
         .post_form("/supervise/leagues/tue/queue", &[("csrf", "forged")])
         .await;
     assert_eq!(r.status(), 403);
+    assert_eq!(queue(&admin, "tue").await["tables"][0]["status"], "free");
+    let r = sup.post_form("/supervise/leagues/tue/queue", &[]).await;
+    assert_eq!(r.status(), 303);
+    let q = queue(&admin, "tue").await;
+    assert_eq!(q["tables"][0]["status"], "called", "{q}");
+    assert_eq!(ids(&q["waiting"]).len(), 1, "{q}");
 }
 
 #[actix_web::test]

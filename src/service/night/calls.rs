@@ -66,17 +66,13 @@ pub(in crate::service) async fn day_of(
     })
 }
 
-/// Regular rounds in order (by time within a round), then the bracket in its order.
-fn calling_order(r: &QueueRow) -> (bool, i64, Option<LocalTime>, i64, MatchId) {
-    let playoff = r.stage != Stage::Regular;
-    let round = if playoff { 0 } else { r.round.unwrap_or(0) };
-    (
-        playoff,
-        round,
-        r.scheduled_at,
-        r.bracket_index.unwrap_or(0),
-        r.id,
-    )
+/// The regular season first: by round (a match added by hand, without one, first), by time
+/// within a round, then by id; then the bracket in its order (its matches' index).
+fn calling_order(r: &QueueRow) -> (bool, i64, Option<LocalTime>, MatchId) {
+    match r.stage {
+        Stage::Regular => (false, r.round.unwrap_or(0), r.scheduled_at, r.id),
+        _ => (true, r.bracket_index.unwrap_or(0), r.scheduled_at, r.id),
+    }
 }
 
 fn entry(r: QueueRow) -> Entry {
@@ -98,8 +94,9 @@ fn entry(r: QueueRow) -> Entry {
 }
 
 /// Calls ready matches of `league` to its free tables when its queue calls by itself
-/// (`skip` aside: a match just put back); returns the matches called. In the caller's
-/// transaction.
+/// (`skip` aside: a match just put back); returns the matches called. First, whether the
+/// queue calls by itself or not, a call to a table the room no longer has is put back. In
+/// the caller's transaction.
 pub(in crate::service) async fn fill(
     conn: &mut Conn,
     league: &LeagueRow,
@@ -108,10 +105,14 @@ pub(in crate::service) async fn fill(
     skip: Option<MatchId>,
 ) -> Result<Vec<MatchId>, ServiceError> {
     let tables = &settings.tables;
-    if !settings.queue.auto || tables.is_empty() || league.archived {
+    if league.archived {
         return Ok(Vec::new());
     }
-    let entries = day_of(conn, league.id, now.today).await?.entries;
+    let mut entries = day_of(conn, league.id, now.today).await?.entries;
+    release_lost_calls(conn, tables, &mut entries).await?;
+    if !settings.queue.auto || tables.is_empty() {
+        return Ok(Vec::new());
+    }
     let mut called = Vec::new();
     for (id, table) in rules::calls(tables, &entries, skip) {
         if db_queue::call(conn, id, &table, now.at).await? {
@@ -122,6 +123,24 @@ pub(in crate::service) async fn fill(
         tracing::info!(league = %league.slug, called = ?called, "queue called matches");
     }
     Ok(called)
+}
+
+/// Puts back the matches called to a table the room no longer has (its tables changed):
+/// they wait again rather than hold a table no one sees.
+async fn release_lost_calls(
+    conn: &mut Conn,
+    tables: &[String],
+    entries: &mut [Entry],
+) -> Result<(), ServiceError> {
+    let same = crate::domain::table_name::same;
+    for e in entries.iter_mut() {
+        let lost = matches!(&e.place, Place::Called { table, .. } if !tables.iter().any(|t| same(t, table)));
+        if lost {
+            db_queue::put_back(conn, e.id).await?;
+            e.place = Place::Waiting;
+        }
+    }
+    Ok(())
 }
 
 /// Fills the free tables of league `league_id` as its stored settings say: after a match
@@ -184,4 +203,19 @@ pub(in crate::service) async fn check_start(
         ));
     }
     Ok(())
+}
+
+/// As [`check_start`] for match `m` as a change would leave it (a match in play moved to
+/// another table), its league's settings read here.
+pub(in crate::service) async fn check_place(
+    conn: &mut Conn,
+    m: &crate::db::matches::MatchRow,
+    today: NaiveDate,
+) -> Result<(), ServiceError> {
+    let row = db_leagues::by_id(conn, m.league_id)
+        .await?
+        .ok_or(ServiceError::NotFound)?;
+    let settings: Settings = serde_json::from_str(&row.settings)
+        .map_err(|e| ServiceError::corrupt("stored settings", e))?;
+    check_start(conn, &settings, m, today).await
 }

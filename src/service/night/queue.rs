@@ -184,6 +184,13 @@ pub async fn call(
     if m.status != MatchStatus::Scheduled || m.started_at.is_some() {
         return Err(not_callable(m.status));
     }
+    let day = day_of(&mut tx, league.row.id, now.today).await?;
+    if !day.entries.iter().any(|e| e.id == id) {
+        return Err(ServiceError::conflict(
+            ErrorCode::NotScheduled,
+            "the match is not on today's schedule: only the day's matches (and those without a time) are called to the tables",
+        ));
+    }
     let (action, after) = match input.table.as_deref() {
         None => {
             if !db_queue::put_back(&mut tx, id).await? {
@@ -197,9 +204,10 @@ pub async fn call(
             if m.called_at.is_some() && m.table_name.as_deref() == Some(table.as_str()) {
                 return reload(&mut tx, id, &league).await;
             }
-            let day = day_of(&mut tx, league.row.id, now.today).await?;
             check_free(&day.entries, id, [m.team_a, m.team_b], &table)?;
             db_queue::call(&mut tx, id, &table, now.at).await?;
+            // A call moved from another table frees that one.
+            fill(&mut tx, &league.row, &league.settings, now, None).await?;
             ("call_match", table)
         }
     };
@@ -237,8 +245,10 @@ fn the_table(league: &League, asked: &str) -> Result<String, ServiceError> {
         return Ok(t.clone());
     }
     let message = if tables.is_empty() {
-        "the league has no tables yet: set them first (PUT /api/v1/leagues/{slug}/tables)"
-            .to_string()
+        format!(
+            "the league has no tables yet: set them first (PUT /api/v1/leagues/{}/tables)",
+            league.row.slug
+        )
     } else {
         format!(
             "the league has no table \"{}\": its tables are {}",
@@ -331,10 +341,12 @@ pub struct MatchQueue {
     pub called: Option<(String, Timestamp, bool)>,
     /// The league's tables, each with whether it is free for the match.
     pub tables: Vec<(String, bool)>,
+    /// The queue calls matches by itself.
+    pub auto: bool,
 }
 
-/// The queue as match `id` of `league` sees it, if the league has tables and the match has
-/// not started.
+/// The queue as match `id` of `league` sees it, if the league has tables and the match is
+/// of the day and not started.
 pub async fn for_match(
     db: &Db,
     league: &League,
@@ -347,6 +359,9 @@ pub async fn for_match(
     let mut conn = db.read().await?;
     let now = Now::of(db);
     let day = day_of(&mut conn, league.row.id, now.today).await?;
+    if !day.entries.iter().any(|e| e.id == id) {
+        return Ok(None);
+    }
     let view = view_of(league, &day, now.at);
     let called = view
         .tables
@@ -358,5 +373,9 @@ pub async fn for_match(
         .iter()
         .map(|t| (t.name.clone(), t.status == TableStatus::Free))
         .collect();
-    Ok(Some(MatchQueue { called, tables }))
+    Ok(Some(MatchQueue {
+        called,
+        tables,
+        auto: league.settings.queue.auto,
+    }))
 }

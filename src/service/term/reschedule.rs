@@ -13,6 +13,7 @@ use crate::domain::ErrorCode;
 use crate::domain::{LocalTime, MatchId, MatchStatus, TeamId, TextEnum, parse_day};
 use crate::rules::Stage;
 use crate::service::audit;
+use crate::service::night::calls::{Now, check_place, refill};
 use crate::service::night::match_view::{MatchView, views_after_write};
 use crate::service::notices;
 use crate::service::term::leagues::league_row;
@@ -234,6 +235,8 @@ pub async fn change_match(
     if let Some(supervisor) = supervisor {
         give_supervisor(&mut tx, user, &m, supervisor, now).await?;
     }
+    // A change of time, table or teams may free a table, or a team, for the queue.
+    refill(&mut tx, m.league_id, Now::of(db)).await?;
     tx.commit().await?;
     Ok(views_after_write(db, &[id]).await?.remove(0))
 }
@@ -254,7 +257,7 @@ async fn place_match(
         if when.is_some() || reteam {
             return Err(started(m, "the time and the teams change on"));
         }
-        return change_table(tx, user, m, table.flatten(), now).await;
+        return change_table(tx, user, m, table.flatten(), Now::of(db)).await;
     }
     let (team_a, team_b) = new_teams(tx, m, change).await?;
     let scheduled_at = when.unwrap_or(m.scheduled_at);
@@ -317,8 +320,14 @@ async fn change_table(
     user: &User,
     m: &MatchRow,
     table: Option<String>,
-    now: crate::domain::Timestamp,
+    now: Now,
 ) -> Result<(), ServiceError> {
+    // A match in play moves only to a table no other match holds.
+    let moved = MatchRow {
+        table_name: table.clone(),
+        ..m.clone()
+    };
+    check_place(conn, &moved, now.today).await?;
     if !db_matches::set_table(conn, m.id, m.version, table.as_deref()).await? {
         return Err(ServiceError::conflict(
             ErrorCode::VersionConflict,
@@ -330,7 +339,7 @@ async fn change_table(
     audit::record(
         conn,
         user,
-        now,
+        now.at,
         audit::Change::new("change_table", audit::Subject::Match(m.id))
             .before(&before)
             .after(&after),
@@ -460,6 +469,7 @@ async fn call_off_match(
     if let Some(public_url) = db.notices() {
         notices::tell_match_changed(&mut tx, public_url, now, &m, &after, Some(&reason)).await?;
     }
+    refill(&mut tx, m.league_id, Now::of(db)).await?;
     tx.commit().await?;
     Ok(views_after_write(db, &[id]).await?.remove(0))
 }
@@ -564,6 +574,7 @@ pub async fn move_night(
         None => change,
     };
     audit::record(&mut tx, user, now, change).await?;
+    refill(&mut tx, league.id, Now::of(db)).await?;
     tx.commit().await?;
     Ok(NightMoved {
         moved: ids.len(),
@@ -671,7 +682,7 @@ pub async fn schedule_round(
                     format!("match {} is not a match of this league's bracket", item.id),
                 )
             })?;
-        place_item(&mut tx, user, i, &m, when, table, now).await?;
+        place_item(&mut tx, user, i, &m, when, table, Now::of(db)).await?;
         if let Some(public_url) = db.notices() {
             let placed = db_matches::by_id(&mut tx, m.id)
                 .await?
@@ -680,6 +691,7 @@ pub async fn schedule_round(
             notices::tell_match_changed(&mut tx, public_url, now, m, after, None).await?;
         }
     }
+    refill(&mut tx, league.id, Now::of(db)).await?;
     tx.commit().await?;
     views_after_write(db, &ids).await
 }
@@ -693,7 +705,7 @@ async fn place_item(
     m: &MatchRow,
     when: Option<Option<LocalTime>>,
     table: Option<Option<String>>,
-    now: crate::domain::Timestamp,
+    now: Now,
 ) -> Result<(), ServiceError> {
     if m.status == MatchStatus::Cancelled {
         return Err(item_refused(i, format!("match {} is cancelled", m.id)));
@@ -738,5 +750,5 @@ async fn place_item(
         status,
         status_note: note,
     };
-    replace(conn, user, m, "change_match", &after, None, now).await
+    replace(conn, user, m, "change_match", &after, None, now.at).await
 }

@@ -229,6 +229,9 @@ pub async fn delete_match(db: &Db, user: &User, id: MatchId) -> Result<(), Servi
              bracket): cancel it instead",
         ));
     }
+    // A match called to a table leaves it free for the next one.
+    let queue_now = crate::service::night::calls::Now::of(db);
+    crate::service::night::calls::refill(&mut tx, m.league_id, queue_now).await?;
     tx.commit().await?;
     Ok(())
 }

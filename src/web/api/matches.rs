@@ -217,7 +217,7 @@ pub(crate) struct StartRequest {
     responses(
         MatchWritten,
         NoSuchMatch,
-        (status = 409, description = "the match is not scheduled (`not_scheduled`)", body = ErrorBody),
+        (status = 409, description = "the match is not scheduled (`not_scheduled`); in a league with tables, its table held by another match (`table_busy`) or a team at another table (`team_busy`)", body = ErrorBody),
         (status = 422, description = "a body of the wrong shape, an invalid `idempotency_key`, or one used before for something else (`idempotency_key_reused`)", body = ErrorBody),
         BodyRefused,
         Unauthenticated,

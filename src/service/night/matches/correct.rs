@@ -150,6 +150,11 @@ impl CorrectionEntry {
         }
         hands.inputs[index] = input;
         let (game, scored) = replay(&hands.rules, m.stage, &hands.inputs)?;
+        if m.status.is_over() && !game.state().is_over() {
+            // The match is played again: at its table, if the queue has not given it away.
+            crate::service::night::calls::check_start(conn, &hands.league.settings, m, today)
+                .await?;
+        }
         let stored = to_json("hand", &hands.inputs[index])?;
         let new = NewHand {
             match_id: id,

@@ -182,6 +182,10 @@ pub(super) async fn render_console(
 struct QueueBox {
     /// Its call: the table as said, when, and "no show?".
     called: Option<(String, String, bool)>,
+    /// A table is free to call it to.
+    any_free: bool,
+    /// The queue calls matches by itself.
+    auto: bool,
     /// The league's tables, as stored and as said, free for the match or not.
     tables: Vec<(String, String, bool)>,
 }
@@ -190,6 +194,8 @@ impl QueueBox {
     fn of(q: MatchQueue, zone: chrono_tz::Tz) -> QueueBox {
         let shown = crate::domain::table_name::shown;
         QueueBox {
+            any_free: q.tables.iter().any(|(_, free)| *free),
+            auto: q.auto,
             called: q
                 .called
                 .map(|(table, at, no_show)| (shown(&table), when(at, zone), no_show)),
@@ -564,21 +570,30 @@ pub(super) async fn set_lineup(
     render_console(&state, &who, view, StatusCode::UNPROCESSABLE_ENTITY, shown).await
 }
 
-/// Calls the match to the table the form names, or puts it back in the queue (`table`
-/// empty); then the console. A table taken meanwhile is the conflict page, as any write
-/// the match moved past.
+/// Calls the match to the table the form names, or puts it back in the queue (the form's
+/// `put_back` button); then the console. A table taken meanwhile is the conflict page, as
+/// any write the match moved past; a call that names no table is refused, never taken for a
+/// put-back.
 #[post("/supervise/matches/{id}/call")]
 pub(super) async fn call_to_table(
     state: web::Data<AppState>,
     ConsolePost { who, id, fields }: ConsolePost,
 ) -> Result<HttpResponse, PageError> {
     supervised(&state, &who, id).await?;
-    let table = fields
-        .iter()
-        .find(|(k, _)| k == "table")
-        .map(|(_, v)| v.trim())
-        .filter(|v| !v.is_empty())
-        .map(str::to_string);
+    let field = |name: &str| {
+        fields
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.trim())
+    };
+    let table = match (field("put_back"), field("table")) {
+        (Some(_), _) => None,
+        (None, Some(t)) if !t.is_empty() => Some(t.to_string()),
+        (None, _) => {
+            let e = ServiceError::invalid(ErrorCode::InvalidInput, "table", "choose a free table");
+            return Err(AppError::from(e).into());
+        }
+    };
     let input = crate::service::night::queue::CallInput { table };
     let called = crate::service::night::queue::call(&state.db, &who.user, id, &input).await;
     after_post(&state, &who, id, called).await
