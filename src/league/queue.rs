@@ -133,6 +133,36 @@ pub fn calls(
     out
 }
 
+/// Why match `id` (teams `teams`) may not take `table` (`None`: no table of the room):
+/// another match holds the table, or holds one of the teams.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Taken {
+    Table(MatchId),
+    Team(MatchId),
+}
+
+/// Whether match `id` may be called to, or start at, `table` now: the queue's two rules for
+/// a match placed by hand (a call, a start, a correction, a move).
+pub fn taken(
+    entries: &[Entry],
+    id: MatchId,
+    teams: [TeamId; 2],
+    table: Option<&str>,
+) -> Option<Taken> {
+    let mut held = entries
+        .iter()
+        .filter(|e| e.id != id && e.place != Place::Waiting);
+    if let Some(table) = table
+        && let Some(other) = held
+            .clone()
+            .find(|e| e.place.table().is_some_and(|t| table_name::same(t, table)))
+    {
+        return Some(Taken::Table(other.id));
+    }
+    held.find(|e| e.teams.iter().any(|t| teams.contains(t)))
+        .map(|e| Taken::Team(e.id))
+}
+
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used)]
@@ -195,6 +225,55 @@ mod tests {
         assert_eq!(
             q.waiting,
             vec![MatchId(2), MatchId(3), MatchId(4), MatchId(5)]
+        );
+    }
+
+    #[test]
+    fn a_match_placed_by_hand_takes_only_a_free_table_and_free_teams() {
+        let since = at(0);
+        let entries = vec![
+            entry(
+                1,
+                1,
+                2,
+                Place::Playing {
+                    table: Some("Table 1".into()),
+                },
+            ),
+            entry(
+                2,
+                3,
+                4,
+                Place::Called {
+                    table: "2".into(),
+                    since,
+                },
+            ),
+            entry(3, 5, 6, Place::Waiting),
+        ];
+        let free_teams = [TeamId(7), TeamId(8)];
+        assert_eq!(
+            taken(&entries, MatchId(9), free_teams, Some("1")),
+            Some(Taken::Table(MatchId(1)))
+        );
+        assert_eq!(
+            taken(&entries, MatchId(9), free_teams, Some("table 2")),
+            Some(Taken::Table(MatchId(2)))
+        );
+        assert_eq!(taken(&entries, MatchId(9), free_teams, Some("3")), None);
+        assert_eq!(taken(&entries, MatchId(9), free_teams, None), None);
+        // A team at another table; a waiting match holds nothing; the match itself neither.
+        assert_eq!(
+            taken(&entries, MatchId(9), [TeamId(4), TeamId(8)], Some("3")),
+            Some(Taken::Team(MatchId(2)))
+        );
+        assert_eq!(
+            taken(&entries, MatchId(9), [TeamId(5), TeamId(8)], Some("3")),
+            None
+        );
+        assert_eq!(
+            taken(&entries, MatchId(2), [TeamId(3), TeamId(4)], Some("2")),
+            None
         );
     }
 

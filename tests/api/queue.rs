@@ -603,7 +603,7 @@ async fn the_supervisor_sees_each_table_and_calls_from_the_console() {
         )
         .await;
     assert_eq!(r.status(), 409);
-    assert!(r.text().await.unwrap().contains("is at table 2"));
+    assert!(r.text().await.unwrap().contains("is at Table 2"));
 
     // The forfeit at table 2 frees it, and the match put back is called to it.
     let r = admin

@@ -174,35 +174,34 @@ pub(in crate::service) async fn check_start(
         return Ok(());
     }
     let day = day_of(conn, m.league_id, today).await?;
-    let mut held = day
-        .entries
-        .iter()
-        .filter(|e| e.id != m.id && e.place != Place::Waiting);
+    // A table that is not the room's holds nothing the queue knows of.
     let same = crate::domain::table_name::same;
-    if let Some(table) = m.table_name.as_deref()
-        && let Some(other) = held
-            .clone()
-            .find(|e| e.place.table().is_some_and(|t| same(t, table)))
-    {
-        return Err(ServiceError::conflict(
-            crate::domain::ErrorCode::TableBusy,
+    let table = m
+        .table_name
+        .as_deref()
+        .filter(|t| settings.tables.iter().any(|r| same(r, t)));
+    match rules::taken(&day.entries, m.id, [m.team_a, m.team_b], table) {
+        Some(taken) => Err(refusal(taken, table.unwrap_or_default())),
+        None => Ok(()),
+    }
+}
+
+/// The 409 of a match placed by hand where another match holds `table` or a team.
+pub(in crate::service) fn refusal(taken: rules::Taken, table: &str) -> ServiceError {
+    use crate::domain::ErrorCode;
+    match taken {
+        rules::Taken::Table(other) => ServiceError::conflict(
+            ErrorCode::TableBusy,
             format!(
-                "match {} is at {}: call this one to a free table first",
-                other.id,
+                "match {other} is at {}: put it back, or wait for its end",
                 crate::domain::table_name::shown(table)
             ),
-        ));
+        ),
+        rules::Taken::Team(other) => ServiceError::conflict(
+            ErrorCode::TeamBusy,
+            format!("a team of this match is at another table (match {other})"),
+        ),
     }
-    if let Some(other) = held.find(|e| e.teams.contains(&m.team_a) || e.teams.contains(&m.team_b)) {
-        return Err(ServiceError::conflict(
-            crate::domain::ErrorCode::TeamBusy,
-            format!(
-                "a team of this match is at another table (match {})",
-                other.id
-            ),
-        ));
-    }
-    Ok(())
 }
 
 /// As [`check_start`] for match `m` as a change would leave it (a match in play moved to

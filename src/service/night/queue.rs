@@ -9,11 +9,11 @@ use serde::{Deserialize, Serialize};
 use crate::db::queue as db_queue;
 use crate::db::{Db, leagues as db_leagues};
 use crate::domain::{ErrorCode, MatchId, MatchStatus, Slug, Timestamp};
-use crate::league::queue::{self as rules, AtTable, Entry, Place};
+use crate::league::queue::{self as rules, AtTable};
 use crate::league::settings::check_tables;
 use crate::service::audit;
 use crate::service::night::access::{league_of, may_supervise, writable};
-use crate::service::night::calls::{Day, Now, day_of, fill};
+use crate::service::night::calls::{Day, Now, day_of, fill, refusal};
 use crate::service::night::match_view::{MatchView, reload};
 use crate::service::term::leagues::{League, league_row};
 use crate::service::{ServiceError, User, require_admin};
@@ -204,7 +204,10 @@ pub async fn call(
             if m.called_at.is_some() && m.table_name.as_deref() == Some(table.as_str()) {
                 return reload(&mut tx, id, &league).await;
             }
-            check_free(&day.entries, id, [m.team_a, m.team_b], &table)?;
+            let teams = [m.team_a, m.team_b];
+            if let Some(taken) = rules::taken(&day.entries, id, teams, Some(&table)) {
+                return Err(refusal(taken, &table));
+            }
             db_queue::call(&mut tx, id, &table, now.at).await?;
             // A call moved from another table frees that one.
             fill(&mut tx, &league.row, &league.settings, now, None).await?;
@@ -261,36 +264,6 @@ fn the_table(league: &League, asked: &str) -> Result<String, ServiceError> {
         "table",
         message,
     ))
-}
-
-/// Refuses a call of match `id` (teams `teams`) to `table` while another match holds the
-/// table or either team.
-fn check_free(
-    entries: &[Entry],
-    id: MatchId,
-    teams: [crate::domain::TeamId; 2],
-    table: &str,
-) -> Result<(), ServiceError> {
-    let q = rules::queue(std::slice::from_ref(&table.to_string()), entries);
-    if let Some(t) = q.tables.first()
-        && let AtTable::Called { id: other, .. } | AtTable::Playing { id: other } = t.at
-        && other != id
-    {
-        return Err(ServiceError::conflict(
-            ErrorCode::TableBusy,
-            format!("match {other} is at table {table}: put it back or wait for its end"),
-        ));
-    }
-    let busy = entries.iter().find(|e| {
-        e.id != id && e.place != Place::Waiting && e.teams.iter().any(|t| teams.contains(t))
-    });
-    if let Some(e) = busy {
-        return Err(ServiceError::conflict(
-            ErrorCode::TeamBusy,
-            format!("a team of this match is at another table (match {})", e.id),
-        ));
-    }
-    Ok(())
 }
 
 /// A league's queue on the supervisor's list.
