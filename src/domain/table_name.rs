@@ -10,7 +10,12 @@ pub const MAX: usize = 40;
 /// Whether two names are one table: alike ignoring case and the "Table " people may put
 /// before it ("1", "table 1" and "Table 1" are one table).
 pub fn same(a: &str, b: &str) -> bool {
-    shown(a.trim()).to_lowercase() == shown(b.trim()).to_lowercase()
+    key(a) == key(b)
+}
+
+/// The one spelling of a table's name that [`same`] compares: its shown name, lower case.
+pub fn key(name: &str) -> String {
+    shown(name.trim()).to_lowercase()
 }
 
 /// The table's name as shown: "Table 1" for "1", a name that already says "table" as typed

@@ -6,7 +6,7 @@
 //! The two rules every state keeps: a table has at most one match called to it or played at
 //! it, and a team is in at most one match called or played.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use crate::domain::table_name;
 use crate::domain::{MatchId, TeamId, Timestamp};
@@ -66,24 +66,30 @@ pub struct Queue {
 /// The queue of `tables` given the day's `entries` (in calling order). Were two matches
 /// ever at one table (set by hand outside the queue), the one played shows, then the first.
 pub fn queue(tables: &[String], entries: &[Entry]) -> Queue {
-    let at = |name: &str| {
-        let here = |e: &&Entry| e.place.table().is_some_and(|t| table_name::same(t, name));
-        let playing = entries
-            .iter()
-            .filter(here)
-            .find(|e| matches!(e.place, Place::Playing { .. }));
-        match playing.or_else(|| entries.iter().find(here)) {
-            None => AtTable::Free,
-            Some(Entry {
-                id,
-                place: Place::Called { since, .. },
-                ..
-            }) => AtTable::Called {
-                id: *id,
-                since: *since,
-            },
-            Some(e) => AtTable::Playing { id: e.id },
+    // What holds each table, by its one spelling: the first match played there, else the
+    // first called.
+    let mut holder: HashMap<String, &Entry> = HashMap::new();
+    for e in entries {
+        let Some(table) = e.place.table() else {
+            continue;
+        };
+        let slot = holder.entry(table_name::key(table)).or_insert(e);
+        if !matches!(slot.place, Place::Playing { .. }) && matches!(e.place, Place::Playing { .. })
+        {
+            *slot = e;
         }
+    }
+    let at = |name: &str| match holder.get(&table_name::key(name)) {
+        None => AtTable::Free,
+        Some(Entry {
+            id,
+            place: Place::Called { since, .. },
+            ..
+        }) => AtTable::Called {
+            id: *id,
+            since: *since,
+        },
+        Some(e) => AtTable::Playing { id: e.id },
     };
     Queue {
         tables: tables
@@ -111,11 +117,14 @@ pub fn calls(
 ) -> Vec<(MatchId, String)> {
     let holding = entries.iter().filter(|e| e.place != Place::Waiting);
     let mut busy: HashSet<TeamId> = holding.clone().flat_map(|e| e.teams).collect();
-    let taken: Vec<&str> = holding.filter_map(|e| e.place.table()).collect();
+    let taken: HashSet<String> = holding
+        .filter_map(|e| e.place.table())
+        .map(table_name::key)
+        .collect();
     let mut called: HashSet<MatchId> = HashSet::new();
     let mut out = Vec::new();
     for table in tables {
-        if taken.iter().any(|t| table_name::same(t, table)) {
+        if taken.contains(&table_name::key(table)) {
             continue;
         }
         let next = entries.iter().find(|e| {
