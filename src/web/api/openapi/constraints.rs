@@ -62,6 +62,7 @@ pub(super) enum Constraint {
 fn table_list() -> Value {
     json!({
         "maxItems": crate::league::settings::TABLES_MAX,
+        "uniqueItems": true,
         "items": {
             "type": "string",
             "maxLength": service_text::TABLE_MAX,
