@@ -145,13 +145,19 @@ pub fn check_tables(names: &[String], field: &str) -> Result<Vec<String>, Settin
             Err(BadText::Length { max, .. }) => {
                 return Err(bad(
                     &at,
-                    format!("a table's name is at most {max} characters"),
+                    format!(
+                        "the name of table {} in the list is longer than {max} characters",
+                        i + 1
+                    ),
                 ));
             }
             Err(_) => {
                 return Err(bad(
                     &at,
-                    "a table's name is one line, without control or invisible direction characters",
+                    format!(
+                        "the name of table {} in the list is not one line of plain text (a control or invisible direction character)",
+                        i + 1
+                    ),
                 ));
             }
         };

@@ -726,6 +726,20 @@ async fn the_coordinator_sets_the_room_on_a_form() {
         .await;
     assert_eq!(r.status(), 422);
     assert!(html_element(&r.text().await.unwrap(), "room-call_minutes-error", "</p>").is_some());
+    let long = format!("1\n\n{}", "x".repeat(41));
+    let r = coord
+        .post_form(
+            "/admin/leagues/hall/tables",
+            &[("tables", &long), ("call_minutes", "5")],
+        )
+        .await;
+    assert_eq!(r.status(), 422);
+    let page = r.text().await.unwrap();
+    let message = html_text(html_element(&page, "room-tables-error", "</p>").unwrap());
+    assert!(
+        message.contains("table 2 in the list is longer than 40"),
+        "{message}"
+    );
     let l = json_with_status(admin.get("/api/v1/leagues/hall").await, 200, "league").await;
     assert!(l["settings"].get("tables").is_none(), "nothing saved: {l}");
 
