@@ -43,6 +43,23 @@ async fn night(app: &TestApp, admin: &Api, slug: &str, teams: usize) -> Vec<i64>
     ids
 }
 
+/// Pairs the next Swiss round of league `slug` without a time: the answer and its matches'
+/// ids, the top pair first.
+async fn swiss_round(admin: &Api, slug: &str) -> (Value, Vec<i64>) {
+    let r = admin
+        .post(
+            &format!("/api/v1/leagues/{slug}/schedule"),
+            &json!({"mode": "swiss_round"}),
+        )
+        .await;
+    let round = json_with_status(r, 201, &format!("a Swiss round of {slug}")).await;
+    let m = round["matches"]
+        .as_array()
+        .map(|all| all.iter().filter_map(|m| m["id"].as_i64()).collect())
+        .unwrap_or_default();
+    (round, m)
+}
+
 async fn queue(api: &Api, slug: &str) -> Value {
     let r = api.get(&format!("/api/v1/leagues/{slug}/queue")).await;
     json_with_status(r, 200, "the queue").await
@@ -119,19 +136,7 @@ async fn matches_are_called_to_tables_as_results_free_them() {
 
     // A Swiss round without a time: three matches, two tables. The pairing's own
     // transaction calls the first two.
-    let r = admin
-        .post(
-            "/api/v1/leagues/cup/schedule",
-            &json!({"mode": "swiss_round"}),
-        )
-        .await;
-    let round = json_with_status(r, 201, "round 1").await;
-    let m: Vec<i64> = round["matches"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|m| m["id"].as_i64().unwrap())
-        .collect();
+    let (_, m) = swiss_round(&admin, "cup").await;
     let q = queue(&admin, "cup").await;
     assert_eq!(at(&q, 0), (Some(m[0]), "called".into()), "{q}");
     assert_eq!(at(&q, 1), (Some(m[1]), "called".into()), "{q}");
@@ -224,14 +229,8 @@ async fn without_auto_nothing_is_called_but_by_hand() {
         )
         .await;
     json_with_status(r, 200, "tables").await;
-    let r = admin
-        .post(
-            "/api/v1/leagues/plain/schedule",
-            &json!({"mode": "swiss_round"}),
-        )
-        .await;
-    let round = json_with_status(r, 201, "round 1").await;
-    let first = round["matches"][0]["id"].as_i64().unwrap();
+    let (round, m) = swiss_round(&admin, "plain").await;
+    let first = m[0];
     let q = json_with_status(
         admin.post("/api/v1/leagues/plain/queue", &json!({})).await,
         200,
@@ -251,7 +250,7 @@ async fn without_auto_nothing_is_called_but_by_hand() {
     let q = queue(&admin, "plain").await;
     assert_eq!(at(&q, 1), (Some(first), "called".into()), "{q}");
     // Its second match shares no team, but table B is taken.
-    let second = round["matches"][1]["id"].as_i64().unwrap();
+    let second = m[1];
     let r = admin
         .post(
             &format!("/api/v1/matches/{second}/call"),
@@ -411,17 +410,8 @@ async fn a_night(app: &TestApp, admin: &Api, sup: &Api, slug: &str, teams: usize
         json_with_status(r, 200, "the first calls").await;
         play_until_done(admin, sup, slug, &all, &mut seed).await;
     }
-    for round in 1..=rounds {
-        let r = admin
-            .post(
-                &format!("/api/v1/leagues/{slug}/schedule"),
-                &json!({"mode": "swiss_round"}),
-            )
-            .await;
-        let paired = json_with_status(r, 201, &format!("round {round}")).await;
-        for m in paired["matches"].as_array().unwrap() {
-            all.push(m["id"].as_i64().unwrap());
-        }
+    for _ in 1..=rounds {
+        all.extend(swiss_round(admin, slug).await.1);
         play_until_done(admin, sup, slug, &all, &mut seed).await;
     }
     for id in &all {
@@ -524,19 +514,7 @@ async fn the_supervisor_sees_each_table_and_calls_from_the_console() {
         )
         .await;
     json_with_status(r, 200, "tables").await;
-    let r = admin
-        .post(
-            "/api/v1/leagues/room/schedule",
-            &json!({"mode": "swiss_round"}),
-        )
-        .await;
-    let round = json_with_status(r, 201, "round").await;
-    let m: Vec<i64> = round["matches"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|m| m["id"].as_i64().unwrap())
-        .collect();
+    let (_, m) = swiss_round(&admin, "room").await;
     let sup = app.browser("sup").await;
     let list = sup.get("/supervise").await.text().await.unwrap();
     let tables = html_element(&list, "tables-room", "</section>").expect("the tables");

@@ -94,9 +94,8 @@ fn entry(r: QueueRow) -> Entry {
 }
 
 /// Calls ready matches of `league` to its free tables when its queue calls by itself
-/// (`skip` aside: a match just put back); returns the matches called. First, whether the
-/// queue calls by itself or not, a call to a table the room no longer has is put back. In
-/// the caller's transaction.
+/// (`skip` aside: a match just put back); returns the matches called. In the caller's
+/// transaction. A league whose queue does not call by itself costs no read.
 pub(in crate::service) async fn fill(
     conn: &mut Conn,
     league: &LeagueRow,
@@ -105,14 +104,10 @@ pub(in crate::service) async fn fill(
     skip: Option<MatchId>,
 ) -> Result<Vec<MatchId>, ServiceError> {
     let tables = &settings.tables;
-    if league.archived {
+    if league.archived || !settings.queue.auto || tables.is_empty() {
         return Ok(Vec::new());
     }
-    let mut entries = day_of(conn, league.id, now.today).await?.entries;
-    release_lost_calls(conn, tables, &mut entries).await?;
-    if !settings.queue.auto || tables.is_empty() {
-        return Ok(Vec::new());
-    }
+    let entries = day_of(conn, league.id, now.today).await?.entries;
     let mut called = Vec::new();
     for (id, table) in rules::calls(tables, &entries, skip) {
         if db_queue::call(conn, id, &table, now.at).await? {
@@ -125,22 +120,37 @@ pub(in crate::service) async fn fill(
     Ok(called)
 }
 
-/// Puts back the matches called to a table the room no longer has (its tables changed):
-/// they wait again rather than hold a table no one sees.
-async fn release_lost_calls(
+/// After a change of league `league_id`'s settings (its tables, its queue): the matches
+/// called to a table the room no longer has are put back (they wait again rather than hold
+/// a table no one sees), then the free tables are filled. In the change's transaction.
+pub(in crate::service) async fn settings_changed(
     conn: &mut Conn,
-    tables: &[String],
-    entries: &mut [Entry],
+    league_id: LeagueId,
+    now: Now,
 ) -> Result<(), ServiceError> {
+    let (row, settings) = league_settings(conn, league_id).await?;
     let same = crate::domain::table_name::same;
-    for e in entries.iter_mut() {
-        let lost = matches!(&e.place, Place::Called { table, .. } if !tables.iter().any(|t| same(t, table)));
+    for e in day_of(conn, league_id, now.today).await?.entries {
+        let lost = matches!(&e.place, Place::Called { table, .. } if !settings.tables.iter().any(|t| same(t, table)));
         if lost {
             db_queue::put_back(conn, e.id).await?;
-            e.place = Place::Waiting;
         }
     }
+    fill(conn, &row, &settings, now, None).await?;
     Ok(())
+}
+
+/// League `league_id`'s row and its settings as stored.
+async fn league_settings(
+    conn: &mut Conn,
+    league_id: LeagueId,
+) -> Result<(LeagueRow, Settings), ServiceError> {
+    let row = db_leagues::by_id(conn, league_id)
+        .await?
+        .ok_or(ServiceError::NotFound)?;
+    let settings: Settings = serde_json::from_str(&row.settings)
+        .map_err(|e| ServiceError::corrupt("stored settings", e))?;
+    Ok((row, settings))
 }
 
 /// Fills the free tables of league `league_id` as its stored settings say: after a match
@@ -152,11 +162,7 @@ pub(in crate::service) async fn refill(
     league_id: LeagueId,
     now: Now,
 ) -> Result<(), ServiceError> {
-    let row = db_leagues::by_id(conn, league_id)
-        .await?
-        .ok_or(ServiceError::NotFound)?;
-    let settings: Settings = serde_json::from_str(&row.settings)
-        .map_err(|e| ServiceError::corrupt("stored settings", e))?;
+    let (row, settings) = league_settings(conn, league_id).await?;
     fill(conn, &row, &settings, now, None).await?;
     Ok(())
 }
@@ -211,10 +217,6 @@ pub(in crate::service) async fn check_place(
     m: &crate::db::matches::MatchRow,
     today: NaiveDate,
 ) -> Result<(), ServiceError> {
-    let row = db_leagues::by_id(conn, m.league_id)
-        .await?
-        .ok_or(ServiceError::NotFound)?;
-    let settings: Settings = serde_json::from_str(&row.settings)
-        .map_err(|e| ServiceError::corrupt("stored settings", e))?;
+    let (_, settings) = league_settings(conn, m.league_id).await?;
     check_start(conn, &settings, m, today).await
 }

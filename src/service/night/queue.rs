@@ -13,7 +13,7 @@ use crate::league::queue::{self as rules, AtTable};
 use crate::league::settings::check_tables;
 use crate::service::audit;
 use crate::service::night::access::{league_of, may_supervise, writable};
-use crate::service::night::calls::{Day, Now, day_of, fill, refusal};
+use crate::service::night::calls::{Day, Now, day_of, fill, refusal, settings_changed};
 use crate::service::night::match_view::{MatchView, reload};
 use crate::service::term::leagues::{League, league_row};
 use crate::service::{ServiceError, User, require_admin};
@@ -159,7 +159,7 @@ pub async fn set_tables(
         .before(&before)
         .after(&after);
     audit::record(&mut tx, user, now.at, change).await?;
-    fill(&mut tx, &league.row, &league.settings, now, None).await?;
+    settings_changed(&mut tx, league.row.id, now).await?;
     tx.commit().await?;
     Ok(TablesInput { tables })
 }

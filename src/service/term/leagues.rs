@@ -496,7 +496,7 @@ pub async fn update_league(
         None => current.clone(),
     };
     let queue_now = crate::service::night::calls::Now::of(db);
-    crate::service::night::calls::refill(&mut tx, before.id, queue_now).await?;
+    crate::service::night::calls::settings_changed(&mut tx, before.id, queue_now).await?;
     let b = serde_json::json!({"name": before.name, "rules": [before.rules_regular, before.rules_playoff, before.rules_final], "tiebreak": before.tiebreak_order, "settings": current}).to_string();
     let a = serde_json::json!({"name": new.name, "rules": new.stored_rules(), "tiebreak": new.tiebreak, "settings": settings}).to_string();
     audit::record(
@@ -539,7 +539,7 @@ pub async fn change_settings(
     let after = to_json("settings", &settings)?;
     db_leagues::set_settings(&mut tx, id, &after).await?;
     let queue_now = crate::service::night::calls::Now::of(db);
-    crate::service::night::calls::refill(&mut tx, id, queue_now).await?;
+    crate::service::night::calls::settings_changed(&mut tx, id, queue_now).await?;
     audit::record(
         &mut tx,
         user,

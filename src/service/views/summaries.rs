@@ -388,7 +388,9 @@ async fn calling(
         .filter(|r| shown(leagues, &r.league))
         .map(|r| {
             let minutes = serde_json::from_str::<crate::league::settings::Settings>(&r.settings)
-                .map_or(5, |s| s.queue.call_minutes);
+                .unwrap_or_default()
+                .queue
+                .call_minutes;
             Calling {
                 no_show: r.called_at.plus_minutes(i64::from(minutes)).0 <= now.0,
                 id: r.id,
